@@ -1,0 +1,32 @@
+import Fastify, { type FastifyInstance } from "fastify";
+import formbody from "@fastify/formbody";
+import type { AppContext } from "./context.js";
+import { installErrorHandler } from "./http/errors.js";
+import { serveWebApp } from "./http/web-app.js";
+import { authRoutes } from "./routes/auth.js";
+import { meRoutes } from "./routes/me.js";
+import { settingsRoutes } from "./routes/settings.js";
+
+export const BODY_LIMIT_BYTES = 64 * 1024 * 1024;
+
+/** Builds the HTTP application: every route module registers itself against the shared context. */
+export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: { level: ctx.config.logLevel },
+    bodyLimit: BODY_LIMIT_BYTES,
+    ajv: { customOptions: { coerceTypes: false } },
+    routerOptions: { maxParamLength: 500 },
+  });
+  installErrorHandler(app);
+  await app.register(formbody);
+  app.addHook("onSend", async (_request, reply, payload) => {
+    reply.header("X-Content-Type-Options", "nosniff");
+    reply.header("Referrer-Policy", "same-origin");
+    return payload;
+  });
+  authRoutes(app, ctx);
+  meRoutes(app, ctx);
+  settingsRoutes(app);
+  await serveWebApp(app, ctx.config.webDist);
+  return app;
+}

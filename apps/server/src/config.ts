@@ -1,0 +1,37 @@
+import { resolve } from "node:path";
+
+export interface ServerConfig {
+  host: string;
+  port: number;
+  dataDir: string;
+  /** Directory of the built web app; served on the same origin when it exists. */
+  webDist: string | null;
+  ownerUsername: string;
+  ownerPassword: string | null;
+  /** HS256 signing secret from the environment (replicas); otherwise persisted in the database. */
+  authSecret: string | null;
+  tokenExpirationSeconds: number;
+  seedDemo: boolean;
+  logLevel: string;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] = process.argv.slice(2)): ServerConfig {
+  const flag = (name: string) => argv.includes(`--${name}`);
+  const option = (name: string) => {
+    const i = argv.indexOf(`--${name}`);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  const port = Number(option("port") ?? env.TESSERA_PORT ?? env.PORT ?? 6900);
+  return {
+    host: option("host") ?? env.TESSERA_HOST ?? "127.0.0.1",
+    port: Number.isInteger(port) && port >= 0 ? port : 6900,
+    dataDir: resolve(option("data-dir") ?? env.TESSERA_DATA_DIR ?? "./data"),
+    webDist: option("web-dist") ?? env.TESSERA_WEB_DIST ?? null,
+    ownerUsername: env.TESSERA_OWNER_USERNAME || "owner",
+    ownerPassword: env.TESSERA_OWNER_PASSWORD || null,
+    authSecret: env.TESSERA_AUTH_SECRET_KEY || env.ARGILLA_AUTH_SECRET_KEY || null,
+    tokenExpirationSeconds: Number(env.TESSERA_AUTH_TOKEN_EXPIRATION ?? env.ARGILLA_AUTH_TOKEN_EXPIRATION ?? 86400),
+    seedDemo: flag("demo") || env.TESSERA_DEMO === "1",
+    logLevel: env.TESSERA_LOG_LEVEL ?? "warn",
+  };
+}

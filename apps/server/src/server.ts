@@ -1,0 +1,37 @@
+import { dirname, join } from "node:path";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import type { FastifyInstance } from "fastify";
+import { loadConfig, type ServerConfig } from "./config.js";
+import { openEmbeddedStore } from "./db/database.js";
+import { loadSigningSecret } from "./auth/secrets.js";
+import { TokenService } from "./auth/tokens.js";
+import { createContext, type AppContext } from "./context.js";
+import { buildApp } from "./app.js";
+import { bootstrapOwner, type OwnerBootstrap } from "./bootstrap/owner.js";
+
+export interface RunningServer { app: FastifyInstance; ctx: AppContext; url: string; owner: OwnerBootstrap | null; close(): Promise<void> }
+
+/** The composition root of the server: store, secrets, context, routes, first-start bootstrap. */
+export async function startServer(config: ServerConfig = loadConfig()): Promise<RunningServer> {
+  const store = await openEmbeddedStore(config.dataDir);
+  const secret = await loadSigningSecret(store.db, config.authSecret);
+  const ctx = createContext(store, new TokenService(secret, config.tokenExpirationSeconds), { ...config, webDist: config.webDist ?? defaultWebDist() });
+  const owner = await bootstrapOwner(store.db, config.ownerUsername, config.ownerPassword);
+  const app = await buildApp(ctx);
+  await app.listen({ host: config.host, port: config.port });
+  const address = app.server.address();
+  const port = typeof address === "object" && address ? address.port : config.port;
+  return {
+    app, ctx, owner, url: `http://${config.host === "0.0.0.0" ? "127.0.0.1" : config.host}:${port}`,
+    close: async () => { await app.close(); await store.close(); },
+  };
+}
+
+function defaultWebDist(): string | null {
+  const here = dirname(fileURLToPath(import.meta.url));
+  for (const candidate of [join(here, "../../web/dist"), join(here, "../../../apps/web/dist")]) {
+    if (existsSync(join(candidate, "index.html"))) return candidate;
+  }
+  return null;
+}

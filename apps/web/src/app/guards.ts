@@ -1,0 +1,31 @@
+import { signInPathFor } from "../features/auth/redirect";
+
+/** Route names of spec section 2 that are reachable without a user. */
+export const PUBLIC_ROUTE_NAMES = new Set(["sign-in", "oauth-provider-callback", "welcome-hf-sign-in"]);
+
+export interface GuardInput {
+  routeName: string | undefined;
+  /** pathname + search of the wanted location. */
+  fullPath: string;
+  loggedIn: boolean;
+  hasQuery: boolean;
+  /** True when the app runs on the hub-hosted space. */
+  onHostedSpace: boolean;
+  omitCTA: boolean;
+}
+
+/** The route guard of spec section 2: where to send the visitor instead, or null to let them in. */
+export function routeGuard(input: GuardInput): string | null {
+  switch (input.routeName) {
+    case "sign-in":
+      if (input.loggedIn) return "/";
+      if (input.onHostedSpace && !input.omitCTA) return "/welcome-hf-sign-in";
+      return null;
+    case "oauth-provider-callback":
+      return input.hasQuery ? null : "/";
+    case "welcome-hf-sign-in":
+      return input.loggedIn || !input.onHostedSpace ? "/" : null;
+    default:
+      return input.loggedIn ? null : signInPathFor(input.fullPath);
+  }
+}

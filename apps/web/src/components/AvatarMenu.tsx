@@ -1,0 +1,41 @@
+import { useEffect, useRef, useState } from "react";
+import { observer } from "mobx-react-lite";
+import { useTranslation } from "react-i18next";
+import { Link, useNavigate } from "react-router";
+import { useSession } from "../features/session/session-context";
+
+export const AvatarMenu = observer(function AvatarMenu() {
+  const { t } = useTranslation();
+  const session = useSession();
+  const navigate = useNavigate();
+  const [open, setOpen] = useState(false);
+  const ref = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    const close = (event: MouseEvent | KeyboardEvent) => {
+      if (event instanceof KeyboardEvent ? event.key === "Escape" : !ref.current?.contains(event.target as Node)) setOpen(false);
+    };
+    document.addEventListener("mousedown", close);
+    document.addEventListener("keydown", close);
+    return () => { document.removeEventListener("mousedown", close); document.removeEventListener("keydown", close); };
+  }, [open]);
+
+  const user = session.user;
+  if (!user) return null;
+  return (
+    <div className="avatar-menu" ref={ref}>
+      <button type="button" className="avatar" aria-haspopup="menu" aria-expanded={open} aria-label={t("user.menu")} onClick={() => setOpen(!open)}>
+        {user.initials}
+      </button>
+      {open && (
+        <div className="avatar-menu__panel" role="menu">
+          <p className="avatar-menu__name">{user.fullName || user.username}<span>{user.role}</span></p>
+          <Link role="menuitem" to="/user-settings" onClick={() => setOpen(false)}>{t("user.mySettings")}</Link>
+          <a role="menuitem" href="https://docs.argilla.io/latest/" target="_blank" rel="noreferrer noopener">{t("user.viewDocs")}</a>
+          <button role="menuitem" type="button" onClick={() => { session.logout(); navigate("/sign-in"); }}>{t("user.logOut")}</button>
+        </div>
+      )}
+    </div>
+  );
+});

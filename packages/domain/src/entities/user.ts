@@ -1,0 +1,32 @@
+export type Role = "owner" | "admin" | "annotator";
+
+export interface UserProps {
+  id: string;
+  username: string;
+  firstName: string;
+  lastName: string | null;
+  role: Role;
+  apiKey: string;
+}
+
+export class User {
+  constructor(private readonly props: UserProps) {}
+
+  get id(): string { return this.props.id; }
+  get username(): string { return this.props.username; }
+  get firstName(): string { return this.props.firstName; }
+  get lastName(): string | null { return this.props.lastName; }
+  get role(): Role { return this.props.role; }
+  get apiKey(): string { return this.props.apiKey; }
+
+  /** Admins and owners load full settings, create datasets and edit them (spec section 6). */
+  get isAdminOrOwner(): boolean { return this.props.role === "admin" || this.props.role === "owner"; }
+
+  get fullName(): string { return [this.props.firstName, this.props.lastName].filter(Boolean).join(" "); }
+
+  /** Up to two initials for the avatar. */
+  get initials(): string {
+    const source = this.fullName.trim() || this.props.username;
+    return source.split(/\s+/).map((w) => w[0] ?? "").join("").slice(0, 2).toUpperCase();
+  }
+}

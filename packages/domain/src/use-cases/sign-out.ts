@@ -1,0 +1,6 @@
+import type { TokenStore } from "../ports/auth-repository.js";
+
+export class SignOutUseCase {
+  constructor(private readonly tokens: TokenStore) {}
+  execute(): void { this.tokens.clear(); }
+}
