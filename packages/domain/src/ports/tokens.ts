@@ -7,4 +7,5 @@ export const TOKENS = {
   TokenStore: Symbol.for("tessera.TokenStore"),
   UserRepository: Symbol.for("tessera.UserRepository"),
   DatasetRepository: Symbol.for("tessera.DatasetRepository"),
+  Notifications: Symbol.for("tessera.Notifications"),
 } as const;
