@@ -40,6 +40,54 @@ export interface DatasetsTable {
   last_activity_at: string;
 }
 
+export interface FieldsTable {
+  id: string;
+  dataset_id: string;
+  name: string;
+  title: string;
+  required: number;
+  /** JSON, the wire shape of the field settings (contract 3.5). */
+  settings: string;
+  inserted_at: string;
+  updated_at: string;
+}
+
+export interface QuestionsTable {
+  id: string;
+  dataset_id: string;
+  name: string;
+  title: string;
+  description: string | null;
+  required: number;
+  /** JSON, the wire shape of the question settings (contract 3.6). */
+  settings: string;
+  inserted_at: string;
+  updated_at: string;
+}
+
+export interface MetadataPropertiesTable {
+  id: string;
+  dataset_id: string;
+  name: string;
+  title: string;
+  /** JSON, the wire shape of the metadata settings (contract 3.7). */
+  settings: string;
+  /** JSON array of roles: ["admin","annotator"] when visible for annotators, else ["admin"]. */
+  allowed_roles: string;
+  inserted_at: string;
+  updated_at: string;
+}
+
+export interface VectorsSettingsTable {
+  id: string;
+  dataset_id: string;
+  name: string;
+  title: string;
+  dimensions: number;
+  inserted_at: string;
+  updated_at: string;
+}
+
 export interface ServerSettingsTable {
   key: string;
   value: string;
@@ -54,5 +102,9 @@ export interface DB {
   workspaces: WorkspacesTable;
   workspaces_users: WorkspacesUsersTable;
   datasets: DatasetsTable;
+  fields: FieldsTable;
+  questions: QuestionsTable;
+  metadata_properties: MetadataPropertiesTable;
+  vectors_settings: VectorsSettingsTable;
   server_settings: ServerSettingsTable;
 }
