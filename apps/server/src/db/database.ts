@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import SQLite from "better-sqlite3";
+import * as sqliteVec from "sqlite-vec";
 import { Kysely, SqliteDialect } from "kysely";
 import { Migrator } from "kysely/migration";
 import type { DB } from "./schema.js";
@@ -21,6 +22,7 @@ export async function openEmbeddedStore(dataDir: string): Promise<Store> {
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
+  sqliteVec.load(sqlite);
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
   await migrate(db);
   return { db, sqlite, close: async () => { await db.destroy(); } };

@@ -88,6 +88,53 @@ export interface VectorsSettingsTable {
   updated_at: string;
 }
 
+export interface RecordsTable {
+  /** INTEGER PRIMARY KEY: insertion order, stable paging, FTS row keys. */
+  seq: Generated<number>;
+  id: string;
+  dataset_id: string;
+  external_id: string | null;
+  /** JSON object: field name -> value. */
+  fields: string;
+  /** JSON object or null. */
+  metadata: string | null;
+  status: "pending" | "completed";
+  inserted_at: string;
+  updated_at: string;
+}
+
+export interface ResponsesTable {
+  id: string;
+  record_id: string;
+  user_id: string;
+  status: "submitted" | "discarded" | "draft";
+  /** JSON `{question: {"value": V}}` or null. */
+  values: string | null;
+  inserted_at: string;
+  updated_at: string;
+}
+
+export interface SuggestionsTable {
+  id: string;
+  record_id: string;
+  question_id: string;
+  /** JSON value. */
+  value: string;
+  /** JSON number, array of numbers, or null. */
+  score: string | null;
+  agent: string | null;
+  type: "model" | "human" | null;
+  inserted_at: string;
+  updated_at: string;
+}
+
+export interface RecordVectorsTable {
+  vector_settings_id: string;
+  record_id: string;
+  /** float32 little-endian blob. */
+  vector: Buffer;
+}
+
 export interface ServerSettingsTable {
   key: string;
   value: string;
@@ -106,5 +153,9 @@ export interface DB {
   questions: QuestionsTable;
   metadata_properties: MetadataPropertiesTable;
   vectors_settings: VectorsSettingsTable;
+  records: RecordsTable;
+  responses: ResponsesTable;
+  suggestions: SuggestionsTable;
+  record_vectors: RecordVectorsTable;
   server_settings: ServerSettingsTable;
 }

@@ -1,6 +1,7 @@
 import type { Migration, MigrationProvider } from "kysely/migration";
 import * as m0001 from "./0001-initial.js";
 import * as m0002 from "./0002-dataset-settings.js";
+import * as m0003 from "./0003-records.js";
 
 /**
  * Versioned migrations, applied in key order by Kysely's Migrator. Add a new file per change
@@ -9,6 +10,7 @@ import * as m0002 from "./0002-dataset-settings.js";
 export const migrations: Record<string, Migration> = {
   "0001-initial": m0001,
   "0002-dataset-settings": m0002,
+  "0003-records": m0003,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };
