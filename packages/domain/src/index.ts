@@ -11,3 +11,4 @@ export * from "./use-cases/sign-out.js";
 export * from "./use-cases/load-user.js";
 export * from "./use-cases/list-datasets.js";
 export * from "./ports/notification-port.js";
+export * from "./use-cases/shell/index.js";

@@ -10,6 +10,7 @@ import { LocalTokenStore, MemoryStorage, ProductStorage, type KeyValueStorage } 
 import { HttpAuthRepository } from "./repositories/auth-repository.js";
 import { HttpUserRepository } from "./repositories/user-repository.js";
 import { HttpDatasetRepository } from "./repositories/dataset-repository.js";
+import { registerShell } from "./shell-bindings.js";
 
 export const INFRA_TOKENS = {
   HttpClient: Symbol.for("tessera.HttpClient"),
@@ -43,5 +44,6 @@ export function createContainer(options: CompositionOptions = {}): DependencyCon
   c.register(SignOutUseCase, { useFactory: instanceCachingFactory((d) => new SignOutUseCase(d.resolve<TokenStore>(TOKENS.TokenStore))) });
   c.register(LoadUserUseCase, { useFactory: instanceCachingFactory((d) => new LoadUserUseCase(d.resolve<TokenStore>(TOKENS.TokenStore), d.resolve<UserRepository>(TOKENS.UserRepository))) });
   c.register(ListDatasetsUseCase, { useFactory: instanceCachingFactory((d) => new ListDatasetsUseCase(d.resolve<DatasetRepository>(TOKENS.DatasetRepository))) });
+  registerShell(c, http);
   return c;
 }

@@ -4,3 +4,6 @@ export * from "./storage/local-storage.js";
 export * from "./repositories/auth-repository.js";
 export * from "./repositories/user-repository.js";
 export * from "./repositories/dataset-repository.js";
+export * from "./shell-bindings.js";
+export * from "./repositories/workspace-repository.js";
+export * from "./repositories/environment-repository.js";
