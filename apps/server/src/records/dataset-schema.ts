@@ -1,0 +1,83 @@
+import type { Kysely, Selectable } from "kysely";
+import type { DB, DatasetsTable } from "../db/schema.js";
+
+/** Settings of a dataset as the record, response and suggestion validators need them (wire shapes, contract 3.5-3.8). */
+export interface OptionSetting { value: string | number; text?: string; description?: string | null }
+
+export type FieldSettings =
+  | { type: "text"; use_markdown?: boolean }
+  | { type: "image" }
+  | { type: "chat"; use_markdown?: boolean }
+  | { type: "custom"; template?: string; advanced_mode?: boolean };
+
+export type QuestionSettings =
+  | { type: "text"; use_markdown?: boolean }
+  | { type: "rating"; options: { value: number }[] }
+  | { type: "label_selection"; options: OptionSetting[]; visible_options?: number | null }
+  | { type: "multi_label_selection"; options: OptionSetting[]; visible_options?: number | null; options_order?: string }
+  | { type: "ranking"; options: OptionSetting[] }
+  | { type: "span"; field: string; options: OptionSetting[]; visible_options?: number | null; allow_overlapping?: boolean };
+
+export interface FieldDef { id: string; name: string; required: boolean; settings: FieldSettings }
+export interface QuestionDef { id: string; name: string; required: boolean; settings: QuestionSettings }
+export type MetadataSettings =
+  | { type: "terms"; values?: unknown[] | null }
+  | { type: "integer"; min?: number | null; max?: number | null }
+  | { type: "float"; min?: number | null; max?: number | null };
+export interface MetadataPropertyDef { id: string; name: string; settings: MetadataSettings; allowedRoles: string[] }
+export interface VectorSettingsDef { id: string; name: string; dimensions: number }
+
+export type DatasetRow = Selectable<DatasetsTable>;
+
+export interface DatasetSchema {
+  dataset: DatasetRow;
+  minSubmitted: number;
+  fields: FieldDef[];
+  questions: QuestionDef[];
+  metadataProperties: MetadataPropertyDef[];
+  vectorSettings: VectorSettingsDef[];
+  fieldByName: Map<string, FieldDef>;
+  questionById: Map<string, QuestionDef>;
+  questionByName: Map<string, QuestionDef>;
+  metadataByName: Map<string, MetadataPropertyDef>;
+  vectorByName: Map<string, VectorSettingsDef>;
+}
+
+function parseJson<T>(text: string, fallback: T): T {
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+export function minSubmittedOf(dataset: DatasetRow): number {
+  const distribution = parseJson<{ min_submitted?: unknown }>(dataset.distribution, {});
+  return typeof distribution.min_submitted === "number" && distribution.min_submitted >= 1 ? distribution.min_submitted : 1;
+}
+
+/** Loads the dataset's fields, questions, metadata properties and vector settings in four indexed queries. */
+export async function loadDatasetSchema(db: Kysely<DB>, dataset: DatasetRow): Promise<DatasetSchema> {
+  const [fieldRows, questionRows, metadataRows, vectorRows] = await Promise.all([
+    db.selectFrom("fields").select(["id", "name", "required", "settings"]).where("dataset_id", "=", dataset.id).orderBy("inserted_at").execute(),
+    db.selectFrom("questions").select(["id", "name", "required", "settings"]).where("dataset_id", "=", dataset.id).orderBy("inserted_at").execute(),
+    db.selectFrom("metadata_properties").select(["id", "name", "settings", "allowed_roles"]).where("dataset_id", "=", dataset.id).orderBy("inserted_at").execute(),
+    db.selectFrom("vectors_settings").select(["id", "name", "dimensions"]).where("dataset_id", "=", dataset.id).orderBy("inserted_at").execute(),
+  ]);
+  const fields = fieldRows.map((r) => ({ id: r.id, name: r.name, required: Boolean(r.required), settings: parseJson<FieldSettings>(r.settings, { type: "text" }) }));
+  const questions = questionRows.map((r) => ({ id: r.id, name: r.name, required: Boolean(r.required), settings: parseJson<QuestionSettings>(r.settings, { type: "text" }) }));
+  const metadataProperties = metadataRows.map((r) => ({
+    id: r.id, name: r.name, settings: parseJson<MetadataSettings>(r.settings, { type: "terms" }), allowedRoles: parseJson<string[]>(r.allowed_roles, ["admin"]),
+  }));
+  const vectorSettings = vectorRows.map((r) => ({ id: r.id, name: r.name, dimensions: r.dimensions }));
+  return {
+    dataset,
+    minSubmitted: minSubmittedOf(dataset),
+    fields, questions, metadataProperties, vectorSettings,
+    fieldByName: new Map(fields.map((f) => [f.name, f])),
+    questionById: new Map(questions.map((q) => [q.id, q])),
+    questionByName: new Map(questions.map((q) => [q.name, q])),
+    metadataByName: new Map(metadataProperties.map((m) => [m.name, m])),
+    vectorByName: new Map(vectorSettings.map((v) => [v.name, v])),
+  };
+}

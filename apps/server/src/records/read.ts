@@ -1,0 +1,100 @@
+import type { Kysely, Selectable } from "kysely";
+import type { DB, RecordsTable, ResponsesTable, SuggestionsTable } from "../db/schema.js";
+import type { DatasetSchema } from "./dataset-schema.js";
+
+/** Wire shapes of records, responses and suggestions (contract 3.9, 3.11, 3.12) and the batched include loader. */
+export type RecordRow = Selectable<RecordsTable>;
+export type ResponseRow = Selectable<ResponsesTable>;
+export type SuggestionRow = Selectable<SuggestionsTable>;
+
+const json = (text: string | null): unknown => (text === null ? null : (JSON.parse(text) as unknown));
+
+export interface ResponseOut { id: string; values: Record<string, { value: unknown }> | null; status: string; record_id: string; user_id: string; inserted_at: string; updated_at: string }
+export const responseOut = (r: ResponseRow): ResponseOut => ({
+  id: r.id, values: json(r.values) as ResponseOut["values"], status: r.status, record_id: r.record_id, user_id: r.user_id,
+  inserted_at: r.inserted_at, updated_at: r.updated_at,
+});
+
+export const suggestionOut = (s: SuggestionRow) => ({
+  id: s.id, question_id: s.question_id, type: s.type, value: json(s.value), agent: s.agent, score: json(s.score) as number | number[] | null,
+  inserted_at: s.inserted_at, updated_at: s.updated_at,
+});
+export type SuggestionOut = ReturnType<typeof suggestionOut>;
+
+export interface RecordOut {
+  id: string; status: string; fields: Record<string, unknown>; metadata: Record<string, unknown> | null; external_id: string | null;
+  responses?: ResponseOut[]; suggestions?: SuggestionOut[]; vectors?: Record<string, number[]>;
+  dataset_id: string; inserted_at: string; updated_at: string;
+}
+
+export const recordOut = (r: RecordRow): RecordOut => ({
+  id: r.id, status: r.status, fields: json(r.fields) as Record<string, unknown>, metadata: json(r.metadata) as Record<string, unknown> | null,
+  external_id: r.external_id, dataset_id: r.dataset_id, inserted_at: r.inserted_at, updated_at: r.updated_at,
+});
+
+/** float32 blob codec for record vectors. Decoding returns the shortest decimal that maps to the same float32 (0.1 stays 0.1). */
+export function encodeVector(values: number[]): Buffer {
+  return Buffer.from(new Float32Array(values).buffer);
+}
+export function decodeVector(blob: Buffer | Uint8Array): number[] {
+  const floats = new Float32Array(Uint8Array.from(blob).buffer);
+  const out = new Array<number>(floats.length);
+  for (let i = 0; i < floats.length; i++) {
+    const f = floats[i]!;
+    let shortest = f;
+    for (let p = 1; p <= 9; p++) {
+      const candidate = Number(f.toPrecision(p));
+      if (Math.fround(candidate) === f) { shortest = candidate; break; }
+    }
+    out[i] = shortest;
+  }
+  return out;
+}
+
+export interface Include {
+  responses: boolean;
+  suggestions: boolean;
+  /** null: no vectors; "all"; or the names to include. */
+  vectors: null | "all" | string[];
+}
+export const NO_INCLUDE: Include = { responses: false, suggestions: false, vectors: null };
+export const FULL_INCLUDE: Include = { responses: true, suggestions: true, vectors: "all" };
+
+const chunks = <T>(items: T[], size: number): T[][] => {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+};
+
+/**
+ * Serializes records with the requested parts, in one query per part (no N+1). `responsesOf` restricts
+ * responses to one user (the `/me` views).
+ */
+export async function withIncludes(db: Kysely<DB>, schema: DatasetSchema, rows: RecordRow[], include: Include, responsesOf: string | null = null): Promise<RecordOut[]> {
+  const records = rows.map(recordOut);
+  if (records.length === 0) return records;
+  const ids = records.map((r) => r.id);
+  const byId = new Map(records.map((r) => [r.id, r]));
+  for (const part of chunks(ids, 500)) {
+    if (include.responses) {
+      for (const r of records) r.responses ??= [];
+      let query = db.selectFrom("responses").selectAll().where("record_id", "in", part);
+      if (responsesOf) query = query.where("user_id", "=", responsesOf);
+      for (const row of await query.orderBy("inserted_at").execute()) byId.get(row.record_id)!.responses!.push(responseOut(row));
+    }
+    if (include.suggestions) {
+      for (const r of records) r.suggestions ??= [];
+      const rows2 = await db.selectFrom("suggestions").selectAll().where("record_id", "in", part).orderBy("inserted_at").execute();
+      for (const row of rows2) byId.get(row.record_id)!.suggestions!.push(suggestionOut(row));
+    }
+    if (include.vectors) {
+      for (const r of records) r.vectors ??= {};
+      const wanted = schema.vectorSettings.filter((v) => include.vectors === "all" || include.vectors!.includes(v.name));
+      if (wanted.length === 0) continue;
+      const names = new Map(wanted.map((v) => [v.id, v.name]));
+      const rows3 = await db.selectFrom("record_vectors").selectAll().where("record_id", "in", part).where("vector_settings_id", "in", [...names.keys()]).execute();
+      for (const row of rows3) byId.get(row.record_id)!.vectors![names.get(row.vector_settings_id)!] = decodeVector(row.vector);
+    }
+  }
+  return records;
+}
