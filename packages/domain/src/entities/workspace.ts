@@ -1,0 +1,1 @@
+export interface Workspace { id: string; name: string }
