@@ -1,0 +1,5 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: { include: ["src/**/*.test.ts"], testTimeout: 20000, hookTimeout: 30000, pool: "forks" },
+});
