@@ -158,4 +158,25 @@ export interface DB {
   suggestions: SuggestionsTable;
   record_vectors: RecordVectorsTable;
   server_settings: ServerSettingsTable;
+  oauth_states: OAuthStatesTable;
+  oauth_identities: OAuthIdentitiesTable;
+}
+
+/** A pending OAuth authorization request; deleted when used (single use) or expired. */
+export interface OAuthStatesTable {
+  id: string;
+  provider: string;
+  code_verifier: string;
+  nonce: string | null;
+  redirect_uri: string;
+  redirect_to: string | null;
+  expires_at: string;
+}
+
+/** Links a provider identity (its stable subject) to a Tessera user. */
+export interface OAuthIdentitiesTable {
+  provider: string;
+  subject: string;
+  user_id: string;
+  inserted_at: string;
 }

@@ -2,6 +2,7 @@ import type { Migration, MigrationProvider } from "kysely/migration";
 import * as m0001 from "./0001-initial.js";
 import * as m0002 from "./0002-dataset-settings.js";
 import * as m0003 from "./0003-records.js";
+import * as m0004oauth from "./0004-oauth.js";
 
 /**
  * Versioned migrations, applied in key order by Kysely's Migrator. Add a new file per change
@@ -11,6 +12,7 @@ export const migrations: Record<string, Migration> = {
   "0001-initial": m0001,
   "0002-dataset-settings": m0002,
   "0003-records": m0003,
+  "0004-oauth": m0004oauth,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };
