@@ -6,6 +6,13 @@ import { serveWebApp } from "./http/web-app.js";
 import { authRoutes } from "./routes/auth.js";
 import { meRoutes } from "./routes/me.js";
 import { settingsRoutes } from "./routes/settings.js";
+import { usersRoutes } from "./routes/users.js";
+import { workspacesRoutes } from "./routes/workspaces.js";
+import { datasetsRoutes } from "./routes/datasets.js";
+import { fieldsRoutes } from "./routes/fields.js";
+import { questionsRoutes } from "./routes/questions.js";
+import { metadataPropertiesRoutes } from "./routes/metadata-properties.js";
+import { vectorSettingsRoutes } from "./routes/vector-settings.js";
 
 export const BODY_LIMIT_BYTES = 64 * 1024 * 1024;
 
@@ -27,6 +34,13 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   authRoutes(app, ctx);
   meRoutes(app, ctx);
   settingsRoutes(app);
+  usersRoutes(app, ctx);
+  workspacesRoutes(app, ctx);
+  datasetsRoutes(app, ctx);
+  fieldsRoutes(app, ctx);
+  questionsRoutes(app, ctx);
+  metadataPropertiesRoutes(app, ctx);
+  vectorSettingsRoutes(app, ctx);
   await serveWebApp(app, ctx.config.webDist);
   return app;
 }

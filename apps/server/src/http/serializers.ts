@@ -1,5 +1,8 @@
 import type { Selectable } from "kysely";
-import type { DatasetsTable, UsersTable, WorkspacesTable } from "../db/schema.js";
+import type { DatasetsTable, FieldsTable, MetadataPropertiesTable, QuestionsTable, UsersTable, VectorsSettingsTable, WorkspacesTable } from "../db/schema.js";
+import type { FieldSettings } from "../settings/fields.js";
+import type { MetadataSettings } from "../settings/metadata.js";
+import type { QuestionSettings } from "../settings/questions.js";
 
 /** Wire shapes of contract section 3. */
 export const userOut = (u: Selectable<UsersTable>) => ({
@@ -27,4 +30,48 @@ export const datasetOut = (d: Selectable<DatasetsTable>) => ({
   last_activity_at: d.last_activity_at,
   inserted_at: d.inserted_at,
   updated_at: d.updated_at,
+});
+
+export const fieldOut = (f: Selectable<FieldsTable>) => ({
+  id: f.id,
+  name: f.name,
+  title: f.title,
+  required: Boolean(f.required),
+  settings: JSON.parse(f.settings) as FieldSettings,
+  dataset_id: f.dataset_id,
+  inserted_at: f.inserted_at,
+  updated_at: f.updated_at,
+});
+
+export const questionOut = (q: Selectable<QuestionsTable>) => ({
+  id: q.id,
+  name: q.name,
+  title: q.title,
+  description: q.description,
+  required: Boolean(q.required),
+  settings: JSON.parse(q.settings) as QuestionSettings,
+  dataset_id: q.dataset_id,
+  inserted_at: q.inserted_at,
+  updated_at: q.updated_at,
+});
+
+export const metadataPropertyOut = (m: Selectable<MetadataPropertiesTable>) => ({
+  id: m.id,
+  name: m.name,
+  title: m.title,
+  settings: JSON.parse(m.settings) as MetadataSettings,
+  visible_for_annotators: (JSON.parse(m.allowed_roles) as string[]).includes("annotator"),
+  dataset_id: m.dataset_id,
+  inserted_at: m.inserted_at,
+  updated_at: m.updated_at,
+});
+
+export const vectorSettingsOut = (v: Selectable<VectorsSettingsTable>) => ({
+  id: v.id,
+  name: v.name,
+  title: v.title,
+  dimensions: v.dimensions,
+  dataset_id: v.dataset_id,
+  inserted_at: v.inserted_at,
+  updated_at: v.updated_at,
 });

@@ -1,0 +1,14 @@
+import { type Kysely, sql } from "kysely";
+import type { DB } from "./schema.js";
+
+/** True when a table exists (lets code run before and after a later migration lands). */
+export async function tableExists(db: Kysely<DB>, name: string): Promise<boolean> {
+  const result = await sql<{ n: number }>`select count(*) as n from sqlite_master where type = 'table' and name = ${name}`.execute(db);
+  return (result.rows[0]?.n ?? 0) > 0;
+}
+
+/** True for a UNIQUE / PRIMARY KEY violation raised by the store (a concurrent duplicate insert). */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = typeof error === "object" && error !== null && "code" in error ? String((error as { code: unknown }).code) : "";
+  return code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY" || code === "23505";
+}

@@ -1,0 +1,118 @@
+import { randomUUID } from "node:crypto";
+import type { TestServer } from "./test-server.js";
+
+/**
+ * Test helpers over the real HTTP API (others reuse them): users, workspaces, datasets and settings,
+ * created as the owner unless told otherwise.
+ */
+export type Headers = Record<string, string>;
+export type Json = Record<string, unknown>;
+export interface ApiResponse<T = Json> { status: number; body: T }
+
+export interface Actor {
+  id: string;
+  username: string;
+  password: string;
+  role: "owner" | "admin" | "annotator";
+  apiKey: string;
+  /** `X-Argilla-Api-Key` headers (no argon2 login round trip). */
+  headers: Headers;
+}
+
+let counter = 0;
+/** A short unique name (safe for question/metadata name regexes). */
+export const uniqueName = (prefix = "n"): string => `${prefix}-${Date.now().toString(36)}-${(counter++).toString(36)}-${randomUUID().slice(0, 4)}`;
+
+export class Fixtures {
+  constructor(readonly server: TestServer) {}
+
+  get owner(): Headers { return this.server.ownerHeaders; }
+
+  /** Sends a request; `body` objects go as JSON, strings are sent raw with a JSON content type. */
+  async request<T = Json>(method: string, path: string, options: { headers?: Headers | null; body?: unknown } = {}): Promise<ApiResponse<T>> {
+    const headers: Headers = { ...(options.headers === undefined ? this.owner : (options.headers ?? {})) };
+    let body: string | undefined;
+    if (options.body !== undefined) {
+      headers["content-type"] = "application/json";
+      body = typeof options.body === "string" ? options.body : JSON.stringify(options.body);
+    }
+    const res = await fetch(`${this.server.url}/api/v1${path}`, { method, headers, body });
+    const text = await res.text();
+    return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
+  }
+
+  /** Like `request`, but throws unless the status is the expected one; returns the body. */
+  async ok<T = Json>(method: string, path: string, body?: unknown, expected = method === "POST" ? 201 : 200, headers?: Headers): Promise<T> {
+    const res = await this.request<T>(method, path, { body, headers });
+    if (res.status !== expected) throw new Error(`${method} ${path}: expected ${expected}, got ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body;
+  }
+
+  async user(role: Actor["role"] = "annotator", overrides: Json = {}): Promise<Actor> {
+    const username = uniqueName(role);
+    const password = "password-1234";
+    const user = await this.ok<Json & { id: string; api_key: string }>("POST", "/users", { username, password, role, first_name: username, ...overrides });
+    return { id: user.id, username, password, role, apiKey: user.api_key, headers: { "x-argilla-api-key": user.api_key } };
+  }
+
+  async workspace(name = uniqueName("ws")): Promise<{ id: string; name: string }> {
+    return this.ok("POST", "/workspaces", { name });
+  }
+
+  async addMember(workspaceId: string, userId: string): Promise<void> {
+    await this.ok("POST", `/workspaces/${workspaceId}/users`, { user_id: userId });
+  }
+
+  /** A user of `role` who is a member of `workspaceId`. */
+  async member(workspaceId: string, role: Actor["role"] = "annotator"): Promise<Actor> {
+    const actor = await this.user(role);
+    await this.addMember(workspaceId, actor.id);
+    return actor;
+  }
+
+  async dataset(workspaceId: string, body: Json = {}): Promise<Json & { id: string; name: string; status: string }> {
+    return this.ok("POST", "/datasets", { name: uniqueName("ds"), workspace_id: workspaceId, ...body });
+  }
+
+  async field(datasetId: string, body: Json = {}): Promise<Json & { id: string; name: string }> {
+    const name = uniqueName("f");
+    return this.ok("POST", `/datasets/${datasetId}/fields`, { name, title: name, required: true, settings: { type: "text" }, ...body });
+  }
+
+  async question(datasetId: string, body: Json = {}): Promise<Json & { id: string; name: string }> {
+    const name = uniqueName("q");
+    return this.ok("POST", `/datasets/${datasetId}/questions`, {
+      name, title: name, required: true,
+      settings: { type: "label_selection", options: [{ value: "yes", text: "Yes" }, { value: "no", text: "No" }] }, ...body,
+    });
+  }
+
+  async metadataProperty(datasetId: string, body: Json = {}): Promise<Json & { id: string; name: string }> {
+    const name = uniqueName("m");
+    return this.ok("POST", `/datasets/${datasetId}/metadata-properties`, { name, title: name, settings: { type: "terms", values: null }, ...body });
+  }
+
+  async vectorSettings(datasetId: string, body: Json = {}): Promise<Json & { id: string; name: string }> {
+    const name = uniqueName("v");
+    return this.ok("POST", `/datasets/${datasetId}/vectors-settings`, { name, title: name, dimensions: 3, ...body });
+  }
+
+  async publish(datasetId: string): Promise<Json> {
+    return this.ok("PUT", `/datasets/${datasetId}/publish`, undefined, 200);
+  }
+
+  /** A workspace, a draft dataset in it, one required text field and one required label question, published unless `draft`. */
+  async readyDataset(options: { draft?: boolean } = {}): Promise<{ workspaceId: string; datasetId: string; fieldName: string; questionName: string }> {
+    const ws = await this.workspace();
+    const ds = await this.dataset(ws.id);
+    const field = await this.field(ds.id);
+    const question = await this.question(ds.id);
+    if (!options.draft) await this.publish(ds.id);
+    return { workspaceId: ws.id, datasetId: ds.id, fieldName: field.name, questionName: question.name };
+  }
+}
+
+/** The legacy 403 body of contract 1.4. */
+export const FORBIDDEN = { detail: { code: "argilla.api.errors::ForbiddenOperationError", params: { detail: "Operation not allowed" } } };
+/** The legacy 401 body of contract 1.1. */
+export const UNAUTHORIZED = { detail: { code: "argilla.api.errors::UnauthorizedError", params: { detail: "Could not validate credentials" } } };
