@@ -1,10 +1,17 @@
 import "reflect-metadata";
-import { container as rootContainer, instanceCachingFactory, type DependencyContainer } from "tsyringe";
+import { container as rootContainer, instanceCachingFactory, type DependencyContainer, type InjectionToken } from "tsyringe";
 import type { KyInstance } from "ky";
 import {
-  ListDatasetsUseCase, LoadUserUseCase, SignInUseCase, SignOutUseCase, TOKENS,
-  type AuthRepository, type DatasetRepository, type TokenStore, type UserRepository,
+  BulkAnnotateUseCase, ClearRecordUseCase, DiscardRecordUseCase, GetAgentsUseCase, GetRecordsByCriteriaUseCase,
+  ListDatasetsUseCase, LoadDatasetWithSettingsUseCase, LoadRecordsUseCase, LoadUserUseCase, SaveDraftUseCase, SignInUseCase,
+  SignOutUseCase, SubmitRecordUseCase, TOKENS,
+  type AgentRepository, type AuthRepository, type DatasetManagementRepository, type DatasetRepository, type FieldRepository,
+  type MetadataRepository, type NotificationPort, type QuestionRepository, type RecordRepository, type ResponseRepository,
+  type TokenStore, type UserRepository, type VectorRepository,
 } from "@tessera/domain";
+import { HttpCache } from "./http/cache.js";
+import { HttpRecordRepository, HttpResponseRepository } from "./repositories/record-repository.js";
+import { HttpFieldRepository, HttpMetadataRepository, HttpQuestionRepository, HttpVectorRepository } from "./repositories/settings-repositories.js";
 import { createHttpClient, type HttpClientOptions } from "./http/http-client.js";
 import { LocalTokenStore, MemoryStorage, ProductStorage, type KeyValueStorage } from "./storage/local-storage.js";
 import { HttpAuthRepository } from "./repositories/auth-repository.js";
@@ -15,10 +22,15 @@ import { registerShell } from "./shell-bindings.js";
 export const INFRA_TOKENS = {
   HttpClient: Symbol.for("tessera.HttpClient"),
   ProductStorage: Symbol.for("tessera.ProductStorage"),
+  HttpCache: Symbol.for("tessera.HttpCache"),
 } as const;
 
 export interface CompositionOptions extends HttpClientOptions {
   storage?: KeyValueStorage;
+  /** Where failed requests raise toasts; the web app passes its toast store, tests a fake. */
+  notifications?: NotificationPort;
+  /** Milliseconds clock of the HTTP cache (tests pass a fake). */
+  now?: () => number;
 }
 
 /**
@@ -32,7 +44,10 @@ export function createContainer(options: CompositionOptions = {}): DependencyCon
   c.registerInstance(INFRA_TOKENS.ProductStorage, new ProductStorage(storage));
   c.register(TOKENS.TokenStore, { useFactory: instanceCachingFactory((d) => new LocalTokenStore(d.resolve(INFRA_TOKENS.ProductStorage))) });
   const tokenStore = c.resolve<TokenStore>(TOKENS.TokenStore);
-  c.registerInstance(INFRA_TOKENS.HttpClient, createHttpClient(tokenStore, options));
+  const cache = options.cache ?? new HttpCache(options.now);
+  c.registerInstance(INFRA_TOKENS.HttpCache, cache);
+  if (options.notifications) c.registerInstance(TOKENS.Notifications, options.notifications);
+  c.registerInstance(INFRA_TOKENS.HttpClient, createHttpClient(tokenStore, { ...options, cache }));
   c.registerInstance(TOKENS.TokenStore, tokenStore);
 
   const http = (d: DependencyContainer) => d.resolve<KyInstance>(INFRA_TOKENS.HttpClient);
@@ -45,5 +60,35 @@ export function createContainer(options: CompositionOptions = {}): DependencyCon
   c.register(LoadUserUseCase, { useFactory: instanceCachingFactory((d) => new LoadUserUseCase(d.resolve<TokenStore>(TOKENS.TokenStore), d.resolve<UserRepository>(TOKENS.UserRepository))) });
   c.register(ListDatasetsUseCase, { useFactory: instanceCachingFactory((d) => new ListDatasetsUseCase(d.resolve<DatasetRepository>(TOKENS.DatasetRepository))) });
   registerShell(c, http);
+  registerAnnotation(c, http);
   return c;
 }
+
+/** Annotation and dataset-settings repositories and use cases. */
+function registerAnnotation(c: DependencyContainer, http: (d: DependencyContainer) => KyInstance): void {
+  const single = <T>(token: symbol, make: (d: DependencyContainer) => T) => c.register(token, { useFactory: instanceCachingFactory(make) });
+  single(TOKENS.DatasetManagementRepository, (d) => d.resolve<DatasetRepository>(TOKENS.DatasetRepository) as HttpDatasetRepository);
+  const records = (d: DependencyContainer) => new HttpRecordRepository(http(d));
+  single(TOKENS.RecordRepository, records);
+  single(TOKENS.AgentRepository, records);
+  single(TOKENS.ResponseRepository, (d) => new HttpResponseRepository(http(d)));
+  single(TOKENS.QuestionRepository, (d) => new HttpQuestionRepository(http(d)));
+  single(TOKENS.FieldRepository, (d) => new HttpFieldRepository(http(d)));
+  single(TOKENS.MetadataRepository, (d) => new HttpMetadataRepository(http(d)));
+  single(TOKENS.VectorRepository, (d) => new HttpVectorRepository(http(d)));
+
+  const r = <T>(d: DependencyContainer, token: symbol) => d.resolve<T>(token);
+  const useCase = <T>(cls: InjectionToken<T>, make: (d: DependencyContainer) => T) => c.register(cls, { useFactory: instanceCachingFactory(make) });
+  useCase(GetRecordsByCriteriaUseCase, (d) => new GetRecordsByCriteriaUseCase(r<RecordRepository>(d, TOKENS.RecordRepository), r<QuestionRepository>(d, TOKENS.QuestionRepository), r<FieldRepository>(d, TOKENS.FieldRepository)));
+  useCase(LoadRecordsUseCase, (d) => new LoadRecordsUseCase(d.resolve(GetRecordsByCriteriaUseCase)));
+  useCase(SubmitRecordUseCase, (d) => new SubmitRecordUseCase(r<ResponseRepository>(d, TOKENS.ResponseRepository)));
+  useCase(SaveDraftUseCase, (d) => new SaveDraftUseCase(r<ResponseRepository>(d, TOKENS.ResponseRepository)));
+  useCase(DiscardRecordUseCase, (d) => new DiscardRecordUseCase(r<ResponseRepository>(d, TOKENS.ResponseRepository)));
+  useCase(ClearRecordUseCase, (d) => new ClearRecordUseCase(r<ResponseRepository>(d, TOKENS.ResponseRepository)));
+  useCase(BulkAnnotateUseCase, (d) => new BulkAnnotateUseCase(r<ResponseRepository>(d, TOKENS.ResponseRepository), d.resolve(GetRecordsByCriteriaUseCase)));
+  useCase(GetAgentsUseCase, (d) => new GetAgentsUseCase(r<AgentRepository>(d, TOKENS.AgentRepository)));
+  useCase(LoadDatasetWithSettingsUseCase, (d) => new LoadDatasetWithSettingsUseCase(
+    r<DatasetManagementRepository>(d, TOKENS.DatasetManagementRepository), r<QuestionRepository>(d, TOKENS.QuestionRepository),
+    r<FieldRepository>(d, TOKENS.FieldRepository), r<VectorRepository>(d, TOKENS.VectorRepository), r<MetadataRepository>(d, TOKENS.MetadataRepository)));
+}
+

@@ -63,7 +63,7 @@ export class DatasetRecord {
     this.externalId = props.externalId ?? null;
     this.taskStatus = props.taskStatus;
     this.answer = props.response;
-    this.suggestions = props.suggestions.map((s) => new Suggestion(s));
+    this.suggestions = props.suggestions.map((s) => new Suggestion({ ...s, questionType: s.questionType ?? questions.find((q) => q.id === s.questionId)?.settings.type }));
     this.questions = questions.map((q) => new Question(q, this.suggestions.find((s) => s.questionId === q.id)));
     this.fields = fields.map((f) => {
       const field = new Field(f);

@@ -5,7 +5,8 @@ import type { QuestionType } from "./question-type.js";
 export interface SuggestionProps {
   id: string;
   questionId: string;
-  questionType: QuestionType;
+  /** Filled from the question when the wire does not say. */
+  questionType?: QuestionType;
   value: AnswerValue;
   /** A single score, or one per item for multi-label, ranking and span. */
   score: number | number[] | null;
@@ -18,7 +19,7 @@ export class Suggestion {
 
   get id(): string { return this.props.id; }
   get questionId(): string { return this.props.questionId; }
-  get questionType(): QuestionType { return this.props.questionType; }
+  get questionType(): QuestionType | undefined { return this.props.questionType; }
   get suggestedAnswer(): AnswerValue { return this.props.value; }
   get agent(): string | null { return this.props.agent; }
   get score(): number | number[] | null { return this.props.score; }

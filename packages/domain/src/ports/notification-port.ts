@@ -2,7 +2,11 @@
 export type NotificationType = "success" | "danger" | "info" | "warning" | "default";
 
 export interface Notification {
+  /** The text to show (English, or a server detail). */
   message: string;
+  /** The i18n key of the message, when it has one; the web app translates it (falling back to message). */
+  key?: string;
+  params?: { [name: string]: string | number };
   type?: NotificationType;
   /** A permanent toast does not auto-close. */
   permanent?: boolean;

@@ -1,6 +1,10 @@
 import type { KyInstance } from "ky";
-import { Dataset, type DatasetRepository, ErrorCode, Progress, RepositoryError } from "@tessera/domain";
+import {
+  Dataset, DatasetMetrics, ErrorCode, Progress, RepositoryError,
+  type DatasetChange, type DatasetCreate, type DatasetImport, type DatasetManagementRepository, type DatasetRepository,
+} from "@tessera/domain";
 import { statusOf } from "../http/http-client.js";
+import { call, seg } from "../http/call.js";
 
 export interface BackendDataset {
   id: string; name: string; guidelines: string | null; status: "draft" | "ready"; workspace_id: string;
@@ -9,7 +13,7 @@ export interface BackendDataset {
 }
 interface BackendWorkspace { id: string; name: string }
 
-export class HttpDatasetRepository implements DatasetRepository {
+export class HttpDatasetRepository implements DatasetRepository, DatasetManagementRepository {
   constructor(private readonly http: KyInstance) {}
 
   async list(): Promise<Dataset[]> {
@@ -33,6 +37,57 @@ export class HttpDatasetRepository implements DatasetRepository {
       // Spec section 8: progress failures reuse ERROR_DELETING_DATASET.
       throw new RepositoryError(ErrorCode.ERROR_DELETING_DATASET, statusOf(error), { cause: error });
     }
+  }
+
+  getById(datasetId: string): Promise<Dataset> {
+    return call(ErrorCode.ERROR_FETCHING_DATASET, async () => {
+      const d = await this.http.get(`v1/datasets/${seg(datasetId)}`).json<BackendDataset>();
+      const w = await this.http.get(`v1/workspaces/${seg(d.workspace_id)}`).json<BackendWorkspace>();
+      return toDataset(d, w.name);
+    });
+  }
+
+  update(datasetId: string, change: DatasetChange): Promise<{ updatedAt: string }> {
+    return call(ErrorCode.ERROR_PATCHING_DATASET_GUIDELINES, async () => {
+      const json: { [key: string]: unknown } = {};
+      if (change.guidelines !== undefined) json["guidelines"] = change.guidelines;
+      if (change.allowExtraMetadata !== undefined) json["allow_extra_metadata"] = change.allowExtraMetadata;
+      if (change.distribution) json["distribution"] = { strategy: change.distribution.strategy, min_submitted: change.distribution.minSubmitted };
+      const d = await this.http.patch(`v1/datasets/${seg(datasetId)}`, { json }).json<BackendDataset>();
+      return { updatedAt: d.updated_at };
+    });
+  }
+
+  delete(datasetId: string): Promise<void> {
+    return call(ErrorCode.ERROR_DELETING_DATASET, async () => {
+      const response = await this.http.delete(`v1/datasets/${seg(datasetId)}`);
+      if (response.status !== 200) throw new RepositoryError(ErrorCode.ERROR_DELETING_DATASET, response.status);
+    });
+  }
+
+  create(dataset: DatasetCreate): Promise<string> {
+    return call(ErrorCode.ERROR_CREATING_DATASET, async () => {
+      const json = { name: dataset.name, workspace_id: dataset.workspaceId, metadata: { ...dataset.metadata, imported: "UI" } };
+      return (await this.http.post("v1/datasets", { json }).json<{ id: string }>()).id;
+    });
+  }
+
+  publish(datasetId: string): Promise<void> {
+    return call(ErrorCode.ERROR_PUBLISHING_DATASET, async () => { await this.http.put(`v1/datasets/${seg(datasetId)}/publish`); });
+  }
+
+  import(datasetId: string, request: DatasetImport): Promise<string> {
+    return call(ErrorCode.ERROR_IMPORTING_DATASET, async () =>
+      (await this.http.post(`v1/datasets/${seg(datasetId)}/import`, { json: request }).json<{ id: string }>()).id);
+  }
+
+  getMetrics(datasetId: string): Promise<DatasetMetrics> {
+    return call(ErrorCode.ERROR_FETCHING_DATASET_INFO, async () => {
+      const m = await this.http.get(`v1/me/datasets/${seg(datasetId)}/metrics`)
+        .json<{ responses: { total: number; submitted: number; discarded: number; draft: number; pending: number } }>();
+      const r = m.responses;
+      return new DatasetMetrics(r.total, r.submitted, r.discarded, r.draft, r.pending);
+    });
   }
 }
 
