@@ -17,6 +17,9 @@ export interface GuardInput {
 /** The route guard of spec section 2: where to send the visitor instead, or null to let them in. */
 export function routeGuard(input: GuardInput): string | null {
   switch (input.routeName) {
+    case undefined:
+      // An unmatched path shows the 404 page to everyone.
+      return null;
     case "sign-in":
       if (input.loggedIn) return "/";
       if (input.onHostedSpace && !input.omitCTA) return "/welcome-hf-sign-in";

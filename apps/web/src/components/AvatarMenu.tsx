@@ -1,8 +1,12 @@
 import { useEffect, useRef, useState } from "react";
 import { observer } from "mobx-react-lite";
 import { useTranslation } from "react-i18next";
-import { Link, useNavigate } from "react-router";
+import { useNavigate } from "react-router";
+import { PrefetchLink } from "./PrefetchLink";
 import { useSession } from "../features/session/session-context";
+
+/** Documentation of the SDK and concepts Tessera is compatible with. */
+export const DOCS_URL = "https://docs.argilla.io/latest/";
 
 export const AvatarMenu = observer(function AvatarMenu() {
   const { t } = useTranslation();
@@ -31,8 +35,8 @@ export const AvatarMenu = observer(function AvatarMenu() {
       {open && (
         <div className="avatar-menu__panel" role="menu">
           <p className="avatar-menu__name">{user.fullName || user.username}<span>{user.role}</span></p>
-          <Link role="menuitem" to="/user-settings" onClick={() => setOpen(false)}>{t("user.mySettings")}</Link>
-          <a role="menuitem" href="https://docs.argilla.io/latest/" target="_blank" rel="noreferrer noopener">{t("user.viewDocs")}</a>
+          <PrefetchLink role="menuitem" to="/user-settings" onClick={() => setOpen(false)}>{t("user.mySettings")}</PrefetchLink>
+          <a role="menuitem" href={DOCS_URL} target="_blank" rel="noreferrer noopener">{t("user.viewDocs")}</a>
           <button role="menuitem" type="button" onClick={() => { session.logout(); navigate("/sign-in"); }}>{t("user.logOut")}</button>
         </div>
       )}

@@ -7,6 +7,7 @@ import { useResolve } from "../../app/container-context";
 import { useSession } from "../session/session-context";
 import { SignInViewModel } from "./sign-in-view-model";
 import { redirectTarget } from "./redirect";
+import { AuthLayout } from "../../layouts/AuthLayout";
 
 export const SignInPage = observer(function SignInPage() {
   const { t } = useTranslation();
@@ -22,27 +23,17 @@ export const SignInPage = observer(function SignInPage() {
   };
 
   return (
-    <div className="auth-layout">
-      <aside className="auth-brand" aria-hidden="true">
-        <div className="auth-brand__logo"><img src="/favicon.svg" alt="" width={40} height={40} /> {t("brand.name")}</div>
-        <p className="auth-brand__claim">{t("brand.claim")}</p>
-        <p className="auth-brand__subclaim">{t("brand.subclaim")}</p>
-      </aside>
-      <main className="auth-form">
-        <form onSubmit={onSubmit} noValidate aria-labelledby="sign-in-title">
-          <p className="auth-form__subtitle">{t("signIn.subtitle")}</p>
-          <h1 id="sign-in-title">{t("signIn.title")}</h1>
-          <label htmlFor="username">{t("signIn.username")}</label>
-          <input id="username" name="username" autoComplete="username" autoFocus value={vm.username} onChange={(e) => vm.setUsername(e.target.value)} />
-          <label htmlFor="password">{t("signIn.password")}</label>
-          <input id="password" name="password" type="password" autoComplete="current-password" value={vm.password} onChange={(e) => vm.setPassword(e.target.value)} />
-          {vm.errorKey && <p className="form-error" role="alert">{t(vm.errorKey)}</p>}
-          <button type="submit" className="button button--primary" disabled={!vm.canSubmit}>
-            {vm.submitting ? t("signIn.submitting") : t("signIn.submit")}
-          </button>
-          <p className="auth-form__text">{t("signIn.firstTime")}</p>
-        </form>
-      </main>
-    </div>
+    <AuthLayout title={t("signIn.title")} subtitle={t("signIn.subtitle")} footer={<p className="auth-form__text">{t("signIn.firstTime")}</p>}>
+      <form onSubmit={onSubmit} noValidate aria-labelledby="auth-title" className="auth-form__form">
+        <label htmlFor="username">{t("signIn.username")}</label>
+        <input id="username" name="username" autoComplete="username" autoFocus value={vm.username} onChange={(e) => vm.setUsername(e.target.value)} />
+        <label htmlFor="password">{t("signIn.password")}</label>
+        <input id="password" name="password" type="password" autoComplete="current-password" value={vm.password} onChange={(e) => vm.setPassword(e.target.value)} />
+        {vm.errorKey && <p className="form-error" role="alert">{t(vm.errorKey)}</p>}
+        <button type="submit" className="button button--primary" disabled={!vm.canSubmit}>
+          {vm.submitting ? t("signIn.submitting") : t("signIn.submit")}
+        </button>
+      </form>
+    </AuthLayout>
   );
 });
