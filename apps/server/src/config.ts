@@ -1,4 +1,6 @@
 import { resolve } from "node:path";
+import { loadHubConfig, type HubConfig } from "./hub/config.js";
+import { loadHostedSpace, loadOAuthConfig, type HostedSpace, type OAuthConfig } from "./oauth/oauth-config.js";
 
 export interface ServerConfig {
   host: string;
@@ -13,6 +15,12 @@ export interface ServerConfig {
   tokenExpirationSeconds: number;
   seedDemo: boolean;
   logLevel: string;
+  /** Hub dataset viewer client and background jobs (docs/hub.md). */
+  hub: HubConfig;
+  /** OAuth providers and rules (docs/oauth.md). */
+  oauth: OAuthConfig;
+  /** The hosted space (Hugging Face Spaces) the server runs in, or null. */
+  hostedSpace: HostedSpace | null;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] = process.argv.slice(2)): ServerConfig {
@@ -33,5 +41,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     tokenExpirationSeconds: Number(env.TESSERA_AUTH_TOKEN_EXPIRATION ?? env.ARGILLA_AUTH_TOKEN_EXPIRATION ?? 86400),
     seedDemo: flag("demo") || env.TESSERA_DEMO === "1",
     logLevel: env.TESSERA_LOG_LEVEL ?? "warn",
+    hub: loadHubConfig(env),
+    hostedSpace: loadHostedSpace(env),
+    oauth: loadOAuthConfig(env),
   };
 }

@@ -1,11 +1,32 @@
 import type { FastifyInstance } from "fastify";
+import type { HostedSpace } from "../oauth/oauth-config.js";
 
-/** GET /api/v1/settings: public; the hosted-space fields are filled by the hosted-space work (issue 8). */
-export function settingsRoutes(app: FastifyInstance): void {
-  app.get("/api/v1/settings", async () => ({
-    argilla: { show_huggingface_space_persistent_storage_warning: null },
-    huggingface: null,
-  }));
+/** The public settings of GET /api/v1/settings (hub.md section 4). */
+export function settingsBody(space: HostedSpace | null) {
+  return {
+    argilla: {
+      // Only meaningful on a hosted space; null elsewhere.
+      show_huggingface_space_persistent_storage_warning: space ? space.showPersistentStorageWarning : null,
+      share_your_progress_enabled: false,
+    },
+    huggingface: space
+      ? {
+        space_id: space.spaceId,
+        space_title: space.title,
+        space_subdomain: space.subdomain,
+        space_host: space.host,
+        space_repo_name: space.repoName,
+        space_author_name: space.authorName,
+        space_persistent_storage_enabled: space.persistentStorageEnabled,
+      }
+      : null,
+  };
+}
+
+/** GET /api/v1/settings (public), /version and /status. */
+export function settingsRoutes(app: FastifyInstance, hostedSpace: HostedSpace | null = null): void {
+  const body = settingsBody(hostedSpace);
+  app.get("/api/v1/settings", async () => body);
   app.get("/api/v1/version", async () => ({ version: SERVER_VERSION }));
   app.get("/api/v1/status", async () => ({ version: SERVER_VERSION, search_engine: { name: "sqlite-fts5" }, memory: process.memoryUsage() }));
 }
