@@ -6,6 +6,11 @@ import { serveWebApp } from "./http/web-app.js";
 import { authRoutes } from "./routes/auth.js";
 import { meRoutes } from "./routes/me.js";
 import { settingsRoutes } from "./routes/settings.js";
+import { recordsRoutes } from "./routes/records.js";
+import { responsesRoutes } from "./routes/responses.js";
+import { suggestionsRoutes } from "./routes/suggestions.js";
+import { searchRoutes } from "./routes/search.js";
+import { progressRoutes } from "./routes/progress.js";
 import { oauthRoutes } from "./routes/oauth.js";
 import { usersRoutes } from "./routes/users.js";
 import { workspacesRoutes } from "./routes/workspaces.js";
@@ -43,6 +48,11 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   questionsRoutes(app, ctx);
   metadataPropertiesRoutes(app, ctx);
   vectorSettingsRoutes(app, ctx);
+  recordsRoutes(app, ctx);
+  responsesRoutes(app, ctx);
+  suggestionsRoutes(app, ctx);
+  searchRoutes(app, ctx);
+  progressRoutes(app, ctx);
   await serveWebApp(app, ctx.config.webDist);
   return app;
 }

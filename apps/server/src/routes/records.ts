@@ -1,0 +1,104 @@
+import type { FastifyInstance } from "fastify";
+import type { AppContext } from "../context.js";
+import { datasetFor } from "../auth/policies.js";
+import { parse, unprocessable } from "../http/errors.js";
+import { now } from "../clock.js";
+import { parseIdList, parseInclude, parsePaging, recordFor, uuidPath } from "../records/access.js";
+import { loadDatasetSchema } from "../records/dataset-schema.js";
+import { ingestRecords, prepareSuggestions, upsertSuggestions, upsertVectors } from "../records/ingest.js";
+import { recordsBulkSchema, recordUpdateSchema } from "../records/input.js";
+import { FULL_INCLUDE, withIncludes } from "../records/read.js";
+import { RecordValueError, validateMetadata, validateVectors } from "../records/values.js";
+
+/** Records (contract 3.9 and 3.10). */
+export function recordsRoutes(app: FastifyInstance, ctx: AppContext): void {
+  app.post("/api/v1/datasets/:dataset_id/records/bulk", async (request, reply) => {
+    const user = await ctx.currentUser(request);
+    const datasetId = uuidPath(request, "dataset_id");
+    await datasetFor(ctx.db, user, datasetId, "admin");
+    const body = parse(recordsBulkSchema, request.body);
+    const result = await ingestRecords(ctx.db, datasetId, body.items, { mode: "create" });
+    return reply.status(201).send({ items: result.items });
+  });
+
+  app.put("/api/v1/datasets/:dataset_id/records/bulk", async (request) => {
+    const user = await ctx.currentUser(request);
+    const datasetId = uuidPath(request, "dataset_id");
+    await datasetFor(ctx.db, user, datasetId, "admin");
+    const body = parse(recordsBulkSchema, request.body);
+    const result = await ingestRecords(ctx.db, datasetId, body.items, { mode: "upsert" });
+    return { items: result.items, updated_item_ids: result.updatedIds };
+  });
+
+  app.get("/api/v1/datasets/:dataset_id/records", async (request) => {
+    const user = await ctx.currentUser(request);
+    const datasetId = uuidPath(request, "dataset_id");
+    const dataset = await datasetFor(ctx.db, user, datasetId, "admin");
+    const { offset, limit } = parsePaging(request.query);
+    const include = parseInclude(request.query);
+    const [rows, count] = await Promise.all([
+      ctx.db.selectFrom("records").selectAll().where("dataset_id", "=", datasetId).orderBy("seq").limit(limit).offset(offset).execute(),
+      ctx.db.selectFrom("records").select((eb) => eb.fn.countAll<number>().as("n")).where("dataset_id", "=", datasetId).executeTakeFirstOrThrow(),
+    ]);
+    const schema = await loadDatasetSchema(ctx.db, dataset);
+    return { items: await withIncludes(ctx.db, schema, rows, include), total: Number(count.n) };
+  });
+
+  app.delete("/api/v1/datasets/:dataset_id/records", async (request, reply) => {
+    const user = await ctx.currentUser(request);
+    const datasetId = uuidPath(request, "dataset_id");
+    await datasetFor(ctx.db, user, datasetId, "admin");
+    const ids = parseIdList(request.query, "No record IDs provided", "Cannot delete more than 100 records at once");
+    await ctx.db.deleteFrom("records").where("dataset_id", "=", datasetId).where("id", "in", ids).execute();
+    return reply.status(204).send();
+  });
+
+  app.get("/api/v1/records/:record_id", async (request) => {
+    const user = await ctx.currentUser(request);
+    const { record, dataset } = await recordFor(ctx.db, user, uuidPath(request, "record_id"), "read");
+    const schema = await loadDatasetSchema(ctx.db, dataset);
+    return (await withIncludes(ctx.db, schema, [record], FULL_INCLUDE))[0];
+  });
+
+  app.patch("/api/v1/records/:record_id", async (request) => {
+    const user = await ctx.currentUser(request);
+    const { record, dataset } = await recordFor(ctx.db, user, uuidPath(request, "record_id"), "admin");
+    const body = parse(recordUpdateSchema, request.body);
+    const raw = (request.body ?? {}) as Record<string, unknown>;
+    const schema = await loadDatasetSchema(ctx.db, dataset);
+    const fields = JSON.parse(record.fields) as Record<string, unknown>;
+    let suggestions: ReturnType<typeof prepareSuggestions> = [];
+    try {
+      validateMetadata(schema, body.metadata);
+      if (body.suggestions) suggestions = prepareSuggestions(schema, body.suggestions, fields);
+      validateVectors(schema, body.vectors);
+    } catch (error) {
+      if (error instanceof RecordValueError) throw unprocessable(error.message);
+      throw error;
+    }
+    const timestamp = now();
+    await ctx.db.transaction().execute(async (trx) => {
+      const changes: { updated_at: string; metadata?: string | null } = { updated_at: timestamp };
+      if ("metadata" in raw) changes.metadata = body.metadata ? JSON.stringify(body.metadata) : null;
+      await trx.updateTable("records").set(changes).where("id", "=", record.id).execute();
+      if (body.suggestions !== undefined) {
+        await trx.deleteFrom("suggestions").where("record_id", "=", record.id).execute();
+        await upsertSuggestions(trx, suggestions.map((s) => ({ recordId: record.id, ...s })), timestamp);
+      }
+      if (body.vectors) {
+        await upsertVectors(trx, schema, Object.entries(body.vectors).map(([name, values]) => ({ recordId: record.id, name, values })));
+      }
+    });
+    const updated = await ctx.db.selectFrom("records").selectAll().where("id", "=", record.id).executeTakeFirstOrThrow();
+    return (await withIncludes(ctx.db, schema, [updated], FULL_INCLUDE))[0];
+  });
+
+  app.delete("/api/v1/records/:record_id", async (request) => {
+    const user = await ctx.currentUser(request);
+    const { record, dataset } = await recordFor(ctx.db, user, uuidPath(request, "record_id"), "admin");
+    const schema = await loadDatasetSchema(ctx.db, dataset);
+    const out = (await withIncludes(ctx.db, schema, [record], FULL_INCLUDE))[0];
+    await ctx.db.deleteFrom("records").where("id", "=", record.id).execute();
+    return out;
+  });
+}

@@ -1,0 +1,141 @@
+import { randomUUID } from "node:crypto";
+import type { FastifyInstance } from "fastify";
+import type { Kysely } from "kysely";
+import type { AppContext } from "../context.js";
+import type { DB } from "../db/schema.js";
+import type { UserRow } from "../auth/authenticate.js";
+import { isMember } from "../auth/policies.js";
+import { conflict, forbidden, HttpError, notFound, parse, unprocessable } from "../http/errors.js";
+import { now } from "../clock.js";
+import { recordFor, uuidPath } from "../records/access.js";
+import { loadDatasetSchema, type DatasetRow, type DatasetSchema } from "../records/dataset-schema.js";
+import { responsesBulkSchema, responseUpsertSchema } from "../records/input.js";
+import { responseOut, type RecordRow, type ResponseRow } from "../records/read.js";
+import { refreshRecordStatuses } from "../records/status.js";
+import { RecordValueError, validateResponseValues } from "../records/values.js";
+
+type Status = "submitted" | "draft" | "discarded";
+type Values = Record<string, unknown> | null | undefined;
+
+function checkValues(schema: DatasetSchema, record: RecordRow, status: Status, values: Values): void {
+  try {
+    validateResponseValues(schema, status, values as Record<string, { value: unknown }> | null | undefined, JSON.parse(record.fields) as Record<string, unknown>);
+  } catch (error) {
+    if (error instanceof RecordValueError) throw unprocessable(error.message);
+    throw error;
+  }
+}
+
+/** After any response change: the record status (3.13) and the dataset's last activity (3.4). */
+async function afterResponseChange(db: Kysely<DB>, schema: DatasetSchema, recordIds: string[], timestamp: string): Promise<void> {
+  await refreshRecordStatuses(db, recordIds, schema.minSubmitted);
+  await db.updateTable("datasets").set({ last_activity_at: timestamp }).where("id", "=", schema.dataset.id).execute();
+}
+
+/** Owner; the response's own user; or an admin member of the dataset's workspace (contract 1.4). */
+async function canChangeResponse(db: Kysely<DB>, user: UserRow, response: ResponseRow, dataset: DatasetRow): Promise<boolean> {
+  if (user.role === "owner") return true;
+  if (!(await isMember(db, user, dataset.workspace_id))) return false;
+  return response.user_id === user.id || user.role === "admin";
+}
+
+async function responseFor(db: Kysely<DB>, user: UserRow, responseId: string): Promise<{ response: ResponseRow; record: RecordRow; dataset: DatasetRow }> {
+  const response = await db.selectFrom("responses").selectAll().where("id", "=", responseId).executeTakeFirst();
+  if (!response) throw notFound(`Response with id \`${responseId}\` not found`);
+  const record = await db.selectFrom("records").selectAll().where("id", "=", response.record_id).executeTakeFirstOrThrow();
+  const dataset = await db.selectFrom("datasets").selectAll().where("id", "=", record.dataset_id).executeTakeFirstOrThrow();
+  if (!(await canChangeResponse(db, user, response, dataset))) throw forbidden();
+  return { response, record, dataset };
+}
+
+async function writeResponse(db: Kysely<DB>, id: string, recordId: string, userId: string, status: Status, values: Values, timestamp: string, create: boolean): Promise<ResponseRow> {
+  const stored = values === undefined || values === null ? null : JSON.stringify(values);
+  if (create) {
+    await db.insertInto("responses").values({ id, record_id: recordId, user_id: userId, status, values: stored, inserted_at: timestamp, updated_at: timestamp }).execute();
+  } else {
+    await db.updateTable("responses").set({ status, values: stored, updated_at: timestamp }).where("id", "=", id).execute();
+  }
+  return db.selectFrom("responses").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+}
+
+/** Responses (contract 3.11). */
+export function responsesRoutes(app: FastifyInstance, ctx: AppContext): void {
+  app.post("/api/v1/records/:record_id/responses", async (request, reply) => {
+    const user = await ctx.currentUser(request);
+    const { record, dataset } = await recordFor(ctx.db, user, uuidPath(request, "record_id"), "read");
+    const body = parse(responseUpsertSchema, request.body);
+    const schema = await loadDatasetSchema(ctx.db, dataset);
+    checkValues(schema, record, body.status, body.values);
+    const timestamp = now();
+    const created = await ctx.db.transaction().execute(async (trx) => {
+      const existing = await trx.selectFrom("responses").select("id").where("record_id", "=", record.id).where("user_id", "=", user.id).executeTakeFirst();
+      if (existing) throw conflict(`Response already exists for record with id \`${record.id}\` and by user with id \`${user.id}\``);
+      const row = await writeResponse(trx, randomUUID(), record.id, user.id, body.status, body.values, timestamp, true);
+      await afterResponseChange(trx, schema, [record.id], timestamp);
+      return row;
+    });
+    return reply.status(201).send(responseOut(created));
+  });
+
+  app.put("/api/v1/responses/:response_id", async (request) => {
+    const user = await ctx.currentUser(request);
+    const { response, record, dataset } = await responseFor(ctx.db, user, uuidPath(request, "response_id"));
+    const body = parse(responseUpsertSchema, request.body);
+    const schema = await loadDatasetSchema(ctx.db, dataset);
+    checkValues(schema, record, body.status, body.values);
+    const timestamp = now();
+    return responseOut(await ctx.db.transaction().execute(async (trx) => {
+      const row = await writeResponse(trx, response.id, record.id, response.user_id, body.status, body.values, timestamp, false);
+      await afterResponseChange(trx, schema, [record.id], timestamp);
+      return row;
+    }));
+  });
+
+  app.delete("/api/v1/responses/:response_id", async (request) => {
+    const user = await ctx.currentUser(request);
+    const { response, dataset } = await responseFor(ctx.db, user, uuidPath(request, "response_id"));
+    const schema = await loadDatasetSchema(ctx.db, dataset);
+    const timestamp = now();
+    await ctx.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom("responses").where("id", "=", response.id).execute();
+      await afterResponseChange(trx, schema, [response.record_id], timestamp);
+    });
+    return responseOut(response);
+  });
+
+  app.post("/api/v1/me/responses/bulk", async (request) => {
+    const user = await ctx.currentUser(request);
+    const body = parse(responsesBulkSchema, request.body);
+    const schemas = new Map<string, DatasetSchema>();
+    const items: { item: ReturnType<typeof responseOut> | null; error: { detail: string } | null }[] = [];
+    for (const entry of body.items) {
+      try {
+        const { record, dataset } = await recordFor(ctx.db, user, entry.record_id, "read");
+        let schema = schemas.get(dataset.id);
+        if (!schema) { schema = await loadDatasetSchema(ctx.db, dataset); schemas.set(dataset.id, schema); }
+        checkValues(schema, record, entry.status, entry.values);
+        const timestamp = now();
+        const datasetSchema = schema;
+        const row = await ctx.db.transaction().execute(async (trx) => {
+          const existing = await trx.selectFrom("responses").select("id").where("record_id", "=", record.id).where("user_id", "=", user.id).executeTakeFirst();
+          const written = await writeResponse(trx, existing?.id ?? randomUUID(), record.id, user.id, entry.status, entry.values, timestamp, !existing);
+          await afterResponseChange(trx, datasetSchema, [record.id], timestamp);
+          return written;
+        });
+        items.push({ item: responseOut(row), error: null });
+      } catch (error) {
+        if (!(error instanceof HttpError)) throw error;
+        items.push({ item: null, error: { detail: errorDetail(error) } });
+      }
+    }
+    return { items };
+  });
+}
+
+function errorDetail(error: HttpError): string {
+  const body = error.body as { detail?: unknown; message?: unknown };
+  if (typeof body.detail === "string") return body.detail;
+  const params = (body.detail as { params?: { detail?: unknown } } | undefined)?.params;
+  if (typeof params?.detail === "string") return params.detail;
+  return typeof body.message === "string" ? body.message : error.message;
+}

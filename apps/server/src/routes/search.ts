@@ -1,0 +1,156 @@
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import type { AppContext } from "../context.js";
+import type { UserRow } from "../auth/authenticate.js";
+import { datasetFor } from "../auth/policies.js";
+import { businessError, parse, unprocessable, uuidParam } from "../http/errors.js";
+import { parseInclude, parsePaging, uuidPath } from "../records/access.js";
+import { loadDatasetSchema, type DatasetSchema } from "../records/dataset-schema.js";
+import { decodeVector, withIncludes, type RecordOut } from "../records/read.js";
+import type { SearchFilter, SearchQuery, SearchScope, SearchSort } from "../search/search-port.js";
+import { sqliteSearchFor } from "../search/sqlite-search.js";
+
+const Scope = z.discriminatedUnion("entity", [
+  z.object({ entity: z.literal("record"), property: z.enum(["id", "external_id", "inserted_at", "updated_at", "status"]) }),
+  z.object({ entity: z.literal("metadata"), metadata_property: z.string().min(1) }),
+  z.object({ entity: z.literal("response"), question: z.string().nullable().optional(), property: z.literal("status").nullable().optional() })
+    .refine((s) => (s.question ?? null) !== null || s.property === "status", { message: "Value error, either 'question' or 'property' must be set" }),
+  z.object({ entity: z.literal("suggestion"), question: z.string(), property: z.enum(["value", "agent", "score"]).default("value") }),
+]);
+type ScopeIn = z.infer<typeof Scope>;
+
+const bound = z.union([z.number(), z.string()]).nullable().optional();
+const Filter = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("terms"), scope: Scope, values: z.array(z.union([z.string(), z.number(), z.boolean()])).min(1).max(250) }),
+  z.object({ type: z.literal("range"), scope: Scope, ge: bound, le: bound })
+    .refine((f) => (f.ge ?? null) !== null || (f.le ?? null) !== null, { message: "Value error, at least one of 'ge' or 'le' must be provided" })
+    .refine((f) => f.ge === null || f.ge === undefined || f.le === null || f.le === undefined || typeof f.ge !== typeof f.le || f.ge <= f.le, { message: "Value error, 'ge' must have a value less than or equal to 'le'" }),
+]);
+
+const SearchBody = z.object({
+  query: z.object({
+    text: z.object({ q: z.string(), field: z.string().nullable().optional() }).nullable().optional(),
+    vector: z.object({
+      name: z.string(),
+      record_id: uuidParam.nullable().optional(),
+      value: z.array(z.number()).min(1).nullable().optional(),
+      order: z.enum(["most_similar", "least_similar"]).default("most_similar"),
+    }).refine((v) => ((v.record_id ?? null) === null) !== ((v.value ?? null) === null), { message: "Value error, either 'record_id' or 'value' must be provided, but not both" })
+      .nullable().optional(),
+  }).nullable().optional(),
+  filters: z.object({ and: z.array(Filter).min(1).max(50) }).nullable().optional(),
+  sort: z.array(z.object({ scope: Scope, order: z.enum(["asc", "desc"]).default("asc") })).min(1).max(10).nullable().optional(),
+}).nullable();
+
+function resolveScope(schema: DatasetSchema, scope: ScopeIn): SearchScope {
+  const datasetId = schema.dataset.id;
+  switch (scope.entity) {
+    case "record": return { entity: "record", property: scope.property };
+    case "metadata":
+      if (!schema.metadataByName.has(scope.metadata_property)) throw unprocessable(`MetadataProperty not found filtering by name=${scope.metadata_property}, dataset_id=${datasetId}`);
+      return { entity: "metadata", name: scope.metadata_property };
+    case "response": {
+      const question = scope.question ?? null;
+      if (question === null) return { entity: "response_status" };
+      if (!schema.questionByName.has(question)) throw unprocessable(`Question not found filtering by name=${question}, dataset_id=${datasetId}`);
+      return { entity: "response_value", questionName: question };
+    }
+    case "suggestion": {
+      const question = schema.questionByName.get(scope.question);
+      if (!question) throw unprocessable(`Question not found filtering by name=${scope.question}, dataset_id=${datasetId}`);
+      return { entity: "suggestion", questionId: question.id, property: scope.property };
+    }
+  }
+}
+
+/** Contract 1.4: owner sees all keys; a property's key if its policy allows; extra keys only for admins. */
+function visibleMetadata(schema: DatasetSchema, user: UserRow, metadata: Record<string, unknown> | null): Record<string, unknown> | null {
+  if (metadata === null || user.role === "owner") return metadata;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(metadata)) {
+    const property = schema.metadataByName.get(key);
+    const visible = property ? user.role === "admin" || property.allowedRoles.includes(user.role) : user.role === "admin";
+    if (visible) out[key] = value;
+  }
+  return out;
+}
+
+/** Records search (contract section 4) and the suggestion agents listing (3.10). */
+export function searchRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const search = async (user: UserRow, datasetId: string, mine: boolean, rawQuery: unknown, rawBody: unknown) => {
+    const dataset = await datasetFor(ctx.db, user, datasetId, mine ? "read" : "admin");
+    const paging = parsePaging(rawQuery);
+    const include = parseInclude(rawQuery);
+    const body = parse(SearchBody, rawBody ?? {}) ?? {};
+    const schema = await loadDatasetSchema(ctx.db, dataset);
+
+    let text: SearchQuery["text"] = null;
+    if (body.query?.text) {
+      const field = body.query.text.field ?? null;
+      if (field !== null && !schema.fieldByName.has(field)) throw unprocessable(`Field \`${field}\` not found in dataset \`${dataset.id}\`.`);
+      text = { q: body.query.text.q, field };
+    }
+    let vector: SearchQuery["vector"] = null;
+    if (body.query?.vector) {
+      const v = body.query.vector;
+      const settings = schema.vectorByName.get(v.name);
+      if (!settings) throw unprocessable(`Vector \`${v.name}\` not found in dataset \`${dataset.id}\`.`);
+      let value = v.value ?? null;
+      const recordId = v.record_id ?? null;
+      if (recordId !== null) {
+        const record = await ctx.db.selectFrom("records").select("id").where("id", "=", recordId).where("dataset_id", "=", dataset.id).executeTakeFirst();
+        if (!record) throw unprocessable(`Record with id \`${recordId}\` not found in dataset \`${dataset.id}\`.`);
+        const stored = await ctx.db.selectFrom("record_vectors").select("vector").where("record_id", "=", recordId).where("vector_settings_id", "=", settings.id).executeTakeFirst();
+        if (!stored) throw businessError("missing_vector", `Record \`${recordId}\` does not have a vector for vector settings \`${v.name}\``);
+        value = decodeVector(stored.vector);
+      }
+      if (value!.length !== settings.dimensions) throw unprocessable(`vector must have ${settings.dimensions} elements, got ${value!.length} elements`);
+      vector = { settingsId: settings.id, value: value!, order: v.order, excludeRecordId: recordId };
+    }
+    const filters: SearchFilter[] = (body.filters?.and ?? []).map((f) => (f.type === "terms"
+      ? { type: "terms", scope: resolveScope(schema, f.scope), values: f.values }
+      : { type: "range", scope: resolveScope(schema, f.scope), ge: f.ge ?? null, le: f.le ?? null }));
+    const sort: SearchSort[] = (body.sort ?? []).map((s) => ({ scope: resolveScope(schema, s.scope), order: s.order }));
+
+    const result = await sqliteSearchFor(ctx.db).search({
+      datasetId: dataset.id, userId: mine ? user.id : null, text, vector, filters, sort: vector ? [] : sort,
+      offset: vector ? 0 : paging.offset, limit: paging.limit,
+    });
+    const ids = result.hits.map((h) => h.recordId);
+    const rows = ids.length ? await ctx.db.selectFrom("records").selectAll().where("id", "in", ids).execute() : [];
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const records = await withIncludes(ctx.db, schema, ids.map((id) => byId.get(id)!).filter((r) => r !== undefined), include, mine ? user.id : null);
+    const recordById = new Map<string, RecordOut>(records.map((r) => [r.id, r]));
+    const items = result.hits.filter((h) => recordById.has(h.recordId)).map((h) => {
+      const record = recordById.get(h.recordId)!;
+      if (mine) record.metadata = visibleMetadata(schema, user, record.metadata);
+      return { record, query_score: h.score };
+    });
+    return { items, total: result.total };
+  };
+
+  app.post("/api/v1/me/datasets/:dataset_id/records/search", async (request) => {
+    const user = await ctx.currentUser(request);
+    return search(user, uuidPath(request, "dataset_id"), true, request.query, request.body);
+  });
+
+  app.post("/api/v1/datasets/:dataset_id/records/search", async (request) => {
+    const user = await ctx.currentUser(request);
+    return search(user, uuidPath(request, "dataset_id"), false, request.query, request.body);
+  });
+
+  app.get("/api/v1/datasets/:dataset_id/records/search/suggestions/options", async (request) => {
+    const user = await ctx.currentUser(request);
+    const dataset = await datasetFor(ctx.db, user, uuidPath(request, "dataset_id"), "read");
+    const rows = await ctx.db.selectFrom("suggestions as g").innerJoin("records as r", "r.id", "g.record_id").innerJoin("questions as q", "q.id", "g.question_id")
+      .select(["q.id as question_id", "q.name as question_name", "g.agent as agent"]).where("r.dataset_id", "=", dataset.id)
+      .groupBy(["q.id", "q.name", "g.agent"]).orderBy("q.name").execute();
+    const byQuestion = new Map<string, { question: { id: string; name: string }; agents: string[] }>();
+    for (const row of rows) {
+      const entry = byQuestion.get(row.question_id) ?? { question: { id: row.question_id, name: row.question_name }, agents: [] };
+      if (row.agent !== null) entry.agents.push(row.agent);
+      byQuestion.set(row.question_id, entry);
+    }
+    return { items: [...byQuestion.values()] };
+  });
+}

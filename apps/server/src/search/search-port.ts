@@ -1,0 +1,40 @@
+/**
+ * The search port: every dialect-specific piece of record search (full text, vector similarity,
+ * JSON filters and sorts) sits behind this interface. `sqlite-search.ts` implements it with FTS5 and
+ * sqlite-vec; a PostgreSQL adapter (tsvector + pgvector) implements the same interface and runs
+ * the same route tests. Names in the query are already resolved and validated by the caller.
+ */
+export type SearchScope =
+  | { entity: "record"; property: "id" | "external_id" | "inserted_at" | "updated_at" | "status" }
+  | { entity: "metadata"; name: string }
+  /** Response status; `pending` means no response (of the user on the /me variant, of anyone otherwise). */
+  | { entity: "response_status" }
+  | { entity: "response_value"; questionName: string }
+  | { entity: "suggestion"; questionId: string; property: "value" | "agent" | "score" };
+
+export type SearchFilter =
+  | { type: "terms"; scope: SearchScope; values: unknown[] }
+  | { type: "range"; scope: SearchScope; ge: number | string | null; le: number | string | null };
+
+export interface SearchSort { scope: SearchScope; order: "asc" | "desc" }
+
+export interface SearchQuery {
+  datasetId: string;
+  /** Set on `/me/.../records/search`: response scopes refer to this user's response. */
+  userId: string | null;
+  text: { q: string; field: string | null } | null;
+  /** Similarity: `limit` is max_results and `offset` is ignored; the reference record is excluded. */
+  vector: { settingsId: string; value: number[]; order: "most_similar" | "least_similar"; excludeRecordId: string | null } | null;
+  filters: SearchFilter[];
+  /** Empty: by text score when a text query is given, else insertion order. */
+  sort: SearchSort[];
+  offset: number;
+  limit: number;
+}
+
+export interface SearchHit { recordId: string; score: number | null }
+export interface SearchResult { hits: SearchHit[]; total: number }
+
+export interface SearchPort {
+  search(query: SearchQuery): Promise<SearchResult>;
+}
