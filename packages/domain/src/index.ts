@@ -32,6 +32,7 @@ export * from "./use-cases/sign-out.js";
 export * from "./use-cases/load-user.js";
 export * from "./use-cases/list-datasets.js";
 export * from "./use-cases/shell/index.js";
+export * from "./use-cases/oauth/index.js";
 export * from "./use-cases/annotation/get-records-by-criteria.js";
 export * from "./use-cases/annotation/load-records.js";
 export * from "./use-cases/annotation/save-response.js";
