@@ -11,6 +11,8 @@ import { responsesRoutes } from "./routes/responses.js";
 import { suggestionsRoutes } from "./routes/suggestions.js";
 import { searchRoutes } from "./routes/search.js";
 import { progressRoutes } from "./routes/progress.js";
+import { jobsRoutes } from "./routes/jobs.js";
+import { importRoutes } from "./routes/import.js";
 import { oauthRoutes } from "./routes/oauth.js";
 import { usersRoutes } from "./routes/users.js";
 import { workspacesRoutes } from "./routes/workspaces.js";
@@ -48,6 +50,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   questionsRoutes(app, ctx);
   metadataPropertiesRoutes(app, ctx);
   vectorSettingsRoutes(app, ctx);
+  jobsRoutes(app, ctx);
+  importRoutes(app, ctx);
   recordsRoutes(app, ctx);
   responsesRoutes(app, ctx);
   suggestionsRoutes(app, ctx);

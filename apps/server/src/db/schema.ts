@@ -160,6 +160,7 @@ export interface DB {
   server_settings: ServerSettingsTable;
   oauth_states: OAuthStatesTable;
   oauth_identities: OAuthIdentitiesTable;
+  jobs: JobsTable;
 }
 
 /** A pending OAuth authorization request; deleted when used (single use) or expired. */
@@ -179,4 +180,24 @@ export interface OAuthIdentitiesTable {
   subject: string;
   user_id: string;
   inserted_at: string;
+}
+
+/** A background job of the in-process queue (migration 0005-jobs; statuses of contract 3.14). */
+export interface JobsTable {
+  id: string;
+  type: string;
+  status: "queued" | "started" | "finished" | "failed";
+  /** JSON. */
+  payload: string;
+  /** JSON, set when finished. */
+  result: string | null;
+  error: string | null;
+  attempts: number;
+  max_attempts: number;
+  /** Not claimed before this time (retry back-off). */
+  run_after: string;
+  inserted_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  updated_at: string;
 }

@@ -3,6 +3,7 @@ import * as m0001 from "./0001-initial.js";
 import * as m0002 from "./0002-dataset-settings.js";
 import * as m0003 from "./0003-records.js";
 import * as m0004oauth from "./0004-oauth.js";
+import * as m0005jobs from "./0005-jobs.js";
 
 /**
  * Versioned migrations, applied in key order by Kysely's Migrator. Add a new file per change
@@ -13,6 +14,7 @@ export const migrations: Record<string, Migration> = {
   "0002-dataset-settings": m0002,
   "0003-records": m0003,
   "0004-oauth": m0004oauth,
+  "0005-jobs": m0005jobs,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

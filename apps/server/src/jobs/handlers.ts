@@ -1,0 +1,7 @@
+import type { AppContext } from "../context.js";
+import { HUB_IMPORT_JOB, runHubImport, type HubImportPayload } from "../hub/import-job.js";
+
+/** Binds every job type to its handler (one place, like a composition root for jobs). */
+export function registerJobHandlers(ctx: AppContext): void {
+  ctx.jobs.register<HubImportPayload, unknown>(HUB_IMPORT_JOB, (payload, context) => runHubImport({ db: ctx.db, hub: ctx.hub }, payload, context));
+}
