@@ -18,6 +18,7 @@ import { HttpAuthRepository } from "./repositories/auth-repository.js";
 import { HttpUserRepository } from "./repositories/user-repository.js";
 import { HttpDatasetRepository } from "./repositories/dataset-repository.js";
 import { registerShell } from "./shell-bindings.js";
+import { registerOAuth } from "./oauth-bindings.js";
 
 export const INFRA_TOKENS = {
   HttpClient: Symbol.for("tessera.HttpClient"),
@@ -60,6 +61,7 @@ export function createContainer(options: CompositionOptions = {}): DependencyCon
   c.register(LoadUserUseCase, { useFactory: instanceCachingFactory((d) => new LoadUserUseCase(d.resolve<TokenStore>(TOKENS.TokenStore), d.resolve<UserRepository>(TOKENS.UserRepository))) });
   c.register(ListDatasetsUseCase, { useFactory: instanceCachingFactory((d) => new ListDatasetsUseCase(d.resolve<DatasetRepository>(TOKENS.DatasetRepository))) });
   registerShell(c, http);
+  registerOAuth(c, http, options);
   registerAnnotation(c, http);
   return c;
 }

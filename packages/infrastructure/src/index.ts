@@ -7,3 +7,5 @@ export * from "./repositories/dataset-repository.js";
 export * from "./shell-bindings.js";
 export * from "./repositories/workspace-repository.js";
 export * from "./repositories/environment-repository.js";
+export * from "./oauth-bindings.js";
+export * from "./repositories/oauth-repository.js";
