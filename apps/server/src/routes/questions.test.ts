@@ -20,7 +20,7 @@ async function draftWithText(): Promise<{ id: string; workspaceId: string }> {
   return { id: ds.id, workspaceId: ws.id };
 }
 const create = async (datasetId: string, settings: Json, extra: Json = {}) =>
-  fx.request<Json & ValidationBody>("POST", `/datasets/${datasetId}/questions`, { body: { name: "q", title: "Q", settings, ...extra } });
+  fx.request<Json & ValidationBody & { id: string }>("POST", `/datasets/${datasetId}/questions`, { body: { name: "q", title: "Q", settings, ...extra } });
 
 describe("POST /datasets/{id}/questions: stored settings per type", () => {
   it.each([

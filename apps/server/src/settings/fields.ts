@@ -12,7 +12,7 @@ export const ImageFieldSettingsSchema = z.object({ type: z.literal("image") });
 export const ChatFieldSettingsSchema = z.object({ type: z.literal("chat"), use_markdown: z.boolean().default(true) });
 export const CustomFieldSettingsSchema = z.object({
   type: z.literal("custom"),
-  template: z.string().min(1).max(1_000_000),
+  template: z.string().max(1_000_000),
   advanced_mode: z.boolean().default(false),
 });
 
@@ -30,6 +30,6 @@ export const FieldSettingsUpdateSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("text"), use_markdown: z.boolean() }),
   z.object({ type: z.literal("image") }),
   z.object({ type: z.literal("chat"), use_markdown: z.boolean() }),
-  z.object({ type: z.literal("custom"), template: z.string().min(1).max(1_000_000), advanced_mode: z.boolean() }),
+  z.object({ type: z.literal("custom"), template: z.string().max(1_000_000), advanced_mode: z.boolean() }),
 ]);
 export type FieldSettingsUpdate = z.infer<typeof FieldSettingsUpdateSchema>;
