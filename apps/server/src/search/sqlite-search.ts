@@ -127,14 +127,18 @@ export class SqliteSearch implements SearchPort {
     if (query.text) {
       const expression = ftsExpression(query.text.q);
       if (expression === null) return { hits: [], total: 0 };
+      const match = b.p(expression);
       const fieldClause = query.text.field !== null ? ` AND field = ${b.p(query.text.field)}` : "";
-      ctes.push(`t AS (SELECT rowid >> 10 AS seq, min(bm25(records_fts)) AS bm FROM records_fts WHERE records_fts MATCH ${b.p(expression)}${fieldClause} GROUP BY rowid >> 10)`);
+      // bm25() cannot run inside an aggregate: score the matches in a materialized CTE, then keep each record's best field.
+      ctes.push(`m AS MATERIALIZED (SELECT rowid AS fts_rowid, bm25(records_fts) AS bm FROM records_fts WHERE records_fts MATCH ${match}${fieldClause})`);
+      ctes.push("t AS (SELECT fts_rowid >> 10 AS seq, min(bm) AS bm FROM m GROUP BY fts_rowid >> 10)");
       from += " JOIN t ON t.seq = r.seq";
       score = "-t.bm";
     }
     if (query.vector) {
-      from += ` JOIN record_vectors v ON v.record_id = r.id AND v.vector_settings_id = ${b.p(query.vector.settingsId)}`;
+      // Placeholders are numbered in text order: the score (select list) comes before the join.
       score = `vec_distance_cosine(v.vector, ${b.p(encodeVector(query.vector.value))})`;
+      from += ` JOIN record_vectors v ON v.record_id = r.id AND v.vector_settings_id = ${b.p(query.vector.settingsId)}`;
     }
     const where = [`r.dataset_id = ${b.p(query.datasetId)}`];
     if (query.vector?.excludeRecordId) where.push(`r.id <> ${b.p(query.vector.excludeRecordId)}`);
@@ -151,8 +155,9 @@ export class SqliteSearch implements SearchPort {
 
     const order: string[] = [];
     for (const s of query.sort) {
-      const expr = b.sortExpr(s.scope);
-      order.push(`(${expr}) IS NULL`, `${expr} ${s.order === "desc" ? "DESC" : "ASC"}`);
+      // Missing values last in both directions; each use of the expression binds its own parameters.
+      order.push(`(${b.sortExpr(s.scope)}) IS NULL`);
+      order.push(`${b.sortExpr(s.scope)} ${s.order === "desc" ? "DESC" : "ASC"}`);
     }
     if (query.sort.length === 0 && query.text) order.push("score DESC");
     order.push("r.seq ASC");
