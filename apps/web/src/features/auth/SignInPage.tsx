@@ -8,6 +8,7 @@ import { useSession } from "../session/session-context";
 import { SignInViewModel } from "./sign-in-view-model";
 import { redirectTarget } from "./redirect";
 import { AuthLayout } from "../../layouts/AuthLayout";
+import { OAuthProviderButtons } from "../oauth/OAuthProviderButtons";
 
 export const SignInPage = observer(function SignInPage() {
   const { t } = useTranslation();
@@ -34,6 +35,7 @@ export const SignInPage = observer(function SignInPage() {
           {vm.submitting ? t("signIn.submitting") : t("signIn.submit")}
         </button>
       </form>
+      <OAuthProviderButtons />
     </AuthLayout>
   );
 });

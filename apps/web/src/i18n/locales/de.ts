@@ -64,6 +64,7 @@ const de: Resources = {
     annotator: "Persistenter Speicher ist nicht aktiviert. Alle Daten gehen verloren, wenn dieser Space neu startet.",
   },
   welcome: { title: "Willkommen bei {{space}}", subtitle: "Helfen Sie dem Team, bessere Datensätze für KI zu erstellen", signInWithUsername: "Mit Benutzernamen anmelden" },
+  oauth: { or: "oder", signInWith: "Mit {{provider}} anmelden", signingIn: "Anmeldung mit {{provider}} läuft…", failedTitle: "Anmeldung fehlgeschlagen", failed: "Die Anmeldung mit {{provider}} hat nicht funktioniert. Der Link ist vielleicht abgelaufen oder wurde schon benutzt. Bitte versuchen Sie es erneut.", backToSignIn: "Zurück zur Anmeldung", spaceOwner: "Dieser Space gehört {{owner}}." },
   placeholders: { datasetCreation: "Datensatz erstellen", annotation: "Annotieren", datasetSettings: "Datensatz-Einstellungen", comingSoon: "Diese Seite befindet sich im Aufbau." },
   common: { loading: "Wird geladen…", copy: "Kopieren", copied: "Kopiert", skipToContent: "Zum Inhalt springen" },
 };

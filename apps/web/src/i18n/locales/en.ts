@@ -63,6 +63,7 @@ const en = {
     annotator: "Persistent storage is not enabled. All data will be lost if this space restarts.",
   },
   welcome: { title: "Welcome to {{space}}", subtitle: "Join the team to build better datasets for AI", signInWithUsername: "Sign in with username" },
+  oauth: { or: "or", signInWith: "Sign in with {{provider}}", signingIn: "Signing you in with {{provider}}…", failedTitle: "Sign-in failed", failed: "Signing in with {{provider}} did not work. The link may have expired or been used already. Please try again.", backToSignIn: "Back to sign in", spaceOwner: "This space belongs to {{owner}}." },
   placeholders: { datasetCreation: "Create a dataset", annotation: "Annotate", datasetSettings: "Dataset settings", comingSoon: "This page is being built." },
   common: { loading: "Loading…", copy: "Copy", copied: "Copied", skipToContent: "Skip to content" },
 };

@@ -64,6 +64,7 @@ const es: Resources = {
     annotator: "El almacenamiento persistente no está activado. Se perderán todos los datos si este space se reinicia.",
   },
   welcome: { title: "Bienvenido a {{space}}", subtitle: "Únete al equipo para crear mejores datasets para IA", signInWithUsername: "Iniciar sesión con usuario" },
+  oauth: { or: "o", signInWith: "Iniciar sesión con {{provider}}", signingIn: "Iniciando sesión con {{provider}}…", failedTitle: "No se pudo iniciar sesión", failed: "No se pudo iniciar sesión con {{provider}}. Puede que el enlace haya caducado o ya se haya usado. Inténtalo de nuevo.", backToSignIn: "Volver a iniciar sesión", spaceOwner: "Este espacio pertenece a {{owner}}." },
   placeholders: { datasetCreation: "Crear un dataset", annotation: "Anotar", datasetSettings: "Configuración del dataset", comingSoon: "Esta página está en construcción." },
   common: { loading: "Cargando…", copy: "Copiar", copied: "Copiado", skipToContent: "Saltar al contenido" },
 };
