@@ -99,7 +99,7 @@ export class HubClient {
     return this.get("/first-rows", { dataset, config, split }, firstRowsSchema, signal);
   }
 
-  rows(dataset: string, config: string, split: string, offset: number, length: number, signal?: AbortSignal): Promise<RowsPage> {
+  async rows(dataset: string, config: string, split: string, offset: number, length: number, signal?: AbortSignal): Promise<RowsPage> {
     if (!Number.isInteger(offset) || offset < 0) throw new HubError("invalid_request", "offset must be a non-negative integer");
     if (!Number.isInteger(length) || length < 0 || length > HUB_ROWS_PER_PAGE) throw new HubError("invalid_request", `length must be an integer between 0 and ${HUB_ROWS_PER_PAGE}`);
     return this.get("/rows", { dataset, config, split, offset: String(offset), length: String(length) }, rowsSchema, signal);

@@ -115,7 +115,9 @@ export class EmbeddedJobQueue implements JobQueue {
     const next = await this.db.selectFrom("jobs").select("run_after").where("status", "=", "queued").orderBy("run_after").limit(1).executeTakeFirst();
     if (next && this.started && this.running.size < this.concurrency) {
       const delay = Math.max(0, Date.parse(`${next.run_after}Z`) - Date.now());
-      if (delay > 0) {
+      if (delay <= 0) {
+        this.again = true; // became due meanwhile: claim it in the next round
+      } else {
         const timer = setTimeout(() => { this.timers.delete(timer); this.kick(); }, delay);
         this.timers.add(timer);
       }
