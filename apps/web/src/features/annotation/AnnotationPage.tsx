@@ -1,17 +1,132 @@
-import { useParams } from "react-router";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { observer } from "mobx-react-lite";
 import { useTranslation } from "react-i18next";
-import { InternalPageLayout } from "../../layouts";
+import { useLocation, useParams } from "react-router";
+import {
+  BulkAnnotateUseCase, ClearRecordUseCase, DiscardRecordUseCase, GetDatasetProgressUseCase, LoadDatasetWithSettingsUseCase,
+  LoadRecordsUseCase, SaveDraftUseCase, SubmitRecordUseCase, type DatasetSettings, type Progress,
+} from "@tessera/domain";
+import { useResolve } from "../../app/container-context";
+import { AnnotationLayout } from "../../layouts";
+import { parseQuery, useQueryParams } from "../../shared/query-params";
+import { stringifyQuery } from "../../shared/query-params";
+import { useSession } from "../session/session-context";
+import { AnnotationViewModel } from "./annotation-view-model";
+import { criteriaFromQuery, criteriaToQuery } from "./criteria-url";
+import { FocusView } from "./FocusView";
+import { BulkView } from "./bulk/BulkView";
+import { FiltersBar } from "./filters/FiltersBar";
+import { ShortcutsHelp } from "./ShortcutsHelp";
+import { SidePanels } from "./SidePanels";
+import "./annotation.css";
 
-/**
- * Placeholder until the page is built (owned by the annotation engineer). The router lazy-loads this
- * module's named export `AnnotationPage`; keep the name and file when replacing it.
- */
-export function AnnotationPage() {
+const isEditable = (el: EventTarget | null) =>
+  el instanceof HTMLElement && (el.tagName === "TEXTAREA" || el.tagName === "SELECT" || (el.tagName === "INPUT" && !["checkbox", "radio", "button"].includes((el as HTMLInputElement).type)) || el.isContentEditable);
+
+/** The annotation screen `/dataset/:id/annotation-mode`: focus and bulk views over the records queue. */
+export const AnnotationPage = observer(function AnnotationPage() {
   const { t } = useTranslation();
-  const { id } = useParams();
-  return (
-    <InternalPageLayout breadcrumbs={[{ label: t("breadcrumbs.home"), to: "/" }, { label: id ?? "" }]} pageHeader={<h1>{t("placeholders.annotation")}</h1>}>
-      <p>{t("placeholders.comingSoon")}</p>
-    </InternalPageLayout>
+  const { id = "" } = useParams();
+  const location = useLocation();
+  const [, setQuery] = useQueryParams();
+  const session = useSession();
+  const useCases = {
+    loadRecords: useResolve(LoadRecordsUseCase),
+    submit: useResolve(SubmitRecordUseCase),
+    draft: useResolve(SaveDraftUseCase),
+    discard: useResolve(DiscardRecordUseCase),
+    clear: useResolve(ClearRecordUseCase),
+    bulk: useResolve(BulkAnnotateUseCase),
+  };
+  const loadSettings = useResolve(LoadDatasetWithSettingsUseCase);
+  const getProgress = useResolve(GetDatasetProgressUseCase);
+  const [settings, setSettings] = useState<DatasetSettings | null>(null);
+  const [progress, setProgress] = useState<Progress | null>(null);
+  const [help, setHelp] = useState(false);
+  const lastWritten = useRef<string | null>(null);
+
+  const vm = useMemo(
+    () => new AnnotationViewModel(id, useCases, criteriaFromQuery(id, parseQuery(location.search))),
+    // one view model per dataset
+    [id],
   );
-}
+
+  useEffect(() => { void vm.load(); return () => vm.dispose(); }, [vm]);
+  useEffect(() => {
+    let live = true;
+    loadSettings.execute(id, { isAdminOrOwner: session.user?.isAdminOrOwner ?? false }).then((s) => { if (live) setSettings(s); }).catch(() => undefined);
+    return () => { live = false; };
+  }, [id, loadSettings, session.user]);
+  // team progress, refreshed after every response event
+  const responded = vm.revision;
+  useEffect(() => { getProgress.execute(id).then(setProgress).catch(() => undefined); }, [id, getProgress, responded]);
+
+  // criteria -> URL
+  const query = criteriaToQuery(vm.criteria);
+  const search = stringifyQuery(query);
+  void vm.revision;
+  useEffect(() => {
+    if (search === location.search) return;
+    lastWritten.current = search;
+    setQuery(query);
+  }, [search]);
+  // URL -> criteria (back / forward)
+  useEffect(() => {
+    if (location.search === search || location.search === lastWritten.current) return;
+    const next = criteriaFromQuery(id, parseQuery(location.search));
+    vm.setCriteria((c) => Object.assign(c, { ...next, page: c.page, datasetId: id }));
+  }, [location.search]);
+
+  // beforeunload while a save is pending or running
+  useEffect(() => {
+    const onUnload = (e: BeforeUnloadEvent) => { if (vm.hasUnsavedWork) { e.preventDefault(); } };
+    window.addEventListener("beforeunload", onUnload);
+    return () => window.removeEventListener("beforeunload", onUnload);
+  }, [vm]);
+
+  // global shortcuts
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (help || vm.guard || vm.confirmBulk || isEditable(e.target)) return;
+      const mod = e.ctrlKey || e.metaKey;
+      if (mod && e.key.toLowerCase() === "s") {
+        e.preventDefault();
+        if (vm.mode === "bulk") void vm.bulkAct("draft"); else void vm.act("draft");
+        return;
+      }
+      if (e.shiftKey || e.altKey || mod) return;
+      if (e.key === "Enter") { e.preventDefault(); if (vm.mode === "bulk") void vm.bulkAct("submitted"); else void vm.act("submitted"); }
+      else if (e.key === "Backspace") { e.preventDefault(); if (vm.mode === "bulk") void vm.bulkAct("discarded"); else void vm.act("discarded"); }
+      else if (e.key === "ArrowRight" && vm.mode === "focus") { e.preventDefault(); vm.next(); }
+      else if (e.key === "ArrowLeft" && vm.mode === "focus") { e.preventDefault(); vm.previous(); }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [vm, help]);
+
+  const dataset = settings?.dataset;
+  return (
+    <AnnotationLayout
+      breadcrumbs={[{ label: t("breadcrumbs.home"), to: "/" }, { label: dataset ? `${dataset.workspaceName} / ${dataset.name}` : "…" }]}
+      headerActions={<button type="button" className="button button--ghost" onClick={() => setHelp(true)} aria-haspopup="dialog">{t("annotation.shortcuts.open")}</button>}
+    >
+      <div className="annotation">
+        <div className="annotation__left">
+          <FiltersBar vm={vm} settings={settings} />
+          {vm.loading && <p aria-busy="true" className="annotation__loading">{t("annotation.loading")}</p>}
+          {vm.failed && <p role="alert" className="form-error">{t("annotation.loadError")}</p>}
+          {!vm.loading && !vm.failed && (vm.mode === "bulk" ? <BulkView vm={vm} /> : <FocusView vm={vm} settings={settings} />)}
+        </div>
+        <SidePanels vm={vm} settings={settings} progress={progress} />
+      </div>
+      {vm.guard && (
+        <div className="guard" role="alertdialog" aria-labelledby="guard-text">
+          <p id="guard-text">{t("annotation.guard.message")}</p>
+          <button type="button" className="button button--primary" onClick={() => vm.ignoreGuard()}>{t("annotation.guard.ignore")}</button>
+          <button type="button" className="button" aria-label={t("annotation.guard.close")} onClick={() => vm.cancelGuard()}>×</button>
+        </div>
+      )}
+      {help && <ShortcutsHelp onClose={() => setHelp(false)} />}
+    </AnnotationLayout>
+  );
+});

@@ -1,3 +1,4 @@
+import annotationDe from "../../features/annotation/locales/de";
 import type { Resources } from "./en";
 
 const de: Resources = {
@@ -67,5 +68,6 @@ const de: Resources = {
   oauth: { or: "oder", signInWith: "Mit {{provider}} anmelden", signingIn: "Anmeldung mit {{provider}} läuft…", failedTitle: "Anmeldung fehlgeschlagen", failed: "Die Anmeldung mit {{provider}} hat nicht funktioniert. Der Link ist vielleicht abgelaufen oder wurde schon benutzt. Bitte versuchen Sie es erneut.", backToSignIn: "Zurück zur Anmeldung", spaceOwner: "Dieser Space gehört {{owner}}." },
   placeholders: { datasetCreation: "Datensatz erstellen", annotation: "Annotieren", datasetSettings: "Datensatz-Einstellungen", comingSoon: "Diese Seite befindet sich im Aufbau." },
   common: { loading: "Wird geladen…", copy: "Kopieren", copied: "Kopiert", skipToContent: "Zum Inhalt springen" },
+  annotation: annotationDe,
 };
 export default de;

@@ -1,3 +1,4 @@
+import annotationEn from "../../features/annotation/locales/en";
 /** English: the reference locale. de and es must have exactly the same keys (checked by a test). */
 const en = {
   brand: { name: "Tessera", claim: "Answer questions about your data, together.", subclaim: "Label, rank, rate and review records with your team." },
@@ -66,6 +67,7 @@ const en = {
   oauth: { or: "or", signInWith: "Sign in with {{provider}}", signingIn: "Signing you in with {{provider}}…", failedTitle: "Sign-in failed", failed: "Signing in with {{provider}} did not work. The link may have expired or been used already. Please try again.", backToSignIn: "Back to sign in", spaceOwner: "This space belongs to {{owner}}." },
   placeholders: { datasetCreation: "Create a dataset", annotation: "Annotate", datasetSettings: "Dataset settings", comingSoon: "This page is being built." },
   common: { loading: "Loading…", copy: "Copy", copied: "Copied", skipToContent: "Skip to content" },
+  annotation: annotationEn,
 };
 
 export type Resources = typeof en;

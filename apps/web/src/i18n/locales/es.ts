@@ -1,3 +1,4 @@
+import annotationEs from "../../features/annotation/locales/es";
 import type { Resources } from "./en";
 
 const es: Resources = {
@@ -67,5 +68,6 @@ const es: Resources = {
   oauth: { or: "o", signInWith: "Iniciar sesión con {{provider}}", signingIn: "Iniciando sesión con {{provider}}…", failedTitle: "No se pudo iniciar sesión", failed: "No se pudo iniciar sesión con {{provider}}. Puede que el enlace haya caducado o ya se haya usado. Inténtalo de nuevo.", backToSignIn: "Volver a iniciar sesión", spaceOwner: "Este espacio pertenece a {{owner}}." },
   placeholders: { datasetCreation: "Crear un dataset", annotation: "Anotar", datasetSettings: "Configuración del dataset", comingSoon: "Esta página está en construcción." },
   common: { loading: "Cargando…", copy: "Copiar", copied: "Copiado", skipToContent: "Saltar al contenido" },
+  annotation: annotationEs,
 };
 export default es;

@@ -1,0 +1,41 @@
+import { useState } from "react";
+import { observer } from "mobx-react-lite";
+import { useTranslation } from "react-i18next";
+import type { DatasetSettings, Progress } from "@tessera/domain";
+import type { AnnotationViewModel } from "./annotation-view-model";
+import { Markdown } from "./fields/RecordFields";
+
+/** Guidelines (markdown) and progress: the user's session counts and the team progress. */
+export const SidePanels = observer(function SidePanels({ vm, settings, progress }: { vm: AnnotationViewModel; settings: DatasetSettings | null; progress: Progress | null }) {
+  const { t } = useTranslation();
+  const [guidelines, setGuidelines] = useState(true);
+  void vm.revision;
+  const counts = { submitted: 0, draft: 0, discarded: 0, pending: 0 };
+  for (const r of vm.queue?.records ?? []) counts[r.status]++;
+  const text = settings?.dataset.guidelines?.trim() ?? "";
+  return (
+    <aside className="annotation__side">
+      <section className="panel">
+        <h2><button type="button" className="panel__toggle" aria-expanded={guidelines} onClick={() => setGuidelines(!guidelines)}>{t("annotation.guidelines.title")}</button></h2>
+        {guidelines && (text ? <Markdown text={text} /> : <p className="muted">{t("annotation.guidelines.none")}</p>)}
+      </section>
+      <section className="panel" aria-label={t("annotation.progress.mine")}>
+        <h2>{t("annotation.progress.mine")}</h2>
+        <ul className="status-counts">
+          {(["submitted", "draft", "discarded", "pending"] as const).map((s) => (
+            <li key={s}><span className={`dot dot--${s}`} />{t(`annotation.status.${s}`)} <strong>{counts[s]}</strong></li>
+          ))}
+        </ul>
+        <h3>{t("annotation.progress.team")}</h3>
+        {progress ? (
+          <div className="team-progress" title={t("annotation.progress.teamTooltip", { completed: progress.completed, total: progress.total })}>
+            <div className="team-progress__bar" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={progress.percentCompleted} aria-label={t("annotation.progress.team")}>
+              <span style={{ width: `${progress.percentCompleted}%` }} />
+            </div>
+            <span>{t("annotation.progress.completed", { percent: progress.percentCompleted, completed: progress.completed, total: progress.total })}</span>
+          </div>
+        ) : <span className="skeleton" aria-busy="true" />}
+      </section>
+    </aside>
+  );
+});

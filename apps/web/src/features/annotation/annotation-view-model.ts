@@ -1,0 +1,339 @@
+import { action, computed, makeObservable, observable, observableRef, runInAction } from "mobx";
+import {
+  PageCriteria, RecordCriteria,
+  type BulkAnnotateInput, type BulkAnnotateResult, type DatasetRecord, type RecordResponse, type RecordsQueue,
+  type RecordStatus, type ResponseStatus, type SimilarityCriteria, type ViewMode,
+} from "@tessera/domain";
+import { FormController } from "./form-controller";
+
+/** What the page needs from the domain (the use cases, narrowed so tests can pass fakes). */
+export interface AnnotationUseCases {
+  loadRecords: { load(criteria: RecordCriteria): Promise<RecordsQueue>; paginate(criteria: RecordCriteria, queue: RecordsQueue): Promise<boolean> };
+  submit: { execute(record: DatasetRecord): Promise<RecordResponse> };
+  draft: { execute(record: DatasetRecord): Promise<RecordResponse> };
+  discard: { execute(record: DatasetRecord): Promise<RecordResponse> };
+  clear: { execute(record: DatasetRecord): Promise<void> };
+  bulk: { execute(input: BulkAnnotateInput, onProgress?: (percent: number) => void): Promise<BulkAnnotateResult> };
+}
+
+export interface AnnotationOptions {
+  /** Debounce of the draft autosave after a change (spec: a few seconds). */
+  autosaveMs?: number;
+}
+
+export type SaveState = "idle" | "saving" | "saved";
+export const PAGE_SIZES = [10, 25, 50, 100] as const;
+/** Select-all-matched is offered up to this many records; confirmation above 100. */
+export const SELECT_ALL_MAX = 1000;
+export const CONFIRM_ABOVE = 100;
+
+export interface Notice { key: string; params?: Record<string, string | number>; type: "success" | "danger" }
+
+/**
+ * The annotation screen: criteria (status, search, filters, sort, similarity, page), the records
+ * queue, the focus and bulk forms, draft autosave, the unsaved-changes guard and bulk actions.
+ */
+export class AnnotationViewModel {
+  criteria: RecordCriteria;
+  queue: RecordsQueue | null = null;
+  /** Bumped whenever the (non-observable) queue or criteria change. */
+  revision = 0;
+  loading = true;
+  failed = false;
+  saveState: SaveState = "idle";
+  /** An action (submit, discard, draft, clear) is in flight. */
+  busy = false;
+  /** 'You didn't submit your changes': what to do when the user ignores it. */
+  guard: { proceed: () => void } | null = null;
+  notice: Notice | null = null;
+  // bulk
+  selected = new Set<string>();
+  allMatched = false;
+  bulkProgress: number | null = null;
+  confirmBulk: ResponseStatus | null = null;
+
+  readonly form: FormController;
+  private autosaveTimer: ReturnType<typeof setTimeout> | null = null;
+  private autosaveRecord: DatasetRecord | null = null;
+  private inFlightSave: Promise<unknown> | null = null;
+
+  constructor(datasetId: string, private readonly useCases: AnnotationUseCases, initial?: RecordCriteria, private readonly options: AnnotationOptions = {}) {
+    this.criteria = initial ?? new RecordCriteria({ datasetId });
+    this.form = new FormController((record) => this.changed(record));
+    makeObservable<AnnotationViewModel, "bump">(this, {
+      criteria: observableRef, queue: observableRef, revision: observable, loading: observable, failed: observable,
+      saveState: observable, busy: observable, guard: observableRef, notice: observableRef,
+      selected: observable, allMatched: observable, bulkProgress: observable, confirmBulk: observable,
+      records: computed, current: computed, total: computed, mode: computed,
+      bump: action, load: action, next: action, previous: action, setStatus: action, setCriteria: action,
+      toggleSelected: action, togglePage: action, selectAllMatched: action, clearSelection: action,
+      setPageSize: action, setMode: action, dismissNotice: action, cancelGuard: action, ignoreGuard: action, cancelBulk: action,
+    });
+  }
+
+  private bump(): void { this.revision++; this.form.touch(); }
+
+  get mode(): ViewMode { void this.revision; return this.criteria.page.mode; }
+
+  /** The records shown: one in focus, a page in bulk. */
+  get records(): DatasetRecord[] {
+    void this.revision;
+    return this.queue ? this.queue.recordsOn(this.criteria) : [];
+  }
+
+  get current(): DatasetRecord | null { return this.records[0] ?? null; }
+  get total(): number { void this.revision; return this.queue?.total ?? 0; }
+  get reference(): DatasetRecord | null { void this.revision; return this.queue?.reference ?? null; }
+
+  get hasPrevious(): boolean { void this.revision; return !this.criteria.page.isFirstPage && !this.loading; }
+  get hasNext(): boolean {
+    void this.revision;
+    if (!this.queue || this.records.length === 0) return false;
+    return this.queue.recordsAhead(this.criteria) > 0 || this.queue.isBuffering || this.criteria.page.page + this.criteria.page.shown - 1 < this.queue.total;
+  }
+
+  // ---------- loading and navigation ----------
+
+  async load(): Promise<void> {
+    this.loading = true;
+    this.failed = false;
+    this.clearSelection();
+    try {
+      const queue = await this.useCases.loadRecords.load(this.criteria);
+      runInAction(() => { this.queue = queue; this.loading = false; this.bump(); });
+    } catch {
+      runInAction(() => { this.loading = false; this.failed = true; this.queue = null; this.bump(); });
+    }
+  }
+
+  /** Runs a navigation unless the current submitted record has unsaved changes (then asks first). */
+  private guarded(go: () => void): void {
+    const record = this.current;
+    if (this.mode === "focus" && record && record.isSubmitted && record.isModified) {
+      this.guard = { proceed: go };
+      return;
+    }
+    this.flushAutosave();
+    go();
+  }
+
+  cancelGuard(): void { this.guard = null; }
+  ignoreGuard(): void {
+    const guard = this.guard;
+    this.guard = null;
+    this.current?.reset();
+    this.bump();
+    guard?.proceed();
+  }
+
+  next(): void { if (this.hasNext) this.guarded(() => this.paginate("next")); }
+  previous(): void { if (this.hasPrevious) this.guarded(() => this.paginate("previous")); }
+
+  private paginate(direction: "next" | "previous" | "stay"): void {
+    const queue = this.queue;
+    if (!queue) return;
+    if (direction === "next") this.criteria.page.next();
+    if (direction === "previous") this.criteria.page.previous();
+    this.clearSelection();
+    this.bump(); // shows a prefetched record at once
+    void this.useCases.loadRecords.paginate(this.criteria, queue)
+      .then((found) => runInAction(() => {
+        if (!found && direction === "next") this.criteria.page.previous();
+        this.bump();
+      }))
+      .catch(() => runInAction(() => { this.failed = true; this.bump(); }));
+  }
+
+  /** Replaces the criteria (filters, search, sort, status, similarity) and reloads from page 1. */
+  setCriteria(update: (c: RecordCriteria) => void): void {
+    this.guarded(() => {
+      const next = this.criteria.clone();
+      update(next);
+      next.page.goToFirst();
+      runInAction(() => { this.criteria = next; this.bump(); });
+      void this.load();
+    });
+  }
+
+  /** Changing the status filter forces focus view. */
+  setStatus(status: RecordStatus): void {
+    this.setCriteria((c) => { c.status = status; c.page.mode = "focus"; });
+  }
+
+  setMode(mode: ViewMode): void {
+    if (mode === this.mode) return;
+    this.setCriteria((c) => { c.page.mode = mode; });
+  }
+
+  setPageSize(size: number): void {
+    const valid = (PAGE_SIZES as readonly number[]).includes(size) ? size : 10;
+    this.setCriteria((c) => { c.page.size = valid; });
+  }
+
+  findSimilar(similarity: SimilarityCriteria | null): void {
+    this.setCriteria((c) => { c.similarity = similarity; });
+  }
+
+  // ---------- focus actions ----------
+
+  private changed(record: DatasetRecord): void {
+    if (record.isSubmitted) return; // a submitted record is not auto-saved; the guard protects it
+    if (this.mode === "bulk") return;
+    this.scheduleAutosave(record);
+  }
+
+  private scheduleAutosave(record: DatasetRecord): void {
+    if (this.autosaveTimer) clearTimeout(this.autosaveTimer);
+    this.autosaveRecord = record;
+    this.autosaveTimer = setTimeout(() => { void this.autosave(); }, this.options.autosaveMs ?? 2500);
+  }
+
+  private cancelAutosave(): void {
+    if (this.autosaveTimer) clearTimeout(this.autosaveTimer);
+    this.autosaveTimer = null;
+    this.autosaveRecord = null;
+  }
+
+  /** Saves a pending autosave right away (e.g. before leaving the record). */
+  flushAutosave(): void {
+    if (this.autosaveTimer) { clearTimeout(this.autosaveTimer); this.autosaveTimer = null; void this.autosave(); }
+  }
+
+  /** Whether a save is in flight or waiting (for the beforeunload prompt). */
+  get hasUnsavedWork(): boolean { return this.autosaveTimer !== null || this.saveState === "saving"; }
+
+  private async autosave(): Promise<void> {
+    const record = this.autosaveRecord;
+    this.autosaveTimer = null;
+    this.autosaveRecord = null;
+    if (!record || !record.isModified || record.isSubmitted) return;
+    runInAction(() => { this.saveState = "saving"; });
+    try {
+      this.inFlightSave = this.useCases.draft.execute(record);
+      await this.inFlightSave;
+      runInAction(() => { this.saveState = "saved"; this.bump(); });
+    } catch {
+      runInAction(() => { this.saveState = "idle"; });
+    } finally {
+      this.inFlightSave = null;
+    }
+  }
+
+  get canSubmit(): boolean {
+    void this.form.version;
+    const r = this.current;
+    return !!r && !this.busy && r.questionsAreCompletedCorrectly && (!r.isSubmitted || r.isModified);
+  }
+  get canDiscard(): boolean { void this.form.version; const r = this.current; return !!r && !this.busy && !r.isDiscarded; }
+  get canSaveDraft(): boolean { void this.form.version; const r = this.current; return !!r && !this.busy && (r.isModified || !r.isDraft); }
+
+  /** Submit, discard or save as draft the focused record; submit and discard advance to the next record. */
+  async act(status: ResponseStatus): Promise<boolean> {
+    const record = this.current;
+    if (!record || this.busy) return false;
+    if (status === "submitted" && !this.canSubmit) return false;
+    if (status === "discarded" && !this.canDiscard) return false;
+    this.cancelAutosave();
+    runInAction(() => { this.busy = true; });
+    try {
+      if (this.inFlightSave) await this.inFlightSave.catch(() => undefined);
+      const useCase = status === "submitted" ? this.useCases.submit : status === "discarded" ? this.useCases.discard : this.useCases.draft;
+      await useCase.execute(record);
+      runInAction(() => {
+        this.busy = false;
+        this.saveState = status === "draft" ? "saved" : "idle";
+        this.bump();
+      });
+      if (status !== "draft") runInAction(() => { if (this.hasNext) this.paginate("next"); else this.bump(); });
+      return true;
+    } catch {
+      runInAction(() => { this.busy = false; this.bump(); });
+      return false;
+    }
+  }
+
+  async clear(): Promise<void> {
+    const record = this.current;
+    if (!record || this.busy) return;
+    this.cancelAutosave();
+    runInAction(() => { this.busy = true; });
+    try {
+      await this.useCases.clear.execute(record);
+    } finally {
+      runInAction(() => { this.busy = false; this.saveState = "idle"; this.bump(); });
+    }
+  }
+
+  reset(): void {
+    this.cancelAutosave();
+    this.current?.reset();
+    this.bump();
+  }
+
+  // ---------- bulk ----------
+
+  isSelected(record: DatasetRecord): boolean { return this.allMatched || this.selected.has(record.id); }
+  get selectedCount(): number { return this.allMatched ? this.total : this.records.filter((r) => this.selected.has(r.id)).length; }
+  get pageSelected(): boolean { return this.records.length > 0 && this.records.every((r) => this.selected.has(r.id)); }
+
+  toggleSelected(record: DatasetRecord): void {
+    this.allMatched = false;
+    if (this.selected.has(record.id)) this.selected.delete(record.id); else this.selected.add(record.id);
+  }
+
+  togglePage(): void {
+    const all = this.pageSelected;
+    this.allMatched = false;
+    this.selected.clear();
+    if (!all) for (const r of this.records) this.selected.add(r.id);
+  }
+
+  /** 'Select all {total} matched records': whole page selected, a filter active, more than the page, at most 1000. */
+  get canSelectAllMatched(): boolean {
+    void this.revision;
+    const c = this.criteria;
+    const filtered = c.isFilteredByText || c.metadata.length + c.responses.length + c.suggestions.length > 0;
+    return this.pageSelected && !this.allMatched && filtered && this.total > this.records.length && this.total <= SELECT_ALL_MAX;
+  }
+
+  selectAllMatched(): void { if (this.canSelectAllMatched) this.allMatched = true; }
+  clearSelection(): void { this.selected.clear(); this.allMatched = false; }
+  dismissNotice(): void { this.notice = null; }
+  cancelBulk(): void { this.confirmBulk = null; }
+
+  get canBulkAct(): boolean { return this.selectedCount > 0 && this.bulkProgress === null; }
+
+  /** Bulk submit, discard or draft. All-matched with more than 100 records asks for confirmation first. */
+  async bulkAct(status: ResponseStatus, confirmed = false): Promise<void> {
+    const reference = this.records[0];
+    if (!reference || !this.canBulkAct) return;
+    if (status === "submitted" && !reference.questionsAreCompletedCorrectly) return;
+    if (this.allMatched && this.total > CONFIRM_ABOVE && !confirmed) { runInAction(() => { this.confirmBulk = status; }); return; }
+    const all = this.allMatched;
+    const total = this.total;
+    const selection = all ? "all" as const : this.records.filter((r) => this.selected.has(r.id));
+    runInAction(() => { this.confirmBulk = null; this.bulkProgress = 0; this.notice = null; });
+    try {
+      const result = await this.useCases.bulk.execute(
+        { criteria: this.criteria, answers: reference, selection, status },
+        (p) => runInAction(() => { this.bulkProgress = p; }),
+      );
+      runInAction(() => {
+        if (!result.allSucceeded) this.notice = { key: "annotation.bulk.someFailed", type: "danger" };
+        else if (all) this.notice = { key: `annotation.bulk.done.${status}`, params: { total }, type: "success" };
+      });
+    } catch {
+      runInAction(() => { this.notice = { key: "annotation.bulk.someFailed", type: "danger" }; });
+    } finally {
+      runInAction(() => { this.bulkProgress = null; });
+    }
+    await this.load();
+  }
+
+  dispose(): void { this.flushAutosave(); }
+}
+
+/** A fresh criteria with the same dataset (used by the URL parser and tests). */
+export function defaultCriteria(datasetId: string, mode: ViewMode = "focus"): RecordCriteria {
+  return new RecordCriteria({ datasetId, page: new PageCriteria(1, mode) });
+}

@@ -1,0 +1,27 @@
+import { describe, expect, it } from "vitest";
+import { parseQuery, stringifyQuery } from "../../shared/query-params";
+import { criteriaFromQuery, criteriaToQuery } from "./criteria-url";
+
+describe("annotation criteria in the URL", () => {
+  it("round-trips page, mode, size, status, search, filters, sort and similarity", () => {
+    const c = criteriaFromQuery("d", {});
+    expect(c.page.mode).toBe("focus");
+    expect(c.status).toBe("pending");
+    c.page.page = 3; c.page.mode = "bulk"; c.page.size = 50;
+    c.status = "draft"; c.searchText = "hello world"; c.searchField = "text";
+    c.metadata = [{ kind: "terms", name: "split", values: ["train"] }];
+    c.sort = [{ key: { entity: "record", property: "inserted_at" }, order: "desc" }];
+    c.similarity = { recordId: "r1", vectorName: "v", limit: 50, order: "least" };
+    const search = stringifyQuery(criteriaToQuery(c));
+    expect(search).toContain("_page=3~50");
+    const back = criteriaFromQuery("d", parseQuery(search));
+    expect(back.toSearchBody()).toEqual(c.toSearchBody());
+    expect(back.page).toMatchObject({ page: 3, mode: "bulk", size: 50 });
+  });
+  it("falls back to page size 10 for sizes not offered and ignores broken JSON", () => {
+    const c = criteriaFromQuery("d", { _page: "2~33", _metadata: "{broken", _status: "weird" });
+    expect(c.page).toMatchObject({ page: 2, mode: "bulk", size: 10 });
+    expect(c.metadata).toEqual([]);
+    expect(c.status).toBe("pending");
+  });
+});

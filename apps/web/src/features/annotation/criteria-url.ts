@@ -1,0 +1,61 @@
+import {
+  PageCriteria, RecordCriteria,
+  type MetadataFilter, type RecordStatus, type ResponseFilter, type SimilarityCriteria, type SortItem, type SuggestionFilter,
+} from "@tessera/domain";
+import type { QueryParams, QueryValue } from "../../shared/query-params";
+import { PAGE_SIZES } from "./annotation-view-model";
+
+const STATUSES: RecordStatus[] = ["pending", "draft", "submitted", "discarded"];
+
+function one(query: QueryParams, key: string): string | undefined {
+  const v = query[key];
+  return Array.isArray(v) ? v[v.length - 1] : v;
+}
+
+function json<T>(query: QueryParams, key: string, fallback: T): T {
+  const raw = one(query, key);
+  if (!raw) return fallback;
+  try { return JSON.parse(raw) as T; } catch { return fallback; }
+}
+
+/**
+ * The URL state of the annotation screen: `_page` is `N` (focus) or `N~size` (bulk), then status,
+ * search (+ field), metadata / response / suggestion filters, sort and similarity (JSON values).
+ */
+export function criteriaFromQuery(datasetId: string, query: QueryParams): RecordCriteria {
+  const pageRaw = one(query, "_page") ?? "1";
+  const [n, size] = pageRaw.split("~");
+  const page = Math.max(1, Number.parseInt(n ?? "1", 10) || 1);
+  const sizeNum = Number(size);
+  const bulk = size !== undefined;
+  const status = one(query, "_status") as RecordStatus | undefined;
+  return new RecordCriteria({
+    datasetId,
+    page: new PageCriteria(page, bulk ? "bulk" : "focus", (PAGE_SIZES as readonly number[]).includes(sizeNum) ? sizeNum : 10),
+    status: status && STATUSES.includes(status) ? status : "pending",
+    searchText: one(query, "_search") ?? "",
+    searchField: one(query, "_field") ?? null,
+    metadata: json<MetadataFilter[]>(query, "_metadata", []),
+    responses: json<ResponseFilter[]>(query, "_response", []),
+    suggestions: json<SuggestionFilter[]>(query, "_suggestion", []),
+    sort: json<SortItem[]>(query, "_sort", []),
+    similarity: json<SimilarityCriteria | null>(query, "_similarity", null),
+  });
+}
+
+const asJson = (value: unknown[] | object | null): string | null =>
+  value === null || (Array.isArray(value) && value.length === 0) ? null : JSON.stringify(value);
+
+export function criteriaToQuery(c: RecordCriteria): Record<string, QueryValue> {
+  return {
+    _page: c.page.mode === "bulk" ? `${c.page.page}~${c.page.size}` : String(c.page.page),
+    _status: c.status,
+    _search: c.searchText || null,
+    _field: c.searchText ? c.searchField : null,
+    _metadata: asJson(c.metadata),
+    _response: asJson(c.responses),
+    _suggestion: asJson(c.suggestions),
+    _sort: asJson(c.sort),
+    _similarity: asJson(c.similarity),
+  };
+}

@@ -1,0 +1,145 @@
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { observer } from "mobx-react-lite";
+import { useTranslation } from "react-i18next";
+import type { ChatMessage, DatasetRecord, RecordField } from "@tessera/domain";
+import type { FormController } from "../form-controller";
+import { renderMarkdown } from "./markdown";
+import { buildCustomFieldDocument } from "./custom-template";
+import { SpanText, supportsHighlights } from "./SpanText";
+import { textDirection } from "../../../shared/text-direction";
+
+/** Paints the matches of a text search inside an element with the CSS Custom Highlight API. */
+function useSearchHighlight(ref: React.RefObject<HTMLElement | null>, name: string, query: string, content: unknown) {
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el || !supportsHighlights()) return;
+    const highlightName = `search-text-highlight-${name.replace(/[^a-zA-Z0-9_-]/g, "_")}`;
+    const terms = query.trim().toLowerCase().split(/\s+/).filter((w) => w.length > 0);
+    const registry = (CSS as unknown as { highlights: { set(n: string, h: unknown): void; delete(n: string): void } }).highlights;
+    if (terms.length === 0) { registry.delete(highlightName); return; }
+    const ranges: Range[] = [];
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = (node.textContent ?? "").toLowerCase();
+      for (const term of terms) {
+        for (let i = text.indexOf(term); i >= 0; i = text.indexOf(term, i + term.length)) {
+          const range = document.createRange();
+          range.setStart(node, i);
+          range.setEnd(node, i + term.length);
+          ranges.push(range);
+        }
+      }
+    }
+    const Highlight = (globalThis as unknown as { Highlight: new (...r: Range[]) => unknown }).Highlight;
+    registry.set(highlightName, new Highlight(...ranges));
+    return () => registry.delete(highlightName);
+  }, [ref, name, query, content]);
+}
+
+function Markdown({ text }: { text: string }) {
+  const html = useMemo(() => renderMarkdown(text), [text]);
+  return <div className="markdown" dir={textDirection(text)} dangerouslySetInnerHTML={{ __html: html }} />;
+}
+
+function TextFieldContent({ field, search }: { field: RecordField; search: string }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const text = String(field.content ?? "");
+  useSearchHighlight(ref, field.name, search, text);
+  return (
+    <div ref={ref} className="field-text">
+      {field.field.useMarkdown ? <Markdown text={text} /> : <p dir={textDirection(text)}>{text}</p>}
+    </div>
+  );
+}
+
+function ImageFieldContent({ field }: { field: RecordField }) {
+  const { t } = useTranslation();
+  const [state, setState] = useState<"loading" | "loaded" | "error">("loading");
+  const src = String(field.content ?? "");
+  useEffect(() => setState("loading"), [src]);
+  return (
+    <div className="field-image">
+      {state === "loading" && <span aria-busy="true" className="spinner" />}
+      {state === "error"
+        ? <p role="alert" className="field-image__error">{t("annotation.fields.imageError")}</p>
+        : <img src={src} alt={field.title} onLoad={() => setState("loaded")} onError={() => setState("error")} />}
+    </div>
+  );
+}
+
+const ROLE_COLORS = ["#3b82f6", "#16a34a", "#d97706", "#9333ea", "#db2777"];
+
+function ChatFieldContent({ field, search }: { field: RecordField; search: string }) {
+  const ref = useRef<HTMLOListElement>(null);
+  const messages = (field.content as ChatMessage[]) ?? [];
+  useSearchHighlight(ref, field.name, search, messages);
+  const roles = [...new Set(messages.map((m) => m.role))];
+  const alternate = roles.length <= 2;
+  return (
+    <ol ref={ref} className="chat">
+      {messages.map((m, i) => {
+        const color = ROLE_COLORS[roles.indexOf(m.role) % ROLE_COLORS.length];
+        const showRole = i === 0 || messages[i - 1]?.role !== m.role;
+        const side = alternate && roles.indexOf(m.role) === 0 ? "right" : "left";
+        return (
+          <li key={i} className={`chat__message chat__message--${alternate ? side : "left"}`} style={{ borderColor: color }} data-role={m.role}>
+            {showRole && <span className="chat__role" style={{ color }}>{m.role}</span>}
+            {field.field.useMarkdown ? <Markdown text={m.content} /> : <p dir={textDirection(m.content)}>{m.content}</p>}
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
+
+function CustomFieldContent({ field, record }: { field: RecordField; record: DatasetRecord }) {
+  const frameId = useId();
+  const ref = useRef<HTMLIFrameElement>(null);
+  const [height, setHeight] = useState(150);
+  const doc = useMemo(() => {
+    const fields: Record<string, unknown> = {};
+    for (const f of record.fields) fields[f.name] = f.content;
+    return buildCustomFieldDocument(field.field.template, { id: record.id, fields, metadata: record.metadata }, field.field.settings.advanced_mode ?? false, frameId);
+  }, [field, record, frameId]);
+  useEffect(() => {
+    const onMessage = (event: MessageEvent) => {
+      const data = event.data as { tesseraFrame?: string; height?: number } | null;
+      if (event.source === ref.current?.contentWindow && data?.tesseraFrame === frameId && typeof data.height === "number") setHeight(Math.min(data.height + 16, 4000));
+    };
+    window.addEventListener("message", onMessage);
+    return () => window.removeEventListener("message", onMessage);
+  }, [frameId]);
+  return <iframe ref={ref} className="field-custom" title={field.title} sandbox="allow-scripts" srcDoc={doc} style={{ height }} />;
+}
+
+/** The fields of one record; a text field annotated by a span question becomes a span area. */
+export const RecordFields = observer(function RecordFields({ record, form, search = "", spanDisabled = false }: {
+  record: DatasetRecord; form: FormController; search?: string; spanDisabled?: boolean;
+}) {
+  const { t } = useTranslation();
+  const copy = (text: string) => { void navigator.clipboard?.writeText(text); };
+  return (
+    <div className="record-fields">
+      {record.fields.map((f) => {
+        if (f.content === undefined || f.content === null || f.content === "") return null; // fields missing from a record are not rendered
+        const span = record.questions.find((q) => q.type === "span" && q.settings.field === f.name);
+        return (
+          <section key={f.name} className="record-field" aria-label={f.title}>
+            <header className="record-field__header">
+              <h3>{f.title}</h3>
+              {f.field.isText && <button type="button" className="record-field__copy" aria-label={t("annotation.fields.copy")} onClick={() => copy(String(f.content))}>⧉</button>}
+            </header>
+            {span && f.field.isText
+              ? <SpanText record={record} question={span} text={String(f.content)} form={form} disabled={spanDisabled} />
+              : f.field.isImage ? <ImageFieldContent field={f} />
+              : f.field.isChat ? <ChatFieldContent field={f} search={search} />
+              : f.field.isCustom ? <CustomFieldContent field={f} record={record} />
+              : <TextFieldContent field={f} search={search} />}
+          </section>
+        );
+      })}
+    </div>
+  );
+});
+
+export { Markdown };

@@ -1,0 +1,76 @@
+import {
+  BulkAnnotateUseCase, ClearRecordUseCase, DatasetRecord, DiscardRecordUseCase, LoadRecordsUseCase, SaveDraftUseCase, SubmitRecordUseCase,
+  type BulkResponseItem, type BulkResponseResult, type FieldProps, type GetRecordsByCriteriaUseCase, type QuestionProps,
+  type RecordCriteria, type RecordProps, type RecordResponse, type ResponsePayload, type ResponseRepository,
+} from "@tessera/domain";
+import type { AnnotationUseCases } from "./annotation-view-model";
+
+export const QUESTIONS: QuestionProps[] = [
+  { id: "q1", name: "sentiment", datasetId: "d", title: "Sentiment", required: true, settings: { type: "label_selection", options: [{ value: "positive", text: "Positive" }, { value: "negative", text: "Negative" }, { value: "neutral", text: "Neutral" }] } },
+  { id: "q2", name: "comment", datasetId: "d", title: "Comment", required: false, settings: { type: "text", use_markdown: true } },
+];
+export const FIELDS: FieldProps[] = [{ id: "f1", name: "text", title: "Text", required: true, datasetId: "d", settings: { type: "text" } }];
+
+export function recordProps(i: number, extra: Partial<RecordProps> = {}): RecordProps {
+  return {
+    id: `r${i}`, datasetId: "d", fields: { text: `Record number ${i}` }, metadata: null, response: null, suggestions: [],
+    insertedAt: "2026-01-01T00:00:00", updatedAt: "2026-01-01T00:00:00", queryScore: null, taskStatus: "pending", ...extra,
+  };
+}
+
+/** An in-memory server: records with the caller's responses; search honours the response-status filter. */
+export class FakeServer implements ResponseRepository {
+  responses = new Map<string, RecordResponse>();
+  calls: string[] = [];
+  searches = 0;
+  failBulkFor = new Set<string>();
+  private seq = 0;
+  constructor(public records: RecordProps[], public questions: QuestionProps[] = QUESTIONS, public fields: FieldProps[] = FIELDS) {}
+
+  private respond(recordId: string, payload: ResponsePayload, id?: string): RecordResponse {
+    const response: RecordResponse = { id: id ?? `resp${++this.seq}`, recordId, status: payload.status, values: payload.values, updatedAt: "now" };
+    this.responses.set(recordId, response);
+    return response;
+  }
+  async create(recordId: string, payload: ResponsePayload) { this.calls.push(`create ${recordId} ${payload.status}`); return this.respond(recordId, payload); }
+  async update(responseId: string, payload: ResponsePayload) {
+    const [recordId] = [...this.responses.entries()].find(([, r]) => r.id === responseId) ?? [""];
+    this.calls.push(`update ${recordId} ${payload.status}`);
+    return this.respond(recordId, payload, responseId);
+  }
+  async delete(responseId: string) {
+    for (const [k, r] of this.responses) if (r.id === responseId) { this.responses.delete(k); this.calls.push(`delete ${k}`); }
+  }
+  async bulk(items: BulkResponseItem[]): Promise<BulkResponseResult[]> {
+    this.calls.push(`bulk ${items.length}`);
+    return items.map((i) => this.failBulkFor.has(i.recordId)
+      ? { recordId: i.recordId, success: false as const, error: "boom" }
+      : { recordId: i.recordId, success: true as const, response: this.respond(i.recordId, i) });
+  }
+
+  getRecords: Pick<GetRecordsByCriteriaUseCase, "execute"> = {
+    execute: async (criteria: RecordCriteria, window: { from: number; many: number; queuePage: number }) => {
+      this.searches++;
+      const matching = this.records.filter((r) => (this.responses.get(r.id)?.status ?? "pending") === criteria.status);
+      const slice = matching.slice(window.from - 1, window.from - 1 + window.many);
+      const records = slice.map((props, i) => {
+        const record = new DatasetRecord({ ...props, response: this.responses.get(props.id) ?? null }, this.questions, this.fields, window.queuePage + i);
+        record.initialize(criteria.page.mode === "bulk");
+        return record;
+      });
+      return { records, total: matching.length, reference: null };
+    },
+  };
+
+  useCases(): AnnotationUseCases & { loadRecords: LoadRecordsUseCase } {
+    const getRecords = this.getRecords as GetRecordsByCriteriaUseCase;
+    return {
+      loadRecords: new LoadRecordsUseCase(getRecords),
+      submit: new SubmitRecordUseCase(this),
+      draft: new SaveDraftUseCase(this),
+      discard: new DiscardRecordUseCase(this),
+      clear: new ClearRecordUseCase(this),
+      bulk: new BulkAnnotateUseCase(this, getRecords),
+    };
+  }
+}
