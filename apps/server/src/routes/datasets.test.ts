@@ -218,3 +218,29 @@ describe("GET /me/datasets", () => {
     expect((await fx.request("GET", "/me/datasets?status=archived")).status).toBe(422);
   });
 });
+
+describe("bad input never gives a 500", () => {
+  it("malformed JSON, null, arrays and scalars on every write route of the core API answer 422", async () => {
+    const { datasetId, workspaceId } = await fx.readyDataset({ draft: true });
+    const field = await fx.field(datasetId);
+    const question = await fx.question(datasetId);
+    const prop = await fx.metadataProperty(datasetId);
+    const vs = await fx.vectorSettings(datasetId);
+    const user = await fx.user();
+    const routes: [string, string][] = [
+      ["POST", "/users"], ["PATCH", `/users/${user.id}`], ["POST", "/workspaces"], ["POST", `/workspaces/${workspaceId}/users`],
+      ["POST", "/datasets"], ["PATCH", `/datasets/${datasetId}`], ["POST", `/datasets/${datasetId}/fields`], ["PATCH", `/fields/${field.id}`],
+      ["POST", `/datasets/${datasetId}/questions`], ["PATCH", `/questions/${question.id}`],
+      ["POST", `/datasets/${datasetId}/metadata-properties`], ["PATCH", `/metadata-properties/${prop.id}`],
+      ["POST", `/datasets/${datasetId}/vectors-settings`], ["PATCH", `/vectors-settings/${vs.id}`],
+    ];
+    for (const [method, path] of routes) {
+      for (const body of ["{bad json", "null", "[1]", "42", "\"text\""]) {
+        const res = await fx.request(method, path, { body });
+        expect(res.status, `${method} ${path} ${body}`).toBe(422);
+      }
+      const odd = await fx.request(method, path, { body: { settings: { type: { nested: true } }, name: ["x"], title: 7, user_id: {} } });
+      expect(odd.status, `${method} ${path} odd types`).toBeLessThan(500);
+    }
+  });
+});
