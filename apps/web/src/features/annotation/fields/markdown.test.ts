@@ -9,7 +9,7 @@ describe("renderMarkdown", () => {
     expect(html).toContain('class="hljs-keyword"');
   });
   it("removes scripts and event handlers, and opens links in a new tab", () => {
-    const html = renderMarkdown('<script>alert(1)</script><img src=x onerror="alert(2)"> [a](https://example.com)');
+    const html = renderMarkdown('<script>alert(1)</script><img src=x onerror="alert(2)">\n\n[a](https://example.com)');
     expect(html).not.toContain("<script");
     expect(html).not.toContain("onerror");
     expect(html).toContain('target="_blank"');
