@@ -231,6 +231,12 @@ describe("POST /api/v1/datasets/{id}/import", () => {
   });
 });
 
+describe("GET /api/v1/hub/settings", () => {
+  it("tells the web app (without credentials) which dataset viewer URL to call", async () => {
+    expect(await fx.request("GET", "/hub/settings", { headers: null })).toEqual({ status: 200, body: { datasets_server_url: hub.url } });
+  });
+});
+
 describe("GET /api/v1/jobs/{id}", () => {
   it("answers owners and admins, refuses annotators, and 404s an unknown id first", async () => {
     const { workspaceId, datasetId } = await dataset(sentimentSettings);

@@ -15,6 +15,10 @@ import { z } from "zod";
  * columns, then enqueues the import job and answers 202 `{id, status: "queued"}`.
  */
 export function importRoutes(app: FastifyInstance, ctx: AppContext): void {
+  // Public: where the web app's dataset-creation page reads Hub metadata (docs/hub.md). The browser
+  // calls the viewer API directly (spec section 7), so it needs the configured URL, not a proxy.
+  app.get("/api/v1/hub/settings", async () => ({ datasets_server_url: ctx.config.hub.datasetsServerUrl.replace(/\/$/, "") }));
+
   app.post("/api/v1/datasets/:datasetId/import", async (request, reply) => {
     const user = await ctx.currentUser(request);
     const { datasetId } = parse(z.object({ datasetId: uuidParam }), request.params, "path");
