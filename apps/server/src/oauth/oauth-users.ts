@@ -66,6 +66,24 @@ export async function findOrCreateOAuthUser(
     id: randomUUID(), username, first_name: identity.name ?? username, last_name: null, role: roleFor(identity, space),
     password_hash: await hashPassword(generatePassword()), api_key: generateApiKey(), inserted_at: timestamp, updated_at: timestamp,
   };
+  try {
+    await createLinkedUser(db, provider, identity, config, user, timestamp);
+  } catch (error) {
+    // Two first sign-ins of the same person at once: the other one created the user; use it.
+    const raced = await db.selectFrom("oauth_identities").innerJoin("users", "users.id", "oauth_identities.user_id")
+      .select(["users.id", "users.username", "users.first_name", "users.role"])
+      .where("oauth_identities.provider", "=", provider).where("oauth_identities.subject", "=", identity.subject)
+      .executeTakeFirst();
+    if (raced) return raced;
+    if (String((error as { code?: unknown }).code ?? "").includes("CONSTRAINT")) {
+      throw new OAuthUserError(409, `A user named '${username}' already exists. Sign in with that account's password.`);
+    }
+    throw error;
+  }
+  return { id: user.id, username: user.username, first_name: user.first_name, role: user.role };
+}
+
+async function createLinkedUser(db: Kysely<DB>, provider: string, identity: ProviderIdentity, config: OAuthConfig, user: UsersTable, timestamp: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await trx.insertInto("users").values(user).execute();
     await trx.insertInto("oauth_identities").values({ provider, subject: identity.subject, user_id: user.id, inserted_at: timestamp }).execute();
@@ -76,5 +94,4 @@ export async function findOrCreateOAuthUser(
       }
     }
   });
-  return { id: user.id, username: user.username, first_name: user.first_name, role: user.role };
 }
