@@ -1,0 +1,26 @@
+import { DatasetCreation } from "../../entities/hub.js";
+import type { HubRepository } from "../../ports/more-ports.js";
+
+/** Builds the dataset-creation model from a Hub repository's dataset_info. */
+export class GetDatasetCreationUseCase {
+  constructor(private readonly hub: HubRepository) {}
+  async execute(repoId: string): Promise<DatasetCreation> {
+    const info = await this.hub.getDatasetInfo(repoId);
+    return DatasetCreation.fromInfo(repoId, info.subsets);
+  }
+}
+
+/** The first row of the selected subset and split, for the preview; a failure gives an empty record. */
+export class GetFirstRecordFromHubUseCase {
+  constructor(private readonly hub: HubRepository) {}
+  async execute(creation: DatasetCreation): Promise<{ [column: string]: unknown }> {
+    try {
+      const row = await this.hub.getFirstRow(creation.repoId, creation.selectedSubset.name, creation.selectedSubset.split);
+      const externalId = creation.mapping.external_id;
+      if (externalId) { const { [externalId]: _omit, ...rest } = row; return rest; }
+      return row;
+    } catch {
+      return {};
+    }
+  }
+}
