@@ -5,7 +5,7 @@ import { now } from "../clock.js";
 import { notFound, unprocessable } from "../http/errors.js";
 import { loadDatasetSchema, type DatasetSchema } from "./dataset-schema.js";
 import type { RecordItem, SuggestionCreate } from "./input.js";
-import { encodeVector, FULL_INCLUDE, withIncludes, type RecordOut, type RecordRow } from "./read.js";
+import { encodeVector, withIncludes, type RecordOut, type RecordRow } from "./read.js";
 import { refreshRecordStatuses } from "./status.js";
 import { RecordValueError, validateFields, validateMetadata, validateResponseValues, validateSuggestionValue, validateVectors } from "./values.js";
 
@@ -17,6 +17,7 @@ import { RecordValueError, validateFields, validateMetadata, validateResponseVal
  * - mode "upsert": items match existing records by external_id (within the dataset), then by id;
  *   matched records keep their fields, get metadata replaced only when the key was sent, and get
  *   suggestions / responses / vectors upserted per question / user / vector name.
+ * - The returned records carry responses and suggestions; vectors are left out (costly to decode, unused by the SDK).
  * - raiseOnError (default true): the first invalid item fails the call with
  *   ``Record at position N is not valid because <reason>``; with false, invalid items are skipped
  *   and reported in `errors` (Hub import behaviour).
@@ -136,7 +137,7 @@ export async function ingestWithSchema(trx: Kysely<DB>, schema: DatasetSchema, i
   const rows: RecordRow[] = [];
   for (let i = 0; i < ids.length; i += CHUNK) rows.push(...(await trx.selectFrom("records").selectAll().where("id", "in", ids.slice(i, i + CHUNK)).execute()));
   const rowById = new Map(rows.map((r) => [r.id, r]));
-  const out = await withIncludes(trx, schema, ids.map((id) => rowById.get(id)!), FULL_INCLUDE);
+  const out = await withIncludes(trx, schema, ids.map((id) => rowById.get(id)!), { responses: true, suggestions: true, vectors: null });
   return { items: out, createdIds: created.map((p) => p.id), updatedIds: updated.map((p) => p.id), errors };
 }
 
