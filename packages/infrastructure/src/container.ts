@@ -5,11 +5,16 @@ import {
   BulkAnnotateUseCase, ClearRecordUseCase, DiscardRecordUseCase, GetAgentsUseCase, GetRecordsByCriteriaUseCase,
   ListDatasetsUseCase, LoadDatasetWithSettingsUseCase, LoadRecordsUseCase, LoadUserUseCase, SaveDraftUseCase, SignInUseCase,
   SignOutUseCase, SubmitRecordUseCase, TOKENS,
+  CreateDatasetUseCase, DeleteDatasetUseCase, GetDatasetCreationUseCase, GetDatasetMetricsUseCase, GetFirstRecordFromHubUseCase,
+  GetJobStatusUseCase, GetMetadataMetricsUseCase, GetWorkspacesUseCase, UpdateDatasetSettingUseCase, UpdateFieldSettingUseCase,
+  UpdateMetadataSettingUseCase, UpdateQuestionSettingUseCase, UpdateVectorSettingUseCase,
+  type Clock, type HubRepository, type JobRepository, type WorkspaceRepository,
   type AgentRepository, type AuthRepository, type DatasetManagementRepository, type DatasetRepository, type FieldRepository,
   type MetadataRepository, type NotificationPort, type QuestionRepository, type RecordRepository, type ResponseRepository,
   type TokenStore, type UserRepository, type VectorRepository,
 } from "@tessera/domain";
 import { HttpCache } from "./http/cache.js";
+import { HttpHubRepository, HttpJobRepository, HttpWorkspaceRepository, systemClock } from "./repositories/more-repositories.js";
 import { HttpRecordRepository, HttpResponseRepository } from "./repositories/record-repository.js";
 import { HttpFieldRepository, HttpMetadataRepository, HttpQuestionRepository, HttpVectorRepository } from "./repositories/settings-repositories.js";
 import { createHttpClient, type HttpClientOptions } from "./http/http-client.js";
@@ -32,6 +37,10 @@ export interface CompositionOptions extends HttpClientOptions {
   notifications?: NotificationPort;
   /** Milliseconds clock of the HTTP cache (tests pass a fake). */
   now?: () => number;
+  /** The external datasets server (Hub dataset viewer API); default https://datasets-server.huggingface.co. */
+  hubUrl?: string;
+  /** Clock of waiting use cases (import polling); tests pass a fake. */
+  clock?: Clock;
 }
 
 /**
@@ -63,6 +72,7 @@ export function createContainer(options: CompositionOptions = {}): DependencyCon
   registerShell(c, http);
   registerOAuth(c, http, options);
   registerAnnotation(c, http);
+  registerDatasets(c, http, options);
   return c;
 }
 
@@ -94,3 +104,32 @@ function registerAnnotation(c: DependencyContainer, http: (d: DependencyContaine
     r<FieldRepository>(d, TOKENS.FieldRepository), r<VectorRepository>(d, TOKENS.VectorRepository), r<MetadataRepository>(d, TOKENS.MetadataRepository)));
 }
 
+
+/** Dataset settings, creation from the Hub, jobs and workspaces. */
+function registerDatasets(c: DependencyContainer, http: (d: DependencyContainer) => KyInstance, options: CompositionOptions): void {
+  const single = <T>(token: symbol, make: (d: DependencyContainer) => T) => c.register(token, { useFactory: instanceCachingFactory(make) });
+  single(TOKENS.WorkspaceRepository, (d) => new HttpWorkspaceRepository(http(d)));
+  single(TOKENS.JobRepository, (d) => new HttpJobRepository(http(d)));
+  single(TOKENS.HubRepository, () => new HttpHubRepository(options.hubUrl ?? "https://datasets-server.huggingface.co", options.fetch));
+  c.registerInstance(TOKENS.Clock, options.clock ?? systemClock);
+
+  const r = <T>(d: DependencyContainer, token: symbol) => d.resolve<T>(token);
+  const useCase = <T>(cls: InjectionToken<T>, make: (d: DependencyContainer) => T) => c.register(cls, { useFactory: instanceCachingFactory(make) });
+  const management = (d: DependencyContainer) => r<DatasetManagementRepository>(d, TOKENS.DatasetManagementRepository);
+  useCase(UpdateDatasetSettingUseCase, (d) => new UpdateDatasetSettingUseCase(management(d)));
+  useCase(UpdateQuestionSettingUseCase, (d) => new UpdateQuestionSettingUseCase(r<QuestionRepository>(d, TOKENS.QuestionRepository)));
+  useCase(UpdateFieldSettingUseCase, (d) => new UpdateFieldSettingUseCase(r<FieldRepository>(d, TOKENS.FieldRepository)));
+  useCase(UpdateMetadataSettingUseCase, (d) => new UpdateMetadataSettingUseCase(r<MetadataRepository>(d, TOKENS.MetadataRepository)));
+  useCase(UpdateVectorSettingUseCase, (d) => new UpdateVectorSettingUseCase(r<VectorRepository>(d, TOKENS.VectorRepository)));
+  useCase(DeleteDatasetUseCase, (d) => new DeleteDatasetUseCase(management(d)));
+  useCase(GetDatasetMetricsUseCase, (d) => new GetDatasetMetricsUseCase(management(d)));
+  useCase(GetMetadataMetricsUseCase, (d) => new GetMetadataMetricsUseCase(r<MetadataRepository>(d, TOKENS.MetadataRepository)));
+  useCase(GetWorkspacesUseCase, (d) => new GetWorkspacesUseCase(r<WorkspaceRepository>(d, TOKENS.WorkspaceRepository)));
+  useCase(GetJobStatusUseCase, (d) => new GetJobStatusUseCase(r<JobRepository>(d, TOKENS.JobRepository)));
+  useCase(GetDatasetCreationUseCase, (d) => new GetDatasetCreationUseCase(r<HubRepository>(d, TOKENS.HubRepository)));
+  useCase(GetFirstRecordFromHubUseCase, (d) => new GetFirstRecordFromHubUseCase(r<HubRepository>(d, TOKENS.HubRepository)));
+  useCase(CreateDatasetUseCase, (d) => new CreateDatasetUseCase(
+    management(d), r<DatasetRepository>(d, TOKENS.DatasetRepository), r<WorkspaceRepository>(d, TOKENS.WorkspaceRepository),
+    r<FieldRepository>(d, TOKENS.FieldRepository), r<QuestionRepository>(d, TOKENS.QuestionRepository),
+    r<MetadataRepository>(d, TOKENS.MetadataRepository), r<Clock>(d, TOKENS.Clock)));
+}

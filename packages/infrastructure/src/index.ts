@@ -9,3 +9,8 @@ export * from "./repositories/workspace-repository.js";
 export * from "./repositories/environment-repository.js";
 export * from "./oauth-bindings.js";
 export * from "./repositories/oauth-repository.js";
+export * from "./repositories/record-repository.js";
+export * from "./repositories/settings-repositories.js";
+export * from "./repositories/more-repositories.js";
+export * from "./http/cache.js";
+export * from "./http/failed-request-handler.js";

@@ -18,6 +18,7 @@ export const TOKENS = {
   VectorRepository: Symbol.for("tessera.VectorRepository"),
   WorkspaceRepository: Symbol.for("tessera.WorkspaceRepository"),
   JobRepository: Symbol.for("tessera.JobRepository"),
+  OAuthRepository: Symbol.for("tessera.OAuthRepository"),
   HubRepository: Symbol.for("tessera.HubRepository"),
   Clock: Symbol.for("tessera.Clock"),
 } as const;
