@@ -1,0 +1,169 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { launchBrowser, screenshot, signIn, startApp, type RunningApp } from "./harness.js";
+
+/** Annotation screen end to end: a dataset with every question type, seeded over the HTTP API. */
+let app: RunningApp;
+let browser: Browser;
+let token = "";
+let datasetId = "";
+const recordIds: string[] = [];
+
+async function api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${app.url}/api/v1${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, ...(body !== undefined ? { "Content-Type": "application/json" } : {}) },
+    body: body !== undefined ? JSON.stringify(body) : undefined,
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+  return (text ? JSON.parse(text) : null) as T;
+}
+
+interface StoredResponse { status: string; values: Record<string, { value: unknown }> }
+async function ownerResponse(recordId: string): Promise<StoredResponse | undefined> {
+  const record = await api<{ responses?: StoredResponse[] }>("GET", `/records/${recordId}`);
+  return record.responses?.[0];
+}
+
+async function seed(): Promise<void> {
+  const form = new URLSearchParams({ username: "owner", password: app.ownerPassword });
+  const t = await fetch(`${app.url}/api/v1/token`, { method: "POST", body: form });
+  token = ((await t.json()) as { access_token: string }).access_token;
+  const ws = await api<{ id: string }>("POST", "/workspaces", { name: "annotation-e2e" });
+  const ds = await api<{ id: string }>("POST", "/datasets", { name: "every-question", workspace_id: ws.id, guidelines: "# Guidelines\nBe **kind**." });
+  datasetId = ds.id;
+  await api("POST", `/datasets/${ds.id}/fields`, { name: "text", title: "Text", required: true, settings: { type: "text", use_markdown: false } });
+  await api("POST", `/datasets/${ds.id}/fields`, { name: "notes", title: "Notes", required: false, settings: { type: "text", use_markdown: true } });
+  const q = async (name: string, required: boolean, settings: unknown) => api<{ id: string }>("POST", `/datasets/${ds.id}/questions`, { name, title: name[0]!.toUpperCase() + name.slice(1), required, settings });
+  const sentiment = await q("sentiment", true, { type: "label_selection", options: [{ value: "positive", text: "Positive" }, { value: "negative", text: "Negative" }, { value: "neutral", text: "Neutral" }] });
+  await q("topics", false, { type: "multi_label_selection", options: ["news", "sports", "politics", "science", "culture"].map((v) => ({ value: v, text: v })), visible_options: 3 });
+  await q("quality", false, { type: "rating", options: [1, 2, 3, 4, 5].map((value) => ({ value })) });
+  await q("preference", false, { type: "ranking", options: [{ value: "a", text: "Answer A" }, { value: "b", text: "Answer B" }, { value: "c", text: "Answer C" }] });
+  await q("comment", false, { type: "text", use_markdown: true });
+  await q("entities", false, { type: "span", field: "text", allow_overlapping: false, options: [{ value: "person", text: "Person" }, { value: "place", text: "Place" }] });
+  await api("POST", `/datasets/${ds.id}/vectors-settings`, { name: "emb", title: "Embedding", dimensions: 3 });
+  await api("PUT", `/datasets/${ds.id}/publish`);
+  const items = Array.from({ length: 60 }, (_, i) => ({
+    fields: { text: i === 0 ? "Ada Lovelace lived in London" : `Record number ${i + 1} about ${i % 2 ? "cats" : "dogs"}`, notes: `**note ${i + 1}**` },
+    external_id: `ext-${i + 1}`,
+    vectors: { emb: [1, i / 60, (i % 3) / 3] },
+    suggestions: i === 0 ? [{ question_id: sentiment.id, value: "positive", score: 0.87, agent: "model-x" }] : [],
+  }));
+  const created = await api<{ items: Array<{ id: string }> }>("POST", `/datasets/${ds.id}/records/bulk`, { items });
+  recordIds.push(...created.items.map((r) => r.id));
+}
+
+beforeAll(async () => {
+  [app, browser] = await Promise.all([startApp(), launchBrowser()]);
+  await seed();
+}, 120_000);
+afterAll(async () => { await browser?.close(); await app?.stop(); });
+
+async function openPage(context: BrowserContext, query = ""): Promise<Page> {
+  const page = await context.newPage();
+  await page.goto(`${app.url}/sign-in`);
+  await signIn(page, app);
+  await page.waitForURL(`${app.url}/`);
+  await page.goto(`${app.url}/dataset/${datasetId}/annotation-mode${query}`);
+  await page.getByRole("group", { name: /Sentiment/ }).waitFor();
+  return page;
+}
+
+describe("annotation screen in real Chromium", () => {
+  it("annotates every question type in focus view (mouse spans, drag and drop and keyboard ranking), saves a draft, submits and discards", async () => {
+    const context = await browser.newContext({ locale: "en-US", viewport: { width: 1400, height: 1000 } });
+    const page = await openPage(context);
+    // suggestion prefill with score and agent; required asterisk and optional marks
+    const positive = page.getByRole("radio", { name: /Positive/ });
+    await expect.poll(() => positive.getAttribute("aria-checked")).toBe("true");
+    expect(await page.getByText("0.9").first().isVisible()).toBe(true);
+    expect(await page.getByTitle("Required response").count()).toBeGreaterThan(0);
+    expect(await page.getByText("(optional)").count()).toBeGreaterThan(0);
+
+    // label by number key, multi-label with +N
+    await page.getByRole("group", { name: /Sentiment/ }).focus();
+    await page.keyboard.press("2");
+    await expect.poll(() => page.getByRole("radio", { name: /Negative/ }).getAttribute("aria-checked")).toBe("true");
+    await page.getByRole("button", { name: "+2" }).click();
+    await page.getByRole("checkbox", { name: /science/ }).click();
+    // rating by key
+    await page.getByRole("group", { name: /Quality/ }).focus();
+    await page.keyboard.press("4");
+    // ranking: drag Answer B into slot 1, then keyboard: Answer A -> 2, Answer C -> 3
+    const cardB = page.locator('[data-rank-card="b"]');
+    const slot1 = page.locator('[data-rank-zone="slot-1"]');
+    const from = (await cardB.boundingBox())!;
+    const to = (await slot1.boundingBox())!;
+    await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(from.x + 20, from.y + 10, { steps: 5 });
+    await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 10 });
+    await page.mouse.up();
+    await page.locator('[data-rank-zone="slot-1"] [data-rank-card="b"]').waitFor();
+    await page.locator('[data-rank-card="a"]').focus();
+    await page.keyboard.press("2");
+    await page.locator('[data-rank-zone="slot-2"] [data-rank-card="a"]').waitFor();
+    await page.locator('[data-rank-card="c"]').focus();
+    await page.keyboard.press("3");
+    await page.locator('[data-rank-zone="slot-3"] [data-rank-card="c"]').waitFor();
+    // text with markdown
+    await page.getByRole("textbox", { name: "Comment" }).fill("Looks **fine**");
+    // span with the mouse: pick Person, drag over part of "Lovelace" -> snaps to the word
+    const spanText = page.getByTestId("span-text-entities");
+    const rect = async (start: number, end: number) => spanText.evaluate((el, [s, e]) => {
+      const range = document.createRange();
+      range.setStart(el.firstChild!, s!);
+      range.setEnd(el.firstChild!, e!);
+      const r = range.getBoundingClientRect();
+      return { x: r.x, y: r.y, w: r.width, h: r.height };
+    }, [start, end]);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const lovelace = await rect(5, 9); // "ovel"
+    await page.mouse.move(lovelace.x + 1, lovelace.y + lovelace.h / 2);
+    await page.mouse.down();
+    await page.mouse.move(lovelace.x + lovelace.w - 1, lovelace.y + lovelace.h / 2, { steps: 5 });
+    await page.mouse.up();
+    await page.locator('.span-badge[data-span="4-12"]').waitFor();
+    await page.getByRole("radio", { name: /Place/ }).click();
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const london = await rect(22, 28);
+    await page.mouse.move(london.x + 2, london.y + london.h / 2);
+    await page.mouse.down();
+    await page.mouse.move(london.x + london.w - 2, london.y + london.h / 2, { steps: 5 });
+    await page.mouse.up();
+    await page.locator('.span-badge[data-span="22-28"]').waitFor({ timeout: 5000 }).catch(async (e) => {
+      await screenshot(page, "annotation-span-debug");
+      throw new Error(`${String(e)} ${JSON.stringify(london)} ${await page.locator(".span-text").innerHTML()}`);
+    });
+
+    // Save as draft with Ctrl+S
+    await page.locator("body").click({ position: { x: 5, y: 300 } });
+    await page.keyboard.press("Control+s");
+    await expect.poll(async () => (await ownerResponse(recordIds[0]!))?.status, { timeout: 10_000 }).toBe("draft");
+    await screenshot(page, "annotation-focus-all-questions");
+
+    // Submit with Enter; the stored values match every answer
+    await page.keyboard.press("Enter");
+    await expect.poll(async () => (await ownerResponse(recordIds[0]!))?.status, { timeout: 10_000 }).toBe("submitted");
+    const values = (await ownerResponse(recordIds[0]!))!.values;
+    expect(values["sentiment"]?.value).toBe("negative");
+    expect(values["topics"]?.value).toEqual(["science"]);
+    expect(values["quality"]?.value).toBe(4);
+    expect(values["preference"]?.value).toEqual([{ value: "a", rank: 2 }, { value: "b", rank: 1 }, { value: "c", rank: 3 }]);
+    expect(values["comment"]?.value).toBe("Looks **fine**");
+    expect(values["entities"]?.value).toEqual([{ start: 4, end: 12, label: "person" }, { start: 22, end: 28, label: "place" }]);
+
+    // next record shows; discard with Backspace
+    await page.getByText("Record number 2 about cats").waitFor();
+    await page.keyboard.press("Backspace");
+    await expect.poll(async () => (await ownerResponse(recordIds[1]!))?.status, { timeout: 10_000 }).toBe("discarded");
+    await page.getByText("Record number 3 about dogs").waitFor();
+
+    // autosave a draft after a change
+    await page.getByRole("radio", { name: /Neutral/ }).click();
+    await page.getByText("Saved").waitFor({ timeout: 10_000 });
+    expect((await ownerResponse(recordIds[2]!))?.values["sentiment"]?.value).toBe("neutral");
+    await context.close();
+  }, 120_000);
+});
