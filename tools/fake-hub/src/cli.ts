@@ -2,6 +2,8 @@ import { parseArgs } from "node:util";
 import { FAKE_HUB_TOKEN, startFakeHub } from "./index.js";
 
 const { values } = parseArgs({
+  // `pnpm start -- --port 6901` forwards a literal "--"; ignore it.
+  args: process.argv.slice(2).filter((arg, i) => !(i === 0 && arg === "--")),
   options: {
     port: { type: "string", default: process.env.FAKE_HUB_PORT ?? "6901" },
     host: { type: "string", default: process.env.FAKE_HUB_HOST ?? "127.0.0.1" },
