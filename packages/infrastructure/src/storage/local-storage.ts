@@ -49,3 +49,23 @@ export class LocalTokenStore implements TokenStore {
   set(token: string): void { this.storage.set(`${AUTH_PREFIX}token`, token); }
   clear(): void { this.storage.set(`${AUTH_PREFIX}token`, undefined); }
 }
+
+/** Developer feature toggles, kept apart from the product object under their own key. */
+export class DeveloperToggles {
+  constructor(private readonly storage: KeyValueStorage) {}
+
+  private read(): { [name: string]: boolean } {
+    try {
+      const parsed: unknown = JSON.parse(this.storage.getItem(DEVELOPER_TOGGLES_KEY) ?? "{}");
+      return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as { [name: string]: boolean }) : {};
+    } catch {
+      return {};
+    }
+  }
+
+  isEnabled(name: string): boolean { return this.read()[name] === true; }
+
+  set(name: string, enabled: boolean): void {
+    this.storage.setItem(DEVELOPER_TOGGLES_KEY, JSON.stringify({ ...this.read(), [name]: enabled }));
+  }
+}
