@@ -147,13 +147,17 @@ def test_similarity_query_finds_the_record_itself_first(dataset):
     target = _vector(123)
     hits = list(dataset.records(query=rg.Query(similar=rg.Similar(name="embedding", value=target)), limit=5))
     assert hits, "similarity search returned nothing"
-    assert hits[0].id == "ext-123"
+    # With a similarity query the SDK yields (record, score) pairs, best first.
+    (best, score), *rest = hits
+    assert best.id == "ext-123"
+    assert score == pytest.approx(1.0, abs=1e-4)
+    assert all(s <= score for _, s in rest)
 
 
 def test_responses_from_two_annotators_follow_the_distribution(client, server, dataset, team):
     _, (ann1, ann2) = team
-    records = {r.id: r for r in dataset.records(query=rg.Query(filter=rg.Filter(("metadata.length", "<", 3))))}
-    first, second = records["ext-1"], records["ext-2"]
+    records = {r.id: r for r in dataset.records(query=rg.Query(filter=rg.Filter([("metadata.length", ">=", 11), ("metadata.length", "<=", 12)])))}
+    first, second = records["ext-11"], records["ext-12"]
 
     # Annotator 1 answers through the SDK's upsert (the owner logs responses on their behalf).
     first.responses.add(rg.Response("sentiment", "negative", user_id=ann1.id, status="submitted"))
@@ -169,9 +173,9 @@ def test_responses_from_two_annotators_follow_the_distribution(client, server, d
     assert progress["completed"] == 1 and progress["pending"] == N_RECORDS - 1
 
     completed = list(dataset.records(query=rg.Query(filter=rg.Filter(("status", "==", "completed")))))
-    assert [r.id for r in completed] == ["ext-1"]
+    assert [r.id for r in completed] == ["ext-11"]
     submitted = list(dataset.records(query=rg.Query(filter=rg.Filter(("response.status", "==", "submitted"))), with_responses=True))
-    assert [r.id for r in submitted] == ["ext-1"]
+    assert [r.id for r in submitted] == ["ext-11"]
     assert sorted(str(r.user_id) for r in submitted[0].responses["sentiment"]) == sorted([str(ann1.id), str(ann2.id)])
 
     # A draft does not complete a record.
