@@ -9,6 +9,7 @@ import { TokenService } from "./auth/tokens.js";
 import { createContext, type AppContext } from "./context.js";
 import { buildApp } from "./app.js";
 import { bootstrapOwner, type OwnerBootstrap } from "./bootstrap/owner.js";
+import { seedDemo } from "./bootstrap/demo.js";
 
 export interface RunningServer { app: FastifyInstance; ctx: AppContext; url: string; owner: OwnerBootstrap | null; close(): Promise<void> }
 
@@ -19,6 +20,7 @@ export async function startServer(config: ServerConfig = loadConfig()): Promise<
   const ctx = createContext(store, new TokenService(secret, config.tokenExpirationSeconds), { ...config, webDist: config.webDist ?? defaultWebDist() });
   const owner = await bootstrapOwner(store.db, config.ownerUsername, config.ownerPassword);
   const app = await buildApp(ctx);
+  if (config.seedDemo) await seedDemo(app, store.db);
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
