@@ -166,4 +166,39 @@ describe("annotation screen in real Chromium", () => {
     expect((await ownerResponse(recordIds[2]!))?.values["sentiment"]?.value).toBe("neutral");
     await context.close();
   }, 120_000);
+
+  it("searches text with highlighted matches and finds similar records, keeping the state in the URL", async () => {
+    const context = await browser.newContext({ locale: "en-US", viewport: { width: 1400, height: 1000 } });
+    const page = await openPage(context);
+    await page.getByRole("searchbox", { name: "Search records" }).fill("cats");
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    await page.waitForURL(/_search=cats/);
+    await page.getByText(/Record number \d+ about cats/).first().waitFor();
+    await expect.poll(() => page.evaluate(() => (CSS as unknown as { highlights: Map<string, Set<unknown>> }).highlights.get("search-text-highlight-text")?.size ?? 0)).toBeGreaterThan(0);
+    await page.getByRole("button", { name: "Reset" }).first().click();
+    await page.waitForURL((url) => !url.search.includes("_search"));
+
+    await page.getByRole("button", { name: "Find similar" }).click();
+    await page.getByRole("spinbutton", { name: "Record number" }).fill("5");
+    await page.getByRole("button", { name: "Search", exact: true }).last().click();
+    await page.waitForURL(/_similarity=/);
+    await page.getByText(/Similarity Score \d+(\.\d)?%/).waitFor();
+    await page.getByText("Record 1 of 5").waitFor();
+    await context.close();
+  }, 60_000);
+
+  it("annotates 50 records at once in bulk view, in chunks, and the server stores every response", async () => {
+    const context = await browser.newContext({ locale: "en-US", viewport: { width: 1400, height: 1000 } });
+    const page = await openPage(context, "?_page=1~50");
+    await page.getByRole("checkbox", { name: "Select all" }).check();
+    await page.getByText("50 records selected").waitFor();
+    await page.getByRole("radio", { name: /Positive/ }).click();
+    await page.getByRole("button", { name: /Submit/ }).click();
+    await expect.poll(async () => {
+      const search = await api<{ total: number }>("POST", `/me/datasets/${datasetId}/records/search?limit=1`, { filters: { and: [{ type: "terms", scope: { entity: "response", property: "status" }, values: ["submitted"] }] } });
+      return search.total;
+    }, { timeout: 20_000 }).toBe(51);
+    await screenshot(page, "annotation-bulk-after-submit");
+    await context.close();
+  }, 60_000);
 });

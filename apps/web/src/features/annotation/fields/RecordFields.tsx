@@ -1,40 +1,13 @@
-import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { observer } from "mobx-react-lite";
 import { useTranslation } from "react-i18next";
 import type { ChatMessage, DatasetRecord, RecordField } from "@tessera/domain";
 import type { FormController } from "../form-controller";
 import { renderMarkdown } from "./markdown";
 import { buildCustomFieldDocument } from "./custom-template";
-import { SpanText, supportsHighlights } from "./SpanText";
+import { SpanText } from "./SpanText";
+import { useSearchHighlight } from "./search-highlight";
 import { textDirection } from "../../../shared/text-direction";
-
-/** Paints the matches of a text search inside an element with the CSS Custom Highlight API. */
-function useSearchHighlight(ref: React.RefObject<HTMLElement | null>, name: string, query: string, content: unknown) {
-  useLayoutEffect(() => {
-    const el = ref.current;
-    if (!el || !supportsHighlights()) return;
-    const highlightName = `search-text-highlight-${name.replace(/[^a-zA-Z0-9_-]/g, "_")}`;
-    const terms = query.trim().toLowerCase().split(/\s+/).filter((w) => w.length > 0);
-    const registry = (CSS as unknown as { highlights: { set(n: string, h: unknown): void; delete(n: string): void } }).highlights;
-    if (terms.length === 0) { registry.delete(highlightName); return; }
-    const ranges: Range[] = [];
-    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const text = (node.textContent ?? "").toLowerCase();
-      for (const term of terms) {
-        for (let i = text.indexOf(term); i >= 0; i = text.indexOf(term, i + term.length)) {
-          const range = document.createRange();
-          range.setStart(node, i);
-          range.setEnd(node, i + term.length);
-          ranges.push(range);
-        }
-      }
-    }
-    const Highlight = (globalThis as unknown as { Highlight: new (...r: Range[]) => unknown }).Highlight;
-    registry.set(highlightName, new Highlight(...ranges));
-    return () => registry.delete(highlightName);
-  }, [ref, name, query, content]);
-}
 
 function Markdown({ text }: { text: string }) {
   const html = useMemo(() => renderMarkdown(text), [text]);
@@ -130,7 +103,7 @@ export const RecordFields = observer(function RecordFields({ record, form, searc
               {f.field.isText && <button type="button" className="record-field__copy" aria-label={t("annotation.fields.copy")} onClick={() => copy(String(f.content))}>⧉</button>}
             </header>
             {span && f.field.isText
-              ? <SpanText record={record} question={span} text={String(f.content)} form={form} disabled={spanDisabled} />
+              ? <SpanText record={record} question={span} text={String(f.content)} form={form} disabled={spanDisabled} search={search} />
               : f.field.isImage ? <ImageFieldContent field={f} />
               : f.field.isChat ? <ChatFieldContent field={f} search={search} />
               : f.field.isCustom ? <CustomFieldContent field={f} record={record} />

@@ -5,6 +5,7 @@ import { Suggestion, type DatasetRecord, type Question, type SpanItem } from "@t
 import type { FormController } from "../form-controller";
 import { addSpan, removeSpan, snapSelection, spanLevels } from "../questions/span-selection";
 import { textDirection } from "../../../shared/text-direction";
+import { useSearchHighlight } from "./search-highlight";
 
 /** Whether the CSS Custom Highlight API (used to paint spans) exists in this browser. */
 export function supportsHighlights(): boolean {
@@ -32,8 +33,8 @@ interface BadgePosition { span: SpanItem; left: number; top: number; level: numb
  * entity picked in the form (word snapping; character level while holding Shift when allowed).
  * Spans are painted with the CSS Custom Highlight API; each has a badge with a remove button.
  */
-export const SpanText = observer(function SpanText({ record, question, text, form, disabled = false }: {
-  record: DatasetRecord; question: Question; text: string; form: FormController; disabled?: boolean;
+export const SpanText = observer(function SpanText({ record, question, text, form, disabled = false, search = "" }: {
+  record: DatasetRecord; question: Question; text: string; form: FormController; disabled?: boolean; search?: string;
 }) {
   const { t } = useTranslation();
   form.track();
@@ -49,6 +50,7 @@ export const SpanText = observer(function SpanText({ record, question, text, for
   const entityText = options.find((o) => String(o.value) === entity)?.text ?? entity;
   const allowCharacter = question.settings.allow_character_annotation ?? false;
   const key = JSON.stringify(spans);
+  useSearchHighlight(textRef, question.settings.field ?? question.name, search, text);
 
   useLayoutEffect(() => {
     const node = textRef.current?.firstChild;
