@@ -21,6 +21,7 @@ import { fieldsRoutes } from "./routes/fields.js";
 import { questionsRoutes } from "./routes/questions.js";
 import { metadataPropertiesRoutes } from "./routes/metadata-properties.js";
 import { vectorSettingsRoutes } from "./routes/vector-settings.js";
+import { installSecurity } from "./security/index.js";
 
 export const BODY_LIMIT_BYTES = 64 * 1024 * 1024;
 
@@ -31,8 +32,10 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT_BYTES,
     ajv: { customOptions: { coerceTypes: false } },
     routerOptions: { maxParamLength: 500 },
+    trustProxy: ctx.config.security.trustProxy,
   });
   installErrorHandler(app);
+  installSecurity(app, ctx.config.security);
   await app.register(formbody);
   app.addHook("onSend", async (_request, reply, payload) => {
     reply.header("X-Content-Type-Options", "nosniff");

@@ -1,11 +1,16 @@
 import { resolve } from "node:path";
 import { loadHubConfig, type HubConfig } from "./hub/config.js";
 import { loadHostedSpace, loadOAuthConfig, type HostedSpace, type OAuthConfig } from "./oauth/oauth-config.js";
+import { loadSecurityConfig, type SecurityConfig } from "./security/config.js";
 
 export interface ServerConfig {
   host: string;
   port: number;
   dataDir: string;
+  /** `DATABASE_URL=postgres://...` runs on PostgreSQL (docs/deployment.md); null keeps the embedded store. */
+  databaseUrl: string | null;
+  /** Connections per replica in the PostgreSQL pool (`TESSERA_DATABASE_POOL_SIZE`, default 10). */
+  databasePoolSize: number;
   /** Directory of the built web app; served on the same origin when it exists. */
   webDist: string | null;
   ownerUsername: string;
@@ -21,6 +26,8 @@ export interface ServerConfig {
   oauth: OAuthConfig;
   /** The hosted space (Hugging Face Spaces) the server runs in, or null. */
   hostedSpace: HostedSpace | null;
+  /** Headers, proxy trust, login rate limits, body limits (docs/security.md). */
+  security: SecurityConfig;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] = process.argv.slice(2)): ServerConfig {
@@ -34,6 +41,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     host: option("host") ?? env.TESSERA_HOST ?? "127.0.0.1",
     port: Number.isInteger(port) && port >= 0 ? port : 6900,
     dataDir: resolve(option("data-dir") ?? env.TESSERA_DATA_DIR ?? "./data"),
+    databaseUrl: option("database-url") ?? (env.TESSERA_DATABASE_URL || env.DATABASE_URL || null),
+    databasePoolSize: Math.max(1, Number(env.TESSERA_DATABASE_POOL_SIZE ?? 10) || 10),
     webDist: option("web-dist") ?? env.TESSERA_WEB_DIST ?? null,
     ownerUsername: env.TESSERA_OWNER_USERNAME || "owner",
     ownerPassword: env.TESSERA_OWNER_PASSWORD || null,
@@ -44,5 +53,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     hub: loadHubConfig(env),
     hostedSpace: loadHostedSpace(env),
     oauth: loadOAuthConfig(env),
+    security: loadSecurityConfig(env),
   };
 }

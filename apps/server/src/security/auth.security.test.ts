@@ -1,0 +1,255 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../config.js";
+import { startServer, type RunningServer } from "../server.js";
+import { startTestServer, type TestServer } from "../testing/test-server.js";
+import { Fixtures } from "../testing/fixtures.js";
+import { API_CSP, CUSTOM_FIELD_FRAME_CSP } from "./headers.js";
+import { CUSTOM_FIELD_FRAME_PATH, RATE_LIMITED } from "./index.js";
+
+const OWNER_PASSWORD = "owner-password-1";
+
+/** A real server on loopback with its own (or a given) data directory and environment. */
+async function boot(env: Record<string, string> = {}, dataDir = mkdtempSync(join(tmpdir(), "tessera-sec-")), webDist: string | null = null): Promise<RunningServer & { dataDir: string }> {
+  const config = { ...loadConfig({ TESSERA_OWNER_PASSWORD: OWNER_PASSWORD, ...env }, []), dataDir, port: 0, host: "127.0.0.1", webDist };
+  return { ...(await startServer(config)), dataDir };
+}
+
+const login = (url: string, username: string, password: string, headers: Record<string, string> = {}) =>
+  fetch(`${url}/api/v1/token`, { method: "POST", body: new URLSearchParams({ username, password }), headers });
+
+async function token(url: string, username = "owner", password = OWNER_PASSWORD): Promise<string> {
+  const res = await login(url, username, password);
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { access_token: string }).access_token;
+}
+
+const me = (url: string, headers: Record<string, string>) => fetch(`${url}/api/v1/me`, { headers });
+
+describe("security headers", () => {
+  let server: RunningServer & { dataDir: string };
+  let web: string;
+  beforeAll(async () => {
+    web = mkdtempSync(join(tmpdir(), "tessera-web-"));
+    writeFileSync(join(web, "index.html"), "<!doctype html><title>t</title><div id=root></div>");
+    server = await boot({}, undefined, web);
+  });
+  afterAll(async () => { await server.close(); rmSync(server.dataDir, { recursive: true, force: true }); rmSync(web, { recursive: true, force: true }); });
+
+  it("serves the web app with a strict CSP: no inline script, no eval, https/data images, sandboxed custom-field frames, same-origin framing", async () => {
+    for (const path of ["/", "/dataset/abc/annotation-mode", "/index.html"]) {
+      const res = await fetch(`${server.url}${path}`);
+      expect(res.status).toBe(200);
+      const csp = res.headers.get("content-security-policy") ?? "";
+      const directives = new Map(csp.split(";").map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name ?? "", values]));
+      expect(directives.get("script-src")).toEqual(["'self'"]);
+      expect(directives.get("default-src")).toEqual(["'self'"]);
+      expect(directives.get("object-src")).toEqual(["'none'"]);
+      expect(directives.get("img-src")).toEqual(expect.arrayContaining(["https:", "data:"]));
+      expect(directives.get("frame-src")).toEqual(["'self'"]);
+      expect(directives.get("frame-ancestors")).toEqual(["'self'"]);
+      expect(csp).not.toContain("unsafe-eval");
+      expect(directives.get("script-src")?.join(" ")).not.toMatch(/unsafe/);
+      expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(res.headers.get("x-frame-options")).toBe("SAMEORIGIN");
+    }
+  });
+
+  it("gives API answers (success, 401, 404) a CSP that loads nothing and forbids framing", async () => {
+    for (const [path, status] of [["/api/v1/settings", 200], ["/api/v1/me", 401], ["/api/v1/nope", 404]] as const) {
+      const res = await fetch(`${server.url}${path}`);
+      expect(res.status).toBe(status);
+      expect(res.headers.get("content-security-policy")).toBe(API_CSP);
+      expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    }
+  });
+
+  it("serves the custom-field frame as its own sandboxed opaque origin", async () => {
+    const res = await fetch(`${server.url}${CUSTOM_FIELD_FRAME_PATH}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(res.headers.get("content-security-policy")).toBe(CUSTOM_FIELD_FRAME_CSP);
+    expect(CUSTOM_FIELD_FRAME_CSP).toMatch(/^sandbox allow-scripts;/);
+    expect(CUSTOM_FIELD_FRAME_CSP).not.toMatch(/allow-same-origin/);
+  });
+
+  it("sends no HSTS over plain HTTP, and ignores X-Forwarded-Proto unless the proxy is trusted", async () => {
+    const res = await fetch(`${server.url}/api/v1/settings`, { headers: { "x-forwarded-proto": "https" } });
+    expect(res.headers.get("strict-transport-security")).toBeNull();
+  });
+
+  it("sends HSTS behind a trusted TLS proxy, and allows the hosted-space or configured embedders", async () => {
+    const proxied = await boot({ TESSERA_TRUST_PROXY: "true", SPACE_ID: "someone/space" }, undefined, web);
+    try {
+      const tls = await fetch(`${proxied.url}/`, { headers: { "x-forwarded-proto": "https" } });
+      expect(tls.headers.get("strict-transport-security")).toBe("max-age=31536000; includeSubDomains");
+      const plain = await fetch(`${proxied.url}/`);
+      expect(plain.headers.get("strict-transport-security")).toBeNull();
+      expect(tls.headers.get("content-security-policy")).toContain("frame-ancestors 'self' https://huggingface.co https://*.hf.space");
+      expect(tls.headers.get("x-frame-options")).toBeNull();
+    } finally {
+      await proxied.close(); rmSync(proxied.dataDir, { recursive: true, force: true });
+    }
+    const custom = await boot({ TESSERA_FRAME_ANCESTORS: "'none'" }, undefined, web);
+    try {
+      expect((await fetch(`${custom.url}/`)).headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    } finally {
+      await custom.close(); rmSync(custom.dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("login rate limiting", () => {
+  let server: TestServer;
+  let fx: Fixtures;
+  beforeAll(async () => { server = await startTestServer({ TESSERA_LOGIN_MAX_PER_USER: "3", TESSERA_LOGIN_MAX_PER_ADDRESS: "8", TESSERA_LOGIN_WINDOW_SECONDS: "2" }); fx = new Fixtures(server); });
+  afterAll(async () => { await server.stop(); });
+
+  it("blocks a username after too many failures, even with the right password, and lets it in once the window passed", async () => {
+    const user = await fx.user("annotator");
+    for (let i = 0; i < 3; i++) expect((await login(server.url, user.username, "wrong-password")).status).toBe(401);
+    const blocked = await login(server.url, user.username, user.password);
+    expect(blocked.status).toBe(429);
+    expect(await blocked.json()).toEqual(RATE_LIMITED);
+    expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    // Other people are not locked out by someone guessing this user's password.
+    expect((await login(server.url, "owner", server.ownerPassword)).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 2100));
+    expect((await login(server.url, user.username, user.password)).status).toBe(200);
+  });
+
+  it("limits a burst of parallel guesses to the allowance", async () => {
+    const user = await fx.user("annotator");
+    await new Promise((r) => setTimeout(r, 2100));
+    const statuses = await Promise.all(Array.from({ length: 12 }, () => login(server.url, user.username, "wrong-password").then((r) => r.status)));
+    expect(statuses.filter((s) => s === 401)).toHaveLength(3);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(9);
+  });
+
+  it("blocks an address that tries many usernames", async () => {
+    await new Promise((r) => setTimeout(r, 2100));
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++) statuses.push((await login(server.url, `nobody-${i}`, "wrong-password")).status);
+    expect(statuses.slice(0, 8).every((s) => s === 401)).toBe(true);
+    expect(statuses.slice(8)).toEqual([429, 429]);
+    expect((await login(server.url, "owner", server.ownerPassword)).status).toBe(429);
+    await new Promise((r) => setTimeout(r, 2100));
+  });
+
+  it("never slows down correct sign-ins", async () => {
+    for (let i = 0; i < 12; i++) expect((await login(server.url, "owner", server.ownerPassword)).status).toBe(200);
+  });
+
+  it("caps the token form at 64 KiB (413)", async () => {
+    const res = await login(server.url, "owner", "x".repeat(100 * 1024));
+    expect(res.status).toBe(413);
+  });
+});
+
+describe("tokens, API keys and the signing secret", () => {
+  it("refuses a token once TESSERA_AUTH_TOKEN_EXPIRATION has passed", async () => {
+    const server = await boot({ TESSERA_AUTH_TOKEN_EXPIRATION: "1" });
+    try {
+      const t = await token(server.url);
+      expect((await me(server.url, { authorization: `Bearer ${t}` })).status).toBe(200);
+      const [, payload] = t.split(".");
+      const claims = JSON.parse(Buffer.from(payload ?? "", "base64url").toString()) as { exp: number; iat: number };
+      expect(claims.exp - claims.iat).toBe(1);
+      await new Promise((r) => setTimeout(r, 2200));
+      const res = await me(server.url, { authorization: `Bearer ${t}` });
+      expect(res.status).toBe(401);
+      expect(await res.json()).toEqual({ detail: { code: "argilla.api.errors::UnauthorizedError", params: { detail: "Invalid token" } } });
+    } finally {
+      await server.close(); rmSync(server.dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it("keeps tokens valid across a restart (persisted secret), and another installation cannot forge them", async () => {
+    const first = await boot();
+    const t = await token(first.url);
+    await first.close();
+    const again = await boot({}, first.dataDir);
+    const other = await boot();
+    try {
+      expect((await me(again.url, { authorization: `Bearer ${t}` })).status).toBe(200);
+      // A fresh installation generated its own secret: the token of the first one means nothing there.
+      expect((await me(other.url, { authorization: `Bearer ${t}` })).status).toBe(401);
+    } finally {
+      await again.close(); await other.close();
+      rmSync(first.dataDir, { recursive: true, force: true }); rmSync(other.dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it("uses the environment secret when set, so replicas share it", async () => {
+    const secret = "replica-secret-0123456789-abcdefghijklmnopqrstuvwxyz";
+    const a = await boot({ TESSERA_AUTH_SECRET_KEY: secret });
+    const b = await boot({ TESSERA_AUTH_SECRET_KEY: secret, TESSERA_OWNER_PASSWORD: OWNER_PASSWORD });
+    try {
+      const t = await token(a.url);
+      // Same username "owner" on both installations: the token verifies on the replica.
+      expect((await me(b.url, { authorization: `Bearer ${t}` })).status).toBe(200);
+    } finally {
+      await a.close(); await b.close();
+      rmSync(a.dataDir, { recursive: true, force: true }); rmSync(b.dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses a token signed with another key or with alg none", async () => {
+    const server = await boot();
+    try {
+      const t = await token(server.url);
+      const [header, payload] = t.split(".");
+      const none = `${Buffer.from(JSON.stringify({ alg: "none", typ: "JWT" })).toString("base64url")}.${payload}.`;
+      expect((await me(server.url, { authorization: `Bearer ${none}` })).status).toBe(401);
+      expect((await me(server.url, { authorization: `Bearer ${header}.${payload}.AAAA` })).status).toBe(401);
+    } finally {
+      await server.close(); rmSync(server.dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it("regenerates an API key: the old key is refused at once, the new one works, and nobody else can rotate it", async () => {
+    const server = await startTestServer();
+    try {
+      const fx = new Fixtures(server);
+      const alice = await fx.user("annotator");
+      const bob = await fx.user("admin");
+      expect((await fx.request("POST", `/users/${alice.id}/api-key`, { headers: bob.headers })).status).toBe(403);
+      expect((await fx.request("POST", `/users/${alice.id}/api-key`, { headers: null })).status).toBe(401);
+      const rotated = await fx.request<{ api_key: string }>("POST", `/users/${alice.id}/api-key`, { headers: alice.headers });
+      expect(rotated.status).toBe(200);
+      expect(rotated.body.api_key).not.toBe(alice.apiKey);
+      expect((await me(server.url, alice.headers)).status).toBe(401);
+      expect((await me(server.url, { "x-argilla-api-key": rotated.body.api_key })).status).toBe(200);
+      // The owner may rotate anyone's key.
+      const byOwner = await fx.request<{ api_key: string }>("POST", `/users/${alice.id}/api-key`);
+      expect(byOwner.status).toBe(200);
+      expect((await me(server.url, { "x-argilla-api-key": rotated.body.api_key })).status).toBe(401);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe("body limits", () => {
+  let server: TestServer;
+  let fx: Fixtures;
+  beforeAll(async () => { server = await startTestServer({ TESSERA_ROUTE_BODY_LIMIT: "65536" }); fx = new Fixtures(server); });
+  afterAll(async () => { await server.stop(); });
+
+  it("answers 413 for an oversized body on an ordinary route, without storing anything", async () => {
+    const before = await fx.ok<{ items: unknown[] }>("GET", "/me/workspaces", undefined, 200);
+    const res = await fx.request("POST", "/workspaces", { body: { name: "big", padding: "x".repeat(70 * 1024) } });
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({ detail: "Request body is too large" });
+    expect((await fx.ok<{ items: unknown[] }>("GET", "/me/workspaces", undefined, 200)).items).toHaveLength(before.items.length);
+  });
+
+  it("lets bulk routes take large bodies (server-wide limit)", async () => {
+    const { datasetId, fieldName } = await fx.readyDataset();
+    const items = Array.from({ length: 200 }, (_, i) => ({ fields: { [fieldName]: `record ${i} ${"y".repeat(500)}` } }));
+    const res = await fx.request("POST", `/datasets/${datasetId}/records/bulk`, { body: { items } });
+    expect(res.status).toBe(201);
+  });
+});
