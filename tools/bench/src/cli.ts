@@ -1,0 +1,153 @@
+/**
+ * Tessera benchmark: one command, the real built server on a temporary data directory.
+ *
+ *   pnpm --filter @tessera/bench bench -- --records 100000 [--postgres URL] [--json out.json]
+ *
+ * See tools/bench/README.md for every option and docs/performance.md for the results.
+ */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir, totalmem } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { Api, createAnnotators, createDataset, importRecords, type ImportResult } from "./api.ts";
+import { DatasetGenerator } from "./data.ts";
+import { RecordPool, runLoad, scenarios } from "./latency.ts";
+import { topFunctions } from "./profile.ts";
+import { renderMarkdown, type BenchReport, type LatencyRow } from "./report.ts";
+import { sdkImport, type SdkResult } from "./sdk.ts";
+import { directorySize, readRss, startServer } from "./server.ts";
+import { bundleSizes, measureBrowser, type BrowserOutcome } from "./web.ts";
+
+const { values: args } = parseArgs({
+  args: process.argv.slice(2).filter((a) => a !== "--"),
+  options: {
+    records: { type: "string", default: "10000" },
+    batch: { type: "string", default: "256" },
+    postgres: { type: "string" },
+    json: { type: "string" },
+    markdown: { type: "string" },
+    concurrency: { type: "string", default: "1,20" },
+    requests: { type: "string", default: "200" },
+    "max-seconds": { type: "string", default: "60" },
+    warmup: { type: "string", default: "5" },
+    "sdk-records": { type: "string", default: "10000" },
+    "browser-records": { type: "string", default: "500" },
+    "browser-loads": { type: "string", default: "3" },
+    profile: { type: "string" },
+    smoke: { type: "boolean", default: false },
+    strict: { type: "boolean", default: false },
+    "keep-data": { type: "boolean", default: false },
+    help: { type: "boolean", default: false },
+  },
+});
+if (args.help) {
+  console.log("usage: bench [--records N] [--batch 256] [--postgres URL] [--json FILE] [--markdown FILE] [--concurrency 1,20] [--requests N] [--max-seconds S] [--sdk-records N] [--browser-records N] [--browser-loads N] [--profile DIR] [--smoke] [--strict] [--keep-data]");
+  process.exit(0);
+}
+const int = (v: string | undefined, name: string) => { const n = Number(v); if (!Number.isInteger(n) || n < 0) throw new Error(`--${name} must be a non-negative integer`); return n; };
+const smoke = args.smoke;
+const opts = {
+  records: smoke ? 1000 : int(args.records, "records"),
+  batch: int(args.batch, "batch"),
+  concurrency: (smoke ? "1,4" : args.concurrency!).split(",").map((c) => int(c, "concurrency")).filter((c) => c > 0),
+  requests: smoke ? 10 : int(args.requests, "requests"),
+  maxSeconds: smoke ? 20 : int(args["max-seconds"], "max-seconds"),
+  warmup: smoke ? 1 : int(args.warmup, "warmup"),
+  sdkRecords: smoke ? 50 : int(args["sdk-records"], "sdk-records"),
+  browserRecords: smoke ? 3 : int(args["browser-records"], "browser-records"),
+  browserLoads: smoke ? 1 : int(args["browser-loads"], "browser-loads"),
+};
+const strict = args.strict || smoke;
+const log = (msg: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
+
+const profileDir = args.profile ? (args.profile === "tmp" ? mkdtempSync(join(tmpdir(), "tessera-bench-prof-")) : args.profile) : undefined;
+const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? "?", memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, loadBefore: loadavg().map((l) => Math.round(l * 100) / 100) };
+log(`machine: ${machine.cpus} cores (${machine.cpuModel}), load ${machine.loadBefore.join(" ")}`);
+const server = await startServer({ postgres: args.postgres, cpuProfileDir: profileDir, keepData: args["keep-data"] });
+const problems: string[] = [];
+let report: BenchReport | undefined;
+try {
+  const idleRss = readRss(server.pid).rss;
+  const owner = new Api(server.url, server.ownerApiKey);
+  const gen = new DatasetGenerator();
+  const ds = await createDataset(owner, "bench");
+
+  log(`importing ${opts.records} records in batches of ${opts.batch}`);
+  let lastLog = 0;
+  const imported: ImportResult = await importRecords(owner, ds, gen, opts.records, opts.batch, (done) => {
+    if (performance.now() - lastLog > 10_000) { lastLog = performance.now(); log(`  ${done} records`); }
+  });
+  log(`import: ${imported.recordsPerSecond} records/s`);
+  const dataDirAfterImport = directorySize(server.dataDir);
+  const rssAfterImport = readRss(server.pid).rss;
+
+  const clients = await createAnnotators(owner, ds.workspaceId, Math.max(...opts.concurrency, 1));
+  const browserUser = (await createAnnotators(owner, ds.workspaceId, 1, "browser"))[0]!;
+  // Submits take records from the head of the queue; keep enough pending records for the browser part.
+  const reserve = opts.browserRecords + 50;
+  const ids = imported.recordIds;
+  const pool = new RecordPool(ids.slice(0, Math.max(0, ids.length - reserve)));
+  const perLevel = Math.floor(pool.remaining / Math.max(1, opts.concurrency.length));
+  const all = scenarios(ds, gen, pool, ids);
+  const latency: LatencyRow[] = all.map((s) => ({ name: s.name, levels: {} }));
+  for (const c of opts.concurrency) {
+    for (const [k, scenario] of all.entries()) {
+      let requests = opts.requests;
+      if (scenario.recordsPerRequest > 0) {
+        // submit and bulk submit share this level's budget of unanswered records (1 + 10 per request pair)
+        requests = Math.min(requests, Math.floor(perLevel / 11) - opts.warmup);
+        if (requests <= 0) { latency[k]!.levels[c] = { skipped: "not enough records" }; continue; }
+      }
+      log(`${scenario.name} x${requests} at concurrency ${c}`);
+      const result = await runLoad(scenario, clients.slice(0, c), { concurrency: c, requests, maxSeconds: opts.maxSeconds, warmup: opts.warmup });
+      if (result.errors > 0) problems.push(`${scenario.name} @${c}: ${result.errors} errors, first: ${result.firstError}`);
+      latency[k]!.levels[c] = result;
+    }
+  }
+  const rssAfterLatency = readRss(server.pid).rss;
+
+  let sdk: SdkResult = { skipped: "--sdk-records 0" };
+  if (opts.sdkRecords > 0) {
+    log(`official Python SDK: records.log of ${opts.sdkRecords} records`);
+    sdk = await sdkImport(owner, gen, opts.sdkRecords, opts.records);
+    if ("skipped" in sdk) { log(`SDK: ${sdk.skipped}`); if (sdk.skipped.startsWith("the SDK run failed")) problems.push(`SDK: ${sdk.skipped}`); }
+    else log(`SDK: ${sdk.recordsPerSecond} records/s`);
+  }
+
+  const bundle = bundleSizes();
+  let browser: BrowserOutcome = { skipped: "not measured: --browser-records 0" };
+  if (opts.browserRecords > 0) {
+    log(`Chromium: annotating ${opts.browserRecords} records`);
+    browser = await measureBrowser({ url: server.url, datasetId: ds.datasetId, username: browserUser.username, password: browserUser.password, records: opts.browserRecords, loads: opts.browserLoads });
+    if ("skipped" in browser) log(browser.skipped);
+  }
+
+  report = {
+    date: new Date().toISOString(),
+    machine: { ...machine, loadAfter: loadavg().map((l) => Math.round(l * 100) / 100) },
+    store: args.postgres ? "postgres" : "sqlite (embedded)",
+    options: opts,
+    import: { records: imported.records, batchSize: opts.batch, seconds: imported.seconds, recordsPerSecond: imported.recordsPerSecond, batchP50Ms: imported.batchP50Ms, batchP95Ms: imported.batchP95Ms },
+    sdk,
+    latency,
+    memory: { idleRssBytes: idleRss, afterImportRssBytes: rssAfterImport, afterLatencyRssBytes: rssAfterLatency, peakRssBytes: server.peakRss() },
+    disk: { dataDirAfterImportBytes: dataDirAfterImport, dataDirFinalBytes: directorySize(server.dataDir) },
+    bundle,
+    browser,
+    problems,
+  };
+} finally {
+  if (report) report.memory.peakRssBytes = server.peakRss();
+  await server.stop();
+}
+if (profileDir && report) {
+  report.profile = { dir: profileDir, top: topFunctions(profileDir) };
+}
+const markdown = renderMarkdown(report!);
+process.stdout.write(markdown + "\n");
+if (args.json) writeFileSync(args.json, JSON.stringify(report, null, 2) + "\n");
+if (args.markdown) writeFileSync(args.markdown, markdown + "\n");
+if (strict && problems.length > 0) {
+  log(`FAILED (--strict): ${problems.join("; ")}`);
+  process.exit(1);
+}

@@ -1,0 +1,113 @@
+import type { Annotator, BenchDataset } from "./api.ts";
+import type { DatasetGenerator } from "./data.ts";
+import { summarize, type Summary } from "./stats.ts";
+
+/** The filters the annotation page sends for its pending queue (domain RecordCriteria.toSearchBody). */
+export const PENDING_FILTERS = {
+  and: [
+    { type: "terms", scope: { entity: "response", property: "status" }, values: ["pending"] },
+    { type: "terms", scope: { entity: "record", property: "status" }, values: ["pending"] },
+  ],
+};
+const UI_QUERY = "include=responses&include=suggestions&offset=0";
+
+export interface Scenario {
+  name: string;
+  /** Records each request answers (submits take them from the pool). */
+  recordsPerRequest: number;
+  run(client: Annotator, i: number): Promise<void>;
+}
+
+export class RecordPool {
+  private next = 0;
+  private readonly ids: readonly string[];
+  constructor(ids: readonly string[]) { this.ids = ids; }
+  get remaining(): number { return this.ids.length - this.next; }
+  take(n: number): string[] {
+    if (this.next + n > this.ids.length) throw new Error("the record pool is exhausted");
+    const out = this.ids.slice(this.next, this.next + n);
+    this.next += n;
+    return out;
+  }
+}
+
+async function expectOk(res: Response, what: string): Promise<string> {
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${what}: ${res.status} ${text.slice(0, 300)}`);
+  return text;
+}
+
+/** The seven calls of the brief, each shaped as the annotation page (or the SDK) sends it. */
+export function scenarios(ds: BenchDataset, gen: DatasetGenerator, pool: RecordPool, sampleIds: readonly string[]): Scenario[] {
+  const id = ds.datasetId;
+  const search = (c: Annotator, body: unknown, limit: number) =>
+    c.api.raw("POST", `/me/datasets/${id}/records/search?${UI_QUERY}&limit=${limit}`, body).then((r) => expectOk(r, "search"));
+  // Text queries from frequent to rare words (about 60% down to 1% of records match).
+  const words = [20, 60, 200, 600, 2000].map((rank) => gen.wordAt(rank));
+  const values = (i: number) => ({ sentiment: { value: ["positive", "negative", "neutral"][Math.abs(i) % 3] }, topics: { value: ["science"] } });
+  return [
+    { name: "next page of pending (10)", recordsPerRequest: 0, run: async (c) => { await search(c, { filters: PENDING_FILTERS }, 10); } },
+    {
+      name: "submit a response", recordsPerRequest: 1,
+      run: async (c, i) => {
+        const [recordId] = pool.take(1);
+        await expectOk(await c.api.raw("POST", `/records/${recordId}/responses`, { status: "submitted", values: values(i) }), "submit");
+      },
+    },
+    {
+      name: "bulk submit of 10", recordsPerRequest: 10,
+      run: async (c, i) => {
+        const items = pool.take(10).map((recordId) => ({ record_id: recordId, status: "submitted", values: values(i) }));
+        const text = await expectOk(await c.api.raw("POST", "/me/responses/bulk", { items }), "bulk submit");
+        const failed = (JSON.parse(text) as { items: Array<{ error: unknown }> }).items.filter((x) => x.error);
+        if (failed.length) throw new Error(`bulk submit: ${failed.length} items failed: ${JSON.stringify(failed[0])}`);
+      },
+    },
+    { name: "text search (pending, 10)", recordsPerRequest: 0, run: async (c, i) => { await search(c, { query: { text: { q: words[Math.abs(i) % words.length] } }, filters: PENDING_FILTERS }, 10); } },
+    {
+      name: "metadata filter + count", recordsPerRequest: 0,
+      run: async (c, i) => {
+        const filters = { and: [...PENDING_FILTERS.and,
+          { type: "terms", scope: { entity: "metadata", metadata_property: "source" }, values: [["news", "forum", "reviews", "support", "wiki"][Math.abs(i) % 5]] },
+          { type: "range", scope: { entity: "metadata", metadata_property: "quality" }, ge: 0.25, le: 0.75 }] };
+        const text = await search(c, { filters }, 10);
+        if (typeof (JSON.parse(text) as { total?: unknown }).total !== "number") throw new Error("no total");
+      },
+    },
+    {
+      name: "similarity top-50", recordsPerRequest: 0,
+      run: async (c, i) => { await search(c, { query: { vector: { name: "embedding", record_id: sampleIds[Math.abs(i * 7919) % sampleIds.length], order: "most_similar" } }, filters: PENDING_FILTERS }, 50); },
+    },
+    { name: "dataset progress", recordsPerRequest: 0, run: async (c) => { await expectOk(await c.api.raw("GET", `/datasets/${id}/progress`), "progress"); } },
+  ];
+}
+
+export interface LoadOptions { concurrency: number; requests: number; maxSeconds: number; warmup: number }
+
+/** `requests` calls (or until `maxSeconds`) spread over `concurrency` clients, each an annotator of its own. */
+export async function runLoad(scenario: Scenario, clients: readonly Annotator[], options: LoadOptions): Promise<Summary & { firstError?: string }> {
+  const client = (w: number) => clients[w % clients.length]!;
+  for (let i = 0; i < options.warmup; i++) await scenario.run(client(0), -1 - i);
+  const samples: number[] = [];
+  let errors = 0;
+  let firstError: string | undefined;
+  let next = 0;
+  const deadline = performance.now() + options.maxSeconds * 1000;
+  const started = performance.now();
+  await Promise.all(Array.from({ length: options.concurrency }, async (_, w) => {
+    for (;;) {
+      const i = next++;
+      if (i >= options.requests || performance.now() > deadline) return;
+      const t0 = performance.now();
+      try {
+        await scenario.run(client(w), i);
+        samples.push(performance.now() - t0);
+      } catch (error) {
+        errors++;
+        firstError ??= error instanceof Error ? error.message : String(error);
+      }
+    }
+  }));
+  const summary = summarize(samples, errors, performance.now() - started);
+  return firstError ? { ...summary, firstError } : summary;
+}

@@ -1,0 +1,76 @@
+import type { Summary } from "./stats.ts";
+import type { SdkResult } from "./sdk.ts";
+import type { BrowserOutcome, BundleSizes } from "./web.ts";
+
+export interface LatencyRow { name: string; levels: Record<number, (Summary & { firstError?: string }) | { skipped: string }> }
+
+export interface BenchReport {
+  date: string;
+  machine: { cpus: number; cpuModel: string; memoryGiB: number; node: string; loadBefore: number[]; loadAfter: number[] };
+  store: string;
+  options: Record<string, unknown>;
+  import: { records: number; batchSize: number; seconds: number; recordsPerSecond: number; batchP50Ms: number; batchP95Ms: number };
+  sdk: SdkResult;
+  latency: LatencyRow[];
+  memory: { idleRssBytes: number; afterImportRssBytes: number; afterLatencyRssBytes: number; peakRssBytes: number };
+  disk: { dataDirAfterImportBytes: number; dataDirFinalBytes: number };
+  bundle: BundleSizes | { skipped: string };
+  browser: BrowserOutcome;
+  problems: string[];
+  profile?: { dir: string; top: Array<{ fn: string; selfMs: number; percent: number }> };
+}
+
+/** Targets of the brief (2-core machine; latency targets are stated for 1M records). */
+export const TARGETS: Record<string, string> = {
+  "next page of pending (10)": "p95 < 50 ms",
+  "submit a response": "p95 < 50 ms",
+  "text search (pending, 10)": "p95 < 150 ms",
+  "metadata filter + count": "p95 < 150 ms",
+  "similarity top-50": "p95 < 150 ms",
+};
+
+const mb = (b: number) => `${(b / 2 ** 20).toFixed(1)} MB`;
+const kb = (b: number) => `${(b / 1024).toFixed(1)} KB`;
+
+export function renderMarkdown(r: BenchReport): string {
+  const levels = [...new Set(r.latency.flatMap((row) => Object.keys(row.levels).map(Number)))].sort((a, b) => a - b);
+  const out: string[] = [];
+  out.push(`## Tessera benchmark, ${r.import.records.toLocaleString("en-US")} records (${r.store})`, "");
+  out.push(`${r.date.slice(0, 10)} · ${r.machine.cpus} cores (${r.machine.cpuModel}), ${r.machine.memoryGiB} GiB · Node ${r.machine.node} · load average before ${r.machine.loadBefore.join(" / ")}, after ${r.machine.loadAfter.join(" / ")}`, "");
+  out.push("| measure | value | target |", "|---|---|---|");
+  out.push(`| import, PUT records/bulk, batches of ${r.import.batchSize} | **${r.import.recordsPerSecond.toLocaleString("en-US")} records/s** (${r.import.seconds} s; batch p50 ${r.import.batchP50Ms} ms, p95 ${r.import.batchP95Ms} ms) | ≥ 10,000 records/s |`);
+  out.push(`| import, official Python SDK records.log | ${"skipped" in r.sdk ? `not measured: ${r.sdk.skipped}` : `**${r.sdk.recordsPerSecond.toLocaleString("en-US")} records/s** (${r.sdk.records.toLocaleString("en-US")} records in ${r.sdk.seconds} s)`} | |`);
+  out.push(`| server RSS: idle / after import / after latency runs / peak | ${mb(r.memory.idleRssBytes)} / ${mb(r.memory.afterImportRssBytes)} / ${mb(r.memory.afterLatencyRssBytes)} / **${mb(r.memory.peakRssBytes)}** | |`);
+  out.push(`| data directory after import / at the end | ${mb(r.disk.dataDirAfterImportBytes)} / ${mb(r.disk.dataDirFinalBytes)} | |`);
+  if ("skipped" in r.bundle) out.push(`| web bundle | not measured: ${r.bundle.skipped} | |`);
+  else {
+    out.push(`| initial JS, gzip (entry + modulepreload) | **${kb(r.bundle.initialJsGzip)}** (${kb(r.bundle.initialJsRaw)} raw) | < 250 KB |`);
+    out.push(`| initial CSS, gzip | ${kb(r.bundle.initialCssGzip)} | |`);
+    out.push(`| annotation page chunk, gzip (lazy) / all JS, gzip | ${kb(r.bundle.annotationChunkGzip)} / ${kb(r.bundle.allJsGzip)} | |`);
+  }
+  const b = r.browser;
+  if ("skipped" in b) out.push(`| annotation page in Chromium | ${b.skipped} | |`);
+  else {
+    out.push(`| navigation → first record shown (each load) | ${b.firstRecordMs.map((m) => `${m} ms`).join(", ")} | |`);
+    out.push(`| Submit → next record in the DOM (${b.nextRecordMs.count} records) | p50 ${b.nextRecordMs.p50} ms, **p95 ${b.nextRecordMs.p95} ms**, p99 ${b.nextRecordMs.p99} ms (painted p50 ${b.nextRecordPaintP50} ms) | < 100 ms |`);
+    out.push(`| JS heap after GC, ${b.annotated} records annotated | ${mb(b.heapBaselineBytes)} → ${mb(b.heapFinalBytes)} (**${b.heapGrowthPercent >= 0 ? "+" : ""}${b.heapGrowthPercent}%**) | < 10% |`);
+  }
+  out.push("", "API latency in ms (p50 / p95 / p99), each client an annotator of its own, requests as the annotation page sends them:", "");
+  out.push(`| call | ${levels.map((c) => `${c} client${c > 1 ? "s" : ""}`).join(" | ")} | target |`);
+  out.push(`|---|${levels.map(() => "---").join("|")}|---|`);
+  for (const row of r.latency) {
+    const cells = levels.map((c) => {
+      const s = row.levels[c];
+      if (!s) return "–";
+      if ("skipped" in s) return `not measured: ${s.skipped}`;
+      return `${s.p50} / **${s.p95}** / ${s.p99} (n=${s.count}, ${s.throughput} req/s${s.errors ? `, ${s.errors} errors` : ""})`;
+    });
+    out.push(`| ${row.name} | ${cells.join(" | ")} | ${TARGETS[row.name] ?? ""} |`);
+  }
+  if (r.problems.length) out.push("", "Problems:", ...r.problems.map((p) => `- ${p}`));
+  if (r.profile) {
+    out.push("", `Server CPU profile (self time, ${r.profile.dir}):`, "", "| function | self ms | % |", "|---|---|---|");
+    for (const f of r.profile.top) out.push(`| \`${f.fn}\` | ${f.selfMs} | ${f.percent} |`);
+  }
+  return out.join("\n");
+}

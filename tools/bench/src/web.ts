@@ -1,0 +1,155 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import type { Browser, Page } from "playwright-core";
+import { REPO_ROOT } from "./server.ts";
+
+export interface BundleSizes {
+  initialJsGzip: number; initialCssGzip: number; initialJsRaw: number; initialFiles: string[];
+  annotationChunkGzip: number; allJsGzip: number;
+}
+
+const gz = (path: string) => gzipSync(readFileSync(path), { level: 9 }).length;
+
+/** Gzip sizes of what index.html loads before any lazy route (entry script, modulepreloads, stylesheets). */
+export function bundleSizes(dist = join(REPO_ROOT, "apps/web/dist")): BundleSizes | { skipped: string } {
+  const index = join(dist, "index.html");
+  if (!existsSync(index)) return { skipped: `${index} is missing: build the web app first` };
+  const html = readFileSync(index, "utf8");
+  const refs = [...html.matchAll(/<(?:script[^>]*\ssrc|link[^>]*\shref)="\/?([^"]+\.(?:js|css))"/g)].map((m) => m[1]!);
+  const js = refs.filter((r) => r.endsWith(".js"));
+  const css = refs.filter((r) => r.endsWith(".css"));
+  const assets = readdirSync(join(dist, "assets"));
+  return {
+    initialJsGzip: js.reduce((s, f) => s + gz(join(dist, f)), 0),
+    initialJsRaw: js.reduce((s, f) => s + readFileSync(join(dist, f)).length, 0),
+    initialCssGzip: css.reduce((s, f) => s + gz(join(dist, f)), 0),
+    initialFiles: refs,
+    annotationChunkGzip: assets.filter((f) => f.startsWith("AnnotationPage") && f.endsWith(".js")).reduce((s, f) => s + gz(join(dist, "assets", f)), 0),
+    allJsGzip: assets.filter((f) => f.endsWith(".js")).reduce((s, f) => s + gz(join(dist, "assets", f)), 0),
+  };
+}
+
+export interface BrowserResult {
+  firstRecordMs: number[];
+  nextRecordMs: { count: number; p50: number; p95: number; p99: number; max: number };
+  nextRecordPaintP50: number;
+  heapBaselineBytes: number; heapFinalBytes: number; heapGrowthPercent: number; annotated: number;
+}
+export type BrowserOutcome = BrowserResult | { skipped: string };
+
+declare global { interface Window { __benchFirstRecord?: number } }
+
+/** Runs in the page: answers the current record if needed, clicks Submit and times until another record is in the DOM. */
+async function submitAndWait(): Promise<{ dom: number; paint: number }> {
+  const current = () => document.querySelector("article[data-record-id]")?.getAttribute("data-record-id") ?? null;
+  const before = current();
+  if (before === null) throw new Error("no record on the page");
+  if (!document.querySelector('[role="radio"][aria-checked="true"]')) (document.querySelector('[role="radio"]') as HTMLElement | null)?.click();
+  const submitButton = () => Array.from(document.querySelectorAll<HTMLButtonElement>(".form-panel button")).find((b) => /Submit/.test(b.textContent ?? ""));
+  const enabledBy = performance.now() + 5000;
+  while (!submitButton() || submitButton()!.disabled) {
+    if (performance.now() > enabledBy) throw new Error("the Submit button stayed disabled");
+    await new Promise((r) => requestAnimationFrame(r));
+  }
+  const t0 = performance.now();
+  submitButton()!.click();
+  await new Promise<void>((resolve, reject) => {
+    const done = () => { const now = current(); return now !== null && now !== before; };
+    if (done()) { resolve(); return; }
+    const observer = new MutationObserver(() => { if (done()) { observer.disconnect(); clearTimeout(timer); resolve(); } });
+    observer.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-record-id"] });
+    const timer = setTimeout(() => { observer.disconnect(); reject(new Error("no next record within 10 s")); }, 10_000);
+  });
+  const dom = performance.now() - t0;
+  await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+  return { dom, paint: performance.now() - t0 };
+}
+
+function recordFirstRecord(): void {
+  const observer = new MutationObserver(() => {
+    if (document.querySelector("article[data-record-id]")) { window.__benchFirstRecord = performance.now(); observer.disconnect(); }
+  });
+  document.addEventListener("DOMContentLoaded", () => observer.observe(document.body, { subtree: true, childList: true }));
+}
+
+async function heapUsed(page: Page): Promise<number> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("HeapProfiler.collectGarbage");
+  await cdp.send("HeapProfiler.collectGarbage");
+  const { usedSize } = await cdp.send("Runtime.getHeapUsage");
+  await cdp.detach();
+  return usedSize;
+}
+
+export interface BrowserOptions { url: string; datasetId: string; username: string; password: string; records: number; loads: number }
+
+/** Real headless Chromium on the annotation page: first record after navigation, next record after Submit, JS heap growth. */
+export async function measureBrowser(options: BrowserOptions): Promise<BrowserOutcome> {
+  const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+  if (!existsSync(executablePath)) return { skipped: `no Chromium at ${executablePath}` };
+  const { chromium } = await import("playwright-core");
+  let browser: Browser | undefined;
+  try {
+    browser = await chromium.launch({
+      executablePath, headless: true,
+      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"],
+    });
+    const context = await browser.newContext({ locale: "en-US", viewport: { width: 1400, height: 1000 } });
+    await context.addInitScript(recordFirstRecord);
+    const page = await context.newPage();
+    await page.goto(`${options.url}/sign-in`);
+    await page.getByLabel("Username").fill(options.username);
+    await page.getByLabel("Password").fill(options.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL(`${options.url}/`, { timeout: 30_000 });
+
+    const annotationUrl = `${options.url}/dataset/${options.datasetId}/annotation-mode`;
+    const firstRecordMs: number[] = [];
+    for (let i = 0; i < options.loads; i++) {
+      await page.goto(annotationUrl);
+      try {
+        await page.locator("article[data-record-id]").first().waitFor({ timeout: 30_000 });
+      } catch {
+        return { skipped: `not measured: the annotation page showed no record within 30 s (${page.url()})` };
+      }
+      const at = await page.evaluate(() => window.__benchFirstRecord ?? null);
+      if (at === null) return { skipped: "not measured: could not time the first record" };
+      firstRecordMs.push(Math.round(at));
+    }
+
+    const warmup = Math.min(20, Math.max(1, Math.floor(options.records / 10)));
+    const dom: number[] = [];
+    const paint: number[] = [];
+    let heapBaseline = 0;
+    for (let i = 0; i < options.records; i++) {
+      if (i === warmup) heapBaseline = await heapUsed(page);
+      let t: { dom: number; paint: number };
+      try {
+        t = await page.evaluate(submitAndWait);
+      } catch (error) {
+        if (i === 0) return { skipped: `not measured: submitting on the annotation page failed (${error instanceof Error ? error.message.split("\n")[0] : String(error)})` };
+        throw error;
+      }
+      dom.push(t.dom);
+      paint.push(t.paint);
+    }
+    if (heapBaseline === 0) heapBaseline = await heapUsed(page);
+    const heapFinal = await heapUsed(page);
+    const sorted = [...dom].sort((a, b) => a - b);
+    const q = (p: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]! * 10) / 10;
+    const paintSorted = [...paint].sort((a, b) => a - b);
+    return {
+      firstRecordMs,
+      nextRecordMs: { count: dom.length, p50: q(0.5), p95: q(0.95), p99: q(0.99), max: q(1) },
+      nextRecordPaintP50: Math.round((paintSorted[Math.floor(paintSorted.length / 2)] ?? 0) * 10) / 10,
+      heapBaselineBytes: heapBaseline, heapFinalBytes: heapFinal,
+      heapGrowthPercent: Math.round(((heapFinal - heapBaseline) / heapBaseline) * 1000) / 10,
+      annotated: dom.length,
+    };
+  } catch (error) {
+    return { skipped: `not measured: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}` };
+  } finally {
+    await browser?.close();
+  }
+}
