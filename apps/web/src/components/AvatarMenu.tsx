@@ -17,8 +17,17 @@ export const AvatarMenu = observer(function AvatarMenu() {
 
   useEffect(() => {
     if (!open) return;
+    ref.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
     const close = (event: MouseEvent | KeyboardEvent) => {
-      if (event instanceof KeyboardEvent ? event.key === "Escape" : !ref.current?.contains(event.target as Node)) setOpen(false);
+      if (event instanceof KeyboardEvent) {
+        if (event.key === "Escape") { setOpen(false); ref.current?.querySelector<HTMLElement>(".avatar")?.focus(); }
+        if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+          const items = [...(ref.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [])];
+          const index = items.indexOf(document.activeElement as HTMLElement);
+          const next = items[(index + (event.key === "ArrowDown" ? 1 : items.length - 1)) % items.length];
+          if (next) { event.preventDefault(); next.focus(); }
+        }
+      } else if (!ref.current?.contains(event.target as Node)) setOpen(false);
     };
     document.addEventListener("mousedown", close);
     document.addEventListener("keydown", close);
