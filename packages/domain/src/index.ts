@@ -50,3 +50,4 @@ export * from "./use-cases/settings/update-settings.js";
 export * from "./use-cases/datasets/dataset-use-cases.js";
 export * from "./use-cases/datasets/hub-use-cases.js";
 export * from "./use-cases/datasets/create-dataset.js";
+export * from "./use-cases/settings-extra/index.js";

@@ -24,6 +24,7 @@ import { HttpUserRepository } from "./repositories/user-repository.js";
 import { HttpDatasetRepository } from "./repositories/dataset-repository.js";
 import { registerShell } from "./shell-bindings.js";
 import { registerOAuth } from "./oauth-bindings.js";
+import { registerSettingsExtra } from "./settings-extra-bindings.js";
 
 export const INFRA_TOKENS = {
   HttpClient: Symbol.for("tessera.HttpClient"),
@@ -73,6 +74,7 @@ export function createContainer(options: CompositionOptions = {}): DependencyCon
   registerOAuth(c, http, options);
   registerAnnotation(c, http);
   registerDatasets(c, http, options);
+  registerSettingsExtra(c, http, options);
   return c;
 }
 

@@ -14,3 +14,4 @@ export * from "./repositories/settings-repositories.js";
 export * from "./repositories/more-repositories.js";
 export * from "./http/cache.js";
 export * from "./http/failed-request-handler.js";
+export * from "./settings-extra-bindings.js";

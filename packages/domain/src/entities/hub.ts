@@ -110,10 +110,13 @@ export class HubSubset {
   fields: FieldCreation[] = [];
   questions: QuestionCreation[] = [];
   metadata: MetadataCreation[] = [];
+  /** The column used as the records' external id (a column named id by default; null: none). */
+  externalId: string | null;
 
   constructor(readonly name: string, readonly splits: string[], features: { [column: string]: HubFeature }) {
     this.split = splits[0] ?? "train";
     this.columns = Object.keys(features);
+    this.externalId = this.columns.includes("id") ? "id" : null;
     for (const [column, feature] of Object.entries(features)) {
       const t = classifyColumn(feature);
       if (t.kind === "field") this.fields.push({ name: column, title: column, required: false, type: t.type, useMarkdown: false });
@@ -145,13 +148,13 @@ export class HubSubset {
     this.normalizeRequired();
   }
 
-  /** The import mapping; external_id comes from a column named id. */
+  /** The import mapping; external_id is the chosen column (by default a column named id). */
   get mapping(): HubMapping {
     return {
       fields: this.fields.filter((f) => f.type !== "no mapping" && this.columns.includes(f.name)).map((f) => ({ source: f.name, target: f.name })),
       metadata: this.metadata.filter((m) => this.columns.includes(m.name)).map((m) => ({ source: m.name, target: m.name })),
       suggestions: this.questions.filter((q) => q.column !== null).map((q) => ({ source: q.column as string, target: q.name })),
-      external_id: this.columns.includes("id") ? "id" : null,
+      external_id: this.externalId !== null && this.columns.includes(this.externalId) ? this.externalId : null,
     };
   }
 }
