@@ -7,6 +7,7 @@ import type { DB, WorkspacesTable } from "../db/schema.js";
 import { conflict, forbidden, notFound, parse, unprocessable, uuidParam } from "../http/errors.js";
 import { pathIds } from "../http/params.js";
 import { userOut, workspaceOut } from "../http/serializers.js";
+import { userVisibleTo } from "../security/redact.js";
 import { isMember, requireMember, requireOwner } from "../auth/policies.js";
 import { isUniqueViolation } from "../db/introspect.js";
 import { now } from "../clock.js";
@@ -64,7 +65,7 @@ export function workspacesRoutes(app: FastifyInstance, ctx: AppContext): void {
     if (user.role === "annotator" || !(await isMember(ctx.db, user, workspace.id))) throw forbidden();
     const users = await ctx.db.selectFrom("users").innerJoin("workspaces_users as wu", "wu.user_id", "users.id")
       .selectAll("users").where("wu.workspace_id", "=", workspace.id).orderBy("wu.inserted_at").orderBy("users.username").execute();
-    return { items: users.map(userOut) };
+    return { items: users.map((u) => userVisibleTo(user, u)) };
   });
 
   app.post("/api/v1/workspaces/:workspace_id/users", async (request, reply) => {
@@ -97,6 +98,6 @@ export function workspacesRoutes(app: FastifyInstance, ctx: AppContext): void {
       .where("workspace_id", "=", workspace.id).where("user_id", "=", member.id).executeTakeFirst();
     if (!member || !pair) throw notFound(`Workspace user with workspace_id \`${workspace.id}\` and user_id \`${user_id}\` not found`);
     await ctx.db.deleteFrom("workspaces_users").where("workspace_id", "=", workspace.id).where("user_id", "=", member.id).execute();
-    return userOut(member);
+    return userVisibleTo(user, member);
   });
 }

@@ -1,0 +1,388 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../testing/test-server.js";
+import { FORBIDDEN, Fixtures, UNAUTHORIZED, uniqueName, type Headers, type Json } from "../testing/fixtures.js";
+import { routeTable } from "./index.js";
+import { tableChecksums } from "./checksum.js";
+
+/**
+ * The authorization matrix (contract 1.4): every route the server registers x every kind of caller,
+ * with resources in workspace A. "Own" callers are members of A; "other" callers hold API keys of
+ * users of workspace B. A route nobody wrote an expectation for fails the first test: add it to CASES.
+ */
+
+const ACTORS = ["owner", "adminA", "annotatorA", "annotatorA2", "adminB", "annotatorB", "anonymous"] as const;
+type ActorName = (typeof ACTORS)[number];
+
+/** Who is allowed (contract 1.4); everyone else gets 403 (401 when anonymous). */
+type Policy =
+  | "public" // anyone, also without credentials
+  | "authenticated" // any signed-in user
+  | "owner"
+  | "member" // owner, or member of workspace A (any role)
+  | "adminMember" // owner, or admin member of workspace A
+  | "selfOrOwner" // the target user (annotatorA) or the owner
+  | "responseAuthor" // the response's author (annotatorA), admin members of A, the owner
+  | "anyAdmin" // owner or any admin (jobs, contract 1.4)
+  | "perItemMember"; // 200 for everyone signed in; each item is refused unless the caller is a member of A
+
+const ALLOWED: Record<Exclude<Policy, "public" | "authenticated" | "perItemMember">, ActorName[]> = {
+  owner: ["owner"],
+  member: ["owner", "adminA", "annotatorA", "annotatorA2"],
+  adminMember: ["owner", "adminA"],
+  selfOrOwner: ["owner", "annotatorA"],
+  responseAuthor: ["owner", "adminA", "annotatorA"],
+  anyAdmin: ["owner", "adminA", "adminB"],
+};
+
+/** Files of the built web app (one GET route each when it is served): public, like any static file. */
+const STATIC_FILE = /^\/(?!api\/)(?:assets\/)?[\w.-]+\.(?:html|js|css|svg|png|ico|woff2?|txt|json|webmanifest|map)$/;
+const STATIC_CASE: Case = { policy: "public", ok: [200], req: () => ({ path: "" }) };
+
+function caseFor(route: { method: string; url: string }): Case | undefined {
+  const c = CASES[`${route.method} ${route.url}`];
+  if (c) return c;
+  if (route.method === "GET" && STATIC_FILE.test(route.url)) return { ...STATIC_CASE, req: () => ({ path: route.url }) };
+  return undefined;
+}
+
+function allowed(policy: Policy, actor: ActorName): boolean {
+  if (policy === "public") return true;
+  if (actor === "anonymous") return false;
+  if (policy === "authenticated" || policy === "perItemMember") return true;
+  return ALLOWED[policy].includes(actor);
+}
+
+interface Ids {
+  workspace: string; otherWorkspace: string; dataset: string; draft: string; field: string; question: string; questionName: string;
+  metadata: string; vector: string; record: string; response: string; suggestion: string; user: string; member: string; job: string;
+}
+interface Req { path: string; body?: unknown; form?: Record<string, string> }
+interface Case {
+  policy: Policy;
+  /** Statuses an allowed caller may get (the first is the usual one). */
+  ok: number[];
+  req(ids: Ids, actor: ActorName): Req;
+  /** Fresh resources for allowed callers of a route that changes or deletes them. */
+  fresh?(world: World, actor: ActorName): Promise<Partial<Ids>>;
+}
+
+interface World { fx: Fixtures; ids: Ids; headers: Record<ActorName, Headers>; server: TestServer; fieldName: string }
+
+const labelValues = (ids: Ids, value = "yes") => ({ [ids.questionName]: { value } });
+
+const CASES: Record<string, Case> = {
+  "POST /api/v1/token": { policy: "public", ok: [200], req: () => ({ path: "/api/v1/token", form: { username: "owner", password: "owner-password-1" } }) },
+  "GET /api/v1/me": { policy: "authenticated", ok: [200], req: () => ({ path: "/api/v1/me" }) },
+  "GET /api/v1/settings": { policy: "public", ok: [200], req: () => ({ path: "/api/v1/settings" }) },
+  "GET /api/v1/status": { policy: "public", ok: [200], req: () => ({ path: "/api/v1/status" }) },
+  "GET /api/v1/version": { policy: "public", ok: [200], req: () => ({ path: "/api/v1/version" }) },
+  "GET /api/v1/hub/settings": { policy: "public", ok: [200], req: () => ({ path: "/api/v1/hub/settings" }) },
+  "GET /frames/custom-field.html": { policy: "public", ok: [200], req: () => ({ path: "/frames/custom-field.html" }) },
+  "GET /api/v1/oauth2/providers": { policy: "public", ok: [200], req: () => ({ path: "/api/v1/oauth2/providers" }) },
+  // No provider is configured here: the provider routes answer 404 to everyone (docs/oauth.md covers them with a provider).
+  "GET /api/v1/oauth2/providers/:provider/authentication": { policy: "public", ok: [404], req: () => ({ path: "/api/v1/oauth2/providers/huggingface/authentication" }) },
+  "GET /api/v1/oauth2/providers/:provider/access-token": { policy: "public", ok: [404], req: () => ({ path: "/api/v1/oauth2/providers/huggingface/access-token?code=x&state=y" }) },
+  "GET /api/v1/me/workspaces": { policy: "authenticated", ok: [200], req: () => ({ path: "/api/v1/me/workspaces" }) },
+  "GET /api/v1/me/datasets": { policy: "authenticated", ok: [200], req: () => ({ path: "/api/v1/me/datasets" }) },
+
+  // Users (owner only, plus API key regeneration by the user themself).
+  "GET /api/v1/users": { policy: "owner", ok: [200], req: () => ({ path: "/api/v1/users" }) },
+  "POST /api/v1/users": { policy: "owner", ok: [201], req: () => ({ path: "/api/v1/users", body: { username: uniqueName("u"), first_name: "U", password: "password-1234", role: "annotator" } }) },
+  "GET /api/v1/users/:user_id": { policy: "owner", ok: [200], req: (ids) => ({ path: `/api/v1/users/${ids.user}` }) },
+  "PATCH /api/v1/users/:user_id": { policy: "owner", ok: [200], req: (ids) => ({ path: `/api/v1/users/${ids.user}`, body: { first_name: "Changed", role: "admin" } }), fresh: freshUser },
+  "PUT /api/v1/users/:user_id": { policy: "owner", ok: [200], req: (ids) => ({ path: `/api/v1/users/${ids.user}`, body: { first_name: "Changed", role: "admin" } }), fresh: freshUser },
+  "DELETE /api/v1/users/:user_id": { policy: "owner", ok: [200], req: (ids) => ({ path: `/api/v1/users/${ids.user}` }), fresh: freshUser },
+  "GET /api/v1/users/:user_id/workspaces": { policy: "owner", ok: [200], req: (ids) => ({ path: `/api/v1/users/${ids.user}/workspaces` }) },
+  "POST /api/v1/users/:user_id/api-key": {
+    policy: "selfOrOwner", ok: [200], req: (ids) => ({ path: `/api/v1/users/${ids.user}/api-key` }),
+    // The target is annotatorA; the world swaps in the new key after each allowed call.
+  },
+
+  // Workspaces.
+  "POST /api/v1/workspaces": { policy: "owner", ok: [201], req: () => ({ path: "/api/v1/workspaces", body: { name: uniqueName("ws") } }) },
+  "GET /api/v1/workspaces/:workspace_id": { policy: "member", ok: [200], req: (ids) => ({ path: `/api/v1/workspaces/${ids.workspace}` }) },
+  "DELETE /api/v1/workspaces/:workspace_id": { policy: "owner", ok: [200], req: (ids) => ({ path: `/api/v1/workspaces/${ids.workspace}` }), fresh: async (w) => ({ workspace: (await w.fx.workspace()).id }) },
+  "GET /api/v1/workspaces/:workspace_id/users": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/workspaces/${ids.workspace}/users` }) },
+  "POST /api/v1/workspaces/:workspace_id/users": { policy: "owner", ok: [201, 200], req: (ids) => ({ path: `/api/v1/workspaces/${ids.workspace}/users`, body: { user_id: ids.user } }), fresh: freshUser },
+  "DELETE /api/v1/workspaces/:workspace_id/users/:user_id": {
+    policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/workspaces/${ids.workspace}/users/${ids.member}` }),
+    fresh: async (w) => ({ member: (await w.fx.member(w.ids.workspace, "annotator")).id }),
+  },
+
+  // Datasets and their settings.
+  "POST /api/v1/datasets": { policy: "adminMember", ok: [201], req: (ids) => ({ path: "/api/v1/datasets", body: { name: uniqueName("ds"), workspace_id: ids.workspace } }) },
+  "GET /api/v1/datasets/:dataset_id": { policy: "member", ok: [200], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}` }) },
+  "PATCH /api/v1/datasets/:dataset_id": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}`, body: { guidelines: "Changed guidelines" } }), fresh: freshDraft("dataset") },
+  "DELETE /api/v1/datasets/:dataset_id": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}` }), fresh: freshDraft("dataset") },
+  "PUT /api/v1/datasets/:dataset_id/publish": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/datasets/${ids.draft}/publish` }), fresh: freshDraft("draft") },
+  "GET /api/v1/datasets/:dataset_id/fields": { policy: "member", ok: [200], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/fields` }) },
+  "GET /api/v1/datasets/:dataset_id/questions": { policy: "member", ok: [200], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/questions` }) },
+  "GET /api/v1/datasets/:dataset_id/vectors-settings": { policy: "member", ok: [200], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/vectors-settings` }) },
+  "GET /api/v1/me/datasets/:dataset_id/metadata-properties": { policy: "member", ok: [200], req: (ids) => ({ path: `/api/v1/me/datasets/${ids.dataset}/metadata-properties` }) },
+  "POST /api/v1/datasets/:dataset_id/fields": {
+    policy: "adminMember", ok: [201], req: (ids) => ({ path: `/api/v1/datasets/${ids.draft}/fields`, body: { name: uniqueName("f"), title: "F", settings: { type: "text" } } }), fresh: freshDraft("draft"),
+  },
+  "POST /api/v1/datasets/:dataset_id/questions": {
+    policy: "adminMember", ok: [201], fresh: freshDraft("draft"),
+    req: (ids) => ({ path: `/api/v1/datasets/${ids.draft}/questions`, body: { name: uniqueName("q"), title: "Q", settings: { type: "text" } } }),
+  },
+  "POST /api/v1/datasets/:dataset_id/metadata-properties": {
+    policy: "adminMember", ok: [201], fresh: freshDraft("draft"),
+    req: (ids) => ({ path: `/api/v1/datasets/${ids.draft}/metadata-properties`, body: { name: uniqueName("m"), title: "M", settings: { type: "terms", values: null } } }),
+  },
+  "POST /api/v1/datasets/:dataset_id/vectors-settings": {
+    policy: "adminMember", ok: [201], fresh: freshDraft("draft"),
+    req: (ids) => ({ path: `/api/v1/datasets/${ids.draft}/vectors-settings`, body: { name: uniqueName("v"), title: "V", dimensions: 2 } }),
+  },
+  "PATCH /api/v1/fields/:field_id": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/fields/${ids.field}`, body: { title: "Changed" } }), fresh: freshSettings },
+  "DELETE /api/v1/fields/:field_id": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/fields/${ids.field}` }), fresh: freshSettings },
+  "PATCH /api/v1/questions/:question_id": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/questions/${ids.question}`, body: { title: "Changed" } }), fresh: freshSettings },
+  "DELETE /api/v1/questions/:question_id": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/questions/${ids.question}` }), fresh: freshSettings },
+  "GET /api/v1/metadata-properties/:metadata_property_id": { policy: "member", ok: [200], req: (ids) => ({ path: `/api/v1/metadata-properties/${ids.metadata}` }) },
+  "GET /api/v1/metadata-properties/:metadata_property_id/metrics": { policy: "member", ok: [200], req: (ids) => ({ path: `/api/v1/metadata-properties/${ids.metadata}/metrics` }) },
+  "PATCH /api/v1/metadata-properties/:metadata_property_id": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/metadata-properties/${ids.metadata}`, body: { title: "Changed" } }), fresh: freshSettings },
+  "DELETE /api/v1/metadata-properties/:metadata_property_id": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/metadata-properties/${ids.metadata}` }), fresh: freshSettings },
+  "PATCH /api/v1/vectors-settings/:vector_settings_id": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/vectors-settings/${ids.vector}`, body: { title: "Changed" } }), fresh: freshSettings },
+  "DELETE /api/v1/vectors-settings/:vector_settings_id": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/vectors-settings/${ids.vector}` }), fresh: freshSettings },
+
+  // Jobs and Hub import (the draft dataset makes an allowed import stop at 422 before any Hub call).
+  "GET /api/v1/jobs/:jobId": { policy: "anyAdmin", ok: [200], req: (ids) => ({ path: `/api/v1/jobs/${ids.job}` }) },
+  "POST /api/v1/datasets/:datasetId/import": {
+    policy: "adminMember", ok: [422],
+    req: (ids) => ({ path: `/api/v1/datasets/${ids.draft}/import`, body: { name: "owner/name", subset: "default", split: "train", mapping: { fields: [], metadata: [], suggestions: [], external_id: null } } }),
+  },
+
+  // Records.
+  "POST /api/v1/datasets/:dataset_id/records/bulk": { policy: "adminMember", ok: [201], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/records/bulk`, body: { items: [{ fields: { text: "new record" } }] } }) },
+  "PUT /api/v1/datasets/:dataset_id/records/bulk": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/records/bulk`, body: { items: [{ id: ids.record, fields: { text: "changed record" } }] } }), fresh: freshRecord },
+  "GET /api/v1/datasets/:dataset_id/records": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/records?include=responses&include=suggestions` }) },
+  "DELETE /api/v1/datasets/:dataset_id/records": { policy: "adminMember", ok: [204], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/records?ids=${ids.record}` }), fresh: freshRecord },
+  "POST /api/v1/datasets/:dataset_id/records/search": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/records/search?include=responses`, body: {} }) },
+  "POST /api/v1/me/datasets/:dataset_id/records/search": { policy: "member", ok: [200], req: (ids) => ({ path: `/api/v1/me/datasets/${ids.dataset}/records/search?include=responses`, body: { query: { text: { q: "record" } } } }) },
+  "GET /api/v1/datasets/:dataset_id/records/search/suggestions/options": { policy: "member", ok: [200], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/records/search/suggestions/options` }) },
+  "GET /api/v1/records/:record_id": { policy: "member", ok: [200], req: (ids) => ({ path: `/api/v1/records/${ids.record}` }) },
+  "PATCH /api/v1/records/:record_id": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/records/${ids.record}`, body: { metadata: { genre: "changed" } } }), fresh: freshRecord },
+  "DELETE /api/v1/records/:record_id": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/records/${ids.record}` }), fresh: freshRecord },
+
+  // Responses and suggestions.
+  "POST /api/v1/records/:record_id/responses": { policy: "member", ok: [201], req: (ids) => ({ path: `/api/v1/records/${ids.record}/responses`, body: { values: labelValues(ids), status: "submitted" } }), fresh: freshRecord },
+  "PUT /api/v1/responses/:response_id": { policy: "responseAuthor", ok: [200], req: (ids) => ({ path: `/api/v1/responses/${ids.response}`, body: { values: labelValues(ids, "no"), status: "submitted" } }), fresh: freshResponse },
+  "DELETE /api/v1/responses/:response_id": { policy: "responseAuthor", ok: [200], req: (ids) => ({ path: `/api/v1/responses/${ids.response}` }), fresh: freshResponse },
+  "POST /api/v1/me/responses/bulk": { policy: "perItemMember", ok: [200], req: (ids) => ({ path: "/api/v1/me/responses/bulk", body: { items: [{ record_id: ids.record, values: labelValues(ids), status: "draft" }] } }), fresh: freshRecord },
+  "GET /api/v1/records/:record_id/suggestions": { policy: "member", ok: [200], req: (ids) => ({ path: `/api/v1/records/${ids.record}/suggestions` }) },
+  "PUT /api/v1/records/:record_id/suggestions": { policy: "adminMember", ok: [201, 200], req: (ids) => ({ path: `/api/v1/records/${ids.record}/suggestions`, body: { question_id: ids.question, value: "no" } }), fresh: freshRecord },
+  "DELETE /api/v1/records/:record_id/suggestions": { policy: "adminMember", ok: [204], req: (ids) => ({ path: `/api/v1/records/${ids.record}/suggestions?ids=${ids.suggestion}` }), fresh: freshSuggestion },
+  "DELETE /api/v1/suggestions/:suggestion_id": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/suggestions/${ids.suggestion}` }), fresh: freshSuggestion },
+
+  // Progress and metrics.
+  "GET /api/v1/datasets/:dataset_id/progress": { policy: "member", ok: [200], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/progress` }) },
+  "GET /api/v1/datasets/:dataset_id/users/progress": { policy: "member", ok: [200], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/users/progress` }) },
+  "GET /api/v1/me/datasets/:dataset_id/metrics": { policy: "member", ok: [200], req: (ids) => ({ path: `/api/v1/me/datasets/${ids.dataset}/metrics` }) },
+};
+
+async function freshUser(w: World): Promise<Partial<Ids>> {
+  return { user: (await w.fx.user("annotator")).id };
+}
+
+/** A draft dataset in workspace A with a text field and a label question (publishable). */
+async function draftDataset(w: World): Promise<{ id: string; field: string; question: string }> {
+  const ds = await w.fx.dataset(w.ids.workspace);
+  const field = await w.fx.field(ds.id, { name: "text", title: "Text", settings: { type: "text" } });
+  const question = await w.fx.question(ds.id);
+  return { id: ds.id, field: field.id, question: question.id };
+}
+
+function freshDraft(key: "dataset" | "draft") {
+  return async (w: World): Promise<Partial<Ids>> => ({ [key]: (await draftDataset(w)).id });
+}
+
+async function freshSettings(w: World): Promise<Partial<Ids>> {
+  const ds = await draftDataset(w);
+  const extraField = await w.fx.field(ds.id);
+  const metadata = await w.fx.metadataProperty(ds.id);
+  const vector = await w.fx.vectorSettings(ds.id);
+  return { draft: ds.id, field: extraField.id, question: ds.question, metadata: metadata.id, vector: vector.id };
+}
+
+async function freshRecord(w: World): Promise<Partial<Ids>> {
+  const created = await w.fx.ok<{ items: { id: string }[] }>("POST", `/datasets/${w.ids.dataset}/records/bulk`, { items: [{ fields: { text: `fresh ${randomUUID()}` } }] });
+  return { record: created.items[0]!.id };
+}
+
+async function freshResponse(w: World): Promise<Partial<Ids>> {
+  const { record } = await freshRecord(w);
+  const res = await w.fx.ok<{ id: string }>("POST", `/records/${record}/responses`, { values: labelValues(w.ids), status: "submitted" }, 201, w.headers.annotatorA);
+  return { record, response: res.id };
+}
+
+async function freshSuggestion(w: World): Promise<Partial<Ids>> {
+  const { record } = await freshRecord(w);
+  const res = await w.fx.ok<{ id: string }>("PUT", `/records/${record}/suggestions`, { question_id: w.ids.question, value: "yes" }, 201);
+  return { record, suggestion: res.id };
+}
+
+async function call(w: World, method: string, req: Req, actor: ActorName): Promise<{ status: number; body: unknown }> {
+  const headers: Headers = { ...w.headers[actor] };
+  let body: string | URLSearchParams | undefined;
+  if (req.form) body = new URLSearchParams(req.form);
+  else if (req.body !== undefined) { headers["content-type"] = "application/json"; body = JSON.stringify(req.body); }
+  const res = await fetch(`${w.server.url}${req.path}`, { method, headers, body });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try { parsed = text ? JSON.parse(text) : null; } catch { /* HTML or text */ }
+  return { status: res.status, body: parsed };
+}
+
+let server: TestServer;
+let world: World;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  const fx = new Fixtures(server);
+  const wsA = await fx.workspace();
+  const wsB = await fx.workspace();
+  const adminA = await fx.member(wsA.id, "admin");
+  const annotatorA = await fx.member(wsA.id, "annotator");
+  const annotatorA2 = await fx.member(wsA.id, "annotator");
+  const adminB = await fx.member(wsB.id, "admin");
+  const annotatorB = await fx.member(wsB.id, "annotator");
+  const headers: Record<ActorName, Headers> = {
+    owner: fx.owner,
+    adminA: await server.login(adminA.username, adminA.password), // bearer token
+    annotatorA: annotatorA.headers, annotatorA2: annotatorA2.headers, // API keys
+    adminB: adminB.headers, annotatorB: annotatorB.headers,
+    anonymous: {},
+  };
+  const ds = await fx.dataset(wsA.id);
+  await fx.field(ds.id, { name: "text", title: "Text", settings: { type: "text" } });
+  const question = await fx.question(ds.id);
+  const metadata = await fx.metadataProperty(ds.id, { name: "genre", visible_for_annotators: true });
+  const vector = await fx.vectorSettings(ds.id);
+  await fx.publish(ds.id);
+  const draft = await fx.dataset(wsA.id);
+  await fx.field(draft.id, { name: "text", title: "Text", settings: { type: "text" } });
+  await fx.question(draft.id);
+  const records = await fx.ok<{ items: { id: string }[] }>("POST", `/datasets/${ds.id}/records/bulk`, { items: [{ fields: { text: "a record in A" }, metadata: { genre: "news" }, vectors: { [vector.name]: [1, 0, 0] } }] });
+  const record = records.items[0]!.id;
+  const ids0 = { questionName: question.name };
+  const response = await fx.ok<{ id: string }>("POST", `/records/${record}/responses`, { values: labelValues(ids0 as Ids), status: "submitted" }, 201, headers.annotatorA);
+  const suggestion = await fx.ok<{ id: string }>("PUT", `/records/${record}/suggestions`, { question_id: question.id, value: "yes" }, 201);
+  const job = randomUUID();
+  const t = new Date().toISOString();
+  await server.ctx.db.insertInto("jobs").values({ id: job, type: "hub_import", status: "finished", payload: JSON.stringify({ datasetId: ds.id }), result: JSON.stringify({ records: 1 }), error: null, attempts: 1, max_attempts: 3, run_after: t, inserted_at: t, started_at: t, finished_at: t, updated_at: t }).execute();
+  world = {
+    fx, server, headers, fieldName: "text",
+    ids: {
+      workspace: wsA.id, otherWorkspace: wsB.id, dataset: ds.id, draft: draft.id, field: (await fx.ok<{ items: { id: string }[] }>("GET", `/datasets/${ds.id}/fields`, undefined, 200)).items[0]!.id,
+      question: question.id, questionName: question.name, metadata: metadata.id, vector: vector.id, record, response: response.id, suggestion: suggestion.id,
+      user: annotatorA.id, member: annotatorA2.id, job,
+    },
+  };
+}, 120_000);
+afterAll(async () => { await server?.stop(); });
+
+const key = (r: { method: string; url: string }) => `${r.method} ${r.url}`;
+
+describe("authorization matrix", () => {
+  it("has an expectation for every registered route (new routes must be added to CASES)", () => {
+    const routes = routeTable(server.app).map(key);
+    expect(routes.length).toBeGreaterThan(50);
+    const missing = routeTable(server.app).filter((r) => !caseFor(r)).map(key);
+    expect(missing, `routes without an authorization expectation; add them to CASES in apps/server/src/security/authz-matrix.security.test.ts: ${missing.join(", ")}`).toEqual([]);
+    const stale = Object.keys(CASES).filter((c) => !routes.includes(c));
+    expect(stale, "expectations for routes that no longer exist").toEqual([]);
+  });
+
+  it("refuses every caller the contract does not allow (401 anonymous, 403 otherwise) and changes nothing", async () => {
+    const sqlite = server.ctx.store.sqlite!;
+    const before = tableChecksums(sqlite);
+    const failures: string[] = [];
+    let denials = 0;
+    for (const route of routeTable(server.app)) {
+      const c = caseFor(route);
+      if (!c) continue;
+      for (const actor of ACTORS) {
+        if (allowed(c.policy, actor)) continue;
+        denials++;
+        const res = await call(world, route.method, c.req(world.ids, actor), actor);
+        const expected = actor === "anonymous" ? { status: 401, body: UNAUTHORIZED } : { status: 403, body: FORBIDDEN };
+        if (res.status !== expected.status || JSON.stringify(res.body) !== JSON.stringify(expected.body)) {
+          failures.push(`${key(route)} as ${actor}: expected ${expected.status}, got ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(denials).toBeGreaterThan(150);
+    expect(tableChecksums(sqlite)).toEqual(before);
+  }, 120_000);
+
+  it("answers each member route 403 for the other workspace also with per-item bulk responses, and writes nothing there", async () => {
+    const sqlite = server.ctx.store.sqlite!;
+    const before = tableChecksums(sqlite);
+    const c = CASES["POST /api/v1/me/responses/bulk"]!;
+    for (const actor of ["adminB", "annotatorB"] as const) {
+      const res = await call(world, "POST", c.req(world.ids, actor), actor);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ items: [{ item: null, error: { detail: "Operation not allowed" } }] });
+    }
+    expect(tableChecksums(sqlite)).toEqual(before);
+  });
+
+  it("lets every allowed caller through (fresh resources for changes)", async () => {
+    const failures: string[] = [];
+    for (const route of routeTable(server.app)) {
+      const c = caseFor(route);
+      if (!c) continue;
+      for (const actor of ACTORS) {
+        if (!allowed(c.policy, actor) || (c.policy === "perItemMember" && !ALLOWED.member.includes(actor))) continue;
+        const ids = { ...world.ids, ...(c.fresh ? await c.fresh(world, actor) : {}) };
+        const res = await call(world, route.method, c.req(ids, actor), actor);
+        if (!c.ok.includes(res.status)) failures.push(`${key(route)} as ${actor}: expected ${c.ok.join("/")}, got ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+        if (c.policy === "perItemMember" && res.status === 200) {
+          const items = (res.body as { items: { error: unknown }[] }).items;
+          if (items[0]?.error !== null) failures.push(`${key(route)} as ${actor}: item refused ${JSON.stringify(items[0])}`);
+        }
+        if (key(route) === "POST /api/v1/users/:user_id/api-key" && res.status === 200) {
+          world.headers.annotatorA = { "x-argilla-api-key": (res.body as { api_key: string }).api_key };
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  }, 180_000);
+});
+
+describe("no leaks through lists and search", () => {
+  const get = async <T,>(actor: ActorName, path: string) => (await call(world, "GET", { path }, actor)).body as T;
+
+  it("lists only the caller's workspaces and datasets", async () => {
+    for (const actor of ["adminB", "annotatorB"] as const) {
+      const workspaces = await get<{ items: { id: string }[] }>(actor, "/api/v1/me/workspaces");
+      expect(workspaces.items.map((x) => x.id)).toEqual([world.ids.otherWorkspace]);
+      const datasets = await get<{ items: { id: string; workspace_id: string }[] }>(actor, "/api/v1/me/datasets");
+      expect(datasets.items.filter((d) => d.workspace_id !== world.ids.otherWorkspace)).toEqual([]);
+      const filtered = await call(world, "GET", { path: `/api/v1/me/datasets?workspace_id=${world.ids.workspace}` }, actor);
+      expect([403, 200]).toContain(filtered.status);
+      if (filtered.status === 200) expect((filtered.body as { items: unknown[] }).items).toEqual([]);
+    }
+  });
+
+  it("shows an annotator only their own response through the annotator search", async () => {
+    const res = await call(world, "POST", { path: `/api/v1/me/datasets/${world.ids.dataset}/records/search?include=responses`, body: {} }, "annotatorA2");
+    expect(res.status).toBe(200);
+    const json = JSON.stringify(res.body);
+    expect(json).not.toContain(world.ids.response);
+  });
+
+  it("does not return password hashes or other users' API keys anywhere", async () => {
+    const users = await get<{ items: Json[] }>("owner", "/api/v1/users");
+    expect(JSON.stringify(users)).not.toMatch(/password|\$argon2/);
+    const members = await get<{ items: Json[] }>("adminA", `/api/v1/workspaces/${world.ids.workspace}/users`);
+    expect(JSON.stringify(members)).not.toMatch(/password|\$argon2/);
+    // Only the caller's own entry carries a key: an admin must not collect the keys of the workspace.
+    expect(members.items.filter((m) => m.api_key !== undefined)).toHaveLength(1);
+    expect(members.items.find((m) => m.id === world.ids.user)?.api_key).toBeUndefined();
+    const owners = await get<{ items: Json[] }>("owner", `/api/v1/workspaces/${world.ids.workspace}/users`);
+    expect(owners.items.every((m) => typeof m.api_key === "string")).toBe(true);
+  });
+});

@@ -1,0 +1,25 @@
+import { createHash } from "node:crypto";
+import type SQLite from "better-sqlite3";
+
+/** Tables whose rows change without anyone changing data (sign-in bookkeeping, job leases). */
+export const VOLATILE_TABLES = new Set(["oauth_states"]);
+
+/**
+ * A checksum per ordinary table of the embedded database (virtual tables are skipped; their shadow
+ * tables are ordinary and included). Tests compare it before and after requests that must fail.
+ */
+export function tableChecksums(sqlite: SQLite.Database, skip: ReadonlySet<string> = VOLATILE_TABLES): Record<string, string> {
+  const tables = sqlite.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as { name: string; sql: string | null }[];
+  const out: Record<string, string> = {};
+  for (const { name, sql } of tables) {
+    if (skip.has(name) || /^\s*CREATE\s+VIRTUAL/i.test(sql ?? "")) continue;
+    const quoted = `"${name.replace(/"/g, '""')}"`;
+    const rows = (sqlite.prepare(`SELECT * FROM ${quoted}`).all() as Record<string, unknown>[])
+      .map((row) => JSON.stringify(row, (_k, v: unknown) => (Buffer.isBuffer(v) ? v.toString("base64") : typeof v === "bigint" ? v.toString() : v)))
+      .sort();
+    const hash = createHash("sha256");
+    for (const row of rows) hash.update(`${row}\n`);
+    out[name] = `${rows.length}:${hash.digest("hex").slice(0, 16)}`;
+  }
+  return out;
+}
