@@ -1,4 +1,6 @@
 import annotationEn from "../../features/annotation/locales/en";
+import datasetSettingsEn from "../../features/dataset-settings/locales/en";
+import datasetCreationEn from "../../features/dataset-creation/locales/en";
 /** English: the reference locale. de and es must have exactly the same keys (checked by a test). */
 const en = {
   brand: { name: "Tessera", claim: "Answer questions about your data, together.", subclaim: "Label, rank, rate and review records with your team." },
@@ -68,6 +70,8 @@ const en = {
   placeholders: { datasetCreation: "Create a dataset", annotation: "Annotate", datasetSettings: "Dataset settings", comingSoon: "This page is being built." },
   common: { loading: "Loading…", copy: "Copy", copied: "Copied", skipToContent: "Skip to content" },
   annotation: annotationEn,
+  datasetSettings: datasetSettingsEn,
+  datasetCreation: datasetCreationEn,
 };
 
 export type Resources = typeof en;

@@ -1,4 +1,6 @@
 import annotationEs from "../../features/annotation/locales/es";
+import datasetSettingsEs from "../../features/dataset-settings/locales/es";
+import datasetCreationEs from "../../features/dataset-creation/locales/es";
 import type { Resources } from "./en";
 
 const es: Resources = {
@@ -69,5 +71,7 @@ const es: Resources = {
   placeholders: { datasetCreation: "Crear un dataset", annotation: "Anotar", datasetSettings: "Configuración del dataset", comingSoon: "Esta página está en construcción." },
   common: { loading: "Cargando…", copy: "Copiar", copied: "Copiado", skipToContent: "Saltar al contenido" },
   annotation: annotationEs,
+  datasetSettings: datasetSettingsEs,
+  datasetCreation: datasetCreationEs,
 };
 export default es;
