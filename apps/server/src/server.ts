@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { FastifyInstance } from "fastify";
 import { loadConfig, type ServerConfig } from "./config.js";
-import { openEmbeddedStore } from "./db/database.js";
+import { openStore, type Store } from "./db/database.js";
 import { loadSigningSecret } from "./auth/secrets.js";
 import { TokenService } from "./auth/tokens.js";
 import { createContext, type AppContext } from "./context.js";
@@ -15,7 +15,16 @@ export interface RunningServer { app: FastifyInstance; ctx: AppContext; url: str
 
 /** The composition root of the server: store, secrets, context, routes, first-start bootstrap. */
 export async function startServer(config: ServerConfig = loadConfig()): Promise<RunningServer> {
-  const store = await openEmbeddedStore(config.dataDir);
+  const store = await openStore(config);
+  try {
+    return await startOn(store, config);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}
+
+async function startOn(store: Store, config: ServerConfig): Promise<RunningServer> {
   const secret = await loadSigningSecret(store.db, config.authSecret);
   const ctx = createContext(store, new TokenService(secret, config.tokenExpirationSeconds), { ...config, webDist: config.webDist ?? defaultWebDist() });
   const owner = await bootstrapOwner(store.db, config.ownerUsername, config.ownerPassword);

@@ -6,12 +6,35 @@ import { Kysely, SqliteDialect } from "kysely";
 import { Migrator } from "kysely/migration";
 import type { DB } from "./schema.js";
 import { migrationProvider } from "./migrations/index.js";
+import { postgresMigrationProvider } from "./migrations/postgres/index.js";
+import { dialectOf, type SqlDialect } from "./dialect.js";
 
 export interface Store {
   db: Kysely<DB>;
-  /** The raw embedded connection, for search adapters that need SQLite-specific SQL. */
-  sqlite: SQLite.Database;
+  dialect: SqlDialect;
+  /** The raw embedded connection (SQLite only, else null), for adapters that need SQLite-specific SQL. */
+  sqlite: SQLite.Database | null;
+  /** The PostgreSQL connection string (PostgreSQL only, else null): pg-boss opens its own pool with it. */
+  databaseUrl: string | null;
+  /** PostgreSQL: the pgvector extension is installed (vector similarity). Always true on SQLite (sqlite-vec). */
+  vectorSearch: boolean;
   close(): Promise<void>;
+}
+
+export interface StoreConfig {
+  dataDir: string;
+  /** `postgres://...` selects PostgreSQL; null keeps the embedded SQLite store in dataDir. */
+  databaseUrl?: string | null;
+  databasePoolSize?: number;
+}
+
+/** Opens the configured store (PostgreSQL when databaseUrl is set, else embedded SQLite) and migrates it. */
+export async function openStore(config: StoreConfig): Promise<Store> {
+  if (config.databaseUrl) {
+    const { openPostgresStore } = await import("./postgres.js");
+    return openPostgresStore(config.databaseUrl, { poolSize: config.databasePoolSize });
+  }
+  return openEmbeddedStore(config.dataDir);
 }
 
 /** Opens (creating when needed) the embedded store in dataDir and applies pending migrations. */
@@ -25,11 +48,12 @@ export async function openEmbeddedStore(dataDir: string): Promise<Store> {
   sqliteVec.load(sqlite);
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
   await migrate(db);
-  return { db, sqlite, close: async () => { await db.destroy(); } };
+  return { db, dialect: "sqlite", sqlite, databaseUrl: null, vectorSearch: true, close: async () => { await db.destroy(); } };
 }
 
 export async function migrate(db: Kysely<DB>): Promise<void> {
-  const migrator = new Migrator({ db, provider: migrationProvider });
+  const provider = dialectOf(db) === "postgres" ? postgresMigrationProvider : migrationProvider;
+  const migrator = new Migrator({ db, provider });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === "Error");
   if (error || failed) {

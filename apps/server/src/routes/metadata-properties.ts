@@ -10,6 +10,8 @@ import { pathIds } from "../http/params.js";
 import { metadataPropertyOut } from "../http/serializers.js";
 import { datasetFor, isMember, type DatasetRow } from "../auth/policies.js";
 import { isUniqueViolation, tableExists } from "../db/introspect.js";
+import { isPostgres } from "../db/dialect.js";
+import { metadataNumberRange, metadataTermCounts } from "../db/postgres-queries.js";
 import { rejectNullKeys, strictNameSchema, titleSchema } from "../settings/common.js";
 import { allowedRolesFor, MetadataSettingsSchema, type MetadataSettings } from "../settings/metadata.js";
 import { now } from "../clock.js";
@@ -60,6 +62,10 @@ async function metricsFor(db: Kysely<DB>, property: MetadataPropertyRow): Promis
   const path = `$."${property.name}"`; // names match ^[a-z0-9_-]+$, so the quoted path is safe
   if (settings.type === "terms") {
     if (!hasRecords) return { type: "terms", total: 0, values: [] };
+    if (isPostgres(db)) {
+      const counts = await metadataTermCounts(db, property.dataset_id, property.name);
+      return { type: "terms", total: counts.length, values: counts.slice(0, TERMS_METRICS_LIMIT) };
+    }
     // json_each walks a list value's items, or yields a scalar value once.
     const rows = await sql<{ term: unknown; count: number }>`
       select j.value as term, count(*) as count
@@ -70,13 +76,17 @@ async function metricsFor(db: Kysely<DB>, property: MetadataPropertyRow): Promis
     return { type: "terms", total: rows.rows.length, values: rows.rows.slice(0, TERMS_METRICS_LIMIT).map((r) => ({ term: r.term, count: Number(r.count) })) };
   }
   if (!hasRecords) return { type: settings.type, min: null, max: null };
+  const round = (v: number | null | undefined) => (v === null || v === undefined ? null : settings.type === "float" ? Math.round(v * 1e5) / 1e5 : v);
+  if (isPostgres(db)) {
+    const range = await metadataNumberRange(db, property.dataset_id, property.name);
+    return { type: settings.type, min: round(range.min), max: round(range.max) };
+  }
   const result = await sql<{ min: number | null; max: number | null }>`
     select min(json_extract(r.metadata, ${path})) as min, max(json_extract(r.metadata, ${path})) as max
     from records r
     where r.dataset_id = ${property.dataset_id} and r.metadata is not null and json_valid(r.metadata)
       and json_type(r.metadata, ${path}) in ('integer', 'real')`.execute(db);
   const row = result.rows[0];
-  const round = (v: number | null | undefined) => (v === null || v === undefined ? null : settings.type === "float" ? Math.round(v * 1e5) / 1e5 : v);
   return { type: settings.type, min: round(row?.min), max: round(row?.max) };
 }
 

@@ -1,0 +1,28 @@
+import type { Kysely } from "kysely";
+import type { Migration, MigrationProvider } from "kysely/migration";
+import { migrationProvider } from "../index.js";
+import * as pg0002 from "./0002-dataset-settings.js";
+import * as pg0003 from "./0003-records.js";
+
+/**
+ * PostgreSQL runs the same, versioned migration list as SQLite (same names, so the history is
+ * comparable); a migration whose SQL is SQLite-specific has a PostgreSQL variant here, keyed by
+ * the same name. Portable migrations (Kysely schema builder, text/integer columns) need none.
+ * When you add a migration with raw SQLite SQL (FTS5, WITHOUT ROWID, json_each, table rebuilds),
+ * add its PostgreSQL variant here too; `postgres-migrations.test.ts` runs the whole list on PGlite.
+ */
+const noop: Migration = { up: async (_db: Kysely<unknown>) => {} };
+
+export const postgresVariants: Record<string, Migration> = {
+  "0002-dataset-settings": pg0002,
+  "0003-records": pg0003,
+  /** SQLite table rebuild; the PostgreSQL 0003 already has the final shape. */
+  "0006-record-vectors-rowid": noop,
+};
+
+export const postgresMigrationProvider: MigrationProvider = {
+  getMigrations: async () => {
+    const all = await migrationProvider.getMigrations();
+    return Object.fromEntries(Object.entries(all).map(([name, migration]) => [name, postgresVariants[name] ?? migration]));
+  },
+};
