@@ -132,7 +132,10 @@ export class SqliteSearch implements SearchPort {
       // bm25() cannot run inside an aggregate: score the matches in a materialized CTE, then keep each record's best field.
       ctes.push(`m AS MATERIALIZED (SELECT rowid AS fts_rowid, bm25(records_fts) AS bm FROM records_fts WHERE records_fts MATCH ${match}${fieldClause})`);
       ctes.push("t AS (SELECT fts_rowid >> 10 AS seq, min(bm) AS bm FROM m GROUP BY fts_rowid >> 10)");
-      from += " JOIN t ON t.seq = r.seq";
+      // CROSS JOIN keeps the matches as the outer loop: left to itself the planner may scan the
+      // dataset's records and rescan the (unindexed) matches for each one, quadratic in the count query
+      // (5 s instead of 2 ms at 5K records).
+      from = "t CROSS JOIN records r ON t.seq = r.seq";
       score = "-t.bm";
     }
     if (query.vector) {
