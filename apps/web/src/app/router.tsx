@@ -49,8 +49,8 @@ export function routeTable(): RouteObject[] {
     r("dataset/:id?/settings", ROUTE_NAMES.datasetSettings, lazyElement(pages.datasetSettings), "/dataset/:id?/settings", pages.datasetSettings.preload),
     r("oauth/:provider?/callback", ROUTE_NAMES.oauthCallback, <OAuthCallbackPage />, "/oauth/:provider?/callback"),
     r("user-settings", ROUTE_NAMES.userSettings, lazyElement(pages.userSettings), "/user-settings", pages.userSettings.preload),
-    // Catch-all single segment: a URL-encoded hub repo id, handled by the annotation page's components.
-    r(":id", ROUTE_NAMES.hubRepo, lazyElement(pages.annotation), "/:id"),
+    // Catch-all single segment: a URL-encoded hub repo id; it imports that dataset from the hub (the creation page).
+    r(":id", ROUTE_NAMES.hubRepo, lazyElement(pages.datasetCreation), "/:id", pages.datasetCreation.preload),
     { path: "*", element: <ErrorPage status={404} /> },
   ];
 }
