@@ -68,6 +68,7 @@ const problems: string[] = [];
 let report: BenchReport | undefined;
 try {
   const idleRss = readRss(server.pid).rss;
+  log(`server ${server.url} (pid ${server.pid}), data in ${server.dataDir}`);
   const owner = new Api(server.url, server.ownerApiKey);
   const gen = new DatasetGenerator();
   const ds = await createDataset(owner, "bench");
