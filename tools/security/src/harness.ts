@@ -1,0 +1,136 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import SQLite from "better-sqlite3";
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const REPO_ROOT = resolve(here, "../../..");
+export const SERVER_MAIN = join(REPO_ROOT, "apps/server/dist/main.js");
+export const OWNER_PASSWORD = "security-owner-password";
+
+export async function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const srv = createServer();
+    srv.listen(0, "127.0.0.1", () => {
+      const address = srv.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      srv.close(() => res(port));
+    });
+    srv.on("error", rej);
+  });
+}
+
+/** The built server (apps/server/dist/main.js, stage 30) as a child process on loopback. */
+export class ServerProcess {
+  private child: ChildProcess | null = null;
+  output = "";
+  url = "";
+
+  constructor(readonly dataDir: string, private readonly env: Record<string, string> = {}) {}
+
+  static fresh(env: Record<string, string> = {}): ServerProcess {
+    return new ServerProcess(mkdtempSync(join(tmpdir(), "tessera-security-")), env);
+  }
+
+  async start(): Promise<void> {
+    if (!existsSync(SERVER_MAIN)) throw new Error(`${SERVER_MAIN} is missing: build the server first (pnpm turbo run build)`);
+    const port = await freePort();
+    this.url = `http://127.0.0.1:${port}`;
+    const child = spawn(process.execPath, [SERVER_MAIN], {
+      env: {
+        ...process.env, TESSERA_PORT: String(port), TESSERA_HOST: "127.0.0.1", TESSERA_DATA_DIR: this.dataDir, TESSERA_OWNER_PASSWORD: OWNER_PASSWORD,
+        TESSERA_HUB_DATASETS_SERVER_URL: "http://127.0.0.1:9", TESSERA_LOG_LEVEL: "error", ...this.env,
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    this.child = child;
+    child.stdout?.on("data", (d) => { this.output = (this.output + String(d)).slice(-20_000); });
+    child.stderr?.on("data", (d) => { this.output = (this.output + String(d)).slice(-20_000); });
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`server exited: ${this.output}`);
+      try {
+        if ((await fetch(`${this.url}/api/v1/settings`)).ok) return;
+      } catch { /* not up yet */ }
+      if (Date.now() > deadline) throw new Error(`server did not start: ${this.output}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  /** kill -9: no shutdown hook runs, nothing is flushed by the server. */
+  async crash(): Promise<void> {
+    await this.signal("SIGKILL");
+  }
+
+  async stop(): Promise<void> {
+    await this.signal("SIGTERM");
+  }
+
+  private async signal(signal: NodeJS.Signals): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((r) => child.once("exit", r));
+    child.kill(signal);
+    await exited;
+    this.child = null;
+  }
+
+  remove(): void {
+    rmSync(this.dataDir, { recursive: true, force: true });
+  }
+
+  /** Opens the embedded database read-only (after the process is gone, or alongside it: WAL). */
+  openDatabase(): SQLite.Database {
+    return new SQLite(join(this.dataDir, findDatabaseFile(this.dataDir)), { readonly: true, fileMustExist: true });
+  }
+}
+
+function findDatabaseFile(dataDir: string): string {
+  for (const name of ["tessera.db", "tessera.sqlite", "db.sqlite", "data.db"]) if (existsSync(join(dataDir, name))) return name;
+  throw new Error(`no database file in ${dataDir}`);
+}
+
+export type Headers = Record<string, string>;
+
+/** A tiny JSON client with an API key or bearer headers. */
+export async function api<T = unknown>(url: string, method: string, path: string, headers: Headers, body?: unknown): Promise<{ status: number; body: T }> {
+  const res = await fetch(`${url}/api/v1${path}`, {
+    method, headers: body === undefined ? headers : { ...headers, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
+}
+
+export async function ownerHeaders(url: string): Promise<Headers> {
+  const res = await fetch(`${url}/api/v1/token`, { method: "POST", body: new URLSearchParams({ username: "owner", password: OWNER_PASSWORD }) });
+  if (res.status !== 200) throw new Error(`owner login failed: ${res.status}`);
+  const { access_token } = (await res.json()) as { access_token: string };
+  const me = await api<{ api_key: string }>(url, "GET", "/me", { authorization: `Bearer ${access_token}` });
+  return { "x-argilla-api-key": me.body.api_key };
+}
+
+export async function ok<T>(url: string, method: string, path: string, headers: Headers, body?: unknown): Promise<T> {
+  const res = await api<T>(url, method, path, headers, body);
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+/** A published dataset in a new workspace: text field `text`, label question `label` (yes/no), and `n` annotators who are members. */
+export async function annotationSetup(url: string, owner: Headers, annotators: number): Promise<{ datasetId: string; questionId: string; annotators: { id: string; headers: Headers }[] }> {
+  const stamp = Date.now().toString(36);
+  const ws = await ok<{ id: string }>(url, "POST", "/workspaces", owner, { name: `ws-${stamp}` });
+  const ds = await ok<{ id: string }>(url, "POST", "/datasets", owner, { name: `ds-${stamp}`, workspace_id: ws.id, distribution: { strategy: "overlap", min_submitted: 1 } });
+  await ok(url, "POST", `/datasets/${ds.id}/fields`, owner, { name: "text", title: "Text", settings: { type: "text" } });
+  const q = await ok<{ id: string }>(url, "POST", `/datasets/${ds.id}/questions`, owner, { name: "label", title: "Label", settings: { type: "label_selection", options: [{ value: "yes", text: "Yes" }, { value: "no", text: "No" }] } });
+  await ok(url, "PUT", `/datasets/${ds.id}/publish`, owner);
+  const people: { id: string; headers: Headers }[] = [];
+  for (let i = 0; i < annotators; i++) {
+    const u = await ok<{ id: string; api_key: string }>(url, "POST", "/users", owner, { username: `annotator-${stamp}-${i}`, first_name: `A${i}`, password: "password-1234", role: "annotator" });
+    await ok(url, "POST", `/workspaces/${ws.id}/users`, owner, { user_id: u.id });
+    people.push({ id: u.id, headers: { "x-argilla-api-key": u.api_key } });
+  }
+  return { datasetId: ds.id, questionId: q.id, annotators: people };
+}
