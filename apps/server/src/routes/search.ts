@@ -8,7 +8,7 @@ import { parseInclude, parsePaging, uuidPath } from "../records/access.js";
 import { loadDatasetSchema, type DatasetSchema } from "../records/dataset-schema.js";
 import { decodeVector, withIncludes, type RecordOut } from "../records/read.js";
 import type { SearchFilter, SearchQuery, SearchScope, SearchSort } from "../search/search-port.js";
-import { sqliteSearchFor } from "../search/sqlite-search.js";
+import { searchFor } from "../search/for-store.js";
 
 const Scope = z.discriminatedUnion("entity", [
   z.object({ entity: z.literal("record"), property: z.enum(["id", "external_id", "inserted_at", "updated_at", "status"]) }),
@@ -112,7 +112,7 @@ export function searchRoutes(app: FastifyInstance, ctx: AppContext): void {
       : { type: "range", scope: resolveScope(schema, f.scope), ge: f.ge ?? null, le: f.le ?? null }));
     const sort: SearchSort[] = (body.sort ?? []).map((s) => ({ scope: resolveScope(schema, s.scope), order: s.order }));
 
-    const result = await sqliteSearchFor(ctx.db).search({
+    const result = await searchFor(ctx.store).search({
       datasetId: dataset.id, userId: mine ? user.id : null, text, vector, filters, sort: vector ? [] : sort,
       offset: vector ? 0 : paging.offset, limit: paging.limit,
     });

@@ -33,7 +33,7 @@ async function admin<T>(adminUrl: string, work: (client: pg.Client) => Promise<T
 }
 
 const templateName = (): string => {
-  const hash = createHash("sha256").update(JSON.stringify([Object.keys(migrations), Object.keys(postgresVariants)])).digest("hex").slice(0, 12);
+  const hash = createHash("sha256").update(JSON.stringify([Object.entries(migrations), Object.entries(postgresVariants)].map((list) => list.map(([name, m]) => [name, String(m.up)])))).digest("hex").slice(0, 12);
   return `tessera_tpl_${hash}`;
 };
 

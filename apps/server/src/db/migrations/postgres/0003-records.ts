@@ -9,7 +9,8 @@ import { type Kysely, sql } from "kysely";
  *   uses); pgvector casts it to `vector(n)` in queries and in per-settings HNSW indexes, so the
  *   store works without pgvector until vector similarity is used.
  * - `records_fts` holds one tsvector per text field of a record (GIN index), kept by triggers
- *   like the SQLite FTS5 table, `simple` configuration with `unaccent`-free lower-casing.
+ *   like the SQLite FTS5 table; text search configuration `tessera_search` (lower-cased words, accents
+ *   removed when the `unaccent` extension is available, no stemming, like FTS5 unicode61).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`create table records (
@@ -69,13 +70,21 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     primary key (record_seq, field)
   )`.execute(db);
   await sql`create index records_fts_tsv_gin on records_fts using gin (tsv)`.execute(db);
+  // Accent-insensitive like SQLite's remove_diacritics: the unaccent dictionary when the extension is there.
+  await sql`do $$ begin create extension if not exists unaccent; exception when others then null; end $$`.execute(db);
+  await sql`do $$ begin
+    create text search configuration tessera_search (copy = simple);
+    if exists (select 1 from pg_extension where extname = 'unaccent') then
+      alter text search configuration tessera_search alter mapping for hword, hword_part, word with unaccent, simple;
+    end if;
+  end $$`.execute(db);
   await sql`create function tessera_records_fts() returns trigger language plpgsql as $$
     begin
       if tg_op = 'UPDATE' then
         delete from records_fts where record_seq = old.seq;
       end if;
       insert into records_fts (record_seq, field, tsv)
-        select new.seq, j.key, to_tsvector('simple', j.value #>> '{}')
+        select new.seq, j.key, to_tsvector('tessera_search', j.value #>> '{}')
         from jsonb_each(new.fields) as j where jsonb_typeof(j.value) = 'string';
       return null;
     end $$`.execute(db);

@@ -1,0 +1,14 @@
+import type { Store } from "../db/database.js";
+import { PostgresSearch } from "./postgres-search.js";
+import type { SearchPort } from "./search-port.js";
+import { sqliteSearchFor } from "./sqlite-search.js";
+
+const ports = new WeakMap<Store, SearchPort>();
+
+/** The search adapter of the store's dialect (one per store). */
+export function searchFor(store: Store): SearchPort {
+  if (store.dialect === "sqlite") return sqliteSearchFor(store.db);
+  let port = ports.get(store);
+  if (!port) { port = new PostgresSearch(store.db, { vectorSearch: store.vectorSearch }); ports.set(store, port); }
+  return port;
+}
