@@ -91,7 +91,7 @@ describe("BulkAnnotateUseCase", () => {
     const result = await uc.execute({ criteria: new RecordCriteria({ datasetId: "d1" }), answers: form, selection, status: "submitted" }, (p) => progress.push(p));
     const bulkCalls = responses.calls.filter((c) => c.op === "bulk");
     expect(bulkCalls.map((c) => (c.payload as unknown[]).length)).toEqual([10, 10, 5]);
-    expect((bulkCalls[0]?.payload as Array<{ values: unknown }>)[0]?.values).toEqual({ label: "negative", span: [] });
+    expect((bulkCalls[0]?.payload as Array<{ values: unknown }>)[0]?.values).toEqual({ label: "negative" });
     expect(progress).toEqual([33, 67, 100]);
     expect(result.allSucceeded).toBe(true);
     expect(result.message).toBeNull();
@@ -112,6 +112,57 @@ describe("BulkAnnotateUseCase", () => {
     expect(result.results.find((r) => r.recordId === "r2")).toEqual({ recordId: "r2", success: false, error: "invalid" });
     expect(result.allSucceeded).toBe(false);
     expect(result.message?.text).toBe("Some records failed to annotate");
+  });
+});
+
+describe("BulkAnnotateUseCase and span questions (spans are per text)", () => {
+  const spanSuggestion = (id: string, start: number, end: number) =>
+    ({ id: `s-${id}`, questionId: "q-span", value: [{ start, end, label: "PER" }], score: null, agent: "ner" });
+  const bulkRecord = (id: string, suggested: boolean) => {
+    const r = new DatasetRecord(recordProps(id, { suggestions: suggested ? [spanSuggestion(id, 0, 4), { id: `l-${id}`, questionId: "q-label", value: "positive", score: 0.9, agent: "m" }] : [] }), all, FIELDS, 1);
+    r.initialize(true);
+    return r;
+  };
+
+  it("never copies the form's spans; each record sends its own spans (from its suggestions or edited) or none", async () => {
+    const responses = new FakeResponses();
+    const uc = new BulkAnnotateUseCase(responses, new GetRecordsByCriteriaUseCase(new FakeRecords([]), fakeQuestions(), fakeFields()));
+    const first = bulkRecord("r1", true);
+    const second = bulkRecord("r2", false);
+    const third = bulkRecord("r3", true);
+    third.question("span")?.answer.set([{ start: 5, end: 7, label: "ORG" }]);
+    // in bulk only span suggestions prefill
+    expect([first.question("label")?.answer.value, first.question("span")?.answer.value]).toEqual([null, [{ start: 0, end: 4, label: "PER" }]]);
+    first.question("label")?.answer.set("negative");
+    await uc.execute({ criteria: new RecordCriteria({ datasetId: "d1" }), answers: first, selection: [first, second, third], status: "submitted" });
+    const items = responses.calls.find((c) => c.op === "bulk")?.payload as Array<{ recordId: string; values: Record<string, unknown> }>;
+    expect(items.map((i) => [i.recordId, i.values])).toEqual([
+      ["r1", { label: "negative", span: [{ start: 0, end: 4, label: "PER" }] }],
+      ["r2", { label: "negative" }],
+      ["r3", { label: "negative", span: [{ start: 5, end: 7, label: "ORG" }] }],
+    ]);
+  });
+
+  it("with 'all', fetched records use their own span suggestions, and records on screen their edited spans", async () => {
+    const responses = new FakeResponses();
+    const store = [
+      recordProps("r1", { suggestions: [spanSuggestion("r1", 0, 4)] }),
+      recordProps("r2", { suggestions: [spanSuggestion("r2", 8, 10)] }),
+      recordProps("r3"),
+    ];
+    const uc = new BulkAnnotateUseCase(responses, new GetRecordsByCriteriaUseCase(new FakeRecords(store), fakeQuestions(), fakeFields()));
+    const criteria = new RecordCriteria({ datasetId: "d1" });
+    criteria.page.mode = "bulk";
+    const shown = bulkRecord("r1", true);
+    shown.question("span")?.answer.set([]);
+    shown.question("label")?.answer.set("positive");
+    await uc.execute({ criteria, answers: shown, selection: "all", status: "draft", onScreen: [shown] });
+    const items = responses.calls.find((c) => c.op === "bulk")?.payload as Array<{ recordId: string; values: Record<string, unknown> }>;
+    expect(items.map((i) => [i.recordId, i.values])).toEqual([
+      ["r1", { label: "positive" }],
+      ["r2", { label: "positive", span: [{ start: 8, end: 10, label: "PER" }] }],
+      ["r3", { label: "positive" }],
+    ]);
   });
 });
 

@@ -115,19 +115,29 @@ describe("dataset use cases", () => {
     expect(await new GetJobStatusUseCase({ get: async () => { throw new Error("404"); } }).execute("j")).toBe("failed");
   });
 
-  it("admins load the full settings in parallel; annotators only the dataset", async () => {
+  it("admins load the full settings; annotators load what annotation reads (visible metadata, vectors), failures left empty", async () => {
     const dataset = new Dataset({ id: "d1", name: "n", guidelines: null, status: "ready", workspaceId: "w", workspaceName: "ws", allowExtraMetadata: false, distribution: { strategy: "overlap", minSubmitted: 1 }, metadata: null, createdAt: "", updatedAt: "", lastActivityAt: "" });
-    const list = vi.fn(async () => []);
+    const meta = (name: string, visibleForAnnotators: boolean) => ({ id: name, name, title: name, settings: { type: "terms" as const, values: ["a"] }, visibleForAnnotators, datasetId: "d1" });
+    const list = vi.fn(async () => [meta("genre", true), meta("secret", false)]);
+    const vectors = { list: vi.fn(async () => [{ id: "v", name: "v", title: "V", dimensions: 2, datasetId: "d1" }]) };
     const uc = new LoadDatasetWithSettingsUseCase(
       { getById: async () => dataset } as unknown as DatasetManagementRepository,
       { list: async () => [QUESTIONS.label] } as never, { list: async () => FIELDS } as never,
-      { list: async () => [{ id: "v", name: "v", title: "V", dimensions: 2, datasetId: "d1" }] } as never, { list } as never,
+      vectors as never, { list } as never,
     );
     const full = await uc.execute("d1", { isAdminOrOwner: true });
-    expect([full.isFull, full.questions.length, full.fields.length, full.vectors.length]).toEqual([true, 1, 4, 1]);
+    expect([full.isFull, full.questions.length, full.fields.length, full.vectors.length, full.metadata.map((m) => m.name)]).toEqual([true, 1, 4, 1, ["genre", "secret"]]);
+    const annotator = await uc.execute("d1", { isAdminOrOwner: false });
+    expect([annotator.isFull, annotator.dataset, annotator.questions.length, annotator.vectors.map((v) => v.name), annotator.metadata.map((m) => m.name)])
+      .toEqual([false, dataset, 1, ["v"], ["genre"]]);
+    expect(list).toHaveBeenCalledTimes(2);
+    expect(vectors.list).toHaveBeenCalledTimes(2);
+
+    // an annotator still gets the dataset when a settings list fails; an admin's load fails (editing needs everything)
+    vectors.list.mockRejectedValue(new Error("403"));
     const partial = await uc.execute("d1", { isAdminOrOwner: false });
-    expect([partial.isFull, partial.questions.length, partial.dataset]).toEqual([false, 0, dataset]);
-    expect(list).toHaveBeenCalledTimes(1);
+    expect([partial.dataset, partial.vectors, partial.metadata.length]).toEqual([dataset, [], 1]);
+    await expect(uc.execute("d1", { isAdminOrOwner: true })).rejects.toThrow("403");
   });
 
   it("builds the creation model from the Hub and previews the first row without the external id", async () => {
