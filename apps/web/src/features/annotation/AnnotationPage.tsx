@@ -3,8 +3,8 @@ import { observer } from "mobx-react-lite";
 import { useTranslation } from "react-i18next";
 import { useLocation, useParams } from "react-router";
 import {
-  BulkAnnotateUseCase, ClearRecordUseCase, DiscardRecordUseCase, GetDatasetProgressUseCase, LoadDatasetWithSettingsUseCase,
-  LoadRecordsUseCase, SaveDraftUseCase, SubmitRecordUseCase, type DatasetSettings, type Progress,
+  BulkAnnotateUseCase, ClearRecordUseCase, DiscardRecordUseCase, GetAgentsUseCase, GetDatasetMetricsUseCase, GetDatasetProgressUseCase,
+  LoadDatasetWithSettingsUseCase, LoadRecordsUseCase, SaveDraftUseCase, SubmitRecordUseCase, type DatasetSettings, type Progress,
 } from "@tessera/domain";
 import { useResolve } from "../../app/container-context";
 import { AnnotationLayout } from "../../layouts";
@@ -37,6 +37,8 @@ export const AnnotationPage = observer(function AnnotationPage() {
     discard: useResolve(DiscardRecordUseCase),
     clear: useResolve(ClearRecordUseCase),
     bulk: useResolve(BulkAnnotateUseCase),
+    metrics: useResolve(GetDatasetMetricsUseCase),
+    agents: useResolve(GetAgentsUseCase),
   };
   const loadSettings = useResolve(LoadDatasetWithSettingsUseCase);
   const getProgress = useResolve(GetDatasetProgressUseCase);
@@ -51,14 +53,14 @@ export const AnnotationPage = observer(function AnnotationPage() {
     [id],
   );
 
-  useEffect(() => { void vm.load(); return () => vm.dispose(); }, [vm]);
+  useEffect(() => { void vm.init(); return () => vm.dispose(); }, [vm]);
   useEffect(() => {
     let live = true;
     loadSettings.execute(id, { isAdminOrOwner: session.user?.isAdminOrOwner ?? false }).then((s) => { if (live) setSettings(s); }).catch(() => undefined);
     return () => { live = false; };
   }, [id, loadSettings, session.user]);
   // team progress, refreshed after every response event
-  const responded = vm.revision;
+  const responded = vm.responseEvents;
   useEffect(() => { getProgress.execute(id).then(setProgress).catch(() => undefined); }, [id, getProgress, responded]);
 
   // criteria -> URL

@@ -5,13 +5,11 @@ import type { DatasetSettings, Progress } from "@tessera/domain";
 import type { AnnotationViewModel } from "./annotation-view-model";
 import { Markdown } from "./fields/RecordFields";
 
-/** Guidelines (markdown) and progress: the user's session counts and the team progress. */
+/** Guidelines (markdown) and progress: the user's own counts on the dataset (server metrics) and the team progress. */
 export const SidePanels = observer(function SidePanels({ vm, settings, progress }: { vm: AnnotationViewModel; settings: DatasetSettings | null; progress: Progress | null }) {
   const { t } = useTranslation();
   const [guidelines, setGuidelines] = useState(true);
-  void vm.revision;
-  const counts = { submitted: 0, draft: 0, discarded: 0, pending: 0 };
-  for (const r of vm.queue?.records ?? []) counts[r.status]++;
+  const metrics = vm.metrics;
   const text = settings?.dataset.guidelines?.trim() ?? "";
   return (
     <aside className="annotation__side">
@@ -21,11 +19,20 @@ export const SidePanels = observer(function SidePanels({ vm, settings, progress 
       </section>
       <section className="panel" aria-label={t("annotation.progress.mine")}>
         <h2>{t("annotation.progress.mine")}</h2>
-        <ul className="status-counts">
-          {(["submitted", "draft", "discarded", "pending"] as const).map((s) => (
-            <li key={s}><span className={`dot dot--${s}`} />{t(`annotation.status.${s}`)} <strong>{counts[s]}</strong></li>
-          ))}
-        </ul>
+        {metrics ? (
+          <>
+            <div className="my-progress" role="img" aria-label={t("annotation.progress.mineSummary", { percent: metrics.progress, responded: metrics.responded, total: metrics.total })}>
+              {(["submitted", "draft", "discarded"] as const).map((s) => (
+                <span key={s} className={`my-progress__segment dot--${s}`} style={{ width: `${metrics.total ? (metrics[s] / metrics.total) * 100 : 0}%` }} />
+              ))}
+            </div>
+            <ul className="status-counts">
+              {(["submitted", "draft", "discarded", "pending"] as const).map((s) => (
+                <li key={s} data-status={s}><span className={`dot dot--${s}`} />{t(`annotation.status.${s}`)} <strong>{metrics[s]}</strong></li>
+              ))}
+            </ul>
+          </>
+        ) : <span className="skeleton" aria-busy="true" />}
         <h3>{t("annotation.progress.team")}</h3>
         {progress ? (
           <div className="team-progress" title={t("annotation.progress.teamTooltip", { completed: progress.completed, total: progress.total })}>

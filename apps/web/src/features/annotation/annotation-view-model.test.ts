@@ -148,3 +148,81 @@ describe("AnnotationViewModel, bulk view", () => {
     expect(vm.notice).toMatchObject({ key: "annotation.bulk.done.discarded", params: { total: 150 } });
   });
 });
+
+describe("AnnotationViewModel, my progress and answer filters", () => {
+  it("'My progress' comes from the server metrics and is refreshed after submit, discard, draft, autosave, clear and bulk", async () => {
+    const { vm, server } = await setup(5, "focus", 5);
+    await vm.init();
+    expect(vm.metrics).toMatchObject({ total: 5, submitted: 0, pending: 5 });
+    vm.form.set(vm.current!, vm.current!.question("sentiment")!, "positive");
+    await vm.act("submitted");
+    await flush();
+    expect(vm.metrics).toMatchObject({ submitted: 1, pending: 4 });
+    await vm.act("discarded");
+    await flush();
+    expect(vm.metrics).toMatchObject({ submitted: 1, discarded: 1, pending: 3 });
+    await vm.act("draft");
+    await flush();
+    expect(vm.metrics).toMatchObject({ draft: 1, pending: 2 });
+    vm.form.set(vm.current!, vm.current!.question("comment")!, "typing");
+    await new Promise((r) => setTimeout(r, 20));
+    await flush();
+    expect(vm.responseEvents).toBe(4);
+    await vm.clear();
+    await flush();
+    expect(vm.metrics).toMatchObject({ draft: 0, pending: 3 });
+    expect(server.metricsCalls).toBe(6);
+  });
+
+  it("bulk actions refresh the metrics; the counts do not depend on the records loaded in the session", async () => {
+    const { vm, server } = await setup(30, "bulk");
+    await vm.refreshMetrics();
+    expect(vm.metrics?.pending).toBe(30);
+    vm.togglePage();
+    await vm.bulkAct("discarded");
+    await flush();
+    expect(vm.metrics).toMatchObject({ total: 30, discarded: 10, pending: 20 });
+    expect(server.metricsCalls).toBe(2);
+  });
+
+  it("keeps the last counts when the metrics call fails", async () => {
+    const server = new FakeServer([recordProps(1)]);
+    const useCases = server.useCases();
+    let fail = false;
+    const vm = new AnnotationViewModel("d", { ...useCases, metrics: { execute: async () => { if (fail) throw new Error("500"); return server.metrics(); } } });
+    await vm.init();
+    expect(vm.metrics?.total).toBe(1);
+    fail = true;
+    await vm.refreshMetrics();
+    expect(vm.metrics?.total).toBe(1);
+  });
+
+  it("sets and removes response and suggestion filters (one per question and property) and reloads from page 1", async () => {
+    const { vm } = await setup(30);
+    await vm.loadAgents();
+    expect(vm.agentsFor("sentiment")).toEqual(["gpt-4", "human"]);
+    expect(vm.agentsFor("comment")).toEqual([]);
+    vm.next();
+    vm.setResponseFilter("sentiment", { kind: "terms", question: "sentiment", values: ["positive"] });
+    expect(vm.criteria.page.page).toBe(1);
+    vm.setSuggestionFilter("sentiment", "agent", { kind: "terms", question: "sentiment", property: "agent", values: ["gpt-4"] });
+    vm.setSuggestionFilter("sentiment", "score", { kind: "range", question: "sentiment", property: "score", ge: 0.5, le: null });
+    vm.setSuggestionFilter("sentiment", "agent", { kind: "terms", question: "sentiment", property: "agent", values: ["human"] });
+    expect(vm.criteria.responses).toEqual([{ kind: "terms", question: "sentiment", values: ["positive"] }]);
+    expect(vm.criteria.suggestions.map((s) => [s.property, s.kind === "terms" ? s.values : s.ge])).toEqual([["score", 0.5], ["agent", ["human"]]]);
+    const filters = vm.criteria.toSearchBody().filters?.and ?? [];
+    expect(filters).toContainEqual({ type: "range", scope: { entity: "suggestion", question: "sentiment", property: "score" }, ge: 0.5 });
+    expect(filters).toContainEqual({ type: "terms", scope: { entity: "response", question: "sentiment" }, values: ["positive"] });
+    vm.setResponseFilter("sentiment", null);
+    vm.setSuggestionFilter("sentiment", "score", null);
+    expect(vm.criteria.responses).toEqual([]);
+    expect(vm.criteria.suggestions).toHaveLength(1);
+  });
+
+  it("an agents call that fails leaves the agent filter empty", async () => {
+    const server = new FakeServer([recordProps(1)]);
+    const vm = new AnnotationViewModel("d", { ...server.useCases(), agents: { execute: async () => { throw new Error("x"); } } });
+    await vm.loadAgents();
+    expect(vm.agents).toEqual([]);
+  });
+});

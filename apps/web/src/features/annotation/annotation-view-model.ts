@@ -1,8 +1,8 @@
 import { action, computed, makeObservable, observable, observableRef, runInAction } from "mobx";
 import {
   PageCriteria, RecordCriteria,
-  type BulkAnnotateInput, type BulkAnnotateResult, type DatasetRecord, type RecordResponse, type RecordsQueue,
-  type RecordStatus, type ResponseStatus, type SimilarityCriteria, type ViewMode,
+  type BulkAnnotateInput, type BulkAnnotateResult, type DatasetMetrics, type DatasetRecord, type QuestionAgents, type RecordResponse,
+  type RecordsQueue, type RecordStatus, type ResponseFilter, type ResponseStatus, type SimilarityCriteria, type SuggestionFilter, type ViewMode,
 } from "@tessera/domain";
 import { FormController } from "./form-controller";
 
@@ -14,6 +14,10 @@ export interface AnnotationUseCases {
   discard: { execute(record: DatasetRecord): Promise<RecordResponse> };
   clear: { execute(record: DatasetRecord): Promise<void> };
   bulk: { execute(input: BulkAnnotateInput, onProgress?: (percent: number) => void): Promise<BulkAnnotateResult> };
+  /** The user's own counts on the dataset (`GET /me/datasets/{id}/metrics`), for 'My progress'. */
+  metrics?: { execute(datasetId: string): Promise<DatasetMetrics> };
+  /** The suggestion agents per question (`GET /datasets/{id}/records/search/suggestions/options`), for the suggestion filter. */
+  agents?: { execute(datasetId: string): Promise<QuestionAgents[]> };
 }
 
 export interface AnnotationOptions {
@@ -51,6 +55,12 @@ export class AnnotationViewModel {
   allMatched = false;
   bulkProgress: number | null = null;
   confirmBulk: ResponseStatus | null = null;
+  /** 'My progress': the user's counts from the server, refreshed after every response event. */
+  metrics: DatasetMetrics | null = null;
+  /** Bumped after every saved response (submit, discard, draft, autosave, clear, bulk). */
+  responseEvents = 0;
+  /** Suggestion agents per question (loaded once). */
+  agents: QuestionAgents[] = [];
 
   readonly form: FormController;
   private autosaveTimer: ReturnType<typeof setTimeout> | null = null;
@@ -64,6 +74,8 @@ export class AnnotationViewModel {
       criteria: observableRef, queue: observableRef, revision: observable, loading: observable, failed: observable,
       saveState: observable, busy: observable, guard: observableRef, notice: observableRef,
       selected: observable, allMatched: observable, bulkProgress: observable, confirmBulk: observable,
+      metrics: observableRef, responseEvents: observable, agents: observableRef, responded: action,
+      setResponseFilter: action, setSuggestionFilter: action,
       records: computed, current: computed, total: computed, mode: computed,
       bump: action, load: action, next: action, previous: action, setStatus: action, setCriteria: action,
       toggleSelected: action, togglePage: action, selectAllMatched: action, clearSelection: action,
@@ -72,6 +84,46 @@ export class AnnotationViewModel {
   }
 
   private bump(): void { this.revision++; this.form.touch(); }
+
+  get datasetId(): string { return this.criteria.datasetId; }
+
+  /** Reloads 'My progress' from the server (errors keep the last counts). */
+  async refreshMetrics(): Promise<void> {
+    if (!this.useCases.metrics) return;
+    try {
+      const metrics = await this.useCases.metrics.execute(this.datasetId);
+      runInAction(() => { this.metrics = metrics; });
+    } catch { /* keep the last counts */ }
+  }
+
+  /** Loads the suggestion agents per question once (errors leave the list empty). */
+  async loadAgents(): Promise<void> {
+    if (!this.useCases.agents) return;
+    try {
+      const agents = await this.useCases.agents.execute(this.datasetId);
+      runInAction(() => { this.agents = agents; });
+    } catch { /* no agent filter */ }
+  }
+
+  agentsFor(question: string): string[] { return this.agents.find((a) => a.questionName === question)?.agents ?? []; }
+
+  /** A response was saved: count the event and refresh 'My progress'. */
+  responded(): void {
+    this.responseEvents++;
+    void this.refreshMetrics();
+  }
+
+  /** Sets (or with null removes) the response filter of a question. */
+  setResponseFilter(question: string, filter: ResponseFilter | null): void {
+    this.setCriteria((c) => { c.responses = [...c.responses.filter((r) => r.question !== question), ...(filter ? [filter] : [])]; });
+  }
+
+  /** Sets (or with null removes) the suggestion filter of a question on one property (value, score or agent). */
+  setSuggestionFilter(question: string, property: SuggestionFilter["property"], filter: SuggestionFilter | null): void {
+    this.setCriteria((c) => {
+      c.suggestions = [...c.suggestions.filter((s) => s.question !== question || s.property !== property), ...(filter ? [filter] : [])];
+    });
+  }
 
   get mode(): ViewMode { void this.revision; return this.criteria.page.mode; }
 
@@ -93,6 +145,11 @@ export class AnnotationViewModel {
   }
 
   // ---------- loading and navigation ----------
+
+  /** First load of the screen: the records, 'My progress' and the suggestion agents. */
+  async init(): Promise<void> {
+    await Promise.all([this.load(), this.refreshMetrics(), this.loadAgents()]);
+  }
 
   async load(): Promise<void> {
     this.loading = true;
@@ -211,7 +268,7 @@ export class AnnotationViewModel {
     try {
       this.inFlightSave = this.useCases.draft.execute(record);
       await this.inFlightSave;
-      runInAction(() => { this.saveState = "saved"; this.bump(); });
+      runInAction(() => { this.saveState = "saved"; this.bump(); this.responded(); });
     } catch {
       runInAction(() => { this.saveState = "idle"; });
     } finally {
@@ -243,6 +300,7 @@ export class AnnotationViewModel {
         this.busy = false;
         this.saveState = status === "draft" ? "saved" : "idle";
         this.bump();
+        this.responded();
       });
       if (status !== "draft") runInAction(() => { if (this.hasNext) this.paginate("next"); else this.bump(); });
       return true;
@@ -259,6 +317,7 @@ export class AnnotationViewModel {
     runInAction(() => { this.busy = true; });
     try {
       await this.useCases.clear.execute(record);
+      runInAction(() => this.responded());
     } finally {
       runInAction(() => { this.busy = false; this.saveState = "idle"; this.bump(); });
     }
@@ -315,7 +374,7 @@ export class AnnotationViewModel {
     runInAction(() => { this.confirmBulk = null; this.bulkProgress = 0; this.notice = null; });
     try {
       const result = await this.useCases.bulk.execute(
-        { criteria: this.criteria, answers: reference, selection, status },
+        { criteria: this.criteria, answers: reference, selection, status, onScreen: this.records },
         (p) => runInAction(() => { this.bulkProgress = p; }),
       );
       runInAction(() => {
@@ -325,7 +384,7 @@ export class AnnotationViewModel {
     } catch {
       runInAction(() => { this.notice = { key: "annotation.bulk.someFailed", type: "danger" }; });
     } finally {
-      runInAction(() => { this.bulkProgress = null; });
+      runInAction(() => { this.bulkProgress = null; this.responded(); });
     }
     await this.load();
   }

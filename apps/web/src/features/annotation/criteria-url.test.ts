@@ -18,6 +18,20 @@ describe("annotation criteria in the URL", () => {
     expect(back.toSearchBody()).toEqual(c.toSearchBody());
     expect(back.page).toMatchObject({ page: 3, mode: "bulk", size: 50 });
   });
+  it("keeps response and suggestion filters in _response and _suggestion", () => {
+    const c = criteriaFromQuery("d", {});
+    c.responses = [{ kind: "terms", question: "sentiment", values: ["positive"] }];
+    c.suggestions = [
+      { kind: "terms", question: "sentiment", property: "agent", values: ["gpt-4"] },
+      { kind: "range", question: "sentiment", property: "score", ge: 0.5, le: 1 },
+    ];
+    const query = criteriaToQuery(c);
+    expect(JSON.parse(String(query._response))).toEqual(c.responses);
+    expect(JSON.parse(String(query._suggestion))).toEqual(c.suggestions);
+    const back = criteriaFromQuery("d", parseQuery(stringifyQuery(query)));
+    expect([back.responses, back.suggestions]).toEqual([c.responses, c.suggestions]);
+    expect(criteriaToQuery(criteriaFromQuery("d", {}))).toMatchObject({ _response: null, _suggestion: null });
+  });
   it("falls back to page size 10 for sizes not offered and ignores broken JSON", () => {
     const c = criteriaFromQuery("d", { _page: "2~33", _metadata: "{broken", _status: "weird" });
     expect(c.page).toMatchObject({ page: 2, mode: "bulk", size: 10 });

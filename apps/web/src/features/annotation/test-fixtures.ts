@@ -1,5 +1,5 @@
 import {
-  BulkAnnotateUseCase, ClearRecordUseCase, DatasetRecord, DiscardRecordUseCase, LoadRecordsUseCase, SaveDraftUseCase, SubmitRecordUseCase,
+  BulkAnnotateUseCase, DatasetMetrics, ClearRecordUseCase, DatasetRecord, DiscardRecordUseCase, LoadRecordsUseCase, SaveDraftUseCase, SubmitRecordUseCase,
   type BulkResponseItem, type BulkResponseResult, type FieldProps, type GetRecordsByCriteriaUseCase, type QuestionProps,
   type RecordCriteria, type RecordProps, type RecordResponse, type ResponsePayload, type ResponseRepository,
 } from "@tessera/domain";
@@ -24,6 +24,8 @@ export class FakeServer implements ResponseRepository {
   calls: string[] = [];
   searches = 0;
   failBulkFor = new Set<string>();
+  metricsCalls = 0;
+  agents = [{ questionId: "q1", questionName: "sentiment", agents: ["gpt-4", "human"] }];
   private seq = 0;
   constructor(public records: RecordProps[], public questions: QuestionProps[] = QUESTIONS, public fields: FieldProps[] = FIELDS) {}
 
@@ -71,6 +73,16 @@ export class FakeServer implements ResponseRepository {
       discard: new DiscardRecordUseCase(this),
       clear: new ClearRecordUseCase(this),
       bulk: new BulkAnnotateUseCase(this, getRecords),
+      metrics: { execute: async () => this.metrics() },
+      agents: { execute: async () => this.agents },
     };
+  }
+
+  /** The caller's counts, as `GET /me/datasets/{id}/metrics` gives them. */
+  metrics(): DatasetMetrics {
+    this.metricsCalls++;
+    const count = (status: string) => [...this.responses.values()].filter((r) => r.status === status).length;
+    const pending = this.records.length - this.responses.size;
+    return new DatasetMetrics(this.records.length, count("submitted"), count("discarded"), count("draft"), pending);
   }
 }

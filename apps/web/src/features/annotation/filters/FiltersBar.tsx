@@ -3,6 +3,7 @@ import { observer } from "mobx-react-lite";
 import { useTranslation } from "react-i18next";
 import type { DatasetSettings, MetadataFilter, MetadataProperty, RecordStatus, SortItem } from "@tessera/domain";
 import type { AnnotationViewModel } from "../annotation-view-model";
+import { describeAnswerFilter, ResponseFilterEditor, SuggestionFilterEditor, VALUE_TYPES } from "./AnswerFilters";
 
 const STATUSES: RecordStatus[] = ["pending", "draft", "submitted", "discarded"];
 
@@ -57,9 +58,16 @@ export const FiltersBar = observer(function FiltersBar({ vm, settings }: { vm: A
   const [text, setText] = useState(c.searchText);
   const [field, setField] = useState(c.searchField ?? "");
   const [openMeta, setOpenMeta] = useState<string>("");
+  const [openResponse, setOpenResponse] = useState<string>("");
+  const [openSuggestion, setOpenSuggestion] = useState<string>("");
   useEffect(() => { setText(c.searchText); setField(c.searchField ?? ""); }, [c.searchText, c.searchField]);
   const fields = settings?.fields ?? vm.current?.fields.map((f) => f.field) ?? [];
   const metadata = settings?.metadata ?? [];
+  const questions = settings?.questions.length ? settings.questions : vm.current?.questions ?? [];
+  const valueQuestions = questions.filter((q) => VALUE_TYPES.has(q.type));
+  const titleOf = (name: string) => questions.find((q) => q.name === name)?.title ?? name;
+  const responseQuestion = valueQuestions.find((q) => q.name === openResponse);
+  const suggestionQuestion = questions.find((q) => q.name === openSuggestion);
   const sortKey = c.sort[0];
   const sortValue = sortKey ? (sortKey.key.entity === "metadata" ? `metadata:${sortKey.key.name}` : sortKey.key.entity === "record" ? `record:${sortKey.key.property}` : "") : "";
 
@@ -95,6 +103,22 @@ export const FiltersBar = observer(function FiltersBar({ vm, settings }: { vm: A
           </select>
         </label>
       )}
+      {valueQuestions.length > 0 && (
+        <label>{t("annotation.filters.responses")}
+          <select value={openResponse} onChange={(e) => setOpenResponse(e.target.value)}>
+            <option value="">—</option>
+            {valueQuestions.map((q) => <option key={q.name} value={q.name}>{q.title}</option>)}
+          </select>
+        </label>
+      )}
+      {questions.length > 0 && (
+        <label>{t("annotation.filters.suggestions")}
+          <select value={openSuggestion} onChange={(e) => setOpenSuggestion(e.target.value)}>
+            <option value="">—</option>
+            {questions.map((q) => <option key={q.name} value={q.name}>{q.title}</option>)}
+          </select>
+        </label>
+      )}
       <label>{t("annotation.filters.sort")}
         <select value={sortValue} onChange={(e) => setSort(e.target.value, sortKey?.order ?? "asc")}>
           <option value="">{t("annotation.filters.noSort")}</option>
@@ -126,13 +150,31 @@ export const FiltersBar = observer(function FiltersBar({ vm, settings }: { vm: A
           onApply={(f) => vm.setCriteria((cr) => { cr.metadata = [...cr.metadata.filter((m) => m.name !== openMeta), ...(f ? [f] : [])]; })}
         />
       )}
-      {c.metadata.length > 0 && (
+      {responseQuestion && <ResponseFilterEditor key={`r-${responseQuestion.name}`} vm={vm} question={responseQuestion} />}
+      {suggestionQuestion && <SuggestionFilterEditor key={`s-${suggestionQuestion.name}`} vm={vm} question={suggestionQuestion} />}
+      {c.metadata.length + c.responses.length + c.suggestions.length > 0 && (
         <ul className="filter-badges">
           {c.metadata.map((m) => (
-            <li key={m.name} className="pill">{m.name}: {m.kind === "terms" ? m.values.join(", ") : `${m.ge ?? "…"} – ${m.le ?? "…"}`}
+            <li key={`m-${m.name}`} className="pill">{m.name}: {m.kind === "terms" ? m.values.join(", ") : `${m.ge ?? "…"} – ${m.le ?? "…"}`}
               <button type="button" aria-label={t("annotation.filters.remove", { name: m.name })} onClick={() => vm.setCriteria((cr) => { cr.metadata = cr.metadata.filter((x) => x.name !== m.name); })}>×</button>
             </li>
           ))}
+          {c.responses.map((r) => {
+            const text = describeAnswerFilter(r, titleOf(r.question), null);
+            return (
+              <li key={`r-${r.question}`} className="pill">{t("annotation.filters.responses")} · {text}
+                <button type="button" aria-label={t("annotation.filters.remove", { name: text })} onClick={() => vm.setResponseFilter(r.question, null)}>×</button>
+              </li>
+            );
+          })}
+          {c.suggestions.map((s) => {
+            const text = describeAnswerFilter(s, titleOf(s.question), t(`annotation.filters.${s.property === "value" ? "suggestionValue" : s.property}`));
+            return (
+              <li key={`s-${s.question}-${s.property}`} className="pill">{t("annotation.filters.suggestions")} · {text}
+                <button type="button" aria-label={t("annotation.filters.remove", { name: text })} onClick={() => vm.setSuggestionFilter(s.question, s.property, null)}>×</button>
+              </li>
+            );
+          })}
         </ul>
       )}
       {c.similarity && (

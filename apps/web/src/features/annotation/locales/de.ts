@@ -40,6 +40,8 @@ const annotation: typeof en = {
     search: "Datensätze durchsuchen", searchPlaceholder: "Suchbegriff eingeben", searchField: "Suchen in", allFields: "Alle Felder", searchButton: "Suchen",
     status: "Status", metadata: "Metadaten", sort: "Sortierung", noSort: "Standardreihenfolge", insertedAt: "Eingefügt am", updatedAt: "Aktualisiert am",
     order: "Reihenfolge", asc: "Aufsteigend", desc: "Absteigend", reset: "Zurücksetzen", from: "Von", to: "Bis", apply: "Anwenden", remove: "Filter {{name}} entfernen",
+    responsesOf: "Antworten auf {{question}}", responses: "Antworten", suggestions: "Vorschläge", question: "Frage", property: "Filtern nach",
+    suggestionValue: "Vorgeschlagene Werte", score: "Bewertung", agent: "Agent", noAgents: "Keine Agenten für diese Frage",
   },
   similarity: {
     find: "Ähnliche finden", using: "Ähnlich nach", order: "Reihenfolge", most: "Am ähnlichsten", least: "Am wenigsten ähnlich", limit: "Anzahl Datensätze",
@@ -57,7 +59,7 @@ const annotation: typeof en = {
     },
   },
   guidelines: { title: "Richtlinien", none: "Dieser Datensatz hat keine Annotationsrichtlinien" },
-  progress: { mine: "Mein Fortschritt", team: "Team-Fortschritt", completed: "{{percent}} % erledigt ({{completed}} von {{total}})", teamTooltip: "{{completed}} von {{total}} Datensätzen erledigt" },
+  progress: { mine: "Mein Fortschritt", mineSummary: "{{percent}} % beantwortet ({{responded}} von {{total}})", team: "Team-Fortschritt", completed: "{{percent}} % erledigt ({{completed}} von {{total}})", teamTooltip: "{{completed}} von {{total}} Datensätzen erledigt" },
   shortcuts: {
     open: "Tastenkürzel", title: "Tastenkürzel", close: "Schließen",
     submit: "Übermitteln", discard: "Verwerfen", draft: "Als Entwurf speichern", nextRecord: "Nächster Datensatz", previousRecord: "Vorheriger Datensatz",

@@ -38,6 +38,8 @@ const annotation = {
     search: "Search records", searchPlaceholder: "Introduce a query", searchField: "Search in", allFields: "All fields", searchButton: "Search",
     status: "Status", metadata: "Metadata", sort: "Sort", noSort: "Default order", insertedAt: "Inserted at", updatedAt: "Updated at",
     order: "Order", asc: "Ascending", desc: "Descending", reset: "Reset", from: "From", to: "To", apply: "Apply", remove: "Remove filter {{name}}",
+    responsesOf: "Responses to {{question}}", responses: "Responses", suggestions: "Suggestions", question: "Question", property: "Filter on",
+    suggestionValue: "Suggestion values", score: "Score", agent: "Agent", noAgents: "No agents for this question",
   },
   similarity: {
     find: "Find similar", using: "Similar using", order: "Order", most: "Most similar", least: "Least similar", limit: "Record number",
@@ -55,7 +57,7 @@ const annotation = {
     },
   },
   guidelines: { title: "Guidelines", none: "This dataset has no annotation guidelines" },
-  progress: { mine: "My progress", team: "Team progress", completed: "{{percent}}% completed ({{completed}} of {{total}})", teamTooltip: "{{completed}} of {{total}} records completed" },
+  progress: { mine: "My progress", mineSummary: "{{percent}}% responded ({{responded}} of {{total}})", team: "Team progress", completed: "{{percent}}% completed ({{completed}} of {{total}})", teamTooltip: "{{completed}} of {{total}} records completed" },
   shortcuts: {
     open: "Shortcuts", title: "Keyboard shortcuts", close: "Close",
     submit: "Submit", discard: "Discard", draft: "Save as draft", nextRecord: "Next record", previousRecord: "Previous record",

@@ -40,6 +40,8 @@ const annotation: typeof en = {
     search: "Buscar registros", searchPlaceholder: "Introduce una consulta", searchField: "Buscar en", allFields: "Todos los campos", searchButton: "Buscar",
     status: "Estado", metadata: "Metadatos", sort: "Ordenar", noSort: "Orden predeterminado", insertedAt: "Insertado el", updatedAt: "Actualizado el",
     order: "Orden", asc: "Ascendente", desc: "Descendente", reset: "Restablecer", from: "Desde", to: "Hasta", apply: "Aplicar", remove: "Quitar filtro {{name}}",
+    responsesOf: "Respuestas a {{question}}", responses: "Respuestas", suggestions: "Sugerencias", question: "Pregunta", property: "Filtrar por",
+    suggestionValue: "Valores sugeridos", score: "Puntuación", agent: "Agente", noAgents: "No hay agentes para esta pregunta",
   },
   similarity: {
     find: "Buscar similares", using: "Similar según", order: "Orden", most: "Más similares", least: "Menos similares", limit: "Número de registros",
@@ -57,7 +59,7 @@ const annotation: typeof en = {
     },
   },
   guidelines: { title: "Directrices", none: "Este dataset no tiene directrices de anotación" },
-  progress: { mine: "Mi progreso", team: "Progreso del equipo", completed: "{{percent}} % completado ({{completed}} de {{total}})", teamTooltip: "{{completed}} de {{total}} registros completados" },
+  progress: { mine: "Mi progreso", mineSummary: "{{percent}} % respondido ({{responded}} de {{total}})", team: "Progreso del equipo", completed: "{{percent}} % completado ({{completed}} de {{total}})", teamTooltip: "{{completed}} de {{total}} registros completados" },
   shortcuts: {
     open: "Atajos", title: "Atajos de teclado", close: "Cerrar",
     submit: "Enviar", discard: "Descartar", draft: "Guardar como borrador", nextRecord: "Registro siguiente", previousRecord: "Registro anterior",
