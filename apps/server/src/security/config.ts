@@ -17,9 +17,26 @@ export interface SecurityConfig {
   login: { windowSeconds: number; maxPerUser: number; maxPerAddress: number };
   /** Body limit of ordinary routes; bulk routes keep the server-wide limit. */
   routeBodyLimitBytes: number;
+  /**
+   * Origins the web app may call besides its own (`connect-src`, and `img-src` for image cells): the
+   * Hub dataset viewer, which the dataset-creation page reads directly from the browser (docs/hub.md).
+   */
+  connectSources: string[];
+}
+
+/** The origin of the configured Hub dataset viewer (TESSERA_HUB_DATASETS_SERVER_URL), if it is a valid http(s) URL. */
+export function hubViewerOrigin(env: Env): string[] {
+  try {
+    const url = new URL(env.TESSERA_HUB_DATASETS_SERVER_URL || DEFAULT_DATASETS_SERVER_URL);
+    return url.protocol === "https:" || url.protocol === "http:" ? [url.origin] : [];
+  } catch {
+    return [];
+  }
 }
 
 type Env = Record<string, string | undefined>;
+
+const DEFAULT_DATASETS_SERVER_URL = "https://datasets-server.huggingface.co";
 
 const positiveInt = (value: string | undefined, fallback: number): number => {
   const n = Number(value);
@@ -52,5 +69,6 @@ export function loadSecurityConfig(env: Env): SecurityConfig {
       maxPerAddress: Math.max(1, positiveInt(env.TESSERA_LOGIN_MAX_PER_ADDRESS, 30)),
     },
     routeBodyLimitBytes: Math.max(1024, positiveInt(env.TESSERA_ROUTE_BODY_LIMIT, 8 * 1024 * 1024)),
+    connectSources: hubViewerOrigin(env),
   };
 }

@@ -7,15 +7,16 @@ import type { SecurityConfig } from "./config.js";
  * https: host or data: URLs; custom fields render in a sandboxed frame served by this origin
  * (`/frames/custom-field.html`, its own stricter-origin policy below).
  */
-export function appCsp(frameAncestors: string[]): string {
+export function appCsp(frameAncestors: string[], connectSources: string[] = []): string {
+  const extra = connectSources.map((o) => ` ${o}`).join("");
   return [
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' https: data: blob:",
+    `img-src 'self' https: data: blob:${extra}`,
     "media-src 'self' https: data: blob:",
     "font-src 'self' data:",
-    "connect-src 'self'",
+    `connect-src 'self'${extra}`,
     "frame-src 'self'",
     "worker-src 'self' blob:",
     "manifest-src 'self'",
@@ -49,7 +50,7 @@ export const PERMISSIONS_POLICY = "camera=(), microphone=(), geolocation=(), pay
 
 /** Adds the security headers to every answer (onSend). */
 export function securityHeaders(config: SecurityConfig) {
-  const csp = appCsp(config.frameAncestors);
+  const csp = appCsp(config.frameAncestors, config.connectSources ?? []);
   const sameOriginOnly = config.frameAncestors.length === 1 && config.frameAncestors[0] === "'self'";
   return async (request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> => {
     reply.header("X-Content-Type-Options", "nosniff");
