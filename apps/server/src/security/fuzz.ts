@@ -177,7 +177,9 @@ export async function fuzzRoutes(server: TestServer, options: { runs: number; se
     }
     report.requests++;
     report.statuses[status] = (report.statuses[status] ?? 0) + 1;
-    if (status >= 500) report.problems.push(`${route.method} ${path}?${qs} as ${c.actor} body=${(body ?? "").slice(0, 200)} -> ${status} ${text.slice(0, 200)}`);
+    // The import route reports an unreachable Hub as 502/503 (the fuzz points it at a closed port); anything else is a bug.
+    const upstream = route.url.endsWith("/import") && (status === 502 || status === 503);
+    if (status >= 500 && !upstream) report.problems.push(`${route.method} ${path}?${qs} as ${c.actor} body=${(body ?? "").slice(0, 200)} -> ${status} ${text.slice(0, 200)}`);
     if (status >= 400) {
       const after = tableChecksums(sqlite);
       const changed = Object.keys({ ...before, ...after }).filter((t) => before[t] !== after[t]);
