@@ -25,5 +25,5 @@ export interface AppContext {
 }
 
 export function createContext(store: Store, tokens: TokenService, config: ServerConfig): AppContext {
-  return { store, db: store.db, tokens, config, hub: createHubClient(config.hub), jobs: createJobQueue(store.db, config.hub), currentUser: (request) => authenticate(request, store.db, tokens) };
+  return { store, db: store.db, tokens, config, hub: createHubClient(config.hub), jobs: createJobQueue(store.db, config.hub, store.databaseUrl), currentUser: (request) => authenticate(request, store.db, tokens) };
 }

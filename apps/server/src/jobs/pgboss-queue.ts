@@ -1,0 +1,186 @@
+import { randomUUID } from "node:crypto";
+import { PgBoss, type Job as BossJob } from "pg-boss";
+import type { Kysely, Selectable } from "kysely";
+import type { DB, JobsTable } from "../db/schema.js";
+import { now } from "../clock.js";
+import { PermanentJobError, type EnqueueOptions, type Job, type JobHandler, type JobQueue } from "./port.js";
+
+export interface PgBossJobQueueOptions {
+  /** Runs per job when the handler throws a retryable error (default 3, as the embedded queue). */
+  maxAttempts?: number;
+  /** Delay before a retry (default 5000 ms; pg-boss counts whole seconds, at least 1). */
+  retryDelayMs?: number;
+  /** A running job whose replica stops sending heartbeats this long is retried elsewhere (default 30 s, at least 10). */
+  heartbeatSeconds?: number;
+  /** How often the supervisor looks for such jobs (default 10 s). */
+  superviseIntervalSeconds?: number;
+  /** How often an idle worker polls (default 2 s; new jobs also wake workers at once through LISTEN/NOTIFY). */
+  pollingIntervalSeconds?: number;
+  /** Jobs run at the same time per replica and job type (default 1). */
+  concurrency?: number;
+  onError?: (error: unknown) => void;
+}
+
+type JobRow = Selectable<JobsTable>;
+interface BossPayload { jobId: string }
+
+const toJob = (row: JobRow): Job => ({
+  id: row.id, type: row.type, status: row.status, payload: JSON.parse(row.payload) as unknown,
+  result: row.result === null ? null : (JSON.parse(row.result) as unknown), error: row.error, attempts: row.attempts,
+  insertedAt: row.inserted_at, startedAt: row.started_at, finishedAt: row.finished_at,
+});
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error)) || "Job failed";
+const deadLetterOf = (type: string) => `${type}__dead`;
+export const CRASHED_TOO_OFTEN = "The job was interrupted too many times (the replicas running it stopped)";
+
+/**
+ * The job queue on PostgreSQL: the `jobs` table stays the record every replica reads (status,
+ * result, error: `GET /api/v1/jobs/{id}` answers the same on any replica), and pg-boss distributes
+ * the runs: any replica's worker claims a job (SKIP LOCKED), a failed run is retried after the
+ * delay, and a run whose replica died (no heartbeat for `heartbeatSeconds`) is retried by another
+ * replica. A job that exhausts its retries that way lands in a dead-letter queue whose worker marks
+ * it failed. Handlers must be idempotent (the Hub import upserts by external id).
+ */
+export class PgBossJobQueue implements JobQueue {
+  private readonly handlers = new Map<string, JobHandler>();
+  private readonly queues = new Set<string>();
+  private readonly boss: PgBoss;
+  private readonly maxAttempts: number;
+  private readonly retryDelaySeconds: number;
+  private readonly heartbeatSeconds: number;
+  private started = false;
+  private controller = new AbortController();
+
+  constructor(private readonly db: Kysely<DB>, databaseUrl: string, private readonly options: PgBossJobQueueOptions = {}) {
+    this.maxAttempts = Math.max(1, options.maxAttempts ?? 3);
+    this.retryDelaySeconds = Math.max(1, Math.round((options.retryDelayMs ?? 5000) / 1000));
+    this.heartbeatSeconds = Math.max(10, options.heartbeatSeconds ?? 30);
+    this.boss = new PgBoss({
+      connectionString: databaseUrl, schema: "pgboss", max: 4, application_name: "tessera-jobs",
+      superviseIntervalSeconds: Math.max(1, options.superviseIntervalSeconds ?? 10), schedule: false,
+    });
+    this.boss.on("error", (error) => options.onError?.(error));
+  }
+
+  register<P, R>(type: string, handler: JobHandler<P, R>): void {
+    this.handlers.set(type, handler as JobHandler);
+    if (this.started) void this.workOn(type).catch((error: unknown) => this.options.onError?.(error));
+  }
+
+  async enqueue(type: string, payload: unknown, options: EnqueueOptions = {}): Promise<Job> {
+    const timestamp = now();
+    const maxAttempts = Math.max(1, options.maxAttempts ?? this.maxAttempts);
+    const row: JobRow = {
+      id: randomUUID(), type, status: "queued", payload: JSON.stringify(payload ?? null), result: null, error: null, attempts: 0,
+      max_attempts: maxAttempts, run_after: timestamp, inserted_at: timestamp, started_at: null, finished_at: null, updated_at: timestamp,
+    };
+    await this.db.insertInto("jobs").values(row).execute();
+    try {
+      await this.ensureQueue(type);
+      await this.boss.send(type, { jobId: row.id } satisfies BossPayload, {
+        id: row.id, retryLimit: maxAttempts - 1, retryDelay: this.retryDelaySeconds, heartbeatSeconds: this.heartbeatSeconds,
+        expireInSeconds: 6 * 60 * 60, deadLetter: deadLetterOf(type),
+      });
+    } catch (error) {
+      await this.db.updateTable("jobs").set({ status: "failed", error: `The job could not be queued: ${message(error)}`, finished_at: now(), updated_at: now() }).where("id", "=", row.id).execute();
+      throw error;
+    }
+    return toJob(row);
+  }
+
+  async get(id: string): Promise<Job | null> {
+    const row = await this.db.selectFrom("jobs").selectAll().where("id", "=", id).executeTakeFirst();
+    return row ? toJob(row) : null;
+  }
+
+  async start(): Promise<void> {
+    if (this.started) return;
+    this.controller = new AbortController();
+    await this.boss.start();
+    this.started = true;
+    for (const type of this.handlers.keys()) await this.workOn(type);
+  }
+
+  async stop(): Promise<void> {
+    if (!this.started) return;
+    this.started = false;
+    this.controller.abort(new Error("The server is shutting down"));
+    await this.boss.stop({ graceful: true, close: true, timeout: 10_000 });
+    this.queues.clear();
+  }
+
+  /** Stops this replica's workers but keeps queueing (e.g. a web-only replica; tests prove other replicas run the jobs). */
+  async pauseWorkers(): Promise<void> {
+    for (const type of this.handlers.keys()) {
+      await this.boss.offWork(type, { wait: true });
+      await this.boss.offWork(deadLetterOf(type), { wait: true });
+    }
+  }
+
+  /** Simulates a replica that dies mid-job (tests): stops at once without settling running jobs. */
+  async crash(): Promise<void> {
+    this.started = false;
+    await this.boss.stop({ graceful: false, close: true, timeout: 1000 });
+  }
+
+  private async ensureQueue(type: string): Promise<void> {
+    if (this.queues.has(type)) return;
+    const dead = deadLetterOf(type);
+    if (!(await this.boss.getQueue(dead))) await this.createQueue(dead, {});
+    if (!(await this.boss.getQueue(type))) await this.createQueue(type, { deadLetter: dead });
+    this.queues.add(type);
+  }
+
+  private async createQueue(name: string, options: { deadLetter?: string }): Promise<void> {
+    try {
+      await this.boss.createQueue(name, options);
+    } catch (error) {
+      // Another replica created it at the same moment.
+      if (!(await this.boss.getQueue(name))) throw error;
+    }
+  }
+
+  private async workOn(type: string): Promise<void> {
+    await this.ensureQueue(type);
+    const options = { batchSize: 1, localConcurrency: Math.max(1, this.options.concurrency ?? 1), pollingIntervalSeconds: Math.max(0.5, this.options.pollingIntervalSeconds ?? 2) };
+    await this.boss.work<BossPayload>(type, options, async (jobs) => { for (const job of jobs) await this.run(job); });
+    await this.boss.work<BossPayload>(deadLetterOf(type), options, async (jobs) => {
+      for (const job of jobs) await this.markFailed(job.data.jobId, CRASHED_TOO_OFTEN, true);
+    });
+  }
+
+  private async markFailed(jobId: string, error: string, onlyUnsettled = false): Promise<void> {
+    let update = this.db.updateTable("jobs").set({ status: "failed", error, finished_at: now(), updated_at: now() }).where("id", "=", jobId);
+    if (onlyUnsettled) update = update.where("status", "not in", ["finished", "failed"]);
+    await update.execute();
+  }
+
+  private async run(job: BossJob<BossPayload>): Promise<void> {
+    const row = await this.db.selectFrom("jobs").selectAll().where("id", "=", job.data.jobId).executeTakeFirst();
+    if (!row || row.status === "finished" || row.status === "failed") return;
+    const attempt = job.retryCount + 1;
+    const timestamp = now();
+    await this.db.updateTable("jobs").set({ status: "started", attempts: attempt, started_at: timestamp, updated_at: timestamp }).where("id", "=", row.id).execute();
+    const signal = AbortSignal.any([this.controller.signal, job.signal]);
+    try {
+      const handler = this.handlers.get(row.type);
+      if (!handler) throw new PermanentJobError(`No handler for jobs of type \`${row.type}\``);
+      const result = await handler(JSON.parse(row.payload) as unknown, { jobId: row.id, attempt, signal });
+      const done = now();
+      await this.db.updateTable("jobs").set({ status: "finished", result: JSON.stringify(result ?? null), error: null, finished_at: done, updated_at: done }).where("id", "=", row.id).execute();
+    } catch (error) {
+      if (error instanceof PermanentJobError) {
+        await this.markFailed(row.id, message(error));
+        return; // settled: pg-boss must not retry it
+      }
+      const retry = signal.aborted || attempt < row.max_attempts;
+      if (retry) {
+        await this.db.updateTable("jobs").set({ status: "queued", error: signal.aborted ? row.error : message(error), updated_at: now() }).where("id", "=", row.id).execute();
+      } else {
+        await this.markFailed(row.id, message(error));
+      }
+      throw error; // pg-boss retries it (or records the final failure)
+    }
+  }
+}
