@@ -103,6 +103,17 @@ export function searchPortSuite(adapter: string, open: () => Promise<SearchSuite
       expect(await exts({ userId: data.ids.u1, filters: [terms({ entity: "response_value", questionName: "label" }, ["neg", "neu"])] })).toEqual(["c"]);
     });
 
+    it("counts a user's pending queue exactly, alone and with other filters, whatever the page", async () => {
+      const pending = terms({ entity: "response_status" }, ["pending"]);
+      const total = async (q: Partial<SearchQuery>) => (await target.port.search(query({ limit: 1, ...q }))).total;
+      expect(await total({ userId: data.ids.u1, filters: [pending] })).toBe(2);
+      expect(await total({ userId: data.ids.u2, filters: [pending] })).toBe(3);
+      expect(await total({ userId: data.ids.u1, filters: [pending, terms({ entity: "record", property: "status" }, ["pending"])] })).toBe(2);
+      expect(await total({ userId: data.ids.u1, filters: [pending, terms(md("genre"), ["news", "forum"])] })).toBe(1);
+      expect(await total({ userId: data.ids.u1, filters: [pending, terms({ entity: "response_status" }, ["draft"])] })).toBe(0);
+      expect(await total({ userId: data.ids.u1, offset: 5, filters: [pending] })).toBe(2);
+    });
+
     it("filters on suggestion values, agents and scores", async () => {
       const scope = (property: "value" | "agent" | "score") => ({ entity: "suggestion" as const, questionId: data.ids.label, property });
       expect(await exts({ filters: [terms(scope("value"), ["pos"])] })).toEqual(["a", "b"]);
