@@ -1,0 +1,152 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { launchBrowser, screenshot, signIn, startApp, type RunningApp } from "./harness.js";
+
+/**
+ * Annotation filters end to end: response and suggestion-agent filters (owner), and an annotator
+ * (not the owner) using a metadata filter and 'Find similar'. Own server and dataset, seeded over the API.
+ *
+ * 20 records "Story N": i = N - 1; genre news for odd i, fiction for even i; sentiment suggestion by
+ * model-b for odd i, model-a for even i. The owner submits records 1-4 (positive, negative, positive, neutral).
+ */
+let app: RunningApp;
+let browser: Browser;
+let token = "";
+let datasetId = "";
+const ANNOTATOR = { username: "annie", password: "annie-password-1" };
+
+async function api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${app.url}/api/v1${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, ...(body !== undefined ? { "Content-Type": "application/json" } : {}) },
+    body: body !== undefined ? JSON.stringify(body) : undefined,
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+  return (text ? JSON.parse(text) : null) as T;
+}
+
+async function seed(): Promise<void> {
+  const form = new URLSearchParams({ username: "owner", password: app.ownerPassword });
+  const t = await fetch(`${app.url}/api/v1/token`, { method: "POST", body: form });
+  token = ((await t.json()) as { access_token: string }).access_token;
+  const ws = await api<{ id: string }>("POST", "/workspaces", { name: "filters-e2e" });
+  const annotator = await api<{ id: string }>("POST", "/users", { first_name: "Annie", username: ANNOTATOR.username, password: ANNOTATOR.password, role: "annotator" });
+  await api("POST", `/workspaces/${ws.id}/users`, { user_id: annotator.id });
+  const ds = await api<{ id: string }>("POST", "/datasets", { name: "filters", workspace_id: ws.id, guidelines: "Filter me." });
+  datasetId = ds.id;
+  await api("POST", `/datasets/${ds.id}/fields`, { name: "text", title: "Text", required: true, settings: { type: "text" } });
+  const sentiment = await api<{ id: string }>("POST", `/datasets/${ds.id}/questions`, {
+    name: "sentiment", title: "Sentiment", required: true,
+    settings: { type: "label_selection", options: [{ value: "positive", text: "Positive" }, { value: "negative", text: "Negative" }, { value: "neutral", text: "Neutral" }] },
+  });
+  await api("POST", `/datasets/${ds.id}/metadata-properties`, { name: "genre", title: "Genre", settings: { type: "terms", values: ["fiction", "news"] }, visible_for_annotators: true });
+  await api("POST", `/datasets/${ds.id}/metadata-properties`, { name: "secret", title: "Secret", settings: { type: "terms", values: ["x", "y"] }, visible_for_annotators: false });
+  await api("POST", `/datasets/${ds.id}/vectors-settings`, { name: "emb", title: "Embedding", dimensions: 3 });
+  await api("PUT", `/datasets/${ds.id}/publish`);
+  const items = Array.from({ length: 20 }, (_, i) => ({
+    fields: { text: `Story ${i + 1} is ${i % 2 ? "a news item" : "a fiction piece"}` },
+    metadata: { genre: i % 2 ? "news" : "fiction", secret: "x" },
+    vectors: { emb: [1, i / 20, (i % 4) / 4] },
+    suggestions: [{ question_id: sentiment.id, value: i % 3 ? "negative" : "positive", score: (i % 10) / 10, agent: i % 2 ? "model-b" : "model-a" }],
+  }));
+  const created = await api<{ items: Array<{ id: string }> }>("POST", `/datasets/${ds.id}/records/bulk`, { items });
+  const answers = ["positive", "negative", "positive", "neutral"];
+  for (const [i, value] of answers.entries()) {
+    await api("POST", `/records/${created.items[i]!.id}/responses`, { status: "submitted", values: { sentiment: { value } } });
+  }
+}
+
+beforeAll(async () => {
+  [app, browser] = await Promise.all([startApp(), launchBrowser()]);
+  await seed();
+}, 120_000);
+afterAll(async () => { await browser?.close(); await app?.stop(); });
+
+async function openAs(username: string, password: string, query = ""): Promise<Page> {
+  const context = await browser.newContext({ locale: "en-US", viewport: { width: 1400, height: 1000 } });
+  const page = await context.newPage();
+  await page.goto(`${app.url}/sign-in`);
+  await signIn(page, app, username, password);
+  await page.waitForURL(`${app.url}/`);
+  await page.goto(`${app.url}/dataset/${datasetId}/annotation-mode${query}`);
+  await page.getByRole("group", { name: /Sentiment/ }).waitFor();
+  return page;
+}
+
+const position = (page: Page) => page.locator(".record-nav__position").textContent();
+
+describe("annotation filters in real Chromium", () => {
+  it("owner: a response filter on submitted records and a suggestion-agent filter, both kept in the URL", async () => {
+    const page = await openAs("owner", app.ownerPassword);
+    // 'My progress' comes from the server: 4 submitted, 16 pending
+    await expect.poll(() => page.locator('.status-counts [data-status="submitted"] strong').textContent()).toBe("4");
+    expect(await page.locator('.status-counts [data-status="pending"] strong').textContent()).toBe("16");
+
+    // response filter: submitted records answered Positive
+    await page.getByRole("combobox", { name: "Status" }).selectOption("submitted");
+    await expect.poll(() => position(page)).toBe("Record 1 of 4");
+    await page.getByRole("combobox", { name: "Responses" }).selectOption({ label: "Sentiment" });
+    await page.getByRole("group", { name: "Responses to Sentiment" }).getByRole("checkbox", { name: "Positive" }).check();
+    await page.waitForURL(/_response=/);
+    expect(decodeURIComponent(new URL(page.url()).searchParams.get("_response") ?? "")).toContain('"values":["positive"]');
+    await expect.poll(() => position(page)).toBe("Record 1 of 2");
+    await page.getByText("Story 1 is a fiction piece").waitFor();
+    await page.getByRole("button", { name: /Next/ }).click();
+    await page.getByText("Story 3 is a fiction piece").waitFor();
+    await page.getByText(/Responses · Sentiment: positive/).waitFor();
+    await screenshot(page, "annotation-response-filter");
+
+    // reset, back to pending; suggestion filter on the agent model-b (odd records, 5..19 pending: 8)
+    await page.getByRole("button", { name: "Reset" }).first().click();
+    await page.waitForURL((url) => !url.search.includes("_response"));
+    await page.getByRole("combobox", { name: "Status" }).selectOption("pending");
+    await expect.poll(() => position(page)).toBe("Record 1 of 16");
+    await page.getByRole("combobox", { name: "Suggestions" }).selectOption({ label: "Sentiment" });
+    await page.getByRole("combobox", { name: "Filter on" }).selectOption("agent");
+    await page.getByRole("group", { name: "Agent" }).getByRole("checkbox", { name: "model-b" }).check();
+    await page.waitForURL(/_suggestion=/);
+    await expect.poll(() => position(page)).toBe("Record 1 of 8");
+    await page.getByText("Story 6 is a news item").waitFor();
+
+    // the URL alone restores the filter
+    const url = page.url();
+    const again = await page.context().newPage();
+    await again.goto(url);
+    await again.getByText("Story 6 is a news item").waitFor();
+    await expect.poll(() => position(again)).toBe("Record 1 of 8");
+    await again.getByText(/Suggestions · Sentiment · Agent: model-b/).waitFor();
+    await page.context().close();
+  }, 90_000);
+
+  it("annotator: sees only the visible metadata, filters by it, finds similar records, and gets My progress from the server", async () => {
+    const page = await openAs(ANNOTATOR.username, ANNOTATOR.password);
+    const metadata = page.getByRole("combobox", { name: "Metadata" });
+    await metadata.locator("option", { hasText: "Genre" }).waitFor({ state: "attached" });
+    const options = await metadata.locator("option").allTextContents();
+    expect(options).toContain("Genre");
+    expect(options).not.toContain("Secret");
+    await metadata.selectOption({ label: "Genre" });
+    await page.getByRole("group", { name: "Genre" }).getByRole("checkbox", { name: "news" }).check();
+    await page.waitForURL(/_metadata=/);
+    // records 1-4 are completed by the owner (min_submitted 1); news among 5..20: 8
+    await expect.poll(() => position(page)).toBe("Record 1 of 8");
+    await page.getByText("Story 6 is a news item").waitFor();
+
+    // Find similar from the annotator's record (vector settings loaded for members)
+    await page.getByRole("button", { name: "Find similar" }).click();
+    await page.getByRole("spinbutton", { name: "Record number" }).fill("3");
+    await page.getByRole("button", { name: "Search", exact: true }).last().click();
+    await page.waitForURL(/_similarity=/);
+    await page.getByText(/Similarity Score \d+(\.\d)?%/).waitFor();
+    await expect.poll(() => position(page)).toBe("Record 1 of 3");
+
+    // submitting refreshes My progress (server metrics for this annotator)
+    await expect.poll(() => page.locator('.status-counts [data-status="submitted"] strong').textContent()).toBe("0");
+    await page.getByRole("radio", { name: /Neutral/ }).click();
+    await page.getByRole("button", { name: /Submit/ }).click();
+    await expect.poll(() => page.locator('.status-counts [data-status="submitted"] strong').textContent(), { timeout: 10_000 }).toBe("1");
+    await screenshot(page, "annotation-annotator-metadata-similar");
+    await page.context().close();
+  }, 90_000);
+});
