@@ -5,7 +5,7 @@
  *
  * See tools/bench/README.md for every option and docs/performance.md for the results.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -15,7 +15,7 @@ import { RecordPool, runLoad, scenarios } from "./latency.ts";
 import { topFunctions } from "./profile.ts";
 import { renderMarkdown, type BenchReport, type LatencyRow } from "./report.ts";
 import { sdkImport, type SdkResult } from "./sdk.ts";
-import { directorySize, readRss, startServer } from "./server.ts";
+import { directorySize, readRss, REPO_ROOT, startServer } from "./server.ts";
 import { bundleSizes, measureBrowser, type BrowserOutcome } from "./web.ts";
 
 const { values: args } = parseArgs({
@@ -119,7 +119,8 @@ try {
   let browser: BrowserOutcome = { skipped: "not measured: --browser-records 0" };
   if (opts.browserRecords > 0) {
     log(`Chromium: annotating ${opts.browserRecords} records`);
-    browser = await measureBrowser({ url: server.url, datasetId: ds.datasetId, username: browserUser.username, password: browserUser.password, records: opts.browserRecords, loads: opts.browserLoads });
+    mkdirSync(join(REPO_ROOT, "test-artifacts"), { recursive: true });
+    browser = await measureBrowser({ url: server.url, datasetId: ds.datasetId, username: browserUser.username, password: browserUser.password, records: opts.browserRecords, loads: opts.browserLoads, failureScreenshot: join(REPO_ROOT, "test-artifacts", "bench-browser-failure.png") });
     if ("skipped" in browser) log(browser.skipped);
   }
 

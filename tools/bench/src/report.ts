@@ -55,6 +55,16 @@ export function renderMarkdown(r: BenchReport): string {
     out.push(`| Submit → next record in the DOM (${b.nextRecordMs.count} records) | p50 ${b.nextRecordMs.p50} ms, **p95 ${b.nextRecordMs.p95} ms**, p99 ${b.nextRecordMs.p99} ms (painted p50 ${b.nextRecordPaintP50} ms) | < 100 ms |`);
     out.push(`| JS heap after GC, ${b.annotated} records annotated | ${mb(b.heapBaselineBytes)} → ${mb(b.heapFinalBytes)} (**${b.heapGrowthPercent >= 0 ? "+" : ""}${b.heapGrowthPercent}%**) | < 10% |`);
   }
+  if (levels.length > 0) renderLatency(out, r, levels);
+  if (r.problems.length) out.push("", "Problems:", ...r.problems.map((p) => `- ${p}`));
+  if (r.profile) {
+    out.push("", `Server CPU profile (self time, ${r.profile.dir}):`, "", "| function | self ms | % |", "|---|---|---|");
+    for (const f of r.profile.top) out.push(`| \`${f.fn}\` | ${f.selfMs} | ${f.percent} |`);
+  }
+  return out.join("\n");
+}
+
+function renderLatency(out: string[], r: BenchReport, levels: number[]): void {
   out.push("", "API latency in ms (p50 / p95 / p99), each client an annotator of its own, requests as the annotation page sends them:", "");
   out.push(`| call | ${levels.map((c) => `${c} client${c > 1 ? "s" : ""}`).join(" | ")} | target |`);
   out.push(`|---|${levels.map(() => "---").join("|")}|---|`);
@@ -67,10 +77,4 @@ export function renderMarkdown(r: BenchReport): string {
     });
     out.push(`| ${row.name} | ${cells.join(" | ")} | ${TARGETS[row.name] ?? ""} |`);
   }
-  if (r.problems.length) out.push("", "Problems:", ...r.problems.map((p) => `- ${p}`));
-  if (r.profile) {
-    out.push("", `Server CPU profile (self time, ${r.profile.dir}):`, "", "| function | self ms | % |", "|---|---|---|");
-    for (const f of r.profile.top) out.push(`| \`${f.fn}\` | ${f.selfMs} | ${f.percent} |`);
-  }
-  return out.join("\n");
 }

@@ -82,7 +82,7 @@ async function heapUsed(page: Page): Promise<number> {
   return usedSize;
 }
 
-export interface BrowserOptions { url: string; datasetId: string; username: string; password: string; records: number; loads: number }
+export interface BrowserOptions { url: string; datasetId: string; username: string; password: string; records: number; loads: number; failureScreenshot?: string }
 
 /** Real headless Chromium on the annotation page: first record after navigation, next record after Submit, JS heap growth. */
 export async function measureBrowser(options: BrowserOptions): Promise<BrowserOutcome> {
@@ -148,7 +148,9 @@ export async function measureBrowser(options: BrowserOptions): Promise<BrowserOu
       annotated: dom.length,
     };
   } catch (error) {
-    return { skipped: `not measured: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}` };
+    const page = browser?.contexts()[0]?.pages()[0];
+    if (page && options.failureScreenshot) await page.screenshot({ path: options.failureScreenshot }).catch(() => undefined);
+    return { skipped: `not measured: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}${page ? ` (at ${page.url()})` : ""}` };
   } finally {
     await browser?.close();
   }
