@@ -1,8 +1,22 @@
 import { startServer } from "./server.js";
 import { loadConfig } from "./config.js";
+import { StoreStartupError } from "./db/postgres.js";
+import { runMigrateToPostgres } from "./db/migrate-to-postgres.js";
+
+const [command, ...rest] = process.argv.slice(2);
+if (command === "migrate-to-postgres") {
+  // `node dist/main.js migrate-to-postgres --from ./data --to postgres://...` (docs/deployment.md)
+  process.exit(await runMigrateToPostgres(rest));
+}
 
 const config = loadConfig();
-const server = await startServer(config);
+const server = await startServer(config).catch((error: unknown) => {
+  if (error instanceof StoreStartupError) {
+    console.error(`\n  ${error.message}\n`);
+    process.exit(1);
+  }
+  throw error;
+});
 if (server.owner) {
   console.log("\n  Tessera created the owner account on first start:");
   console.log(`    username: ${server.owner.username}`);
@@ -10,7 +24,7 @@ if (server.owner) {
   else console.log("    password: the one set in TESSERA_OWNER_PASSWORD");
   console.log(`    API key:  ${server.owner.apiKey}\n`);
 }
-console.log(`  Tessera is listening on ${server.url.replace("127.0.0.1", "localhost")}  (data in ${config.dataDir})`);
+console.log(`  Tessera is listening on ${server.url.replace("127.0.0.1", "localhost")}  (${config.databaseUrl ? "PostgreSQL" : `data in ${config.dataDir}`})`);
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, () => { void server.close().then(() => process.exit(0)); });
