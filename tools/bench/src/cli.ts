@@ -15,7 +15,7 @@ import { RecordPool, runLoad, scenarios } from "./latency.ts";
 import { topFunctions } from "./profile.ts";
 import { renderMarkdown, type BenchReport, type LatencyRow } from "./report.ts";
 import { sdkImport, type SdkResult } from "./sdk.ts";
-import { directorySize, readRss, REPO_ROOT, startServer } from "./server.ts";
+import { directorySize, readCpuMs, readRss, REPO_ROOT, startServer } from "./server.ts";
 import { bundleSizes, measureBrowser, type BrowserOutcome } from "./web.ts";
 
 const { values: args } = parseArgs({
@@ -75,10 +75,12 @@ try {
 
   log(`importing ${opts.records} records in batches of ${opts.batch}`);
   let lastLog = 0;
+  const importCpu0 = readCpuMs(server.pid);
   const imported: ImportResult = await importRecords(owner, ds, gen, opts.records, opts.batch, (done) => {
     if (performance.now() - lastLog > 10_000) { lastLog = performance.now(); log(`  ${done} records`); }
   });
-  log(`import: ${imported.recordsPerSecond} records/s`);
+  const importCpuMs = readCpuMs(server.pid) - importCpu0;
+  log(`import: ${imported.recordsPerSecond} records/s, server CPU ${importCpuMs} ms`);
   const dataDirAfterImport = directorySize(server.dataDir);
   const rssAfterImport = readRss(server.pid).rss;
 
@@ -100,7 +102,10 @@ try {
         if (requests <= 0) { latency[k]!.levels[c] = { skipped: "not enough records" }; continue; }
       }
       log(`${scenario.name} x${requests} at concurrency ${c}`);
-      const result = await runLoad(scenario, clients.slice(0, c), { concurrency: c, requests, maxSeconds: opts.maxSeconds, warmup: opts.warmup });
+      const cpu0 = readCpuMs(server.pid);
+      const loaded = await runLoad(scenario, clients.slice(0, c), { concurrency: c, requests, maxSeconds: opts.maxSeconds, warmup: opts.warmup });
+      // Server CPU per request (warm-up included in the divisor): a figure far less sensitive to the machine's load than wall time.
+      const result = { ...loaded, serverCpuMsPerRequest: Math.round(((readCpuMs(server.pid) - cpu0) / Math.max(1, loaded.count + loaded.errors + opts.warmup)) * 10) / 10 };
       if (result.errors > 0) problems.push(`${scenario.name} @${c}: ${result.errors} errors, first: ${result.firstError}`);
       latency[k]!.levels[c] = result;
     }
@@ -129,7 +134,7 @@ try {
     machine: { ...machine, loadAfter: loadavg().map((l) => Math.round(l * 100) / 100) },
     store: args.postgres ? "postgres" : "sqlite (embedded)",
     options: opts,
-    import: { records: imported.records, batchSize: opts.batch, seconds: imported.seconds, recordsPerSecond: imported.recordsPerSecond, batchP50Ms: imported.batchP50Ms, batchP95Ms: imported.batchP95Ms },
+    import: { records: imported.records, batchSize: opts.batch, seconds: imported.seconds, recordsPerSecond: imported.recordsPerSecond, batchP50Ms: imported.batchP50Ms, batchP95Ms: imported.batchP95Ms, serverCpuMs: importCpuMs, recordsPerServerCpuSecond: importCpuMs > 0 ? Math.round((imported.records / importCpuMs) * 1000) : 0 },
     sdk,
     latency,
     memory: { idleRssBytes: idleRss, afterImportRssBytes: rssAfterImport, afterLatencyRssBytes: rssAfterLatency, peakRssBytes: server.peakRss() },

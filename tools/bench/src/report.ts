@@ -2,14 +2,14 @@ import type { Summary } from "./stats.ts";
 import type { SdkResult } from "./sdk.ts";
 import type { BrowserOutcome, BundleSizes } from "./web.ts";
 
-export interface LatencyRow { name: string; levels: Record<number, (Summary & { firstError?: string }) | { skipped: string }> }
+export interface LatencyRow { name: string; levels: Record<number, (Summary & { firstError?: string; serverCpuMsPerRequest: number }) | { skipped: string }> }
 
 export interface BenchReport {
   date: string;
   machine: { cpus: number; cpuModel: string; memoryGiB: number; node: string; loadBefore: number[]; loadAfter: number[] };
   store: string;
   options: Record<string, unknown>;
-  import: { records: number; batchSize: number; seconds: number; recordsPerSecond: number; batchP50Ms: number; batchP95Ms: number };
+  import: { records: number; batchSize: number; seconds: number; recordsPerSecond: number; batchP50Ms: number; batchP95Ms: number; serverCpuMs: number; recordsPerServerCpuSecond: number };
   sdk: SdkResult;
   latency: LatencyRow[];
   memory: { idleRssBytes: number; afterImportRssBytes: number; afterLatencyRssBytes: number; peakRssBytes: number };
@@ -38,7 +38,7 @@ export function renderMarkdown(r: BenchReport): string {
   out.push(`## Tessera benchmark, ${r.import.records.toLocaleString("en-US")} records (${r.store})`, "");
   out.push(`${r.date.slice(0, 10)} · ${r.machine.cpus} cores (${r.machine.cpuModel}), ${r.machine.memoryGiB} GiB · Node ${r.machine.node} · load average before ${r.machine.loadBefore.join(" / ")}, after ${r.machine.loadAfter.join(" / ")}`, "");
   out.push("| measure | value | target |", "|---|---|---|");
-  out.push(`| import, PUT records/bulk, batches of ${r.import.batchSize} | **${r.import.recordsPerSecond.toLocaleString("en-US")} records/s** (${r.import.seconds} s; batch p50 ${r.import.batchP50Ms} ms, p95 ${r.import.batchP95Ms} ms) | ≥ 10,000 records/s |`);
+  out.push(`| import, PUT records/bulk, batches of ${r.import.batchSize} | **${r.import.recordsPerSecond.toLocaleString("en-US")} records/s** (${r.import.seconds} s; batch p50 ${r.import.batchP50Ms} ms, p95 ${r.import.batchP95Ms} ms); ${r.import.recordsPerServerCpuSecond.toLocaleString("en-US")} records per server CPU second | ≥ 10,000 records/s |`);
   out.push(`| import, official Python SDK records.log | ${"skipped" in r.sdk ? `not measured: ${r.sdk.skipped}` : `**${r.sdk.recordsPerSecond.toLocaleString("en-US")} records/s** (${r.sdk.records.toLocaleString("en-US")} records in ${r.sdk.seconds} s)`} | |`);
   out.push(`| server RSS: idle / after import / after latency runs / peak | ${mb(r.memory.idleRssBytes)} / ${mb(r.memory.afterImportRssBytes)} / ${mb(r.memory.afterLatencyRssBytes)} / **${mb(r.memory.peakRssBytes)}** | |`);
   out.push(`| data directory after import / at the end | ${mb(r.disk.dataDirAfterImportBytes)} / ${mb(r.disk.dataDirFinalBytes)} | |`);
@@ -73,7 +73,7 @@ function renderLatency(out: string[], r: BenchReport, levels: number[]): void {
       const s = row.levels[c];
       if (!s) return "–";
       if ("skipped" in s) return `not measured: ${s.skipped}`;
-      return `${s.p50} / **${s.p95}** / ${s.p99} (n=${s.count}, ${s.throughput} req/s${s.errors ? `, ${s.errors} errors` : ""})`;
+      return `${s.p50} / **${s.p95}** / ${s.p99} (n=${s.count}, ${s.throughput} req/s, ${s.serverCpuMsPerRequest} ms server CPU/req${s.errors ? `, ${s.errors} errors` : ""})`;
     });
     out.push(`| ${row.name} | ${cells.join(" | ")} | ${TARGETS[row.name] ?? ""} |`);
   }

@@ -31,6 +31,17 @@ export function readRss(pid: number): { rss: number; hwm: number } {
   }
 }
 
+/** CPU time (user + system) a process has used so far, in milliseconds (clock ticks of 10 ms). */
+export function readCpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
 export function directorySize(path: string): number {
   let total = 0;
   for (const entry of readdirSync(path, { withFileTypes: true })) {
