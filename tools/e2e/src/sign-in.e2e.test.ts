@@ -19,7 +19,7 @@ describe("walking skeleton in real Chromium", () => {
     await signIn(page, app);
     await page.waitForURL(`${app.url}/`);
     await page.getByRole("heading", { name: "Your datasets" }).waitFor();
-    expect(await page.getByText("None yet").isVisible()).toBe(true);
+    await page.getByText("None yet").waitFor();
     await screenshot(page, "home-empty-light");
     await context.close();
   });
