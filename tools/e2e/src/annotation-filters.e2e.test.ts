@@ -8,11 +8,13 @@ import { launchBrowser, screenshot, signIn, startApp, type RunningApp } from "./
  *
  * 20 records "Story N": i = N - 1; genre news for odd i, fiction for even i; sentiment suggestion by
  * model-b for odd i, model-a for even i. The owner submits records 1-4 (positive, negative, positive, neutral).
+ * An optional span question 'entities' on the text has suggestions on Story 8 and Story 9 only.
  */
 let app: RunningApp;
 let browser: Browser;
 let token = "";
 let datasetId = "";
+const recordIds: string[] = [];
 const ANNOTATOR = { username: "annie", password: "annie-password-1" };
 
 async function api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
@@ -40,6 +42,10 @@ async function seed(): Promise<void> {
     name: "sentiment", title: "Sentiment", required: true,
     settings: { type: "label_selection", options: [{ value: "positive", text: "Positive" }, { value: "negative", text: "Negative" }, { value: "neutral", text: "Neutral" }] },
   });
+  const entities = await api<{ id: string }>("POST", `/datasets/${ds.id}/questions`, {
+    name: "entities", title: "Entities", required: false,
+    settings: { type: "span", field: "text", options: [{ value: "num", text: "Number" }, { value: "kind", text: "Kind" }] },
+  });
   await api("POST", `/datasets/${ds.id}/metadata-properties`, { name: "genre", title: "Genre", settings: { type: "terms", values: ["fiction", "news"] }, visible_for_annotators: true });
   await api("POST", `/datasets/${ds.id}/metadata-properties`, { name: "secret", title: "Secret", settings: { type: "terms", values: ["x", "y"] }, visible_for_annotators: false });
   await api("POST", `/datasets/${ds.id}/vectors-settings`, { name: "emb", title: "Embedding", dimensions: 3 });
@@ -48,9 +54,13 @@ async function seed(): Promise<void> {
     fields: { text: `Story ${i + 1} is ${i % 2 ? "a news item" : "a fiction piece"}` },
     metadata: { genre: i % 2 ? "news" : "fiction", secret: "x" },
     vectors: { emb: [1, i / 20, (i % 4) / 4] },
-    suggestions: [{ question_id: sentiment.id, value: i % 3 ? "negative" : "positive", score: (i % 10) / 10, agent: i % 2 ? "model-b" : "model-a" }],
+    suggestions: [
+      { question_id: sentiment.id, value: i % 3 ? "negative" : "positive", score: (i % 10) / 10, agent: i % 2 ? "model-b" : "model-a" },
+      ...(i === 7 || i === 8 ? [{ question_id: entities.id, value: [{ start: 6, end: 7, label: i === 7 ? "num" : "kind" }], score: [0.9], agent: "ner" }] : []),
+    ],
   }));
   const created = await api<{ items: Array<{ id: string }> }>("POST", `/datasets/${ds.id}/records/bulk`, { items });
+  recordIds.push(...created.items.map((r) => r.id));
   const answers = ["positive", "negative", "positive", "neutral"];
   for (const [i, value] of answers.entries()) {
     await api("POST", `/records/${created.items[i]!.id}/responses`, { status: "submitted", values: { sentiment: { value } } });
@@ -147,6 +157,28 @@ describe("annotation filters in real Chromium", () => {
     await page.getByRole("button", { name: /Submit/ }).click();
     await expect.poll(() => page.locator('.status-counts [data-status="submitted"] strong').textContent(), { timeout: 10_000 }).toBe("1");
     await screenshot(page, "annotation-annotator-metadata-similar");
+    await page.context().close();
+  }, 90_000);
+
+  it("bulk view: the form's answers go to every selected record, but each record keeps its own spans (never copied)", async () => {
+    const page = await openAs("owner", app.ownerPassword, "?_page=1~10");
+    await page.getByRole("checkbox", { name: "Select all" }).check();
+    await page.getByText("10 records selected").waitFor();
+    // Story 8 and 9 show their own suggested spans on their own text
+    await page.locator('[data-record-id="' + recordIds[7] + '"] .span-badge[data-span="6-7"]').waitFor();
+    await page.locator('[data-record-id="' + recordIds[8] + '"] .span-badge[data-span="6-7"]').waitFor();
+    await page.getByRole("radio", { name: /Positive/ }).click();
+    await page.getByRole("button", { name: /Submit/ }).click();
+    const owner = await api<{ id: string }>("GET", "/me");
+    // the owner's own response (the annotator answered one news record earlier)
+    const stored = async (i: number) => (await api<{ responses?: Array<{ user_id: string; status: string; values: Record<string, { value: unknown }> }> }>("GET", `/records/${recordIds[i]}`))
+      .responses?.find((r) => r.user_id === owner.id);
+    await expect.poll(async () => (await stored(8))?.status, { timeout: 15_000 }).toBe("submitted");
+    expect((await stored(7))?.values).toEqual({ sentiment: { value: "positive" }, entities: { value: [{ start: 6, end: 7, label: "num" }] } });
+    expect((await stored(8))?.values).toEqual({ sentiment: { value: "positive" }, entities: { value: [{ start: 6, end: 7, label: "kind" }] } });
+    // Story 7 (fiction, never answered by the annotator) had no span suggestion: no span answer at all
+    expect((await stored(6))?.values).toEqual({ sentiment: { value: "positive" } });
+    await screenshot(page, "annotation-bulk-own-spans");
     await page.context().close();
   }, 90_000);
 });
