@@ -1,5 +1,6 @@
 """The official argilla==2.8.0 SDK, unchanged, against Tessera: the whole life of a dataset."""
 import math
+import os
 import random
 import uuid
 
@@ -145,6 +146,13 @@ def test_text_query(dataset):
 
 def test_similarity_query_finds_the_record_itself_first(dataset):
     target = _vector(123)
+    no_pgvector = os.environ.get("TESSERA_SDK_NO_PGVECTOR")
+    if no_pgvector:
+        # The PostgreSQL stage on a server without pgvector: the server refuses with a clear reason.
+        with pytest.raises(Exception) as refused:
+            list(dataset.records(query=rg.Query(similar=rg.Similar(name="embedding", value=target)), limit=5))
+        assert "pgvector" in str(refused.value)
+        pytest.skip(no_pgvector)
     hits = list(dataset.records(query=rg.Query(similar=rg.Similar(name="embedding", value=target)), limit=5))
     assert hits, "similarity search returned nothing"
     # With a similarity query the SDK yields (record, score) pairs, best first.
