@@ -6,6 +6,7 @@ import type { FormController } from "../form-controller";
 import { addSpan, removeSpan, snapSelection, spanLevels } from "../questions/span-selection";
 import { textDirection } from "../../../shared/text-direction";
 import { useSearchHighlight } from "./search-highlight";
+import { SuggestionIcon } from "../questions/SuggestionIcon";
 
 /** Whether the CSS Custom Highlight API (used to paint spans) exists in this browser. */
 export function supportsHighlights(): boolean {
@@ -133,7 +134,7 @@ export const SpanText = observer(function SpanText({ record, question, text, for
               data-span={`${b.span.start}-${b.span.end}`}
               style={{ left: b.left, top: b.top + b.level * 16, borderColor: colorOf(b.span.label), background: colorOf(b.span.label) }}
             >
-              {suggested && <span aria-label={t("annotation.suggestion.label")}>✨{Suggestion.formatScore(suggested.score)}</span>}
+              {suggested && <span aria-label={t("annotation.suggestion.label")}><SuggestionIcon />{Suggestion.formatScore(suggested.score)}</span>}
               {label?.text ?? b.span.label}
               {!disabled && (
                 <button type="button" aria-label={t("annotation.span.remove", { label: label?.text ?? b.span.label, text: text.slice(b.span.start, b.span.end) })} onClick={() => form.set(record, question, removeSpan(spans, b.span))}>×</button>

@@ -3,6 +3,7 @@ import { observer } from "mobx-react-lite";
 import { useTranslation } from "react-i18next";
 import { Suggestion, type Question } from "@tessera/domain";
 import type { FormController } from "../form-controller";
+import { SuggestionIcon } from "./SuggestionIcon";
 
 /** A suggestion mark: sparkle plus the score with 1 decimal; the title names the agent. */
 export function SuggestionMark({ suggestion, score }: { suggestion: Suggestion; score: number | null }) {
@@ -10,7 +11,7 @@ export function SuggestionMark({ suggestion, score }: { suggestion: Suggestion; 
   const agent = suggestion.agent ?? "";
   return (
     <span className="suggestion-mark" title={t("annotation.suggestion.tooltip", { agent })} aria-label={t("annotation.suggestion.aria", { score: Suggestion.formatScore(score), agent })}>
-      ✨{score !== null && <span className="suggestion-mark__score">{Suggestion.formatScore(score)}</span>}
+      <SuggestionIcon />{score !== null && <span className="suggestion-mark__score">{Suggestion.formatScore(score)}</span>}
     </span>
   );
 }
@@ -39,7 +40,7 @@ export const QuestionShell = observer(function QuestionShell({ question, form, o
             ? <span className="question__required" title={t("annotation.questions.requiredResponse")} aria-label={t("annotation.questions.requiredResponse")}>*</span>
             : <span className="question__optional"> {t("annotation.questions.optional")}</span>}
         </h3>
-        {s && s.agent && <span className="question__agent" title={t("annotation.suggestion.tooltip", { agent: s.agent })}>✨ {s.agent}</span>}
+        {s && s.agent && <span className="question__agent" title={t("annotation.suggestion.tooltip", { agent: s.agent })}><SuggestionIcon /> {s.agent}</span>}
       </div>
       {question.description && <p className="question__description">{question.description}</p>}
       {children}
