@@ -3,7 +3,6 @@ import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { sql, type Kysely } from "kysely";
 import type SQLite from "better-sqlite3";
-import type { DB } from "./schema.js";
 import { openEmbeddedStore, type Store } from "./database.js";
 import { openPostgresStore } from "./postgres.js";
 import { PostgresSearch } from "../search/postgres-search.js";
