@@ -51,7 +51,7 @@ describe("DatasetCreationViewModel", () => {
     expect(vm.creation?.subsets.map((s) => s.name)).toEqual(["en", "de"]);
     const s = vm.subset!;
     expect(s.split).toBe("train");
-    expect(s.fields.map((f) => [f.name, f.type])).toEqual([["id", "text"], ["review", "text"], ["verified", "no mapping"], ["photo", "image"], ["chat", "chat"]]);
+    expect(s.fields.map((f) => [f.name, f.type, f.required])).toEqual([["id", "text", true], ["review", "text", false], ["verified", "no mapping", false], ["photo", "image", false], ["chat", "chat", false]]);
     expect(s.metadata.map((m) => [m.name, m.type])).toEqual([["rating", "integer"], ["price", "float"]]);
     expect(s.questions.map((q) => [q.name, q.type, q.column])).toEqual([["sentiment", "label_selection", "sentiment"], ["topic_tags", "multi_label_selection", "Topic Tags"]]);
     expect(s.questions[0]!.options.map((o) => o.value)).toEqual(["negative", "positive"]);
@@ -79,6 +79,10 @@ describe("DatasetCreationViewModel", () => {
     });
     vm.setExternalId(null);
     expect(vm.creation!.mapping.external_id).toBeNull();
+    // 'id' was the required field; another mapped field takes over so that the dataset can be published.
+    expect(vm.subset!.fields.filter((f) => f.required).map((f) => f.name)).toEqual(["review"]);
+    vm.setFieldRequired("review", false);
+    expect(texts(vm.errors)).toEqual(["At least one field must be required."]);
     expect(vm.columnType("verified")).toBe("terms");
   });
 

@@ -24,6 +24,7 @@ export const NEW_WORKSPACE = "__new__";
 
 export const SPAN_NEEDS_TEXT_FIELD: Message = { key: "datasetCreation.questions.span.needsTextField", text: "A span question needs a text field to annotate" };
 export const AT_LEAST_ONE_FIELD: Message = { key: "datasetCreation.atLeastOneField", text: "At least one column must be mapped to a field." };
+export const AT_LEAST_ONE_REQUIRED_FIELD: Message = { key: "datasetCreation.atLeastOneRequiredField", text: "At least one field must be required." };
 
 /** Question names must match the server's pattern (lower-case letters, digits, _ and -). */
 export function questionName(raw: string): string {
@@ -99,6 +100,13 @@ export class DatasetCreationViewModel {
       used.add(name);
       q.name = name;
     }
+    DatasetCreationViewModel.ensureRequiredField(subset);
+  }
+
+  /** Publishing needs a required field: the first mapped field is required when none is. */
+  private static ensureRequiredField(subset: HubSubset): void {
+    const fields = subset.fields.filter((f) => f.type !== "no mapping");
+    if (fields.length > 0 && !fields.some((f) => f.required) && fields[0]) fields[0].required = true;
   }
 
   async loadFirstRow(): Promise<void> {
@@ -137,7 +145,7 @@ export class DatasetCreationViewModel {
     if (METADATA_TYPES.includes(type)) {
       s.metadata.push({ name: column, title: column, type: type as MetadataType });
     } else {
-      s.fields.push({ name: column, title: previous?.title ?? column, required: previous?.required ?? false, type: type as FieldCreation["type"], useMarkdown: previous?.useMarkdown ?? false });
+      s.fields.push({ name: column, title: previous?.title ?? column, required: type !== "no mapping" && (previous?.required ?? false), type: type as FieldCreation["type"], useMarkdown: previous?.useMarkdown ?? false });
     }
     const order = (name: string) => { const i = s.columns.indexOf(name); return i < 0 ? Number.MAX_SAFE_INTEGER : i; };
     s.fields.sort((a, b) => order(a.name) - order(b.name));
@@ -147,6 +155,7 @@ export class DatasetCreationViewModel {
     if (mapped.length > 0) s.fields = s.fields.filter((f) => s.columns.includes(f.name));
     const fields = s.fields.filter((f) => f.type !== "no mapping");
     if (fields.length === 1 && fields[0]) fields[0].required = true;
+    DatasetCreationViewModel.ensureRequiredField(s);
     for (const q of s.questions) if (q.type === "span" && !this.textFields.includes(String(q.settings.field))) q.settings = { ...q.settings, field: this.textFields[0] ?? "" };
     this.touch();
   }
@@ -254,6 +263,7 @@ export class DatasetCreationViewModel {
     const s = c.selectedSubset;
     if (s.questions.some((q) => this.questionErrors(q).length > 0) && !errors.includes(MESSAGES.hasInvalidQuestions)) errors.push(MESSAGES.hasInvalidQuestions);
     if (c.mapping.fields.length === 0) errors.push(AT_LEAST_ONE_FIELD);
+    else if (!s.fields.some((f) => f.type !== "no mapping" && f.required)) errors.push(AT_LEAST_ONE_REQUIRED_FIELD);
     return errors;
   }
 

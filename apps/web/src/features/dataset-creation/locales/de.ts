@@ -26,6 +26,7 @@ const datasetCreation: DatasetCreationTexts = {
   atLeastOneRequired: "Mindestens eine erforderliche Frage wird benötigt.",
   hasInvalidQuestions: "Einige Fragen sind ungültig",
   atLeastOneField: "Mindestens eine Spalte muss einem Feld zugeordnet sein.",
+  atLeastOneRequiredField: "Mindestens ein Feld muss erforderlich sein.",
   create: {
     title: "Datensatz erstellen", name: "Name des Datensatzes", nameRequired: "Der Datensatz braucht einen Namen.", workspace: "Arbeitsbereich zuweisen",
     newWorkspace: "Neuer Arbeitsbereich", newWorkspaceName: "Name des neuen Arbeitsbereichs", workspaceRequired: "Wählen Sie einen Arbeitsbereich oder benennen Sie einen neuen.",

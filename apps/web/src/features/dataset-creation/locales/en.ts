@@ -25,6 +25,7 @@ const datasetCreation = {
   atLeastOneRequired: "At least one required question is needed.",
   hasInvalidQuestions: "Some questions are invalid",
   atLeastOneField: "At least one column must be mapped to a field.",
+  atLeastOneRequiredField: "At least one field must be required.",
   create: {
     title: "Create the dataset", name: "Dataset name", nameRequired: "The dataset needs a name.", workspace: "Assign a workspace",
     newWorkspace: "New workspace", newWorkspaceName: "Name of the new workspace", workspaceRequired: "Choose a workspace or name a new one.",

@@ -26,6 +26,7 @@ const datasetCreation: DatasetCreationTexts = {
   atLeastOneRequired: "Se necesita al menos una pregunta obligatoria.",
   hasInvalidQuestions: "Algunas preguntas no son válidas",
   atLeastOneField: "Al menos una columna debe asignarse a un campo.",
+  atLeastOneRequiredField: "Al menos un campo debe ser obligatorio.",
   create: {
     title: "Crear el conjunto de datos", name: "Nombre del conjunto de datos", nameRequired: "El conjunto de datos necesita un nombre.", workspace: "Asignar un espacio de trabajo",
     newWorkspace: "Nuevo espacio de trabajo", newWorkspaceName: "Nombre del nuevo espacio de trabajo", workspaceRequired: "Elige un espacio de trabajo o nombra uno nuevo.",

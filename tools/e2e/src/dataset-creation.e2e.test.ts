@@ -1,0 +1,195 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+// The fake hub is consumed as source (vitest compiles it), like the server's own tests do.
+import { startFakeHub, FAKE_HUB_TOKEN, type FakeHub } from "../../fake-hub/src/index.js";
+import { launchBrowser, screenshot, signIn, startApp, type RunningApp } from "./harness.js";
+
+/** Dataset creation from the Hub through the page, against the real server and the fake hub, then one annotation each. */
+let hub: FakeHub;
+let app: RunningApp;
+let browser: Browser;
+let token = "";
+let context: BrowserContext;
+
+async function api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${app.url}/api/v1${path}`, {
+    method, headers: { Authorization: `Bearer ${token}`, ...(body !== undefined ? { "Content-Type": "application/json" } : {}) },
+    body: body !== undefined ? JSON.stringify(body) : undefined,
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+  return (text ? JSON.parse(text) : null) as T;
+}
+
+async function firstRow(repo: string, config: string, split: string): Promise<Record<string, unknown>> {
+  const res = await fetch(`${hub.url}/first-rows?${new URLSearchParams({ dataset: repo, config, split })}`);
+  return ((await res.json()) as { rows: Array<{ row: Record<string, unknown> }> }).rows[0]!.row;
+}
+
+async function submittedCount(datasetId: string): Promise<number> {
+  const body = await api<{ users: Array<{ completed: { submitted: number }; pending: { submitted: number } }> }>("GET", `/datasets/${datasetId}/users/progress`);
+  return body.users.reduce((n, u) => n + u.completed.submitted + u.pending.submitted, 0);
+}
+
+beforeAll(async () => {
+  hub = await startFakeHub({ port: 0 });
+  [app, browser] = await Promise.all([
+    startApp({ TESSERA_HUB_DATASETS_SERVER_URL: hub.url, HF_TOKEN: FAKE_HUB_TOKEN, TESSERA_HUB_RETRY_DELAY_MS: "50", TESSERA_JOBS_RETRY_DELAY_MS: "200" }),
+    launchBrowser(),
+  ]);
+  const t = await fetch(`${app.url}/api/v1/token`, { method: "POST", body: new URLSearchParams({ username: "owner", password: app.ownerPassword }) });
+  token = ((await t.json()) as { access_token: string }).access_token;
+}, 120_000);
+afterAll(async () => { await browser?.close(); await app?.stop(); await hub?.close(); });
+
+/** One signed-in browser context for the file; each test gets a fresh page on home. */
+async function signedIn(): Promise<{ context: { close(): Promise<void> }; page: Page }> {
+  if (!context) {
+    context = await browser.newContext({ locale: "en-US", viewport: { width: 1400, height: 1000 } });
+    const first = await context.newPage();
+    await first.goto(`${app.url}/sign-in`);
+    await signIn(first, app);
+    await first.waitForURL(`${app.url}/`);
+    await first.close();
+  }
+  const page = await context.newPage();
+  await page.goto(`${app.url}/`);
+  return { context: { close: () => page.close() }, page };
+}
+
+interface Case {
+  repo: string;
+  config: string;
+  split: string;
+  /** Text of the first record that the annotation page must show. */
+  expected: (row: Record<string, unknown>) => string;
+  configure?: (page: Page) => Promise<void>;
+  /** Answers the first record (single-label questions auto-submit). */
+  answer: (page: Page, row: Record<string, unknown>) => Promise<void>;
+  check?: (datasetId: string) => Promise<void>;
+}
+
+const other = (names: string[], index: unknown) => names.find((_, i) => i !== index) ?? names[0]!;
+
+const CASES: Case[] = [
+  {
+    repo: "tessera/news-topics", config: "default", split: "train", expected: (r) => String(r["text"]),
+    configure: async (page) => {
+      await page.getByLabel("Assign a workspace").selectOption({ label: "New workspace" });
+      await page.getByLabel("Name of the new workspace").fill("hub-e2e");
+    },
+    // The multi-label question is prefilled from the mapped column's suggestion: submit it.
+    answer: async (page) => {
+      await expect.poll(() => page.getByRole("checkbox", { name: /politics/ }).first().isChecked().catch(() => false), { timeout: 10_000 }).toBe(true);
+      await page.getByRole("button", { name: /Submit/ }).click();
+    },
+  },
+  {
+    repo: "tessera/chat-demo", config: "default", split: "train", expected: (r) => String(r["prompt"]),
+    configure: async (page) => {
+      await page.getByRole("button", { name: "Remove comment" }).click();
+      await page.getByText("At least one question is required.").waitFor();
+      expect(await page.getByRole("button", { name: "Create dataset" }).isDisabled()).toBe(true);
+      await page.getByRole("button", { name: "Add a Label question" }).click();
+      await page.getByLabel("Labels", { exact: true }).fill("helpful, unhelpful");
+      await page.getByLabel("Type of category").selectOption("terms");
+    },
+    answer: async (page) => { await page.getByRole("radio", { name: /unhelpful/ }).click(); },
+    check: async (id) => {
+      const metadata = await api<{ items: Array<{ name: string; settings: { type: string } }> }>("GET", `/datasets/${id}/metadata-properties`);
+      expect(metadata.items.map((m) => [m.name, m.settings.type])).toEqual([["category", "terms"]]);
+      const fields = await api<{ items: Array<{ name: string; settings: { type: string } }> }>("GET", `/datasets/${id}/fields`);
+      expect(fields.items.map((f) => [f.name, f.settings.type])).toEqual([["prompt", "text"], ["messages", "chat"]]);
+    },
+  },
+  {
+    repo: "tessera/shapes-images", config: "default", split: "train", expected: (r) => String(r["caption"]),
+    answer: async (page, row) => { await page.getByRole("radio", { name: new RegExp(other(["circle", "square", "triangle"], row["label"])) }).click(); },
+    check: async (id) => {
+      const fields = await api<{ items: Array<{ name: string; settings: { type: string } }> }>("GET", `/datasets/${id}/fields`);
+      expect(fields.items.map((f) => [f.name, f.settings.type])).toEqual([["image", "image"], ["caption", "text"]]);
+    },
+  },
+  {
+    repo: "tessera/product-reviews", config: "en", split: "test", expected: (r) => String(r["review"]),
+    configure: async (page) => {
+      await page.getByLabel("Subset", { exact: true }).selectOption("de");
+      await page.getByLabel("Subset", { exact: true }).selectOption("en");
+      await page.getByLabel("Split", { exact: true }).selectOption("test");
+      await page.getByLabel("Type of product").selectOption("terms");
+      await page.getByText("kettle: Solid build and fast delivery.").first().waitFor();
+    },
+    answer: async (page, row) => { await page.getByRole("radio", { name: new RegExp(other(["negative", "positive"], row["sentiment"])) }).click(); },
+    check: async (id) => {
+      const dataset = await api<{ metadata: { subset: string; split: string } }>("GET", `/datasets/${id}`);
+      expect([dataset.metadata.subset, dataset.metadata.split]).toEqual(["en", "test"]);
+      const metadata = await api<{ items: Array<{ name: string; settings: { type: string } }> }>("GET", `/datasets/${id}/metadata-properties`);
+      expect(metadata.items.map((m) => [m.name, m.settings.type]).sort()).toEqual([["helpful_votes", "integer"], ["price", "float"], ["product", "terms"], ["rating", "integer"]]);
+      await expect.poll(async () => (await api<{ total: number }>("GET", `/datasets/${id}/progress`)).total, { timeout: 20_000 }).toBe(10);
+    },
+  },
+  {
+    repo: "tessera/sentiment-10k", config: "default", split: "train", expected: (r) => String(r["text"]),
+    answer: async (page, row) => { await page.getByRole("radio", { name: new RegExp(other(["negative", "positive"], row["label"])) }).click(); },
+    check: async (id) => {
+      // The import takes the first 10,000 rows of the 10,050 (rows without a label are records too).
+      await expect.poll(async () => (await api<{ total: number }>("GET", `/datasets/${id}/progress`)).total, { timeout: 60_000, interval: 1000 }).toBe(10_000);
+    },
+  },
+];
+
+describe("dataset creation from the Hub in real Chromium", () => {
+  it.each(CASES)("creates a dataset from $repo through the page, then annotates its first record", async (c) => {
+    const { context, page } = await signedIn();
+    const row = await firstRow(c.repo, c.config, c.split);
+    await page.getByPlaceholder("Paste a repo id e.g., stanfordnlp/imdb").fill(c.repo);
+    await page.getByRole("button", { name: "Import dataset" }).click();
+    await page.waitForURL(`${app.url}/new/${encodeURIComponent(c.repo)}`);
+    await page.getByRole("button", { name: "Create dataset" }).waitFor();
+    await c.configure?.(page);
+    // The live preview shows the first row and the question form.
+    await page.getByText(c.expected(row)).first().waitFor();
+    const create = page.getByRole("button", { name: "Create dataset" });
+    await expect.poll(() => create.isEnabled()).toBe(true);
+    if (c.repo === "tessera/product-reviews") await screenshot(page, "dataset-creation-product-reviews");
+    await create.click();
+    await page.waitForURL(/\/dataset\/[0-9a-f-]+\/annotation-mode/, { timeout: 60_000 });
+    const datasetId = new URL(page.url()).pathname.split("/")[2]!;
+    const dataset = await api<{ name: string; metadata: { repoId: string } }>("GET", `/datasets/${datasetId}`);
+    expect([dataset.name, dataset.metadata.repoId]).toEqual([c.repo.split("/")[1], c.repo]);
+    await page.getByText(c.expected(row)).first().waitFor({ timeout: 20_000 });
+    await c.answer(page, row);
+    await expect.poll(() => submittedCount(datasetId), { timeout: 15_000 }).toBe(1);
+    await c.check?.(datasetId);
+    await context.close();
+  }, 120_000);
+
+  it("says when a repository is not on the Hub, and imports through the catch-all /:id route", async () => {
+    const { context, page } = await signedIn();
+    await page.goto(`${app.url}/new/${encodeURIComponent("nobody/missing-dataset")}`);
+    await page.getByRole("heading", { name: "Dataset not found or available on Hugging Face" }).waitFor();
+    // Gated repositories cannot be read anonymously by the browser either.
+    await page.goto(`${app.url}/${encodeURIComponent("tessera/gated-demo")}`);
+    await page.getByRole("heading", { name: "Dataset not found or available on Hugging Face" }).waitFor();
+    await page.getByRole("link", { name: "Back to home page" }).click();
+    await page.waitForURL(`${app.url}/`);
+    await page.goto(`${app.url}/${encodeURIComponent("tessera/news-topics")}`);
+    await page.getByRole("heading", { name: "Create a dataset from tessera/news-topics" }).waitFor();
+    await page.getByLabel("Dataset name").fill("");
+    await page.getByText("The dataset needs a name.").waitFor();
+    expect(await page.getByRole("button", { name: "Create dataset" }).isDisabled()).toBe(true);
+    await context.close();
+  });
+
+  it("rolls back and says so when the creation fails (duplicate name)", async () => {
+    const { context, page } = await signedIn();
+    const before = (await api<{ items: unknown[] }>("GET", "/me/datasets")).items.length;
+    await page.goto(`${app.url}/new/${encodeURIComponent("tessera/news-topics")}`);
+    await page.getByRole("button", { name: "Create dataset" }).waitFor();
+    await page.getByLabel("Assign a workspace").selectOption({ label: "hub-e2e" });
+    await page.getByRole("button", { name: "Create dataset" }).click();
+    await page.getByText("The dataset could not be created.", { exact: false }).waitFor({ timeout: 20_000 });
+    expect((await api<{ items: unknown[] }>("GET", "/me/datasets")).items.length).toBe(before);
+    await context.close();
+  });
+});
