@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { renderMarkdown, type BenchReport } from "./report.ts";
+
+const report: BenchReport = {
+  date: "2026-11-21T12:00:00.000Z",
+  machine: { cpus: 2, cpuModel: "test cpu", memoryGiB: 4, node: "v24.0.0", loadBefore: [1, 1, 1], loadAfter: [2, 2, 2] },
+  store: "sqlite (embedded)",
+  options: {},
+  import: { records: 1000, batchSize: 256, seconds: 1, recordsPerSecond: 1000, batchP50Ms: 200, batchP95Ms: 250, serverCpuMs: 500, recordsPerServerCpuSecond: 2000 },
+  sdk: { skipped: "--sdk-records 0" },
+  latency: [
+    { name: "next page of pending (10)", levels: { 1: { count: 10, errors: 0, p50: 1, p95: 2, p99: 3, max: 3, mean: 1.5, throughput: 100, serverCpuMsPerRequest: 0.8 }, 20: { skipped: "not enough records" } } },
+  ],
+  memory: { idleRssBytes: 2 ** 20, afterImportRssBytes: 2 ** 21, afterLatencyRssBytes: 2 ** 21, peakRssBytes: 2 ** 22 },
+  disk: { dataDirAfterImportBytes: 2 ** 20, dataDirFinalBytes: 2 ** 20 },
+  bundle: { skipped: "no dist" },
+  browser: { skipped: "not measured: no Chromium" },
+  problems: ["similarity @20: 1 errors"],
+};
+
+describe("markdown report", () => {
+  it("shows every measure, the targets, the skipped parts with their reason and the problems", () => {
+    const md = renderMarkdown(report);
+    expect(md).toContain("1,000 records/s");
+    expect(md).toContain("2,000 records per server CPU second");
+    expect(md).toContain("≥ 10,000 records/s");
+    expect(md).toContain("| next page of pending (10) | 1 / **2** / 3 (n=10, 100 req/s, 0.8 ms server CPU/req) | not measured: not enough records | p95 < 50 ms |");
+    expect(md).toContain("not measured: no Chromium");
+    expect(md).toContain("4.0 MB");
+    expect(md).toContain("- similarity @20: 1 errors");
+  });
+});
