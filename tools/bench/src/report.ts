@@ -53,7 +53,7 @@ export function renderMarkdown(r: BenchReport): string {
   else {
     out.push(`| navigation → first record shown (each load) | ${b.firstRecordMs.map((m) => `${m} ms`).join(", ")} | |`);
     out.push(`| Submit → next record in the DOM (${b.nextRecordMs.count} records) | p50 ${b.nextRecordMs.p50} ms, **p95 ${b.nextRecordMs.p95} ms**, p99 ${b.nextRecordMs.p99} ms (painted p50 ${b.nextRecordPaintP50} ms) | < 100 ms |`);
-    out.push(`| JS heap after GC, ${b.annotated} records annotated | ${mb(b.heapBaselineBytes)} → ${mb(b.heapFinalBytes)} (**${b.heapGrowthPercent >= 0 ? "+" : ""}${b.heapGrowthPercent}%**) | < 10% |`);
+    out.push(`| JS heap after GC, ${b.annotated} records annotated | ${mb(b.heapBaselineBytes)} → ${mb(b.heapFinalBytes)} (**${b.heapGrowthPercent >= 0 ? "+" : ""}${b.heapGrowthPercent}%**)${b.stoppedEarly ? ` (${b.stoppedEarly})` : ""} | < 10% |`);
   }
   if (levels.length > 0) renderLatency(out, r, levels);
   if (r.problems.length) out.push("", "Problems:", ...r.problems.map((p) => `- ${p}`));

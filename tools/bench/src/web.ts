@@ -35,6 +35,7 @@ export interface BrowserResult {
   nextRecordMs: { count: number; p50: number; p95: number; p99: number; max: number };
   nextRecordPaintP50: number;
   heapBaselineBytes: number; heapFinalBytes: number; heapGrowthPercent: number; annotated: number;
+  stoppedEarly?: string;
 }
 export type BrowserOutcome = BrowserResult | { skipped: string };
 
@@ -122,14 +123,17 @@ export async function measureBrowser(options: BrowserOptions): Promise<BrowserOu
     const dom: number[] = [];
     const paint: number[] = [];
     let heapBaseline = 0;
+    let stoppedEarly: string | undefined;
     for (let i = 0; i < options.records; i++) {
       if (i === warmup) heapBaseline = await heapUsed(page);
       let t: { dom: number; paint: number };
       try {
         t = await page.evaluate(submitAndWait);
       } catch (error) {
-        if (i === 0) return { skipped: `not measured: submitting on the annotation page failed (${error instanceof Error ? error.message.split("\n")[0] : String(error)})` };
-        throw error;
+        const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
+        if (i <= warmup) return { skipped: `not measured: submitting on the annotation page failed after ${i} records (${reason})` };
+        stoppedEarly = `stopped after ${i} records: ${reason}`;
+        break;
       }
       dom.push(t.dom);
       paint.push(t.paint);
@@ -146,6 +150,7 @@ export async function measureBrowser(options: BrowserOptions): Promise<BrowserOu
       heapBaselineBytes: heapBaseline, heapFinalBytes: heapFinal,
       heapGrowthPercent: Math.round(((heapFinal - heapBaseline) / heapBaseline) * 1000) / 10,
       annotated: dom.length,
+      ...(stoppedEarly ? { stoppedEarly } : {}),
     };
   } catch (error) {
     const page = browser?.contexts()[0]?.pages()[0];
