@@ -2,6 +2,7 @@
 // web -> infrastructure -> domain, server -> domain. The domain imports nothing from the others,
 // nor React, HTTP clients, servers, databases or the container.
 import tseslint from "typescript-eslint";
+import i18next from "eslint-plugin-i18next";
 
 const domainForbidden = [
   { group: ["@tessera/infrastructure", "@tessera/infrastructure/*", "@tessera/web", "@tessera/web/*", "@tessera/server", "@tessera/server/*"], message: "packages/domain must not depend on outer layers." },
@@ -17,6 +18,48 @@ export default tseslint.config(
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "no-restricted-syntax": ["error", { selector: "CallExpression[callee.name='eval']", message: "eval is forbidden." }, { selector: "NewExpression[callee.name='Function']", message: "new Function is forbidden." }],
+    },
+  },
+  {
+    // Issue 5: every user-facing string in the web app's JSX goes through i18next (en, de, es).
+    // jsx-only mode: JSX text and literal strings inside JSX (expressions, ternaries) fail; attribute values
+    // fail only where a person reads them (placeholder, alt, aria-label, value, title on DOM elements; any
+    // prop of a component except the technical ones below). Words that are not language pass: numbers,
+    // punctuation and symbols, keyboard key names, all-caps codes, emoji and HTML entities.
+    files: ["apps/web/src/**/*.tsx"],
+    ignores: [
+      "apps/web/src/**/*.test.tsx",
+      "apps/web/src/app/test-app.tsx",
+      // TODO(i18n lint): RecordFields.tsx is being changed by the CSP work; its one report is the chat bubble side
+      // ("right" : "left", a class-name code inside a JSX callback). Hoist it out of the JSX, then delete this line.
+      "apps/web/src/features/annotation/fields/RecordFields.tsx",
+      // TODO(i18n lint): switch the rule on for these two folders once their owner (dataset settings/creation
+      // work, in progress) has moved their texts into the locale files: delete these two lines and fix what it reports.
+      "apps/web/src/features/dataset-settings/**",
+      "apps/web/src/features/dataset-creation/**",
+    ],
+    plugins: { i18next },
+    rules: {
+      "i18next/no-literal-string": ["error", {
+        mode: "jsx-only",
+        "jsx-attributes": { exclude: [
+          "className", "style", "type", "key", "id", "width", "height", "to", "href", "src", "target", "rel", "name", "htmlFor",
+          "role", "value", "variant", "size", "position", "status", "tone", "kind", "mode", "layout", "testId", "as", "method", "autoComplete",
+          "inputMode", "pattern", "lang", "dir", "viewBox", "fill", "stroke", "d", "sandbox", "referrerPolicy", "loading", "accept",
+          "data-.*", "aria-(hidden|live|current|haspopup|expanded|controls|describedby|labelledby|orientation|sort|pressed|checked|selected|modal|atomic|busy|invalid|required|disabled|valuemin|valuemax|valuenow|level|owns|activedescendant|relevant|keyshortcuts)",
+        ] },
+        words: { exclude: [
+          /^[\p{N}\p{P}\p{S}\s]+$/u,                    // numbers, punctuation and symbols (arrows, ⌫ ↵ ⧉ ▲ ▼, emoji)
+          "[A-Z_-]+",                                    // codes such as ID, API
+          // keyboard key names and chords: "Ctrl+S", "⌘/ctrl S", "Shift Enter", "Esc"
+          /^(?:(?:[⌘⌥⇧⌃]|[Cc]trl|[Cc]md|[Ss]hift|[Aa]lt|[Oo]ption|Enter|Esc|Escape|Tab|Space|Backspace|Delete|Home|End|PageUp|PageDown|Arrow(?:Up|Down|Left|Right)|[A-Z0-9])[/+ ]*)+$/u,
+          /^&[a-z]+;$/,                                  // HTML entities
+        ] },
+        // String arguments of these calls and values of these object keys are codes, not texts.
+        callees: { exclude: ["i18n(ext)?", "t", "require", "addEventListener", "removeEventListener", "postMessage", "getElementById", "dispatch",
+          "commit", "includes", "indexOf", "endsWith", "startsWith", "querySelector(All)?", "closest", "matches", "act", "terms", "set[A-Z]\\w*", "navigate"] },
+        "object-properties": { exclude: ["[A-Z_-]+", "kind", "type", "status", "position", "scope", "entity", "property", "key", "id", "name", "mode", "variant", "behavior", "block"] },
+      }],
     },
   },
   {

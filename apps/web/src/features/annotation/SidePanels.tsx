@@ -5,6 +5,9 @@ import type { DatasetSettings, Progress } from "@tessera/domain";
 import type { AnnotationViewModel } from "./annotation-view-model";
 import { Markdown } from "./fields/RecordFields";
 
+/** Record statuses in the order the progress bar and the counts show them (codes, not texts). */
+const PROGRESS_SEGMENTS = ["submitted", "draft", "discarded"] as const;
+const STATUS_COUNTS = [...PROGRESS_SEGMENTS, "pending"] as const;
 /** Guidelines (markdown) and progress: the user's own counts on the dataset (server metrics) and the team progress. */
 export const SidePanels = observer(function SidePanels({ vm, settings, progress }: { vm: AnnotationViewModel; settings: DatasetSettings | null; progress: Progress | null }) {
   const { t } = useTranslation();
@@ -22,12 +25,12 @@ export const SidePanels = observer(function SidePanels({ vm, settings, progress 
         {metrics ? (
           <>
             <div className="my-progress" role="img" aria-label={t("annotation.progress.mineSummary", { percent: metrics.progress, responded: metrics.responded, total: metrics.total })}>
-              {(["submitted", "draft", "discarded"] as const).map((s) => (
+              {PROGRESS_SEGMENTS.map((s) => (
                 <span key={s} className={`my-progress__segment dot--${s}`} style={{ width: `${metrics.total ? (metrics[s] / metrics.total) * 100 : 0}%` }} />
               ))}
             </div>
             <ul className="status-counts">
-              {(["submitted", "draft", "discarded", "pending"] as const).map((s) => (
+              {STATUS_COUNTS.map((s) => (
                 <li key={s} data-status={s}><span className={`dot dot--${s}`} />{t(`annotation.status.${s}`)} <strong>{metrics[s]}</strong></li>
               ))}
             </ul>
