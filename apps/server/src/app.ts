@@ -21,6 +21,7 @@ import { fieldsRoutes } from "./routes/fields.js";
 import { questionsRoutes } from "./routes/questions.js";
 import { metadataPropertiesRoutes } from "./routes/metadata-properties.js";
 import { vectorSettingsRoutes } from "./routes/vector-settings.js";
+import { webhooksRoutes } from "./routes/webhooks.js";
 import { installSecurity } from "./security/index.js";
 
 export const BODY_LIMIT_BYTES = 64 * 1024 * 1024;
@@ -60,6 +61,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   suggestionsRoutes(app, ctx);
   searchRoutes(app, ctx);
   progressRoutes(app, ctx);
+  webhooksRoutes(app, ctx);
   await serveWebApp(app, ctx.config.webDist);
   return app;
 }

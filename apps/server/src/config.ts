@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import { loadHubConfig, type HubConfig } from "./hub/config.js";
 import { loadHostedSpace, loadOAuthConfig, type HostedSpace, type OAuthConfig } from "./oauth/oauth-config.js";
 import { loadSecurityConfig, type SecurityConfig } from "./security/config.js";
+import { loadWebhookConfig, type WebhookConfig } from "./webhooks/config.js";
 
 export interface ServerConfig {
   host: string;
@@ -28,6 +29,8 @@ export interface ServerConfig {
   hostedSpace: HostedSpace | null;
   /** Headers, proxy trust, login rate limits, body limits (docs/security.md). */
   security: SecurityConfig;
+  /** Webhook delivery timeout (docs/api.md). */
+  webhooks: WebhookConfig;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] = process.argv.slice(2)): ServerConfig {
@@ -54,5 +57,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     hostedSpace: loadHostedSpace(env),
     oauth: loadOAuthConfig(env),
     security: loadSecurityConfig(env),
+    webhooks: loadWebhookConfig(env),
   };
 }

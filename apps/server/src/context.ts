@@ -8,7 +8,8 @@ import { authenticate, type UserRow } from "./auth/authenticate.js";
 import type { HubClient } from "./hub/client.js";
 import { createHubClient } from "./hub/config.js";
 import type { JobQueue } from "./jobs/port.js";
-import { createJobQueue } from "./jobs/create.js";
+import { createJobQueue, createWebhookJobQueue } from "./jobs/create.js";
+import { WebhookEvents, type EventSink } from "./webhooks/events.js";
 
 /** What every route module receives: the store, the token service and the configuration. */
 export interface AppContext {
@@ -20,10 +21,19 @@ export interface AppContext {
   hub: HubClient;
   /** Background jobs (Hub import). */
   jobs: JobQueue;
+  /** Delivers webhooks (a queue of its own on the embedded store; the main queue on PostgreSQL). */
+  webhookJobs: JobQueue;
+  /** Webhook events: route code calls `ctx.events.emit(type, ref)` after a change (webhooks/events.ts). */
+  events: EventSink & { drain(): Promise<void> };
   /** Authenticates the caller or throws the contract's 401. */
   currentUser(request: FastifyRequest): Promise<UserRow>;
 }
 
 export function createContext(store: Store, tokens: TokenService, config: ServerConfig): AppContext {
-  return { store, db: store.db, tokens, config, hub: createHubClient(config.hub), jobs: createJobQueue(store.db, config.hub, store.databaseUrl), currentUser: (request) => authenticate(request, store.db, tokens) };
+  const jobs = createJobQueue(store.db, config.hub, store.databaseUrl);
+  const webhookJobs = createWebhookJobQueue(store.db, config.hub, jobs, store.databaseUrl);
+  return {
+    store, db: store.db, tokens, config, hub: createHubClient(config.hub), jobs, webhookJobs, events: new WebhookEvents(store.db, webhookJobs),
+    currentUser: (request) => authenticate(request, store.db, tokens),
+  };
 }

@@ -161,6 +161,7 @@ export interface DB {
   oauth_states: OAuthStatesTable;
   oauth_identities: OAuthIdentitiesTable;
   jobs: JobsTable;
+  webhooks: WebhooksTable;
 }
 
 /** A pending OAuth authorization request; deleted when used (single use) or expired. */
@@ -199,5 +200,19 @@ export interface JobsTable {
   inserted_at: string;
   started_at: string | null;
   finished_at: string | null;
+  updated_at: string;
+}
+
+/** A webhook (migration 0007-webhooks, contract 3.16). */
+export interface WebhooksTable {
+  id: string;
+  url: string;
+  /** Standard Webhooks signing secret (base64 of random bytes). */
+  secret: string;
+  /** JSON array of event names. */
+  events: string;
+  enabled: number;
+  description: string | null;
+  inserted_at: string;
   updated_at: string;
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Kysely, Selectable } from "kysely";
+import type { Kysely, Selectable, SelectQueryBuilder, UpdateQueryBuilder, UpdateResult } from "kysely";
 import type { DB, JobsTable } from "../db/schema.js";
 import { now } from "../clock.js";
 import { PermanentJobError, type EnqueueOptions, type Job, type JobHandler, type JobQueue } from "./port.js";
@@ -13,6 +13,10 @@ export interface EmbeddedJobQueueOptions {
   retryDelayMs?: number;
   /** Called with failures the queue could not record (never throws out of the runner). */
   onError?: (error: unknown) => void;
+  /** Claim only jobs of these types (a queue dedicated to them, e.g. webhook deliveries). */
+  onlyTypes?: string[];
+  /** Never claim jobs of these types (another queue on the same table runs them). */
+  exceptTypes?: string[];
 }
 
 type JobRow = Selectable<JobsTable>;
@@ -53,6 +57,14 @@ export class EmbeddedJobQueue implements JobQueue {
     this.handlers.set(type, handler as JobHandler);
   }
 
+  /** Restricts a query on `jobs` to the types this queue runs (`onlyTypes` / `exceptTypes`). */
+  private mine<Q extends SelectQueryBuilder<DB, "jobs", object> | UpdateQueryBuilder<DB, "jobs", "jobs", UpdateResult>>(query: Q): Q {
+    let q = query as SelectQueryBuilder<DB, "jobs", object>;
+    if (this.options.onlyTypes) q = q.where("type", "in", this.options.onlyTypes.length > 0 ? this.options.onlyTypes : [""]);
+    if (this.options.exceptTypes && this.options.exceptTypes.length > 0) q = q.where("type", "not in", this.options.exceptTypes);
+    return q as Q;
+  }
+
   async enqueue(type: string, payload: unknown, options: EnqueueOptions = {}): Promise<Job> {
     const timestamp = now();
     const row: JobRow = {
@@ -74,7 +86,7 @@ export class EmbeddedJobQueue implements JobQueue {
     if (this.started) return;
     this.started = true;
     this.controller = new AbortController();
-    await this.db.updateTable("jobs").set({ status: "queued", updated_at: now() }).where("status", "=", "started").execute();
+    await this.mine(this.db.updateTable("jobs").set({ status: "queued", updated_at: now() }).where("status", "=", "started")).execute();
     this.kick();
   }
 
@@ -112,7 +124,7 @@ export class EmbeddedJobQueue implements JobQueue {
       this.running.set(row.id, run);
     }
     // Wake up for the earliest delayed retry.
-    const next = await this.db.selectFrom("jobs").select("run_after").where("status", "=", "queued").orderBy("run_after").limit(1).executeTakeFirst();
+    const next = await this.mine(this.db.selectFrom("jobs").select("run_after").where("status", "=", "queued")).orderBy("run_after").limit(1).executeTakeFirst();
     if (next && this.started && this.running.size < this.concurrency) {
       const delay = Math.max(0, Date.parse(`${next.run_after}Z`) - Date.now());
       if (delay <= 0) {
@@ -127,7 +139,7 @@ export class EmbeddedJobQueue implements JobQueue {
   /** Takes the oldest due queued job, atomically (the update only succeeds while it is still queued). */
   private async claim(): Promise<JobRow | null> {
     for (;;) {
-      const candidate = await this.db.selectFrom("jobs").selectAll().where("status", "=", "queued").where("run_after", "<=", now())
+      const candidate = await this.mine(this.db.selectFrom("jobs").selectAll().where("status", "=", "queued").where("run_after", "<=", now()))
         .orderBy("run_after").orderBy("inserted_at").limit(1).executeTakeFirst();
       if (!candidate) return null;
       const timestamp = now();

@@ -77,6 +77,7 @@ export function datasetsRoutes(app: FastifyInstance, ctx: AppContext): void {
       if (isUniqueViolation(error)) throw duplicateName(body.name, body.workspace_id);
       throw error;
     }
+    ctx.events.emit("dataset.created", { datasetId: row.id });
     return reply.status(201).send(datasetOut(row));
   });
 
@@ -118,6 +119,7 @@ export function datasetsRoutes(app: FastifyInstance, ctx: AppContext): void {
       if (isUniqueViolation(error) && changes.name !== undefined) throw duplicateName(changes.name, dataset.workspace_id);
       throw error;
     }
+    ctx.events.emit("dataset.updated", { datasetId: dataset.id });
     return datasetOut({ ...dataset, ...changes });
   });
 
@@ -131,6 +133,7 @@ export function datasetsRoutes(app: FastifyInstance, ctx: AppContext): void {
       if (await tableExists(trx, "records")) await sql`delete from records where dataset_id = ${dataset.id}`.execute(trx);
       await trx.deleteFrom("datasets").where("id", "=", dataset.id).execute();
     });
+    ctx.events.emit("dataset.deleted", { id: dataset.id });
     return datasetOut(dataset);
   });
 
@@ -145,6 +148,7 @@ export function datasetsRoutes(app: FastifyInstance, ctx: AppContext): void {
     if (!requiredQuestion) throw unprocessable("Dataset cannot be published without required questions");
     const timestamp = now();
     await ctx.db.updateTable("datasets").set({ status: "ready", updated_at: timestamp }).where("id", "=", dataset.id).execute();
+    ctx.events.emit("dataset.published", { datasetId: dataset.id });
     return datasetOut({ ...dataset, status: "ready", updated_at: timestamp });
   });
 }

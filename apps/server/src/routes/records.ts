@@ -5,10 +5,22 @@ import { parse, unprocessable } from "../http/errors.js";
 import { now } from "../clock.js";
 import { parseIdList, parseInclude, parsePaging, recordFor, uuidPath } from "../records/access.js";
 import { loadDatasetSchema } from "../records/dataset-schema.js";
-import { ingestRecords, prepareSuggestions, upsertSuggestions, upsertVectors } from "../records/ingest.js";
+import { ingestRecords, prepareSuggestions, upsertSuggestions, upsertVectors, type IngestResult } from "../records/ingest.js";
 import { recordsBulkSchema, recordUpdateSchema } from "../records/input.js";
 import { FULL_INCLUDE, withIncludes } from "../records/read.js";
 import { RecordValueError, validateMetadata, validateVectors } from "../records/values.js";
+
+/**
+ * Webhook events of a bulk ingestion: record.created / record.updated, and record.completed for new
+ * records that are completed on arrival (their responses were part of the item).
+ */
+export function emitIngested(ctx: AppContext, result: IngestResult): void {
+  if (result.createdIds.length > 0) ctx.events.emit("record.created", { recordIds: result.createdIds });
+  if (result.updatedIds.length > 0) ctx.events.emit("record.updated", { recordIds: result.updatedIds });
+  const created = new Set(result.createdIds);
+  const completed = result.items.filter((r) => r.status === "completed" && created.has(r.id)).map((r) => r.id);
+  if (completed.length > 0) ctx.events.emit("record.completed", { recordIds: completed });
+}
 
 /** Records (contract 3.9 and 3.10). */
 export function recordsRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -18,6 +30,7 @@ export function recordsRoutes(app: FastifyInstance, ctx: AppContext): void {
     await datasetFor(ctx.db, user, datasetId, "admin");
     const body = parse(recordsBulkSchema, request.body);
     const result = await ingestRecords(ctx.db, datasetId, body.items, { mode: "create" });
+    emitIngested(ctx, result);
     return reply.status(201).send({ items: result.items });
   });
 
@@ -27,6 +40,7 @@ export function recordsRoutes(app: FastifyInstance, ctx: AppContext): void {
     await datasetFor(ctx.db, user, datasetId, "admin");
     const body = parse(recordsBulkSchema, request.body);
     const result = await ingestRecords(ctx.db, datasetId, body.items, { mode: "upsert" });
+    emitIngested(ctx, result);
     return { items: result.items, updated_item_ids: result.updatedIds };
   });
 
@@ -49,7 +63,8 @@ export function recordsRoutes(app: FastifyInstance, ctx: AppContext): void {
     const datasetId = uuidPath(request, "dataset_id");
     await datasetFor(ctx.db, user, datasetId, "admin");
     const ids = parseIdList(request.query, "No record IDs provided", "Cannot delete more than 100 records at once");
-    await ctx.db.deleteFrom("records").where("dataset_id", "=", datasetId).where("id", "in", ids).execute();
+    const deleted = await ctx.db.deleteFrom("records").where("dataset_id", "=", datasetId).where("id", "in", ids).returning("id").execute();
+    if (deleted.length > 0) ctx.events.emit("record.deleted", { ids: deleted.map((r) => r.id) });
     return reply.status(204).send();
   });
 
@@ -90,6 +105,7 @@ export function recordsRoutes(app: FastifyInstance, ctx: AppContext): void {
       }
     });
     const updated = await ctx.db.selectFrom("records").selectAll().where("id", "=", record.id).executeTakeFirstOrThrow();
+    ctx.events.emit("record.updated", { recordIds: [record.id] });
     return (await withIncludes(ctx.db, schema, [updated], FULL_INCLUDE))[0];
   });
 
@@ -99,6 +115,7 @@ export function recordsRoutes(app: FastifyInstance, ctx: AppContext): void {
     const schema = await loadDatasetSchema(ctx.db, dataset);
     const out = (await withIncludes(ctx.db, schema, [record], FULL_INCLUDE))[0];
     await ctx.db.deleteFrom("records").where("id", "=", record.id).execute();
+    ctx.events.emit("record.deleted", { ids: [record.id] });
     return out;
   });
 }

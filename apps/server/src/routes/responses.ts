@@ -26,10 +26,18 @@ function checkValues(schema: DatasetSchema, record: RecordRow, status: Status, v
   }
 }
 
-/** After any response change: the record status (3.13) and the dataset's last activity (3.4). */
-async function afterResponseChange(db: Kysely<DB>, schema: DatasetSchema, recordIds: string[], timestamp: string): Promise<void> {
+/** After any response change: the record status (3.13) and the dataset's last activity (3.4). Returns the record's new status. */
+async function afterResponseChange(db: Kysely<DB>, schema: DatasetSchema, recordIds: string[], timestamp: string): Promise<RecordRow["status"] | undefined> {
   await refreshRecordStatuses(db, recordIds, schema.minSubmitted);
   await db.updateTable("datasets").set({ last_activity_at: timestamp }).where("id", "=", schema.dataset.id).execute();
+  return (await db.selectFrom("records").select("status").where("id", "=", recordIds[0]!).executeTakeFirst())?.status;
+}
+
+/** Webhook events of a response change: the response event, record.updated (status recomputed), record.completed when it just became completed. */
+function emitResponseChange(ctx: AppContext, type: "response.created" | "response.updated", responseId: string, record: RecordRow, status: RecordRow["status"] | undefined): void {
+  ctx.events.emit(type, { responseId });
+  ctx.events.emit("record.updated", { recordIds: [record.id] });
+  if (status === "completed" && record.status !== "completed") ctx.events.emit("record.completed", { recordIds: [record.id] });
 }
 
 /** Owner; the response's own user; or an admin member of the dataset's workspace (contract 1.4). */
@@ -71,10 +79,10 @@ export function responsesRoutes(app: FastifyInstance, ctx: AppContext): void {
       const existing = await trx.selectFrom("responses").select("id").where("record_id", "=", record.id).where("user_id", "=", user.id).executeTakeFirst();
       if (existing) throw conflict(`Response already exists for record with id \`${record.id}\` and by user with id \`${user.id}\``);
       const row = await writeResponse(trx, randomUUID(), record.id, user.id, body.status, body.values, timestamp, true);
-      await afterResponseChange(trx, schema, [record.id], timestamp);
-      return row;
+      return { row, status: await afterResponseChange(trx, schema, [record.id], timestamp) };
     });
-    return reply.status(201).send(responseOut(created));
+    emitResponseChange(ctx, "response.created", created.row.id, record, created.status);
+    return reply.status(201).send(responseOut(created.row));
   });
 
   app.put("/api/v1/responses/:response_id", async (request) => {
@@ -84,11 +92,12 @@ export function responsesRoutes(app: FastifyInstance, ctx: AppContext): void {
     const schema = await loadDatasetSchema(ctx.db, dataset);
     checkValues(schema, record, body.status, body.values);
     const timestamp = now();
-    return responseOut(await ctx.db.transaction().execute(async (trx) => {
+    const updated = await ctx.db.transaction().execute(async (trx) => {
       const row = await writeResponse(trx, response.id, record.id, response.user_id, body.status, body.values, timestamp, false);
-      await afterResponseChange(trx, schema, [record.id], timestamp);
-      return row;
-    }));
+      return { row, status: await afterResponseChange(trx, schema, [record.id], timestamp) };
+    });
+    emitResponseChange(ctx, "response.updated", updated.row.id, record, updated.status);
+    return responseOut(updated.row);
   });
 
   app.delete("/api/v1/responses/:response_id", async (request) => {
@@ -100,6 +109,8 @@ export function responsesRoutes(app: FastifyInstance, ctx: AppContext): void {
       await trx.deleteFrom("responses").where("id", "=", response.id).execute();
       await afterResponseChange(trx, schema, [response.record_id], timestamp);
     });
+    ctx.events.emit("response.deleted", { id: response.id });
+    ctx.events.emit("record.updated", { recordIds: [response.record_id] });
     return responseOut(response);
   });
 
@@ -116,12 +127,12 @@ export function responsesRoutes(app: FastifyInstance, ctx: AppContext): void {
         checkValues(schema, record, entry.status, entry.values);
         const timestamp = now();
         const datasetSchema = schema;
-        const row = await ctx.db.transaction().execute(async (trx) => {
+        const { row, created, status } = await ctx.db.transaction().execute(async (trx) => {
           const existing = await trx.selectFrom("responses").select("id").where("record_id", "=", record.id).where("user_id", "=", user.id).executeTakeFirst();
           const written = await writeResponse(trx, existing?.id ?? randomUUID(), record.id, user.id, entry.status, entry.values, timestamp, !existing);
-          await afterResponseChange(trx, datasetSchema, [record.id], timestamp);
-          return written;
+          return { row: written, created: !existing, status: await afterResponseChange(trx, datasetSchema, [record.id], timestamp) };
         });
+        emitResponseChange(ctx, created ? "response.created" : "response.updated", row.id, record, status);
         items.push({ item: responseOut(row), error: null });
       } catch (error) {
         if (!(error instanceof HttpError)) throw error;

@@ -1,0 +1,130 @@
+import { randomUUID } from "node:crypto";
+import type { FastifyInstance } from "fastify";
+import type { Selectable } from "kysely";
+import { z } from "zod";
+import type { AppContext } from "../context.js";
+import type { WebhooksTable } from "../db/schema.js";
+import { requireOwner } from "../auth/policies.js";
+import { HttpError, notFound, parse } from "../http/errors.js";
+import { uuidPath } from "../records/access.js";
+import { rejectNullKeys } from "../settings/common.js";
+import { now } from "../clock.js";
+import { WEBHOOK_DELIVERY_JOB } from "../jobs/create.js";
+import { SERVER_VERSION } from "./settings.js";
+import { WEBHOOK_EVENTS } from "../webhooks/events.js";
+import { deliverWebhook, DeliveryError, eventTimestamp, newMessageId, newWebhookSecret, sendMessage, type DeliveryPayload } from "../webhooks/delivery.js";
+
+/** pydantic's HttpUrl limit. */
+const MAX_URL_LENGTH = 2083;
+
+/**
+ * A webhook URL: absolute http(s) with a host (other schemes are refused: file:, ftp:, data: ...).
+ * Stored normalized (`new URL(...).href`, like pydantic's HttpUrl). Owners configure these URLs and
+ * the server calls them: see docs/api.md on SSRF.
+ */
+const webhookUrl = z.string().max(MAX_URL_LENGTH).transform((value, ctx) => {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    ctx.addIssue({ code: "custom", message: "Input should be a valid URL" });
+    return z.NEVER;
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    ctx.addIssue({ code: "custom", message: "URL scheme should be 'http' or 'https'" });
+    return z.NEVER;
+  }
+  if (!url.hostname) {
+    ctx.addIssue({ code: "custom", message: "Input should be a valid URL, empty host" });
+    return z.NEVER;
+  }
+  return url.href;
+});
+const webhookEvents = z.array(z.enum(WEBHOOK_EVENTS)).min(1)
+  .refine((events) => new Set(events).size === events.length, { message: "Value error, Events must be unique" });
+const description = z.string().min(1).max(1000).nullable();
+
+const WebhookCreate = z.object({ url: webhookUrl, events: webhookEvents, description: description.optional().default(null) });
+const WebhookUpdate = z.object({ url: webhookUrl.optional(), events: webhookEvents.optional(), enabled: z.boolean().optional(), description: description.optional() });
+
+type WebhookRow = Selectable<WebhooksTable>;
+export const webhookOut = (w: WebhookRow) => ({
+  id: w.id, url: w.url, secret: w.secret, events: JSON.parse(w.events) as string[], enabled: Boolean(w.enabled), description: w.description,
+  inserted_at: w.inserted_at, updated_at: w.updated_at,
+});
+
+/**
+ * Webhooks (contract 3.16, owner only): CRUD and ping, plus the webhook delivery queue's lifecycle
+ * (handler bound, started when the app is ready; on close, emitted events are enqueued before the
+ * queue stops). Path and body are validated first, then existence (404), then the role (403), as upstream.
+ */
+export function webhooksRoutes(app: FastifyInstance, ctx: AppContext): void {
+  ctx.webhookJobs.register<DeliveryPayload, unknown>(WEBHOOK_DELIVERY_JOB, (payload, context) => deliverWebhook(ctx.db, ctx.config.webhooks.timeoutMs, payload, context));
+  app.addHook("onReady", async () => { await ctx.webhookJobs.start(); });
+  app.addHook("onClose", async () => { await ctx.events.drain(); await ctx.webhookJobs.stop(); });
+
+  const webhookFor = async (id: string): Promise<WebhookRow> => {
+    const row = await ctx.db.selectFrom("webhooks").selectAll().where("id", "=", id).executeTakeFirst();
+    if (!row) throw notFound(`Webhook with id \`${id}\` not found`);
+    return row;
+  };
+
+  app.get("/api/v1/webhooks", async (request) => {
+    requireOwner(await ctx.currentUser(request));
+    const rows = await ctx.db.selectFrom("webhooks").selectAll().orderBy("inserted_at").orderBy("id").execute();
+    return { items: rows.map(webhookOut) };
+  });
+
+  app.post("/api/v1/webhooks", async (request, reply) => {
+    const user = await ctx.currentUser(request);
+    const body = parse(WebhookCreate, request.body);
+    requireOwner(user);
+    const timestamp = now();
+    const row: WebhookRow = {
+      id: randomUUID(), url: body.url, secret: newWebhookSecret(), events: JSON.stringify(body.events), enabled: 1, description: body.description,
+      inserted_at: timestamp, updated_at: timestamp,
+    };
+    await ctx.db.insertInto("webhooks").values(row).execute();
+    return reply.status(201).send(webhookOut(row));
+  });
+
+  app.patch("/api/v1/webhooks/:webhook_id", async (request) => {
+    const user = await ctx.currentUser(request);
+    const id = uuidPath(request, "webhook_id");
+    rejectNullKeys(request.body, ["url", "events", "enabled"]);
+    const body = parse(WebhookUpdate, request.body ?? {});
+    const webhook = await webhookFor(id);
+    requireOwner(user);
+    const changes: Partial<WebhookRow> = { updated_at: now() };
+    if (body.url !== undefined) changes.url = body.url;
+    if (body.events !== undefined) changes.events = JSON.stringify(body.events);
+    if (body.enabled !== undefined) changes.enabled = body.enabled ? 1 : 0;
+    if (body.description !== undefined) changes.description = body.description;
+    await ctx.db.updateTable("webhooks").set(changes).where("id", "=", id).execute();
+    return webhookOut({ ...webhook, ...changes });
+  });
+
+  app.delete("/api/v1/webhooks/:webhook_id", async (request) => {
+    const user = await ctx.currentUser(request);
+    const webhook = await webhookFor(uuidPath(request, "webhook_id"));
+    requireOwner(user);
+    await ctx.db.deleteFrom("webhooks").where("id", "=", webhook.id).execute();
+    return webhookOut(webhook);
+  });
+
+  // Sent at once (not queued), like upstream, so the owner learns whether the receiver is reachable:
+  // 204 when it answered (whatever its status), 502 with the reason when it could not be reached.
+  app.post("/api/v1/webhooks/:webhook_id/ping", async (request, reply) => {
+    const user = await ctx.currentUser(request);
+    const webhook = await webhookFor(uuidPath(request, "webhook_id"));
+    requireOwner(user);
+    const message = { id: newMessageId(), type: "ping", timestamp: eventTimestamp(new Date()), data: { agent: "tessera-server", version: SERVER_VERSION } };
+    try {
+      await sendMessage(webhook.url, webhook.secret, message, ctx.config.webhooks.timeoutMs);
+    } catch (error) {
+      if (error instanceof DeliveryError) throw new HttpError(502, { detail: error.message });
+      throw error;
+    }
+    return reply.status(204).send();
+  });
+}
