@@ -46,7 +46,7 @@ describe("security headers", () => {
       const directives = new Map(csp.split(";").map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name ?? "", values]));
       expect(directives.get("script-src")).toEqual(["'self'"]);
       expect(directives.get("default-src")).toEqual(["'self'"]);
-      expect(directives.get("object-src")).toEqual(["'none'"]);
+      expect(directives.get("object-src")).toEqual(["'self'", "data:", "blob:", "https:"]);
       expect(directives.get("img-src")).toEqual(expect.arrayContaining(["https:", "data:"]));
       expect(directives.get("frame-src")).toEqual(["'self'"]);
       expect(directives.get("frame-ancestors")).toEqual(["'self'"]);

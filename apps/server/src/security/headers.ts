@@ -20,7 +20,8 @@ export function appCsp(frameAncestors: string[], connectSources: string[] = []):
     "frame-src 'self'",
     "worker-src 'self' blob:",
     "manifest-src 'self'",
-    "object-src 'none'",
+    // Markdown may embed PDFs (<object data="data:application/pdf...">); data:/blob: documents get an opaque origin.
+    "object-src 'self' data: blob: https:",
     "base-uri 'self'",
     "form-action 'self'",
     `frame-ancestors ${frameAncestors.join(" ")}`,

@@ -76,14 +76,24 @@ function CustomFieldContent({ field, record }: { field: RecordField; record: Dat
   }, [field, record, frameId]);
   useEffect(() => {
     const onMessage = (event: MessageEvent) => {
-      const data = event.data as { tesseraFrame?: string; height?: number } | null;
-      if (event.source === ref.current?.contentWindow && data?.tesseraFrame === frameId && typeof data.height === "number") setHeight(Math.min(data.height + 16, 4000));
+      const frame = ref.current?.contentWindow;
+      if (!frame || event.source !== frame) return;
+      const data = event.data as { tesseraFrame?: string; height?: number; tesseraFrameReady?: boolean } | null;
+      // The frame page (served with its own CSP, docs/security.md) asks for its document once loaded.
+      if (data?.tesseraFrameReady === true) frame.postMessage({ tesseraDocument: doc }, "*");
+      else if (data?.tesseraFrame === frameId && typeof data.height === "number") setHeight(Math.min(data.height + 16, 4000));
     };
     window.addEventListener("message", onMessage);
     return () => window.removeEventListener("message", onMessage);
-  }, [frameId]);
-  return <iframe ref={ref} className="field-custom" title={field.title} sandbox="allow-scripts" srcDoc={doc} style={{ height }} />;
+  }, [frameId, doc]);
+  // Not srcdoc: a srcdoc frame inherits the app's CSP (no inline script), so templates load into a
+  // same-server page whose CSP allows their scripts, in a sandbox without allow-same-origin. A new
+  // document gets a new frame (key).
+  return <iframe key={doc} ref={ref} className="field-custom" title={field.title} sandbox="allow-scripts" src={CUSTOM_FIELD_FRAME_URL} style={{ height }} />;
 }
+
+/** Served by the server (apps/server/src/security/index.ts). */
+export const CUSTOM_FIELD_FRAME_URL = "/frames/custom-field.html";
 
 /** The fields of one record; a text field annotated by a span question becomes a span area. */
 export const RecordFields = observer(function RecordFields({ record, form, search = "", spanDisabled = false }: {
