@@ -22,6 +22,7 @@ import { questionsRoutes } from "./routes/questions.js";
 import { metadataPropertiesRoutes } from "./routes/metadata-properties.js";
 import { vectorSettingsRoutes } from "./routes/vector-settings.js";
 import { webhooksRoutes } from "./routes/webhooks.js";
+import { legacyRecordsRoutes } from "./routes/legacy-records.js";
 import { installSecurity } from "./security/index.js";
 
 export const BODY_LIMIT_BYTES = 64 * 1024 * 1024;
@@ -62,6 +63,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   searchRoutes(app, ctx);
   progressRoutes(app, ctx);
   webhooksRoutes(app, ctx);
+  legacyRecordsRoutes(app, ctx);
   await serveWebApp(app, ctx.config.webDist);
   return app;
 }

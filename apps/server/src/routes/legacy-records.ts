@@ -1,0 +1,71 @@
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import type { AppContext } from "../context.js";
+import { datasetFor } from "../auth/policies.js";
+import { parse, unprocessable, uuidParam } from "../http/errors.js";
+import { uuidPath } from "../records/access.js";
+import { ingestRecords } from "../records/ingest.js";
+import { recordItemSchema, suggestionCreateSchema, vectorsSchema, type RecordItem } from "../records/input.js";
+import { emitIngested } from "./records.js";
+
+/** 1..1000 items per call (contract 3.10, legacy). */
+export const MAX_LEGACY_RECORDS = 1000;
+/** These bodies carry up to 1000 records: the server-wide limit, like the `/bulk` routes. */
+const LEGACY_BODY_LIMIT_BYTES = 64 * 1024 * 1024;
+
+const legacyCreateSchema = z.object({
+  items: z.array(recordItemSchema.omit({ id: true })).min(1).max(MAX_LEGACY_RECORDS),
+}).superRefine((body, ctx) => {
+  const ids = body.items.map((i) => i.external_id).filter((e): e is string => typeof e === "string");
+  if (new Set(ids).size !== ids.length) ctx.addIssue({ code: "custom", message: "External IDs must be unique", path: ["items"] });
+});
+
+const legacyUpdateSchema = z.object({
+  items: z.array(z.object({
+    id: uuidParam,
+    metadata: z.record(z.string(), z.unknown()).nullable().optional(),
+    suggestions: z.array(suggestionCreateSchema).nullable().optional(),
+    vectors: vectorsSchema.nullable().optional(),
+  })).min(1).max(MAX_LEGACY_RECORDS),
+});
+
+/**
+ * The deprecated record routes of older SDKs (contract 3.10 "Legacy"), mapped onto the bulk
+ * ingestion path (records/ingest.ts: one transaction, all or nothing), both answering 204 as upstream:
+ * - `POST /datasets/{id}/records`: create, like `POST .../records/bulk` but up to 1000 items;
+ * - `PATCH /datasets/{id}/records`: update existing records by `id` (metadata replaced when sent,
+ *   suggestions upserted per question, vectors per name; fields never change). Every id must be a
+ *   record of the dataset and appear once (422 otherwise, upstream's messages).
+ */
+export function legacyRecordsRoutes(app: FastifyInstance, ctx: AppContext): void {
+  app.post("/api/v1/datasets/:dataset_id/records", { bodyLimit: LEGACY_BODY_LIMIT_BYTES }, async (request, reply) => {
+    const user = await ctx.currentUser(request);
+    const datasetId = uuidPath(request, "dataset_id");
+    await datasetFor(ctx.db, user, datasetId, "admin");
+    const body = parse(legacyCreateSchema, request.body);
+    const result = await ingestRecords(ctx.db, datasetId, body.items, { mode: "create" });
+    emitIngested(ctx, result);
+    return reply.status(204).send();
+  });
+
+  app.patch("/api/v1/datasets/:dataset_id/records", { bodyLimit: LEGACY_BODY_LIMIT_BYTES }, async (request, reply) => {
+    const user = await ctx.currentUser(request);
+    const datasetId = uuidPath(request, "dataset_id");
+    await datasetFor(ctx.db, user, datasetId, "admin");
+    const body = parse(legacyUpdateSchema, request.body);
+    const ids = body.items.map((i) => i.id);
+    if (new Set(ids).size !== ids.length) throw unprocessable("Found duplicate records IDs");
+    const found = new Set<string>();
+    for (let i = 0; i < ids.length; i += 500) {
+      const rows = await ctx.db.selectFrom("records").select("id").where("dataset_id", "=", datasetId).where("id", "in", ids.slice(i, i + 500)).execute();
+      for (const row of rows) found.add(row.id);
+    }
+    const missing = ids.filter((id) => !found.has(id));
+    if (missing.length > 0) throw unprocessable(`Found records that do not exist: ${missing.join(", ")}`);
+    // Matched by id only (no external_id, no fields, no responses: the legacy update carries none).
+    const items: RecordItem[] = body.items.map((i) => ({ id: i.id, metadata: i.metadata, suggestions: i.suggestions, vectors: i.vectors }));
+    const result = await ingestRecords(ctx.db, datasetId, items, { mode: "upsert" });
+    emitIngested(ctx, result);
+    return reply.status(204).send();
+  });
+}
