@@ -103,7 +103,16 @@ try {
       }
       log(`${scenario.name} x${requests} at concurrency ${c}`);
       const cpu0 = readCpuMs(server.pid);
-      const loaded = await runLoad(scenario, clients.slice(0, c), { concurrency: c, requests, maxSeconds: opts.maxSeconds, warmup: opts.warmup });
+      let loaded: Awaited<ReturnType<typeof runLoad>>;
+      try {
+        loaded = await runLoad(scenario, clients.slice(0, c), { concurrency: c, requests, maxSeconds: opts.maxSeconds, warmup: opts.warmup });
+      } catch (error) {
+        // A failing warm-up call: the call is not measurable on this server (e.g. PostgreSQL without pgvector).
+        const reason = error instanceof Error ? error.message.slice(0, 200) : String(error);
+        problems.push(`${scenario.name} @${c}: ${reason}`);
+        latency[k]!.levels[c] = { skipped: reason };
+        continue;
+      }
       // Server CPU per request (warm-up included in the divisor): a figure far less sensitive to the machine's load than wall time.
       const result = { ...loaded, serverCpuMsPerRequest: Math.round(((readCpuMs(server.pid) - cpu0) / Math.max(1, loaded.count + loaded.errors + opts.warmup)) * 10) / 10 };
       if (result.errors > 0) problems.push(`${scenario.name} @${c}: ${result.errors} errors, first: ${result.firstError}`);

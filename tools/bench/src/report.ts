@@ -41,7 +41,8 @@ export function renderMarkdown(r: BenchReport): string {
   out.push(`| import, PUT records/bulk, batches of ${r.import.batchSize} | **${r.import.recordsPerSecond.toLocaleString("en-US")} records/s** (${r.import.seconds} s; batch p50 ${r.import.batchP50Ms} ms, p95 ${r.import.batchP95Ms} ms); ${r.import.recordsPerServerCpuSecond.toLocaleString("en-US")} records per server CPU second | ≥ 10,000 records/s |`);
   out.push(`| import, official Python SDK records.log | ${"skipped" in r.sdk ? `not measured: ${r.sdk.skipped}` : `**${r.sdk.recordsPerSecond.toLocaleString("en-US")} records/s** (${r.sdk.records.toLocaleString("en-US")} records in ${r.sdk.seconds} s)`} | |`);
   out.push(`| server RSS: idle / after import / after latency runs / peak | ${mb(r.memory.idleRssBytes)} / ${mb(r.memory.afterImportRssBytes)} / ${mb(r.memory.afterLatencyRssBytes)} / **${mb(r.memory.peakRssBytes)}** | |`);
-  out.push(`| data directory after import / at the end | ${mb(r.disk.dataDirAfterImportBytes)} / ${mb(r.disk.dataDirFinalBytes)} | |`);
+  if (r.store === "postgres") out.push("| data directory | PostgreSQL: the database size and the PostgreSQL processes' memory and CPU are not counted (server RSS and CPU are the Node process only) | |");
+  else out.push(`| data directory after import / at the end | ${mb(r.disk.dataDirAfterImportBytes)} / ${mb(r.disk.dataDirFinalBytes)} | |`);
   if ("skipped" in r.bundle) out.push(`| web bundle | not measured: ${r.bundle.skipped} | |`);
   else {
     out.push(`| initial JS, gzip (entry + modulepreload) | **${kb(r.bundle.initialJsGzip)}** (${kb(r.bundle.initialJsRaw)} raw) | < 250 KB |`);

@@ -78,6 +78,7 @@ export async function startServer(options: ServerOptions = {}): Promise<BenchSer
     TESSERA_OWNER_PASSWORD: ownerPassword, TESSERA_LOG_LEVEL: "warn",
   };
   delete env.DATABASE_URL;
+  delete env.TESSERA_DATABASE_URL;
   if (options.postgres) env.DATABASE_URL = options.postgres;
   const child: ChildProcess = spawn(process.execPath, [...nodeArgs, main], { env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
