@@ -96,7 +96,7 @@ const CASES: Case[] = [
     },
     answer: async (page) => { await page.getByRole("radio", { name: /unhelpful/ }).click(); },
     check: async (id) => {
-      const metadata = await api<{ items: Array<{ name: string; settings: { type: string } }> }>("GET", `/datasets/${id}/metadata-properties`);
+      const metadata = await api<{ items: Array<{ name: string; settings: { type: string } }> }>("GET", `/me/datasets/${id}/metadata-properties`);
       expect(metadata.items.map((m) => [m.name, m.settings.type])).toEqual([["category", "terms"]]);
       const fields = await api<{ items: Array<{ name: string; settings: { type: string } }> }>("GET", `/datasets/${id}/fields`);
       expect(fields.items.map((f) => [f.name, f.settings.type])).toEqual([["prompt", "text"], ["messages", "chat"]]);
@@ -123,7 +123,7 @@ const CASES: Case[] = [
     check: async (id) => {
       const dataset = await api<{ metadata: { subset: string; split: string } }>("GET", `/datasets/${id}`);
       expect([dataset.metadata.subset, dataset.metadata.split]).toEqual(["en", "test"]);
-      const metadata = await api<{ items: Array<{ name: string; settings: { type: string } }> }>("GET", `/datasets/${id}/metadata-properties`);
+      const metadata = await api<{ items: Array<{ name: string; settings: { type: string } }> }>("GET", `/me/datasets/${id}/metadata-properties`);
       expect(metadata.items.map((m) => [m.name, m.settings.type]).sort()).toEqual([["helpful_votes", "integer"], ["price", "float"], ["product", "terms"], ["rating", "integer"]]);
       await expect.poll(async () => (await api<{ total: number }>("GET", `/datasets/${id}/progress`)).total, { timeout: 20_000 }).toBe(10);
     },
@@ -138,31 +138,42 @@ const CASES: Case[] = [
   },
 ];
 
+async function createAndAnnotate(page: Page, c: Case): Promise<void> {
+  const row = await firstRow(c.repo, c.config, c.split);
+  await page.getByPlaceholder("Paste a repo id e.g., stanfordnlp/imdb").fill(c.repo);
+  await page.getByRole("button", { name: "Import dataset" }).click();
+  await page.waitForURL(`${app.url}/new/${encodeURIComponent(c.repo)}`);
+  await page.getByRole("button", { name: "Create dataset" }).waitFor();
+  await c.configure?.(page);
+  // The live preview shows the first row and the question form.
+  await page.getByText(c.expected(row)).first().waitFor();
+  const create = page.getByRole("button", { name: "Create dataset" });
+  await expect.poll(() => create.isEnabled()).toBe(true);
+  if (c.repo === "tessera/product-reviews") await screenshot(page, "dataset-creation-product-reviews");
+  await create.click();
+  await page.waitForURL(/\/dataset\/[0-9a-f-]+\/annotation-mode/, { timeout: 60_000 });
+  const datasetId = new URL(page.url()).pathname.split("/")[2]!;
+  const dataset = await api<{ name: string; metadata: { repoId: string } }>("GET", `/datasets/${datasetId}`);
+  expect([dataset.name, dataset.metadata.repoId]).toEqual([c.repo.split("/")[1], c.repo]);
+  await page.getByText(c.expected(row)).first().waitFor({ timeout: 20_000 });
+  await c.answer(page, row);
+  await expect.poll(() => submittedCount(datasetId), { timeout: 15_000 }).toBe(1);
+  await c.check?.(datasetId);
+}
+
 describe("dataset creation from the Hub in real Chromium", () => {
   it.each(CASES)("creates a dataset from $repo through the page, then annotates its first record", async (c) => {
     const { context, page } = await signedIn();
-    const row = await firstRow(c.repo, c.config, c.split);
-    await page.getByPlaceholder("Paste a repo id e.g., stanfordnlp/imdb").fill(c.repo);
-    await page.getByRole("button", { name: "Import dataset" }).click();
-    await page.waitForURL(`${app.url}/new/${encodeURIComponent(c.repo)}`);
-    await page.getByRole("button", { name: "Create dataset" }).waitFor();
-    await c.configure?.(page);
-    // The live preview shows the first row and the question form.
-    await page.getByText(c.expected(row)).first().waitFor();
-    const create = page.getByRole("button", { name: "Create dataset" });
-    await expect.poll(() => create.isEnabled()).toBe(true);
-    if (c.repo === "tessera/product-reviews") await screenshot(page, "dataset-creation-product-reviews");
-    await create.click();
-    await page.waitForURL(/\/dataset\/[0-9a-f-]+\/annotation-mode/, { timeout: 60_000 });
-    const datasetId = new URL(page.url()).pathname.split("/")[2]!;
-    const dataset = await api<{ name: string; metadata: { repoId: string } }>("GET", `/datasets/${datasetId}`);
-    expect([dataset.name, dataset.metadata.repoId]).toEqual([c.repo.split("/")[1], c.repo]);
-    await page.getByText(c.expected(row)).first().waitFor({ timeout: 20_000 });
-    await c.answer(page, row);
-    await expect.poll(() => submittedCount(datasetId), { timeout: 15_000 }).toBe(1);
-    await c.check?.(datasetId);
-    await context.close();
+    try {
+      await createAndAnnotate(page, c);
+    } catch (error) {
+      await screenshot(page, `dataset-creation-failure-${c.repo.replace("/", "__")}`);
+      throw error;
+    } finally {
+      await context.close();
+    }
   }, 120_000);
+
 
   it("says when a repository is not on the Hub, and imports through the catch-all /:id route", async () => {
     const { context, page } = await signedIn();
