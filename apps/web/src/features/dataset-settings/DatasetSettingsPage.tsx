@@ -215,7 +215,7 @@ const InfoSection = observer(function InfoSection({ vm }: { vm: DatasetSettingsV
         {datasetActions("distribution", t("datasetSettings.info.distribution"))}
       </Card>
       <Card title={t("datasetSettings.info.guidelines")}>
-        <div className="settings-write-preview" role="group" aria-label={t("datasetSettings.info.guidelines")}>
+        <div className="settings-write-preview" role="group" aria-label={`${t("datasetSettings.info.write")} / ${t("datasetSettings.info.preview")}`}>
           <button type="button" className="button button--small" aria-pressed={!previewing} onClick={() => setPreviewing(false)}>{t("datasetSettings.info.write")}</button>
           <button type="button" className="button button--small" aria-pressed={previewing} onClick={() => setPreviewing(true)}>{t("datasetSettings.info.preview")}</button>
         </div>

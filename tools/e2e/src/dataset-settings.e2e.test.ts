@@ -1,0 +1,147 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { launchBrowser, screenshot, signIn, startApp, type RunningApp } from "./harness.js";
+
+/** Dataset settings edits through the page in real Chromium, verified over the API; then deletion. */
+let app: RunningApp;
+let browser: Browser;
+let context: BrowserContext;
+let token = "";
+let datasetId = "";
+let recordId = "";
+let questionId = "";
+
+async function api<T = unknown>(method: string, path: string, body?: unknown, auth = token): Promise<T> {
+  const res = await fetch(`${app.url}/api/v1${path}`, {
+    method, headers: { Authorization: `Bearer ${auth}`, ...(body !== undefined ? { "Content-Type": "application/json" } : {}) },
+    body: body !== undefined ? JSON.stringify(body) : undefined,
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+  return (text ? JSON.parse(text) : null) as T;
+}
+
+beforeAll(async () => {
+  [app, browser] = await Promise.all([startApp(), launchBrowser()]);
+  const t = await fetch(`${app.url}/api/v1/token`, { method: "POST", body: new URLSearchParams({ username: "owner", password: app.ownerPassword }) });
+  token = ((await t.json()) as { access_token: string }).access_token;
+  const ws = await api<{ id: string }>("POST", "/workspaces", { name: "settings-team" });
+  datasetId = (await api<{ id: string }>("POST", "/datasets", { name: "settings-e2e", workspace_id: ws.id, guidelines: "Old guidelines" })).id;
+  await api("POST", `/datasets/${datasetId}/fields`, { name: "text", title: "Text", required: true, settings: { type: "text", use_markdown: false } });
+  questionId = (await api<{ id: string }>("POST", `/datasets/${datasetId}/questions`, {
+    name: "topic", title: "Topic", description: "Pick one", required: true,
+    settings: { type: "label_selection", options: ["a", "b", "c", "d"].map((v) => ({ value: v, text: v.toUpperCase() })) },
+  })).id;
+  await api("POST", `/datasets/${datasetId}/metadata-properties`, { name: "price", title: "Price", settings: { type: "float" } });
+  await api("POST", `/datasets/${datasetId}/vectors-settings`, { name: "emb", title: "Embedding", dimensions: 3 });
+  await api("PUT", `/datasets/${datasetId}/publish`);
+  recordId = (await api<{ items: Array<{ id: string }> }>("POST", `/datasets/${datasetId}/records/bulk`, { items: [{ fields: { text: "hello" }, vectors: { emb: [1, 0, 0] } }] })).items[0]!.id;
+  context = await browser.newContext({ locale: "en-US", viewport: { width: 1400, height: 1000 } });
+  const page = await context.newPage();
+  await page.goto(`${app.url}/sign-in`);
+  await signIn(page, app);
+  await page.waitForURL(`${app.url}/`);
+  await page.close();
+}, 120_000);
+afterAll(async () => { await browser?.close(); await app?.stop(); });
+
+async function open(tab = ""): Promise<Page> {
+  const page = await context.newPage();
+  await page.goto(`${app.url}/dataset/${datasetId}/settings${tab ? `?tab=${tab}` : ""}`);
+  await page.getByRole("heading", { name: "Dataset settings", level: 1 }).waitFor();
+  return page;
+}
+
+describe("dataset settings in real Chromium", () => {
+  it("edits guidelines (required, trimmed) and the minimum submitted responses", async () => {
+    const page = await open();
+    const guidelines = page.getByRole("textbox", { name: "Annotation guidelines" });
+    await guidelines.fill("   ");
+    await page.getByText("This field is required.").waitFor();
+    expect(await page.getByRole("button", { name: "Update: Annotation guidelines" }).isDisabled()).toBe(true);
+    await guidelines.fill("  Be **kind**.  ");
+    await page.getByRole("button", { name: "Update: Annotation guidelines" }).click();
+    await expect.poll(async () => (await api<{ guidelines: string }>("GET", `/datasets/${datasetId}`)).guidelines).toBe("Be **kind**.");
+    await page.getByRole("spinbutton", { name: "Minimum submitted responses" }).fill("0");
+    expect(await page.getByRole("button", { name: "Update: Task distribution" }).isDisabled()).toBe(true);
+    await page.getByRole("spinbutton", { name: "Minimum submitted responses" }).fill("2");
+    await page.getByRole("button", { name: "Update: Task distribution" }).click();
+    await expect.poll(async () => (await api<{ distribution: { min_submitted: number } }>("GET", `/datasets/${datasetId}`)).distribution.min_submitted).toBe(2);
+    await page.getByRole("switch", { name: "Allow extra metadata" }).check();
+    await expect.poll(async () => (await api<{ allow_extra_metadata: boolean }>("GET", `/datasets/${datasetId}`)).allow_extra_metadata).toBe(true);
+    await screenshot(page, "dataset-settings-info");
+    await page.close();
+  });
+
+  it("edits field, question, metadata and vector settings through their tabs (keyboard on the tab list)", async () => {
+    const page = await open("fields");
+    await page.getByRole("textbox", { name: "Title", exact: true }).fill("x".repeat(501));
+    await page.getByText("This must be less than 500.").waitFor();
+    await page.getByRole("textbox", { name: "Title", exact: true }).fill("Review text");
+    await page.getByRole("switch", { name: "Use Markdown" }).check();
+    await page.getByRole("button", { name: "Update: text" }).click();
+    await expect.poll(async () => (await api<{ items: Array<{ title: string; settings: { use_markdown: boolean } }> }>("GET", `/datasets/${datasetId}/fields`)).items[0]).toMatchObject({ title: "Review text", settings: { use_markdown: true } });
+
+    await page.getByRole("tab", { name: "Fields" }).focus();
+    await page.keyboard.press("ArrowRight");
+    await page.getByRole("tab", { name: "Questions", selected: true }).waitFor();
+    await page.getByRole("textbox", { name: "Title", exact: true }).fill("");
+    await page.getByText("This field is required.").waitFor();
+    await page.getByRole("textbox", { name: "Title", exact: true }).fill("Main topic");
+    await page.getByRole("textbox", { name: "Description", exact: true }).fill("   ");
+    await page.getByRole("button", { name: "Move A down" }).click();
+    await page.getByRole("button", { name: "Update: topic" }).click();
+    await expect.poll(async () => {
+      const q = (await api<{ items: Array<{ id: string; title: string; description: string | null; settings: { options: Array<{ value: string }> } }> }>("GET", `/datasets/${datasetId}/questions`)).items[0]!;
+      return [q.title, q.description, q.settings.options.map((o) => o.value).join("")];
+    }).toEqual(["Main topic", null, "bacd"]);
+
+    await page.getByRole("tab", { name: "Metadata" }).click();
+    await page.getByRole("switch", { name: "Visible for annotators" }).uncheck();
+    await page.getByRole("button", { name: "Update: price" }).click();
+    await expect.poll(async () => (await api<{ items: Array<{ visible_for_annotators: boolean }> }>("GET", `/me/datasets/${datasetId}/metadata-properties`)).items[0]!.visible_for_annotators).toBe(false);
+
+    await page.getByRole("tab", { name: "Vectors" }).click();
+    await page.getByRole("textbox", { name: "Title", exact: true }).fill("Sentence embedding");
+    await page.getByRole("button", { name: "Update: emb" }).click();
+    await expect.poll(async () => (await api<{ items: Array<{ title: string }> }>("GET", `/datasets/${datasetId}/vectors-settings`)).items[0]!.title).toBe("Sentence embedding");
+    await page.close();
+  });
+
+  it("locks the distribution once the dataset has responses", async () => {
+    await api("POST", `/records/${recordId}/responses`, { status: "submitted", values: { topic: { value: "a" } } });
+    const page = await open();
+    await page.getByText("Distribution settings can't be modified for a dataset containing user responses").first().waitFor();
+    expect(await page.getByRole("spinbutton", { name: "Minimum submitted responses" }).isDisabled()).toBe(true);
+    await page.close();
+  });
+
+  it("deletes the dataset after confirmation and lands on home", async () => {
+    const page = await open("danger");
+    await page.getByText("Be careful, this action is not reversible").waitFor();
+    await page.getByRole("button", { name: "Delete dataset" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByText("You are about to delete settings-e2e from workspace settings-team. This action cannot be undone").waitFor();
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await dialog.waitFor({ state: "hidden" });
+    await page.getByRole("button", { name: "Delete dataset" }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Yes, delete" }).click();
+    await page.waitForURL(`${app.url}/`);
+    const res = await fetch(`${app.url}/api/v1/datasets/${datasetId}`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(404);
+    void questionId;
+    await page.close();
+  });
+
+  it("shows annotators a clear not-allowed state", async () => {
+    const annotator = await api<{ id: string }>("POST", "/users", { username: "annie", password: "annie-password-1", first_name: "Annie", role: "annotator" });
+    expect(annotator.id).toBeTruthy();
+    const other = await browser.newContext({ locale: "en-US" });
+    const page = await other.newPage();
+    await page.goto(`${app.url}/dataset/${datasetId}/settings`);
+    await signIn(page, app, "annie", "annie-password-1");
+    await page.getByRole("heading", { name: "Not allowed" }).waitFor();
+    await page.getByText("Only admins and owners can change the settings of a dataset.").waitFor();
+    await other.close();
+  });
+});
