@@ -23,6 +23,7 @@ import { metadataPropertiesRoutes } from "./routes/metadata-properties.js";
 import { vectorSettingsRoutes } from "./routes/vector-settings.js";
 import { webhooksRoutes } from "./routes/webhooks.js";
 import { legacyRecordsRoutes } from "./routes/legacy-records.js";
+import { exportRoutes } from "./routes/export.js";
 import { installSecurity } from "./security/index.js";
 
 export const BODY_LIMIT_BYTES = 64 * 1024 * 1024;
@@ -64,6 +65,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   progressRoutes(app, ctx);
   webhooksRoutes(app, ctx);
   legacyRecordsRoutes(app, ctx);
+  exportRoutes(app, ctx);
   await serveWebApp(app, ctx.config.webDist);
   return app;
 }
