@@ -168,3 +168,18 @@ describe("DELETE /questions/{id} and permissions", () => {
     expect((await fx.request("PATCH", `/questions/${q.id}`, { headers: admin.headers, body: { title: "x" } })).status).toBe(200);
   });
 });
+
+describe("span option colours", () => {
+  it("stores HSL colours on create and PATCH, and refuses other colour formats", async () => {
+    const ds = await draftWithText();
+    const q = (await create(ds.id, { type: "span", field: "text", options: [{ value: "per", text: "Person", color: "hsl(120, 80%, 80%)" }, { value: "org", text: "Org" }] })).body as { id: string; settings: { options: { color?: string }[] } };
+    expect(q.settings.options.map((o) => o.color)).toEqual(["hsl(120, 80%, 80%)", undefined]);
+    const res = await fx.ok("PATCH", `/questions/${q.id}`, {
+      settings: { type: "span", options: [{ value: "per", text: "Person", color: "hsl(10, 60%, 60%)" }, { value: "org", text: "Org", color: "hsl(200,80%,80%)" }] },
+    }, 200) as { settings: { options: { color?: string }[] } };
+    expect(res.settings.options.map((o) => o.color)).toEqual(["hsl(10, 60%, 60%)", "hsl(200,80%,80%)"]);
+    const bad = await fx.request<ValidationBody>("PATCH", `/questions/${q.id}`, { body: { settings: { type: "span", options: [{ value: "per", text: "Person", color: "#ff0000" }, { value: "org", text: "Org" }] } } });
+    expect(bad.status).toBe(422);
+    expect(bad.body.detail.params.errors[0]!.msg).toBe("The value color must be HSL for now.");
+  });
+});

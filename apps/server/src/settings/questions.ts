@@ -22,6 +22,12 @@ export const OptionSchema = z.object({
 });
 export type QuestionOption = z.infer<typeof OptionSchema>;
 
+/** Span options may carry the colour the UI shows (spec section 3: HSL; generated from the label when absent). */
+export const HSL_COLOR = /^hsla?\(\s*\d{1,3}(\.\d+)?(deg)?\s*,?\s*\d{1,3}(\.\d+)?%\s*,?\s*\d{1,3}(\.\d+)?%\s*(,\s*(0|1|0?\.\d+)\s*)?\)$/i;
+export const SpanOptionSchema = OptionSchema.extend({
+  color: z.string().max(64).regex(HSL_COLOR, { message: "The value color must be HSL for now." }).optional(),
+});
+
 export const RatingOptionSchema = z.object({ value: z.number().int().min(0).max(10) });
 export type RatingOption = z.infer<typeof RatingOptionSchema>;
 
@@ -31,6 +37,7 @@ const uniqueValues = (options: readonly { value: string | number }[], ctx: z.Ref
 };
 
 const options = (min: number, max: number) => z.array(OptionSchema).min(min).max(max).superRefine(uniqueValues);
+const spanOptions = (min: number, max: number) => z.array(SpanOptionSchema).min(min).max(max).superRefine(uniqueValues);
 const visibleOptions = z.number().int().min(MIN_VISIBLE_OPTIONS, { message: `Input should be greater than or equal to ${MIN_VISIBLE_OPTIONS}` });
 
 export const visibleOptionsMessage = (count: number) =>
@@ -62,7 +69,7 @@ export const RankingQuestionSettingsSchema = z.object({ type: z.literal("ranking
 export const SpanQuestionSettingsSchema = z.object({
   type: z.literal("span"),
   field: z.string().min(1).max(200),
-  options: options(1, SPAN_MAX_OPTIONS),
+  options: spanOptions(1, SPAN_MAX_OPTIONS),
   visible_options: visibleOptions.nullable().default(null),
   allow_overlapping: z.boolean().default(false),
 }).superRefine(checkVisible).transform((s) => ({ ...s, allow_character_annotation: true as const }));
@@ -96,7 +103,7 @@ export const QuestionSettingsUpdateSchema = z.discriminatedUnion("type", [
   }),
   z.object({
     type: z.literal("span"), visible_options: visibleOptions.nullable().optional(),
-    options: options(1, SPAN_MAX_OPTIONS).optional(), allow_overlapping: z.boolean().optional(),
+    options: spanOptions(1, SPAN_MAX_OPTIONS).optional(), allow_overlapping: z.boolean().optional(),
   }),
 ]);
 export type QuestionSettingsUpdate = z.infer<typeof QuestionSettingsUpdateSchema>;
