@@ -172,7 +172,7 @@ describe("DELETE /questions/{id} and permissions", () => {
 describe("span option colours", () => {
   it("stores HSL colours on create and PATCH, and refuses other colour formats", async () => {
     const ds = await draftWithText();
-    const q = (await create(ds.id, { type: "span", field: "text", options: [{ value: "per", text: "Person", color: "hsl(120, 80%, 80%)" }, { value: "org", text: "Org" }] })).body as { id: string; settings: { options: { color?: string }[] } };
+    const q = (await create(ds.id, { type: "span", field: "text", options: [{ value: "per", text: "Person", color: "hsl(120, 80%, 80%)" }, { value: "org", text: "Org" }] })).body as unknown as { id: string; settings: { options: { color?: string }[] } };
     expect(q.settings.options.map((o) => o.color)).toEqual(["hsl(120, 80%, 80%)", undefined]);
     const res = await fx.ok("PATCH", `/questions/${q.id}`, {
       settings: { type: "span", options: [{ value: "per", text: "Person", color: "hsl(10, 60%, 60%)" }, { value: "org", text: "Org", color: "hsl(200,80%,80%)" }] },
