@@ -56,6 +56,8 @@ function allowed(policy: Policy, actor: ActorName): boolean {
 interface Ids {
   workspace: string; otherWorkspace: string; dataset: string; draft: string; field: string; question: string; questionName: string;
   metadata: string; vector: string; record: string; response: string; suggestion: string; user: string; member: string; job: string;
+  /** A disabled webhook (no deliveries run while the matrix changes things). */
+  webhook: string;
 }
 interface Req { path: string; body?: unknown; form?: Record<string, string> }
 interface Case {
@@ -179,7 +181,28 @@ const CASES: Record<string, Case> = {
   "GET /api/v1/datasets/:dataset_id/progress": { policy: "member", ok: [200], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/progress` }) },
   "GET /api/v1/datasets/:dataset_id/users/progress": { policy: "member", ok: [200], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/users/progress` }) },
   "GET /api/v1/me/datasets/:dataset_id/metrics": { policy: "member", ok: [200], req: (ids) => ({ path: `/api/v1/me/datasets/${ids.dataset}/metrics` }) },
+
+  // Legacy record routes, Hub export and webhooks (contract 3.10, 3.15, 3.16).
+  "POST /api/v1/datasets/:dataset_id/records": { policy: "adminMember", ok: [204], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/records`, body: { items: [{ fields: { text: "legacy record" } }] } }) },
+  "PATCH /api/v1/datasets/:dataset_id/records": { policy: "adminMember", ok: [204], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/records`, body: { items: [{ id: ids.record, metadata: { genre: "legacy" } }] } }), fresh: freshRecord },
+  "POST /api/v1/datasets/:dataset_id/export": { policy: "adminMember", ok: [202], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/export`, body: { name: "owner/exported", token: "hf_token" } }) },
+  "GET /api/v1/webhooks": { policy: "owner", ok: [200], req: () => ({ path: "/api/v1/webhooks" }) },
+  "POST /api/v1/webhooks": { policy: "owner", ok: [201], req: () => ({ path: "/api/v1/webhooks", body: { url: UNREACHABLE_RECEIVER, events: ["dataset.created"] } }) },
+  "PATCH /api/v1/webhooks/:webhook_id": { policy: "owner", ok: [200], req: (ids) => ({ path: `/api/v1/webhooks/${ids.webhook}`, body: { description: "Changed" } }), fresh: freshWebhook },
+  "DELETE /api/v1/webhooks/:webhook_id": { policy: "owner", ok: [200], req: (ids) => ({ path: `/api/v1/webhooks/${ids.webhook}` }), fresh: freshWebhook },
+  // Nothing listens at the URL: the ping answers 502 (receiver unreachable) to the owner.
+  "POST /api/v1/webhooks/:webhook_id/ping": { policy: "owner", ok: [502, 204], req: (ids) => ({ path: `/api/v1/webhooks/${ids.webhook}/ping` }) },
 };
+
+/** The discard port on loopback: connections are refused at once. */
+const UNREACHABLE_RECEIVER = "http://127.0.0.1:9/hooks";
+
+/** A disabled webhook (as the owner). */
+async function freshWebhook(w: World): Promise<Partial<Ids>> {
+  const webhook = await w.fx.ok<{ id: string }>("POST", "/webhooks", { url: UNREACHABLE_RECEIVER, events: ["record.created"] });
+  await w.fx.ok("PATCH", `/webhooks/${webhook.id}`, { enabled: false }, 200);
+  return { webhook: webhook.id };
+}
 
 async function freshUser(w: World): Promise<Partial<Ids>> {
   return { user: (await w.fx.user("annotator")).id };
@@ -269,6 +292,8 @@ beforeAll(async () => {
   const response = await fx.ok<{ id: string }>("POST", `/records/${record}/responses`, { values: labelValues(ids0 as Ids), status: "submitted" }, 201, headers.annotatorA);
   const suggestion = await fx.ok<{ id: string }>("PUT", `/records/${record}/suggestions`, { question_id: question.id, value: "yes" }, 201);
   const job = randomUUID();
+  const webhook = await fx.ok<{ id: string }>("POST", "/webhooks", { url: UNREACHABLE_RECEIVER, events: ["record.created"] });
+  await fx.ok("PATCH", `/webhooks/${webhook.id}`, { enabled: false }, 200);
   const t = new Date().toISOString();
   await server.ctx.db.insertInto("jobs").values({ id: job, type: "hub_import", status: "finished", payload: JSON.stringify({ datasetId: ds.id }), result: JSON.stringify({ records: 1 }), error: null, attempts: 1, max_attempts: 3, run_after: t, inserted_at: t, started_at: t, finished_at: t, updated_at: t }).execute();
   world = {
@@ -276,7 +301,7 @@ beforeAll(async () => {
     ids: {
       workspace: wsA.id, otherWorkspace: wsB.id, dataset: ds.id, draft: draft.id, field: (await fx.ok<{ items: { id: string }[] }>("GET", `/datasets/${ds.id}/fields`, undefined, 200)).items[0]!.id,
       question: question.id, questionName: question.name, metadata: metadata.id, vector: vector.id, record, response: response.id, suggestion: suggestion.id,
-      user: annotatorA.id, member: annotatorA2.id, job,
+      user: annotatorA.id, member: annotatorA2.id, job, webhook: webhook.id,
     },
   };
 }, 120_000);
