@@ -5,6 +5,7 @@ import { loadDatasetSchema, type DatasetSchema } from "../records/dataset-schema
 import { ingestRecords } from "../records/ingest.js";
 import type { RecordItem, SuggestionCreate } from "../records/input.js";
 import { PermanentJobError, type JobContext } from "../jobs/port.js";
+import type { EventSink } from "../webhooks/events.js";
 import { HubError, HUB_ROWS_PER_PAGE, type HubClient } from "./client.js";
 import { convertCell } from "./features.js";
 import type { HubMapping } from "./mapping.js";
@@ -30,19 +31,24 @@ export interface HubImportResult {
   errors: string[];
 }
 
-/** Stores one batch of records (the records engineer's ingestion, upsert mode, invalid items skipped). */
-export type IngestBatch = (datasetId: string, items: RecordItem[]) => Promise<{ stored: number; errors: string[] }>;
+/**
+ * Stores one batch of records (the records engineer's ingestion, upsert mode, invalid items skipped).
+ * `createdIds` / `updatedIds` name the records stored, for the webhook events.
+ */
+export type IngestBatch = (datasetId: string, items: RecordItem[]) => Promise<{ stored: number; errors: string[]; createdIds?: string[]; updatedIds?: string[] }>;
 
 export interface HubImportDeps {
   db: Kysely<DB>;
   hub: HubClient;
   ingest?: IngestBatch;
   maxRows?: number;
+  /** Webhook events: record.created / record.updated per stored page, as the bulk routes emit them. */
+  events?: Pick<EventSink, "emit">;
 }
 
 export const ingestWithRecordsModule = (db: Kysely<DB>): IngestBatch => async (datasetId, items) => {
   const result = await ingestRecords(db, datasetId, items, { mode: "upsert", raiseOnError: false });
-  return { stored: result.items.length, errors: result.errors.map((e) => e.message) };
+  return { stored: result.items.length, errors: result.errors.map((e) => e.message), createdIds: result.createdIds, updatedIds: result.updatedIds };
 };
 
 /**
@@ -82,6 +88,9 @@ export async function runHubImport(deps: HubImportDeps, payload: HubImportPayloa
     if (items.length === 0) continue;
     try {
       const stored = await ingest(payload.dataset_id, items);
+      // Imported records carry no responses, so none is completed on arrival (no record.completed).
+      if (stored.createdIds?.length) deps.events?.emit("record.created", { recordIds: stored.createdIds });
+      if (stored.updatedIds?.length) deps.events?.emit("record.updated", { recordIds: stored.updatedIds });
       result.records_stored += stored.stored;
       result.records_skipped += stored.errors.length;
       if (result.errors.length < 10) result.errors.push(...stored.errors.slice(0, 10 - result.errors.length));
