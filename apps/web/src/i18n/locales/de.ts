@@ -4,7 +4,7 @@ import datasetCreationDe from "../../features/dataset-creation/locales/de";
 import type { Resources } from "./en";
 
 const de: Resources = {
-  brand: { name: "Tessera", claim: "Gemeinsam Fragen zu Ihren Daten beantworten.", subclaim: "Datensätze mit Ihrem Team labeln, ordnen, bewerten und prüfen." },
+  brand: { name: "Tessera", homeLink: "Tessera-Startseite", claim: "Gemeinsam Fragen zu Ihren Daten beantworten.", subclaim: "Datensätze mit Ihrem Team labeln, ordnen, bewerten und prüfen." },
   signIn: {
     title: "Anmelden",
     subtitle: "Willkommen zurück",

@@ -3,7 +3,7 @@ import datasetSettingsEn from "../../features/dataset-settings/locales/en";
 import datasetCreationEn from "../../features/dataset-creation/locales/en";
 /** English: the reference locale. de and es must have exactly the same keys (checked by a test). */
 const en = {
-  brand: { name: "Tessera", claim: "Answer questions about your data, together.", subclaim: "Label, rank, rate and review records with your team." },
+  brand: { name: "Tessera", homeLink: "Tessera home", claim: "Answer questions about your data, together.", subclaim: "Label, rank, rate and review records with your team." },
   signIn: {
     title: "Sign in",
     subtitle: "Welcome back",

@@ -4,7 +4,7 @@ import datasetCreationEs from "../../features/dataset-creation/locales/es";
 import type { Resources } from "./en";
 
 const es: Resources = {
-  brand: { name: "Tessera", claim: "Responde preguntas sobre tus datos, en equipo.", subclaim: "Etiqueta, ordena, valora y revisa registros con tu equipo." },
+  brand: { name: "Tessera", homeLink: "Inicio de Tessera", claim: "Responde preguntas sobre tus datos, en equipo.", subclaim: "Etiqueta, ordena, valora y revisa registros con tu equipo." },
   signIn: {
     title: "Iniciar sesión",
     subtitle: "Bienvenido de nuevo",

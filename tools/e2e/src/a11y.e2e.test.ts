@@ -1,0 +1,252 @@
+import { createRequire } from "node:module";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { launchBrowser, screenshot, signIn, startApp, type RunningApp } from "./harness.js";
+
+/**
+ * Accessibility quality bar (issue 6) in real Chromium:
+ * - axe-core (injected from node_modules) on sign-in, home, user settings and the annotation page (focus and bulk view),
+ *   in the light and the dark theme; serious and critical violations fail, colour contrast (WCAG AA) included;
+ * - keyboard: Tab reaches every interactive control of home and the annotation page, each with a visible focus indicator.
+ */
+const AXE_PATH = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+
+let app: RunningApp;
+let browser: Browser;
+let token = "";
+let datasetId = "";
+
+async function api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${app.url}/api/v1${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, ...(body !== undefined ? { "Content-Type": "application/json" } : {}) },
+    body: body !== undefined ? JSON.stringify(body) : undefined,
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+  return (text ? JSON.parse(text) : null) as T;
+}
+
+/** A dataset with every question type (like annotation.e2e.test.ts), a suggestion, markdown, vectors and metadata. */
+async function seed(): Promise<void> {
+  const t = await fetch(`${app.url}/api/v1/token`, { method: "POST", body: new URLSearchParams({ username: "owner", password: app.ownerPassword }) });
+  token = ((await t.json()) as { access_token: string }).access_token;
+  const ws = await api<{ id: string }>("POST", "/workspaces", { name: "a11y-team" });
+  const ds = await api<{ id: string }>("POST", "/datasets", { name: "a11y-every-question", workspace_id: ws.id, guidelines: "# Guidelines\nBe **kind** and read the [docs](https://example.org)." });
+  datasetId = ds.id;
+  await api("POST", `/datasets/${ds.id}/fields`, { name: "text", title: "Text", required: true, settings: { type: "text", use_markdown: false } });
+  await api("POST", `/datasets/${ds.id}/fields`, { name: "notes", title: "Notes", required: false, settings: { type: "text", use_markdown: true } });
+  const q = async (name: string, required: boolean, settings: unknown) => api<{ id: string }>("POST", `/datasets/${ds.id}/questions`, { name, title: name[0]!.toUpperCase() + name.slice(1), description: `About ${name}`, required, settings });
+  const sentiment = await q("sentiment", true, { type: "label_selection", options: [{ value: "positive", text: "Positive" }, { value: "negative", text: "Negative" }, { value: "neutral", text: "Neutral" }] });
+  await q("topics", false, { type: "multi_label_selection", options: ["news", "sports", "politics", "science", "culture"].map((v) => ({ value: v, text: v })), visible_options: 3 });
+  await q("quality", false, { type: "rating", options: [1, 2, 3, 4, 5].map((value) => ({ value })) });
+  await q("preference", false, { type: "ranking", options: [{ value: "a", text: "Answer A" }, { value: "b", text: "Answer B" }, { value: "c", text: "Answer C" }] });
+  await q("comment", false, { type: "text", use_markdown: true });
+  await q("entities", false, { type: "span", field: "text", allow_overlapping: false, options: [{ value: "person", text: "Person" }, { value: "place", text: "Place" }] });
+  await api("POST", `/datasets/${ds.id}/metadata-properties`, { name: "length", title: "Length", settings: { type: "integer" }, visible_for_annotators: true }).catch(() => undefined);
+  await api("POST", `/datasets/${ds.id}/vectors-settings`, { name: "emb", title: "Embedding", dimensions: 3 });
+  await api("PUT", `/datasets/${ds.id}/publish`);
+  const items = Array.from({ length: 12 }, (_, i) => ({
+    fields: { text: i === 0 ? "Ada Lovelace lived in London" : `Record number ${i + 1} about ${i % 2 ? "cats" : "dogs"}`, notes: `**note ${i + 1}**` },
+    external_id: `a11y-${i + 1}`,
+    vectors: { emb: [1, i / 12, (i % 3) / 3] },
+    suggestions: [{ question_id: sentiment.id, value: "positive", score: 0.87, agent: "model-x" }],
+  }));
+  await api("POST", `/datasets/${ds.id}/records/bulk`, { items });
+}
+
+beforeAll(async () => {
+  [app, browser] = await Promise.all([startApp(), launchBrowser()]);
+  await seed();
+}, 120_000);
+afterAll(async () => { await browser?.close(); await app?.stop(); });
+
+type Theme = "light" | "dark";
+
+async function newContext(theme: Theme): Promise<BrowserContext> {
+  // The app's default theme is "system": the context's colour scheme picks light or dark. bypassCSP lets
+  // addScriptTag inject axe-core under the app's strict Content-Security-Policy (script-src 'self').
+  return browser.newContext({ locale: "en-US", colorScheme: theme, viewport: { width: 1400, height: 1000 }, bypassCSP: true });
+}
+
+async function signedIn(context: BrowserContext): Promise<Page> {
+  const page = await context.newPage();
+  await page.goto(`${app.url}/sign-in`);
+  await signIn(page, app);
+  await page.waitForURL(`${app.url}/`);
+  return page;
+}
+
+interface AxeNode { target: unknown[]; failureSummary?: string; html: string }
+interface AxeViolation { id: string; impact: string | null; help: string; nodes: AxeNode[] }
+
+/** Runs axe-core on the page as it is now; returns the serious and critical violations, one readable line per node. */
+async function audit(page: Page, name: string): Promise<string[]> {
+  await page.evaluate(() => document.fonts.ready);
+  // let transitions (theme, toasts, skeletons) settle before measuring colours
+  await page.waitForTimeout(300);
+  if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ path: AXE_PATH });
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(context: Document, options: unknown): Promise<{ violations: AxeViolation[] }> } }).axe;
+    const result = await axe.run(document, { resultTypes: ["violations"], runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"] } });
+    return result.violations;
+  });
+  const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  if (serious.length) await screenshot(page, `a11y-${name}`);
+  return serious.flatMap((v) => v.nodes.map((n) => `[${name}] ${v.id} (${v.impact}): ${v.help} @ ${JSON.stringify(n.target)} ${n.html.slice(0, 160)}${n.failureSummary ? ` -- ${n.failureSummary.replace(/\s+/g, " ")}` : ""}`));
+}
+
+describe.each<Theme>(["light", "dark"])("axe-core audit in the %s theme", (theme) => {
+  it("finds no serious or critical violations on sign-in, home and user settings", async () => {
+    const context = await newContext(theme);
+    const page = await context.newPage();
+    await page.goto(`${app.url}/sign-in`);
+    await page.getByLabel("Username").waitFor();
+    expect(await page.evaluate(() => document.documentElement.getAttribute("data-theme"))).toBe(theme);
+    const found = await audit(page, `sign-in-${theme}`);
+    // the error text after a wrong password
+    await signIn(page, app, "owner", "wrong-password");
+    await page.getByText("Wrong username or password. Try again").waitFor();
+    found.push(...await audit(page, `sign-in-error-${theme}`));
+    await page.getByLabel("Password").fill(app.ownerPassword);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL(`${app.url}/`);
+    await page.getByRole("link", { name: "a11y-every-question" }).waitFor();
+    await page.getByRole("table").getByRole("progressbar").first().waitFor();
+    found.push(...await audit(page, `home-${theme}`));
+    await page.getByRole("button", { name: "User menu" }).click();
+    await page.getByRole("menuitem", { name: "My settings" }).waitFor();
+    found.push(...await audit(page, `home-menu-${theme}`));
+    await page.getByRole("menuitem", { name: "My settings" }).click();
+    await page.getByRole("heading", { name: "My settings", level: 1 }).waitFor();
+    await page.getByText("a11y-team").waitFor();
+    found.push(...await audit(page, `user-settings-${theme}`));
+    await context.close();
+    expect(found).toEqual([]);
+  }, 90_000);
+
+  it("finds no serious or critical violations on the annotation page in focus and bulk view", async () => {
+    const context = await newContext(theme);
+    const page = await signedIn(context);
+    await page.goto(`${app.url}/dataset/${datasetId}/annotation-mode`);
+    await page.getByRole("group", { name: /Sentiment/ }).waitFor();
+    await page.getByText("Ada Lovelace lived in London").waitFor();
+    const found = await audit(page, `annotation-focus-${theme}`);
+    // a span drawn and a text answer typed: badges and the markdown preview are audited too
+    await page.getByRole("textbox", { name: "Comment" }).fill("Looks **fine**");
+    await page.getByRole("button", { name: /Shortcuts|Keyboard/i }).first().click();
+    await page.getByRole("dialog").waitFor();
+    found.push(...await audit(page, `annotation-shortcuts-${theme}`));
+    await page.keyboard.press("Escape");
+    await page.getByRole("dialog").waitFor({ state: "detached" });
+    await page.goto(`${app.url}/dataset/${datasetId}/annotation-mode?_page=1~50`);
+    await page.getByRole("checkbox", { name: "Select all" }).waitFor();
+    await page.getByText("Record number 2 about cats").waitFor();
+    found.push(...await audit(page, `annotation-bulk-${theme}`));
+    await page.getByRole("checkbox", { name: "Select all" }).check();
+    await page.getByText(/records selected/).first().waitFor();
+    found.push(...await audit(page, `annotation-bulk-selected-${theme}`));
+    await context.close();
+    expect(found).toEqual([]);
+  }, 90_000);
+});
+
+interface TabReport { unreached: string[]; noIndicator: string[]; reached: number; candidates: number }
+
+/**
+ * Marks every visible, enabled interactive control, presses Tab until focus comes back round, and reports the controls
+ * never focused and the focused ones without a visible focus indicator (computed outline or box-shadow).
+ * A native radio group counts as one stop (Tab enters a group once; arrows move inside it).
+ */
+async function tabThrough(page: Page): Promise<TabReport> {
+  const candidates = await page.evaluate(() => {
+    const selector = "a[href], button, input:not([type=hidden]), select, textarea, summary, [tabindex]:not([tabindex='-1']), [contenteditable='true']";
+    const seenGroups = new Set<string>();
+    let n = 0;
+    for (const el of Array.from(document.querySelectorAll<HTMLElement>(selector))) {
+      el.removeAttribute("data-tab-id");
+      if ((el as HTMLButtonElement).disabled || el.closest("[inert], [aria-hidden='true']")) continue;
+      if (el.tabIndex < 0) continue;
+      if (!el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })) continue;
+      const rect = el.getBoundingClientRect();
+      if (rect.width === 0 && rect.height === 0) continue;
+      if (el instanceof HTMLInputElement && el.type === "radio" && el.name) {
+        if (seenGroups.has(el.name)) { el.setAttribute("data-tab-group", el.name); continue; }
+        seenGroups.add(el.name);
+        el.setAttribute("data-tab-group", el.name);
+      }
+      el.setAttribute("data-tab-id", String(n++));
+    }
+    return n;
+  });
+  const reached = new Set<string>();
+  const noIndicator: string[] = [];
+  let first: string | null = null;
+  await page.evaluate(() => { (document.activeElement as HTMLElement | null)?.blur(); window.scrollTo(0, 0); });
+  for (let step = 0; step < candidates * 2 + 20; step++) {
+    await page.keyboard.press("Tab");
+    const state = await page.evaluate(() => {
+      const el = document.activeElement as HTMLElement | null;
+      if (!el || el === document.body) return null;
+      const describe = (e: Element) => `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ""}${e.className && typeof e.className === "string" ? `.${e.className.trim().split(/\s+/).join(".")}` : ""} "${(e.getAttribute("aria-label") ?? e.textContent ?? "").trim().slice(0, 40)}"`;
+      const visible = (e: Element) => {
+        const s = getComputedStyle(e);
+        const outline = s.outlineStyle !== "none" && parseFloat(s.outlineWidth) > 0;
+        const shadow = s.boxShadow !== "none" && s.boxShadow !== "";
+        return outline || shadow;
+      };
+      let id = el.getAttribute("data-tab-id");
+      const group = el.getAttribute("data-tab-group");
+      if (id === null && group) id = document.querySelector(`[data-tab-group="${CSS.escape(group)}"][data-tab-id]`)?.getAttribute("data-tab-id") ?? null;
+      // a visually hidden native input shows its focus on the label around it
+      const indicator = visible(el) || (el.matches(".visually-hidden, input") && !!el.closest("label") && visible(el.closest("label")!));
+      return { id: id ?? `untracked ${describe(el)}`, indicator, name: describe(el) };
+    });
+    if (!state) continue;
+    if (first === null) first = state.id;
+    else if (state.id === first) break;
+    reached.add(state.id);
+    if (!state.indicator) noIndicator.push(state.name);
+  }
+  const unreached = await page.evaluate((ids) => Array.from(document.querySelectorAll<HTMLElement>("[data-tab-id]"))
+    .filter((el) => !ids.includes(el.getAttribute("data-tab-id")!))
+    .map((e) => `${e.tagName.toLowerCase()}${e.className && typeof e.className === "string" ? `.${e.className.trim().split(/\s+/).join(".")}` : ""} "${(e.getAttribute("aria-label") ?? e.textContent ?? "").trim().slice(0, 40)}"`), [...reached]);
+  return { unreached, noIndicator: [...new Set(noIndicator)], reached: reached.size, candidates };
+}
+
+describe("keyboard reachability", () => {
+  it("reaches every control on home with a visible focus indicator", async () => {
+    const context = await newContext("light");
+    const page = await signedIn(context);
+    await page.getByRole("link", { name: "a11y-every-question" }).waitFor();
+    await page.getByRole("table").getByRole("progressbar").first().waitFor();
+    const report = await tabThrough(page);
+    console.info(`tab stops: ${report.reached} of ${report.candidates} controls`);
+    await context.close();
+    expect(report.candidates).toBeGreaterThan(10);
+    expect({ unreached: report.unreached, noIndicator: report.noIndicator }).toEqual({ unreached: [], noIndicator: [] });
+  }, 90_000);
+
+  it("notices a control whose focus indicator is removed (the check can fail)", async () => {
+    const context = await newContext("light");
+    const page = await signedIn(context);
+    await page.getByRole("link", { name: "a11y-every-question" }).waitFor();
+    await page.addStyleTag({ content: ".sort-button:focus-visible { outline: none !important; box-shadow: none !important; }" });
+    const report = await tabThrough(page);
+    await context.close();
+    expect(report.noIndicator.filter((name) => name.includes("sort-button"))).toHaveLength(5);
+  }, 90_000);
+
+  it.each([["focus", ""], ["bulk", "?_page=1~50"]])("reaches every control on the annotation page (%s view) with a visible focus indicator", async (_view, query) => {
+    const context = await newContext("dark");
+    const page = await signedIn(context);
+    await page.goto(`${app.url}/dataset/${datasetId}/annotation-mode${query}`);
+    await page.getByRole("group", { name: /Sentiment/ }).waitFor();
+    await page.getByText(query ? "Record number 2 about cats" : "Ada Lovelace lived in London").waitFor();
+    const report = await tabThrough(page);
+    console.info(`tab stops: ${report.reached} of ${report.candidates} controls`);
+    await context.close();
+    expect(report.candidates).toBeGreaterThan(15);
+    expect({ unreached: report.unreached, noIndicator: report.noIndicator }).toEqual({ unreached: [], noIndicator: [] });
+  }, 90_000);
+});
