@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { classifyColumn, DatasetCreation, HubSubset, QuestionCreation } from "./hub.js";
+import { classifyColumn, convertHubCell, DatasetCreation, hubSuggestionValue, HubSubset, QuestionCreation, SERVER_NAME_PATTERN, serverName, uniqueServerName } from "./hub.js";
 
 describe("Hub column typing (spec section 5)", () => {
   it.each([
@@ -66,5 +66,50 @@ describe("dataset creation model", () => {
     expect(QuestionCreation.withDefaults("s", "span").toSettings()).toEqual({ type: "span", field: "text", allow_overlapping: true, options: [
       { value: "organisation", text: "organisation" }, { value: "person", text: "person" }, { value: "event", text: "event" }] });
     expect(QuestionCreation.withDefaults("t", "text").toSettings()).toEqual({ type: "text", use_markdown: false });
+  });
+});
+
+describe("Hub metadata names and cell conversion", () => {
+  it("cleans metadata names to the server's rule without collisions; the mapping reads the original column", () => {
+    const s = new HubSubset("default", ["train"], {
+      text: { _type: "Value", dtype: "string" },
+      "Helpful Votes": { _type: "Value", dtype: "int64" },
+      helpful_votes: { _type: "Value", dtype: "int64" },
+      "Prix (€)": { _type: "Value", dtype: "float64" },
+      "Übersicht": { _type: "Value", dtype: "int32" },
+      "###": { _type: "Value", dtype: "int32" },
+    });
+    expect(s.metadata.map((m) => [m.column, m.name, m.title])).toEqual([
+      ["Helpful Votes", "helpful_votes", "Helpful Votes"],
+      ["helpful_votes", "helpful_votes_2", "helpful_votes"],
+      ["Prix (€)", "prix", "Prix (€)"],
+      ["Übersicht", "ubersicht", "Übersicht"],
+      ["###", "metadata", "###"],
+    ]);
+    for (const m of s.metadata) expect(m.name).toMatch(SERVER_NAME_PATTERN);
+    expect(s.mapping.metadata).toEqual(s.metadata.map((m) => ({ source: m.column, target: m.name })));
+    // Re-adding a column keeps one property per column and a free name.
+    s.addMetadata("###", "terms");
+    expect(s.metadata.filter((m) => m.column === "###").map((m) => [m.name, m.type])).toEqual([["metadata", "terms"]]);
+    expect(uniqueServerName("a", new Set(["a", "a_2"]))).toBe("a_3");
+    expect(serverName("x".repeat(300), "f")).toHaveLength(200);
+  });
+
+  it("converts viewer cells like the import and derives the suggestion it would store", () => {
+    const label = { _type: "ClassLabel", names: ["neg", "pos"] };
+    expect(convertHubCell(label, 1)).toBe("pos");
+    expect(convertHubCell(label, -1)).toBeNull();
+    expect(convertHubCell({ _type: "Sequence", feature: label }, [0, 1])).toEqual(["neg", "pos"]);
+    expect(convertHubCell([label], [1])).toEqual(["pos"]);
+    expect(convertHubCell({ _type: "Image" }, { src: "http://x/a.png", height: 1 })).toBe("http://x/a.png");
+    expect(convertHubCell({ _type: "Value", dtype: "int32" }, 4)).toBe(4);
+    expect(hubSuggestionValue("label_selection", "pos")).toBe("pos");
+    expect(hubSuggestionValue("multi_label_selection", "a")).toEqual(["a"]);
+    expect(hubSuggestionValue("multi_label_selection", [])).toBeNull();
+    expect(hubSuggestionValue("rating", 4.7)).toBe(4);
+    expect(hubSuggestionValue("rating", "x")).toBeNull();
+    expect(hubSuggestionValue("text", { a: 1 })).toBe('{"a":1}');
+    expect(hubSuggestionValue("span", "x")).toBeNull();
+    expect(hubSuggestionValue("label_selection", null)).toBeNull();
   });
 });

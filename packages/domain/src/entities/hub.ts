@@ -1,5 +1,6 @@
 import { DEFAULT_OPTIONS } from "../constants.js";
 import { MESSAGES, type Message } from "../messages.js";
+import type { AnswerValue } from "./answer.js";
 import type { FieldType } from "./field.js";
 import type { MetadataType } from "./metadata.js";
 import type { QuestionOption, QuestionSettings } from "./question.js";
@@ -70,8 +71,84 @@ function namesOf(o: { [key: string]: unknown } | null): string[] {
   return Array.isArray(names) ? names.map((n) => String(n).trim()) : [];
 }
 
+/** The server's rule for question and metadata property names (contract 3.6, 3.7): `^(?=.*[a-z0-9])[a-z0-9_-]+$`, at most 200. */
+export const SERVER_NAME_PATTERN = /^(?=.*[a-z0-9])[a-z0-9_-]+$/;
+const SERVER_NAME_MAX = 200;
+
+/**
+ * A name the server accepts, made from any text: lower case, runs of other characters become `_`,
+ * leading and trailing `_` trimmed, at most 200 characters; `fallback` when nothing usable is left.
+ */
+export function serverName(raw: string, fallback: string): string {
+  const name = raw.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/[^a-z0-9_-]+/g, "_").replace(/^_+|_+$/g, "").slice(0, SERVER_NAME_MAX);
+  return SERVER_NAME_PATTERN.test(name) ? name : fallback;
+}
+
+/** `name`, or `name_2`, `name_3` ... the first one not in `used`. */
+export function uniqueServerName(name: string, used: ReadonlySet<string>): string {
+  if (!used.has(name)) return name;
+  for (let i = 2; ; i++) {
+    const suffix = `_${i}`;
+    const candidate = `${name.slice(0, SERVER_NAME_MAX - suffix.length)}${suffix}`;
+    if (!used.has(candidate)) return candidate;
+  }
+}
+
+const isDict = (v: unknown): v is { [key: string]: unknown } => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * A dataset viewer cell converted by its feature, as the server's import does (docs/hub.md): ClassLabel
+ * index → name (-1 or out of range → null), Image → its `src`, lists (Sequence, List, LargeList, legacy
+ * one-item arrays) and dicts element-wise; everything else passes through.
+ */
+export function convertHubCell(feature: HubFeature | undefined, value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  if (Array.isArray(feature)) return convertHubList(feature[0], value);
+  const o = obj(feature);
+  const type = o?.["_type"];
+  if (type === "ClassLabel") {
+    const names = o?.["names"];
+    if (typeof value === "number" && Number.isInteger(value) && Array.isArray(names)) return value >= 0 && value < names.length ? String(names[value]) : null;
+    return value;
+  }
+  if (type === "Image") return isDict(value) && typeof value["src"] === "string" ? value["src"] : value;
+  if (type === "Sequence" || type === "List" || type === "LargeList") return convertHubList(o?.["feature"], value);
+  if (o && type === undefined && isDict(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k in o ? convertHubCell(o[k] as HubFeature, v) : v]));
+  return value;
+}
+
+function convertHubList(item: unknown, value: unknown): unknown {
+  if (Array.isArray(value)) return value.map((v) => convertHubCell(item as HubFeature, v));
+  // A Sequence of a dict may come back as a dict of lists.
+  const o = obj(item);
+  if (o && !("_type" in o) && isDict(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, Array.isArray(v) ? v.map((c) => convertHubCell(o[k] as HubFeature, c)) : v]));
+  return value;
+}
+
+const cellText = (v: unknown): string => (typeof v === "string" ? v : typeof v === "object" ? JSON.stringify(v) : String(v));
+
+/**
+ * The suggestion the import stores for a question of `type` from a converted cell (contract 6): text and
+ * label as text, rating as an integer, multi-label as a list of texts (a scalar wrapped); null when the
+ * import would store none (null value, empty list, not a number). Ranking and span cells are not
+ * suggested in the preview (null).
+ */
+export function hubSuggestionValue(type: QuestionType, value: unknown): AnswerValue | null {
+  if (value === null || value === undefined) return null;
+  switch (type) {
+    case "text": case "label_selection": return cellText(value);
+    case "rating": { const n = Math.trunc(Number(value)); return Number.isFinite(n) ? n : null; }
+    case "multi_label_selection": {
+      const items = (Array.isArray(value) ? value : [value]).filter((v) => v !== null && v !== undefined).map(cellText);
+      return items.length > 0 ? items : null;
+    }
+    default: return null;
+  }
+}
+
 export interface FieldCreation { name: string; title: string; required: boolean; type: Exclude<FieldType, "custom"> | "no mapping"; useMarkdown: boolean }
-export interface MetadataCreation { name: string; title: string; type: MetadataType }
+/** A metadata property to create: `name` follows the server's name rule, `column` is the Hub column it is read from. */
+export interface MetadataCreation { name: string; column: string; title: string; type: MetadataType }
 
 /** A question to create; `column` is the source column of its suggestions (null: not mapped). */
 export class QuestionCreation {
@@ -107,6 +184,8 @@ export interface HubSubsetInfo { name: string; splits: string[]; features: { [co
 export class HubSubset {
   split: string;
   readonly columns: string[];
+  /** The Hub features by column (to convert cells the way the import does). */
+  readonly features: { readonly [column: string]: HubFeature };
   fields: FieldCreation[] = [];
   questions: QuestionCreation[] = [];
   metadata: MetadataCreation[] = [];
@@ -116,12 +195,13 @@ export class HubSubset {
   constructor(readonly name: string, readonly splits: string[], features: { [column: string]: HubFeature }) {
     this.split = splits[0] ?? "train";
     this.columns = Object.keys(features);
+    this.features = features;
     this.externalId = this.columns.includes("id") ? "id" : null;
     for (const [column, feature] of Object.entries(features)) {
       const t = classifyColumn(feature);
       if (t.kind === "field") this.fields.push({ name: column, title: column, required: false, type: t.type, useMarkdown: false });
       else if (t.kind === "question") this.questions.push(new QuestionCreation(column, t.type, t.options, column));
-      else if (t.kind === "metadata") this.metadata.push({ name: column, title: column, type: t.type });
+      else if (t.kind === "metadata") this.addMetadata(column, t.type);
       else this.fields.push({ name: column, title: column, required: false, type: "no mapping", useMarkdown: false });
     }
     if (this.questions.length === 0) this.questions.push(new QuestionCreation("comment", "text"));
@@ -129,6 +209,18 @@ export class HubSubset {
     const mapped = this.fields.filter((f) => f.type !== "no mapping");
     if (mapped.length === 1 && mapped[0]) mapped[0].required = true;
     this.normalizeRequired();
+  }
+
+  /**
+   * Adds (or replaces) the metadata property read from `column`; its name follows the server's rule
+   * without colliding with the other properties' names (the title keeps the column's name).
+   */
+  addMetadata(column: string, type: MetadataType, title = column): MetadataCreation {
+    this.metadata = this.metadata.filter((m) => m.column !== column);
+    const used = new Set(this.metadata.map((m) => m.name));
+    const property = { name: uniqueServerName(serverName(column, "metadata"), used), column, title, type };
+    this.metadata.push(property);
+    return property;
   }
 
   /** A single question is marked required. */
@@ -152,7 +244,7 @@ export class HubSubset {
   get mapping(): HubMapping {
     return {
       fields: this.fields.filter((f) => f.type !== "no mapping" && this.columns.includes(f.name)).map((f) => ({ source: f.name, target: f.name })),
-      metadata: this.metadata.filter((m) => this.columns.includes(m.name)).map((m) => ({ source: m.name, target: m.name })),
+      metadata: this.metadata.filter((m) => this.columns.includes(m.column)).map((m) => ({ source: m.column, target: m.name })),
       suggestions: this.questions.filter((q) => q.column !== null).map((q) => ({ source: q.column as string, target: q.name })),
       external_id: this.externalId !== null && this.columns.includes(this.externalId) ? this.externalId : null,
     };

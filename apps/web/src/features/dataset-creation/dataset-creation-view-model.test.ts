@@ -9,6 +9,7 @@ const REVIEWS: HubSubsetInfo[] = [
       review: { _type: "Value", dtype: "string" },
       rating: { _type: "Value", dtype: "int32" },
       price: { _type: "Value", dtype: "float64" },
+      "Helpful Votes": { _type: "Value", dtype: "int64" },
       verified: { _type: "Value", dtype: "bool" },
       sentiment: { _type: "ClassLabel", names: ["negative", "positive"] },
       "Topic Tags": { _type: "Sequence", feature: { _type: "ClassLabel", names: ["a", "b", "c", "d"] } },
@@ -18,7 +19,7 @@ const REVIEWS: HubSubsetInfo[] = [
   },
   { name: "de", splits: ["train"], features: { text: { _type: "Value", dtype: "string" } } },
 ];
-const ROW = { id: "r-1", review: "Great kettle", rating: 5, price: 9.5, verified: true, sentiment: 1, "Topic Tags": [0], photo: { src: "http://hub/x.png" }, chat: [{ role: "user", content: "hi" }] };
+const ROW = { id: "r-1", review: "Great kettle", rating: 5, price: 9.5, "Helpful Votes": 3, verified: true, sentiment: 1, "Topic Tags": [0], photo: { src: "http://hub/x.png" }, chat: [{ role: "user", content: "hi" }] };
 
 function setup(options: { missing?: boolean; workspaces?: Array<{ id: string; name: string }>; createResult?: string | null } = {}) {
   const hub: HubRepository = {
@@ -52,7 +53,7 @@ describe("DatasetCreationViewModel", () => {
     const s = vm.subset!;
     expect(s.split).toBe("train");
     expect(s.fields.map((f) => [f.name, f.type, f.required])).toEqual([["id", "text", true], ["review", "text", false], ["verified", "no mapping", false], ["photo", "image", false], ["chat", "chat", false]]);
-    expect(s.metadata.map((m) => [m.name, m.type])).toEqual([["rating", "integer"], ["price", "float"]]);
+    expect(s.metadata.map((m) => [m.name, m.column, m.type])).toEqual([["rating", "rating", "integer"], ["price", "price", "float"], ["helpful_votes", "Helpful Votes", "integer"]]);
     expect(s.questions.map((q) => [q.name, q.type, q.column])).toEqual([["sentiment", "label_selection", "sentiment"], ["topic_tags", "multi_label_selection", "Topic Tags"]]);
     expect(s.questions[0]!.options.map((o) => o.value)).toEqual(["negative", "positive"]);
     expect(vm.creation!.name).toBe("product-reviews");
@@ -73,7 +74,7 @@ describe("DatasetCreationViewModel", () => {
     vm.setQuestionColumn("topic_tags", null);
     expect(vm.creation!.mapping).toEqual({
       fields: [{ source: "review", target: "review" }, { source: "price", target: "price" }, { source: "chat", target: "chat" }],
-      metadata: [{ source: "rating", target: "rating" }, { source: "verified", target: "verified" }],
+      metadata: [{ source: "rating", target: "rating" }, { source: "Helpful Votes", target: "helpful_votes" }, { source: "verified", target: "verified" }],
       suggestions: [{ source: "sentiment", target: "sentiment" }],
       external_id: "id",
     });
@@ -84,6 +85,24 @@ describe("DatasetCreationViewModel", () => {
     vm.setFieldRequired("review", false);
     expect(texts(vm.errors)).toEqual(["At least one field must be required."]);
     expect(vm.columnType("verified")).toBe("terms");
+  });
+
+  it("names metadata from columns by the server's rule without collisions, keeping the column as the source", async () => {
+    const { vm } = setup();
+    await vm.load();
+    vm.setColumnType("verified", "terms");
+    vm.setColumnType("Helpful Votes", "text");
+    expect(vm.columnType("Helpful Votes")).toBe("text");
+    vm.setColumnType("Helpful Votes", "float");
+    expect(vm.columnType("Helpful Votes")).toBe("float");
+    // A column whose clean name is taken gets a suffix.
+    vm.setColumnType("review", "terms");
+    vm.setColumnType("Topic Tags" as string, "terms");
+    expect(vm.listedColumns).toContain("Helpful Votes");
+    const names = vm.subset!.metadata.map((m) => m.name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const n of names) expect(n).toMatch(/^(?=.*[a-z0-9])[a-z0-9_-]+$/);
+    expect(vm.creation!.mapping.metadata).toContainEqual({ source: "Helpful Votes", target: "helpful_votes" });
   });
 
   it("adds questions of every type with the default example options and server-safe names", async () => {
@@ -137,8 +156,31 @@ describe("DatasetCreationViewModel", () => {
     await vm.loadFirstRow();
     expect(vm.preview!.fields[0]!.content).toBe("r-1");
     const multi = vm.preview!.questions.find((q) => q.name === "topic_tags")!;
-    expect(multi.suggestion?.agent).toBe("system");
-    expect(multi.answer.value).toEqual(["a", "b"]);
+    // Mapped to its column: the import's suggestion (class indexes as names), not the fake one.
+    expect(multi.suggestion?.agent).toBeNull();
+    expect(multi.answer.value).toEqual(["a"]);
+    vm.setQuestionColumn("topic_tags", null);
+    const unmapped = vm.preview!.questions.find((q) => q.name === "topic_tags")!;
+    expect(unmapped.suggestion?.agent).toBe("system");
+    expect(unmapped.answer.value).toEqual(["a", "b"]);
+  });
+
+  it("previews the suggestions of columns mapped to questions, converted as the import converts them", async () => {
+    const { vm } = setup();
+    await vm.load();
+    const label = vm.preview!.questions.find((q) => q.name === "sentiment")!;
+    expect(label.suggestion?.suggestedAnswer).toBe("positive");
+    expect(label.answer.value).toBe("positive");
+    const rating = vm.addQuestion("rating")!;
+    vm.setQuestionColumn(rating.name, "rating");
+    const text = vm.addQuestion("text")!;
+    vm.setQuestionColumn(text.name, "review");
+    expect(vm.previewSuggestions.map((s) => [s.questionId, s.value])).toEqual([
+      ["q-sentiment", "positive"], ["q-topic_tags", ["a"]], [`q-${rating.name}`, 5], [`q-${text.name}`, "Great kettle"],
+    ]);
+    expect(vm.preview!.questions.find((q) => q.name === rating.name)!.answer.value).toBe(5);
+    vm.setQuestionColumn("sentiment", null);
+    expect(vm.preview!.questions.find((q) => q.name === "sentiment")!.suggestion).toBeUndefined();
   });
 
   it("creates in a chosen or a new workspace and reports a failed creation", async () => {

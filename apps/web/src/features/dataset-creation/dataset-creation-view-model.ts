@@ -1,9 +1,9 @@
 import { action, computed, makeObservable, observable, observableRef, runInAction } from "mobx";
 import {
-  MESSAGES,
+  MESSAGES, convertHubCell, hubSuggestionValue, serverName, uniqueServerName,
   type CreateDatasetUseCase, type DatasetCreation, type DatasetRecord, type FieldCreation, type FieldProps, type GetDatasetCreationUseCase,
   type GetFirstRecordFromHubUseCase, type GetWorkspacesUseCase, type HubSubset, type Message, type MetadataType, type QuestionCreation, type QuestionProps,
-  type QuestionType, type Workspace,
+  type QuestionType, type SuggestionProps, type Workspace,
 } from "@tessera/domain";
 import { previewRecord } from "./preview-record";
 
@@ -27,10 +27,7 @@ export const AT_LEAST_ONE_FIELD: Message = { key: "datasetCreation.atLeastOneFie
 export const AT_LEAST_ONE_REQUIRED_FIELD: Message = { key: "datasetCreation.atLeastOneRequiredField", text: "At least one field must be required." };
 
 /** Question names must match the server's pattern (lower-case letters, digits, _ and -). */
-export function questionName(raw: string): string {
-  const name = raw.toLowerCase().replace(/[^a-z0-9_-]+/g, "_").replace(/^_+|_+$/g, "");
-  return /[a-z0-9]/.test(name) ? name : "question";
-}
+export function questionName(raw: string): string { return serverName(raw, "question"); }
 
 /**
  * Dataset creation from a Hub repository (`/new/:id`): loads the Hub dataset's subsets, splits and
@@ -56,7 +53,7 @@ export class DatasetCreationViewModel {
     makeObservable(this, {
       state: observable, creation: observableRef, version: observable, firstRow: observableRef, workspaces: observableRef,
       workspaceChoice: observable, newWorkspaceName: observable, labelDrafts: observable, creating: observable, failed: observable, createdId: observable,
-      subset: computed, errors: computed, canCreate: computed, preview: computed,
+      subset: computed, errors: computed, canCreate: computed, preview: computed, previewSuggestions: computed,
       load: action, selectSubset: action, selectSplit: action, setColumnType: action, setFieldRequired: action, setFieldMarkdown: action,
       setExternalId: action, addQuestion: action, removeQuestion: action, setQuestionTitle: action, setQuestionRequired: action,
       setQuestionColumn: action, setLabels: action, setRatingRange: action, setSpanField: action, setQuestionMarkdown: action,
@@ -95,10 +92,8 @@ export class DatasetCreationViewModel {
   private prepare(subset: HubSubset): void {
     const used = new Set<string>();
     for (const q of subset.questions) {
-      let name = questionName(q.name);
-      for (let i = 2; used.has(name); i++) name = `${questionName(q.name)}_${i}`;
-      used.add(name);
-      q.name = name;
+      q.name = uniqueServerName(questionName(q.name), used);
+      used.add(q.name);
     }
     DatasetCreationViewModel.ensureRequiredField(subset);
   }
@@ -123,7 +118,7 @@ export class DatasetCreationViewModel {
 
   columnType(column: string): ColumnType {
     const s = this.subset;
-    const metadata = s?.metadata.find((m) => m.name === column);
+    const metadata = s?.metadata.find((m) => m.column === column);
     if (metadata) return metadata.type;
     return s?.fields.find((f) => f.name === column)?.type ?? "no mapping";
   }
@@ -132,7 +127,7 @@ export class DatasetCreationViewModel {
   get listedColumns(): string[] {
     const s = this.subset;
     if (!s) return [];
-    return s.columns.filter((c) => s.fields.some((f) => f.name === c) || s.metadata.some((m) => m.name === c));
+    return s.columns.filter((c) => s.fields.some((f) => f.name === c) || s.metadata.some((m) => m.column === c));
   }
 
   /** Moves a column between field types, 'no mapping' and metadata types. */
@@ -141,15 +136,16 @@ export class DatasetCreationViewModel {
     if (!s) return;
     const previous = s.fields.find((f) => f.name === column);
     s.fields = s.fields.filter((f) => f.name !== column);
-    s.metadata = s.metadata.filter((m) => m.name !== column);
+    const previousMetadata = s.metadata.find((m) => m.column === column);
+    s.metadata = s.metadata.filter((m) => m.column !== column);
     if (METADATA_TYPES.includes(type)) {
-      s.metadata.push({ name: column, title: column, type: type as MetadataType });
+      s.addMetadata(column, type as MetadataType, previousMetadata?.title ?? column);
     } else {
       s.fields.push({ name: column, title: previous?.title ?? column, required: type !== "no mapping" && (previous?.required ?? false), type: type as FieldCreation["type"], useMarkdown: previous?.useMarkdown ?? false });
     }
     const order = (name: string) => { const i = s.columns.indexOf(name); return i < 0 ? Number.MAX_SAFE_INTEGER : i; };
     s.fields.sort((a, b) => order(a.name) - order(b.name));
-    s.metadata.sort((a, b) => order(a.name) - order(b.name));
+    s.metadata.sort((a, b) => order(a.column) - order(b.column));
     // The placeholder 'prompt' field (no column) goes once a real column is a field.
     const mapped = s.fields.filter((f) => f.type !== "no mapping" && s.columns.includes(f.name));
     if (mapped.length > 0) s.fields = s.fields.filter((f) => s.columns.includes(f.name));
@@ -273,7 +269,29 @@ export class DatasetCreationViewModel {
     return !!c && !this.creating && this.errors.length === 0 && c.name.trim() !== "" && c.workspace !== null;
   }
 
-  /** The first row as a record with the mapped fields and the configured questions. */
+  /** The first row's cells converted by their features, as the import converts them. */
+  private cell(column: string): unknown {
+    return convertHubCell(this.subset?.features[column], this.firstRow[column]);
+  }
+
+  /**
+   * The suggestions the import would store for the first row: one per question mapped to a column
+   * (e.g. a class-label column suggested for a label question).
+   */
+  get previewSuggestions(): SuggestionProps[] {
+    void this.version;
+    const s = this.subset;
+    if (!s) return [];
+    const suggestions: SuggestionProps[] = [];
+    for (const q of s.questions) {
+      if (q.column === null || !q.isValid) continue;
+      const value = hubSuggestionValue(q.type, this.cell(q.column));
+      if (value !== null) suggestions.push({ id: `hub-suggestion-${q.name}`, questionId: `q-${q.name}`, questionType: q.type, value, score: null, agent: null });
+    }
+    return suggestions;
+  }
+
+  /** The first row as a record with the mapped fields, the configured questions and the suggestions of mapped columns. */
   get preview(): DatasetRecord | null {
     void this.version;
     const s = this.subset;
@@ -289,7 +307,8 @@ export class DatasetCreationViewModel {
     const questions: QuestionProps[] = s.questions.filter((q) => q.isValid).map((q) => ({
       id: `q-${q.name}`, name: q.name, datasetId: "preview", title: q.title || q.name, description: null, required: q.required, settings: q.toSettings(),
     }));
-    return previewRecord(questions, fields, this.firstRow);
+    const values = Object.fromEntries(Object.keys(this.firstRow).map((column) => [column, this.cell(column)]));
+    return previewRecord(questions, fields, values, this.previewSuggestions);
   }
 
   async create(): Promise<string | null> {
