@@ -33,10 +33,6 @@ export default tseslint.config(
       // TODO(i18n lint): RecordFields.tsx is being changed by the CSP work; its one report is the chat bubble side
       // ("right" : "left", a class-name code inside a JSX callback). Hoist it out of the JSX, then delete this line.
       "apps/web/src/features/annotation/fields/RecordFields.tsx",
-      // TODO(i18n lint): switch the rule on for these two folders once their owner (dataset settings/creation
-      // work, in progress) has moved their texts into the locale files: delete these two lines and fix what it reports.
-      "apps/web/src/features/dataset-settings/**",
-      "apps/web/src/features/dataset-creation/**",
     ],
     plugins: { i18next },
     rules: {

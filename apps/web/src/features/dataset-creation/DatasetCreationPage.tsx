@@ -7,12 +7,16 @@ import { useResolve } from "../../app/container-context";
 import { paths } from "../../app/routes";
 import { InternalPageLayout } from "../../layouts";
 import { translateMessage } from "../dataset-settings/translate-message";
+import { SortableOptions } from "../dataset-settings/SortableOptions";
 import { RecordPreview } from "./RecordPreview";
 import { ADDABLE_QUESTION_TYPES, COLUMN_TYPES, DatasetCreationViewModel, NEW_WORKSPACE, type ColumnType } from "./dataset-creation-view-model";
 import "../dataset-settings/dataset-settings.css";
 import "./dataset-creation.css";
 
 const COLUMN_TYPE_KEY: { [type in ColumnType]: string } = { text: "text", image: "image", chat: "chat", "no mapping": "noMapping", terms: "terms", integer: "integer", float: "float" };
+
+const FIELDS_ONLY = "fields";
+const QUESTIONS_ONLY = "questions";
 
 function safeDecode(value: string): string {
   try { return decodeURIComponent(value); } catch { return value; }
@@ -69,12 +73,12 @@ const PreviewColumn = observer(function PreviewColumn({ vm }: { vm: DatasetCreat
       <section className="card" aria-labelledby={fieldsId}>
         <h2 id={fieldsId}>{t("datasetCreation.preview.title")}</h2>
         {record && record.fields.some((f) => f.content !== "" && f.content !== undefined && f.content !== null)
-          ? <RecordPreview record={record} show="fields" />
+          ? <RecordPreview record={record} show={FIELDS_ONLY} />
           : <p className="muted">{t("datasetCreation.preview.noRow")}</p>}
       </section>
       <section className="card" aria-labelledby={questionsId}>
         <h2 id={questionsId}>{t("datasetCreation.preview.questions")}</h2>
-        {record && record.questions.length > 0 ? <RecordPreview record={record} show="questions" /> : <p className="muted">{t("datasetCreation.preview.empty")}</p>}
+        {record && record.questions.length > 0 ? <RecordPreview record={record} show={QUESTIONS_ONLY} /> : <p className="muted">{t("datasetCreation.preview.empty")}</p>}
       </section>
     </div>
   );
@@ -252,6 +256,12 @@ const QuestionEditor = observer(function QuestionEditor({ vm, question: q }: { v
           <label htmlFor={`${id}-labels`}>{t("datasetCreation.questions.labels")}</label>
           <input id={`${id}-labels`} type="text" value={vm.labelsText(q)} aria-describedby={`${id}-labels-help`} aria-invalid={errors.length > 0} onChange={(e) => vm.setLabels(q.name, e.target.value)} />
           <p id={`${id}-labels-help`} className="muted settings-input__help">{t("datasetCreation.questions.labelsHelp")}</p>
+          {q.options.length > 1 && (
+            <div className="creation-label-order" role="group" aria-label={t("datasetCreation.questions.labelOrder", { name: q.name })}>
+              <span className="settings-input__label">{t("datasetCreation.questions.labelOrderTitle")}</span>
+              <SortableOptions items={q.options.map((o, i) => ({ id: `${i}:${String(o.value)}`, label: o.text ?? String(o.value) }))} onMove={(from, to) => vm.moveLabel(q.name, from, to)} />
+            </div>
+          )}
         </div>
       )}
       {q.type === "rating" && (

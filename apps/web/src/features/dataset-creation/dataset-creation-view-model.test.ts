@@ -118,6 +118,20 @@ describe("DatasetCreationViewModel", () => {
     expect(vm.canCreate).toBe(true);
   });
 
+  it("reorders labels (drag and drop or up/down); the labels text follows", async () => {
+    const { vm } = setup();
+    await vm.load();
+    const label = vm.addQuestion("label_selection")!;
+    vm.setLabels(label.name, "a, b,c");
+    vm.moveLabel(label.name, 2, 0);
+    expect(label.options.map((o) => o.value)).toEqual(["c", "a", "b"]);
+    expect(vm.labelsText(label)).toBe("c, a, b");
+    vm.moveLabel(label.name, 0, 5);
+    vm.moveLabel(label.name, 1, 1);
+    expect(label.options.map((o) => o.value)).toEqual(["c", "a", "b"]);
+    expect(vm.preview!.questions.find((q) => q.name === label.name)!.options.map((o) => o.value)).toEqual(["c", "a", "b"]);
+  });
+
   it("applies the creation validations of spec section 5", async () => {
     const { vm } = setup();
     await vm.load();

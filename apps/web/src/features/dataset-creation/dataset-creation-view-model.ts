@@ -56,7 +56,7 @@ export class DatasetCreationViewModel {
       subset: computed, errors: computed, canCreate: computed, preview: computed, previewSuggestions: computed,
       load: action, selectSubset: action, selectSplit: action, setColumnType: action, setFieldRequired: action, setFieldMarkdown: action,
       setExternalId: action, addQuestion: action, removeQuestion: action, setQuestionTitle: action, setQuestionRequired: action,
-      setQuestionColumn: action, setLabels: action, setRatingRange: action, setSpanField: action, setQuestionMarkdown: action,
+      setQuestionColumn: action, setLabels: action, moveLabel: action, setRatingRange: action, setSpanField: action, setQuestionMarkdown: action,
       setName: action, chooseWorkspace: action, setNewWorkspaceName: action,
     });
   }
@@ -207,6 +207,19 @@ export class DatasetCreationViewModel {
     this.labelDrafts.set(name, text);
     const labels = text.split(",").map((l) => l.trim());
     q.options = (labels.length === 1 && labels[0] === "" ? [] : labels).map((l) => ({ value: l, text: l }));
+    this.touch();
+  }
+
+  /** Label order (drag and drop or up/down): moves the option at `from` to `to`; the labels text follows. */
+  moveLabel(name: string, from: number, to: number): void {
+    const q = this.question(name);
+    if (!q || from === to || from < 0 || to < 0 || from >= q.options.length || to >= q.options.length) return;
+    const options = [...q.options];
+    const [moved] = options.splice(from, 1);
+    if (!moved) return;
+    options.splice(to, 0, moved);
+    q.options = options;
+    this.labelDrafts.delete(name);
     this.touch();
   }
 

@@ -17,9 +17,14 @@ import { RecordPreview } from "../dataset-creation/RecordPreview";
 import { renderMarkdown } from "../annotation/fields/markdown";
 import { DatasetSettingsViewModel, SETTINGS_TABS, type SettingsTab } from "./dataset-settings-view-model";
 import { translateMessage } from "./translate-message";
+import { SortableOptions } from "./SortableOptions";
 import "./dataset-settings.css";
 
 type Item = Question | Field | MetadataProperty | Vector;
+const DISTRIBUTION: DatasetPart = "distribution";
+const GUIDELINES: DatasetPart = "guidelines";
+const ALLOW_EXTRA_METADATA_KEY = "dataset:allowExtraMetadata";
+const QUESTIONS_ONLY = "questions";
 
 /** `/dataset/:id/settings`: dataset info, fields, questions, metadata, vectors and the danger zone (admins and owners). */
 export const DatasetSettingsPage = observer(function DatasetSettingsPage() {
@@ -212,7 +217,7 @@ const InfoSection = observer(function InfoSection({ vm }: { vm: DatasetSettingsV
           {vm.distributionMessage && <p id={`${minId}-locked`} className="settings-locked">{translateMessage(t, vm.distributionMessage)}</p>}
           <Errors id={`${minId}-errors`} messages={distributionErrors} />
         </div>
-        {datasetActions("distribution", t("datasetSettings.info.distribution"))}
+        {datasetActions(DISTRIBUTION, t("datasetSettings.info.distribution"))}
       </Card>
       <Card title={t("datasetSettings.info.guidelines")}>
         <div className="settings-write-preview" role="group" aria-label={`${t("datasetSettings.info.write")} / ${t("datasetSettings.info.preview")}`}>
@@ -233,11 +238,11 @@ const InfoSection = observer(function InfoSection({ vm }: { vm: DatasetSettingsV
               <Errors id={`${guidelinesId}-errors`} messages={guidelineErrors} />
             </div>
           )}
-        {datasetActions("guidelines", t("datasetSettings.info.guidelines"))}
+        {datasetActions(GUIDELINES, t("datasetSettings.info.guidelines"))}
       </Card>
       <Card title={t("datasetSettings.info.allowExtraMetadata")}>
         <Switch
-          label={t("datasetSettings.info.allowExtraMetadata")} checked={d.allowExtraMetadata} disabled={vm.isSaving("dataset:allowExtraMetadata")}
+          label={t("datasetSettings.info.allowExtraMetadata")} checked={d.allowExtraMetadata} disabled={vm.isSaving(ALLOW_EXTRA_METADATA_KEY)}
           help={t("datasetSettings.info.allowExtraMetadataHelp")} onChange={(v) => void vm.toggleAllowExtraMetadata(v)}
         />
       </Card>
@@ -262,7 +267,7 @@ const FieldsSection = observer(function FieldsSection({ vm }: { vm: DatasetSetti
   return (
     <div className="settings-stack">
       {fields.map((f) => (
-        <Card key={f.id} title={f.name} badge={<span className="settings-badge">{f.type} · {f.required ? t("datasetSettings.fields.required") : t("datasetSettings.fields.optional")}</span>}>
+        <Card key={f.id} title={f.name} badge={<span className="settings-badge">{t(`datasetSettings.fieldTypes.${f.type}`, { defaultValue: f.type })} · {f.required ? t("datasetSettings.fields.required") : t("datasetSettings.fields.optional")}</span>}>
           <TextInput label={t("datasetSettings.fields.title")} value={f.title} onChange={(v) => vm.setTitle(f, v)} errors={vm.errors(f).title} />
           {(f.isText || f.isChat) && <Switch label={t("datasetSettings.fields.useMarkdown")} checked={f.useMarkdown} onChange={(v) => vm.setUseMarkdown(f, v)} />}
           {f.isCustom && (
@@ -296,7 +301,7 @@ const QuestionsSection = observer(function QuestionsSection({ vm }: { vm: Datase
       <aside className="card settings-preview" aria-label={t("datasetSettings.questions.preview")}>
         <h2>{t("datasetSettings.questions.preview")}</h2>
         <p className="muted">{t("datasetSettings.questions.previewText")}</p>
-        <RecordPreview record={preview} show="questions" />
+        <RecordPreview record={preview} show={QUESTIONS_ONLY} />
       </aside>
     </div>
   );
@@ -310,7 +315,7 @@ const QuestionCard = observer(function QuestionCard({ vm, question: q }: { vm: D
   const hasLabels = ["label_selection", "multi_label_selection", "span", "ranking"].includes(q.type);
   const visibleId = useId();
   return (
-    <Card title={q.name} badge={<span className="settings-badge">{q.type} · {q.required ? t("datasetSettings.questions.required") : t("datasetSettings.questions.optional")}</span>}>
+    <Card title={q.name} badge={<span className="settings-badge">{t(`datasetSettings.questionTypes.${q.type}`, { defaultValue: q.type })} · {q.required ? t("datasetSettings.questions.required") : t("datasetSettings.questions.optional")}</span>}>
       <TextInput label={t("datasetSettings.questions.title")} value={q.title} onChange={(v) => vm.setTitle(q, v)} errors={errors.title} />
       <TextInput label={t("datasetSettings.questions.description")} value={q.description} onChange={(v) => vm.setDescription(q, v)} errors={errors.description} multiline />
       {q.type === "text" && <Switch label={t("datasetSettings.questions.useMarkdown")} checked={q.useMarkdown} onChange={(v) => vm.setUseMarkdown(q, v)} />}
@@ -318,11 +323,12 @@ const QuestionCard = observer(function QuestionCard({ vm, question: q }: { vm: D
       {hasLabels && (
         <fieldset className="settings-options">
           <legend>{t("datasetSettings.questions.labels")}</legend>
-          <ol>
-            {options.map((o, i) => {
-              const label = o.text ?? String(o.value);
+          <SortableOptions items={options.map((o) => ({ id: String(o.value), label: o.text ?? String(o.value) }))} onMove={(from, to) => vm.moveOptionTo(q, from, to)}>
+            {(item, i) => {
+              const o = options[i];
+              if (!o) return null;
               return (
-                <li key={String(o.value)} className="settings-option">
+                <>
                   <input
                     type="text" value={o.text ?? ""} aria-label={t("datasetSettings.questions.labelText", { value: String(o.value) })}
                     onChange={(e) => vm.setOptionText(q, i, e.target.value)}
@@ -331,18 +337,16 @@ const QuestionCard = observer(function QuestionCard({ vm, question: q }: { vm: D
                     <>
                       <span className="settings-option__swatch" style={{ background: q.options[i]?.color }} aria-hidden="true" />
                       <input
-                        type="text" className="settings-option__color" value={o.color ?? q.options[i]?.color ?? ""} placeholder="hsl(200, 80%, 80%)"
-                        aria-label={t("datasetSettings.questions.color", { label })} aria-invalid={vm.colorInvalid(o)} title={t("datasetSettings.questions.colorHelp")}
+                        type="text" className="settings-option__color" value={o.color ?? q.options[i]?.color ?? ""} placeholder={t("datasetSettings.questions.colorPlaceholder")}
+                        aria-label={t("datasetSettings.questions.color", { label: item.label })} aria-invalid={vm.colorInvalid(o)} title={t("datasetSettings.questions.colorHelp")}
                         onChange={(e) => vm.setOptionColor(q, i, e.target.value)}
                       />
                     </>
                   )}
-                  <button type="button" className="button button--small" disabled={i === 0} aria-label={t("datasetSettings.questions.moveUp", { label })} onClick={() => vm.moveOption(q, i, -1)}>↑</button>
-                  <button type="button" className="button button--small" disabled={i === options.length - 1} aria-label={t("datasetSettings.questions.moveDown", { label })} onClick={() => vm.moveOption(q, i, 1)}>↓</button>
-                </li>
+                </>
               );
-            })}
-          </ol>
+            }}
+          </SortableOptions>
           <Errors id={`${visibleId}-options`} messages={errors.options} />
         </fieldset>
       )}
@@ -365,7 +369,7 @@ const MetadataSection = observer(function MetadataSection({ vm }: { vm: DatasetS
   return (
     <div className="settings-stack">
       {metadata.map((m) => (
-        <Card key={m.id} title={m.name} badge={<span className="settings-badge">{m.type}</span>}>
+        <Card key={m.id} title={m.name} badge={<span className="settings-badge">{t(`datasetSettings.metadataTypes.${m.type}`, { defaultValue: m.type })}</span>}>
           <TextInput label={t("datasetSettings.metadata.title")} value={m.title} onChange={(v) => vm.setTitle(m, v)} errors={vm.errors(m).title} />
           <Switch label={t("datasetSettings.metadata.visibleForAnnotators")} checked={m.visibleForAnnotators} onChange={(v) => vm.setVisibleForAnnotators(m, v)} />
           {actionsFor(vm, m, m.name)}

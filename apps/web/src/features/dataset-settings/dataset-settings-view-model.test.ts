@@ -164,6 +164,33 @@ describe("DatasetSettingsViewModel", () => {
     expect(vm.errors(label).options.map((m) => m.text)).toEqual(["Empty options are not allowed"]);
   });
 
+  it("reorders labels by drag and drop (any distance) and ignores moves out of range", async () => {
+    const { vm, s } = setup();
+    await vm.load({ isAdminOrOwner: true });
+    const label = s.questions[0]!;
+    const order = () => (label.settings.options ?? []).map((o) => o.value).join("");
+    vm.moveOptionTo(label, 3, 0);
+    expect(order()).toBe("dabc");
+    vm.moveOptionTo(label, 0, 2);
+    expect(order()).toBe("abdc");
+    vm.moveOptionTo(label, 0, 9);
+    vm.moveOption(label, 0, -1);
+    expect(order()).toBe("abdc");
+    expect(vm.isModified(label)).toBe(true);
+    vm.moveOptionTo(label, 2, 3);
+    expect(order()).toBe("abcd");
+  });
+
+  it("sends edited span colours with the options", async () => {
+    const { vm, s, updated } = setup();
+    await vm.load({ isAdminOrOwner: true });
+    const span = s.questions[1]!;
+    vm.setOptionColor(span, 0, "hsl(120, 80%, 80%)");
+    expect(await vm.save(span)).toBe(true);
+    const sent = (updated.mock.calls as unknown as Array<[string, { settings: { options: Array<{ color?: string }> } }]>).at(-1)![1];
+    expect(sent.settings.options[0]!.color).toBe("hsl(120, 80%, 80%)");
+  });
+
   it("accepts only HSL span colours", async () => {
     const { vm, s } = setup();
     await vm.load({ isAdminOrOwner: true });

@@ -55,7 +55,7 @@ export class DatasetSettingsViewModel {
       dataset: computed,
       load: action, setTab: action, edit: action, setGuidelines: action, setMinSubmitted: action, cancelDataset: action,
       cancel: action, setTitle: action, setDescription: action, setUseMarkdown: action, setVisibleForAnnotators: action,
-      moveOption: action, setOptionText: action, setOptionColor: action, setVisibleOptions: action, setSuggestionsFirst: action,
+      moveOption: action, moveOptionTo: action, setOptionText: action, setOptionColor: action, setVisibleOptions: action, setSuggestionsFirst: action,
       askDelete: action, cancelDelete: action,
     });
   }
@@ -146,14 +146,16 @@ export class DatasetSettingsViewModel {
   setUseMarkdown(item: Question | Field, value: boolean): void { item.settings = { ...item.settings, use_markdown: value }; this.version++; }
   setVisibleForAnnotators(property: MetadataProperty, value: boolean): void { property.visibleForAnnotators = value; this.version++; }
 
-  /** Moves a label option by `delta` places (label order). */
-  moveOption(question: Question, index: number, delta: number): void {
+  /** Moves a label option by `delta` places (label order, up/down buttons). */
+  moveOption(question: Question, index: number, delta: number): void { this.moveOptionTo(question, index, index + delta); }
+
+  /** Moves the label option at `from` to `to` (label order, drag and drop); out-of-range moves do nothing. */
+  moveOptionTo(question: Question, from: number, to: number): void {
     const options = [...(question.settings.options ?? [])];
-    const target = index + delta;
-    if (target < 0 || target >= options.length) return;
-    const [moved] = options.splice(index, 1);
+    if (from === to || from < 0 || to < 0 || from >= options.length || to >= options.length) return;
+    const [moved] = options.splice(from, 1);
     if (!moved) return;
-    options.splice(target, 0, moved);
+    options.splice(to, 0, moved);
     question.settings = { ...question.settings, options };
     this.version++;
   }

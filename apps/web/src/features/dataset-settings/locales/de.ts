@@ -20,10 +20,19 @@ const datasetSettings: DatasetSettingsTexts = {
   questions: {
     title: "Titel", description: "Beschreibung", labels: "Labels", labelText: "Text des Labels {{value}}",
     moveUp: "{{label}} nach oben", moveDown: "{{label}} nach unten", visibleLabels: "Sichtbare Labels", suggestionsFirst: "Vorschläge zuerst zeigen",
-    useMarkdown: "Markdown verwenden", color: "Farbe von {{label}}", colorHelp: "HSL, zum Beispiel hsl(200, 80%, 80%)",
+    useMarkdown: "Markdown verwenden", color: "Farbe von {{label}}", colorHelp: "HSL, zum Beispiel hsl(200, 80%, 80%)", colorPlaceholder: "hsl(200, 80%, 80%)",
     preview: "UI-Vorschau", previewText: "So sehen Annotierende die Frage.", required: "Erforderlich", optional: "Optional",
     none: "Dieser Datensatz hat keine Fragen.",
   },
+  sortable: {
+    handle: "{{label}} ziehen, um die Reihenfolge zu ändern", roleDescription: "sortierbares Label",
+    instructions: "Leertaste oder Eingabe nimmt ein Label auf. Mit den Pfeiltasten verschieben, mit Leertaste oder Eingabe ablegen, mit Escape abbrechen.",
+    pickedUp: "{{label}} aufgenommen, Position {{position}} von {{count}}.", movedOver: "{{label}} auf Position {{position}} von {{count}} verschoben.",
+    dropped: "{{label}} auf Position {{position}} von {{count}} abgelegt.", cancelled: "Verschieben von {{label}} abgebrochen.",
+  },
+  questionTypes: { text: "Text", label_selection: "Label", multi_label_selection: "Mehrfach-Label", rating: "Bewertung", ranking: "Rangfolge", span: "Textstelle" },
+  fieldTypes: { text: "Text", image: "Bild", chat: "Chat", custom: "Benutzerdefiniert" },
+  metadataTypes: { terms: "Begriffe", integer: "Ganzzahl", float: "Kommazahl" },
   metadata: { title: "Titel", visibleForAnnotators: "Für Annotierende sichtbar", none: "Dieser Datensatz hat keine Metadaten-Eigenschaften." },
   vectors: { title: "Titel", dimensions: "Dimensionen: {{count}}", none: "Dieser Datensatz hat keine Vektoren." },
   danger: {

@@ -19,10 +19,19 @@ const datasetSettings = {
   questions: {
     title: "Title", description: "Description", labels: "Labels", labelText: "Text of the label {{value}}",
     moveUp: "Move {{label}} up", moveDown: "Move {{label}} down", visibleLabels: "Visible labels", suggestionsFirst: "Show suggestions first",
-    useMarkdown: "Use Markdown", color: "Colour of {{label}}", colorHelp: "HSL, for example hsl(200, 80%, 80%)",
+    useMarkdown: "Use Markdown", color: "Colour of {{label}}", colorHelp: "HSL, for example hsl(200, 80%, 80%)", colorPlaceholder: "hsl(200, 80%, 80%)",
     preview: "UI Preview", previewText: "This is how annotators will see the question.", required: "Required", optional: "Optional",
     none: "This dataset has no questions.",
   },
+  sortable: {
+    handle: "Drag {{label}} to reorder", roleDescription: "sortable label",
+    instructions: "To pick up a label, press Space or Enter. Move it with the arrow keys, drop it with Space or Enter, or press Escape to cancel.",
+    pickedUp: "Picked up {{label}}, position {{position}} of {{count}}.", movedOver: "{{label}} moved to position {{position}} of {{count}}.",
+    dropped: "{{label}} dropped at position {{position}} of {{count}}.", cancelled: "Moving {{label}} was cancelled.",
+  },
+  questionTypes: { text: "Text", label_selection: "Label", multi_label_selection: "Multi-label", rating: "Rating", ranking: "Ranking", span: "Span" },
+  fieldTypes: { text: "Text", image: "Image", chat: "Chat", custom: "Custom" },
+  metadataTypes: { terms: "Terms", integer: "Integer", float: "Float" },
   metadata: { title: "Title", visibleForAnnotators: "Visible for annotators", none: "This dataset has no metadata properties." },
   vectors: { title: "Title", dimensions: "Dimensions: {{count}}", none: "This dataset has no vectors." },
   danger: {

@@ -20,10 +20,19 @@ const datasetSettings: DatasetSettingsTexts = {
   questions: {
     title: "Título", description: "Descripción", labels: "Etiquetas", labelText: "Texto de la etiqueta {{value}}",
     moveUp: "Subir {{label}}", moveDown: "Bajar {{label}}", visibleLabels: "Etiquetas visibles", suggestionsFirst: "Mostrar primero las sugerencias",
-    useMarkdown: "Usar Markdown", color: "Color de {{label}}", colorHelp: "HSL, por ejemplo hsl(200, 80%, 80%)",
+    useMarkdown: "Usar Markdown", color: "Color de {{label}}", colorHelp: "HSL, por ejemplo hsl(200, 80%, 80%)", colorPlaceholder: "hsl(200, 80%, 80%)",
     preview: "Vista previa de la interfaz", previewText: "Así verán la pregunta los anotadores.", required: "Obligatoria", optional: "Opcional",
     none: "Este conjunto de datos no tiene preguntas.",
   },
+  sortable: {
+    handle: "Arrastrar {{label}} para reordenar", roleDescription: "etiqueta ordenable",
+    instructions: "Para tomar una etiqueta, pulsa Espacio o Intro. Muévela con las flechas, suéltala con Espacio o Intro, o pulsa Escape para cancelar.",
+    pickedUp: "{{label}} tomada, posición {{position}} de {{count}}.", movedOver: "{{label}} movida a la posición {{position}} de {{count}}.",
+    dropped: "{{label}} soltada en la posición {{position}} de {{count}}.", cancelled: "Se canceló el movimiento de {{label}}.",
+  },
+  questionTypes: { text: "Texto", label_selection: "Etiqueta", multi_label_selection: "Multietiqueta", rating: "Valoración", ranking: "Clasificación", span: "Fragmento" },
+  fieldTypes: { text: "Texto", image: "Imagen", chat: "Chat", custom: "Personalizado" },
+  metadataTypes: { terms: "Términos", integer: "Entero", float: "Decimal" },
   metadata: { title: "Título", visibleForAnnotators: "Visible para los anotadores", none: "Este conjunto de datos no tiene propiedades de metadatos." },
   vectors: { title: "Título", dimensions: "Dimensiones: {{count}}", none: "Este conjunto de datos no tiene vectores." },
   danger: {
