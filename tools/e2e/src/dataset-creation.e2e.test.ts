@@ -1,3 +1,7 @@
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 // The fake hub is consumed as source (vitest compiles it), like the server's own tests do.
@@ -10,6 +14,29 @@ let app: RunningApp;
 let browser: Browser;
 let token = "";
 let context: BrowserContext;
+let datasetsDir = "";
+
+/**
+ * The fake hub's fixtures plus one dataset whose column names break the server's name rule
+ * ("Stars (1-5)" and "stars_1-5" both clean to stars_1-5) and a class-label column (suggestions in the preview).
+ */
+function writeDatasets(): string {
+  const dir = mkdtempSync(join(tmpdir(), "tessera-e2e-hub-"));
+  cpSync(fileURLToPath(new URL("../../fake-hub/datasets", import.meta.url)), dir, { recursive: true });
+  const descriptor = {
+    id: "tessera/messy-columns", license: "cc0-1.0", description: "Column names that need cleaning.",
+    configs: { default: { features: {
+      "Review Text": { _type: "Value", dtype: "string" },
+      "Stars (1-5)": { _type: "Value", dtype: "int32" },
+      "stars_1-5": { _type: "Value", dtype: "int64" },
+      "Sentiment Label": { _type: "ClassLabel", names: ["negative", "positive"] },
+    }, splits: { train: { file: "tessera__messy-columns.train.jsonl" } } } },
+  };
+  writeFileSync(join(dir, "tessera__messy-columns.json"), JSON.stringify(descriptor));
+  const rows = Array.from({ length: 12 }, (_, i) => ({ "Review Text": `Messy review number ${i + 1}`, "Stars (1-5)": (i % 5) + 1, "stars_1-5": 5 - (i % 5), "Sentiment Label": i % 2 === 0 ? 1 : 0 }));
+  writeFileSync(join(dir, "tessera__messy-columns.train.jsonl"), rows.map((r) => JSON.stringify(r)).join("\n") + "\n");
+  return dir;
+}
 
 async function api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
   const res = await fetch(`${app.url}/api/v1${path}`, {
@@ -32,7 +59,8 @@ async function submittedCount(datasetId: string): Promise<number> {
 }
 
 beforeAll(async () => {
-  hub = await startFakeHub({ port: 0 });
+  datasetsDir = writeDatasets();
+  hub = await startFakeHub({ port: 0, datasetsDir });
   [app, browser] = await Promise.all([
     startApp({ TESSERA_HUB_DATASETS_SERVER_URL: hub.url, HF_TOKEN: FAKE_HUB_TOKEN, TESSERA_HUB_RETRY_DELAY_MS: "50", TESSERA_JOBS_RETRY_DELAY_MS: "200" }),
     launchBrowser(),
@@ -40,7 +68,7 @@ beforeAll(async () => {
   const t = await fetch(`${app.url}/api/v1/token`, { method: "POST", body: new URLSearchParams({ username: "owner", password: app.ownerPassword }) });
   token = ((await t.json()) as { access_token: string }).access_token;
 }, 120_000);
-afterAll(async () => { await browser?.close(); await app?.stop(); await hub?.close(); });
+afterAll(async () => { await browser?.close(); await app?.stop(); await hub?.close(); if (datasetsDir) rmSync(datasetsDir, { recursive: true, force: true }); });
 
 /** One signed-in browser context for the file; each test gets a fresh page on home. */
 async function signedIn(): Promise<{ context: { close(): Promise<void> }; page: Page }> {
@@ -174,6 +202,54 @@ describe("dataset creation from the Hub in real Chromium", () => {
     }
   }, 120_000);
 
+
+  it("previews mapped-column suggestions, cleans metadata names, orders labels by keyboard drag; the import follows", async () => {
+    const { context, page } = await signedIn();
+    try {
+      await page.goto(`${app.url}/new/${encodeURIComponent("tessera/messy-columns")}`);
+      await page.getByRole("button", { name: "Create dataset" }).waitFor();
+      // The class-label column is mapped to the sentiment_label question: the preview prefills its suggestion (row 0: positive).
+      const questionsPreview = page.getByRole("region", { name: "Question form preview" });
+      await expect.poll(() => questionsPreview.getByRole("radio", { name: /positive/ }).isChecked()).toBe(true);
+      expect(await questionsPreview.getByRole("radio", { name: /negative/ }).isChecked()).toBe(false);
+      await page.getByRole("region", { name: "Record preview" }).getByText("Messy review number 1", { exact: true }).waitFor();
+
+      // A new label question: drag 'neutral' to the top with the keyboard.
+      await page.getByRole("button", { name: "Add a Label question" }).click();
+      await page.getByRole("button", { name: "Drag neutral to reorder" }).focus();
+      await page.keyboard.press("Space");
+      await page.getByText("Picked up neutral, position 3 of 3.").waitFor({ state: "attached" });
+      await page.keyboard.press("ArrowUp");
+      await page.getByText("neutral moved to position 2 of 3.").waitFor({ state: "attached" });
+      await page.keyboard.press("ArrowUp");
+      await page.getByText("neutral moved to position 1 of 3.").waitFor({ state: "attached" });
+      await page.keyboard.press("Space");
+      const added = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: /label_selection_2/ }) });
+      await expect.poll(() => added.getByLabel("Labels", { exact: true }).inputValue()).toBe("neutral, positive, negative");
+      await added.getByRole("button", { name: "Move negative up" }).click();
+      await expect.poll(() => added.getByLabel("Labels", { exact: true }).inputValue()).toBe("neutral, negative, positive");
+
+      await page.getByRole("button", { name: "Create dataset" }).click();
+      await page.waitForURL(/\/dataset\/[0-9a-f-]+\/annotation-mode/, { timeout: 60_000 });
+      const id = new URL(page.url()).pathname.split("/")[2]!;
+      const metadata = await api<{ items: Array<{ name: string; title: string }> }>("GET", `/me/datasets/${id}/metadata-properties`);
+      expect(metadata.items.map((m) => [m.name, m.title]).sort()).toEqual([["stars_1-5", "Stars (1-5)"], ["stars_1-5_2", "stars_1-5"]]);
+      const dataset = await api<{ metadata: { mapping: { metadata: Array<{ source: string; target: string }> } } }>("GET", `/datasets/${id}`);
+      expect(dataset.metadata.mapping.metadata).toEqual([{ source: "Stars (1-5)", target: "stars_1-5" }, { source: "stars_1-5", target: "stars_1-5_2" }]);
+      const questions = await api<{ items: Array<{ name: string; settings: { options: Array<{ value: string }> } }> }>("GET", `/datasets/${id}/questions`);
+      expect(questions.items.find((q) => q.name === "label_selection_2")?.settings.options.map((o) => o.value)).toEqual(["neutral", "negative", "positive"]);
+      type Rec = { metadata: Record<string, number>; fields: Record<string, string>; suggestions: Array<{ value: unknown }> };
+      await expect.poll(async () => (await api<{ items: Rec[] }>("GET", `/datasets/${id}/records?include=suggestions&limit=20`)).items.length, { timeout: 20_000 }).toBe(12);
+      const first = (await api<{ items: Rec[] }>("GET", `/datasets/${id}/records?include=suggestions&limit=20`)).items.find((r) => r.fields["Review Text"] === "Messy review number 1")!;
+      expect(first.metadata).toEqual({ "stars_1-5": 1, "stars_1-5_2": 5 });
+      expect(first.suggestions.map((x) => x.value)).toEqual(["positive"]);
+    } catch (error) {
+      await screenshot(page, "dataset-creation-failure-messy-columns");
+      throw error;
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
 
   it("says when a repository is not on the Hub, and imports through the catch-all /:id route", async () => {
     const { context, page } = await signedIn();

@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import { useRef, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import {
   DndContext, KeyboardSensor, PointerSensor, closestCenter, useSensor, useSensors,
@@ -33,9 +33,15 @@ export function SortableOptions({ items, onMove, children, className = "" }: Pro
     const position = indexOf(overId ?? id) + 1;
     return t(`datasetSettings.sortable.${key}`, { label: items[indexOf(id)]?.label ?? String(id), position, count: items.length });
   };
+  // dnd-kit reports the start position as a first "over": keep saying "picked up" until the item really moves.
+  const moved = useRef(false);
   const announcements: Announcements = {
-    onDragStart: ({ active }) => said("pickedUp", active.id),
-    onDragOver: ({ active, over }) => (over ? said("movedOver", active.id, over.id) : undefined),
+    onDragStart: ({ active }) => { moved.current = false; return said("pickedUp", active.id); },
+    onDragOver: ({ active, over }) => {
+      if (!over) return undefined;
+      if (over.id !== active.id) moved.current = true;
+      return said(moved.current ? "movedOver" : "pickedUp", active.id, over.id);
+    },
     onDragEnd: ({ active, over }) => (over ? said("dropped", active.id, over.id) : said("cancelled", active.id)),
     onDragCancel: ({ active }) => said("cancelled", active.id),
   };
