@@ -91,6 +91,7 @@ export async function measureBrowser(options: BrowserOptions): Promise<BrowserOu
   if (!existsSync(executablePath)) return { skipped: `no Chromium at ${executablePath}` };
   const { chromium } = await import("playwright-core");
   let browser: Browser | undefined;
+  const pageErrors: string[] = [];
   try {
     browser = await chromium.launch({
       executablePath, headless: true,
@@ -99,6 +100,8 @@ export async function measureBrowser(options: BrowserOptions): Promise<BrowserOu
     const context = await browser.newContext({ locale: "en-US", viewport: { width: 1400, height: 1000 } });
     await context.addInitScript(recordFirstRecord);
     const page = await context.newPage();
+    page.on("pageerror", (error) => { pageErrors.push(error.message.split("\n")[0] ?? ""); });
+    page.on("console", (message) => { if (message.type() === "error") pageErrors.push(message.text().slice(0, 200)); });
     await page.goto(`${options.url}/sign-in`);
     await page.getByLabel("Username").fill(options.username);
     await page.getByLabel("Password").fill(options.password);
@@ -155,7 +158,8 @@ export async function measureBrowser(options: BrowserOptions): Promise<BrowserOu
   } catch (error) {
     const page = browser?.contexts()[0]?.pages()[0];
     if (page && options.failureScreenshot) await page.screenshot({ path: options.failureScreenshot }).catch(() => undefined);
-    return { skipped: `not measured: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}${page ? ` (at ${page.url()})` : ""}` };
+    const errors = pageErrors.length ? `; page errors: ${pageErrors.slice(0, 2).join(" | ")}` : "";
+    return { skipped: `not measured: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}${page ? ` (at ${page.url()})` : ""}${errors}` };
   } finally {
     await browser?.close();
   }
