@@ -229,6 +229,8 @@ describe("dataset creation from the Hub in real Chromium", () => {
       await added.getByRole("button", { name: "Move negative up" }).click();
       await expect.poll(() => added.getByLabel("Labels", { exact: true }).inputValue()).toBe("neutral, negative, positive");
 
+      await page.getByLabel("Assign a workspace").selectOption({ label: "New workspace" });
+      await page.getByLabel("Name of the new workspace").fill("messy-e2e");
       await page.getByRole("button", { name: "Create dataset" }).click();
       await page.waitForURL(/\/dataset\/[0-9a-f-]+\/annotation-mode/, { timeout: 60_000 });
       const id = new URL(page.url()).pathname.split("/")[2]!;
