@@ -34,7 +34,7 @@ export const DatasetCreationPage = observer(function DatasetCreationPage() {
     getWorkspaces: useResolve(GetWorkspacesUseCase),
     create: useResolve(CreateDatasetUseCase),
   };
-  const vm = useMemo(() => new DatasetCreationViewModel(repoId, useCases), [repoId]);
+  const vm = useMemo(() => new DatasetCreationViewModel(repoId, useCases, (type, n) => t("datasetCreation.questions.newTitle", { type: t(`datasetCreation.questions.types.${type}`), n })), [repoId]);
   useEffect(() => { if (repoId) void vm.load(); }, [vm, repoId]);
   useEffect(() => { if (vm.createdId) void navigate(paths.annotation(vm.createdId)); }, [vm.createdId, navigate]);
 

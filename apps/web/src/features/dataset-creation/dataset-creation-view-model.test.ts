@@ -110,6 +110,7 @@ describe("DatasetCreationViewModel", () => {
     await vm.load();
     const added = ["label_selection", "multi_label_selection", "rating", "ranking", "text", "span"].map((t) => vm.addQuestion(t as never)!);
     expect(added.map((q) => q.name)).toEqual(["label_selection_2", "multi_label_selection_2", "rating_1", "ranking_1", "text_1", "span_1"]);
+    expect(added.map((q) => q.title)).toEqual(["label selection 2", "multi label selection 2", "rating 1", "ranking 1", "text 1", "span 1"]);
     expect(added.map((q) => q.options.map((o) => o.value))).toEqual([
       ["positive", "negative", "neutral"], ["news", "sports", "international", "politics"], [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10], ["Option 1", "Option 2"], [], ["organisation", "person", "event"],
     ]);
@@ -130,6 +131,16 @@ describe("DatasetCreationViewModel", () => {
     vm.moveLabel(label.name, 1, 1);
     expect(label.options.map((o) => o.value)).toEqual(["c", "a", "b"]);
     expect(vm.preview!.questions.find((q) => q.name === label.name)!.options.map((o) => o.value)).toEqual(["c", "a", "b"]);
+  });
+
+  it("titles added questions in the user's language when the page gives a translator", async () => {
+    const { hub } = setup();
+    const vm = new DatasetCreationViewModel("tessera/product-reviews", {
+      getCreation: new GetDatasetCreationUseCase(hub), getFirstRow: new GetFirstRecordFromHubUseCase(hub),
+      getWorkspaces: { execute: async () => [] }, create: { execute: async () => null },
+    }, (type, n) => `${type === "rating" ? "Bewertung" : type} ${n}`);
+    await vm.load();
+    expect(vm.addQuestion("rating")!.title).toBe("Bewertung 1");
   });
 
   it("applies the creation validations of spec section 5", async () => {

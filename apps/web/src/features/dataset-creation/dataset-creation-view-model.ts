@@ -49,7 +49,11 @@ export class DatasetCreationViewModel {
   failed = false;
   createdId: string | null = null;
 
-  constructor(readonly repoId: string, private readonly useCases: DatasetCreationUseCases) {
+  /**
+   * `questionTitle` gives an added question its title in the user's language (the page passes i18next);
+   * without it the title is the type with spaces and the number, e.g. "label selection 2".
+   */
+  constructor(readonly repoId: string, private readonly useCases: DatasetCreationUseCases, private readonly questionTitle: (type: QuestionType, n: number) => string = (type, n) => `${type.replace(/_/g, " ")} ${n}`) {
     makeObservable(this, {
       state: observable, creation: observableRef, version: observable, firstRow: observableRef, workspaces: observableRef,
       workspaceChoice: observable, newWorkspaceName: observable, labelDrafts: observable, creating: observable, failed: observable, createdId: observable,
@@ -176,13 +180,12 @@ export class DatasetCreationViewModel {
     let name = questionName(`${type}_${n}`);
     while (s.questions.some((x) => x !== q && x.name === name)) name = questionName(`${type}_${++n}`);
     q.name = name;
-    q.title = `${this.typeTitle(type)} ${n}`;
+    q.title = this.questionTitle(type, n);
     if (type === "span") q.settings = { ...q.settings, field: this.textFields.includes("text") ? "text" : this.textFields[0] ?? "" };
     this.touch();
     return q;
   }
 
-  private typeTitle(type: QuestionType): string { return type.replace(/_/g, " "); }
 
   removeQuestion(name: string): void { this.subset?.removeQuestion(name); this.labelDrafts.delete(name); this.touch(); }
   setQuestionTitle(name: string, title: string): void { const q = this.question(name); if (q) { q.title = title; this.touch(); } }

@@ -15,7 +15,7 @@ const datasetCreation: DatasetCreationTexts = {
   },
   questions: {
     title: "Fragen", add: "Frage hinzufügen", addType: "Eine Frage vom Typ {{type}} hinzufügen", remove: "{{name}} entfernen", questionTitle: "Titel", required: "Erforderlich",
-    mapToColumn: "Spalte zuordnen", noMapping: "Keine Zuordnung", labels: "Labels", labelsHelp: "Labels mit Komma trennen", labelOrder: "Reihenfolge der Labels von {{name}}", labelOrderTitle: "Reihenfolge der Labels",
+    mapToColumn: "Spalte zuordnen", noMapping: "Keine Zuordnung", labels: "Labels", labelsHelp: "Labels mit Komma trennen", labelOrder: "Reihenfolge der Labels von {{name}}", labelOrderTitle: "Reihenfolge der Labels", newTitle: "{{type}} {{n}}",
     ratingFrom: "Von", ratingTo: "Bis", spanField: "Spans annotieren in:", useMarkdown: "Markdown verwenden",
     types: { text: "Text", label_selection: "Label", multi_label_selection: "Mehrfach-Label", rating: "Bewertung", ranking: "Rangfolge", span: "Span" },
     labelSelection: { atLeastTwoOptions: "Mindestens zwei Optionen sind erforderlich", optionsWithoutLabel: "Leere Optionen sind nicht erlaubt" },

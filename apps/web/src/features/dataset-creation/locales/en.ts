@@ -14,7 +14,7 @@ const datasetCreation = {
   },
   questions: {
     title: "Questions", add: "Add question", addType: "Add a {{type}} question", remove: "Remove {{name}}", questionTitle: "Title", required: "Required",
-    mapToColumn: "Map to column", noMapping: "No mapping", labels: "Labels", labelsHelp: "Use comma to separate labels", labelOrder: "Label order of {{name}}", labelOrderTitle: "Label order",
+    mapToColumn: "Map to column", noMapping: "No mapping", labels: "Labels", labelsHelp: "Use comma to separate labels", labelOrder: "Label order of {{name}}", labelOrderTitle: "Label order", newTitle: "{{type}} {{n}}",
     ratingFrom: "From", ratingTo: "To", spanField: "Annotate spans on:", useMarkdown: "Use Markdown",
     types: { text: "Text", label_selection: "Label", multi_label_selection: "Multi-label", rating: "Rating", ranking: "Ranking", span: "Span" },
     labelSelection: { atLeastTwoOptions: "At least two options are required", optionsWithoutLabel: "Empty options are not allowed" },

@@ -15,7 +15,7 @@ const datasetCreation: DatasetCreationTexts = {
   },
   questions: {
     title: "Preguntas", add: "Añadir pregunta", addType: "Añadir una pregunta de tipo {{type}}", remove: "Quitar {{name}}", questionTitle: "Título", required: "Obligatoria",
-    mapToColumn: "Asignar a columna", noMapping: "Sin asignar", labels: "Etiquetas", labelsHelp: "Separa las etiquetas con comas", labelOrder: "Orden de las etiquetas de {{name}}", labelOrderTitle: "Orden de las etiquetas",
+    mapToColumn: "Asignar a columna", noMapping: "Sin asignar", labels: "Etiquetas", labelsHelp: "Separa las etiquetas con comas", labelOrder: "Orden de las etiquetas de {{name}}", labelOrderTitle: "Orden de las etiquetas", newTitle: "{{type}} {{n}}",
     ratingFrom: "Desde", ratingTo: "Hasta", spanField: "Anotar fragmentos en:", useMarkdown: "Usar Markdown",
     types: { text: "Texto", label_selection: "Etiqueta", multi_label_selection: "Multietiqueta", rating: "Valoración", ranking: "Clasificación", span: "Fragmento" },
     labelSelection: { atLeastTwoOptions: "Se necesitan al menos dos opciones", optionsWithoutLabel: "No se permiten opciones vacías" },
