@@ -30,9 +30,6 @@ export default tseslint.config(
     ignores: [
       "apps/web/src/**/*.test.tsx",
       "apps/web/src/app/test-app.tsx",
-      // TODO(i18n lint): RecordFields.tsx is being changed by the CSP work; its one report is the chat bubble side
-      // ("right" : "left", a class-name code inside a JSX callback). Hoist it out of the JSX, then delete this line.
-      "apps/web/src/features/annotation/fields/RecordFields.tsx",
     ],
     plugins: { i18next },
     rules: {

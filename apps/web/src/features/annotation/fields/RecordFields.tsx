@@ -42,6 +42,9 @@ function ImageFieldContent({ field }: { field: RecordField }) {
 
 const ROLE_COLORS = ["#3b82f6", "#16a34a", "#d97706", "#9333ea", "#db2777"];
 
+/** With two roles the first one's bubbles sit on the right, like a messenger; otherwise all on the left. */
+const chatSideClass = (right: boolean): string => (right ? "chat__message--right" : "chat__message--left");
+
 function ChatFieldContent({ field, search }: { field: RecordField; search: string }) {
   const ref = useRef<HTMLOListElement>(null);
   const messages = (field.content as ChatMessage[]) ?? [];
@@ -53,9 +56,8 @@ function ChatFieldContent({ field, search }: { field: RecordField; search: strin
       {messages.map((m, i) => {
         const color = ROLE_COLORS[roles.indexOf(m.role) % ROLE_COLORS.length];
         const showRole = i === 0 || messages[i - 1]?.role !== m.role;
-        const side = alternate && roles.indexOf(m.role) === 0 ? "right" : "left";
         return (
-          <li key={i} className={`chat__message chat__message--${alternate ? side : "left"}`} style={{ borderColor: color }} data-role={m.role}>
+          <li key={i} className={`chat__message ${chatSideClass(alternate && roles.indexOf(m.role) === 0)}`} style={{ borderColor: color }} data-role={m.role}>
             {showRole && <span className="chat__role" style={{ color }}>{m.role}</span>}
             {field.field.useMarkdown ? <Markdown text={m.content} /> : <p dir={textDirection(m.content)}>{m.content}</p>}
           </li>
