@@ -17,6 +17,7 @@ export * from "./entities/vector.js";
 export * from "./entities/hub.js";
 export * from "./criteria/search-body.js";
 export * from "./criteria/record-criteria.js";
+export * from "./criteria/filter-capabilities.js";
 export * from "./queue/records-queue.js";
 export * from "./errors/error-codes.js";
 export * from "./errors/validation-error.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PageCriteria, RecordCriteria } from "./record-criteria.js";
+import { MAX_FILTERS, MAX_TERMS_VALUES, normalizeRange, PageCriteria, RecordCriteria } from "./record-criteria.js";
 
 describe("RecordCriteria.toSearchBody (api-contract section 4)", () => {
   it("the pending filter adds a record-status filter of pending", () => {
@@ -79,5 +79,28 @@ describe("PageCriteria", () => {
     expect(bulk.isBackward).toBe(false);
     bulk.goToFirst();
     expect(bulk.isFirstPage).toBe(true);
+  });
+});
+
+describe("RecordCriteria.toSearchBody keeps the contract's limits", () => {
+  it("drops filters without values or bounds, orders swapped bounds and caps values, filters and sort", () => {
+    const c = new RecordCriteria({
+      datasetId: "d", status: "submitted",
+      metadata: [{ kind: "terms", name: "a", values: [] }, { kind: "range", name: "b", ge: null, le: null }, { kind: "range", name: "c", ge: 9, le: 2 }],
+      responses: [{ kind: "range", question: "rating", ge: Number.NaN, le: 4 }, { kind: "terms", question: "label", values: Array.from({ length: 300 }, (_, i) => `v${i}`) }],
+      sort: Array.from({ length: 12 }, (_, i) => ({ key: { entity: "metadata" as const, name: `m${i}` }, order: "asc" as const })),
+    });
+    const body = c.toSearchBody();
+    expect(body.filters?.and.slice(1, 3)).toEqual([
+      { type: "range", scope: { entity: "metadata", metadata_property: "c" }, ge: 2, le: 9 },
+      { type: "range", scope: { entity: "response", question: "rating" }, le: 4 },
+    ]);
+    const terms = body.filters?.and[3];
+    expect(terms?.type === "terms" ? terms.values.length : 0).toBe(MAX_TERMS_VALUES);
+    expect(body.sort).toHaveLength(10);
+    const many = new RecordCriteria({ datasetId: "d", metadata: Array.from({ length: 60 }, (_, i) => ({ kind: "terms" as const, name: `m${i}`, values: ["x"] })) });
+    expect(many.toSearchBody().filters?.and).toHaveLength(MAX_FILTERS);
+    expect(normalizeRange(1, 2)).toEqual({ ge: 1, le: 2 });
+    expect(normalizeRange(undefined, null)).toBeNull();
   });
 });

@@ -134,24 +134,47 @@ export class RecordCriteria {
     const and: SearchFilter[] = [{ type: "terms", scope: { entity: "response", property: "status" }, values: [this.status] }];
     // The pending filter also adds a record-status filter of pending.
     if (this.status === "pending") and.push({ type: "terms", scope: { entity: "record", property: "status" }, values: ["pending"] });
-    for (const m of this.metadata) and.push(toFilter({ entity: "metadata", metadata_property: m.name }, m));
-    for (const r of this.responses) and.push(toFilter({ entity: "response", question: r.question }, r));
-    for (const s of this.suggestions) and.push(toFilter({ entity: "suggestion", question: s.question, property: s.property }, s));
-    body.filters = { and };
+    const push = (f: SearchFilter | null) => { if (f) and.push(f); };
+    for (const m of this.metadata) push(toFilter({ entity: "metadata", metadata_property: m.name }, m));
+    for (const r of this.responses) push(toFilter({ entity: "response", question: r.question }, r));
+    for (const s of this.suggestions) push(toFilter({ entity: "suggestion", question: s.question, property: s.property }, s));
+    body.filters = { and: and.slice(0, MAX_FILTERS) };
 
-    if (this.sort.length > 0) body.sort = this.sort.map(toSort);
+    if (this.sort.length > 0) body.sort = this.sort.slice(0, 10).map(toSort);
     return body;
   }
 }
 
+/** The contract allows 1..50 filters and 1..250 values per terms filter. */
+export const MAX_FILTERS = 50;
+export const MAX_TERMS_VALUES = 250;
+
+/**
+ * A range with its bounds in order (swapped when ge > le), or null when it has no bound
+ * (the contract needs at least one bound, and ge <= le).
+ */
+export function normalizeRange(ge: number | null | undefined, le: number | null | undefined): { ge: number | null; le: number | null } | null {
+  const g = typeof ge === "number" && Number.isFinite(ge) ? ge : null;
+  const l = typeof le === "number" && Number.isFinite(le) ? le : null;
+  if (g === null && l === null) return null;
+  if (g !== null && l !== null && g > l) return { ge: l, le: g };
+  return { ge: g, le: l };
+}
+
+/** The wire filter, or null for a filter the contract would reject (no values, no bound). */
 function toFilter(
   scope: SearchScope,
   f: { kind: "terms"; values: Array<string | number> } | { kind: "range"; ge?: number | null; le?: number | null },
-): SearchFilter {
-  if (f.kind === "terms") return { type: "terms", scope, values: f.values };
+): SearchFilter | null {
+  if (f.kind === "terms") {
+    const values = Array.isArray(f.values) ? f.values.slice(0, MAX_TERMS_VALUES) : [];
+    return values.length > 0 ? { type: "terms", scope, values } : null;
+  }
+  const bounds = normalizeRange(f.ge, f.le);
+  if (!bounds) return null;
   const range: SearchFilter = { type: "range", scope };
-  if (f.ge !== undefined && f.ge !== null) range.ge = f.ge;
-  if (f.le !== undefined && f.le !== null) range.le = f.le;
+  if (bounds.ge !== null) range.ge = bounds.ge;
+  if (bounds.le !== null) range.le = bounds.le;
   return range;
 }
 
