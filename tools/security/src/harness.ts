@@ -1,32 +1,15 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import SQLite from "better-sqlite3";
+import { startBuiltServer, type BuiltServer } from "@tessera/test-harness";
 
-const here = dirname(fileURLToPath(import.meta.url));
-export const REPO_ROOT = resolve(here, "../../..");
-export const SERVER_MAIN = join(REPO_ROOT, "apps/server/dist/main.js");
+export { REPO_ROOT } from "@tessera/test-harness";
 export const OWNER_PASSWORD = "security-owner-password";
-
-export async function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const srv = createServer();
-    srv.listen(0, "127.0.0.1", () => {
-      const address = srv.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      srv.close(() => res(port));
-    });
-    srv.on("error", rej);
-  });
-}
 
 /** The built server (apps/server/dist/main.js, stage 30) as a child process on loopback. */
 export class ServerProcess {
-  private child: ChildProcess | null = null;
-  output = "";
+  private process: BuiltServer | null = null;
   url = "";
 
   constructor(readonly dataDir: string, private readonly env: Record<string, string> = {}) {}
@@ -36,46 +19,20 @@ export class ServerProcess {
   }
 
   async start(): Promise<void> {
-    if (!existsSync(SERVER_MAIN)) throw new Error(`${SERVER_MAIN} is missing: build the server first (pnpm turbo run build)`);
-    const port = await freePort();
-    this.url = `http://127.0.0.1:${port}`;
-    const child = spawn(process.execPath, [SERVER_MAIN], {
-      env: {
-        ...process.env, TESSERA_PORT: String(port), TESSERA_HOST: "127.0.0.1", TESSERA_DATA_DIR: this.dataDir, TESSERA_OWNER_PASSWORD: OWNER_PASSWORD,
-        TESSERA_HUB_DATASETS_SERVER_URL: "http://127.0.0.1:9", TESSERA_LOG_LEVEL: "error", ...this.env,
-      },
-      stdio: ["ignore", "pipe", "pipe"],
+    this.process = await startBuiltServer({
+      dataDir: this.dataDir, ownerPassword: OWNER_PASSWORD, keepOutput: 20_000,
+      env: { TESSERA_HUB_DATASETS_SERVER_URL: "http://127.0.0.1:9", TESSERA_LOG_LEVEL: "error", ...this.env },
     });
-    this.child = child;
-    child.stdout?.on("data", (d) => { this.output = (this.output + String(d)).slice(-20_000); });
-    child.stderr?.on("data", (d) => { this.output = (this.output + String(d)).slice(-20_000); });
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`server exited: ${this.output}`);
-      try {
-        if ((await fetch(`${this.url}/api/v1/settings`)).ok) return;
-      } catch { /* not up yet */ }
-      if (Date.now() > deadline) throw new Error(`server did not start: ${this.output}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    this.url = this.process.url;
   }
 
   /** kill -9: no shutdown hook runs, nothing is flushed by the server. */
   async crash(): Promise<void> {
-    await this.signal("SIGKILL");
+    await this.process?.kill("SIGKILL");
   }
 
   async stop(): Promise<void> {
-    await this.signal("SIGTERM");
-  }
-
-  private async signal(signal: NodeJS.Signals): Promise<void> {
-    const child = this.child;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((r) => child.once("exit", r));
-    child.kill(signal);
-    await exited;
-    this.child = null;
+    await this.process?.kill("SIGTERM");
   }
 
   remove(): void {
