@@ -3,7 +3,7 @@ import { observer } from "mobx-react-lite";
 import { useTranslation } from "react-i18next";
 import { useLocation, useParams } from "react-router";
 import {
-  BulkAnnotateUseCase, ClearRecordUseCase, DiscardRecordUseCase, GetAgentsUseCase, GetDatasetMetricsUseCase, GetDatasetProgressUseCase,
+  BulkAnnotateUseCase, ClearRecordUseCase, DiscardRecordUseCase, GetAgentsUseCase, GetDatasetMetricsUseCase, GetDatasetProgressUseCase, GetMetadataMetricsUseCase,
   LoadDatasetWithSettingsUseCase, LoadRecordsUseCase, SaveDraftUseCase, SubmitRecordUseCase, type DatasetSettings, type Progress,
 } from "@tessera/domain";
 import { useResolve } from "../../app/container-context";
@@ -39,6 +39,7 @@ export const AnnotationPage = observer(function AnnotationPage() {
     bulk: useResolve(BulkAnnotateUseCase),
     metrics: useResolve(GetDatasetMetricsUseCase),
     agents: useResolve(GetAgentsUseCase),
+    metadataMetrics: useResolve(GetMetadataMetricsUseCase),
   };
   const loadSettings = useResolve(LoadDatasetWithSettingsUseCase);
   const getProgress = useResolve(GetDatasetProgressUseCase);
@@ -56,9 +57,14 @@ export const AnnotationPage = observer(function AnnotationPage() {
   useEffect(() => { void vm.init(); return () => vm.dispose(); }, [vm]);
   useEffect(() => {
     let live = true;
-    loadSettings.execute(id, { isAdminOrOwner: session.user?.isAdminOrOwner ?? false }).then((s) => { if (live) setSettings(s); }).catch(() => undefined);
+    loadSettings.execute(id, { isAdminOrOwner: session.user?.isAdminOrOwner ?? false }).then((s) => {
+      if (!live) return;
+      setSettings(s);
+      // observed terms and min/max of the properties this user sees, for the metadata filters
+      void vm.loadMetadataMetrics(s.metadata);
+    }).catch(() => undefined);
     return () => { live = false; };
-  }, [id, loadSettings, session.user]);
+  }, [id, vm, loadSettings, session.user]);
   // team progress, refreshed after every response event
   const responded = vm.responseEvents;
   useEffect(() => { getProgress.execute(id).then(setProgress).catch(() => undefined); }, [id, getProgress, responded]);

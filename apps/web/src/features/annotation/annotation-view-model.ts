@@ -1,7 +1,8 @@
 import { action, computed, makeObservable, observable, observableRef, runInAction } from "mobx";
 import {
   PageCriteria, RecordCriteria,
-  type BulkAnnotateInput, type BulkAnnotateResult, type DatasetMetrics, type DatasetRecord, type QuestionAgents, type RecordResponse,
+  normalizeSort,
+  type BulkAnnotateInput, type BulkAnnotateResult, type DatasetMetrics, type MetadataMetrics, type MetadataProperty, type SortItem, type DatasetRecord, type QuestionAgents, type RecordResponse,
   type RecordsQueue, type RecordStatus, type ResponseFilter, type ResponseStatus, type SimilarityCriteria, type SuggestionFilter, type ViewMode,
 } from "@tessera/domain";
 import { FormController } from "./form-controller";
@@ -18,6 +19,8 @@ export interface AnnotationUseCases {
   metrics?: { execute(datasetId: string): Promise<DatasetMetrics> };
   /** The suggestion agents per question (`GET /datasets/{id}/records/search/suggestions/options`), for the suggestion filter. */
   agents?: { execute(datasetId: string): Promise<QuestionAgents[]> };
+  /** Observed terms or min/max of a metadata property (`GET /metadata-properties/{id}/metrics`), for the metadata filters. */
+  metadataMetrics?: { execute(property: MetadataProperty): Promise<MetadataMetrics> };
 }
 
 export interface AnnotationOptions {
@@ -61,6 +64,8 @@ export class AnnotationViewModel {
   responseEvents = 0;
   /** Suggestion agents per question (loaded once). */
   agents: QuestionAgents[] = [];
+  /** Observed metrics of the (visible) metadata properties, by property name. */
+  metadataMetrics = new Map<string, MetadataMetrics>();
 
   readonly form: FormController;
   private autosaveTimer: ReturnType<typeof setTimeout> | null = null;
@@ -75,7 +80,7 @@ export class AnnotationViewModel {
       saveState: observable, busy: observable, guard: observableRef, notice: observableRef,
       selected: observable, allMatched: observable, bulkProgress: observable, confirmBulk: observable,
       metrics: observableRef, responseEvents: observable, agents: observableRef, responded: action,
-      setResponseFilter: action, setSuggestionFilter: action,
+      setResponseFilter: action, setSuggestionFilter: action, setSort: action, metadataMetrics: observable,
       records: computed, current: computed, total: computed, mode: computed,
       bump: action, load: action, next: action, previous: action, setStatus: action, setCriteria: action,
       toggleSelected: action, togglePage: action, selectAllMatched: action, clearSelection: action,
@@ -103,6 +108,37 @@ export class AnnotationViewModel {
       const agents = await this.useCases.agents.execute(this.datasetId);
       runInAction(() => { this.agents = agents; });
     } catch { /* no agent filter */ }
+  }
+
+  /** Loads the observed terms or min/max of each metadata property given (those the user can see); failures leave it out. */
+  async loadMetadataMetrics(properties: MetadataProperty[]): Promise<void> {
+    const useCase = this.useCases.metadataMetrics;
+    if (!useCase) return;
+    await Promise.all(properties.map(async (property) => {
+      try {
+        const metrics = await useCase.execute(property);
+        runInAction(() => { this.metadataMetrics.set(property.name, metrics); });
+      } catch { /* the filter falls back to the property's settings */ }
+    }));
+  }
+
+  /** Observed terms of a terms property (most frequent first), else its configured values. */
+  metadataTerms(property: MetadataProperty): Array<string | number> {
+    const m = this.metadataMetrics.get(property.name);
+    if (m?.type === "terms") return m.terms.map((t) => t.term);
+    return property.settings.values ?? [];
+  }
+
+  /** Observed min and max of a numeric property, else its configured bounds. */
+  metadataRange(property: MetadataProperty): { min: number | null; max: number | null } {
+    const m = this.metadataMetrics.get(property.name);
+    if (m && m.type !== "terms" && (m.min !== null || m.max !== null)) return { min: m.min, max: m.max };
+    return { min: property.settings.min ?? null, max: property.settings.max ?? null };
+  }
+
+  /** Replaces the sort list (repeated keys dropped, at most 10). */
+  setSort(items: SortItem[]): void {
+    this.setCriteria((c) => { c.sort = normalizeSort(items); });
   }
 
   agentsFor(question: string): string[] { return this.agents.find((a) => a.questionName === question)?.agents ?? []; }

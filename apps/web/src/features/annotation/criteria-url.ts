@@ -18,6 +18,12 @@ function json<T>(query: QueryParams, key: string, fallback: T): T {
   try { return JSON.parse(raw) as T; } catch { return fallback; }
 }
 
+/** A JSON list of objects from the URL (anything else, e.g. a hand-edited value, gives the empty list). */
+function list<T>(query: QueryParams, key: string): T[] {
+  const value = json<unknown>(query, key, []);
+  return Array.isArray(value) ? value.filter((v): v is T => typeof v === "object" && v !== null) : [];
+}
+
 /**
  * The URL state of the annotation screen: `_page` is `N` (focus) or `N~size` (bulk), then status,
  * search (+ field), metadata / response / suggestion filters, sort and similarity (JSON values).
@@ -35,10 +41,10 @@ export function criteriaFromQuery(datasetId: string, query: QueryParams): Record
     status: status && STATUSES.includes(status) ? status : "pending",
     searchText: one(query, "_search") ?? "",
     searchField: one(query, "_field") ?? null,
-    metadata: json<MetadataFilter[]>(query, "_metadata", []),
-    responses: json<ResponseFilter[]>(query, "_response", []),
-    suggestions: json<SuggestionFilter[]>(query, "_suggestion", []),
-    sort: json<SortItem[]>(query, "_sort", []),
+    metadata: list<MetadataFilter>(query, "_metadata"),
+    responses: list<ResponseFilter>(query, "_response"),
+    suggestions: list<SuggestionFilter>(query, "_suggestion"),
+    sort: list<SortItem>(query, "_sort").filter((s) => typeof s.key === "object" && s.key !== null && (s.order === "asc" || s.order === "desc")),
     similarity: json<SimilarityCriteria | null>(query, "_similarity", null),
   });
 }

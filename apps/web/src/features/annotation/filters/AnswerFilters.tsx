@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { observer } from "mobx-react-lite";
 import { useTranslation } from "react-i18next";
-import type { OptionValue, Question, ResponseFilter, SuggestionFilter } from "@tessera/domain";
+import { normalizeRange, responseFilterKinds, suggestionFilterProperties, type OptionValue, type Question, type ResponseFilter, type SuggestionFilter } from "@tessera/domain";
 import type { AnnotationViewModel } from "../annotation-view-model";
 import { optionLabel } from "../questions/LabelQuestion";
 
@@ -33,20 +33,70 @@ const optionText = (question: Question) => (v: OptionValue) => {
   return o ? optionLabel(o) : String(v);
 };
 
-/** Response filter of one question: its option values (label, multi-label, rating). */
+/** A From/To form applying a range (bounds clamped into [min, max], swapped when reversed; both empty removes it). */
+function RangeForm({ label, min, max, step, current, onApply }: {
+  label: string; min: number; max: number; step: number | "any"; current: { ge?: number | null; le?: number | null } | null;
+  onApply: (bounds: { ge: number | null; le: number | null } | null) => void;
+}) {
+  const { t } = useTranslation();
+  const [ge, setGe] = useState(current?.ge != null ? String(current.ge) : "");
+  const [le, setLe] = useState(current?.le != null ? String(current.le) : "");
+  const bound = (s: string) => {
+    if (s.trim() === "") return null;
+    const n = Number(s);
+    return Number.isFinite(n) ? Math.min(max, Math.max(min, n)) : null;
+  };
+  return (
+    <form className="filter-editor__row" aria-label={label} noValidate onSubmit={(e) => { e.preventDefault(); onApply(normalizeRange(bound(ge), bound(le))); }}>
+      <label>{t("annotation.filters.from")} <input type="number" min={min} max={max} step={step} placeholder={String(min)} value={ge} onChange={(e) => setGe(e.target.value)} /></label>
+      <label>{t("annotation.filters.to")} <input type="number" min={min} max={max} step={step} placeholder={String(max)} value={le} onChange={(e) => setLe(e.target.value)} /></label>
+      <button type="submit" className="button">{t("annotation.filters.apply")}</button>
+    </form>
+  );
+}
+
+/** Whether a question gets a response filter at all (label, multi-label, rating, text). */
+export const hasResponseFilter = (question: Question) => responseFilterKinds(question.type).length > 0;
+
+/**
+ * Response filter of one question: option values (label, multi-label, rating), a value range (rating, 'Filter by'),
+ * or an exact answer (text).
+ */
 export const ResponseFilterEditor = observer(function ResponseFilterEditor({ vm, question }: { vm: AnnotationViewModel; question: Question }) {
   const { t } = useTranslation();
   void vm.revision;
+  const kinds = responseFilterKinds(question.type);
   const current = vm.criteria.responses.find((r) => r.question === question.name);
-  const chosen = current?.kind === "terms" ? current.values : [];
+  const [kind, setKind] = useState(current?.kind === "range" ? "range" : kinds[0] ?? "terms");
+  const [text, setText] = useState(current?.kind === "terms" && kind === "exact" ? String(current.values[0] ?? "") : "");
+  const legend = t("annotation.filters.responsesOf", { question: question.title });
+  const set = (filter: ResponseFilter | null) => vm.setResponseFilter(question.name, filter);
+  const numbers = question.options.map((o) => Number(o.value)).filter(Number.isFinite);
   return (
-    <TermsChecklist
-      legend={t("annotation.filters.responsesOf", { question: question.title })}
-      values={question.options.map((o) => o.value)}
-      chosen={chosen}
-      label={optionText(question)}
-      onChange={(values) => vm.setResponseFilter(question.name, values.length ? { kind: "terms", question: question.name, values } : null)}
-    />
+    <div className="filter-editor">
+      {kinds.length > 1 && (
+        <label>{t("annotation.filters.responseMode")}
+          <select value={kind} onChange={(e) => setKind(e.target.value === "range" ? "range" : "terms")}>
+            <option value="terms">{t("annotation.filters.values")}</option>
+            <option value="range">{t("annotation.filters.range")}</option>
+          </select>
+        </label>
+      )}
+      {kind === "terms" && (
+        <TermsChecklist legend={legend} values={question.options.map((o) => o.value)} chosen={current?.kind === "terms" ? current.values : []}
+          label={optionText(question)} onChange={(values) => set(values.length ? { kind: "terms", question: question.name, values } : null)} />
+      )}
+      {kind === "range" && numbers.length > 0 && (
+        <RangeForm label={legend} min={Math.min(...numbers)} max={Math.max(...numbers)} step={1} current={current?.kind === "range" ? current : null}
+          onApply={(b) => set(b ? { kind: "range", question: question.name, ...b } : null)} />
+      )}
+      {kind === "exact" && (
+        <form className="filter-editor__row" aria-label={legend} onSubmit={(e) => { e.preventDefault(); set(text.trim() ? { kind: "terms", question: question.name, values: [text.trim()] } : null); }}>
+          <label>{t("annotation.filters.exactAnswer")} <input type="text" value={text} onChange={(e) => setText(e.target.value)} /></label>
+          <button type="submit" className="button">{t("annotation.filters.apply")}</button>
+        </form>
+      )}
+    </div>
   );
 });
 
@@ -56,27 +106,18 @@ type SuggestionProperty = SuggestionFilter["property"];
 export const SuggestionFilterEditor = observer(function SuggestionFilterEditor({ vm, question }: { vm: AnnotationViewModel; question: Question }) {
   const { t } = useTranslation();
   void vm.revision;
-  const hasValues = VALUE_TYPES.has(question.type);
-  const [property, setProperty] = useState<SuggestionProperty>(hasValues ? "value" : "agent");
+  const properties = suggestionFilterProperties(question.type);
+  const [property, setProperty] = useState<SuggestionProperty>(properties.includes("value") ? "value" : "agent");
   const current = vm.criteria.suggestions.find((s) => s.question === question.name && s.property === property);
-  const [ge, setGe] = useState(current?.kind === "range" && current.ge != null ? String(current.ge) : "");
-  const [le, setLe] = useState(current?.kind === "range" && current.le != null ? String(current.le) : "");
   const chosen = current?.kind === "terms" ? current.values : [];
   const agents = vm.agentsFor(question.name);
   const terms = (prop: "value" | "agent") => (values: OptionValue[]) =>
     vm.setSuggestionFilter(question.name, prop, values.length ? { kind: "terms", question: question.name, property: prop, values } : null);
-  const bound = (s: string) => {
-    if (s.trim() === "") return null;
-    const n = Number(s);
-    return Number.isFinite(n) ? Math.min(1, Math.max(0, n)) : null;
-  };
   return (
     <div className="filter-editor">
       <label>{t("annotation.filters.property")}
         <select value={property} onChange={(e) => setProperty(e.target.value as SuggestionProperty)}>
-          {hasValues && <option value="value">{t("annotation.filters.suggestionValue")}</option>}
-          <option value="score">{t("annotation.filters.score")}</option>
-          <option value="agent">{t("annotation.filters.agent")}</option>
+          {properties.map((p) => <option key={p} value={p}>{t(`annotation.filters.${p === "value" ? "suggestionValue" : p}`)}</option>)}
         </select>
       </label>
       {property === "value" && (
@@ -86,15 +127,8 @@ export const SuggestionFilterEditor = observer(function SuggestionFilterEditor({
         ? <TermsChecklist legend={t("annotation.filters.agent")} values={agents} chosen={chosen} label={String} onChange={terms("agent")} />
         : <p className="muted">{t("annotation.filters.noAgents")}</p>)}
       {property === "score" && (
-        <form className="filter-editor__row" onSubmit={(e) => {
-          e.preventDefault();
-          const g = bound(ge), l = bound(le);
-          vm.setSuggestionFilter(question.name, "score", g === null && l === null ? null : { kind: "range", question: question.name, property: "score", ge: g, le: l });
-        }}>
-          <label>{t("annotation.filters.from")} <input type="number" min={0} max={1} step={0.01} value={ge} onChange={(e) => setGe(e.target.value)} /></label>
-          <label>{t("annotation.filters.to")} <input type="number" min={0} max={1} step={0.01} value={le} onChange={(e) => setLe(e.target.value)} /></label>
-          <button type="submit" className="button">{t("annotation.filters.apply")}</button>
-        </form>
+        <RangeForm label={t("annotation.filters.score")} min={0} max={1} step={0.01} current={current?.kind === "range" ? current : null}
+          onApply={(b) => vm.setSuggestionFilter(question.name, "score", b ? { kind: "range", question: question.name, property: "score", ...b } : null)} />
       )}
     </div>
   );

@@ -42,6 +42,11 @@ const annotation: typeof en = {
     order: "Reihenfolge", asc: "Aufsteigend", desc: "Absteigend", reset: "Zurücksetzen", from: "Von", to: "Bis", apply: "Anwenden", remove: "Filter {{name}} entfernen",
     responsesOf: "Antworten auf {{question}}", responses: "Antworten", suggestions: "Vorschläge", question: "Frage", property: "Filtern nach",
     suggestionValue: "Vorgeschlagene Werte", score: "Bewertung", agent: "Agent", noAgents: "Keine Agenten für diese Frage",
+    thenBy: "Danach nach", orderOf: "Reihenfolge von {{name}}", addSort: "+ Weiteres Feld hinzufügen", removeSort: "Sortierung nach {{name}} entfernen",
+    sortGroup: { general: "Allgemein", metadata: "Metadaten", suggestions: "Vorschläge", responses: "Antworten" },
+    sortSuggestionScore: "Vorschlagsbewertung: {{question}}", sortSuggestionValue: "Vorgeschlagener Wert: {{question}}", sortResponseValue: "Antwortwert: {{question}}",
+    responseMode: "Filtern nach", values: "Werte", range: "Bereich", exactAnswer: "Genaue Antwort",
+    noTerms: "Noch keine Werte beobachtet", observedRange: "Beobachtet: {{min}} bis {{max}}",
   },
   similarity: {
     find: "Ähnliche finden", using: "Ähnlich nach", order: "Reihenfolge", most: "Am ähnlichsten", least: "Am wenigsten ähnlich", limit: "Anzahl Datensätze",

@@ -40,6 +40,11 @@ const annotation = {
     order: "Order", asc: "Ascending", desc: "Descending", reset: "Reset", from: "From", to: "To", apply: "Apply", remove: "Remove filter {{name}}",
     responsesOf: "Responses to {{question}}", responses: "Responses", suggestions: "Suggestions", question: "Question", property: "Filter on",
     suggestionValue: "Suggestion values", score: "Score", agent: "Agent", noAgents: "No agents for this question",
+    thenBy: "Then by", orderOf: "Order of {{name}}", addSort: "+ Add another field", removeSort: "Remove sort by {{name}}",
+    sortGroup: { general: "General", metadata: "Metadata", suggestions: "Suggestions", responses: "Responses" },
+    sortSuggestionScore: "Suggestion score: {{question}}", sortSuggestionValue: "Suggestion value: {{question}}", sortResponseValue: "Response value: {{question}}",
+    responseMode: "Filter by", values: "Values", range: "Range", exactAnswer: "Exact answer",
+    noTerms: "No values observed yet", observedRange: "Observed: {{min}} to {{max}}",
   },
   similarity: {
     find: "Find similar", using: "Similar using", order: "Order", most: "Most similar", least: "Least similar", limit: "Record number",

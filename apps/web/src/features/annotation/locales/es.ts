@@ -42,6 +42,11 @@ const annotation: typeof en = {
     order: "Orden", asc: "Ascendente", desc: "Descendente", reset: "Restablecer", from: "Desde", to: "Hasta", apply: "Aplicar", remove: "Quitar filtro {{name}}",
     responsesOf: "Respuestas a {{question}}", responses: "Respuestas", suggestions: "Sugerencias", question: "Pregunta", property: "Filtrar por",
     suggestionValue: "Valores sugeridos", score: "Puntuación", agent: "Agente", noAgents: "No hay agentes para esta pregunta",
+    thenBy: "Después por", orderOf: "Orden de {{name}}", addSort: "+ Añadir otro campo", removeSort: "Quitar orden por {{name}}",
+    sortGroup: { general: "General", metadata: "Metadatos", suggestions: "Sugerencias", responses: "Respuestas" },
+    sortSuggestionScore: "Puntuación de la sugerencia: {{question}}", sortSuggestionValue: "Valor sugerido: {{question}}", sortResponseValue: "Valor de la respuesta: {{question}}",
+    responseMode: "Filtrar por", values: "Valores", range: "Rango", exactAnswer: "Respuesta exacta",
+    noTerms: "Aún no hay valores observados", observedRange: "Observado: de {{min}} a {{max}}",
   },
   similarity: {
     find: "Buscar similares", using: "Similar según", order: "Orden", most: "Más similares", least: "Menos similares", limit: "Número de registros",
