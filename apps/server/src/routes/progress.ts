@@ -36,17 +36,22 @@ export function progressRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.get("/api/v1/me/datasets/:dataset_id/metrics", async (request) => {
     const user = await ctx.currentUser(request);
     const dataset = await datasetFor(ctx.db, user, uuidPath(request, "dataset_id"), "read");
-    const [byStatus, pendingRow] = await Promise.all([
+    // Pending = pending records minus those the caller answered: an index count plus one probe per
+    // answered record, instead of a NOT EXISTS probe per record of the dataset (tools/bench: this call
+    // follows every Submit in the web app and cost ~200 ms of server CPU at 100K records).
+    const [byStatus, pendingRow, answeredPendingRow] = await Promise.all([
       ctx.db.selectFrom("responses as s").innerJoin("records as r", "r.id", "s.record_id")
         .select(["s.status as status", (eb) => eb.fn.countAll<number>().as("n")])
         .where("r.dataset_id", "=", dataset.id).where("s.user_id", "=", user.id).groupBy("s.status").execute(),
       ctx.db.selectFrom("records as r").select((eb) => eb.fn.countAll<number>().as("n"))
         .where("r.dataset_id", "=", dataset.id).where("r.status", "=", "pending")
-        .where((eb) => eb.not(eb.exists(eb.selectFrom("responses as s").select("s.id").whereRef("s.record_id", "=", "r.id").where("s.user_id", "=", user.id))))
+        .executeTakeFirstOrThrow(),
+      ctx.db.selectFrom("responses as s").select((eb) => eb.fn.countAll<number>().as("n")).where("s.user_id", "=", user.id)
+        .where((eb) => eb.exists(eb.selectFrom("records as r").select("r.id").whereRef("r.id", "=", "s.record_id").where("r.dataset_id", "=", dataset.id).where("r.status", "=", "pending")))
         .executeTakeFirstOrThrow(),
     ]);
     const count = (status: string) => Number(byStatus.find((r) => r.status === status)?.n ?? 0);
-    const responses = { submitted: count("submitted"), discarded: count("discarded"), draft: count("draft"), pending: Number(pendingRow.n) };
+    const responses = { submitted: count("submitted"), discarded: count("discarded"), draft: count("draft"), pending: Number(pendingRow.n) - Number(answeredPendingRow.n) };
     return { responses: { total: responses.submitted + responses.discarded + responses.draft + responses.pending, ...responses } };
   });
 }
