@@ -37,7 +37,7 @@ async function expectOk(res: Response, what: string): Promise<string> {
   return text;
 }
 
-/** The seven calls of the brief, each shaped as the annotation page (or the SDK) sends it. */
+/** The calls of the brief (and the metrics call the web app makes after each Submit), each shaped as the annotation page (or the SDK) sends it. */
 export function scenarios(ds: BenchDataset, gen: DatasetGenerator, pool: RecordPool, sampleIds: readonly string[]): Scenario[] {
   const id = ds.datasetId;
   const search = (c: Annotator, body: unknown, limit: number) =>
@@ -79,6 +79,8 @@ export function scenarios(ds: BenchDataset, gen: DatasetGenerator, pool: RecordP
       run: async (c, i) => { await search(c, { query: { vector: { name: "embedding", record_id: sampleIds[Math.abs(i * 7919) % sampleIds.length], order: "most_similar" } }, filters: PENDING_FILTERS }, 50); },
     },
     { name: "dataset progress", recordsPerRequest: 0, run: async (c) => { await expectOk(await c.api.raw("GET", `/datasets/${id}/progress`), "progress"); } },
+    // The web app refreshes 'My progress' after every Submit.
+    { name: "my progress (after each Submit)", recordsPerRequest: 0, run: async (c) => { await expectOk(await c.api.raw("GET", `/me/datasets/${id}/metrics`), "metrics"); } },
   ];
 }
 
