@@ -9,6 +9,8 @@ import { launchBrowser, screenshot, signIn, startApp, type RunningApp } from "./
  * 20 records "Story N": i = N - 1; genre news for odd i, fiction for even i; sentiment suggestion by
  * model-b for odd i, model-a for even i. The owner submits records 1-4 (positive, negative, positive, neutral).
  * An optional span question 'entities' on the text has suggestions on Story 8 and Story 9 only.
+ * An optional rating 'quality' (1-5): the owner rates records 1-4 with 5, 2, 4, 1. Integer metadata 'length' is
+ * (i * 7) % 20 + 1 (a permutation of 1..20, so a sort by it has no ties).
  */
 let app: RunningApp;
 let browser: Browser;
@@ -46,13 +48,17 @@ async function seed(): Promise<void> {
     name: "entities", title: "Entities", required: false,
     settings: { type: "span", field: "text", options: [{ value: "num", text: "Number" }, { value: "kind", text: "Kind" }] },
   });
+  await api("POST", `/datasets/${ds.id}/questions`, {
+    name: "quality", title: "Quality", required: false, settings: { type: "rating", options: [1, 2, 3, 4, 5].map((value) => ({ value })) },
+  });
+  await api("POST", `/datasets/${ds.id}/metadata-properties`, { name: "length", title: "Length", settings: { type: "integer", min: 0, max: 100 }, visible_for_annotators: true });
   await api("POST", `/datasets/${ds.id}/metadata-properties`, { name: "genre", title: "Genre", settings: { type: "terms", values: ["fiction", "news"] }, visible_for_annotators: true });
   await api("POST", `/datasets/${ds.id}/metadata-properties`, { name: "secret", title: "Secret", settings: { type: "terms", values: ["x", "y"] }, visible_for_annotators: false });
   await api("POST", `/datasets/${ds.id}/vectors-settings`, { name: "emb", title: "Embedding", dimensions: 3 });
   await api("PUT", `/datasets/${ds.id}/publish`);
   const items = Array.from({ length: 20 }, (_, i) => ({
     fields: { text: `Story ${i + 1} is ${i % 2 ? "a news item" : "a fiction piece"}` },
-    metadata: { genre: i % 2 ? "news" : "fiction", secret: "x" },
+    metadata: { genre: i % 2 ? "news" : "fiction", secret: "x", length: ((i * 7) % 20) + 1 },
     vectors: { emb: [1, i / 20, (i % 4) / 4] },
     suggestions: [
       { question_id: sentiment.id, value: i % 3 ? "negative" : "positive", score: (i % 10) / 10, agent: i % 2 ? "model-b" : "model-a" },
@@ -62,8 +68,9 @@ async function seed(): Promise<void> {
   const created = await api<{ items: Array<{ id: string }> }>("POST", `/datasets/${ds.id}/records/bulk`, { items });
   recordIds.push(...created.items.map((r) => r.id));
   const answers = ["positive", "negative", "positive", "neutral"];
+  const ratings = [5, 2, 4, 1];
   for (const [i, value] of answers.entries()) {
-    await api("POST", `/records/${created.items[i]!.id}/responses`, { status: "submitted", values: { sentiment: { value } } });
+    await api("POST", `/records/${created.items[i]!.id}/responses`, { status: "submitted", values: { sentiment: { value }, quality: { value: ratings[i] } } });
   }
 }
 
@@ -85,6 +92,28 @@ async function openAs(username: string, password: string, query = ""): Promise<P
 }
 
 const position = (page: Page) => page.locator(".record-nav__position").textContent();
+
+interface SearchHit { record: { id: string; fields: { text: string }; metadata?: Record<string, unknown>; suggestions?: Array<{ question_id: string; score: number | null }> } }
+
+/** What the server returns to the owner (`/me` search, as the annotation screen asks) for a status and extra filters and sort. */
+async function serverAnswer(status: "pending" | "submitted", extra: { filters?: unknown[]; sort?: unknown[] } = {}, limit = 50) {
+  const statusFilters = [
+    { type: "terms", scope: { entity: "response", property: "status" }, values: [status] },
+    ...(status === "pending" ? [{ type: "terms", scope: { entity: "record", property: "status" }, values: ["pending"] }] : []),
+  ];
+  const body = { filters: { and: [...statusFilters, ...(extra.filters ?? [])] }, ...(extra.sort ? { sort: extra.sort } : {}) };
+  const result = await api<{ items: SearchHit[]; total: number }>("POST", `/me/datasets/${datasetId}/records/search?include=suggestions&limit=${limit}`, body);
+  return { total: result.total, records: result.items.map((i) => i.record) };
+}
+
+/** Walks the focus view through the first texts, checking each record and its position against the server's order. */
+async function expectSequence(page: Page, texts: string[], total: number): Promise<void> {
+  for (const [i, text] of texts.entries()) {
+    if (i > 0) await page.getByRole("button", { name: /Next/ }).click();
+    await expect.poll(() => position(page)).toBe(`Record ${i + 1} of ${total}`);
+    await page.getByText(text, { exact: true }).waitFor();
+  }
+}
 
 describe("annotation filters in real Chromium", () => {
   it("owner: a response filter on submitted records and a suggestion-agent filter, both kept in the URL", async () => {
@@ -128,6 +157,63 @@ describe("annotation filters in real Chromium", () => {
     await again.getByText(/Suggestions · Sentiment · Agent: model-b/).waitFor();
     await page.context().close();
   }, 90_000);
+
+  it("owner: a rating range response filter, sort by a metadata property (descending) and by suggestion score, each as the server answers", async () => {
+    const page = await openAs("owner", app.ownerPassword);
+
+    // rating range: submitted records rated 2..4 (records 2 and 3)
+    await page.getByRole("combobox", { name: "Status" }).selectOption("submitted");
+    await expect.poll(() => position(page)).toBe("Record 1 of 4");
+    await page.getByRole("combobox", { name: "Responses" }).selectOption({ label: "Quality" });
+    await page.getByRole("combobox", { name: "Filter by" }).selectOption("range");
+    const range = page.getByRole("form", { name: "Responses to Quality" });
+    await range.getByRole("spinbutton", { name: "From" }).fill("2");
+    await range.getByRole("spinbutton", { name: "To" }).fill("4");
+    await range.getByRole("button", { name: "Apply" }).click();
+    await page.waitForURL(/_response=/);
+    expect(JSON.parse(new URL(page.url()).searchParams.get("_response") ?? "[]")).toEqual([{ kind: "range", question: "quality", ge: 2, le: 4 }]);
+    const rated = await serverAnswer("submitted", { filters: [{ type: "range", scope: { entity: "response", question: "quality" }, ge: 2, le: 4 }] });
+    expect(rated.records.map((r) => r.fields.text)).toEqual(["Story 2 is a news item", "Story 3 is a fiction piece"]);
+    await expectSequence(page, rated.records.map((r) => r.fields.text), rated.total);
+    await page.getByText(/Responses · Quality: 2 – 4/).waitFor();
+
+    // the metadata range filter offers the observed min and max (1..20), not the configured 0..100
+    await page.getByRole("button", { name: "Reset" }).first().click();
+    await page.waitForURL((url) => !url.search.includes("_response"));
+    await page.getByRole("combobox", { name: "Status" }).selectOption("pending");
+    await expect.poll(() => position(page)).toBe("Record 1 of 16");
+    await page.getByRole("combobox", { name: "Metadata" }).selectOption({ label: "Length" });
+    await page.getByText("Observed: 1 to 20").waitFor();
+
+    // sort by length, descending
+    await page.getByRole("combobox", { name: "Sort" }).selectOption({ label: "Length" });
+    await page.getByRole("combobox", { name: "Order of Length" }).selectOption("desc");
+    await page.waitForURL(/_sort=.*desc/);
+    expect(JSON.parse(new URL(page.url()).searchParams.get("_sort") ?? "[]")).toEqual([{ key: { entity: "metadata", name: "length" }, order: "desc" }]);
+    const byLength = await serverAnswer("pending", { sort: [{ scope: { entity: "metadata", metadata_property: "length" }, order: "desc" }] });
+    const lengths = byLength.records.map((r) => Number(r.metadata?.length));
+    expect(lengths).toEqual([...lengths].sort((a, b) => b - a));
+    await expectSequence(page, byLength.records.slice(0, 3).map((r) => r.fields.text), byLength.total);
+
+    // sort by the sentiment suggestion's score, descending (ties keep insertion order)
+    await page.getByRole("combobox", { name: "Sort" }).selectOption({ label: "Suggestion score: Sentiment" });
+    await page.waitForURL(/_sort=.*score/);
+    expect(JSON.parse(new URL(page.url()).searchParams.get("_sort") ?? "[]")).toEqual([{ key: { entity: "suggestion", question: "sentiment", property: "score" }, order: "desc" }]);
+    const byScore = await serverAnswer("pending", { sort: [{ scope: { entity: "suggestion", question: "sentiment", property: "score" }, order: "desc" }] });
+    const sentimentId = (await api<{ items: Array<{ id: string; name: string }> }>("GET", `/datasets/${datasetId}/questions`)).items.find((q) => q.name === "sentiment")!.id;
+    const scores = byScore.records.map((r) => r.suggestions?.find((s) => s.question_id === sentimentId)?.score ?? -1);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    expect(scores[0]).toBe(0.9);
+    await expectSequence(page, byScore.records.slice(0, 3).map((r) => r.fields.text), byScore.total);
+    await screenshot(page, "annotation-sort-suggestion-score");
+
+    // the URL alone restores the sort
+    const again = await page.context().newPage();
+    await again.goto(page.url());
+    await expect.poll(() => position(again)).toBe("Record 3 of 16");
+    await again.getByText(byScore.records[2]!.fields.text, { exact: true }).waitFor();
+    await page.context().close();
+  }, 120_000);
 
   it("annotator: sees only the visible metadata, filters by it, finds similar records, and gets My progress from the server", async () => {
     const page = await openAs(ANNOTATOR.username, ANNOTATOR.password);
