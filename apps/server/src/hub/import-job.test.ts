@@ -1,22 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { FAKE_HUB_TOKEN, startFakeHub, type FakeHub } from "@tessera/fake-hub";
-import { startTestServer, type TestServer } from "../testing/test-server.js";
-import { Fixtures } from "../testing/fixtures.js";
+import { serverForFile } from "../testing/fixtures.js";
 import type { EventRefs, WebhookEventType } from "../webhooks/events.js";
 
 let hub: FakeHub;
-let server: TestServer;
-let fx: Fixtures;
-
-beforeAll(async () => {
-  hub = await startFakeHub();
-  server = await startTestServer({ TESSERA_HUB_DATASETS_SERVER_URL: hub.url, HF_TOKEN: FAKE_HUB_TOKEN, TESSERA_HUB_RETRY_DELAY_MS: "5", TESSERA_JOBS_RETRY_DELAY_MS: "5" });
-  fx = new Fixtures(server);
-});
-afterAll(async () => {
-  await server?.stop();
-  await hub?.close();
-});
+beforeAll(async () => { hub = await startFakeHub(); });
+afterAll(async () => { await hub?.close(); });
+// Registered after the Hub's hooks: starts once the Hub is up, stops before it closes.
+const fx = serverForFile(() => ({ TESSERA_HUB_DATASETS_SERVER_URL: hub.url, HF_TOKEN: FAKE_HUB_TOKEN, TESSERA_HUB_RETRY_DELAY_MS: "5", TESSERA_JOBS_RETRY_DELAY_MS: "5" }));
 
 async function runImport(datasetId: string): Promise<void> {
   const body = { name: "tessera/chat-demo", subset: "default", split: "train", mapping: { fields: [{ source: "prompt", target: "prompt" }], metadata: [], suggestions: [] } };
@@ -39,12 +30,12 @@ describe("Hub import job: webhook events", () => {
     await fx.question(ds.id, { name: "comment", title: "Comment", required: true, settings: { type: "text" } });
     await fx.publish(ds.id);
     const emitted: Array<{ type: WebhookEventType; ids: string[] }> = [];
-    const spy = vi.spyOn(server.ctx.events, "emit").mockImplementation(<T extends WebhookEventType>(type: T, ref: EventRefs[T]) => {
+    const spy = vi.spyOn(fx.server.ctx.events, "emit").mockImplementation(<T extends WebhookEventType>(type: T, ref: EventRefs[T]) => {
       emitted.push({ type, ids: "recordIds" in ref ? ref.recordIds : [] });
     });
     try {
       await runImport(ds.id);
-      const stored = (await server.ctx.db.selectFrom("records").select("id").where("dataset_id", "=", ds.id).execute()).map((r) => r.id).sort();
+      const stored = (await fx.server.ctx.db.selectFrom("records").select("id").where("dataset_id", "=", ds.id).execute()).map((r) => r.id).sort();
       expect(stored.length).toBeGreaterThan(0);
       const created = emitted.filter((e) => e.type === "record.created").flatMap((e) => e.ids).sort();
       expect(created).toEqual(stored);

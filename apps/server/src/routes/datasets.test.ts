@@ -1,27 +1,20 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../testing/test-server.js";
-import { FORBIDDEN, Fixtures, UNAUTHORIZED, uniqueName, type Json } from "../testing/fixtures.js";
+import { describe, expect, it } from "vitest";
+import { FORBIDDEN, MISSING, serverForFile, UNAUTHORIZED, uniqueName, type Items, type ValidationBody } from "../testing/fixtures.js";
 import { now } from "../clock.js";
 
-let server: TestServer;
-let fx: Fixtures;
-beforeAll(async () => { server = await startTestServer(); fx = new Fixtures(server); });
-afterAll(async () => { await server.stop(); });
+const fx = serverForFile();
 
-type Items = { items: Json[] };
-type ValidationBody = { detail: { code: string; params: { errors: { loc: (string | number)[]; msg: string }[] } } };
-const MISSING = "00000000-0000-4000-8000-000000000000";
 const DATASET_KEYS = ["allow_extra_metadata", "distribution", "guidelines", "id", "inserted_at", "last_activity_at", "metadata", "name", "status", "updated_at", "workspace_id"];
 
 /** Inserts a record (and optionally a response) straight into the store, as the records routes would. */
 async function seedRecord(datasetId: string, withResponseBy?: string): Promise<string> {
   const id = randomUUID();
   const t = now();
-  await sql`insert into records (id, dataset_id, fields, metadata, status, inserted_at, updated_at) values (${id}, ${datasetId}, '{}', null, 'pending', ${t}, ${t})`.execute(server.ctx.db);
+  await sql`insert into records (id, dataset_id, fields, metadata, status, inserted_at, updated_at) values (${id}, ${datasetId}, '{}', null, 'pending', ${t}, ${t})`.execute(fx.server.ctx.db);
   if (withResponseBy) {
-    await sql`insert into responses (id, record_id, user_id, status, "values", inserted_at, updated_at) values (${randomUUID()}, ${id}, ${withResponseBy}, 'submitted', '{}', ${t}, ${t})`.execute(server.ctx.db);
+    await sql`insert into responses (id, record_id, user_id, status, "values", inserted_at, updated_at) values (${randomUUID()}, ${id}, ${withResponseBy}, 'submitted', '{}', ${t}, ${t})`.execute(fx.server.ctx.db);
   }
   return id;
 }
@@ -193,10 +186,10 @@ describe("DELETE /datasets/{id}", () => {
     expect(await fx.ok("DELETE", `/datasets/${datasetId}`)).toMatchObject({ id: datasetId });
     expect((await fx.request("GET", `/datasets/${datasetId}`)).status).toBe(404);
     for (const table of ["fields", "questions", "metadata_properties", "vectors_settings", "records"]) {
-      const { rows } = await sql<{ n: number }>`select count(*) as n from ${sql.table(table)} where dataset_id = ${datasetId}`.execute(server.ctx.db);
+      const { rows } = await sql<{ n: number }>`select count(*) as n from ${sql.table(table)} where dataset_id = ${datasetId}`.execute(fx.server.ctx.db);
       expect(rows[0]!.n, table).toBe(0);
     }
-    const { rows } = await sql<{ n: number }>`select count(*) as n from responses where record_id = ${recordId}`.execute(server.ctx.db);
+    const { rows } = await sql<{ n: number }>`select count(*) as n from responses where record_id = ${recordId}`.execute(fx.server.ctx.db);
     expect(rows[0]!.n).toBe(0);
   });
 });

@@ -1,15 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../testing/test-server.js";
-import { FORBIDDEN, Fixtures, type Json } from "../testing/fixtures.js";
+import { describe, expect, it } from "vitest";
+import { FORBIDDEN, MISSING, serverForFile, type Items, type ValidationBody } from "../testing/fixtures.js";
 
-let server: TestServer;
-let fx: Fixtures;
-beforeAll(async () => { server = await startTestServer(); fx = new Fixtures(server); });
-afterAll(async () => { await server.stop(); });
+const fx = serverForFile();
 
-type Items = { items: Json[] };
-type ValidationBody = { detail: { code: string; params: { errors: { loc: (string | number)[]; msg: string }[] } } };
-const MISSING = "00000000-0000-4000-8000-000000000000";
 const draft = async () => fx.dataset((await fx.workspace()).id);
 
 describe("POST /datasets/{id}/fields", () => {

@@ -1,26 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FAKE_HUB_TOKEN, startFakeHub, type FakeHub } from "@tessera/fake-hub";
-import { startTestServer, type TestServer } from "../testing/test-server.js";
-import { FORBIDDEN, Fixtures, type Json } from "../testing/fixtures.js";
+import { FORBIDDEN, serverForFile, type Json } from "../testing/fixtures.js";
 
 let hub: FakeHub;
-let server: TestServer;
-let fx: Fixtures;
-
-beforeAll(async () => {
-  hub = await startFakeHub();
-  server = await startTestServer({
-    TESSERA_HUB_DATASETS_SERVER_URL: hub.url,
-    HF_TOKEN: FAKE_HUB_TOKEN,
-    TESSERA_HUB_RETRY_DELAY_MS: "5",
-    TESSERA_JOBS_RETRY_DELAY_MS: "5",
-  });
-  fx = new Fixtures(server);
-});
-afterAll(async () => {
-  await server?.stop();
-  await hub?.close();
-});
+beforeAll(async () => { hub = await startFakeHub(); });
+afterAll(async () => { await hub?.close(); });
+// Registered after the Hub's hooks: starts once the Hub is up, stops before it closes.
+const fx = serverForFile(() => ({ TESSERA_HUB_DATASETS_SERVER_URL: hub.url, HF_TOKEN: FAKE_HUB_TOKEN, TESSERA_HUB_RETRY_DELAY_MS: "5", TESSERA_JOBS_RETRY_DELAY_MS: "5" }));
 
 interface JobOut { id: string; status: string; error: string | null; result: Json | null }
 
@@ -55,10 +41,10 @@ const sentimentSettings = {
 };
 
 const records = (datasetId: string) =>
-  server.ctx.db.selectFrom("records").select(["id", "external_id", "fields", "metadata"]).where("dataset_id", "=", datasetId).orderBy("seq").execute();
+  fx.server.ctx.db.selectFrom("records").select(["id", "external_id", "fields", "metadata"]).where("dataset_id", "=", datasetId).orderBy("seq").execute();
 
 const suggestionsOf = async (datasetId: string) => {
-  const rows = await server.ctx.db.selectFrom("suggestions").innerJoin("records", "records.id", "suggestions.record_id")
+  const rows = await fx.server.ctx.db.selectFrom("suggestions").innerJoin("records", "records.id", "suggestions.record_id")
     .innerJoin("questions", "questions.id", "suggestions.question_id")
     .select(["records.external_id", "questions.name", "suggestions.value"]).where("records.dataset_id", "=", datasetId).execute();
   return new Map(rows.map((r) => [`${r.external_id}/${r.name}`, JSON.parse(r.value) as unknown]));

@@ -1,23 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../testing/test-server.js";
-import { FORBIDDEN, Fixtures, type Json } from "../testing/fixtures.js";
+import { describe, expect, it } from "vitest";
+import { FORBIDDEN, MISSING, serverForFile, type Items, type Json, type ValidationBody } from "../testing/fixtures.js";
 import { now } from "../clock.js";
 
-let server: TestServer;
-let fx: Fixtures;
-beforeAll(async () => { server = await startTestServer(); fx = new Fixtures(server); });
-afterAll(async () => { await server.stop(); });
-
-type Items = { items: Json[] };
-type ValidationBody = { detail: { code: string; params: { errors: { loc: (string | number)[]; msg: string }[] } } };
-const MISSING = "00000000-0000-4000-8000-000000000000";
+const fx = serverForFile();
 
 async function seedMetadata(datasetId: string, metadata: Json | null): Promise<void> {
   const t = now();
   await sql`insert into records (id, dataset_id, fields, metadata, status, inserted_at, updated_at)
-    values (${randomUUID()}, ${datasetId}, '{}', ${metadata === null ? null : JSON.stringify(metadata)}, 'pending', ${t}, ${t})`.execute(server.ctx.db);
+    values (${randomUUID()}, ${datasetId}, '{}', ${metadata === null ? null : JSON.stringify(metadata)}, 'pending', ${t}, ${t})`.execute(fx.server.ctx.db);
 }
 
 describe("POST /datasets/{id}/metadata-properties", () => {

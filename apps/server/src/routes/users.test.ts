@@ -1,14 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../testing/test-server.js";
-import { FORBIDDEN, Fixtures, UNAUTHORIZED, uniqueName, type Json } from "../testing/fixtures.js";
+import { describe, expect, it } from "vitest";
+import { FORBIDDEN, serverForFile, UNAUTHORIZED, uniqueName, type Json, type ValidationBody } from "../testing/fixtures.js";
 
-let server: TestServer;
-let fx: Fixtures;
-beforeAll(async () => { server = await startTestServer(); fx = new Fixtures(server); });
-afterAll(async () => { await server.stop(); });
+const fx = serverForFile();
 
 const USER_KEYS = ["api_key", "first_name", "id", "inserted_at", "last_name", "role", "updated_at", "username"];
-type ValidationBody = { detail: { code: string; params: { errors: { loc: (string | number)[]; msg: string }[] } } };
 
 describe("POST /users", () => {
   it("creates an annotator by default with a generated api key, ignoring the SDK's extra keys", async () => {
@@ -20,7 +15,7 @@ describe("POST /users", () => {
     expect(typeof res.body.api_key).toBe("string");
     const me = await fx.request("GET", "/me", { headers: { "x-argilla-api-key": res.body.api_key as string } });
     expect(me.body).toMatchObject({ username });
-    expect((await server.login(username, "12345678")).authorization).toMatch(/^Bearer /);
+    expect((await fx.server.login(username, "12345678")).authorization).toMatch(/^Bearer /);
   });
 
   it("refuses a duplicate username with 409", async () => {
@@ -93,7 +88,7 @@ describe("PATCH /users/{id}", () => {
     const user = await fx.user();
     const updated = await fx.ok("PATCH", `/users/${user.id}`, { last_name: "Lovelace", role: "admin", password: "new-password" });
     expect(updated).toMatchObject({ username: user.username, last_name: "Lovelace", role: "admin" });
-    await server.login(user.username, "new-password");
+    await fx.server.login(user.username, "new-password");
     expect(await fx.ok("PUT", `/users/${user.id}`, { first_name: "Put" })).toMatchObject({ first_name: "Put", last_name: "Lovelace" });
   });
 

@@ -1,15 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../testing/test-server.js";
-import { FORBIDDEN, Fixtures, UNAUTHORIZED, uniqueName, type Json } from "../testing/fixtures.js";
+import { describe, expect, it } from "vitest";
+import { FORBIDDEN, MISSING, serverForFile, UNAUTHORIZED, uniqueName, type Items, type ValidationBody } from "../testing/fixtures.js";
 
-let server: TestServer;
-let fx: Fixtures;
-beforeAll(async () => { server = await startTestServer(); fx = new Fixtures(server); });
-afterAll(async () => { await server.stop(); });
-
-type Items = { items: Json[] };
-type ValidationBody = { detail: { code: string; params: { errors: { loc: (string | number)[]; msg: string }[] } } };
-const MISSING = "00000000-0000-4000-8000-000000000000";
+const fx = serverForFile();
 
 describe("POST /workspaces", () => {
   it("creates a workspace (201) and refuses a duplicate name (409)", async () => {

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { TestServer } from "./test-server.js";
+import { afterAll, beforeAll } from "vitest";
+import { startTestServer, type TestServer } from "./test-server.js";
 
 /**
  * Test helpers over the real HTTP API (others reuse them): users, workspaces, datasets and settings,
@@ -24,7 +25,9 @@ let counter = 0;
 export const uniqueName = (prefix = "n"): string => `${prefix}-${Date.now().toString(36)}-${(counter++).toString(36)}-${randomUUID().slice(0, 4)}`;
 
 export class Fixtures {
-  constructor(readonly server: TestServer) {}
+  constructor(private readonly serverOrGetter: TestServer | (() => TestServer)) {}
+
+  get server(): TestServer { return typeof this.serverOrGetter === "function" ? this.serverOrGetter() : this.serverOrGetter; }
 
   get owner(): Headers { return this.server.ownerHeaders; }
 
@@ -111,6 +114,27 @@ export class Fixtures {
     return { workspaceId: ws.id, datasetId: ds.id, fieldName: field.name, questionName: question.name };
   }
 }
+
+/**
+ * One real server for the calling test file, started in `beforeAll` (with `env`, or what `env()` returns
+ * once earlier hooks ran) and stopped in `afterAll`, and fixtures over it (`fx.server` inside tests).
+ */
+export function serverForFile(env: Record<string, string> | (() => Record<string, string>) = {}): Fixtures {
+  let server: TestServer | undefined;
+  beforeAll(async () => { server = await startTestServer(typeof env === "function" ? env() : env); });
+  afterAll(async () => { await server?.stop(); });
+  return new Fixtures(() => {
+    if (!server) throw new Error("the test server is not started: use the fixtures inside tests or hooks");
+    return server;
+  });
+}
+
+/** A page of items (`{ items: [...] }`). */
+export type Items = { items: Json[] };
+/** The 422 body of a request that failed validation. */
+export type ValidationBody = { detail: { code: string; params: { errors: { loc: (string | number)[]; msg: string }[] } } };
+/** A well-formed id that names nothing. */
+export const MISSING = "00000000-0000-4000-8000-000000000000";
 
 /** The legacy 403 body of contract 1.4. */
 export const FORBIDDEN = { detail: { code: "argilla.api.errors::ForbiddenOperationError", params: { detail: "Operation not allowed" } } };
