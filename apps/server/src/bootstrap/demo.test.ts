@@ -17,6 +17,13 @@ describe("demo data", () => {
     expect(await get(`/datasets/${id}/progress`)).toMatchObject({ total: 120, pending: 120 });
     const records = (await get(`/datasets/${id}/records?include=suggestions&limit=1`)) as { items: { suggestions: unknown[] }[] };
     expect(records.items[0]!.suggestions).toHaveLength(2);
+    const first = (await get(`/datasets/${id}/records?limit=1`)) as { items: { id: string }[] };
+    const similar = await fetch(`${server.url}/api/v1/me/datasets/${id}/records/search`, {
+      method: "POST", headers: { ...server.ownerHeaders, "content-type": "application/json" },
+      body: JSON.stringify({ query: { vector: { name: "review_embedding", record_id: first.items[0]!.id, max_results: 5 } } }),
+    });
+    expect(similar.status).toBe(200);
+    expect(((await similar.json()) as { items: unknown[] }).items.length).toBeGreaterThan(0);
     expect(await seedDemo(server.app, server.ctx.db)).toBeNull();
   });
 });

@@ -40,11 +40,25 @@ export async function seedDemo(app: FastifyInstance, db: Kysely<DB>): Promise<st
   await call("POST", `/datasets/${dataset.id}/metadata-properties`, { name: "genre", title: "Genre", settings: { type: "terms", values: GENRES }, visible_for_annotators: true });
   await call("POST", `/datasets/${dataset.id}/metadata-properties`, { name: "year", title: "Year", settings: { type: "integer", min: 1950, max: 2026 }, visible_for_annotators: true });
   await call("POST", `/datasets/${dataset.id}/metadata-properties`, { name: "stars", title: "Stars given", settings: { type: "float", min: 0, max: 5 }, visible_for_annotators: true });
+  await call("POST", `/datasets/${dataset.id}/vectors-settings`, { name: "review_embedding", title: "Review embedding", dimensions: DEMO_VECTOR_DIMENSIONS });
   await call("PUT", `/datasets/${dataset.id}/publish`);
 
   const items = Array.from({ length: 120 }, (_, i) => demoRecord(i, questionIds));
   await call("POST", `/datasets/${dataset.id}/records/bulk`, { items });
   return dataset.id;
+}
+
+/** A small bag-of-words embedding (hashed words, L2-normalised): reviews sharing phrases end up similar. */
+export const DEMO_VECTOR_DIMENSIONS = 32;
+export function demoEmbedding(text: string): number[] {
+  const v = new Array<number>(DEMO_VECTOR_DIMENSIONS).fill(0);
+  for (const word of text.toLowerCase().match(/[a-z]+/g) ?? []) {
+    let h = 2166136261;
+    for (let i = 0; i < word.length; i++) h = Math.imul(h ^ word.charCodeAt(i), 16777619);
+    v[(h >>> 0) % DEMO_VECTOR_DIMENSIONS]! += 1;
+  }
+  const norm = Math.hypot(...v) || 1;
+  return v.map((x) => Math.round((x / norm) * 1e6) / 1e6);
 }
 
 const options = (values: string[]) => values.map((value) => ({ value, text: value }));
@@ -66,6 +80,7 @@ function demoRecord(i: number, questionIds: Record<string, string>) {
         { role: "assistant", content: `Here is review number ${i + 1}.` },
       ],
     },
+    vectors: { review_embedding: demoEmbedding(review) },
     metadata: { genre: pick(GENRES, 4), year: 1990 + (i % 36), stars: Math.round(((i * 37) % 50) / 10 * 10) / 10 },
     suggestions: [
       { question_id: questionIds.sentiment, value: sentiment, score: 0.55 + ((i * 13) % 45) / 100, agent: "demo-sentiment-model" },
