@@ -1,8 +1,8 @@
-import { randomUUID } from "node:crypto";
-import type { Kysely, Selectable, SelectQueryBuilder, UpdateQueryBuilder, UpdateResult } from "kysely";
-import type { DB, JobsTable } from "../db/schema.js";
+import type { Kysely, SelectQueryBuilder, UpdateQueryBuilder, UpdateResult } from "kysely";
+import type { DB } from "../db/schema.js";
 import { now } from "../clock.js";
 import { PermanentJobError, type EnqueueOptions, type Job, type JobHandler, type JobQueue } from "./port.js";
+import { failureMessage as message, findJob, queuedJobRow, runJob, toJob, type JobRow } from "./job-rows.js";
 
 export interface EmbeddedJobQueueOptions {
   /** Jobs run at the same time in this process (default 1: the embedded store has one writer). */
@@ -18,16 +18,6 @@ export interface EmbeddedJobQueueOptions {
   /** Never claim jobs of these types (another queue on the same table runs them). */
   exceptTypes?: string[];
 }
-
-type JobRow = Selectable<JobsTable>;
-
-const toJob = (row: JobRow): Job => ({
-  id: row.id, type: row.type, status: row.status, payload: JSON.parse(row.payload) as unknown,
-  result: row.result === null ? null : (JSON.parse(row.result) as unknown), error: row.error, attempts: row.attempts,
-  insertedAt: row.inserted_at, startedAt: row.started_at, finishedAt: row.finished_at,
-});
-
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error)) || "Job failed";
 
 /**
  * The in-process queue on the embedded store: jobs are rows of `jobs`, claimed with a conditional
@@ -66,20 +56,14 @@ export class EmbeddedJobQueue implements JobQueue {
   }
 
   async enqueue(type: string, payload: unknown, options: EnqueueOptions = {}): Promise<Job> {
-    const timestamp = now();
-    const row: JobRow = {
-      id: randomUUID(), type, status: "queued", payload: JSON.stringify(payload ?? null), result: null, error: null, attempts: 0,
-      max_attempts: Math.max(1, options.maxAttempts ?? this.maxAttempts), run_after: timestamp, inserted_at: timestamp,
-      started_at: null, finished_at: null, updated_at: timestamp,
-    };
+    const row = queuedJobRow(type, payload, Math.max(1, options.maxAttempts ?? this.maxAttempts));
     await this.db.insertInto("jobs").values(row).execute();
     this.kick();
     return toJob(row);
   }
 
   async get(id: string): Promise<Job | null> {
-    const row = await this.db.selectFrom("jobs").selectAll().where("id", "=", id).executeTakeFirst();
-    return row ? toJob(row) : null;
+    return findJob(this.db, id);
   }
 
   async start(): Promise<void> {
@@ -153,12 +137,7 @@ export class EmbeddedJobQueue implements JobQueue {
   private async run(row: JobRow): Promise<void> {
     const signal = this.controller.signal;
     try {
-      const handler = this.handlers.get(row.type);
-      if (!handler) throw new PermanentJobError(`No handler for jobs of type \`${row.type}\``);
-      const result = await handler(JSON.parse(row.payload) as unknown, { jobId: row.id, attempt: row.attempts, signal });
-      const timestamp = now();
-      await this.db.updateTable("jobs").set({ status: "finished", result: JSON.stringify(result ?? null), error: null, finished_at: timestamp, updated_at: timestamp })
-        .where("id", "=", row.id).execute();
+      await runJob(this.db, this.handlers, row, { jobId: row.id, attempt: row.attempts, signal });
     } catch (error) {
       try {
         await this.recordFailure(row, error, signal.aborted);

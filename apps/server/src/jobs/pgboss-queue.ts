@@ -1,9 +1,9 @@
-import { randomUUID } from "node:crypto";
 import { PgBoss, type Job as BossJob } from "pg-boss";
-import type { Kysely, Selectable } from "kysely";
-import type { DB, JobsTable } from "../db/schema.js";
+import type { Kysely } from "kysely";
+import type { DB } from "../db/schema.js";
 import { now } from "../clock.js";
 import { PermanentJobError, type EnqueueOptions, type Job, type JobHandler, type JobQueue } from "./port.js";
+import { failureMessage as message, findJob, queuedJobRow, runJob, toJob } from "./job-rows.js";
 
 export interface PgBossJobQueueOptions {
   /** Runs per job when the handler throws a retryable error (default 3, as the embedded queue). */
@@ -21,16 +21,8 @@ export interface PgBossJobQueueOptions {
   onError?: (error: unknown) => void;
 }
 
-type JobRow = Selectable<JobsTable>;
 interface BossPayload { jobId: string }
 
-const toJob = (row: JobRow): Job => ({
-  id: row.id, type: row.type, status: row.status, payload: JSON.parse(row.payload) as unknown,
-  result: row.result === null ? null : (JSON.parse(row.result) as unknown), error: row.error, attempts: row.attempts,
-  insertedAt: row.inserted_at, startedAt: row.started_at, finishedAt: row.finished_at,
-});
-
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error)) || "Job failed";
 const deadLetterOf = (type: string) => `${type}__dead`;
 export const CRASHED_TOO_OFTEN = "The job was interrupted too many times (the replicas running it stopped)";
 
@@ -69,12 +61,8 @@ export class PgBossJobQueue implements JobQueue {
   }
 
   async enqueue(type: string, payload: unknown, options: EnqueueOptions = {}): Promise<Job> {
-    const timestamp = now();
     const maxAttempts = Math.max(1, options.maxAttempts ?? this.maxAttempts);
-    const row: JobRow = {
-      id: randomUUID(), type, status: "queued", payload: JSON.stringify(payload ?? null), result: null, error: null, attempts: 0,
-      max_attempts: maxAttempts, run_after: timestamp, inserted_at: timestamp, started_at: null, finished_at: null, updated_at: timestamp,
-    };
+    const row = queuedJobRow(type, payload, maxAttempts);
     await this.db.insertInto("jobs").values(row).execute();
     try {
       await this.ensureQueue(type);
@@ -90,8 +78,7 @@ export class PgBossJobQueue implements JobQueue {
   }
 
   async get(id: string): Promise<Job | null> {
-    const row = await this.db.selectFrom("jobs").selectAll().where("id", "=", id).executeTakeFirst();
-    return row ? toJob(row) : null;
+    return findJob(this.db, id);
   }
 
   async start(): Promise<void> {
@@ -164,11 +151,7 @@ export class PgBossJobQueue implements JobQueue {
     await this.db.updateTable("jobs").set({ status: "started", attempts: attempt, started_at: timestamp, updated_at: timestamp }).where("id", "=", row.id).execute();
     const signal = AbortSignal.any([this.controller.signal, job.signal]);
     try {
-      const handler = this.handlers.get(row.type);
-      if (!handler) throw new PermanentJobError(`No handler for jobs of type \`${row.type}\``);
-      const result = await handler(JSON.parse(row.payload) as unknown, { jobId: row.id, attempt, signal });
-      const done = now();
-      await this.db.updateTable("jobs").set({ status: "finished", result: JSON.stringify(result ?? null), error: null, finished_at: done, updated_at: done }).where("id", "=", row.id).execute();
+      await runJob(this.db, this.handlers, row, { jobId: row.id, attempt, signal });
     } catch (error) {
       if (error instanceof PermanentJobError) {
         await this.markFailed(row.id, message(error));
