@@ -64,6 +64,13 @@ export function viewerRoutes(app: FastifyInstance, options: ViewerOptions): void
     }
     return { dataset: query.dataset, config: query.config, split: query.split };
   };
+  /** The split a `dataset`/`config`/`split` query names (422 when one is missing, 404 when one is unknown). */
+  const splitOf = (request: FastifyRequest, query: Query): { data: DatasetData; cfg: ConfigData; sp: SplitData } => {
+    const names = requireAll(query);
+    const data = dataset(request, query);
+    const cfg = config(data, names.config);
+    return { data, cfg, sp: split(cfg, names.split) };
+  };
   const integer = (query: Query, name: string, fallback: number): number => {
     const raw = query[name];
     if (raw === undefined || raw === "") return fallback;
@@ -155,11 +162,7 @@ export function viewerRoutes(app: FastifyInstance, options: ViewerOptions): void
   });
 
   app.get("/first-rows", async (request, reply) => {
-    const query = request.query as Query;
-    requireAll(query);
-    const data = dataset(request, query);
-    const cfg = config(data, query.config!);
-    const sp = split(cfg, query.split!);
+    const { data, cfg, sp } = splitOf(request, request.query as Query);
     const rows = sp.rows.slice(0, MAX_ROWS_PER_PAGE).map((row, i) => rowItem(request, data, cfg, sp, row, i));
     return send(reply, data, { dataset: data.id, config: cfg.name, split: sp.name, features: featureItems(cfg.features), rows, truncated: false });
   });
@@ -170,9 +173,7 @@ export function viewerRoutes(app: FastifyInstance, options: ViewerOptions): void
     const offset = integer(query, "offset", 0);
     const length = integer(query, "length", MAX_ROWS_PER_PAGE);
     if (length > MAX_ROWS_PER_PAGE) throw new ViewerError(422, "InvalidParameter", `Parameter 'length' must not be greater than ${MAX_ROWS_PER_PAGE}`);
-    const data = dataset(request, query);
-    const cfg = config(data, query.config!);
-    const sp = split(cfg, query.split!);
+    const { data, cfg, sp } = splitOf(request, query);
     const failures = data.descriptor.failures ?? {};
     const served = notReadyServed.get(data.id) ?? 0;
     if (failures.notReadyTimes && served < failures.notReadyTimes) {
@@ -187,11 +188,7 @@ export function viewerRoutes(app: FastifyInstance, options: ViewerOptions): void
   });
 
   app.get("/statistics", async (request, reply) => {
-    const query = request.query as Query;
-    requireAll(query);
-    const data = dataset(request, query);
-    const cfg = config(data, query.config!);
-    const sp = split(cfg, query.split!);
+    const { data, cfg, sp } = splitOf(request, request.query as Query);
     return send(reply, data, { num_examples: sp.rows.length, statistics: computeStatistics(cfg.features, sp.rows), partial: false });
   });
 
