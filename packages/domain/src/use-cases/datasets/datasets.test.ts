@@ -1,7 +1,12 @@
 import { describe, expect, it, vi } from "vitest";
 import { CreateDatasetUseCase } from "./create-dataset.js";
-import { DeleteDatasetUseCase, GetDatasetMetricsUseCase, GetJobStatusUseCase, GetMetadataMetricsUseCase, GetWorkspacesUseCase } from "./dataset-use-cases.js";
-import { GetDatasetCreationUseCase, GetFirstRecordFromHubUseCase } from "./hub-use-cases.js";
+import { DeleteDatasetUseCase } from "./delete-dataset.js";
+import { GetDatasetMetricsUseCase } from "./get-dataset-metrics.js";
+import { GetJobStatusUseCase } from "./get-job-status.js";
+import { GetMetadataMetricsUseCase } from "./get-metadata-metrics.js";
+import { GetWorkspacesUseCase } from "./get-workspaces.js";
+import { GetDatasetCreationUseCase } from "./get-dataset-creation.js";
+import { GetFirstRecordFromHubUseCase } from "./get-first-record-from-hub.js";
 import { LoadDatasetWithSettingsUseCase } from "./load-dataset-with-settings.js";
 import { DatasetCreation } from "../../entities/hub.js";
 import { Dataset } from "../../entities/dataset.js";

@@ -1,6 +1,9 @@
 import { describe, expect, it, vi } from "vitest";
 import { UpdateDatasetSettingUseCase } from "./update-dataset-setting.js";
-import { UpdateFieldSettingUseCase, UpdateMetadataSettingUseCase, UpdateQuestionSettingUseCase, UpdateVectorSettingUseCase } from "./update-settings.js";
+import { UpdateFieldSettingUseCase } from "./update-field-setting.js";
+import { UpdateMetadataSettingUseCase } from "./update-metadata-setting.js";
+import { UpdateQuestionSettingUseCase } from "./update-question-setting.js";
+import { UpdateVectorSettingUseCase } from "./update-vector-setting.js";
 import { Dataset, type DatasetProps } from "../../entities/dataset.js";
 import { Question } from "../../entities/question.js";
 import { Field } from "../../entities/field.js";
