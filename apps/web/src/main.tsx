@@ -1,7 +1,6 @@
 import "reflect-metadata";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
-import { TOKENS } from "@tessera/domain";
 import { INFRA_TOKENS, createContainer, type ProductStorage } from "@tessera/infrastructure";
 import "@fontsource/inter/400.css";
 import "@fontsource/inter/500.css";
@@ -18,8 +17,6 @@ import "./styles/global.css";
 const toasts = new ToastStore();
 const options = { basePath: import.meta.env.VITE_API_BASE_PATH ?? "api", notifications: toasts };
 const container = createContainer(options);
-// Until createContainer takes the notifications option, register the toast store as the NotificationPort here.
-if (!container.isRegistered(TOKENS.Notifications)) container.registerInstance(TOKENS.Notifications, toasts);
 
 const storage = container.resolve<ProductStorage>(INFRA_TOKENS.ProductStorage);
 const theme = new ThemeViewModel(storage, { root: document.documentElement, matchMedia: (q) => window.matchMedia(q) });
