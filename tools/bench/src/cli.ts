@@ -5,7 +5,7 @@
  *
  * See tools/bench/README.md for every option and docs/performance.md for the results.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -15,7 +15,7 @@ import { RecordPool, runLoad, scenarios } from "./latency.ts";
 import { topFunctions } from "./profile.ts";
 import { renderMarkdown, type BenchReport, type LatencyRow } from "./report.ts";
 import { sdkImport, type SdkResult } from "./sdk.ts";
-import { directorySize, readCpuMs, readRss, REPO_ROOT, startServer } from "./server.ts";
+import { directorySize, readCpuMs, readRss, REPO_ROOT, snapshotWebDist, startServer } from "./server.ts";
 import { bundleSizes, measureBrowser, type BrowserOutcome } from "./web.ts";
 
 const { values: args } = parseArgs({
@@ -63,7 +63,8 @@ const log = (msg: string) => process.stderr.write(`[bench ${new Date().toISOStri
 const profileDir = args.profile ? (args.profile === "tmp" ? mkdtempSync(join(tmpdir(), "tessera-bench-prof-")) : args.profile) : undefined;
 const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? "?", memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, loadBefore: loadavg().map((l) => Math.round(l * 100) / 100) };
 log(`machine: ${machine.cpus} cores (${machine.cpuModel}), load ${machine.loadBefore.join(" ")}`);
-const server = await startServer({ postgres: args.postgres, cpuProfileDir: profileDir, keepData: args["keep-data"] });
+const webDist = snapshotWebDist();
+const server = await startServer({ postgres: args.postgres, cpuProfileDir: profileDir, keepData: args["keep-data"], webDist });
 const problems: string[] = [];
 let report: BenchReport | undefined;
 try {
@@ -129,7 +130,7 @@ try {
     else log(`SDK: ${sdk.recordsPerSecond} records/s`);
   }
 
-  const bundle = bundleSizes();
+  const bundle = webDist ? bundleSizes(webDist) : bundleSizes();
   let browser: BrowserOutcome = { skipped: "not measured: --browser-records 0" };
   if (opts.browserRecords > 0) {
     log(`Chromium: annotating ${opts.browserRecords} records`);
@@ -155,6 +156,7 @@ try {
 } finally {
   if (report) report.memory.peakRssBytes = server.peakRss();
   await server.stop();
+  if (webDist) rmSync(webDist, { recursive: true, force: true });
 }
 if (profileDir && report) {
   report.profile = { dir: profileDir, top: topFunctions(profileDir) };

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -42,6 +42,18 @@ export function readCpuMs(pid: number): number {
   }
 }
 
+/**
+ * A private copy of the built web app, so that a rebuild of apps/web/dist during a long run (other
+ * people work in the same checkout) cannot break the browser part or change the measured bundle.
+ */
+export function snapshotWebDist(): string | undefined {
+  const dist = join(REPO_ROOT, "apps/web/dist");
+  if (!existsSync(join(dist, "index.html"))) return undefined;
+  const copy = mkdtempSync(join(tmpdir(), "tessera-bench-web-"));
+  cpSync(dist, copy, { recursive: true });
+  return copy;
+}
+
 export function directorySize(path: string): number {
   let total = 0;
   for (const entry of readdirSync(path, { withFileTypes: true })) {
@@ -63,7 +75,7 @@ export interface BenchServer {
   stop(): Promise<void>;
 }
 
-export interface ServerOptions { postgres?: string | undefined; cpuProfileDir?: string | undefined; keepData?: boolean }
+export interface ServerOptions { postgres?: string | undefined; cpuProfileDir?: string | undefined; keepData?: boolean; webDist?: string | undefined }
 
 /** Starts apps/server/dist/main.js on loopback with a fresh data directory and samples its RSS every 250 ms. */
 export async function startServer(options: ServerOptions = {}): Promise<BenchServer> {
@@ -77,6 +89,7 @@ export async function startServer(options: ServerOptions = {}): Promise<BenchSer
     ...process.env, TESSERA_PORT: String(port), TESSERA_HOST: "127.0.0.1", TESSERA_DATA_DIR: dataDir,
     TESSERA_OWNER_PASSWORD: ownerPassword, TESSERA_LOG_LEVEL: "warn",
   };
+  if (options.webDist) env.TESSERA_WEB_DIST = options.webDist;
   delete env.DATABASE_URL;
   delete env.TESSERA_DATABASE_URL;
   if (options.postgres) env.DATABASE_URL = options.postgres;
