@@ -1,7 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-
-export const COPY_TOOLTIP_MS = 1000;
+import { COPY_TOOLTIP_MS } from "@tessera/domain";
 
 /** Copies text to the clipboard and shows a 'Copied' tooltip for 1 second (spec section 2). */
 export function CopyButton({ text, label, onCopied }: { text: string; label: string; onCopied?: () => void }) {

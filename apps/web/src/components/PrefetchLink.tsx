@@ -1,8 +1,7 @@
 import { useEffect, useRef } from "react";
 import { Link, type LinkProps } from "react-router";
+import { LINK_PREFETCH_IDLE_TIMEOUT_MS } from "@tessera/domain";
 import { canPrefetch, prefetchPath } from "../app/lazy-page";
-
-export const PREFETCH_IDLE_TIMEOUT_MS = 2000;
 
 /**
  * A router link that prefetches its page's code chunk when it becomes visible (spec section 1),
@@ -19,7 +18,7 @@ export function PrefetchLink(props: LinkProps) {
       if (!entries.some((e) => e.isIntersecting) || !canPrefetch()) return;
       observer.disconnect();
       if (typeof requestIdleCallback === "function") {
-        const handle = requestIdleCallback(() => prefetchPath(to), { timeout: PREFETCH_IDLE_TIMEOUT_MS });
+        const handle = requestIdleCallback(() => prefetchPath(to), { timeout: LINK_PREFETCH_IDLE_TIMEOUT_MS });
         cancelIdle = () => cancelIdleCallback(handle);
       } else {
         const handle = setTimeout(() => prefetchPath(to), 1);

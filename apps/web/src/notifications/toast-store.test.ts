@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { ToastStore, toastDuration } from "./toast-store";
+import { toastDuration } from "@tessera/domain";
+import { ToastStore } from "./toast-store";
 
 beforeEach(() => { vi.useFakeTimers(); });
 afterEach(() => { vi.useRealTimers(); });

@@ -1,20 +1,10 @@
 import { action, computed, makeObservable, observable, observableRef } from "mobx";
-import type { Notification, NotificationPort, NotificationType } from "@tessera/domain";
+import { TOAST_HIDE_DELAY_MS, TOAST_OPEN_DELAY_MS, TOAST_QUEUE_RECHECK_MS, toastDuration, type Notification, type NotificationPort, type NotificationType } from "@tessera/domain";
 
 /** Spec section 2: where a toast shows. */
 export type ToastPosition = "top-right" | "top" | "top-left" | "bottom-right" | "bottom" | "bottom-left";
 export const TOAST_POSITIONS: readonly ToastPosition[] = ["top-right", "top", "top-left", "bottom-right", "bottom", "bottom-left"];
 
-/** Spec section 9 timings. */
-export const TOAST_OPEN_DELAY_MS = 100;
-export const TOAST_QUEUE_RECHECK_MS = 250;
-export const TOAST_HIDE_MS = 150;
-export const TOAST_BASE_DURATION_MS = 6000;
-
-/** 6000 ms plus 1000 ms per 120 characters of message, rounded up. */
-export function toastDuration(message: string): number {
-  return TOAST_BASE_DURATION_MS + Math.ceil(message.length / 120) * 1000;
-}
 
 /** What the UI may pass on top of the domain's notification: a position and an action button. */
 export interface ToastOptions extends Notification {
@@ -98,7 +88,7 @@ export class ToastStore implements NotificationPort {
     if (!toast.visible) return;
     this.stopTimer(toast);
     toast.visible = false;
-    this.timers.setTimeout(() => this.remove(toast), TOAST_HIDE_MS);
+    this.timers.setTimeout(() => this.remove(toast), TOAST_HIDE_DELAY_MS);
     toast.options.onClose?.();
   }
 
