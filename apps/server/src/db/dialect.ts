@@ -23,7 +23,3 @@ export function dialectOf(db: Kysely<any>): SqlDialect {
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any Kysely instance, whatever its table types
 export const isPostgres = (db: Kysely<any>): boolean => dialectOf(db) === "postgres";
-
-/** Column type of JSON documents that queries filter on: `jsonb` on PostgreSQL, `text` on SQLite. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any Kysely instance, whatever its table types
-export const jsonColumnType = (db: Kysely<any>): "jsonb" | "text" => (isPostgres(db) ? "jsonb" : "text");

@@ -140,10 +140,6 @@ export interface ServerSettingsTable {
   value: string;
 }
 
-export interface MigrationsSeen {
-  id: Generated<number>;
-}
-
 export interface DB {
   users: UsersTable;
   workspaces: WorkspacesTable;

@@ -1,8 +1,5 @@
 import { signInPathFor } from "../features/auth/redirect";
 
-/** Route names of spec section 2 that are reachable without a user. */
-export const PUBLIC_ROUTE_NAMES = new Set(["sign-in", "oauth-provider-callback", "welcome-hf-sign-in"]);
-
 export interface GuardInput {
   routeName: string | undefined;
   /** pathname + search of the wanted location. */

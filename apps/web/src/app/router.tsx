@@ -1,5 +1,5 @@
 import { Suspense, type ReactNode } from "react";
-import { Outlet, createBrowserRouter, matchRoutes, redirect, type LoaderFunctionArgs, type RouteObject, type UIMatch } from "react-router";
+import { Outlet, createBrowserRouter, matchRoutes, redirect, type LoaderFunctionArgs, type RouteObject } from "react-router";
 import type { SessionViewModel } from "../features/session/session-view-model";
 import { SignInPage } from "../features/auth/SignInPage";
 import { WelcomeHfSignInPage } from "../features/oauth/WelcomeHfSignInPage";
@@ -101,4 +101,3 @@ export function createRoutes(deps: MiddlewareDeps): RouteObject[] {
 }
 
 export const createAppRouter = (deps: MiddlewareDeps) => createBrowserRouter(createRoutes(deps));
-export type AppMatch = UIMatch<unknown, RouteHandle>;

@@ -1,6 +1,6 @@
 import { action, computed, makeObservable, observable, observableRef, runInAction } from "mobx";
 import {
-  PageCriteria, RecordCriteria,
+  RecordCriteria,
   normalizeSort,
   type BulkAnnotateInput, type BulkAnnotateResult, type DatasetMetrics, type MetadataMetrics, type MetadataProperty, type SortItem, type DatasetRecord, type QuestionAgents, type RecordResponse,
   type RecordsQueue, type RecordStatus, type ResponseFilter, type ResponseStatus, type SimilarityCriteria, type SuggestionFilter, type ViewMode,
@@ -426,9 +426,4 @@ export class AnnotationViewModel {
   }
 
   dispose(): void { this.flushAutosave(); }
-}
-
-/** A fresh criteria with the same dataset (used by the URL parser and tests). */
-export function defaultCriteria(datasetId: string, mode: ViewMode = "focus"): RecordCriteria {
-  return new RecordCriteria({ datasetId, page: new PageCriteria(1, mode) });
 }

@@ -5,9 +5,6 @@ import { normalizeRange, responseFilterKinds, suggestionFilterProperties, type O
 import type { AnnotationViewModel } from "../annotation-view-model";
 import { optionLabel } from "../questions/LabelQuestion";
 
-/** Question types whose answers are option values (filterable by value). */
-export const VALUE_TYPES = new Set(["label_selection", "multi_label_selection", "rating"]);
-
 function toggled(values: OptionValue[], value: OptionValue): OptionValue[] {
   return values.includes(value) ? values.filter((v) => v !== value) : [...values, value];
 }

@@ -48,11 +48,6 @@ export function removeSpan(spans: readonly SpanItem[], span: SpanItem): SpanItem
   return spans.filter((s) => !(s.start === span.start && s.end === span.end && s.label === span.label));
 }
 
-/** Replaces the label of one span (non-overlapping editing). */
-export function relabelSpan(spans: readonly SpanItem[], span: SpanItem, label: string): SpanItem[] {
-  return spans.map((s) => (s.start === span.start && s.end === span.end && s.label === span.label ? { ...s, label } : s));
-}
-
 export function sortSpans(spans: SpanItem[]): SpanItem[] {
   return spans.sort((a, b) => a.start - b.start || a.end - b.end || a.label.localeCompare(b.label));
 }
