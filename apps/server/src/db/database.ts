@@ -37,6 +37,17 @@ export async function openStore(config: StoreConfig): Promise<Store> {
   return openEmbeddedStore(config.dataDir);
 }
 
+const rawConnections = new WeakMap<object, SQLite.Database>();
+
+/**
+ * The better-sqlite3 connection behind an embedded store's Kysely instance (null on PostgreSQL or
+ * for a Kysely instance not opened by openEmbeddedStore), for hot paths that run prepared statements
+ * directly; use it only inside a Kysely transaction of that instance, synchronously (the Kysely
+ * transaction holds the single connection, so nothing else interleaves).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any Kysely instance, whatever its table types
+export const rawSqliteOf = (db: Kysely<any>): SQLite.Database | null => rawConnections.get(db) ?? null;
+
 /** Opens (creating when needed) the embedded store in dataDir and applies pending migrations. */
 export async function openEmbeddedStore(dataDir: string): Promise<Store> {
   mkdirSync(dataDir, { recursive: true });
@@ -47,6 +58,7 @@ export async function openEmbeddedStore(dataDir: string): Promise<Store> {
   sqlite.pragma("busy_timeout = 5000");
   sqliteVec.load(sqlite);
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  rawConnections.set(db, sqlite);
   await migrate(db);
   return { db, dialect: "sqlite", sqlite, databaseUrl: null, vectorSearch: true, close: async () => { await db.destroy(); } };
 }

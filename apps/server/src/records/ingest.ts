@@ -1,11 +1,14 @@
 import { randomUUID } from "node:crypto";
-import type { Kysely } from "kysely";
+import type SQLite from "better-sqlite3";
+import { sql, type Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import { now } from "../clock.js";
+import { rawSqliteOf } from "../db/database.js";
+import { isPostgres } from "../db/dialect.js";
 import { notFound, unprocessable } from "../http/errors.js";
 import { loadDatasetSchema, type DatasetSchema } from "./dataset-schema.js";
 import type { RecordItem, SuggestionCreate } from "./input.js";
-import { encodeVector, withIncludes, type RecordOut, type RecordRow } from "./read.js";
+import { encodeVector, withIncludes, type RecordOut, type RecordRow, type ResponseOut } from "./read.js";
 import { refreshRecordStatuses } from "./status.js";
 import { RecordValueError, validateFields, validateMetadata, validateResponseValues, validateSuggestionValue, validateVectors } from "./values.js";
 
@@ -43,6 +46,7 @@ interface Prepared {
 const CHUNK = 200;
 
 export async function ingestRecords(db: Kysely<DB>, datasetId: string, items: RecordItem[], options: IngestOptions): Promise<IngestResult> {
+  const raw = rawSqliteOf(db);
   return db.transaction().execute(async (trx) => {
     const dataset = await trx.selectFrom("datasets").selectAll().where("id", "=", datasetId).executeTakeFirst();
     if (!dataset) throw notFound(`Dataset with id \`${datasetId}\` not found`);
@@ -50,37 +54,47 @@ export async function ingestRecords(db: Kysely<DB>, datasetId: string, items: Re
       throw unprocessable(options.mode === "create" ? "records cannot be created for a non published dataset" : "records cannot be created or updated for a non published dataset");
     }
     const schema = await loadDatasetSchema(trx, dataset);
-    return ingestWithSchema(trx, schema, items, options);
+    return ingestWithSchema(trx, schema, items, options, raw);
   });
 }
 
-/** The same as ingestRecords for callers already inside a transaction with the schema loaded. */
-export async function ingestWithSchema(trx: Kysely<DB>, schema: DatasetSchema, items: RecordItem[], options: IngestOptions): Promise<IngestResult> {
+/**
+ * The same as ingestRecords for callers already inside a transaction with the schema loaded.
+ * `raw`: the embedded store's better-sqlite3 connection that `trx` runs on (`rawSqliteOf(db)`): the
+ * writes then go through prepared statements reused across batches, synchronously, instead of
+ * Kysely-compiled multi-row statements (the PostgreSQL path, and SQLite without `raw`).
+ */
+export async function ingestWithSchema(trx: Kysely<DB>, schema: DatasetSchema, items: RecordItem[], options: IngestOptions, raw: SQLite.Database | null = null): Promise<IngestResult> {
   const raiseOnError = options.raiseOnError ?? true;
   const datasetId = schema.dataset.id;
   const timestamp = now();
+  const st = raw ? statementsOf(raw) : null;
 
-  // Existing records, matched by external_id then id.
+  // Existing records, matched by external_id then id (one set-based lookup each).
   const externalIds = items.map((i) => i.external_id).filter((e): e is string => typeof e === "string");
+  const ids = options.mode === "upsert" ? items.map((i) => i.id).filter((e): e is string => typeof e === "string") : [];
+  const userIds = [...new Set(items.flatMap((i) => (i.responses ?? []).map((r) => r.user_id)))];
   const byExternal = new Map<string, RecordRow>();
-  for (let i = 0; i < externalIds.length; i += CHUNK) {
-    const rows = await trx.selectFrom("records").selectAll().where("dataset_id", "=", datasetId).where("external_id", "in", externalIds.slice(i, i + CHUNK)).execute();
-    for (const row of rows) byExternal.set(row.external_id!, row);
-  }
-  if (options.mode === "create" && byExternal.size > 0) {
-    throw unprocessable(`found records with same external ids: ${[...byExternal.keys()].join(", ")}`);
-  }
   const byId = new Map<string, RecordRow>();
-  if (options.mode === "upsert") {
-    const ids = items.map((i) => i.id).filter((e): e is string => typeof e === "string");
+  const knownUsers = new Set<string>();
+  if (st) {
+    if (externalIds.length > 0) for (const row of st.byExternalIds.all(datasetId, JSON.stringify(externalIds)) as RecordRow[]) byExternal.set(row.external_id!, row);
+    if (ids.length > 0) for (const row of st.byIds.all(JSON.stringify(ids)) as RecordRow[]) byId.set(row.id, row);
+    if (userIds.length > 0) for (const u of st.users.all(JSON.stringify(userIds)) as { id: string }[]) knownUsers.add(u.id);
+  } else {
+    for (let i = 0; i < externalIds.length; i += CHUNK) {
+      const rows = await trx.selectFrom("records").selectAll().where("dataset_id", "=", datasetId).where("external_id", "in", externalIds.slice(i, i + CHUNK)).execute();
+      for (const row of rows) byExternal.set(row.external_id!, row);
+    }
     for (let i = 0; i < ids.length; i += CHUNK) {
       for (const row of await trx.selectFrom("records").selectAll().where("id", "in", ids.slice(i, i + CHUNK)).execute()) byId.set(row.id, row);
     }
+    for (let i = 0; i < userIds.length; i += CHUNK) {
+      for (const u of await trx.selectFrom("users").select("id").where("id", "in", userIds.slice(i, i + CHUNK)).execute()) knownUsers.add(u.id);
+    }
   }
-  const userIds = [...new Set(items.flatMap((i) => (i.responses ?? []).map((r) => r.user_id)))];
-  const knownUsers = new Set<string>();
-  for (let i = 0; i < userIds.length; i += CHUNK) {
-    for (const u of await trx.selectFrom("users").select("id").where("id", "in", userIds.slice(i, i + CHUNK)).execute()) knownUsers.add(u.id);
+  if (options.mode === "create" && byExternal.size > 0) {
+    throw unprocessable(`found records with same external ids: ${[...byExternal.keys()].join(", ")}`);
   }
 
   const prepared: Prepared[] = [];
@@ -114,31 +128,145 @@ export async function ingestWithSchema(trx: Kysely<DB>, schema: DatasetSchema, i
 
   const created = prepared.filter((p) => !p.existing);
   const updated = prepared.filter((p) => p.existing);
-  for (let i = 0; i < created.length; i += CHUNK) {
-    await trx.insertInto("records").values(created.slice(i, i + CHUNK).map((p) => ({
-      id: p.id, dataset_id: datasetId, external_id: p.item.external_id ?? null, fields: JSON.stringify(p.item.fields ?? {}),
-      metadata: p.item.metadata ? JSON.stringify(p.item.metadata) : null, status: "pending" as const, inserted_at: timestamp, updated_at: timestamp,
-    }))).execute();
-  }
-  for (const p of updated) {
-    await trx.updateTable("records").set(p.metadataSent ? { metadata: p.item.metadata ? JSON.stringify(p.item.metadata) : null, updated_at: timestamp } : { updated_at: timestamp })
-      .where("id", "=", p.id).execute();
-  }
-  await upsertSuggestions(trx, prepared.flatMap((p) => p.suggestions.map((s) => ({ recordId: p.id, ...s }))), timestamp);
   const responses = prepared.flatMap((p) => (p.item.responses ?? []).map((r) => ({ recordId: p.id, userId: r.user_id, status: r.status, values: r.values ?? null })));
-  await upsertResponses(trx, responses, timestamp);
-  await upsertVectors(trx, schema, prepared.flatMap((p) => Object.entries(p.item.vectors ?? {}).map(([name, values]) => ({ recordId: p.id, name, values }))));
+  // A new record's responses are all in its item, so its status is known before it is written.
+  const statusOfNew = (p: Prepared) => ((p.item.responses ?? []).filter((r) => r.status === "submitted").length >= schema.minSubmitted ? "completed" : "pending");
+  const suggestionRows = prepared.flatMap((p) => p.suggestions.map((s) => ({ recordId: p.id, id: randomUUID(), ...s })));
+  const responseRows = responses.map((r) => ({ ...r, id: randomUUID() }));
+  const vectorRows = prepared.flatMap((p) => Object.entries(p.item.vectors ?? {}).map(([name, values]) => ({ recordId: p.id, name, values })));
 
-  const statusIds = [...new Set([...updated.map((p) => p.id), ...responses.map((r) => r.recordId)])];
-  await refreshRecordStatuses(trx, statusIds, schema.minSubmitted);
-  if (responses.length > 0) await trx.updateTable("datasets").set({ last_activity_at: timestamp }).where("id", "=", datasetId).execute();
+  if (st) {
+    // Synchronous from here to the end of the writes: the Kysely transaction holds the connection.
+    const seqs: number[] = [];
+    for (const p of created) {
+      const info = st.insertRecord.run(p.id, datasetId, p.item.external_id ?? null, JSON.stringify(p.item.fields ?? {}),
+        p.item.metadata ? JSON.stringify(p.item.metadata) : null, statusOfNew(p), timestamp, timestamp);
+      seqs.push(Number(info.lastInsertRowid));
+    }
+    for (const p of updated) {
+      if (p.metadataSent) st.updateRecordMetadata.run(p.item.metadata ? JSON.stringify(p.item.metadata) : null, timestamp, p.id);
+      else st.touchRecord.run(timestamp, p.id);
+    }
+    for (const r of suggestionRows) {
+      st.upsertSuggestion.run(r.id, r.recordId, r.questionId, JSON.stringify(r.s.value), r.s.score === undefined || r.s.score === null ? null : JSON.stringify(r.s.score),
+        r.s.agent ?? null, r.s.type ?? null, timestamp, timestamp);
+    }
+    for (const r of responseRows) st.upsertResponse.run(r.id, r.recordId, r.userId, r.status, r.values === null ? null : JSON.stringify(r.values), timestamp, timestamp);
+    for (const v of vectorRows) {
+      const settingsId = schema.vectorByName.get(v.name)!.id;
+      if (v.values === null) st.deleteVector.run(v.recordId, settingsId);
+      else st.upsertVector.run(settingsId, v.recordId, encodeVector(v.values));
+    }
+    for (const p of updated) st.refreshStatus.run(schema.minSubmitted, p.id);
+    if (responses.length > 0) st.touchDataset.run(timestamp, datasetId);
+    // FTS rows last: FTS5 flushes its pending terms at every statement savepoint (see migration 0008).
+    created.forEach((p, k) => indexFields(st, seqs[k]!, p.item.fields ?? {}));
+  } else {
+    for (let i = 0; i < created.length; i += CHUNK) {
+      await trx.insertInto("records").values(created.slice(i, i + CHUNK).map((p) => ({
+        id: p.id, dataset_id: datasetId, external_id: p.item.external_id ?? null, fields: JSON.stringify(p.item.fields ?? {}),
+        metadata: p.item.metadata ? JSON.stringify(p.item.metadata) : null, status: statusOfNew(p), inserted_at: timestamp, updated_at: timestamp,
+      }))).execute();
+    }
+    for (const p of updated) {
+      await trx.updateTable("records").set(p.metadataSent ? { metadata: p.item.metadata ? JSON.stringify(p.item.metadata) : null, updated_at: timestamp } : { updated_at: timestamp })
+        .where("id", "=", p.id).execute();
+    }
+    await upsertSuggestions(trx, suggestionRows, timestamp);
+    await upsertResponses(trx, responseRows, timestamp);
+    await upsertVectors(trx, schema, vectorRows);
+    await refreshRecordStatuses(trx, updated.map((p) => p.id), schema.minSubmitted);
+    if (responses.length > 0) await trx.updateTable("datasets").set({ last_activity_at: timestamp }).where("id", "=", datasetId).execute();
+    if (!isPostgres(trx)) await indexRecordTexts(trx, created.map((p) => p.id));
+  }
 
-  const ids = prepared.map((p) => p.id);
-  const rows: RecordRow[] = [];
-  for (let i = 0; i < ids.length; i += CHUNK) rows.push(...(await trx.selectFrom("records").selectAll().where("id", "in", ids.slice(i, i + CHUNK)).execute()));
-  const rowById = new Map(rows.map((r) => [r.id, r]));
-  const out = await withIncludes(trx, schema, ids.map((id) => rowById.get(id)!), { responses: true, suggestions: true, vectors: null });
-  return { items: out, createdIds: created.map((p) => p.id), updatedIds: updated.map((p) => p.id), errors };
+  // The response: new records are built from what was written; updated ones are read back (they keep
+  // suggestions and responses that were not in the item).
+  const updatedRows = new Map<string, RecordOut>();
+  const updatedIds = updated.map((p) => p.id);
+  for (let i = 0; i < updatedIds.length; i += CHUNK) {
+    const rows = st ? (st.byIds.all(JSON.stringify(updatedIds.slice(i, i + CHUNK))) as RecordRow[])
+      : await trx.selectFrom("records").selectAll().where("id", "in", updatedIds.slice(i, i + CHUNK)).execute();
+    for (const out of await withIncludes(trx, schema, rows, { responses: true, suggestions: true, vectors: null })) updatedRows.set(out.id, out);
+  }
+  const suggestionsOf = groupBy(suggestionRows, (r) => r.recordId);
+  const responsesOf = groupBy(responseRows, (r) => r.recordId);
+  const out = prepared.map((p): RecordOut => updatedRows.get(p.id) ?? {
+    id: p.id, status: statusOfNew(p), fields: p.item.fields ?? {}, metadata: p.item.metadata ?? null, external_id: p.item.external_id ?? null,
+    dataset_id: datasetId, inserted_at: timestamp, updated_at: timestamp,
+    responses: (responsesOf.get(p.id) ?? []).map((r) => ({ id: r.id, values: r.values as ResponseOut["values"], status: r.status, record_id: p.id, user_id: r.userId, inserted_at: timestamp, updated_at: timestamp })),
+    suggestions: (suggestionsOf.get(p.id) ?? []).map((r) => ({
+      id: r.id, question_id: r.questionId, type: r.s.type ?? null, value: r.s.value ?? null, agent: r.s.agent ?? null,
+      score: r.s.score ?? null, inserted_at: timestamp, updated_at: timestamp,
+    })),
+  });
+  return { items: out, createdIds: created.map((p) => p.id), updatedIds, errors };
+}
+
+function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const row of rows) {
+    const list = out.get(key(row));
+    if (list) list.push(row);
+    else out.set(key(row), [row]);
+  }
+  return out;
+}
+
+/** Prepared statements of the SQLite ingestion, per connection (compiled once, reused by every batch). */
+interface IngestStatements {
+  byExternalIds: SQLite.Statement; byIds: SQLite.Statement; users: SQLite.Statement;
+  insertRecord: SQLite.Statement; updateRecordMetadata: SQLite.Statement; touchRecord: SQLite.Statement;
+  upsertSuggestion: SQLite.Statement; upsertResponse: SQLite.Statement; upsertVector: SQLite.Statement; deleteVector: SQLite.Statement;
+  refreshStatus: SQLite.Statement; touchDataset: SQLite.Statement; insertFts: SQLite.Statement;
+}
+const statementCache = new WeakMap<SQLite.Database, IngestStatements>();
+
+function statementsOf(raw: SQLite.Database): IngestStatements {
+  let st = statementCache.get(raw);
+  if (st) return st;
+  st = {
+    byExternalIds: raw.prepare("SELECT * FROM records WHERE dataset_id = ? AND external_id IN (SELECT value FROM json_each(?))"),
+    byIds: raw.prepare("SELECT * FROM records WHERE id IN (SELECT value FROM json_each(?))"),
+    users: raw.prepare("SELECT id FROM users WHERE id IN (SELECT value FROM json_each(?))"),
+    insertRecord: raw.prepare("INSERT INTO records (id, dataset_id, external_id, fields, metadata, status, inserted_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"),
+    updateRecordMetadata: raw.prepare("UPDATE records SET metadata = ?, updated_at = ? WHERE id = ?"),
+    touchRecord: raw.prepare("UPDATE records SET updated_at = ? WHERE id = ?"),
+    upsertSuggestion: raw.prepare(`INSERT INTO suggestions (id, record_id, question_id, value, score, agent, type, inserted_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT (record_id, question_id) DO UPDATE SET value = excluded.value, score = excluded.score, agent = excluded.agent, type = excluded.type, updated_at = excluded.updated_at`),
+    upsertResponse: raw.prepare(`INSERT INTO responses (id, record_id, user_id, status, "values", inserted_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT (record_id, user_id) DO UPDATE SET status = excluded.status, "values" = excluded."values", updated_at = excluded.updated_at`),
+    upsertVector: raw.prepare("INSERT INTO record_vectors (vector_settings_id, record_id, vector) VALUES (?, ?, ?) ON CONFLICT (vector_settings_id, record_id) DO UPDATE SET vector = excluded.vector"),
+    deleteVector: raw.prepare("DELETE FROM record_vectors WHERE record_id = ? AND vector_settings_id = ?"),
+    refreshStatus: raw.prepare(`UPDATE records SET status = CASE WHEN (SELECT count(*) FROM responses WHERE responses.record_id = records.id AND responses.status = 'submitted') >= ? THEN 'completed' ELSE 'pending' END WHERE id = ?`),
+    touchDataset: raw.prepare("UPDATE datasets SET last_activity_at = ? WHERE id = ?"),
+    insertFts: raw.prepare("INSERT INTO records_fts (rowid, content, field) VALUES (?, ?, ?)"),
+  };
+  statementCache.set(raw, st);
+  return st;
+}
+
+/** FTS rows of a new record: one per text (string) field value, rowid = seq * 1024 + position (migration 0003). */
+function indexFields(st: IngestStatements, seq: number, fields: Record<string, unknown>): void {
+  let position = 0;
+  for (const [name, value] of Object.entries(fields)) {
+    if (typeof value !== "string") continue;
+    if (position === 1024) break;
+    st.insertFts.run(seq * 1024 + position++, value, name);
+  }
+}
+
+/**
+ * SQLite: full-text rows for records inserted without the ingestion (which writes its own), e.g. test
+ * seeds: what the `records_fts_after_insert` trigger did before migration 0008. No-op on PostgreSQL.
+ */
+export async function indexRecordTexts(db: Kysely<DB>, recordIds: string[]): Promise<void> {
+  if (isPostgres(db) || recordIds.length === 0) return;
+  await sql`INSERT INTO records_fts (rowid, content, field)
+    SELECT seq * 1024 + position - 1, content, field FROM (
+      SELECT r.seq AS seq, j.value AS content, j.key AS field, row_number() OVER (PARTITION BY r.seq ORDER BY j.id) AS position
+      FROM records r, json_each(r.fields) AS j WHERE r.id IN (SELECT value FROM json_each(${JSON.stringify(recordIds)})) AND j.type = 'text'
+    ) WHERE position <= 1024`.execute(db);
 }
 
 /** Resolves question ids (or names) and validates values; duplicate questions in one record are refused. */
@@ -176,10 +304,10 @@ function validateResponses(schema: DatasetSchema, item: RecordItem, knownUsers: 
   }
 }
 
-export async function upsertSuggestions(trx: Kysely<DB>, rows: { recordId: string; questionId: string; s: SuggestionCreate }[], timestamp: string): Promise<void> {
+export async function upsertSuggestions(trx: Kysely<DB>, rows: { id?: string; recordId: string; questionId: string; s: SuggestionCreate }[], timestamp: string): Promise<void> {
   for (let i = 0; i < rows.length; i += CHUNK) {
     await trx.insertInto("suggestions").values(rows.slice(i, i + CHUNK).map((r) => ({
-      id: randomUUID(), record_id: r.recordId, question_id: r.questionId, value: JSON.stringify(r.s.value),
+      id: r.id ?? randomUUID(), record_id: r.recordId, question_id: r.questionId, value: JSON.stringify(r.s.value),
       score: r.s.score === undefined || r.s.score === null ? null : JSON.stringify(r.s.score), agent: r.s.agent ?? null, type: r.s.type ?? null,
       inserted_at: timestamp, updated_at: timestamp,
     }))).onConflict((oc) => oc.columns(["record_id", "question_id"]).doUpdateSet((eb) => ({
@@ -188,10 +316,10 @@ export async function upsertSuggestions(trx: Kysely<DB>, rows: { recordId: strin
   }
 }
 
-export async function upsertResponses(trx: Kysely<DB>, rows: { recordId: string; userId: string; status: "submitted" | "draft" | "discarded"; values: Record<string, unknown> | null }[], timestamp: string): Promise<void> {
+export async function upsertResponses(trx: Kysely<DB>, rows: { id?: string; recordId: string; userId: string; status: "submitted" | "draft" | "discarded"; values: Record<string, unknown> | null }[], timestamp: string): Promise<void> {
   for (let i = 0; i < rows.length; i += CHUNK) {
     await trx.insertInto("responses").values(rows.slice(i, i + CHUNK).map((r) => ({
-      id: randomUUID(), record_id: r.recordId, user_id: r.userId, status: r.status, values: r.values === null ? null : JSON.stringify(r.values),
+      id: r.id ?? randomUUID(), record_id: r.recordId, user_id: r.userId, status: r.status, values: r.values === null ? null : JSON.stringify(r.values),
       inserted_at: timestamp, updated_at: timestamp,
     }))).onConflict((oc) => oc.columns(["record_id", "user_id"]).doUpdateSet((eb) => ({
       status: eb.ref("excluded.status"), values: eb.ref("excluded.values"), updated_at: eb.ref("excluded.updated_at"),
