@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Store } from "../db/database.js";
-import { indexRecordTexts } from "../records/ingest.js";
 import { encodeVector } from "../records/read.js";
 import type { SearchFilter, SearchPort, SearchQuery, SearchSort } from "./search-port.js";
 
@@ -33,7 +32,6 @@ export async function seedSearchData(store: Store) {
     const id = randomUUID();
     byExt[r.ext] = id;
     await db.insertInto("records").values({ id, dataset_id: r.ds, external_id: r.ext, fields: JSON.stringify(r.fields), metadata: r.metadata ? JSON.stringify(r.metadata) : null, status: "pending", inserted_at: ts(i + 1), updated_at: ts(i + 1) }).execute();
-    await indexRecordTexts(db, [id]);
     if (r.vector) await db.insertInto("record_vectors").values({ vector_settings_id: r.ds === ids.ds ? ids.emb : ids.otherEmb, record_id: id, vector: encodeVector(r.vector) }).execute();
   }
   const response = (recordId: string, userId: string, status: "submitted" | "discarded" | "draft", values: unknown) => ({ id: randomUUID(), record_id: recordId, user_id: userId, status, values: JSON.stringify(values), inserted_at: ts(1), updated_at: ts(1) });
@@ -143,6 +141,28 @@ export function searchPortSuite(adapter: string, open: () => Promise<SearchSuite
       expect(await exts({ vector: vector([1, 0, 0], "least_similar") })).toEqual(["c", "b", "a"]);
       expect(await exts({ vector: vector([1, 0, 0], "most_similar", data.byExt.a!), limit: 1 })).toEqual(["b"]);
       expect(await exts({ vector: vector([1, 0, 0]), filters: [terms(md("genre"), ["forum", "blog"])] })).toEqual(["b", "c"]);
+    });
+
+    it("keeps similarity and metadata filters exact after records and vectors are added, changed and removed", async () => {
+      const db = target.store.db;
+      const vector = { settingsId: data.ids.emb, value: [0, 0, 1], order: "most_similar" as const, excludeRecordId: null };
+      expect(await exts({ vector, limit: 1 })).toEqual(["a"]); // ties at distance 1: insertion order
+      expect(await exts({ filters: [terms(md("genre"), ["poetry"])] })).toEqual([]);
+      const id = randomUUID();
+      await db.insertInto("records").values({ id, dataset_id: data.ids.ds, external_id: "e", fields: JSON.stringify({ text: "late" }), metadata: JSON.stringify({ genre: "poetry", n: 7 }), status: "pending", inserted_at: ts(6), updated_at: ts(6) }).execute();
+      await db.insertInto("record_vectors").values({ vector_settings_id: data.ids.emb, record_id: id, vector: encodeVector([0, 0.1, 1]) }).execute();
+      data.byExt.e = id;
+      expect(await exts({ vector, limit: 1 })).toEqual(["e"]);
+      expect(await exts({ filters: [terms(md("genre"), ["poetry"])] })).toEqual(["e"]);
+      await db.updateTable("record_vectors").set({ vector: encodeVector([0, 1, 0]) }).where("record_id", "=", id).execute();
+      await db.updateTable("records").set({ metadata: JSON.stringify({ genre: "prose" }) }).where("id", "=", id).execute();
+      expect(await exts({ vector: { ...vector, value: [0, 1, 0] }, limit: 2 })).toEqual(["c", "e"]);
+      expect(await exts({ filters: [terms(md("genre"), ["poetry"])] })).toEqual([]);
+      expect(await exts({ filters: [terms(md("genre"), ["prose"])] })).toEqual(["e"]);
+      await db.deleteFrom("records").where("id", "=", id).execute();
+      delete data.byExt.e;
+      expect(await exts({ vector: { ...vector, value: [0, 1, 0] } })).toEqual(["c", "b", "a"]);
+      expect(await exts({ filters: [terms(md("genre"), ["prose"])] })).toEqual([]);
     });
   });
 }
