@@ -6,6 +6,7 @@ import * as m0004oauth from "./0004-oauth.js";
 import * as m0005jobs from "./0005-jobs.js";
 import * as m0006 from "./0006-record-vectors-rowid.js";
 import * as m0007webhooks from "./0007-webhooks.js";
+import * as m0008 from "./0008-records-fts-explicit-insert.js";
 import * as m0009 from "./0009-record-metadata-index.js";
 
 /**
@@ -20,6 +21,7 @@ export const migrations: Record<string, Migration> = {
   "0005-jobs": m0005jobs,
   "0006-record-vectors-rowid": m0006,
   "0007-webhooks": m0007webhooks,
+  "0008-records-fts-explicit-insert": m0008,
   "0009-record-metadata-index": m0009,
 };
 

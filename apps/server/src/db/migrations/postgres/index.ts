@@ -18,6 +18,8 @@ export const postgresVariants: Record<string, Migration> = {
   "0003-records": pg0003,
   /** SQLite table rebuild; the PostgreSQL 0003 already has the final shape. */
   "0006-record-vectors-rowid": noop,
+  /** SQLite FTS5 trigger; PostgreSQL keeps its records_fts triggers. */
+  "0008-records-fts-explicit-insert": noop,
   /** SQLite metadata index kept by triggers; PostgreSQL filters its jsonb directly. */
   "0009-record-metadata-index": noop,
 };
