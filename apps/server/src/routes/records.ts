@@ -6,7 +6,7 @@ import { now } from "../clock.js";
 import { parseIdList, parseInclude, parsePaging, recordFor, uuidPath } from "../records/access.js";
 import { loadDatasetSchema } from "../records/dataset-schema.js";
 import { ingestRecords, prepareSuggestions, upsertSuggestions, upsertVectors, type IngestResult } from "../records/ingest.js";
-import { recordsBulkSchema, recordUpdateSchema } from "../records/input.js";
+import { parseRecordsBulk, recordUpdateSchema } from "../records/input.js";
 import { FULL_INCLUDE, withIncludes } from "../records/read.js";
 import { RecordValueError, validateMetadata, validateVectors } from "../records/values.js";
 
@@ -28,7 +28,7 @@ export function recordsRoutes(app: FastifyInstance, ctx: AppContext): void {
     const user = await ctx.currentUser(request);
     const datasetId = uuidPath(request, "dataset_id");
     await datasetFor(ctx.db, user, datasetId, "admin");
-    const body = parse(recordsBulkSchema, request.body);
+    const body = parseRecordsBulk(request.body);
     const result = await ingestRecords(ctx.db, datasetId, body.items, { mode: "create" });
     emitIngested(ctx, result);
     return reply.status(201).send({ items: result.items });
@@ -38,7 +38,7 @@ export function recordsRoutes(app: FastifyInstance, ctx: AppContext): void {
     const user = await ctx.currentUser(request);
     const datasetId = uuidPath(request, "dataset_id");
     await datasetFor(ctx.db, user, datasetId, "admin");
-    const body = parse(recordsBulkSchema, request.body);
+    const body = parseRecordsBulk(request.body);
     const result = await ingestRecords(ctx.db, datasetId, body.items, { mode: "upsert" });
     emitIngested(ctx, result);
     return { items: result.items, updated_item_ids: result.updatedIds };
