@@ -24,7 +24,7 @@ export interface AppContext {
   /** Delivers webhooks (a queue of its own on the embedded store; the main queue on PostgreSQL). */
   webhookJobs: JobQueue;
   /** Webhook events: route code calls `ctx.events.emit(type, ref)` after a change (webhooks/events.ts). */
-  events: EventSink & { drain(): Promise<void> };
+  events: EventSink & { drain(): Promise<void>; read(): Promise<void> };
   /** Authenticates the caller or throws the contract's 401. */
   currentUser(request: FastifyRequest): Promise<UserRow>;
 }

@@ -12,10 +12,16 @@ import type { JobQueue } from "./port.js";
 export const WEBHOOK_DELIVERY_JOB = "webhook_delivery";
 /** Runs per delivery: the first and 3 retries (upstream's RQ `Retry(max=3)`). */
 export const WEBHOOK_DELIVERY_ATTEMPTS = 4;
+/** Deliveries running at the same time (per replica on PostgreSQL). */
+export const WEBHOOK_DELIVERY_CONCURRENCY = 4;
 
 /** The job queue for the store in use: in-process on the embedded store, pg-boss on PostgreSQL (`databaseUrl`). */
 export function createJobQueue(db: Kysely<DB>, hub: HubConfig, databaseUrl: string | null = null): JobQueue {
-  if (databaseUrl) return new PgBossJobQueue(db, databaseUrl, { retryDelayMs: hub.jobsRetryDelayMs, onError: (error) => console.error("job queue:", error) });
+  if (databaseUrl) {
+    return new PgBossJobQueue(db, databaseUrl, {
+      retryDelayMs: hub.jobsRetryDelayMs, concurrencyByType: { [WEBHOOK_DELIVERY_JOB]: WEBHOOK_DELIVERY_CONCURRENCY }, onError: (error) => console.error("job queue:", error),
+    });
+  }
   return new EmbeddedJobQueue(db, { retryDelayMs: hub.jobsRetryDelayMs, exceptTypes: [WEBHOOK_DELIVERY_JOB], onError: (error) => console.error("job queue:", error) });
 }
 
@@ -27,7 +33,7 @@ export function createJobQueue(db: Kysely<DB>, hub: HubConfig, databaseUrl: stri
 export function createWebhookJobQueue(db: Kysely<DB>, hub: HubConfig, main: JobQueue, databaseUrl: string | null = null): JobQueue {
   if (databaseUrl) return main;
   return new EmbeddedJobQueue(db, {
-    retryDelayMs: hub.jobsRetryDelayMs, onlyTypes: [WEBHOOK_DELIVERY_JOB], concurrency: 4, maxAttempts: WEBHOOK_DELIVERY_ATTEMPTS,
+    retryDelayMs: hub.jobsRetryDelayMs, onlyTypes: [WEBHOOK_DELIVERY_JOB], concurrency: WEBHOOK_DELIVERY_CONCURRENCY, maxAttempts: WEBHOOK_DELIVERY_ATTEMPTS,
     onError: (error) => console.error("webhook queue:", error),
   });
 }

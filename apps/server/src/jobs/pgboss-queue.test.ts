@@ -62,6 +62,22 @@ describe.skipIf(!adminUrl)("pg-boss job queue (PostgreSQL)", () => {
     expect(await settled(q, exhausted.id)).toMatchObject({ status: "failed", error: "still down", attempts: 2 });
   });
 
+  it("drains a backlog without waiting the polling interval per job, and sends jobs queued while stopped on start", async () => {
+    const q = queue({ pollingIntervalSeconds: 2, concurrencyByType: { quick: 2 } });
+    q.register("quick", async (payload) => payload);
+    await q.start();
+    const started = Date.now();
+    const jobs = await Promise.all(Array.from({ length: 12 }, (_, n) => q.enqueue("quick", { n })));
+    for (const job of jobs) expect(await settled(q, job.id)).toMatchObject({ status: "finished" });
+    expect(Date.now() - started).toBeLessThan(4000); // one job per 2 s poll and worker would take 12 s
+
+    await q.stop();
+    const whileStopped = await q.enqueue("quick", { n: "late" });
+    expect((await q.get(whileStopped.id))?.status).toBe("queued");
+    await q.start();
+    expect(await settled(q, whileStopped.id, 10_000)).toMatchObject({ status: "finished", result: { n: "late" }, attempts: 1 });
+  });
+
   it("retries a job on another replica when the replica running it dies", async () => {
     const a = queue({ heartbeatSeconds: 10 });
     const b = queue({ heartbeatSeconds: 10 });

@@ -55,13 +55,17 @@ export const webhookOut = (w: WebhookRow) => ({
 
 /**
  * Webhooks (contract 3.16, owner only): CRUD and ping, plus the webhook delivery queue's lifecycle
- * (handler bound, started when the app is ready; on close, emitted events are enqueued before the
- * queue stops). Path and body are validated first, then existence (404), then the role (403), as upstream.
+ * (handler bound, started when the app is ready; answers wait until the data of the events they
+ * emitted is read; on close, emitted events are enqueued before the queue stops). Path and body are
+ * validated first, then existence (404), then the role (403), as upstream.
  */
 export function webhooksRoutes(app: FastifyInstance, ctx: AppContext): void {
   ctx.webhookJobs.register<DeliveryPayload, unknown>(WEBHOOK_DELIVERY_JOB, (payload, context) => deliverWebhook(ctx.db, ctx.config.webhooks.timeoutMs, payload, context));
   app.addHook("onReady", async () => { await ctx.webhookJobs.start(); });
   app.addHook("onClose", async () => { await ctx.events.drain(); await ctx.webhookJobs.stop(); });
+  // An event's data is read from the store when it is emitted: answer once that is done, so the client's
+  // next request (e.g. deleting the record just updated) cannot change or drop it (webhooks/events.ts).
+  app.addHook("onSend", async () => { await ctx.events.read(); });
 
   const webhookFor = async (id: string): Promise<WebhookRow> => {
     const row = await ctx.db.selectFrom("webhooks").selectAll().where("id", "=", id).executeTakeFirst();

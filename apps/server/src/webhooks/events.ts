@@ -35,24 +35,43 @@ export interface EventSink {
 
 /**
  * Webhook events: route code calls `events.emit(type, ref)` after its change is stored. The rest
- * happens in the background, in emit order: find the enabled webhooks subscribed to `type` (nothing
- * else is done when there are none), build the event data from the store (upstream's shapes,
- * payloads.ts), and enqueue one delivery job per (event, webhook) on the webhook queue, which signs,
- * sends and retries (delivery.ts). A failure here is logged, never surfaced to the request.
+ * happens in the background: at once, find the enabled webhooks subscribed to `type` (nothing else
+ * is done when there are none) and read the event data from the store (upstream's shapes,
+ * payloads.ts); then, in emit order, enqueue one delivery job per (event, webhook) on the webhook
+ * queue, which signs, sends and retries (delivery.ts). A failure here is logged, never surfaced to
+ * the request.
+ *
+ * The data is read when the event is emitted, not when the enqueueing gets to it: enqueueing is
+ * serial and can lag behind the requests (on PostgreSQL each job is a row plus a pg-boss job), and a
+ * later change, e.g. the record deleted by the client's next request, would otherwise change the
+ * event's data or drop it. The server answers a request only once the reads of the events emitted
+ * so far are done (`read`, an onSend hook), so a client's next request cannot race them.
  */
+interface Snapshot { webhooks: { id: string }[]; data: unknown[] }
+
 export class WebhookEvents implements EventSink {
   private chain: Promise<void> = Promise.resolve();
   private pending = 0;
+  private readonly reading = new Set<Promise<void>>();
 
   constructor(private readonly db: Kysely<DB>, private readonly queue: JobQueue, private readonly onError: (error: unknown) => void = (error) => console.error("webhook events:", error)) {}
 
   emit<T extends WebhookEventType>(type: T, ref: EventRefs[T]): void {
     const at = new Date();
     this.pending++;
+    const snapshot = this.snapshot(type, ref as EventRefs[WebhookEventType]);
+    const read = snapshot.then(() => undefined, () => undefined);
+    this.reading.add(read);
+    void read.then(() => this.reading.delete(read));
     this.chain = this.chain
-      .then(() => this.dispatch(type, ref as EventRefs[WebhookEventType], at))
+      .then(async () => this.enqueue(type, await snapshot, at))
       .catch((error: unknown) => this.onError(error))
       .finally(() => { this.pending--; });
+  }
+
+  /** Resolves when the webhooks and data of every event emitted so far have been read (never rejects). */
+  async read(): Promise<void> {
+    await Promise.all([...this.reading]);
   }
 
   /** Resolves when every event emitted so far has been enqueued (tests, shutdown). */
@@ -60,12 +79,16 @@ export class WebhookEvents implements EventSink {
     while (this.pending > 0) await this.chain;
   }
 
-  private async dispatch(type: WebhookEventType, ref: EventRefs[WebhookEventType], at: Date): Promise<void> {
+  private async snapshot(type: WebhookEventType, ref: EventRefs[WebhookEventType]): Promise<Snapshot> {
     const webhooks = (await this.db.selectFrom("webhooks").select(["id", "events"]).where("enabled", "=", 1).orderBy("inserted_at").orderBy("id").execute())
       .filter((w) => (JSON.parse(w.events) as string[]).includes(type));
-    if (webhooks.length === 0) return;
+    if (webhooks.length === 0) return { webhooks, data: [] };
+    return { webhooks, data: await this.eventData(type, ref) };
+  }
+
+  private async enqueue(type: WebhookEventType, { webhooks, data: items }: Snapshot, at: Date): Promise<void> {
     const timestamp = eventTimestamp(at);
-    for (const data of await this.eventData(type, ref)) {
+    for (const data of items) {
       for (const webhook of webhooks) {
         const payload: DeliveryPayload = { webhook_id: webhook.id, id: newMessageId(), type, timestamp, data };
         await this.queue.enqueue(WEBHOOK_DELIVERY_JOB, payload, { maxAttempts: WEBHOOK_DELIVERY_ATTEMPTS });
