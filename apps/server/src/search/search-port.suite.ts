@@ -116,6 +116,30 @@ export function searchPortSuite(adapter: string, open: () => Promise<SearchSuite
       expect(await total({ userId: data.ids.u1, offset: 5, filters: [pending] })).toBe(2);
     });
 
+    it("counts and pages text matches with filters, pending (admin and per user), one field, and another sort", async () => {
+      const pending = terms({ entity: "response_status" }, ["pending"]);
+      const search = (q: Partial<SearchQuery>) => target.port.search(query(q));
+      const quick = { q: "quick", field: null };
+      expect((await search({ text: quick, filters: [pending] })).total).toBe(0);
+      expect((await search({ userId: data.ids.u1, text: quick, filters: [pending] })).total).toBe(0);
+      const u2 = await search({ userId: data.ids.u2, text: quick, filters: [pending], limit: 1 });
+      expect(u2.total).toBe(2);
+      expect(u2.hits).toHaveLength(1);
+      const second = await search({ userId: data.ids.u2, text: quick, filters: [pending], limit: 1, offset: 1 });
+      expect(second.total).toBe(2);
+      expect([...u2.hits, ...second.hits].map((h) => extOf(h.recordId)).sort()).toEqual(["a", "c"]);
+      expect((await search({ userId: data.ids.u2, text: quick, filters: [pending], offset: 2 })).hits).toEqual([]);
+      expect((await search({ text: { q: "dogs", field: null }, filters: [terms({ entity: "response_status" }, ["discarded"])] })).total).toBe(1);
+      expect((await search({ text: { q: "animals", field: "context" }, filters: [terms(md("genre"), ["news"])] })).total).toBe(1);
+      expect((await search({ text: { q: "animals", field: "text" } })).total).toBe(0);
+      const sorted = await search({ text: quick, sort: [{ scope: md("n"), order: "desc" }] });
+      expect(sorted.hits.map((h) => extOf(h.recordId))).toEqual(["c", "a"]);
+      expect(sorted.total).toBe(2);
+      expect(sorted.hits.every((h) => typeof h.score === "number" && h.score > 0)).toBe(true);
+      expect((await search({ filters: [pending], limit: 1 })).total).toBe(1);
+      expect((await search({ filters: [pending, terms(md("genre"), ["news"])] })).total).toBe(0);
+    });
+
     it("filters on suggestion values, agents and scores", async () => {
       const scope = (property: "value" | "agent" | "score") => ({ entity: "suggestion" as const, questionId: data.ids.label, property });
       expect(await exts({ filters: [terms(scope("value"), ["pos"])] })).toEqual(["a", "b"]);

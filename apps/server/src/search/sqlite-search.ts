@@ -44,6 +44,14 @@ class Builder {
     return this.userId ? ` AND ${alias}.user_id = ${this.p(this.userId)}` : "";
   }
 
+  /** `FROM` tail: the dataset's records that have a response (of the user, or of anyone), as `r`, ending in a WHERE. */
+  answeredRecords(datasetId: string): string {
+    // CROSS JOIN: from the responses (user_id, record_id / record_id, user_id indexes) to their records, never the other way.
+    const from = this.userId !== null ? `responses mine CROSS JOIN records r ON r.id = mine.record_id WHERE mine.user_id = ${this.p(this.userId)}`
+      : "(SELECT DISTINCT record_id FROM responses) AS mine CROSS JOIN records r ON r.id = mine.record_id WHERE 1";
+    return `${from} AND r.dataset_id = ${this.p(datasetId)}`;
+  }
+
   filter(f: SearchFilter): string {
     const s = f.scope;
     if (f.type === "terms") return this.terms(s, f.values);
@@ -131,6 +139,7 @@ export class SqliteSearch implements SearchPort {
       const knn = await this.knnSearch(query);
       if (knn) return knn;
     }
+    if (query.text && !query.vector) return this.textSearch(query, query.text);
     const b = new Builder(query.userId);
     const ctes: string[] = [];
     let from = "records r";
@@ -176,11 +185,9 @@ export class SqliteSearch implements SearchPort {
     if (query.sort.length === 0 && query.text) order.push("score DESC");
     order.push("r.seq ASC");
     const pageSql = `${base} ORDER BY ${order.join(", ")} LIMIT ${b.p(query.limit)} OFFSET ${b.p(query.offset)}`;
-    const queueCount = this.pendingQueueCount(query);
-    const [rows, count] = await Promise.all([
-      this.all<{ id: string; score: number | null }>(pageSql, b.params),
-      queueCount ?? this.all<{ n: number }>(`SELECT count(*) AS n FROM (${base})`, countParams).then((r) => r[0]?.n ?? 0),
-    ]);
+    const rows = await this.all<{ id: string; score: number | null }>(pageSql, b.params);
+    const count = await this.pendingQueueCount(query)
+      ?? (await this.all<{ n: number }>(`SELECT count(*) AS n FROM (${base})`, countParams))[0]?.n ?? 0;
     return { hits: rows.map((r) => ({ recordId: r.id, score: r.score })), total: count };
   }
 
@@ -292,25 +299,134 @@ export class SqliteSearch implements SearchPort {
   }
 
   /**
-   * The annotation queue's total (`/me`, response status pending, no text or vector query) as
-   * count(other filters) - count(the user's responses on records passing them). Same number as the
-   * NOT EXISTS count, but one probe per answered record instead of one per record of the dataset
-   * (tools/bench: 42 ms -> under 1 ms for the default queue at 10K records).
+   * The total of a search with response status `pending` (no text or vector query) as
+   * count(other filters) - count(records passing them that have a response): of the user on `/me`
+   * (from the user's responses, `responses_user_record_idx`), of anyone on the admin search (from the
+   * distinct answered records, `responses_record_user_uq`). Same number as the NOT EXISTS count, but
+   * one probe per answered record instead of one per record of the dataset (tools/bench: 42 ms ->
+   * under 1 ms for the default queue at 10K records).
    */
-  private pendingQueueCount(query: SearchQuery): Promise<number> | null {
-    const userId = query.userId;
-    if (userId === null || query.text || query.vector) return null;
-    const isPending = (f: SearchFilter) => f.type === "terms" && f.scope.entity === "response_status" && f.values.length === 1 && f.values[0] === "pending";
-    if (!query.filters.some(isPending)) return null;
-    const others = query.filters.filter((f) => !isPending(f));
-    const all = new Builder(userId);
-    const allSql = `SELECT count(*) AS n FROM records r WHERE r.dataset_id = ${all.p(query.datasetId)}${others.map((f) => ` AND ${all.filter(f)}`).join("")}`;
-    const answered = new Builder(userId);
-    // CROSS JOIN: from the user's responses (user_id, record_id index) to their records, never the other way.
-    const answeredSql = `SELECT count(*) AS n FROM responses mine CROSS JOIN records r ON r.id = mine.record_id WHERE mine.user_id = ${answered.p(userId)} AND r.dataset_id = ${answered.p(query.datasetId)}${others.map((f) => ` AND ${answered.filter(f)}`).join("")}`;
-    return Promise.all([this.all<{ n: number }>(allSql, all.params), this.all<{ n: number }>(answeredSql, answered.params)])
-      .then(([a, c]) => (a[0]?.n ?? 0) - (c[0]?.n ?? 0));
+  private async pendingQueueCount(query: SearchQuery): Promise<number | null> {
+    if (query.text || query.vector) return null;
+    const split = splitPending(query.filters);
+    if (!split) return null;
+    if (query.userId === null && !(await this.answeredSetIsSmall(query.datasetId))) return null;
+    const all = new Builder(query.userId);
+    const allSql = `SELECT count(*) AS n FROM records r WHERE r.dataset_id = ${all.p(query.datasetId)}${split.others.map((f) => ` AND ${all.filter(f)}`).join("")}`;
+    const answered = new Builder(query.userId);
+    const answeredSql = `SELECT count(*) AS n FROM ${answered.answeredRecords(query.datasetId)}${split.others.map((f) => ` AND ${answered.filter(f)}`).join("")}`;
+    const [a, c] = [await this.all<{ n: number }>(allSql, all.params), await this.all<{ n: number }>(answeredSql, answered.params)];
+    return (a[0]?.n ?? 0) - (c[0]?.n ?? 0);
   }
+
+  /**
+   * Admin `pending`: going from the answered records (of every dataset) beats one probe per record
+   * of the dataset unless the instance holds many more responses than the dataset has records.
+   * Estimates only (the responses' largest rowid, the dataset's seq span), both index lookups.
+   */
+  private async answeredSetIsSmall(datasetId: string): Promise<boolean> {
+    const row = (await this.all<{ responses: number | null; span: number | null }>(
+      "SELECT (SELECT max(rowid) FROM responses) AS responses, (SELECT max(seq) FROM records WHERE dataset_id = ?) - (SELECT min(seq) FROM records WHERE dataset_id = ?) + 1 AS span", [datasetId, datasetId]))[0];
+    return (row?.responses ?? 0) <= 4 * Math.max(row?.span ?? 0, 1024);
+  }
+
+  /**
+   * Text search (no vector): FTS5 restricted to the dataset's rowid range (rowid = seq * 1024 + i,
+   * and a dataset's records are mostly contiguous in seq), counted without scoring, ranked inside
+   * FTS5 with a bounded sort (`ORDER BY bm25 LIMIT k`) when the order is the text score.
+   */
+  private async textSearch(query: SearchQuery, text: { q: string; field: string | null }): Promise<SearchResult> {
+    const expression = ftsExpression(text.q);
+    if (expression === null) return { hits: [], total: 0 };
+    const span = (await this.all<{ lo: number | null; hi: number | null; shared: number }>(
+      `SELECT lo, hi, EXISTS (SELECT 1 FROM datasets d WHERE d.id <> ? AND EXISTS (SELECT 1 FROM records x WHERE x.dataset_id = d.id AND x.seq BETWEEN lo AND hi)) AS shared
+       FROM (SELECT (SELECT min(seq) FROM records WHERE dataset_id = ?) AS lo, (SELECT max(seq) FROM records WHERE dataset_id = ?) AS hi)`, [query.datasetId, query.datasetId, query.datasetId]))[0];
+    if (!span || span.lo === null || span.hi === null) return { hits: [], total: 0 };
+    // The FTS rows of the dataset's range: every query below starts from these.
+    const fts = (b: Builder) => `records_fts WHERE records_fts MATCH ${b.p(expression)} AND rowid BETWEEN ${b.p(span.lo! * 1024)} AND ${b.p(span.hi! * 1024 + 1023)}${text.field !== null ? ` AND field = ${b.p(text.field)}` : ""}`;
+
+    const total = await this.textCount(query, fts, span.shared === 0);
+    const need = query.offset + query.limit;
+    if (total === 0 || query.offset >= total || query.limit === 0) return { hits: [], total };
+
+    if (query.sort.length > 0) {
+      // Ordered by other values: every match is a candidate; scores only for the matches.
+      const b = new Builder(query.userId);
+      const order: string[] = [];
+      const where = [`r.dataset_id = ${b.p(query.datasetId)}`, ...query.filters.map((f) => b.filter(f))];
+      for (const s of query.sort) {
+        order.push(`(${b.sortExpr(s.scope)}) IS NULL`);
+        order.push(`${b.sortExpr(s.scope)} ${s.order === "desc" ? "DESC" : "ASC"}`);
+      }
+      const head = new Builder(query.userId);
+      // bm25() cannot run inside an aggregate: score the matches in a materialized CTE, then keep each record's best field.
+      const cte = `WITH s AS MATERIALIZED (SELECT rowid AS fr, bm25(records_fts) AS bm FROM ${fts(head)}), t AS (SELECT fr >> 10 AS seq, min(bm) AS bm FROM s GROUP BY fr >> 10) `;
+      const rows = await this.all<{ id: string; score: number }>(`${cte}SELECT r.id AS id, -t.bm AS score FROM t CROSS JOIN records r ON r.seq = t.seq WHERE ${where.join(" AND ")} ORDER BY ${order.join(", ")}, r.seq ASC LIMIT ${b.p(query.limit)} OFFSET ${b.p(query.offset)}`, [...head.params, ...b.params]);
+      return { hits: rows.map((r) => ({ recordId: r.id, score: r.score })), total };
+    }
+
+    // By score: the k best FTS rows (score, then rowid: the final order, seq ascending on ties), a
+    // record's first row being its best field; the filters on those records only. The records seen
+    // are an exact prefix of the ordering, so k grows only while too few of them pass.
+    let k = Math.max(64, Math.ceil(need * 3) + 32);
+    for (;;) {
+      const b = new Builder(query.userId);
+      const rows = await this.all<{ fr: number; bm: number }>(`SELECT rowid AS fr, bm25(records_fts) AS bm FROM ${fts(b)} ORDER BY bm, rowid LIMIT ${b.p(k)}`, b.params);
+      const complete = rows.length < k;
+      const best = new Map<number, number>();
+      for (const row of rows) { const seq = Math.floor(row.fr / 1024); if (!best.has(seq)) best.set(seq, row.bm); }
+      const f = new Builder(query.userId);
+      const passing = best.size === 0 ? [] : await this.all<{ seq: number; id: string }>(
+        `SELECT r.seq AS seq, r.id AS id FROM json_each(${f.p(JSON.stringify([...best.keys()]))}) AS c CROSS JOIN records r ON r.seq = c.value WHERE r.dataset_id = ${f.p(query.datasetId)}${query.filters.map((x) => ` AND ${f.filter(x)}`).join("")}`, f.params);
+      if (complete || passing.length >= need) {
+        const idOf = new Map(passing.map((r) => [r.seq, r.id]));
+        const hits = [...best].filter(([seq]) => idOf.has(seq)).slice(query.offset, need).map(([seq, bm]) => ({ recordId: idOf.get(seq)!, score: -bm }));
+        return { hits, total };
+      }
+      // Grow by the observed pass rate (at least 4x).
+      const kept = Math.max(passing.length, 1) / Math.max(rows.length, 1);
+      k = Math.max(k * 4, Math.ceil((need / kept) * 1.5));
+    }
+  }
+
+  /**
+   * Number of the dataset's records matching the text and the filters. The matches are the distinct
+   * seqs of the FTS rows (no scoring); the dataset is checked through `records_dataset_seq_idx`
+   * (or not at all when no other dataset has records in the range). A `pending` response status
+   * filter is counted as matches - answered matches (see pendingQueueCount) when there are more
+   * matches than responses to go through, else with one probe per match.
+   */
+  private async textCount(query: SearchQuery, fts: (b: Builder) => string, exclusive: boolean): Promise<number> {
+    const b = new Builder(query.userId);
+    const cte = `WITH m AS MATERIALIZED (SELECT DISTINCT rowid >> 10 AS seq FROM ${fts(b)}) `;
+    const perMatch = (filters: SearchFilter[]) => {
+      if (filters.length === 0 && exclusive) return "SELECT count(*) FROM m";
+      // Record status and metadata filters read nothing else of the record: stay in the (dataset, status, seq) index.
+      const statusOnly = filters.some((f) => f.scope.entity === "record" && f.scope.property === "status" && f.type === "terms")
+        && filters.every((f) => f.scope.entity === "metadata" || (f.scope.entity === "record" && f.scope.property === "status" && f.type === "terms"));
+      return `SELECT count(*) FROM m CROSS JOIN records r${statusOnly ? " INDEXED BY records_dataset_status_seq_idx" : ""} ON r.seq = m.seq WHERE r.dataset_id = ${b.p(query.datasetId)}${filters.map((f) => ` AND ${b.filter(f)}`).join("")}`;
+    };
+    const split = splitPending(query.filters);
+    let sqlText: string;
+    if (!split) sqlText = `${cte}SELECT (${perMatch(query.filters)}) AS n`;
+    else {
+      // CASE evaluates only the branch taken. Responses to go through: the user's, or (admin) all of them (estimate: largest rowid).
+      const responses = query.userId !== null ? `(SELECT count(*) FROM responses WHERE user_id = ${b.p(query.userId)})` : "(SELECT coalesce(max(rowid), 0) FROM responses)";
+      const probe = perMatch(query.filters);
+      const all = perMatch(split.others);
+      // `+r.seq`: the IN list must stay a probe per answered record, not become a records lookup per match.
+      const answered = `SELECT count(*) FROM ${b.answeredRecords(query.datasetId)} AND +r.seq IN m${split.others.map((f) => ` AND ${b.filter(f)}`).join("")}`;
+      sqlText = `${cte}SELECT CASE WHEN (SELECT count(*) FROM m) <= ${responses} THEN (${probe}) ELSE (${all}) - (${answered}) END AS n`;
+    }
+    const rows = await this.all<{ n: number }>(sqlText, b.params);
+    return rows[0]?.n ?? 0;
+  }
+}
+
+/** A `pending` response status filter (alone in its terms) and the other filters; null without one. */
+function splitPending(filters: SearchFilter[]): { others: SearchFilter[] } | null {
+  const isPending = (f: SearchFilter) => f.type === "terms" && f.scope.entity === "response_status" && f.values.length === 1 && f.values[0] === "pending";
+  return filters.some(isPending) ? { others: filters.filter((f) => !isPending(f)) } : null;
 }
 
 const ports = new WeakMap<object, SqliteSearch>();
