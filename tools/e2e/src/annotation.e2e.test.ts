@@ -201,4 +201,34 @@ describe("annotation screen in real Chromium", () => {
     await screenshot(page, "annotation-bulk-after-submit");
     await context.close();
   }, 60_000);
+
+  it("shows the next record at once after Submit; a failed background save is reported and the answers are kept for a retry", async () => {
+    const context = await browser.newContext({ locale: "en-US", viewport: { width: 1400, height: 1000 } });
+    const page = await openPage(context);
+    const shown = () => page.locator("article[data-record-id]").getAttribute("data-record-id");
+    const first = (await shown())!;
+    let failures = 0;
+    await page.route(/\/api\/v1\/records\/[^/]+\/responses$/, async (route) => {
+      if (route.request().method() === "POST" && failures === 0) {
+        failures++;
+        await route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ detail: "Internal error" }) });
+      } else await route.continue();
+    });
+    await page.getByRole("radio", { name: /Negative/ }).click();
+    await page.getByRole("button", { name: /Submit/ }).click();
+    await expect.poll(shown).not.toBe(first);
+    // the user is told, and goes back to the record with the answer given
+    const failed = page.locator(".failed-saves");
+    await failed.getByText(/was not saved/).waitFor({ timeout: 10_000 });
+    expect((await ownerResponse(first))?.status).toBeUndefined();
+    await failed.getByRole("button", { name: /Go to record/ }).click();
+    await expect.poll(shown).toBe(first);
+    await page.locator(".status-badge--failed").waitFor();
+    expect(await page.getByRole("radio", { name: /Negative/ }).getAttribute("aria-checked")).toBe("true");
+    await page.getByRole("button", { name: /Submit/ }).click();
+    await expect.poll(async () => (await ownerResponse(first))?.status, { timeout: 10_000 }).toBe("submitted");
+    expect((await ownerResponse(first))?.values["sentiment"]?.value).toBe("negative");
+    await failed.waitFor({ state: "detached", timeout: 10_000 });
+    await context.close();
+  }, 120_000);
 });

@@ -153,4 +153,97 @@ describe("records queue (spec section 4)", () => {
     expect(queue.firstRecord?.id).toBe("b");
     expect(queue.isEmpty).toBe(false);
   });
+
+  it("stays bounded over thousands of records, and the offset correction survives the dropped records", async () => {
+    const { uc, records } = setup(3000);
+    const c = criteria();
+    c.status = "pending";
+    const queue = await uc.load(c);
+    await uc.whenBuffered();
+    let largest = 0;
+    for (let i = 1; i <= 2500; i++) {
+      const record = queue.recordsOn(c)[0]!;
+      expect(record.id).toBe(`r${i}`); // no record skipped or shown twice
+      if (i % 3 !== 0) { // answer two records out of three (they leave the pending result set); skip the third
+        const saved = response(i % 3 === 1 ? "submitted" : "discarded", {}, `resp-${i}`, record.id);
+        record.answerSaved(saved);
+        records.store[i - 1] = { ...records.store[i - 1]!, response: saved };
+      }
+      c.page.next();
+      await uc.paginate(c, queue);
+      await uc.whenBuffered();
+      largest = Math.max(largest, queue.records.length);
+    }
+    expect(largest).toBeLessThanOrEqual(2 * 10 + 1 + 2 * 10 + 5);
+    expect(records.requests.length).toBeLessThan(300); // one buffer of 10 per 10 records, no refetching
+    // paging back past the kept window fetches the record again, with the corrected offset
+    c.page.goTo(99);
+    expect(await uc.paginate(c, queue)).toBe(true);
+    expect(queue.recordsOn(c)[0]?.id).toBe("r99"); // skipped, still pending: the 33rd pending record
+    expect(records.requests.at(-1)).toMatchObject({ offset: 32, limit: 1 });
+    expect(queue.records.length).toBeLessThanOrEqual(2 * 10 + 1 + 2 * 10 + 5);
+  });
+
+  it("keeps similarity results whole and drops records ahead of a backward jump", () => {
+    const recs = Array.from({ length: 60 }, (_, i) => new DatasetRecord(recordProps(`r${i + 1}`), [], FIELDS, i + 1));
+    const similar = criteria(50);
+    similar.similarity = { recordId: "r1", vectorName: "v", limit: 60, order: "most" };
+    const queue = new RecordsQueue(recs, 60);
+    queue.retain(similar);
+    expect(queue.records).toHaveLength(60);
+    const c = criteria(60);
+    c.page.goTo(2);
+    queue.retain(c);
+    expect(queue.firstRecord?.page).toBe(1);
+    expect(queue.lastRecord?.page).toBe(2 + 20 + 5);
+    queue.retain(c); // already within the window: nothing to drop
+    expect(queue.records).toHaveLength(27);
+    queue.append([new DatasetRecord(recordProps("r40"), [], FIELDS, 40)]);
+    expect(queue.recordAt(40)?.id).toBe("r40");
+  });
+
+  it("buffers exactly while responses are on their way, whether or not the server has handled them", async () => {
+    for (const handled of [false, true]) {
+      const { uc, records } = setup(40);
+      const c = criteria();
+      const queue = await uc.load(c);
+      for (let i = 1; i <= 5; i++) { // five submits in flight: the records are still pending locally
+        const record = queue.recordsOn(c)[0]!;
+        queue.saving(record.id);
+        if (handled) records.store[i - 1] = { ...records.store[i - 1]!, response: response("submitted", {}, `resp-${i}`, record.id) };
+        c.page.next();
+        await uc.paginate(c, queue);
+      }
+      await uc.whenBuffered();
+      // the buffer started on page 5 with r1..r4 in flight: from the 7th record, 10 + 4
+      expect(records.requests.at(-1)).toMatchObject({ offset: 6, limit: 14 });
+      const expected = handled ? 24 : 20; // r11..r24 new, or r7..r20 of which r7..r10 already queued
+      expect(queue.records.map((r) => r.id)).toEqual(Array.from({ length: expected }, (_, i) => `r${i + 1}`));
+      expect(queue.records.map((r) => r.page)).toEqual(Array.from({ length: expected }, (_, i) => i + 1));
+      for (let i = 1; i <= 5; i++) { // the responses land
+        const record = queue.recordAt(i)!;
+        record.answerSaved(response("submitted", {}, `resp-${i}`, record.id));
+        records.store[i - 1] = { ...records.store[i - 1]!, response: record.answer };
+        queue.settled(record.id);
+      }
+      expect(queue.bufferWindow(c)).toEqual({ from: handled ? 20 : 16, many: 10, queuePage: handled ? 25 : 21 });
+    }
+  });
+
+  it("paging into the buffer on its way waits for it instead of loading the page again", async () => {
+    const { uc, records } = setup(40);
+    const c = criteria();
+    const queue = await uc.load(c);
+    let release!: () => void;
+    records.gate = new Promise((r) => { release = r; });
+    c.page.goTo(5);
+    await uc.paginate(c, queue); // starts the buffer (pages 11..20)
+    c.page.goTo(12);
+    const paging = uc.paginate(c, queue);
+    release();
+    expect(await paging).toBe(true);
+    expect(queue.recordsOn(c)[0]?.id).toBe("r12");
+    expect(records.requests.map((r) => r.offset)).toEqual([0, 10]);
+  });
 });
+

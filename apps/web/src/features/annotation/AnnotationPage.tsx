@@ -7,6 +7,7 @@ import {
   LoadDatasetWithSettingsUseCase, LoadRecordsUseCase, SaveDraftUseCase, SubmitRecordUseCase, type DatasetSettings, type Progress,
 } from "@tessera/domain";
 import { useResolve } from "../../app/container-context";
+import { useToasts } from "../../app/app-services";
 import { AnnotationLayout } from "../../layouts";
 import { parseQuery, useQueryParams } from "../../shared/query-params";
 import { stringifyQuery } from "../../shared/query-params";
@@ -25,7 +26,8 @@ const isEditable = (el: EventTarget | null) =>
 
 /** The annotation screen `/dataset/:id/annotation-mode`: focus and bulk views over the records queue. */
 export const AnnotationPage = observer(function AnnotationPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const toasts = useToasts();
   const { id = "" } = useParams();
   const location = useLocation();
   const [, setQuery] = useQueryParams();
@@ -49,7 +51,16 @@ export const AnnotationPage = observer(function AnnotationPage() {
   const lastWritten = useRef<string | null>(null);
 
   const vm = useMemo(
-    () => new AnnotationViewModel(id, useCases, criteriaFromQuery(id, parseQuery(location.search))),
+    () => {
+      const model: AnnotationViewModel = new AnnotationViewModel(id, useCases, criteriaFromQuery(id, parseQuery(location.search)), {
+        // a response sent in the background failed: a toast with the way back to the record (its answers are kept)
+        onSaveFailed: (failure) => toasts.notify({
+          message: i18n.t("annotation.saveFailed.message", { page: failure.record.page }), type: "danger", permanent: true,
+          buttonText: i18n.t("annotation.saveFailed.goTo", { page: failure.record.page }), onClick: () => model.goToFailed(failure),
+        }),
+      });
+      return model;
+    },
     // one view model per dataset
     [id],
   );
@@ -123,6 +134,17 @@ export const AnnotationPage = observer(function AnnotationPage() {
           <FiltersBar vm={vm} settings={settings} />
           {vm.loading && <p aria-busy="true" className="annotation__loading">{t("annotation.loading")}</p>}
           {vm.failed && <p role="alert" className="form-error">{t("annotation.loadError")}</p>}
+          {vm.failedSaves.length > 0 && (
+            <ul className="failed-saves" role="alert">
+              {vm.failedSaves.map((f) => (
+                <li key={f.record.id} className="form-error">
+                  {t("annotation.saveFailed.message", { page: f.record.page })}{" "}
+                  <button type="button" className="button button--ghost" onClick={() => vm.goToFailed(f)}>{t("annotation.saveFailed.goTo", { page: f.record.page })}</button>
+                  <button type="button" className="button button--ghost" onClick={() => { void vm.retryFailed(f); }}>{t("annotation.saveFailed.retry")}</button>
+                </li>
+              ))}
+            </ul>
+          )}
           {!vm.loading && !vm.failed && (vm.mode === "bulk" ? <BulkView vm={vm} /> : <FocusView vm={vm} settings={settings} />)}
         </div>
         <SidePanels vm={vm} settings={settings} progress={progress} />

@@ -22,7 +22,7 @@ export const FocusView = observer(function FocusView({ vm, settings }: { vm: Ann
     focusQuestion(formRef.current, 0);
   }, [record?.id]);
 
-  if (!record) return <EmptyState vm={vm} settings={settings} />;
+  if (!record) return vm.fetching ? <p aria-busy="true" className="annotation__loading">{t("annotation.loading")}</p> : <EmptyState vm={vm} settings={settings} />;
   return (
     <div className="focus-view">
       <nav className="record-nav" aria-label={t("annotation.nav.label")}>

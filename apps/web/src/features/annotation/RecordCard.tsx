@@ -24,6 +24,7 @@ export const RecordCard = observer(function RecordCard({ vm, record, settings, c
         <span className={`status-badge status-badge--${record.status}`} title={record.isCompleted ? t("annotation.record.completeTooltip") : undefined}>
           {t(`annotation.status.${record.status}`)}
         </span>
+        {vm.isFailed(record) && <span className="status-badge status-badge--failed" role="status">{t("annotation.saveFailed.badge")}</span>}
         {record.score.hasScore && <span className="record-card__score">{t("annotation.similarity.score", { score: record.score.percentage })}</span>}
         <span className="record-card__spacer" />
         {metadata.length > 0 && <button type="button" className="button button--ghost" aria-expanded={info} onClick={() => setInfo(!info)}>{t("annotation.record.info")}</button>}

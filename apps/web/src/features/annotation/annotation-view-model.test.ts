@@ -48,6 +48,102 @@ describe("AnnotationViewModel, focus view", () => {
     expect(vm.current?.id).toBe("r12");
   });
 
+  it("shows the next record before the response lands: no network call between the click and the next record", async () => {
+    const { vm, server } = await setup();
+    await vm.init();
+    const searches = server.searches;
+    const metricsCalls = server.metricsCalls;
+    let release!: () => void;
+    server.saveGate = new Promise((r) => { release = r; });
+    vm.form.set(vm.current!, vm.current!.question("sentiment")!, "negative");
+    const revision = vm.revision;
+    const done = vm.act("submitted");
+    // synchronously after the click: the next record is shown, nothing was awaited
+    expect(vm.current?.id).toBe("r2");
+    expect(vm.revision).toBeGreaterThan(revision);
+    expect(vm.hasUnsavedWork).toBe(true); // beforeunload prompt while the response is on its way
+    await flush();
+    expect(server.responses.has("r1")).toBe(false);
+    expect(server.searches).toBe(searches);
+    expect(server.metricsCalls).toBe(metricsCalls); // 'My progress' waits for the response
+    release();
+    expect(await done).toBe(true);
+    await flush();
+    expect(server.responses.get("r1")).toMatchObject({ status: "submitted", values: { sentiment: "negative" } });
+    expect(server.metricsCalls).toBe(metricsCalls + 1);
+    expect(vm.hasUnsavedWork).toBe(false);
+    expect(vm.failedSaves).toEqual([]);
+  });
+
+  it("loads buffers while responses are in flight, without skipping or repeating a record", async () => {
+    const { vm, server, useCases } = await setup(30);
+    let release!: () => void;
+    server.saveGate = new Promise((r) => { release = r; });
+    const saves: Array<Promise<boolean>> = [];
+    const searches = server.searches;
+    for (let i = 1; i <= 6; i++) {
+      expect(vm.current?.id).toBe(`r${i}`);
+      vm.form.set(vm.current!, vm.current!.question("sentiment")!, "positive");
+      saves.push(vm.act("submitted"));
+    }
+    await flush();
+    await useCases.loadRecords.whenBuffered();
+    expect(server.searches).toBe(searches + 1); // page 5 started a buffer: from the 5th record, 10 + 5 uncertain ones
+    release();
+    expect(await Promise.all(saves)).toEqual([true, true, true, true, true, true]);
+    await flush();
+    await useCases.loadRecords.whenBuffered();
+    for (let i = 7; i <= 25; i++) { expect(vm.current?.id).toBe(`r${i}`); vm.next(); await flush(); await useCases.loadRecords.whenBuffered(); }
+  });
+
+  it("a failed background save is reported, keeps the answers, and leads back to the record to retry", async () => {
+    const failures: string[] = [];
+    const server = new FakeServer(Array.from({ length: 40 }, (_, i) => recordProps(i + 1)));
+    const useCases = server.useCases();
+    const vm = new AnnotationViewModel("d", useCases, new RecordCriteria({ datasetId: "d" }), { onSaveFailed: (f) => failures.push(`${f.record.id} ${f.status}`) });
+    await vm.load();
+    await useCases.loadRecords.whenBuffered();
+    server.failSaves = 1;
+    vm.form.set(vm.current!, vm.current!.question("sentiment")!, "neutral");
+    vm.form.set(vm.current!, vm.current!.question("comment")!, "keep me");
+    expect(await vm.act("submitted")).toBe(false);
+    expect(vm.current?.id).toBe("r2");
+    expect(failures).toEqual(["r1 submitted"]);
+    expect(vm.failedSaves.map((f) => f.record.id)).toEqual(["r1"]);
+    const failed = vm.failedSaves[0]!;
+    expect(vm.isFailed(failed.record)).toBe(true);
+    // the user goes on well past the queue's kept window: the failed record is dropped from the queue...
+    for (let i = 0; i < 30; i++) { vm.next(); await flush(); await useCases.loadRecords.whenBuffered(); }
+    expect(vm.queue!.records.some((r) => r.id === "r1")).toBe(false);
+    // ...and 'Go to record' brings it back with the answers given
+    vm.goToFailed(failed);
+    expect(vm.current?.id).toBe("r1");
+    expect(vm.current?.question("sentiment")?.answer.value).toBe("neutral");
+    expect(vm.current?.question("comment")?.answer.value).toBe("keep me");
+    // retry fails once more, then succeeds
+    server.failSaves = 1;
+    expect(await vm.retryFailed(failed)).toBe(false);
+    expect(failures).toEqual(["r1 submitted", "r1 submitted"]);
+    expect(await vm.retryFailed(vm.failedSaves[0]!)).toBe(true);
+    expect(vm.failedSaves).toEqual([]);
+    expect(server.responses.get("r1")).toMatchObject({ status: "submitted", values: { sentiment: "neutral", comment: "keep me" } });
+  });
+
+  it("a second save of a record waits for the first (create, then update)", async () => {
+    const { vm, server } = await setup(1);
+    let release!: () => void;
+    server.saveGate = new Promise((r) => { release = r; });
+    vm.form.set(vm.current!, vm.current!.question("sentiment")!, "positive");
+    const first = vm.act("submitted"); // the last record: it stays shown
+    expect(vm.current?.id).toBe("r1");
+    vm.form.set(vm.current!, vm.current!.question("sentiment")!, "negative");
+    const second = vm.act("submitted");
+    release();
+    expect(await Promise.all([first, second])).toEqual([true, true]);
+    expect(server.calls).toEqual(["create r1 submitted", "update r1 submitted"]);
+    expect(server.responses.get("r1")?.values).toEqual({ sentiment: "negative" });
+  });
+
   it("autosaves a draft a few seconds after a change, showing Saving then Saved", async () => {
     vi.useFakeTimers();
     const { vm, server } = await setup(3, "focus", 2000);

@@ -26,7 +26,12 @@ export interface AnnotationUseCases {
 export interface AnnotationOptions {
   /** Debounce of the draft autosave after a change (spec: a few seconds). */
   autosaveMs?: number;
+  /** A response sent in the background failed (the page raises a toast with a way back to the record). */
+  onSaveFailed?: (failure: FailedSave) => void;
 }
+
+/** A submit or discard whose background save failed: the record keeps the user's answers until it is saved. */
+export interface FailedSave { record: DatasetRecord; status: ResponseStatus }
 
 export type SaveState = "idle" | "saving" | "saved";
 export const PAGE_SIZES = [10, 25, 50, 100] as const;
@@ -46,6 +51,8 @@ export class AnnotationViewModel {
   /** Bumped whenever the (non-observable) queue or criteria change. */
   revision = 0;
   loading = true;
+  /** Paging to records that are not in the queue yet (shown as loading, not as an empty queue). */
+  fetching = false;
   failed = false;
   saveState: SaveState = "idle";
   /** An action (submit, discard, draft, clear) is in flight. */
@@ -66,25 +73,29 @@ export class AnnotationViewModel {
   agents: QuestionAgents[] = [];
   /** Observed metrics of the (visible) metadata properties, by property name. */
   metadataMetrics = new Map<string, MetadataMetrics>();
+  /** Background saves that failed, oldest first (shown, with 'Go to record' and 'Retry', until saved). */
+  failedSaves: FailedSave[] = [];
 
   readonly form: FormController;
   private autosaveTimer: ReturnType<typeof setTimeout> | null = null;
   private autosaveRecord: DatasetRecord | null = null;
-  private inFlightSave: Promise<unknown> | null = null;
+  /** Saves in flight, by record id; a record's saves run one after the other (create, then update). */
+  private readonly saving = new Map<string, Promise<RecordResponse>>();
 
   constructor(datasetId: string, private readonly useCases: AnnotationUseCases, initial?: RecordCriteria, private readonly options: AnnotationOptions = {}) {
     this.criteria = initial ?? new RecordCriteria({ datasetId });
     this.form = new FormController((record) => this.changed(record));
     makeObservable<AnnotationViewModel, "bump">(this, {
-      criteria: observableRef, queue: observableRef, revision: observable, loading: observable, failed: observable,
+      criteria: observableRef, queue: observableRef, revision: observable, loading: observable, fetching: observable, failed: observable,
       saveState: observable, busy: observable, guard: observableRef, notice: observableRef,
       selected: observable, allMatched: observable, bulkProgress: observable, confirmBulk: observable,
       metrics: observableRef, responseEvents: observable, agents: observableRef, responded: action,
-      setResponseFilter: action, setSuggestionFilter: action, setSort: action, metadataMetrics: observable,
+      setResponseFilter: action, setSuggestionFilter: action, setSort: action, metadataMetrics: observable, failedSaves: observableRef,
       records: computed, current: computed, total: computed, mode: computed,
       bump: action, load: action, next: action, previous: action, setStatus: action, setCriteria: action,
       toggleSelected: action, togglePage: action, selectAllMatched: action, clearSelection: action,
       setPageSize: action, setMode: action, dismissNotice: action, cancelGuard: action, ignoreGuard: action, cancelBulk: action,
+      goToFailed: action,
     });
   }
 
@@ -228,13 +239,15 @@ export class AnnotationViewModel {
     if (direction === "next") this.criteria.page.next();
     if (direction === "previous") this.criteria.page.previous();
     this.clearSelection();
+    this.fetching = !queue.hasRecordsFor(this.criteria);
     this.bump(); // shows a prefetched record at once
     void this.useCases.loadRecords.paginate(this.criteria, queue)
       .then((found) => runInAction(() => {
         if (!found && direction === "next") this.criteria.page.previous();
+        this.fetching = false;
         this.bump();
       }))
-      .catch(() => runInAction(() => { this.failed = true; this.bump(); }));
+      .catch(() => runInAction(() => { this.fetching = false; this.failed = true; this.bump(); }));
   }
 
   /** Replaces the criteria (filters, search, sort, status, similarity) and reloads from page 1. */
@@ -293,7 +306,69 @@ export class AnnotationViewModel {
   }
 
   /** Whether a save is in flight or waiting (for the beforeunload prompt). */
-  get hasUnsavedWork(): boolean { return this.autosaveTimer !== null || this.saveState === "saving"; }
+  get hasUnsavedWork(): boolean { return this.autosaveTimer !== null || this.saveState === "saving" || this.saving.size > 0; }
+
+  /**
+   * Saves the record's response (create or update, by the use case) after any save of the same
+   * record still in flight. A success clears an earlier failure of that record.
+   */
+  private save(record: DatasetRecord, status: ResponseStatus): Promise<RecordResponse> {
+    const useCase = status === "submitted" ? this.useCases.submit : status === "discarded" ? this.useCases.discard : this.useCases.draft;
+    const previous = this.saving.get(record.id);
+    // until it lands, the queue counts the record as possibly answered (its buffer loads stay exact)
+    const queue = this.queue;
+    queue?.saving(record.id);
+    const run = (previous ? previous.catch(() => undefined).then(() => useCase.execute(record)) : useCase.execute(record))
+      .then((response) => {
+        if (this.failedSaves.some((f) => f.record === record)) runInAction(() => { this.failedSaves = this.failedSaves.filter((f) => f.record !== record); });
+        return response;
+      });
+    this.saving.set(record.id, run);
+    const done = () => {
+      if (this.saving.get(record.id) !== run) return;
+      this.saving.delete(record.id);
+      queue?.settled(record.id);
+    };
+    run.then(done, done);
+    return run;
+  }
+
+  /** A background save failed: keep the record (with its answers) and tell the user. */
+  private saveFailed(record: DatasetRecord, status: ResponseStatus): void {
+    const failure: FailedSave = { record, status };
+    runInAction(() => {
+      this.failedSaves = [...this.failedSaves.filter((f) => f.record !== record), failure];
+      this.bump();
+    });
+    this.options.onSaveFailed?.(failure);
+  }
+
+  /** Whether the record's last background save failed. */
+  isFailed(record: DatasetRecord): boolean { return this.failedSaves.some((f) => f.record === record); }
+
+  /** Back to a record whose save failed, with the answers the user gave (put back in the queue if it was dropped). */
+  goToFailed(failure: FailedSave): void {
+    const queue = this.queue;
+    if (!queue) return;
+    this.guarded(() => runInAction(() => {
+      if (queue.recordAt(failure.record.page) !== failure.record) queue.append([failure.record]);
+      this.criteria.page.goTo(failure.record.page);
+      this.clearSelection();
+      this.bump();
+    }));
+  }
+
+  /** Sends a failed response again, in the background. */
+  async retryFailed(failure: FailedSave): Promise<boolean> {
+    try {
+      await this.save(failure.record, failure.status);
+      runInAction(() => { this.bump(); this.responded(); });
+      return true;
+    } catch {
+      this.saveFailed(failure.record, failure.status);
+      return false;
+    }
+  }
 
   private async autosave(): Promise<void> {
     const record = this.autosaveRecord;
@@ -302,13 +377,10 @@ export class AnnotationViewModel {
     if (!record || !record.isModified || record.isSubmitted) return;
     runInAction(() => { this.saveState = "saving"; });
     try {
-      this.inFlightSave = this.useCases.draft.execute(record);
-      await this.inFlightSave;
+      await this.save(record, "draft");
       runInAction(() => { this.saveState = "saved"; this.bump(); this.responded(); });
     } catch {
       runInAction(() => { this.saveState = "idle"; });
-    } finally {
-      this.inFlightSave = null;
     }
   }
 
@@ -320,28 +392,37 @@ export class AnnotationViewModel {
   get canDiscard(): boolean { void this.form.version; const r = this.current; return !!r && !this.busy && !r.isDiscarded; }
   get canSaveDraft(): boolean { void this.form.version; const r = this.current; return !!r && !this.busy && (r.isModified || !r.isDraft); }
 
-  /** Submit, discard or save as draft the focused record; submit and discard advance to the next record. */
+  /**
+   * Submit, discard or save as draft the focused record. Submit and discard show the next
+   * (prefetched) record at once and send the response in the background: 'My progress' refreshes
+   * when it lands, a failure is reported (`failedSaves`, `onSaveFailed`) with the answers kept.
+   * Resolves when the response is saved (true) or failed (false).
+   */
   async act(status: ResponseStatus): Promise<boolean> {
     const record = this.current;
     if (!record || this.busy) return false;
     if (status === "submitted" && !this.canSubmit) return false;
     if (status === "discarded" && !this.canDiscard) return false;
     this.cancelAutosave();
-    runInAction(() => { this.busy = true; });
+    if (status === "draft") {
+      runInAction(() => { this.busy = true; });
+      try {
+        await this.save(record, status);
+        runInAction(() => { this.busy = false; this.saveState = "saved"; this.bump(); this.responded(); });
+        return true;
+      } catch {
+        runInAction(() => { this.busy = false; this.bump(); });
+        return false;
+      }
+    }
+    const saving = this.save(record, status);
+    runInAction(() => { this.saveState = "idle"; if (this.hasNext) this.paginate("next"); else this.bump(); });
     try {
-      if (this.inFlightSave) await this.inFlightSave.catch(() => undefined);
-      const useCase = status === "submitted" ? this.useCases.submit : status === "discarded" ? this.useCases.discard : this.useCases.draft;
-      await useCase.execute(record);
-      runInAction(() => {
-        this.busy = false;
-        this.saveState = status === "draft" ? "saved" : "idle";
-        this.bump();
-        this.responded();
-      });
-      if (status !== "draft") runInAction(() => { if (this.hasNext) this.paginate("next"); else this.bump(); });
+      await saving;
+      runInAction(() => { this.bump(); this.responded(); });
       return true;
     } catch {
-      runInAction(() => { this.busy = false; this.bump(); });
+      this.saveFailed(record, status);
       return false;
     }
   }

@@ -1,7 +1,7 @@
 import {
   BulkAnnotateUseCase, DatasetMetrics, ClearRecordUseCase, DatasetRecord, DiscardRecordUseCase, LoadRecordsUseCase, SaveDraftUseCase, SubmitRecordUseCase,
   type BulkResponseItem, type BulkResponseResult, type FieldProps, type GetRecordsByCriteriaUseCase, type QuestionProps,
-  type RecordCriteria, type RecordProps, type RecordResponse, type ResponsePayload, type ResponseRepository,
+  type FetchWindow, type RecordCriteria, type RecordProps, type RecordsQueue, type RecordResponse, type ResponsePayload, type ResponseRepository,
 } from "@tessera/domain";
 import type { AnnotationUseCases } from "./annotation-view-model";
 
@@ -25,6 +25,10 @@ export class FakeServer implements ResponseRepository {
   searches = 0;
   failBulkFor = new Set<string>();
   metricsCalls = 0;
+  /** Holds response creates and updates until it resolves, when set. */
+  saveGate: Promise<void> | null = null;
+  /** The next n response creates or updates fail (as a 500 would). */
+  failSaves = 0;
   agents = [{ questionId: "q1", questionName: "sentiment", agents: ["gpt-4", "human"] }];
   private seq = 0;
   constructor(public records: RecordProps[], public questions: QuestionProps[] = QUESTIONS, public fields: FieldProps[] = FIELDS) {}
@@ -34,8 +38,17 @@ export class FakeServer implements ResponseRepository {
     this.responses.set(recordId, response);
     return response;
   }
-  async create(recordId: string, payload: ResponsePayload) { this.calls.push(`create ${recordId} ${payload.status}`); return this.respond(recordId, payload); }
+  private async saving(): Promise<void> {
+    if (this.saveGate) await this.saveGate;
+    if (this.failSaves > 0) { this.failSaves--; throw new Error("500"); }
+  }
+  async create(recordId: string, payload: ResponsePayload) {
+    await this.saving();
+    this.calls.push(`create ${recordId} ${payload.status}`);
+    return this.respond(recordId, payload);
+  }
   async update(responseId: string, payload: ResponsePayload) {
+    await this.saving();
     const [recordId] = [...this.responses.entries()].find(([, r]) => r.id === responseId) ?? [""];
     this.calls.push(`update ${recordId} ${payload.status}`);
     return this.respond(recordId, payload, responseId);
@@ -51,10 +64,10 @@ export class FakeServer implements ResponseRepository {
   }
 
   getRecords: Pick<GetRecordsByCriteriaUseCase, "execute"> = {
-    execute: async (criteria: RecordCriteria, window: { from: number; many: number; queuePage: number }) => {
+    execute: async (criteria: RecordCriteria, window: FetchWindow, queue?: RecordsQueue) => {
       this.searches++;
       const matching = this.records.filter((r) => (this.responses.get(r.id)?.status ?? "pending") === criteria.status);
-      const slice = matching.slice(window.from - 1, window.from - 1 + window.many);
+      const slice = matching.slice(window.from - 1, window.from - 1 + window.many).filter((r) => !(window.skipQueued && queue?.has(r.id)));
       const records = slice.map((props, i) => {
         const record = new DatasetRecord({ ...props, response: this.responses.get(props.id) ?? null }, this.questions, this.fields, window.queuePage + i);
         record.initialize(criteria.page.mode === "bulk");

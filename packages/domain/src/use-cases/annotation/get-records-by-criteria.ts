@@ -21,7 +21,8 @@ export class GetRecordsByCriteriaUseCase {
       this.fields.list(criteria.datasetId),
     ]);
     const bulk = criteria.page.mode === "bulk";
-    const records = result.records.map((props, i) => {
+    const fetched = window.skipQueued && queue ? result.records.filter((props) => !queue.has(props.id)) : result.records;
+    const records = fetched.map((props, i) => {
       const record = new DatasetRecord(props, questions, fields, window.queuePage + i);
       record.initialize(bulk);
       return record;

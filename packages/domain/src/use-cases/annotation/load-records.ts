@@ -24,8 +24,15 @@ export class LoadRecordsUseCase {
     return queue;
   }
 
-  /** Moves to the criteria's page; fetches it when it is not in the queue. Returns whether records exist there. */
+  /**
+   * Moves to the criteria's page; fetches it when it is not in the queue. Returns whether records
+   * exist there. The queue keeps a bounded window around the page (records far behind are fetched
+   * again when the user pages back to them).
+   */
   async paginate(criteria: RecordCriteria, queue: RecordsQueue): Promise<boolean> {
+    queue.retain(criteria);
+    // the buffer on its way may hold the page: wait for it rather than load the same records twice
+    if (!queue.hasRecordsFor(criteria) && queue.isBuffering && !criteria.page.isBackward) await this.buffering;
     if (!queue.hasRecordsFor(criteria)) await this.fetchInto(queue, criteria, queue.windowFor(criteria));
     const found = queue.recordsOn(criteria).length > 0;
     this.startBuffer(criteria, queue);

@@ -26,6 +26,7 @@ const annotation: typeof en = {
   },
   fields: { imageError: "Bild konnte nicht geladen werden", copy: "In die Zwischenablage kopieren" },
   record: { label: "Datensatz", info: "Datensatz-Info", completeTooltip: "Der Datensatz ist vollständig, er hat die Mindestanzahl an Antworten" },
+  saveFailed: { message: "Ihre Antwort zu Datensatz {{page}} wurde nicht gespeichert", goTo: "Zu Datensatz {{page}}", retry: "Erneut versuchen", badge: "Nicht gespeichert" },
   guard: { message: "Sie haben Ihre Änderungen nicht übermittelt", ignore: "Ignorieren und fortfahren", close: "Schließen" },
   empty: {
     noMatch: "Sie haben keine Datensätze mit Status {{status}}, die Ihrer Suche entsprechen",

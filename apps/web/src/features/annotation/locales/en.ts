@@ -24,6 +24,7 @@ const annotation = {
   },
   fields: { imageError: "Could not load image", copy: "Copy to clipboard" },
   record: { label: "Record", info: "Record info", completeTooltip: "The record is complete, it has the minimum number of responses" },
+  saveFailed: { message: "Your answer to record {{page}} was not saved", goTo: "Go to record {{page}}", retry: "Retry", badge: "Not saved" },
   guard: { message: "You didn't submit your changes", ignore: "Ignore and continue", close: "Close" },
   empty: {
     noMatch: "You have no {{status}} records matching your query",

@@ -26,6 +26,7 @@ const annotation: typeof en = {
   },
   fields: { imageError: "No se pudo cargar la imagen", copy: "Copiar al portapapeles" },
   record: { label: "Registro", info: "Información del registro", completeTooltip: "El registro está completo, tiene el número mínimo de respuestas" },
+  saveFailed: { message: "Tu respuesta al registro {{page}} no se guardó", goTo: "Ir al registro {{page}}", retry: "Reintentar", badge: "No guardado" },
   guard: { message: "No has enviado tus cambios", ignore: "Ignorar y continuar", close: "Cerrar" },
   empty: {
     noMatch: "No tienes registros con estado {{status}} que coincidan con tu búsqueda",
