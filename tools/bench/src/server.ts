@@ -1,24 +1,9 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { REPO_ROOT, startBuiltServer } from "@tessera/test-harness";
 
-const here = dirname(fileURLToPath(import.meta.url));
-export const REPO_ROOT = resolve(here, "../../..");
-
-async function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const srv = createServer();
-    srv.listen(0, "127.0.0.1", () => {
-      const address = srv.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      srv.close(() => res(port));
-    });
-    srv.on("error", rej);
-  });
-}
+export { REPO_ROOT };
 
 /** Resident set size of a process in bytes, from /proc (0 once it is gone). */
 export function readRss(pid: number): { rss: number; hwm: number } {
@@ -79,51 +64,29 @@ export interface ServerOptions { postgres?: string | undefined; cpuProfileDir?: 
 
 /** Starts apps/server/dist/main.js on loopback with a fresh data directory and samples its RSS every 250 ms. */
 export async function startServer(options: ServerOptions = {}): Promise<BenchServer> {
-  const main = join(REPO_ROOT, "apps/server/dist/main.js");
-  try { statSync(main); } catch { throw new Error(`${main} is missing: build the server first (pnpm turbo run build)`); }
-  const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), "tessera-bench-"));
   const ownerPassword = "bench-owner-password";
-  const nodeArgs = options.cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${options.cpuProfileDir}`] : [];
-  const env: NodeJS.ProcessEnv = {
-    ...process.env, TESSERA_PORT: String(port), TESSERA_HOST: "127.0.0.1", TESSERA_DATA_DIR: dataDir,
-    TESSERA_OWNER_PASSWORD: ownerPassword, TESSERA_LOG_LEVEL: "warn",
-  };
+  // Empty DATABASE_URL / TESSERA_DATABASE_URL keep the embedded store even when the caller's shell sets them.
+  const env: Record<string, string> = { TESSERA_LOG_LEVEL: "warn", DATABASE_URL: options.postgres ?? "", TESSERA_DATABASE_URL: "" };
   if (options.webDist) env.TESSERA_WEB_DIST = options.webDist;
-  delete env.DATABASE_URL;
-  delete env.TESSERA_DATABASE_URL;
-  if (options.postgres) env.DATABASE_URL = options.postgres;
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, main], { env, stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  child.stdout?.on("data", (d) => { output += String(d); });
-  child.stderr?.on("data", (d) => { output += String(d); });
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
-    try {
-      if ((await fetch(`${url}/api/v1/settings`)).ok) break;
-    } catch { /* not up yet */ }
-    if (Date.now() > deadline) { child.kill("SIGKILL"); throw new Error(`server did not start: ${output}`); }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  const ownerApiKey = /API key:\s+(\S+)/.exec(output)?.[1];
-  if (!ownerApiKey) { child.kill("SIGKILL"); throw new Error(`no owner API key in the server output: ${output}`); }
-  const pid = child.pid!;
+  const child = await startBuiltServer({
+    dataDir, ownerPassword, env, startTimeoutMs: 60_000,
+    nodeArgs: options.cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${options.cpuProfileDir}`] : [],
+  });
+  const ownerApiKey = /API key:\s+(\S+)/.exec(child.output())?.[1];
+  if (!ownerApiKey) { await child.kill("SIGKILL"); throw new Error(`no owner API key in the server output: ${child.output()}`); }
+  const pid = child.pid;
   let peak = 0;
   const sampler = setInterval(() => { peak = Math.max(peak, readRss(pid).rss); }, 250);
   sampler.unref();
   return {
-    url, pid, dataDir, ownerPassword, ownerApiKey,
+    url: child.url, pid, dataDir, ownerPassword, ownerApiKey,
     peakRss: () => { const now = readRss(pid); peak = Math.max(peak, now.rss); return Math.max(peak, now.hwm); },
     stop: async () => {
       clearInterval(sampler);
-      if (child.exitCode === null) {
-        child.kill("SIGTERM");
-        const killer = setTimeout(() => child.kill("SIGKILL"), 30_000);
-        await new Promise((r) => (child.exitCode !== null ? r(null) : child.once("exit", r)));
-        clearTimeout(killer);
-      }
+      const killer = setTimeout(() => { void child.kill("SIGKILL"); }, 30_000);
+      await child.kill("SIGTERM");
+      clearTimeout(killer);
       if (!options.keepData) rmSync(dataDir, { recursive: true, force: true });
     },
   };

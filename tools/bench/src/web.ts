@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
+import { chromiumPath, launchChromium } from "@tessera/test-harness/browser";
 import type { Browser, Page } from "playwright-core";
 import { REPO_ROOT } from "./server.ts";
 
@@ -87,16 +88,12 @@ export interface BrowserOptions { url: string; datasetId: string; username: stri
 
 /** Real headless Chromium on the annotation page: first record after navigation, next record after Submit, JS heap growth. */
 export async function measureBrowser(options: BrowserOptions): Promise<BrowserOutcome> {
-  const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+  const executablePath = chromiumPath();
   if (!existsSync(executablePath)) return { skipped: `no Chromium at ${executablePath}` };
-  const { chromium } = await import("playwright-core");
   let browser: Browser | undefined;
   const pageErrors: string[] = [];
   try {
-    browser = await chromium.launch({
-      executablePath, headless: true,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"],
-    });
+    browser = await launchChromium();
     const context = await browser.newContext({ locale: "en-US", viewport: { width: 1400, height: 1000 } });
     await context.addInitScript(recordFirstRecord);
     const page = await context.newPage();

@@ -1,2 +1,2 @@
-export { freePort } from "./port.js";
-export { REPO_ROOT, SERVER_MAIN, startBuiltServer, type BuiltServer, type BuiltServerOptions } from "./built-server.js";
+export { freePort } from "#port";
+export { REPO_ROOT, SERVER_MAIN, startBuiltServer, type BuiltServer, type BuiltServerOptions } from "#built-server";
