@@ -22,6 +22,8 @@ export const postgresVariants: Record<string, Migration> = {
   "0008-records-fts-explicit-insert": noop,
   /** SQLite metadata index kept by triggers; PostgreSQL filters its jsonb directly. */
   "0009-record-metadata-index": noop,
+  /** SQLite FTS5 table rebuilt contentless; PostgreSQL keeps its tsvector records_fts. */
+  "0010-records-fts-contentless": noop,
 };
 
 export const postgresMigrationProvider: MigrationProvider = {
