@@ -29,7 +29,7 @@ async function startOn(store: Store, config: ServerConfig): Promise<RunningServe
   const ctx = createContext(store, new TokenService(secret, config.tokenExpirationSeconds), { ...config, webDist: config.webDist ?? defaultWebDist() });
   const owner = await bootstrapOwner(store.db, config.ownerUsername, config.ownerPassword);
   const app = await buildApp(ctx);
-  if (config.seedDemo) await seedDemo(app, store.db);
+  if (config.seedDemo) await seedDemo(app, store.db, { vectors: store.vectorSearch });
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : config.port;

@@ -7,7 +7,9 @@ import type { DB } from "../db/schema.js";
  * through the server's own public API with the owner's API key, so the demo data passes the same
  * validation as anything a user or the SDK sends. Does nothing when any dataset exists.
  */
-export async function seedDemo(app: FastifyInstance, db: Kysely<DB>): Promise<string | null> {
+export async function seedDemo(app: FastifyInstance, db: Kysely<DB>, seedOptions: { vectors?: boolean } = {}): Promise<string | null> {
+  // Without vector search (PostgreSQL lacking pgvector) a vector setting would stop the next start.
+  const withVectors = seedOptions.vectors ?? true;
   if (await db.selectFrom("datasets").select("id").limit(1).executeTakeFirst()) return null;
   const owner = await db.selectFrom("users").select(["api_key"]).where("role", "=", "owner").orderBy("inserted_at").executeTakeFirst();
   if (!owner) return null;
@@ -40,10 +42,10 @@ export async function seedDemo(app: FastifyInstance, db: Kysely<DB>): Promise<st
   await call("POST", `/datasets/${dataset.id}/metadata-properties`, { name: "genre", title: "Genre", settings: { type: "terms", values: GENRES }, visible_for_annotators: true });
   await call("POST", `/datasets/${dataset.id}/metadata-properties`, { name: "year", title: "Year", settings: { type: "integer", min: 1950, max: 2026 }, visible_for_annotators: true });
   await call("POST", `/datasets/${dataset.id}/metadata-properties`, { name: "stars", title: "Stars given", settings: { type: "float", min: 0, max: 5 }, visible_for_annotators: true });
-  await call("POST", `/datasets/${dataset.id}/vectors-settings`, { name: "review_embedding", title: "Review embedding", dimensions: DEMO_VECTOR_DIMENSIONS });
+  if (withVectors) await call("POST", `/datasets/${dataset.id}/vectors-settings`, { name: "review_embedding", title: "Review embedding", dimensions: DEMO_VECTOR_DIMENSIONS });
   await call("PUT", `/datasets/${dataset.id}/publish`);
 
-  const items = Array.from({ length: 120 }, (_, i) => demoRecord(i, questionIds));
+  const items = Array.from({ length: 120 }, (_, i) => demoRecord(i, questionIds, withVectors));
   await call("POST", `/datasets/${dataset.id}/records/bulk`, { items });
   return dataset.id;
 }
@@ -67,7 +69,7 @@ const OPENINGS = ["I went in with low expectations and", "My whole family watche
 const MIDDLES = ["the acting by Maria Lopez was outstanding", "the plot twists kept everyone guessing", "the soundtrack from Studio Aurora carried every scene", "the pacing dragged in the second half", "the visuals were breathtaking but the story felt thin"];
 const ENDINGS = ["I would watch it again.", "I left the cinema disappointed.", "it is a solid weekend choice.", "it deserves every award it gets.", "it was fine, nothing more."];
 
-function demoRecord(i: number, questionIds: Record<string, string>) {
+function demoRecord(i: number, questionIds: Record<string, string>, withVectors: boolean) {
   const pick = <T>(list: T[], salt: number): T => list[(i * 7 + salt * 3) % list.length]!;
   const review = `${pick(OPENINGS, 1)} ${pick(MIDDLES, 2)}; ${pick(ENDINGS, 3)}`;
   const sentiment = ["positive", "negative", "neutral"][i % 3]!;
@@ -80,7 +82,7 @@ function demoRecord(i: number, questionIds: Record<string, string>) {
         { role: "assistant", content: `Here is review number ${i + 1}.` },
       ],
     },
-    vectors: { review_embedding: demoEmbedding(review) },
+    ...(withVectors ? { vectors: { review_embedding: demoEmbedding(review) } } : {}),
     metadata: { genre: pick(GENRES, 4), year: 1990 + (i % 36), stars: Math.round(((i * 37) % 50) / 10 * 10) / 10 },
     suggestions: [
       { question_id: questionIds.sentiment, value: sentiment, score: 0.55 + ((i * 13) % 45) / 100, agent: "demo-sentiment-model" },
