@@ -1,5 +1,6 @@
 import { CompiledQuery, type Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
+import { rawSqliteOf } from "../db/database.js";
 import { metadataRowsOf } from "../db/migrations/0009-record-metadata-index.js";
 import { encodeVector } from "../records/read.js";
 import type { SearchFilter, SearchPort, SearchQuery, SearchResult, SearchScope } from "./search-port.js";
@@ -117,6 +118,8 @@ class Builder {
   }
 }
 
+const RECORD_STATUSES = ["pending", "completed"];
+const FEW_MATCHES = 2048;
 const KNN_MAX_K = 4096; // sqlite-vec's limit for `k`
 const KNN_PREFIX = "record_vectors_knn_";
 
@@ -127,7 +130,8 @@ function scalar(v: unknown): Param {
 }
 
 export class SqliteSearch implements SearchPort {
-  constructor(private readonly db: Kysely<DB>) {}
+  /** `fewMatches`: up to it the queue's text count probes each match (textCount); tests set -1 to exercise the other path. */
+  constructor(private readonly db: Kysely<DB>, private readonly options: { fewMatches?: number } = {}) {}
 
   private async all<T>(sqlText: string, params: Param[]): Promise<T[]> {
     return (await this.db.executeQuery<T>(CompiledQuery.raw(sqlText, params))).rows;
@@ -345,7 +349,8 @@ export class SqliteSearch implements SearchPort {
     // The FTS rows of the dataset's range: every query below starts from these.
     const fts = (b: Builder) => `records_fts WHERE records_fts MATCH ${b.p(expression)} AND rowid BETWEEN ${b.p(span.lo! * 1024)} AND ${b.p(span.hi! * 1024 + 1023)}${text.field !== null ? ` AND field = ${b.p(text.field)}` : ""}`;
 
-    const total = await this.textCount(query, fts, span.shared === 0);
+    const total = (span.shared === 0 ? await this.queueTextCount(query, span.lo, span.hi, expression, text.field) : null)
+      ?? await this.textCount(query, fts, span.shared === 0);
     const need = query.offset + query.limit;
     if (total === 0 || query.offset >= total || query.limit === 0) return { hits: [], total };
 
@@ -387,6 +392,57 @@ export class SqliteSearch implements SearchPort {
       const kept = Math.max(passing.length, 1) / Math.max(rows.length, 1);
       k = Math.max(k * 4, Math.ceil((need / kept) * 1.5));
     }
+  }
+
+  /**
+   * Exact total of a text search whose filters are only a record status terms filter and/or response
+   * status `pending` (the annotation queue's shape), on a dataset alone in its seq range: the distinct
+   * matching seqs read in rowid order (no scoring, no per-match probe), minus those among the few
+   * records the filters exclude (records of the other statuses, answered records), looked up by binary
+   * search. Same number as textCount, at the cost of the match walk alone (bench dataset, 100K records,
+   * a word in 79% of them: 77 -> 22 ms of CPU). Null when the filters have another shape or the
+   * excluded set could be large (admin search over an instance holding many more responses).
+   */
+  private async queueTextCount(query: SearchQuery, lo: number, hi: number, expression: string, field: string | null): Promise<number | null> {
+    const raw = rawSqliteOf(this.db);
+    if (!raw) return null;
+    const split = splitPending(query.filters);
+    const others = split ? split.others : query.filters;
+    const statusFilter = (f: SearchFilter) => f.type === "terms" && f.scope.entity === "record" && f.scope.property === "status";
+    if (others.length > 1 || (others.length === 1 && !statusFilter(others[0]!)) || (!split && others.length === 0)) return null;
+    if (split && query.userId === null && !(await this.answeredSetIsSmall(query.datasetId))) return null;
+    const statuses = others.length === 1 && others[0]!.type === "terms" ? others[0]!.values : null;
+    // The connection itself (no transaction of another request in progress), read synchronously.
+    return this.db.connection().execute(async () => {
+      const fieldClause = field !== null ? " AND field = ?" : "";
+      const rows = raw.prepare(`SELECT rowid >> 10 FROM records_fts WHERE records_fts MATCH ? AND rowid BETWEEN ? AND ?${fieldClause} ORDER BY rowid`)
+        .pluck().all(...[expression, lo * 1024, hi * 1024 + 1023, ...(field !== null ? [field] : [])]) as number[];
+      const seqs: number[] = [];
+      for (const seq of rows) if (seq !== seqs[seqs.length - 1]) seqs.push(seq);
+      // Few matches: textCount's probe per match is cheaper than reading every excluded record.
+      if (seqs.length <= (this.options.fewMatches ?? FEW_MATCHES)) return null;
+      const excluded = new Set<number>();
+      if (statuses) {
+        // Record statuses are `pending` and `completed` (records/status.ts): the others, through records_dataset_status_seq_idx.
+        const dropped = RECORD_STATUSES.filter((v) => !statuses.includes(v));
+        if (dropped.length > 0) {
+          for (const seq of raw.prepare(`SELECT seq FROM records WHERE dataset_id = ? AND status IN (${dropped.map(() => "?").join(", ")})`).pluck().all(query.datasetId, ...dropped) as number[]) excluded.add(seq);
+        }
+      }
+      if (split) {
+        const answered = query.userId !== null
+          ? raw.prepare("SELECT r.seq FROM responses mine CROSS JOIN records r ON r.id = mine.record_id WHERE mine.user_id = ? AND r.dataset_id = ?").pluck().all(query.userId, query.datasetId)
+          : raw.prepare("SELECT r.seq FROM (SELECT DISTINCT record_id FROM responses) AS mine CROSS JOIN records r ON r.id = mine.record_id WHERE r.dataset_id = ?").pluck().all(query.datasetId);
+        for (const seq of answered as number[]) excluded.add(seq);
+      }
+      let dropped = 0;
+      for (const seq of excluded) {
+        let a = 0, b = seqs.length;
+        while (a < b) { const mid = (a + b) >> 1; if (seqs[mid]! < seq) a = mid + 1; else b = mid; }
+        if (a < seqs.length && seqs[a] === seq) dropped++;
+      }
+      return seqs.length - dropped;
+    });
   }
 
   /**
