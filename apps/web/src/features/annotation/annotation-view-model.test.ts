@@ -142,6 +142,15 @@ describe("AnnotationViewModel, focus view", () => {
     expect(await Promise.all([first, second])).toEqual([true, true]);
     expect(server.calls).toEqual(["create r1 submitted", "update r1 submitted"]);
     expect(server.responses.get("r1")?.values).toEqual({ sentiment: "negative" });
+    // Clear right after a Submit waits for the response, then deletes it
+    server.saveGate = new Promise((r) => { release = r; });
+    vm.form.set(vm.current!, vm.current!.question("sentiment")!, "neutral");
+    const third = vm.act("submitted");
+    const cleared = vm.clear();
+    release();
+    await Promise.all([third, cleared]);
+    expect(server.responses.has("r1")).toBe(false);
+    expect(vm.current?.isPending).toBe(true);
   });
 
   it("autosaves a draft a few seconds after a change, showing Saving then Saved", async () => {

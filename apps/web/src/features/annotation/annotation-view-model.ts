@@ -433,6 +433,7 @@ export class AnnotationViewModel {
     this.cancelAutosave();
     runInAction(() => { this.busy = true; });
     try {
+      await this.saving.get(record.id)?.catch(() => undefined); // a response on its way lands first
       await this.useCases.clear.execute(record);
       runInAction(() => this.responded());
     } finally {
