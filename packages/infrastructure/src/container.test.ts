@@ -2,18 +2,8 @@ import { describe, expect, it } from "vitest";
 import { ErrorCode, ListDatasetsUseCase, LoadUserUseCase, SignInUseCase } from "@tessera/domain";
 import { createContainer } from "./container.js";
 import { MemoryStorage, PRODUCT_STORAGE_KEY } from "./storage/local-storage.js";
+import { fakeFetch, json } from "./testing/fake-fetch.js";
 
-type Handler = (request: Request) => Response | Promise<Response>;
-function fakeFetch(handler: Handler) {
-  const calls: Request[] = [];
-  const fn = (async (input: RequestInfo | URL, init?: RequestInit) => {
-    const request = input instanceof Request ? input : new Request(input, init);
-    calls.push(request.clone());
-    return handler(request);
-  }) as typeof fetch;
-  return { fn, calls };
-}
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 const me = { id: "u1", username: "owner", first_name: "Owner", last_name: null, role: "owner", api_key: "key" };
 
 describe("composition root", () => {

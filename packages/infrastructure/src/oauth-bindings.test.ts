@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { ErrorCode, LoadOAuthProvidersUseCase, SignInWithOAuthUseCase, StartOAuthSignInUseCase, TOKENS, type OAuthRepository, type TokenStore } from "@tessera/domain";
 import { createContainer } from "./container.js";
 import { MemoryStorage } from "./storage/local-storage.js";
+import { json } from "./testing/fake-fetch.js";
 
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 const me = { id: "u1", username: "alice", first_name: "Alice", last_name: null, role: "annotator", api_key: "k", inserted_at: "x", updated_at: "x" };
 const make = (handler: (request: Request) => Response) => {
   const requests: Request[] = [];

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { GetDatasetCreationUseCase, HasDatasetResponsesUseCase } from "@tessera/domain";
 import { createContainer } from "./container.js";
 import { MemoryStorage, PRODUCT_STORAGE_KEY } from "./storage/local-storage.js";
+import { json } from "./testing/fake-fetch.js";
 
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 
 function app(handler: (url: URL) => Response, hubUrl?: string) {
   const storage = new MemoryStorage();

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { ErrorCode, GetEnvironmentUseCase, ListMyWorkspacesUseCase, GetDatasetProgressUseCase } from "@tessera/domain";
 import { createContainer } from "./container.js";
 import { MemoryStorage } from "./storage/local-storage.js";
+import { json } from "./testing/fake-fetch.js";
 
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 const make = (handler: (path: string) => Response) =>
   createContainer({ storage: new MemoryStorage(), origin: "http://app.test", fetch: (async (input: RequestInfo | URL) => handler(new URL(input instanceof Request ? input.url : String(input)).pathname)) as typeof fetch });
 

@@ -3,8 +3,8 @@ import type { Notification, NotificationPort } from "@tessera/domain";
 import { createHttpClient } from "./http-client.js";
 import { HttpCache, cacheSecondsFor, invalidationsFor } from "./cache.js";
 import { normalizeError } from "./failed-request-handler.js";
+import { json } from "../testing/fake-fetch.js";
 
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 const tokens = (t: string | null = "jwt") => ({ get: () => t, set: () => {}, clear: () => {} });
 
 function fakeNotifications() {

@@ -5,17 +5,12 @@ import {
 } from "@tessera/domain";
 import { createContainer } from "../container.js";
 import { MemoryStorage, PRODUCT_STORAGE_KEY } from "../storage/local-storage.js";
+import { fakeFetch, json, type Handler } from "../testing/fake-fetch.js";
 
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
-function app(handler: (r: Request) => Response | Promise<Response>) {
+function app(handler: Handler) {
   const storage = new MemoryStorage();
   storage.setItem(PRODUCT_STORAGE_KEY, JSON.stringify({ "auth.token": "jwt" }));
-  const calls: Request[] = [];
-  const fetchFn = (async (input: RequestInfo | URL, init?: RequestInit) => {
-    const request = input instanceof Request ? input : new Request(input, init);
-    calls.push(request.clone());
-    return handler(request);
-  }) as typeof fetch;
+  const { fn: fetchFn, calls } = fakeFetch(handler);
   const toasts: Notification[] = [];
   const delays: number[] = [];
   const c = createContainer({

@@ -6,18 +6,8 @@ import {
 } from "@tessera/domain";
 import { createContainer } from "../container.js";
 import { MemoryStorage, PRODUCT_STORAGE_KEY } from "../storage/local-storage.js";
+import { fakeFetch, json, type Handler } from "../testing/fake-fetch.js";
 
-type Handler = (request: Request) => Response | Promise<Response>;
-function fakeFetch(handler: Handler) {
-  const calls: Request[] = [];
-  const fn = (async (input: RequestInfo | URL, init?: RequestInit) => {
-    const request = input instanceof Request ? input : new Request(input, init);
-    calls.push(request.clone());
-    return handler(request);
-  }) as typeof fetch;
-  return { fn, calls };
-}
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 function app(handler: Handler) {
   const storage = new MemoryStorage();
   storage.setItem(PRODUCT_STORAGE_KEY, JSON.stringify({ "auth.token": "jwt" }));
