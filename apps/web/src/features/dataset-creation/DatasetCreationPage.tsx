@@ -2,7 +2,7 @@ import { useEffect, useId, useMemo, type ReactNode } from "react";
 import { observer } from "mobx-react-lite";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useParams } from "react-router";
-import { CreateDatasetUseCase, GetDatasetCreationUseCase, GetFirstRecordFromHubUseCase, GetWorkspacesUseCase, type Message, type QuestionCreation } from "@tessera/domain";
+import { CreateDatasetUseCase, GetDatasetCreationUseCase, GetFirstRecordFromHubUseCase, GetWorkspacesUseCase, type HubSubset, type Message, type QuestionCreation } from "@tessera/domain";
 import { useResolve } from "../../app/container-context";
 import { paths } from "../../app/routes";
 import { InternalPageLayout } from "../../layouts";
@@ -168,15 +168,24 @@ const ConfigurationColumn = observer(function ConfigurationColumn({ vm }: { vm: 
   );
 });
 
-const ColumnsCard = observer(function ColumnsCard({ vm }: { vm: DatasetCreationViewModel }) {
-  const { t } = useTranslation();
+/** A card about the selected subset, titled by `title`; renders nothing until a subset is selected. */
+const SubsetCard = observer(function SubsetCard({ vm, title, children }: { vm: DatasetCreationViewModel; title: string; children: (subset: HubSubset) => ReactNode }) {
   vm.track();
   const s = vm.subset;
   const titleId = useId();
   if (!s) return null;
   return (
     <section className="card" aria-labelledby={titleId}>
-      <h2 id={titleId}>{t("datasetCreation.columns.title")}</h2>
+      <h2 id={titleId}>{title}</h2>
+      {children(s)}
+    </section>
+  );
+});
+
+const ColumnsCard = observer(function ColumnsCard({ vm }: { vm: DatasetCreationViewModel }) {
+  const { t } = useTranslation();
+  return (
+    <SubsetCard vm={vm} title={t("datasetCreation.columns.title")}>{(s) => <>
       <p>{t("datasetCreation.columns.help")}</p>
       <ul className="creation-columns">
         {vm.listedColumns.map((column) => {
@@ -199,19 +208,14 @@ const ColumnsCard = observer(function ColumnsCard({ vm }: { vm: DatasetCreationV
         <option value="">{t("datasetCreation.columns.none")}</option>
         {s.columns.map((x) => <option key={x} value={x}>{x}</option>)}
       </Select>
-    </section>
+    </>}</SubsetCard>
   );
 });
 
 const QuestionsCard = observer(function QuestionsCard({ vm }: { vm: DatasetCreationViewModel }) {
   const { t } = useTranslation();
-  vm.track();
-  const s = vm.subset;
-  const titleId = useId();
-  if (!s) return null;
   return (
-    <section className="card" aria-labelledby={titleId}>
-      <h2 id={titleId}>{t("datasetCreation.questions.title")}</h2>
+    <SubsetCard vm={vm} title={t("datasetCreation.questions.title")}>{(s) => <>
       <ul className="creation-questions">
         {s.questions.map((q) => <QuestionEditor key={q.name} vm={vm} question={q} />)}
       </ul>
@@ -222,7 +226,7 @@ const QuestionsCard = observer(function QuestionsCard({ vm }: { vm: DatasetCreat
           return <button key={type} type="button" className="button button--small" aria-label={t("datasetCreation.questions.addType", { type: label })} onClick={() => vm.addQuestion(type)}>+ {label}</button>;
         })}
       </div>
-    </section>
+    </>}</SubsetCard>
   );
 });
 
