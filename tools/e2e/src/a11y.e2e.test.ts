@@ -2,6 +2,7 @@ import { createRequire } from "node:module";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { launchBrowser, screenshot, signIn, startApp, type RunningApp } from "./harness.js";
+import { addEveryQuestionSchema, everyQuestionRecords, ownerApi, signedInPage, type Api } from "./seed.js";
 
 /**
  * Accessibility quality bar (issue 6) in real Chromium:
@@ -13,45 +14,19 @@ const AXE_PATH = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 
 let app: RunningApp;
 let browser: Browser;
-let token = "";
+let api: Api;
 let datasetId = "";
-
-async function api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${app.url}/api/v1${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${token}`, ...(body !== undefined ? { "Content-Type": "application/json" } : {}) },
-    body: body !== undefined ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-  return (text ? JSON.parse(text) : null) as T;
-}
 
 /** A dataset with every question type (like annotation.e2e.test.ts), a suggestion, markdown, vectors and metadata. */
 async function seed(): Promise<void> {
-  const t = await fetch(`${app.url}/api/v1/token`, { method: "POST", body: new URLSearchParams({ username: "owner", password: app.ownerPassword }) });
-  token = ((await t.json()) as { access_token: string }).access_token;
+  api = await ownerApi(app);
   const ws = await api<{ id: string }>("POST", "/workspaces", { name: "a11y-team" });
   const ds = await api<{ id: string }>("POST", "/datasets", { name: "a11y-every-question", workspace_id: ws.id, guidelines: "# Guidelines\nBe **kind** and read the [docs](https://example.org)." });
   datasetId = ds.id;
-  await api("POST", `/datasets/${ds.id}/fields`, { name: "text", title: "Text", required: true, settings: { type: "text", use_markdown: false } });
-  await api("POST", `/datasets/${ds.id}/fields`, { name: "notes", title: "Notes", required: false, settings: { type: "text", use_markdown: true } });
-  const q = async (name: string, required: boolean, settings: unknown) => api<{ id: string }>("POST", `/datasets/${ds.id}/questions`, { name, title: name[0]!.toUpperCase() + name.slice(1), description: `About ${name}`, required, settings });
-  const sentiment = await q("sentiment", true, { type: "label_selection", options: [{ value: "positive", text: "Positive" }, { value: "negative", text: "Negative" }, { value: "neutral", text: "Neutral" }] });
-  await q("topics", false, { type: "multi_label_selection", options: ["news", "sports", "politics", "science", "culture"].map((v) => ({ value: v, text: v })), visible_options: 3 });
-  await q("quality", false, { type: "rating", options: [1, 2, 3, 4, 5].map((value) => ({ value })) });
-  await q("preference", false, { type: "ranking", options: [{ value: "a", text: "Answer A" }, { value: "b", text: "Answer B" }, { value: "c", text: "Answer C" }] });
-  await q("comment", false, { type: "text", use_markdown: true });
-  await q("entities", false, { type: "span", field: "text", allow_overlapping: false, options: [{ value: "person", text: "Person" }, { value: "place", text: "Place" }] });
+  const { sentimentId } = await addEveryQuestionSchema(api, ds.id, { describe: true });
   await api("POST", `/datasets/${ds.id}/metadata-properties`, { name: "length", title: "Length", settings: { type: "integer" }, visible_for_annotators: true }).catch(() => undefined);
-  await api("POST", `/datasets/${ds.id}/vectors-settings`, { name: "emb", title: "Embedding", dimensions: 3 });
   await api("PUT", `/datasets/${ds.id}/publish`);
-  const items = Array.from({ length: 12 }, (_, i) => ({
-    fields: { text: i === 0 ? "Ada Lovelace lived in London" : `Record number ${i + 1} about ${i % 2 ? "cats" : "dogs"}`, notes: `**note ${i + 1}**` },
-    external_id: `a11y-${i + 1}`,
-    vectors: { emb: [1, i / 12, (i % 3) / 3] },
-    suggestions: [{ question_id: sentiment.id, value: "positive", score: 0.87, agent: "model-x" }],
-  }));
+  const items = everyQuestionRecords(12, "a11y-", sentimentId, () => true);
   await api("POST", `/datasets/${ds.id}/records/bulk`, { items });
 }
 
@@ -67,14 +42,6 @@ async function newContext(theme: Theme): Promise<BrowserContext> {
   // The app's default theme is "system": the context's colour scheme picks light or dark. bypassCSP lets
   // addScriptTag inject axe-core under the app's strict Content-Security-Policy (script-src 'self').
   return browser.newContext({ locale: "en-US", colorScheme: theme, viewport: { width: 1400, height: 1000 }, bypassCSP: true });
-}
-
-async function signedIn(context: BrowserContext): Promise<Page> {
-  const page = await context.newPage();
-  await page.goto(`${app.url}/sign-in`);
-  await signIn(page, app);
-  await page.waitForURL(`${app.url}/`);
-  return page;
 }
 
 interface AxeNode { target: unknown[]; failureSummary?: string; html: string }
@@ -135,7 +102,7 @@ describe.each<Theme>(["light", "dark"])("axe-core audit in the %s theme", (theme
 
   it("finds no serious or critical violations on the annotation page in focus and bulk view", async () => {
     const context = await newContext(theme);
-    const page = await signedIn(context);
+    const page = await signedInPage(context, app);
     await page.goto(`${app.url}/dataset/${datasetId}/annotation-mode`);
     await page.getByRole("group", { name: /Sentiment/ }).waitFor();
     // the first pending record (an earlier test may have saved a draft of record 1)
@@ -175,7 +142,7 @@ describe.each<Theme>(["light", "dark"])("axe-core audit in the %s theme", (theme
 describe.each<Theme>(["light", "dark"])("axe-core audit on a phone-sized screen in the %s theme", (theme) => {
   it("finds no serious or critical violations on home and the annotation page", async () => {
     const context = await browser.newContext({ locale: "en-US", colorScheme: theme, viewport: { width: 390, height: 844 }, bypassCSP: true });
-    const page = await signedIn(context);
+    const page = await signedInPage(context, app);
     await page.getByRole("link", { name: "a11y-every-question" }).waitFor();
     const found = await audit(page, `home-phone-${theme}`);
     await page.goto(`${app.url}/dataset/${datasetId}/annotation-mode`);
@@ -252,7 +219,7 @@ async function tabThrough(page: Page): Promise<TabReport> {
 describe("keyboard reachability", () => {
   it("reaches every control on home with a visible focus indicator", async () => {
     const context = await newContext("light");
-    const page = await signedIn(context);
+    const page = await signedInPage(context, app);
     await page.getByRole("link", { name: "a11y-every-question" }).waitFor();
     await page.getByRole("table").getByRole("progressbar").first().waitFor();
     const report = await tabThrough(page);
@@ -264,7 +231,7 @@ describe("keyboard reachability", () => {
 
   it("notices a control whose focus indicator is removed (the check can fail)", async () => {
     const context = await newContext("light");
-    const page = await signedIn(context);
+    const page = await signedInPage(context, app);
     await page.getByRole("link", { name: "a11y-every-question" }).waitFor();
     await page.addStyleTag({ content: ".sort-button:focus-visible { outline: none !important; box-shadow: none !important; }" });
     const report = await tabThrough(page);
@@ -274,7 +241,7 @@ describe("keyboard reachability", () => {
 
   it.each([["focus", ""], ["bulk", "?_page=1~50"]])("reaches every control on the annotation page (%s view) with a visible focus indicator", async (_view, query) => {
     const context = await newContext("dark");
-    const page = await signedIn(context);
+    const page = await signedInPage(context, app);
     await page.goto(`${app.url}/dataset/${datasetId}/annotation-mode${query}`);
     await page.getByRole("group", { name: /Sentiment/ }).waitFor();
     await page.getByText(/Ada Lovelace lived in London|Record number \d+ about/).first().waitFor();

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser, screenshot, signIn, startApp, type RunningApp } from "./harness.js";
+import { launchBrowser, screenshot, startApp, type RunningApp } from "./harness.js";
+import { ownerApi, signedInPage, type Api } from "./seed.js";
 
 /**
  * Annotation filters end to end: response and suggestion-agent filters (owner), and an annotator
@@ -14,26 +15,13 @@ import { launchBrowser, screenshot, signIn, startApp, type RunningApp } from "./
  */
 let app: RunningApp;
 let browser: Browser;
-let token = "";
+let api: Api;
 let datasetId = "";
 const recordIds: string[] = [];
 const ANNOTATOR = { username: "annie", password: "annie-password-1" };
 
-async function api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${app.url}/api/v1${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${token}`, ...(body !== undefined ? { "Content-Type": "application/json" } : {}) },
-    body: body !== undefined ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-  return (text ? JSON.parse(text) : null) as T;
-}
-
 async function seed(): Promise<void> {
-  const form = new URLSearchParams({ username: "owner", password: app.ownerPassword });
-  const t = await fetch(`${app.url}/api/v1/token`, { method: "POST", body: form });
-  token = ((await t.json()) as { access_token: string }).access_token;
+  api = await ownerApi(app);
   const ws = await api<{ id: string }>("POST", "/workspaces", { name: "filters-e2e" });
   const annotator = await api<{ id: string }>("POST", "/users", { first_name: "Annie", username: ANNOTATOR.username, password: ANNOTATOR.password, role: "annotator" });
   await api("POST", `/workspaces/${ws.id}/users`, { user_id: annotator.id });
@@ -82,10 +70,7 @@ afterAll(async () => { await browser?.close(); await app?.stop(); });
 
 async function openAs(username: string, password: string, query = ""): Promise<Page> {
   const context = await browser.newContext({ locale: "en-US", viewport: { width: 1400, height: 1000 } });
-  const page = await context.newPage();
-  await page.goto(`${app.url}/sign-in`);
-  await signIn(page, app, username, password);
-  await page.waitForURL(`${app.url}/`);
+  const page = await signedInPage(context, app, username, password);
   await page.goto(`${app.url}/dataset/${datasetId}/annotation-mode${query}`);
   await page.getByRole("group", { name: /Sentiment/ }).waitFor();
   return page;

@@ -1,24 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { launchBrowser, screenshot, signIn, startApp, type RunningApp } from "./harness.js";
+import { launchBrowser, screenshot, startApp, type RunningApp } from "./harness.js";
+import { addEveryQuestionSchema, everyQuestionRecords, ownerApi, signedInPage, type Api } from "./seed.js";
 
 /** Annotation screen end to end: a dataset with every question type, seeded over the HTTP API. */
 let app: RunningApp;
 let browser: Browser;
-let token = "";
+let api: Api;
 let datasetId = "";
 const recordIds: string[] = [];
-
-async function api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${app.url}/api/v1${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${token}`, ...(body !== undefined ? { "Content-Type": "application/json" } : {}) },
-    body: body !== undefined ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-  return (text ? JSON.parse(text) : null) as T;
-}
 
 interface StoredResponse { status: string; values: Record<string, { value: unknown }> }
 async function ownerResponse(recordId: string): Promise<StoredResponse | undefined> {
@@ -27,29 +17,13 @@ async function ownerResponse(recordId: string): Promise<StoredResponse | undefin
 }
 
 async function seed(): Promise<void> {
-  const form = new URLSearchParams({ username: "owner", password: app.ownerPassword });
-  const t = await fetch(`${app.url}/api/v1/token`, { method: "POST", body: form });
-  token = ((await t.json()) as { access_token: string }).access_token;
+  api = await ownerApi(app);
   const ws = await api<{ id: string }>("POST", "/workspaces", { name: "annotation-e2e" });
   const ds = await api<{ id: string }>("POST", "/datasets", { name: "every-question", workspace_id: ws.id, guidelines: "# Guidelines\nBe **kind**." });
   datasetId = ds.id;
-  await api("POST", `/datasets/${ds.id}/fields`, { name: "text", title: "Text", required: true, settings: { type: "text", use_markdown: false } });
-  await api("POST", `/datasets/${ds.id}/fields`, { name: "notes", title: "Notes", required: false, settings: { type: "text", use_markdown: true } });
-  const q = async (name: string, required: boolean, settings: unknown) => api<{ id: string }>("POST", `/datasets/${ds.id}/questions`, { name, title: name[0]!.toUpperCase() + name.slice(1), required, settings });
-  const sentiment = await q("sentiment", true, { type: "label_selection", options: [{ value: "positive", text: "Positive" }, { value: "negative", text: "Negative" }, { value: "neutral", text: "Neutral" }] });
-  await q("topics", false, { type: "multi_label_selection", options: ["news", "sports", "politics", "science", "culture"].map((v) => ({ value: v, text: v })), visible_options: 3 });
-  await q("quality", false, { type: "rating", options: [1, 2, 3, 4, 5].map((value) => ({ value })) });
-  await q("preference", false, { type: "ranking", options: [{ value: "a", text: "Answer A" }, { value: "b", text: "Answer B" }, { value: "c", text: "Answer C" }] });
-  await q("comment", false, { type: "text", use_markdown: true });
-  await q("entities", false, { type: "span", field: "text", allow_overlapping: false, options: [{ value: "person", text: "Person" }, { value: "place", text: "Place" }] });
-  await api("POST", `/datasets/${ds.id}/vectors-settings`, { name: "emb", title: "Embedding", dimensions: 3 });
+  const { sentimentId } = await addEveryQuestionSchema(api, ds.id);
   await api("PUT", `/datasets/${ds.id}/publish`);
-  const items = Array.from({ length: 60 }, (_, i) => ({
-    fields: { text: i === 0 ? "Ada Lovelace lived in London" : `Record number ${i + 1} about ${i % 2 ? "cats" : "dogs"}`, notes: `**note ${i + 1}**` },
-    external_id: `ext-${i + 1}`,
-    vectors: { emb: [1, i / 60, (i % 3) / 3] },
-    suggestions: i === 0 ? [{ question_id: sentiment.id, value: "positive", score: 0.87, agent: "model-x" }] : [],
-  }));
+  const items = everyQuestionRecords(60, "ext-", sentimentId, (i) => i === 0);
   const created = await api<{ items: Array<{ id: string }> }>("POST", `/datasets/${ds.id}/records/bulk`, { items });
   recordIds.push(...created.items.map((r) => r.id));
 }
@@ -61,10 +35,7 @@ beforeAll(async () => {
 afterAll(async () => { await browser?.close(); await app?.stop(); });
 
 async function openPage(context: BrowserContext, query = ""): Promise<Page> {
-  const page = await context.newPage();
-  await page.goto(`${app.url}/sign-in`);
-  await signIn(page, app);
-  await page.waitForURL(`${app.url}/`);
+  const page = await signedInPage(context, app);
   await page.goto(`${app.url}/dataset/${datasetId}/annotation-mode${query}`);
   await page.getByRole("group", { name: /Sentiment/ }).waitFor();
   return page;

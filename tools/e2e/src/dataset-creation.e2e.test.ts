@@ -6,13 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 // The fake hub is consumed as source (vitest compiles it), like the server's own tests do.
 import { startFakeHub, FAKE_HUB_TOKEN, type FakeHub } from "../../fake-hub/src/index.js";
-import { launchBrowser, screenshot, signIn, startApp, type RunningApp } from "./harness.js";
+import { launchBrowser, screenshot, startApp, type RunningApp } from "./harness.js";
+import { ownerApi, signedInPage, type Api } from "./seed.js";
 
 /** Dataset creation from the Hub through the page, against the real server and the fake hub, then one annotation each. */
 let hub: FakeHub;
 let app: RunningApp;
 let browser: Browser;
-let token = "";
+let api: Api;
 let context: BrowserContext;
 let datasetsDir = "";
 
@@ -38,16 +39,6 @@ function writeDatasets(): string {
   return dir;
 }
 
-async function api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${app.url}/api/v1${path}`, {
-    method, headers: { Authorization: `Bearer ${token}`, ...(body !== undefined ? { "Content-Type": "application/json" } : {}) },
-    body: body !== undefined ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-  return (text ? JSON.parse(text) : null) as T;
-}
-
 async function firstRow(repo: string, config: string, split: string): Promise<Record<string, unknown>> {
   const res = await fetch(`${hub.url}/first-rows?${new URLSearchParams({ dataset: repo, config, split })}`);
   return ((await res.json()) as { rows: Array<{ row: Record<string, unknown> }> }).rows[0]!.row;
@@ -65,8 +56,7 @@ beforeAll(async () => {
     startApp({ TESSERA_HUB_DATASETS_SERVER_URL: hub.url, HF_TOKEN: FAKE_HUB_TOKEN, TESSERA_HUB_RETRY_DELAY_MS: "50", TESSERA_JOBS_RETRY_DELAY_MS: "200" }),
     launchBrowser(),
   ]);
-  const t = await fetch(`${app.url}/api/v1/token`, { method: "POST", body: new URLSearchParams({ username: "owner", password: app.ownerPassword }) });
-  token = ((await t.json()) as { access_token: string }).access_token;
+  api = await ownerApi(app);
 }, 120_000);
 afterAll(async () => { await browser?.close(); await app?.stop(); await hub?.close(); if (datasetsDir) rmSync(datasetsDir, { recursive: true, force: true }); });
 
@@ -74,10 +64,7 @@ afterAll(async () => { await browser?.close(); await app?.stop(); await hub?.clo
 async function signedIn(): Promise<{ context: { close(): Promise<void> }; page: Page }> {
   if (!context) {
     context = await browser.newContext({ locale: "en-US", viewport: { width: 1400, height: 1000 } });
-    const first = await context.newPage();
-    await first.goto(`${app.url}/sign-in`);
-    await signIn(first, app);
-    await first.waitForURL(`${app.url}/`);
+    const first = await signedInPage(context, app);
     await first.close();
   }
   const page = await context.newPage();

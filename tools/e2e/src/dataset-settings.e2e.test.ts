@@ -1,30 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { launchBrowser, screenshot, signIn, startApp, type RunningApp } from "./harness.js";
+import { accessToken, apiWithToken, signedInPage, type Api } from "./seed.js";
 
 /** Dataset settings edits through the page in real Chromium, verified over the API; then deletion. */
 let app: RunningApp;
 let browser: Browser;
 let context: BrowserContext;
 let token = "";
+let api: Api;
 let datasetId = "";
 let recordId = "";
 let questionId = "";
 
-async function api<T = unknown>(method: string, path: string, body?: unknown, auth = token): Promise<T> {
-  const res = await fetch(`${app.url}/api/v1${path}`, {
-    method, headers: { Authorization: `Bearer ${auth}`, ...(body !== undefined ? { "Content-Type": "application/json" } : {}) },
-    body: body !== undefined ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-  return (text ? JSON.parse(text) : null) as T;
-}
-
 beforeAll(async () => {
   [app, browser] = await Promise.all([startApp(), launchBrowser()]);
-  const t = await fetch(`${app.url}/api/v1/token`, { method: "POST", body: new URLSearchParams({ username: "owner", password: app.ownerPassword }) });
-  token = ((await t.json()) as { access_token: string }).access_token;
+  token = await accessToken(app);
+  api = apiWithToken(app, token);
   const ws = await api<{ id: string }>("POST", "/workspaces", { name: "settings-team" });
   datasetId = (await api<{ id: string }>("POST", "/datasets", { name: "settings-e2e", workspace_id: ws.id, guidelines: "Old guidelines" })).id;
   await api("POST", `/datasets/${datasetId}/fields`, { name: "text", title: "Text", required: true, settings: { type: "text", use_markdown: false } });
@@ -37,11 +29,7 @@ beforeAll(async () => {
   await api("PUT", `/datasets/${datasetId}/publish`);
   recordId = (await api<{ items: Array<{ id: string }> }>("POST", `/datasets/${datasetId}/records/bulk`, { items: [{ fields: { text: "hello" }, vectors: { emb: [1, 0, 0] } }] })).items[0]!.id;
   context = await browser.newContext({ locale: "en-US", viewport: { width: 1400, height: 1000 } });
-  const page = await context.newPage();
-  await page.goto(`${app.url}/sign-in`);
-  await signIn(page, app);
-  await page.waitForURL(`${app.url}/`);
-  await page.close();
+  await (await signedInPage(context, app)).close();
 }, 120_000);
 afterAll(async () => { await browser?.close(); await app?.stop(); });
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
-import { Events, OAuth2Server } from "oauth2-mock-server";
+import type { OAuth2Server } from "oauth2-mock-server";
+import { startOpenIdProvider } from "@tessera/test-harness/openid";
 import { launchBrowser, screenshot, startApp, type RunningApp } from "./harness.js";
 
 /**
@@ -15,11 +16,7 @@ let space: RunningApp;
 let browser: Browser;
 
 beforeAll(async () => {
-  provider = new OAuth2Server();
-  await provider.issuer.keys.generate("RS256");
-  await provider.start(0, "127.0.0.1");
-  provider.service.on(Events.BeforeTokenSigning, (token) => { token.payload.sub = nextUser.sub; });
-  provider.service.on(Events.BeforeUserinfo, (response) => { response.body = { ...nextUser }; });
+  provider = await startOpenIdProvider(() => nextUser);
   // The mock does not URL-decode Basic credentials, so the client id has no '-'.
   const oauth = { OAUTH2_HUGGINGFACE_CLIENT_ID: "tesseraclient", OAUTH2_HUGGINGFACE_CLIENT_SECRET: "e2e-secret", OPENID_PROVIDER_URL: provider.issuer.url! };
   [app, space, browser] = await Promise.all([

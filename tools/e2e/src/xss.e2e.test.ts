@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Frame, Page } from "playwright-core";
-import { launchBrowser, screenshot, signIn, startApp, type RunningApp } from "./harness.js";
+import { launchBrowser, screenshot, startApp, type RunningApp } from "./harness.js";
+import { ownerApi, signedInPage, type Api } from "./seed.js";
 
 /**
  * Stored XSS, end to end in Chromium: a dataset whose every field type, field and question title,
@@ -33,22 +34,12 @@ const corpus = (tag: string) => payloads(tag).join("\n\n");
 
 let app: RunningApp;
 let browser: Browser;
-let token = "";
+let api: Api;
 let datasetId = "";
 const annotator = { username: "xss-annotator", password: "xss-password-1" };
 
-async function api<T = unknown>(method: string, path: string, body?: unknown, headers: Record<string, string> = { Authorization: `Bearer ${token}` }): Promise<T> {
-  const res = await fetch(`${app.url}/api/v1${path}`, {
-    method, headers: { ...headers, ...(body !== undefined ? { "Content-Type": "application/json" } : {}) }, body: body !== undefined ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-  return (text ? JSON.parse(text) : null) as T;
-}
-
 async function seed(): Promise<void> {
-  const t = await fetch(`${app.url}/api/v1/token`, { method: "POST", body: new URLSearchParams({ username: "owner", password: app.ownerPassword }) });
-  token = ((await t.json()) as { access_token: string }).access_token;
+  api = await ownerApi(app);
   const me = await api<{ id: string }>("GET", "/me");
   await api("PATCH", `/users/${me.id}`, { first_name: payloads("owner-first")[1], last_name: payloads("owner-last")[0] });
   const ws = await api<{ id: string }>("POST", "/workspaces", { name: `ws <img src=x onerror="__pwned('ws')">` });
@@ -158,11 +149,8 @@ describe("stored XSS payloads in every rendered place", () => {
   ])("never execute for the %s (no __pwned call in the app, no dialog), while custom templates run sandboxed", async (who, credentials) => {
     const context = await browser.newContext({ locale: "en-US", viewport: { width: 1400, height: 1000 } });
     const state = await watch(context);
-    const page = await context.newPage();
-    await page.goto(`${app.url}/sign-in`);
     const { username, password } = credentials();
-    await signIn(page, app, username, password);
-    await page.waitForURL(`${app.url}/`);
+    const page = await signedInPage(context, app, username, password);
     await visitEverything(page, who);
     // The annotation page rendered the record (its text appears escaped, as text).
     await page.goto(`${app.url}/dataset/${datasetId}/annotation-mode`);

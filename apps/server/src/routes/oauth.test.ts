@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Events, OAuth2Server } from "oauth2-mock-server";
+import { Events, type OAuth2Server } from "oauth2-mock-server";
 import { SignJWT } from "jose";
+import { startOpenIdProvider } from "@tessera/test-harness/openid";
 import { startTestServer, type TestServer } from "../testing/test-server.js";
 
 /**
@@ -14,11 +15,7 @@ let server: TestServer;
 let plain: TestServer;
 
 beforeAll(async () => {
-  provider = new OAuth2Server();
-  await provider.issuer.keys.generate("RS256");
-  await provider.start(0, "127.0.0.1");
-  provider.service.on(Events.BeforeTokenSigning, (token) => { token.payload.sub = nextUser.sub; });
-  provider.service.on(Events.BeforeUserinfo, (response) => { response.body = { ...nextUser }; });
+  provider = await startOpenIdProvider(() => nextUser);
   [server, plain] = await Promise.all([
     startTestServer({
       OAUTH_CLIENT_ID: "tesseraclient", OAUTH_CLIENT_SECRET: "s3cret", OAUTH_SCOPES: "openid profile email",
