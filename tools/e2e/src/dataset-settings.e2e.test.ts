@@ -127,8 +127,14 @@ describe("dataset settings in real Chromium", () => {
     // The moves are announced (translated) in dnd-kit's live region.
     await page.keyboard.press("Space");
     await page.getByText("Picked up ORG, position 2 of 3.").waitFor({ state: "attached" });
-    await page.keyboard.press("ArrowDown");
-    await page.getByText("ORG moved to position 3 of 3.").waitFor({ state: "attached" });
+    // dnd-kit attaches its arrow-key listener a frame after the pick-up; on a loaded machine the first
+    // press can land before it. Position 3 is the last one, so pressing again cannot overshoot.
+    const moved = page.getByText("ORG moved to position 3 of 3.");
+    for (let attempt = 0; attempt < 5; attempt++) {
+      await page.keyboard.press("ArrowDown");
+      if (await moved.waitFor({ state: "attached", timeout: 3000 }).then(() => true, () => false)) break;
+    }
+    await moved.waitFor({ state: "attached" });
     await page.keyboard.press("Space");
     await expect.poll(labelOrder).toEqual(["LOC", "PER", "ORG"]);
 

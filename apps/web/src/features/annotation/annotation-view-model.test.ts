@@ -211,6 +211,29 @@ describe("AnnotationViewModel, focus view", () => {
     expect(vm.criteria.status).toBe("submitted");
     expect(vm.records.map((r) => r.id)).toEqual(["r1"]);
   });
+
+  it("keeps the answer for the latest criteria when an earlier load answers last", async () => {
+    const { vm, useCases } = await setup(3);
+    vm.form.set(vm.current!, vm.current!.question("sentiment")!, "positive");
+    await vm.act("submitted");
+    const realLoad = useCases.loadRecords.load.bind(useCases.loadRecords);
+    let releaseFirst: () => void = () => {};
+    const firstGate = new Promise<void>((r) => { releaseFirst = r; });
+    let calls = 0;
+    useCases.loadRecords.load = async (criteria) => {
+      calls++;
+      if (calls === 1) await firstGate; // the 'submitted' load is slow
+      return realLoad(criteria);
+    };
+    vm.setStatus("submitted");
+    vm.setStatus("pending");
+    await flush(); await flush();
+    expect(vm.records.map((r) => r.id)).toEqual(["r2"]);
+    releaseFirst();
+    await flush(); await flush();
+    expect(vm.criteria.status).toBe("pending");
+    expect(vm.records.map((r) => r.id)).toEqual(["r2"]);
+  });
 });
 
 describe("AnnotationViewModel, bulk view", () => {

@@ -202,10 +202,15 @@ export class AnnotationViewModel {
     this.loading = true;
     this.failed = false;
     this.clearSelection();
+    // Criteria can change again while this load is in flight (quick filter or sort changes); only the
+    // answer for the criteria still on screen may replace the queue, whatever order answers arrive in.
+    const criteria = this.criteria;
     try {
-      const queue = await this.useCases.loadRecords.load(this.criteria);
+      const queue = await this.useCases.loadRecords.load(criteria);
+      if (criteria !== this.criteria) return;
       runInAction(() => { this.queue = queue; this.loading = false; this.bump(); });
     } catch {
+      if (criteria !== this.criteria) return;
       runInAction(() => { this.loading = false; this.failed = true; this.queue = null; this.bump(); });
     }
   }
