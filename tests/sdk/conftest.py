@@ -29,7 +29,7 @@ def server():
     data_dir = tempfile.mkdtemp(prefix="tessera-sdk-")
     port = _free_port()
     env = {**os.environ, "TESSERA_PORT": str(port), "TESSERA_HOST": "127.0.0.1", "TESSERA_DATA_DIR": data_dir,
-           "TESSERA_OWNER_PASSWORD": OWNER_PASSWORD, "TESSERA_LOG_LEVEL": "error"}
+           "TESSERA_OWNER_USERNAME": "owner", "TESSERA_OWNER_PASSWORD": OWNER_PASSWORD, "TESSERA_LOG_LEVEL": "error"}
     log = open(Path(data_dir) / "server.log", "w")
     proc = subprocess.Popen([node, str(main)], env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"

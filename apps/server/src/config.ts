@@ -47,8 +47,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     databaseUrl: option("database-url") ?? (env.TESSERA_DATABASE_URL || env.DATABASE_URL || null),
     databasePoolSize: Math.max(1, Number(env.TESSERA_DATABASE_POOL_SIZE ?? 10) || 10),
     webDist: option("web-dist") ?? env.TESSERA_WEB_DIST ?? null,
-    ownerUsername: env.TESSERA_OWNER_USERNAME || "owner",
-    ownerPassword: env.TESSERA_OWNER_PASSWORD || null,
+    // In a hosted space (SPACE_ID set) the first owner is the space author, or the USERNAME /
+    // PASSWORD secrets when the space sets them (hub.md); elsewhere USERNAME is the shell's, not ours.
+    ownerUsername: env.TESSERA_OWNER_USERNAME || (env.SPACE_ID ? env.USERNAME || env.SPACE_AUTHOR_NAME : undefined) || "owner",
+    ownerPassword: env.TESSERA_OWNER_PASSWORD || (env.SPACE_ID ? env.PASSWORD : undefined) || null,
     authSecret: env.TESSERA_AUTH_SECRET_KEY || env.ARGILLA_AUTH_SECRET_KEY || null,
     tokenExpirationSeconds: Number(env.TESSERA_AUTH_TOKEN_EXPIRATION ?? env.ARGILLA_AUTH_TOKEN_EXPIRATION ?? 86400),
     seedDemo: flag("demo") || env.TESSERA_DEMO === "1",

@@ -39,7 +39,7 @@ export async function startBuiltServer(options: BuiltServerOptions): Promise<Bui
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), SERVER_MAIN], {
     env: {
       ...process.env, TESSERA_PORT: String(port), TESSERA_HOST: "127.0.0.1", TESSERA_DATA_DIR: options.dataDir,
-      TESSERA_OWNER_PASSWORD: options.ownerPassword, ...options.env,
+      TESSERA_OWNER_USERNAME: "owner", TESSERA_OWNER_PASSWORD: options.ownerPassword, ...options.env,
     },
     stdio: ["ignore", "pipe", "pipe"],
   });

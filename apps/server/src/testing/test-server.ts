@@ -23,7 +23,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   const adminUrl = testDatabaseUrl();
   const database: TestDatabase | null = adminUrl && !env.DATABASE_URL ? await createTestDatabase(adminUrl) : null;
   const config = {
-    ...loadConfig({ TESSERA_OWNER_PASSWORD: ownerPassword, ...(database ? { DATABASE_URL: database.url, TESSERA_DATABASE_POOL_SIZE: "4" } : {}), ...env }, []),
+    ...loadConfig({ TESSERA_OWNER_USERNAME: "owner", TESSERA_OWNER_PASSWORD: ownerPassword, ...(database ? { DATABASE_URL: database.url, TESSERA_DATABASE_POOL_SIZE: "4" } : {}), ...env }, []),
     dataDir, port: 0, host: "127.0.0.1", webDist: null,
   };
   let server: RunningServer;

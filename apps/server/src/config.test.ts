@@ -1,0 +1,19 @@
+import { describe, expect, it } from "vitest";
+import { loadConfig } from "./config.js";
+
+describe("first owner", () => {
+  it("is 'owner' with a generated password outside a hosted space, whatever the shell's USERNAME", () => {
+    const config = loadConfig({ USERNAME: "shell-user", PASSWORD: "shell" }, []);
+    expect(config.ownerUsername).toBe("owner");
+    expect(config.ownerPassword).toBeNull();
+  });
+  it("is the space author in a hosted space, or the USERNAME / PASSWORD secrets when set", () => {
+    expect(loadConfig({ SPACE_ID: "ada/tessera", SPACE_AUTHOR_NAME: "ada" }, []).ownerUsername).toBe("ada");
+    const secrets = loadConfig({ SPACE_ID: "ada/tessera", SPACE_AUTHOR_NAME: "ada", USERNAME: "boss", PASSWORD: "secret-pass" }, []);
+    expect([secrets.ownerUsername, secrets.ownerPassword]).toEqual(["boss", "secret-pass"]);
+  });
+  it("lets TESSERA_OWNER_USERNAME / TESSERA_OWNER_PASSWORD win everywhere", () => {
+    const config = loadConfig({ SPACE_ID: "ada/tessera", SPACE_AUTHOR_NAME: "ada", TESSERA_OWNER_USERNAME: "root", TESSERA_OWNER_PASSWORD: "pw-12345678" }, []);
+    expect([config.ownerUsername, config.ownerPassword]).toEqual(["root", "pw-12345678"]);
+  });
+});
