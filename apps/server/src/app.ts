@@ -47,7 +47,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   });
   authRoutes(app, ctx);
   meRoutes(app, ctx);
-  settingsRoutes(app, ctx.config.hostedSpace);
+  settingsRoutes(app, ctx.config.hostedSpace, ctx.store);
   oauthRoutes(app, ctx);
   usersRoutes(app, ctx);
   workspacesRoutes(app, ctx);

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import type { HostedSpace } from "../oauth/oauth-config.js";
+import type { Store } from "../db/database.js";
 
 /** The public settings of GET /api/v1/settings (hub.md section 4). */
 export function settingsBody(space: HostedSpace | null) {
@@ -24,11 +25,16 @@ export function settingsBody(space: HostedSpace | null) {
 }
 
 /** GET /api/v1/settings (public), /version and /status. */
-export function settingsRoutes(app: FastifyInstance, hostedSpace: HostedSpace | null = null): void {
+export function settingsRoutes(app: FastifyInstance, hostedSpace: HostedSpace | null = null, store: Pick<Store, "dialect" | "vectorSearch"> = { dialect: "sqlite", vectorSearch: true }): void {
   const body = settingsBody(hostedSpace);
   app.get("/api/v1/settings", async () => body);
   app.get("/api/v1/version", async () => ({ version: SERVER_VERSION }));
-  app.get("/api/v1/status", async () => ({ version: SERVER_VERSION, search_engine: { name: "sqlite-fts5" }, memory: process.memoryUsage() }));
+  app.get("/api/v1/status", async () => ({ version: SERVER_VERSION, search_engine: searchEngine(store), memory: process.memoryUsage() }));
 }
 
 export const SERVER_VERSION = "2.8.0";
+
+/** What answers text and vector search on this store (the search port's adapter). */
+export function searchEngine(store: Pick<Store, "dialect" | "vectorSearch">): { name: string; vector_search: boolean } {
+  return { name: store.dialect === "postgres" ? "postgresql-tsvector" : "sqlite-fts5", vector_search: store.vectorSearch };
+}
