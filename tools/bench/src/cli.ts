@@ -32,6 +32,7 @@ const { values: args } = parseArgs({
     warmup: { type: "string", default: "5" },
     "sdk-records": { type: "string", default: "10000" },
     "browser-records": { type: "string", default: "500" },
+    "browser-warmup": { type: "string", default: "100" },
     "browser-loads": { type: "string", default: "3" },
     profile: { type: "string" },
     smoke: { type: "boolean", default: false },
@@ -41,7 +42,7 @@ const { values: args } = parseArgs({
   },
 });
 if (args.help) {
-  console.log("usage: bench [--records N] [--batch 256] [--postgres URL] [--json FILE] [--markdown FILE] [--concurrency 1,20] [--requests N] [--max-seconds S] [--sdk-records N] [--browser-records N] [--browser-loads N] [--profile DIR] [--smoke] [--strict] [--keep-data]");
+  console.log("usage: bench [--records N] [--batch 256] [--postgres URL] [--json FILE] [--markdown FILE] [--concurrency 1,20] [--requests N] [--max-seconds S] [--sdk-records N] [--browser-records N] [--browser-warmup N] [--browser-loads N] [--profile DIR] [--smoke] [--strict] [--keep-data]");
   process.exit(0);
 }
 const int = (v: string | undefined, name: string) => { const n = Number(v); if (!Number.isInteger(n) || n < 0) throw new Error(`--${name} must be a non-negative integer`); return n; };
@@ -55,6 +56,7 @@ const opts = {
   warmup: smoke ? 1 : int(args.warmup, "warmup"),
   sdkRecords: smoke ? 50 : int(args["sdk-records"], "sdk-records"),
   browserRecords: smoke ? 3 : int(args["browser-records"], "browser-records"),
+  browserWarmup: smoke ? 1 : int(args["browser-warmup"], "browser-warmup"),
   browserLoads: smoke ? 1 : int(args["browser-loads"], "browser-loads"),
 };
 const strict = args.strict || smoke;
@@ -88,7 +90,7 @@ try {
   const clients = await createAnnotators(owner, ds.workspaceId, Math.max(...opts.concurrency, 1));
   const browserUser = (await createAnnotators(owner, ds.workspaceId, 1, "browser"))[0]!;
   // Submits take records from the head of the queue; keep enough pending records for the browser part.
-  const reserve = opts.browserRecords + 50;
+  const reserve = opts.browserWarmup + opts.browserRecords + 50;
   const ids = imported.recordIds;
   const pool = new RecordPool(ids.slice(0, Math.max(0, ids.length - reserve)));
   const perLevel = Math.floor(pool.remaining / Math.max(1, opts.concurrency.length));
@@ -133,9 +135,9 @@ try {
   const bundle = webDist ? bundleSizes(webDist) : bundleSizes();
   let browser: BrowserOutcome = { skipped: "not measured: --browser-records 0" };
   if (opts.browserRecords > 0) {
-    log(`Chromium: annotating ${opts.browserRecords} records`);
+    log(`Chromium: annotating ${opts.browserWarmup} + ${opts.browserRecords} records`);
     mkdirSync(join(REPO_ROOT, "test-artifacts"), { recursive: true });
-    browser = await measureBrowser({ url: server.url, datasetId: ds.datasetId, username: browserUser.username, password: browserUser.password, records: opts.browserRecords, loads: opts.browserLoads, failureScreenshot: join(REPO_ROOT, "test-artifacts", "bench-browser-failure.png") });
+    browser = await measureBrowser({ url: server.url, datasetId: ds.datasetId, username: browserUser.username, password: browserUser.password, records: opts.browserRecords, warmup: opts.browserWarmup, loads: opts.browserLoads, failureScreenshot: join(REPO_ROOT, "test-artifacts", "bench-browser-failure.png") });
     if ("skipped" in browser) log(browser.skipped);
   }
 

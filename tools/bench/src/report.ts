@@ -30,6 +30,7 @@ export const TARGETS: Record<string, string> = {
 };
 
 const mb = (b: number) => `${(b / 2 ** 20).toFixed(1)} MB`;
+const pct = (p: number) => `${p >= 0 ? "+" : ""}${p}%`;
 const kb = (b: number) => `${(b / 1024).toFixed(1)} KB`;
 
 export function renderMarkdown(r: BenchReport): string {
@@ -54,7 +55,12 @@ export function renderMarkdown(r: BenchReport): string {
   else {
     out.push(`| navigation → first record shown (each load) | ${b.firstRecordMs.map((m) => `${m} ms`).join(", ")} | |`);
     out.push(`| Submit → next record in the DOM (${b.nextRecordMs.count} records) | p50 ${b.nextRecordMs.p50} ms, **p95 ${b.nextRecordMs.p95} ms**, p99 ${b.nextRecordMs.p99} ms (painted p50 ${b.nextRecordPaintP50} ms) | < 100 ms |`);
-    out.push(`| JS heap after GC, ${b.annotated} records annotated | ${mb(b.heapBaselineBytes)} → ${mb(b.heapFinalBytes)} (**${b.heapGrowthPercent >= 0 ? "+" : ""}${b.heapGrowthPercent}%**)${b.stoppedEarly ? ` (${b.stoppedEarly})` : ""} | < 10% |`);
+    out.push(`| JS heap after GC, ${b.warmupRecords} warm-up records → ${b.annotated} annotated | ${mb(b.heapBaselineBytes)} → ${mb(b.heapFinalBytes)} (**${pct(b.heapGrowthPercent)}**)${b.stoppedEarly ? ` (${b.stoppedEarly})` : ""} | < 10% |`);
+    out.push(`| JS heap after GC, from the 20th record | ${mb(b.heapEarlyBytes)} → ${mb(b.heapFinalBytes)} (${pct(b.heapGrowthFromEarlyPercent)}) | |`);
+    if (b.heapComposition) {
+      const { baseline: h0, final: h1 } = b.heapComposition;
+      out.push(`| heap snapshot, V8 compiled code / everything else, warm-up → end | code ${mb(h0.codeBytes)} → ${mb(h1.codeBytes)}; other ${mb(h0.otherBytes)} → ${mb(h1.otherBytes)} (**${pct(b.heapComposition.nonCodeGrowthPercent)}**) | |`);
+    }
   }
   if (levels.length > 0) renderLatency(out, r, levels);
   if (r.problems.length) out.push("", "Problems:", ...r.problems.map((p) => `- ${p}`));

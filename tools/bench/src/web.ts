@@ -35,10 +35,18 @@ export interface BrowserResult {
   firstRecordMs: number[];
   nextRecordMs: { count: number; p50: number; p95: number; p99: number; max: number };
   nextRecordPaintP50: number;
+  /** Heap after GC after the warm-up records (the baseline) and at the end; growth = end vs baseline. */
   heapBaselineBytes: number; heapFinalBytes: number; heapGrowthPercent: number; annotated: number;
+  warmupRecords: number;
+  /** The same from the 20th record on (before V8's optimising compilers have settled). */
+  heapEarlyBytes: number; heapGrowthFromEarlyPercent: number;
+  /** Heap snapshot at the baseline and at the end, split into V8 compiled code and everything else (the app's data). */
+  heapComposition?: { baseline: HeapComposition; final: HeapComposition; nonCodeGrowthPercent: number };
   stoppedEarly?: string;
 }
 export type BrowserOutcome = BrowserResult | { skipped: string };
+
+export interface HeapComposition { codeBytes: number; otherBytes: number }
 
 declare global { interface Window { __benchFirstRecord?: number } }
 
@@ -84,7 +92,37 @@ async function heapUsed(page: Page): Promise<number> {
   return usedSize;
 }
 
-export interface BrowserOptions { url: string; datasetId: string; username: string; password: string; records: number; loads: number; failureScreenshot?: string }
+/**
+ * A heap snapshot through CDP, its nodes' self sizes summed by V8 node type: `code` (bytecode, baseline and
+ * optimised machine code, feedback metadata) against everything else (objects, strings, arrays, closures...).
+ */
+async function heapComposition(page: Page): Promise<HeapComposition> {
+  const cdp = await page.context().newCDPSession(page);
+  const chunks: string[] = [];
+  cdp.on("HeapProfiler.addHeapSnapshotChunk", (e: { chunk: string }) => { chunks.push(e.chunk); });
+  await cdp.send("HeapProfiler.collectGarbage");
+  await cdp.send("HeapProfiler.takeHeapSnapshot", { reportProgress: false });
+  await cdp.detach();
+  const snapshot = JSON.parse(chunks.join("")) as { snapshot: { meta: { node_fields: string[]; node_types: [string[]] } }; nodes: number[] };
+  const fields = snapshot.snapshot.meta.node_fields;
+  const typeNames = snapshot.snapshot.meta.node_types[0];
+  const typeAt = fields.indexOf("type"), sizeAt = fields.indexOf("self_size");
+  let codeBytes = 0, otherBytes = 0;
+  for (let i = 0; i < snapshot.nodes.length; i += fields.length) {
+    const size = snapshot.nodes[i + sizeAt]!;
+    if (typeNames[snapshot.nodes[i + typeAt]!] === "code") codeBytes += size; else otherBytes += size;
+  }
+  return { codeBytes, otherBytes };
+}
+
+const growth = (from: number, to: number) => Math.round(((to - from) / from) * 1000) / 10;
+
+/**
+ * `records`: Submits measured after `warmup` ones (default 100). The heap's baseline is taken after the
+ * warm-up: V8 compiles and optimises the page's hot functions during the first records (one-off code, not
+ * app data: docs/performance.md), and the question is whether annotating then keeps the heap flat.
+ */
+export interface BrowserOptions { url: string; datasetId: string; username: string; password: string; records: number; warmup?: number; loads: number; failureScreenshot?: string }
 
 /** Real headless Chromium on the annotation page: first record after navigation, next record after Submit, JS heap growth. */
 export async function measureBrowser(options: BrowserOptions): Promise<BrowserOutcome> {
@@ -119,13 +157,17 @@ export async function measureBrowser(options: BrowserOptions): Promise<BrowserOu
       firstRecordMs.push(Math.round(at));
     }
 
-    const warmup = Math.min(20, Math.max(1, Math.floor(options.records / 10)));
+    const warmup = options.warmup ?? Math.min(100, Math.max(1, Math.floor(options.records / 5)));
+    const early = Math.min(20, warmup);
+    const total = warmup + options.records;
     const dom: number[] = [];
     const paint: number[] = [];
-    let heapBaseline = 0;
+    let heapEarly = 0, heapBaseline = 0;
+    let compositionBaseline: HeapComposition | undefined;
     let stoppedEarly: string | undefined;
-    for (let i = 0; i < options.records; i++) {
-      if (i === warmup) heapBaseline = await heapUsed(page);
+    for (let i = 0; i < total; i++) {
+      if (i === early) heapEarly = await heapUsed(page);
+      if (i === warmup) { heapBaseline = await heapUsed(page); compositionBaseline = await heapComposition(page); }
       let t: { dom: number; paint: number };
       try {
         t = await page.evaluate(submitAndWait);
@@ -138,8 +180,8 @@ export async function measureBrowser(options: BrowserOptions): Promise<BrowserOu
       dom.push(t.dom);
       paint.push(t.paint);
     }
-    if (heapBaseline === 0) heapBaseline = await heapUsed(page);
     const heapFinal = await heapUsed(page);
+    const compositionFinal = compositionBaseline ? await heapComposition(page) : undefined;
     const sorted = [...dom].sort((a, b) => a - b);
     const q = (p: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]! * 10) / 10;
     const paintSorted = [...paint].sort((a, b) => a - b);
@@ -147,8 +189,9 @@ export async function measureBrowser(options: BrowserOptions): Promise<BrowserOu
       firstRecordMs,
       nextRecordMs: { count: dom.length, p50: q(0.5), p95: q(0.95), p99: q(0.99), max: q(1) },
       nextRecordPaintP50: Math.round((paintSorted[Math.floor(paintSorted.length / 2)] ?? 0) * 10) / 10,
-      heapBaselineBytes: heapBaseline, heapFinalBytes: heapFinal,
-      heapGrowthPercent: Math.round(((heapFinal - heapBaseline) / heapBaseline) * 1000) / 10,
+      heapBaselineBytes: heapBaseline, heapFinalBytes: heapFinal, heapGrowthPercent: growth(heapBaseline, heapFinal),
+      warmupRecords: warmup, heapEarlyBytes: heapEarly, heapGrowthFromEarlyPercent: growth(heapEarly, heapFinal),
+      ...(compositionBaseline && compositionFinal ? { heapComposition: { baseline: compositionBaseline, final: compositionFinal, nonCodeGrowthPercent: growth(compositionBaseline.otherBytes, compositionFinal.otherBytes) } } : {}),
       annotated: dom.length,
       ...(stoppedEarly ? { stoppedEarly } : {}),
     };
