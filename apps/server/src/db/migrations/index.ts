@@ -9,6 +9,7 @@ import * as m0007webhooks from "./0007-webhooks.js";
 import * as m0008 from "./0008-records-fts-explicit-insert.js";
 import * as m0009 from "./0009-record-metadata-index.js";
 import * as m0010 from "./0010-records-fts-contentless.js";
+import * as m0012 from "./0012-record-vector-changes.js";
 
 /**
  * Versioned migrations, applied in key order by Kysely's Migrator. Add a new file per change
@@ -25,6 +26,7 @@ export const migrations: Record<string, Migration> = {
   "0008-records-fts-explicit-insert": m0008,
   "0009-record-metadata-index": m0009,
   "0010-records-fts-contentless": m0010,
+  "0012-record-vector-changes": m0012,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

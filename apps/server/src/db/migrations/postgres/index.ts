@@ -24,6 +24,8 @@ export const postgresVariants: Record<string, Migration> = {
   "0009-record-metadata-index": noop,
   /** SQLite FTS5 table rebuilt contentless; PostgreSQL keeps its tsvector records_fts. */
   "0010-records-fts-contentless": noop,
+  /** SQLite: change log of record_vectors for the in-memory similarity codes; pgvector has its own index. */
+  "0012-record-vector-changes": noop,
 };
 
 export const postgresMigrationProvider: MigrationProvider = {
