@@ -38,10 +38,10 @@ describe("markdown report, browser part", () => {
       firstRecordMs: [500], nextRecordMs: { count: 600, p50: 3, p95: 12, p99: 40, max: 80 }, nextRecordPaintP50: 20,
       heapBaselineBytes: 10 * mib, heapFinalBytes: 10.5 * mib, heapGrowthPercent: 5, annotated: 600, warmupRecords: 100,
       heapEarlyBytes: 8 * mib, heapGrowthFromEarlyPercent: 31.3,
-      heapComposition: { baseline: { codeBytes: 5 * mib, otherBytes: 5 * mib }, final: { codeBytes: 5.4 * mib, otherBytes: 5.1 * mib }, nonCodeGrowthPercent: 2 },
+      heapComposition: { baseline: { codeBytes: 5 * mib, jsBytes: 2 * mib, nativeBytes: 4 * mib }, final: { codeBytes: 5.4 * mib, jsBytes: 2.04 * mib, nativeBytes: 4.5 * mib }, jsGrowthPercent: 2 },
     } });
     expect(md).toContain("| JS heap after GC, 100 warm-up records → 600 annotated | 10.0 MB → 10.5 MB (**+5%**) | < 10% |");
     expect(md).toContain("| JS heap after GC, from the 20th record | 8.0 MB → 10.5 MB (+31.3%) | |");
-    expect(md).toContain("code 5.0 MB → 5.4 MB; other 5.0 MB → 5.1 MB (**+2%**)");
+    expect(md).toContain("JS 2.0 MB → 2.0 MB (**+2%**); code 5.0 MB → 5.4 MB; native 4.0 MB → 4.5 MB");
   });
 });

@@ -59,7 +59,7 @@ export function renderMarkdown(r: BenchReport): string {
     out.push(`| JS heap after GC, from the 20th record | ${mb(b.heapEarlyBytes)} → ${mb(b.heapFinalBytes)} (${pct(b.heapGrowthFromEarlyPercent)}) | |`);
     if (b.heapComposition) {
       const { baseline: h0, final: h1 } = b.heapComposition;
-      out.push(`| heap snapshot, V8 compiled code / everything else, warm-up → end | code ${mb(h0.codeBytes)} → ${mb(h1.codeBytes)}; other ${mb(h0.otherBytes)} → ${mb(h1.otherBytes)} (**${pct(b.heapComposition.nonCodeGrowthPercent)}**) | |`);
+      out.push(`| heap snapshot, warm-up → end: JS objects / V8 compiled code / Blink native | JS ${mb(h0.jsBytes)} → ${mb(h1.jsBytes)} (**${pct(b.heapComposition.jsGrowthPercent)}**); code ${mb(h0.codeBytes)} → ${mb(h1.codeBytes)}; native ${mb(h0.nativeBytes)} → ${mb(h1.nativeBytes)} | |`);
     }
   }
   if (levels.length > 0) renderLatency(out, r, levels);

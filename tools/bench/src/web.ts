@@ -40,13 +40,19 @@ export interface BrowserResult {
   warmupRecords: number;
   /** The same from the 20th record on (before V8's optimising compilers have settled). */
   heapEarlyBytes: number; heapGrowthFromEarlyPercent: number;
-  /** Heap snapshot at the baseline and at the end, split into V8 compiled code and everything else (the app's data). */
-  heapComposition?: { baseline: HeapComposition; final: HeapComposition; nonCodeGrowthPercent: number };
+  /** Heap snapshots at the baseline and at the end, split by what grows (see HeapComposition). */
+  heapComposition?: { baseline: HeapComposition; final: HeapComposition; jsGrowthPercent: number };
   stoppedEarly?: string;
 }
 export type BrowserOutcome = BrowserResult | { skipped: string };
 
-export interface HeapComposition { codeBytes: number; otherBytes: number }
+/**
+ * A heap snapshot's self sizes by V8 node type: `code` (bytecode, baseline and optimised machine code and
+ * their metadata: grows while V8 tiers up the page's hot functions), `native` (Blink's C++ objects: DOM,
+ * performance entries, DevTools' network buffer of the CDP session) and `js`, everything else (objects,
+ * arrays, strings, closures, shapes: the app's data).
+ */
+export interface HeapComposition { codeBytes: number; jsBytes: number; nativeBytes: number }
 
 declare global { interface Window { __benchFirstRecord?: number } }
 
@@ -92,10 +98,7 @@ async function heapUsed(page: Page): Promise<number> {
   return usedSize;
 }
 
-/**
- * A heap snapshot through CDP, its nodes' self sizes summed by V8 node type: `code` (bytecode, baseline and
- * optimised machine code, feedback metadata) against everything else (objects, strings, arrays, closures...).
- */
+/** A heap snapshot through CDP, summed as HeapComposition. */
 async function heapComposition(page: Page): Promise<HeapComposition> {
   const cdp = await page.context().newCDPSession(page);
   const chunks: string[] = [];
@@ -107,12 +110,12 @@ async function heapComposition(page: Page): Promise<HeapComposition> {
   const fields = snapshot.snapshot.meta.node_fields;
   const typeNames = snapshot.snapshot.meta.node_types[0];
   const typeAt = fields.indexOf("type"), sizeAt = fields.indexOf("self_size");
-  let codeBytes = 0, otherBytes = 0;
+  const sum: HeapComposition = { codeBytes: 0, jsBytes: 0, nativeBytes: 0 };
   for (let i = 0; i < snapshot.nodes.length; i += fields.length) {
-    const size = snapshot.nodes[i + sizeAt]!;
-    if (typeNames[snapshot.nodes[i + typeAt]!] === "code") codeBytes += size; else otherBytes += size;
+    const type = typeNames[snapshot.nodes[i + typeAt]!];
+    sum[type === "code" ? "codeBytes" : type === "native" ? "nativeBytes" : "jsBytes"] += snapshot.nodes[i + sizeAt]!;
   }
-  return { codeBytes, otherBytes };
+  return sum;
 }
 
 const growth = (from: number, to: number) => Math.round(((to - from) / from) * 1000) / 10;
@@ -191,7 +194,7 @@ export async function measureBrowser(options: BrowserOptions): Promise<BrowserOu
       nextRecordPaintP50: Math.round((paintSorted[Math.floor(paintSorted.length / 2)] ?? 0) * 10) / 10,
       heapBaselineBytes: heapBaseline, heapFinalBytes: heapFinal, heapGrowthPercent: growth(heapBaseline, heapFinal),
       warmupRecords: warmup, heapEarlyBytes: heapEarly, heapGrowthFromEarlyPercent: growth(heapEarly, heapFinal),
-      ...(compositionBaseline && compositionFinal ? { heapComposition: { baseline: compositionBaseline, final: compositionFinal, nonCodeGrowthPercent: growth(compositionBaseline.otherBytes, compositionFinal.otherBytes) } } : {}),
+      ...(compositionBaseline && compositionFinal ? { heapComposition: { baseline: compositionBaseline, final: compositionFinal, jsGrowthPercent: growth(compositionBaseline.jsBytes, compositionFinal.jsBytes) } } : {}),
       annotated: dom.length,
       ...(stoppedEarly ? { stoppedEarly } : {}),
     };
