@@ -9,7 +9,9 @@ import * as m0007webhooks from "./0007-webhooks.js";
 import * as m0008 from "./0008-records-fts-explicit-insert.js";
 import * as m0009 from "./0009-record-metadata-index.js";
 import * as m0010 from "./0010-records-fts-contentless.js";
+import * as m0011 from "./0011-dataset-record-counts.js";
 import * as m0012 from "./0012-record-vector-changes.js";
+import * as m0013 from "./0013-search-index-versions.js";
 
 /**
  * Versioned migrations, applied in key order by Kysely's Migrator. Add a new file per change
@@ -26,7 +28,9 @@ export const migrations: Record<string, Migration> = {
   "0008-records-fts-explicit-insert": m0008,
   "0009-record-metadata-index": m0009,
   "0010-records-fts-contentless": m0010,
+  "0011-dataset-record-counts": m0011,
   "0012-record-vector-changes": m0012,
+  "0013-search-index-versions": m0013,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

@@ -3,6 +3,7 @@ import type { Migration, MigrationProvider } from "kysely/migration";
 import { migrationProvider } from "../index.js";
 import * as pg0002 from "./0002-dataset-settings.js";
 import * as pg0003 from "./0003-records.js";
+import * as pg0011 from "./0011-dataset-record-counts.js";
 
 /**
  * PostgreSQL runs the same, versioned migration list as SQLite (same names, so the history is
@@ -24,8 +25,12 @@ export const postgresVariants: Record<string, Migration> = {
   "0009-record-metadata-index": noop,
   /** SQLite FTS5 table rebuilt contentless; PostgreSQL keeps its tsvector records_fts. */
   "0010-records-fts-contentless": noop,
+  /** Counters kept by statement-level triggers appending deltas (no in-place row to contend on). */
+  "0011-dataset-record-counts": pg0011,
   /** SQLite: change log of record_vectors for the in-memory similarity codes; pgvector has its own index. */
   "0012-record-vector-changes": noop,
+  /** SQLite: versions of the in-memory metadata columns; PostgreSQL filters its jsonb directly. */
+  "0013-search-index-versions": noop,
 };
 
 export const postgresMigrationProvider: MigrationProvider = {
