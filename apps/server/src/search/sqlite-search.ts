@@ -4,6 +4,7 @@ import { metadataRowsOf } from "../db/migrations/0009-record-metadata-index.js";
 import { encodeVector } from "../records/read.js";
 import type { SearchPort, SearchQuery, SearchResult } from "./search-port.js";
 import { SqliteKnn } from "./sqlite-knn.js";
+import { SqliteMetadata } from "./sqlite-metadata.js";
 import { Builder, ftsExpression, type Param, SqliteQueries, splitPending } from "./sqlite-sql.js";
 import { SqliteText } from "./sqlite-text.js";
 
@@ -18,16 +19,23 @@ import { SqliteText } from "./sqlite-text.js";
 export class SqliteSearch extends SqliteQueries implements SearchPort {
   private readonly knn: SqliteKnn;
   private readonly text: SqliteText;
+  private readonly metadata: SqliteMetadata;
 
-  /** `fewMatches`: see SqliteText. */
-  constructor(db: Kysely<DB>, options: { fewMatches?: number } = {}) {
+  /** `fewMatches`: see SqliteText; `metadataColumns: false` keeps metadata filters in SQL (tests compare both). */
+  constructor(db: Kysely<DB>, private readonly options: { fewMatches?: number; metadataColumns?: boolean } = {}) {
     super(db);
     this.knn = new SqliteKnn(db);
     this.text = new SqliteText(db, options);
+    this.metadata = new SqliteMetadata(db);
   }
 
   async search(query: SearchQuery): Promise<SearchResult> {
-    if (query.filters.some((f) => f.scope.entity === "metadata")) await this.catchUpMetadata();
+    if (query.filters.some((f) => f.scope.entity === "metadata")) {
+      await this.catchUpMetadata();
+      // The annotation page's metadata filters with their count, from in-memory columns (sqlite-metadata.ts).
+      const fromColumns = this.options.metadataColumns === false ? null : await this.metadata.search(query);
+      if (fromColumns) return fromColumns;
+    }
     if (query.vector) {
       const knn = await this.knn.knnSearch(query);
       if (knn) return knn;

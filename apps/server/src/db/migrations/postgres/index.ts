@@ -29,6 +29,8 @@ export const postgresVariants: Record<string, Migration> = {
   "0011-dataset-record-counts": pg0011,
   /** SQLite: change log of record_vectors for the in-memory similarity codes; pgvector has its own index. */
   "0012-record-vector-changes": noop,
+  /** SQLite: versions of the in-memory metadata columns; PostgreSQL filters its jsonb directly. */
+  "0013-search-index-versions": noop,
 };
 
 export const postgresMigrationProvider: MigrationProvider = {

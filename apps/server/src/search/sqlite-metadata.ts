@@ -1,0 +1,274 @@
+import type { Kysely } from "kysely";
+import type SQLite from "better-sqlite3";
+import { rawSqliteOf } from "../db/database.js";
+import type { DB } from "../db/schema.js";
+import type { SearchFilter, SearchQuery, SearchResult } from "./search-port.js";
+import { RECORD_STATUSES, SqliteQueries, splitPending } from "./sqlite-sql.js";
+
+/** Memory budget of the metadata columns of all datasets (bytes); least recently used columns go first. */
+const DEFAULT_BUDGET = 128 * 1024 * 1024;
+
+/**
+ * One metadata property of one dataset as a typed array indexed by `seq - base`: numbers (NaN when
+ * absent) or dictionary codes of strings (-1 when absent). Only single-valued properties of one
+ * type (all numbers or all strings) are kept; anything else (lists, mixed types) marks the column
+ * unusable and the search keeps its SQL path, whose comparison rules then need no imitation.
+ */
+interface Column {
+  kind: "num" | "str" | "unusable";
+  nums: Float64Array;
+  codes: Int32Array;
+  dict: Map<string, number>;
+  bytes: number;
+}
+
+/** A dataset's columns: same base seq and length for all; `upTo` = the record_metadata high-water mark they reflect. */
+interface DatasetColumns {
+  version: number;
+  base: number;
+  length: number;
+  upTo: number;
+  columns: Map<string, Column>;
+}
+
+type Predicate = (i: number) => boolean;
+
+/**
+ * Metadata filters with the count (`metadata filter + count` of the annotation page) from in-memory
+ * columns instead of one `record_metadata` probe per record and per filter (~0.4 ms per 1K records,
+ * linear in the dataset). Applies to a search without text, vector or sort whose filters are metadata
+ * terms/ranges (at least one), record status terms and response status `pending`: the metadata
+ * filters run as a loop over typed arrays; records of the other statuses and answered records (few
+ * next to the dataset) are read from their indexes and excluded, as the queue's text count does.
+ * Kept exact: records inserted since are caught up by seq from `record_metadata` (which
+ * `catchUpMetadata` has brought up to date), metadata updates and deletes bump the dataset's
+ * `search_index_versions` row (migration 0013), which reloads the dataset's columns.
+ */
+export class SqliteMetadata extends SqliteQueries {
+  private readonly datasets = new Map<string, DatasetColumns>();
+  /** LRU of loaded columns, least recent first: `${datasetId}\u0000${name}`. */
+  private readonly lru = new Map<string, number>();
+  private bytes = 0;
+
+  constructor(db: Kysely<DB>, private readonly budget = DEFAULT_BUDGET) { super(db); }
+
+  /** Memory held by the columns (bytes), for tests and measurements. */
+  get memoryBytes(): number { return this.bytes; }
+
+  /** The result of the query, or null when its shape is not handled here (the caller runs SQL). */
+  async search(query: SearchQuery): Promise<SearchResult | null> {
+    const raw = rawSqliteOf(this.db);
+    if (!raw || query.text || query.vector || query.sort.length > 0) return null;
+    const split = splitPending(query.filters);
+    const others = split ? split.others : query.filters;
+    const metadata = others.filter((f) => f.scope.entity === "metadata");
+    const statuses = others.filter((f) => f.type === "terms" && f.scope.entity === "record" && f.scope.property === "status");
+    if (metadata.length === 0 || metadata.length + statuses.length !== others.length) return null;
+    if (!metadata.every(paramsSupported)) return null;
+    if (split && query.userId === null && !(await this.answeredSetIsSmall(query.datasetId))) return null;
+    // Synchronous on the connection: no other request's statement runs between the reads.
+    return this.db.connection().execute(async () => {
+      const ds = this.load(raw, query.datasetId, metadata.map((f) => (f.scope as { name: string }).name));
+      if (!ds) return null;
+      const predicates: Predicate[] = [];
+      for (const f of metadata) {
+        const p = predicate(ds.columns.get((f.scope as { name: string }).name)!, f);
+        if (p === null) return null;
+        predicates.push(p);
+      }
+      const excluded = queueExclusions(raw, query.datasetId, query.userId, statuses, split !== null);
+      // Walk in seq order: count everything, keep the page.
+      const page: number[] = [];
+      let total = 0;
+      const first = predicates[0]!;
+      const rest = predicates.slice(1);
+      for (let i = 0; i < ds.length; i++) {
+        if (!first(i)) continue;
+        let ok = true;
+        for (const p of rest) if (!p(i)) { ok = false; break; }
+        if (!ok || (excluded.size > 0 && excluded.has(ds.base + i))) continue;
+        if (total >= query.offset && page.length < query.limit) page.push(ds.base + i);
+        total++;
+      }
+      if (page.length === 0) return { hits: [], total };
+      const rows = raw.prepare("SELECT r.seq AS seq, r.id AS id FROM json_each(?) AS c CROSS JOIN records r ON r.seq = c.value WHERE r.dataset_id = ?")
+        .all(JSON.stringify(page), query.datasetId) as { seq: number; id: string }[];
+      const idOf = new Map(rows.map((r) => [r.seq, r.id]));
+      return { hits: page.filter((s) => idOf.has(s)).map((s) => ({ recordId: idOf.get(s)!, score: null })), total };
+    });
+  }
+
+  /** The dataset's columns for these names, loaded or brought up to date; null when the store lacks migration 0013. */
+  private load(raw: SQLite.Database, datasetId: string, names: string[]): DatasetColumns | null {
+    const state = raw.prepare(`SELECT (SELECT seq FROM search_index_state WHERE name = 'record_metadata') AS done,
+      (SELECT version FROM search_index_versions WHERE dataset_id = ?) AS version`).get(datasetId) as { done: number | null; version: number | null } | undefined;
+    if (!state || state.done === null) return null;
+    const version = state.version ?? 0;
+    let ds = this.datasets.get(datasetId);
+    if (!ds || ds.version !== version) {
+      if (ds) this.drop(datasetId, ds);
+      // Two subqueries: min and max in one SELECT would scan the dataset's index range.
+      const span = raw.prepare("SELECT (SELECT min(seq) FROM records WHERE dataset_id = ?) AS lo, (SELECT max(seq) FROM records WHERE dataset_id = ?) AS hi").get(datasetId, datasetId) as { lo: number | null; hi: number | null };
+      ds = { version, base: span.lo ?? 0, length: span.lo === null ? 0 : span.hi! - span.lo + 1, upTo: state.done, columns: new Map() };
+      this.datasets.set(datasetId, ds);
+    }
+    if (ds.upTo < state.done) {
+      // Records inserted since: their rows in record_metadata (`record_metadata_seq_idx`).
+      const hi = (raw.prepare("SELECT max(seq) AS hi FROM records WHERE dataset_id = ?").get(datasetId) as { hi: number | null }).hi;
+      if (hi !== null && ds.length === 0) ds.base = (raw.prepare("SELECT min(seq) AS lo FROM records WHERE dataset_id = ?").get(datasetId) as { lo: number }).lo;
+      if (hi !== null) this.grow(ds, hi - ds.base + 1);
+      for (const [name, column] of ds.columns) {
+        if (column.kind === "unusable") continue;
+        const rows = raw.prepare("SELECT seq, value FROM record_metadata WHERE seq > ? AND name = ? AND dataset_id = ?").raw().all(ds.upTo, name, datasetId) as [number, unknown][];
+        for (const [seq, value] of rows) set(column, seq - ds.base, value, ds.length);
+        this.account(column);
+      }
+      ds.upTo = state.done;
+    }
+    for (const name of names) {
+      const key = `${datasetId}\u0000${name}`;
+      if (!ds.columns.has(name)) {
+        const column = emptyColumn();
+        const rows = raw.prepare("SELECT seq, value FROM record_metadata WHERE dataset_id = ? AND name = ?").raw().all(datasetId, name) as [number, unknown][];
+        for (const [seq, value] of rows) { set(column, seq - ds.base, value, ds.length); if (column.kind === "unusable") break; }
+        if (column.kind === "unusable") { column.nums = new Float64Array(0); column.codes = new Int32Array(0); column.dict.clear(); }
+        ds.columns.set(name, column);
+        this.account(column);
+      }
+      this.lru.delete(key);
+      this.lru.set(key, 0);
+    }
+    this.evict(datasetId, names);
+    return ds;
+  }
+
+  private grow(ds: DatasetColumns, length: number): void {
+    if (length <= ds.length) return;
+    ds.length = length;
+    for (const column of ds.columns.values()) {
+      if (column.kind === "unusable") continue;
+      if (column.nums.length > 0 && column.nums.length < length) { const next = new Float64Array(capacity(length)).fill(NaN); next.set(column.nums); column.nums = next; }
+      if (column.codes.length > 0 && column.codes.length < length) { const next = new Int32Array(capacity(length)).fill(-1); next.set(column.codes); column.codes = next; }
+      this.account(column);
+    }
+  }
+
+  /** Re-measures a column after it changed. */
+  private account(column: Column): void {
+    const bytes = columnBytes(column);
+    this.bytes += bytes - column.bytes;
+    column.bytes = bytes;
+  }
+
+  private drop(datasetId: string, ds: DatasetColumns): void {
+    for (const [name, column] of ds.columns) { this.bytes -= column.bytes; this.lru.delete(`${datasetId}\u0000${name}`); }
+    this.datasets.delete(datasetId);
+  }
+
+  /** Least recently used columns out until the budget holds (never the ones this query needs). */
+  private evict(datasetId: string, keep: string[]): void {
+    for (const key of this.lru.keys()) {
+      if (this.bytes <= this.budget) return;
+      const [id, name] = key.split("\u0000") as [string, string];
+      if (id === datasetId && keep.includes(name)) continue;
+      const ds = this.datasets.get(id);
+      const column = ds?.columns.get(name);
+      if (ds && column) { this.bytes -= column.bytes; ds.columns.delete(name); }
+      this.lru.delete(key);
+    }
+  }
+}
+
+/**
+ * The seqs the annotation queue's filters leave out: records of the statuses a record status terms
+ * filter does not list (`records_dataset_status_seq_idx`) and, with response status `pending`, the
+ * answered records (of the user, or of anyone). The answered seqs come from the covering `records.id`
+ * index without reading the record rows (5x cheaper: 3,500 responses in 2.2 instead of 12 ms), so they
+ * may include records of other datasets: callers only look up seqs of the dataset's own records.
+ */
+export function queueExclusions(raw: SQLite.Database, datasetId: string, userId: string | null, statuses: SearchFilter[], pending: boolean): Set<number> {
+  const excluded = new Set<number>();
+  for (const f of statuses) {
+    if (f.type !== "terms") continue;
+    // Record statuses are `pending` and `completed` (records/status.ts): the others, through the index.
+    const dropped = RECORD_STATUSES.filter((v) => !f.values.includes(v));
+    if (dropped.length === 0) continue;
+    const seqs = raw.prepare(`SELECT seq FROM records WHERE dataset_id = ? AND status IN (${dropped.map(() => "?").join(", ")})`).pluck().all(datasetId, ...dropped) as number[];
+    for (const seq of seqs) excluded.add(seq);
+  }
+  if (pending) {
+    const answered = userId !== null
+      ? raw.prepare("SELECT r.seq FROM responses mine CROSS JOIN records r ON r.id = mine.record_id WHERE mine.user_id = ?").pluck().all(userId)
+      : raw.prepare("SELECT r.seq FROM (SELECT DISTINCT record_id FROM responses) AS mine CROSS JOIN records r ON r.id = mine.record_id").pluck().all();
+    for (const seq of answered as number[]) excluded.add(seq);
+  }
+  return excluded;
+}
+
+const capacity = (length: number) => Math.max(1024, Math.ceil(length * 1.25));
+const columnBytes = (c: Column) => c.nums.byteLength + c.codes.byteLength + c.dict.size * 64;
+
+function emptyColumn(): Column {
+  // The kind is set by the first value, which allocates its array.
+  return { kind: "num", nums: new Float64Array(0), codes: new Int32Array(0), dict: new Map(), bytes: 0 };
+}
+
+/**
+ * Stores one `record_metadata` value at index i (`length`: the dataset's current length); a second
+ * value for the same record or a second type makes the column unusable.
+ */
+function set(column: Column, i: number, value: unknown, length: number): void {
+  if (column.kind === "unusable") return;
+  if (i < 0) { column.kind = "unusable"; return; }
+  if (typeof value === "number") {
+    if (column.codes.length > 0 || (Number.isInteger(value) && !Number.isSafeInteger(value))) { column.kind = "unusable"; return; }
+    column.kind = "num";
+    if (column.nums.length <= i) { const next = new Float64Array(capacity(Math.max(i + 1, length))).fill(NaN); next.set(column.nums); column.nums = next; }
+    if (!Number.isNaN(column.nums[i]!)) { column.kind = "unusable"; return; }
+    column.nums[i] = value;
+  } else if (typeof value === "string") {
+    if (column.nums.length > 0) { column.kind = "unusable"; return; }
+    column.kind = "str";
+    if (column.codes.length <= i) { const next = new Int32Array(capacity(Math.max(i + 1, length))).fill(-1); next.set(column.codes); column.codes = next; }
+    if (column.codes[i] !== -1) { column.kind = "unusable"; return; }
+    let code = column.dict.get(value);
+    if (code === undefined) { code = column.dict.size; column.dict.set(value, code); }
+    column.codes[i] = code;
+  } else column.kind = "unusable";
+}
+
+/**
+ * Filter values whose SQL comparison with the stored values is plain equality or numeric order:
+ * numbers (and booleans, bound as 0/1), and strings that SQLite's NUMERIC affinity would not turn
+ * into numbers (those run through SQL).
+ */
+function paramsSupported(f: SearchFilter): boolean {
+  if (f.type === "terms") return f.values.every((v) => typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v)) || (typeof v === "string" && !looksNumeric(v)));
+  return [f.ge, f.le].every((v) => v === null || (typeof v === "number" && Number.isFinite(v)));
+}
+
+const looksNumeric = (s: string) => /^\s*[-+]?(\d|\.\d)/.test(s) || /^\s*$/.test(s);
+
+function predicate(column: Column, f: SearchFilter): Predicate | null {
+  if (column.kind === "unusable") return null;
+  if (f.type === "range") {
+    // A range on strings compares text in SQL (text sorts after numbers): not imitated here.
+    if (column.kind === "str" && column.codes.length > 0) return null;
+    const nums = column.nums;
+    const ge = f.ge === null ? -Infinity : Number(f.ge);
+    const le = f.le === null ? Infinity : Number(f.le);
+    // NaN (no value) fails both comparisons, as a missing row fails the EXISTS.
+    return (i) => { const v = nums[i]!; return v >= ge && v <= le; };
+  }
+  const values = f.values.map((v) => (typeof v === "boolean" ? (v ? 1 : 0) : v));
+  if (column.kind === "num" && column.nums.length > 0) {
+    const wanted = values.filter((v): v is number => typeof v === "number");
+    const nums = column.nums;
+    return (i) => wanted.includes(nums[i]!);
+  }
+  if (column.codes.length === 0) return () => false;
+  const allowed = new Uint8Array(column.dict.size);
+  for (const v of values) { if (typeof v === "string") { const code = column.dict.get(v); if (code !== undefined) allowed[code] = 1; } }
+  const codes = column.codes;
+  return (i) => { const c = codes[i]!; return c >= 0 && allowed[c] === 1; };
+}
