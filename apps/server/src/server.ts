@@ -10,6 +10,7 @@ import { createContext, type AppContext } from "./context.js";
 import { buildApp } from "./app.js";
 import { bootstrapOwner, type OwnerBootstrap } from "./bootstrap/owner.js";
 import { seedDemo } from "./bootstrap/demo.js";
+import { textIndexFor } from "./search/text-index.js";
 
 export interface RunningServer { app: FastifyInstance; ctx: AppContext; url: string; owner: OwnerBootstrap | null; close(): Promise<void> }
 
@@ -29,13 +30,16 @@ async function startOn(store: Store, config: ServerConfig): Promise<RunningServe
   const ctx = createContext(store, new TokenService(secret, config.tokenExpirationSeconds), { ...config, webDist: config.webDist ?? defaultWebDist() });
   const owner = await bootstrapOwner(store.db, config.ownerUsername, config.ownerPassword);
   const app = await buildApp(ctx);
+  // Records stored but not full-text indexed before a restart (search/text-index.ts).
+  const textIndex = textIndexFor(store.db);
+  textIndex?.start();
   if (config.seedDemo) await seedDemo(app, store.db, { vectors: store.vectorSearch });
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   return {
     app, ctx, owner, url: `http://${config.host === "0.0.0.0" ? "127.0.0.1" : config.host}:${port}`,
-    close: async () => { await app.close(); await store.close(); },
+    close: async () => { textIndex?.stop(); await app.close(); await store.close(); },
   };
 }
 

@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import type SQLite from "better-sqlite3";
-import { sql, type Kysely } from "kysely";
+import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import { now } from "../clock.js";
 import { rawSqliteOf } from "../db/database.js";
-import { isPostgres } from "../db/dialect.js";
 import { notFound, unprocessable } from "../http/errors.js";
+import { textIndexFor } from "../search/text-index.js";
 import { loadDatasetSchema, type DatasetSchema } from "./dataset-schema.js";
 import type { RecordItem, SuggestionCreate } from "./input.js";
 import { encodeVector, withIncludes, type RecordOut, type RecordRow, type ResponseOut } from "./read.js";
@@ -47,7 +47,7 @@ const CHUNK = 200;
 
 export async function ingestRecords(db: Kysely<DB>, datasetId: string, items: RecordItem[], options: IngestOptions): Promise<IngestResult> {
   const raw = rawSqliteOf(db);
-  return db.transaction().execute(async (trx) => {
+  const result = await db.transaction().execute(async (trx) => {
     const dataset = await trx.selectFrom("datasets").selectAll().where("id", "=", datasetId).executeTakeFirst();
     if (!dataset) throw notFound(`Dataset with id \`${datasetId}\` not found`);
     if (dataset.status !== "ready") {
@@ -56,6 +56,9 @@ export async function ingestRecords(db: Kysely<DB>, datasetId: string, items: Re
     const schema = await loadDatasetSchema(trx, dataset);
     return ingestWithSchema(trx, schema, items, options, raw);
   });
+  // Committed: their full-text rows are written by the text indexer, off the request path.
+  textIndexFor(db)?.noteWrite(result.createdIds.length);
+  return result;
 }
 
 /**
@@ -137,11 +140,9 @@ export async function ingestWithSchema(trx: Kysely<DB>, schema: DatasetSchema, i
 
   if (st) {
     // Synchronous from here to the end of the writes: the Kysely transaction holds the connection.
-    const seqs: number[] = [];
     for (const p of created) {
-      const info = st.insertRecord.run(p.id, datasetId, p.item.external_id ?? null, JSON.stringify(p.item.fields ?? {}),
+      st.insertRecord.run(p.id, datasetId, p.item.external_id ?? null, JSON.stringify(p.item.fields ?? {}),
         p.item.metadata ? JSON.stringify(p.item.metadata) : null, statusOfNew(p), timestamp, timestamp);
-      seqs.push(Number(info.lastInsertRowid));
     }
     for (const p of updated) {
       if (p.metadataSent) st.updateRecordMetadata.run(p.item.metadata ? JSON.stringify(p.item.metadata) : null, timestamp, p.id);
@@ -159,8 +160,6 @@ export async function ingestWithSchema(trx: Kysely<DB>, schema: DatasetSchema, i
     }
     for (const p of updated) st.refreshStatus.run(schema.minSubmitted, p.id);
     if (responses.length > 0) st.touchDataset.run(timestamp, datasetId);
-    // FTS rows last: FTS5 flushes its pending terms at every statement savepoint (see migration 0008).
-    created.forEach((p, k) => indexFields(st, seqs[k]!, p.item.fields ?? {}));
   } else {
     for (let i = 0; i < created.length; i += CHUNK) {
       await trx.insertInto("records").values(created.slice(i, i + CHUNK).map((p) => ({
@@ -177,7 +176,6 @@ export async function ingestWithSchema(trx: Kysely<DB>, schema: DatasetSchema, i
     await upsertVectors(trx, schema, vectorRows);
     await refreshRecordStatuses(trx, updated.map((p) => p.id), schema.minSubmitted);
     if (responses.length > 0) await trx.updateTable("datasets").set({ last_activity_at: timestamp }).where("id", "=", datasetId).execute();
-    if (!isPostgres(trx)) await indexRecordTexts(trx, created.map((p) => p.id));
   }
 
   // The response: new records are built from what was written; updated ones are read back (they keep
@@ -218,7 +216,7 @@ interface IngestStatements {
   byExternalIds: SQLite.Statement; byIds: SQLite.Statement; users: SQLite.Statement;
   insertRecord: SQLite.Statement; updateRecordMetadata: SQLite.Statement; touchRecord: SQLite.Statement;
   upsertSuggestion: SQLite.Statement; upsertResponse: SQLite.Statement; upsertVector: SQLite.Statement; deleteVector: SQLite.Statement;
-  refreshStatus: SQLite.Statement; touchDataset: SQLite.Statement; insertFts: SQLite.Statement;
+  refreshStatus: SQLite.Statement; touchDataset: SQLite.Statement;
 }
 const statementCache = new WeakMap<SQLite.Database, IngestStatements>();
 
@@ -240,33 +238,18 @@ function statementsOf(raw: SQLite.Database): IngestStatements {
     deleteVector: raw.prepare("DELETE FROM record_vectors WHERE record_id = ? AND vector_settings_id = ?"),
     refreshStatus: raw.prepare(`UPDATE records SET status = CASE WHEN (SELECT count(*) FROM responses WHERE responses.record_id = records.id AND responses.status = 'submitted') >= ? THEN 'completed' ELSE 'pending' END WHERE id = ?`),
     touchDataset: raw.prepare("UPDATE datasets SET last_activity_at = ? WHERE id = ?"),
-    insertFts: raw.prepare("INSERT INTO records_fts (rowid, content, field) VALUES (?, ?, ?)"),
   };
   statementCache.set(raw, st);
   return st;
 }
 
-/** FTS rows of a new record: one per text (string) field value, rowid = seq * 1024 + position (migration 0003). */
-function indexFields(st: IngestStatements, seq: number, fields: Record<string, unknown>): void {
-  let position = 0;
-  for (const [name, value] of Object.entries(fields)) {
-    if (typeof value !== "string") continue;
-    if (position === 1024) break;
-    st.insertFts.run(seq * 1024 + position++, value, name);
-  }
-}
-
 /**
- * SQLite: full-text rows for records inserted without the ingestion (which writes its own), e.g. test
- * seeds: what the `records_fts_after_insert` trigger did before migration 0008. No-op on PostgreSQL.
+ * SQLite: full-text rows for every record stored so far (e.g. by test seeds that insert records
+ * directly): the text indexer (search/text-index.ts, migration 0014) indexes every record above its
+ * mark, whatever wrote it. No-op on PostgreSQL (triggers).
  */
-export async function indexRecordTexts(db: Kysely<DB>, recordIds: string[]): Promise<void> {
-  if (isPostgres(db) || recordIds.length === 0) return;
-  await sql`INSERT INTO records_fts (rowid, content, field)
-    SELECT seq * 1024 + position - 1, content, field FROM (
-      SELECT r.seq AS seq, j.value AS content, j.key AS field, row_number() OVER (PARTITION BY r.seq ORDER BY j.id) AS position
-      FROM records r, json_each(r.fields) AS j WHERE r.id IN (SELECT value FROM json_each(${JSON.stringify(recordIds)})) AND j.type = 'text'
-    ) WHERE position <= 1024`.execute(db);
+export async function indexRecordTexts(db: Kysely<DB>): Promise<void> {
+  await textIndexFor(db)?.catchUp();
 }
 
 /** Resolves question ids (or names) and validates values; duplicate questions in one record are refused. */

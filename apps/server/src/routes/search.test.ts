@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../testing/test-server.js";
 import { FORBIDDEN, type Json } from "../testing/fixtures.js";
 import { richDataset, type RichDataset } from "../records/testing.js";
+import { indexRecordTexts } from "../records/ingest.js";
 
 let server: TestServer;
 let d: RichDataset;
@@ -163,6 +164,7 @@ describe("cleanup of the search index", () => {
     const created = await other.f.request<{ items: { id: string }[] }>("POST", `/datasets/${other.datasetId}/records/bulk`, {
       body: { items: [{ fields: { text: "zebra crossing", context: "zebra" }, vectors: { emb: [1, 1, 1] } }, { fields: { text: "zebra two" }, vectors: { emb: [1, 2, 1] } }] },
     });
+    await indexRecordTexts(server.ctx.store.db); // the text indexer runs after the import (search/text-index.ts)
     const ftsBefore = count("SELECT count(*) AS n FROM records_fts WHERE records_fts MATCH 'zebra'");
     const vectorsBefore = count("SELECT count(*) AS n FROM record_vectors");
     expect(ftsBefore).toBe(3);

@@ -33,7 +33,7 @@ export async function seedSearchData(store: Store) {
     const id = randomUUID();
     byExt[r.ext] = id;
     await db.insertInto("records").values({ id, dataset_id: r.ds, external_id: r.ext, fields: JSON.stringify(r.fields), metadata: r.metadata ? JSON.stringify(r.metadata) : null, status: "pending", inserted_at: ts(i + 1), updated_at: ts(i + 1) }).execute();
-    await indexRecordTexts(db, [id]);
+    await indexRecordTexts(db);
     if (r.vector) await db.insertInto("record_vectors").values({ vector_settings_id: r.ds === ids.ds ? ids.emb : ids.otherEmb, record_id: id, vector: encodeVector(r.vector) }).execute();
   }
   const response = (recordId: string, userId: string, status: "submitted" | "discarded" | "draft", values: unknown) => ({ id: randomUUID(), record_id: recordId, user_id: userId, status, values: JSON.stringify(values), inserted_at: ts(1), updated_at: ts(1) });

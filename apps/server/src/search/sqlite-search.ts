@@ -7,6 +7,7 @@ import { SqliteKnn } from "./sqlite-knn.js";
 import { SqliteMetadata } from "./sqlite-metadata.js";
 import { Builder, ftsExpression, type Param, SqliteQueries, splitPending } from "./sqlite-sql.js";
 import { SqliteText } from "./sqlite-text.js";
+import { textIndexFor } from "./text-index.js";
 
 /**
  * SQLite adapter of the search port: FTS5 (`records_fts`, one row per text field, rowid = seq*1024+i)
@@ -46,6 +47,7 @@ export class SqliteSearch extends SqliteQueries implements SearchPort {
     let from = "records r";
     let score = "NULL";
     if (query.text) {
+      await textIndexFor(this.db)?.catchUp(); // records acknowledged but not yet in records_fts (search/text-index.ts)
       const expression = ftsExpression(query.text.q);
       if (expression === null) return { hits: [], total: 0 };
       const match = b.p(expression);

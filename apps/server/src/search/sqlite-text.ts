@@ -3,6 +3,7 @@ import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import type { SearchFilter, SearchQuery, SearchResult } from "./search-port.js";
 import { Builder, ftsExpression, RECORD_STATUSES, SqliteQueries, splitPending } from "./sqlite-sql.js";
+import { textIndexFor } from "./text-index.js";
 
 const FEW_MATCHES = 2048;
 
@@ -18,6 +19,7 @@ export class SqliteText extends SqliteQueries {
    * FTS5 with a bounded sort (`ORDER BY bm25 LIMIT k`) when the order is the text score.
    */
   async textSearch(query: SearchQuery, text: { q: string; field: string | null }): Promise<SearchResult> {
+    await textIndexFor(this.db)?.catchUp(); // records acknowledged but not yet in records_fts (search/text-index.ts)
     const expression = ftsExpression(text.q);
     if (expression === null) return { hits: [], total: 0 };
     const span = (await this.all<{ lo: number | null; hi: number | null; shared: number }>(

@@ -12,6 +12,7 @@ import * as m0010 from "./0010-records-fts-contentless.js";
 import * as m0011 from "./0011-dataset-record-counts.js";
 import * as m0012 from "./0012-record-vector-changes.js";
 import * as m0013 from "./0013-search-index-versions.js";
+import * as m0014 from "./0014-records-fts-deferred.js";
 
 /**
  * Versioned migrations, applied in key order by Kysely's Migrator. Add a new file per change
@@ -31,6 +32,7 @@ export const migrations: Record<string, Migration> = {
   "0011-dataset-record-counts": m0011,
   "0012-record-vector-changes": m0012,
   "0013-search-index-versions": m0013,
+  "0014-records-fts-deferred": m0014,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

@@ -31,6 +31,8 @@ export const postgresVariants: Record<string, Migration> = {
   "0012-record-vector-changes": noop,
   /** SQLite: versions of the in-memory metadata columns; PostgreSQL filters its jsonb directly. */
   "0013-search-index-versions": noop,
+  /** SQLite: deferred FTS5 indexing mark and triggers; PostgreSQL keeps its tsvector triggers. */
+  "0014-records-fts-deferred": noop,
 };
 
 export const postgresMigrationProvider: MigrationProvider = {
