@@ -8,6 +8,7 @@ import { openPgliteStore, type PgliteStore } from "../testing/pglite-store.js";
 import { seedSearchData } from "../search/search-port.suite.js";
 import { PostgresSearch } from "../search/postgres-search.js";
 import { loadSigningSecret } from "../auth/secrets.js";
+import { recordCounts } from "../records/counts.js";
 
 describe("migrate-to-postgres (embedded store -> PostgreSQL on PGlite)", () => {
   let dir: string;
@@ -54,6 +55,9 @@ describe("migrate-to-postgres (embedded store -> PostgreSQL on PGlite)", () => {
     const fresh = await target.db.selectFrom("records").select("seq").where("id", "=", "new").executeTakeFirstOrThrow();
     expect(fresh.seq).toBeGreaterThan(Number(maxSeq));
     await target.db.deleteFrom("records").where("id", "=", "new").execute();
+    // The record counters (migration 0011) were filled by the target's triggers, not copied on top.
+    expect(await recordCounts(target.db, seeded.ids.ds)).toEqual(await recordCounts(source.db, seeded.ids.ds));
+    expect(await recordCounts(target.db, seeded.ids.ds)).toMatchObject({ total: 4 });
     // Search works on the copy: the text index was filled by the triggers, vectors are real[].
     const port = new PostgresSearch(target.db, { vectorSearch: true });
     const hits = await port.search({ datasetId: seeded.ids.ds, userId: null, text: { q: "quick", field: null }, vector: null, filters: [], sort: [], offset: 0, limit: 10 });

@@ -1,11 +1,12 @@
 import { CompiledQuery, type Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import { metadataRowsOf } from "../db/migrations/0009-record-metadata-index.js";
+import { recordCountWithStatus } from "../records/counts.js";
 import { encodeVector } from "../records/read.js";
 import type { SearchPort, SearchQuery, SearchResult } from "./search-port.js";
 import { SqliteKnn } from "./sqlite-knn.js";
 import { SqliteMetadata } from "./sqlite-metadata.js";
-import { Builder, ftsExpression, type Param, SqliteQueries, splitPending } from "./sqlite-sql.js";
+import { Builder, ftsExpression, type Param, RECORD_STATUSES, SqliteQueries, splitPending } from "./sqlite-sql.js";
 import { SqliteText } from "./sqlite-text.js";
 import { textIndexFor } from "./text-index.js";
 
@@ -124,11 +125,19 @@ export class SqliteSearch extends SqliteQueries implements SearchPort {
     const split = splitPending(query.filters);
     if (!split) return null;
     if (query.userId === null && !(await this.answeredSetIsSmall(query.datasetId))) return null;
-    const all = new Builder(query.userId);
-    const allSql = `SELECT count(*) AS n FROM records r WHERE r.dataset_id = ${all.p(query.datasetId)}${split.others.map((f) => ` AND ${all.filter(f)}`).join("")}`;
     const answered = new Builder(query.userId);
     const answeredSql = `SELECT count(*) AS n FROM ${answered.answeredRecords(query.datasetId)}${split.others.map((f) => ` AND ${answered.filter(f)}`).join("")}`;
-    const [a, c] = [await this.all<{ n: number }>(allSql, all.params), await this.all<{ n: number }>(answeredSql, answered.params)];
+    const c = await this.all<{ n: number }>(answeredSql, answered.params);
+    // The annotation page's queue (record status terms only, or nothing else): the dataset's
+    // counters (migration 0011) instead of counting its records (linear: 67 ms of CPU at 1M).
+    const statusOnly = split.others.every((f) => f.type === "terms" && f.scope.entity === "record" && f.scope.property === "status");
+    if (statusOnly) {
+      const statuses = RECORD_STATUSES.filter((s) => split.others.every((f) => f.type === "terms" && f.values.includes(s)));
+      return (await recordCountWithStatus(this.db, query.datasetId, statuses)) - (c[0]?.n ?? 0);
+    }
+    const all = new Builder(query.userId);
+    const allSql = `SELECT count(*) AS n FROM records r WHERE r.dataset_id = ${all.p(query.datasetId)}${split.others.map((f) => ` AND ${all.filter(f)}`).join("")}`;
+    const a = await this.all<{ n: number }>(allSql, all.params);
     return (a[0]?.n ?? 0) - (c[0]?.n ?? 0);
   }
 }
