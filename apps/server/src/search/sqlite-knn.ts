@@ -1,101 +1,331 @@
-import { CompiledQuery } from "kysely";
+import { CompiledQuery, type Kysely } from "kysely";
+import type { DB } from "../db/schema.js";
 import { encodeVector } from "../records/read.js";
 import type { SearchQuery, SearchResult } from "./search-port.js";
 import { Builder, type Param, SqliteQueries } from "./sqlite-sql.js";
 
-const KNN_MAX_K = 4096; // sqlite-vec's limit for `k`
-const KNN_PREFIX = "record_vectors_knn_";
+export interface KnnOptions {
+  /** Settings with at most this many vectors are searched exactly (default 20,000: ~10 ms of CPU there). */
+  exactBelow?: number;
+  /** Candidates taken from the binary codes per result wanted, then rescored exactly (default 10). */
+  oversample?: number;
+}
 
-/** Similarity search of the SQLite adapter: sqlite-vec `vec0` KNN tables per vector setting. */
-export class SqliteKnn extends SqliteQueries {
-  private knnTables = new Map<string, string>();
-  private knnCleaned = false;
+const LOAD_BATCH = 50_000;
+const PRUNE_LOG_ABOVE = 50_000;
+const READ_MARK = "record_vectors_read";
+/** Set bits of every 16-bit value: two lookups per 32-bit word beat SWAR popcount in V8 (1M codes of 384 bits: ~20 ms). */
+const POPCOUNT16 = (() => { const t = new Uint8Array(65536); for (let i = 1; i < 65536; i++) t[i] = (i & 1) + t[i >>> 1]!; return t; })();
 
-  /**
-   * The `vec0` KNN table of a vector setting (rowid = records.seq, cosine distance), created and
-   * filled from `record_vectors` on first use and kept in sync by triggers on `record_vectors`
-   * (insert, update of the vector, delete) and `records` (delete). Tables of deleted vector settings
-   * are dropped on the first use in a process. Null when the setting is unknown.
-   */
-  private async knnTable(settingsId: string): Promise<string | null> {
-    const cached = this.knnTables.get(settingsId);
-    if (cached) return cached;
-    if (!/^[0-9a-fA-F-]{1,64}$/.test(settingsId)) return null;
-    const name = `${KNN_PREFIX}${settingsId.replace(/-/g, "").toLowerCase()}`;
-    const quoted = `'${settingsId}'`;
-    const ok = await this.db.transaction().execute(async (trx) => {
-      const run = async <T>(text: string, params: Param[] = []) => (await trx.executeQuery<T>(CompiledQuery.raw(text, params))).rows;
-      if (!this.knnCleaned) {
-        const tables = await run<{ name: string }>(`SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE '${KNN_PREFIX}%' AND sql LIKE 'CREATE VIRTUAL TABLE%'`);
-        const live = new Set((await run<{ id: string }>("SELECT id FROM vectors_settings")).map((r) => `${KNN_PREFIX}${r.id.replace(/-/g, "").toLowerCase()}`));
-        for (const t of tables.filter((t) => !live.has(t.name))) {
-          for (const suffix of ["ai", "au", "ad", "rd"]) await run(`DROP TRIGGER IF EXISTS ${t.name}_${suffix}`);
-          await run(`DROP TABLE IF EXISTS ${t.name}`);
-        }
-        this.knnCleaned = true;
+/**
+ * The binary codes (sign bit per dimension, 32 per word) of one vector setting, in memory, by
+ * `record_vectors` rowid (ascending). Rebuilt from `record_vectors` when first needed; then kept up
+ * to date before each search from rows above the highest rowid read and the change log of migration
+ * 0012 (updates, deletes, inserts reusing a rowid). 48 bytes per 384-dimension vector.
+ */
+class Codes {
+  size = 0;
+  alive = 0;
+  vrows = new Float64Array(0);
+  codes = new Uint32Array(0);
+  dead = new Uint8Array(0);
+  /** Highest record_vectors rowid (any setting) whose row of this setting is in `codes`. */
+  hwm = 0;
+  /** Last change log id applied; -1: never loaded. */
+  applied = -1;
+  /** Serialises the syncs of this setting (the first load takes seconds at 1M vectors). */
+  syncing: Promise<void> = Promise.resolve();
+
+  constructor(readonly dimensions: number, readonly words: number, readonly sqlQuantize: boolean) {}
+
+  reset(capacity: number): void {
+    this.size = 0; this.alive = 0; this.hwm = 0;
+    this.vrows = new Float64Array(capacity);
+    this.codes = new Uint32Array(capacity * this.words);
+    this.dead = new Uint8Array(capacity);
+  }
+
+  private grow(min: number): void {
+    const capacity = Math.max(min, Math.ceil(this.vrows.length * 1.5), 1024);
+    const vrows = new Float64Array(capacity); vrows.set(this.vrows.subarray(0, this.size)); this.vrows = vrows;
+    const codes = new Uint32Array(capacity * this.words); codes.set(this.codes.subarray(0, this.size * this.words)); this.codes = codes;
+    const dead = new Uint8Array(capacity); dead.set(this.dead.subarray(0, this.size)); this.dead = dead;
+  }
+
+  /** The code of a stored row: sqlite-vec's `vec_quantize_binary` (dimensions divisible by 8), else the float32 blob. */
+  codeOf(blob: Uint8Array): Uint32Array {
+    const code = new Uint32Array(this.words);
+    if (this.sqlQuantize) {
+      new Uint8Array(code.buffer).set(blob.subarray(0, this.words * 4));
+    } else {
+      const floats = new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
+      for (let i = 0; i < floats.length && i < this.words * 32; i++) if (floats[i]! > 0) code[i >>> 5]! |= 1 << (i & 31);
+    }
+    return code;
+  }
+
+  /** Same bit layout as vec_quantize_binary: bit i (LSB first) of byte i/8 is set when element i is positive. */
+  quantize(values: number[]): Uint32Array {
+    const code = new Uint32Array(this.words);
+    for (let i = 0; i < values.length && i < this.words * 32; i++) if (values[i]! > 0) code[i >>> 5]! |= 1 << (i & 31);
+    return code;
+  }
+
+  private find(vrow: number): number {
+    let lo = 0, hi = this.size - 1;
+    while (lo <= hi) { const mid = (lo + hi) >> 1; const v = this.vrows[mid]!; if (v === vrow) return mid; if (v < vrow) lo = mid + 1; else hi = mid - 1; }
+    return -1;
+  }
+
+  /** Adds or replaces the code of a row (rows usually arrive in ascending rowid order: appended). */
+  set(vrow: number, code: Uint32Array): void {
+    let at = this.size > 0 && this.vrows[this.size - 1]! >= vrow ? this.find(vrow) : -1;
+    if (at < 0) {
+      if (this.size === this.vrows.length) this.grow(this.size + 1);
+      at = this.size++;
+      this.alive++;
+      if (at > 0 && this.vrows[at - 1]! > vrow) {
+        // A reused rowid below the others (rare): insert in order.
+        let pos = at;
+        while (pos > 0 && this.vrows[pos - 1]! > vrow) pos--;
+        this.vrows.copyWithin(pos + 1, pos, at);
+        this.codes.copyWithin((pos + 1) * this.words, pos * this.words, at * this.words);
+        this.dead.copyWithin(pos + 1, pos, at);
+        at = pos;
       }
-      if ((await run(`SELECT 1 FROM sqlite_master WHERE name = ?`, [name])).length > 0) return true;
-      const settings = (await run<{ dimensions: number; dataset_id: string }>("SELECT dimensions, dataset_id FROM vectors_settings WHERE id = ?", [settingsId]))[0];
-      if (!settings || !Number.isInteger(settings.dimensions) || settings.dimensions < 1) return false;
-      const dataset = `'${settings.dataset_id.replace(/'/g, "''")}'`;
-      await run(`CREATE VIRTUAL TABLE ${name} USING vec0(embedding float[${settings.dimensions}] distance_metric=cosine)`);
-      await run(`INSERT INTO ${name} (rowid, embedding) SELECT r.seq, v.vector FROM record_vectors v CROSS JOIN records r ON r.id = v.record_id WHERE v.vector_settings_id = ?`, [settingsId]);
-      await run(`CREATE TRIGGER ${name}_ai AFTER INSERT ON record_vectors WHEN new.vector_settings_id = ${quoted} BEGIN
-        INSERT INTO ${name} (rowid, embedding) SELECT seq, new.vector FROM records WHERE id = new.record_id; END`);
-      await run(`CREATE TRIGGER ${name}_au AFTER UPDATE OF vector ON record_vectors WHEN new.vector_settings_id = ${quoted} BEGIN
-        DELETE FROM ${name} WHERE rowid = (SELECT seq FROM records WHERE id = new.record_id);
-        INSERT INTO ${name} (rowid, embedding) SELECT seq, new.vector FROM records WHERE id = new.record_id; END`);
-      // A vector removed (its record still there); a record deleted (its vector's cascade no longer finds it).
-      await run(`CREATE TRIGGER ${name}_ad AFTER DELETE ON record_vectors WHEN old.vector_settings_id = ${quoted} BEGIN
-        DELETE FROM ${name} WHERE rowid = (SELECT seq FROM records WHERE id = old.record_id); END`);
-      await run(`CREATE TRIGGER ${name}_rd AFTER DELETE ON records WHEN old.dataset_id = ${dataset} BEGIN
-        DELETE FROM ${name} WHERE rowid = old.seq; END`);
-      return true;
-    });
-    if (!ok) return null;
-    this.knnTables.set(settingsId, name);
-    return name;
+      this.vrows[at] = vrow;
+      this.dead[at] = 0;
+    } else if (this.dead[at]) {
+      this.dead[at] = 0;
+      this.alive++;
+    }
+    this.codes.set(code, at * this.words);
+  }
+
+  remove(vrow: number): void {
+    const at = this.find(vrow);
+    if (at >= 0 && !this.dead[at]) { this.dead[at] = 1; this.alive--; }
+  }
+
+  /** Drops the removed rows once they are a quarter of the arrays. */
+  compact(): void {
+    if (this.size - this.alive <= this.size / 4) return;
+    let out = 0;
+    for (let i = 0; i < this.size; i++) {
+      if (this.dead[i]) continue;
+      this.vrows[out] = this.vrows[i]!;
+      this.codes.copyWithin(out * this.words, i * this.words, (i + 1) * this.words);
+      this.dead[out] = 0;
+      out++;
+    }
+    this.size = out;
   }
 
   /**
-   * Similarity through the KNN table: the k nearest (k over-fetched, grown while the filters reject
-   * too many), then the filters and the exact score on those candidates only. Exact: a candidate
-   * counts only when nearer than the k-th neighbour, so nothing unseen can rank before it.
-   * `least_similar` asks for the nearest neighbours of the negated vector (cosine distance 2 - d).
-   * Null (fall back to the exact scan) when the filters keep too few of the 4096 nearest.
+   * The rowids of the `count` live codes nearest to `probe` in Hamming distance (ties by rowid):
+   * one pass computing the distances, a histogram of them (they are small integers) for the cut-off
+   * distance, a pass collecting. Linear, no sort.
    */
+  nearest(probe: Uint32Array, count: number, distances = this.hammingTo(probe)): number[] {
+    const bits = this.words * 32;
+    const histogram = new Uint32Array(bits + 1);
+    for (let i = 0; i < this.size; i++) if (!this.dead[i]) histogram[distances[i]!]!++;
+    let cut = 0;
+    for (let sum = 0; cut <= bits; cut++) { sum += histogram[cut]!; if (sum >= count) break; }
+    const below = count - (cut > 0 ? sumTo(histogram, cut - 1) : 0);
+    const out: number[] = [];
+    let ties = 0;
+    for (let i = 0; i < this.size; i++) {
+      if (this.dead[i]) continue;
+      const d = distances[i]!;
+      if (d < cut || (d === cut && ties++ < below)) out.push(this.vrows[i]!);
+    }
+    return out;
+  }
+
+  /** A fresh array per query: another query's sync may change the codes while this one awaits SQL. */
+  hammingTo(probe: Uint32Array): Uint16Array {
+    const distances = new Uint16Array(this.size);
+    const { codes, words } = this;
+    const t = POPCOUNT16;
+    for (let i = 0, o = 0; i < this.size; i++, o += words) {
+      let d = 0;
+      for (let w = 0; w < words; w++) { const x = codes[o + w]! ^ probe[w]!; d += t[x & 0xffff]! + t[x >>> 16]!; }
+      distances[i] = d;
+    }
+    return distances;
+  }
+}
+
+function sumTo(histogram: Uint32Array, last: number): number {
+  let s = 0;
+  for (let i = 0; i <= last; i++) s += histogram[i]!;
+  return s;
+}
+
+/**
+ * Similarity search of the SQLite adapter. Up to `exactBelow` vectors in the setting: exact (the k
+ * nearest by `vec_distance_cosine` over `record_vectors`, then the filters). Above: approximate, as
+ * the pgvector HNSW index of the PostgreSQL adapter is: the candidates nearest in Hamming distance
+ * between binary codes kept in memory (`Codes`), `oversample` times more than wanted, rescored with
+ * the exact cosine distance and filtered in SQL; more candidates while the filters reject too many.
+ */
+export class SqliteKnn extends SqliteQueries {
+  private readonly settings = new Map<string, Codes>();
+  private readonly exactBelow: number;
+  private readonly oversample: number;
+
+  constructor(db: Kysely<DB>, options: KnnOptions = {}) {
+    super(db);
+    this.exactBelow = options.exactBelow ?? 20_000;
+    this.oversample = options.oversample ?? 10;
+  }
+
+  /** The up-to-date codes of a vector setting; null when the setting is unknown. */
+  private async codes(settingsId: string): Promise<Codes | null> {
+    let codes = this.settings.get(settingsId);
+    if (!codes) {
+      const row = (await this.all<{ dimensions: number }>("SELECT dimensions FROM vectors_settings WHERE id = ?", [settingsId]))[0];
+      if (!row || !Number.isInteger(row.dimensions) || row.dimensions < 1) return null;
+      codes = this.settings.get(settingsId) ?? new Codes(row.dimensions, Math.ceil(row.dimensions / 32), row.dimensions % 8 === 0);
+      this.settings.set(settingsId, codes);
+    }
+    const c = codes;
+    const run = c.syncing.then(() => this.sync(settingsId, c));
+    c.syncing = run.catch(() => {});
+    await run;
+    return c;
+  }
+
+  private codeColumn(c: Codes): string { return c.sqlQuantize ? "vec_quantize_binary(vector)" : "vector"; }
+
+  /**
+   * Brings the codes up to date in one transaction: the logged rows (re-read as they are now), the
+   * rows above the highest rowid read; then raises the read mark so that the insert trigger logs any
+   * later insert at or below it. A first use (or a log pruned past this reader) loads everything.
+   */
+  private async sync(settingsId: string, c: Codes): Promise<void> {
+    if (c.applied < 0) await this.load(settingsId, c);
+    const reload = await this.db.transaction().execute(async (trx) => {
+      const run = async <T>(text: string, params: Param[] = []) => (await trx.executeQuery<T>(CompiledQuery.raw(text, params))).rows;
+      const changes = await run<{ id: number; vrow: number; mine: number | null; code: Buffer | null }>(
+        `SELECT c.id, c.vrow, v.vector_settings_id = ? AS mine, CASE WHEN v.vector_settings_id = ? THEN ${this.codeColumn(c)} END AS code FROM record_vectors_knn_changes c LEFT JOIN record_vectors v ON v.rowid = c.vrow WHERE c.id > ? ORDER BY c.id`,
+        [settingsId, settingsId, c.applied]);
+      const last = (await run<{ seq: number }>("SELECT seq FROM sqlite_sequence WHERE name = 'record_vectors_knn_changes'"))[0]?.seq ?? 0;
+      if (changes.length > 0 ? changes[0]!.id > c.applied + 1 : last > c.applied) return true; // pruned past us
+      for (const ch of changes) {
+        if (ch.mine && ch.code) c.set(ch.vrow, c.codeOf(ch.code)); else c.remove(ch.vrow);
+      }
+      if (changes.length > 0) c.applied = changes[changes.length - 1]!.id;
+      const fresh = await run<{ vrow: number; code: Buffer }>(`SELECT rowid AS vrow, ${this.codeColumn(c)} AS code FROM record_vectors WHERE rowid > ? AND vector_settings_id = ? ORDER BY rowid`, [c.hwm, settingsId]);
+      for (const r of fresh) c.set(r.vrow, c.codeOf(r.code));
+      const max = (await run<{ m: number | null }>("SELECT max(rowid) AS m FROM record_vectors"))[0]?.m ?? 0;
+      c.hwm = Math.max(c.hwm, max);
+      await run(`UPDATE search_index_state SET seq = ? WHERE name = '${READ_MARK}' AND seq < ?`, [c.hwm, c.hwm]);
+      // Readers that have not applied the pruned entries see the gap above and reload.
+      const first = changes.length > 0 ? (await run<{ id: number }>("SELECT min(id) AS id FROM record_vectors_knn_changes"))[0]!.id : c.applied;
+      if (c.applied - first >= PRUNE_LOG_ABOVE) await run("DELETE FROM record_vectors_knn_changes WHERE id <= ?", [c.applied]);
+      c.compact();
+      return false;
+    });
+    if (reload) { c.applied = -1; await this.sync(settingsId, c); }
+  }
+
+  /**
+   * Loads every code of the setting in batches of separate transactions, so that other requests get
+   * the connection in between (at 1M vectors: seconds, not one long hold). Each batch raises the read
+   * mark to its last rowid: a row inserted meanwhile at or below it is logged, above it is read later.
+   */
+  private async load(settingsId: string, c: Codes): Promise<void> {
+    const [{ n, logged }] = await this.all<{ n: number; logged: number }>(
+      "SELECT (SELECT count(*) FROM record_vectors WHERE vector_settings_id = ?) AS n, coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'record_vectors_knn_changes'), 0) AS logged",
+      [settingsId]) as [{ n: number; logged: number }];
+    c.reset(Math.ceil(n * 1.05) + 16);
+    c.applied = logged;
+    for (;;) {
+      const rows = await this.db.transaction().execute(async (trx) => {
+        const batch = (await trx.executeQuery<{ vrow: number; code: Buffer }>(CompiledQuery.raw(
+          `SELECT rowid AS vrow, ${this.codeColumn(c)} AS code FROM record_vectors WHERE rowid > ? AND vector_settings_id = ? ORDER BY rowid LIMIT ${LOAD_BATCH}`,
+          [c.hwm, settingsId]))).rows;
+        const top = batch.length > 0 ? batch[batch.length - 1]!.vrow : c.hwm;
+        await trx.executeQuery(CompiledQuery.raw(`UPDATE search_index_state SET seq = ? WHERE name = '${READ_MARK}' AND seq < ?`, [top, top]));
+        return batch;
+      });
+      for (const r of rows) c.set(r.vrow, c.codeOf(r.code));
+      if (rows.length > 0) c.hwm = rows[rows.length - 1]!.vrow;
+      if (rows.length < LOAD_BATCH) break;
+    }
+  }
+
+  /** Similarity search; null (the caller's exact scan) when the vector setting is unknown. */
   async knnSearch(query: SearchQuery): Promise<SearchResult | null> {
     const vector = query.vector!;
-    const table = await this.knnTable(vector.settingsId);
-    if (!table) return null;
-    const most = vector.order === "most_similar";
-    const probe = encodeVector(most ? vector.value : vector.value.map((x) => -x));
-    const exact = encodeVector(vector.value);
+    if (!/^[0-9a-fA-F-]{1,64}$/.test(vector.settingsId)) return null;
+    const codes = await this.codes(vector.settingsId);
+    if (!codes) return null;
     // Over-fetch: the queue's status filters keep most neighbours, other filters (metadata, values) may keep few.
     const selective = query.filters.some((f) => f.scope.entity !== "response_status" && f.scope.entity !== "record");
-    let k = Math.min(KNN_MAX_K, Math.max(64, selective ? query.limit * 8 : query.limit * 2 + 16));
+    const k = Math.max(64, selective ? query.limit * 8 : query.limit * 2 + 16);
+    return codes.alive <= this.exactBelow ? this.exactSearch(query, k) : this.approximateSearch(query, codes, k * this.oversample);
+  }
+
+  /**
+   * Exact: the k nearest by cosine distance, the filters and the score on those only (k grown while
+   * the filters reject too many). A candidate counts only when strictly nearer than the k-th, so
+   * nothing unseen can rank before it.
+   */
+  private async exactSearch(query: SearchQuery, k: number): Promise<SearchResult> {
+    const vector = query.vector!;
+    const most = vector.order === "most_similar";
+    const exact = encodeVector(vector.value);
     for (;;) {
-      const near = await this.all<{ seq: number; distance: number }>(`SELECT rowid AS seq, distance FROM ${table} WHERE embedding MATCH ? AND k = ?`, [probe, k]);
+      const near = await this.all<{ vrow: number; distance: number }>(
+        `SELECT rowid AS vrow, vec_distance_cosine(vector, ?) AS distance FROM record_vectors WHERE vector_settings_id = ? ORDER BY distance ${most ? "ASC" : "DESC"} LIMIT ?`,
+        [exact, vector.settingsId, k]);
       const complete = near.length < k;
-      const cutoff = complete ? Infinity : near[near.length - 1]!.distance;
-      const b = new Builder(query.userId);
-      const where = [`r.dataset_id = ${b.p(query.datasetId)}`];
-      if (vector.excludeRecordId) where.push(`r.id <> ${b.p(vector.excludeRecordId)}`);
-      for (const f of query.filters) where.push(b.filter(f));
-      const seqs = near.filter((n) => n.distance < cutoff).map((n) => n.seq);
-      const head = new Builder(query.userId);
-      const select = `SELECT r.id AS id, r.seq AS seq, vec_distance_cosine(v.vector, ${head.p(exact)}) AS score FROM json_each(${head.p(JSON.stringify(seqs))}) AS c`
-        + ` CROSS JOIN records r ON r.seq = c.value JOIN record_vectors v ON v.record_id = r.id AND v.vector_settings_id = ${head.p(vector.settingsId)}`;
-      const rows = seqs.length === 0 ? [] : await this.all<{ id: string; seq: number; score: number }>(`${select} WHERE ${where.join(" AND ")}`, [...head.params, ...b.params]);
-      if (complete || rows.length >= query.limit) {
-        rows.sort((x, y) => (most ? x.score - y.score : y.score - x.score) || x.seq - y.seq);
-        const hits = rows.slice(0, query.limit).map((r) => ({ recordId: r.id, score: 1 - r.score }));
-        return { hits, total: hits.length };
-      }
-      if (k >= KNN_MAX_K) return null;
-      // Grow by the observed rejection rate (at least 4x), capped at sqlite-vec's limit.
-      const kept = Math.max(rows.length, 1) / Math.max(seqs.length, 1);
-      k = Math.min(KNN_MAX_K, Math.max(k * 4, Math.ceil((query.limit / kept) * 1.5)));
+      const cutoff = complete ? null : near[near.length - 1]!.distance;
+      const candidates = near.filter((n) => cutoff === null || (most ? n.distance < cutoff : n.distance > cutoff)).map((n) => n.vrow);
+      const rows = await this.filterAndScore(query, candidates);
+      if (complete || rows.length >= query.limit) return this.result(query, rows);
+      k *= 4;
     }
+  }
+
+  /** Approximate: `count` candidates by Hamming distance, rescored exactly and filtered; grown while the filters reject too many. */
+  private async approximateSearch(query: SearchQuery, codes: Codes, count: number): Promise<SearchResult> {
+    const vector = query.vector!;
+    const most = vector.order === "most_similar";
+    // least_similar: the nearest codes to the negated vector (every sign flipped).
+    const probe = codes.quantize(most ? vector.value : vector.value.map((x) => -x));
+    for (;;) {
+      const candidates = codes.nearest(probe, count);
+      const rows = await this.filterAndScore(query, candidates);
+      if (candidates.length >= codes.alive || rows.length >= query.limit) return this.result(query, rows);
+      // Grow by the observed rejection rate (at least 4x).
+      const kept = Math.max(rows.length, 1) / Math.max(candidates.length, 1);
+      count = Math.max(count * 4, Math.ceil((query.limit / kept) * 1.5));
+    }
+  }
+
+  /** The candidates (record_vectors rowids) that pass the query's filters, with their exact cosine distance. */
+  private async filterAndScore(query: SearchQuery, vrows: number[]): Promise<{ id: string; seq: number; score: number }[]> {
+    if (vrows.length === 0) return [];
+    const vector = query.vector!;
+    const head = new Builder(query.userId);
+    const select = `SELECT r.id AS id, r.seq AS seq, vec_distance_cosine(v.vector, ${head.p(encodeVector(vector.value))}) AS score FROM json_each(${head.p(JSON.stringify(vrows))}) AS c`
+      + " CROSS JOIN record_vectors v ON v.rowid = c.value CROSS JOIN records r ON r.id = v.record_id";
+    const b = new Builder(query.userId);
+    const where = [`v.vector_settings_id = ${b.p(vector.settingsId)}`, `r.dataset_id = ${b.p(query.datasetId)}`];
+    if (vector.excludeRecordId) where.push(`r.id <> ${b.p(vector.excludeRecordId)}`);
+    for (const f of query.filters) where.push(b.filter(f));
+    return this.all(`${select} WHERE ${where.join(" AND ")}`, [...head.params, ...b.params]);
+  }
+
+  private result(query: SearchQuery, rows: { id: string; seq: number; score: number }[]): SearchResult {
+    const most = query.vector!.order === "most_similar";
+    rows.sort((x, y) => (most ? x.score - y.score : y.score - x.score) || x.seq - y.seq);
+    // Cosine similarity in [-1, 1] as the query score (1 = same direction).
+    const hits = rows.slice(0, query.limit).map((r) => ({ recordId: r.id, score: 1 - r.score }));
+    return { hits, total: hits.length };
   }
 }
