@@ -1,16 +1,85 @@
+import type SQLite from "better-sqlite3";
 import { rawSqliteOf } from "../db/database.js";
 import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import type { SearchFilter, SearchQuery, SearchResult } from "./search-port.js";
-import { Builder, ftsExpression, RECORD_STATUSES, SqliteQueries, splitPending } from "./sqlite-sql.js";
+import { queueExclusions } from "./sqlite-metadata.js";
+import { Builder, ftsExpression, type Param, SqliteQueries, splitPending } from "./sqlite-sql.js";
 import { textIndexFor } from "./text-index.js";
 
 const FEW_MATCHES = 2048;
+/** Best FTS rows kept per cached query (16 bytes each). */
+const RANKED_ROWS = 1024;
+/** Memory budget of the cached match lists of all datasets (bytes); least recently used first out. */
+const CACHE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * What a text query yields from the FTS index alone, whoever asks: the distinct matching seqs of the
+ * range (for the count) and the best FTS rows by score (a prefix of the ranking, `k` rows, `complete`
+ * when that is all of them). The filters that depend on the user or on record state (statuses,
+ * responses) are applied to these at query time, so a Submit does not invalidate them.
+ */
+interface Matches {
+  seqs: Uint32Array | null;
+  ranked: { k: number; fr: Float64Array; bm: Float64Array; complete: boolean } | null;
+  bytes: number;
+}
 
 /** Text search of the SQLite adapter (no vector query): FTS5 `records_fts`. */
 export class SqliteText extends SqliteQueries {
-  /** `fewMatches`: up to it the queue's text count probes each match (textCount); tests set -1 to exercise the other path. */
-  constructor(db: Kysely<DB>, private readonly options: { fewMatches?: number } = {}) { super(db); }
+  /**
+   * The annotator repeats the same text query (every Submit fetches the next page), so the
+   * user-independent part is kept, per (rowid range, field, FTS expression), while the FTS index is
+   * unchanged: its version is the index's own structure record (id 10 of `records_fts_data`, which
+   * FTS5 rewrites with a new write counter or tombstone counts whenever rows are added, deleted or
+   * merged) and its averages record (id 1: row and token totals, which bm25 reads). Whatever writes
+   * the index (ingestion, the deferred indexer, triggers on update/delete) changes them, so the cache
+   * follows what is indexed, and any change drops all of it (bm25 depends on the whole table).
+   */
+  private readonly cache = new Map<string, Matches>();
+  private cacheVersion: Buffer | null = null;
+  private cacheBytes = 0;
+
+  /** `fewMatches`: up to it the queue's text count probes each match (textCount); tests set -1 to exercise the other path. `cacheBytes`: the cache's budget. */
+  constructor(db: Kysely<DB>, private readonly options: { fewMatches?: number; cacheBytes?: number } = {}) { super(db); }
+
+  /** Memory held by the cached match lists (bytes), for tests and measurements. */
+  get cachedBytes(): number { return this.cacheBytes; }
+
+  /** The cache entry of a query, synchronously on the connection: first the index version (a moved version empties the cache). */
+  private matches(raw: SQLite.Database, key: string): Matches {
+    const blocks = raw.prepare("SELECT block FROM records_fts_data WHERE id IN (1, 10) ORDER BY id").pluck().all() as Buffer[];
+    const version = Buffer.concat(blocks);
+    if (!this.cacheVersion || !version.equals(this.cacheVersion)) {
+      this.cache.clear();
+      this.cacheBytes = 0;
+      this.cacheVersion = version;
+    }
+    let entry = this.cache.get(key);
+    if (entry) this.cache.delete(key);
+    else entry = { seqs: null, ranked: null, bytes: 0 };
+    this.cache.set(key, entry); // most recent last
+    return entry;
+  }
+
+  /** Re-measures an entry after it grew and evicts the least recently used ones beyond the budget. */
+  private account(entry: Matches): void {
+    const bytes = (entry.seqs?.byteLength ?? 0) + (entry.ranked ? entry.ranked.fr.byteLength + entry.ranked.bm.byteLength : 0);
+    this.cacheBytes += bytes - entry.bytes;
+    entry.bytes = bytes;
+    const budget = this.options.cacheBytes ?? CACHE_BYTES;
+    for (const [key, old] of this.cache) {
+      if (this.cacheBytes <= budget) break;
+      if (old === entry) continue;
+      this.cache.delete(key);
+      this.cacheBytes -= old.bytes;
+    }
+    if (this.cacheBytes > budget) { // the entry alone is over the budget: not kept
+      for (const [key, e] of this.cache) if (e === entry) this.cache.delete(key);
+      this.cacheBytes -= entry.bytes;
+      entry.bytes = 0;
+    }
+  }
 
 
   /**
@@ -29,7 +98,8 @@ export class SqliteText extends SqliteQueries {
     // The FTS rows of the dataset's range: every query below starts from these.
     const fts = (b: Builder) => `records_fts WHERE records_fts MATCH ${b.p(expression)} AND rowid BETWEEN ${b.p(span.lo! * 1024)} AND ${b.p(span.hi! * 1024 + 1023)}${text.field !== null ? ` AND field = ${b.p(text.field)}` : ""}`;
 
-    const total = (span.shared === 0 ? await this.queueTextCount(query, span.lo, span.hi, expression, text.field) : null)
+    const key = `${span.lo}:${span.hi}:${text.field ?? ""}:${expression}`;
+    const total = (span.shared === 0 ? await this.queueTextCount(query, span.lo, span.hi, expression, text.field, key) : null)
       ?? await this.textCount(query, fts, span.shared === 0);
     const need = query.offset + query.limit;
     if (total === 0 || query.offset >= total || query.limit === 0) return { hits: [], total };
@@ -54,9 +124,10 @@ export class SqliteText extends SqliteQueries {
     // record's first row being its best field; the filters on those records only. The records seen
     // are an exact prefix of the ordering, so k grows only while too few of them pass.
     let k = Math.max(64, Math.ceil(need * 3) + 32);
+    const raw = rawSqliteOf(this.db);
     for (;;) {
-      const b = new Builder(query.userId);
-      const rows = await this.all<{ fr: number; bm: number }>(`SELECT rowid AS fr, bm25(records_fts) AS bm FROM ${fts(b)} ORDER BY bm, rowid LIMIT ${b.p(k)}`, b.params);
+      const topRows = (limit: number) => { const b = new Builder(query.userId); return { sql: `SELECT rowid AS fr, bm25(records_fts) AS bm FROM ${fts(b)} ORDER BY bm, rowid LIMIT ${b.p(limit)}`, params: b.params }; };
+      const rows = raw ? await this.ranked(raw, key, topRows, k) : await this.all<{ fr: number; bm: number }>(topRows(k).sql, topRows(k).params);
       const complete = rows.length < k;
       const best = new Map<number, number>();
       for (const row of rows) { const seq = Math.floor(row.fr / 1024); if (!best.has(seq)) best.set(seq, row.bm); }
@@ -75,6 +146,32 @@ export class SqliteText extends SqliteQueries {
   }
 
   /**
+   * The k best FTS rows of the query from the cache, or from FTS5 (then kept): a cached prefix of at
+   * least k rows (or of all of them) answers any k up to its length, rows and scores as FTS5 gave them.
+   * At least RANKED_ROWS are kept: FTS5 scores every match whatever the limit (the cost is the same),
+   * and the annotator's next pages and Submits (each answered record leaves the queue) then stay
+   * within the prefix for hundreds of records instead of re-ranking after a few dozen.
+   */
+  private async ranked(raw: SQLite.Database, key: string, topRows: (limit: number) => { sql: string; params: Param[] }, k: number): Promise<{ fr: number; bm: number }[]> {
+    return this.db.connection().execute(async () => {
+      const entry = this.matches(raw, key);
+      let ranked = entry.ranked;
+      if (!ranked || (!ranked.complete && ranked.k < k)) {
+        const limit = Math.max(k, RANKED_ROWS);
+        const { sql, params } = topRows(limit);
+        const rows = raw.prepare(sql).raw().all(...params) as [number, number][];
+        ranked = { k: limit, fr: Float64Array.from(rows, (r) => r[0]), bm: Float64Array.from(rows, (r) => r[1]), complete: rows.length < limit };
+        entry.ranked = ranked;
+        this.account(entry);
+      }
+      const n = Math.min(k, ranked.fr.length);
+      const out = new Array<{ fr: number; bm: number }>(n);
+      for (let i = 0; i < n; i++) out[i] = { fr: ranked.fr[i]!, bm: ranked.bm[i]! };
+      return out;
+    });
+  }
+
+  /**
    * Exact total of a text search whose filters are only a record status terms filter and/or response
    * status `pending` (the annotation queue's shape), on a dataset alone in its seq range: the distinct
    * matching seqs read in rowid order (no scoring, no per-match probe), minus those among the few
@@ -83,7 +180,7 @@ export class SqliteText extends SqliteQueries {
    * a word in 79% of them: 77 -> 22 ms of CPU). Null when the filters have another shape or the
    * excluded set could be large (admin search over an instance holding many more responses).
    */
-  private async queueTextCount(query: SearchQuery, lo: number, hi: number, expression: string, field: string | null): Promise<number | null> {
+  private async queueTextCount(query: SearchQuery, lo: number, hi: number, expression: string, field: string | null, key: string): Promise<number | null> {
     const raw = rawSqliteOf(this.db);
     if (!raw) return null;
     const split = splitPending(query.filters);
@@ -91,30 +188,23 @@ export class SqliteText extends SqliteQueries {
     const statusFilter = (f: SearchFilter) => f.type === "terms" && f.scope.entity === "record" && f.scope.property === "status";
     if (others.length > 1 || (others.length === 1 && !statusFilter(others[0]!)) || (!split && others.length === 0)) return null;
     if (split && query.userId === null && !(await this.answeredSetIsSmall(query.datasetId))) return null;
-    const statuses = others.length === 1 && others[0]!.type === "terms" ? others[0]!.values : null;
     // The connection itself (no transaction of another request in progress), read synchronously.
     return this.db.connection().execute(async () => {
-      const fieldClause = field !== null ? " AND field = ?" : "";
-      const rows = raw.prepare(`SELECT rowid >> 10 FROM records_fts WHERE records_fts MATCH ? AND rowid BETWEEN ? AND ?${fieldClause} ORDER BY rowid`)
-        .pluck().all(...[expression, lo * 1024, hi * 1024 + 1023, ...(field !== null ? [field] : [])]) as number[];
-      const seqs: number[] = [];
-      for (const seq of rows) if (seq !== seqs[seqs.length - 1]) seqs.push(seq);
+      // The distinct matching seqs (cached: they do not depend on the user or the records' state).
+      const entry = this.matches(raw, key);
+      let seqs = entry.seqs;
+      if (!seqs) {
+        const fieldClause = field !== null ? " AND field = ?" : "";
+        const rows = raw.prepare(`SELECT rowid >> 10 FROM records_fts WHERE records_fts MATCH ? AND rowid BETWEEN ? AND ?${fieldClause} ORDER BY rowid`)
+          .pluck().all(...[expression, lo * 1024, hi * 1024 + 1023, ...(field !== null ? [field] : [])]) as number[];
+        let n = 0;
+        for (const seq of rows) if (n === 0 || seq !== rows[n - 1]) rows[n++] = seq;
+        seqs = Uint32Array.from(rows.slice(0, n));
+        if (hi < 2 ** 32) { entry.seqs = seqs; this.account(entry); }
+      }
       // Few matches: textCount's probe per match is cheaper than reading every excluded record.
       if (seqs.length <= (this.options.fewMatches ?? FEW_MATCHES)) return null;
-      const excluded = new Set<number>();
-      if (statuses) {
-        // Record statuses are `pending` and `completed` (records/status.ts): the others, through records_dataset_status_seq_idx.
-        const dropped = RECORD_STATUSES.filter((v) => !statuses.includes(v));
-        if (dropped.length > 0) {
-          for (const seq of raw.prepare(`SELECT seq FROM records WHERE dataset_id = ? AND status IN (${dropped.map(() => "?").join(", ")})`).pluck().all(query.datasetId, ...dropped) as number[]) excluded.add(seq);
-        }
-      }
-      if (split) {
-        const answered = query.userId !== null
-          ? raw.prepare("SELECT r.seq FROM responses mine CROSS JOIN records r ON r.id = mine.record_id WHERE mine.user_id = ? AND r.dataset_id = ?").pluck().all(query.userId, query.datasetId)
-          : raw.prepare("SELECT r.seq FROM (SELECT DISTINCT record_id FROM responses) AS mine CROSS JOIN records r ON r.id = mine.record_id WHERE r.dataset_id = ?").pluck().all(query.datasetId);
-        for (const seq of answered as number[]) excluded.add(seq);
-      }
+      const excluded = queueExclusions(raw, query.datasetId, query.userId, others, split !== null);
       let dropped = 0;
       for (const seq of excluded) {
         let a = 0, b = seqs.length;

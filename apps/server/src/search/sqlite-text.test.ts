@@ -1,0 +1,99 @@
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openEmbeddedStore, type Store } from "../db/database.js";
+import { indexRecordTexts } from "../records/ingest.js";
+import type { SearchQuery } from "./search-port.js";
+import { seedSearchData } from "./search-port.suite.js";
+import { SqliteSearch } from "./sqlite-search.js";
+import { SqliteText } from "./sqlite-text.js";
+
+/**
+ * The text search cache (sqlite-text.ts): a warm adapter must answer exactly as a new one after
+ * records are added, changed, deleted or answered. `fewMatches: -1` sends the small dataset through
+ * the cached queue count (used above 2,048 matches in production).
+ */
+describe("SQLite text search cache", () => {
+  let dir: string;
+  let store: Store;
+  let data: Awaited<ReturnType<typeof seedSearchData>>;
+  const ts = "2024-01-01T00:00:00";
+  const words = ["alpha", "beta", "gamma"];
+
+  const insert = async (text: string) => {
+    const id = randomUUID();
+    await store.db.insertInto("records").values({ id, dataset_id: data.ids.ds, external_id: `r-${id}`, fields: JSON.stringify({ text, context: `${text} context` }), metadata: null, status: "pending", inserted_at: ts, updated_at: ts }).execute();
+    await indexRecordTexts(store.db);
+    return id;
+  };
+  const queue = (q: string, offset = 0, limit = 200): SearchQuery => ({
+    datasetId: data.ids.ds, userId: data.ids.u1, text: { q, field: null }, vector: null, sort: [], offset, limit,
+    filters: [{ type: "terms", scope: { entity: "response_status" }, values: ["pending"] }, { type: "terms", scope: { entity: "record", property: "status" }, values: ["pending"] }],
+  });
+  let warm: SqliteSearch;
+  let text: SqliteText;
+  /** The warm adapters against a fresh one (no cache) on the same data. */
+  const same = async (q: SearchQuery) => {
+    const expected = await new SqliteSearch(store.db, { fewMatches: -1 }).search(q);
+    expect(await warm.search(q)).toEqual(expected);
+    expect(await text.textSearch(q, q.text!)).toEqual(expected);
+    return expected;
+  };
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "tessera-text-"));
+    store = await openEmbeddedStore(dir);
+    data = await seedSearchData(store);
+    for (let i = 0; i < 120; i++) await insert(`${words[i % 3]} ${i % 5 === 0 ? words[(i + 1) % 3] : "filler"} word ${i}`);
+    warm = new SqliteSearch(store.db, { fewMatches: -1 });
+    text = new SqliteText(store.db, { fewMatches: -1 });
+  }, 60_000);
+  afterAll(async () => { await store?.close(); rmSync(dir, { recursive: true, force: true }); });
+
+  it("keeps the matches of a repeated query, and answers as an uncached search", async () => {
+    for (const q of words) await same(queue(q));
+    expect(text.cachedBytes).toBeGreaterThan(0);
+    for (const q of words) for (const offset of [0, 5, 30]) await same(queue(q, offset, 10));
+  });
+
+  it("follows new, changed, deleted and answered records", async () => {
+    const before = await same(queue("alpha"));
+    const added = await insert("alpha newcomer");
+    const afterInsert = await same(queue("alpha"));
+    expect(afterInsert.total).toBe(before.total + 1);
+    expect(afterInsert.hits.map((h) => h.recordId)).toContain(added);
+
+    const deleted = afterInsert.hits[0]!.recordId;
+    await store.db.deleteFrom("records").where("id", "=", deleted).execute();
+    const afterDelete = await same(queue("alpha"));
+    expect(afterDelete.total).toBe(before.total);
+    expect(afterDelete.hits.map((h) => h.recordId)).not.toContain(deleted);
+
+    const changed = afterDelete.hits[0]!.recordId;
+    await store.db.updateTable("records").set({ fields: JSON.stringify({ text: "no longer" }) }).where("id", "=", changed).execute();
+    await indexRecordTexts(store.db);
+    const afterUpdate = await same(queue("alpha"));
+    expect(afterUpdate.total).toBe(before.total - 1);
+    expect(afterUpdate.hits.map((h) => h.recordId)).not.toContain(changed);
+
+    // A Submit leaves the index alone: the pending total drops through the queue exclusions.
+    const answered = afterUpdate.hits[0]!.recordId;
+    await store.db.insertInto("responses").values({ id: randomUUID(), record_id: answered, user_id: data.ids.u1, status: "submitted", values: "{}", inserted_at: ts, updated_at: ts }).execute();
+    const afterAnswer = await same(queue("alpha"));
+    expect(afterAnswer.total).toBe(before.total - 2);
+    expect(afterAnswer.hits.map((h) => h.recordId)).not.toContain(answered);
+    await store.db.updateTable("records").set({ status: "completed" }).where("id", "=", afterAnswer.hits[0]!.recordId).execute();
+    expect((await same(queue("alpha"))).total).toBe(before.total - 3);
+  });
+
+  it("stays within its memory budget", async () => {
+    const small = new SqliteText(store.db, { fewMatches: -1, cacheBytes: 2048 });
+    for (const q of [...words, ...words]) {
+      const query = queue(q);
+      expect(await small.textSearch(query, query.text!)).toEqual(await new SqliteSearch(store.db, { fewMatches: -1 }).search(query));
+      expect(small.cachedBytes).toBeLessThanOrEqual(2048);
+    }
+  });
+});
