@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { DatasetGenerator, VECTOR_DIMENSIONS } from "./data.ts";
+
+const cosine = (a: number[], b: number[]) => {
+  let dot = 0, na = 0, nb = 0;
+  for (let i = 0; i < a.length; i++) { dot += a[i]! * b[i]!; na += a[i]! ** 2; nb += b[i]! ** 2; }
+  return dot / Math.sqrt(na * nb);
+};
 import { percentile, summarize } from "./stats.ts";
 
 describe("dataset generator", () => {
@@ -13,6 +19,25 @@ describe("dataset generator", () => {
     expect(a.metadata.length).toBe(words);
     expect(a.vectors.embedding).toHaveLength(VECTOR_DIMENSIONS);
     expect(a.suggestions.topics.value.length).toBe(a.suggestions.topics.score.length);
+  });
+  it("keeps every field but the vector as the uniform-vector generator made it", () => {
+    const r = new DatasetGenerator().record(5);
+    expect(r.external_id).toBe("bench-5");
+    expect(r.metadata).toEqual({ source: "news", length: 433, quality: 0.2179 });
+    expect(r.suggestions).toEqual({ sentiment: { value: "neutral", score: 0.87 }, topics: { value: ["politics"], score: [1] } });
+    expect(r.fields.text.startsWith("To lo to neyotre tibri lorugri zemi tust")).toBe(true);
+    expect(r.fields.summary.startsWith("Quadagri briwatre dasatu sojuc")).toBe(true);
+  });
+  it("makes clustered unit vectors (near neighbours exist, unrelated records are far), the same without the texts", () => {
+    const g = new DatasetGenerator();
+    const vectors = Array.from({ length: 3000 }, (_, i) => g.embedding(i));
+    expect(g.record(7).vectors.embedding).toEqual(vectors[7]);
+    expect(Math.hypot(...vectors[0]!)).toBeCloseTo(1, 5);
+    for (const q of [0, 1, 2]) {
+      const similarities = vectors.map((v, i) => (i === q ? -1 : cosine(vectors[q]!, v))).sort((a, b) => b - a);
+      expect(similarities[0]).toBeGreaterThan(0.7);
+      expect(similarities[1500]).toBeLessThan(0.3);
+    }
   });
   it("draws frequent words more often than rare ones", () => {
     const g = new DatasetGenerator();

@@ -1,8 +1,9 @@
 /**
  * A deterministic, realistic dataset: two text fields (50–500 and 50–80 words drawn from a Zipf
  * vocabulary, so that word frequencies and full-text hit counts look like natural text), three
- * metadata properties (terms, integer, float), one 384-dimension vector and model suggestions for
- * two questions (label and multi-label) with score and agent.
+ * metadata properties (terms, integer, float), one 384-dimension vector clustered like sentence
+ * embeddings (see VectorSpace) and model suggestions for two questions (label and multi-label) with
+ * score and agent.
  */
 export const VECTOR_DIMENSIONS = 384;
 export const SOURCES = ["news", "forum", "reviews", "support", "wiki"] as const;
@@ -36,6 +37,69 @@ export function vocabulary(size = 5000): string[] {
   return [...words];
 }
 
+/** Box-Muller: a standard normal draw from two uniform ones. */
+function gaussian(r: () => number): number {
+  return Math.sqrt(-2 * Math.log(1 - r())) * Math.cos(2 * Math.PI * r());
+}
+
+function unit(r: () => number, dimensions: number): Float64Array {
+  const v = new Float64Array(dimensions);
+  let norm = 0;
+  for (let d = 0; d < dimensions; d++) { v[d] = gaussian(r); norm += v[d]! * v[d]!; }
+  norm = Math.sqrt(norm);
+  for (let d = 0; d < dimensions; d++) v[d]! /= norm;
+  return v;
+}
+
+/**
+ * Embeddings shaped like real sentence embeddings rather than uniform noise (on which nearest
+ * neighbours mean nothing and no approximate index has recall): a direction shared by every vector
+ * (embeddings are anisotropic), one of CLUSTERS topic centroids, a position inside the topic on a
+ * few topic-specific directions (low intrinsic dimension: near neighbours exist), and a little
+ * isotropic noise. Cosine similarity: ~0.15 between topics, ~0.55 inside a topic, up to ~0.95 for
+ * the nearest neighbours. Normalised, rounded to 6 decimals.
+ */
+export class VectorSpace {
+  static readonly CLUSTERS = 300;
+  static readonly LATENT = 8;
+  private readonly shared: Float64Array;
+  private readonly centroids: Float64Array[];
+  private readonly axes: Float64Array[][];
+  /** Shared direction + centroid, per topic. */
+  private readonly base: Float64Array[];
+  private readonly seed: number;
+  private readonly dimensions: number;
+
+  constructor(seed: number, dimensions = VECTOR_DIMENSIONS) {
+    this.seed = seed;
+    this.dimensions = dimensions;
+    const r = rng(seed * 7_919 + 11);
+    this.shared = unit(r, dimensions);
+    this.centroids = Array.from({ length: VectorSpace.CLUSTERS }, () => unit(r, dimensions));
+    this.axes = this.centroids.map(() => Array.from({ length: VectorSpace.LATENT }, () => unit(r, dimensions)));
+    this.base = this.centroids.map((centroid) => centroid.map((x, d) => 0.45 * this.shared[d]! + x));
+  }
+
+  /** Record i's vector; `noise` gives the isotropic part (uniform draws in [0, 1), one per dimension). */
+  vector(i: number, noise: () => number): number[] {
+    const r = rng(this.seed * 1_000_033 + i + 0x5bd1e995);
+    const c = Math.floor(r() * VectorSpace.CLUSTERS);
+    const v = this.base[c]!.slice();
+    const axes = this.axes[c]!;
+    for (let j = 0; j < axes.length; j++) {
+      const axis = axes[j]!;
+      const z = 0.3 * gaussian(r);
+      for (let d = 0; d < this.dimensions; d++) v[d]! += z * axis[d]!;
+    }
+    let norm = 0;
+    for (let d = 0; d < this.dimensions; d++) { v[d]! += 0.02 * (noise() * 2 - 1); norm += v[d]! * v[d]!; }
+    norm = Math.sqrt(norm);
+    const out = new Array<number>(this.dimensions);
+    for (let d = 0; d < this.dimensions; d++) out[d] = Math.round((v[d]! / norm) * 1e6) / 1e6;
+    return out;
+  }
+}
+
 export interface GeneratedRecord {
   external_id: string;
   fields: { text: string; summary: string };
@@ -49,9 +113,11 @@ export class DatasetGenerator {
   private readonly cumulative: Float64Array;
 
   private readonly seed: number;
+  private readonly space: VectorSpace;
 
   constructor(seed = 42) {
     this.seed = seed;
+    this.space = new VectorSpace(seed);
     this.cumulative = new Float64Array(this.words.length);
     let sum = 0;
     for (let i = 0; i < this.words.length; i++) { sum += 1 / (i + 1); this.cumulative[i] = sum; }
@@ -81,12 +147,22 @@ export class DatasetGenerator {
     return out.join(" ") + ".";
   }
 
+  /**
+   * Record i's vector alone (as in `record(i)`), without generating its texts: for exact nearest
+   * neighbours in the bench process. The isotropic noise takes the record stream's draws that the
+   * uniform vectors of earlier versions took, so every other field stays as it was.
+   */
+  embedding(i: number): number[] {
+    const r = rng(this.seed * 1_000_003 + i);
+    r(); // the length
+    return this.space.vector(i, r);
+  }
+
   /** Record i is always the same for a given seed. */
   record(i: number): GeneratedRecord {
     const r = rng(this.seed * 1_000_003 + i);
     const length = 50 + Math.floor(r() * 451);
-    const embedding = new Array<number>(VECTOR_DIMENSIONS);
-    for (let d = 0; d < VECTOR_DIMENSIONS; d++) embedding[d] = Math.round((r() * 2 - 1) * 1e6) / 1e6;
+    const embedding = this.space.vector(i, r);
     const topicCount = 1 + Math.floor(r() * 2);
     const topics = [...new Set(Array.from({ length: topicCount }, () => TOPICS[Math.floor(r() * TOPICS.length)]!))];
     return {
