@@ -42,8 +42,25 @@ export function scenarios(ds: BenchDataset, gen: DatasetGenerator, pool: RecordP
   const id = ds.datasetId;
   const search = (c: Annotator, body: unknown, limit: number) =>
     c.api.raw("POST", `/me/datasets/${id}/records/search?${UI_QUERY}&limit=${limit}`, body).then((r) => expectOk(r, "search"));
-  // Text queries from frequent to rare words (about 60% down to 1% of records match).
-  const words = [20, 60, 200, 600, 2000].map((rank) => gen.wordAt(rank));
+  // Text queries from frequent to rare words (about 80% down to 2% of records match).
+  const ranks = [20, 60, 200, 600, 2000];
+  const words = ranks.map((rank) => gen.wordAt(rank));
+  // The cold scenario: a word never asked before on every call (the server keeps the FTS part of a
+  // repeated query), cycling through the same frequency bands: the nearest unused ranks around each
+  // band's rank (+1, -1, +2, -2, ...), never the words above. Shared by all concurrency levels.
+  const usedRanks = new Set(ranks);
+  const bandStep = ranks.map(() => 0);
+  let coldCalls = 0;
+  const coldWord = () => {
+    const band = coldCalls++ % ranks.length;
+    for (;;) {
+      const step = ++bandStep[band]!;
+      const rank = ranks[band]! + (step % 2 === 1 ? (step + 1) / 2 : -step / 2);
+      if (rank < 0 || rank >= gen.words.length || usedRanks.has(rank)) continue;
+      usedRanks.add(rank);
+      return gen.wordAt(rank);
+    }
+  };
   const values = (i: number) => ({ sentiment: { value: ["positive", "negative", "neutral"][Math.abs(i) % 3] }, topics: { value: ["science"] } });
   return [
     { name: "next page of pending (10)", recordsPerRequest: 0, run: async (c) => { await search(c, { filters: PENDING_FILTERS }, 10); } },
@@ -64,6 +81,7 @@ export function scenarios(ds: BenchDataset, gen: DatasetGenerator, pool: RecordP
       },
     },
     { name: "text search (pending, 10)", recordsPerRequest: 0, run: async (c, i) => { await search(c, { query: { text: { q: words[Math.abs(i) % words.length] } }, filters: PENDING_FILTERS }, 10); } },
+    { name: "text search, new word each call (cold)", recordsPerRequest: 0, run: async (c) => { await search(c, { query: { text: { q: coldWord() } }, filters: PENDING_FILTERS }, 10); } },
     {
       name: "metadata filter + count", recordsPerRequest: 0,
       run: async (c, i) => {
