@@ -12,6 +12,10 @@ import { type Kysely, sql } from "kysely";
  * FTS5 flush per record. The delete trigger only updates an existing row: during a dataset's
  * cascade the row may already be gone (its own foreign key cascade), and re-creating it would
  * violate that key. The PostgreSQL variant (postgres/0011) appends deltas instead.
+ *
+ * Also: `suggestions_question_agent_idx` (question_id, agent) replaces `suggestions_question_idx`
+ * (question_id): the same lookups by question, plus a loose scan of a question's distinct agents
+ * (the suggestion agents the annotation page asks for on opening, routes/search.ts).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`CREATE TABLE dataset_record_counts (
@@ -35,4 +39,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     INSERT INTO dataset_record_counts (dataset_id, status, n) VALUES (new.dataset_id, new.status, 1)
       ON CONFLICT (dataset_id, status) DO UPDATE SET n = n + 1;
   END`.execute(db);
+  await sql`CREATE INDEX suggestions_question_agent_idx ON suggestions (question_id, agent)`.execute(db);
+  await sql`DROP INDEX suggestions_question_idx`.execute(db);
 }

@@ -8,6 +8,7 @@ import { type Kysely, sql } from "kysely";
  * records between statuses in opposite directions could deadlock); inserts never wait.
  * During a dataset's cascade the deltas of its deleted records are dropped (the dataset row is
  * already gone, so the foreign key would refuse them; its counters cascade away anyway).
+ * Also `suggestions_question_agent_idx` replaces `suggestions_question_idx`, as on SQLite.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`create table dataset_record_counts (
@@ -42,4 +43,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     referencing old table as old_rows for each statement execute function tessera_dataset_record_counts()`.execute(db);
   await sql`create trigger dataset_record_counts_after_update after update on records
     referencing old table as old_rows new table as new_rows for each statement execute function tessera_dataset_record_counts()`.execute(db);
+  await sql`create index suggestions_question_agent_idx on suggestions (question_id, agent)`.execute(db);
+  await sql`drop index suggestions_question_idx`.execute(db);
 }
