@@ -12,14 +12,20 @@ export interface KnnOptions {
 }
 
 const LOAD_BATCH = 50_000;
+/** Vectors averaged for the centre that codes are taken around. */
+const MEAN_SAMPLE = 5_000;
 const PRUNE_LOG_ABOVE = 50_000;
 const READ_MARK = "record_vectors_read";
 /** Set bits of every 16-bit value: two lookups per 32-bit word beat SWAR popcount in V8 (1M codes of 384 bits: ~20 ms). */
 const POPCOUNT16 = (() => { const t = new Uint8Array(65536); for (let i = 1; i < 65536; i++) t[i] = (i & 1) + t[i >>> 1]!; return t; })();
 
 /**
- * The binary codes (sign bit per dimension, 32 per word) of one vector setting, in memory, by
- * `record_vectors` rowid (ascending). Rebuilt from `record_vectors` when first needed; then kept up
+ * The binary codes of one vector setting, in memory, by `record_vectors` rowid (ascending): the sign
+ * of each dimension (32 per word) of the normalised vector minus the setting's mean normalised
+ * vector. Centring matters: embeddings share a common direction, and uncentred sign codes of the
+ * far side of the space (least_similar) are nearly all alike (recall@50 0.5 instead of 1 on the
+ * bench's vectors at 100K). Ranking by cosine = by x̂·q = μ·q + (x̂ - μ)·q, so centring the stored
+ * vectors (not the query) keeps the order the codes approximate. Rebuilt from `record_vectors` when first needed; then kept up
  * to date before each search from rows above the highest rowid read and the change log of migration
  * 0012 (updates, deletes, inserts reusing a rowid). 48 bytes per 384-dimension vector.
  */
@@ -36,7 +42,25 @@ class Codes {
   /** Serialises the syncs of this setting (the first load takes seconds at 1M vectors). */
   syncing: Promise<void> = Promise.resolve();
 
+  /** The centre (float32 blob for vec_sub), set on every full load; `loadedAt`: live codes then. */
+  mean = new Float32Array(0);
+  meanBlob = Buffer.alloc(0);
+  loadedAt = 0;
+
   constructor(readonly dimensions: number, readonly words: number, readonly sqlQuantize: boolean) {}
+
+  setMean(vectors: Uint8Array[]): void {
+    const mean = new Float64Array(this.dimensions);
+    for (const blob of vectors) {
+      const v = floatsOf(blob);
+      let norm = 0;
+      for (let d = 0; d < v.length; d++) norm += v[d]! * v[d]!;
+      norm = Math.sqrt(norm) || 1;
+      for (let d = 0; d < this.dimensions && d < v.length; d++) mean[d]! += v[d]! / norm;
+    }
+    this.mean = Float32Array.from(mean, (x) => x / Math.max(vectors.length, 1));
+    this.meanBlob = Buffer.from(this.mean.buffer);
+  }
 
   reset(capacity: number): void {
     this.size = 0; this.alive = 0; this.hwm = 0;
@@ -52,16 +76,26 @@ class Codes {
     const dead = new Uint8Array(capacity); dead.set(this.dead.subarray(0, this.size)); this.dead = dead;
   }
 
-  /** The code of a stored row: sqlite-vec's `vec_quantize_binary` (dimensions divisible by 8), else the float32 blob. */
+  /** The code of a stored row: from sqlite-vec (`codeSql`, dimensions divisible by 8), else from the float32 blob. */
   codeOf(blob: Uint8Array): Uint32Array {
     const code = new Uint32Array(this.words);
     if (this.sqlQuantize) {
       new Uint8Array(code.buffer).set(blob.subarray(0, this.words * 4));
     } else {
-      const floats = new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
-      for (let i = 0; i < floats.length && i < this.words * 32; i++) if (floats[i]! > 0) code[i >>> 5]! |= 1 << (i & 31);
+      const v = floatsOf(blob);
+      let norm = 0;
+      for (let d = 0; d < v.length; d++) norm += v[d]! * v[d]!;
+      norm = Math.sqrt(norm) || 1;
+      for (let i = 0; i < v.length && i < this.words * 32; i++) if (v[i]! / norm - (this.mean[i] ?? 0) > 0) code[i >>> 5]! |= 1 << (i & 31);
     }
     return code;
+  }
+
+  /** SQL giving what `codeOf` takes for column `vector`, and its parameter (the centre). */
+  get codeSql(): { sql: string; params: Param[] } {
+    return this.sqlQuantize
+      ? { sql: "vec_quantize_binary(vec_sub(vec_normalize(vector), ?))", params: [this.meanBlob] }
+      : { sql: "vector", params: [] };
   }
 
   /** Same bit layout as vec_quantize_binary: bit i (LSB first) of byte i/8 is set when element i is positive. */
@@ -127,18 +161,19 @@ class Codes {
    * distance, a pass collecting. Linear, no sort.
    */
   nearest(probe: Uint32Array, count: number, distances = this.hammingTo(probe)): number[] {
+    const { size, dead, vrows } = this;
     const bits = this.words * 32;
     const histogram = new Uint32Array(bits + 1);
-    for (let i = 0; i < this.size; i++) if (!this.dead[i]) histogram[distances[i]!]!++;
+    for (let i = 0; i < size; i++) if (dead[i] === 0) histogram[distances[i]!]!++;
     let cut = 0;
     for (let sum = 0; cut <= bits; cut++) { sum += histogram[cut]!; if (sum >= count) break; }
     const below = count - (cut > 0 ? sumTo(histogram, cut - 1) : 0);
     const out: number[] = [];
     let ties = 0;
-    for (let i = 0; i < this.size; i++) {
-      if (this.dead[i]) continue;
+    for (let i = 0; i < size; i++) {
       const d = distances[i]!;
-      if (d < cut || (d === cut && ties++ < below)) out.push(this.vrows[i]!);
+      if (d > cut || dead[i] !== 0) continue;
+      if (d < cut || ties++ < below) out.push(vrows[i]!);
     }
     return out;
   }
@@ -146,15 +181,38 @@ class Codes {
   /** A fresh array per query: another query's sync may change the codes while this one awaits SQL. */
   hammingTo(probe: Uint32Array): Uint16Array {
     const distances = new Uint16Array(this.size);
-    const { codes, words } = this;
+    const { codes, words, size } = this;
     const t = POPCOUNT16;
-    for (let i = 0, o = 0; i < this.size; i++, o += words) {
+    if (words === 12) { // 384 dimensions (the usual sentence embeddings): unrolled, ~1.5x faster
+      const [q0, q1, q2, q3, q4, q5, q6, q7, q8, q9, q10, q11] = probe as unknown as number[];
+      for (let i = 0, o = 0; i < size; i++, o += 12) {
+        let x = codes[o]! ^ q0!, d = t[x & 0xffff]! + t[x >>> 16]!;
+        x = codes[o + 1]! ^ q1!; d += t[x & 0xffff]! + t[x >>> 16]!;
+        x = codes[o + 2]! ^ q2!; d += t[x & 0xffff]! + t[x >>> 16]!;
+        x = codes[o + 3]! ^ q3!; d += t[x & 0xffff]! + t[x >>> 16]!;
+        x = codes[o + 4]! ^ q4!; d += t[x & 0xffff]! + t[x >>> 16]!;
+        x = codes[o + 5]! ^ q5!; d += t[x & 0xffff]! + t[x >>> 16]!;
+        x = codes[o + 6]! ^ q6!; d += t[x & 0xffff]! + t[x >>> 16]!;
+        x = codes[o + 7]! ^ q7!; d += t[x & 0xffff]! + t[x >>> 16]!;
+        x = codes[o + 8]! ^ q8!; d += t[x & 0xffff]! + t[x >>> 16]!;
+        x = codes[o + 9]! ^ q9!; d += t[x & 0xffff]! + t[x >>> 16]!;
+        x = codes[o + 10]! ^ q10!; d += t[x & 0xffff]! + t[x >>> 16]!;
+        x = codes[o + 11]! ^ q11!; d += t[x & 0xffff]! + t[x >>> 16]!;
+        distances[i] = d;
+      }
+      return distances;
+    }
+    for (let i = 0, o = 0; i < size; i++, o += words) {
       let d = 0;
       for (let w = 0; w < words; w++) { const x = codes[o + w]! ^ probe[w]!; d += t[x & 0xffff]! + t[x >>> 16]!; }
       distances[i] = d;
     }
     return distances;
   }
+}
+
+function floatsOf(blob: Uint8Array): Float32Array {
+  return new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
 }
 
 function sumTo(histogram: Uint32Array, last: number): number {
@@ -197,7 +255,6 @@ export class SqliteKnn extends SqliteQueries {
     return c;
   }
 
-  private codeColumn(c: Codes): string { return c.sqlQuantize ? "vec_quantize_binary(vector)" : "vector"; }
 
   /**
    * Brings the codes up to date in one transaction: the logged rows (re-read as they are now), the
@@ -209,15 +266,15 @@ export class SqliteKnn extends SqliteQueries {
     const reload = await this.db.transaction().execute(async (trx) => {
       const run = async <T>(text: string, params: Param[] = []) => (await trx.executeQuery<T>(CompiledQuery.raw(text, params))).rows;
       const changes = await run<{ id: number; vrow: number; mine: number | null; code: Buffer | null }>(
-        `SELECT c.id, c.vrow, v.vector_settings_id = ? AS mine, CASE WHEN v.vector_settings_id = ? THEN ${this.codeColumn(c)} END AS code FROM record_vectors_knn_changes c LEFT JOIN record_vectors v ON v.rowid = c.vrow WHERE c.id > ? ORDER BY c.id`,
-        [settingsId, settingsId, c.applied]);
+        `SELECT c.id, c.vrow, v.vector_settings_id = ? AS mine, CASE WHEN v.vector_settings_id = ? THEN ${c.codeSql.sql} END AS code FROM record_vectors_knn_changes c LEFT JOIN record_vectors v ON v.rowid = c.vrow WHERE c.id > ? ORDER BY c.id`,
+        [settingsId, settingsId, ...c.codeSql.params, c.applied]);
       const last = (await run<{ seq: number }>("SELECT seq FROM sqlite_sequence WHERE name = 'record_vectors_knn_changes'"))[0]?.seq ?? 0;
       if (changes.length > 0 ? changes[0]!.id > c.applied + 1 : last > c.applied) return true; // pruned past us
       for (const ch of changes) {
         if (ch.mine && ch.code) c.set(ch.vrow, c.codeOf(ch.code)); else c.remove(ch.vrow);
       }
       if (changes.length > 0) c.applied = changes[changes.length - 1]!.id;
-      const fresh = await run<{ vrow: number; code: Buffer }>(`SELECT rowid AS vrow, ${this.codeColumn(c)} AS code FROM record_vectors WHERE rowid > ? AND vector_settings_id = ? ORDER BY rowid`, [c.hwm, settingsId]);
+      const fresh = await run<{ vrow: number; code: Buffer }>(`SELECT rowid AS vrow, ${c.codeSql.sql} AS code FROM record_vectors NOT INDEXED WHERE rowid > ? AND vector_settings_id = ? ORDER BY rowid`, [...c.codeSql.params, c.hwm, settingsId]);
       for (const r of fresh) c.set(r.vrow, c.codeOf(r.code));
       const max = (await run<{ m: number | null }>("SELECT max(rowid) AS m FROM record_vectors"))[0]?.m ?? 0;
       c.hwm = Math.max(c.hwm, max);
@@ -226,7 +283,8 @@ export class SqliteKnn extends SqliteQueries {
       const first = changes.length > 0 ? (await run<{ id: number }>("SELECT min(id) AS id FROM record_vectors_knn_changes"))[0]!.id : c.applied;
       if (c.applied - first >= PRUNE_LOG_ABOVE) await run("DELETE FROM record_vectors_knn_changes WHERE id <= ?", [c.applied]);
       c.compact();
-      return false;
+      // A centre taken from few vectors is redone once the setting has grown (a few reloads while small).
+      return c.loadedAt < MEAN_SAMPLE && c.alive >= 2 * Math.max(c.loadedAt, 2_500);
     });
     if (reload) { c.applied = -1; await this.sync(settingsId, c); }
   }
@@ -241,12 +299,13 @@ export class SqliteKnn extends SqliteQueries {
       "SELECT (SELECT count(*) FROM record_vectors WHERE vector_settings_id = ?) AS n, coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'record_vectors_knn_changes'), 0) AS logged",
       [settingsId]) as [{ n: number; logged: number }];
     c.reset(Math.ceil(n * 1.05) + 16);
+    c.setMean((await this.all<{ vector: Buffer }>(`SELECT vector FROM record_vectors WHERE vector_settings_id = ? LIMIT ${MEAN_SAMPLE}`, [settingsId])).map((r) => r.vector));
     c.applied = logged;
     for (;;) {
       const rows = await this.db.transaction().execute(async (trx) => {
         const batch = (await trx.executeQuery<{ vrow: number; code: Buffer }>(CompiledQuery.raw(
-          `SELECT rowid AS vrow, ${this.codeColumn(c)} AS code FROM record_vectors WHERE rowid > ? AND vector_settings_id = ? ORDER BY rowid LIMIT ${LOAD_BATCH}`,
-          [c.hwm, settingsId]))).rows;
+          `SELECT rowid AS vrow, ${c.codeSql.sql} AS code FROM record_vectors NOT INDEXED WHERE rowid > ? AND vector_settings_id = ? ORDER BY rowid LIMIT ${LOAD_BATCH}`,
+          [...c.codeSql.params, c.hwm, settingsId]))).rows;
         const top = batch.length > 0 ? batch[batch.length - 1]!.vrow : c.hwm;
         await trx.executeQuery(CompiledQuery.raw(`UPDATE search_index_state SET seq = ? WHERE name = '${READ_MARK}' AND seq < ?`, [top, top]));
         return batch;
@@ -255,6 +314,7 @@ export class SqliteKnn extends SqliteQueries {
       if (rows.length > 0) c.hwm = rows[rows.length - 1]!.vrow;
       if (rows.length < LOAD_BATCH) break;
     }
+    c.loadedAt = c.alive;
   }
 
   /** Similarity search; null (the caller's exact scan) when the vector setting is unknown. */
