@@ -12,6 +12,7 @@ import { parseArgs } from "node:util";
 import { Api, createAnnotators, createDataset, importRecords, type ImportResult } from "./api.ts";
 import { DatasetGenerator } from "./data.ts";
 import { RecordPool, runLoad, scenarios } from "./latency.ts";
+import { measureRecall } from "./recall.ts";
 import { topFunctions } from "./profile.ts";
 import { renderMarkdown, type BenchReport, type LatencyRow } from "./report.ts";
 import { sdkImport, type SdkResult } from "./sdk.ts";
@@ -34,6 +35,7 @@ const { values: args } = parseArgs({
     "browser-records": { type: "string", default: "500" },
     "browser-warmup": { type: "string", default: "100" },
     "browser-loads": { type: "string", default: "3" },
+    "recall-samples": { type: "string", default: "20" },
     profile: { type: "string" },
     smoke: { type: "boolean", default: false },
     strict: { type: "boolean", default: false },
@@ -42,7 +44,7 @@ const { values: args } = parseArgs({
   },
 });
 if (args.help) {
-  console.log("usage: bench [--records N] [--batch 256] [--postgres URL] [--json FILE] [--markdown FILE] [--concurrency 1,20] [--requests N] [--max-seconds S] [--sdk-records N] [--browser-records N] [--browser-warmup N] [--browser-loads N] [--profile DIR] [--smoke] [--strict] [--keep-data]");
+  console.log("usage: bench [--records N] [--batch 256] [--postgres URL] [--json FILE] [--markdown FILE] [--concurrency 1,20] [--requests N] [--max-seconds S] [--sdk-records N] [--browser-records N] [--browser-warmup N] [--browser-loads N] [--recall-samples N] [--profile DIR] [--smoke] [--strict] [--keep-data]");
   process.exit(0);
 }
 const int = (v: string | undefined, name: string) => { const n = Number(v); if (!Number.isInteger(n) || n < 0) throw new Error(`--${name} must be a non-negative integer`); return n; };
@@ -56,6 +58,7 @@ const opts = {
   warmup: smoke ? 1 : int(args.warmup, "warmup"),
   sdkRecords: smoke ? 50 : int(args["sdk-records"], "sdk-records"),
   browserRecords: smoke ? 3 : int(args["browser-records"], "browser-records"),
+  recallSamples: smoke ? 3 : int(args["recall-samples"], "recall-samples"),
   browserWarmup: smoke ? 1 : int(args["browser-warmup"], "browser-warmup"),
   browserLoads: smoke ? 1 : int(args["browser-loads"], "browser-loads"),
 };
@@ -86,6 +89,19 @@ try {
   log(`import: ${imported.recordsPerSecond} records/s, server CPU ${importCpuMs} ms`);
   const dataDirAfterImport = directorySize(server.dataDir);
   const rssAfterImport = readRss(server.pid).rss;
+
+  // Before any submit: the fresh annotator's queue filters keep every record, as the exact answer does.
+  let recall: BenchReport["recall"] = { skipped: "--recall-samples 0" };
+  if (opts.recallSamples > 0) {
+    log(`similarity recall@50 over ${opts.recallSamples} records`);
+    try {
+      recall = await measureRecall((await createAnnotators(owner, ds.workspaceId, 1, "recall"))[0]!, ds, gen, imported.recordIds, opts.recallSamples);
+      log(`recall@50 mean ${recall.mean}, min ${recall.min}`);
+    } catch (error) {
+      recall = { skipped: error instanceof Error ? error.message.slice(0, 200) : String(error) };
+      problems.push(`similarity recall: ${recall.skipped}`);
+    }
+  }
 
   const clients = await createAnnotators(owner, ds.workspaceId, Math.max(...opts.concurrency, 1));
   const browserUser = (await createAnnotators(owner, ds.workspaceId, 1, "browser"))[0]!;
@@ -148,6 +164,7 @@ try {
     options: opts,
     import: { records: imported.records, batchSize: opts.batch, seconds: imported.seconds, recordsPerSecond: imported.recordsPerSecond, batchP50Ms: imported.batchP50Ms, batchP95Ms: imported.batchP95Ms, serverCpuMs: importCpuMs, recordsPerServerCpuSecond: importCpuMs > 0 ? Math.round((imported.records / importCpuMs) * 1000) : 0 },
     sdk,
+    recall,
     latency,
     memory: { idleRssBytes: idleRss, afterImportRssBytes: rssAfterImport, afterLatencyRssBytes: rssAfterLatency, peakRssBytes: server.peakRss() },
     disk: { dataDirAfterImportBytes: dataDirAfterImport, dataDirFinalBytes: directorySize(server.dataDir) },

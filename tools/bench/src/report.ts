@@ -1,3 +1,4 @@
+import type { RecallResult } from "./recall.ts";
 import type { Summary } from "./stats.ts";
 import type { SdkResult } from "./sdk.ts";
 import type { BrowserOutcome, BundleSizes } from "./web.ts";
@@ -11,6 +12,8 @@ export interface BenchReport {
   options: Record<string, unknown>;
   import: { records: number; batchSize: number; seconds: number; recordsPerSecond: number; batchP50Ms: number; batchP95Ms: number; serverCpuMs: number; recordsPerServerCpuSecond: number };
   sdk: SdkResult;
+  /** Similarity recall@k against the exact answer (absent in reports of earlier versions). */
+  recall?: RecallResult | { skipped: string };
   latency: LatencyRow[];
   memory: { idleRssBytes: number; afterImportRssBytes: number; afterLatencyRssBytes: number; peakRssBytes: number };
   disk: { dataDirAfterImportBytes: number; dataDirFinalBytes: number };
@@ -41,6 +44,10 @@ export function renderMarkdown(r: BenchReport): string {
   out.push("| measure | value | target |", "|---|---|---|");
   out.push(`| import, PUT records/bulk, batches of ${r.import.batchSize} | **${r.import.recordsPerSecond.toLocaleString("en-US")} records/s** (${r.import.seconds} s; batch p50 ${r.import.batchP50Ms} ms, p95 ${r.import.batchP95Ms} ms); ${r.import.recordsPerServerCpuSecond.toLocaleString("en-US")} records per server CPU second | ≥ 10,000 records/s |`);
   out.push(`| import, official Python SDK records.log | ${"skipped" in r.sdk ? `not measured: ${r.sdk.skipped}` : `**${r.sdk.recordsPerSecond.toLocaleString("en-US")} records/s** (${r.sdk.records.toLocaleString("en-US")} records in ${r.sdk.seconds} s)`} | |`);
+  if (r.recall) {
+    out.push("skipped" in r.recall ? `| similarity recall@50 | not measured: ${r.recall.skipped} | |`
+      : `| similarity recall@${r.recall.k} vs the exact top ${r.recall.k} (${r.recall.samples} records, most similar, fresh annotator's queue) | **mean ${r.recall.mean}**, min ${r.recall.min} (exact ${r.recall.k}th similarity − server's: ${r.recall.meanLastScoreGap}); first similarity query after the import ${r.recall.firstQueryMs} ms | |`);
+  }
   out.push(`| server RSS: idle / after import / after latency runs / peak | ${mb(r.memory.idleRssBytes)} / ${mb(r.memory.afterImportRssBytes)} / ${mb(r.memory.afterLatencyRssBytes)} / **${mb(r.memory.peakRssBytes)}** | |`);
   if (r.store === "postgres") out.push("| data directory | PostgreSQL: the database size and the PostgreSQL processes' memory and CPU are not counted (server RSS and CPU are the Node process only) | |");
   else out.push(`| data directory after import / at the end | ${mb(r.disk.dataDirAfterImportBytes)} / ${mb(r.disk.dataDirFinalBytes)} | |`);
