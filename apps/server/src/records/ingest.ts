@@ -45,6 +45,21 @@ interface Prepared {
 
 const CHUNK = 200;
 
+/**
+ * Ids of new records, suggestions and responses: UUIDv7 (RFC 9562: 48-bit Unix time in ms, version 7,
+ * 74 random bits), so that the unique indexes on them (records.id, suggestions.id, the (record_id, ...)
+ * indexes of suggestions, responses and record_vectors) grow at their right edge instead of at random
+ * pages: a batch dirties a few index pages instead of hundreds (bench, 100K records: server CPU per
+ * record 320-370 -> 235 us, most of it WAL writes and checkpoints of the random UUIDv4 keys). Built
+ * from randomUUID (pooled entropy): the `uuid` package's v7 costs ~4 us per id in getRandomValues.
+ */
+const newId = (): string => {
+  const ms = Date.now().toString(16).padStart(12, "0");
+  // randomUUID(): xxxxxxxx-xxxx-4xxx-Vxxx-xxxxxxxxxxxx; keep its random bits from position 15 (V: the RFC variant).
+  return `${ms.slice(0, 8)}-${ms.slice(8)}-7${randomUUID().slice(15)}`;
+};
+
+
 export async function ingestRecords(db: Kysely<DB>, datasetId: string, items: RecordItem[], options: IngestOptions): Promise<IngestResult> {
   const raw = rawSqliteOf(db);
   const result = await db.transaction().execute(async (trx) => {
@@ -111,7 +126,7 @@ export async function ingestWithSchema(trx: Kysely<DB>, schema: DatasetSchema, i
           ?? (item.id ? byId.get(item.id) : undefined) ?? null;
         if (existing && existing.dataset_id !== datasetId) throw new RecordValueError(`record with id \`${existing.id}\` belongs to another dataset`);
       }
-      const id = existing?.id ?? (options.mode === "upsert" && item.id ? item.id : randomUUID());
+      const id = existing?.id ?? (options.mode === "upsert" && item.id ? item.id : newId());
       if (seenIds.has(id)) throw new RecordValueError(`record with id \`${id}\` appears more than once in the request`);
       const recordFields = existing ? (JSON.parse(existing.fields) as Record<string, unknown>) : (item.fields ?? null);
       if (!existing) validateFields(schema, item.fields);
@@ -134,8 +149,8 @@ export async function ingestWithSchema(trx: Kysely<DB>, schema: DatasetSchema, i
   const responses = prepared.flatMap((p) => (p.item.responses ?? []).map((r) => ({ recordId: p.id, userId: r.user_id, status: r.status, values: r.values ?? null })));
   // A new record's responses are all in its item, so its status is known before it is written.
   const statusOfNew = (p: Prepared) => ((p.item.responses ?? []).filter((r) => r.status === "submitted").length >= schema.minSubmitted ? "completed" : "pending");
-  const suggestionRows = prepared.flatMap((p) => p.suggestions.map((s) => ({ recordId: p.id, id: randomUUID(), ...s })));
-  const responseRows = responses.map((r) => ({ ...r, id: randomUUID() }));
+  const suggestionRows = prepared.flatMap((p) => p.suggestions.map((s) => ({ recordId: p.id, id: newId(), ...s })));
+  const responseRows = responses.map((r) => ({ ...r, id: newId() }));
   const vectorRows = prepared.flatMap((p) => Object.entries(p.item.vectors ?? {}).map(([name, values]) => ({ recordId: p.id, name, values })));
 
   if (st) {
@@ -290,7 +305,7 @@ function validateResponses(schema: DatasetSchema, item: RecordItem, knownUsers: 
 export async function upsertSuggestions(trx: Kysely<DB>, rows: { id?: string; recordId: string; questionId: string; s: SuggestionCreate }[], timestamp: string): Promise<void> {
   for (let i = 0; i < rows.length; i += CHUNK) {
     await trx.insertInto("suggestions").values(rows.slice(i, i + CHUNK).map((r) => ({
-      id: r.id ?? randomUUID(), record_id: r.recordId, question_id: r.questionId, value: JSON.stringify(r.s.value),
+      id: r.id ?? newId(), record_id: r.recordId, question_id: r.questionId, value: JSON.stringify(r.s.value),
       score: r.s.score === undefined || r.s.score === null ? null : JSON.stringify(r.s.score), agent: r.s.agent ?? null, type: r.s.type ?? null,
       inserted_at: timestamp, updated_at: timestamp,
     }))).onConflict((oc) => oc.columns(["record_id", "question_id"]).doUpdateSet((eb) => ({
@@ -302,7 +317,7 @@ export async function upsertSuggestions(trx: Kysely<DB>, rows: { id?: string; re
 export async function upsertResponses(trx: Kysely<DB>, rows: { id?: string; recordId: string; userId: string; status: "submitted" | "draft" | "discarded"; values: Record<string, unknown> | null }[], timestamp: string): Promise<void> {
   for (let i = 0; i < rows.length; i += CHUNK) {
     await trx.insertInto("responses").values(rows.slice(i, i + CHUNK).map((r) => ({
-      id: r.id ?? randomUUID(), record_id: r.recordId, user_id: r.userId, status: r.status, values: r.values === null ? null : JSON.stringify(r.values),
+      id: r.id ?? newId(), record_id: r.recordId, user_id: r.userId, status: r.status, values: r.values === null ? null : JSON.stringify(r.values),
       inserted_at: timestamp, updated_at: timestamp,
     }))).onConflict((oc) => oc.columns(["record_id", "user_id"]).doUpdateSet((eb) => ({
       status: eb.ref("excluded.status"), values: eb.ref("excluded.values"), updated_at: eb.ref("excluded.updated_at"),

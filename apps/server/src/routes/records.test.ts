@@ -33,6 +33,10 @@ describe("POST /datasets/{id}/records/bulk", () => {
     expect(items[0]).not.toHaveProperty("vectors");
     expect((await d.f.request<RecordJson>("GET", `/records/${items[0]!.id}`)).body.vectors).toEqual({ [d.vectorName]: [0.1, 0.2, 0.3] });
     expect(items[1]!.status).toBe("pending");
+    // New ids are UUIDv7 (time-ordered, so their unique indexes grow at the right edge; records/ingest.ts).
+    const v7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+    for (const id of [items[0]!.id, items[1]!.id, items[0]!.suggestions![0]!.id, items[0]!.responses![0]!.id]) expect(id).toMatch(v7);
+    expect(Math.abs(parseInt(items[0]!.id.replace("-", "").slice(0, 12), 16) - Date.now())).toBeLessThan(3_600_000);
   });
 
   it("refuses existing external ids, duplicates in the payload and non published datasets", async () => {

@@ -29,6 +29,7 @@ const MAX_LAG = 20_000;
 export class TextIndex {
   private timer: NodeJS.Timeout | null = null;
   private lastWrite = 0;
+  /** Records written since the indexer last ran, minus what it indexed since (an estimate: it starts at 0 after a restart). */
   private backlog = 0;
   private closed = false;
   /** The chunk in progress, if any (one at a time; the mark read inside the transaction keeps concurrent callers exact anyway). */
@@ -49,10 +50,9 @@ export class TextIndex {
     if (this.closed) return;
     this.lastWrite = Date.now();
     this.backlog += records;
-    if (this.backlog >= MAX_LAG) {
-      this.backlog = 0;
-      void this.step().catch(this.onError);
-    }
+    // One chunk per write while the backlog is above the bound: chunks are larger than batches, so it shrinks.
+    // After the current request's response (setImmediate runs after the pending microtasks).
+    if (this.backlog >= MAX_LAG) setImmediate(() => { if (!this.closed) this.step().catch(this.onError); });
     this.arm(IDLE_MS);
   }
 
@@ -77,7 +77,6 @@ export class TextIndex {
     if (quiet < IDLE_MS) { this.arm(IDLE_MS - quiet); return; }
     try {
       const more = await this.step();
-      this.backlog = 0;
       if (more) this.arm(0);
     } catch (error) {
       if (!this.closed) this.onError(error);
@@ -109,7 +108,9 @@ export class TextIndex {
       await sql`INSERT INTO search_index_state (name, seq) VALUES ('records_fts', ${end}) ON CONFLICT (name) DO UPDATE SET seq = excluded.seq`.execute(trx);
       return end < state.last;
     };
-    return this.db.isTransaction ? run(this.db) : this.db.transaction().execute(run);
+    const more = await (this.db.isTransaction ? run(this.db) : this.db.transaction().execute(run));
+    this.backlog = more ? Math.max(0, this.backlog - CHUNK) : 0;
+    return more;
   }
 
   private state(): Promise<{ done: number; last: number }> { return stateOf(this.db); }
