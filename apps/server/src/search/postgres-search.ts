@@ -1,6 +1,7 @@
 import { CompiledQuery, sql, type Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import { unprocessable } from "../http/errors.js";
+import { recordCountWithStatus } from "../records/counts.js";
 import type { SearchFilter, SearchPort, SearchQuery, SearchResult, SearchScope } from "./search-port.js";
 
 /**
@@ -211,10 +212,29 @@ export class PostgresSearch implements SearchPort {
     if (query.sort.length === 0 && query.text) order.push("score DESC");
     order.push("r.seq ASC");
     const pageSql = `${base} ORDER BY ${order.join(", ")} LIMIT ${b.p(query.limit)} OFFSET ${b.p(query.offset)}`;
-    const [rows, count] = await Promise.all([
+    const [rows, total] = await Promise.all([
       this.all<{ id: string; score: number | null }>(this.db, pageSql, b.params),
-      this.all<{ n: number }>(this.db, `SELECT count(*) AS n FROM (${base}) AS matches`, countParams),
+      this.queueTotal(query).then(async (queue) => queue ?? Number((await this.all<{ n: number }>(this.db, `SELECT count(*) AS n FROM (${base}) AS matches`, countParams))[0]?.n ?? 0)),
     ]);
-    return { hits: rows.map((r) => ({ recordId: r.id, score: r.score })), total: Number(count[0]?.n ?? 0) };
+    return { hits: rows.map((r) => ({ recordId: r.id, score: r.score })), total };
+  }
+
+  /**
+   * The annotator's queue total (`/me`, response status pending, otherwise only record status terms,
+   * no text or vector): the dataset's record counters (migration 0011) minus the user's answered
+   * records of those statuses. The same number as the NOT EXISTS count, which visits every record
+   * of the dataset.
+   */
+  private async queueTotal(query: SearchQuery): Promise<number | null> {
+    if (query.text || query.vector || query.userId === null) return null;
+    const isPending = (f: SearchFilter) => f.type === "terms" && f.scope.entity === "response_status" && f.values.length === 1 && f.values[0] === "pending";
+    if (!query.filters.some(isPending)) return null;
+    const others = query.filters.filter((f) => !isPending(f));
+    if (!others.every((f) => f.type === "terms" && f.scope.entity === "record" && f.scope.property === "status")) return null;
+    const statuses = ["pending", "completed"].filter((s) => others.every((f) => f.type === "terms" && f.values.includes(s)));
+    if (statuses.length === 0) return 0;
+    const answered = await sql<{ n: number }>`select count(*) as n from responses s join records r on r.id = s.record_id
+      where s.user_id = ${query.userId} and r.dataset_id = ${query.datasetId} and r.status in (${sql.join(statuses)})`.execute(this.db);
+    return (await recordCountWithStatus(this.db, query.datasetId, statuses)) - Number(answered.rows[0]?.n ?? 0);
   }
 }
