@@ -15,6 +15,7 @@ import { metadataNumberRange, metadataTermCounts } from "../db/postgres-queries.
 import { rejectNullKeys, strictNameSchema, titleSchema } from "../settings/common.js";
 import { allowedRolesFor, MetadataSettingsSchema, type MetadataSettings } from "../settings/metadata.js";
 import { now } from "../clock.js";
+import { numberRange, termMetrics } from "../records/metadata-metrics.js";
 
 const MetadataPropertyCreate = z.object({
   name: strictNameSchema,
@@ -59,21 +60,15 @@ export const TERMS_METRICS_LIMIT = 250;
 async function metricsFor(db: Kysely<DB>, property: MetadataPropertyRow): Promise<Metrics> {
   const settings = JSON.parse(property.settings) as MetadataSettings;
   const hasRecords = await tableExists(db, "records");
-  const path = `$."${property.name}"`; // names match ^[a-z0-9_-]+$, so the quoted path is safe
   if (settings.type === "terms") {
     if (!hasRecords) return { type: "terms", total: 0, values: [] };
     if (isPostgres(db)) {
       const counts = await metadataTermCounts(db, property.dataset_id, property.name);
       return { type: "terms", total: counts.length, values: counts.slice(0, TERMS_METRICS_LIMIT) };
     }
-    // json_each walks a list value's items, or yields a scalar value once.
-    const rows = await sql<{ term: unknown; count: number }>`
-      select j.value as term, count(*) as count
-      from records r, json_each(r.metadata, ${path}) j
-      where r.dataset_id = ${property.dataset_id} and r.metadata is not null and json_valid(r.metadata)
-        and j.type not in ('null', 'object', 'array')
-      group by j.value order by count desc, term asc`.execute(db);
-    return { type: "terms", total: rows.rows.length, values: rows.rows.slice(0, TERMS_METRICS_LIMIT).map((r) => ({ term: r.term, count: Number(r.count) })) };
+    // Kept up to date per dataset and property instead of scanning every record (records/metadata-metrics.ts).
+    const counts = await termMetrics(db, property.dataset_id, property.name);
+    return { type: "terms", total: counts.length, values: counts.slice(0, TERMS_METRICS_LIMIT) };
   }
   if (!hasRecords) return { type: settings.type, min: null, max: null };
   const round = (v: number | null | undefined) => (v === null || v === undefined ? null : settings.type === "float" ? Math.round(v * 1e5) / 1e5 : v);
@@ -81,13 +76,8 @@ async function metricsFor(db: Kysely<DB>, property: MetadataPropertyRow): Promis
     const range = await metadataNumberRange(db, property.dataset_id, property.name);
     return { type: settings.type, min: round(range.min), max: round(range.max) };
   }
-  const result = await sql<{ min: number | null; max: number | null }>`
-    select min(json_extract(r.metadata, ${path})) as min, max(json_extract(r.metadata, ${path})) as max
-    from records r
-    where r.dataset_id = ${property.dataset_id} and r.metadata is not null and json_valid(r.metadata)
-      and json_type(r.metadata, ${path}) in ('integer', 'real')`.execute(db);
-  const row = result.rows[0];
-  return { type: settings.type, min: round(row?.min), max: round(row?.max) };
+  const range = await numberRange(db, property.dataset_id, property.name);
+  return { type: settings.type, min: round(range.min), max: round(range.max) };
 }
 
 /** Metadata properties (contract 3.7). */
