@@ -69,6 +69,14 @@ class Codes {
     this.dead = new Uint8Array(capacity);
   }
 
+  /** Frees the arrays when nothing is left (the read position is kept). */
+  release(): void {
+    this.size = 0;
+    this.vrows = new Float64Array(0);
+    this.codes = new Uint32Array(0);
+    this.dead = new Uint8Array(0);
+  }
+
   private grow(min: number): void {
     const capacity = Math.max(min, Math.ceil(this.vrows.length * 1.5), 1024);
     const vrows = new Float64Array(capacity); vrows.set(this.vrows.subarray(0, this.size)); this.vrows = vrows;
@@ -283,6 +291,7 @@ export class SqliteKnn extends SqliteQueries {
       const first = changes.length > 0 ? (await run<{ id: number }>("SELECT min(id) AS id FROM record_vectors_knn_changes"))[0]!.id : c.applied;
       if (c.applied - first >= PRUNE_LOG_ABOVE) await run("DELETE FROM record_vectors_knn_changes WHERE id <= ?", [c.applied]);
       c.compact();
+      if (c.alive === 0 && c.vrows.length > 1024) c.release(); // e.g. the dataset was deleted
       // A centre taken from few vectors is redone once the setting has grown (a few reloads while small).
       return c.loadedAt < MEAN_SAMPLE && c.alive >= 2 * Math.max(c.loadedAt, 2_500);
     });
