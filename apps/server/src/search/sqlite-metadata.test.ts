@@ -41,6 +41,8 @@ describe("SQLite metadata columns", () => {
     if (random() < 0.8) m.n = Math.floor(random() * 10);
     if (random() < 0.5) m.tags = [pick(sources), pick(sources)];
     if (random() < 0.5) m.mixed = random() < 0.5 ? "a" : 3;
+    // Strings that read as numbers are numbers in record_metadata (NUMERIC affinity): SQL answers for them.
+    if (random() < 0.5) m.code = random() < 0.5 ? "12" : "x";
     return random() < 0.05 ? null : m;
   };
   const insertRecords = async (count: number) => {
@@ -74,6 +76,7 @@ describe("SQLite metadata columns", () => {
     if (random() < 0.1) filters.push({ type: "terms", scope: md("tags"), values: [pick(sources)] });
     if (random() < 0.1) filters.push({ type: "terms", scope: md("mixed"), values: ["a", 3] });
     if (random() < 0.05) filters.push({ type: "terms", scope: md("source"), values: ["5"] });
+    if (random() < 0.1) filters.push({ type: "terms", scope: md("code"), values: [pick(["12", 12, "x"])] });
     if (filters.length === 0) filters.push({ type: "terms", scope: md("source"), values: [pick(sources)] });
     if (random() < 0.7) filters.push({ type: "terms", scope: { entity: "response_status" }, values: ["pending"] });
     if (random() < 0.7) filters.push({ type: "terms", scope: { entity: "record", property: "status" }, values: random() < 0.8 ? ["pending"] : ["completed", "pending"] });
@@ -87,19 +90,24 @@ describe("SQLite metadata columns", () => {
   let columns: SqliteSearch;
   let sql: SqliteSearch;
   let direct: SqliteMetadata;
+  let fromRecords: SqliteMetadata;
   const compare = async (n: number) => {
-    let nonEmpty = 0, fromColumns = 0;
+    let nonEmpty = 0, fromColumns = 0, fromJson = 0;
     for (let i = 0; i < n; i++) {
       const q = query(randomFilters());
       const expected = await sql.search(q);
       expect(await columns.search(q), JSON.stringify(q)).toEqual(expected);
-      // The same through the columns alone (null: a shape or property left to SQL, e.g. lists, mixed types).
+      // The same through the columns alone (null: a shape or property left to SQL, e.g. lists, mixed
+      // types), loaded from record_metadata and from the records' JSON.
       const got = await direct.search(q);
       if (got) { fromColumns++; expect(got, JSON.stringify(q)).toEqual(expected); }
+      const got2 = await fromRecords.search(q);
+      if (got2) { fromJson++; expect(got2, JSON.stringify(q)).toEqual(expected); }
       if (expected.total > 0) nonEmpty++;
     }
     expect(nonEmpty).toBeGreaterThan(n / 4);
     expect(fromColumns).toBeGreaterThan(n / 2);
+    expect(fromJson).toBeGreaterThan(n / 2);
   };
 
   beforeAll(async () => {
@@ -112,6 +120,7 @@ describe("SQLite metadata columns", () => {
     columns = new SqliteSearch(store.db);
     sql = new SqliteSearch(store.db, { metadataColumns: false });
     direct = new SqliteMetadata(store.db);
+    fromRecords = new SqliteMetadata(store.db, undefined, { fromRecords: true });
   }, 60_000);
   afterAll(async () => { await store?.close(); rmSync(dir, { recursive: true, force: true }); });
 
@@ -124,6 +133,7 @@ describe("SQLite metadata columns", () => {
       filters: [{ type: "terms", scope: md("source"), values: [value] }, { type: "terms", scope: { entity: "response_status" }, values: ["pending"] }] });
     const before = await columns.search(source("blog"));
     expect(await direct.search(source("blog"))).toEqual(before);
+    expect(await fromRecords.search(source("blog"))).toEqual(before);
     expect(before.total).toBeGreaterThan(0);
 
     // A new record appears in hits and total.

@@ -33,10 +33,11 @@ export class SqliteSearch extends SqliteQueries implements SearchPort {
 
   async search(query: SearchQuery): Promise<SearchResult> {
     if (query.filters.some((f) => f.scope.entity === "metadata")) {
-      await this.catchUpMetadata();
-      // The annotation page's metadata filters with their count, from in-memory columns (sqlite-metadata.ts).
+      // The annotation page's metadata filters with their count, from in-memory columns (sqlite-metadata.ts,
+      // which need no record_metadata catch-up); the other shapes probe record_metadata.
       const fromColumns = this.options.metadataColumns === false ? null : await this.metadata.search(query);
       if (fromColumns) return fromColumns;
+      await this.catchUpMetadata();
     }
     if (query.vector) {
       const knn = await this.knn.knnSearch(query);
