@@ -8,6 +8,7 @@ import type { DB } from "./schema.js";
 import { migrationProvider } from "./migrations/index.js";
 import { postgresMigrationProvider } from "./migrations/postgres/index.js";
 import { dialectOf, type SqlDialect } from "./dialect.js";
+import { Checkpointer, FALLBACK_AUTOCHECKPOINT } from "./checkpointer.js";
 
 export interface Store {
   db: Kysely<DB>;
@@ -18,6 +19,8 @@ export interface Store {
   databaseUrl: string | null;
   /** PostgreSQL: the pgvector extension is installed (vector similarity). Always true on SQLite (sqlite-vec). */
   vectorSearch: boolean;
+  /** SQLite: the thread that checkpoints the WAL (db/checkpointer.ts); null on PostgreSQL. */
+  checkpointer?: Checkpointer | null;
   close(): Promise<void>;
 }
 
@@ -51,7 +54,8 @@ export const rawSqliteOf = (db: Kysely<any>): SQLite.Database | null => rawConne
 /** Opens (creating when needed) the embedded store in dataDir and applies pending migrations. */
 export async function openEmbeddedStore(dataDir: string): Promise<Store> {
   mkdirSync(dataDir, { recursive: true });
-  const sqlite = new SQLite(join(dataDir, "tessera.db"));
+  const file = join(dataDir, "tessera.db");
+  const sqlite = new SQLite(file);
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("foreign_keys = ON");
@@ -60,7 +64,13 @@ export async function openEmbeddedStore(dataDir: string): Promise<Store> {
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
   rawConnections.set(db, sqlite);
   await migrate(db);
-  return { db, dialect: "sqlite", sqlite, databaseUrl: null, vectorSearch: true, close: async () => { await db.destroy(); } };
+  // Checkpoints off the request thread (db/checkpointer.ts); the connection's own stays as a safety net.
+  const checkpointer = new Checkpointer(file, (message) => { console.error(`WAL checkpoint thread: ${message}`); });
+  sqlite.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT}`);
+  return {
+    db, dialect: "sqlite", sqlite, databaseUrl: null, vectorSearch: true, checkpointer,
+    close: async () => { await checkpointer?.close(); await db.destroy(); },
+  };
 }
 
 export async function migrate(db: Kysely<DB>): Promise<void> {
