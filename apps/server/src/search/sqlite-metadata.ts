@@ -22,7 +22,7 @@ interface Column {
   bytes: number;
 }
 
-/** A dataset's columns: same base seq and length for all; `upTo` = the record_metadata high-water mark they reflect. */
+/** A dataset's columns: same base seq and length for all; `upTo` = the dataset's largest seq they reflect; `version`: of search_index_versions. */
 interface DatasetColumns {
   version: number;
   base: number;
@@ -99,11 +99,10 @@ export class SqliteMetadata extends SqliteQueries {
   }
 
   /**
-   * The dataset's columns for these names, loaded or brought up to date; null when the store lacks
-   * migration 0013. Read from `records.metadata` (the values `record_metadata` would hold, see
-   * `valuesOf`), not from `record_metadata`, so that a metadata filter needs no catch-up of that
-   * index first (~25 s of CPU at 1M records, holding the connection); `upTo` is the dataset's
-   * largest seq read.
+   * The dataset's columns for these names, loaded or brought up to date; null for property names
+   * left to SQL. A new column comes from `record_metadata` when that index is up to date, else from
+   * the records' JSON (`valuesOf`), so that a metadata filter needs no catch-up of the index first
+   * (~25 s of CPU at 1M records, holding the connection); new records always come from their JSON.
    */
   private load(raw: SQLite.Database, datasetId: string, names: string[]): DatasetColumns | null {
     if (names.some((name) => !SIMPLE_NAME.test(name))) return null;
@@ -220,7 +219,10 @@ export function queueExclusions(raw: SQLite.Database, datasetId: string, userId:
   return excluded;
 }
 
-/** Property names used in a JSON path as they are (others keep the SQL path and its record_metadata index). */
+/**
+ * Property names handled by the columns: a top-level JSON array's keys are integers, which
+ * `record_metadata.name` (TEXT) holds as digits; such names and odd ones stay with SQL.
+ */
 const SIMPLE_NAME = /^[A-Za-z_][A-Za-z0-9_\- .:]*$/;
 
 /**
