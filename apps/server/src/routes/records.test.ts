@@ -90,6 +90,21 @@ describe("POST /datasets/{id}/records/bulk", () => {
     }
   });
 
+  it("parses bulk bodies as every other route does (its own JSON parser): prototype keys, escapes, invalid JSON", async () => {
+    const other = `/datasets/${d.datasetId}/records/search`;
+    for (const body of ['{"items": [{"fields": {"text": "a"}, "__proto__": {"x": 1}}]}', '{"items": [{"fields": {"text": "a"}, "\\u005f_proto__": {"x": 1}}]}',
+      '{"items": [{"fields": {"text": "a"}, "constructor": {"prototype": {"x": 1}}}]}', '{"items": [{"fields": {"text": "a"}, "\\u0063onstructor": {"prototype": {"x": 1}}}]}', "{not json"]) {
+      const res = await d.f.request("POST", `/datasets/${d.datasetId}/records/bulk`, { body });
+      expect(res.status, body).toBeGreaterThanOrEqual(400);
+      expect(res, body).toEqual(await d.f.request("POST", other, { body }));
+    }
+    // Escapes of other characters: the default parser's path (\u0065) or the fast one (\u00e9, \u0041), the same text.
+    const raw = '{"items": [{"external_id": "esc-1", "fields": {"text": "caf\\u00e9 \\u0041 th\\u0065"}}]}';
+    const res = await d.f.request<{ items: RecordJson[] }>("POST", `/datasets/${d.datasetId}/records/bulk`, { body: raw });
+    expect(res.status).toBe(201);
+    expect(res.body.items[0]!.fields).toEqual({ text: "café A the" });
+  });
+
   it("applies the permission rules", async () => {
     const items = recordItems(1, `perm-${Date.now()}`);
     expect(await bulk("POST", items, d.datasetId, d.annotator.headers)).toEqual({ status: 403, body: FORBIDDEN });
