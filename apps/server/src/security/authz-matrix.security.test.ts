@@ -4,6 +4,7 @@ import { startTestServer, type TestServer } from "../testing/test-server.js";
 import { FORBIDDEN, Fixtures, UNAUTHORIZED, uniqueName, type Headers, type Json } from "../testing/fixtures.js";
 import { routeTable } from "./index.js";
 import { tableChecksums } from "./checksum.js";
+import { indexRecordTexts } from "../records/ingest.js";
 
 /**
  * The authorization matrix (contract 1.4): every route the server registers x every kind of caller,
@@ -321,6 +322,7 @@ describe("authorization matrix", () => {
 
   it("refuses every caller the contract does not allow (401 anonymous, 403 otherwise) and changes nothing", async () => {
     const sqlite = server.ctx.store.sqlite!;
+    await indexRecordTexts(server.ctx.store.db); // the background text indexer has nothing left to write during the checks
     const before = tableChecksums(sqlite);
     const failures: string[] = [];
     let denials = 0;
@@ -344,6 +346,7 @@ describe("authorization matrix", () => {
 
   it("answers each member route 403 for the other workspace also with per-item bulk responses, and writes nothing there", async () => {
     const sqlite = server.ctx.store.sqlite!;
+    await indexRecordTexts(server.ctx.store.db); // the background text indexer has nothing left to write during the checks
     const before = tableChecksums(sqlite);
     const c = CASES["POST /api/v1/me/responses/bulk"]!;
     for (const actor of ["adminB", "annotatorB"] as const) {
