@@ -83,15 +83,16 @@ export async function importRecords(api: Api, ds: BenchDataset, gen: DatasetGene
   const batchTimes: number[] = [];
   const workers = [0, 1].map(() => new Worker(new URL("./body-worker.ts", import.meta.url)));
   const pending = new Map<number, Promise<BodyReply>>();
+  // One listener per worker (not per batch: a listener per batch would keep every body reachable).
+  const waiting = new Map<number, { resolve: (r: BodyReply) => void; reject: (e: unknown) => void }>();
+  for (const worker of workers) {
+    worker.on("message", (reply: BodyReply) => { waiting.get(reply.from)?.resolve(reply); waiting.delete(reply.from); });
+    worker.on("error", (error) => { for (const w of waiting.values()) w.reject(error); waiting.clear(); });
+  }
   let requested = 0;
   const ask = (from: number) => {
-    const worker = workers[(from / batchSize) % workers.length]!;
-    pending.set(from, new Promise<BodyReply>((resolve, reject) => {
-      const onMessage = (reply: BodyReply) => { if (reply.from === from) { worker.off("message", onMessage); resolve(reply); } };
-      worker.on("message", onMessage);
-      worker.once("error", reject);
-      worker.postMessage({ ds, from, count: Math.min(batchSize, count - from) } satisfies BodyRequest);
-    }));
+    pending.set(from, new Promise<BodyReply>((resolve, reject) => { waiting.set(from, { resolve, reject }); }));
+    workers[(from / batchSize) % workers.length]!.postMessage({ ds, from, count: Math.min(batchSize, count - from) } satisfies BodyRequest);
   };
   // Up to four bodies ready ahead of the request in flight.
   const fill = () => { while (requested < count && pending.size < 4) { ask(requested); requested += batchSize; } };
