@@ -11,12 +11,14 @@ import { SqliteText } from "./sqlite-text.js";
 import { textIndexFor } from "./text-index.js";
 
 /**
- * SQLite adapter of the search port: FTS5 (`records_fts`, one row per text field, rowid = seq*1024+i)
- * for text; for similarity a sqlite-vec `vec0` KNN table per vector setting (built on first use,
- * see `knnTable`), with `vec_distance_cosine` over `record_vectors` as the exact fallback; the
- * `record_metadata` index (migration 0009) for metadata filters and JSON1 for response / suggestion
- * filters. Queries run through Kysely's connection so they never interleave with another request's
- * transaction.
+ * SQLite adapter of the search port: FTS5 (`records_fts`, one row per text field, rowid = seq*1024+i,
+ * written by the deferred indexer of text-index.ts) for text, with a cache of the user-independent
+ * part (sqlite-text.ts); similarity by exact cosine over `record_vectors` below 20,000 vectors per
+ * setting, above it from in-memory binary codes rescored exactly (sqlite-knn.ts); metadata filters
+ * with their count from in-memory columns (sqlite-metadata.ts) or the `record_metadata` index
+ * (migration 0009); JSON1 for response / suggestion filters; queue totals from the per-dataset
+ * counters (records/counts.ts). Queries run through Kysely's connection so they never interleave with
+ * another request's transaction.
  */
 export class SqliteSearch extends SqliteQueries implements SearchPort {
   private readonly knn: SqliteKnn;
