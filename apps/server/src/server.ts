@@ -11,6 +11,7 @@ import { buildApp } from "./app.js";
 import { bootstrapOwner, type OwnerBootstrap } from "./bootstrap/owner.js";
 import { seedDemo } from "./bootstrap/demo.js";
 import { textIndexFor } from "./search/text-index.js";
+import { warmUpDatasets } from "./search/warm-up.js";
 
 export interface RunningServer { app: FastifyInstance; ctx: AppContext; url: string; owner: OwnerBootstrap | null; close(): Promise<void> }
 
@@ -32,6 +33,8 @@ async function startOn(store: Store, config: ServerConfig): Promise<RunningServe
   const app = await buildApp(ctx);
   // Records stored but not full-text indexed before a restart (search/text-index.ts).
   const textIndex = textIndexFor(store.db);
+  // Once the index has caught up after writes: what the written datasets' first page and similarity search need.
+  textIndex?.onIdle((datasets) => warmUpDatasets(store.db, datasets));
   textIndex?.start();
   if (config.seedDemo) await seedDemo(app, store.db, { vectors: store.vectorSearch });
   await app.listen({ host: config.host, port: config.port });

@@ -72,7 +72,7 @@ export async function ingestRecords(db: Kysely<DB>, datasetId: string, items: Re
     return ingestWithSchema(trx, schema, items, options, raw);
   });
   // Committed: their full-text rows are written by the text indexer, off the request path.
-  textIndexFor(db)?.noteWrite(result.createdIds.length);
+  textIndexFor(db)?.noteWrite(result.createdIds.length, datasetId);
   return result;
 }
 

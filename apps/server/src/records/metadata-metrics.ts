@@ -8,12 +8,16 @@ import type { DB } from "../db/schema.js";
  * every record's metadata JSON cost 0.6-0.8 s of CPU per property at 1M records. Exact: an update
  * of a record's metadata or dataset, or a delete, bumps the dataset's `search_index_versions` row
  * (migration 0013), which makes the next call recompute from scratch. Kept per process (a
- * WeakMap per database handle); term lists longer than MAX_CACHED_TERMS are not kept.
+ * WeakMap per database handle); term lists longer than MAX_CACHED_TERMS are not kept. The records
+ * are folded in seq ranges of CHUNK_SEQS, one transaction each, so that a first computation at 1M
+ * records does not hold the connection for seconds; search/warm-up.ts computes them after imports.
  */
 export interface TermCount { term: unknown; count: number }
 
 interface Entry<T> { version: number; upTo: number; value: T }
 const MAX_CACHED_TERMS = 10_000;
+/** Seqs folded per transaction (~0.1 s of CPU at the bench's metadata). */
+const CHUNK_SEQS = 100_000;
 const caches = new WeakMap<object, Map<string, Entry<unknown>>>();
 
 function cacheOf(db: Kysely<DB>): Map<string, Entry<unknown>> {
@@ -22,28 +26,40 @@ function cacheOf(db: Kysely<DB>): Map<string, Entry<unknown>> {
   return cache;
 }
 
-async function datasetState(db: Kysely<DB>, datasetId: string): Promise<{ version: number; last: number }> {
-  return (await sql<{ version: number; last: number }>`SELECT
+async function datasetState(db: Kysely<DB>, datasetId: string): Promise<{ version: number; first: number; last: number }> {
+  return (await sql<{ version: number; first: number; last: number }>`SELECT
       coalesce((SELECT version FROM search_index_versions WHERE dataset_id = ${datasetId}), 0) AS version,
+      coalesce((SELECT min(seq) FROM records WHERE dataset_id = ${datasetId}), 0) AS first,
       coalesce((SELECT max(seq) FROM records WHERE dataset_id = ${datasetId}), 0) AS last`.execute(db)).rows[0]!;
 }
 
 /**
  * The cached value for `key` brought up to the dataset's current state: `add(value, from, to)` folds
- * the records with from < seq <= to into it (from = 0: all of them), in one transaction with the
- * state it was read at.
+ * the records with from < seq <= to into it (from = 0: all of them), a seq range of at most
+ * `chunkSeqs` per transaction, each checking the dataset's version (a change starts over).
  */
-async function upToDate<T>(db: Kysely<DB>, datasetId: string, key: string, empty: () => T, add: (trx: Kysely<DB>, value: T, from: number, to: number) => Promise<T>, keep: (value: T) => boolean): Promise<T> {
+async function upToDate<T>(db: Kysely<DB>, datasetId: string, key: string, empty: () => T, add: (trx: Kysely<DB>, value: T, from: number, to: number) => Promise<T>, keep: (value: T) => boolean, chunkSeqs: number): Promise<T> {
   const cache = cacheOf(db);
-  // The handle the cache is keyed by; the transaction runs on the same connection.
-  return db.transaction().execute(async (trx) => {
-    const { version, last } = await datasetState(trx, datasetId);
-    const cached = cache.get(key) as Entry<T> | undefined;
-    let entry: Entry<T> = cached && cached.version === version && cached.upTo <= last ? cached : { version, upTo: 0, value: empty() };
-    if (last > entry.upTo) entry = { version, upTo: last, value: await add(trx, entry.value, entry.upTo, last) };
-    if (keep(entry.value)) cache.set(key, entry); else cache.delete(key);
-    return entry.value;
-  });
+  let entry: Entry<T> | undefined;
+  for (let finished = false; !finished;) {
+    // The handle the cache is keyed by; each transaction runs on the same connection.
+    finished = await db.transaction().execute(async (trx) => {
+      const { version, first, last } = await datasetState(trx, datasetId);
+      const base = entry ?? (cache.get(key) as Entry<T> | undefined);
+      let e: Entry<T> = base && base.version === version && base.upTo <= last ? base : { version, upTo: Math.max(0, first - 1), value: empty() };
+      const to = Math.min(last, e.upTo + chunkSeqs);
+      if (to > e.upTo) e = { version, upTo: to, value: await add(trx, e.value, e.upTo, to) };
+      entry = e;
+      return to >= last;
+    });
+  }
+  if (keep(entry!.value)) cache.set(key, entry!); else cache.delete(key);
+  return entry!.value;
+}
+
+/** The seq up to which a property's metrics are cached in this process (null: not cached), for tests. */
+export function cachedMetricsUpTo(db: Kysely<DB>, datasetId: string, name: string, kind: "terms" | "range"): number | null {
+  return cacheOf(db).get(`${datasetId}\u0000${name}\u0000${kind}`)?.upTo ?? null;
 }
 
 const pathOf = (name: string) => `$."${name}"`; // names match ^[a-z0-9_-]+$, so the quoted path is safe
@@ -58,7 +74,7 @@ function compareTerms(a: unknown, b: unknown): number {
 }
 
 /** Every observed term with its count, by count (descending) then term (ascending), as `group by ... order by count desc, term asc`. */
-export async function termMetrics(db: Kysely<DB>, datasetId: string, name: string): Promise<TermCount[]> {
+export async function termMetrics(db: Kysely<DB>, datasetId: string, name: string, chunkSeqs = CHUNK_SEQS): Promise<TermCount[]> {
   const path = pathOf(name);
   const counts = await upToDate(db, datasetId, `${datasetId}\u0000${name}\u0000terms`, () => new Map<string, TermCount>(), async (trx, value, from, to) => {
     // json_each walks a list value's items, or yields a scalar value once.
@@ -75,12 +91,12 @@ export async function termMetrics(db: Kysely<DB>, datasetId: string, name: strin
       next.set(key, { term: seen ? seen.term : row.term, count: (seen?.count ?? 0) + Number(row.count) });
     }
     return next;
-  }, (value) => value.size <= MAX_CACHED_TERMS);
+  }, (value) => value.size <= MAX_CACHED_TERMS, chunkSeqs);
   return [...counts.values()].sort((a, b) => b.count - a.count || compareTerms(a.term, b.term));
 }
 
 /** Min and max of the property's numeric (integer or real) values. */
-export async function numberRange(db: Kysely<DB>, datasetId: string, name: string): Promise<{ min: number | null; max: number | null }> {
+export async function numberRange(db: Kysely<DB>, datasetId: string, name: string, chunkSeqs = CHUNK_SEQS): Promise<{ min: number | null; max: number | null }> {
   const path = pathOf(name);
   return upToDate(db, datasetId, `${datasetId}\u0000${name}\u0000range`, () => ({ min: null as number | null, max: null as number | null }), async (trx, value, from, to) => {
     const row = (await sql<{ min: number | null; max: number | null }>`
@@ -90,5 +106,5 @@ export async function numberRange(db: Kysely<DB>, datasetId: string, name: strin
         and json_type(r.metadata, ${path}) in ('integer', 'real')`.execute(trx)).rows[0];
     const pick = (a: number | null, b: number | null | undefined, f: (x: number, y: number) => number) => (b === null || b === undefined ? a : a === null ? b : f(a, b));
     return { min: pick(value.min, row?.min, Math.min), max: pick(value.max, row?.max, Math.max) };
-  }, () => true);
+  }, () => true, chunkSeqs);
 }

@@ -374,6 +374,9 @@ export class SqliteKnn extends SqliteQueries {
     c.loadedAt = c.alive;
   }
 
+  /** Loads or brings up to date the codes of a vector setting ahead of its first search (search/warm-up.ts). */
+  async warm(settingsId: string): Promise<void> { await this.codes(settingsId); }
+
   /** Similarity search; null (the caller's exact scan) when the vector setting is unknown. */
   async knnSearch(query: SearchQuery): Promise<SearchResult | null> {
     const vector = query.vector!;

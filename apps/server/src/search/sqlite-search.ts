@@ -33,6 +33,9 @@ export class SqliteSearch extends SqliteQueries implements SearchPort {
     this.metadata = new SqliteMetadata(db);
   }
 
+  /** The similarity codes of a vector setting loaded ahead of its first search (search/warm-up.ts). */
+  async warmVectors(settingsId: string): Promise<void> { await this.knn.warm(settingsId); }
+
   async search(query: SearchQuery): Promise<SearchResult> {
     if (query.filters.some((f) => f.scope.entity === "metadata")) {
       // The annotation page's metadata filters with their count, from in-memory columns (sqlite-metadata.ts,

@@ -34,6 +34,9 @@ export class TextIndex {
   private closed = false;
   /** The chunk in progress, if any (one at a time; the mark read inside the transaction keeps concurrent callers exact anyway). */
   private running: Promise<boolean> | null = null;
+  /** Datasets written since the idle work last ran, and that work (search/warm-up.ts). */
+  private readonly touched = new Set<string>();
+  private idleWork: ((datasets: string[]) => Promise<void>) | null = null;
 
   constructor(private readonly db: Kysely<DB>, private readonly onError: (error: unknown) => void = () => {}) {}
 
@@ -46,8 +49,9 @@ export class TextIndex {
   }
 
   /** Called after records were written: (re)arms the idle timer; a large backlog is indexed at once. */
-  noteWrite(records: number): void {
+  noteWrite(records: number, datasetId?: string): void {
     if (this.closed) return;
+    if (datasetId !== undefined) this.touched.add(datasetId);
     this.lastWrite = Date.now();
     this.backlog += records;
     // One chunk per write while the backlog is above the bound: chunks are larger than batches, so it shrinks.
@@ -55,6 +59,12 @@ export class TextIndex {
     if (this.backlog >= MAX_LAG) setImmediate(() => { if (!this.closed) this.step().catch(this.onError); });
     this.arm(IDLE_MS);
   }
+
+  /**
+   * Work for the written datasets once the index has caught up and no records were written for a
+   * while (e.g. loading what their first searches would otherwise load).
+   */
+  onIdle(work: (datasets: string[]) => Promise<void>): void { this.idleWork = work; }
 
   /** Starts the background indexing (e.g. at server start: records stored before a restart). */
   start(): void { this.arm(IDLE_MS); }
@@ -78,6 +88,11 @@ export class TextIndex {
     try {
       const more = await this.step();
       if (more) this.arm(0);
+      else if (this.touched.size > 0 && this.idleWork) {
+        const datasets = [...this.touched];
+        this.touched.clear();
+        await this.idleWork(datasets);
+      }
     } catch (error) {
       if (!this.closed) this.onError(error);
     }

@@ -1,0 +1,38 @@
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { cachedMetricsUpTo } from "../records/metadata-metrics.js";
+import { recordItems, richDataset, type RichDataset } from "../records/testing.js";
+import { startTestServer, type TestServer } from "../testing/test-server.js";
+
+let server: TestServer;
+let d: RichDataset;
+beforeAll(async () => {
+  server = await startTestServer();
+  d = await richDataset(server);
+}, 60_000);
+afterAll(async () => { await server.stop(); });
+
+describe("warm-up after writes (SQLite)", () => {
+  it("computes the metadata metrics and loads the similarity codes of a written dataset once the index is idle", async () => {
+    const db = server.ctx.db;
+    const items = recordItems(40, "w", (i) => ({ metadata: { genre: ["news", "blog"][i % 2], quality: i / 40 }, vectors: { emb: [1, i, 0] } }));
+    const res = await d.f.request("PUT", `/datasets/${d.datasetId}/records/bulk`, { body: { items } });
+    expect(res.status).toBe(200);
+    const last = (await sql<{ seq: number }>`SELECT max(seq) AS seq FROM records WHERE dataset_id = ${d.datasetId}`.execute(db)).rows[0]!.seq;
+    const vectors = (await sql<{ rowid: number }>`SELECT max(rowid) AS rowid FROM record_vectors`.execute(db)).rows[0]!.rowid;
+    // Nobody asked for the metrics or searched by similarity: the idle work did.
+    await vi.waitFor(async () => {
+      expect(cachedMetricsUpTo(db, d.datasetId, "genre", "terms")).toBe(last);
+      expect(cachedMetricsUpTo(db, d.datasetId, "quality", "range")).toBe(last);
+      expect(cachedMetricsUpTo(db, d.datasetId, "words", "range")).toBe(last);
+      const mark = (await sql<{ seq: number }>`SELECT seq FROM search_index_state WHERE name = 'record_vectors_read'`.execute(db)).rows[0]?.seq;
+      expect(mark).toBeGreaterThanOrEqual(vectors);
+    }, { timeout: 10_000, interval: 100 });
+    // And the route answers from them (the same figures as a fresh computation: records/metadata-metrics.test.ts).
+    const props = await d.f.request<{ items: { id: string; name: string }[] }>("GET", `/me/datasets/${d.datasetId}/metadata-properties`);
+    const genre = props.body.items.find((p) => p.name === "genre")!;
+    const metrics = await d.f.request<{ type: string; values: { term: string; count: number }[] }>("GET", `/metadata-properties/${genre.id}/metrics`);
+    expect(metrics.status).toBe(200);
+    expect(metrics.body.values.reduce((a, v) => a + v.count, 0)).toBe(40);
+  });
+});
