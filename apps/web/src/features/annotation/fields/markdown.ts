@@ -51,11 +51,28 @@ function purifier() {
   return DOMPurify;
 }
 
+/**
+ * The last texts rendered (least recently used first): the guidelines and the question descriptions
+ * are rendered again with every record shown, and parsing them each time cost CPU per record and kept
+ * V8 compiling marked's regular expressions to machine code long after the first records.
+ */
+const rendered = new Map<string, string>();
+const RENDERED_KEPT = 16;
+
 /** Markdown to sanitized HTML (marked + highlight.js, then DOMPurify). Trailing spaces are stripped first. */
 export function renderMarkdown(text: string): string {
+  const cached = rendered.get(text);
+  if (cached !== undefined) {
+    rendered.delete(text);
+    rendered.set(text, cached);
+    return cached;
+  }
   const source = text.replace(/[ \t]+$/gm, "");
   const html = marked.parse(source, { async: false });
-  return purifier().sanitize(html, { ADD_TAGS: ["embed", "object"], ADD_ATTR: ["data", "target"], ADD_URI_SAFE_ATTR: ["data"] });
+  const safe = purifier().sanitize(html, { ADD_TAGS: ["embed", "object"], ADD_ATTR: ["data", "target"], ADD_URI_SAFE_ATTR: ["data"] });
+  rendered.set(text, safe);
+  if (rendered.size > RENDERED_KEPT) rendered.delete(rendered.keys().next().value!);
+  return safe;
 }
 
 /** Plain text to sanitized HTML is never needed: plain text is rendered as text nodes by React. */
