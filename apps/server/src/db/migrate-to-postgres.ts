@@ -20,7 +20,7 @@ const TABLE_ORDER = [
   "vectors_settings", "records", "responses", "suggestions", "record_vectors", "oauth_identities", "oauth_states", "jobs",
 ];
 /** Maintained by triggers (search index) or by the migrator itself. */
-const SKIPPED = /^(records_fts.*|record_metadata|search_index_state|dataset_record_counts|search_index_versions|record_vectors_knn_.*|kysely_migration.*|sqlite_.*)$/;
+const SKIPPED = /^(records_fts.*|record_metadata|search_index_state|dataset_record_counts|search_index_versions|records_status_changes|record_vectors_knn_.*|kysely_migration.*|sqlite_.*)$/;
 const CHUNK = 500;
 
 export interface TableReport { table: string; rows: number; checksum: string; targetRows: number; targetChecksum: string; ok: boolean }

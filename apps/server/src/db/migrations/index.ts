@@ -13,6 +13,7 @@ import * as m0011 from "./0011-dataset-record-counts.js";
 import * as m0012 from "./0012-record-vector-changes.js";
 import * as m0013 from "./0013-search-index-versions.js";
 import * as m0014 from "./0014-records-fts-deferred.js";
+import * as m0015 from "./0015-record-status-changes.js";
 
 /**
  * Versioned migrations, applied in key order by Kysely's Migrator. Add a new file per change
@@ -33,6 +34,7 @@ export const migrations: Record<string, Migration> = {
   "0012-record-vector-changes": m0012,
   "0013-search-index-versions": m0013,
   "0014-records-fts-deferred": m0014,
+  "0015-record-status-changes": m0015,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

@@ -33,6 +33,8 @@ export const postgresVariants: Record<string, Migration> = {
   "0013-search-index-versions": noop,
   /** SQLite: deferred FTS5 indexing mark and triggers; PostgreSQL keeps its tsvector triggers. */
   "0014-records-fts-deferred": noop,
+  /** SQLite: change log of record statuses for the in-memory queue exclusions; PostgreSQL filters its records directly. */
+  "0015-record-status-changes": noop,
 };
 
 export const postgresMigrationProvider: MigrationProvider = {
