@@ -8,19 +8,9 @@ import { openEmbeddedStore, type Store } from "../db/database.js";
 import { openPgliteStore } from "../testing/pglite-store.js";
 import { foldSqlite, recordCounts, recordCountWithStatus } from "./counts.js";
 import { refreshDatasetRecordStatuses, refreshRecordStatuses } from "./status.js";
+import { seededRandom } from "../testing/random.js";
 
 const ts = "2026-01-01T00:00:00";
-
-/** A small deterministic PRNG (mulberry32), so a failing sequence can be replayed. */
-function prng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * Runs a random sequence of record writes (multi-row inserts, upserts, single and bulk deletes,
@@ -29,7 +19,7 @@ function prng(seed: number): () => number {
  */
 async function randomSequence(store: Store, seed: number, steps: number): Promise<void> {
   const db = store.db;
-  const rand = prng(seed);
+  const rand = seededRandom(seed);
   const pick = <T>(xs: T[]): T => xs[Math.floor(rand() * xs.length)]!;
   const wsId = randomUUID();
   const userIds = [randomUUID(), randomUUID()];

@@ -9,6 +9,7 @@ import type { SearchQuery } from "./search-port.js";
 import { searchPortSuite } from "./search-port.suite.js";
 import { SqliteKnn } from "./sqlite-knn.js";
 import { SqliteSearch } from "./sqlite-search.js";
+import { seededRandom } from "../testing/random.js";
 
 async function openTemp(): Promise<Store> {
   const dir = mkdtempSync(join(tmpdir(), "tessera-knn-"));
@@ -28,24 +29,12 @@ searchPortSuite("SQLite, similarity through the binary codes", async () => {
 
 const ts = "2024-01-01T00:00:00";
 
-/** A seeded pseudo-random stream (mulberry32), so that the vectors are the same on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 for (const dimensions of [16, 12]) { // 16: codes by vec_quantize_binary; 12: quantised in JS
   describe(`similarity on the approximate path (${dimensions} dimensions)`, () => {
     let store: Store;
     let ids: { ds: string; emb: string; user: string };
     const records: { id: string; vector: number[]; cluster: number }[] = [];
-    const random = rng(dimensions);
+    const random = seededRandom(dimensions);
     // 6 clusters of 50 whose centroids differ in sign on at least 4 dimensions (3 is the opposite of 2),
     // small noise: the 64 codes nearest to a cluster's vector hold the whole cluster.
     const signs = [0x0f0f, 0xf0f0, 0x3333, 0xcccc, 0x5555, 0xaaaa];

@@ -8,28 +8,18 @@ import type { SearchFilter, SearchQuery } from "./search-port.js";
 import { seedSearchData } from "./search-port.suite.js";
 import { SqliteMetadata } from "./sqlite-metadata.js";
 import { SqliteSearch } from "./sqlite-search.js";
+import { seededRandom } from "../testing/random.js";
 
 /**
  * The in-memory metadata columns (sqlite-metadata.ts) against the SQL path (`metadataColumns: false`)
  * on randomized data: same hits, order and totals, also after records are added, updated, deleted and
  * answered through the same warm adapter.
  */
-/** mulberry32: seeded, so a failure reproduces. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe("SQLite metadata columns", () => {
   let dir: string;
   let store: Store;
   let data: Awaited<ReturnType<typeof seedSearchData>>;
-  const random = rng(1234);
+  const random = seededRandom(1234);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
   const sources = ["news", "forum", "web", "blog"];
   const ts = "2024-01-01T00:00:00";

@@ -10,6 +10,7 @@ import { seedSearchData } from "./search-port.suite.js";
 import { queueExclusions } from "./sqlite-metadata.js";
 import { SqliteSearch } from "./sqlite-search.js";
 import { RecordStatuses, recordStatusesOf } from "./sqlite-status.js";
+import { seededRandom } from "../testing/random.js";
 
 /**
  * The in-memory record statuses of the queue exclusions (sqlite-status.ts, change log of migration
@@ -18,21 +19,11 @@ import { RecordStatuses, recordStatusesOf } from "./sqlite-status.js";
  * (metadata filter + count, text) give the SQL path's hits and totals, and the exclusions are those
  * SQL reads.
  */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe("SQLite in-memory record statuses", () => {
   let dir: string;
   let store: Store;
   let data: Awaited<ReturnType<typeof seedSearchData>>;
-  const random = rng(42);
+  const random = seededRandom(42);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
   const ts = "2024-01-01T00:00:00";
   const sources = ["news", "forum", "web"];

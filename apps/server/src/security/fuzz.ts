@@ -4,6 +4,7 @@ import { Fixtures } from "../testing/fixtures.js";
 import { routeTable } from "./index.js";
 import { tableChecksums } from "./checksum.js";
 import { indexRecordTexts } from "../records/ingest.js";
+import { seededRandom } from "../testing/random.js";
 
 /**
  * Seeded fuzzing of every registered route: random and malformed ids, query strings, headers and
@@ -35,15 +36,11 @@ function jsonValue(depth = 3): fc.Arbitrary<unknown> {
   })).v;
 }
 
-/** A small seeded generator (mulberry32) for the body mutations. */
+/** Seeded integers for the body mutations. */
 class Rand {
-  constructor(private state: number) {}
-  nextInt(min: number, max: number): number {
-    this.state = (this.state + 0x6d2b79f5) | 0;
-    let t = Math.imul(this.state ^ (this.state >>> 15), 1 | this.state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return min + Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * (max - min + 1));
-  }
+  private readonly next: () => number;
+  constructor(seed: number) { this.next = seededRandom(seed); }
+  nextInt(min: number, max: number): number { return min + Math.floor(this.next() * (max - min + 1)); }
 }
 
 /** Replaces, deletes or adds keys somewhere in a valid body. */
