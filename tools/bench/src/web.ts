@@ -52,7 +52,33 @@ export type BrowserOutcome = BrowserResult | { skipped: string };
  * performance entries, DevTools' network buffer of the CDP session) and `js`, everything else (objects,
  * arrays, strings, closures, shapes: the app's data).
  */
-export interface HeapComposition { codeBytes: number; jsBytes: number; nativeBytes: number }
+export interface HeapComposition {
+  codeBytes: number; jsBytes: number; nativeBytes: number;
+  /**
+   * Functions (V8 SharedFunctionInfos) and RegExp objects alive. Growing with the records: new source compiled
+   * per record (eval, `new Function`, RegExps built from per-record text and kept). Flat while `codeBytes`
+   * grows: V8 tiering up the same functions (optimised code and its deoptimisation data). Absent in older reports.
+   */
+  functions?: number; regexps?: number;
+}
+
+/** The parts of a V8 heap snapshot (`.heapsnapshot` JSON) that HeapComposition reads. */
+export interface HeapSnapshot { snapshot: { meta: { node_fields: string[]; node_types: [string[], ...unknown[]] } }; nodes: number[]; strings: string[] }
+
+/** A heap snapshot's self sizes and counts, as HeapComposition. */
+export function summarizeHeapSnapshot(snapshot: HeapSnapshot): HeapComposition {
+  const fields = snapshot.snapshot.meta.node_fields;
+  const typeNames = snapshot.snapshot.meta.node_types[0];
+  const typeAt = fields.indexOf("type"), nameAt = fields.indexOf("name"), sizeAt = fields.indexOf("self_size");
+  const sum: Required<HeapComposition> = { codeBytes: 0, jsBytes: 0, nativeBytes: 0, functions: 0, regexps: 0 };
+  for (let i = 0; i < snapshot.nodes.length; i += fields.length) {
+    const type = typeNames[snapshot.nodes[i + typeAt]!];
+    sum[type === "code" ? "codeBytes" : type === "native" ? "nativeBytes" : "jsBytes"] += snapshot.nodes[i + sizeAt]!;
+    if (type === "regexp") sum.regexps++;
+    else if (type === "code" && snapshot.strings[snapshot.nodes[i + nameAt]!]!.startsWith("system / SharedFunctionInfo")) sum.functions++;
+  }
+  return sum;
+}
 
 declare global { interface Window { __benchFirstRecord?: number; __benchSubmit?: () => Promise<{ dom: number; paint: number }> } }
 
@@ -106,16 +132,7 @@ async function heapComposition(page: Page): Promise<HeapComposition> {
   await cdp.send("HeapProfiler.collectGarbage");
   await cdp.send("HeapProfiler.takeHeapSnapshot", { reportProgress: false });
   await cdp.detach();
-  const snapshot = JSON.parse(chunks.join("")) as { snapshot: { meta: { node_fields: string[]; node_types: [string[]] } }; nodes: number[] };
-  const fields = snapshot.snapshot.meta.node_fields;
-  const typeNames = snapshot.snapshot.meta.node_types[0];
-  const typeAt = fields.indexOf("type"), sizeAt = fields.indexOf("self_size");
-  const sum: HeapComposition = { codeBytes: 0, jsBytes: 0, nativeBytes: 0 };
-  for (let i = 0; i < snapshot.nodes.length; i += fields.length) {
-    const type = typeNames[snapshot.nodes[i + typeAt]!];
-    sum[type === "code" ? "codeBytes" : type === "native" ? "nativeBytes" : "jsBytes"] += snapshot.nodes[i + sizeAt]!;
-  }
-  return sum;
+  return summarizeHeapSnapshot(JSON.parse(chunks.join("")) as HeapSnapshot);
 }
 
 const growth = (from: number, to: number) => Math.round(((to - from) / from) * 1000) / 10;
