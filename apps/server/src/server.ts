@@ -42,7 +42,7 @@ async function startOn(store: Store, config: ServerConfig): Promise<RunningServe
   const port = typeof address === "object" && address ? address.port : config.port;
   return {
     app, ctx, owner, url: `http://${config.host === "0.0.0.0" ? "127.0.0.1" : config.host}:${port}`,
-    close: async () => { textIndex?.stop(); await app.close(); await store.close(); },
+    close: async () => { await textIndex?.stop(); await app.close(); await store.close(); },
   };
 }
 

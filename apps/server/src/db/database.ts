@@ -9,6 +9,7 @@ import { migrationProvider } from "./migrations/index.js";
 import { postgresMigrationProvider } from "./migrations/postgres/index.js";
 import { dialectOf, type SqlDialect } from "./dialect.js";
 import { Checkpointer, FALLBACK_AUTOCHECKPOINT } from "./checkpointer.js";
+import { attachTextIndex, registerTextIndex, TextIndex } from "../search/text-index.js";
 
 export interface Store {
   db: Kysely<DB>;
@@ -64,12 +65,17 @@ export async function openEmbeddedStore(dataDir: string): Promise<Store> {
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
   rawConnections.set(db, sqlite);
   await migrate(db);
+  // The full-text index: a file of its own, written by a thread of its own (search/text-index.ts).
+  const ftsFile = join(dataDir, "tessera-fts.db");
+  attachTextIndex(sqlite, ftsFile);
+  const textIndex = new TextIndex(sqlite, { mainFile: file, ftsFile }, (error) => { console.error("text index: background indexing failed", error); });
+  registerTextIndex(db, textIndex);
   // Checkpoints off the request thread (db/checkpointer.ts); the connection's own stays as a safety net.
   const checkpointer = new Checkpointer(file, (message) => { console.error(`WAL checkpoint thread: ${message}`); });
   sqlite.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT}`);
   return {
     db, dialect: "sqlite", sqlite, databaseUrl: null, vectorSearch: true, checkpointer,
-    close: async () => { await checkpointer?.close(); await db.destroy(); },
+    close: async () => { await textIndex.stop(); await checkpointer?.close(); await db.destroy(); },
   };
 }
 

@@ -169,9 +169,11 @@ describe("cleanup of the search index", () => {
     const vectorsBefore = count("SELECT count(*) AS n FROM record_vectors");
     expect(ftsBefore).toBe(3);
     await other.f.request("DELETE", `/records/${created.body.items[0]!.id}`);
+    await indexRecordTexts(server.ctx.store.db); // deletes reach the index file through the indexer thread (migration 0016)
     expect(count("SELECT count(*) AS n FROM records_fts WHERE records_fts MATCH 'zebra'")).toBe(1);
     expect(count("SELECT count(*) AS n FROM record_vectors")).toBe(vectorsBefore - 1);
     expect((await other.f.request("DELETE", `/datasets/${other.datasetId}`)).status).toBe(200);
+    await indexRecordTexts(server.ctx.store.db);
     expect(count("SELECT count(*) AS n FROM records_fts WHERE records_fts MATCH 'zebra'")).toBe(0);
     expect(count("SELECT count(*) AS n FROM record_vectors")).toBe(vectorsBefore - 2);
   });

@@ -7,10 +7,12 @@ import { openEmbeddedStore, type Store } from "../db/database.js";
 import { seedSearchData } from "./search-port.suite.js";
 import type { SearchQuery } from "./search-port.js";
 import { SqliteSearch } from "./sqlite-search.js";
-import { TextIndex } from "./text-index.js";
+import { seededRandom } from "../testing/random.js";
+import { textIndexFor } from "./text-index.js";
 
-// Deferred full-text indexing (migration 0014): records written without FTS rows are found by every
-// text search, deletes and updates stay exact, and the mark survives a restart.
+// Deferred full-text indexing on a thread of its own, in a file of its own (migrations 0014, 0016):
+// records written without FTS rows are found by every text search, deletes and updates stay exact,
+// and the mark survives a restart.
 const dirs: string[] = [];
 const stores: Store[] = [];
 afterEach(async () => {
@@ -34,7 +36,7 @@ async function addRecord(store: Store, datasetId: string, text: string): Promise
 }
 
 const ftsRows = (store: Store, word: string) => (store.sqlite!.prepare("SELECT count(*) AS n FROM records_fts WHERE records_fts MATCH ?").get(word) as { n: number }).n;
-const mark = (store: Store) => (store.sqlite!.prepare("SELECT seq FROM search_index_state WHERE name = 'records_fts'").get() as { seq: number }).seq;
+const mark = (store: Store) => store.sqlite!.prepare("SELECT value FROM fts.text_index_state WHERE name = 'indexed'").pluck().get() as number;
 const query = (datasetId: string, q: string, extra: Partial<SearchQuery> = {}): SearchQuery => ({ datasetId, userId: null, text: { q, field: null }, vector: null, filters: [], sort: [], offset: 0, limit: 50, ...extra });
 
 describe("deferred text index (SQLite)", () => {
@@ -62,6 +64,10 @@ describe("deferred text index (SQLite)", () => {
     expect((await port.search(query(data.ids.ds, "xylophone"))).total).toBe(1);
     const seq = store.sqlite!.prepare("SELECT seq FROM records WHERE id = ?").pluck().get(last);
     await store.db.deleteFrom("records").where("id", "=", last).execute();
+    // The delete is logged for the indexer thread, which applies it before the next search (two
+    // entries: "xylophone one" had the same seq, reused by "xylophone two").
+    expect(store.sqlite!.prepare("SELECT count(*) FROM records_fts_changes WHERE seq = ?").pluck().get(seq)).toBe(2);
+    await textIndexFor(store.db)!.catchUp();
     expect(ftsRows(store, "xylophone")).toBe(0);
     const reused = await addRecord(store, data.ids.ds, "marimba three");
     expect(store.sqlite!.prepare("SELECT seq FROM records WHERE id = ?").pluck().get(reused)).toBe(seq);
@@ -94,13 +100,85 @@ describe("deferred text index (SQLite)", () => {
 
     const second = await open(first.dir);
     expect(mark(second.store)).toBe(before);
-    const index = new TextIndex(second.store.db, (error) => { throw error; });
     await new Promise<void>((resolve) => {
-      index.start();
+      textIndexFor(second.store.db)!.start();
       const poll = setInterval(() => { if (mark(second.store) >= before + 2500) { clearInterval(poll); resolve(); } }, 20);
     });
-    index.stop();
     expect(ftsRows(second.store, "quokka")).toBe(2500);
     expect((await second.port.search(query(data.ids.ds, "number2499"))).hits.map((h) => h.recordId)).toEqual([ids[2499]]);
+  });
+});
+
+describe("text index file (migration 0016)", () => {
+  it("random inserts, deletes and fields updates: after a catch-up the index holds exactly the records' words", async () => {
+    const { store } = await open();
+    const data = await seedSearchData(store);
+    const rand = seededRandom(1601);
+    const words = ["alpha", "bravo", "charlie", "delta", "echo"];
+    const live = new Map<string, string>(); // id -> word
+    const index = textIndexFor(store.db)!;
+    for (let step = 0; step < 120; step++) {
+      const r = rand();
+      const ids = [...live.keys()];
+      if (r < 0.5 || ids.length === 0) {
+        const word = words[Math.floor(rand() * words.length)]!;
+        live.set(await addRecord(store, data.ids.ds, `${word} filler`), word);
+        index.noteWrite(1, data.ids.ds);
+      } else if (r < 0.75) {
+        // Often the last record: SQLite then reuses its seq for the next insert.
+        const id = rand() < 0.5 ? ids[ids.length - 1]! : ids[Math.floor(rand() * ids.length)]!;
+        await store.db.deleteFrom("records").where("id", "=", id).execute();
+        live.delete(id);
+      } else {
+        const id = ids[Math.floor(rand() * ids.length)]!;
+        const word = words[Math.floor(rand() * words.length)]!;
+        await store.db.updateTable("records").set({ fields: JSON.stringify({ text: `${word} changed` }) }).where("id", "=", id).execute();
+        live.set(id, word);
+      }
+      if (step % 10 === 9) {
+        await index.catchUp();
+        for (const word of words) {
+          const seqs = store.sqlite!.prepare("SELECT DISTINCT rowid >> 10 AS seq FROM records_fts WHERE records_fts MATCH ? ORDER BY 1").pluck().all(word);
+          const idsOf = (seqs as number[]).map((s) => store.sqlite!.prepare("SELECT id FROM records WHERE seq = ?").pluck().get(s));
+          const expected = [...live.entries()].filter(([, w]) => w === word).map(([id]) => id);
+          expect(new Set(idsOf), `step ${step}, ${word}`).toEqual(new Set(expected));
+        }
+      }
+    }
+  });
+
+  it("is rebuilt from the records when its file is missing or ahead of the store (a restored backup)", async () => {
+    const first = await open();
+    const data = await seedSearchData(first.store);
+    await addRecord(first.store, data.ids.ds, "pangolin");
+    await first.port.search(query(data.ids.ds, "pangolin"));
+    expect(ftsRows(first.store, "pangolin")).toBe(1);
+    await first.store.close();
+    stores.splice(stores.indexOf(first.store), 1);
+
+    rmSync(join(first.dir, "tessera-fts.db"));
+    const second = await open(first.dir);
+    expect(mark(second.store)).toBe(0);
+    expect((await second.port.search(query(data.ids.ds, "pangolin"))).total).toBe(1);
+    // A log the index has applied beyond (the store restored from an older copy): rebuilt too.
+    second.store.sqlite!.prepare("UPDATE fts.text_index_state SET value = 1000000 WHERE name = 'applied'").run();
+    await second.store.close();
+    stores.splice(stores.indexOf(second.store), 1);
+    const third = await open(first.dir);
+    expect(mark(third.store)).toBe(0);
+    expect((await third.port.search(query(data.ids.ds, "pangolin"))).total).toBe(1);
+  });
+
+  it("the request thread prunes the change log the indexer applied", async () => {
+    const { store, port } = await open();
+    const data = await seedSearchData(store);
+    const ids: string[] = [];
+    for (let i = 0; i < 1200; i++) ids.push(await addRecord(store, data.ids.ds, `wombat ${i}`));
+    await port.search(query(data.ids.ds, "wombat"));
+    await store.db.deleteFrom("records").where("id", "in", ids).execute();
+    expect(store.sqlite!.prepare("SELECT count(*) FROM records_fts_changes").pluck().get()).toBeGreaterThanOrEqual(1200);
+    expect((await port.search(query(data.ids.ds, "wombat"))).total).toBe(0);
+    expect(ftsRows(store, "wombat")).toBe(0);
+    expect(store.sqlite!.prepare("SELECT count(*) FROM records_fts_changes").pluck().get()).toBe(0);
   });
 });

@@ -1,63 +1,195 @@
-import { sql, type Kysely } from "kysely";
+import { createRequire } from "node:module";
+import { Worker } from "node:worker_threads";
+import type SQLite from "better-sqlite3";
+import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
-import { isPostgres } from "../db/dialect.js";
 
-/** Records per indexing transaction: one FTS5 segment flush per chunk, short enough to let requests interleave. */
+/** Records per indexing transaction: one FTS5 segment flush per chunk. */
 const CHUNK = 2000;
-/** The background indexer waits for this long without record writes before it runs. */
+/** Logged changes (deletes, fields updates) applied per indexing transaction. */
+const LOG_CHUNK = 5000;
+/** Fewer records than a chunk behind: the indexer waits for this long without record writes before it runs. */
 const IDLE_MS = 250;
-/** Records behind the index beyond which the background indexer runs between writes anyway (bounds a search's catch-up). */
-const MAX_LAG = 20_000;
+/** Applied log entries the request thread lets pile up before it prunes them. */
+const PRUNE_EVERY = 1000;
+
+/** The full-text table (migration 0010's definition), in the attached file. */
+const FTS_TABLE = `CREATE VIRTUAL TABLE IF NOT EXISTS fts.records_fts USING fts5(content, field UNINDEXED, content = '', contentless_delete = 1, contentless_unindexed = 1,
+  tokenize = 'unicode61 remove_diacritics 2')`;
 
 /**
- * Deferred full-text indexing of new records (SQLite; migration 0014): the record ingestion commits
- * the records and answers without writing their `records_fts` rows; this indexer writes them for every
- * record with `seq` above `search_index_state.seq` ('records_fts'), in chunks of consecutive records,
- * each chunk and the new mark in one transaction (so a crash loses neither, and a restart resumes).
+ * The indexer thread's code (CommonJS, evaluated: the server is bundled into one file, so a worker
+ * cannot have a module of its own, as for db/checkpointer.ts). Its connection opens the index file as
+ * `main` and the store as `src` (read only: deferred transactions that write only the index file, so
+ * the store's write lock is never taken). One step = one transaction: first a chunk of the change log
+ * (delete the rows of each logged seq, re-index the seqs below the mark from their current record),
+ * then the mark clamped to the largest seq (SQLite reuses the seqs above it), then a chunk of new
+ * records above the mark. Messages: `catchUp` (answer `done` once every record and change committed
+ * before it is indexed), `write` (records were written: index when a chunk is due or the writes
+ * pause), `start`, `close`. It answers `idle` when it has caught up with no catch-up waiting.
+ */
+const source = `
+const { parentPort, workerData } = require("node:worker_threads");
+const SQLite = require(workerData.module);
+const { chunk, logChunk, idleMs } = workerData;
+const db = new SQLite(workerData.ftsFile, { fileMustExist: true });
+db.pragma("journal_mode = WAL");
+db.pragma("synchronous = NORMAL");
+db.pragma("busy_timeout = 5000");
+db.prepare("ATTACH DATABASE ? AS src").run(workerData.mainFile);
+const rowsOf = (where) => "INSERT INTO records_fts (rowid, content, field) SELECT seq * 1024 + position - 1, content, field FROM ("
+  + "SELECT r.seq AS seq, j.value AS content, j.key AS field, row_number() OVER (PARTITION BY r.seq ORDER BY j.id) AS position "
+  + "FROM src.records r, json_each(r.fields) AS j WHERE " + where + " AND j.type = 'text') WHERE position <= 1024 ORDER BY seq, position";
+const st = {
+  state: db.prepare("SELECT (SELECT value FROM text_index_state WHERE name = 'indexed') AS indexed, (SELECT value FROM text_index_state WHERE name = 'applied') AS applied"),
+  set: db.prepare("INSERT INTO text_index_state (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value"),
+  last: db.prepare("SELECT coalesce(max(seq), 0) FROM src.records").pluck(),
+  lastLog: db.prepare("SELECT coalesce(max(id), 0) FROM src.records_fts_changes").pluck(),
+  logged: db.prepare("SELECT id, seq FROM src.records_fts_changes WHERE id > ? ORDER BY id LIMIT ?"),
+  end: db.prepare("SELECT seq FROM src.records WHERE seq > ? ORDER BY seq LIMIT 1 OFFSET ?").pluck(),
+  insertRange: db.prepare(rowsOf("r.seq > ? AND r.seq <= ?")),
+  insertSeqs: db.prepare(rowsOf("r.seq IN (SELECT value FROM json_each(?))")),
+  deleteSeq: db.prepare("DELETE FROM records_fts WHERE rowid BETWEEN ? AND ?"),
+};
+const step = db.transaction(() => {
+  let { indexed, applied } = st.state.get();
+  const last = st.last.get();
+  const logs = st.logged.all(applied, logChunk);
+  if (logs.length > 0) {
+    const seqs = [...new Set(logs.map((l) => l.seq))].sort((a, b) => a - b);
+    for (const s of seqs) st.deleteSeq.run(s * 1024, s * 1024 + 1023);
+    const again = seqs.filter((s) => s <= indexed);
+    if (again.length > 0) st.insertSeqs.run(JSON.stringify(again));
+    applied = logs[logs.length - 1].id;
+    st.set.run("applied", applied);
+  }
+  if (indexed > last) { indexed = last; st.set.run("indexed", last); }
+  let records = 0;
+  if (logs.length < logChunk && indexed < last) {
+    const end = st.end.get(indexed, chunk - 1) ?? last;
+    records = st.insertRange.run(indexed, end).changes;
+    indexed = end;
+    st.set.run("indexed", end);
+  }
+  return { indexed, applied, last, more: logs.length === logChunk || indexed < last, records };
+});
+const waiters = [];
+let timer = null, due = Infinity, backlog = 0, lastWrite = 0, closed = false;
+const schedule = (delay) => {
+  const at = Date.now() + delay;
+  if (closed || at >= due) return;
+  if (timer) clearTimeout(timer);
+  due = at;
+  timer = setTimeout(run, delay);
+};
+function run() {
+  timer = null; due = Infinity;
+  let r;
+  try {
+    r = step();
+  } catch (error) {
+    for (const w of waiters.splice(0)) parentPort.postMessage({ type: "done", id: w.id, error: String(error) });
+    parentPort.postMessage({ type: "error", error: String(error) });
+    return;
+  }
+  backlog = Math.max(0, backlog - chunk);
+  for (let i = waiters.length - 1; i >= 0; i--) {
+    const w = waiters[i];
+    if (!r.more || (r.indexed >= w.last && r.applied >= w.log)) { waiters.splice(i, 1); parentPort.postMessage({ type: "done", id: w.id, applied: r.applied }); }
+  }
+  if (!r.more) { parentPort.postMessage({ type: "idle", applied: r.applied }); return; }
+  const quiet = Date.now() - lastWrite;
+  schedule(waiters.length > 0 || backlog >= chunk || quiet >= idleMs ? 0 : idleMs - quiet);
+}
+parentPort.on("message", (m) => {
+  if (m.type === "catchUp") {
+    waiters.push({ id: m.id, last: st.last.get(), log: st.lastLog.get() });
+    schedule(0);
+  } else if (m.type === "write") {
+    backlog += m.records;
+    lastWrite = Date.now();
+    schedule(backlog >= chunk ? 0 : idleMs);
+  } else if (m.type === "start") {
+    schedule(0);
+  } else if (m.type === "close") {
+    closed = true;
+    if (timer) clearTimeout(timer);
+    for (const w of waiters.splice(0)) parentPort.postMessage({ type: "done", id: w.id, error: "the text index is closing" });
+    db.close();
+    parentPort.close();
+  }
+});
+`;
+
+/**
+ * Attaches the full-text index file to the store's connection as `fts` (creating its table and
+ * state when new), so that search queries find `records_fts` and `records_fts_data` there.
+ * The file is derived data: new (or after a restored backup of the store, whose change log is
+ * behind what the index applied) it starts empty at mark 0 and the indexer builds it from `records`.
+ */
+export function attachTextIndex(sqlite: SQLite.Database, ftsFile: string): void {
+  sqlite.prepare("ATTACH DATABASE ? AS fts").run(ftsFile);
+  sqlite.pragma("fts.journal_mode = WAL");
+  sqlite.pragma("fts.synchronous = NORMAL");
+  sqlite.exec(FTS_TABLE);
+  sqlite.exec("CREATE TABLE IF NOT EXISTS fts.text_index_state (name TEXT PRIMARY KEY, value INTEGER NOT NULL)");
+  // The log's high-water mark (AUTOINCREMENT: pruning never lowers it).
+  const logTop = (sqlite.prepare("SELECT seq FROM main.sqlite_sequence WHERE name = 'records_fts_changes'").pluck().get() as number | undefined) ?? 0;
+  const applied = sqlite.prepare("SELECT value FROM fts.text_index_state WHERE name = 'applied'").pluck().get() as number | undefined;
+  if (applied === undefined || applied > logTop) {
+    sqlite.transaction(() => {
+      sqlite.exec("INSERT INTO fts.records_fts (records_fts) VALUES ('delete-all')");
+      const set = sqlite.prepare("INSERT INTO fts.text_index_state (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value");
+      set.run("indexed", 0);
+      set.run("applied", logTop);
+    })();
+  }
+}
+
+interface Reply { type: "done" | "idle" | "error"; id?: number; applied?: number; error?: string }
+
+/**
+ * Deferred full-text indexing on a thread of its own (SQLite; migrations 0014 and 0016): the record
+ * ingestion commits the records and answers without writing their `records_fts` rows; the indexer
+ * thread writes them into the index file, for every record with `seq` above its mark, in chunks of
+ * 2,000 consecutive records (fewer, larger FTS5 segments), as soon as a chunk is due or when the
+ * writes pause. The request thread only sends messages.
  *
- * Why: tokenising the text and writing FTS5 segments was about a third of the CPU of a bulk request
- * (each 256-record batch flushed its own small segment, merged again later); chunks of 2,000 records
- * write fewer, larger segments, and run when no records are being written (or when the backlog grows
- * past MAX_LAG), not on the request path.
- *
- * Exactness: every reader of `records_fts` calls `catchUp()` first, which indexes every record stored
- * before the call, so a search sees every acknowledged record. Deletes remove FTS rows by trigger (none
- * for records not indexed yet) and lower the mark when the largest seq goes (SQLite reuses it); the
- * fields update trigger only acts on indexed records (0014), so no row is written twice.
- * PostgreSQL keeps its tsvector triggers (no indexer).
+ * Exactness: every reader of `records_fts` calls `catchUp()` first, which waits until every record
+ * and change stored before the call is indexed, so a search sees every acknowledged record and no
+ * deleted one. PostgreSQL keeps its tsvector triggers (no indexer).
  */
 export class TextIndex {
-  private timer: NodeJS.Timeout | null = null;
+  private worker: Worker | null = null;
+  private nextId = 1;
+  private readonly waiting = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
   private lastWrite = 0;
-  /** Records written since the indexer last ran, minus what it indexed since (an estimate: it starts at 0 after a restart). */
-  private backlog = 0;
+  private workerIdle = false;
+  private idleTimer: NodeJS.Timeout | null = null;
   private closed = false;
-  /** The chunk in progress, if any (one at a time; the mark read inside the transaction keeps concurrent callers exact anyway). */
-  private running: Promise<boolean> | null = null;
+  private pruned = 0;
   /** Datasets written since the idle work last ran, and that work (search/warm-up.ts). */
   private readonly touched = new Set<string>();
   private idleWork: ((datasets: string[]) => Promise<void>) | null = null;
 
-  constructor(private readonly db: Kysely<DB>, private readonly onError: (error: unknown) => void = () => {}) {}
+  constructor(private readonly sqlite: SQLite.Database, private readonly files: { mainFile: string; ftsFile: string }, private readonly onError: (error: unknown) => void = () => {}) {}
 
-  /** Indexes every record stored before the call (chunk by chunk: other requests run in between). */
-  async catchUp(): Promise<void> {
-    const { done, last } = await this.state();
-    if (done >= last) return;
-    // Up to the records stored now: writes arriving meanwhile are not waited for.
-    while ((await this.step()) && (await this.state()).done < last);
+  /** Waits until every record stored before the call is indexed (and every delete or fields update applied). */
+  catchUp(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    const id = this.nextId++;
+    const done = new Promise<void>((resolve, reject) => { this.waiting.set(id, { resolve, reject }); });
+    this.post({ type: "catchUp", id });
+    return done;
   }
 
-  /** Called after records were written: (re)arms the idle timer; a large backlog is indexed at once. */
+  /** Called after records were written: the indexer runs when a chunk is due or when the writes pause. */
   noteWrite(records: number, datasetId?: string): void {
     if (this.closed) return;
     if (datasetId !== undefined) this.touched.add(datasetId);
     this.lastWrite = Date.now();
-    this.backlog += records;
-    // One chunk per write while the backlog is above the bound: chunks are larger than batches, so it shrinks.
-    // After the current request's response (setImmediate runs after the pending microtasks).
-    if (this.backlog >= MAX_LAG) setImmediate(() => { if (!this.closed) this.step().catch(this.onError); });
-    this.arm(IDLE_MS);
+    this.workerIdle = false;
+    this.post({ type: "write", records });
   }
 
   /**
@@ -67,85 +199,83 @@ export class TextIndex {
   onIdle(work: (datasets: string[]) => Promise<void>): void { this.idleWork = work; }
 
   /** Starts the background indexing (e.g. at server start: records stored before a restart). */
-  start(): void { this.arm(IDLE_MS); }
+  start(): void { this.post({ type: "start" }); }
 
-  /** Stops the background indexing (the store is closing). */
-  stop(): void {
+  /** Stops the indexer thread (the store is closing); pending catch-ups are answered with an error. */
+  async stop(): Promise<void> {
+    if (this.closed) return;
     this.closed = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    const worker = this.worker;
+    this.worker = null;
+    if (!worker) return;
+    await new Promise<void>((resolve) => { worker.once("exit", () => resolve()); worker.postMessage({ type: "close" }); });
+    for (const w of this.waiting.values()) w.reject(new Error("the text index is closed"));
+    this.waiting.clear();
   }
 
-  private arm(delay: number): void {
-    if (this.closed || this.timer) return;
-    this.timer = setTimeout(() => { this.timer = null; void this.background(); }, delay);
-    this.timer.unref();
+  private post(message: { type: string; id?: number; records?: number }): void {
+    if (this.closed) return;
+    this.worker ??= this.spawn();
+    this.worker.postMessage(message);
   }
 
-  private async background(): Promise<void> {
-    const quiet = Date.now() - this.lastWrite;
-    if (quiet < IDLE_MS) { this.arm(IDLE_MS - quiet); return; }
-    try {
-      const more = await this.step();
-      if (more) this.arm(0);
-      else if (this.touched.size > 0 && this.idleWork) {
-        const datasets = [...this.touched];
-        this.touched.clear();
-        await this.idleWork(datasets);
-      }
-    } catch (error) {
-      if (!this.closed) this.onError(error);
+  private spawn(): Worker {
+    const module = createRequire(import.meta.url).resolve("better-sqlite3");
+    const worker = new Worker(source, { eval: true, workerData: { ...this.files, module, chunk: CHUNK, logChunk: LOG_CHUNK, idleMs: IDLE_MS } });
+    worker.unref();
+    worker.on("message", (m: Reply) => this.onMessage(m));
+    worker.on("error", (error) => {
+      // The thread died: answer the waiting searches with the error; the next call starts a new thread.
+      this.onError(error);
+      if (this.worker === worker) this.worker = null;
+      for (const w of this.waiting.values()) w.reject(error);
+      this.waiting.clear();
+    });
+    return worker;
+  }
+
+  private onMessage(m: Reply): void {
+    if (m.type === "error") { this.onError(new Error(`text index: ${m.error}`)); return; }
+    if (m.applied !== undefined) this.prune(m.applied);
+    if (m.type === "done") {
+      const w = this.waiting.get(m.id!);
+      this.waiting.delete(m.id!);
+      if (m.error) w?.reject(new Error(`text index: ${m.error}`));
+      else w?.resolve();
+      return;
     }
+    this.workerIdle = true;
+    this.runIdleWork();
   }
 
-  /** One chunk; true when records are left to index. */
-  private step(): Promise<boolean> {
-    // Chained, so that concurrent callers (background, searches) wait for each other instead of racing for the connection.
-    const previous = this.running ?? Promise.resolve(true);
-    const next = previous.catch(() => true).then(() => this.indexChunk());
-    this.running = next;
-    void next.finally(() => { if (this.running === next) this.running = null; }).catch(() => {});
-    return next;
+  /** Log entries the indexer applied are pruned by the request thread (the store's writer), outside any transaction. */
+  private prune(applied: number): void {
+    if (applied - this.pruned < PRUNE_EVERY || this.sqlite.inTransaction || !this.sqlite.open) return;
+    this.sqlite.prepare("DELETE FROM records_fts_changes WHERE id <= ?").run(applied);
+    this.pruned = applied;
   }
 
-  private async indexChunk(): Promise<boolean> {
-    const run = async (trx: Kysely<DB>): Promise<boolean> => {
-      const state = await stateOf(trx);
-      if (state.done >= state.last) return false;
-      const end = (await sql<{ seq: number }>`SELECT seq FROM records WHERE seq > ${state.done} ORDER BY seq LIMIT 1 OFFSET ${CHUNK - 1}`.execute(trx)).rows[0]?.seq ?? state.last;
-      // rowid = seq * 1024 + position of the text field (migration 0003), inserted in ascending rowid
-      // order: FTS5 flushes its pending terms whenever a rowid is not above the previous one.
-      await sql`INSERT INTO records_fts (rowid, content, field)
-        SELECT seq * 1024 + position - 1, content, field FROM (
-          SELECT r.seq AS seq, j.value AS content, j.key AS field, row_number() OVER (PARTITION BY r.seq ORDER BY j.id) AS position
-          FROM records r, json_each(r.fields) AS j WHERE r.seq > ${state.done} AND r.seq <= ${end} AND j.type = 'text'
-        ) WHERE position <= 1024 ORDER BY seq, position`.execute(trx);
-      await sql`INSERT INTO search_index_state (name, seq) VALUES ('records_fts', ${end}) ON CONFLICT (name) DO UPDATE SET seq = excluded.seq`.execute(trx);
-      return end < state.last;
-    };
-    const more = await (this.db.isTransaction ? run(this.db) : this.db.transaction().execute(run));
-    this.backlog = more ? Math.max(0, this.backlog - CHUNK) : 0;
-    return more;
+  private runIdleWork(): void {
+    if (this.closed || !this.workerIdle || this.touched.size === 0 || !this.idleWork || this.idleTimer) return;
+    const quiet = Date.now() - this.lastWrite;
+    if (quiet < IDLE_MS) {
+      this.idleTimer = setTimeout(() => { this.idleTimer = null; this.runIdleWork(); }, IDLE_MS - quiet);
+      this.idleTimer.unref();
+      return;
+    }
+    const datasets = [...this.touched];
+    this.touched.clear();
+    this.idleWork(datasets).catch((error: unknown) => { if (!this.closed) this.onError(error); });
   }
-
-  private state(): Promise<{ done: number; last: number }> { return stateOf(this.db); }
-}
-
-/** The indexed mark and the largest record seq. */
-async function stateOf(db: Kysely<DB>): Promise<{ done: number; last: number }> {
-  return (await sql<{ done: number; last: number }>`SELECT coalesce((SELECT seq FROM search_index_state WHERE name = 'records_fts'), 0) AS done,
-    coalesce((SELECT max(seq) FROM records), 0) AS last`.execute(db)).rows[0]!;
 }
 
 const indexes = new WeakMap<object, TextIndex>();
 
+/** Registers the text index of an embedded store's Kysely instance (db/database.ts). */
+export function registerTextIndex(db: Kysely<DB>, index: TextIndex): void { indexes.set(db, index); }
+
 /** The deferred text index of a SQLite store (one per Kysely instance); null on PostgreSQL (triggers keep its tsvectors). */
 export function textIndexFor(db: Kysely<DB>): TextIndex | null {
-  if (isPostgres(db)) return null;
-  let index = indexes.get(db);
-  if (!index) {
-    index = new TextIndex(db, (error) => { console.error("text index: background indexing failed", error); });
-    indexes.set(db, index);
-  }
-  return index;
+  return indexes.get(db) ?? null;
 }

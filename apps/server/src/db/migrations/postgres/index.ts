@@ -35,6 +35,8 @@ export const postgresVariants: Record<string, Migration> = {
   "0014-records-fts-deferred": noop,
   /** SQLite: change log of record statuses for the in-memory queue exclusions; PostgreSQL filters its records directly. */
   "0015-record-status-changes": noop,
+  /** SQLite: the FTS5 index moves to a file and thread of its own; PostgreSQL keeps its tsvector triggers. */
+  "0016-records-fts-own-file": noop,
 };
 
 export const postgresMigrationProvider: MigrationProvider = {
