@@ -1,3 +1,6 @@
+import { closeSync, mkdtempSync, openSync, readSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import type { BodyReply, BodyRequest } from "./body-worker.ts";
 import { DatasetGenerator, SENTIMENTS, SOURCES, TOPICS, VECTOR_DIMENSIONS, type GeneratedRecord } from "./data.ts";
@@ -12,7 +15,7 @@ export class Api {
     return fetch(`${this.baseUrl}/api/v1${path}`, {
       method,
       headers: { "X-Argilla-Api-Key": this.apiKey, ...(body !== undefined ? { "Content-Type": "application/json" } : {}) },
-      body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+      body: body === undefined ? undefined : typeof body === "string" ? body : body instanceof Uint8Array ? (body as Uint8Array<ArrayBuffer>) : JSON.stringify(body),
     });
   }
 
@@ -70,54 +73,111 @@ export function upsertItem(record: GeneratedRecord, ds: BenchDataset): unknown {
   };
 }
 
-export interface ImportResult { records: number; seconds: number; recordsPerSecond: number; batchP50Ms: number; batchP95Ms: number; recordIds: string[] }
+export interface ImportResult { records: number; seconds: number; recordsPerSecond: number; batchP50Ms: number; batchP95Ms: number; recordIds: string[]; bodies: "prebuilt" | "live"; prebuildSeconds?: number }
+
+/** A pool of body workers (body-worker.ts) answering by `from` (one listener per worker, not per call). */
+class BodyWorkers {
+  private readonly workers = [0, 1].map(() => new Worker(new URL("./body-worker.ts", import.meta.url)));
+  private readonly waiting = new Map<string, { resolve: (r: BodyReply) => void; reject: (e: unknown) => void }>();
+  constructor() {
+    for (const worker of this.workers) {
+      worker.on("message", (reply: BodyReply) => { const key = `${reply.kind}:${reply.from}`; this.waiting.get(key)?.resolve(reply); this.waiting.delete(key); });
+      worker.on("error", (error) => { for (const w of this.waiting.values()) w.reject(error); this.waiting.clear(); });
+    }
+  }
+  ask<K extends BodyReply["kind"]>(request: BodyRequest & { kind: K }, batchIndex: number, transfer: ArrayBuffer[] = []): Promise<Extract<BodyReply, { kind: K }>> {
+    const reply = new Promise<BodyReply>((resolve, reject) => { this.waiting.set(`${request.kind}:${request.from}`, { resolve, reject }); });
+    this.workers[batchIndex % this.workers.length]!.postMessage(request, transfer);
+    return reply as Promise<Extract<BodyReply, { kind: K }>>;
+  }
+  close(): Promise<unknown> { return Promise.all(this.workers.map((w) => w.terminate())); }
+}
+
+export interface ImportOptions {
+  /**
+   * Build every body before the clock starts, into a temporary file read back during the import
+   * (default): the measure is then the server's, as with an SDK client on another machine. With
+   * false, the workers build the bodies while the import runs, on the cores the server uses too.
+   */
+  prebuilt?: boolean;
+  /** Where the prebuilt bodies go (a file, deleted at the end). */
+  tmpDir?: string;
+  onProgress?: (done: number) => void;
+}
 
 /**
  * Imports `count` records in batches like the SDK (sequential PUT .../records/bulk: one request at a
- * time). The bodies are built ahead by two worker threads (body-worker.ts, the default-seeded
- * generator, checked against `gen`), so the client's generation overlaps the server's work instead
- * of taking turns with it.
+ * time). The bodies come from two worker threads (body-worker.ts, the default-seeded generator,
+ * checked against `gen`); the responses are parsed there too, while the next request runs, so that
+ * the bench's main thread only sends and receives.
  */
-export async function importRecords(api: Api, ds: BenchDataset, gen: DatasetGenerator, count: number, batchSize: number, onProgress?: (done: number) => void): Promise<ImportResult> {
-  const recordIds: string[] = [];
+export async function importRecords(api: Api, ds: BenchDataset, gen: DatasetGenerator, count: number, batchSize: number, options: ImportOptions = {}): Promise<ImportResult> {
+  const prebuilt = options.prebuilt ?? true;
+  const batches = Math.ceil(count / batchSize);
+  const recordIds: string[][] = [];
   const batchTimes: number[] = [];
-  const workers = [0, 1].map(() => new Worker(new URL("./body-worker.ts", import.meta.url)));
-  const pending = new Map<number, Promise<BodyReply>>();
-  // One listener per worker (not per batch: a listener per batch would keep every body reachable).
-  const waiting = new Map<number, { resolve: (r: BodyReply) => void; reject: (e: unknown) => void }>();
-  for (const worker of workers) {
-    worker.on("message", (reply: BodyReply) => { waiting.get(reply.from)?.resolve(reply); waiting.delete(reply.from); });
-    worker.on("error", (error) => { for (const w of waiting.values()) w.reject(error); waiting.clear(); });
-  }
-  let requested = 0;
-  const ask = (from: number) => {
-    pending.set(from, new Promise<BodyReply>((resolve, reject) => { waiting.set(from, { resolve, reject }); }));
-    workers[(from / batchSize) % workers.length]!.postMessage({ ds, from, count: Math.min(batchSize, count - from) } satisfies BodyRequest);
-  };
-  // Up to four bodies ready ahead of the request in flight.
-  const fill = () => { while (requested < count && pending.size < 4) { ask(requested); requested += batchSize; } };
+  const workers = new BodyWorkers();
+  const dir = prebuilt ? mkdtempSync(join(options.tmpDir ?? tmpdir(), "tessera-bench-bodies-")) : null;
+  const build = (b: number) => workers.ask({ kind: "build", ds, from: b * batchSize, count: Math.min(batchSize, count - b * batchSize), ...(dir ? { file: join(dir, `bodies-${b % 2}`) } : {}) }, b);
+  const checkFirst = (reply: { firstText: string }) => { if (reply.firstText !== gen.record(0).fields.text) throw new Error("the body workers' generator differs from the bench's"); };
+  const fds = new Map<string, number>();
   try {
-    fill();
+    let prebuildSeconds: number | undefined;
+    let located: Array<{ file: string; offset: number; length: number }> = [];
+    if (prebuilt) {
+      const t = performance.now();
+      // Four bodies in flight per worker; each worker appends to its own file in request order.
+      const replies: Array<Promise<Extract<BodyReply, { kind: "build" }>>> = [];
+      for (let b = 0; b < batches; b++) {
+        if (b >= 8) await replies[b - 8];
+        replies.push(build(b));
+      }
+      const built = await Promise.all(replies);
+      checkFirst(built[0]!);
+      located = built.map((r) => ({ file: r.file!, offset: r.offset!, length: r.length! }));
+      prebuildSeconds = Math.round((performance.now() - t) / 10) / 100;
+    }
+    const bodyOf = async (b: number, ahead: Map<number, Promise<Extract<BodyReply, { kind: "build" }>>>): Promise<string | Buffer> => {
+      if (prebuilt) {
+        const { file, offset, length } = located[b]!;
+        let fd = fds.get(file);
+        if (fd === undefined) { fd = openSync(file, "r"); fds.set(file, fd); }
+        const buffer = Buffer.allocUnsafe(length);
+        readSync(fd, buffer, 0, length, offset);
+        return buffer;
+      }
+      // Up to four bodies built ahead of the request in flight.
+      for (let k = b; k < Math.min(batches, b + 4); k++) if (!ahead.has(k)) ahead.set(k, build(k));
+      const reply = await ahead.get(b)!;
+      ahead.delete(b);
+      if (b === 0) checkFirst(reply);
+      return reply.body!;
+    };
+    const ahead = new Map<number, Promise<Extract<BodyReply, { kind: "build" }>>>();
+    const parsed: Array<Promise<void>> = [];
     const t0 = performance.now();
-    for (let from = 0; from < count; from += batchSize) {
-      const reply = await pending.get(from)!;
-      pending.delete(from);
-      fill();
-      if (from === 0 && reply.firstText !== gen.record(0).fields.text) throw new Error("the body workers' generator differs from the bench's");
+    for (let b = 0; b < batches; b++) {
+      const body = await bodyOf(b, ahead);
       const started = performance.now();
-      const res = await api.raw("PUT", `/datasets/${ds.datasetId}/records/bulk`, reply.body);
-      const text = await res.text();
-      if (!res.ok) throw new Error(`bulk upsert at ${from}: ${res.status} ${text.slice(0, 500)}`);
+      const res = await api.raw("PUT", `/datasets/${ds.datasetId}/records/bulk`, body);
+      const bytes = await res.arrayBuffer();
       batchTimes.push(performance.now() - started);
-      for (const item of (JSON.parse(text) as { items: Array<{ id: string }> }).items) recordIds.push(item.id);
-      onProgress?.(Math.min(count, from + batchSize));
+      if (!res.ok) throw new Error(`bulk upsert at ${b * batchSize}: ${res.status} ${Buffer.from(bytes).toString("utf8").slice(0, 500)}`);
+      parsed.push(workers.ask({ kind: "parse", from: b * batchSize, bytes }, b, [bytes]).then((r) => { recordIds[b] = r.ids; }));
+      options.onProgress?.(Math.min(count, (b + 1) * batchSize));
     }
     const seconds = (performance.now() - t0) / 1000;
+    await Promise.all(parsed);
     batchTimes.sort((a, b) => a - b);
     const pick = (p: number) => Math.round(batchTimes[Math.min(batchTimes.length - 1, Math.floor(p * batchTimes.length))] ?? 0);
-    return { records: count, seconds: Math.round(seconds * 100) / 100, recordsPerSecond: Math.round(count / seconds), batchP50Ms: pick(0.5), batchP95Ms: pick(0.95), recordIds };
+    return {
+      records: count, seconds: Math.round(seconds * 100) / 100, recordsPerSecond: Math.round(count / seconds), batchP50Ms: pick(0.5), batchP95Ms: pick(0.95),
+      recordIds: recordIds.flat(), bodies: prebuilt ? "prebuilt" : "live", ...(prebuildSeconds !== undefined ? { prebuildSeconds } : {}),
+    };
   } finally {
-    await Promise.all(workers.map((w) => w.terminate()));
+    for (const fd of fds.values()) closeSync(fd);
+    if (dir) rmSync(dir, { recursive: true, force: true });
+    await workers.close();
   }
 }
 

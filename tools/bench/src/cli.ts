@@ -40,11 +40,13 @@ const { values: args } = parseArgs({
     smoke: { type: "boolean", default: false },
     strict: { type: "boolean", default: false },
     "keep-data": { type: "boolean", default: false },
+    "live-bodies": { type: "boolean", default: false },
+    "bodies-dir": { type: "string" },
     help: { type: "boolean", default: false },
   },
 });
 if (args.help) {
-  console.log("usage: bench [--records N] [--batch 256] [--postgres URL] [--json FILE] [--markdown FILE] [--concurrency 1,20] [--requests N] [--max-seconds S] [--sdk-records N] [--browser-records N] [--browser-warmup N] [--browser-loads N] [--recall-samples N] [--profile DIR] [--smoke] [--strict] [--keep-data]");
+  console.log("usage: bench [--records N] [--batch 256] [--postgres URL] [--json FILE] [--markdown FILE] [--concurrency 1,20] [--requests N] [--max-seconds S] [--sdk-records N] [--browser-records N] [--browser-warmup N] [--browser-loads N] [--recall-samples N] [--profile DIR] [--smoke] [--strict] [--keep-data] [--live-bodies] [--bodies-dir DIR]");
   process.exit(0);
 }
 const int = (v: string | undefined, name: string) => { const n = Number(v); if (!Number.isInteger(n) || n < 0) throw new Error(`--${name} must be a non-negative integer`); return n; };
@@ -82,9 +84,12 @@ try {
   log(`importing ${opts.records} records in batches of ${opts.batch}`);
   let lastLog = 0;
   const importCpu0 = readCpuMs(server.pid);
-  const imported: ImportResult = await importRecords(owner, ds, gen, opts.records, opts.batch, (done) => {
-    if (performance.now() - lastLog > 10_000) { lastLog = performance.now(); log(`  ${done} records`); }
+  if (!args["live-bodies"]) log("building the request bodies first (--live-bodies to build them during the import)");
+  const imported: ImportResult = await importRecords(owner, ds, gen, opts.records, opts.batch, {
+    prebuilt: !args["live-bodies"], tmpDir: args["bodies-dir"],
+    onProgress: (done) => { if (performance.now() - lastLog > 10_000) { lastLog = performance.now(); log(`  ${done} records`); } },
   });
+  if (imported.prebuildSeconds !== undefined) log(`bodies built in ${imported.prebuildSeconds} s`);
   const importCpuMs = readCpuMs(server.pid) - importCpu0;
   log(`import: ${imported.recordsPerSecond} records/s, server CPU ${importCpuMs} ms`);
   const dataDirAfterImport = directorySize(server.dataDir);
@@ -162,7 +167,7 @@ try {
     machine: { ...machine, loadAfter: loadavg().map((l) => Math.round(l * 100) / 100) },
     store: args.postgres ? "postgres" : "sqlite (embedded)",
     options: opts,
-    import: { records: imported.records, batchSize: opts.batch, seconds: imported.seconds, recordsPerSecond: imported.recordsPerSecond, batchP50Ms: imported.batchP50Ms, batchP95Ms: imported.batchP95Ms, serverCpuMs: importCpuMs, recordsPerServerCpuSecond: importCpuMs > 0 ? Math.round((imported.records / importCpuMs) * 1000) : 0 },
+    import: { records: imported.records, batchSize: opts.batch, seconds: imported.seconds, recordsPerSecond: imported.recordsPerSecond, batchP50Ms: imported.batchP50Ms, batchP95Ms: imported.batchP95Ms, bodies: imported.bodies, serverCpuMs: importCpuMs, recordsPerServerCpuSecond: importCpuMs > 0 ? Math.round((imported.records / importCpuMs) * 1000) : 0 },
     sdk,
     recall,
     latency,
