@@ -33,7 +33,7 @@ const { values: args } = parseArgs({
     warmup: { type: "string", default: "5" },
     "sdk-records": { type: "string", default: "10000" },
     "browser-records": { type: "string", default: "500" },
-    "browser-warmup": { type: "string", default: "100" },
+    "browser-warmup": { type: "string", default: "600" },
     "browser-loads": { type: "string", default: "3" },
     "recall-samples": { type: "string", default: "20" },
     profile: { type: "string" },

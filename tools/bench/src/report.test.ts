@@ -45,3 +45,16 @@ describe("markdown report, browser part", () => {
     expect(md).toContain("JS 2.0 MB → 2.0 MB (**+2%**); code 5.0 MB → 5.4 MB; native 4.0 MB → 4.5 MB");
   });
 });
+
+describe("markdown report, heap from the 100th record", () => {
+  it("is given when the warm-up is longer than 100 records", () => {
+    const mib = 2 ** 20;
+    const browser = {
+      firstRecordMs: [500], nextRecordMs: { count: 1100, p50: 3, p95: 12, p99: 40, max: 80 }, nextRecordPaintP50: 20,
+      heapBaselineBytes: 9 * mib, heapFinalBytes: 9.1 * mib, heapGrowthPercent: 1.1, annotated: 1100, warmupRecords: 600,
+      heapEarlyBytes: 7.2 * mib, heapGrowthFromEarlyPercent: 26.4, heapTieringBytes: 7.9 * mib, heapGrowthFromTieringPercent: 15.2,
+    };
+    expect(renderMarkdown({ ...report, browser })).toContain("| JS heap after GC, from the 100th record (V8 still optimising) | 7.9 MB → 9.1 MB (+15.2%) | |");
+    expect(renderMarkdown({ ...report, browser: { ...browser, warmupRecords: 100 } })).not.toContain("from the 100th record");
+  });
+});

@@ -40,6 +40,11 @@ export interface BrowserResult {
   warmupRecords: number;
   /** The same from the 20th record on (before V8's optimising compilers have settled). */
   heapEarlyBytes: number; heapGrowthFromEarlyPercent: number;
+  /**
+   * The same from the 100th record on (the first session's baseline: Maglev and Turbofan still compile
+   * the page's hot functions for a few hundred records). Absent in older reports.
+   */
+  heapTieringBytes?: number; heapGrowthFromTieringPercent?: number;
   /** Heap snapshots at the baseline and at the end, split by what grows (see HeapComposition). */
   heapComposition?: { baseline: HeapComposition; final: HeapComposition; jsGrowthPercent: number };
   stoppedEarly?: string;
@@ -183,14 +188,16 @@ export async function measureBrowser(options: BrowserOptions): Promise<BrowserOu
 
     const warmup = options.warmup ?? Math.min(100, Math.max(1, Math.floor(options.records / 5)));
     const early = Math.min(20, warmup);
+    const tiering = Math.min(100, warmup);
     const total = warmup + options.records;
     const dom: number[] = [];
     const paint: number[] = [];
-    let heapEarly = 0, heapBaseline = 0;
+    let heapEarly = 0, heapTiering = 0, heapBaseline = 0;
     let compositionBaseline: HeapComposition | undefined;
     let stoppedEarly: string | undefined;
     for (let i = 0; i < total; i++) {
       if (i === early) heapEarly = await heapUsed(page);
+      if (i === tiering) heapTiering = await heapUsed(page);
       if (i === warmup) { heapBaseline = await heapUsed(page); compositionBaseline = await heapComposition(page); }
       let t: { dom: number; paint: number };
       try {
@@ -215,6 +222,7 @@ export async function measureBrowser(options: BrowserOptions): Promise<BrowserOu
       nextRecordPaintP50: Math.round((paintSorted[Math.floor(paintSorted.length / 2)] ?? 0) * 10) / 10,
       heapBaselineBytes: heapBaseline, heapFinalBytes: heapFinal, heapGrowthPercent: growth(heapBaseline, heapFinal),
       warmupRecords: warmup, heapEarlyBytes: heapEarly, heapGrowthFromEarlyPercent: growth(heapEarly, heapFinal),
+      heapTieringBytes: heapTiering, heapGrowthFromTieringPercent: growth(heapTiering, heapFinal),
       ...(compositionBaseline && compositionFinal ? { heapComposition: { baseline: compositionBaseline, final: compositionFinal, jsGrowthPercent: growth(compositionBaseline.jsBytes, compositionFinal.jsBytes) } } : {}),
       annotated: dom.length,
       ...(stoppedEarly ? { stoppedEarly } : {}),
