@@ -7,6 +7,7 @@ import {
 import type { DB } from "./schema.js";
 import type { Store } from "./database.js";
 import { migrate } from "./database.js";
+import { PlannerStatistics, registerPlannerStatistics } from "./planner-statistics.js";
 
 /** The store cannot start (clear message for the operator, no stack trace needed). */
 export class StoreStartupError extends Error {
@@ -103,7 +104,9 @@ export async function openPostgresStore(databaseUrl: string, options: PostgresSt
   const db = postgresKysely(pool);
   try {
     const { vectorSearch } = await preparePostgres(db);
-    return { db, dialect: "postgres", sqlite: null, databaseUrl, vectorSearch, close: async () => { await db.destroy(); } };
+    const statistics = new PlannerStatistics(db, {}, (error) => { console.error("PostgreSQL: ANALYZE after an import failed", error); });
+    registerPlannerStatistics(db, statistics);
+    return { db, dialect: "postgres", sqlite: null, databaseUrl, vectorSearch, close: async () => { statistics.stop(); await db.destroy(); } };
   } catch (error) {
     await db.destroy();
     throw error;

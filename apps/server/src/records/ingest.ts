@@ -4,6 +4,7 @@ import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import { now } from "../clock.js";
 import { rawSqliteOf } from "../db/database.js";
+import { plannerStatisticsFor } from "../db/planner-statistics.js";
 import { notFound, unprocessable } from "../http/errors.js";
 import { textIndexFor } from "../search/text-index.js";
 import { loadDatasetSchema, type DatasetSchema } from "./dataset-schema.js";
@@ -73,6 +74,8 @@ export async function ingestRecords(db: Kysely<DB>, datasetId: string, items: Re
   });
   // Committed: their full-text rows are written by the text indexer, off the request path.
   textIndexFor(db)?.noteWrite(result.createdIds.length, datasetId);
+  // PostgreSQL: fresh planner statistics once an import pauses (db/planner-statistics.ts).
+  plannerStatisticsFor(db)?.noteWrite(result.createdIds.length);
   return result;
 }
 

@@ -1,0 +1,60 @@
+import { randomUUID } from "node:crypto";
+import { sql } from "kysely";
+import { afterEach, describe, expect, it } from "vitest";
+import { openPgliteStore, type PgliteStore } from "../testing/pglite-store.js";
+import { seedSearchData } from "../search/search-port.suite.js";
+import { ingestRecords } from "../records/ingest.js";
+import { PlannerStatistics, plannerStatisticsFor, registerPlannerStatistics } from "./planner-statistics.js";
+
+// PostgreSQL (PGlite: no autovacuum, so only an explicit ANALYZE sets the statistics).
+const stores: PgliteStore[] = [];
+afterEach(async () => { for (const s of stores.splice(0)) await s.close(); });
+
+async function withRecords(count: number) {
+  const store = await openPgliteStore({ pgvector: false });
+  stores.push(store);
+  const data = await seedSearchData(store);
+  const rows = Array.from({ length: count }, (_, i) => ({ id: randomUUID(), dataset_id: data.ids.ds, external_id: null, fields: JSON.stringify({ text: `row ${i}` }), metadata: null, status: "pending" as const, inserted_at: "2024-01-01T00:00:00", updated_at: "2024-01-01T00:00:00" }));
+  for (let i = 0; i < rows.length; i += 500) await store.db.insertInto("records").values(rows.slice(i, i + 500)).execute();
+  return store;
+}
+
+const estimate = async (store: PgliteStore) => Number((await sql<{ n: number }>`select reltuples as n from pg_class where oid = 'records'::regclass`.execute(store.db)).rows[0]!.n);
+const until = async (check: () => boolean, ms = 5_000) => { const end = Date.now() + ms; while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 10)); };
+
+describe("planner statistics after imports (PostgreSQL)", () => {
+  it("analyses the record tables once enough rows were written and the writes pause", async () => {
+    const store = await withRecords(1200);
+    expect(await estimate(store)).toBeLessThanOrEqual(0); // never analysed: the planner guesses
+    const statistics = new PlannerStatistics(store.db, { minRows: 1000, quietMs: 20 }, (error) => { throw error; });
+    statistics.noteWrite(600);
+    statistics.noteWrite(600);
+    await until(() => statistics.analyzed > 0);
+    expect(statistics.analyzed).toBe(1);
+    expect(await estimate(store)).toBeGreaterThanOrEqual(1200);
+    statistics.stop();
+  });
+
+  it("leaves small writes to autovacuum", async () => {
+    const store = await withRecords(300);
+    const statistics = new PlannerStatistics(store.db, { minRows: 1000, quietMs: 10 });
+    statistics.noteWrite(300);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(statistics.analyzed).toBe(0);
+    expect(await estimate(store)).toBeLessThanOrEqual(0);
+    statistics.stop();
+  });
+
+  it("hears of the records the ingestion writes", async () => {
+    const store = await withRecords(0);
+    expect(plannerStatisticsFor(store.db)).toBeNull(); // PGlite test stores register none; db/postgres.ts does
+    const statistics = new PlannerStatistics(store.db, { minRows: 2, quietMs: 10 });
+    registerPlannerStatistics(store.db, statistics);
+    const ds = (await store.db.selectFrom("records").select("dataset_id").executeTakeFirstOrThrow()).dataset_id;
+    await store.db.insertInto("fields").values({ id: randomUUID(), dataset_id: ds, name: "body", title: "Body", required: 0, settings: '{"type":"text","use_markdown":false}', inserted_at: "t", updated_at: "t" }).execute();
+    await ingestRecords(store.db, ds, [{ fields: { body: "a" } }, { fields: { body: "b" } }], { mode: "create" });
+    await until(() => statistics.analyzed > 0);
+    expect(statistics.analyzed).toBe(1);
+    statistics.stop();
+  });
+});
