@@ -81,6 +81,7 @@ describe("SQLite metadata columns", () => {
   let sql: SqliteSearch;
   let direct: SqliteMetadata;
   let fromRecords: SqliteMetadata;
+  let stepped: SqliteMetadata;
   const compare = async (n: number) => {
     let nonEmpty = 0, fromColumns = 0, fromJson = 0;
     for (let i = 0; i < n; i++) {
@@ -93,6 +94,9 @@ describe("SQLite metadata columns", () => {
       if (got) { fromColumns++; expect(got, JSON.stringify(q)).toEqual(expected); }
       const got2 = await fromRecords.search(q);
       if (got2) { fromJson++; expect(got2, JSON.stringify(q)).toEqual(expected); }
+      // And loaded step by step (37 records per step).
+      const got3 = await stepped.search(q);
+      if (got3) expect(got3, JSON.stringify(q)).toEqual(expected);
       if (expected.total > 0) nonEmpty++;
     }
     expect(nonEmpty).toBeGreaterThan(n / 4);
@@ -111,11 +115,58 @@ describe("SQLite metadata columns", () => {
     sql = new SqliteSearch(store.db, { metadataColumns: false });
     direct = new SqliteMetadata(store.db);
     fromRecords = new SqliteMetadata(store.db, undefined, { fromRecords: true });
+    stepped = new SqliteMetadata(store.db, undefined, { fromRecords: true, loadStep: 37 });
   }, 60_000);
   afterAll(async () => { await store?.close(); rmSync(dir, { recursive: true, force: true }); });
 
   it("gives the SQL path's hits and totals on random filters", async () => {
     await compare(150);
+  });
+
+  it("loads a large column step by step, other work running between the steps", async () => {
+    let steps = 0, ticks = 0;
+    const tick = setInterval(() => { ticks++; }, 0);
+    const metadata = new SqliteMetadata(store.db, undefined, { fromRecords: true, loadStep: 50, onLoadStep: async () => { steps++; await new Promise((r) => setTimeout(r, 2)); } });
+    const q: SearchQuery = { datasetId: data.ids.ds, userId: null, text: null, vector: null, sort: [], offset: 0, limit: 20, filters: [{ type: "range", scope: md("quality"), ge: 0.2, le: 0.8 }] };
+    try {
+      expect(await metadata.search(q)).toEqual(await sql.search(q));
+    } finally {
+      clearInterval(tick);
+    }
+    expect(steps).toBeGreaterThanOrEqual(8); // 400+ records, 50 per step
+    expect(ticks).toBeGreaterThanOrEqual(steps - 1);
+    expect(metadata.steppedLoads).toEqual({ done: 1, discarded: 0 });
+  });
+
+  it("drops a step-by-step load when the dataset's metadata changes meanwhile, and still answers exactly", async () => {
+    const target = (await store.db.selectFrom("records").select("id").where("dataset_id", "=", data.ids.ds).orderBy("seq", "desc").limit(1).executeTakeFirstOrThrow()).id;
+    let changed = false;
+    const metadata = new SqliteMetadata(store.db, undefined, { fromRecords: true, loadStep: 50, onLoadStep: async () => {
+      if (changed) return;
+      changed = true;
+      await store.db.updateTable("records").set({ metadata: '{"source":"changed-mid-load","quality":0.5}' }).where("id", "=", target).execute();
+    } });
+    const q: SearchQuery = { datasetId: data.ids.ds, userId: null, text: null, vector: null, sort: [], offset: 0, limit: 500, filters: [{ type: "terms", scope: md("source"), values: ["changed-mid-load"] }] };
+    const got = await metadata.search(q);
+    expect(metadata.steppedLoads).toEqual({ done: 0, discarded: 1 });
+    expect(got).toEqual(await sql.search(q));
+    expect(got!.hits.map((h) => h.recordId)).toEqual([target]);
+  });
+
+  it("a step-by-step load after new records keeps every column of the dataset on the same records", async () => {
+    const metadata = new SqliteMetadata(store.db, undefined, { fromRecords: true, loadStep: 60 });
+    const q = (filters: SearchFilter[]): SearchQuery => ({ datasetId: data.ids.ds, userId: null, text: null, vector: null, sort: [], offset: 0, limit: 500, filters });
+    const bySource = q([{ type: "terms", scope: md("source"), values: ["blog", "news"] }]);
+    expect(await metadata.search(bySource)).toEqual(await sql.search(bySource));
+    await insertRecords(30); // the dataset's columns now end before the newest records
+    const byQuality = q([{ type: "range", scope: md("quality"), ge: 0.3, le: null }]);
+    expect(await metadata.search(byQuality)).toEqual(await sql.search(byQuality));
+    await insertRecords(10);
+    const both = q([{ type: "terms", scope: md("source"), values: ["blog"] }, { type: "range", scope: md("quality"), ge: 0.3, le: 0.9 }]);
+    const got = await metadata.search(both);
+    expect(got).not.toBeNull(); // answered from the columns: none became unusable through a value read twice
+    expect(got).toEqual(await sql.search(both));
+    expect(metadata.steppedLoads.done).toBe(2);
   });
 
   it("stays exact when records are added, metadata updated, records deleted and answered", async () => {

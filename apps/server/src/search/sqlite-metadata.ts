@@ -8,6 +8,12 @@ import { recordStatusesOf } from "./sqlite-status.js";
 
 /** Memory budget of the metadata columns of all datasets (bytes); least recently used columns go first. */
 const DEFAULT_BUDGET = 128 * 1024 * 1024;
+/**
+ * Records read per step when a column is first loaded from the records' JSON, each step in its own
+ * turn of the event loop: at 1M records the whole load is ~4 s of CPU, which in one piece stalled
+ * every other request (20K records: ~70 ms per step).
+ */
+const DEFAULT_LOAD_STEP = 20_000;
 
 /**
  * One metadata property of one dataset as a typed array indexed by `seq - base`: numbers (NaN when
@@ -50,8 +56,16 @@ export class SqliteMetadata extends SqliteQueries {
   private readonly lru = new Map<string, number>();
   private bytes = 0;
 
-  /** `budget`: bytes of columns kept; `fromRecords`: always load from the records' JSON (tests cover both sources). */
-  constructor(db: Kysely<DB>, private readonly budget = DEFAULT_BUDGET, private readonly options: { fromRecords?: boolean } = {}) { super(db); }
+  /**
+   * `budget`: bytes of columns kept; `fromRecords`: always load from the records' JSON (tests cover
+   * both sources); `loadStep`: records per step of a first load from the records' JSON (larger
+   * datasets are loaded step by step, see preload); `onLoadStep`: called between steps (tests).
+   */
+  constructor(db: Kysely<DB>, private readonly budget = DEFAULT_BUDGET,
+    private readonly options: { fromRecords?: boolean; loadStep?: number; onLoadStep?: () => Promise<void> } = {}) { super(db); }
+
+  /** First loads done step by step, and those discarded because the dataset changed meanwhile (tests). */
+  readonly steppedLoads = { done: 0, discarded: 0 };
 
   /** Memory held by the columns (bytes), for tests and measurements. */
   get memoryBytes(): number { return this.bytes; }
@@ -67,6 +81,7 @@ export class SqliteMetadata extends SqliteQueries {
     if (metadata.length === 0 || metadata.length + statuses.length !== others.length) return null;
     if (!metadata.every(paramsSupported)) return null;
     if (split && query.userId === null && !(await this.answeredSetIsSmall(query.datasetId))) return null;
+    await this.preload(raw, query.datasetId, metadata.map((f) => (f.scope as { name: string }).name));
     // Synchronous on the connection: no other request's statement runs between the reads.
     return this.db.connection().execute(async () => {
       const ds = this.load(raw, query.datasetId, metadata.map((f) => (f.scope as { name: string }).name));
@@ -101,6 +116,67 @@ export class SqliteMetadata extends SqliteQueries {
   }
 
   /**
+   * A first load of large columns from the records' JSON, step by step (`loadStep` records per
+   * step, each in its own turn of the event loop), before the synchronous query: the values of the
+   * dataset's records up to its largest seq at the start. Installed only if the dataset's version
+   * (metadata updates, deletes: migration 0013) did not move meanwhile, and then caught up like any
+   * column; else dropped, and the synchronous path loads them. Records inserted meanwhile have larger
+   * seqs and are caught up by that path.
+   */
+  private async preload(raw: SQLite.Database, datasetId: string, names: string[]): Promise<void> {
+    const step = this.options.loadStep ?? DEFAULT_LOAD_STEP;
+    const loaded = this.datasets.get(datasetId);
+    const missing = [...new Set(names)].filter((name) => !loaded?.columns.has(name));
+    if (missing.length === 0 || names.some((name) => !SIMPLE_NAME.test(name))) return;
+    // Reads on the connection only inside connection().execute: no other request's transaction is open then.
+    const { state, indexed } = await this.db.connection().execute(async () => ({
+      state: datasetState(raw, datasetId),
+      indexed: (raw.prepare("SELECT seq FROM search_index_state WHERE name = 'record_metadata'").pluck().get() as number | undefined) ?? -1,
+    }));
+    if (state.hi === null || state.hi - state.lo! < step) return; // small: the synchronous path
+    if (!this.options.fromRecords && indexed >= state.hi) return; // from record_metadata: ~5x cheaper, synchronous
+    const base = state.lo!;
+    const length = state.hi - base + 1;
+    const columns = new Map(missing.map((name) => [name, emptyColumn()]));
+    for (let from = base - 1; from < state.hi; from += step) {
+      await this.db.connection().execute(async () => {
+        for (const [seq, name, value, type] of valuesOf(raw, datasetId, missing, from, Math.min(from + step, state.hi!))) set(columns.get(name)!, seq - base, value, length, type);
+      });
+      await this.options.onLoadStep?.();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await this.db.connection().execute(async () => {
+      const now = datasetState(raw, datasetId);
+      let ds = this.datasets.get(datasetId);
+      if (now.version !== state.version || (ds && (ds.version !== state.version || ds.base !== base))) { this.steppedLoads.discarded++; return; }
+      if (!ds) {
+        ds = { version: state.version, base, length, upTo: state.hi!, columns: new Map() };
+        this.datasets.set(datasetId, ds);
+      }
+      if (ds.length < length) this.grow(ds, length);
+      // Every column of the dataset must reflect the same records (up to `upTo`): a value set twice makes a column unusable.
+      if (ds.upTo > state.hi!) {
+        // Records another query caught the dataset's columns up to meanwhile.
+        for (const [seq, name, value, type] of valuesOf(raw, datasetId, missing, state.hi!, ds.upTo)) set(columns.get(name)!, seq - base, value, ds.length, type);
+      } else if (ds.upTo < state.hi!) {
+        // The dataset's other columns, up to where this load read.
+        const usable = new Map([...ds.columns].filter(([, c]) => c.kind !== "unusable"));
+        if (usable.size > 0) for (const [seq, name, value, type] of valuesOf(raw, datasetId, [...usable.keys()], ds.upTo, state.hi!)) set(usable.get(name)!, seq - ds.base, value, ds.length, type);
+        for (const column of usable.values()) this.account(column);
+        ds.upTo = state.hi!;
+      }
+      for (const [name, column] of columns) {
+        if (ds.columns.has(name)) continue;
+        if (column.kind === "unusable") { column.nums = new Float64Array(0); column.codes = new Int32Array(0); column.dict.clear(); }
+        else growColumn(column, ds.length);
+        ds.columns.set(name, column);
+        this.account(column);
+      }
+      this.steppedLoads.done++;
+    });
+  }
+
+  /**
    * The dataset's columns for these names, loaded or brought up to date; null for property names
    * left to SQL. A new column comes from `record_metadata` when that index is up to date, else from
    * the records' JSON (`valuesOf`), so that a metadata filter needs no catch-up of the index first
@@ -108,10 +184,8 @@ export class SqliteMetadata extends SqliteQueries {
    */
   private load(raw: SQLite.Database, datasetId: string, names: string[]): DatasetColumns | null {
     if (names.some((name) => !SIMPLE_NAME.test(name))) return null;
-    const state = raw.prepare(`SELECT (SELECT version FROM search_index_versions WHERE dataset_id = ?) AS version,
-      (SELECT min(seq) FROM records WHERE dataset_id = ?) AS lo, (SELECT max(seq) FROM records WHERE dataset_id = ?) AS hi`)
-      .get(datasetId, datasetId, datasetId) as { version: number | null; lo: number | null; hi: number | null };
-    const version = state.version ?? 0;
+    const state = datasetState(raw, datasetId);
+    const version = state.version;
     let ds = this.datasets.get(datasetId);
     if (!ds || ds.version !== version) {
       if (ds) this.drop(datasetId, ds);
@@ -163,8 +237,7 @@ export class SqliteMetadata extends SqliteQueries {
     ds.length = length;
     for (const column of ds.columns.values()) {
       if (column.kind === "unusable") continue;
-      if (column.nums.length > 0 && column.nums.length < length) { const next = new Float64Array(capacity(length)).fill(NaN); next.set(column.nums); column.nums = next; }
-      if (column.codes.length > 0 && column.codes.length < length) { const next = new Int32Array(capacity(length)).fill(-1); next.set(column.codes); column.codes = next; }
+      growColumn(column, length);
       this.account(column);
     }
   }
@@ -247,10 +320,25 @@ const SIMPLE_NAME = /^[A-Za-z_][A-Za-z0-9_\- .:]*$/;
  * records: [seq, name, value, JSON type]. A list or object value (several values in
  * `record_metadata`) makes the column unusable in `set`, JSON nulls are left out as there.
  */
-function valuesOf(raw: SQLite.Database, datasetId: string, names: string[], after: number | null): [number, string, unknown, string][] {
-  return raw.prepare(`SELECT r.seq, k.key, k.value, k.type FROM records r, json_each(r.metadata) AS k WHERE r.dataset_id = ?${after !== null ? " AND r.seq > ?" : ""}
+function valuesOf(raw: SQLite.Database, datasetId: string, names: string[], after: number | null, upTo: number | null = null): [number, string, unknown, string][] {
+  const range = `${after !== null ? " AND r.seq > ?" : ""}${upTo !== null ? " AND r.seq <= ?" : ""}`;
+  return raw.prepare(`SELECT r.seq, k.key, k.value, k.type FROM records r, json_each(r.metadata) AS k WHERE r.dataset_id = ?${range}
       AND r.metadata IS NOT NULL AND k.key IN (${names.map(() => "?").join(", ")}) AND k.type <> 'null'`)
-    .raw().all(...(after !== null ? [datasetId, after] : [datasetId]), ...names) as [number, string, unknown, string][];
+    .raw().all(datasetId, ...(after !== null ? [after] : []), ...(upTo !== null ? [upTo] : []), ...names) as [number, string, unknown, string][];
+}
+
+/** The dataset's columns version (migration 0013) and seq range. */
+function datasetState(raw: SQLite.Database, datasetId: string): { version: number; lo: number | null; hi: number | null } {
+  const state = raw.prepare(`SELECT (SELECT version FROM search_index_versions WHERE dataset_id = ?) AS version,
+    (SELECT min(seq) FROM records WHERE dataset_id = ?) AS lo, (SELECT max(seq) FROM records WHERE dataset_id = ?) AS hi`)
+    .get(datasetId, datasetId, datasetId) as { version: number | null; lo: number | null; hi: number | null };
+  return { ...state, version: state.version ?? 0 };
+}
+
+/** Grows a column's array to `length` entries (absent: NaN or -1). */
+function growColumn(column: Column, length: number): void {
+  if (column.nums.length > 0 && column.nums.length < length) { const next = new Float64Array(capacity(length)).fill(NaN); next.set(column.nums); column.nums = next; }
+  if (column.codes.length > 0 && column.codes.length < length) { const next = new Int32Array(capacity(length)).fill(-1); next.set(column.codes); column.codes = next; }
 }
 
 const capacity = (length: number) => Math.max(1024, Math.ceil(length * 1.25));
