@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -167,6 +167,25 @@ describe("text index file (migration 0016)", () => {
     const third = await open(first.dir);
     expect(mark(third.store)).toBe(0);
     expect((await third.port.search(query(data.ids.ds, "pangolin"))).total).toBe(1);
+  });
+
+  it("replaces a damaged index file by a new one at start", async () => {
+    const first = await open();
+    const data = await seedSearchData(first.store);
+    await addRecord(first.store, data.ids.ds, "okapi");
+    await first.store.close();
+    stores.splice(stores.indexOf(first.store), 1);
+    writeFileSync(join(first.dir, "tessera-fts.db"), "this is not a database file ".repeat(200));
+    const errors: unknown[] = [];
+    const log = console.error;
+    console.error = (...args: unknown[]) => { errors.push(args[0]); };
+    try {
+      const second = await open(first.dir);
+      expect((await second.port.search(query(data.ids.ds, "okapi"))).total).toBe(1);
+    } finally {
+      console.error = log;
+    }
+    expect(String(errors[0])).toContain("is unusable");
   });
 
   it("the request thread prunes the change log the indexer applied", async () => {
