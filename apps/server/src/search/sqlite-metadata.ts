@@ -115,6 +115,19 @@ export class SqliteMetadata extends SqliteQueries {
     });
   }
 
+  /** Loads (or brings up to date) the dataset's columns of these properties ahead of a first filter (search/warm-up.ts). */
+  async warm(datasetId: string, names: string[]): Promise<void> {
+    const raw = rawSqliteOf(this.db);
+    if (!raw || names.length === 0) return;
+    await this.preload(raw, datasetId, names);
+    await this.db.connection().execute(async () => { this.load(raw, datasetId, names); });
+  }
+
+  /** The dataset's loaded columns and whether each is usable (tests, diagnostics). */
+  loadedColumns(datasetId: string): Record<string, boolean> {
+    return Object.fromEntries([...(this.datasets.get(datasetId)?.columns ?? new Map<string, Column>())].map(([name, c]) => [name, c.kind !== "unusable"]));
+  }
+
   /**
    * A first load of large columns from the records' JSON, step by step (`loadStep` records per
    * step, each in its own turn of the event loop), before the synchronous query: the values of the

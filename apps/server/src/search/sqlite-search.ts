@@ -36,6 +36,12 @@ export class SqliteSearch extends SqliteQueries implements SearchPort {
   /** The similarity codes of a vector setting loaded ahead of its first search (search/warm-up.ts). */
   async warmVectors(settingsId: string): Promise<void> { await this.knn.warm(settingsId); }
 
+  /** The metadata columns of a dataset loaded ahead of its first metadata filter (search/warm-up.ts). */
+  async warmMetadata(datasetId: string, names: string[]): Promise<void> { await this.metadata.warm(datasetId, names); }
+
+  /** The dataset's loaded metadata columns (tests, diagnostics). */
+  metadataColumns(datasetId: string): Record<string, boolean> { return this.metadata.loadedColumns(datasetId); }
+
   async search(query: SearchQuery): Promise<SearchResult> {
     if (query.filters.some((f) => f.scope.entity === "metadata")) {
       // The annotation page's metadata filters with their count, from in-memory columns (sqlite-metadata.ts,

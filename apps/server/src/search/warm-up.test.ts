@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { cachedMetricsUpTo } from "../records/metadata-metrics.js";
 import { recordItems, richDataset, type RichDataset } from "../records/testing.js";
 import { startTestServer, type TestServer } from "../testing/test-server.js";
+import { sqliteSearchFor } from "./sqlite-search.js";
 
 // The warm-up is the embedded store's (PostgreSQL computes the metrics and similarity in the database):
 // the PostgreSQL stage, which runs this suite on PostgreSQL, has nothing to check here.
@@ -17,7 +18,7 @@ beforeAll(async () => {
 afterAll(async () => { await server?.stop(); });
 
 describe.skipIf(onPostgres)("warm-up after writes (SQLite)", () => {
-  it("computes the metadata metrics and loads the similarity codes of a written dataset once the index is idle", async () => {
+  it("computes the metadata metrics, loads the metadata columns and the similarity codes of a written dataset once the index is idle", async () => {
     const db = server.ctx.db;
     const items = recordItems(40, "w", (i) => ({ metadata: { genre: ["news", "blog"][i % 2], quality: i / 40 }, vectors: { emb: [1, i, 0] } }));
     const res = await d.f.request("PUT", `/datasets/${d.datasetId}/records/bulk`, { body: { items } });
@@ -31,6 +32,7 @@ describe.skipIf(onPostgres)("warm-up after writes (SQLite)", () => {
       expect(cachedMetricsUpTo(db, d.datasetId, "words", "range")).toBe(last);
       const mark = (await sql<{ seq: number }>`SELECT seq FROM search_index_state WHERE name = 'record_vectors_read'`.execute(db)).rows[0]?.seq;
       expect(mark).toBeGreaterThanOrEqual(vectors);
+      expect(sqliteSearchFor(db).metadataColumns(d.datasetId)).toMatchObject({ genre: true, quality: true });
     }, { timeout: 10_000, interval: 100 });
     // And the route answers from them (the same figures as a fresh computation: records/metadata-metrics.test.ts).
     const props = await d.f.request<{ items: { id: string; name: string }[] }>("GET", `/me/datasets/${d.datasetId}/metadata-properties`);
