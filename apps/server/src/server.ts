@@ -13,6 +13,9 @@ import { seedDemo } from "./bootstrap/demo.js";
 import { textIndexFor } from "./search/text-index.js";
 import { warmUpDatasets } from "./search/warm-up.js";
 
+/** Datasets warmed up at start (search/warm-up.ts), the most recently active first. */
+const WARM_AT_START = 3;
+
 export interface RunningServer { app: FastifyInstance; ctx: AppContext; url: string; owner: OwnerBootstrap | null; close(): Promise<void> }
 
 /** The composition root of the server: store, secrets, context, routes, first-start bootstrap. */
@@ -35,6 +38,11 @@ async function startOn(store: Store, config: ServerConfig): Promise<RunningServe
   const textIndex = textIndexFor(store.db);
   // Once the index has caught up after writes: what the written datasets' first page and similarity search need.
   textIndex?.onIdle((datasets) => warmUpDatasets(store.db, datasets));
+  // After a restart nothing is in memory: the most recently active datasets are warmed up the same way.
+  if (textIndex) {
+    const recent = await store.db.selectFrom("datasets").select("id").where("status", "=", "ready").orderBy("last_activity_at", "desc").limit(WARM_AT_START).execute();
+    textIndex.touch(recent.map((d) => d.id));
+  }
   textIndex?.start();
   if (config.seedDemo) await seedDemo(app, store.db, { vectors: store.vectorSearch });
   await app.listen({ host: config.host, port: config.port });

@@ -201,6 +201,11 @@ export class TextIndex {
   /** Starts the background indexing (e.g. at server start: records stored before a restart). */
   start(): void { this.post({ type: "start" }); }
 
+  /** Datasets for the idle work once the index has caught up, as if they had just been written (e.g. after a restart). */
+  touch(datasetIds: string[]): void {
+    for (const id of datasetIds) this.touched.add(id);
+  }
+
   /** Stops the indexer thread (the store is closing); pending catch-ups are answered with an error. */
   async stop(): Promise<void> {
     if (this.closed) return;

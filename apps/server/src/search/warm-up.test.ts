@@ -1,8 +1,15 @@
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { cachedMetricsUpTo } from "../records/metadata-metrics.js";
 import { recordItems, richDataset, type RichDataset } from "../records/testing.js";
 import { startTestServer, type TestServer } from "../testing/test-server.js";
+import { loadConfig } from "../config.js";
+import { startServer } from "../server.js";
+import { seedSearchData } from "./search-port.suite.js";
 import { sqliteSearchFor } from "./sqlite-search.js";
 
 // The warm-up is the embedded store's (PostgreSQL computes the metrics and similarity in the database):
@@ -40,5 +47,24 @@ describe.skipIf(onPostgres)("warm-up after writes (SQLite)", () => {
     const metrics = await d.f.request<{ type: string; values: { term: string; count: number }[] }>("GET", `/metadata-properties/${genre.id}/metrics`);
     expect(metrics.status).toBe(200);
     expect(metrics.body.values.reduce((a, v) => a + v.count, 0)).toBe(40);
+  });
+
+  it("warms the most recently active datasets up after a restart", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "tessera-warm-"));
+    const config = { ...loadConfig({ TESSERA_OWNER_PASSWORD: "warm-up-owner-password" }, []), dataDir, port: 0, host: "127.0.0.1", webDist: null };
+    try {
+      const first = await startServer(config);
+      const data = await seedSearchData(first.ctx.store);
+      await first.ctx.db.insertInto("metadata_properties").values({ id: randomUUID(), dataset_id: data.ids.ds, name: "genre", title: "Genre", settings: '{"type":"terms","values":null}', allowed_roles: '["admin","annotator"]', inserted_at: "t", updated_at: "t" }).execute();
+      await first.close();
+      const second = await startServer(config);
+      try {
+        await vi.waitFor(() => { expect(sqliteSearchFor(second.ctx.db).metadataColumns(data.ids.ds)).toEqual({ genre: true }); }, { timeout: 10_000, interval: 50 });
+      } finally {
+        await second.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
