@@ -115,12 +115,13 @@ export class SqliteMetadata extends SqliteQueries {
     });
   }
 
-  /** Loads (or brings up to date) the dataset's columns of these properties ahead of a first filter (search/warm-up.ts). */
+  /** Loads (or brings up to date) the dataset's columns of these properties and its record statuses ahead of a first filter (search/warm-up.ts). */
   async warm(datasetId: string, names: string[]): Promise<void> {
     const raw = rawSqliteOf(this.db);
     if (!raw || names.length === 0) return;
     await this.preload(raw, datasetId, names);
-    await this.db.connection().execute(async () => { this.load(raw, datasetId, names); });
+    // And the record statuses the queue's filters exclude by (sqlite-status.ts: one read of the dataset's records).
+    await this.db.connection().execute(async () => { this.load(raw, datasetId, names); recordStatusesOf(raw).of(datasetId); });
   }
 
   /** The dataset's loaded columns and whether each is usable (tests, diagnostics). */

@@ -11,6 +11,7 @@ import { loadConfig } from "../config.js";
 import { startServer } from "../server.js";
 import { seedSearchData } from "./search-port.suite.js";
 import { sqliteSearchFor } from "./sqlite-search.js";
+import { recordStatusesOf } from "./sqlite-status.js";
 
 // The warm-up is the embedded store's (PostgreSQL computes the metrics and similarity in the database):
 // the PostgreSQL stage, which runs this suite on PostgreSQL, has nothing to check here.
@@ -59,7 +60,10 @@ describe.skipIf(onPostgres)("warm-up after writes (SQLite)", () => {
       await first.close();
       const second = await startServer(config);
       try {
-        await vi.waitFor(() => { expect(sqliteSearchFor(second.ctx.db).metadataColumns(data.ids.ds)).toEqual({ genre: true }); }, { timeout: 10_000, interval: 50 });
+        await vi.waitFor(() => {
+          expect(sqliteSearchFor(second.ctx.db).metadataColumns(data.ids.ds)).toEqual({ genre: true });
+          expect(recordStatusesOf(second.ctx.store.sqlite!).loads).toBe(1);
+        }, { timeout: 10_000, interval: 50 });
       } finally {
         await second.close();
       }
