@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import SQLite from "better-sqlite3";
 import * as sqliteVec from "sqlite-vec";
@@ -67,15 +67,7 @@ export async function openEmbeddedStore(dataDir: string): Promise<Store> {
   await migrate(db);
   // The full-text index: a file of its own, written by a thread of its own (search/text-index.ts).
   const ftsFile = join(dataDir, "tessera-fts.db");
-  try {
-    attachTextIndex(sqlite, ftsFile);
-  } catch (error) {
-    // Derived data: an unreadable index file (e.g. damaged) is replaced by a new one, rebuilt in the background.
-    console.error(`text index: ${ftsFile} is unusable (${error instanceof Error ? error.message : String(error)}); rebuilding it`);
-    try { sqlite.prepare("DETACH DATABASE fts").run(); } catch { /* not attached */ }
-    for (const suffix of ["", "-wal", "-shm"]) rmSync(`${ftsFile}${suffix}`, { force: true });
-    attachTextIndex(sqlite, ftsFile);
-  }
+  attachTextIndex(sqlite, ftsFile);
   const textIndex = new TextIndex(sqlite, { mainFile: file, ftsFile }, (error) => { console.error("text index: background indexing failed", error); });
   registerTextIndex(db, textIndex);
   // Checkpoints off the request thread (db/checkpointer.ts); the connection's own stays as a safety net.

@@ -115,13 +115,12 @@ export class SqliteMetadata extends SqliteQueries {
     });
   }
 
-  /** Loads (or brings up to date) the dataset's columns of these properties and its record statuses ahead of a first filter (search/warm-up.ts). */
+  /** Loads (or brings up to date) the dataset's columns of these properties ahead of a first filter (search/warm-up.ts). */
   async warm(datasetId: string, names: string[]): Promise<void> {
     const raw = rawSqliteOf(this.db);
-    if (!raw || names.length === 0) return;
+    if (!raw) return;
     await this.preload(raw, datasetId, names);
-    // And the record statuses the queue's filters exclude by (sqlite-status.ts: one read of the dataset's records).
-    await this.db.connection().execute(async () => { this.load(raw, datasetId, names); recordStatusesOf(raw).of(datasetId); });
+    await this.db.connection().execute(async () => { this.load(raw, datasetId, names); });
   }
 
   /** The dataset's loaded columns and whether each is usable (tests, diagnostics). */
@@ -174,18 +173,9 @@ export class SqliteMetadata extends SqliteQueries {
         for (const [seq, name, value, type] of valuesOf(raw, datasetId, missing, state.hi!, ds.upTo)) set(columns.get(name)!, seq - base, value, ds.length, type);
       } else if (ds.upTo < state.hi!) {
         // The dataset's other columns, up to where this load read.
-        const usable = new Map([...ds.columns].filter(([, c]) => c.kind !== "unusable"));
-        if (usable.size > 0) for (const [seq, name, value, type] of valuesOf(raw, datasetId, [...usable.keys()], ds.upTo, state.hi!)) set(usable.get(name)!, seq - ds.base, value, ds.length, type);
-        for (const column of usable.values()) this.account(column);
-        ds.upTo = state.hi!;
+        this.catchUp(raw, datasetId, ds, state.hi!);
       }
-      for (const [name, column] of columns) {
-        if (ds.columns.has(name)) continue;
-        if (column.kind === "unusable") { column.nums = new Float64Array(0); column.codes = new Int32Array(0); column.dict.clear(); }
-        else growColumn(column, ds.length);
-        ds.columns.set(name, column);
-        this.account(column);
-      }
+      this.install(ds, new Map([...columns].filter(([name]) => !ds.columns.has(name))));
       this.steppedLoads.done++;
     });
   }
@@ -210,10 +200,7 @@ export class SqliteMetadata extends SqliteQueries {
       // Records inserted since (`records_dataset_seq_idx`): seqs only grow unless the largest is deleted, which bumps the version.
       if (ds.length === 0) ds.base = state.lo!;
       this.grow(ds, state.hi - ds.base + 1);
-      const usable = new Map([...ds.columns].filter(([, c]) => c.kind !== "unusable"));
-      if (usable.size > 0) for (const [seq, name, value, type] of valuesOf(raw, datasetId, [...usable.keys()], ds.upTo)) set(usable.get(name)!, seq - ds.base, value, ds.length, type);
-      for (const column of usable.values()) this.account(column);
-      ds.upTo = state.hi;
+      this.catchUp(raw, datasetId, ds, state.hi);
     }
     const missing = names.filter((name, i) => !ds.columns.has(name) && names.indexOf(name) === i);
     if (missing.length > 0) {
@@ -231,11 +218,7 @@ export class SqliteMetadata extends SqliteQueries {
       } else if (state.hi !== null) {
         for (const [seq, name, value, type] of valuesOf(raw, datasetId, missing, null)) set(columns.get(name)!, seq - ds.base, value, ds.length, type);
       }
-      for (const [name, column] of columns) {
-        if (column.kind === "unusable") { column.nums = new Float64Array(0); column.codes = new Int32Array(0); column.dict.clear(); }
-        ds.columns.set(name, column);
-        this.account(column);
-      }
+      this.install(ds, columns);
     }
     for (const name of names) {
       const key = `${datasetId}\u0000${name}`;
@@ -244,6 +227,24 @@ export class SqliteMetadata extends SqliteQueries {
     }
     this.evict(datasetId, names);
     return ds;
+  }
+
+  /** The dataset's usable columns brought from the records up to `ds.upTo` to those up to `hi`. */
+  private catchUp(raw: SQLite.Database, datasetId: string, ds: DatasetColumns, hi: number): void {
+    const usable = new Map([...ds.columns].filter(([, c]) => c.kind !== "unusable"));
+    if (usable.size > 0) for (const [seq, name, value, type] of valuesOf(raw, datasetId, [...usable.keys()], ds.upTo, hi)) set(usable.get(name)!, seq - ds.base, value, ds.length, type);
+    for (const column of usable.values()) this.account(column);
+    ds.upTo = hi;
+  }
+
+  /** New columns into the dataset (an unusable one keeps no arrays). */
+  private install(ds: DatasetColumns, columns: Map<string, Column>): void {
+    for (const [name, column] of columns) {
+      if (column.kind === "unusable") { column.nums = new Float64Array(0); column.codes = new Int32Array(0); column.dict.clear(); }
+      else growColumn(column, ds.length);
+      ds.columns.set(name, column);
+      this.account(column);
+    }
   }
 
   private grow(ds: DatasetColumns, length: number): void {

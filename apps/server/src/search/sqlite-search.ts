@@ -1,4 +1,5 @@
 import { CompiledQuery, type Kysely } from "kysely";
+import { rawSqliteOf } from "../db/database.js";
 import type { DB } from "../db/schema.js";
 import { metadataRowsOf } from "../db/migrations/0009-record-metadata-index.js";
 import { recordCountWithStatus } from "../records/counts.js";
@@ -7,6 +8,7 @@ import type { SearchPort, SearchQuery, SearchResult } from "./search-port.js";
 import { SqliteKnn } from "./sqlite-knn.js";
 import { SqliteMetadata } from "./sqlite-metadata.js";
 import { Builder, ftsExpression, type Param, RECORD_STATUSES, SqliteQueries, splitPending } from "./sqlite-sql.js";
+import { recordStatusesOf } from "./sqlite-status.js";
 import { SqliteText } from "./sqlite-text.js";
 import { textIndexFor } from "./text-index.js";
 
@@ -36,8 +38,17 @@ export class SqliteSearch extends SqliteQueries implements SearchPort {
   /** The similarity codes of a vector setting loaded ahead of its first search (search/warm-up.ts). */
   async warmVectors(settingsId: string): Promise<void> { await this.knn.warm(settingsId); }
 
-  /** The metadata columns of a dataset loaded ahead of its first metadata filter (search/warm-up.ts). */
-  async warmMetadata(datasetId: string, names: string[]): Promise<void> { await this.metadata.warm(datasetId, names); }
+  /**
+   * What a dataset's first metadata filter reads, loaded ahead (search/warm-up.ts): the metadata
+   * columns of these properties and the record statuses the queue's filters exclude by
+   * (sqlite-status.ts: one read of the dataset's records). Nothing for a dataset without such properties.
+   */
+  async warmMetadata(datasetId: string, names: string[]): Promise<void> {
+    const raw = rawSqliteOf(this.db);
+    if (!raw || names.length === 0) return;
+    await this.metadata.warm(datasetId, names);
+    await this.db.connection().execute(async () => { recordStatusesOf(raw).of(datasetId); });
+  }
 
   /** The dataset's loaded metadata columns (tests, diagnostics). */
   metadataColumns(datasetId: string): Record<string, boolean> { return this.metadata.loadedColumns(datasetId); }

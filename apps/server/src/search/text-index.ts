@@ -1,3 +1,4 @@
+import { rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 import type SQLite from "better-sqlite3";
@@ -64,14 +65,13 @@ const step = db.transaction(() => {
     st.set.run("applied", applied);
   }
   if (indexed > last) { indexed = last; st.set.run("indexed", last); }
-  let records = 0;
   if (logs.length < logChunk && indexed < last) {
     const end = st.end.get(indexed, chunk - 1) ?? last;
-    records = st.insertRange.run(indexed, end).changes;
+    st.insertRange.run(indexed, end);
     indexed = end;
     st.set.run("indexed", end);
   }
-  return { indexed, applied, last, more: logs.length === logChunk || indexed < last, records };
+  return { indexed, applied, more: logs.length === logChunk || indexed < last };
 });
 const waiters = [];
 let timer = null, due = Infinity, backlog = 0, lastWrite = 0, closed = false;
@@ -125,9 +125,21 @@ parentPort.on("message", (m) => {
  * Attaches the full-text index file to the store's connection as `fts` (creating its table and
  * state when new), so that search queries find `records_fts` and `records_fts_data` there.
  * The file is derived data: new (or after a restored backup of the store, whose change log is
- * behind what the index applied) it starts empty at mark 0 and the indexer builds it from `records`.
+ * behind what the index applied) it starts empty at mark 0 and the indexer builds it from `records`;
+ * unreadable (e.g. damaged), it is replaced by a new one.
  */
 export function attachTextIndex(sqlite: SQLite.Database, ftsFile: string): void {
+  try {
+    attachIndexFile(sqlite, ftsFile);
+  } catch (error) {
+    console.error(`text index: ${ftsFile} is unusable (${error instanceof Error ? error.message : String(error)}); rebuilding it`);
+    try { sqlite.prepare("DETACH DATABASE fts").run(); } catch { /* not attached */ }
+    for (const suffix of ["", "-wal", "-shm"]) rmSync(`${ftsFile}${suffix}`, { force: true });
+    attachIndexFile(sqlite, ftsFile);
+  }
+}
+
+function attachIndexFile(sqlite: SQLite.Database, ftsFile: string): void {
   sqlite.prepare("ATTACH DATABASE ? AS fts").run(ftsFile);
   sqlite.pragma("fts.journal_mode = WAL");
   sqlite.pragma("fts.synchronous = NORMAL");
