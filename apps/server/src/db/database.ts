@@ -9,6 +9,7 @@ import { migrationProvider } from "./migrations/index.js";
 import { postgresMigrationProvider } from "./migrations/postgres/index.js";
 import { dialectOf, type SqlDialect } from "./dialect.js";
 import { Checkpointer, FALLBACK_AUTOCHECKPOINT } from "./checkpointer.js";
+import { withStatementCache } from "./statement-cache.js";
 import { attachTextIndex, registerTextIndex, TextIndex } from "../search/text-index.js";
 
 export interface Store {
@@ -62,7 +63,8 @@ export async function openEmbeddedStore(dataDir: string): Promise<Store> {
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
   sqliteVec.load(sqlite);
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  // Kysely compiles each query it runs: the cache keeps them compiled (db/statement-cache.ts).
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   rawConnections.set(db, sqlite);
   await migrate(db);
   // The full-text index: a file of its own, written by a thread of its own (search/text-index.ts).
