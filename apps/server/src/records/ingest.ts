@@ -30,6 +30,11 @@ export interface IngestOptions { mode: "create" | "upsert"; raiseOnError?: boole
 export interface IngestResult {
   /** Stored records in input order (invalid items skipped), with responses, suggestions and vectors. */
   items: RecordOut[];
+  /**
+   * `JSON.stringify(items)`, the same text, built reusing the JSON of each new record's fields and
+   * metadata written to the store: stringifying the texts again for the response was 7 us per record.
+   */
+  itemsJson(): string;
   createdIds: string[];
   updatedIds: string[];
   errors: { position: number; message: string }[];
@@ -42,6 +47,8 @@ interface Prepared {
   existing: RecordRow | null;
   id: string;
   suggestions: { questionId: string; s: SuggestionCreate }[];
+  /** A new record's fields and metadata as stored (JSON text; metadata null when absent). */
+  json?: { fields: string; metadata: string | null };
 }
 
 const CHUNK = 200;
@@ -156,12 +163,10 @@ export async function ingestWithSchema(trx: Kysely<DB>, schema: DatasetSchema, i
   const responseRows = responses.map((r) => ({ ...r, id: newId() }));
   const vectorRows = prepared.flatMap((p) => Object.entries(p.item.vectors ?? {}).map(([name, values]) => ({ recordId: p.id, name, values })));
 
+  for (const p of created) p.json = { fields: JSON.stringify(p.item.fields ?? {}), metadata: p.item.metadata ? JSON.stringify(p.item.metadata) : null };
   if (st) {
     // Synchronous from here to the end of the writes: the Kysely transaction holds the connection.
-    for (const p of created) {
-      st.insertRecord.run(p.id, datasetId, p.item.external_id ?? null, JSON.stringify(p.item.fields ?? {}),
-        p.item.metadata ? JSON.stringify(p.item.metadata) : null, statusOfNew(p), timestamp, timestamp);
-    }
+    for (const p of created) st.insertRecord.run(p.id, datasetId, p.item.external_id ?? null, p.json!.fields, p.json!.metadata, statusOfNew(p), timestamp, timestamp);
     for (const p of updated) {
       if (p.metadataSent) st.updateRecordMetadata.run(p.item.metadata ? JSON.stringify(p.item.metadata) : null, timestamp, p.id);
       else st.touchRecord.run(timestamp, p.id);
@@ -181,8 +186,8 @@ export async function ingestWithSchema(trx: Kysely<DB>, schema: DatasetSchema, i
   } else {
     for (let i = 0; i < created.length; i += CHUNK) {
       await trx.insertInto("records").values(created.slice(i, i + CHUNK).map((p) => ({
-        id: p.id, dataset_id: datasetId, external_id: p.item.external_id ?? null, fields: JSON.stringify(p.item.fields ?? {}),
-        metadata: p.item.metadata ? JSON.stringify(p.item.metadata) : null, status: statusOfNew(p), inserted_at: timestamp, updated_at: timestamp,
+        id: p.id, dataset_id: datasetId, external_id: p.item.external_id ?? null, fields: p.json!.fields,
+        metadata: p.json!.metadata, status: statusOfNew(p), inserted_at: timestamp, updated_at: timestamp,
       }))).execute();
     }
     for (const p of updated) {
@@ -216,7 +221,15 @@ export async function ingestWithSchema(trx: Kysely<DB>, schema: DatasetSchema, i
       score: r.s.score ?? null, inserted_at: timestamp, updated_at: timestamp,
     })),
   });
-  return { items: out, createdIds: created.map((p) => p.id), updatedIds, errors };
+  const itemsJson = () => `[${out.map((o, i) => { const json = prepared[i]!.json; return json ? newRecordJson(o, json) : JSON.stringify(o); }).join(",")}]`;
+  return { items: out, itemsJson, createdIds: created.map((p) => p.id), updatedIds, errors };
+}
+
+/** JSON.stringify of a new record's RecordOut (same keys, same order), with its stored fields and metadata text. */
+function newRecordJson(o: RecordOut, json: { fields: string; metadata: string | null }): string {
+  return `{"id":${JSON.stringify(o.id)},"status":${JSON.stringify(o.status)},"fields":${json.fields},"metadata":${json.metadata ?? "null"},`
+    + `"external_id":${JSON.stringify(o.external_id)},"dataset_id":${JSON.stringify(o.dataset_id)},"inserted_at":${JSON.stringify(o.inserted_at)},`
+    + `"updated_at":${JSON.stringify(o.updated_at)},"responses":${JSON.stringify(o.responses)},"suggestions":${JSON.stringify(o.suggestions)}}`;
 }
 
 function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../testing/test-server.js";
 import { FORBIDDEN, UNAUTHORIZED, type Json } from "../testing/fixtures.js";
 import { recordItems, richDataset, type RichDataset } from "../records/testing.js";
+import { ingestRecords } from "../records/ingest.js";
+import { parseRecordsBulk } from "../records/input.js";
 
 let server: TestServer;
 let d: RichDataset;
@@ -93,7 +95,7 @@ describe("POST /datasets/{id}/records/bulk", () => {
   it("parses bulk bodies as every other route does (its own JSON parser): prototype keys, escapes, invalid JSON", async () => {
     const other = `/datasets/${d.datasetId}/records/search`;
     for (const body of ['{"items": [{"fields": {"text": "a"}, "__proto__": {"x": 1}}]}', '{"items": [{"fields": {"text": "a"}, "\\u005f_proto__": {"x": 1}}]}',
-      '{"items": [{"fields": {"text": "a"}, "constructor": {"prototype": {"x": 1}}}]}', '{"items": [{"fields": {"text": "a"}, "\\u0063onstructor": {"prototype": {"x": 1}}}]}', "{not json"]) {
+      '{"items": [{"fields": {"text": "a"}, "constructor": {"prototype": {"x": 1}}}]}', '{"items": [{"fields": {"text": "a"}, "suggestions": [{"question_name": "q", "value": [{"__proto__": {"x": 1}}]}]}]}', '{"items": [{"fields": {"text": "a"}, "\\u0063onstructor": {"prototype": {"x": 1}}}]}', "{not json"]) {
       const res = await d.f.request("POST", `/datasets/${d.datasetId}/records/bulk`, { body });
       expect(res.status, body).toBeGreaterThanOrEqual(400);
       expect(res, body).toEqual(await d.f.request("POST", other, { body }));
@@ -117,6 +119,29 @@ describe("POST /datasets/{id}/records/bulk", () => {
 });
 
 describe("PUT /datasets/{id}/records/bulk", () => {
+  it("the response's JSON is JSON.stringify of the stored records: new records reuse their stored JSON, updated ones are read back", async () => {
+    await bulk("PUT", [{ external_id: "json-0", fields: { text: "kept" }, metadata: { genre: "news" } }]);
+    const items = [
+      { external_id: "json-0", metadata: { genre: "blog" } },
+      { external_id: "json-1", fields: { text: "quote \" backslash \\ newline \n é 😀 \u2028" }, metadata: null },
+      { external_id: "json-2", fields: { text: "x", context: "" }, metadata: { genre: "forum", words: 3, quality: 0.25 }, vectors: { emb: [0.5, 0, 1] },
+        suggestions: [{ question_id: d.questions.label.id, value: "positive", score: 0.5, agent: "m", type: "model" as const }, { question_name: "multi", value: ["a", "c"] }],
+        responses: [{ user_id: d.annotator.id, status: "submitted" as const, values: { label: { value: "negative" } } }] },
+      { fields: { text: "no external id" } },
+      { external_id: 7, fields: { text: "numeric external id" } },
+      { external_id: "json-bad", fields: {} },
+    ];
+    const result = await ingestRecords(server.ctx.db, d.datasetId, parseRecordsBulk({ items }).items, { mode: "upsert", raiseOnError: false });
+    expect(result.errors.map((e) => e.position)).toEqual([5]);
+    expect(result.updatedIds).toHaveLength(1);
+    expect(result.items).toHaveLength(5);
+    expect(result.itemsJson()).toBe(JSON.stringify(result.items));
+    const res = await d.f.request<{ items: RecordJson[]; updated_item_ids: string[] }>("PUT", `/datasets/${d.datasetId}/records/bulk`, { body: { items: items.slice(1, 2).map((i) => ({ ...i, external_id: "json-1b" })) } });
+    expect(res.status).toBe(200);
+    expect(res.body.items[0]!.fields).toEqual({ text: items[1]!.fields!.text });
+    expect(res.body.updated_item_ids).toEqual([]);
+  });
+
   it("upserts by external_id then id, keeps fields, replaces metadata only when sent", async () => {
     const created = (await bulk("PUT", [{ external_id: "up-1", fields: { text: "original" }, metadata: { genre: "blog" } }, { external_id: "up-2", fields: { text: "two" }, metadata: { genre: "news" } }])).body as { items: RecordJson[]; updated_item_ids: string[] };
     expect(created.updated_item_ids).toEqual([]);
