@@ -84,6 +84,7 @@ try {
   log(`importing ${opts.records} records in batches of ${opts.batch}`);
   let lastLog = 0;
   const importCpu0 = readCpuMs(server.pid);
+  const importThreadCpu0 = readCpuMs(server.pid, server.pid);
   if (!args["live-bodies"]) log("building the request bodies first (--live-bodies to build them during the import)");
   const imported: ImportResult = await importRecords(owner, ds, gen, opts.records, opts.batch, {
     prebuilt: !args["live-bodies"], tmpDir: args["bodies-dir"],
@@ -91,7 +92,9 @@ try {
   });
   if (imported.prebuildSeconds !== undefined) log(`bodies built in ${imported.prebuildSeconds} s`);
   const importCpuMs = readCpuMs(server.pid) - importCpu0;
-  log(`import: ${imported.recordsPerSecond} records/s, server CPU ${importCpuMs} ms`);
+  const importThreadCpuMs = readCpuMs(server.pid, server.pid) - importThreadCpu0;
+  const benchCpuMs = imported.clientCpuMs;
+  log(`import: ${imported.recordsPerSecond} records/s, server CPU ${importCpuMs} ms (request thread ${importThreadCpuMs} ms), bench CPU ${benchCpuMs} ms`);
   const dataDirAfterImport = directorySize(server.dataDir);
   const rssAfterImport = readRss(server.pid).rss;
 
@@ -167,7 +170,7 @@ try {
     machine: { ...machine, loadAfter: loadavg().map((l) => Math.round(l * 100) / 100) },
     store: args.postgres ? "postgres" : "sqlite (embedded)",
     options: opts,
-    import: { records: imported.records, batchSize: opts.batch, seconds: imported.seconds, recordsPerSecond: imported.recordsPerSecond, batchP50Ms: imported.batchP50Ms, batchP95Ms: imported.batchP95Ms, bodies: imported.bodies, serverCpuMs: importCpuMs, recordsPerServerCpuSecond: importCpuMs > 0 ? Math.round((imported.records / importCpuMs) * 1000) : 0 },
+    import: { records: imported.records, batchSize: opts.batch, seconds: imported.seconds, recordsPerSecond: imported.recordsPerSecond, batchP50Ms: imported.batchP50Ms, batchP95Ms: imported.batchP95Ms, bodies: imported.bodies, serverCpuMs: importCpuMs, requestThreadCpuMs: importThreadCpuMs, benchCpuMs, recordsPerServerCpuSecond: importCpuMs > 0 ? Math.round((imported.records / importCpuMs) * 1000) : 0 },
     sdk,
     recall,
     latency,

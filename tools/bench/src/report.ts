@@ -10,7 +10,9 @@ export interface BenchReport {
   machine: { cpus: number; cpuModel: string; memoryGiB: number; node: string; loadBefore: number[]; loadAfter: number[] };
   store: string;
   options: Record<string, unknown>;
-  import: { records: number; batchSize: number; seconds: number; recordsPerSecond: number; batchP50Ms: number; batchP95Ms: number; bodies?: "prebuilt" | "live"; serverCpuMs: number; recordsPerServerCpuSecond: number };
+  import: { records: number; batchSize: number; seconds: number; recordsPerSecond: number; batchP50Ms: number; batchP95Ms: number; bodies?: "prebuilt" | "live"; serverCpuMs: number; recordsPerServerCpuSecond: number;
+    /** CPU of the server's request thread alone, and of the bench process (client), during the import. */
+    requestThreadCpuMs?: number; benchCpuMs?: number };
   sdk: SdkResult;
   /** Similarity recall@k against the exact answer (absent in reports of earlier versions). */
   recall?: RecallResult | { skipped: string };
@@ -42,7 +44,7 @@ export function renderMarkdown(r: BenchReport): string {
   out.push(`## Tessera benchmark, ${r.import.records.toLocaleString("en-US")} records (${r.store})`, "");
   out.push(`${r.date.slice(0, 10)} · ${r.machine.cpus} cores (${r.machine.cpuModel}), ${r.machine.memoryGiB} GiB · Node ${r.machine.node} · load average before ${r.machine.loadBefore.join(" / ")}, after ${r.machine.loadAfter.join(" / ")}`, "");
   out.push("| measure | value | target |", "|---|---|---|");
-  out.push(`| import, PUT records/bulk, batches of ${r.import.batchSize} | **${r.import.recordsPerSecond.toLocaleString("en-US")} records/s** (${r.import.seconds} s; batch p50 ${r.import.batchP50Ms} ms, p95 ${r.import.batchP95Ms} ms); ${r.import.recordsPerServerCpuSecond.toLocaleString("en-US")} records per server CPU second; ${r.import.bodies === "live" ? "bodies built during the import" : "bodies built before the clock"} | ≥ 10,000 records/s |`);
+  out.push(`| import, PUT records/bulk, batches of ${r.import.batchSize} | **${r.import.recordsPerSecond.toLocaleString("en-US")} records/s** (${r.import.seconds} s; batch p50 ${r.import.batchP50Ms} ms, p95 ${r.import.batchP95Ms} ms); ${r.import.recordsPerServerCpuSecond.toLocaleString("en-US")} records per server CPU second${r.import.requestThreadCpuMs !== undefined ? ` (request thread: ${Math.round((r.import.requestThreadCpuMs * 1000) / r.import.records)} µs per record)` : ""}${r.import.benchCpuMs !== undefined ? `; bench client ${Math.round((r.import.benchCpuMs * 1000) / r.import.records)} µs CPU per record` : ""}; ${r.import.bodies === "live" ? "bodies built during the import" : "bodies built before the clock"} | ≥ 10,000 records/s |`);
   out.push(`| import, official Python SDK records.log | ${"skipped" in r.sdk ? `not measured: ${r.sdk.skipped}` : `**${r.sdk.recordsPerSecond.toLocaleString("en-US")} records/s** (${r.sdk.records.toLocaleString("en-US")} records in ${r.sdk.seconds} s)`} | |`);
   if (r.recall) {
     out.push("skipped" in r.recall ? `| similarity recall@50 | not measured: ${r.recall.skipped} | |`

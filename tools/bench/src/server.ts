@@ -17,9 +17,10 @@ export function readRss(pid: number): { rss: number; hwm: number } {
 }
 
 /** CPU time (user + system) a process has used so far, in milliseconds (clock ticks of 10 ms). */
-export function readCpuMs(pid: number): number {
+export function readCpuMs(pid: number, thread?: number): number {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // /proc/<pid>/task/<tid>/stat: one thread (the main thread's tid is the pid); /proc/<pid>/stat: all.
+    const stat = readFileSync(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, "utf8");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     return (Number(fields[11]) + Number(fields[12])) * 10;
   } catch {
@@ -71,7 +72,7 @@ export async function startServer(options: ServerOptions = {}): Promise<BenchSer
   if (options.webDist) env.TESSERA_WEB_DIST = options.webDist;
   const child = await startBuiltServer({
     dataDir, ownerPassword, env, startTimeoutMs: 60_000,
-    nodeArgs: options.cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${options.cpuProfileDir}`] : [],
+    nodeArgs: [...(options.cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${options.cpuProfileDir}`] : []), ...(process.env.TESSERA_BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean)],
   });
   const ownerApiKey = /API key:\s+(\S+)/.exec(child.output())?.[1];
   if (!ownerApiKey) { await child.kill("SIGKILL"); throw new Error(`no owner API key in the server output: ${child.output()}`); }
