@@ -42,11 +42,12 @@ const { values: args } = parseArgs({
     "keep-data": { type: "boolean", default: false },
     "live-bodies": { type: "boolean", default: false },
     "bodies-dir": { type: "string" },
+    only: { type: "string" },
     help: { type: "boolean", default: false },
   },
 });
 if (args.help) {
-  console.log("usage: bench [--records N] [--batch 256] [--postgres URL] [--json FILE] [--markdown FILE] [--concurrency 1,20] [--requests N] [--max-seconds S] [--sdk-records N] [--browser-records N] [--browser-warmup N] [--browser-loads N] [--recall-samples N] [--profile DIR] [--smoke] [--strict] [--keep-data] [--live-bodies] [--bodies-dir DIR]");
+  console.log("usage: bench [--records N] [--batch 256] [--postgres URL] [--json FILE] [--markdown FILE] [--concurrency 1,20] [--requests N] [--max-seconds S] [--sdk-records N] [--browser-records N] [--browser-warmup N] [--browser-loads N] [--recall-samples N] [--profile DIR] [--smoke] [--strict] [--keep-data] [--live-bodies] [--bodies-dir DIR] [--only SCENARIO-SUBSTRING]");
   process.exit(0);
 }
 const int = (v: string | undefined, name: string) => { const n = Number(v); if (!Number.isInteger(n) || n < 0) throw new Error(`--${name} must be a non-negative integer`); return n; };
@@ -123,6 +124,7 @@ try {
   for (const c of opts.concurrency) {
     for (const [k, scenario] of all.entries()) {
       let requests = opts.requests;
+      if (args.only !== undefined && !scenario.name.includes(args.only)) { latency[k]!.levels[c] = { skipped: `--only ${args.only}` }; continue; }
       if (scenario.recordsPerRequest > 0) {
         // submit and bulk submit share this level's budget of unanswered records (1 + 10 per request pair)
         requests = Math.min(requests, Math.floor(perLevel / 11) - opts.warmup);
