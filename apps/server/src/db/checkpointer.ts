@@ -1,6 +1,5 @@
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
-import { LOWER_THREAD_PRIORITY } from "./background-thread.js";
 
 /**
  * How often the background thread checkpoints. A page written by many commits in between is copied
@@ -21,7 +20,7 @@ export const FALLBACK_AUTOCHECKPOINT = 20_000;
  * writer nor readers and copy only frames no reader still needs; the writer restarts the WAL from
  * its beginning at its next write once everything was copied.
  */
-const source = `${LOWER_THREAD_PRIORITY}
+const source = `
 const { parentPort, workerData } = require("node:worker_threads");
 const SQLite = require(workerData.module);
 const db = new SQLite(workerData.file, { fileMustExist: true });

@@ -3,7 +3,6 @@ import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 import type SQLite from "better-sqlite3";
 import type { Kysely } from "kysely";
-import { LOWER_THREAD_PRIORITY } from "../db/background-thread.js";
 import type { DB } from "../db/schema.js";
 
 /** Records per indexing transaction: one FTS5 segment flush per chunk. */
@@ -30,7 +29,7 @@ const FTS_TABLE = `CREATE VIRTUAL TABLE IF NOT EXISTS fts.records_fts USING fts5
  * before it is indexed), `write` (records were written: index when a chunk is due or the writes
  * pause), `start`, `close`. It answers `idle` when it has caught up with no catch-up waiting.
  */
-const source = `${LOWER_THREAD_PRIORITY}
+const source = `
 const { parentPort, workerData } = require("node:worker_threads");
 const SQLite = require(workerData.module);
 const { chunk, logChunk, idleMs } = workerData;
