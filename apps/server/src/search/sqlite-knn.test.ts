@@ -29,7 +29,9 @@ searchPortSuite("SQLite, similarity through the binary codes", async () => {
 
 const ts = "2024-01-01T00:00:00";
 
-for (const dimensions of [16, 12]) { // 16: codes by vec_quantize_binary; 12: quantised in JS
+// 16: codes by vec_quantize_binary; 12: quantised in JS; both one 32-bit word per code (distances by
+// table). 64: two words, so the distances come from the WebAssembly popcount (search/hamming.ts).
+for (const dimensions of [16, 12, 64]) {
   describe(`similarity on the approximate path (${dimensions} dimensions)`, () => {
     let store: Store;
     let ids: { ds: string; emb: string; user: string };
@@ -38,7 +40,7 @@ for (const dimensions of [16, 12]) { // 16: codes by vec_quantize_binary; 12: qu
     // 6 clusters of 50 whose centroids differ in sign on at least 4 dimensions (3 is the opposite of 2),
     // small noise: the 64 codes nearest to a cluster's vector hold the whole cluster.
     const signs = [0x0f0f, 0xf0f0, 0x3333, 0xcccc, 0x5555, 0xaaaa];
-    const centroids = signs.map((bits, c) => Array.from({ length: dimensions }, (_, d) => ((bits >> d) & 1 ? 1 : -1) * (1 + ((c + d) % 3))));
+    const centroids = signs.map((bits, c) => Array.from({ length: dimensions }, (_, d) => ((bits >> (d % 16)) & 1 ? 1 : -1) * (1 + ((c + d) % 3))));
     const near = (c: number) => centroids[c]!.map((x) => x + (random() - 0.5) * 0.4);
 
     async function addRecord(vector: number[] | null, cluster: number): Promise<string> {

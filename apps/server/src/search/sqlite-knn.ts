@@ -1,6 +1,7 @@
 import { CompiledQuery, type Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import { encodeVector } from "../records/read.js";
+import { HammingStore, hammingTable } from "./hamming.js";
 import type { SearchQuery, SearchResult } from "./search-port.js";
 import { Builder, type Param, SqliteQueries } from "./sqlite-sql.js";
 
@@ -16,8 +17,6 @@ const LOAD_BATCH = 50_000;
 const MEAN_SAMPLE = 5_000;
 const PRUNE_LOG_ABOVE = 50_000;
 const READ_MARK = "record_vectors_read";
-/** Set bits of every 16-bit value: two lookups per 32-bit word beat SWAR popcount in V8 (1M codes of 384 bits: ~20 ms). */
-const POPCOUNT16 = (() => { const t = new Uint8Array(65536); for (let i = 1; i < 65536; i++) t[i] = (i & 1) + t[i >>> 1]!; return t; })();
 
 /**
  * The binary codes of one vector setting, in memory, by `record_vectors` rowid (ascending): the sign
@@ -33,7 +32,9 @@ class Codes {
   size = 0;
   alive = 0;
   vrows = new Float64Array(0);
-  codes = new Uint32Array(0);
+  codes: Uint32Array = new Uint32Array(0);
+  /** Where `codes` lives when the distances can use the CPU's popcount (search/hamming.ts); else null. */
+  store: HammingStore | null = null;
   dead = new Uint8Array(0);
   /** Highest record_vectors rowid (any setting) whose row of this setting is in `codes`. */
   hwm = 0;
@@ -65,8 +66,20 @@ class Codes {
   reset(capacity: number): void {
     this.size = 0; this.alive = 0; this.hwm = 0;
     this.vrows = new Float64Array(capacity);
-    this.codes = new Uint32Array(capacity * this.words);
+    this.allocateCodes(capacity);
     this.dead = new Uint8Array(capacity);
+  }
+
+  /** New, zeroed code storage for `capacity` codes (the caller copies what it keeps). */
+  private allocateCodes(capacity: number): void {
+    let store: HammingStore | null = null;
+    try {
+      store = HammingStore.create(this.words, capacity);
+    } catch {
+      // No WebAssembly memory to be had (address space): the table's distances need none.
+    }
+    this.store = store;
+    this.codes = store?.codes ?? new Uint32Array(capacity * this.words);
   }
 
   /** Frees the arrays when nothing is left (the read position is kept). */
@@ -74,13 +87,14 @@ class Codes {
     this.size = 0;
     this.vrows = new Float64Array(0);
     this.codes = new Uint32Array(0);
+    this.store = null;
     this.dead = new Uint8Array(0);
   }
 
   private grow(min: number): void {
     const capacity = Math.max(min, Math.ceil(this.vrows.length * 1.5), 1024);
     const vrows = new Float64Array(capacity); vrows.set(this.vrows.subarray(0, this.size)); this.vrows = vrows;
-    const codes = new Uint32Array(capacity * this.words); codes.set(this.codes.subarray(0, this.size * this.words)); this.codes = codes;
+    const old = this.codes; this.allocateCodes(capacity); this.codes.set(old.subarray(0, this.size * this.words));
     const dead = new Uint8Array(capacity); dead.set(this.dead.subarray(0, this.size)); this.dead = dead;
   }
 
@@ -232,36 +246,12 @@ class Codes {
     return picked.slice(0, count).map((i) => vrows[i]!);
   }
 
-  /** A fresh array per query: another query's sync may change the codes while this one awaits SQL. */
+  /**
+   * Distances of every code to `probe`. With the popcount store, a view of its memory that the next
+   * call overwrites: use it before any await (another query's sync may change the codes meanwhile).
+   */
   hammingTo(probe: Uint32Array): Uint16Array {
-    const distances = new Uint16Array(this.size);
-    const { codes, words, size } = this;
-    const t = POPCOUNT16;
-    if (words === 12) { // 384 dimensions (the usual sentence embeddings): unrolled, ~1.5x faster
-      const [q0, q1, q2, q3, q4, q5, q6, q7, q8, q9, q10, q11] = probe as unknown as number[];
-      for (let i = 0, o = 0; i < size; i++, o += 12) {
-        let x = codes[o]! ^ q0!, d = t[x & 0xffff]! + t[x >>> 16]!;
-        x = codes[o + 1]! ^ q1!; d += t[x & 0xffff]! + t[x >>> 16]!;
-        x = codes[o + 2]! ^ q2!; d += t[x & 0xffff]! + t[x >>> 16]!;
-        x = codes[o + 3]! ^ q3!; d += t[x & 0xffff]! + t[x >>> 16]!;
-        x = codes[o + 4]! ^ q4!; d += t[x & 0xffff]! + t[x >>> 16]!;
-        x = codes[o + 5]! ^ q5!; d += t[x & 0xffff]! + t[x >>> 16]!;
-        x = codes[o + 6]! ^ q6!; d += t[x & 0xffff]! + t[x >>> 16]!;
-        x = codes[o + 7]! ^ q7!; d += t[x & 0xffff]! + t[x >>> 16]!;
-        x = codes[o + 8]! ^ q8!; d += t[x & 0xffff]! + t[x >>> 16]!;
-        x = codes[o + 9]! ^ q9!; d += t[x & 0xffff]! + t[x >>> 16]!;
-        x = codes[o + 10]! ^ q10!; d += t[x & 0xffff]! + t[x >>> 16]!;
-        x = codes[o + 11]! ^ q11!; d += t[x & 0xffff]! + t[x >>> 16]!;
-        distances[i] = d;
-      }
-      return distances;
-    }
-    for (let i = 0, o = 0; i < size; i++, o += words) {
-      let d = 0;
-      for (let w = 0; w < words; w++) { const x = codes[o + w]! ^ probe[w]!; d += t[x & 0xffff]! + t[x >>> 16]!; }
-      distances[i] = d;
-    }
-    return distances;
+    return this.store ? this.store.distances(probe, this.size) : hammingTable(this.codes, this.words, probe, this.size);
   }
 }
 
