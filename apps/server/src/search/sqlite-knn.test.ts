@@ -104,6 +104,25 @@ for (const dimensions of [16, 12, 64]) {
       expect(await hitIds(approximate(), onlyFar)).toEqual(bruteForce(v, 5, (r) => far.includes(r.id)));
     });
 
+    it("keeps the seq order of equal scores when it filters the candidates a slice at a time (duplicate vectors)", async () => {
+      const w = near(2).map((x) => x * 3);
+      const duplicates: string[] = [];
+      for (let i = 0; i < 40; i++) duplicates.push(await addRecord(w, 2));
+      // The first ten get new vector rowids: rowid order (the candidates' order) no longer follows seq.
+      for (const id of duplicates.slice(0, 10)) {
+        await store.db.deleteFrom("record_vectors").where("record_id", "=", id).execute();
+        await store.db.insertInto("record_vectors").values({ vector_settings_id: ids.emb, record_id: id, vector: encodeVector(w) }).execute();
+      }
+      await store.db.insertInto("responses").values(duplicates.slice(0, 3).map((recordId) => ({ id: randomUUID(), record_id: recordId, user_id: ids.user, status: "submitted" as const, values: "{}", inserted_at: ts, updated_at: ts }))).execute();
+      const pending = query(w, { filters: [{ type: "terms", scope: { entity: "response_status" }, values: ["pending"] }] });
+      // Every record a candidate (the codes' own cut resolves its ties by rowid): what is tested is the rescoring.
+      const wide = () => new SqliteKnn(store.db, { exactBelow: 0, oversample: 10 });
+      expect(await hitIds(wide(), pending)).toEqual(duplicates.slice(3, 8));
+      expect(await hitIds(wide(), pending)).toEqual(await hitIds(exact(), pending));
+      const many = { ...pending, limit: 45 };
+      expect(await hitIds(wide(), many)).toEqual(await hitIds(exact(), many));
+    });
+
     it("follows new, updated and deleted vectors and deleted records", async () => {
       const knn = approximate();
       const v = near(0);
