@@ -441,7 +441,8 @@ export class SqliteKnn extends SqliteQueries {
    * until `limit` passed. A slice is never cut inside a run of equal scores (ties are broken by seq,
    * which only the records know), so every candidate left scores strictly worse than all kept ones.
    * With fewer than `limit` passing, every candidate was filtered: the same rows as filterAndScore.
-   * (At 1M, 500 candidates: the records and the response filter were read for each of them.)
+   * (A page of 50 takes 1,160 candidates from the codes: their records and the response filter were
+   * read for each of them.)
    */
   private async filterBest(query: SearchQuery, vrows: number[]): Promise<{ id: string; seq: number; score: number }[]> {
     if (vrows.length === 0) return [];
