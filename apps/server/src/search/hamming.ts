@@ -71,11 +71,9 @@ export class HammingStore {
   private readonly outAt: number;
 
   readonly words: number;
-  readonly capacity: number;
 
   private constructor(words: number, capacity: number, api: WasmApi, mod: WasmModule) {
     this.words = words;
-    this.capacity = capacity;
     const probeBytes = Math.ceil((words * 4) / 8) * 8;
     const codeBytes = capacity * words * 4;
     this.probeAt = codeBytes;

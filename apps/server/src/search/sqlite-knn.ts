@@ -394,8 +394,8 @@ export class SqliteKnn extends SqliteQueries {
         [exact, vector.settingsId, k]);
       const complete = near.length < k;
       const cutoff = complete ? null : near[near.length - 1]!.distance;
-      const candidates = near.filter((n) => cutoff === null || (most ? n.distance < cutoff : n.distance > cutoff)).map((n) => n.vrow);
-      const rows = await this.filterAndScore(query, candidates);
+      const candidates = near.filter((n) => cutoff === null || (most ? n.distance < cutoff : n.distance > cutoff)).map((n) => ({ vrow: n.vrow, score: n.distance }));
+      const rows = await this.filterBest(query, candidates);
       if (complete || rows.length >= query.limit) return this.result(query, rows);
       k *= 4;
     }
@@ -413,7 +413,7 @@ export class SqliteKnn extends SqliteQueries {
     const negated = most ? null : vector.value.map((x) => -x);
     for (;;) {
       const candidates = probe ? codes.nearest(probe, count) : codes.best(codes.scoresFor(negated!), count);
-      const rows = await this.filterBest(query, candidates);
+      const rows = await this.filterBest(query, await this.scored(query, candidates));
       if (candidates.length >= codes.alive || rows.length >= query.limit) return this.result(query, rows);
       // Grow by the observed rejection rate (at least 4x).
       const kept = Math.max(rows.length, 1) / Math.max(candidates.length, 1);
@@ -421,37 +421,26 @@ export class SqliteKnn extends SqliteQueries {
     }
   }
 
-  /** The candidates (record_vectors rowids) that pass the query's filters, with their exact cosine distance. */
-  private async filterAndScore(query: SearchQuery, vrows: number[]): Promise<{ id: string; seq: number; score: number }[]> {
+  /** The candidates (record_vectors rowids) with their exact cosine distance to the query, read from the vectors alone. */
+  private async scored(query: SearchQuery, vrows: number[]): Promise<{ vrow: number; score: number }[]> {
     if (vrows.length === 0) return [];
     const vector = query.vector!;
-    const head = new Builder(query.userId);
-    const select = `SELECT r.id AS id, r.seq AS seq, vec_distance_cosine(v.vector, ${head.p(encodeVector(vector.value))}) AS score FROM json_each(${head.p(JSON.stringify(vrows))}) AS c`
-      + " CROSS JOIN record_vectors v ON v.rowid = c.value CROSS JOIN records r ON r.id = v.record_id";
-    const b = new Builder(query.userId);
-    const where = [`v.vector_settings_id = ${b.p(vector.settingsId)}`, `r.dataset_id = ${b.p(query.datasetId)}`];
-    if (vector.excludeRecordId) where.push(`r.id <> ${b.p(vector.excludeRecordId)}`);
-    for (const f of query.filters) where.push(b.filter(f));
-    return this.all(`${select} WHERE ${where.join(" AND ")}`, [...head.params, ...b.params]);
+    return this.all<{ vrow: number; score: number }>(
+      "SELECT v.rowid AS vrow, vec_distance_cosine(v.vector, ?) AS score FROM json_each(?) AS c CROSS JOIN record_vectors v ON v.rowid = c.value WHERE v.vector_settings_id = ?",
+      [encodeVector(vector.value), JSON.stringify(vrows), vector.settingsId]);
   }
 
   /**
-   * What `result` keeps of filterAndScore's rows, reading far fewer records: the exact distances from
-   * the vectors alone first, then the filters on the candidates in score order, a slice at a time,
-   * until `limit` passed. A slice is never cut inside a run of equal scores (ties are broken by seq,
-   * which only the records know), so every candidate left scores strictly worse than all kept ones.
-   * With fewer than `limit` passing, every candidate was filtered: the same rows as filterAndScore.
-   * (A page of 50 takes 1,160 candidates from the codes: their records and the response filter were
-   * read for each of them.)
+   * The scored candidates that pass the query's filters, as many as `result` needs: the filters run
+   * on the candidates in score order, a slice at a time, until `limit` passed (at 1M a page of 50
+   * takes 1,160 candidates from the codes; their records and the response filter were read for
+   * each). A slice is never cut inside a run of equal scores (ties are broken by seq, which only the
+   * records know), so every candidate left scores strictly worse than all kept ones. With fewer than
+   * `limit` passing, every candidate was filtered.
    */
-  private async filterBest(query: SearchQuery, vrows: number[]): Promise<{ id: string; seq: number; score: number }[]> {
-    if (vrows.length === 0) return [];
-    const vector = query.vector!;
-    const most = vector.order === "most_similar";
-    const scored = await this.all<{ vrow: number; score: number }>(
-      "SELECT v.rowid AS vrow, vec_distance_cosine(v.vector, ?) AS score FROM json_each(?) AS c CROSS JOIN record_vectors v ON v.rowid = c.value WHERE v.vector_settings_id = ?",
-      [encodeVector(vector.value), JSON.stringify(vrows), vector.settingsId]);
-    scored.sort((x, y) => (most ? x.score - y.score : y.score - x.score));
+  private async filterBest(query: SearchQuery, candidates: { vrow: number; score: number }[]): Promise<{ id: string; seq: number; score: number }[]> {
+    const most = query.vector!.order === "most_similar";
+    const scored = [...candidates].sort((x, y) => (most ? x.score - y.score : y.score - x.score));
     const kept: { id: string; seq: number; score: number }[] = [];
     for (let from = 0, take = Math.max(query.limit * 2, 32); from < scored.length && kept.length < query.limit; take *= 2) {
       let to = Math.min(scored.length, from + take);
