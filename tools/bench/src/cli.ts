@@ -16,7 +16,7 @@ import { measureRecall } from "./recall.ts";
 import { topFunctions } from "./profile.ts";
 import { renderMarkdown, type BenchReport, type LatencyRow } from "./report.ts";
 import { sdkImport, type SdkResult } from "./sdk.ts";
-import { directorySize, readCpuMs, readRss, REPO_ROOT, snapshotWebDist, startServer } from "./server.ts";
+import { directorySize, readCpuMs, readRss, readThreadsCpuMs, REPO_ROOT, snapshotWebDist, startServer, threadsCpuBetween } from "./server.ts";
 import { bundleSizes, measureBrowser, type BrowserOutcome } from "./web.ts";
 
 const { values: args } = parseArgs({
@@ -86,6 +86,7 @@ try {
   let lastLog = 0;
   const importCpu0 = readCpuMs(server.pid);
   const importThreadCpu0 = readCpuMs(server.pid, server.pid);
+  const importThreads0 = readThreadsCpuMs(server.pid);
   if (!args["live-bodies"]) log("building the request bodies first (--live-bodies to build them during the import)");
   const imported: ImportResult = await importRecords(owner, ds, gen, opts.records, opts.batch, {
     prebuilt: !args["live-bodies"], tmpDir: args["bodies-dir"],
@@ -94,8 +95,10 @@ try {
   if (imported.prebuildSeconds !== undefined) log(`bodies built in ${imported.prebuildSeconds} s`);
   const importCpuMs = readCpuMs(server.pid) - importCpu0;
   const importThreadCpuMs = readCpuMs(server.pid, server.pid) - importThreadCpu0;
+  const importThreads = threadsCpuBetween(importThreads0, readThreadsCpuMs(server.pid)).slice(0, 6);
   const benchCpuMs = imported.clientCpuMs;
   log(`import: ${imported.recordsPerSecond} records/s, server CPU ${importCpuMs} ms (request thread ${importThreadCpuMs} ms), bench CPU ${benchCpuMs} ms`);
+  log(`  server threads during the import (µs per record): ${importThreads.map((t) => `${t.tid === server.pid ? "request" : t.name}#${t.tid} ${Math.round((t.ms * 1000) / imported.records)}`).join(", ")}`);
   const dataDirAfterImport = directorySize(server.dataDir);
   const rssAfterImport = readRss(server.pid).rss;
 

@@ -28,6 +28,25 @@ export function readCpuMs(pid: number, thread?: number): number {
   }
 }
 
+/** CPU time (user + system, ms) of each of a process's threads so far, by thread id, with its name (`comm`). */
+export function readThreadsCpuMs(pid: number): Map<number, { name: string; ms: number }> {
+  const out = new Map<number, { name: string; ms: number }>();
+  let tids: string[] = [];
+  try { tids = readdirSync(`/proc/${pid}/task`); } catch { return out; }
+  for (const tid of tids) {
+    try {
+      const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, "utf8").trim();
+      out.set(Number(tid), { name, ms: readCpuMs(pid, Number(tid)) });
+    } catch { /* the thread ended */ }
+  }
+  return out;
+}
+
+/** The threads that used CPU between two readThreadsCpuMs snapshots, busiest first. */
+export function threadsCpuBetween(before: Map<number, { name: string; ms: number }>, after: Map<number, { name: string; ms: number }>): Array<{ tid: number; name: string; ms: number }> {
+  return [...after].map(([tid, t]) => ({ tid, name: t.name, ms: t.ms - (before.get(tid)?.ms ?? 0) })).filter((t) => t.ms > 0).sort((a, b) => b.ms - a.ms);
+}
+
 /**
  * A private copy of the built web app, so that a rebuild of apps/web/dist during a long run (other
  * people work in the same checkout) cannot break the browser part or change the measured bundle.

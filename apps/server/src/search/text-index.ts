@@ -5,8 +5,16 @@ import type SQLite from "better-sqlite3";
 import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 
-/** Records per indexing transaction: one FTS5 segment flush per chunk. */
-const CHUNK = 2000;
+/**
+ * Records per indexing transaction: one FTS5 segment flush per chunk, with the table's `hashsize`
+ * (the pending terms FTS5 keeps in memory before it writes a segment, 1 MB by default) large enough
+ * for a whole chunk. Measured on the bench's texts (~340 words per record, 300K records): indexing
+ * CPU 77 us per record at 2,000 records and 1 MB, 50-57 us at 10,000 records and 32 MB (fewer,
+ * larger segments: less merging).
+ */
+const CHUNK = 10_000;
+/** FTS5 `hashsize` of the index (bytes of pending terms per segment flush); see CHUNK. */
+export const FTS_HASH_SIZE = 32 * 1024 * 1024;
 /** Logged changes (deletes, fields updates) applied per indexing transaction. */
 const LOG_CHUNK = 5000;
 /** Fewer records than a chunk behind: the indexer waits for this long without record writes before it runs. */
@@ -144,6 +152,10 @@ function attachIndexFile(sqlite: SQLite.Database, ftsFile: string): void {
   sqlite.pragma("fts.journal_mode = WAL");
   sqlite.pragma("fts.synchronous = NORMAL");
   sqlite.exec(FTS_TABLE);
+  // A persistent FTS5 option (records_fts_config), read by every connection that opens the table.
+  if (sqlite.prepare("SELECT v FROM fts.records_fts_config WHERE k = 'hashsize'").pluck().get() !== FTS_HASH_SIZE) {
+    sqlite.exec(`INSERT INTO fts.records_fts (records_fts, rank) VALUES ('hashsize', ${FTS_HASH_SIZE})`);
+  }
   sqlite.exec("CREATE TABLE IF NOT EXISTS fts.text_index_state (name TEXT PRIMARY KEY, value INTEGER NOT NULL)");
   // The log's high-water mark (AUTOINCREMENT: pruning never lowers it).
   const logTop = (sqlite.prepare("SELECT seq FROM main.sqlite_sequence WHERE name = 'records_fts_changes'").pluck().get() as number | undefined) ?? 0;
@@ -164,7 +176,7 @@ interface Reply { type: "done" | "idle" | "error"; id?: number; applied?: number
  * Deferred full-text indexing on a thread of its own (SQLite; migrations 0014 and 0016): the record
  * ingestion commits the records and answers without writing their `records_fts` rows; the indexer
  * thread writes them into the index file, for every record with `seq` above its mark, in chunks of
- * 2,000 consecutive records (fewer, larger FTS5 segments), as soon as a chunk is due or when the
+ * 10,000 consecutive records (fewer, larger FTS5 segments), as soon as a chunk is due or when the
  * writes pause. The request thread only sends messages.
  *
  * Exactness: every reader of `records_fts` calls `catchUp()` first, which waits until every record
