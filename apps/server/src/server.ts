@@ -10,6 +10,8 @@ import { createContext, type AppContext } from "./context.js";
 import { buildApp } from "./app.js";
 import { bootstrapOwner, type OwnerBootstrap } from "./bootstrap/owner.js";
 import { seedDemo } from "./bootstrap/demo.js";
+import { onRecordsWritten } from "./records/write-hooks.js";
+import { sqliteSearchFor } from "./search/sqlite-search.js";
 import { textIndexFor } from "./search/text-index.js";
 import { warmUpDatasets } from "./search/warm-up.js";
 
@@ -44,13 +46,24 @@ async function startOn(store: Store, config: ServerConfig): Promise<RunningServe
     textIndex.touch(recent.map((d) => d.id));
   }
   textIndex?.start();
+  // The similarity codes follow each write once its response is out (SqliteKnn.follow): the first
+  // similarity search after an import does not read them all.
+  let closing = false;
+  if (store.dialect === "sqlite") {
+    onRecordsWritten(store.db, (written) => {
+      setImmediate(() => {
+        if (closing) return;
+        sqliteSearchFor(store.db).followWrites(written.datasetId).catch((error: unknown) => { if (!closing) console.error("similarity codes: following a write failed", error); });
+      });
+    });
+  }
   if (config.seedDemo) await seedDemo(app, store.db, { vectors: store.vectorSearch });
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   return {
     app, ctx, owner, url: `http://${config.host === "0.0.0.0" ? "127.0.0.1" : config.host}:${port}`,
-    close: async () => { await textIndex?.stop(); await app.close(); await store.close(); },
+    close: async () => { closing = true; await textIndex?.stop(); await app.close(); await store.close(); },
   };
 }
 

@@ -10,6 +10,7 @@ import { postgresMigrationProvider } from "./migrations/postgres/index.js";
 import { dialectOf, type SqlDialect } from "./dialect.js";
 import { Checkpointer, FALLBACK_AUTOCHECKPOINT } from "./checkpointer.js";
 import { withStatementCache } from "./statement-cache.js";
+import { onRecordsWritten } from "../records/write-hooks.js";
 import { attachTextIndex, registerTextIndex, TextIndex } from "../search/text-index.js";
 
 export interface Store {
@@ -72,6 +73,7 @@ export async function openEmbeddedStore(dataDir: string): Promise<Store> {
   attachTextIndex(sqlite, ftsFile);
   const textIndex = new TextIndex(sqlite, { mainFile: file, ftsFile }, (error) => { console.error("text index: background indexing failed", error); });
   registerTextIndex(db, textIndex);
+  onRecordsWritten(db, (written) => textIndex.noteWrite(written.created, written.datasetId));
   // Checkpoints off the request thread (db/checkpointer.ts); the connection's own stays as a safety net.
   const checkpointer = new Checkpointer(file, (message) => { console.error(`WAL checkpoint thread: ${message}`); });
   sqlite.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT}`);

@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { openPgliteStore, type PgliteStore } from "../testing/pglite-store.js";
 import { seedSearchData } from "../search/search-port.suite.js";
 import { ingestRecords } from "../records/ingest.js";
-import { PlannerStatistics, plannerStatisticsFor, registerPlannerStatistics } from "./planner-statistics.js";
+import { onRecordsWritten } from "../records/write-hooks.js";
+import { PlannerStatistics } from "./planner-statistics.js";
 
 // PostgreSQL (PGlite: no autovacuum, so only an explicit ANALYZE sets the statistics).
 const stores: PgliteStore[] = [];
@@ -47,9 +48,8 @@ describe("planner statistics after imports (PostgreSQL)", () => {
 
   it("hears of the records the ingestion writes", async () => {
     const store = await withRecords(0);
-    expect(plannerStatisticsFor(store.db)).toBeNull(); // PGlite test stores register none; db/postgres.ts does
     const statistics = new PlannerStatistics(store.db, { minRows: 2, quietMs: 10 });
-    registerPlannerStatistics(store.db, statistics);
+    onRecordsWritten(store.db, (written) => statistics.noteWrite(written.created)); // as db/postgres.ts does
     const ds = (await store.db.selectFrom("records").select("dataset_id").executeTakeFirstOrThrow()).dataset_id;
     await store.db.insertInto("fields").values({ id: randomUUID(), dataset_id: ds, name: "body", title: "Body", required: 0, settings: '{"type":"text","use_markdown":false}', inserted_at: "t", updated_at: "t" }).execute();
     await ingestRecords(store.db, ds, [{ fields: { body: "a" } }, { fields: { body: "b" } }], { mode: "create" });

@@ -70,11 +70,3 @@ export class PlannerStatistics {
     this.analyzed++;
   }
 }
-
-const registry = new WeakMap<object, PlannerStatistics>();
-
-/** Registers the planner statistics refresher of a PostgreSQL store's Kysely instance (db/postgres.ts). */
-export function registerPlannerStatistics(db: Kysely<DB>, statistics: PlannerStatistics): void { registry.set(db, statistics); }
-
-/** The store's refresher; null on SQLite (and on a Kysely instance without one). */
-export function plannerStatisticsFor(db: Kysely<DB>): PlannerStatistics | null { return registry.get(db) ?? null; }

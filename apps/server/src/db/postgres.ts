@@ -7,7 +7,8 @@ import {
 import type { DB } from "./schema.js";
 import type { Store } from "./database.js";
 import { migrate } from "./database.js";
-import { PlannerStatistics, registerPlannerStatistics } from "./planner-statistics.js";
+import { onRecordsWritten } from "../records/write-hooks.js";
+import { PlannerStatistics } from "./planner-statistics.js";
 
 /** The store cannot start (clear message for the operator, no stack trace needed). */
 export class StoreStartupError extends Error {
@@ -105,7 +106,7 @@ export async function openPostgresStore(databaseUrl: string, options: PostgresSt
   try {
     const { vectorSearch } = await preparePostgres(db);
     const statistics = new PlannerStatistics(db, {}, (error) => { console.error("PostgreSQL: ANALYZE after an import failed", error); });
-    registerPlannerStatistics(db, statistics);
+    onRecordsWritten(db, (written) => statistics.noteWrite(written.created));
     return { db, dialect: "postgres", sqlite: null, databaseUrl, vectorSearch, close: async () => { statistics.stop(); await db.destroy(); } };
   } catch (error) {
     await db.destroy();

@@ -4,13 +4,13 @@ import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import { now } from "../clock.js";
 import { rawSqliteOf } from "../db/database.js";
-import { plannerStatisticsFor } from "../db/planner-statistics.js";
 import { notFound, unprocessable } from "../http/errors.js";
 import { textIndexFor } from "../search/text-index.js";
 import { loadDatasetSchema, type DatasetSchema } from "./dataset-schema.js";
 import type { RecordItem, SuggestionCreate } from "./input.js";
 import { encodeVector, withIncludes, type RecordOut, type RecordRow, type ResponseOut } from "./read.js";
 import { refreshRecordStatuses } from "./status.js";
+import { recordsWritten } from "./write-hooks.js";
 import { RecordValueError, validateFields, validateMetadata, validateResponseValues, validateSuggestionValue, validateVectors } from "./values.js";
 
 /**
@@ -79,10 +79,8 @@ export async function ingestRecords(db: Kysely<DB>, datasetId: string, items: Re
     const schema = await loadDatasetSchema(trx, dataset);
     return ingestWithSchema(trx, schema, items, options, raw);
   });
-  // Committed: their full-text rows are written by the text indexer, off the request path.
-  textIndexFor(db)?.noteWrite(result.createdIds.length, datasetId);
-  // PostgreSQL: fresh planner statistics once an import pauses (db/planner-statistics.ts).
-  plannerStatisticsFor(db)?.noteWrite(result.createdIds.length);
+  // Committed: the full-text rows, planner statistics and similarity codes follow off the request path.
+  recordsWritten(db, { datasetId, created: result.createdIds.length });
   return result;
 }
 

@@ -274,6 +274,9 @@ function sumTo(histogram: Uint32Array, last: number): number {
  * filters reject too many. Not built on first use and no vec0 table: the codes are read from
  * `record_vectors` (~5 s of CPU per 1M vectors, in batches) and kept in step (see `sync`).
  */
+/** Vectors a setting may have for `follow` to load its codes from scratch (~0.2 s of CPU). */
+const FOLLOW_LOAD_MAX = 50_000;
+
 export class SqliteKnn extends SqliteQueries {
   private readonly settings = new Map<string, Codes>();
   private readonly exactBelow: number;
@@ -366,6 +369,37 @@ export class SqliteKnn extends SqliteQueries {
 
   /** Loads or brings up to date the codes of a vector setting ahead of its first search (search/warm-up.ts). */
   async warm(settingsId: string): Promise<void> { await this.codes(settingsId); }
+
+  /** Settings whose codes a `follow` is bringing up to date (a write meanwhile needs no second one). */
+  private readonly following = new Set<string>();
+  /** Syncs made by `follow` (diagnostics, tests). */
+  followed = 0;
+
+  /**
+   * Keeps the codes of a dataset's vector settings in step with its writes, off the request path
+   * (run after a bulk call's response is written, while the client prepares its next batch): each
+   * sync reads the batch's new vectors (~4.5 us each), so that the first similarity search after an
+   * import finds the codes ready instead of reading them all (~5 s at 1M vectors). Codes not loaded
+   * yet are loaded here only while the setting is small (up to FOLLOW_LOAD_MAX vectors, i.e. from the
+   * start of an import); larger ones are left to the warm-up and the first search.
+   */
+  async follow(datasetId: string): Promise<void> {
+    const settings = await this.all<{ id: string }>("SELECT id FROM vectors_settings WHERE dataset_id = ?", [datasetId]);
+    for (const { id } of settings) {
+      if (this.following.has(id)) continue;
+      if ((this.settings.get(id)?.applied ?? -1) < 0) {
+        const n = (await this.all<{ n: number }>("SELECT count(*) AS n FROM (SELECT 1 FROM record_vectors WHERE vector_settings_id = ? LIMIT ?)", [id, FOLLOW_LOAD_MAX + 1]))[0]?.n ?? 0;
+        if (n > FOLLOW_LOAD_MAX) continue;
+      }
+      this.following.add(id);
+      try {
+        await this.codes(id);
+        this.followed++;
+      } finally {
+        this.following.delete(id);
+      }
+    }
+  }
 
   /** Similarity search; null (the caller's exact scan) when the vector setting is unknown. */
   async knnSearch(query: SearchQuery): Promise<SearchResult | null> {

@@ -38,6 +38,12 @@ export class SqliteSearch extends SqliteQueries implements SearchPort {
   /** The similarity codes of a vector setting loaded ahead of its first search (search/warm-up.ts). */
   async warmVectors(settingsId: string): Promise<void> { await this.knn.warm(settingsId); }
 
+  /** Brings the loaded similarity codes of a dataset up to date after its records were written (SqliteKnn.follow). */
+  async followWrites(datasetId: string): Promise<void> { await this.knn.follow(datasetId); }
+
+  /** Syncs of similarity codes made after writes (diagnostics, tests). */
+  get codesFollowed(): number { return this.knn.followed; }
+
   /**
    * What a dataset's first metadata filter reads, loaded ahead (search/warm-up.ts): the metadata
    * columns of these properties and the record statuses the queue's filters exclude by

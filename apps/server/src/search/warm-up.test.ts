@@ -50,6 +50,21 @@ describe.skipIf(onPostgres)("warm-up after writes (SQLite)", () => {
     expect(metrics.body.values.reduce((a, v) => a + v.count, 0)).toBe(40);
   });
 
+  it("brings the similarity codes up to date after each bulk write, without waiting for the writes to pause", async () => {
+    const db = server.ctx.db;
+    const search = sqliteSearchFor(db);
+    const before = search.codesFollowed;
+    const mark = async () => (await sql<{ seq: number }>`SELECT seq FROM search_index_state WHERE name = 'record_vectors_read'`.execute(db)).rows[0]?.seq ?? 0;
+    for (let batch = 0; batch < 3; batch++) {
+      const items = recordItems(20, `follow-${batch}-`, (i) => ({ vectors: { emb: [i, 1, batch] } }));
+      expect((await d.f.request("PUT", `/datasets/${d.datasetId}/records/bulk`, { body: { items } })).status).toBe(200);
+      const vectors = (await sql<{ rowid: number }>`SELECT max(rowid) AS rowid FROM record_vectors`.execute(db)).rows[0]!.rowid;
+      // The codes' read mark reaches this batch's vectors after its response, each time.
+      await vi.waitFor(async () => { expect(await mark()).toBeGreaterThanOrEqual(vectors); }, { timeout: 5_000, interval: 10 });
+    }
+    expect(search.codesFollowed - before).toBeGreaterThanOrEqual(3);
+  });
+
   it("warms the most recently active datasets up after a restart", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "tessera-warm-"));
     const config = { ...loadConfig({ TESSERA_OWNER_PASSWORD: "warm-up-owner-password" }, []), dataDir, port: 0, host: "127.0.0.1", webDist: null };
