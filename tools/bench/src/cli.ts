@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { Api, createAnnotators, createDataset, importRecords, type ImportResult } from "./api.ts";
 import { DatasetGenerator } from "./data.ts";
-import { RecordPool, runLoad, scenarios } from "./latency.ts";
+import { RecordPool, runLoad, scenarios, warmupCalls } from "./latency.ts";
 import { measureRecall } from "./recall.ts";
 import { topFunctions } from "./profile.ts";
 import { renderMarkdown, type BenchReport, type LatencyRow } from "./report.ts";
@@ -130,7 +130,7 @@ try {
       if (args.only !== undefined && !scenario.name.includes(args.only)) { latency[k]!.levels[c] = { skipped: `--only ${args.only}` }; continue; }
       if (scenario.recordsPerRequest > 0) {
         // submit and bulk submit share this level's budget of unanswered records (1 + 10 per request pair)
-        requests = Math.min(requests, Math.floor(perLevel / 11) - opts.warmup);
+        requests = Math.min(requests, Math.floor(perLevel / 11) - warmupCalls({ concurrency: c, warmup: opts.warmup }));
         if (requests <= 0) { latency[k]!.levels[c] = { skipped: "not enough records" }; continue; }
       }
       log(`${scenario.name} x${requests} at concurrency ${c}`);
@@ -146,7 +146,7 @@ try {
         continue;
       }
       // Server CPU per request (warm-up included in the divisor): a figure far less sensitive to the machine's load than wall time.
-      const result = { ...loaded, serverCpuMsPerRequest: Math.round(((readCpuMs(server.pid) - cpu0) / Math.max(1, loaded.count + loaded.errors + opts.warmup)) * 10) / 10 };
+      const result = { ...loaded, serverCpuMsPerRequest: Math.round(((readCpuMs(server.pid) - cpu0) / Math.max(1, loaded.count + loaded.errors + warmupCalls({ concurrency: c, warmup: opts.warmup }))) * 10) / 10 };
       if (result.errors > 0) problems.push(`${scenario.name} @${c}: ${result.errors} errors, first: ${result.firstError}`);
       latency[k]!.levels[c] = result;
     }

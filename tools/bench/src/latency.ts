@@ -104,10 +104,18 @@ export function scenarios(ds: BenchDataset, gen: DatasetGenerator, pool: RecordP
 
 export interface LoadOptions { concurrency: number; requests: number; maxSeconds: number; warmup: number }
 
-/** `requests` calls (or until `maxSeconds`) spread over `concurrency` clients, each an annotator of its own. */
+/** Untimed calls before a load: `warmup`, and at least one per client. */
+export function warmupCalls(options: Pick<LoadOptions, "concurrency" | "warmup">): number { return Math.max(options.warmup, options.concurrency); }
+
+/**
+ * `requests` calls (or until `maxSeconds`) spread over `concurrency` clients, each an annotator of its
+ * own, after `warmup` untimed calls spread over the clients so that each has made at least one: a
+ * client's first call loads what the server keeps per user (its answered records, its queue), which
+ * is a one-off per annotator, not the steady state the percentiles describe.
+ */
 export async function runLoad(scenario: Scenario, clients: readonly Annotator[], options: LoadOptions): Promise<Summary & { firstError?: string }> {
   const client = (w: number) => clients[w % clients.length]!;
-  for (let i = 0; i < options.warmup; i++) await scenario.run(client(0), -1 - i);
+  for (let i = 0; i < warmupCalls(options); i++) await scenario.run(client(i % options.concurrency), -1 - i);
   const samples: number[] = [];
   let errors = 0;
   let firstError: string | undefined;
