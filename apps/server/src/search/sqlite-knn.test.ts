@@ -123,6 +123,22 @@ for (const dimensions of [16, 12, 64]) {
       expect(await hitIds(wide(), many)).toEqual(await hitIds(exact(), many));
     });
 
+    it("follows writes: loads a small setting's codes, leaves a large unloaded one to its first search, then follows it", async () => {
+      const small = new SqliteKnn(store.db, { exactBelow: 0, oversample: 1, followLoadMax: 1000 });
+      await small.follow(ids.ds);
+      expect(small.followed).toBe(1);
+      const large = new SqliteKnn(store.db, { exactBelow: 0, oversample: 1, followLoadMax: 100 }); // 300 vectors
+      await large.follow(ids.ds);
+      await large.follow(ids.ds);
+      expect(large.followed).toBe(0);
+      const v = near(0);
+      expect(await hitIds(large, query(v))).toEqual(bruteForce(v, 5)); // the first search loads them
+      const added = await addRecord(v.map((x) => x * 2), 0);
+      await large.follow(ids.ds);
+      expect(large.followed).toBe(1);
+      expect((await hitIds(large, query(v)))).toContain(added);
+    });
+
     it("follows new, updated and deleted vectors and deleted records", async () => {
       const knn = approximate();
       const v = near(0);

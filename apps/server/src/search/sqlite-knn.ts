@@ -10,6 +10,8 @@ export interface KnnOptions {
   exactBelow?: number;
   /** Candidates taken from the binary codes per result wanted, then rescored exactly (default 10). */
   oversample?: number;
+  /** Vectors a setting may have for `follow` to load its codes from scratch (default 50,000: ~0.2 s of CPU). */
+  followLoadMax?: number;
 }
 
 const LOAD_BATCH = 50_000;
@@ -274,18 +276,23 @@ function sumTo(histogram: Uint32Array, last: number): number {
  * filters reject too many. Not built on first use and no vec0 table: the codes are read from
  * `record_vectors` (~5 s of CPU per 1M vectors, in batches) and kept in step (see `sync`).
  */
-/** Vectors a setting may have for `follow` to load its codes from scratch (~0.2 s of CPU). */
-const FOLLOW_LOAD_MAX = 50_000;
-
 export class SqliteKnn extends SqliteQueries {
   private readonly settings = new Map<string, Codes>();
+  /** Settings whose codes a `follow` is bringing up to date (a write meanwhile needs no second one). */
+  private readonly following = new Set<string>();
+  /** Settings found over `followLoadMax` vectors while not loaded: `follow` leaves them until a search or the warm-up loads them. */
+  private readonly tooLargeToFollow = new Set<string>();
+  /** Syncs made by `follow` (diagnostics, tests). */
+  followed = 0;
   private readonly exactBelow: number;
   private readonly oversample: number;
+  private readonly followLoadMax: number;
 
   constructor(db: Kysely<DB>, options: KnnOptions = {}) {
     super(db);
     this.exactBelow = options.exactBelow ?? 20_000;
     this.oversample = options.oversample ?? 10;
+    this.followLoadMax = options.followLoadMax ?? 50_000;
   }
 
   /** The up-to-date codes of a vector setting; null when the setting is unknown. */
@@ -370,17 +377,12 @@ export class SqliteKnn extends SqliteQueries {
   /** Loads or brings up to date the codes of a vector setting ahead of its first search (search/warm-up.ts). */
   async warm(settingsId: string): Promise<void> { await this.codes(settingsId); }
 
-  /** Settings whose codes a `follow` is bringing up to date (a write meanwhile needs no second one). */
-  private readonly following = new Set<string>();
-  /** Syncs made by `follow` (diagnostics, tests). */
-  followed = 0;
-
   /**
    * Keeps the codes of a dataset's vector settings in step with its writes, off the request path
    * (run after a bulk call's response is written, while the client prepares its next batch): each
    * sync reads the batch's new vectors (~4.5 us each), so that the first similarity search after an
    * import finds the codes ready instead of reading them all (~5 s at 1M vectors). Codes not loaded
-   * yet are loaded here only while the setting is small (up to FOLLOW_LOAD_MAX vectors, i.e. from the
+   * yet are loaded here only while the setting is small (up to `followLoadMax` vectors, i.e. from the
    * start of an import); larger ones are left to the warm-up and the first search.
    */
   async follow(datasetId: string): Promise<void> {
@@ -388,8 +390,9 @@ export class SqliteKnn extends SqliteQueries {
     for (const { id } of settings) {
       if (this.following.has(id)) continue;
       if ((this.settings.get(id)?.applied ?? -1) < 0) {
-        const n = (await this.all<{ n: number }>("SELECT count(*) AS n FROM (SELECT 1 FROM record_vectors WHERE vector_settings_id = ? LIMIT ?)", [id, FOLLOW_LOAD_MAX + 1]))[0]?.n ?? 0;
-        if (n > FOLLOW_LOAD_MAX) continue;
+        if (this.tooLargeToFollow.has(id)) continue;
+        const n = (await this.all<{ n: number }>("SELECT count(*) AS n FROM (SELECT 1 FROM record_vectors WHERE vector_settings_id = ? LIMIT ?)", [id, this.followLoadMax + 1]))[0]?.n ?? 0;
+        if (n > this.followLoadMax) { this.tooLargeToFollow.add(id); continue; }
       }
       this.following.add(id);
       try {
