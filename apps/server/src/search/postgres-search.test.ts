@@ -1,7 +1,10 @@
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "kysely";
 import { openPgliteStore, type PgliteStore } from "../testing/pglite-store.js";
-import { PostgresSearch, textWords } from "./postgres-search.js";
+import { PostgresSearch } from "./postgres-search.js";
+import { textWords } from "./postgres-sql.js";
+import type { SearchFilter, SearchQuery } from "./search-port.js";
 import { searchPortSuite, seedSearchData } from "./search-port.suite.js";
 
 searchPortSuite("PostgreSQL (tsvector, pgvector) on PGlite", async () => {
@@ -46,6 +49,54 @@ describe("PostgreSQL search specifics (PGlite)", () => {
     const port = new PostgresSearch(store.db, { vectorSearch: false });
     await expect(port.search({ datasetId: "x", userId: null, text: null, vector: { settingsId: "y", value: [1], order: "most_similar", excludeRecordId: null }, filters: [], sort: [], offset: 0, limit: 5 }))
       .rejects.toMatchObject({ status: 422, body: { detail: expect.stringContaining("pgvector") } });
+  });
+
+  it("text in score order: cached matches give the uncached answers after inserts, field updates, deletes, responses and status changes", async () => {
+    const { ids, byExt } = await seedSearchData(store);
+    const warm = new PostgresSearch(store.db, { vectorSearch: false });
+    const pending: SearchFilter = { type: "terms", scope: { entity: "response_status" }, values: ["pending"] };
+    const statusPending: SearchFilter = { type: "terms", scope: { entity: "record", property: "status" }, values: ["pending"] };
+    const queries: SearchQuery[] = [null, ids.u1, ids.u2].flatMap((userId) => [[], [pending], [pending, statusPending], [statusPending], [{ type: "terms", scope: { entity: "metadata", name: "genre" }, values: ["news", "blog"] } as SearchFilter]]
+      .flatMap((filters) => [{ q: "quick", field: null }, { q: "quick", field: "text" }, { q: "qui*", field: null }, { q: "animals", field: null }]
+        .flatMap((text) => [0, 1].map((offset) => ({ datasetId: ids.ds, userId, text, vector: null, filters, sort: [], offset, limit: 2 })))));
+    const version = async () => Number((await sql<{ v: number }>`select coalesce(max(id), 0) as v from text_search_changes where dataset_id = ${ids.ds}`.execute(store.db)).rows[0]!.v);
+    // Every query, warm (the same instance throughout) against the plain SQL path, and against a fresh cache.
+    const plain = new PostgresSearch(store.db, { vectorSearch: false, textCache: false });
+    const same = async () => {
+      for (const q of queries) {
+        const expected = await plain.search(q);
+        expect(await warm.search(q), JSON.stringify(q)).toEqual(expected);
+        expect(await new PostgresSearch(store.db, { vectorSearch: false }).search(q), JSON.stringify(q)).toEqual(expected);
+      }
+    };
+    await same();
+    const added = randomUUID();
+    await store.db.insertInto("records").values({ id: added, dataset_id: ids.ds, external_id: "new", fields: JSON.stringify({ text: "quick quick quick" }), metadata: JSON.stringify({ genre: "blog" }), status: "pending", inserted_at: "2024-01-09T00:00:00", updated_at: "2024-01-09T00:00:00" }).execute();
+    expect((await warm.search({ ...queries[0]!, limit: 50 })).hits.map((h) => h.recordId)).toContain(added);
+    await same();
+    await store.db.updateTable("records").set({ fields: JSON.stringify({ text: "slow", context: "animals" }) }).where("id", "=", byExt.c!).execute();
+    await same();
+    // A response and a record status change move the queue without a new text version.
+    const before = await version();
+    await store.db.insertInto("responses").values({ id: randomUUID(), record_id: added, user_id: ids.u2, status: "submitted", values: "{}", inserted_at: "t", updated_at: "t" }).execute();
+    await store.db.updateTable("records").set({ status: "completed", metadata: JSON.stringify({ genre: "news" }) }).where("id", "=", added).execute();
+    expect(await version()).toBe(before);
+    await same();
+    // Another dataset's writes leave this one's version alone.
+    await store.db.insertInto("records").values({ id: randomUUID(), dataset_id: ids.other, external_id: "o", fields: JSON.stringify({ text: "quick" }), metadata: null, status: "pending", inserted_at: "t", updated_at: "t" }).execute();
+    expect(await version()).toBe(before);
+    await store.db.deleteFrom("records").where("id", "=", byExt.a!).execute();
+    expect(await version()).toBeGreaterThan(before);
+    await same();
+    // 150 equal matches, the first 140 (by seq) answered by u1: u1's page needs more of the ranking than the first candidates.
+    const zebras = Array.from({ length: 150 }, (_, i) => ({ id: randomUUID(), dataset_id: ids.ds, external_id: `zebra-${i}`, fields: JSON.stringify({ text: "zebra" }), metadata: null, status: "pending" as const, inserted_at: "t", updated_at: "t" }));
+    await store.db.insertInto("records").values(zebras).execute();
+    await store.db.insertInto("responses").values(zebras.slice(0, 140).map((z) => ({ id: randomUUID(), record_id: z.id, user_id: ids.u1, status: "submitted" as const, values: "{}", inserted_at: "t", updated_at: "t" }))).execute();
+    const zebraPage = { datasetId: ids.ds, userId: ids.u1, text: { q: "zebra", field: null }, vector: null, filters: [pending], sort: [], offset: 0, limit: 5 };
+    const page = await warm.search(zebraPage);
+    expect(page.total).toBe(10);
+    expect(page.hits.map((h) => h.recordId)).toEqual(zebras.slice(140, 145).map((z) => z.id));
+    expect(page).toEqual(await plain.search(zebraPage));
   });
 
   it("splits text into required words and prefixes", () => {

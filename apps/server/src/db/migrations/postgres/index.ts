@@ -4,6 +4,7 @@ import { migrationProvider } from "../index.js";
 import * as pg0002 from "./0002-dataset-settings.js";
 import * as pg0003 from "./0003-records.js";
 import * as pg0011 from "./0011-dataset-record-counts.js";
+import * as pg0017 from "./0017-text-search-changes.js";
 
 /**
  * PostgreSQL runs the same, versioned migration list as SQLite (same names, so the history is
@@ -37,6 +38,8 @@ export const postgresVariants: Record<string, Migration> = {
   "0015-record-status-changes": noop,
   /** SQLite: the FTS5 index moves to a file and thread of its own; PostgreSQL keeps its tsvector triggers. */
   "0016-records-fts-own-file": noop,
+  /** PostgreSQL: the log that versions the ranked-match cache of text search; SQLite's 0017 is empty. */
+  "0017-text-search-changes": pg0017,
 };
 
 export const postgresMigrationProvider: MigrationProvider = {

@@ -1,0 +1,183 @@
+import { CompiledQuery, type Kysely } from "kysely";
+import type { DB } from "../db/schema.js";
+import { Builder, type Param, textCount, textWords } from "./postgres-sql.js";
+import type { SearchFilter, SearchQuery, SearchResult } from "./search-port.js";
+
+/** Best matches kept per cached query, at least (ts_rank scores every match whatever the limit). */
+const RANKED_ROWS = 1024;
+/** Memory budget of the cached match lists of all datasets (bytes); least recently used first out. */
+const CACHE_BYTES = 64 * 1024 * 1024;
+/** The record statuses (`records.status`). */
+const STATUSES = ["pending", "completed"];
+
+/**
+ * What a text query yields from `records_fts` alone, whoever asks: the best matches by score (a
+ * prefix of the ranking, `complete` when that is all of them) and every matching seq (for totals).
+ * The filters that depend on the user or on record state are applied to these at query time, so a
+ * Submit does not invalidate them.
+ */
+interface Matches {
+  version: number;
+  ranked: { seqs: number[]; scores: number[]; complete: boolean } | null;
+  /** Every matching seq, ascending. */
+  all: Float64Array | null;
+  bytes: number;
+}
+
+const isPending = (f: SearchFilter) => f.type === "terms" && f.scope.entity === "response_status" && f.values.length === 1 && f.values[0] === "pending";
+const isRecordStatus = (f: SearchFilter) => f.type === "terms" && f.scope.entity === "record" && f.scope.property === "status";
+
+/**
+ * Text search of the PostgreSQL adapter in score order (no vector, no sort), with a cache of the
+ * user-independent part, as the embedded store has (sqlite-text.ts): the annotator repeats the same
+ * text query on every Submit, and PostgreSQL ranks every match with ts_rank (reading each match's
+ * tsvector: ~0.8 s for a word in 79% of 100K records), then counts them again.
+ *
+ * Kept per (dataset, field, words) while the dataset's text version is unchanged: the largest id of
+ * its rows in `text_search_changes` (migration 0017), which statement-level triggers append to when
+ * a record of the dataset is inserted or deleted or its fields or dataset change. The version is read
+ * before the matches, so cached matches are never older than their version; every replica reads the
+ * same table, so none keeps matches another one's writes changed. ts_rank scores a record from its own
+ * tsvector, so no other dataset's writes matter. LRU under CACHE_BYTES.
+ *
+ * Same hits, scores and totals as the uncached query (postgres-search.ts), which remains for sorted
+ * searches; totals with filters other than the queue's (response status pending, record status) count
+ * in SQL.
+ */
+export class PostgresText {
+  private readonly cache = new Map<string, Matches>();
+  private bytes = 0;
+
+  constructor(private readonly db: Kysely<DB>, private readonly cacheBytes = CACHE_BYTES) {}
+
+  /** Memory held by the cached match lists (bytes), for tests and measurements. */
+  get cachedBytes(): number { return this.bytes; }
+
+  private async rows<T>(text: string, params: Param[]): Promise<T[]> {
+    return (await this.db.executeQuery<T>(CompiledQuery.raw(text, params))).rows;
+  }
+
+  /** The hits and total of a text search in score order (`query.text` set, no vector, no sort). */
+  async search(query: SearchQuery): Promise<SearchResult> {
+    const text = query.text!;
+    const words = textWords(text.q);
+    if (words.length === 0) return { hits: [], total: 0 };
+    const entry = await this.entry(query.datasetId, `${query.datasetId}\u0000${text.field ?? ""}\u0000${JSON.stringify(words)}`);
+    // The matches of the dataset, from records_fts (`b` adds the tsquery's and the dataset's parameters).
+    const matches = (b: Builder) => `WITH q AS (SELECT ${b.tsQuery(words)} AS query) SELECT f.record_seq AS seq, max(ts_rank(f.tsv, q.query))::float8 AS score
+      FROM records_fts f JOIN records r ON r.seq = f.record_seq, q WHERE f.tsv @@ q.query AND r.dataset_id = ${b.p(query.datasetId)}${text.field !== null ? ` AND f.field = ${b.p(text.field)}` : ""}
+      GROUP BY f.record_seq`;
+    const [hits, total] = await Promise.all([this.page(query, entry, matches), this.total(query, entry, matches)]);
+    return { hits, total };
+  }
+
+  /** The cache entry of a key at the dataset's current text version (a moved version starts it over). */
+  private async entry(datasetId: string, key: string): Promise<Matches> {
+    const version = Number((await this.rows<{ v: number | string }>("SELECT coalesce(max(id), 0) AS v FROM text_search_changes WHERE dataset_id = $1", [datasetId]))[0]?.v ?? 0);
+    let entry = this.cache.get(key);
+    if (entry) this.cache.delete(key);
+    if (!entry || entry.version !== version) {
+      if (entry) this.bytes -= entry.bytes;
+      entry = { version, ranked: null, all: null, bytes: 0 };
+    }
+    this.cache.set(key, entry); // most recent last
+    return entry;
+  }
+
+  /** Re-measures an entry after it grew and evicts the least recently used ones beyond the budget. */
+  private account(entry: Matches): void {
+    const bytes = (entry.ranked ? entry.ranked.seqs.length * 16 : 0) + (entry.all?.byteLength ?? 0);
+    this.bytes += bytes - entry.bytes;
+    entry.bytes = bytes;
+    for (const [key, old] of this.cache) {
+      if (this.bytes <= this.cacheBytes) break;
+      if (old === entry) continue;
+      this.cache.delete(key);
+      this.bytes -= old.bytes;
+    }
+  }
+
+  /**
+   * The page: the best matches in order (score, then seq), the filters run on those records only; more
+   * of the ranking while too few pass. The ranking is kept (at least RANKED_ROWS), so the next pages and
+   * the next Submits read it instead of ranking every match again.
+   */
+  private async page(query: SearchQuery, entry: Matches, matches: (b: Builder) => string): Promise<{ recordId: string; score: number }[]> {
+    const need = query.offset + query.limit;
+    if (query.limit === 0) return [];
+    let k = Math.max(64, Math.ceil(need * 3) + 32);
+    for (;;) {
+      let ranked = entry.ranked;
+      if (!ranked || (!ranked.complete && ranked.seqs.length < k)) {
+        const b = new Builder(query.userId);
+        const limit = Math.max(k, RANKED_ROWS);
+        const rows = await this.rows<{ seq: number | string; score: number }>(`${matches(b)} ORDER BY score DESC, seq ASC LIMIT ${b.p(limit)}`, b.params);
+        ranked = { seqs: rows.map((r) => Number(r.seq)), scores: rows.map((r) => r.score), complete: rows.length < limit };
+        entry.ranked = ranked;
+        this.account(entry);
+      }
+      const candidates = ranked.seqs.slice(0, k);
+      const f = new Builder(query.userId);
+      const where = [`r.seq = ANY(${f.p(`{${candidates.join(",")}}`)}::bigint[])`, `r.dataset_id = ${f.p(query.datasetId)}`, ...query.filters.map((x) => f.filter(x))];
+      const passing = candidates.length === 0 ? [] : await this.rows<{ seq: number | string; id: string }>(`SELECT r.seq AS seq, r.id AS id FROM records r WHERE ${where.join(" AND ")}`, f.params);
+      const idOf = new Map(passing.map((r) => [Number(r.seq), r.id]));
+      const seen = ranked.complete && candidates.length === ranked.seqs.length;
+      if (seen || idOf.size >= need) {
+        const hits: { recordId: string; score: number }[] = [];
+        candidates.forEach((seq, i) => { const id = idOf.get(seq); if (id !== undefined) hits.push({ recordId: id, score: ranked.scores[i]! }); });
+        return hits.slice(query.offset, need);
+      }
+      // Grow by the observed pass rate (at least 4x).
+      const kept = Math.max(idOf.size, 1) / Math.max(candidates.length, 1);
+      k = Math.max(k * 4, Math.ceil((need / kept) * 1.5));
+    }
+  }
+
+  /**
+   * The total. No filters: the number of matches. The queue's filters (response status pending for the
+   * user, record status terms): the matches minus those the filters exclude, read as seqs (records of
+   * the other statuses, records the user answered: few while a dataset is being annotated) and looked
+   * up in the sorted matches. Other filters: counted in SQL (postgres-sql.ts textCount).
+   */
+  private async total(query: SearchQuery, entry: Matches, matches: (b: Builder) => string): Promise<number> {
+    const pending = query.filters.filter(isPending);
+    const statuses = query.filters.filter(isRecordStatus);
+    if (pending.length + statuses.length !== query.filters.length || (pending.length > 0 && query.userId === null)) {
+      const { sql, params } = textCount(query);
+      return Number((await this.rows<{ n: number | string }>(sql, params))[0]?.n ?? 0);
+    }
+    if (!entry.all) {
+      const b = new Builder(query.userId);
+      const rows = await this.rows<{ seq: number | string }>(`SELECT m.seq FROM (${matches(b)}) m ORDER BY m.seq`, b.params);
+      entry.all = Float64Array.from(rows, (r) => Number(r.seq));
+      this.account(entry);
+    }
+    const all = entry.all;
+    if (query.filters.length === 0) return all.length;
+    const excluded = new Set<number>();
+    const allowed = STATUSES.filter((s) => statuses.every((f) => f.type === "terms" && f.values.map(String).includes(s)));
+    const others = STATUSES.filter((s) => !allowed.includes(s));
+    if (others.length > 0) {
+      const b = new Builder(null);
+      for (const r of await this.rows<{ seq: number | string }>(`SELECT seq FROM records WHERE dataset_id = ${b.p(query.datasetId)} AND status IN (${others.map((s) => b.p(s)).join(", ")})`, b.params)) excluded.add(Number(r.seq));
+    }
+    if (pending.length > 0) {
+      for (const r of await this.rows<{ seq: number | string }>("SELECT r.seq FROM responses s JOIN records r ON r.id = s.record_id WHERE s.user_id = $1 AND r.dataset_id = $2", [query.userId, query.datasetId])) excluded.add(Number(r.seq));
+    }
+    let out = 0;
+    for (const seq of excluded) if (contains(all, seq)) out++;
+    return all.length - out;
+  }
+}
+
+/** Binary search in ascending seqs. */
+function contains(sorted: Float64Array, value: number): boolean {
+  let lo = 0, hi = sorted.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const v = sorted[mid]!;
+    if (v === value) return true;
+    if (v < value) lo = mid + 1; else hi = mid - 1;
+  }
+  return false;
+}
