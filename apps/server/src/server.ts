@@ -11,9 +11,8 @@ import { buildApp } from "./app.js";
 import { bootstrapOwner, type OwnerBootstrap } from "./bootstrap/owner.js";
 import { seedDemo } from "./bootstrap/demo.js";
 import { onRecordsWritten } from "./records/write-hooks.js";
-import { sqliteSearchFor } from "./search/sqlite-search.js";
 import { textIndexFor } from "./search/text-index.js";
-import { warmUpDatasets } from "./search/warm-up.js";
+import { followWrites, warmUpDatasets } from "./search/warm-up.js";
 
 /** Datasets warmed up at start (search/warm-up.ts), the most recently active first. */
 const WARM_AT_START = 3;
@@ -46,14 +45,14 @@ async function startOn(store: Store, config: ServerConfig): Promise<RunningServe
     textIndex.touch(recent.map((d) => d.id));
   }
   textIndex?.start();
-  // The similarity codes follow each write once its response is out (SqliteKnn.follow): the first
-  // similarity search after an import does not read them all.
+  // What the warm-up keeps follows each write once its response is out (search/warm-up.ts followWrites):
+  // the warm-up after an import has the last batch left.
   let closing = false;
   if (store.dialect === "sqlite") {
     onRecordsWritten(store.db, (written) => {
       setImmediate(() => {
         if (closing) return;
-        sqliteSearchFor(store.db).followWrites(written.datasetId).catch((error: unknown) => { if (!closing) console.error("similarity codes: following a write failed", error); });
+        followWrites(store.db, written.datasetId).catch((error: unknown) => { if (!closing) console.error("search: following a write failed", error); });
       });
     });
   }

@@ -6,11 +6,42 @@ import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { openEmbeddedStore } from "../db/database.js";
 import { seedSearchData } from "../search/search-port.suite.js";
-import { numberRange, termMetrics } from "./metadata-metrics.js";
+import { cachedMetricsUpTo, followMetrics, numberRange, termMetrics } from "./metadata-metrics.js";
 
 const ts = "2024-01-01T00:00:00";
 
 describe("metadata property metrics kept up to date (SQLite)", () => {
+  it("follow a write only where that is incremental: cached at the current version, or a small dataset", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "tessera-mdm-follow-"));
+    const store = await openEmbeddedStore(dir);
+    const db = store.db;
+    try {
+      const { ids } = await seedSearchData(store);
+      const add = (n: number) => db.insertInto("records").values(Array.from({ length: n }, (_, i) => ({ id: randomUUID(), dataset_id: ids.ds, external_id: null, fields: "{}", metadata: JSON.stringify({ genre: i % 2 ? "news" : "blog" }), status: "pending" as const, inserted_at: ts, updated_at: ts }))).execute();
+      const last = async () => (await sql<{ seq: number }>`select max(seq) as seq from records where dataset_id = ${ids.ds}`.execute(db)).rows[0]!.seq;
+      await add(30);
+      // Not cached and larger than the bound: left to the warm-up.
+      expect(await followMetrics(db, ids.ds, "genre", "terms", 10)).toBe(false);
+      expect(cachedMetricsUpTo(db, ids.ds, "genre", "terms")).toBeNull();
+      // Small: computed from scratch.
+      expect(await followMetrics(db, ids.ds, "genre", "terms", 1000)).toBe(true);
+      expect(cachedMetricsUpTo(db, ids.ds, "genre", "terms")).toBe(await last());
+      // Cached at the current version: the new records folded in, whatever the size.
+      await add(5);
+      expect(await followMetrics(db, ids.ds, "genre", "terms", 10)).toBe(true);
+      expect(cachedMetricsUpTo(db, ids.ds, "genre", "terms")).toBe(await last());
+      expect(await termMetrics(db, ids.ds, "genre")).toEqual([{ term: "blog", count: 19 }, { term: "news", count: 18 }, { term: "forum", count: 1 }]);
+      // A metadata update moves the version: a recomputation from scratch, left to the warm-up.
+      const one = (await db.selectFrom("records").select("id").where("dataset_id", "=", ids.ds).executeTakeFirstOrThrow()).id;
+      await db.updateTable("records").set({ metadata: JSON.stringify({ genre: "blog" }) }).where("id", "=", one).execute();
+      await add(1);
+      expect(await followMetrics(db, ids.ds, "genre", "terms", 10)).toBe(false);
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("equal the full scan after inserts, metadata updates, moves between datasets and deletes", async () => {
     const dir = mkdtempSync(join(tmpdir(), "tessera-mdm-"));
     const store = await openEmbeddedStore(dir);

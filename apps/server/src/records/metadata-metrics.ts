@@ -57,6 +57,24 @@ async function upToDate<T>(db: Kysely<DB>, datasetId: string, key: string, empty
   return entry!.value;
 }
 
+/** The seq span a dataset may have for `followMetrics` to compute metrics from scratch. */
+const FOLLOW_FROM_SCRATCH = 20_000;
+
+/**
+ * After a write: the property's metrics brought up to date if they are cached at the dataset's
+ * current version (the new records folded in), or computed while the dataset is small (from the
+ * start of an import); else left to the warm-up (search/warm-up.ts). Returns whether it ran.
+ */
+export async function followMetrics(db: Kysely<DB>, datasetId: string, name: string, kind: "terms" | "range", fromScratchBelow = FOLLOW_FROM_SCRATCH): Promise<boolean> {
+  const entry = cacheOf(db).get(`${datasetId}\u0000${name}\u0000${kind}`);
+  const { version, first, last } = await datasetState(db, datasetId);
+  const current = entry !== undefined && entry.version === version && entry.upTo <= last;
+  if (!current && last - first >= fromScratchBelow) return false;
+  if (kind === "terms") await termMetrics(db, datasetId, name);
+  else await numberRange(db, datasetId, name);
+  return true;
+}
+
 /** The seq up to which a property's metrics are cached in this process (null: not cached), for tests. */
 export function cachedMetricsUpTo(db: Kysely<DB>, datasetId: string, name: string, kind: "terms" | "range"): number | null {
   return cacheOf(db).get(`${datasetId}\u0000${name}\u0000${kind}`)?.upTo ?? null;

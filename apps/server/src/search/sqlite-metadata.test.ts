@@ -169,6 +169,28 @@ describe("SQLite metadata columns", () => {
     expect(metadata.steppedLoads.done).toBe(2);
   });
 
+  it("follows writes where that is incremental: loaded columns at the current version, or a small dataset", async () => {
+    const q: SearchQuery = { datasetId: data.ids.ds, userId: null, text: null, vector: null, sort: [], offset: 0, limit: 500, filters: [{ type: "terms", scope: md("source"), values: ["web"] }] };
+    // 400+ records, steps of 50: not loaded, so not loaded by a follow-up.
+    const large = new SqliteMetadata(store.db, undefined, { loadStep: 50 });
+    expect(await large.follow(data.ids.ds, ["source"])).toBe(false);
+    expect(large.loadedColumns(data.ids.ds)).toEqual({});
+    // Steps of 10,000: small, loaded.
+    const small = new SqliteMetadata(store.db, undefined, { loadStep: 10_000 });
+    expect(await small.follow(data.ids.ds, ["source"])).toBe(true);
+    expect(small.loadedColumns(data.ids.ds)).toEqual({ source: true });
+    // Loaded by a search: followed after new records, and answers as SQL does.
+    expect(await large.search(q)).toEqual(await sql.search(q));
+    await insertRecords(20);
+    expect(await large.follow(data.ids.ds, ["source"])).toBe(true);
+    expect(await large.search(q)).toEqual(await sql.search(q));
+    // A metadata update moves the dataset's version: a reload, left to the search or the warm-up.
+    const one = (await store.db.selectFrom("records").select("id").where("dataset_id", "=", data.ids.ds).executeTakeFirstOrThrow()).id;
+    await store.db.updateTable("records").set({ metadata: '{"source":"web"}' }).where("id", "=", one).execute();
+    expect(await large.follow(data.ids.ds, ["source"])).toBe(false);
+    expect(await large.search(q)).toEqual(await sql.search(q));
+  });
+
   it("stays exact when records are added, metadata updated, records deleted and answered", async () => {
     const source = (value: string): SearchQuery => ({ datasetId: data.ids.ds, userId: data.ids.u1, text: null, vector: null, sort: [], offset: 0, limit: 500,
       filters: [{ type: "terms", scope: md("source"), values: [value] }, { type: "terms", scope: { entity: "response_status" }, values: ["pending"] }] });

@@ -123,6 +123,29 @@ export class SqliteMetadata extends SqliteQueries {
     await this.db.connection().execute(async () => { this.load(raw, datasetId, names); });
   }
 
+  /**
+   * After a write: the dataset's loaded columns (and the record statuses the queue excludes by) caught
+   * up with the new records, if they are at the dataset's current version; columns not loaded yet are
+   * loaded only while the dataset is small (fewer records than a load step: from the start of an
+   * import). So the warm-up after an import has the last batch left instead of every record. Returns
+   * whether anything was brought up to date.
+   */
+  async follow(datasetId: string, names: string[]): Promise<boolean> {
+    const raw = rawSqliteOf(this.db);
+    if (!raw || names.length === 0 || names.some((name) => !SIMPLE_NAME.test(name))) return false;
+    return this.db.connection().execute(async () => {
+      const ds = this.datasets.get(datasetId);
+      const state = datasetState(raw, datasetId);
+      const small = state.hi === null || state.hi - state.lo! < (this.options.loadStep ?? DEFAULT_LOAD_STEP);
+      const current = ds !== undefined && ds.version === state.version && names.every((name) => ds.columns.has(name));
+      if (!current && !small) return false;
+      this.load(raw, datasetId, names);
+      const statuses = recordStatusesOf(raw);
+      if (statuses.has(datasetId) || small) statuses.of(datasetId);
+      return true;
+    });
+  }
+
   /** The dataset's loaded columns and whether each is usable (tests, diagnostics). */
   loadedColumns(datasetId: string): Record<string, boolean> {
     return Object.fromEntries([...(this.datasets.get(datasetId)?.columns ?? new Map<string, Column>())].map(([name, c]) => [name, c.kind !== "unusable"]));

@@ -41,6 +41,9 @@ export class SqliteSearch extends SqliteQueries implements SearchPort {
   /** Brings the loaded similarity codes of a dataset up to date after its records were written (SqliteKnn.follow). */
   async followWrites(datasetId: string): Promise<void> { await this.knn.follow(datasetId); }
 
+  /** Brings the dataset's loaded metadata columns and record statuses up to date after a write (SqliteMetadata.follow). */
+  async followMetadata(datasetId: string, names: string[]): Promise<boolean> { return this.metadata.follow(datasetId, names); }
+
   /** Syncs of similarity codes made after writes (diagnostics, tests). */
   get codesFollowed(): number { return this.knn.followed; }
 

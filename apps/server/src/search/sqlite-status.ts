@@ -34,6 +34,9 @@ export class RecordStatuses {
 
   constructor(private readonly raw: SQLite.Database) {}
 
+  /** Whether the dataset's statuses are kept (then `of` only catches up). */
+  has(datasetId: string): boolean { return this.applied >= 0 && this.datasets.has(datasetId); }
+
   /** The dataset's statuses, up to date: `code(seq)` = 1 + index in RECORD_STATUSES, 0 when none. */
   of(datasetId: string): { code: (seq: number) => number } {
     const ds = this.sync(datasetId);

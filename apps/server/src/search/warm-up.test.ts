@@ -11,6 +11,7 @@ import { loadConfig } from "../config.js";
 import { startServer } from "../server.js";
 import { seedSearchData } from "./search-port.suite.js";
 import { sqliteSearchFor } from "./sqlite-search.js";
+import { followStats } from "./warm-up.js";
 import { recordStatusesOf } from "./sqlite-status.js";
 
 // The warm-up is the embedded store's (PostgreSQL computes the metrics and similarity in the database):
@@ -50,19 +51,30 @@ describe.skipIf(onPostgres)("warm-up after writes (SQLite)", () => {
     expect(metrics.body.values.reduce((a, v) => a + v.count, 0)).toBe(40);
   });
 
-  it("brings the similarity codes up to date after each bulk write, without waiting for the writes to pause", async () => {
+  it("brings the similarity codes, metrics and metadata columns up to date after each bulk write, without waiting for the writes to pause", async () => {
     const db = server.ctx.db;
     const search = sqliteSearchFor(db);
-    const before = search.codesFollowed;
+    const before = { codes: search.codesFollowed, ...followStats(db) };
     const mark = async () => (await sql<{ seq: number }>`SELECT seq FROM search_index_state WHERE name = 'record_vectors_read'`.execute(db)).rows[0]?.seq ?? 0;
     for (let batch = 0; batch < 3; batch++) {
-      const items = recordItems(20, `follow-${batch}-`, (i) => ({ vectors: { emb: [i, 1, batch] } }));
+      const items = recordItems(20, `follow-${batch}-`, (i) => ({ metadata: { genre: "news", quality: 0.5 }, vectors: { emb: [i, 1, batch] } }));
       expect((await d.f.request("PUT", `/datasets/${d.datasetId}/records/bulk`, { body: { items } })).status).toBe(200);
       const vectors = (await sql<{ rowid: number }>`SELECT max(rowid) AS rowid FROM record_vectors`.execute(db)).rows[0]!.rowid;
-      // The codes' read mark reaches this batch's vectors after its response, each time.
-      await vi.waitFor(async () => { expect(await mark()).toBeGreaterThanOrEqual(vectors); }, { timeout: 5_000, interval: 10 });
+      const last = (await sql<{ seq: number }>`SELECT max(seq) AS seq FROM records WHERE dataset_id = ${d.datasetId}`.execute(db)).rows[0]!.seq;
+      // This batch's vectors, metrics and columns, after its response, each time.
+      await vi.waitFor(async () => {
+        expect(await mark()).toBeGreaterThanOrEqual(vectors);
+        expect(cachedMetricsUpTo(db, d.datasetId, "genre", "terms")).toBe(last);
+        expect(cachedMetricsUpTo(db, d.datasetId, "quality", "range")).toBe(last);
+      }, { timeout: 5_000, interval: 10 });
     }
-    expect(search.codesFollowed - before).toBeGreaterThanOrEqual(3);
+    // Done by the follow-ups (the idle warm-up counts none of these), columns included.
+    expect(search.codesFollowed - before.codes).toBeGreaterThanOrEqual(3);
+    const after = followStats(db);
+    expect(after.runs - before.runs).toBeGreaterThanOrEqual(3);
+    expect(after.metrics - before.metrics).toBeGreaterThanOrEqual(3 * 3);
+    expect(after.metadata - before.metadata).toBeGreaterThanOrEqual(3);
+    expect(search.metadataColumns(d.datasetId)).toMatchObject({ genre: true, quality: true });
   });
 
   it("warms the most recently active datasets up after a restart", async () => {
