@@ -10,6 +10,8 @@ import { sqliteSearchFor } from "./sqlite-search.js";
  * in-memory filter columns (~4 s at 1M) and the similarity codes of its vector settings (~5 s at 1M
  * vectors). Run by the text indexer once it has caught up and no records were
  * written for a while (TextIndex.onIdle), in short transactions so that requests interleave.
+ * After an import most of it is already there (followWrites below keeps it up to date batch by
+ * batch), so what is left is the last batch; in full it runs after a restart or a metadata change.
  * SQLite only (the PostgreSQL store computes both in the database).
  */
 export async function warmUpDatasets(db: Kysely<DB>, datasetIds: string[]): Promise<void> {
