@@ -1,9 +1,9 @@
-import { CompiledQuery, sql, type Kysely } from "kysely";
+import { sql, type Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import { unprocessable } from "../http/errors.js";
 import { recordCountWithStatus } from "../records/counts.js";
-import type { SearchFilter, SearchPort, SearchQuery, SearchResult } from "./search-port.js";
-import { Builder, json, type Param, textCount, textWords } from "./postgres-sql.js";
+import type { SearchPort, SearchQuery, SearchResult } from "./search-port.js";
+import { Builder, json, queueFilters, queryRows, textCount, textWords } from "./postgres-sql.js";
 import { PostgresText } from "./postgres-text.js";
 
 export interface PostgresSearchOptions {
@@ -28,10 +28,6 @@ export class PostgresSearch implements SearchPort {
   private readonly text: PostgresText;
   constructor(private readonly db: Kysely<DB>, private readonly options: PostgresSearchOptions) {
     this.text = new PostgresText(db);
-  }
-
-  private async all<T>(db: Kysely<DB>, sqlText: string, params: Param[]): Promise<T[]> {
-    return (await db.executeQuery<T>(CompiledQuery.raw(sqlText, params))).rows;
   }
 
   /** A partial HNSW index (cosine) for one vector settings; idempotent and safe between replicas. */
@@ -86,7 +82,7 @@ export class PostgresSearch implements SearchPort {
       const efSearch = Math.min(1000, Math.max(40, query.limit));
       const rows = await this.db.transaction().execute(async (trx) => {
         await sql.raw(`SET LOCAL hnsw.ef_search = ${efSearch}`).execute(trx);
-        return this.all<{ id: string; score: number }>(trx, pageSql, b.params);
+        return queryRows<{ id: string; score: number }>(trx, pageSql, b.params);
       });
       // Cosine similarity in [-1, 1] as the query score (1 = same direction).
       return { hits: rows.map((r) => ({ recordId: r.id, score: 1 - r.score })), total: rows.length };
@@ -101,8 +97,8 @@ export class PostgresSearch implements SearchPort {
     order.push("r.seq ASC");
     const pageSql = `${base} ORDER BY ${order.join(", ")} LIMIT ${b.p(query.limit)} OFFSET ${b.p(query.offset)}`;
     const [rows, total] = await Promise.all([
-      this.all<{ id: string; score: number | null }>(this.db, pageSql, b.params),
-      this.queueTotal(query).then(async (queue) => queue ?? Number((await this.all<{ n: number }>(this.db, count.sql, count.params))[0]?.n ?? 0)),
+      queryRows<{ id: string; score: number | null }>(this.db, pageSql, b.params),
+      this.queueTotal(query).then(async (queue) => queue ?? Number((await queryRows<{ n: number }>(this.db, count.sql, count.params))[0]?.n ?? 0)),
     ]);
     return { hits: rows.map((r) => ({ recordId: r.id, score: r.score })), total };
   }
@@ -115,11 +111,9 @@ export class PostgresSearch implements SearchPort {
    */
   private async queueTotal(query: SearchQuery): Promise<number | null> {
     if (query.text || query.vector || query.userId === null) return null;
-    const isPending = (f: SearchFilter) => f.type === "terms" && f.scope.entity === "response_status" && f.values.length === 1 && f.values[0] === "pending";
-    if (!query.filters.some(isPending)) return null;
-    const others = query.filters.filter((f) => !isPending(f));
-    if (!others.every((f) => f.type === "terms" && f.scope.entity === "record" && f.scope.property === "status")) return null;
-    const statuses = ["pending", "completed"].filter((s) => others.every((f) => f.type === "terms" && f.values.includes(s)));
+    const queue = queueFilters(query.filters);
+    if (!queue?.pending) return null;
+    const statuses = queue.statuses;
     if (statuses.length === 0) return 0;
     const answered = await sql<{ n: number }>`select count(*) as n from responses s join records r on r.id = s.record_id
       where s.user_id = ${query.userId} and r.dataset_id = ${query.datasetId} and r.status in (${sql.join(statuses)})`.execute(this.db);

@@ -1,3 +1,5 @@
+import { CompiledQuery, type Kysely } from "kysely";
+import type { DB } from "../db/schema.js";
 import type { SearchFilter, SearchQuery, SearchScope } from "./search-port.js";
 
 /**
@@ -5,6 +7,30 @@ import type { SearchFilter, SearchQuery, SearchScope } from "./search-port.js";
  * filters and sorts over `records r`, text queries as tsqueries.
  */
 export type Param = string | number | null;
+
+/** The rows of raw SQL with positional parameters. */
+export async function queryRows<T>(db: Kysely<DB>, sqlText: string, params: Param[]): Promise<T[]> {
+  return (await db.executeQuery<T>(CompiledQuery.raw(sqlText, params))).rows;
+}
+
+/** The record statuses (`records.status`). */
+export const RECORD_STATUSES = ["pending", "completed"];
+
+/**
+ * The annotation queue's filters: response status `pending` and record status terms, nothing else.
+ * `pending`: the response filter is there; `statuses`: the record statuses every status filter keeps.
+ * Null for any other filter.
+ */
+export function queueFilters(filters: SearchFilter[]): { pending: boolean; statuses: string[] } | null {
+  const isPending = (f: SearchFilter) => f.type === "terms" && f.scope.entity === "response_status" && f.values.length === 1 && f.values[0] === "pending";
+  const isStatus = (f: SearchFilter) => f.type === "terms" && f.scope.entity === "record" && f.scope.property === "status";
+  if (!filters.every((f) => isPending(f) || isStatus(f))) return null;
+  const statusFilters = filters.filter(isStatus);
+  return {
+    pending: filters.some(isPending),
+    statuses: RECORD_STATUSES.filter((s) => statusFilters.every((f) => f.type === "terms" && f.values.map(String).includes(s))),
+  };
+}
 
 /** JSON value or each item of a JSON array, as rows `e(value)`. */
 const items = (expr: string) => `jsonb_array_elements(CASE jsonb_typeof(${expr}) WHEN 'array' THEN ${expr} ELSE jsonb_build_array(${expr}) END) AS e(value)`;

@@ -1,14 +1,12 @@
-import { CompiledQuery, type Kysely } from "kysely";
+import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
-import { Builder, type Param, textCount, textWords } from "./postgres-sql.js";
-import type { SearchFilter, SearchQuery, SearchResult } from "./search-port.js";
+import { Builder, queueFilters, RECORD_STATUSES, queryRows, textCount, textWords } from "./postgres-sql.js";
+import type { SearchQuery, SearchResult } from "./search-port.js";
 
 /** Best matches kept per cached query, at least (ts_rank scores every match whatever the limit). */
 const RANKED_ROWS = 1024;
 /** Memory budget of the cached match lists of all datasets (bytes); least recently used first out. */
 const CACHE_BYTES = 64 * 1024 * 1024;
-/** The record statuses (`records.status`). */
-const STATUSES = ["pending", "completed"];
 
 /**
  * What a text query yields from `records_fts` alone, whoever asks: the best matches by score (a
@@ -23,9 +21,6 @@ interface Matches {
   all: Float64Array | null;
   bytes: number;
 }
-
-const isPending = (f: SearchFilter) => f.type === "terms" && f.scope.entity === "response_status" && f.values.length === 1 && f.values[0] === "pending";
-const isRecordStatus = (f: SearchFilter) => f.type === "terms" && f.scope.entity === "record" && f.scope.property === "status";
 
 /**
  * Text search of the PostgreSQL adapter in score order (no vector, no sort), with a cache of the
@@ -53,9 +48,6 @@ export class PostgresText {
   /** Memory held by the cached match lists (bytes), for tests and measurements. */
   get cachedBytes(): number { return this.bytes; }
 
-  private async rows<T>(text: string, params: Param[]): Promise<T[]> {
-    return (await this.db.executeQuery<T>(CompiledQuery.raw(text, params))).rows;
-  }
 
   /** The hits and total of a text search in score order (`query.text` set, no vector, no sort). */
   async search(query: SearchQuery): Promise<SearchResult> {
@@ -73,7 +65,7 @@ export class PostgresText {
 
   /** The cache entry of a key at the dataset's current text version (a moved version starts it over). */
   private async entry(datasetId: string, key: string): Promise<Matches> {
-    const version = Number((await this.rows<{ v: number | string }>("SELECT coalesce(max(id), 0) AS v FROM text_search_changes WHERE dataset_id = $1", [datasetId]))[0]?.v ?? 0);
+    const version = Number((await queryRows<{ v: number | string }>(this.db, "SELECT coalesce(max(id), 0) AS v FROM text_search_changes WHERE dataset_id = $1", [datasetId]))[0]?.v ?? 0);
     let entry = this.cache.get(key);
     if (entry) this.cache.delete(key);
     if (!entry || entry.version !== version) {
@@ -111,7 +103,7 @@ export class PostgresText {
       if (!ranked || (!ranked.complete && ranked.seqs.length < k)) {
         const b = new Builder(query.userId);
         const limit = Math.max(k, RANKED_ROWS);
-        const rows = await this.rows<{ seq: number | string; score: number }>(`${matches(b)} ORDER BY score DESC, seq ASC LIMIT ${b.p(limit)}`, b.params);
+        const rows = await queryRows<{ seq: number | string; score: number }>(this.db, `${matches(b)} ORDER BY score DESC, seq ASC LIMIT ${b.p(limit)}`, b.params);
         ranked = { seqs: rows.map((r) => Number(r.seq)), scores: rows.map((r) => r.score), complete: rows.length < limit };
         entry.ranked = ranked;
         this.account(entry);
@@ -119,7 +111,7 @@ export class PostgresText {
       const candidates = ranked.seqs.slice(0, k);
       const f = new Builder(query.userId);
       const where = [`r.seq = ANY(${f.p(`{${candidates.join(",")}}`)}::bigint[])`, `r.dataset_id = ${f.p(query.datasetId)}`, ...query.filters.map((x) => f.filter(x))];
-      const passing = candidates.length === 0 ? [] : await this.rows<{ seq: number | string; id: string }>(`SELECT r.seq AS seq, r.id AS id FROM records r WHERE ${where.join(" AND ")}`, f.params);
+      const passing = candidates.length === 0 ? [] : await queryRows<{ seq: number | string; id: string }>(this.db, `SELECT r.seq AS seq, r.id AS id FROM records r WHERE ${where.join(" AND ")}`, f.params);
       const idOf = new Map(passing.map((r) => [Number(r.seq), r.id]));
       const seen = ranked.complete && candidates.length === ranked.seqs.length;
       if (seen || idOf.size >= need) {
@@ -140,29 +132,27 @@ export class PostgresText {
    * up in the sorted matches. Other filters: counted in SQL (postgres-sql.ts textCount).
    */
   private async total(query: SearchQuery, entry: Matches, matches: (b: Builder) => string): Promise<number> {
-    const pending = query.filters.filter(isPending);
-    const statuses = query.filters.filter(isRecordStatus);
-    if (pending.length + statuses.length !== query.filters.length || (pending.length > 0 && query.userId === null)) {
+    const queue = queueFilters(query.filters);
+    if (!queue || (queue.pending && query.userId === null)) {
       const { sql, params } = textCount(query);
-      return Number((await this.rows<{ n: number | string }>(sql, params))[0]?.n ?? 0);
+      return Number((await queryRows<{ n: number | string }>(this.db, sql, params))[0]?.n ?? 0);
     }
     if (!entry.all) {
       const b = new Builder(query.userId);
-      const rows = await this.rows<{ seq: number | string }>(`SELECT m.seq FROM (${matches(b)}) m ORDER BY m.seq`, b.params);
+      const rows = await queryRows<{ seq: number | string }>(this.db, `SELECT m.seq FROM (${matches(b)}) m ORDER BY m.seq`, b.params);
       entry.all = Float64Array.from(rows, (r) => Number(r.seq));
       this.account(entry);
     }
     const all = entry.all;
     if (query.filters.length === 0) return all.length;
     const excluded = new Set<number>();
-    const allowed = STATUSES.filter((s) => statuses.every((f) => f.type === "terms" && f.values.map(String).includes(s)));
-    const others = STATUSES.filter((s) => !allowed.includes(s));
+    const others = RECORD_STATUSES.filter((s) => !queue.statuses.includes(s));
     if (others.length > 0) {
       const b = new Builder(null);
-      for (const r of await this.rows<{ seq: number | string }>(`SELECT seq FROM records WHERE dataset_id = ${b.p(query.datasetId)} AND status IN (${others.map((s) => b.p(s)).join(", ")})`, b.params)) excluded.add(Number(r.seq));
+      for (const r of await queryRows<{ seq: number | string }>(this.db, `SELECT seq FROM records WHERE dataset_id = ${b.p(query.datasetId)} AND status IN (${others.map((s) => b.p(s)).join(", ")})`, b.params)) excluded.add(Number(r.seq));
     }
-    if (pending.length > 0) {
-      for (const r of await this.rows<{ seq: number | string }>("SELECT r.seq FROM responses s JOIN records r ON r.id = s.record_id WHERE s.user_id = $1 AND r.dataset_id = $2", [query.userId, query.datasetId])) excluded.add(Number(r.seq));
+    if (queue.pending) {
+      for (const r of await queryRows<{ seq: number | string }>(this.db, "SELECT r.seq FROM responses s JOIN records r ON r.id = s.record_id WHERE s.user_id = $1 AND r.dataset_id = $2", [query.userId, query.datasetId])) excluded.add(Number(r.seq));
     }
     let out = 0;
     for (const seq of excluded) if (contains(all, seq)) out++;
