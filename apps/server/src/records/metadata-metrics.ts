@@ -33,27 +33,42 @@ async function datasetState(db: Kysely<DB>, datasetId: string): Promise<{ versio
       coalesce((SELECT max(seq) FROM records WHERE dataset_id = ${datasetId}), 0) AS last`.execute(db)).rows[0]!;
 }
 
+/** How a metric is kept: its cache key, its value before any record, and how records fold into it. */
+interface Fold<T> {
+  key: string;
+  empty: () => T;
+  /** Folds the records with from < seq <= to into the value. */
+  add: (trx: Kysely<DB>, value: T, from: number, to: number) => Promise<T>;
+  /** Whether the value is worth keeping (long term lists are not). */
+  keep: (value: T) => boolean;
+}
+
 /**
- * The cached value for `key` brought up to the dataset's current state: `add(value, from, to)` folds
- * the records with from < seq <= to into it (from = 0: all of them), a seq range of at most
- * `chunkSeqs` per transaction, each checking the dataset's version (a change starts over).
+ * The cached value of `fold` brought up to the dataset's current state, the records folded in a seq
+ * range of at most `chunkSeqs` per transaction, each checking the dataset's version (a change starts
+ * over). Null, with nothing computed, when starting over (no value cached at the current version)
+ * would fold a seq span of `fromScratchBelow` or more.
  */
-async function upToDate<T>(db: Kysely<DB>, datasetId: string, key: string, empty: () => T, add: (trx: Kysely<DB>, value: T, from: number, to: number) => Promise<T>, keep: (value: T) => boolean, chunkSeqs: number): Promise<T> {
+async function upToDate<T>(db: Kysely<DB>, datasetId: string, fold: Fold<T>, chunkSeqs: number, fromScratchBelow = Number.POSITIVE_INFINITY): Promise<T | null> {
   const cache = cacheOf(db);
   let entry: Entry<T> | undefined;
   for (let finished = false; !finished;) {
     // The handle the cache is keyed by; each transaction runs on the same connection.
-    finished = await db.transaction().execute(async (trx) => {
+    const step = await db.transaction().execute(async (trx) => {
       const { version, first, last } = await datasetState(trx, datasetId);
-      const base = entry ?? (cache.get(key) as Entry<T> | undefined);
-      let e: Entry<T> = base && base.version === version && base.upTo <= last ? base : { version, upTo: Math.max(0, first - 1), value: empty() };
+      const base = entry ?? (cache.get(fold.key) as Entry<T> | undefined);
+      const current = base !== undefined && base.version === version && base.upTo <= last;
+      if (!current && entry === undefined && last - first >= fromScratchBelow) return "skip";
+      let e: Entry<T> = current ? base : { version, upTo: Math.max(0, first - 1), value: fold.empty() };
       const to = Math.min(last, e.upTo + chunkSeqs);
-      if (to > e.upTo) e = { version, upTo: to, value: await add(trx, e.value, e.upTo, to) };
+      if (to > e.upTo) e = { version, upTo: to, value: await fold.add(trx, e.value, e.upTo, to) };
       entry = e;
-      return to >= last;
+      return to >= last ? "done" : "more";
     });
+    if (step === "skip") return null;
+    finished = step === "done";
   }
-  if (keep(entry!.value)) cache.set(key, entry!); else cache.delete(key);
+  if (fold.keep(entry!.value)) cache.set(fold.key, entry!); else cache.delete(fold.key);
   return entry!.value;
 }
 
@@ -66,13 +81,8 @@ const FOLLOW_FROM_SCRATCH = 20_000;
  * start of an import); else left to the warm-up (search/warm-up.ts). Returns whether it ran.
  */
 export async function followMetrics(db: Kysely<DB>, datasetId: string, name: string, kind: "terms" | "range", fromScratchBelow = FOLLOW_FROM_SCRATCH): Promise<boolean> {
-  const entry = cacheOf(db).get(`${datasetId}\u0000${name}\u0000${kind}`);
-  const { version, first, last } = await datasetState(db, datasetId);
-  const current = entry !== undefined && entry.version === version && entry.upTo <= last;
-  if (!current && last - first >= fromScratchBelow) return false;
-  if (kind === "terms") await termMetrics(db, datasetId, name);
-  else await numberRange(db, datasetId, name);
-  return true;
+  if (kind === "terms") return (await upToDate(db, datasetId, termsFold(datasetId, name), CHUNK_SEQS, fromScratchBelow)) !== null;
+  return (await upToDate(db, datasetId, rangeFold(datasetId, name), CHUNK_SEQS, fromScratchBelow)) !== null;
 }
 
 /** The seq up to which a property's metrics are cached in this process (null: not cached), for tests. */
@@ -91,38 +101,58 @@ function compareTerms(a: unknown, b: unknown): number {
   return Buffer.compare(Buffer.from(String(a)), Buffer.from(String(b)));
 }
 
+/** The terms of a property with their counts, by term key. */
+function termsFold(datasetId: string, name: string): Fold<Map<string, TermCount>> {
+  const path = pathOf(name);
+  return {
+    key: `${datasetId}\u0000${name}\u0000terms`,
+    empty: () => new Map<string, TermCount>(),
+    add: async (trx, value, from, to) => {
+      // json_each walks a list value's items, or yields a scalar value once.
+      const rows = await sql<{ term: unknown; count: number }>`
+        select j.value as term, count(*) as count
+        from records r, json_each(r.metadata, ${path}) j
+        where r.dataset_id = ${datasetId} and r.seq > ${from} and r.seq <= ${to} and r.metadata is not null and json_valid(r.metadata)
+          and j.type not in ('null', 'object', 'array')
+        group by j.value`.execute(trx);
+      const next = new Map(value);
+      for (const row of rows.rows) {
+        const key = termKey(row.term);
+        const seen = next.get(key);
+        next.set(key, { term: seen ? seen.term : row.term, count: (seen?.count ?? 0) + Number(row.count) });
+      }
+      return next;
+    },
+    keep: (value) => value.size <= MAX_CACHED_TERMS,
+  };
+}
+
+/** The min and max of a property's numeric values. */
+function rangeFold(datasetId: string, name: string): Fold<{ min: number | null; max: number | null }> {
+  const path = pathOf(name);
+  return {
+    key: `${datasetId}\u0000${name}\u0000range`,
+    empty: () => ({ min: null, max: null }),
+    add: async (trx, value, from, to) => {
+      const row = (await sql<{ min: number | null; max: number | null }>`
+        select min(json_extract(r.metadata, ${path})) as min, max(json_extract(r.metadata, ${path})) as max
+        from records r
+        where r.dataset_id = ${datasetId} and r.seq > ${from} and r.seq <= ${to} and r.metadata is not null and json_valid(r.metadata)
+          and json_type(r.metadata, ${path}) in ('integer', 'real')`.execute(trx)).rows[0];
+      const pick = (a: number | null, b: number | null | undefined, f: (x: number, y: number) => number) => (b === null || b === undefined ? a : a === null ? b : f(a, b));
+      return { min: pick(value.min, row?.min, Math.min), max: pick(value.max, row?.max, Math.max) };
+    },
+    keep: () => true,
+  };
+}
+
 /** Every observed term with its count, by count (descending) then term (ascending), as `group by ... order by count desc, term asc`. */
 export async function termMetrics(db: Kysely<DB>, datasetId: string, name: string, chunkSeqs = CHUNK_SEQS): Promise<TermCount[]> {
-  const path = pathOf(name);
-  const counts = await upToDate(db, datasetId, `${datasetId}\u0000${name}\u0000terms`, () => new Map<string, TermCount>(), async (trx, value, from, to) => {
-    // json_each walks a list value's items, or yields a scalar value once.
-    const rows = await sql<{ term: unknown; count: number }>`
-      select j.value as term, count(*) as count
-      from records r, json_each(r.metadata, ${path}) j
-      where r.dataset_id = ${datasetId} and r.seq > ${from} and r.seq <= ${to} and r.metadata is not null and json_valid(r.metadata)
-        and j.type not in ('null', 'object', 'array')
-      group by j.value`.execute(trx);
-    const next = new Map(value);
-    for (const row of rows.rows) {
-      const key = termKey(row.term);
-      const seen = next.get(key);
-      next.set(key, { term: seen ? seen.term : row.term, count: (seen?.count ?? 0) + Number(row.count) });
-    }
-    return next;
-  }, (value) => value.size <= MAX_CACHED_TERMS, chunkSeqs);
+  const counts = (await upToDate(db, datasetId, termsFold(datasetId, name), chunkSeqs))!;
   return [...counts.values()].sort((a, b) => b.count - a.count || compareTerms(a.term, b.term));
 }
 
 /** Min and max of the property's numeric (integer or real) values. */
 export async function numberRange(db: Kysely<DB>, datasetId: string, name: string, chunkSeqs = CHUNK_SEQS): Promise<{ min: number | null; max: number | null }> {
-  const path = pathOf(name);
-  return upToDate(db, datasetId, `${datasetId}\u0000${name}\u0000range`, () => ({ min: null as number | null, max: null as number | null }), async (trx, value, from, to) => {
-    const row = (await sql<{ min: number | null; max: number | null }>`
-      select min(json_extract(r.metadata, ${path})) as min, max(json_extract(r.metadata, ${path})) as max
-      from records r
-      where r.dataset_id = ${datasetId} and r.seq > ${from} and r.seq <= ${to} and r.metadata is not null and json_valid(r.metadata)
-        and json_type(r.metadata, ${path}) in ('integer', 'real')`.execute(trx)).rows[0];
-    const pick = (a: number | null, b: number | null | undefined, f: (x: number, y: number) => number) => (b === null || b === undefined ? a : a === null ? b : f(a, b));
-    return { min: pick(value.min, row?.min, Math.min), max: pick(value.max, row?.max, Math.max) };
-  }, () => true, chunkSeqs);
+  return (await upToDate(db, datasetId, rangeFold(datasetId, name), chunkSeqs))!;
 }
