@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { sql } from "kysely";
+import { sql, type Kysely } from "kysely";
+import type { DB } from "../db/schema.js";
 import { describe, expect, it } from "vitest";
 import { openEmbeddedStore } from "../db/database.js";
 import { seedSearchData } from "../search/search-port.suite.js";
@@ -10,13 +11,21 @@ import { cachedMetricsUpTo, followMetrics, numberRange, termMetrics } from "./me
 
 const ts = "2024-01-01T00:00:00";
 
+/** A new embedded store with the search suite's seed data, closed and removed afterwards. */
+async function withSeededStore(prefix: string, run: (db: Kysely<DB>, ids: Awaited<ReturnType<typeof seedSearchData>>["ids"]) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const store = await openEmbeddedStore(dir);
+  try {
+    await run(store.db, (await seedSearchData(store)).ids);
+  } finally {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describe("metadata property metrics kept up to date (SQLite)", () => {
   it("follow a write only where that is incremental: cached at the current version, or a small dataset", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "tessera-mdm-follow-"));
-    const store = await openEmbeddedStore(dir);
-    const db = store.db;
-    try {
-      const { ids } = await seedSearchData(store);
+    await withSeededStore("tessera-mdm-follow-", async (db, ids) => {
       const add = (n: number) => db.insertInto("records").values(Array.from({ length: n }, (_, i) => ({ id: randomUUID(), dataset_id: ids.ds, external_id: null, fields: "{}", metadata: JSON.stringify({ genre: i % 2 ? "news" : "blog" }), status: "pending" as const, inserted_at: ts, updated_at: ts }))).execute();
       const last = async () => (await sql<{ seq: number }>`select max(seq) as seq from records where dataset_id = ${ids.ds}`.execute(db)).rows[0]!.seq;
       await add(30);
@@ -36,18 +45,11 @@ describe("metadata property metrics kept up to date (SQLite)", () => {
       await db.updateTable("records").set({ metadata: JSON.stringify({ genre: "blog" }) }).where("id", "=", one).execute();
       await add(1);
       expect(await followMetrics(db, ids.ds, "genre", "terms", 10)).toBe(false);
-    } finally {
-      await store.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it("equal the full scan after inserts, metadata updates, moves between datasets and deletes", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "tessera-mdm-"));
-    const store = await openEmbeddedStore(dir);
-    const db = store.db;
-    try {
-      const { ids } = await seedSearchData(store);
+    await withSeededStore("tessera-mdm-", async (db, ids) => {
       let seed = 7;
       const rand = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
       const pick = <T>(xs: T[]): T => xs[Math.floor(rand() * xs.length)]!;
@@ -89,9 +91,6 @@ describe("metadata property metrics kept up to date (SQLite)", () => {
           }
         }
       }
-    } finally {
-      await store.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   }, 120_000);
 });
