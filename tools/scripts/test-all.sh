@@ -5,7 +5,7 @@
 # and runs in name order; a failing stage fails the run after all stages had their turn.
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-source "$ROOT/tools/scripts/env.sh"
+source "$ROOT/tools/scripts/env.sh" || exit 1
 cd "$ROOT"
 export TESSERA_ROOT="$ROOT" CI="${CI:-1}"
 only="${1:-}"

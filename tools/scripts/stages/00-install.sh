@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Installs the workspace and Debian's chromium (for the browser tests) when missing.
+# Installs the workspace and Debian's chromium (for the browser tests) when missing. Each step is
+# named; a failing one prints its real error (tools/scripts/env.sh: tessera_step).
 set -euo pipefail
-cd "$TESSERA_ROOT"
-pnpm install --frozen-lockfile --reporter=silent
+ROOT="$TESSERA_ROOT"
+source "$ROOT/tools/scripts/env.sh"
+cd "$ROOT"
+tessera_install
 if ! command -v chromium >/dev/null 2>&1 && [ -z "${CHROMIUM_PATH:-}" ]; then
   echo "installing Debian's chromium for the browser tests"
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-  $SUDO apt-get update -qq >/dev/null
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+  tessera_step apt-update $SUDO apt-get update
+  DEBIAN_FRONTEND=noninteractive tessera_step apt-chromium $SUDO apt-get install -y chromium
 fi
