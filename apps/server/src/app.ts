@@ -24,6 +24,8 @@ import { vectorSettingsRoutes } from "./routes/vector-settings.js";
 import { webhooksRoutes } from "./routes/webhooks.js";
 import { legacyRecordsRoutes } from "./routes/legacy-records.js";
 import { exportRoutes } from "./routes/export.js";
+import { agreementRoutes } from "./routes/agreement.js";
+import { reviewRoutes } from "./routes/review.js";
 import { installSecurity } from "./security/index.js";
 
 export const BODY_LIMIT_BYTES = 64 * 1024 * 1024;
@@ -66,6 +68,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   webhooksRoutes(app, ctx);
   legacyRecordsRoutes(app, ctx);
   exportRoutes(app, ctx);
+  agreementRoutes(app, ctx);
+  reviewRoutes(app, ctx);
   await serveWebApp(app, ctx.config.webDist);
   return app;
 }

@@ -158,6 +158,7 @@ export interface DB {
   oauth_identities: OAuthIdentitiesTable;
   jobs: JobsTable;
   webhooks: WebhooksTable;
+  record_final_answers: RecordFinalAnswersTable;
 }
 
 /** A pending OAuth authorization request; deleted when used (single use) or expired. */
@@ -209,6 +210,17 @@ export interface WebhooksTable {
   events: string;
   enabled: number;
   description: string | null;
+  inserted_at: string;
+  updated_at: string;
+}
+
+/** A reviewer's final answer for a record (migration 0018-record-final-answers, issue 22). */
+export interface RecordFinalAnswersTable {
+  record_id: string;
+  dataset_id: string;
+  /** JSON `{question: {"value": V}}`, the responses' wire shape. */
+  values: string;
+  reviewer_id: string | null;
   inserted_at: string;
   updated_at: string;
 }
