@@ -61,3 +61,4 @@ export * from "./use-cases/datasets/get-first-record-from-hub.js";
 export * from "./use-cases/datasets/create-dataset.js";
 export * from "./use-cases/settings-extra/index.js";
 export * from "./agreement/index.js";
+export * from "./use-cases/review/index.js";

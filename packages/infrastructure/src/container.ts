@@ -25,6 +25,7 @@ import { HttpDatasetRepository } from "./repositories/dataset-repository.js";
 import { registerShell } from "./shell-bindings.js";
 import { registerOAuth } from "./oauth-bindings.js";
 import { registerSettingsExtra } from "./settings-extra-bindings.js";
+import { registerReview } from "./review-bindings.js";
 
 export const INFRA_TOKENS = {
   HttpClient: Symbol.for("tessera.HttpClient"),
@@ -75,6 +76,7 @@ export function createContainer(options: CompositionOptions = {}): DependencyCon
   registerAnnotation(c, http);
   registerDatasets(c, http, options);
   registerSettingsExtra(c, http, options);
+  registerReview(c, http);
   return c;
 }
 
