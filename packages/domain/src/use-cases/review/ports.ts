@@ -1,5 +1,4 @@
-import type { AgreementFigure } from "../../agreement/figure.js";
-import type { AgreementMetric } from "../../agreement/question-agreement.js";
+import type { AgreementMetric, Figures } from "../../agreement/question-agreement.js";
 import type { AnswerValue, AnswerValues } from "../../entities/answer.js";
 import type { QuestionType } from "../../entities/question-type.js";
 import type { SearchFilter } from "../../criteria/search-body.js";
@@ -16,8 +15,6 @@ export interface ReviewScope {
   /** Contract filters on metadata and on the record status. */
   filters?: SearchFilter[];
 }
-
-export type Figures = Partial<Record<AgreementMetric, AgreementFigure>>;
 
 export interface QuestionAgreementReport {
   name: string;
