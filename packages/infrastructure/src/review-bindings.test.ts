@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ClearFinalAnswerUseCase, GetAgreementUseCase, ListReviewRecordsUseCase, SubmitFinalAnswerUseCase } from "@tessera/domain";
+import { ClearFinalAnswerUseCase, GetAgreementUseCase, GetReviewItemUseCase, ListReviewRecordsUseCase, SubmitFinalAnswerUseCase } from "@tessera/domain";
 import { createContainer } from "./container.js";
 import { MemoryStorage, PRODUCT_STORAGE_KEY } from "./storage/local-storage.js";
 import { json } from "./testing/fake-fetch.js";
@@ -50,6 +50,7 @@ describe("review repository in the composition root", () => {
     const item = await c.resolve(SubmitFinalAnswerUseCase).execute("r1", { label: "neg" });
     expect(calls[1]).toMatchObject({ method: "PUT", url: "http://app.test/api/v1/records/r1/final-answer", body: { values: { label: { value: "neg" } } } });
     expect(item.validated).toBe(true);
+    expect((await c.resolve(GetReviewItemUseCase).execute("r1")).record.id).toBe("r1");
     await c.resolve(ClearFinalAnswerUseCase).execute("r1");
     expect(calls.map((x) => x.method)).toContain("DELETE");
   });

@@ -1,7 +1,7 @@
 import { instanceCachingFactory, type DependencyContainer } from "tsyringe";
 import type { KyInstance } from "ky";
 import {
-  ClearFinalAnswerUseCase, ErrorCode, GetAgreementUseCase, ListReviewRecordsUseCase, REVIEW_TOKENS, SubmitFinalAnswerUseCase,
+  ClearFinalAnswerUseCase, ErrorCode, GetAgreementUseCase, GetReviewItemUseCase, ListReviewRecordsUseCase, REVIEW_TOKENS, SubmitFinalAnswerUseCase,
   type AgreementMetric, type AgreementReport, type AnswerValue, type AnswerValues, type Figures, type QuestionType, type ReviewItem,
   type ReviewList, type ReviewListQuery, type ReviewRepository, type ReviewScope,
 } from "@tessera/domain";
@@ -93,6 +93,7 @@ export function registerReview(c: DependencyContainer, http: (d: DependencyConta
   const repo = (d: DependencyContainer) => d.resolve<ReviewRepository>(REVIEW_TOKENS.ReviewRepository);
   c.register(GetAgreementUseCase, { useFactory: instanceCachingFactory((d) => new GetAgreementUseCase(repo(d))) });
   c.register(ListReviewRecordsUseCase, { useFactory: instanceCachingFactory((d) => new ListReviewRecordsUseCase(repo(d))) });
+  c.register(GetReviewItemUseCase, { useFactory: instanceCachingFactory((d) => new GetReviewItemUseCase(repo(d))) });
   c.register(SubmitFinalAnswerUseCase, { useFactory: instanceCachingFactory((d) => new SubmitFinalAnswerUseCase(repo(d))) });
   c.register(ClearFinalAnswerUseCase, { useFactory: instanceCachingFactory((d) => new ClearFinalAnswerUseCase(repo(d))) });
 }
