@@ -17,9 +17,10 @@ export function answerKey(type: QuestionType, value: AnswerValue): string {
       return JSON.stringify([...(value as RankingItem[])].map((i) => [String(i.value), i.rank] as const)
         .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)));
     case "text":
-      return JSON.stringify(String(value).trim());
+      return `s${String(value).trim()}`;
     default:
-      return JSON.stringify(value);
+      // label and rating: one scalar; the type prefix keeps 1 and "1" apart
+      return typeof value === "number" ? `n${value}` : `s${String(value)}`;
   }
 }
 

@@ -20,7 +20,7 @@ export function cohenKappa(pairs: readonly (readonly [string, string])[]): Agree
 }
 
 /** Cohen's kappa from the tallies `cohenKappa` keeps (the server accumulates them record by record). */
-export function cohenFromCounts(n: number, agree: number, left: ReadonlyMap<string, number>, right: ReadonlyMap<string, number>): AgreementFigure {
+export function cohenFromCounts<K>(n: number, agree: number, left: ReadonlyMap<K, number>, right: ReadonlyMap<K, number>): AgreementFigure {
   if (n === 0) return figure(null, 0, 0);
   let chance = 0;
   for (const [label, count] of left) chance += (count / n) * ((right.get(label) ?? 0) / n);
