@@ -68,7 +68,7 @@ export const AgreementPage = observer(function AgreementPage() {
                 {report.lowest.map((l) => (
                   <li key={l.recordId}>
                     <Link to={paths.review(id, { record: l.recordId })}>{t("review.agreement.lowest.open")}</Link>{" "}
-                    <span>{t("review.agreement.lowest.item", { percent: Math.round(l.agreement * 100), questions: l.questions.join(", ") })}</span>
+                    <span>{t("review.agreement.lowest.item", { percent: Math.round(l.agreement * 100), questions: l.questions.map((name) => report.questions.find((q) => q.name === name)?.title ?? name).join(", ") })}</span>
                     {l.validated && <span className="status-badge status-badge--validated">{t("review.validated")}</span>}
                   </li>
                 ))}
