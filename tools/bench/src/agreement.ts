@@ -5,13 +5,18 @@
  * endpoint (whole dataset, one question, a metadata filter), the review list and the review
  * progress, with the server's CPU per call. Timings are printed, never asserted.
  *
- *   pnpm --filter @tessera/bench exec node src/agreement.ts --records 100000 [--annotators 3] [--runs 5] [--json FILE]
+ *   pnpm --filter @tessera/bench run bench:agreement -- --records 100000 [--annotators 3] [--runs 5] [--json FILE]
+ *     [--keep-data]        keep the seeded data directory (printed) to measure again without seeding
+ *     [--data-dir DIR]     measure on a kept data directory (no seeding)
+ *     [--profile DIR]      the server's CPU profile (.cpuprofile) of the run, and its top functions
+ *     [--only TEXT]        only the calls whose name contains TEXT
  */
 import { writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { Api, createAnnotators } from "./api.ts";
 import { readCpuMs, startServer } from "./server.ts";
+import { topFunctions } from "./profile.ts";
 import { summarize } from "./stats.ts";
 
 const { values: args } = parseArgs({
@@ -21,6 +26,10 @@ const { values: args } = parseArgs({
     annotators: { type: "string", default: "3" },
     runs: { type: "string", default: "5" },
     json: { type: "string" },
+    "keep-data": { type: "boolean", default: false },
+    "data-dir": { type: "string" },
+    profile: { type: "string" },
+    only: { type: "string" },
   },
 });
 const records = Number(args.records);
@@ -37,10 +46,61 @@ const LABELS = ["positive", "negative", "neutral"];
 const TOPICS = ["sports", "politics", "science", "culture"];
 const SOURCES = ["news", "blog", "forum"];
 
-const server = await startServer();
+const server = await startServer({ keepData: args["keep-data"], dataDir: args["data-dir"], cpuProfileDir: args.profile });
 const started = Date.now();
 try {
-  const owner = new Api(server.url, server.ownerApiKey);
+  let owner = new Api(server.url, server.ownerApiKey);
+  if (!server.ownerApiKey) {
+    // a kept data directory: the owner signs in with the bench's password
+    const token = await fetch(`${server.url}/api/v1/token`, { method: "POST", body: new URLSearchParams({ username: "owner", password: server.ownerPassword }) });
+    const bearer = ((await token.json()) as { access_token: string }).access_token;
+    const me = await fetch(`${server.url}/api/v1/me`, { headers: { Authorization: `Bearer ${bearer}` } });
+    owner = new Api(server.url, ((await me.json()) as { api_key: string }).api_key);
+  }
+  const id = args["data-dir"]
+    ? (await owner.json<{ items: { id: string; name: string }[] }>("GET", "/me/datasets")).items.find((d) => d.name === "agreement-bench")!.id
+    : await seed(owner);
+
+  const filter = { filters: { and: [{ type: "terms", scope: { entity: "metadata", metadata_property: "source" }, values: ["news"] }] } };
+  const calls: { name: string; method: string; path: string; body?: unknown }[] = [
+    { name: "agreement, whole dataset (3 questions)", method: "POST", path: `/datasets/${id}/agreement`, body: {} },
+    { name: "agreement, one question", method: "GET", path: `/datasets/${id}/agreement?question=sentiment` },
+    { name: "agreement, metadata filter (1/3 of the records)", method: "POST", path: `/datasets/${id}/agreement`, body: filter },
+    { name: "review list, disagreements, first page", method: "POST", path: `/datasets/${id}/review/records?limit=1`, body: {} },
+    { name: "review progress", method: "GET", path: `/datasets/${id}/review/progress` },
+  ];
+  const rows = [];
+  for (const call of calls.filter((c) => !args.only || c.name.includes(args.only))) {
+    await owner.json(call.method, call.path, call.body); // warm-up
+    const samples: number[] = [];
+    const cpuBefore = readCpuMs(server.pid);
+    for (let i = 0; i < runs; i++) {
+      const t0 = performance.now();
+      await owner.json(call.method, call.path, call.body);
+      samples.push(performance.now() - t0);
+    }
+    const cpuPerCall = Math.round((readCpuMs(server.pid) - cpuBefore) / runs);
+    const s = summarize(samples, 0, 0);
+    rows.push({ call: call.name, runs, p50Ms: s.p50, maxMs: s.max, serverCpuMsPerCall: cpuPerCall });
+    log(`${call.name}: p50 ${s.p50} ms, max ${s.max} ms, server CPU ${cpuPerCall} ms/call`);
+  }
+  const sample = await owner.json<{ questions: { name: string; figures: Record<string, { value: number | null }> }[] }>("POST", `/datasets/${id}/agreement`, {});
+  const machine = { cpus: cpus().length, load: loadavg().map((l) => Math.round(l * 100) / 100) };
+  console.log(`\nAgreement bench: ${records} records x ${annotatorCount} submitted responses, ${machine.cpus} cores, load ${machine.load.join(" ")}\n`);
+  console.log("| call | runs | p50 ms | max ms | server CPU ms/call |\n|---|---|---|---|---|");
+  for (const r of rows) console.log(`| ${r.call} | ${r.runs} | ${r.p50Ms} | ${r.maxMs} | ${r.serverCpuMsPerCall} |`);
+  console.log(`\nfigures: ${sample.questions.map((q) => `${q.name} ${Object.entries(q.figures).map(([k, v]) => `${k}=${v.value?.toFixed(3)}`).join(" ")}`).join("; ")}`);
+  if (args.json) writeFileSync(args.json, JSON.stringify({ records, annotators: annotatorCount, machine, rows }, null, 2));
+} finally {
+  await server.stop();
+}
+if (args.profile) {
+  console.log("\nserver CPU profile, top functions (self time):");
+  for (const f of topFunctions(args.profile, 25)) console.log(`${f.selfMs} ms ${f.percent}% ${f.fn}`);
+}
+
+/** Creates the dataset, imports the records and has every annotator submit a response to each; returns the dataset id. */
+async function seed(owner: Api): Promise<string> {
   const ws = await owner.json<{ id: string }>("POST", "/workspaces", { name: "agreement-bench" });
   const ds = await owner.json<{ id: string }>("POST", "/datasets", { name: "agreement-bench", workspace_id: ws.id, distribution: { strategy: "overlap", min_submitted: annotatorCount } });
   const id = ds.id;
@@ -78,38 +138,6 @@ try {
       if (res.status !== 200) throw new Error(`responses/bulk: ${res.status} ${res.bytes.toString().slice(0, 300)}`);
     }
   }));
-  log(`seeded in ${Math.round((Date.now() - started) / 1000)} s`);
-
-  const filter = { filters: { and: [{ type: "terms", scope: { entity: "metadata", metadata_property: "source" }, values: ["news"] }] } };
-  const calls: { name: string; method: string; path: string; body?: unknown }[] = [
-    { name: "agreement, whole dataset (3 questions)", method: "POST", path: `/datasets/${id}/agreement`, body: {} },
-    { name: "agreement, one question", method: "GET", path: `/datasets/${id}/agreement?question=sentiment` },
-    { name: "agreement, metadata filter (1/3 of the records)", method: "POST", path: `/datasets/${id}/agreement`, body: filter },
-    { name: "review list, disagreements, first page", method: "POST", path: `/datasets/${id}/review/records?limit=1`, body: {} },
-    { name: "review progress", method: "GET", path: `/datasets/${id}/review/progress` },
-  ];
-  const rows = [];
-  for (const call of calls) {
-    await owner.json(call.method, call.path, call.body); // warm-up
-    const samples: number[] = [];
-    const cpuBefore = readCpuMs(server.pid);
-    for (let i = 0; i < runs; i++) {
-      const t0 = performance.now();
-      await owner.json(call.method, call.path, call.body);
-      samples.push(performance.now() - t0);
-    }
-    const cpuPerCall = Math.round((readCpuMs(server.pid) - cpuBefore) / runs);
-    const s = summarize(samples, 0, 0);
-    rows.push({ call: call.name, runs, p50Ms: s.p50, maxMs: s.max, serverCpuMsPerCall: cpuPerCall });
-    log(`${call.name}: p50 ${s.p50} ms, max ${s.max} ms, server CPU ${cpuPerCall} ms/call`);
-  }
-  const sample = await owner.json<{ questions: { name: string; figures: Record<string, { value: number | null }> }[] }>("POST", `/datasets/${id}/agreement`, {});
-  const machine = { cpus: cpus().length, load: loadavg().map((l) => Math.round(l * 100) / 100) };
-  console.log(`\nAgreement bench: ${records} records x ${annotatorCount} submitted responses, ${machine.cpus} cores, load ${machine.load.join(" ")}\n`);
-  console.log("| call | runs | p50 ms | max ms | server CPU ms/call |\n|---|---|---|---|---|");
-  for (const r of rows) console.log(`| ${r.call} | ${r.runs} | ${r.p50Ms} | ${r.maxMs} | ${r.serverCpuMsPerCall} |`);
-  console.log(`\nfigures: ${sample.questions.map((q) => `${q.name} ${Object.entries(q.figures).map(([k, v]) => `${k}=${v.value?.toFixed(3)}`).join(" ")}`).join("; ")}`);
-  if (args.json) writeFileSync(args.json, JSON.stringify({ records, annotators: annotatorCount, machine, rows }, null, 2));
-} finally {
-  await server.stop();
+  log(`seeded in ${Math.round((Date.now() - started) / 1000)} s${args["keep-data"] ? `, data kept in ${server.dataDir}` : ""}`);
+  return id;
 }

@@ -1,12 +1,10 @@
 import type { Kysely } from "kysely";
-import {
-  isGivenAnswer, primaryMetric, primaryPairMetric, questionAgreement, type AgreementFigure, type AnnotatedRecord, type QuestionType,
-} from "@tessera/domain";
+import { primaryMetric, primaryPairMetric, questionAgreement, type AgreementFigure, type QuestionType } from "@tessera/domain";
 import type { DB } from "../db/schema.js";
 import type { QuestionDef } from "../records/dataset-schema.js";
-import { finalAnswerIds, loadSubmissions, type RecordSubmissions } from "./submitted-answers.js";
+import { annotatedRecords, finalAnswerIds, loadSubmissions, type RecordSubmissions } from "./submitted-answers.js";
 import type { ReviewScope } from "./scope.js";
-import { disagreeingRecords, scopeProgress } from "./progress.js";
+import { scopeProgress } from "./progress.js";
 
 type FiguresOut = Record<string, AgreementFigure>;
 export interface AgreementOut {
@@ -55,19 +53,15 @@ export async function computeAgreement(db: Kysely<DB>, scope: ReviewScope): Prom
   const users = perUser.size > 0 ? await db.selectFrom("users").select(["id", "username"]).where("id", "in", [...perUser.keys()]).execute() : [];
   const lowestByRecord = new Map<string, { agreement: number; questions: string[] }>();
 
+  const disagreeing = new Set<string>();
   const questionsOut = questions.map((question) => {
     const type = question.settings.type;
-    const annotated: AnnotatedRecord[] = submissions.map((record) => {
-      const field = type === "span" ? (question.settings as { field: string }).field : null;
-      const text = field ? texts.get(record.recordId)?.[field] : undefined;
-      return {
-        recordId: record.recordId,
-        answers: record.responses.flatMap((r) => (isGivenAnswer(type, r.values[question.name]) ? [{ userId: r.userId, value: r.values[question.name]! }] : [])),
-        ...(typeof text === "string" ? { text } : {}),
-      };
-    });
+    const field = type === "span" ? (question.settings as { field: string }).field : null;
+    const textOf = field ? (recordId: string) => { const text = texts.get(recordId)?.[field]; return typeof text === "string" ? text : undefined; } : undefined;
+    const annotated = annotatedRecords(submissions, question.name, type, textOf);
     const options = "options" in question.settings ? question.settings.options : [];
     const result = questionAgreement({ name: question.name, type, options }, annotated, LOWEST);
+    for (const id of result.disagreeing) disagreeing.add(id);
     for (const low of result.lowest) {
       const entry = lowestByRecord.get(low.recordId) ?? { agreement: 1, questions: [] };
       entry.agreement = Math.min(entry.agreement, low.agreement);
@@ -82,7 +76,6 @@ export async function computeAgreement(db: Kysely<DB>, scope: ReviewScope): Prom
     };
   });
 
-  const disagreeing = disagreeingRecords(scope.schema, submissions, scope.question?.name);
   return {
     dataset_id: scope.dataset.id,
     records: submissions.length,

@@ -3,7 +3,7 @@ import { disagreementsOf, majorityAnswer, type AnswerValue } from "@tessera/doma
 import type { DB } from "../db/schema.js";
 import type { RecordRow } from "../records/read.js";
 import type { DatasetSchema } from "../records/dataset-schema.js";
-import { finalAnswerIds, loadSubmissions, unwrapValues, type SubmittedResponse } from "./submitted-answers.js";
+import { finalAnswerIds, loadSubmissions, unwrapValues } from "./submitted-answers.js";
 import type { ReviewScope } from "./scope.js";
 import { disagreeingRecords, scopeProgress } from "./progress.js";
 
@@ -43,7 +43,7 @@ export async function reviewItems(db: Kysely<DB>, schema: DatasetSchema, records
   const questions = questionsOf(schema);
   return records.map((record) => {
     const own = responses.filter((r) => r.record_id === record.id);
-    const submitted: SubmittedResponse[] = own.filter((r) => r.status === "submitted").map((r) => ({ userId: r.user_id, values: unwrapValues(r.values), updatedAt: r.updated_at }));
+    const submitted = own.filter((r) => r.status === "submitted").map((r) => ({ userId: r.user_id, values: unwrapValues(r.values) }));
     const majority: Record<string, AnswerValue> = {};
     for (const q of questions) {
       const value = majorityAnswer(q.type, submitted.map((s) => s.values[q.name]));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { disagreementsOf, disagreesOn, reviewProgress } from "./disagreement.js";
+import { disagreeingRecordIds, disagreementsOf, disagreesOn, reviewProgress } from "./disagreement.js";
+import { questionAgreement } from "./question-agreement.js";
 import { mayReview } from "./review-policy.js";
 
 const label = { name: "label", type: "label_selection" as const };
@@ -29,5 +30,17 @@ describe("disagreement", () => {
     expect(mayReview("owner")).toBe(true);
     expect(mayReview("admin")).toBe(true);
     expect(mayReview("annotator")).toBe(false);
+  });
+});
+
+describe("disagreeingRecordIds", () => {
+  it("lists the records whose answers differ, as questionAgreement reports them", () => {
+    const records = [
+      { recordId: "a", answers: [{ userId: "u1", value: "pos" }, { userId: "u2", value: "neg" }] },
+      { recordId: "b", answers: [{ userId: "u1", value: "pos" }, { userId: "u2", value: "pos" }] },
+      { recordId: "c", answers: [{ userId: "u1", value: "neg" }] },
+    ];
+    expect(disagreeingRecordIds("label_selection", records)).toEqual(["a"]);
+    expect(questionAgreement({ name: "label", type: "label_selection" }, records).disagreeing).toEqual(["a"]);
   });
 });

@@ -12,16 +12,26 @@ export interface SubmittedAnswers { userId: string; values: { [questionName: str
  * annotator only is no disagreement: there is nobody to disagree with.
  */
 export function disagreesOn(question: ReviewQuestion, responses: readonly SubmittedAnswers[]): boolean {
-  const keys = new Set<string>();
-  let answered = 0;
-  for (const response of responses) {
-    const value = response.values[question.name];
-    if (!isGivenAnswer(question.type, value)) continue;
-    answered++;
-    keys.add(answerKey(question.type, value));
-    if (keys.size > 1) return true;
+  return differ(question.type, responses.map((r) => r.values[question.name]));
+}
+
+/** Whether two or more given answers are not all equal. */
+function differ(type: QuestionType, values: readonly (AnswerValue | null | undefined)[]): boolean {
+  let first: string | null = null;
+  for (const value of values) {
+    if (!isGivenAnswer(type, value)) continue;
+    const key = answerKey(type, value);
+    if (first === null) first = key;
+    else if (key !== first) return true;
   }
-  return answered >= 2 && keys.size > 1;
+  return false;
+}
+
+/** The records (of one question's answers, as `questionAgreement` reads them) that disagree on it. */
+export function disagreeingRecordIds(type: QuestionType, records: readonly { recordId: string; answers: readonly { value: AnswerValue }[] }[]): string[] {
+  const out: string[] = [];
+  for (const record of records) if (record.answers.length >= 2 && differ(type, record.answers.map((a) => a.value))) out.push(record.recordId);
+  return out;
 }
 
 /** The questions a record disagrees on (all of them when `only` is not given, else that one). */

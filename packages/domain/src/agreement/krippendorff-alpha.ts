@@ -60,11 +60,11 @@ export function alphaOfIds(ids: ArrayLike<number>, starts: ArrayLike<number>, co
   return figure(expected === 0 ? null : 1 - observed / expected, units, n);
 }
 
-/** Interns values by key: ids per value, and the first value seen for each id. */
+/** Interns values by key (a string, or a primitive compared by type and value): ids per value, and the first value seen for each id. */
 export class Interner<T> {
   readonly values: T[] = [];
-  private readonly ids = new Map<string, number>();
-  id(key: string, value: T): number {
+  private readonly ids = new Map<string | number, number>();
+  id(key: string | number, value: T): number {
     let id = this.ids.get(key);
     if (id === undefined) { id = this.values.length; this.ids.set(key, id); this.values.push(value); }
     return id;

@@ -61,6 +61,8 @@ export interface QuestionAgreement {
   pairs: PairAgreement[];
   /** The records with the lowest agreement, lowest first (at most `lowestCount`). */
   lowest: RecordAgreement[];
+  /** Every record whose answers are not all equal (a disagreement, see `disagreesOn`), in input order. */
+  disagreeing: string[];
 }
 
 type Dissimilarity = (a: AnswerValue, b: AnswerValue) => number;
@@ -110,6 +112,7 @@ interface PairTally {
 export function questionAgreement(question: AgreementQuestion, records: readonly AnnotatedRecord[], lowestCount = 20): QuestionAgreement {
   const type = question.type;
   const values = new Interner<AnswerValue>();
+  const scalar = type === "label_selection" || type === "rating";
   const annotators = new Interner<string>();
   const ids: number[] = [];
   /** Annotator index per answer (interned user ids). */
@@ -119,7 +122,9 @@ export function questionAgreement(question: AgreementQuestion, records: readonly
   for (const record of records) {
     if (record.answers.length < 2) continue;
     for (const answer of record.answers) {
-      ids.push(values.id(answerKey(type, answer.value), answer.value));
+      // label and rating answers are their own keys (a Map tells 1 from "1"); others get a canonical string
+      const key = scalar && (typeof answer.value === "number" || typeof answer.value === "string") ? answer.value : answerKey(type, answer.value);
+      ids.push(values.id(key, answer.value));
       users.push(annotators.id(answer.userId, answer.userId));
     }
     starts.push(ids.length);
@@ -135,6 +140,7 @@ export function questionAgreement(question: AgreementQuestion, records: readonly
   const pairs = new Map<number, PairTally>();
   const names = annotators.values;
   const candidates: RecordAgreement[] = [];
+  const disagreeing: string[] = [];
   const datasetExact: SpanTally = { matched: 0, total: 0 };
   const datasetToken: SpanTally = { matched: 0, total: 0 };
   let agreementSum = 0;
@@ -149,7 +155,9 @@ export function questionAgreement(question: AgreementQuestion, records: readonly
     let agreeing = 0;
     for (let i = from; i < to; i++) {
       for (let j = i + 1; j < to; j++) {
-        const [x, y] = names[users[i]!]! < names[users[j]!]! ? [i, j] : [j, i];
+        const ordered = names[users[i]!]! < names[users[j]!]!;
+        const x = ordered ? i : j;
+        const y = ordered ? j : i;
         const id = users[x]! * 65536 + users[y]!;
         let tally = pairs.get(id);
         if (!tally) {
@@ -175,6 +183,7 @@ export function questionAgreement(question: AgreementQuestion, records: readonly
     const m = to - from;
     const pairCount = (m * (m - 1)) / 2;
     agreementSum += agreeing / pairCount;
+    if (agreeing < pairCount) disagreeing.push(units[u]!.recordId);
     const agreement = 1 - unlikeSum / pairCount;
     if (agreement < 1) candidates.push({ recordId: units[u]!.recordId, agreement, responses: m });
   }
@@ -202,24 +211,22 @@ export function questionAgreement(question: AgreementQuestion, records: readonly
   }
 
   const pairWanted = new Set(PAIR_METRICS_BY_TYPE[type]);
-  let pairStarts: number[] = [];
+  let pairStarts = new Int32Array(0);
   const pairList: PairAgreement[] = [...pairs.values()].map((tally) => {
     const count = tally.ids.length / 2;
     const pairFigures: Figures = {};
     if (pairWanted.has("cohen_kappa")) {
-      const left = new Map<number, number>();
-      const right = new Map<number, number>();
-      for (let i = 0; i < tally.ids.length; i += 2) {
-        left.set(tally.ids[i]!, (left.get(tally.ids[i]!) ?? 0) + 1);
-        right.set(tally.ids[i + 1]!, (right.get(tally.ids[i + 1]!) ?? 0) + 1);
-      }
-      pairFigures.cohen_kappa = cohenFromCounts(count, tally.agree, left, right);
+      const left = new Float64Array(values.size);
+      const right = new Float64Array(values.size);
+      for (let i = 0; i < tally.ids.length; i += 2) { left[tally.ids[i]!]!++; right[tally.ids[i + 1]!]!++; }
+      const toMap = (counts: Float64Array) => new Map([...counts.entries()].filter(([, c]) => c > 0));
+      pairFigures.cohen_kappa = cohenFromCounts(count, tally.agree, toMap(left), toMap(right));
     }
     if (alpha && distance && pairWanted.has(alpha.metric)) {
-      if (pairStarts.length <= count) pairStarts = Array.from({ length: count + 1 }, (_, i) => 2 * i);
+      if (pairStarts.length <= count) pairStarts = Int32Array.from({ length: count + 1 }, (_, i) => 2 * i);
       const pairCounts = new Float64Array(values.size);
       for (const id of tally.ids) pairCounts[id]!++;
-      pairFigures[alpha.metric] = alphaOfIds(tally.ids, pairStarts.slice(0, count + 1), pairCounts, distance);
+      pairFigures[alpha.metric] = alphaOfIds(tally.ids, pairStarts.subarray(0, count + 1), pairCounts, distance);
     }
     if (type !== "span") pairFigures.percent_agreement = figure(tally.agree / count, count, 2 * count);
     if (type === "span") {
@@ -229,7 +236,7 @@ export function questionAgreement(question: AgreementQuestion, records: readonly
     return { users: tally.users, records: count, figures: pairFigures };
   }).sort((a, b) => (a.users.join() < b.users.join() ? -1 : 1));
 
-  return { question: question.name, type, records: units.length, responses: n, figures, pairs: pairList, lowest: lowestRecords(candidates, lowestCount) };
+  return { question: question.name, type, records: units.length, responses: n, figures, pairs: pairList, lowest: lowestRecords(candidates, lowestCount), disagreeing };
 }
 
 /** The `count` records of lowest agreement (ties: more answers first, then record id), without sorting them all. */
