@@ -3,6 +3,7 @@ import { primaryMetric, primaryPairMetric, questionAgreement, type AgreementFigu
 import type { DB } from "../db/schema.js";
 import type { QuestionDef } from "../records/dataset-schema.js";
 import { annotatedRecords, finalAnswerIds, loadSubmissions, type RecordSubmissions } from "./submitted-answers.js";
+import { questionsOf } from "./progress.js";
 import type { ReviewScope } from "./scope.js";
 import { scopeProgress } from "./progress.js";
 
@@ -40,7 +41,8 @@ async function spanTexts(db: Kysely<DB>, questions: QuestionDef[], submissions: 
 
 /** Agreement figures of a dataset's scope (issue 22): per question, per annotator pair, lowest records, review progress. */
 export async function computeAgreement(db: Kysely<DB>, scope: ReviewScope): Promise<AgreementOut> {
-  const submissions = await loadSubmissions(db, scope);
+  const loaded = await loadSubmissions(db, scope, questionsOf(scope.schema, scope.question));
+  const submissions = loaded.records;
   const titles = new Map((await db.selectFrom("questions").select(["name", "title"]).where("dataset_id", "=", scope.dataset.id).execute()).map((q) => [q.name, q.title]));
   const questions = scope.question ? [scope.question] : scope.schema.questions;
   const [texts, finals] = await Promise.all([spanTexts(db, questions, submissions), finalAnswerIds(db, scope.dataset.id)]);
@@ -54,11 +56,11 @@ export async function computeAgreement(db: Kysely<DB>, scope: ReviewScope): Prom
   const lowestByRecord = new Map<string, { agreement: number; questions: string[] }>();
 
   const disagreeing = new Set<string>();
-  const questionsOut = questions.map((question) => {
+  const questionsOut = questions.map((question, index) => {
     const type = question.settings.type;
     const field = type === "span" ? (question.settings as { field: string }).field : null;
     const textOf = field ? (recordId: string) => { const text = texts.get(recordId)?.[field]; return typeof text === "string" ? text : undefined; } : undefined;
-    const annotated = annotatedRecords(submissions, question.name, type, textOf);
+    const annotated = annotatedRecords(loaded, index, textOf);
     const options = "options" in question.settings ? question.settings.options : [];
     const result = questionAgreement({ name: question.name, type, options }, annotated, LOWEST);
     for (const id of result.disagreeing) disagreeing.add(id);
@@ -84,6 +86,6 @@ export async function computeAgreement(db: Kysely<DB>, scope: ReviewScope): Prom
     questions: questionsOut,
     lowest: [...lowestByRecord.entries()].map(([id, v]) => ({ record_id: id, agreement: v.agreement, questions: v.questions, validated: finals.has(id) }))
       .sort((a, b) => a.agreement - b.agreement || (a.record_id < b.record_id ? -1 : 1)).slice(0, LOWEST),
-    review: scopeProgress(submissions, finals, disagreeing),
+    review: scopeProgress(loaded, finals, disagreeing),
   };
 }

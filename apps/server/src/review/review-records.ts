@@ -5,7 +5,7 @@ import type { RecordRow } from "../records/read.js";
 import type { DatasetSchema } from "../records/dataset-schema.js";
 import { finalAnswerIds, loadSubmissions, unwrapValues } from "./submitted-answers.js";
 import type { ReviewScope } from "./scope.js";
-import { disagreeingRecords, scopeProgress } from "./progress.js";
+import { disagreeingRecords, questionsOf, scopeProgress } from "./progress.js";
 
 type Wrapped = Record<string, { value: unknown }>;
 const wrap = (values: Record<string, unknown>): Wrapped => Object.fromEntries(Object.entries(values).map(([k, value]) => [k, { value }]));
@@ -26,7 +26,6 @@ export interface ReviewItem {
   validated: boolean;
 }
 
-const questionsOf = (schema: DatasetSchema) => schema.questions.map((q) => ({ name: q.name, type: q.settings.type }));
 
 /** Full review items for the given records, in the given order. */
 export async function reviewItems(db: Kysely<DB>, schema: DatasetSchema, records: RecordRow[]): Promise<ReviewItem[]> {
@@ -40,7 +39,7 @@ export async function reviewItems(db: Kysely<DB>, schema: DatasetSchema, records
     db.selectFrom("record_final_answers as f").leftJoin("users as u", "u.id", "f.reviewer_id")
       .select(["f.record_id", "f.values", "f.reviewer_id", "u.username", "f.inserted_at", "f.updated_at"]).where("f.record_id", "in", ids).execute(),
   ]);
-  const questions = questionsOf(schema);
+  const questions = questionsOf(schema, null);
   return records.map((record) => {
     const own = responses.filter((r) => r.record_id === record.id);
     const submitted = own.filter((r) => r.status === "submitted").map((r) => ({ userId: r.user_id, values: unwrapValues(r.values) }));
@@ -82,9 +81,9 @@ export interface ReviewListOptions { disagreements: boolean; reviewed: boolean |
  * a final answer. Insertion order. Also the review progress of the scope.
  */
 export async function listReviewRecords(db: Kysely<DB>, scope: ReviewScope, options: ReviewListOptions): Promise<{ items: ReviewItem[]; total: number; review: { reviewed: number; needing_review: number } }> {
-  const [submissions, finals] = await Promise.all([loadSubmissions(db, scope), finalAnswerIds(db, scope.dataset.id)]);
-  const disagreeing = disagreeingRecords(scope.schema, submissions, scope.question?.name);
-  let ids = submissions.map((s) => s.recordId);
+  const [submissions, finals] = await Promise.all([loadSubmissions(db, scope, questionsOf(scope.schema, scope.question)), finalAnswerIds(db, scope.dataset.id)]);
+  const disagreeing = disagreeingRecords(submissions);
+  let ids = submissions.records.map((s) => s.recordId);
   if (options.disagreements) ids = ids.filter((id) => disagreeing.has(id));
   if (options.reviewed !== null) ids = ids.filter((id) => finals.has(id) === options.reviewed);
   const page = ids.slice(options.offset, options.offset + options.limit);

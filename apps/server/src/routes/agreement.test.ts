@@ -58,6 +58,9 @@ describe("agreement endpoint", () => {
     expect(label.lowest.map((l) => l.record_id)).toEqual([ids[1]]);
     const rating = res.body.questions.find((q) => q.name === "rating")!;
     expect(Object.keys(rating.figures).sort()).toEqual(["alpha_interval", "alpha_ordinal", "fleiss_kappa", "percent_agreement"]);
+    // ratings 3,3 | 3,5 | 3,3: D_o = 2*4/6, D_e = 2*5*1*4/30, alpha = 0; 2 of 3 records agree
+    expect(rating.figures.alpha_interval?.value).toBeCloseTo(0, 12);
+    expect(rating.figures.percent_agreement).toEqual({ value: expect.closeTo(2 / 3, 12), records: 3, responses: 6 });
     const text = res.body.questions.find((q) => q.name === "comment")!;
     expect(text).toMatchObject({ records: 0, figures: { percent_agreement: { value: null, records: 0, responses: 0 } } });
     expect(res.body.lowest[0]).toEqual({ record_id: ids[1], agreement: 0, questions: ["label", "rating"], validated: false });
