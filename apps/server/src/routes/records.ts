@@ -9,6 +9,7 @@ import { ingestRecords, prepareSuggestions, upsertSuggestions, upsertVectors, ty
 import { parseRecordsBulk, recordUpdateSchema } from "../records/input.js";
 import { FULL_INCLUDE, withIncludes } from "../records/read.js";
 import { RecordValueError, validateMetadata, validateVectors } from "../records/values.js";
+import { recordViewer } from "../records/visibility.js";
 
 /**
  * Webhook events of a bulk ingestion: record.created / record.updated, and record.completed for new
@@ -95,7 +96,8 @@ export function recordsRoutes(app: FastifyInstance, ctx: AppContext): void {
       ctx.db.selectFrom("records").select((eb) => eb.fn.countAll<number>().as("n")).where("dataset_id", "=", datasetId).executeTakeFirstOrThrow(),
     ]);
     const schema = await loadDatasetSchema(ctx.db, dataset);
-    return { items: await withIncludes(ctx.db, schema, rows, include), total: Number(count.n) };
+    const viewer = await recordViewer(ctx.db, user, dataset.workspace_id);
+    return { items: await withIncludes(ctx.db, schema, rows, include, viewer), total: Number(count.n) };
   });
 
   app.delete("/api/v1/datasets/:dataset_id/records", async (request, reply) => {
@@ -112,7 +114,7 @@ export function recordsRoutes(app: FastifyInstance, ctx: AppContext): void {
     const user = await ctx.currentUser(request);
     const { record, dataset } = await recordFor(ctx.db, user, uuidPath(request, "record_id"), "read");
     const schema = await loadDatasetSchema(ctx.db, dataset);
-    return (await withIncludes(ctx.db, schema, [record], FULL_INCLUDE))[0];
+    return (await withIncludes(ctx.db, schema, [record], FULL_INCLUDE, await recordViewer(ctx.db, user, dataset.workspace_id)))[0];
   });
 
   app.patch("/api/v1/records/:record_id", async (request) => {
@@ -146,14 +148,14 @@ export function recordsRoutes(app: FastifyInstance, ctx: AppContext): void {
     });
     const updated = await ctx.db.selectFrom("records").selectAll().where("id", "=", record.id).executeTakeFirstOrThrow();
     ctx.events.emit("record.updated", { recordIds: [record.id] });
-    return (await withIncludes(ctx.db, schema, [updated], FULL_INCLUDE))[0];
+    return (await withIncludes(ctx.db, schema, [updated], FULL_INCLUDE, await recordViewer(ctx.db, user, dataset.workspace_id)))[0];
   });
 
   app.delete("/api/v1/records/:record_id", async (request) => {
     const user = await ctx.currentUser(request);
     const { record, dataset } = await recordFor(ctx.db, user, uuidPath(request, "record_id"), "admin");
     const schema = await loadDatasetSchema(ctx.db, dataset);
-    const out = (await withIncludes(ctx.db, schema, [record], FULL_INCLUDE))[0];
+    const out = (await withIncludes(ctx.db, schema, [record], FULL_INCLUDE, await recordViewer(ctx.db, user, dataset.workspace_id)))[0];
     await ctx.db.deleteFrom("records").where("id", "=", record.id).execute();
     ctx.events.emit("record.deleted", { ids: [record.id] });
     return out;

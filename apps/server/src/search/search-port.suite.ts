@@ -11,6 +11,16 @@ import type { SearchFilter, SearchPort, SearchQuery, SearchSort } from "./search
  */
 export interface SearchSuiteTarget { store: Store; port: SearchPort }
 
+/** Texts a search box may receive (issue 28: a NUL byte answered 500). */
+export const HOSTILE_SEARCH_TEXTS: readonly string[] = [
+  "ab\u0000c", "\u0000", ...Array.from({ length: 32 }, (_, i) => `a${String.fromCharCode(i)}b`), "x\u007fy", "\u0085\u009f",
+  "\"", "\"\"", "'", "''", "it's", "\"quick", "quick\"", "\\", "a\\b", "a\\*", "'a\\'*", "\\'",
+  "AND", "OR", "NOT", "quick AND", "quick OR fox", "NOT quick", "NEAR(quick fox)", "quick NEAR/2 fox", "^quick", "text:quick", "-quick", "+quick",
+  "(", ")", "(quick", "{text}: quick", "*", "**", "qu*", "*quick", "a:*", "!", "&", "|", "<->", "!quick & fox | (a <-> b)", ":", ":*",
+  "%", "_", "%_%", ";", "-- comment", "1; DROP TABLE records; --", "\ud800", "\udc00x", "😀", "é", "\u200b", "\ufeff",
+  "q".repeat(10_000), "quick ".repeat(1_666) + "fox", Array.from({ length: 5_000 }, (_, i) => `w${i}`).join(" ").slice(0, 10_000),
+];
+
 const ts = (i: number) => `2024-01-0${i}T00:00:00`;
 
 export async function seedSearchData(store: Store) {
@@ -84,6 +94,18 @@ export function searchPortSuite(adapter: string, open: () => Promise<SearchSuite
       expect((await exts({ text: { q: "thi*", field: null } }))).toEqual(["c"]);
       expect(await exts({ text: { q: "   ", field: null } })).toEqual([]);
       expect(await exts({ text: { q: "\"quick\" OR ' : & | !", field: null } })).toEqual([]);
+    });
+
+    it("answers any text (control characters, quotes, operators, backslashes, 10,000 characters) without an error", async () => {
+      for (const q of HOSTILE_SEARCH_TEXTS) {
+        for (const extra of [{}, { userId: data.ids.u1, filters: [terms({ entity: "response_status" }, ["pending"])] }, { text: { q, field: "text" } }, { sort: [{ scope: md("n"), order: "desc" as const }] }]) {
+          const result = await target.port.search(query({ text: { q, field: null }, ...extra }));
+          expect(result.total, JSON.stringify(q.slice(0, 40))).toBeGreaterThanOrEqual(result.hits.length);
+        }
+      }
+      // The words around a control character still match (NUL and BEL are word breaks, not the end of the text).
+      expect(await exts({ text: { q: "quick\u0000fox", field: null } })).toEqual(["a"]);
+      expect((await exts({ text: { q: "\u0007quick\u0000", field: "text" } })).sort()).toEqual(["a", "c"]);
     });
 
     it("filters on metadata terms (list values item by item) and ranges", async () => {
