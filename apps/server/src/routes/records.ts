@@ -10,6 +10,7 @@ import { parseRecordsBulk, recordUpdateSchema } from "../records/input.js";
 import { FULL_INCLUDE, withIncludes } from "../records/read.js";
 import { RecordValueError, validateMetadata, validateVectors } from "../records/values.js";
 import { recordViewer } from "../records/visibility.js";
+import { requireAttributableResponses } from "../records/response-attribution.js";
 
 /**
  * Webhook events of a bulk ingestion: record.created / record.updated, and record.completed for new
@@ -67,8 +68,9 @@ export function recordsRoutes(app: FastifyInstance, ctx: AppContext): void {
     bulk.post("/api/v1/datasets/:dataset_id/records/bulk", async (request, reply) => {
       const user = await ctx.currentUser(request);
       const datasetId = uuidPath(request, "dataset_id");
-      await datasetFor(ctx.db, user, datasetId, "admin");
+      const dataset = await datasetFor(ctx.db, user, datasetId, "admin");
       const body = parseRecordsBulk(request.body);
+      await requireAttributableResponses(ctx.db, user, dataset, body.items);
       const result = await ingestRecords(ctx.db, datasetId, body.items, { mode: "create" });
       emitIngested(ctx, result);
       return reply.status(201).type(JSON_TYPE).send(`{"items":${result.itemsJson()}}`);
@@ -77,8 +79,9 @@ export function recordsRoutes(app: FastifyInstance, ctx: AppContext): void {
     bulk.put("/api/v1/datasets/:dataset_id/records/bulk", async (request, reply) => {
       const user = await ctx.currentUser(request);
       const datasetId = uuidPath(request, "dataset_id");
-      await datasetFor(ctx.db, user, datasetId, "admin");
+      const dataset = await datasetFor(ctx.db, user, datasetId, "admin");
       const body = parseRecordsBulk(request.body);
+      await requireAttributableResponses(ctx.db, user, dataset, body.items);
       const result = await ingestRecords(ctx.db, datasetId, body.items, { mode: "upsert" });
       emitIngested(ctx, result);
       return reply.type(JSON_TYPE).send(`{"items":${result.itemsJson()},"updated_item_ids":${JSON.stringify(result.updatedIds)}}`);

@@ -497,6 +497,28 @@ describe("no leaks through lists and search", () => {
     }
   });
 
+  it("lets an admin attribute bulk responses only to members of the dataset's workspace; the owner to any user", async () => {
+    const annotatorB = (await get<{ id: string }>("annotatorB", "/api/v1/me")).id;
+    const item = (userId: string) => ({ items: [{ fields: { text: `attributed ${randomUUID()}` }, responses: [{ user_id: userId, values: labelValues(world.ids), status: "submitted" }] }] });
+    const sqlite = server.ctx.store.sqlite!;
+    await indexRecordTexts(server.ctx.store.db);
+    const before = tableChecksums(sqlite);
+    const refused = [
+      await call(world, "POST", { path: `/api/v1/datasets/${world.ids.dataset}/records/bulk`, body: item(annotatorB) }, "adminA"),
+      await call(world, "PUT", { path: `/api/v1/datasets/${world.ids.dataset}/records/bulk`, body: item(annotatorB) }, "adminA"),
+      await call(world, "POST", { path: `/api/v1/datasets/${world.ids.dataset}/records`, body: item(annotatorB) }, "adminA"),
+    ];
+    for (const res of refused) {
+      expect(res.status).toBe(422);
+      expect(res.body).toEqual({ detail: `Record at position 0 is not valid because user with id \`${annotatorB}\` is not a member of the dataset's workspace: admins can only add responses for its members` });
+    }
+    expect(tableChecksums(sqlite)).toEqual(before);
+    expect((await call(world, "POST", { path: `/api/v1/datasets/${world.ids.dataset}/records/bulk`, body: item(world.ids.member) }, "adminA")).status).toBe(201);
+    const byOwner = await call(world, "POST", { path: `/api/v1/datasets/${world.ids.dataset}/records/bulk`, body: item(annotatorB) }, "owner");
+    expect(byOwner.status).toBe(201);
+    expect((byOwner.body as { items: { responses: { user_id: string }[] }[] }).items[0]!.responses[0]!.user_id).toBe(annotatorB);
+  });
+
   it("does not return password hashes or other users' API keys anywhere", async () => {
     const users = await get<{ items: Json[] }>("owner", "/api/v1/users");
     expect(JSON.stringify(users)).not.toMatch(/password|\$argon2/);
