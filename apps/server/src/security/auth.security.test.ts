@@ -8,6 +8,11 @@ import { startTestServer, type TestServer } from "../testing/test-server.js";
 import { Fixtures } from "../testing/fixtures.js";
 import { API_CSP, CUSTOM_FIELD_FRAME_CSP } from "./headers.js";
 import { CUSTOM_FIELD_FRAME_PATH, RATE_LIMITED } from "./index.js";
+import SQLite from "better-sqlite3";
+import { Kysely, SqliteDialect } from "kysely";
+import { Migrator } from "kysely/migration";
+import { migrationProvider } from "../db/migrations/index.js";
+import { hashApiKey } from "../auth/api-keys.js";
 
 const OWNER_PASSWORD = "owner-password-1";
 
@@ -215,17 +220,21 @@ describe("tokens, API keys and the signing secret", () => {
     }
   });
 
-  it("uses the environment secret when set, so replicas share it", async () => {
+  it("uses the environment secret when set, so replicas (one database) share it; another database's user cannot use it", async () => {
     const secret = "replica-secret-0123456789-abcdefghijklmnopqrstuvwxyz";
     const a = await boot({ TESSERA_AUTH_SECRET_KEY: secret });
-    const b = await boot({ TESSERA_AUTH_SECRET_KEY: secret, TESSERA_OWNER_PASSWORD: OWNER_PASSWORD });
+    const t = await token(a.url);
+    await a.close();
+    // Another process on the same database (a replica) with the same secret: the token verifies.
+    const b = await boot({ TESSERA_AUTH_SECRET_KEY: secret }, a.dataDir);
+    // Another installation with the same secret: its "owner" is another user (another id), so no.
+    const c = await boot({ TESSERA_AUTH_SECRET_KEY: secret });
     try {
-      const t = await token(a.url);
-      // Same username "owner" on both installations: the token verifies on the replica.
       expect((await me(b.url, { authorization: `Bearer ${t}` })).status).toBe(200);
+      expect((await me(c.url, { authorization: `Bearer ${t}` })).status).toBe(401);
     } finally {
-      await a.close(); await b.close();
-      rmSync(a.dataDir, { recursive: true, force: true }); rmSync(b.dataDir, { recursive: true, force: true });
+      await b.close(); await c.close();
+      rmSync(a.dataDir, { recursive: true, force: true }); rmSync(c.dataDir, { recursive: true, force: true });
     }
   });
 
@@ -284,5 +293,81 @@ describe("body limits", () => {
     const items = Array.from({ length: 200 }, (_, i) => ({ fields: { [fieldName]: `record ${i} ${"y".repeat(500)}` } }));
     const res = await fx.request("POST", `/datasets/${datasetId}/records/bulk`, { body: { items } });
     expect(res.status).toBe(201);
+  });
+});
+
+describe("sessions end with a password or role change or the user's deletion; API keys are stored as digests (issue 28, finding 7)", () => {
+  let server: TestServer;
+  let fx: Fixtures;
+  beforeAll(async () => { server = await startTestServer(); fx = new Fixtures(server); });
+  afterAll(async () => { await server.stop(); });
+
+  it("refuses a token issued before the user's password changed, at once; a new sign-in works", async () => {
+    const user = await fx.user("annotator");
+    const before = await server.login(user.username, user.password);
+    const untouched = await server.login((await fx.user("annotator")).username, "password-1234");
+    expect((await me(server.url, before)).status).toBe(200);
+    await fx.ok("PATCH", `/users/${user.id}`, { first_name: "Renamed" });
+    expect((await me(server.url, before)).status).toBe(200); // other changes keep the session
+    await fx.ok("PATCH", `/users/${user.id}`, { password: "a-new-password-9" });
+    const refused = await me(server.url, before);
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toEqual({ detail: { code: "argilla.api.errors::UnauthorizedError", params: { detail: "Invalid token" } } });
+    expect((await me(server.url, await server.login(user.username, "a-new-password-9"))).status).toBe(200);
+    expect((await me(server.url, untouched)).status).toBe(200);
+    // The API key is a separate credential, rotated on its own.
+    expect((await me(server.url, user.headers)).status).toBe(200);
+  });
+
+  it("refuses a token issued before the user's role changed (PATCH and PUT)", async () => {
+    for (const method of ["PATCH", "PUT"]) {
+      const user = await fx.user("annotator");
+      const before = await server.login(user.username, user.password);
+      await fx.ok(method, `/users/${user.id}`, { role: "admin" });
+      expect((await me(server.url, before)).status).toBe(401);
+    }
+  });
+
+  it("refuses the tokens of a deleted user, also when a new user takes the same username", async () => {
+    const user = await fx.user("annotator");
+    const before = await server.login(user.username, user.password);
+    await fx.ok("DELETE", `/users/${user.id}`);
+    expect((await me(server.url, before)).status).toBe(401);
+    await fx.ok("POST", "/users", { username: user.username, first_name: "Again", password: user.password, role: "admin" });
+    expect((await me(server.url, before)).status).toBe(401);
+    expect((await me(server.url, user.headers)).status).toBe(401);
+  });
+
+  it("stores API keys as SHA-256 digests, shows a key only when created or rotated, and never in lists", async () => {
+    const created = await fx.request<{ id: string; api_key: string }>("POST", "/users", { body: { username: `keys-${Date.now()}`, first_name: "K", password: "password-1234" } });
+    const key = created.body.api_key;
+    expect(key).toMatch(/^tsr\./);
+    const stored = await server.ctx.db.selectFrom("users").select("api_key").where("id", "=", created.body.id).executeTakeFirstOrThrow();
+    expect(stored.api_key).toBe(hashApiKey(key));
+    const all = await server.ctx.db.selectFrom("users").select("api_key").execute();
+    expect(all.every((u) => u.api_key.startsWith("sha256:"))).toBe(true);
+    const headers = { "x-argilla-api-key": key };
+    expect((await me(server.url, headers)).status).toBe(200);
+    expect((await me(server.url, { "x-argilla-api-key": stored.api_key })).status).toBe(401); // the digest is no key
+    for (const path of ["/me", `/users/${created.body.id}`, "/users"]) {
+      expect(JSON.stringify((await fx.request("GET", path)).body)).not.toContain("api_key");
+    }
+  });
+
+  it("migrates the clear keys of an older database to digests; the keys keep working", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "tessera-keys-"));
+    try {
+      const sqlite = new SQLite(join(dir, "tessera.db"));
+      const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: sqlite }) });
+      const migrator = new Migrator({ db, provider: migrationProvider });
+      expect((await migrator.migrateTo("0017-text-search-changes")).error).toBeUndefined();
+      sqlite.prepare("INSERT INTO users (id, username, first_name, last_name, role, password_hash, api_key, inserted_at, updated_at) VALUES ('u1', 'old', 'Old', NULL, 'admin', 'x', 'argilla.apikey', 't', 't')").run();
+      expect((await migrator.migrateToLatest()).error).toBeUndefined();
+      expect(sqlite.prepare("SELECT api_key, session_version FROM users WHERE id = 'u1'").get()).toEqual({ api_key: hashApiKey("argilla.apikey"), session_version: 0 });
+      expect((await migrator.migrateToLatest()).error).toBeUndefined();
+      await db.destroy();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
