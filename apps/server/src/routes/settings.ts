@@ -1,4 +1,4 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { HostedSpace } from "../oauth/oauth-config.js";
 import type { Store } from "../db/database.js";
 
@@ -24,12 +24,23 @@ export function settingsBody(space: HostedSpace | null) {
   };
 }
 
-/** GET /api/v1/settings (public), /version and /status. */
-export function settingsRoutes(app: FastifyInstance, hostedSpace: HostedSpace | null = null, store: Pick<Store, "dialect" | "vectorSearch"> = { dialect: "sqlite", vectorSearch: true }): void {
+/**
+ * GET /api/v1/settings (public), /version and /status. The SDK reads neither /status nor /version to
+ * connect (it calls /me; contract 3.1), so anonymous callers get only the version (public anyway at
+ * /version); the search engine and memory figures are for signed-in users (issue 28, finding 7).
+ * `signedIn`: whether the request carries valid credentials (a wrong key is anonymous here, not 401).
+ */
+export function settingsRoutes(
+  app: FastifyInstance, hostedSpace: HostedSpace | null = null, store: Pick<Store, "dialect" | "vectorSearch"> = { dialect: "sqlite", vectorSearch: true },
+  signedIn: (request: FastifyRequest) => Promise<boolean> = async () => false,
+): void {
   const body = settingsBody(hostedSpace);
   app.get("/api/v1/settings", async () => body);
   app.get("/api/v1/version", async () => ({ version: SERVER_VERSION }));
-  app.get("/api/v1/status", async () => ({ version: SERVER_VERSION, search_engine: searchEngine(store), memory: process.memoryUsage() }));
+  app.get("/api/v1/status", async (request) => {
+    if (!(await signedIn(request))) return { version: SERVER_VERSION };
+    return { version: SERVER_VERSION, search_engine: searchEngine(store), memory: process.memoryUsage() };
+  });
 }
 
 export const SERVER_VERSION = "2.8.0";
