@@ -519,6 +519,11 @@ describe("no leaks through lists and search", () => {
     expect((byOwner.body as { items: { responses: { user_id: string }[] }[] }).items[0]!.responses[0]!.user_id).toBe(annotatorB);
   });
 
+  it("tells anonymous callers and wrong keys only the version at /status; signed-in users get the rest", async () => {
+    for (const actor of ["anonymous", "wrongKey"] as const) expect(await get(actor, "/api/v1/status")).toEqual({ version: "2.8.0" });
+    for (const actor of ["owner", "annotatorB"] as const) expect(Object.keys(await get<Json>(actor, "/api/v1/status"))).toEqual(expect.arrayContaining(["version", "search_engine", "memory"]));
+  });
+
   it("does not return password hashes or other users' API keys anywhere", async () => {
     const users = await get<{ items: Json[] }>("owner", "/api/v1/users");
     expect(JSON.stringify(users)).not.toMatch(/password|\$argon2/);

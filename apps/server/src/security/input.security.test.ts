@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { serverForFile, uniqueName, type Json } from "../testing/fixtures.js";
-import { HOSTILE_SEARCH_TEXTS } from "../search/search-port.suite.js";
+import { HOSTILE_SEARCH_TEXTS } from "../testing/hostile-inputs.js";
 
 /**
  * Issue 28, findings 5 and 6: names are validated as the Argilla 2.x server does (workspaces and
