@@ -8,7 +8,6 @@
 export const MAX_SEARCH_WORDS = 64;
 export const MAX_SEARCH_TEXT_LENGTH = 10_000;
 
-// eslint-disable-next-line no-control-regex
 const UNSEARCHABLE = /[\u0000-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 const distinctWords = (q: string): string[] => [...new Set(q.replace(UNSEARCHABLE, " ").split(/\s+/).filter((w) => w.length > 0))];

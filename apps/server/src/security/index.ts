@@ -58,7 +58,9 @@ export function installSecurity(app: FastifyInstance, config: SecurityConfig): v
   });
   app.addHook("onResponse", async (request, reply) => {
     const attempt = attempts.get(request);
-    if (attempt && reply.statusCode >= 200 && reply.statusCode < 300) limiter.succeeded(attempt);
+    if (!attempt) return;
+    if (reply.statusCode >= 200 && reply.statusCode < 300) limiter.succeeded(attempt);
+    else limiter.failed(attempt);
   });
 
   app.get(CUSTOM_FIELD_FRAME_PATH, async (_request, reply) =>

@@ -9,7 +9,8 @@
  * - per client address, over all usernames: `freePerAddress`, then doubling up to `maxDelayMs`.
  *
  * An attempt is counted as a failure when it starts (so a burst of parallel guesses meets the delays
- * too) and taken back when it succeeds; a success also clears its username-and-address counter. A
+ * too) and taken back when it succeeds; a success also clears its username-and-address counter. The
+ * wait runs from when the failure was answered (a slow password check does not shorten it). A
  * counter is forgotten `forgetMs` after its last failure. API keys and tokens never pass here.
  */
 export interface LoginLimits {
@@ -61,6 +62,15 @@ export class LoginLimiter {
       const previous = attempt.previous[key];
       if (current.failures <= 1) this.counters.delete(attempt.keys[key]);
       else this.counters.set(attempt.keys[key], { failures: current.failures - 1, lastAt: previous && current.failures - 1 <= previous.failures ? previous.lastAt : current.lastAt });
+    }
+  }
+
+  /** The attempt failed: its wait starts now, when the failure is answered. */
+  failed(attempt: LoginAttempt): void {
+    const t = this.now();
+    for (const key of ["pair", "user", "address"] as const) {
+      const counter = this.counters.get(attempt.keys[key]);
+      if (counter) counter.lastAt = Math.max(counter.lastAt, t);
     }
   }
 
