@@ -12,6 +12,13 @@ import { SortEditor } from "./SortEditor";
 
 const STATUSES: RecordStatus[] = ["pending", "draft", "submitted", "discarded"];
 
+/** The count of a tool button ('Filters 2', read 'Filters 2 active'); the spaces keep the accessible name readable. */
+function ActiveCount({ count }: { count: number }) {
+  const { t } = useTranslation();
+  if (count === 0) return null;
+  return <>{" "}<span className="count-badge">{count}</span>{" "}<span className="visually-hidden">{t("annotation.filters.activeSuffix", { count })}</span></>;
+}
+
 /**
  * The bar above the records: search (all fields or one), status, the Filters button (its icon fills and a count
  * shows when any filter is on) that opens the filters panel, Sort (a popover with the list of sort keys), Reset,
@@ -49,13 +56,13 @@ export const FiltersBar = observer(function FiltersBar({ vm, settings }: { vm: A
           <button type="button" className={`tool-button${count ? " tool-button--active" : ""}`} aria-expanded={panel.expanded} aria-controls={panel.expanded ? panelId : undefined} onClick={() => panel.toggleExpanded()}>
             <FilterIcon active={count > 0} />
             {t("annotation.filters.filters")}
-            {count > 0 && <><span className="count-badge" aria-hidden="true">{count}</span><span className="visually-hidden"> {t("annotation.filters.activeCount", { count })}</span></>}
+            <ActiveCount count={count} />
           </button>
           <Popover.Root>
             <Popover.Trigger className={`tool-button${sorted ? " tool-button--active" : ""}`}>
               <SortIcon />
               {t("annotation.filters.sort")}
-              {sorted > 0 && <><span className="count-badge" aria-hidden="true">{sorted}</span><span className="visually-hidden"> {t("annotation.filters.activeCount", { count: sorted })}</span></>}
+              <ActiveCount count={sorted} />
             </Popover.Trigger>
             <Popover.Portal>
               <Popover.Content className="filter-popover filter-popover--sort" align={POPOVER_ALIGN} sideOffset={6} collisionPadding={8} onKeyDown={keepKeysInside}
