@@ -1,12 +1,12 @@
 import { createServer, type Server, type Socket } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import Fastify from "fastify";
 import pg from "pg";
 import { sql } from "kysely";
 import { installErrorHandler, notFound } from "../http/errors.js";
 import { openPgliteStore, type PgliteStore } from "../testing/pglite-store.js";
 import { createPool, postgresKysely } from "./postgres.js";
-import { DATABASE_UNAVAILABLE_MESSAGE, databaseStatus, isDatabaseUnavailable } from "./availability.js";
+import { backgroundErrorLogger, DATABASE_UNAVAILABLE_MESSAGE, databaseStatus, isDatabaseUnavailable } from "./availability.js";
 
 /** A port nothing listens on (connections are refused). */
 async function closedPort(): Promise<number> {
@@ -108,5 +108,26 @@ describe("databaseStatus", () => {
     const hung = postgresKysely(createPool(`postgres://postgres@127.0.0.1:${port}/x`, 1));
     expect(await databaseStatus(hung, 150)).toEqual({ reachable: false, latency_ms: expect.any(Number), error: "no answer within 150 ms" });
     void hung.destroy().catch(() => {}); // ends once the pool gives up connecting (or the silent server closes)
+  });
+});
+
+describe("backgroundErrorLogger", () => {
+  it("logs an unavailable database as one line a second at most, other errors in full", async () => {
+    const lines: unknown[][] = [];
+    const spy = vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => { lines.push(args); });
+    try {
+      const log = backgroundErrorLogger("job queue");
+      const lost = await failure(() => new pg.Client({ connectionString: refused }).connect());
+      for (let i = 0; i < 5; i++) log(lost);
+      expect(lines).toEqual([[expect.stringMatching(/^job queue: the database is unavailable \(connect ECONNREFUSED 127\.0\.0\.1:\d+\)$/)]]);
+      const bug = new Error("a bug");
+      log(bug);
+      expect(lines[1]).toEqual(["job queue:", bug]);
+      await new Promise((r) => setTimeout(r, 1010));
+      log(lost);
+      expect(lines[2]![0]).toMatch(/, 4 more such errors since the last report$/);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });

@@ -45,6 +45,24 @@ export function rootMessage(error: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
+/**
+ * An error logger for background work (job queue, webhook events, the pool): an unavailable
+ * database is logged as one line, at most once a second (an outage fails every poll and every
+ * connection at once, with the same cause); any other error in full, as before.
+ */
+export function backgroundErrorLogger(label: string): (error: unknown) => void {
+  let last = 0;
+  let suppressed = 0;
+  return (error) => {
+    if (!isDatabaseUnavailable(error)) { console.error(`${label}:`, error); return; }
+    const at = Date.now();
+    if (at - last < 1000) { suppressed++; return; }
+    console.error(`${label}: the database is unavailable (${rootMessage(error)})${suppressed ? `, ${suppressed} more such errors since the last report` : ""}`);
+    last = at;
+    suppressed = 0;
+  };
+}
+
 /** The message of the 503 that requests caught in a database outage get. */
 export const DATABASE_UNAVAILABLE_MESSAGE = "The database is unavailable right now (PostgreSQL is restarting or a connection to it was lost). "
   + "Try again in a few seconds; a write caught in the outage was stored whole or not at all.";

@@ -9,7 +9,7 @@ import type { Store } from "./database.js";
 import { migrate } from "./database.js";
 import { onRecordsWritten } from "../records/write-hooks.js";
 import { PlannerStatistics } from "./planner-statistics.js";
-import { isDatabaseUnavailable, rootMessage } from "./availability.js";
+import { backgroundErrorLogger, isDatabaseUnavailable, rootMessage } from "./availability.js";
 
 /** The store cannot start (clear message for the operator, no stack trace needed). */
 export class StoreStartupError extends Error {
@@ -150,23 +150,10 @@ export interface PostgresStoreOptions {
  */
 export function createPool(databaseUrl: string, max: number): pg.Pool {
   const pool = new pg.Pool({ connectionString: databaseUrl, max, types: ROW_TYPES, connectionTimeoutMillis: 5000, keepAlive: true });
-  const report = connectionErrorReporter();
+  const report = backgroundErrorLogger("PostgreSQL pool (a connection was lost; new queries reconnect)");
   pool.on("error", report); // an idle client's connection died
   pool.on("connect", (client) => { client.on("error", report); });
   return pool;
-}
-
-/** Logs lost connections, at most one line a second (a restart drops every connection at once). */
-function connectionErrorReporter(): (error: Error) => void {
-  let last = 0;
-  let suppressed = 0;
-  return (error) => {
-    const at = Date.now();
-    if (at - last < 1000) { suppressed++; return; }
-    console.error(`PostgreSQL: a connection was lost (${error.message})${suppressed ? `, and ${suppressed} more since the last report` : ""}; new queries reconnect`);
-    last = at;
-    suppressed = 0;
-  };
 }
 
 /** Opens a PostgreSQL store (`DATABASE_URL`), migrates it and checks vector support; waits for a PostgreSQL that is not reachable yet. */

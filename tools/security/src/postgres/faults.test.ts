@@ -135,7 +135,7 @@ describe.each([1, 2])("PostgreSQL failing under %i replica(s)", (replicaCount) =
     const recoveries: { fault: string; ms: number }[] = [];
     const recovered = async (fault: string) => {
       const back = await waitForPostgres();
-      for (const url of urls) {
+      await Promise.all(urls.map(async (url) => {
         for (;;) {
           const res = await fetch(`${url}/api/v1/me`, { headers: owner, signal: AbortSignal.timeout(10_000) }).catch(() => null);
           if (res?.status === 200) break;
@@ -143,7 +143,7 @@ describe.each([1, 2])("PostgreSQL failing under %i replica(s)", (replicaCount) =
           await sleep(20);
         }
         recoveries.push({ fault, ms: Date.now() - back });
-      }
+      }));
     };
 
     const load = [...Array.from({ length: STREAMS }, (_, s) => importer(s)), ...annotators.map((a, w) => annotator(a, w))];
