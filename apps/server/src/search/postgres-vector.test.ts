@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "kysely";
-import type { Store } from "../db/database.js";
+import type { Store } from "../db/store.js";
 import { encodeVector } from "../records/read.js";
 import { openTestPostgresStore, testDatabaseUrl } from "../testing/pg-test-database.js";
 import { PostgresSearch } from "./postgres-search.js";

@@ -3,7 +3,7 @@ import pg from "pg";
 import { migrations } from "../db/migrations/index.js";
 import { postgresVariants } from "../db/migrations/postgres/index.js";
 import { openPostgresStore } from "../db/postgres.js";
-import type { Store } from "../db/database.js";
+import type { Store } from "../db/store.js";
 
 /**
  * Throw-away PostgreSQL databases for tests (`TESSERA_TEST_DATABASE_URL` names a server and a
