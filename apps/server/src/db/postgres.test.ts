@@ -36,6 +36,31 @@ describe("the pgvector check at start (PGlite)", () => {
   }, 60_000);
 });
 
+describe("the pgvector check at start (PostgreSQL)", () => {
+  it.skipIf(!testDatabaseUrl())("is skipped, with a warning, for a role that may not create temporary tables", async () => {
+    const database = await createTestDatabase(testDatabaseUrl()!);
+    const owner = new pg.Client({ connectionString: database.url });
+    await owner.connect();
+    const role = `no_temp_${Date.now().toString(36)}`;
+    try {
+      await owner.query(`create role ${role} login`);
+      await owner.query(`revoke temporary on database ${database.name} from public`);
+      const url = new URL(database.url);
+      url.username = role;
+      const db = postgresKysely(createPool(url.toString(), 1));
+      try {
+        expect(await probePgvector(db)).toBeNull();
+      } finally {
+        await db.destroy();
+      }
+    } finally {
+      await owner.end();
+      await database.drop();
+      await admin(async (client) => { await client.query(`drop role if exists ${role}`); });
+    }
+  });
+});
+
 describe("a PostgreSQL that cannot be reached at start", () => {
   it("is waited for, then refused with a clear message", async () => {
     const server = createServer();
@@ -111,3 +136,9 @@ describe.skipIf(!adminUrl)("connections lost under the pool (PostgreSQL)", () =>
     }
   });
 });
+
+async function admin(work: (client: pg.Client) => Promise<void>): Promise<void> {
+  const client = new pg.Client({ connectionString: testDatabaseUrl()! });
+  await client.connect();
+  try { await work(client); } finally { await client.end(); }
+}

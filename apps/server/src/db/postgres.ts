@@ -129,6 +129,11 @@ export async function probePgvector(db: Kysely<DB>): Promise<string | null> {
     if (typeof distance !== "number" || Math.abs(distance) > 1e-6) return `the nearest neighbour of a stored vector is at distance ${String(distance)} instead of 0`;
     return null;
   } catch (error) {
+    if ((error as { code?: unknown }).code === "42501") {
+      // A role without the TEMP privilege cannot run the check; similarity will tell if pgvector is broken.
+      console.error(`PostgreSQL: pgvector not checked at start (${rootMessage(error)}); grant TEMP on the database to Tessera's role to check it`);
+      return null;
+    }
     return `building or querying an HNSW index failed (${error instanceof Error ? error.message : String(error)})`;
   }
 }
