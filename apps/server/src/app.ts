@@ -24,6 +24,7 @@ import { vectorSettingsRoutes } from "./routes/vector-settings.js";
 import { webhooksRoutes } from "./routes/webhooks.js";
 import { legacyRecordsRoutes } from "./routes/legacy-records.js";
 import { exportRoutes } from "./routes/export.js";
+import { reservationsRoutes } from "./routes/reservations.js";
 import { installSecurity } from "./security/index.js";
 
 export const BODY_LIMIT_BYTES = 64 * 1024 * 1024;
@@ -62,6 +63,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   responsesRoutes(app, ctx);
   suggestionsRoutes(app, ctx);
   searchRoutes(app, ctx);
+  reservationsRoutes(app, ctx);
   progressRoutes(app, ctx);
   webhooksRoutes(app, ctx);
   legacyRecordsRoutes(app, ctx);

@@ -158,6 +158,8 @@ export interface DB {
   oauth_identities: OAuthIdentitiesTable;
   jobs: JobsTable;
   webhooks: WebhooksTable;
+  record_reservations: RecordReservationsTable;
+  dataset_reservation_settings: DatasetReservationSettingsTable;
 }
 
 /** A pending OAuth authorization request; deleted when used (single use) or expired. */
@@ -211,4 +213,19 @@ export interface WebhooksTable {
   description: string | null;
   inserted_at: string;
   updated_at: string;
+}
+
+/** A record taken by an annotator from the web app's queue, theirs until `expires_at` (migration 0018, reservations/). */
+export interface RecordReservationsTable {
+  record_id: string;
+  user_id: string;
+  dataset_id: string;
+  taken_at: string;
+  expires_at: string;
+}
+
+/** A dataset's reservation time-out (migration 0018); absent: the server's default. */
+export interface DatasetReservationSettingsTable {
+  dataset_id: string;
+  ttl_seconds: number;
 }

@@ -11,6 +11,7 @@ import { loadDatasetSchema, type DatasetSchema } from "../records/dataset-schema
 import { decodeVector, withIncludes, type RecordOut } from "../records/read.js";
 import type { SearchFilter, SearchQuery, SearchScope, SearchSort } from "../search/search-port.js";
 import { searchFor } from "../search/for-store.js";
+import { reserveRequested, reservedQueueWindow, type ReservationsOut } from "../reservations/queue-window.js";
 
 const Scope = z.discriminatedUnion("entity", [
   z.object({ entity: z.literal("record"), property: z.enum(["id", "external_id", "inserted_at", "updated_at", "status"]) }),
@@ -114,10 +115,13 @@ export function searchRoutes(app: FastifyInstance, ctx: AppContext): void {
       : { type: "range", scope: resolveScope(schema, f.scope), ge: f.ge ?? null, le: f.le ?? null }));
     const sort: SearchSort[] = (body.sort ?? []).map((s) => ({ scope: resolveScope(schema, s.scope), order: s.order }));
 
-    const result = await searchFor(ctx.store).search({
+    const query = {
       datasetId: dataset.id, userId: mine ? user.id : null, text, vector, filters, sort: vector ? [] : sort,
       offset: vector ? 0 : paging.offset, limit: paging.limit,
-    });
+    };
+    // reserve=true (web app's queue, issue 29): the window is reserved for the caller (reservations/)
+    const reserved = mine && reserveRequested(rawQuery) ? await reservedQueueWindow(ctx.db, searchFor(ctx.store), dataset, user.id, query) : null;
+    const result = reserved ?? await searchFor(ctx.store).search(query);
     const ids = result.hits.map((h) => h.recordId);
     const rows = ids.length ? await ctx.db.selectFrom("records").selectAll().where("id", "in", ids).execute() : [];
     const byId = new Map(rows.map((r) => [r.id, r]));
@@ -128,7 +132,9 @@ export function searchRoutes(app: FastifyInstance, ctx: AppContext): void {
       if (mine) record.metadata = visibleMetadata(schema, user, record.metadata);
       return { record, query_score: h.score };
     });
-    return { items, total: result.total };
+    const answer: { items: typeof items; total: number; reservations?: ReservationsOut } = { items, total: result.total };
+    if (reserved) answer.reservations = reserved.reservations;
+    return answer;
   };
 
   app.post("/api/v1/me/datasets/:dataset_id/records/search", async (request) => {
