@@ -35,11 +35,22 @@ const ROUNDS = 5;
  * Takes a window of the caller's annotation queue and reserves it (issue 29). The caller's live
  * reservations come first, renewed; the window's remaining places are the first free records in
  * insertion order, reserved in the same transaction. On SQLite the transaction is the single
- * writer. On PostgreSQL the candidate records are locked (`FOR UPDATE`, in `seq` order) and checked
- * again by a new statement, which sees every reservation committed by a concurrent taker that held
- * them first, so that replicas never give a record beyond `min_submitted`.
+ * writer. On PostgreSQL the candidate records are row-locked (`FOR NO KEY UPDATE SKIP LOCKED`: concurrent
+ * takers spread over the queue instead of waiting on its head) and checked again by a new
+ * statement, which sees every reservation committed by a taker that held a lock before us, while a
+ * later taker waits for ours; so replicas never give a record beyond `min_submitted`.
  */
 export async function takeReserved(db: Kysely<DB>, request: TakeRequest): Promise<TakeResult> {
+  for (let attempt = 1; ; attempt++) {
+    const result = await takeOnce(db, request);
+    // PostgreSQL skips records that concurrent takers are locking: when they left none for the caller
+    // while some are free again (a concurrent taker found them full), take once more.
+    if (result.recordIds.length > 0 || result.total === 0 || attempt >= 3) return result;
+    await new Promise((r) => setTimeout(r, 5 * attempt));
+  }
+}
+
+async function takeOnce(db: Kysely<DB>, request: TakeRequest): Promise<TakeResult> {
   const { datasetId, userId, minSubmitted, offset, limit } = request;
   const taken = await withRetriedTransaction(db, async (trx) => {
     const at = new Date();
@@ -67,13 +78,15 @@ export async function takeReserved(db: Kysely<DB>, request: TakeRequest): Promis
 
 async function reserveFree(trx: Transaction<DB>, request: TakeRequest, many: number, now: string, expiresAt: string): Promise<{ candidates: number; reserved: string[] }> {
   const { datasetId, userId, minSubmitted } = request;
+  // PostgreSQL: the candidates are locked, skipping those another taker is locking (it is taking them)
+  const lock = isPostgres(trx) ? sql`FOR NO KEY UPDATE OF r SKIP LOCKED` : sql``;
   const candidates = (await sql<{ id: string }>`SELECT r.id FROM records r WHERE r.dataset_id = ${datasetId} AND ${freeFor(userId, minSubmitted, now)}
-    ORDER BY r.seq LIMIT ${many}`.execute(trx)).rows.map((r) => r.id);
+    ORDER BY r.seq LIMIT ${many} ${lock}`.execute(trx)).rows.map((r) => r.id);
   if (candidates.length === 0) return { candidates: 0, reserved: [] };
   let reserved = candidates;
   if (isPostgres(trx)) {
+    // re-checked by a new statement: it sees what a taker that locked them before us committed
     const list = sql.join(candidates.map((id) => sql`${id}`));
-    await sql`SELECT id FROM records WHERE id IN (${list}) ORDER BY seq FOR UPDATE`.execute(trx);
     reserved = (await sql<{ id: string }>`SELECT r.id FROM records r WHERE r.id IN (${list}) AND ${freeFor(userId, minSubmitted, now)} ORDER BY r.seq`.execute(trx)).rows.map((r) => r.id);
   }
   if (reserved.length > 0) {
