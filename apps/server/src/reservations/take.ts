@@ -56,6 +56,8 @@ async function takeOnce(db: Kysely<DB>, request: TakeRequest): Promise<TakeResul
     const at = new Date();
     const now = at.toISOString();
     const expiresAt = new Date(at.getTime() + request.ttlSeconds * 1000).toISOString();
+    // one take at a time per annotator and dataset (two tabs, or the web app's load and buffer at once), on every replica
+    if (isPostgres(trx)) await sql`SELECT pg_advisory_xact_lock(hashtext(${`reservations:${datasetId}:${userId}`}))`.execute(trx);
     await trx.updateTable("record_reservations").set({ expires_at: expiresAt })
       .where("dataset_id", "=", datasetId).where("user_id", "=", userId).where("expires_at", ">", now).execute();
     const own = (await sql<{ id: string }>`SELECT r.id FROM record_reservations m JOIN records r ON r.id = m.record_id
