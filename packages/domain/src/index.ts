@@ -60,3 +60,4 @@ export * from "./use-cases/datasets/get-dataset-creation.js";
 export * from "./use-cases/datasets/get-first-record-from-hub.js";
 export * from "./use-cases/datasets/create-dataset.js";
 export * from "./use-cases/settings-extra/index.js";
+export * from "./use-cases/reservations/index.js";

@@ -36,6 +36,8 @@ export const ErrorCode = {
   /** Sign-in failure; the page shows 'Wrong username or password. Try again'. */
   ERROR_SIGNING_IN: "ERROR_SIGNING_IN",
   ERROR_FETCHING_USER: "ERROR_FETCHING_USER",
+  /** Renewing, releasing or listing the reservations of the annotation queue failed. */
+  ERROR_RESERVATIONS: "ERROR_RESERVATIONS",
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
