@@ -6,15 +6,25 @@ export const DEFAULT_TTL_SECONDS = 300;
 export const MIN_TTL_SECONDS = 1;
 export const MAX_TTL_SECONDS = 86_400;
 
+/** Time-outs read in the last few seconds, by dataset (every take asks; another replica's change shows within TTL_CACHE_MS). */
+const ttlCache = new Map<string, { ttl: number; at: number }>();
+const TTL_CACHE_MS = 5_000;
+
 /** The dataset's reservation time-out in seconds. */
 export async function ttlOf(db: Kysely<DB>, datasetId: string): Promise<number> {
+  const cached = ttlCache.get(datasetId);
+  if (cached && Date.now() - cached.at < TTL_CACHE_MS) return cached.ttl;
   const row = await db.selectFrom("dataset_reservation_settings").select("ttl_seconds").where("dataset_id", "=", datasetId).executeTakeFirst();
-  return row ? Number(row.ttl_seconds) : DEFAULT_TTL_SECONDS;
+  const ttl = row ? Number(row.ttl_seconds) : DEFAULT_TTL_SECONDS;
+  if (ttlCache.size > 10_000) ttlCache.clear();
+  ttlCache.set(datasetId, { ttl, at: Date.now() });
+  return ttl;
 }
 
 export async function setTtl(db: Kysely<DB>, datasetId: string, ttlSeconds: number): Promise<void> {
   await db.insertInto("dataset_reservation_settings").values({ dataset_id: datasetId, ttl_seconds: ttlSeconds })
     .onConflict((oc) => oc.column("dataset_id").doUpdateSet({ ttl_seconds: ttlSeconds })).execute();
+  ttlCache.delete(datasetId);
 }
 
 /** Extends the caller's live reservations of the dataset by the time-out; returns how many and until when. */
