@@ -4,7 +4,7 @@ import type { DB } from "../db/schema.js";
 import type { DatasetRow } from "../auth/policies.js";
 import { minSubmittedOf } from "../records/dataset-schema.js";
 import { parse, unprocessable } from "../http/errors.js";
-import type { SearchFilter, SearchPort, SearchQuery, SearchResult } from "../search/search-port.js";
+import type { SearchFilter, SearchQuery, SearchResult } from "../search/search-port.js";
 import { takeReserved } from "./take.js";
 import { sweepExpired, ttlOf } from "./manage.js";
 
@@ -42,13 +42,12 @@ export function assertReservableQueue(query: Omit<SearchQuery, "offset" | "limit
  * A reserving search (`reserve=true`): the window of the caller's queue with their reservations
  * first, every record of it reserved for them (reservations/take.ts), and what teammates hold.
  */
-export async function reservedQueueWindow(db: Kysely<DB>, search: SearchPort, dataset: DatasetRow, userId: string, query: SearchQuery): Promise<SearchResult & { reservations: ReservationsOut }> {
+export async function reservedQueueWindow(db: Kysely<DB>, dataset: DatasetRow, userId: string, query: SearchQuery): Promise<SearchResult & { reservations: ReservationsOut }> {
   assertReservableQueue(query);
   await sweepExpired(db);
   const ttlSeconds = await ttlOf(db, dataset.id);
   const taken = await takeReserved(db, {
     datasetId: dataset.id, userId, minSubmitted: minSubmittedOf(dataset), offset: query.offset, limit: query.limit, ttlSeconds,
-    queueTotal: async () => (await search.search({ ...query, offset: 0, limit: 1 })).total,
   });
   return {
     hits: taken.recordIds.map((recordId) => ({ recordId, score: null })),

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction } from "kysely";
 import type { DB } from "../db/schema.js";
 import { isPostgres } from "../db/dialect.js";
+import { recordCounts } from "../records/counts.js";
 import { blockedFor, freeFor, inPendingQueue } from "./rules.js";
 import { withRetriedTransaction } from "./transaction.js";
 
@@ -12,8 +13,6 @@ export interface TakeRequest {
   offset: number;
   limit: number;
   ttlSeconds: number;
-  /** The caller's plain pending queue total (no reservation taken into account), from the search port. */
-  queueTotal: () => Promise<number>;
 }
 
 /** What the caller cannot take because teammates hold it. */
@@ -58,11 +57,16 @@ async function takeOnce(db: Kysely<DB>, request: TakeRequest): Promise<TakeResul
     const expiresAt = new Date(at.getTime() + request.ttlSeconds * 1000).toISOString();
     // one take at a time per annotator and dataset (two tabs, or the web app's load and buffer at once), on every replica
     if (isPostgres(trx)) await sql`SELECT pg_advisory_xact_lock(hashtext(${`reservations:${datasetId}:${userId}`}))`.execute(trx);
-    await trx.updateTable("record_reservations").set({ expires_at: expiresAt })
-      .where("dataset_id", "=", datasetId).where("user_id", "=", userId).where("expires_at", ">", now).execute();
-    const own = (await sql<{ id: string }>`SELECT r.id FROM record_reservations m JOIN records r ON r.id = m.record_id
-      WHERE m.dataset_id = ${datasetId} AND m.user_id = ${userId} AND m.expires_at > ${now} AND r.dataset_id = ${datasetId} AND ${inPendingQueue(userId)}
-      ORDER BY m.taken_at, r.seq`.execute(trx)).rows.map((r) => r.id);
+    const held = (await sql<{ id: string; pending: number | boolean }>`SELECT r.id, CASE WHEN ${inPendingQueue(userId)} THEN 1 ELSE 0 END AS pending
+      FROM record_reservations m JOIN records r ON r.id = m.record_id
+      WHERE m.dataset_id = ${datasetId} AND m.user_id = ${userId} AND m.expires_at > ${now} AND r.dataset_id = ${datasetId}
+      ORDER BY m.taken_at, r.seq`.execute(trx)).rows;
+    // a take renews the caller's live reservations (those of answered records too: draft and discard keep them)
+    if (held.length > 0) {
+      await trx.updateTable("record_reservations").set({ expires_at: expiresAt })
+        .where("dataset_id", "=", datasetId).where("user_id", "=", userId).where("expires_at", ">", now).execute();
+    }
+    const own = held.filter((r) => Number(r.pending) === 1).map((r) => r.id);
     const window = own.slice(offset, offset + limit);
     for (let round = 0; round < ROUNDS && window.length < limit; round++) {
       const fresh = await reserveFree(trx, request, limit - window.length, now, expiresAt);
@@ -72,7 +76,7 @@ async function takeOnce(db: Kysely<DB>, request: TakeRequest): Promise<TakeResul
     return { window, now, expiresAt };
   });
   const [total, heldByOthers] = await Promise.all([
-    request.queueTotal(),
+    pendingQueueTotal(db, datasetId, userId),
     heldByOthersOf(db, datasetId, userId, minSubmitted, new Date().toISOString()),
   ]);
   return { recordIds: taken.window, total: Math.max(taken.window.length, total - heldByOthers.records), heldByOthers, expiresAt: taken.expiresAt };
@@ -98,6 +102,21 @@ async function reserveFree(trx: Transaction<DB>, request: TakeRequest, many: num
       .execute();
   }
   return { candidates: candidates.length, reserved };
+}
+
+/**
+ * The caller's pending queue without reservations: the dataset's pending records (its counters,
+ * migration 0011) minus those the caller answered (one probe per answer of theirs), as
+ * `GET /me/datasets/{id}/metrics` counts it; cheaper than the search's total on every take.
+ */
+async function pendingQueueTotal(db: Kysely<DB>, datasetId: string, userId: string): Promise<number> {
+  const [counts, answered] = await Promise.all([
+    recordCounts(db, datasetId),
+    db.selectFrom("responses as s").select((eb) => eb.fn.countAll<number>().as("n")).where("s.user_id", "=", userId)
+      .where((eb) => eb.exists(eb.selectFrom("records as r").select("r.id").whereRef("r.id", "=", "s.record_id").where("r.dataset_id", "=", datasetId).where("r.status", "=", "pending")))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return counts.pending - Number(answered.n);
 }
 
 /** The records of the caller's queue that teammates hold (the places left are taken), and how many teammates hold them. */

@@ -120,7 +120,7 @@ export function searchRoutes(app: FastifyInstance, ctx: AppContext): void {
       offset: vector ? 0 : paging.offset, limit: paging.limit,
     };
     // reserve=true (web app's queue, issue 29): the window is reserved for the caller (reservations/)
-    const reserved = mine && reserveRequested(rawQuery) ? await reservedQueueWindow(ctx.db, searchFor(ctx.store), dataset, user.id, query) : null;
+    const reserved = mine && reserveRequested(rawQuery) ? await reservedQueueWindow(ctx.db, dataset, user.id, query) : null;
     const result = reserved ?? await searchFor(ctx.store).search(query);
     const ids = result.hits.map((h) => h.recordId);
     const rows = ids.length ? await ctx.db.selectFrom("records").selectAll().where("id", "in", ids).execute() : [];
