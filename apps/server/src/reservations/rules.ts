@@ -23,9 +23,17 @@ export const inPendingQueue = (userId: string) =>
 export const heldBy = (userId: string, at: string) =>
   sql`EXISTS (SELECT 1 FROM record_reservations m WHERE m.record_id = r.id AND m.user_id = ${userId} AND m.expires_at > ${at})`;
 
-/** `r` is in U's queue, not yet U's, and free for U to take (its takers are below min_submitted). */
-export const freeFor = (userId: string, minSubmitted: number, at: string) =>
-  sql`${inPendingQueue(userId)} AND NOT ${heldBy(userId, at)} AND ${takers(sql`r.id`, userId, at)} < ${minSubmitted}`;
+/**
+ * `r` is in U's queue, not yet U's, and free for U to take (its takers are below min_submitted).
+ * A pending record has fewer submitted answers than min_submitted (its status says so), so only
+ * records with live reservations of others can be full: those are found once per statement (a
+ * subquery not correlated with `r`, computed over the dataset's live reservations) instead of
+ * counting takers for every record the scan passes.
+ */
+export const freeFor = (datasetId: string, userId: string, minSubmitted: number, at: string) =>
+  sql`${inPendingQueue(userId)} AND NOT ${heldBy(userId, at)} AND r.id NOT IN (
+    SELECT f.record_id FROM record_reservations f
+    WHERE f.dataset_id = ${datasetId} AND f.user_id <> ${userId} AND f.expires_at > ${at} AND ${takers(sql`f.record_id`, userId, at)} >= ${minSubmitted})`;
 
 /** `r` is in U's queue but out of U's reach: others hold the places left (not U's own, takers at min_submitted). */
 export const blockedFor = (userId: string, minSubmitted: number, at: string) =>

@@ -86,14 +86,14 @@ async function reserveFree(trx: Transaction<DB>, request: TakeRequest, many: num
   const { datasetId, userId, minSubmitted } = request;
   // PostgreSQL: the candidates are locked, skipping those another taker is locking (it is taking them)
   const lock = isPostgres(trx) ? sql`FOR NO KEY UPDATE OF r SKIP LOCKED` : sql``;
-  const candidates = (await sql<{ id: string }>`SELECT r.id FROM records r WHERE r.dataset_id = ${datasetId} AND ${freeFor(userId, minSubmitted, now)}
+  const candidates = (await sql<{ id: string }>`SELECT r.id FROM records r WHERE r.dataset_id = ${datasetId} AND ${freeFor(datasetId, userId, minSubmitted, now)}
     ORDER BY r.seq LIMIT ${many} ${lock}`.execute(trx)).rows.map((r) => r.id);
   if (candidates.length === 0) return { candidates: 0, reserved: [] };
   let reserved = candidates;
   if (isPostgres(trx)) {
     // re-checked by a new statement: it sees what a taker that locked them before us committed
     const list = sql.join(candidates.map((id) => sql`${id}`));
-    reserved = (await sql<{ id: string }>`SELECT r.id FROM records r WHERE r.id IN (${list}) AND ${freeFor(userId, minSubmitted, now)} ORDER BY r.seq`.execute(trx)).rows.map((r) => r.id);
+    reserved = (await sql<{ id: string }>`SELECT r.id FROM records r WHERE r.id IN (${list}) AND ${freeFor(datasetId, userId, minSubmitted, now)} ORDER BY r.seq`.execute(trx)).rows.map((r) => r.id);
   }
   if (reserved.length > 0) {
     await trx.insertInto("record_reservations")
