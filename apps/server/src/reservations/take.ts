@@ -57,12 +57,17 @@ async function takeOnce(db: Kysely<DB>, request: TakeRequest): Promise<TakeResul
     const expiresAt = new Date(at.getTime() + request.ttlSeconds * 1000).toISOString();
     // one take at a time per annotator and dataset (two tabs, or the web app's load and buffer at once), on every replica
     if (isPostgres(trx)) await sql`SELECT pg_advisory_xact_lock(hashtext(${`reservations:${datasetId}:${userId}`}))`.execute(trx);
-    const held = (await sql<{ id: string; pending: number | boolean }>`SELECT r.id, CASE WHEN ${inPendingQueue(userId)} THEN 1 ELSE 0 END AS pending
+    const held = (await sql<{ id: string; pending: number | boolean; submitted: number | boolean }>`SELECT r.id,
+        CASE WHEN ${inPendingQueue(userId)} THEN 1 ELSE 0 END AS pending,
+        CASE WHEN EXISTS (SELECT 1 FROM responses s WHERE s.record_id = r.id AND s.user_id = ${userId} AND s.status = 'submitted') THEN 1 ELSE 0 END AS submitted
       FROM record_reservations m JOIN records r ON r.id = m.record_id
       WHERE m.dataset_id = ${datasetId} AND m.user_id = ${userId} AND m.expires_at > ${now} AND r.dataset_id = ${datasetId}
       ORDER BY m.taken_at, r.seq`.execute(trx)).rows;
-    // a take renews the caller's live reservations (those of answered records too: draft and discard keep them)
-    if (held.length > 0) {
+    // a submitted answer has taken its reservation's place: drop those, so that the live reservations stay few
+    const done = held.filter((r) => Number(r.submitted) === 1).map((r) => r.id);
+    if (done.length > 0) await trx.deleteFrom("record_reservations").where("user_id", "=", userId).where("record_id", "in", done).execute();
+    // a take renews the caller's other live reservations (draft and discard keep theirs)
+    if (held.length > done.length) {
       await trx.updateTable("record_reservations").set({ expires_at: expiresAt })
         .where("dataset_id", "=", datasetId).where("user_id", "=", userId).where("expires_at", ">", now).execute();
     }
