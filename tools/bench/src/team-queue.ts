@@ -17,7 +17,7 @@ import { writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { Api, createAnnotators, type Annotator } from "./api.ts";
-import { startServer } from "./server.ts";
+import { readCpuMs, startServer } from "./server.ts";
 import { summarize, type Summary } from "./stats.ts";
 
 const { values: args } = parseArgs({
@@ -52,6 +52,10 @@ interface Row {
   store: string; mode: string; minSubmitted: number; annotators: number; records: number; seconds: number;
   answers: number; answersPerMinute: number; beyond: number; beyondPercent: number; maxOnOneRecord: number; completed: number;
   idleTakes: number; waits: number; errors: number; take: Summary; submit: Summary;
+  /** Answers that count (at most min_submitted per record) per minute. */
+  usefulPerMinute: number;
+  /** Server CPU (all threads) per take + submit, in ms: independent of the load of a shared machine. */
+  serverCpuMsPerAnswer: number;
 }
 
 async function createQueueDataset(owner: Api, workspaceId: string, name: string, records: number, minSubmitted: number): Promise<string> {
@@ -75,7 +79,7 @@ async function submittedPerRecord(owner: Api, datasetId: string): Promise<number
   }
 }
 
-async function run(owner: Api, annotators: Annotator[], datasetId: string, mode: string, minSubmitted: number, store: string): Promise<Row> {
+async function run(owner: Api, annotators: Annotator[], datasetId: string, mode: string, minSubmitted: number, store: string, serverPid: number): Promise<Row> {
   const reserve = mode === "reserve";
   const path = `/me/datasets/${datasetId}/records/search?include=responses&offset=0&limit=1${reserve ? "&reserve=true" : ""}`;
   const takes: number[] = [];
@@ -83,6 +87,7 @@ async function run(owner: Api, annotators: Annotator[], datasetId: string, mode:
   let idleTakes = 0;
   let waits = 0;
   let errors = 0;
+  const cpuBefore = readCpuMs(serverPid);
   const started = Date.now();
   const deadline = started + opts.seconds * 1000;
   const take = async (a: Annotator) => {
@@ -111,6 +116,7 @@ async function run(owner: Api, annotators: Annotator[], datasetId: string, mode:
     }
   }));
   const wallMs = Date.now() - started;
+  const cpuMs = readCpuMs(serverPid) - cpuBefore;
   const counts = await submittedPerRecord(owner, datasetId);
   const answers = counts.reduce((s, n) => s + n, 0);
   const beyond = counts.reduce((s, n) => s + Math.max(0, n - minSubmitted), 0);
@@ -119,6 +125,7 @@ async function run(owner: Api, annotators: Annotator[], datasetId: string, mode:
     answers, answersPerMinute: Math.round((answers / wallMs) * 60_000), beyond, beyondPercent: answers ? Math.round((beyond / answers) * 1000) / 10 : 0,
     maxOnOneRecord: Math.max(0, ...counts), completed: counts.filter((n) => n >= minSubmitted).length,
     idleTakes, waits, errors, take: summarize(takes, 0, wallMs), submit: summarize(submits, 0, wallMs),
+    usefulPerMinute: Math.round(((answers - beyond) / wallMs) * 60_000), serverCpuMsPerAnswer: submits.length ? Math.round((cpuMs / submits.length) * 10) / 10 : 0,
   };
 }
 
@@ -134,17 +141,17 @@ try {
     for (const mode of opts.modes) {
       const datasetId = await createQueueDataset(owner, ws.id, `team-${mode}-${minSubmitted}-${Date.now()}`, opts.records, minSubmitted);
       log(`run: ${mode}, min_submitted ${minSubmitted}`);
-      const row = await run(owner, annotators, datasetId, mode, minSubmitted, store);
+      const row = await run(owner, annotators, datasetId, mode, minSubmitted, store, server.pid);
       rows.push(row);
-      log(`  ${row.answers} answers (${row.answersPerMinute}/min), beyond ${row.beyond} (${row.beyondPercent}%), max ${row.maxOnOneRecord} on one record, idle ${row.idleTakes}, errors ${row.errors}, take p50 ${row.take.p50} ms p95 ${row.take.p95} ms`);
+      log(`  ${row.answers} answers (${row.answersPerMinute}/min, useful ${row.usefulPerMinute}/min, server CPU ${row.serverCpuMsPerAnswer} ms/answer), beyond ${row.beyond} (${row.beyondPercent}%), max ${row.maxOnOneRecord} on one record, idle ${row.idleTakes}, errors ${row.errors}, take p50 ${row.take.p50} ms p95 ${row.take.p95} ms`);
     }
   }
 } finally {
   await server.stop();
 }
-console.log(`| store | queue | min_submitted | answers | answers/min | beyond min_submitted | most on one record | records completed | idle takes | take p50 / p95 ms | submit p50 / p95 ms | errors |`);
-console.log(`|---|---|---|---|---|---|---|---|---|---|---|---|`);
+console.log(`| store | queue | min_submitted | answers | answers/min | useful answers/min | beyond min_submitted | most on one record | records completed | idle takes | server CPU ms per answer | take p50 / p95 ms | submit p50 / p95 ms | errors |`);
+console.log(`|---|---|---|---|---|---|---|---|---|---|---|---|---|---|`);
 for (const r of rows) {
-  console.log(`| ${r.store} | ${r.mode} | ${r.minSubmitted} | ${r.answers} | ${r.answersPerMinute} | ${r.beyond} (${r.beyondPercent}%) | ${r.maxOnOneRecord} | ${r.completed} / ${r.records} | ${r.idleTakes} | ${r.take.p50} / ${r.take.p95} | ${r.submit.p50} / ${r.submit.p95} | ${r.errors} |`);
+  console.log(`| ${r.store} | ${r.mode} | ${r.minSubmitted} | ${r.answers} | ${r.answersPerMinute} | ${r.usefulPerMinute} | ${r.beyond} (${r.beyondPercent}%) | ${r.maxOnOneRecord} | ${r.completed} / ${r.records} | ${r.idleTakes} | ${r.serverCpuMsPerAnswer} | ${r.take.p50} / ${r.take.p95} | ${r.submit.p50} / ${r.submit.p95} | ${r.errors} |`);
 }
 if (args.json) writeFileSync(args.json, JSON.stringify({ options: opts, rows }, null, 2));
