@@ -85,7 +85,8 @@ export class QueueReservationsViewModel {
   leave(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    if (this.released || !this.reservations) return;
+    // whatever the queue on screen now (a filtered one does not reserve), the plain queue may have reserved earlier
+    if (this.released) return;
     this.released = true;
     void this.useCases.release.execute(this.host.datasetId).catch(() => undefined);
   }
