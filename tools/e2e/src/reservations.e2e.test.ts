@@ -66,13 +66,13 @@ describe("reservations of the team's queue in real Chromium", () => {
     // alice answers: her next record is her own next one, still held by nobody else
     // one required label question: picking the label submits it
     await alice.getByRole("radio", { name: /Yes/ }).click();
-    await expect.poll(() => shownRecord(alice, "sprint")).toBe(1);
+    await expect.poll(() => shownRecord(alice, "sprint"), { timeout: 15_000 }).toBe(1);
 
     const ownerContext = await browser.newContext({ locale: "en-US", viewport: { width: 1300, height: 900 } });
     const owner = await signedInPage(ownerContext, app);
     await owner.goto(`${app.url}/dataset/${id}/annotation-mode`);
     const inProgress = owner.getByTestId("records-in-progress");
-    await expect.poll(async () => (await inProgress.textContent()) ?? "").toMatch(/ann-alice: \d+ records/);
+    await expect.poll(async () => (await inProgress.textContent()) ?? "", { timeout: 15_000 }).toMatch(/ann-alice: \d+ records/);
     expect(await inProgress.textContent()).toMatch(/ann-bruno: \d+ records/);
     await screenshot(owner, "reservations-in-progress");
     await owner.getByRole("button", { name: "Release the records reserved by ann-bruno" }).click();
