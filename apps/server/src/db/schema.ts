@@ -8,7 +8,10 @@ export interface UsersTable {
   last_name: string | null;
   role: "owner" | "admin" | "annotator";
   password_hash: string;
+  /** SHA-256 digest of the API key (auth/api-keys.ts), never the key itself. */
   api_key: string;
+  /** Bumped when the password or role changes: tokens of an older version stop (auth/sessions.ts). */
+  session_version: Generated<number>;
   inserted_at: string;
   updated_at: string;
 }
@@ -215,7 +218,7 @@ export interface WebhooksTable {
   updated_at: string;
 }
 
-/** A record taken by an annotator from the web app's queue, theirs until `expires_at` (migration 0018, reservations/). */
+/** A record taken by an annotator from the web app's queue, theirs until `expires_at` (migration 0019, reservations/). */
 export interface RecordReservationsTable {
   record_id: string;
   user_id: string;
@@ -224,7 +227,7 @@ export interface RecordReservationsTable {
   expires_at: string;
 }
 
-/** A dataset's reservation time-out (migration 0018); absent: the server's default. */
+/** A dataset's reservation time-out (migration 0019); absent: the server's default. */
 export interface DatasetReservationSettingsTable {
   dataset_id: string;
   ttl_seconds: number;
