@@ -26,6 +26,7 @@ import { legacyRecordsRoutes } from "./routes/legacy-records.js";
 import { exportRoutes } from "./routes/export.js";
 import { agreementRoutes } from "./routes/agreement.js";
 import { reviewRoutes } from "./routes/review.js";
+import { reservationsRoutes } from "./routes/reservations.js";
 import { installSecurity } from "./security/index.js";
 import { clientErrorHandler } from "./security/client-errors.js";
 
@@ -66,6 +67,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   responsesRoutes(app, ctx);
   suggestionsRoutes(app, ctx);
   searchRoutes(app, ctx);
+  reservationsRoutes(app, ctx);
   progressRoutes(app, ctx);
   webhooksRoutes(app, ctx);
   legacyRecordsRoutes(app, ctx);

@@ -162,6 +162,8 @@ export interface DB {
   jobs: JobsTable;
   webhooks: WebhooksTable;
   record_final_answers: RecordFinalAnswersTable;
+  record_reservations: RecordReservationsTable;
+  dataset_reservation_settings: DatasetReservationSettingsTable;
 }
 
 /** A pending OAuth authorization request; deleted when used (single use) or expired. */
@@ -226,4 +228,19 @@ export interface RecordFinalAnswersTable {
   reviewer_id: string | null;
   inserted_at: string;
   updated_at: string;
+}
+
+/** A record taken by an annotator from the web app's queue, theirs until `expires_at` (migration 0020, reservations/). */
+export interface RecordReservationsTable {
+  record_id: string;
+  user_id: string;
+  dataset_id: string;
+  taken_at: string;
+  expires_at: string;
+}
+
+/** A dataset's reservation time-out (migration 0020); absent: the server's default. */
+export interface DatasetReservationSettingsTable {
+  dataset_id: string;
+  ttl_seconds: number;
 }

@@ -13,6 +13,7 @@ import type { SearchFilter, SearchQuery, SearchScope, SearchSort } from "../sear
 import { searchFor } from "../search/for-store.js";
 import { countSearchWords, MAX_SEARCH_TEXT_LENGTH, MAX_SEARCH_WORDS } from "../search/text-query.js";
 import { ownResponsesOnly, recordViewer, requireSearchableMetadata, type RecordViewer } from "../records/visibility.js";
+import { reserveRequested, reservedQueueWindow, type ReservationsOut } from "../reservations/queue-window.js";
 
 const Scope = z.discriminatedUnion("entity", [
   z.object({ entity: z.literal("record"), property: z.enum(["id", "external_id", "inserted_at", "updated_at", "status"]) }),
@@ -107,17 +108,22 @@ export function searchRoutes(app: FastifyInstance, ctx: AppContext): void {
       : { type: "range", scope: resolveScope(schema, viewer, f.scope), ge: f.ge ?? null, le: f.le ?? null }));
     const sort: SearchSort[] = (body.sort ?? []).map((s) => ({ scope: resolveScope(schema, viewer, s.scope), order: s.order }));
 
-    const result = await searchFor(ctx.store).search({
+    const query = {
       datasetId: dataset.id, userId: mine ? user.id : null, text, vector, filters, sort: vector ? [] : sort,
       offset: vector ? 0 : paging.offset, limit: paging.limit,
-    });
+    };
+    // reserve=true (web app's queue, issue 29): the window is reserved for the caller (reservations/)
+    const reserved = mine && reserveRequested(rawQuery) ? await reservedQueueWindow(ctx.db, dataset, user.id, query) : null;
+    const result = reserved ?? await searchFor(ctx.store).search(query);
     const ids = result.hits.map((h) => h.recordId);
     const rows = ids.length ? await ctx.db.selectFrom("records").selectAll().where("id", "in", ids).execute() : [];
     const byId = new Map(rows.map((r) => [r.id, r]));
     const records = await withIncludes(ctx.db, schema, ids.map((id) => byId.get(id)!).filter((r) => r !== undefined), include, mine ? ownResponsesOnly(viewer) : viewer);
     const recordById = new Map<string, RecordOut>(records.map((r) => [r.id, r]));
     const items = result.hits.filter((h) => recordById.has(h.recordId)).map((h) => ({ record: recordById.get(h.recordId)!, query_score: h.score }));
-    return { items, total: result.total };
+    const answer: { items: typeof items; total: number; reservations?: ReservationsOut } = { items, total: result.total };
+    if (reserved) answer.reservations = reserved.reservations;
+    return answer;
   };
 
   app.post("/api/v1/me/datasets/:dataset_id/records/search", async (request) => {
