@@ -12,7 +12,8 @@ import { isMember, requireMember, requireOwner } from "../auth/policies.js";
 import { isUniqueViolation } from "../db/introspect.js";
 import { now } from "../clock.js";
 
-const WorkspaceCreate = z.object({ name: z.string().min(1).max(200) });
+/** `id`: chosen by the client (the SDK sends `Workspace(id=...)`'s id); a new one when absent. */
+const WorkspaceCreate = z.object({ id: uuidParam.nullable().optional(), name: z.string().min(1).max(200) });
 const WorkspaceUserCreate = z.object({ user_id: uuidParam });
 
 export async function workspaceById(db: Kysely<DB>, id: string): Promise<Selectable<WorkspacesTable>> {
@@ -29,8 +30,9 @@ export function workspacesRoutes(app: FastifyInstance, ctx: AppContext): void {
     requireOwner(await ctx.currentUser(request));
     const body = parse(WorkspaceCreate, request.body);
     if (await ctx.db.selectFrom("workspaces").select("id").where("name", "=", body.name).executeTakeFirst()) throw duplicateName(body.name);
+    if (body.id && await ctx.db.selectFrom("workspaces").select("id").where("id", "=", body.id.toLowerCase()).executeTakeFirst()) throw conflict(`Workspace with id \`${body.id}\` already exists`);
     const timestamp = now();
-    const row = { id: randomUUID(), name: body.name, inserted_at: timestamp, updated_at: timestamp };
+    const row = { id: body.id?.toLowerCase() ?? randomUUID(), name: body.name, inserted_at: timestamp, updated_at: timestamp };
     try {
       await ctx.db.insertInto("workspaces").values(row).execute();
     } catch (error) {
