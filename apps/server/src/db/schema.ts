@@ -133,7 +133,7 @@ export interface RecordVectorsTable {
   record_id: string;
   /** float32 little-endian blob. */
   vector: Buffer;
-  /** How the values sent come back exactly (records/read.ts vectorExact): null, "f32" or JSON; migration 0018. */
+  /** How the values sent come back exactly (records/read.ts vectorExact): null, "f32" or JSON; migration 0019. */
   exact: ColumnType<string | null, string | null | undefined, string | null>;
 }
 

@@ -125,8 +125,8 @@ export function searchRoutes(app: FastifyInstance, ctx: AppContext): void {
     });
     const sort: SearchSort[] = (body.sort ?? []).map((s) => ({ scope: resolveScope(schema, s.scope), order: s.order }));
 
-    // Similarity: the `offset + limit` nearest, at most SIMILARITY_MAX_RESULTS (the total), of which
-    // the page is the part from `offset` on.
+    // Similarity: the `offset + limit` nearest, at most SIMILARITY_MAX_RESULTS, of which the page is
+    // the part from `offset` on; the total is how many were found (as the reference server's k nearest).
     const result = await searchFor(ctx.store).search({
       datasetId: dataset.id, userId: mine ? user.id : null, text, vector, filters, sort: vector ? [] : sort,
       offset: vector ? 0 : paging.offset, limit: vector ? Math.min(SIMILARITY_MAX_RESULTS, paging.offset + paging.limit) : paging.limit,

@@ -16,7 +16,7 @@ import * as m0014 from "./0014-records-fts-deferred.js";
 import * as m0015 from "./0015-record-status-changes.js";
 import * as m0016 from "./0016-records-fts-own-file.js";
 import * as m0017 from "./0017-text-search-changes.js";
-import * as m0018 from "./0018-record-vector-exact.js";
+import * as m0019 from "./0019-record-vector-exact.js";
 
 /**
  * Versioned migrations, applied in key order by Kysely's Migrator. Add a new file per change
@@ -40,7 +40,7 @@ export const migrations: Record<string, Migration> = {
   "0015-record-status-changes": m0015,
   "0016-records-fts-own-file": m0016,
   "0017-text-search-changes": m0017,
-  "0018-record-vector-exact": m0018,
+  "0019-record-vector-exact": m0019,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };
