@@ -40,3 +40,4 @@ if [ ! -f "/usr/share/postgresql/$(basename "$(dirname "$PG_BIN")")/extension/ve
   export TESSERA_SDK_NO_PGVECTOR="this PostgreSQL has no pgvector: similarity is covered by stage 50 (SQLite) and by the server suite on PGlite with pgvector"
 fi
 DATABASE_URL="$psql_url/tessera_sdk" TESSERA_NODE="$(command -v node)" .venv/bin/python -m pytest -q -p no:cacheprovider tests/sdk "$@"
+DATABASE_URL="$TESSERA_TEST_DATABASE_URL" bash tools/scripts/sdk-integration.sh  # the argilla SDK's own integration suite on a fresh database of this PostgreSQL
