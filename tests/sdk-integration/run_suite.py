@@ -12,18 +12,14 @@ import argparse
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
-import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-import httpx
-
-ROOT = Path(__file__).resolve().parents[2]
-OWNER_PASSWORD = "sdk-integration-owner-password"
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "sdk"))
+from tessera_server import tessera_server  # noqa: E402 (the SDK suites' shared server harness)
 
 HUB_WRITE = "pushes a dataset to, and reads it back from, the argilla-internal-testing organisation on the Hugging Face Hub (needs HF_TOKEN_ARGILLA_INTERNAL_TESTING and the internet)"
 HUB_READ = "reads a dataset of the argilla-internal-testing organisation from the Hugging Face Hub (needs HF_TOKEN_ARGILLA_INTERNAL_TESTING and the internet)"
@@ -48,45 +44,6 @@ SKIPPED_BY_THE_SUITE = {
 TEST_TIMEOUT_SECONDS = 600
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_server(work: Path):
-    node = os.environ.get("TESSERA_NODE") or shutil.which("node")
-    main = ROOT / "apps/server/dist/main.js"
-    if not main.exists():
-        sys.exit("build the server first (pnpm turbo run build)")
-    data_dir = work / "data"
-    data_dir.mkdir()
-    port = free_port()
-    env = {**os.environ, "TESSERA_PORT": str(port), "TESSERA_HOST": "127.0.0.1", "TESSERA_DATA_DIR": str(data_dir),
-           "TESSERA_OWNER_USERNAME": "owner", "TESSERA_OWNER_PASSWORD": OWNER_PASSWORD, "TESSERA_LOG_LEVEL": "error"}
-    log_path = work / "server.log"
-    log = open(log_path, "w")
-    proc = subprocess.Popen([node, str(main)], env=env, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 60
-    while True:
-        try:
-            if httpx.get(f"{url}/api/v1/settings", timeout=1).status_code == 200:
-                break
-        except httpx.HTTPError:
-            pass
-        if proc.poll() is not None or time.time() > deadline:
-            proc.kill()
-            sys.exit("the server did not start:\n" + log_path.read_text())
-        time.sleep(0.2)
-    token = httpx.post(f"{url}/api/v1/token", data={"username": "owner", "password": OWNER_PASSWORD}).json()["access_token"]
-    auth = {"Authorization": f"Bearer {token}"}
-    me = httpx.get(f"{url}/api/v1/me", headers=auth).json()
-    # The owner's API key from a rotation (as in the web app): keys may be shown only when made.
-    api_key = httpx.post(f"{url}/api/v1/users/{me['id']}/api-key", headers=auth).raise_for_status().json()["api_key"]
-    return proc, log, log_path, url, api_key
-
-
 def collected(suite: Path, env: dict) -> list:
     out = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", "tests/integration"],
                          cwd=suite, env=env, capture_output=True, text=True)
@@ -103,63 +60,55 @@ def main() -> int:
     args = parser.parse_args()
     suite = Path(args.suite)
     work = Path(tempfile.mkdtemp(prefix="tessera-sdk-integration-run-"))
-    proc = None
-    log = None
     try:
-        proc, log, log_path, url, api_key = start_server(work)
-        hf_home = work / "hf"
-        env = {**os.environ, "ARGILLA_API_URL": url, "ARGILLA_API_KEY": api_key,
-               # Nothing selected reaches the Hub: offline mode makes a stray call fail at once.
-               "HF_HOME": str(hf_home), "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "HF_HUB_DISABLE_TELEMETRY": "1"}
-        env.pop("HF_TOKEN_ARGILLA_INTERNAL_TESTING", None)
-
-        ids = collected(suite, env)
-        unmatched = [name for name in NEEDS_THE_HUB if not any(i.startswith(name) for i in ids)]
-        if unmatched:
-            print("deselected names that match no test of the suite: " + ", ".join(unmatched))
-            return 1
-        deselected = [i for i in ids if i.startswith(tuple(NEEDS_THE_HUB))]
-        print(f"SDK integration suite: {len(ids)} tests collected, {len(deselected)} deselected because they need the Hugging Face Hub:")
-        for name, reason in NEEDS_THE_HUB.items():
-            print(f"  {name.rstrip('[')}  ({sum(i.startswith(name) for i in deselected)}): {reason}")
-        sys.stdout.flush()
-
-        junit = work / "junit.xml"
-        command = [sys.executable, "-m", "pytest", "-q", "-rfEs", "--disable-warnings", "-p", "no:cacheprovider",
-                   f"--timeout={TEST_TIMEOUT_SECONDS}", f"--junitxml={junit}", "tests/integration"]
-        for name in NEEDS_THE_HUB:
-            command += ["--deselect", name]
-        rc = subprocess.run(command, cwd=suite, env=env).returncode
-
-        if not junit.exists():
-            print(f"pytest ended ({rc}) without a report")
-            return 1
-        tree = ET.parse(junit)
-        cases = list(tree.iter("testcase"))
-        failed = [c for c in cases if c.find("failure") is not None or c.find("error") is not None]
-        skipped = [f"{c.get('classname')}::{c.get('name')}" for c in cases if c.find("skipped") is not None]
-        passed = len(cases) - len(failed) - len(skipped)
-        unexpected_skips = [s for s in skipped if s not in SKIPPED_BY_THE_SUITE]
-        print(f"SDK integration suite (argilla 2.8.0 tests/integration, {'PostgreSQL' if os.environ.get('DATABASE_URL') else 'SQLite'}): "
-              f"{passed} passed, {len(failed)} failed, {len(skipped)} skipped by the suite itself, {len(deselected)} deselected (Hub), of {len(ids)}")
-        if unexpected_skips:
-            print("skipped, but not by the suite's own unconditional marks: " + ", ".join(unexpected_skips))
-        ok = rc == 0 and not failed and not unexpected_skips and passed > 0 and len(cases) == len(ids) - len(deselected)
-        if not ok:
-            print("--- last lines of the server log ---")
-            print("\n".join(log_path.read_text().splitlines()[-40:]))
-        return 0 if ok else 1
+        (work / "data").mkdir()
+        with tessera_server(work / "data") as server:
+            return run(suite, work, server)
     finally:
-        if proc is not None:
-            proc.terminate()
-            try:
-                proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
-        if log is not None:
-            log.close()
         shutil.rmtree(work, ignore_errors=True)
+
+
+def run(suite: Path, work: Path, server) -> int:
+    env = {**os.environ, "ARGILLA_API_URL": server.url, "ARGILLA_API_KEY": server.api_key,
+           # Nothing selected reaches the Hub: offline mode makes a stray call fail at once.
+           "HF_HOME": str(work / "hf"), "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "HF_HUB_DISABLE_TELEMETRY": "1"}
+    env.pop("HF_TOKEN_ARGILLA_INTERNAL_TESTING", None)
+
+    ids = collected(suite, env)
+    unmatched = [name for name in NEEDS_THE_HUB if not any(i.startswith(name) for i in ids)]
+    if unmatched:
+        print("deselected names that match no test of the suite: " + ", ".join(unmatched))
+        return 1
+    deselected = [i for i in ids if i.startswith(tuple(NEEDS_THE_HUB))]
+    print(f"SDK integration suite: {len(ids)} tests collected, {len(deselected)} deselected because they need the Hugging Face Hub:")
+    for name, reason in NEEDS_THE_HUB.items():
+        print(f"  {name.rstrip('[')}  ({sum(i.startswith(name) for i in deselected)}): {reason}")
+    sys.stdout.flush()
+
+    junit = work / "junit.xml"
+    command = [sys.executable, "-m", "pytest", "-q", "-rfEs", "--disable-warnings", "-p", "no:cacheprovider",
+               f"--timeout={TEST_TIMEOUT_SECONDS}", f"--junitxml={junit}", "tests/integration"]
+    for name in NEEDS_THE_HUB:
+        command += ["--deselect", name]
+    rc = subprocess.run(command, cwd=suite, env=env).returncode
+    if not junit.exists():
+        print(f"pytest ended ({rc}) without a report")
+        return 1
+
+    cases = list(ET.parse(junit).iter("testcase"))
+    failed = [c for c in cases if c.find("failure") is not None or c.find("error") is not None]
+    skipped = [f"{c.get('classname')}::{c.get('name')}" for c in cases if c.find("skipped") is not None]
+    passed = len(cases) - len(failed) - len(skipped)
+    unexpected_skips = [s for s in skipped if s not in SKIPPED_BY_THE_SUITE]
+    print(f"SDK integration suite (argilla 2.8.0 tests/integration, {'PostgreSQL' if os.environ.get('DATABASE_URL') else 'SQLite'}): "
+          f"{passed} passed, {len(failed)} failed, {len(skipped)} skipped by the suite itself, {len(deselected)} deselected (Hub), of {len(ids)}")
+    if unexpected_skips:
+        print("skipped, but not by the suite's own unconditional marks: " + ", ".join(unexpected_skips))
+    ok = rc == 0 and not failed and not unexpected_skips and passed > 0 and len(cases) == len(ids) - len(deselected)
+    if not ok:
+        print("--- last lines of the server log ---")
+        print("\n".join(server.log_path.read_text().splitlines()[-40:]))
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
-import { FORBIDDEN, MISSING, serverForFile, UNAUTHORIZED, uniqueName, type Items, type ValidationBody } from "../testing/fixtures.js";
+import { FORBIDDEN, MISSING, serverForFile, UNAUTHORIZED, uniqueName, type Items, type Json, type ValidationBody } from "../testing/fixtures.js";
 import { now } from "../clock.js";
 
 const fx = serverForFile();
