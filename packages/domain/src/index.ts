@@ -60,3 +60,5 @@ export * from "./use-cases/datasets/get-dataset-creation.js";
 export * from "./use-cases/datasets/get-first-record-from-hub.js";
 export * from "./use-cases/datasets/create-dataset.js";
 export * from "./use-cases/settings-extra/index.js";
+export * from "./rules/answer-rules.js";
+export * from "./rules/question-settings-rules.js";
