@@ -24,7 +24,10 @@ import { vectorSettingsRoutes } from "./routes/vector-settings.js";
 import { webhooksRoutes } from "./routes/webhooks.js";
 import { legacyRecordsRoutes } from "./routes/legacy-records.js";
 import { exportRoutes } from "./routes/export.js";
+import { agreementRoutes } from "./routes/agreement.js";
+import { reviewRoutes } from "./routes/review.js";
 import { installSecurity } from "./security/index.js";
+import { clientErrorHandler } from "./security/client-errors.js";
 
 export const BODY_LIMIT_BYTES = 64 * 1024 * 1024;
 
@@ -36,6 +39,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     ajv: { customOptions: { coerceTypes: false } },
     routerOptions: { maxParamLength: 500 },
     trustProxy: ctx.config.security.trustProxy,
+    clientErrorHandler,
   });
   installErrorHandler(app);
   installSecurity(app, ctx.config.security);
@@ -66,6 +70,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   webhooksRoutes(app, ctx);
   legacyRecordsRoutes(app, ctx);
   exportRoutes(app, ctx);
+  agreementRoutes(app, ctx);
+  reviewRoutes(app, ctx);
   await serveWebApp(app, ctx.config.webDist);
   return app;
 }

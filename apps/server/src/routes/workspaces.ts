@@ -11,9 +11,10 @@ import { userVisibleTo } from "../security/redact.js";
 import { isMember, requireMember, requireOwner } from "../auth/policies.js";
 import { isUniqueViolation } from "../db/introspect.js";
 import { now } from "../clock.js";
+import { workspaceNameSchema } from "../settings/common.js";
 
 /** `id`: chosen by the client (the SDK sends `Workspace(id=...)`'s id); a new one when absent. */
-const WorkspaceCreate = z.object({ id: uuidParam.nullable().optional(), name: z.string().min(1).max(200) });
+const WorkspaceCreate = z.object({ id: uuidParam.nullable().optional(), name: workspaceNameSchema });
 const WorkspaceUserCreate = z.object({ user_id: uuidParam });
 
 export async function workspaceById(db: Kysely<DB>, id: string): Promise<Selectable<WorkspacesTable>> {

@@ -19,6 +19,7 @@ import { BulkView } from "./bulk/BulkView";
 import { FiltersBar } from "./filters/FiltersBar";
 import { ShortcutsHelp } from "./ShortcutsHelp";
 import { SidePanels } from "./SidePanels";
+import { ReviewLinks } from "../review/ReviewLinks";
 import "./annotation.css";
 
 const isEditable = (el: EventTarget | null) =>
@@ -127,7 +128,10 @@ export const AnnotationPage = observer(function AnnotationPage() {
   return (
     <AnnotationLayout
       breadcrumbs={[{ label: t("breadcrumbs.home"), to: "/" }, { label: dataset ? `${dataset.workspaceName} / ${dataset.name}` : "…" }]}
-      headerActions={<button type="button" className="button button--ghost" onClick={() => setHelp(true)} aria-haspopup="dialog">{t("annotation.shortcuts.open")}</button>}
+      headerActions={<>
+        <ReviewLinks datasetId={id} role={session.user?.role} search={location.search} />
+        <button type="button" className="button button--ghost" onClick={() => setHelp(true)} aria-haspopup="dialog">{t("annotation.shortcuts.open")}</button>
+      </>}
     >
       <div className="annotation">
         <div className="annotation__left">

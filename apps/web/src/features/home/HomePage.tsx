@@ -116,7 +116,8 @@ const HomeSidebar = observer(function HomeSidebar({ vm, admin }: { vm: HomeViewM
   const navigate = useNavigate();
   const session = useSession();
   const toasts = useToasts();
-  const snippet = pythonSnippet(window.location.origin, session.user?.apiKey ?? "");
+  // The key is known only right after it was generated (the server stores a digest): otherwise a placeholder.
+  const snippet = pythonSnippet(window.location.origin, session.user?.apiKey ?? t("home.python.keyPlaceholder"));
   const onImport = (event: FormEvent) => {
     event.preventDefault();
     if (vm.importPath) void navigate(vm.importPath);
