@@ -1,4 +1,4 @@
-import type { Generated } from "kysely";
+import type { ColumnType, Generated } from "kysely";
 
 /** Row types of the store. Timestamps are ISO-8601 strings without timezone (contract conventions). */
 export interface UsersTable {
@@ -136,6 +136,8 @@ export interface RecordVectorsTable {
   record_id: string;
   /** float32 little-endian blob. */
   vector: Buffer;
+  /** How the values sent come back exactly (records/read.ts vectorExact): null, "f32" or JSON; migration 0021. */
+  exact: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ServerSettingsTable {
