@@ -24,6 +24,7 @@ import { vectorSettingsRoutes } from "./routes/vector-settings.js";
 import { webhooksRoutes } from "./routes/webhooks.js";
 import { legacyRecordsRoutes } from "./routes/legacy-records.js";
 import { exportRoutes } from "./routes/export.js";
+import { recordsExportRoutes } from "./routes/records-export.js";
 import { installSecurity } from "./security/index.js";
 
 export const BODY_LIMIT_BYTES = 64 * 1024 * 1024;
@@ -66,6 +67,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   webhooksRoutes(app, ctx);
   legacyRecordsRoutes(app, ctx);
   exportRoutes(app, ctx);
+  recordsExportRoutes(app, ctx);
   await serveWebApp(app, ctx.config.webDist);
   return app;
 }

@@ -29,7 +29,8 @@ const Filter = z.discriminatedUnion("type", [
     .refine((f) => f.ge === null || f.ge === undefined || f.le === null || f.le === undefined || typeof f.ge !== typeof f.le || f.ge <= f.le, { message: "Value error, 'ge' must have a value less than or equal to 'le'" }),
 ]);
 
-const SearchBody = z.object({
+/** The search body (contract section 4); the record export (routes/records-export.ts) takes the same. */
+export const SearchBody = z.object({
   query: z.object({
     text: z.object({ q: z.string(), field: z.string().nullable().optional() }).nullable().optional(),
     vector: z.object({
@@ -44,7 +45,7 @@ const SearchBody = z.object({
   sort: z.array(z.object({ scope: Scope, order: z.enum(["asc", "desc"]).default("asc") })).min(1).max(10).nullable().optional(),
 }).nullable();
 
-function resolveScope(schema: DatasetSchema, scope: ScopeIn): SearchScope {
+export function resolveScope(schema: DatasetSchema, scope: ScopeIn): SearchScope {
   const datasetId = schema.dataset.id;
   switch (scope.entity) {
     case "record": return { entity: "record", property: scope.property };
