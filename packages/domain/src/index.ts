@@ -62,3 +62,4 @@ export * from "./use-cases/datasets/create-dataset.js";
 export * from "./use-cases/settings-extra/index.js";
 export * from "./rules/answer-rules.js";
 export * from "./rules/question-settings-rules.js";
+export * from "./use-cases/transfer/index.js";

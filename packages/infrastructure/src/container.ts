@@ -25,6 +25,7 @@ import { HttpDatasetRepository } from "./repositories/dataset-repository.js";
 import { registerShell } from "./shell-bindings.js";
 import { registerOAuth } from "./oauth-bindings.js";
 import { registerSettingsExtra } from "./settings-extra-bindings.js";
+import { registerTransfer, type SaveFile } from "./transfer-bindings.js";
 
 export const INFRA_TOKENS = {
   HttpClient: Symbol.for("tessera.HttpClient"),
@@ -42,6 +43,8 @@ export interface CompositionOptions extends HttpClientOptions {
   hubUrl?: string;
   /** Clock of waiting use cases (import polling); tests pass a fake. */
   clock?: Clock;
+  /** Where downloaded files go (the browser's downloads by default; tests pass a fake). */
+  saveFile?: SaveFile;
 }
 
 /**
@@ -75,6 +78,7 @@ export function createContainer(options: CompositionOptions = {}): DependencyCon
   registerAnnotation(c, http);
   registerDatasets(c, http, options);
   registerSettingsExtra(c, http, options);
+  registerTransfer(c, http, options);
   return c;
 }
 

@@ -2,6 +2,7 @@ import { parse as parseCsv } from "csv-parse/sync";
 import { parquetMetadata, parquetReadObjects } from "hyparquet";
 import { describe, expect, it, beforeAll } from "vitest";
 import { FORBIDDEN, MISSING, serverForFile, type Actor } from "../testing/fixtures.js";
+import type { ExportRecord, ExportResponse } from "../transfer/export/export-records.js";
 
 const fx = serverForFile();
 
@@ -49,11 +50,11 @@ const download = async (path: string, options: { headers?: Record<string, string
   const res = await fetch(`${fx.server.url}/api/v1/datasets/${s.datasetId}/records/export${path}`, init);
   return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
 };
-const lines = (bytes: Buffer) => bytes.toString("utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, any>);
+const lines = (bytes: Buffer) => bytes.toString("utf8").trim().split("\n").map((l) => JSON.parse(l) as ExportRecord);
 const csvRows = (bytes: Buffer) => parseCsv(bytes, { columns: true, bom: true }) as Record<string, string>[];
 const parquetRows = async (bytes: Buffer) => {
-  const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
-  return { rows: await parquetReadObjects({ file }) as Record<string, any>[], metadata: parquetMetadata(file) };
+  const file = new Uint8Array(bytes).buffer;
+  return { rows: await parquetReadObjects({ file }) as Record<string, unknown>[], metadata: parquetMetadata(file) };
 };
 
 describe("GET/POST /datasets/{id}/records/export", () => {
@@ -73,7 +74,7 @@ describe("GET/POST /datasets/{id}/records/export", () => {
       suggestions: { label: { value: "yes", score: 0.75, agent: "model-1" } },
     });
     expect(first.vectors).toBeUndefined();
-    expect(first.responses.map((r: any) => [r.username, r.status, r.values])).toEqual([
+    expect(first.responses.map((r: ExportResponse) => [r.username, r.status, r.values])).toEqual([
       [s.a1.username, "submitted", { label: "yes", note: "a1 says hi" }],
       [s.a2.username, "draft", { label: "no" }],
     ]);
@@ -89,7 +90,7 @@ describe("GET/POST /datasets/{id}/records/export", () => {
     const mine = lines((await download("?format=jsonl", { headers: s.a2.headers })).bytes);
     expect(mine).toHaveLength(N);
     expect(mine[0]!.metadata).toEqual({ genre: "news", n: 0 });
-    expect(mine[0]!.responses.map((r: any) => r.username)).toEqual([s.a2.username]);
+    expect(mine[0]!.responses.map((r: ExportResponse) => r.username)).toEqual([s.a2.username]);
     const admin = lines((await download("?format=jsonl", { headers: s.admin.headers })).bytes);
     expect(admin[0]!.metadata).toEqual({ genre: "news", secret: "s-0", n: 0 });
     expect(admin[0]!.responses).toHaveLength(2);

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { observer } from "mobx-react-lite";
 import { useTranslation } from "react-i18next";
 import { useLocation, useParams } from "react-router";
@@ -19,6 +19,7 @@ import { BulkView } from "./bulk/BulkView";
 import { FiltersBar } from "./filters/FiltersBar";
 import { ShortcutsHelp } from "./ShortcutsHelp";
 import { SidePanels } from "./SidePanels";
+import { DownloadButton } from "../transfer/download/DownloadDialog";
 import "./annotation.css";
 
 const isEditable = (el: EventTarget | null) =>
@@ -124,10 +125,14 @@ export const AnnotationPage = observer(function AnnotationPage() {
   }, [vm, help]);
 
   const dataset = settings?.dataset;
+  const currentCriteria = useCallback(() => vm.criteria, [vm]);
   return (
     <AnnotationLayout
       breadcrumbs={[{ label: t("breadcrumbs.home"), to: "/" }, { label: dataset ? `${dataset.workspaceName} / ${dataset.name}` : "…" }]}
-      headerActions={<button type="button" className="button button--ghost" onClick={() => setHelp(true)} aria-haspopup="dialog">{t("annotation.shortcuts.open")}</button>}
+      headerActions={<>
+        <DownloadButton criteria={currentCriteria} ownResponsesOnly={!(session.user?.isAdminOrOwner ?? false)} />
+        <button type="button" className="button button--ghost" onClick={() => setHelp(true)} aria-haspopup="dialog">{t("annotation.shortcuts.open")}</button>
+      </>}
     >
       <div className="annotation">
         <div className="annotation__left">
