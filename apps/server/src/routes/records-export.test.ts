@@ -50,6 +50,11 @@ const download = async (path: string, options: { headers?: Record<string, string
   const res = await fetch(`${fx.server.url}/api/v1/datasets/${s.datasetId}/records/export${path}`, init);
   return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
 };
+/** Responses come by time, then user id: the two annotators' (written together) in user id order. */
+const byUser = <T extends [string, ...unknown[]]>(rows: T[]): T[] => {
+  const idOf = (username: string) => (username === s.a1.username ? s.a1.id : s.a2.id);
+  return [...rows].sort((a, b) => idOf(a[0]).localeCompare(idOf(b[0])));
+};
 const lines = (bytes: Buffer) => bytes.toString("utf8").trim().split("\n").map((l) => JSON.parse(l) as ExportRecord);
 const csvRows = (bytes: Buffer) => parseCsv(bytes, { columns: true, bom: true }) as Record<string, string>[];
 const parquetRows = async (bytes: Buffer) => {
@@ -74,10 +79,10 @@ describe("GET/POST /datasets/{id}/records/export", () => {
       suggestions: { label: { value: "yes", score: 0.75, agent: "model-1" } },
     });
     expect(first.vectors).toBeUndefined();
-    expect(first.responses.map((r: ExportResponse) => [r.username, r.status, r.values])).toEqual([
+    expect(first.responses.map((r: ExportResponse) => [r.username, r.status, r.values])).toEqual(byUser([
       [s.a1.username, "submitted", { label: "yes", note: "a1 says hi" }],
       [s.a2.username, "draft", { label: "no" }],
-    ]);
+    ]));
     expect(records[5]!.responses).toEqual([]);
   });
 
@@ -112,7 +117,9 @@ describe("GET/POST /datasets/{id}/records/export", () => {
     ]);
     expect(rows[0]).toMatchObject({
       external_id: "r-0", text: 'Text "0", with comma\nand newline', "metadata.genre": "news", "metadata.n": "0",
-      "label.responses": '["yes","no"]', "label.responses.users": JSON.stringify([s.a1.username, s.a2.username]), "label.responses.status": '["submitted","draft"]',
+      "label.responses": JSON.stringify(byUser([[s.a1.username, "yes"], [s.a2.username, "no"]]).map((r) => r[1])),
+      "label.responses.users": JSON.stringify(byUser([[s.a1.username], [s.a2.username]]).map((r) => r[0])),
+      "label.responses.status": JSON.stringify(byUser([[s.a1.username, "submitted"], [s.a2.username, "draft"]]).map((r) => r[1])),
       "label.suggestion": "yes", "label.suggestion.score": "0.75", "label.suggestion.agent": "model-1",
       "note.responses": '["a1 says hi"]', "note.suggestion": "",
     });
@@ -127,7 +134,8 @@ describe("GET/POST /datasets/{id}/records/export", () => {
     expect(Number(metadata.num_rows)).toBe(N);
     expect(rows[0]).toMatchObject({
       external_id: "r-0", text: 'Text "0", with comma\nand newline', "metadata.genre": "news", "metadata.n": 0, "vector.emb": [0, 0.5],
-      "label.responses": ["yes", "no"], "label.responses.users": [s.a1.username, s.a2.username], "label.suggestion": "yes", "label.suggestion.score": 0.75,
+      "label.responses": byUser([[s.a1.username, "yes"], [s.a2.username, "no"]]).map((r) => r[1]),
+      "label.responses.users": byUser([[s.a1.username], [s.a2.username]]).map((r) => r[0]), "label.suggestion": "yes", "label.suggestion.score": 0.75,
     });
     expect(rows[N - 1]!["metadata.n"]).toBe(N - 1);
     const mine = await parquetRows((await download("?format=parquet", { headers: s.a1.headers })).bytes);

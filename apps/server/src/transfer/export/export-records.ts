@@ -76,7 +76,7 @@ export async function* exportRecordPages(source: ExportSource, selection: Export
     }
     let responses = db.selectFrom("responses").select(["record_id", "user_id", "status", "values", "updated_at"]).where("record_id", "in", ids);
     if (view.responsesOf !== null) responses = responses.where("user_id", "=", view.responsesOf);
-    const responseRows = await responses.orderBy("inserted_at").execute();
+    const responseRows = await responses.orderBy("inserted_at").orderBy("user_id").execute();
     const unknownUsers = [...new Set(responseRows.map((r) => r.user_id).filter((id) => !usernames.has(id)))];
     if (unknownUsers.length > 0) {
       for (const u of await db.selectFrom("users").select(["id", "username"]).where("id", "in", unknownUsers).execute()) usernames.set(u.id, u.username);
