@@ -25,6 +25,7 @@ import { webhooksRoutes } from "./routes/webhooks.js";
 import { legacyRecordsRoutes } from "./routes/legacy-records.js";
 import { exportRoutes } from "./routes/export.js";
 import { recordsExportRoutes } from "./routes/records-export.js";
+import { uploadsRoutes } from "./routes/uploads.js";
 import { installSecurity } from "./security/index.js";
 
 export const BODY_LIMIT_BYTES = 64 * 1024 * 1024;
@@ -68,6 +69,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   legacyRecordsRoutes(app, ctx);
   exportRoutes(app, ctx);
   recordsExportRoutes(app, ctx);
+  uploadsRoutes(app, ctx);
   await serveWebApp(app, ctx.config.webDist);
   return app;
 }
