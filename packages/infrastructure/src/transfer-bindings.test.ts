@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { DownloadRecordsUseCase, ErrorCode, RecordCriteria, RepositoryError } from "@tessera/domain";
+import { DownloadRecordsUseCase, ErrorCode, GetUploadProgressUseCase, ImportUploadUseCase, RecordCriteria, RepositoryError, UploadFileUseCase } from "@tessera/domain";
 import { createContainer } from "./container.js";
 import { MemoryStorage, PRODUCT_STORAGE_KEY } from "./storage/local-storage.js";
 import { fakeFetch, json } from "./testing/fake-fetch.js";
-import { attachmentName } from "./transfer-bindings.js";
+import { attachmentName, UploadRefused } from "./transfer-bindings.js";
 
 function app(handler: Parameters<typeof fakeFetch>[0]) {
   const storage = new MemoryStorage();
@@ -43,5 +43,33 @@ describe("record downloads", () => {
   it("reads the attachment name", () => {
     expect(attachmentName(null, "x.csv")).toBe("x.csv");
     expect(attachmentName("attachment; filename=\"plain.csv\"", "x")).toBe("plain.csv");
+  });
+});
+
+describe("record uploads", () => {
+  it("streams the file as the raw body and maps the preview, the import and its progress", async () => {
+    const { c, http } = app(async (request) => {
+      const url = new URL(request.url);
+      if (url.pathname === "/api/v1/uploads") return json({ id: "u1", filename: "a.csv", format: "csv", size: 4, columns: [{ name: "a", feature: { _type: "Value", dtype: "int64" }, hint: null }], preview: [{ a: "1" }] }, 201);
+      return json({ id: "u1", status: "queued", rows_done: 0, rows_stored: 0, rows_failed: 0, progress: 0, error: null }, url.pathname.endsWith("/import") ? 202 : 200);
+    });
+    const file = new File(["a\n1\n"], "a.csv");
+    const preview = await c.resolve(UploadFileUseCase).execute(file);
+    expect(preview).toEqual({ id: "u1", filename: "a.csv", format: "csv", size: 4, columns: [{ name: "a", feature: { _type: "Value", dtype: "int64" }, hint: null }], rows: [{ a: "1" }] });
+    const sent = http.calls[0]!;
+    expect(new URL(sent.url).searchParams.get("filename")).toBe("a.csv");
+    expect(sent.headers.get("content-type")).toBe("application/octet-stream");
+    expect(await sent.text()).toBe("a\n1\n");
+    const mapping = { fields: [{ source: "a", target: "text" }], metadata: [], suggestions: [], responses: [], vectors: [], external_id: null };
+    expect(await c.resolve(ImportUploadUseCase).execute("u1", "d1", mapping)).toMatchObject({ id: "u1", status: "queued", rowsStored: 0 });
+    expect(await http.calls[1]!.json()).toEqual({ dataset_id: "d1", mapping });
+    expect(await c.resolve(GetUploadProgressUseCase).execute("u1")).toMatchObject({ status: "queued" });
+  });
+
+  it("keeps the server's message of a refused file", async () => {
+    const { c } = app(() => json({ detail: "Row 3: not valid JSON (Unexpected token)" }, 422));
+    const error = await c.resolve(UploadFileUseCase).execute(new File(["x"], "a.jsonl")).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UploadRefused);
+    expect(error).toMatchObject({ code: ErrorCode.ERROR_UPLOADING_FILE, status: 422, detail: "Row 3: not valid JSON (Unexpected token)" });
   });
 });

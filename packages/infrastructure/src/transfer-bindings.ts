@@ -1,8 +1,9 @@
 import { instanceCachingFactory, type DependencyContainer } from "tsyringe";
 import type { KyInstance } from "ky";
 import {
-  DownloadRecordsUseCase, ErrorCode, TRANSFER_TOKENS,
-  type DownloadedFile, type ExportFormat, type RecordExportRepository, type RecordSearchBody,
+  CancelUploadUseCase, DownloadFailedRowsUseCase, DownloadRecordsUseCase, ErrorCode, GetUploadProgressUseCase, ImportUploadUseCase, RepositoryError, TRANSFER_TOKENS, UploadFileUseCase,
+  type DownloadedFile, type ExportFormat, type FileLike, type RecordExportRepository, type RecordSearchBody, type RecordUploadRepository,
+  type UploadMapping, type UploadPreview, type UploadProgress,
 } from "@tessera/domain";
 import { call, seg } from "./http/call.js";
 
@@ -50,8 +51,66 @@ export class HttpRecordExportRepository implements RecordExportRepository {
   }
 }
 
-/** Part of the composition root: record downloads (and, later, uploads). */
+interface WireProgress { id: string; status: UploadProgress["status"]; rows_done: number; rows_stored: number; rows_failed: number; progress: number; error: string | null }
+const toProgress = (w: WireProgress): UploadProgress => ({ id: w.id, status: w.status, rowsDone: w.rows_done, rowsStored: w.rows_stored, rowsFailed: w.rows_failed, progress: w.progress, error: w.error });
+
+/** An upload refused by the server, with its message (it names the row and column of a bad file). */
+export class UploadRefused extends RepositoryError {
+  constructor(readonly detail: string, status: number) { super(ErrorCode.ERROR_UPLOADING_FILE, status); }
+}
+
+/** POST /v1/uploads (the File as the raw body: the browser streams it), the import job's routes and the failed rows. */
+export class HttpRecordUploadRepository implements RecordUploadRepository {
+  constructor(private readonly http: KyInstance, private readonly save: SaveFile = browserSaveFile) {}
+
+  async upload(file: FileLike): Promise<UploadPreview> {
+    let response: Response;
+    try {
+      response = await this.http.post("v1/uploads", { searchParams: { filename: file.name }, body: file as unknown as Blob, headers: { "content-type": "application/octet-stream" }, timeout: false, throwHttpErrors: false });
+    } catch (error) {
+      throw new RepositoryError(ErrorCode.ERROR_UPLOADING_FILE, undefined, { cause: error });
+    }
+    const body = await response.json().catch(() => null) as (Record<string, unknown> & { detail?: unknown }) | null;
+    if (!response.ok || !body) {
+      const detail = typeof body?.detail === "string" ? body.detail : "";
+      throw new UploadRefused(detail, response.status);
+    }
+    const w = body as unknown as { id: string; filename: string; format: string; size: number; columns: UploadPreview["columns"]; preview: UploadPreview["rows"] };
+    return { id: w.id, filename: w.filename, format: w.format, size: w.size, columns: w.columns, rows: w.preview };
+  }
+
+  startImport(uploadId: string, datasetId: string, mapping: UploadMapping): Promise<UploadProgress> {
+    return call(ErrorCode.ERROR_IMPORTING_FILE, async () => toProgress(await this.http.post(`v1/uploads/${seg(uploadId)}/import`, { json: { dataset_id: datasetId, mapping } }).json<WireProgress>()));
+  }
+
+  progress(uploadId: string): Promise<UploadProgress> {
+    return call(ErrorCode.ERROR_IMPORTING_FILE, async () => toProgress(await this.http.get(`v1/uploads/${seg(uploadId)}`, { cache: "no-store" }).json<WireProgress>()));
+  }
+
+  cancel(uploadId: string): Promise<UploadProgress> {
+    return call(ErrorCode.ERROR_IMPORTING_FILE, async () => toProgress(await this.http.post(`v1/uploads/${seg(uploadId)}/cancel`).json<WireProgress>()));
+  }
+
+  downloadFailures(uploadId: string): Promise<DownloadedFile> {
+    return call(ErrorCode.ERROR_IMPORTING_FILE, async () => {
+      const response = await this.http.get(`v1/uploads/${seg(uploadId)}/failures`, { timeout: false });
+      const blob = await response.blob();
+      const filename = attachmentName(response.headers.get("content-disposition"), "failed-rows.csv");
+      this.save(blob, filename);
+      return { filename, bytes: blob.size };
+    });
+  }
+}
+
+/** Part of the composition root: record downloads and uploads. */
 export function registerTransfer(c: DependencyContainer, http: (d: DependencyContainer) => KyInstance, options: { saveFile?: SaveFile } = {}): void {
   c.register(TRANSFER_TOKENS.RecordExportRepository, { useFactory: instanceCachingFactory((d) => new HttpRecordExportRepository(http(d), options.saveFile)) });
   c.register(DownloadRecordsUseCase, { useFactory: instanceCachingFactory((d) => new DownloadRecordsUseCase(d.resolve<RecordExportRepository>(TRANSFER_TOKENS.RecordExportRepository))) });
+  c.register(TRANSFER_TOKENS.RecordUploadRepository, { useFactory: instanceCachingFactory((d) => new HttpRecordUploadRepository(http(d), options.saveFile)) });
+  const uploads = (d: DependencyContainer) => d.resolve<RecordUploadRepository>(TRANSFER_TOKENS.RecordUploadRepository);
+  c.register(UploadFileUseCase, { useFactory: instanceCachingFactory((d) => new UploadFileUseCase(uploads(d))) });
+  c.register(ImportUploadUseCase, { useFactory: instanceCachingFactory((d) => new ImportUploadUseCase(uploads(d))) });
+  c.register(GetUploadProgressUseCase, { useFactory: instanceCachingFactory((d) => new GetUploadProgressUseCase(uploads(d))) });
+  c.register(CancelUploadUseCase, { useFactory: instanceCachingFactory((d) => new CancelUploadUseCase(uploads(d))) });
+  c.register(DownloadFailedRowsUseCase, { useFactory: instanceCachingFactory((d) => new DownloadFailedRowsUseCase(uploads(d))) });
 }
