@@ -14,5 +14,27 @@ const transfer = {
     failed: "The records could not be downloaded. Try again.",
     close: "Close",
   },
+  upload: {
+    title: "Add records from a file",
+    intro: "CSV, TSV, JSON Lines, JSON (an array of objects) or Parquet. Records whose external id is already in the dataset are updated.",
+    drop: "Drop a file here or pick one",
+    uploading: "Uploading and reading the file…",
+    refused: "The file cannot be imported: {{detail}}",
+    failed: "The file could not be uploaded. Try again.",
+    previewOf: "First rows of {{filename}}. Choose where each column goes.",
+    mapAs: "Map column {{column}} as",
+    mapTo: "Map column {{column}} to",
+    kinds: { ignore: "Do not import", field: "Field", metadata: "Metadata", suggestion: "Suggestion for", response: "Responses to", vector: "Vector", external_id: "External id" },
+    types: { text: "text", image: "image URL", chat: "chat", label: "label", labels: "labels", integer: "integer", float: "number", terms: "terms", other: "other" },
+    import: "Import",
+    another: "Upload another file",
+    progress: "Import progress",
+    status: {
+      uploaded: "Uploaded", queued: "Waiting to start…", importing: "Importing: {{stored}} rows stored, {{failed}} failed",
+      finished: "Done: {{stored}} rows stored, {{failed}} failed", failed: "Stopped: {{stored}} rows stored, {{failed}} failed", cancelled: "Cancelled: {{stored}} rows stored, {{failed}} failed",
+    },
+    cancel: "Cancel the import",
+    failedRows: "Download the rows that failed",
+  },
 };
 export default transfer;

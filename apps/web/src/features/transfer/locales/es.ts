@@ -16,5 +16,27 @@ const transfer: typeof en = {
     failed: "No se pudieron descargar los registros. Inténtalo de nuevo.",
     close: "Cerrar",
   },
+  upload: {
+    title: "Añadir registros desde un archivo",
+    intro: "CSV, TSV, JSON Lines, JSON (una lista de objetos) o Parquet. Los registros cuyo id externo ya está en el dataset se actualizan.",
+    drop: "Suelta un archivo aquí o elige uno",
+    uploading: "Subiendo y leyendo el archivo…",
+    refused: "El archivo no se puede importar: {{detail}}",
+    failed: "No se pudo subir el archivo. Inténtalo de nuevo.",
+    previewOf: "Primeras filas de {{filename}}. Elige a dónde va cada columna.",
+    mapAs: "Asignar la columna {{column}} como",
+    mapTo: "Asignar la columna {{column}} a",
+    kinds: { ignore: "No importar", field: "Campo", metadata: "Metadatos", suggestion: "Sugerencia para", response: "Respuestas a", vector: "Vector", external_id: "Id externo" },
+    types: { text: "texto", image: "URL de imagen", chat: "chat", label: "etiqueta", labels: "etiquetas", integer: "entero", float: "número", terms: "términos", other: "otro" },
+    import: "Importar",
+    another: "Subir otro archivo",
+    progress: "Progreso de la importación",
+    status: {
+      uploaded: "Subido", queued: "Esperando para empezar…", importing: "Importando: {{stored}} filas guardadas, {{failed}} fallidas",
+      finished: "Hecho: {{stored}} filas guardadas, {{failed}} fallidas", failed: "Detenido: {{stored}} filas guardadas, {{failed}} fallidas", cancelled: "Cancelado: {{stored}} filas guardadas, {{failed}} fallidas",
+    },
+    cancel: "Cancelar la importación",
+    failedRows: "Descargar las filas que fallaron",
+  },
 };
 export default transfer;
