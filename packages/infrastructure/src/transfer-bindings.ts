@@ -1,6 +1,8 @@
 import { instanceCachingFactory, type DependencyContainer } from "tsyringe";
 import type { KyInstance } from "ky";
 import {
+  CreateDatasetFromUploadUseCase, CreateDatasetUseCase, TOKENS,
+  type Clock, type DatasetManagementRepository, type DatasetRepository, type FieldRepository, type MetadataRepository, type QuestionRepository, type WorkspaceRepository,
   CancelUploadUseCase, DownloadFailedRowsUseCase, DownloadRecordsUseCase, ErrorCode, GetUploadProgressUseCase, ImportUploadUseCase, RepositoryError, TRANSFER_TOKENS, UploadFileUseCase,
   type DownloadedFile, type ExportFormat, type FileLike, type RecordExportRepository, type RecordSearchBody, type RecordUploadRepository,
   type UploadMapping, type UploadPreview, type UploadProgress,
@@ -112,5 +114,12 @@ export function registerTransfer(c: DependencyContainer, http: (d: DependencyCon
   c.register(ImportUploadUseCase, { useFactory: instanceCachingFactory((d) => new ImportUploadUseCase(uploads(d))) });
   c.register(GetUploadProgressUseCase, { useFactory: instanceCachingFactory((d) => new GetUploadProgressUseCase(uploads(d))) });
   c.register(CancelUploadUseCase, { useFactory: instanceCachingFactory((d) => new CancelUploadUseCase(uploads(d))) });
+  c.register(CreateDatasetFromUploadUseCase, { useFactory: instanceCachingFactory((d) => {
+    const r = <T>(token: symbol) => d.resolve<T>(token);
+    const create = (fill: ConstructorParameters<typeof CreateDatasetUseCase>[7]) => new CreateDatasetUseCase(
+      r<DatasetManagementRepository>(TOKENS.DatasetManagementRepository), r<DatasetRepository>(TOKENS.DatasetRepository), r<WorkspaceRepository>(TOKENS.WorkspaceRepository),
+      r<FieldRepository>(TOKENS.FieldRepository), r<QuestionRepository>(TOKENS.QuestionRepository), r<MetadataRepository>(TOKENS.MetadataRepository), r<Clock>(TOKENS.Clock), fill);
+    return new CreateDatasetFromUploadUseCase(create, uploads(d), r<Clock>(TOKENS.Clock));
+  }) });
   c.register(DownloadFailedRowsUseCase, { useFactory: instanceCachingFactory((d) => new DownloadFailedRowsUseCase(uploads(d))) });
 }

@@ -6,3 +6,4 @@ export * from "./import-upload.js";
 export * from "./get-upload-progress.js";
 export * from "./cancel-upload.js";
 export * from "./download-failed-rows.js";
+export * from "./create-dataset-from-upload.js";

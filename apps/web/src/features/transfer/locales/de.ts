@@ -38,5 +38,11 @@ const transfer: typeof en = {
     cancel: "Import abbrechen",
     failedRows: "Fehlgeschlagene Zeilen herunterladen",
   },
+  newDataset: {
+    title: "Datensatz aus einer Datei erstellen",
+    text: "Laden Sie eine CSV-, TSV-, JSON-Lines-, JSON- oder Parquet-Datei hoch; ihre Spalten werden wie bei einem Hub-Datensatz zu Feldern, Fragen und Metadaten.",
+    button: "Datei hochladen",
+    heading: "Neuer Datensatz aus {{filename}}",
+  },
 };
 export default transfer;

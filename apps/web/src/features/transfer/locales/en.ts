@@ -36,5 +36,11 @@ const transfer = {
     cancel: "Cancel the import",
     failedRows: "Download the rows that failed",
   },
+  newDataset: {
+    title: "Create a dataset from a file",
+    text: "Upload a CSV, TSV, JSON Lines, JSON or Parquet file; its columns become fields, questions and metadata as with a Hub dataset.",
+    button: "Upload a file",
+    heading: "New dataset from {{filename}}",
+  },
 };
 export default transfer;

@@ -38,5 +38,11 @@ const transfer: typeof en = {
     cancel: "Cancelar la importación",
     failedRows: "Descargar las filas que fallaron",
   },
+  newDataset: {
+    title: "Crear un dataset desde un archivo",
+    text: "Sube un archivo CSV, TSV, JSON Lines, JSON o Parquet; sus columnas se convierten en campos, preguntas y metadatos como con un dataset del Hub.",
+    button: "Subir un archivo",
+    heading: "Nuevo dataset desde {{filename}}",
+  },
 };
 export default transfer;

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, type DragEvent } from "react";
+import { useEffect, useMemo } from "react";
 import { observer } from "mobx-react-lite";
 import { useTranslation } from "react-i18next";
 import {
@@ -6,10 +6,10 @@ import {
   type MappingSettings, type TargetKind,
 } from "@tessera/domain";
 import { useResolve } from "../../../app/container-context";
+import { FileDrop } from "./FileDrop";
 import { UploadViewModel } from "./upload-view-model";
 import "../transfer.css";
 
-export const UPLOAD_ACCEPT = ".csv,.tsv,.jsonl,.ndjson,.json,.parquet";
 const PREVIEW_SHOWN = 5;
 
 const cellText = (value: unknown): string => (value === null || value === undefined ? "" : typeof value === "string" ? value : JSON.stringify(value));
@@ -23,23 +23,13 @@ export const UploadRecordsPanel = observer(function UploadRecordsPanel({ dataset
   };
   const vm = useMemo(() => new UploadViewModel(useCases, datasetId, settings), [datasetId, settings]);
   useEffect(() => () => vm.dispose(), [vm]);
-  const [dragging, setDragging] = useState(false);
-  const onDrop = (event: DragEvent<HTMLElement>) => {
-    event.preventDefault();
-    setDragging(false);
-    const file = event.dataTransfer.files[0];
-    if (file) void vm.pick(file);
-  };
   const p = vm.progress;
   return (
     <section className="card upload" aria-labelledby="upload-title">
       <h2 id="upload-title">{t("transfer.upload.title")}</h2>
       <p>{t("transfer.upload.intro")}</p>
       {(vm.step === "pick" || vm.step === "uploading") && (
-        <label className={`upload__drop${dragging ? " upload__drop--over" : ""}`} onDragOver={(e) => { e.preventDefault(); setDragging(true); }} onDragLeave={() => setDragging(false)} onDrop={onDrop}>
-          <span>{t("transfer.upload.drop")}</span>
-          <input type="file" accept={UPLOAD_ACCEPT} disabled={vm.step === "uploading"} onChange={(e) => { const file = e.target.files?.[0]; if (file) void vm.pick(file); }} />
-        </label>
+        <FileDrop disabled={vm.step === "uploading"} onFile={(file) => { void vm.pick(file); }} />
       )}
       {vm.step === "uploading" && <p role="status" aria-busy="true">{t("transfer.upload.uploading")}</p>}
       {vm.error !== null && <p role="alert" className="form-error">{vm.error ? t("transfer.upload.refused", { detail: vm.error }) : t("transfer.upload.failed")}</p>}
