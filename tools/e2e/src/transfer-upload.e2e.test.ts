@@ -95,4 +95,24 @@ describe("uploads on the dataset settings page in real Chromium", () => {
     expect(failed.find((f) => f.row === "2")).toMatchObject({ column: "stars", message: "Row 2, column `stars`: `lots` is not an integer" });
     expect((await records()).some((r) => r.external_id.startsWith("p-"))).toBe(false);
   });
+
+  it("creates a new dataset from a file through the home page and the creation flow", async () => {
+    await page.goto(`${app.url}/`);
+    await page.getByRole("link", { name: "Upload a file" }).click();
+    await page.waitForURL(`${app.url}/new-from-file`);
+    const lines = Array.from({ length: 12 }, (_, i) => JSON.stringify({ id: `n-${i + 1}`, review: `Review number ${i + 1}`, stars: (i % 5) + 1 }));
+    await pick("reviews.jsonl", `${lines.join("\n")}\n`);
+    await page.getByRole("heading", { name: "New dataset from reviews.jsonl" }).waitFor();
+    await page.getByRole("region", { name: "Record preview" }).getByText("Review number 1", { exact: true }).waitFor();
+    await page.getByLabel("Assign a workspace").selectOption({ label: "New workspace" });
+    await page.getByLabel("Name of the new workspace").fill("from-file");
+    await screenshot(page, "new-dataset-from-file");
+    await page.getByRole("button", { name: "Create dataset" }).click();
+    await page.waitForURL(/\/dataset\/[0-9a-f-]+\/annotation-mode/, { timeout: 60_000 });
+    const id = /\/dataset\/([0-9a-f-]+)\//.exec(page.url())![1]!;
+    const created = await api<{ items: Array<{ external_id: string; fields: Record<string, string>; metadata: Record<string, number> }> }>("GET", `/datasets/${id}/records?limit=100`);
+    expect(created.items).toHaveLength(12);
+    expect(created.items[0]).toMatchObject({ external_id: "n-1", fields: { review: "Review number 1" }, metadata: { stars: 1 } });
+    await page.getByText("Review number 1", { exact: true }).waitFor();
+  });
 });
