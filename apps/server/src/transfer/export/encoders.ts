@@ -1,6 +1,6 @@
 import { stringify } from "csv-stringify/sync";
 import { ByteWriter, ParquetWriter } from "hyparquet-writer";
-import type { ExportRecord } from "./export-records.js";
+import { rawJsonOf, type ExportRecord } from "./export-records.js";
 import { csvCell, type FlatColumn } from "./flat-columns.js";
 
 export const EXPORT_FORMATS = ["jsonl", "csv", "parquet"] as const;
@@ -14,11 +14,20 @@ export const CONTENT_TYPES: Record<ExportFormat, string> = {
 
 type Pages = AsyncIterable<ExportRecord[]>;
 
-/** JSON Lines: one `ExportRecord` per line. */
+/**
+ * JSON Lines: one `ExportRecord` per line. Fields and metadata stored as JSON text are copied as
+ * they are when the caller sees every metadata key (rawJsonOf), instead of stringified again.
+ */
 export async function* jsonLines(pages: Pages): AsyncGenerator<string> {
   for await (const page of pages) {
     let chunk = "";
-    for (const record of page) chunk += `${JSON.stringify(record)}\n`;
+    for (const record of page) {
+      const raw = rawJsonOf(record);
+      if (!raw) { chunk += `${JSON.stringify(record)}\n`; continue; }
+      const { fields: _f, metadata: _m, ...rest } = record;
+      const head = JSON.stringify(rest);
+      chunk += `{"fields":${raw.fields},"metadata":${raw.metadata ?? "{}"},${head.slice(1)}\n`;
+    }
     yield chunk;
   }
 }
@@ -54,6 +63,7 @@ export async function* parquet(pages: Pages, columns: FlatColumn[]): AsyncGenera
         : { name: c.name, type: "BYTE_ARRAY" as const, converted_type: "UTF8" as const, repetition_type: "OPTIONAL" as const })),
   ];
   const pq = new ParquetWriter({ writer, schema, createdBy: "tessera" });
+  writer.flush(); // the magic bytes go out at once: the download starts before the first row group is encoded
   let group: ExportRecord[] = [];
   const writeGroup = () => {
     if (group.length === 0) return;

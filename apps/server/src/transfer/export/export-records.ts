@@ -32,7 +32,11 @@ export interface ExportSelection {
 export interface ExportSource { db: Kysely<DB>; search: SearchPort; schema: DatasetSchema; view: RecordView }
 
 /** Records read from the store per step (one cursor step, by `seq`). */
-export const EXPORT_PAGE = 1000;
+export const EXPORT_PAGE = 2000;
+
+/** The stored JSON texts of a record's fields and metadata, kept when the caller may see all of it (JSON Lines copies them). */
+const rawJson = new WeakMap<ExportRecord, { fields: string; metadata: string | null }>();
+export const rawJsonOf = (record: ExportRecord) => rawJson.get(record);
 
 const parse = (text: string | null): unknown => (text === null ? null : JSON.parse(text) as unknown);
 
@@ -68,11 +72,17 @@ export async function* exportRecordPages(source: ExportSource, selection: Export
     const records = new Map<string, ExportRecord>();
     for (const r of rows) {
       const metadata: Record<string, unknown> = {};
-      for (const [key, value] of Object.entries((parse(r.metadata) ?? {}) as Record<string, unknown>)) if (view.metadataVisible(key)) metadata[key] = value;
-      records.set(r.id, {
+      let hidden = false;
+      for (const [key, value] of Object.entries((parse(r.metadata) ?? {}) as Record<string, unknown>)) {
+        if (view.metadataVisible(key)) metadata[key] = value;
+        else hidden = true;
+      }
+      const record: ExportRecord = {
         id: r.id, external_id: r.external_id, status: r.status, inserted_at: r.inserted_at, updated_at: r.updated_at,
         fields: parse(r.fields) as Record<string, unknown>, metadata, ...(selection.vectors ? { vectors: {} } : {}), suggestions: {}, responses: [],
-      });
+      };
+      if (!hidden) rawJson.set(record, { fields: r.fields, metadata: r.metadata });
+      records.set(r.id, record);
     }
     let responses = db.selectFrom("responses").select(["record_id", "user_id", "status", "values", "updated_at"]).where("record_id", "in", ids);
     if (view.responsesOf !== null) responses = responses.where("user_id", "=", view.responsesOf);
