@@ -66,7 +66,7 @@ export async function* exportRecordPages(source: ExportSource, selection: Export
       });
       const matching = new Set(result.hits.map((h) => h.recordId));
       rows = rows.filter((r) => matching.has(r.id));
-      if (rows.length === 0) continue;
+      if (rows.length === 0) { await new Promise((resolve) => setImmediate(resolve)); continue; }
     }
     const ids = rows.map((r) => r.id);
     const records = new Map<string, ExportRecord>();
@@ -111,5 +111,8 @@ export async function* exportRecordPages(source: ExportSource, selection: Export
       }
     }
     yield [...records.values()];
+    // The embedded store answers synchronously: a turn of the event loop per page lets the written
+    // bytes go out and other requests run during a long export.
+    await new Promise((resolve) => setImmediate(resolve));
   }
 }
