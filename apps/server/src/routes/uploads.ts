@@ -57,6 +57,8 @@ export function uploadsRoutes(app: FastifyInstance, ctx: AppContext): void {
   };
 
   void app.register(async (scope) => {
+    // Every body of this route is the file itself, streamed (a .json file sent as application/json too).
+    scope.removeAllContentTypeParsers();
     scope.addContentTypeParser("*", (_request, payload, done) => done(null, payload));
     scope.post("/api/v1/uploads", { bodyLimit: config.maxBytes }, async (request, reply) => {
       const user = await ctx.currentUser(request);
@@ -98,9 +100,9 @@ export function uploadsRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.post("/api/v1/uploads/:upload_id/import", async (request, reply) => {
     const user = await ctx.currentUser(request);
     requireAdmin(user);
-    const upload = await uploadOf(request, user);
     const body = parse(ImportBody, request.body);
     const dataset = await datasetFor(ctx.db, user, body.dataset_id, "admin");
+    const upload = await uploadOf(request, user);
     if (dataset.status !== "ready") throw unprocessable("It is not possible to import records to a non published dataset");
     if (upload.status !== "uploaded") throw unprocessable("This file was imported already; upload it again");
     const mapped = [...Object.values(body.mapping).flatMap((v) => (Array.isArray(v) ? v.map((p) => p.source) : v ? [v] : []))];
