@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { createWriteStream } from "node:fs";
-import { appendFile, mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { appendFile, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -104,13 +104,6 @@ export class UploadStore {
 
   async appendFailures(id: string, failures: RowFailure[]): Promise<void> {
     if (failures.length > 0) await appendFile(this.failuresPath(id), failures.map((f) => `${JSON.stringify(f)}\n`).join(""));
-  }
-
-  async failures(id: string): Promise<RowFailure[]> {
-    try {
-      await stat(this.failuresPath(id));
-    } catch { return []; }
-    return (await readFile(this.failuresPath(id), "utf8")).split("\n").filter((l) => l).map((l) => JSON.parse(l) as RowFailure);
   }
 
   async remove(id: string): Promise<void> { await rm(this.dir(id), { recursive: true, force: true }); }
