@@ -1,6 +1,5 @@
 """The official argilla==2.8.0 SDK, unchanged, against Tessera: the whole life of a dataset."""
 import math
-import os
 import random
 import uuid
 
@@ -146,13 +145,6 @@ def test_text_query(dataset):
 
 def test_similarity_query_finds_the_record_itself_first(dataset):
     target = _vector(123)
-    no_pgvector = os.environ.get("TESSERA_SDK_NO_PGVECTOR")
-    if no_pgvector:
-        # The PostgreSQL stage on a server without pgvector: the server refuses with a clear reason.
-        with pytest.raises(Exception) as refused:
-            list(dataset.records(query=rg.Query(similar=rg.Similar(name="embedding", value=target)), limit=5))
-        assert "pgvector" in str(refused.value)
-        pytest.skip(no_pgvector)
     hits = list(dataset.records(query=rg.Query(similar=rg.Similar(name="embedding", value=target)), limit=5))
     assert hits, "similarity search returned nothing"
     # With a similarity query the SDK yields (record, score) pairs, best first.
@@ -160,6 +152,22 @@ def test_similarity_query_finds_the_record_itself_first(dataset):
     assert best.id == "ext-123"
     assert score == pytest.approx(1.0, abs=1e-4)
     assert all(s <= score for _, s in rest)
+
+
+def test_similarity_least_similar_and_with_a_metadata_filter(dataset):
+    target = _vector(123)
+
+    def cosine(i: int) -> float:
+        return sum(a * b for a, b in zip(target, _vector(i)))
+
+    least = list(dataset.records(query=rg.Query(similar=rg.Similar(name="embedding", value=target, most_similar=False)), limit=5))
+    assert [r.id for r, _ in least] == [f"ext-{i}" for i in sorted(range(N_RECORDS), key=cosine)[:5]]
+    assert [s for _, s in least] == pytest.approx([cosine(i) for i in sorted(range(N_RECORDS), key=cosine)[:5]], abs=1e-4)
+
+    # ext-123 is a "news" record: among the "forum" ones its nearest neighbours, best first.
+    forum = [i for i in range(N_RECORDS) if SOURCES[i % 3] == "forum"]
+    hits = list(dataset.records(query=rg.Query(similar=rg.Similar(name="embedding", value=target), filter=rg.Filter(("metadata.source", "==", "forum"))), limit=5))
+    assert [r.id for r, _ in hits] == [f"ext-{i}" for i in sorted(forum, key=cosine, reverse=True)[:5]]
 
 
 def test_responses_from_two_annotators_follow_the_distribution(client, server, dataset, team):
@@ -173,7 +181,7 @@ def test_responses_from_two_annotators_follow_the_distribution(client, server, d
     assert dataset.progress()["completed"] == 0  # min_submitted is 2
 
     # Annotator 2 answers with their own API key, as the web app does.
-    ann2_key = httpx.get(f"{server['url']}/api/v1/users/{ann2.id}", headers={"X-Argilla-Api-Key": server["api_key"]}).json()["api_key"]
+    ann2_key = httpx.post(f"{server['url']}/api/v1/users/{ann2.id}/api-key", headers={"X-Argilla-Api-Key": server["api_key"]}).json()["api_key"]
     res = httpx.post(f"{server['url']}/api/v1/records/{first._server_id}/responses", headers={"X-Argilla-Api-Key": ann2_key},
                      json={"values": {"sentiment": {"value": "negative"}}, "status": "submitted"})
     assert res.status_code == 201, res.text
@@ -208,7 +216,7 @@ def test_update_and_delete_records(dataset):
 
 def test_annotator_cannot_create_datasets_or_log_records(server, team, dataset):
     _, (ann1, _) = team
-    key = httpx.get(f"{server['url']}/api/v1/users/{ann1.id}", headers={"X-Argilla-Api-Key": server["api_key"]}).json()["api_key"]
+    key = httpx.post(f"{server['url']}/api/v1/users/{ann1.id}/api-key", headers={"X-Argilla-Api-Key": server["api_key"]}).json()["api_key"]
     annotator = rg.Argilla(api_url=server["url"], api_key=key)
     with pytest.raises(Exception):
         rg.Dataset(name="nope", workspace=dataset.workspace.name, settings=rg.Settings(fields=[rg.TextField(name="t")], questions=[rg.TextQuestion(name="q")]), client=annotator).create()

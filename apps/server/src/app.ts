@@ -1,7 +1,7 @@
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify";
 import formbody from "@fastify/formbody";
 import type { AppContext } from "./context.js";
-import { installErrorHandler } from "./http/errors.js";
+import { HttpError, installErrorHandler } from "./http/errors.js";
 import { serveWebApp } from "./http/web-app.js";
 import { authRoutes } from "./routes/auth.js";
 import { meRoutes } from "./routes/me.js";
@@ -26,7 +26,10 @@ import { legacyRecordsRoutes } from "./routes/legacy-records.js";
 import { exportRoutes } from "./routes/export.js";
 import { recordsExportRoutes } from "./routes/records-export.js";
 import { uploadsRoutes } from "./routes/uploads.js";
+import { agreementRoutes } from "./routes/agreement.js";
+import { reviewRoutes } from "./routes/review.js";
 import { installSecurity } from "./security/index.js";
+import { clientErrorHandler } from "./security/client-errors.js";
 
 export const BODY_LIMIT_BYTES = 64 * 1024 * 1024;
 
@@ -38,6 +41,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     ajv: { customOptions: { coerceTypes: false } },
     routerOptions: { maxParamLength: 500 },
     trustProxy: ctx.config.security.trustProxy,
+    clientErrorHandler,
   });
   installErrorHandler(app);
   installSecurity(app, ctx.config.security);
@@ -49,7 +53,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   });
   authRoutes(app, ctx);
   meRoutes(app, ctx);
-  settingsRoutes(app, ctx.config.hostedSpace, ctx.store);
+  settingsRoutes(app, ctx.config.hostedSpace, ctx.store, async (request) => signedIn(ctx, request));
   oauthRoutes(app, ctx);
   usersRoutes(app, ctx);
   workspacesRoutes(app, ctx);
@@ -70,6 +74,19 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   exportRoutes(app, ctx);
   recordsExportRoutes(app, ctx);
   uploadsRoutes(app, ctx);
+  agreementRoutes(app, ctx);
+  reviewRoutes(app, ctx);
   await serveWebApp(app, ctx.config.webDist);
   return app;
+}
+
+/** Whether the caller is signed in (a 401 means no; a database outage propagates: 503). */
+async function signedIn(ctx: AppContext, request: FastifyRequest): Promise<boolean> {
+  try {
+    await ctx.currentUser(request);
+    return true;
+  } catch (error) {
+    if (error instanceof HttpError && error.status === 401) return false;
+    throw error;
+  }
 }

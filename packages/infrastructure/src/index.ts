@@ -16,3 +16,4 @@ export * from "./http/cache.js";
 export * from "./http/failed-request-handler.js";
 export * from "./settings-extra-bindings.js";
 export * from "./transfer-bindings.js";
+export * from "./review-bindings.js";

@@ -1,7 +1,7 @@
-import { createRequire } from "node:module";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { launchBrowser, screenshot, signIn, startApp, type RunningApp } from "./harness.js";
+import { audit } from "./axe.js";
 import { addEveryQuestionSchema, everyQuestionRecords, ownerApi, signedInPage, type Api } from "./seed.js";
 
 /**
@@ -10,7 +10,6 @@ import { addEveryQuestionSchema, everyQuestionRecords, ownerApi, signedInPage, t
  *   in the light and the dark theme; serious and critical violations fail, colour contrast (WCAG AA) included;
  * - keyboard: Tab reaches every interactive control of home and the annotation page, each with a visible focus indicator.
  */
-const AXE_PATH = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 
 let app: RunningApp;
 let browser: Browser;
@@ -25,8 +24,11 @@ async function seed(): Promise<void> {
   datasetId = ds.id;
   const { sentimentId } = await addEveryQuestionSchema(api, ds.id, { describe: true });
   await api("POST", `/datasets/${ds.id}/metadata-properties`, { name: "length", title: "Length", settings: { type: "integer" }, visible_for_annotators: true }).catch(() => undefined);
+  await api("POST", `/datasets/${ds.id}/metadata-properties`, { name: "source", title: "Source", settings: { type: "terms" }, visible_for_annotators: true });
   await api("PUT", `/datasets/${ds.id}/publish`);
-  const items = everyQuestionRecords(12, "a11y-", sentimentId, () => true);
+  // metadata values, so the filters panel has terms and a range to show
+  const items = (everyQuestionRecords(12, "a11y-", sentimentId, () => true) as Array<Record<string, unknown>>)
+    .map((item, i) => ({ ...item, metadata: { length: i + 1, source: i % 2 ? "web" : "email" } }));
   await api("POST", `/datasets/${ds.id}/records/bulk`, { items });
 }
 
@@ -44,24 +46,6 @@ async function newContext(theme: Theme): Promise<BrowserContext> {
   return browser.newContext({ locale: "en-US", colorScheme: theme, viewport: { width: 1400, height: 1000 }, bypassCSP: true });
 }
 
-interface AxeNode { target: unknown[]; failureSummary?: string; html: string }
-interface AxeViolation { id: string; impact: string | null; help: string; nodes: AxeNode[] }
-
-/** Runs axe-core on the page as it is now; returns the serious and critical violations, one readable line per node. */
-async function audit(page: Page, name: string): Promise<string[]> {
-  await page.evaluate(() => document.fonts.ready);
-  // let transitions (theme, toasts, skeletons) settle before measuring colours
-  await page.waitForTimeout(300);
-  if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ path: AXE_PATH });
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document, options: unknown): Promise<{ violations: AxeViolation[] }> } }).axe;
-    const result = await axe.run(document, { resultTypes: ["violations"], runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"] } });
-    return result.violations;
-  });
-  const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  if (serious.length) await screenshot(page, `a11y-${name}`);
-  return serious.flatMap((v) => v.nodes.map((n) => `[${name}] ${v.id} (${v.impact}): ${v.help} @ ${JSON.stringify(n.target)} ${n.html.slice(0, 160)}${n.failureSummary ? ` -- ${n.failureSummary.replace(/\s+/g, " ")}` : ""}`));
-}
 
 describe.each<Theme>(["light", "dark"])("axe-core audit in the %s theme", (theme) => {
   it("finds no serious or critical violations on sign-in, home and user settings", async () => {
@@ -127,6 +111,31 @@ describe.each<Theme>(["light", "dark"])("axe-core audit in the %s theme", (theme
     await page.getByRole("button", { name: "Search", exact: true }).last().click();
     await page.getByText(/Similarity Score \d+(\.\d)?%/).waitFor();
     found.push(...await audit(page, `annotation-similar-${theme}`));
+    // the filters panel: a terms list with a badge, a range slider, the suggestion choices, the sort popover
+    await page.getByRole("button", { name: "Clear similarity" }).click();
+    await page.waitForURL((url) => !url.search.includes("_similarity"));
+    await page.getByRole("button", { name: /^Filters/ }).click();
+    await page.locator(".filter-trigger", { hasText: "Metadata" }).click();
+    const metadata = page.getByRole("dialog", { name: "Metadata" });
+    await metadata.locator(".subject-list__item", { hasText: "Source" }).click();
+    await metadata.getByRole("checkbox", { name: "web" }).check();
+    await page.locator(".filter-badge", { hasText: "Source: web" }).waitFor();
+    found.push(...await audit(page, `annotation-filter-terms-${theme}`));
+    await metadata.getByRole("button", { name: "Back to the list" }).click();
+    await metadata.locator(".subject-list__item", { hasText: "Length" }).click();
+    await metadata.getByRole("slider", { name: "Minimum of Length" }).waitFor();
+    found.push(...await audit(page, `annotation-filter-range-${theme}`));
+    await page.keyboard.press("Escape");
+    await page.locator(".filter-trigger", { hasText: "Suggestions" }).click();
+    await page.getByRole("dialog", { name: "Suggestions" }).locator(".subject-list__item", { hasText: "Sentiment" }).click();
+    await page.getByRole("dialog", { name: "Suggestions" }).getByRole("radio", { name: "Agent" }).check();
+    found.push(...await audit(page, `annotation-filter-suggestion-${theme}`));
+    await page.keyboard.press("Escape");
+    await page.getByRole("button", { name: /^Sort/ }).click();
+    await page.getByRole("dialog", { name: "Sort" }).getByRole("combobox", { name: "Sort" }).selectOption({ label: "Length" });
+    await page.getByRole("button", { name: "+ Add another field" }).waitFor();
+    found.push(...await audit(page, `annotation-sort-${theme}`));
+    await page.keyboard.press("Escape");
     await page.goto(`${app.url}/dataset/${datasetId}/annotation-mode?_page=1~50`);
     await page.getByRole("checkbox", { name: "Select all" }).waitFor();
     await page.getByText(/Record number \d+ about/).first().waitFor();

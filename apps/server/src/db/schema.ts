@@ -8,7 +8,10 @@ export interface UsersTable {
   last_name: string | null;
   role: "owner" | "admin" | "annotator";
   password_hash: string;
+  /** SHA-256 digest of the API key (auth/api-keys.ts), never the key itself. */
   api_key: string;
+  /** Bumped when the password or role changes: tokens of an older version stop (auth/sessions.ts). */
+  session_version: Generated<number>;
   inserted_at: string;
   updated_at: string;
 }
@@ -158,6 +161,7 @@ export interface DB {
   oauth_identities: OAuthIdentitiesTable;
   jobs: JobsTable;
   webhooks: WebhooksTable;
+  record_final_answers: RecordFinalAnswersTable;
 }
 
 /** A pending OAuth authorization request; deleted when used (single use) or expired. */
@@ -209,6 +213,17 @@ export interface WebhooksTable {
   events: string;
   enabled: number;
   description: string | null;
+  inserted_at: string;
+  updated_at: string;
+}
+
+/** A reviewer's final answer for a record (migration 0019-record-final-answers, issue 22). */
+export interface RecordFinalAnswersTable {
+  record_id: string;
+  dataset_id: string;
+  /** JSON `{question: {"value": V}}`, the responses' wire shape. */
+  values: string;
+  reviewer_id: string | null;
   inserted_at: string;
   updated_at: string;
 }

@@ -12,6 +12,7 @@ import { exportRecordPages } from "../transfer/export/export-records.js";
 import { CONTENT_TYPES, csv, EXPORT_FORMATS, jsonLines, parquet } from "../transfer/export/encoders.js";
 import { flatColumns } from "../transfer/export/flat-columns.js";
 import { recordViewFor } from "../transfer/export/record-view.js";
+import { recordViewer } from "../records/visibility.js";
 import { resolveScope, SearchBody } from "./search.js";
 
 const single = (v: unknown) => (Array.isArray(v) ? v[v.length - 1] : v);
@@ -48,10 +49,11 @@ export function recordsExportRoutes(app: FastifyInstance, ctx: AppContext): void
       if (field !== null && !schema.fieldByName.has(field)) throw unprocessable(`Field \`${field}\` not found in dataset \`${dataset.id}\`.`);
       text = { q: body.query.text.q, field };
     }
+    const viewer = await recordViewer(ctx.db, user, dataset.workspace_id);
     const filters: SearchFilter[] = (body.filters?.and ?? []).map((f) => (f.type === "terms"
-      ? { type: "terms", scope: resolveScope(schema, f.scope), values: f.values }
-      : { type: "range", scope: resolveScope(schema, f.scope), ge: f.ge ?? null, le: f.le ?? null }));
-    const view = recordViewFor(user, schema);
+      ? { type: "terms", scope: resolveScope(schema, viewer, f.scope), values: f.values }
+      : { type: "range", scope: resolveScope(schema, viewer, f.scope), ge: f.ge ?? null, le: f.le ?? null }));
+    const view = recordViewFor(viewer, schema);
     const vectors = options.vectors === "true";
     const pages = exportRecordPages({ db: ctx.db, search: searchFor(ctx.store), schema, view }, { text, filters, userId: user.id, vectors });
     const columns = () => flatColumns(schema, view, vectors);

@@ -14,7 +14,8 @@ import { ThemeViewModel } from "../theme/theme-view-model";
 import { LanguageViewModel, initialLocale } from "../language/language-view-model";
 
 export const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
-export const ME = { id: "u1", username: "owner", first_name: "Olivia", last_name: "Owner", role: "owner", api_key: "owner.apikey" };
+/** `/me` never carries the API key (the server stores a digest; a key is shown once, when generated). */
+export const ME = { id: "u1", username: "owner", first_name: "Olivia", last_name: "Owner", role: "owner" };
 
 /** Renders the whole app (real routes, middleware, container) in a memory router against a fake API. For tests only. */
 export async function renderApp(path: string, options: { loggedIn?: boolean; api?: (path: string) => Response | undefined; storage?: MemoryStorage } = {}) {

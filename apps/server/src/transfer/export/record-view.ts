@@ -1,11 +1,10 @@
-import type { UserRow } from "../../auth/authenticate.js";
 import type { DatasetSchema } from "../../records/dataset-schema.js";
+import { visibleForAnnotators, type RecordViewer } from "../../records/visibility.js";
 
 /**
- * What a user may see of a dataset's records in an export, in one place so a central rule module
- * ("what an annotator may see of a record") can replace it: owners and admins of the workspace see
- * every response and every metadata key; annotators see only their own responses and the metadata
- * properties whose policy lists annotators (contract 1.4, as on `/me/.../records/search`).
+ * What an export shows of a dataset's records, from the central record visibility rule
+ * (records/visibility.ts: owners and admin members see every response and metadata key; annotators
+ * only their own responses and the metadata properties visible for annotators, no extra keys).
  */
 export interface RecordView {
   /** null: every user's responses; otherwise only this user's. */
@@ -14,10 +13,13 @@ export interface RecordView {
   metadataVisible(key: string): boolean;
 }
 
-export function recordViewFor(user: UserRow, schema: DatasetSchema): RecordView {
-  if (user.role === "owner" || user.role === "admin") return { responsesOf: null, metadataVisible: () => true };
+export function recordViewFor(viewer: RecordViewer, schema: DatasetSchema): RecordView {
   return {
-    responsesOf: user.id,
-    metadataVisible: (key) => schema.metadataByName.get(key)?.allowedRoles.includes(user.role) ?? false,
+    responsesOf: viewer.responses === "all" ? null : viewer.userId,
+    metadataVisible: (key) => {
+      if (viewer.metadata === "all") return true;
+      const property = schema.metadataByName.get(key);
+      return property !== undefined && visibleForAnnotators(property.allowedRoles);
+    },
   };
 }

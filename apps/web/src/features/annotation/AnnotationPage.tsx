@@ -20,6 +20,7 @@ import { FiltersBar } from "./filters/FiltersBar";
 import { ShortcutsHelp } from "./ShortcutsHelp";
 import { SidePanels } from "./SidePanels";
 import { DownloadButton } from "../transfer/download/DownloadDialog";
+import { ReviewLinks } from "../review/ReviewLinks";
 import "./annotation.css";
 
 const isEditable = (el: EventTarget | null) =>
@@ -131,6 +132,7 @@ export const AnnotationPage = observer(function AnnotationPage() {
       breadcrumbs={[{ label: t("breadcrumbs.home"), to: "/" }, { label: dataset ? `${dataset.workspaceName} / ${dataset.name}` : "…" }]}
       headerActions={<>
         <DownloadButton criteria={currentCriteria} ownResponsesOnly={!(session.user?.isAdminOrOwner ?? false)} />
+        <ReviewLinks datasetId={id} role={session.user?.role} search={location.search} />
         <button type="button" className="button button--ghost" onClick={() => setHelp(true)} aria-haspopup="dialog">{t("annotation.shortcuts.open")}</button>
       </>}
     >

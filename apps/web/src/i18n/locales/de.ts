@@ -1,4 +1,5 @@
 import annotationDe from "../../features/annotation/locales/de";
+import reviewDe from "../../features/review/locales/de";
 import datasetSettingsDe from "../../features/dataset-settings/locales/de";
 import datasetCreationDe from "../../features/dataset-creation/locales/de";
 import transferDe from "../../features/transfer/locales/de";
@@ -29,7 +30,7 @@ const de: Resources = {
     progressLabel: "{{completed}} von {{total}} Einträgen abgeschlossen ({{percent}} %)",
     sidebarLabel: "Erste Schritte",
     hub: { title: "Datensatz aus dem Hugging Face Hub importieren", text: "Beginnen Sie mit einem Datensatz aus dem Hub, indem Sie einfach den Namen des Repositorys einfügen", label: "Repository-ID im Hub", placeholder: "Repo-ID einfügen, z. B. stanfordnlp/imdb", button: "Datensatz importieren" },
-    python: { title: "Aus Python importieren", text: "Verwenden Sie das Python-SDK mit Ihrem API-Schlüssel, um Datensätze zu erstellen und Einträge hinzuzufügen.", copy: "Python-Code kopieren" },
+    python: { title: "Aus Python importieren", text: "Verwenden Sie das Python-SDK mit Ihrem API-Schlüssel, um Datensätze zu erstellen und Einträge hinzuzufügen.", copy: "Python-Code kopieren", keyPlaceholder: "<Ihr API-Schlüssel: erzeugen Sie einen unter Meine Einstellungen>" },
     examples: { title: "Sie wissen nicht, wo Sie anfangen sollen?", text: "Entdecken Sie diese Beispieldatensätze" },
     guides: { title: "Tessera ist neu für Sie?", text: "Sehen Sie sich diese Anleitungen an:", configure: "Einen Datensatz konfigurieren", annotate: "Einträge annotieren", sdk: "Einträge mit dem SDK hinzufügen und ändern" },
     demo: "Live-Demo ausprobieren",
@@ -56,6 +57,10 @@ const de: Resources = {
     apiKey: "API-Schlüssel",
     apiKeyText: "Verwenden Sie diesen Schlüssel mit dem Python-SDK. Halten Sie ihn geheim.",
     copyApiKey: "API-Schlüssel kopieren",
+    apiKeyNew: "Kopieren Sie Ihren neuen Schlüssel jetzt: Er wird nur dieses eine Mal angezeigt.",
+    apiKeyHidden: "Schlüssel werden so gespeichert, dass niemand sie wieder lesen kann, auch Sie nicht. Erzeugen Sie einen neuen Schlüssel für das Python-SDK; Ihr bisheriger Schlüssel funktioniert dann sofort nicht mehr.",
+    regenerateApiKey: "Neuen API-Schlüssel erzeugen",
+    regenerateApiKeyError: "Es konnte kein neuer API-Schlüssel erzeugt werden. Versuchen Sie es noch einmal.",
     appearance: "Darstellung und Sprache",
     theme: "Design",
     language: "Sprache",
@@ -72,6 +77,7 @@ const de: Resources = {
   placeholders: { datasetCreation: "Datensatz erstellen", annotation: "Annotieren", datasetSettings: "Datensatz-Einstellungen", comingSoon: "Diese Seite befindet sich im Aufbau." },
   common: { loading: "Wird geladen…", copy: "Kopieren", copied: "Kopiert", skipToContent: "Zum Inhalt springen" },
   annotation: annotationDe,
+  review: reviewDe,
   datasetSettings: datasetSettingsDe,
   datasetCreation: datasetCreationDe,
   transfer: transferDe,

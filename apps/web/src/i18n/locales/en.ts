@@ -1,4 +1,5 @@
 import annotationEn from "../../features/annotation/locales/en";
+import reviewEn from "../../features/review/locales/en";
 import datasetSettingsEn from "../../features/dataset-settings/locales/en";
 import datasetCreationEn from "../../features/dataset-creation/locales/en";
 import transferEn from "../../features/transfer/locales/en";
@@ -28,7 +29,7 @@ const en = {
     progressLabel: "{{completed}} of {{total}} records completed ({{percent}}%)",
     sidebarLabel: "Get started",
     hub: { title: "Import a dataset from Hugging Face Hub", text: "Start with a dataset from the Hub by simply pasting the repository name", label: "Hub repository id", placeholder: "Paste a repo id e.g., stanfordnlp/imdb", button: "Import dataset" },
-    python: { title: "Import from Python", text: "Use the Python SDK with your API key to create datasets and log records.", copy: "Copy the Python snippet" },
+    python: { title: "Import from Python", text: "Use the Python SDK with your API key to create datasets and log records.", copy: "Copy the Python snippet", keyPlaceholder: "<your API key: generate one in My settings>" },
     examples: { title: "Don't know where to start?", text: "Explore these example datasets" },
     guides: { title: "Not familiar with Tessera?", text: "Take a look at these guides:", configure: "Configure a dataset", annotate: "Annotate records", sdk: "Add and update records with the SDK" },
     demo: "Try the live demo",
@@ -55,6 +56,10 @@ const en = {
     apiKey: "API key",
     apiKeyText: "Use this key with the Python SDK. Keep it secret.",
     copyApiKey: "Copy API key",
+    apiKeyNew: "Copy your new key now: it is shown only this once.",
+    apiKeyHidden: "Keys are stored so that nobody can read them again, you included. Generate a new key to use the Python SDK; your previous key stops working at once.",
+    regenerateApiKey: "Generate a new API key",
+    regenerateApiKeyError: "A new API key could not be generated. Try again.",
     appearance: "Appearance and language",
     theme: "Theme",
     language: "Language",
@@ -71,6 +76,7 @@ const en = {
   placeholders: { datasetCreation: "Create a dataset", annotation: "Annotate", datasetSettings: "Dataset settings", comingSoon: "This page is being built." },
   common: { loading: "Loading…", copy: "Copy", copied: "Copied", skipToContent: "Skip to content" },
   annotation: annotationEn,
+  review: reviewEn,
   datasetSettings: datasetSettingsEn,
   datasetCreation: datasetCreationEn,
   transfer: transferEn,

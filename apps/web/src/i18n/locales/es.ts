@@ -1,4 +1,5 @@
 import annotationEs from "../../features/annotation/locales/es";
+import reviewEs from "../../features/review/locales/es";
 import datasetSettingsEs from "../../features/dataset-settings/locales/es";
 import datasetCreationEs from "../../features/dataset-creation/locales/es";
 import transferEs from "../../features/transfer/locales/es";
@@ -29,7 +30,7 @@ const es: Resources = {
     progressLabel: "{{completed}} de {{total}} registros completados ({{percent}} %)",
     sidebarLabel: "Primeros pasos",
     hub: { title: "Importar un dataset desde Hugging Face Hub", text: "Empieza con un dataset del Hub pegando simplemente el nombre del repositorio", label: "Id del repositorio en el Hub", placeholder: "Pega un id de repositorio, p. ej., stanfordnlp/imdb", button: "Importar dataset" },
-    python: { title: "Importar desde Python", text: "Usa el SDK de Python con tu clave API para crear datasets y añadir registros.", copy: "Copiar el código Python" },
+    python: { title: "Importar desde Python", text: "Usa el SDK de Python con tu clave API para crear datasets y añadir registros.", copy: "Copiar el código Python", keyPlaceholder: "<tu clave de API: genera una en Mis ajustes>" },
     examples: { title: "¿No sabes por dónde empezar?", text: "Explora estos datasets de ejemplo" },
     guides: { title: "¿No conoces Tessera?", text: "Echa un vistazo a estas guías:", configure: "Configurar un dataset", annotate: "Anotar registros", sdk: "Añadir y actualizar registros con el SDK" },
     demo: "Probar la demo",
@@ -56,6 +57,10 @@ const es: Resources = {
     apiKey: "Clave API",
     apiKeyText: "Usa esta clave con el SDK de Python. Mantenla en secreto.",
     copyApiKey: "Copiar la clave API",
+    apiKeyNew: "Copia tu nueva clave ahora: solo se muestra esta vez.",
+    apiKeyHidden: "Las claves se guardan de forma que nadie puede volver a leerlas, tampoco tú. Genera una clave nueva para usar el SDK de Python; tu clave anterior deja de funcionar en el acto.",
+    regenerateApiKey: "Generar una nueva clave de API",
+    regenerateApiKeyError: "No se pudo generar una nueva clave de API. Inténtalo de nuevo.",
     appearance: "Apariencia e idioma",
     theme: "Tema",
     language: "Idioma",
@@ -72,6 +77,7 @@ const es: Resources = {
   placeholders: { datasetCreation: "Crear un dataset", annotation: "Anotar", datasetSettings: "Configuración del dataset", comingSoon: "Esta página está en construcción." },
   common: { loading: "Cargando…", copy: "Copiar", copied: "Copiado", skipToContent: "Saltar al contenido" },
   annotation: annotationEs,
+  review: reviewEs,
   datasetSettings: datasetSettingsEs,
   datasetCreation: datasetCreationEs,
   transfer: transferEs,
