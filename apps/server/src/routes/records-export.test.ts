@@ -165,6 +165,9 @@ describe("GET/POST /datasets/{id}/records/export", () => {
     const missing = await fetch(`${fx.server.url}/api/v1/datasets/${MISSING}/records/export`, { headers: fx.owner });
     expect(missing.status).toBe(404);
     for (const query of ["?format=xlsx", "?vectors=yes"]) expect((await download(query)).status).toBe(422);
+    const hiddenFilter = { filters: { and: [{ type: "terms", scope: { entity: "metadata", metadata_property: "secret" }, values: ["s-1"] }] } };
+    expect((await download("", { body: hiddenFilter, headers: s.a1.headers })).status).toBe(422); // annotators cannot probe hidden metadata
+    expect(lines((await download("", { body: hiddenFilter })).bytes).map((r) => r.external_id)).toEqual(["r-1"]);
     const badFilter = { filters: { and: [{ type: "terms", scope: { entity: "metadata", metadata_property: "nope" }, values: ["x"] }] } };
     expect((await download("", { body: badFilter })).status).toBe(422);
     expect((await download("", { body: { query: { vector: { name: "emb", value: [1, 0] } } } })).status).toBe(422);
