@@ -28,6 +28,7 @@ import { recordsExportRoutes } from "./routes/records-export.js";
 import { uploadsRoutes } from "./routes/uploads.js";
 import { agreementRoutes } from "./routes/agreement.js";
 import { reviewRoutes } from "./routes/review.js";
+import { reservationsRoutes } from "./routes/reservations.js";
 import { installSecurity } from "./security/index.js";
 import { clientErrorHandler } from "./security/client-errors.js";
 
@@ -68,6 +69,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   responsesRoutes(app, ctx);
   suggestionsRoutes(app, ctx);
   searchRoutes(app, ctx);
+  reservationsRoutes(app, ctx);
   progressRoutes(app, ctx);
   webhooksRoutes(app, ctx);
   legacyRecordsRoutes(app, ctx);

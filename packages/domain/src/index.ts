@@ -61,6 +61,7 @@ export * from "./use-cases/datasets/get-dataset-creation.js";
 export * from "./use-cases/datasets/get-first-record-from-hub.js";
 export * from "./use-cases/datasets/create-dataset.js";
 export * from "./use-cases/settings-extra/index.js";
+export * from "./use-cases/reservations/index.js";
 export * from "./rules/answer-rules.js";
 export * from "./rules/question-settings-rules.js";
 export * from "./use-cases/transfer/index.js";

@@ -4,7 +4,8 @@ import { useTranslation } from "react-i18next";
 import { useLocation, useParams } from "react-router";
 import {
   BulkAnnotateUseCase, ClearRecordUseCase, DiscardRecordUseCase, GetAgentsUseCase, GetDatasetMetricsUseCase, GetDatasetProgressUseCase, GetMetadataMetricsUseCase,
-  LoadDatasetWithSettingsUseCase, LoadRecordsUseCase, SaveDraftUseCase, SubmitRecordUseCase, type DatasetSettings, type Progress,
+  LoadDatasetWithSettingsUseCase, LoadRecordsUseCase, ReleaseReservationsUseCase, RenewReservationsUseCase, SaveDraftUseCase, SubmitRecordUseCase,
+  type DatasetSettings, type Progress,
 } from "@tessera/domain";
 import { useResolve } from "../../app/container-context";
 import { useToasts } from "../../app/app-services";
@@ -21,6 +22,8 @@ import { ShortcutsHelp } from "./ShortcutsHelp";
 import { SidePanels } from "./SidePanels";
 import { DownloadButton } from "../transfer/download/DownloadDialog";
 import { ReviewLinks } from "../review/ReviewLinks";
+import { QueueReservationsViewModel } from "./queue-reservations-view-model";
+import { ReservationsNotice } from "./ReservationsNotice";
 import "./annotation.css";
 
 const isEditable = (el: EventTarget | null) =>
@@ -47,6 +50,8 @@ export const AnnotationPage = observer(function AnnotationPage() {
   };
   const loadSettings = useResolve(LoadDatasetWithSettingsUseCase);
   const getProgress = useResolve(GetDatasetProgressUseCase);
+  const renewReservations = useResolve(RenewReservationsUseCase);
+  const releaseReservations = useResolve(ReleaseReservationsUseCase);
   const [settings, setSettings] = useState<DatasetSettings | null>(null);
   const [progress, setProgress] = useState<Progress | null>(null);
   const [help, setHelp] = useState(false);
@@ -68,6 +73,28 @@ export const AnnotationPage = observer(function AnnotationPage() {
   );
 
   useEffect(() => { void vm.init(); return () => vm.dispose(); }, [vm]);
+
+  // reservations of the team's queue: kept while the annotator works, given back when they leave (issue 29)
+  const reservations = useMemo(() => new QueueReservationsViewModel(vm, { renew: renewReservations, release: releaseReservations }), [vm, renewReservations, releaseReservations]);
+  useEffect(() => {
+    reservations.start();
+    const active = () => reservations.activity();
+    const leave = () => reservations.leave();
+    const back = () => reservations.start();
+    window.addEventListener("keydown", active);
+    window.addEventListener("pointerdown", active);
+    window.addEventListener("pagehide", leave);
+    window.addEventListener("pageshow", back);
+    return () => {
+      window.removeEventListener("keydown", active);
+      window.removeEventListener("pointerdown", active);
+      window.removeEventListener("pagehide", leave);
+      window.removeEventListener("pageshow", back);
+      reservations.leave();
+    };
+  }, [reservations]);
+  const answered = vm.responseEvents;
+  useEffect(() => { if (answered > 0) reservations.activity(); }, [reservations, answered]);
   useEffect(() => {
     let live = true;
     loadSettings.execute(id, { isAdminOrOwner: session.user?.isAdminOrOwner ?? false }).then((s) => {
@@ -152,9 +179,10 @@ export const AnnotationPage = observer(function AnnotationPage() {
               ))}
             </ul>
           )}
-          {!vm.loading && !vm.failed && (vm.mode === "bulk" ? <BulkView vm={vm} /> : <FocusView vm={vm} settings={settings} />)}
+          {!vm.loading && !vm.failed && <ReservationsNotice reservations={reservations} />}
+          {!vm.loading && !vm.failed && reservations.starvedBy === 0 && (vm.mode === "bulk" ? <BulkView vm={vm} /> : <FocusView vm={vm} settings={settings} />)}
         </div>
-        <SidePanels vm={vm} settings={settings} progress={progress} />
+        <SidePanels vm={vm} settings={settings} progress={progress} isAdmin={session.user?.isAdminOrOwner ?? false} />
       </div>
       {vm.guard && (
         <div className="guard" role="alertdialog" aria-labelledby="guard-text">
