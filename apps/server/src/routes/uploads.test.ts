@@ -83,8 +83,8 @@ describe("POST /uploads/{id}/import: a background job", () => {
     await fx.ok("POST", `/uploads/${again.body.id}/import`, { dataset_id: datasetId, mapping }, 202);
     expect(await settle(again.body.id)).toMatchObject({ status: "finished", rows_stored: 2 });
     const stored = await records(datasetId);
-    // one record per external id; an update follows the records module's upsert (metadata, suggestions and responses change, fields stay)
-    expect(stored.map((r) => [r.external_id, r.fields.text, r.metadata.n])).toEqual([["k1", "One", 1], ["k2", "Two", 22], ["k3", "Three", 3]]);
+    // one record per external id, updated by the records module's upsert
+    expect(stored.map((r) => [r.external_id, r.fields.text, r.metadata.n])).toEqual([["k1", "One", 1], ["k2", "Two, edited", 22], ["k3", "Three", 3]]);
     expect(stored[0]!.suggestions).toMatchObject([{ value: "yes", score: 0.9 }]);
     expect((await fx.request("POST", `/uploads/${first.body.id}/import`, { body: { dataset_id: datasetId, mapping } })).status).toBe(422);
   });
