@@ -26,6 +26,7 @@ import { registerShell } from "./shell-bindings.js";
 import { registerReservations } from "./reservation-bindings.js";
 import { registerOAuth } from "./oauth-bindings.js";
 import { registerSettingsExtra } from "./settings-extra-bindings.js";
+import { registerTransfer, type SaveFile } from "./transfer-bindings.js";
 import { registerReview } from "./review-bindings.js";
 
 export const INFRA_TOKENS = {
@@ -44,6 +45,8 @@ export interface CompositionOptions extends HttpClientOptions {
   hubUrl?: string;
   /** Clock of waiting use cases (import polling); tests pass a fake. */
   clock?: Clock;
+  /** Where downloaded files go (the browser's downloads by default; tests pass a fake). */
+  saveFile?: SaveFile;
 }
 
 /**
@@ -79,6 +82,7 @@ export function createContainer(options: CompositionOptions = {}): DependencyCon
   registerAnnotation(c, http);
   registerDatasets(c, http, options);
   registerSettingsExtra(c, http, options);
+  registerTransfer(c, http, options);
   registerReview(c, http);
   return c;
 }

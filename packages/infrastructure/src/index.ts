@@ -15,4 +15,5 @@ export * from "./repositories/more-repositories.js";
 export * from "./http/cache.js";
 export * from "./http/failed-request-handler.js";
 export * from "./settings-extra-bindings.js";
+export * from "./transfer-bindings.js";
 export * from "./review-bindings.js";

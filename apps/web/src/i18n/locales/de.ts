@@ -2,6 +2,7 @@ import annotationDe from "../../features/annotation/locales/de";
 import reviewDe from "../../features/review/locales/de";
 import datasetSettingsDe from "../../features/dataset-settings/locales/de";
 import datasetCreationDe from "../../features/dataset-creation/locales/de";
+import transferDe from "../../features/transfer/locales/de";
 import type { Resources } from "./en";
 
 const de: Resources = {
@@ -79,5 +80,6 @@ const de: Resources = {
   review: reviewDe,
   datasetSettings: datasetSettingsDe,
   datasetCreation: datasetCreationDe,
+  transfer: transferDe,
 };
 export default de;

@@ -2,6 +2,7 @@ import annotationEn from "../../features/annotation/locales/en";
 import reviewEn from "../../features/review/locales/en";
 import datasetSettingsEn from "../../features/dataset-settings/locales/en";
 import datasetCreationEn from "../../features/dataset-creation/locales/en";
+import transferEn from "../../features/transfer/locales/en";
 /** English: the reference locale. de and es must have exactly the same keys (checked by a test). */
 const en = {
   brand: { name: "Tessera", homeLink: "Tessera home", claim: "Answer questions about your data, together.", subclaim: "Label, rank, rate and review records with your team." },
@@ -78,6 +79,7 @@ const en = {
   review: reviewEn,
   datasetSettings: datasetSettingsEn,
   datasetCreation: datasetCreationEn,
+  transfer: transferEn,
 };
 
 export type Resources = typeof en;

@@ -2,6 +2,7 @@ import annotationEs from "../../features/annotation/locales/es";
 import reviewEs from "../../features/review/locales/es";
 import datasetSettingsEs from "../../features/dataset-settings/locales/es";
 import datasetCreationEs from "../../features/dataset-creation/locales/es";
+import transferEs from "../../features/transfer/locales/es";
 import type { Resources } from "./en";
 
 const es: Resources = {
@@ -79,5 +80,6 @@ const es: Resources = {
   review: reviewEs,
   datasetSettings: datasetSettingsEs,
   datasetCreation: datasetCreationEs,
+  transfer: transferEs,
 };
 export default es;
