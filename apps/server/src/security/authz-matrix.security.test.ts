@@ -224,6 +224,13 @@ const CASES: Record<string, Case> = {
   "GET /api/v1/me/datasets/:dataset_id/metrics": { policy: "member", ok: [200], req: (ids) => ({ path: `/api/v1/me/datasets/${ids.dataset}/metrics` }) },
 
   // Agreement and review (issue 22): owners and admin members only; annotators never read others' responses here.
+  // Reservations of the annotation queue (issue 29): an annotator's own, members of A; the team's, admins of A.
+  "POST /api/v1/me/datasets/:dataset_id/reservations/renew": { policy: "member", ok: [200], req: (ids) => ({ path: `/api/v1/me/datasets/${ids.dataset}/reservations/renew` }) },
+  "DELETE /api/v1/me/datasets/:dataset_id/reservations": { policy: "member", ok: [200], req: (ids) => ({ path: `/api/v1/me/datasets/${ids.dataset}/reservations` }) },
+  "DELETE /api/v1/me/reservations": { policy: "authenticated", ok: [200], req: () => ({ path: "/api/v1/me/reservations" }) },
+  "GET /api/v1/datasets/:dataset_id/reservations": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/reservations` }) },
+  "DELETE /api/v1/datasets/:dataset_id/reservations/users/:user_id": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/reservations/users/${ids.member}` }) },
+  "PUT /api/v1/datasets/:dataset_id/reservations/settings": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/reservations/settings`, body: { ttl_seconds: 300 } }) },
   "GET /api/v1/datasets/:dataset_id/agreement": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/agreement` }) },
   "POST /api/v1/datasets/:dataset_id/agreement": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/agreement`, body: {} }) },
   "POST /api/v1/datasets/:dataset_id/review/records": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/review/records`, body: { disagreements: false } }) },
