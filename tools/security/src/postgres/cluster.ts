@@ -54,8 +54,18 @@ export async function admin<T>(work: (client: pg.Client) => Promise<T>, url = cl
 
 /** Resolves once PostgreSQL answers a query again (after a restart or a crash), with the time it did. */
 export async function waitForPostgres(): Promise<number> {
-  await admin(async (client) => { await client.query("select 1"); });
-  return Date.now();
+  // A connection opened just before the postmaster resets every backend (after a kill -9) is itself
+  // terminated: only a query that answers proves PostgreSQL is back, so a lost one is tried again.
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      await admin(async (client) => { await client.query("select 1"); });
+      return Date.now();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await sleep(50);
+    }
+  }
 }
 
 export async function createDatabase(): Promise<{ name: string; url: string; drop(): Promise<void> }> {
