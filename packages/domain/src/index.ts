@@ -60,3 +60,7 @@ export * from "./use-cases/datasets/get-dataset-creation.js";
 export * from "./use-cases/datasets/get-first-record-from-hub.js";
 export * from "./use-cases/datasets/create-dataset.js";
 export * from "./use-cases/settings-extra/index.js";
+export * from "./offline/outbox.js";
+export * from "./offline/form-draft.js";
+export * from "./offline/ports.js";
+export * from "./use-cases/offline/index.js";

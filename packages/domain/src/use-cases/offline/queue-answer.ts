@@ -1,0 +1,28 @@
+import type { AnswerValues, ResponseStatus } from "../../entities/answer.js";
+import type { DatasetRecord } from "../../entities/record.js";
+import { ValidationError } from "../../errors/validation-error.js";
+import { MESSAGES } from "../../messages.js";
+import type { Clock } from "../../ports/more-ports.js";
+import type { FormDraftStore, OutboxStore } from "../../offline/ports.js";
+import { baseOf, enqueueAnswer, type OutboxEntry } from "../../offline/outbox.js";
+
+/**
+ * Submit, Save as draft or Discard: the answer is written to the user's outbox on this device first (so
+ * nothing is lost whatever happens next) and sent from there. The base is the server version the form's work
+ * started on (the kept form draft's), else the record's current response.
+ */
+export class QueueAnswerUseCase {
+  constructor(private readonly outbox: OutboxStore, private readonly drafts: FormDraftStore, private readonly clock: Clock) {}
+
+  /** `values` replaces the record's own answers (bulk: the bulk form's answers). Returns the queued entry. */
+  async execute(userId: string, record: DatasetRecord, status: ResponseStatus, values?: AnswerValues): Promise<OutboxEntry> {
+    if (status === "submitted" && !values && !record.questionsAreCompletedCorrectly) throw new ValidationError(MESSAGES.incompleteRecord);
+    const draft = await this.drafts.get(userId, record.id);
+    const input = {
+      userId, datasetId: record.datasetId, recordId: record.id, status, values: values ?? record.valuesFor(status),
+      base: draft ? draft.base : baseOf(record.answer), queuedAt: new Date(this.clock.now()).toISOString(),
+    };
+    const entries = await this.outbox.change(userId, (current) => enqueueAnswer(current, input));
+    return entries[entries.length - 1]!;
+  }
+}
