@@ -25,6 +25,7 @@ import { HttpDatasetRepository } from "./repositories/dataset-repository.js";
 import { registerShell } from "./shell-bindings.js";
 import { registerOAuth } from "./oauth-bindings.js";
 import { registerSettingsExtra } from "./settings-extra-bindings.js";
+import { registerOffline, type OfflineOptions } from "./offline-bindings.js";
 
 export const INFRA_TOKENS = {
   HttpClient: Symbol.for("tessera.HttpClient"),
@@ -32,7 +33,7 @@ export const INFRA_TOKENS = {
   HttpCache: Symbol.for("tessera.HttpCache"),
 } as const;
 
-export interface CompositionOptions extends HttpClientOptions {
+export interface CompositionOptions extends HttpClientOptions, OfflineOptions {
   storage?: KeyValueStorage;
   /** Where failed requests raise toasts; the web app passes its toast store, tests a fake. */
   notifications?: NotificationPort;
@@ -75,6 +76,7 @@ export function createContainer(options: CompositionOptions = {}): DependencyCon
   registerAnnotation(c, http);
   registerDatasets(c, http, options);
   registerSettingsExtra(c, http, options);
+  registerOffline(c, options, cache);
   return c;
 }
 

@@ -1,0 +1,96 @@
+import { openDB, type DBSchema, type IDBPDatabase } from "idb";
+import type { FormDraft, FormDraftStore, OutboxEntry, OutboxStore } from "@tessera/domain";
+
+/** The browser database of offline answers: the outbox and the kept forms, keyed by user. */
+export const OFFLINE_DB_NAME = "tessera-offline";
+
+interface OfflineSchema extends DBSchema {
+  outbox: { key: [string, number]; value: OutboxEntry; indexes: { byUser: string } };
+  drafts: { key: [string, string]; value: FormDraft; indexes: { byUser: string } };
+}
+
+export type OfflineDatabase = IDBPDatabase<OfflineSchema>;
+
+/** Opens (creating on first use) the offline database in the browser's IndexedDB. */
+export function openOfflineDatabase(name = OFFLINE_DB_NAME): Promise<OfflineDatabase> {
+  return openDB<OfflineSchema>(name, 1, {
+    upgrade(db) {
+      db.createObjectStore("outbox", { keyPath: ["userId", "seq"] }).createIndex("byUser", "userId");
+      db.createObjectStore("drafts", { keyPath: ["userId", "recordId"] }).createIndex("byUser", "userId");
+    },
+  });
+}
+
+/** One lazily opened database shared by the stores of a container. */
+export class OfflineDatabaseHandle {
+  private db: Promise<OfflineDatabase> | null = null;
+  constructor(private readonly name = OFFLINE_DB_NAME) {}
+  get(): Promise<OfflineDatabase> {
+    this.db ??= openOfflineDatabase(this.name);
+    return this.db;
+  }
+}
+
+const bySeq = (a: OutboxEntry, b: OutboxEntry) => a.seq - b.seq;
+
+/** The outbox in IndexedDB: `change` is one read-write transaction, so tabs of the browser never interleave. */
+export class IndexedDbOutboxStore implements OutboxStore {
+  constructor(private readonly handle: OfflineDatabaseHandle) {}
+
+  async list(userId: string): Promise<OutboxEntry[]> {
+    const db = await this.handle.get();
+    return (await db.getAllFromIndex("outbox", "byUser", userId)).sort(bySeq);
+  }
+
+  async change(userId: string, change: (entries: OutboxEntry[]) => OutboxEntry[]): Promise<OutboxEntry[]> {
+    const db = await this.handle.get();
+    const tx = db.transaction("outbox", "readwrite");
+    const current = (await tx.store.index("byUser").getAll(userId)).sort(bySeq);
+    const next = change(current).map((e) => ({ ...e, userId })).sort(bySeq);
+    const keep = new Set(next.map((e) => e.seq));
+    const writes: Promise<unknown>[] = [];
+    for (const e of current) if (!keep.has(e.seq)) writes.push(tx.store.delete([userId, e.seq]));
+    for (const e of next) writes.push(tx.store.put(e));
+    await Promise.all([...writes, tx.done]);
+    return next;
+  }
+
+  async clear(userId: string): Promise<void> {
+    const db = await this.handle.get();
+    const tx = db.transaction("outbox", "readwrite");
+    const keys = await tx.store.index("byUser").getAllKeys(userId);
+    await Promise.all([...keys.map((k) => tx.store.delete(k)), tx.done]);
+  }
+}
+
+/** The kept forms in IndexedDB, one per user and record. */
+export class IndexedDbFormDraftStore implements FormDraftStore {
+  constructor(private readonly handle: OfflineDatabaseHandle) {}
+
+  async get(userId: string, recordId: string): Promise<FormDraft | null> {
+    return (await (await this.handle.get()).get("drafts", [userId, recordId])) ?? null;
+  }
+
+  async put(draft: FormDraft): Promise<void> {
+    await (await this.handle.get()).put("drafts", draft);
+  }
+
+  async delete(userId: string, recordId: string, savedUpTo?: string): Promise<void> {
+    const db = await this.handle.get();
+    const tx = db.transaction("drafts", "readwrite");
+    const draft = await tx.store.get([userId, recordId]);
+    if (draft && (savedUpTo === undefined || draft.savedAt <= savedUpTo)) await tx.store.delete([userId, recordId]);
+    await tx.done;
+  }
+
+  async list(userId: string): Promise<FormDraft[]> {
+    return (await this.handle.get()).getAllFromIndex("drafts", "byUser", userId);
+  }
+
+  async clear(userId: string): Promise<void> {
+    const db = await this.handle.get();
+    const tx = db.transaction("drafts", "readwrite");
+    const keys = await tx.store.index("byUser").getAllKeys(userId);
+    await Promise.all([...keys.map((k) => tx.store.delete(k)), tx.done]);
+  }
+}
