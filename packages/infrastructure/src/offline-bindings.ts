@@ -1,6 +1,6 @@
 import { instanceCachingFactory, type DependencyContainer, type InjectionToken } from "tsyringe";
 import {
-  ClearOfflineAnswersUseCase, GetUnsentWorkUseCase, KeepFormDraftUseCase, OFFLINE_TOKENS, QueueAnswerUseCase, ResolveQueuedAnswerUseCase,
+  ClearOfflineAnswersUseCase, GetUnsentWorkUseCase, KeepFormDraftUseCase, ListQueuedAnswersUseCase, OFFLINE_TOKENS, QueueAnswerUseCase, ResolveQueuedAnswerUseCase,
   RestoreFormDraftUseCase, SendNextAnswerUseCase, TOKENS,
   type AnswerSyncRepository, type Clock, type FormDraftStore, type OutboxStore, type TokenStore,
 } from "@tessera/domain";
@@ -31,5 +31,6 @@ export function registerOffline(c: DependencyContainer, options: OfflineOptions,
   single(KeepFormDraftUseCase, (d) => new KeepFormDraftUseCase(drafts(d), clock(d)));
   single(RestoreFormDraftUseCase, (d) => new RestoreFormDraftUseCase(drafts(d)));
   single(GetUnsentWorkUseCase, (d) => new GetUnsentWorkUseCase(outbox(d), drafts(d)));
+  single(ListQueuedAnswersUseCase, (d) => new ListQueuedAnswersUseCase(outbox(d)));
   single(ClearOfflineAnswersUseCase, (d) => new ClearOfflineAnswersUseCase(outbox(d), drafts(d)));
 }

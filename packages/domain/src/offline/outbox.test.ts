@@ -8,12 +8,17 @@ import { response } from "../testing/fixtures.js";
 const input = (recordId: string, status: AnswerInput["status"] = "submitted", values = { label: "positive" }, base: AnswerInput["base"] = null): AnswerInput =>
   ({ userId: "u1", datasetId: "d1", recordId, status, values, base, queuedAt: "2026-01-01T00:00:00.000Z" });
 
+const T = Date.parse("2026-01-01T00:00:00.000Z") * 1000;
 const queue = (...inputs: AnswerInput[]): OutboxEntry[] => inputs.reduce<OutboxEntry[]>((entries, i) => enqueueAnswer(entries, i), []);
 
 describe("outbox rules", () => {
   it("keeps answers in the order given, numbered", () => {
     const entries = queue(input("r1"), input("r2"), input("r3"));
-    expect(entries.map((e) => [e.seq, e.recordId])).toEqual([[1, "r1"], [2, "r2"], [3, "r3"]]);
+    const t = Date.parse("2026-01-01T00:00:00.000Z") * 1000;
+    expect(entries.map((e) => [e.seq, e.recordId])).toEqual([[t, "r1"], [t + 1, "r2"], [t + 2, "r3"]]);
+    // a number is not given again after its entry left the queue
+    const later = enqueueAnswer([], { ...input("r4"), queuedAt: "2026-01-01T00:00:00.001Z" });
+    expect(later[0]?.seq).toBe(t + 1000);
     expect(nextToSend(entries)?.recordId).toBe("r1");
   });
 
@@ -26,7 +31,7 @@ describe("outbox rules", () => {
 
   it("does not replace an answer being sent; the later one is rebased when the first lands", () => {
     let entries = queue(input("r1", "draft"));
-    entries = markSending(entries, 1);
+    entries = markSending(entries, entries[0]!.seq);
     entries = enqueueAnswer(entries, input("r1", "submitted"));
     expect(entries).toHaveLength(2);
     expect(nextToSend(entries)).toBeNull(); // r1's second waits behind the first
@@ -39,27 +44,27 @@ describe("outbox rules", () => {
 
   it("a conflict blocks only its record; other records keep going", () => {
     let entries = queue(input("r1"), input("r2"));
-    entries = applyConflict(entries, 1, response("submitted", { label: "negative" }));
+    entries = applyConflict(entries, entries[0]!.seq, response("submitted", { label: "negative" }));
     expect(nextToSend(entries)?.recordId).toBe("r2");
     expect(entries[0]?.state).toBe("conflict");
   });
 
   it("'mine' sends again based on the server's version (or creates when it was deleted); 'theirs' drops the answer", () => {
     const server = response("submitted", { label: "negative" }, "resp-s");
-    let entries = applyConflict(queue(input("r1")), 1, server);
-    const mine = resolveEntry(entries, 1, "mine");
+    let entries = applyConflict(queue(input("r1")), T, server);
+    const mine = resolveEntry(entries, T, "mine");
     expect(mine[0]).toMatchObject({ state: "waiting", base: { responseId: "resp-s", updatedAt: server.updatedAt }, server: null });
-    entries = applyConflict(queue(input("r1", "submitted", { label: "x" }, { responseId: "gone", updatedAt: "t" })), 1, null);
-    expect(resolveEntry(entries, 1, "mine")[0]?.base).toBeNull();
-    expect(resolveEntry(entries, 1, "theirs")).toEqual([]);
+    entries = applyConflict(queue(input("r1", "submitted", { label: "x" }, { responseId: "gone", updatedAt: "t" })), T, null);
+    expect(resolveEntry(entries, T, "mine")[0]?.base).toBeNull();
+    expect(resolveEntry(entries, T, "theirs")).toEqual([]);
   });
 
   it("counts failed attempts and frees entries left 'sending' by a tab that died", () => {
-    let entries = markSending(queue(input("r1")), 1);
+    let entries = markSending(queue(input("r1")), T);
     expect(nextToSend(entries)).toBeNull();
     entries = releaseAbandoned(entries);
-    expect(nextToSend(entries)?.seq).toBe(1);
-    entries = applyUnreachable(markSending(entries, 1), 1);
+    expect(nextToSend(entries)?.seq).toBe(T);
+    entries = applyUnreachable(markSending(entries, T), T);
     expect(entries[0]).toMatchObject({ attempts: 1, sending: false, state: "waiting" });
   });
 

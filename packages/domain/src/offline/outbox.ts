@@ -17,7 +17,7 @@ export interface ResponseBase { responseId: string; updatedAt: string }
 export type OutboxState = "waiting" | "conflict" | "rejected";
 
 export interface OutboxEntry {
-  /** Position in the user's queue (ascending = order given). */
+  /** Position in the user's queue (ascending = order given); never reused for a later answer. */
   seq: number;
   userId: string;
   datasetId: string;
@@ -60,13 +60,15 @@ export function sameAnswer(entry: Pick<OutboxEntry, "status" | "values">, respon
 }
 
 /**
- * Adds an answer at the end of the queue. An earlier answer for the same record that nobody is sending yet is
- * replaced (only the last word on a record is sent; its base is kept, since that is what the server still has).
+ * Adds an answer at the end of the queue. An earlier answer for the same record that nobody is sending yet (or
+ * that the server refused) is replaced: only the last word on a record is sent, on the base of the replaced one,
+ * since that is what the server still has. An answer in conflict stays until the annotator chooses.
  */
 export function enqueueAnswer(entries: readonly OutboxEntry[], input: AnswerInput): OutboxEntry[] {
-  const replaced = entries.find((e) => e.recordId === input.recordId && e.state === "waiting" && !e.sending);
+  const replaced = entries.find((e) => e.recordId === input.recordId && e.state !== "conflict" && !e.sending);
   const kept = entries.filter((e) => e !== replaced);
-  const seq = entries.reduce((max, e) => Math.max(max, e.seq), 0) + 1;
+  // numbers are not reused once an entry has left the queue: at least the time given, in microseconds
+  const seq = Math.max(entries.reduce((max, e) => Math.max(max, e.seq), 0) + 1, Date.parse(input.queuedAt) * 1000 || 0);
   const entry: OutboxEntry = {
     ...input, base: replaced ? replaced.base : input.base, seq, attempts: 0, state: "waiting", sending: false, server: null, error: null,
   };

@@ -8,11 +8,13 @@ import type { ResponsePayload } from "../ports/record-repository.js";
 /** In-memory outbox (the rules' tests; the IndexedDB adapter has its own). */
 export class MemoryOutbox implements OutboxStore {
   entries: OutboxEntry[] = [];
-  async list(userId: string) { return this.entries.filter((e) => e.userId === userId).sort((a, b) => a.seq - b.seq); }
+  private mine(userId: string) { return this.entries.filter((e) => e.userId === userId).sort((a, b) => a.seq - b.seq); }
+  async list(userId: string) { return this.mine(userId); }
+  /** Read, change and write without a pause, like one IndexedDB read-write transaction. */
   async change(userId: string, change: (entries: OutboxEntry[]) => OutboxEntry[]) {
-    const next = change(await this.list(userId));
+    const next = change(this.mine(userId));
     this.entries = [...this.entries.filter((e) => e.userId !== userId), ...next];
-    return this.list(userId);
+    return this.mine(userId);
   }
   async clear(userId: string) { this.entries = this.entries.filter((e) => e.userId !== userId); }
 }

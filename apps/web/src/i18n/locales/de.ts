@@ -1,6 +1,7 @@
 import annotationDe from "../../features/annotation/locales/de";
 import datasetSettingsDe from "../../features/dataset-settings/locales/de";
 import datasetCreationDe from "../../features/dataset-creation/locales/de";
+import offlineDe from "../../features/offline/locales/de";
 import type { Resources } from "./en";
 
 const de: Resources = {
@@ -73,5 +74,6 @@ const de: Resources = {
   annotation: annotationDe,
   datasetSettings: datasetSettingsDe,
   datasetCreation: datasetCreationDe,
+  offline: offlineDe,
 };
 export default de;

@@ -1,6 +1,7 @@
 import annotationEn from "../../features/annotation/locales/en";
 import datasetSettingsEn from "../../features/dataset-settings/locales/en";
 import datasetCreationEn from "../../features/dataset-creation/locales/en";
+import offlineEn from "../../features/offline/locales/en";
 /** English: the reference locale. de and es must have exactly the same keys (checked by a test). */
 const en = {
   brand: { name: "Tessera", homeLink: "Tessera home", claim: "Answer questions about your data, together.", subclaim: "Label, rank, rate and review records with your team." },
@@ -72,6 +73,7 @@ const en = {
   annotation: annotationEn,
   datasetSettings: datasetSettingsEn,
   datasetCreation: datasetCreationEn,
+  offline: offlineEn,
 };
 
 export type Resources = typeof en;

@@ -1,6 +1,7 @@
 import annotationEs from "../../features/annotation/locales/es";
 import datasetSettingsEs from "../../features/dataset-settings/locales/es";
 import datasetCreationEs from "../../features/dataset-creation/locales/es";
+import offlineEs from "../../features/offline/locales/es";
 import type { Resources } from "./en";
 
 const es: Resources = {
@@ -73,5 +74,6 @@ const es: Resources = {
   annotation: annotationEs,
   datasetSettings: datasetSettingsEs,
   datasetCreation: datasetCreationEs,
+  offline: offlineEs,
 };
 export default es;

@@ -5,3 +5,4 @@ export * from "./keep-form-draft.js";
 export * from "./restore-form-draft.js";
 export * from "./unsent-work.js";
 export * from "./clear-offline-answers.js";
+export * from "./list-queued-answers.js";

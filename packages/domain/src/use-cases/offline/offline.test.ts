@@ -64,8 +64,8 @@ describe("offline answers: queue, send, conflicts", () => {
   it("draft then submit of the same record while offline: one create, the submit is the last word", async () => {
     const r = record("r1");
     r.question("label")?.answer.set("negative");
-    await queueAnswer.execute("u1", r, "draft");
-    await queueAnswer.execute("u1", r, "submitted");
+    const draft = await queueAnswer.execute("u1", r, "draft");
+    expect((await queueAnswer.execute("u1", r, "submitted")).replaced).toBe(draft.entry.seq);
     expect(await drain()).toEqual(["sent"]);
     expect(server.calls).toEqual(["create r1"]);
     expect([...server.responses.values()][0]).toMatchObject({ status: "submitted", values: { label: "negative" } });
@@ -89,7 +89,7 @@ describe("offline answers: queue, send, conflicts", () => {
     await queueAnswer.execute("u1", r, "submitted");
     server.write("r1", { status: "submitted", values: r.valuesFor("submitted") }); // the earlier attempt landed, then the tab died
     await outbox.change("u1", (es) => es.map((e) => ({ ...e, sending: true })));
-    await outbox.change("u1", (es) => es.map((e) => ({ ...e, sending: false })));
+    await send.recover("u1");
     expect((await send.execute("u1")).kind).toBe("sent");
   });
 

@@ -2,7 +2,7 @@ import type { RecordResponse } from "../../entities/answer.js";
 import { RepositoryError } from "../../errors/error-codes.js";
 import type { AnswerSyncRepository, FormDraftStore, OutboxStore } from "../../offline/ports.js";
 import {
-  applyConflict, applyRejected, applySent, applyUnreachable, baseOf, classifyFailure, markSending, nextToSend, sameAnswer, type OutboxEntry,
+  applyConflict, applyRejected, applySent, applyUnreachable, baseOf, classifyFailure, markSending, nextToSend, releaseAbandoned, sameAnswer, type OutboxEntry,
 } from "../../offline/outbox.js";
 
 export type SendResult =
@@ -23,6 +23,11 @@ const statusOf = (error: unknown): number | undefined => (error instanceof Repos
  */
 export class SendNextAnswerUseCase {
   constructor(private readonly outbox: OutboxStore, private readonly drafts: FormDraftStore, private readonly sync: AnswerSyncRepository) {}
+
+  /** Called once the caller holds the send lock: an entry still marked as being sent was cut off (crash, closed tab) and is sent again. */
+  async recover(userId: string): Promise<void> {
+    await this.outbox.change(userId, releaseAbandoned);
+  }
 
   async execute(userId: string): Promise<SendResult> {
     const entry = nextToSend(await this.outbox.list(userId));
