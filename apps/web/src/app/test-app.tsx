@@ -12,9 +12,14 @@ import { createI18n } from "../i18n/i18n";
 import { ToastStore } from "../notifications/toast-store";
 import { ThemeViewModel } from "../theme/theme-view-model";
 import { LanguageViewModel, initialLocale } from "../language/language-view-model";
+import { OfflineAnswersProvider } from "../features/offline/offline-context";
+import { createOfflineAnswers } from "../features/offline/create-offline-answers";
+import { ManualOfflineEnvironment } from "../features/offline/test-environment";
 
 export const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 export const ME = { id: "u1", username: "owner", first_name: "Olivia", last_name: "Owner", role: "owner", api_key: "owner.apikey" };
+
+let apps = 0;
 
 /** Renders the whole app (real routes, middleware, container) in a memory router against a fake API. For tests only. */
 export async function renderApp(path: string, options: { loggedIn?: boolean; api?: (path: string) => Response | undefined; storage?: MemoryStorage } = {}) {
@@ -30,7 +35,8 @@ export async function renderApp(path: string, options: { loggedIn?: boolean; api
     return json({ detail: "not found" }, 404);
   }) as typeof globalThis.fetch;
   const toasts = new ToastStore();
-  const container = createContainer({ storage: raw, origin: "http://app.test", fetch, notifications: toasts });
+  const container = createContainer({ storage: raw, origin: "http://app.test", fetch, notifications: toasts, offlineDatabase: `test-app-${++apps}` });
+  const offline = createOfflineAnswers(container, new ManualOfflineEnvironment());
   const storage = container.resolve<ProductStorage>(INFRA_TOKENS.ProductStorage);
   const i18n = await createI18n(initialLocale(storage, ["en"]));
   const services: AppServices = {
@@ -45,10 +51,10 @@ export async function renderApp(path: string, options: { loggedIn?: boolean; api
     <I18nextProvider i18n={i18n}>
       <ContainerProvider container={container}>
         <AppServicesProvider services={services}>
-          <SessionProvider session={session}><RouterProvider router={router} /></SessionProvider>
+          <SessionProvider session={session}><OfflineAnswersProvider offline={offline} session={session}><RouterProvider router={router} /></OfflineAnswersProvider></SessionProvider>
         </AppServicesProvider>
       </ContainerProvider>
     </I18nextProvider>,
   );
-  return { view, router, services, storage, raw, session, i18n };
+  return { view, router, services, storage, raw, session, i18n, offline };
 }

@@ -14,7 +14,7 @@ export function browserOfflineEnvironment(win: Window = window): OfflineEnvironm
       win.addEventListener("offline", offline);
       return () => { win.removeEventListener("online", online); win.removeEventListener("offline", offline); };
     },
-    withLock: (name, task) => (win.navigator.locks ? win.navigator.locks.request(name, task) : task()),
+    withLock: <T>(name: string, task: () => Promise<T>): Promise<T> => (win.navigator.locks ? win.navigator.locks.request(name, task) as Promise<T> : task()),
     notify: (userId) => channel?.postMessage({ userId }),
     onNotice(listener) {
       if (!channel) return () => {};

@@ -199,10 +199,14 @@ export class OfflineAnswersViewModel {
     this.kick();
   }
 
-  /** Starts sending unless this tab already is; a second call while sending runs one more pass after it. */
+  /**
+   * Starts sending unless this tab already is (a call meanwhile runs one more pass after it), the browser is
+   * offline or a back-off is running.
+   */
   private kick(): void {
     const userId = this.userId;
-    if (!userId) return;
+    if (!userId || !this.online) return; // offline: the 'online' event starts it
+    if (this.retryAt !== null) return; // backing off after a failure: the timer (or 'Send now') starts it
     if (this.draining) { this.again = true; return; }
     this.draining = this.env.withLock(`tessera-outbox-${userId}`, () => this.drain(userId))
       .catch(() => undefined)
