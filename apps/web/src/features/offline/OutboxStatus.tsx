@@ -1,6 +1,7 @@
 import { observer } from "mobx-react-lite";
 import { useTranslation } from "react-i18next";
 import { useOfflineAnswers } from "./offline-context";
+import "./offline.css";
 
 /** The header's counter of answers kept on this device (waiting, or needing the annotator's choice), with 'Send now'. */
 export const OutboxStatus = observer(function OutboxStatus() {

@@ -9,7 +9,7 @@ export const SignOutPrompt = observer(function SignOutPrompt() {
   const unsent = offline.signOutPrompt;
   if (!unsent) return null;
   return (
-    <div className="guard sign-out-prompt" role="alertdialog" aria-labelledby="sign-out-title" aria-describedby="sign-out-text">
+    <div className="sign-out-prompt" role="alertdialog" aria-labelledby="sign-out-title" aria-describedby="sign-out-text">
       <h2 id="sign-out-title">{t("offline.signOut.title")}</h2>
       <p id="sign-out-text">{t("offline.signOut.text", { answers: unsent.answers, forms: unsent.forms })}</p>
       <button type="button" className="button button--primary" onClick={() => offline.cancelSignOut()}>{t("offline.signOut.stay")}</button>
