@@ -73,7 +73,7 @@ function countWrites(page: Page): Map<number, number> {
   return counts;
 }
 
-const shownRecord = (page: Page) => page.locator("article[data-record-id]").first().getAttribute("data-record-id");
+const shownRecord = (page: Page) => page.locator("article.record-card[data-record-id]").first().getAttribute("data-record-id");
 
 /** Debian's Chromium started by hand on a profile directory, so that the test can kill the process like a crash. */
 async function startChromium(profile: string): Promise<{ process: ChildProcess; browser: Browser }> {
@@ -257,7 +257,7 @@ describe("offline answers in real Chromium", () => {
     await tabA.getByRole("radio", { name: /Negative/ }).click();
     await tabA.getByRole("textbox", { name: "Comment" }).fill("my reasons");
     await tabA.getByRole("button", { name: /Submit/ }).click();
-    const choice = tabA.locator(`.outbox-choice[data-record-id="${record}"]`);
+    const choice = tabA.locator(`.outbox-choice[data-outbox-record="${record}"]`);
     await choice.waitFor({ timeout: 15_000 });
     expect(await choice.locator('td[data-side="mine"]').allTextContents()).toEqual(expect.arrayContaining(["negative", "my reasons"]));
     expect(await choice.locator('td[data-side="server"]').allTextContents()).toEqual(expect.arrayContaining(["positive"]));

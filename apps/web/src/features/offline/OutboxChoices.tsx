@@ -23,7 +23,7 @@ export const OutboxChoices = observer(function OutboxChoices({ datasetId, onChos
     <section className="outbox-choices" aria-label={t("offline.conflict.title")}>
       <h2>{t("offline.conflict.title")}</h2>
       {entries.map((entry) => (
-        <article key={entry.seq} className="outbox-choice" data-record-id={entry.recordId} role="group" aria-label={entry.state === "conflict" ? t("offline.conflict.changed", { record: entry.recordId }) : t("offline.conflict.refused", { record: entry.recordId, status: entry.error })}>
+        <div key={entry.seq} className="outbox-choice" data-outbox-record={entry.recordId} role="group" aria-label={entry.state === "conflict" ? t("offline.conflict.changed", { record: entry.recordId }) : t("offline.conflict.refused", { record: entry.recordId, status: entry.error })}>
           <p>{entry.state === "conflict" ? t("offline.conflict.changed", { record: entry.recordId }) : t("offline.conflict.refused", { record: entry.recordId, status: entry.error })}</p>
           {entry.state === "conflict" && (
             <table className="outbox-choice__compare">
@@ -40,7 +40,7 @@ export const OutboxChoices = observer(function OutboxChoices({ datasetId, onChos
             <button type="button" className="button button--primary" onClick={() => { void choose(entry, "mine"); }}>{entry.state === "conflict" ? t("offline.conflict.keepMine") : t("offline.conflict.retry")}</button>
             <button type="button" className="button" onClick={() => { void choose(entry, "theirs"); }}>{entry.state === "conflict" ? t("offline.conflict.keepServer") : t("offline.conflict.drop")}</button>
           </div>
-        </article>
+        </div>
       ))}
     </section>
   );
