@@ -32,6 +32,8 @@ export class FakeServer implements ResponseRepository, AnswerSyncRepository {
   failSaves = 0;
   /** The next n response creates or updates meet an unreachable server (503). */
   unreachable = 0;
+  /** Bulk calls fail as without a connection. */
+  bulkUnreachable = false;
   agents = [{ questionId: "q1", questionName: "sentiment", agents: ["gpt-4", "human"] }];
   private seq = 0;
   constructor(public records: RecordProps[], public questions: QuestionProps[] = QUESTIONS, public fields: FieldProps[] = FIELDS) {}
@@ -62,6 +64,7 @@ export class FakeServer implements ResponseRepository, AnswerSyncRepository {
     for (const [k, r] of this.responses) if (r.id === responseId) { this.responses.delete(k); this.calls.push(`delete ${k}`); }
   }
   async bulk(items: BulkResponseItem[]): Promise<BulkResponseResult[]> {
+    if (this.bulkUnreachable) throw new RepositoryError(ErrorCode.ERROR_CREATING_RECORD_RESPONSE_BULK); // no connection
     this.calls.push(`bulk ${items.length}`);
     return items.map((i) => this.failBulkFor.has(i.recordId)
       ? { recordId: i.recordId, success: false as const, error: "boom" }
