@@ -16,27 +16,6 @@ export interface ResponseBase { responseId: string; updatedAt: string }
  */
 export type OutboxState = "waiting" | "conflict" | "rejected";
 
-export interface OutboxEntry {
-  /** Position in the user's queue (ascending = order given); never reused for a later answer. */
-  seq: number;
-  userId: string;
-  datasetId: string;
-  recordId: string;
-  status: ResponseStatus;
-  values: AnswerValues;
-  base: ResponseBase | null;
-  queuedAt: string;
-  /** Failed attempts so far (network, 5xx); drives the back-off. */
-  attempts: number;
-  state: OutboxState;
-  /** Set while one tab sends it; an entry found sending when the send lock is taken was cut off (crash, closed tab). */
-  sending: boolean;
-  /** With state 'conflict': the response now on the server (null when it was deleted there). */
-  server: RecordResponse | null;
-  /** With state 'rejected': why (HTTP status). */
-  error: number | null;
-}
-
 /** What the user did: a response for a record. */
 export interface AnswerInput {
   userId: string;
@@ -46,6 +25,20 @@ export interface AnswerInput {
   values: AnswerValues;
   base: ResponseBase | null;
   queuedAt: string;
+}
+
+export interface OutboxEntry extends AnswerInput {
+  /** Position in the user's queue (ascending = order given); never reused for a later answer. */
+  seq: number;
+  /** Failed attempts so far (network, 5xx); drives the back-off. */
+  attempts: number;
+  state: OutboxState;
+  /** Set while one tab sends it; an entry found sending when the send lock is taken was cut off (crash, closed tab). */
+  sending: boolean;
+  /** With state 'conflict': the response now on the server (null when it was deleted there). */
+  server: RecordResponse | null;
+  /** With state 'rejected': why (HTTP status). */
+  error: number | null;
 }
 
 export const baseOf = (response: RecordResponse | null): ResponseBase | null =>
