@@ -57,6 +57,7 @@ export default tseslint.config(
   },
   {
     files: ["packages/domain/**/*.ts"],
+    ignores: ["packages/domain/package-test/**"],
     rules: { "no-restricted-imports": ["error", { patterns: domainForbidden }] },
   },
   {

@@ -17,10 +17,13 @@ tessera_step() {
   local name="$1"; shift
   mkdir -p "$TOOLS_DIR/logs"
   local log="$TOOLS_DIR/logs/$name.log"
+  local rc=0
   if [ "${TESSERA_VERBOSE:-0}" = "1" ]; then
-    if "$@" 2>&1 | tee "$log" >&2; then return 0; fi
-  elif "$@" >"$log" 2>&1; then return 0; fi
-  local rc=$?
+    "$@" 2>&1 | tee "$log" >&2 || rc=${PIPESTATUS[0]}
+  else
+    "$@" >"$log" 2>&1 || rc=$?
+  fi
+  [ "$rc" -eq 0 ] && return 0
   {
     echo "tessera: set-up step '$name' failed (exit $rc): $*"
     echo "---- last 60 lines of $log ----"

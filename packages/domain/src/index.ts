@@ -64,3 +64,5 @@ export * from "./offline/outbox.js";
 export * from "./offline/form-draft.js";
 export * from "./offline/ports.js";
 export * from "./use-cases/offline/index.js";
+export * from "./rules/answer-rules.js";
+export * from "./rules/question-settings-rules.js";

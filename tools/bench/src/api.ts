@@ -3,8 +3,11 @@ import { tmpdir } from "node:os";
 import { Agent, request as httpRequest } from "node:http";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
-import type { BodyReply, BodyRequest } from "./body-worker.ts";
-import { DatasetGenerator, SENTIMENTS, SOURCES, TOPICS, VECTOR_DIMENSIONS, type GeneratedRecord } from "./data.ts";
+import type { BodyReply, BodyRequest } from "./body-messages.ts";
+import { upsertItem, type BenchDataset } from "./wire.ts";
+
+export { upsertItem, type BenchDataset };
+import { DatasetGenerator, SENTIMENTS, SOURCES, TOPICS, VECTOR_DIMENSIONS } from "./data.ts";
 
 /** A minimal JSON client authenticated the way the SDK is (X-Argilla-Api-Key). */
 export class Api {
@@ -52,12 +55,6 @@ export class Api {
   }
 }
 
-export interface BenchDataset {
-  workspaceId: string;
-  datasetId: string;
-  questionIds: { sentiment: string; topics: string };
-}
-
 /** Creates a workspace and a published dataset with the benchmark's settings (the SDK's call sequence, 5.4). */
 export async function createDataset(api: Api, name: string): Promise<BenchDataset> {
   const ws = await api.json<{ id: string }>("POST", "/workspaces", { name: `${name}-ws` });
@@ -82,21 +79,6 @@ export async function createDataset(api: Api, name: string): Promise<BenchDatase
   return { workspaceId: ws.id, datasetId: id, questionIds: { sentiment: sentiment.id, topics: topics.id } };
 }
 
-/** One record as the SDK's records.log sends it in PUT .../records/bulk (contract 5.6). */
-export function upsertItem(record: GeneratedRecord, ds: BenchDataset): unknown {
-  return {
-    id: null,
-    external_id: record.external_id,
-    fields: record.fields,
-    metadata: record.metadata,
-    vectors: record.vectors,
-    responses: [],
-    suggestions: [
-      { question_id: ds.questionIds.sentiment, question_name: "sentiment", type: "model", value: record.suggestions.sentiment.value, score: record.suggestions.sentiment.score, agent: "bench-model-v1" },
-      { question_id: ds.questionIds.topics, question_name: "topics", type: "model", value: record.suggestions.topics.value, score: record.suggestions.topics.score, agent: "bench-model-v1" },
-    ],
-  };
-}
 
 export interface ImportResult { records: number; seconds: number; clientCpuMs: number; recordsPerSecond: number; batchP50Ms: number; batchP95Ms: number; recordIds: string[]; bodies: "prebuilt" | "live"; prebuildSeconds?: number }
 

@@ -10,15 +10,10 @@
  */
 import { openSync, writeSync } from "node:fs";
 import { parentPort } from "node:worker_threads";
-import { upsertItem, type BenchDataset } from "./api.ts";
+import { upsertItem } from "./wire.ts";
+import type { BodyReply, BodyRequest } from "./body-messages.ts";
 import { DatasetGenerator } from "./data.ts";
 
-export type BodyRequest =
-  | { kind: "build"; ds: BenchDataset; from: number; count: number; file?: string }
-  | { kind: "parse"; from: number; bytes: ArrayBuffer };
-export type BodyReply =
-  | { kind: "build"; from: number; body?: string; file?: string; offset?: number; length?: number; firstText: string }
-  | { kind: "parse"; from: number; ids: string[] };
 
 const gen = new DatasetGenerator();
 const files = new Map<string, { fd: number; size: number }>();

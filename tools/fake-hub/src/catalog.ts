@@ -6,7 +6,8 @@ import { generateRows } from "./generators.js";
 /** A Hub `features` type, as JSON (hub.md 1.3): `{_type: ...}` objects, plain dicts, or legacy one-item arrays. */
 export type Feature = { readonly [key: string]: unknown } | readonly unknown[];
 
-export type Row = Record<string, unknown>;
+export type { Row } from "./generators.js";
+import type { Row } from "./generators.js";
 
 export interface SplitSource {
   /** JSONL file next to the dataset descriptor. */

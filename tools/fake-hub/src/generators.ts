@@ -1,4 +1,5 @@
-import type { Row } from "./catalog.js";
+/** One dataset row, as the Hub viewer returns it. */
+export type Row = Record<string, unknown>;
 
 /** mulberry32: a tiny deterministic PRNG, so generated datasets are identical on every machine. */
 function prng(seed: number): () => number {

@@ -3,36 +3,16 @@ import { join } from "node:path";
 import SQLite from "better-sqlite3";
 import * as sqliteVec from "sqlite-vec";
 import { Kysely, SqliteDialect } from "kysely";
-import { Migrator } from "kysely/migration";
 import type { DB } from "./schema.js";
-import { migrationProvider } from "./migrations/index.js";
-import { postgresMigrationProvider } from "./migrations/postgres/index.js";
-import { dialectOf, type SqlDialect } from "./dialect.js";
+import { migrate } from "./migrate.js";
+import type { Store, StoreConfig } from "./store.js";
 import { Checkpointer, FALLBACK_AUTOCHECKPOINT } from "./checkpointer.js";
 import { withStatementCache } from "./statement-cache.js";
 import { onRecordsWritten } from "../records/write-hooks.js";
 import { attachTextIndex, registerTextIndex, TextIndex } from "../search/text-index.js";
 
-export interface Store {
-  db: Kysely<DB>;
-  dialect: SqlDialect;
-  /** The raw embedded connection (SQLite only, else null), for adapters that need SQLite-specific SQL. */
-  sqlite: SQLite.Database | null;
-  /** The PostgreSQL connection string (PostgreSQL only, else null): pg-boss opens its own pool with it. */
-  databaseUrl: string | null;
-  /** PostgreSQL: the pgvector extension is installed (vector similarity). Always true on SQLite (sqlite-vec). */
-  vectorSearch: boolean;
-  /** SQLite: the thread that checkpoints the WAL (db/checkpointer.ts); null on PostgreSQL. */
-  checkpointer?: Checkpointer | null;
-  close(): Promise<void>;
-}
-
-export interface StoreConfig {
-  dataDir: string;
-  /** `postgres://...` selects PostgreSQL; null keeps the embedded SQLite store in dataDir. */
-  databaseUrl?: string | null;
-  databasePoolSize?: number;
-}
+export type { Store, StoreConfig } from "./store.js";
+export { migrate } from "./migrate.js";
 
 /** Opens the configured store (PostgreSQL when databaseUrl is set, else embedded SQLite) and migrates it. */
 export async function openStore(config: StoreConfig): Promise<Store> {
@@ -81,14 +61,4 @@ export async function openEmbeddedStore(dataDir: string): Promise<Store> {
     db, dialect: "sqlite", sqlite, databaseUrl: null, vectorSearch: true, checkpointer,
     close: async () => { await textIndex.stop(); await checkpointer?.close(); await db.destroy(); },
   };
-}
-
-export async function migrate(db: Kysely<DB>): Promise<void> {
-  const provider = dialectOf(db) === "postgres" ? postgresMigrationProvider : migrationProvider;
-  const migrator = new Migrator({ db, provider });
-  const { error, results } = await migrator.migrateToLatest();
-  const failed = results?.find((r) => r.status === "Error");
-  if (error || failed) {
-    throw new Error(`Database migration ${failed?.migrationName ?? ""} failed: ${String(error)}`);
-  }
 }

@@ -5,8 +5,8 @@ import {
   type PrimitiveValueListNode, type QueryResult, type RootOperationNode, type UnknownRow, type ValueNode,
 } from "kysely";
 import type { DB } from "./schema.js";
-import type { Store } from "./database.js";
-import { migrate } from "./database.js";
+import type { Store } from "./store.js";
+import { migrate } from "./migrate.js";
 import { onRecordsWritten } from "../records/write-hooks.js";
 import { PlannerStatistics } from "./planner-statistics.js";
 

@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from "kysely";
+import { minSubmittedOf as domainMinSubmittedOf } from "@tessera/domain";
 import type { DB, DatasetsTable } from "../db/schema.js";
 
 /** Settings of a dataset as the record, response and suggestion validators need them (wire shapes, contract 3.5-3.8). */
@@ -52,8 +53,7 @@ function parseJson<T>(text: string, fallback: T): T {
 }
 
 export function minSubmittedOf(dataset: DatasetRow): number {
-  const distribution = parseJson<{ min_submitted?: unknown }>(dataset.distribution, {});
-  return typeof distribution.min_submitted === "number" && distribution.min_submitted >= 1 ? distribution.min_submitted : 1;
+  return domainMinSubmittedOf(parseJson<unknown>(dataset.distribution, {}));
 }
 
 /** Loads the dataset's fields, questions, metadata properties and vector settings in four indexed queries. */

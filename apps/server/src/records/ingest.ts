@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type SQLite from "better-sqlite3";
 import type { Kysely } from "kysely";
+import { recordStatusFor } from "@tessera/domain";
 import type { DB } from "../db/schema.js";
 import { now } from "../clock.js";
 import { rawSqliteOf } from "../db/database.js";
@@ -156,7 +157,7 @@ export async function ingestWithSchema(trx: Kysely<DB>, schema: DatasetSchema, i
   const updated = prepared.filter((p) => p.existing);
   const responses = prepared.flatMap((p) => (p.item.responses ?? []).map((r) => ({ recordId: p.id, userId: r.user_id, status: r.status, values: r.values ?? null })));
   // A new record's responses are all in its item, so its status is known before it is written.
-  const statusOfNew = (p: Prepared) => ((p.item.responses ?? []).filter((r) => r.status === "submitted").length >= schema.minSubmitted ? "completed" : "pending");
+  const statusOfNew = (p: Prepared) => recordStatusFor((p.item.responses ?? []).filter((r) => r.status === "submitted").length, schema.minSubmitted);
   const suggestionRows = prepared.flatMap((p) => p.suggestions.map((s) => ({ recordId: p.id, id: newId(), ...s })));
   const responseRows = responses.map((r) => ({ ...r, id: newId() }));
   const vectorRows = prepared.flatMap((p) => Object.entries(p.item.vectors ?? {}).map(([name, values]) => ({ recordId: p.id, name, values })));

@@ -1,4 +1,5 @@
-import type { DatasetSchema, FieldDef, MetadataPropertyDef, OptionSetting, QuestionDef } from "./dataset-schema.js";
+import { answerViolation, type AnswerRuleQuestion, type AnswerViolation } from "@tessera/domain";
+import type { DatasetSchema, FieldDef, MetadataPropertyDef, QuestionDef } from "./dataset-schema.js";
 
 /**
  * Business validation of record fields, metadata, vectors, response values and suggestion values
@@ -148,8 +149,6 @@ export function validateVectors(schema: DatasetSchema, vectors: Record<string, n
 
 // ---------------------------------------------------------------- response and suggestion values
 
-const optionValues = (options: OptionSetting[] | { value: number }[]): (string | number)[] => options.map((o) => o.value);
-
 export interface ValueContext {
   /** "submitted" applies the submitted-only ranking rules; suggestions use "suggestion". */
   status: "submitted" | "draft" | "discarded" | "suggestion";
@@ -157,94 +156,54 @@ export interface ValueContext {
   recordFields: Record<string, unknown> | null;
 }
 
-/** Validates one answer value for a question (contract 3.11), throwing RecordValueError with the reason. */
+/** What the domain's answer rules need of a stored question. */
+export function answerRuleQuestion(question: QuestionDef): AnswerRuleQuestion {
+  const s = question.settings;
+  return {
+    type: s.type,
+    optionValues: s.type === "text" ? [] : s.options.map((o) => o.value),
+    ...(s.type === "span" ? { allowOverlapping: Boolean(s.allow_overlapping), spanField: s.field } : {}),
+  };
+}
+
+/** The contract's wording (the reference server's ValueError texts) of a domain answer rule violation. */
+export function answerViolationMessage(v: AnswerViolation): string {
+  switch (v.kind) {
+    case "text.notText": return `text question expects a text value, found ${pyType(v.value)}`;
+    case "text.empty": return "text question expects a non empty text value";
+    case "label.notAnOption": return `${pyRepr(v.value)} is not a valid label for label selection question.\nValid labels are: ${pyRepr(v.allowed)}`;
+    case "multiLabel.notList": return `This MultiLabelSelection question expects a list of values, found ${pyType(v.value)}`;
+    case "multiLabel.empty": return "This MultiLabelSelection question expects a list of values, found empty list";
+    case "multiLabel.duplicates": return "multi label selection questions expect a list of unique values, but duplicates were found";
+    case "multiLabel.notOptions": return `${pyRepr(v.invalid)} are not valid labels for multi label selection question.\nValid labels are: ${pyRepr(v.allowed)}`;
+    case "rating.notAnOption": return `${pyRepr(v.value)} is not a valid rating for rating question.\nValid ratings are: ${pyRepr(v.allowed)}`;
+    case "ranking.notList": return `This Ranking question expects a list of values, found ${pyType(v.value)}`;
+    case "ranking.badItem": return "ranking question expects a list of objects with 'value' and 'rank'";
+    case "ranking.badRank": return `ranking question expects integer ranks, found ${pyRepr(v.rank)}`;
+    case "ranking.notOptions": return `${pyRepr(v.invalid)} are not valid values for ranking question.\nValid values are: ${pyRepr(v.allowed)}`;
+    case "ranking.duplicates": return "ranking question expects a list of unique values, but duplicates were found";
+    case "ranking.incomplete": return `ranking question expects a list containing ${v.expected} values, found a list of ${v.found} values`;
+    case "ranking.rankOutOfRange": return `${pyRepr(v.rank)} are not valid ranks for ranking question.\nValid ranks are: ${pyRepr(v.allowedRanks)}`;
+    case "span.notList": return `span question expects a list of values, found ${pyType(v.value)}`;
+    case "span.tooMany": return `span question expects a list of at most ${v.max} values`;
+    case "span.noFieldText": return `span question requires record to have field \`${v.field}\``;
+    case "span.badItem": return "span question expects a list of objects with string 'label' and integer 'start' and 'end'";
+    case "span.unknownLabel": return `undefined label ${pyRepr(v.label)} for span question.\nValid labels are: ${pyRepr(v.allowed)}`;
+    case "span.startNegative": return "span question response value `start` must have a value greater or equal than `0`";
+    case "span.endTooSmall": return "span question response value `end` must have a value greater or equal than `1`";
+    case "span.startBeyondText": return `span question response value \`start\` must have a value lower than record field \`${v.field}\` length that is \`${v.length}\``;
+    case "span.endBeyondText": return `span question response value \`end\` must have a value lower or equal than record field \`${v.field}\` length that is \`${v.length}\``;
+    case "span.endNotAfterStart": return "span question response value `end` must have a value greater than `start`";
+    case "span.overlapping": return `overlapping values found between spans at index idx=${v.first} and idx=${v.second}`;
+  }
+}
+
+/** Validates one answer value for a question (contract 3.11) with the domain's rules, throwing RecordValueError with the reason. */
 export function validateQuestionValue(question: QuestionDef, value: unknown, ctx: ValueContext): void {
   const s = question.settings;
-  switch (s.type) {
-    case "text":
-      if (typeof value !== "string") fail(`text question expects a text value, found ${pyType(value)}`);
-      if ((value as string).length === 0) fail("text question expects a non empty text value");
-      return;
-    case "label_selection": {
-      const allowed = optionValues(s.options);
-      if (!allowed.includes(value as string)) fail(`${pyRepr(value)} is not a valid label for label selection question.\nValid labels are: ${pyRepr(allowed)}`);
-      return;
-    }
-    case "multi_label_selection": {
-      if (!Array.isArray(value)) fail(`This MultiLabelSelection question expects a list of values, found ${pyType(value)}`);
-      const list = value as unknown[];
-      if (list.length === 0) fail("This MultiLabelSelection question expects a list of values, found empty list");
-      if (new Set(list.map((v) => JSON.stringify(v))).size !== list.length) fail("multi label selection questions expect a list of unique values, but duplicates were found");
-      const allowed = optionValues(s.options);
-      const invalid = list.filter((v) => !allowed.includes(v as string));
-      if (invalid.length > 0) fail(`${pyRepr(invalid)} are not valid labels for multi label selection question.\nValid labels are: ${pyRepr(allowed)}`);
-      return;
-    }
-    case "rating": {
-      const allowed = optionValues(s.options);
-      if (typeof value !== "number" || !Number.isInteger(value) || !allowed.includes(value)) {
-        fail(`${pyRepr(value)} is not a valid rating for rating question.\nValid ratings are: ${pyRepr(allowed)}`);
-      }
-      return;
-    }
-    case "ranking": return validateRanking(s.options, value, ctx);
-    case "span": return validateSpan(question, s, value, ctx);
-  }
-}
-
-function validateRanking(options: OptionSetting[], value: unknown, ctx: ValueContext): void {
-  if (!Array.isArray(value)) fail(`This Ranking question expects a list of values, found ${pyType(value)}`);
-  const list = value as unknown[];
-  const allowed = optionValues(options);
-  const values: unknown[] = [];
-  for (const item of list) {
-    if (!isPlainObject(item) || !("value" in item)) fail("ranking question expects a list of objects with 'value' and 'rank'");
-    const entry = item as { value: unknown; rank?: unknown };
-    if (entry.rank !== undefined && entry.rank !== null && (typeof entry.rank !== "number" || !Number.isInteger(entry.rank))) fail(`ranking question expects integer ranks, found ${pyRepr(entry.rank)}`);
-    values.push(entry.value);
-  }
-  const invalid = values.filter((v) => !allowed.includes(v as string));
-  if (invalid.length > 0) fail(`${pyRepr(invalid)} are not valid values for ranking question.\nValid values are: ${pyRepr(allowed)}`);
-  if (new Set(values).size !== values.length) fail("ranking question expects a list of unique values, but duplicates were found");
-  if (ctx.status === "submitted") {
-    if (values.length !== allowed.length) fail(`ranking question expects a list containing ${allowed.length} values, found a list of ${values.length} values`);
-    for (const item of list as { rank?: unknown }[]) {
-      const rank = item.rank;
-      if (typeof rank !== "number" || rank < 1 || rank > allowed.length) fail(`${pyRepr(rank ?? null)} are not valid ranks for ranking question.\nValid ranks are: ${pyRepr(allowed.map((_, i) => i + 1))}`);
-    }
-  }
-}
-
-function validateSpan(question: QuestionDef, s: Extract<QuestionDef["settings"], { type: "span" }>, value: unknown, ctx: ValueContext): void {
-  if (!Array.isArray(value)) fail(`span question expects a list of values, found ${pyType(value)}`);
-  const list = value as unknown[];
-  if (list.length > 10000) fail("span question expects a list of at most 10000 values");
-  const text = ctx.recordFields?.[s.field];
-  if (typeof text !== "string") fail(`span question requires record to have field \`${s.field}\``);
-  const length = (text as string).length;
-  const allowed = optionValues(s.options);
-  const spans: { start: number; end: number }[] = [];
-  list.forEach((item) => {
-    if (!isPlainObject(item) || typeof item.label !== "string" || typeof item.start !== "number" || typeof item.end !== "number"
-      || !Number.isInteger(item.start) || !Number.isInteger(item.end)) {
-      fail("span question expects a list of objects with string 'label' and integer 'start' and 'end'");
-    }
-    const span = item as { label: string; start: number; end: number };
-    if (!allowed.includes(span.label)) fail(`undefined label ${pyRepr(span.label)} for span question.\nValid labels are: ${pyRepr(allowed)}`);
-    if (span.start < 0) fail("span question response value `start` must have a value greater or equal than `0`");
-    if (span.end < 1) fail("span question response value `end` must have a value greater or equal than `1`");
-    if (span.start > length - 1) fail(`span question response value \`start\` must have a value lower than record field \`${s.field}\` length that is \`${length}\``);
-    if (span.end > length) fail(`span question response value \`end\` must have a value lower or equal than record field \`${s.field}\` length that is \`${length}\``);
-    if (span.end <= span.start) fail("span question response value `end` must have a value greater than `start`");
-    spans.push(span);
-  });
-  if (!s.allow_overlapping) {
-    const sorted = spans.map((sp, idx) => ({ ...sp, idx })).sort((a, b) => a.start - b.start);
-    for (let i = 1; i < sorted.length; i++) {
-      if (sorted[i]!.start < sorted[i - 1]!.end) fail(`overlapping values found between spans at index idx=${sorted[i - 1]!.idx} and idx=${sorted[i]!.idx}`);
-    }
-  }
-  void question;
+  const fieldText = s.type === "span" ? (typeof ctx.recordFields?.[s.field] === "string" ? (ctx.recordFields[s.field] as string) : null) : undefined;
+  const violation = answerViolation(answerRuleQuestion(question), value, { status: ctx.status, ...(fieldText !== undefined ? { fieldText } : {}) });
+  if (violation) fail(answerViolationMessage(violation));
 }
 
 /** Contract 3.11 response-level rules, then each value. `values` is `{question: {"value": V}}`. */

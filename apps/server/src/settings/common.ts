@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { API_DESCRIPTION_MAX_LENGTH, API_TITLE_MAX_LENGTH } from "@tessera/domain";
 import { validationError } from "../http/errors.js";
 
 /** Name rule of questions and metadata properties (contract 3.6, 3.7). */
@@ -6,8 +7,8 @@ export const NAME_REGEX = /^(?=.*[a-z0-9])[a-z0-9_-]+$/;
 
 export const nameSchema = z.string().min(1).max(200);
 export const strictNameSchema = nameSchema.regex(NAME_REGEX, { message: `String should match pattern '${NAME_REGEX.source}'` });
-export const titleSchema = z.string().min(1).max(500);
-export const descriptionSchema = z.string().min(1).max(1000);
+export const titleSchema = z.string().min(1).max(API_TITLE_MAX_LENGTH);
+export const descriptionSchema = z.string().min(1).max(API_DESCRIPTION_MAX_LENGTH);
 
 /**
  * PATCH bodies: the contract's non-nullable keys reject an explicit `null` with a 422 legacy ValidationError
@@ -27,10 +28,3 @@ export const pySet = (values: readonly unknown[]): string => `{${values.map((v) 
 
 /** Python-style list repr, e.g. `['a', 'b']`. */
 export const pyList = (values: readonly string[]): string => `[${values.map((v) => `'${v}'`).join(", ")}]`;
-
-export function duplicates<T>(values: readonly T[]): T[] {
-  const seen = new Set<T>();
-  const dup = new Set<T>();
-  for (const v of values) (seen.has(v) ? dup : seen).add(v);
-  return [...dup];
-}

@@ -1,5 +1,9 @@
 import { z } from "zod";
-import { descriptionSchema, duplicates, pySet } from "./common.js";
+import {
+  HSL_COLOR_PATTERN, OPTION_COUNT_LIMITS, OPTION_TEXT_MAX_LENGTH, OPTION_VALUE_MAX_LENGTH, RATING_VALUE_MAX, RATING_VALUE_MIN,
+  SPAN_COLOR_MAX_LENGTH, VISIBLE_OPTIONS_MIN, duplicateOptionValues, visibleOptionsViolation,
+} from "@tessera/domain";
+import { descriptionSchema, pySet } from "./common.js";
 
 /**
  * Question settings (contract 3.6). The create schemas fill the defaults; their output is exactly the
@@ -10,29 +14,31 @@ import { descriptionSchema, duplicates, pySet } from "./common.js";
 export const QUESTION_TYPES = ["text", "rating", "label_selection", "multi_label_selection", "ranking", "span"] as const;
 export type QuestionType = (typeof QUESTION_TYPES)[number];
 
-export const LABEL_SELECTION_MAX_OPTIONS = 500;
-export const RANKING_MAX_OPTIONS = 50;
-export const SPAN_MAX_OPTIONS = 500;
-export const MIN_VISIBLE_OPTIONS = 3;
+// The rules themselves live in @tessera/domain (rules/question-settings-rules.ts); this file gives
+// them the contract's request shapes and 422 wording.
+export const LABEL_SELECTION_MAX_OPTIONS = OPTION_COUNT_LIMITS.label_selection.max;
+export const RANKING_MAX_OPTIONS = OPTION_COUNT_LIMITS.ranking.max;
+export const SPAN_MAX_OPTIONS = OPTION_COUNT_LIMITS.span.max;
+export const MIN_VISIBLE_OPTIONS = VISIBLE_OPTIONS_MIN;
 
 export const OptionSchema = z.object({
-  value: z.string().min(1).max(200),
-  text: z.string().min(1).max(500),
+  value: z.string().min(1).max(OPTION_VALUE_MAX_LENGTH),
+  text: z.string().min(1).max(OPTION_TEXT_MAX_LENGTH),
   description: descriptionSchema.nullable().default(null),
 });
 export type QuestionOption = z.infer<typeof OptionSchema>;
 
 /** Span options may carry the colour the UI shows (spec section 3: HSL; generated from the label when absent). */
-export const HSL_COLOR = /^hsla?\(\s*\d{1,3}(\.\d+)?(deg)?\s*,?\s*\d{1,3}(\.\d+)?%\s*,?\s*\d{1,3}(\.\d+)?%\s*(,\s*(0|1|0?\.\d+)\s*)?\)$/i;
+export const HSL_COLOR = HSL_COLOR_PATTERN;
 export const SpanOptionSchema = OptionSchema.extend({
-  color: z.string().max(64).regex(HSL_COLOR, { message: "The value color must be HSL for now." }).optional(),
+  color: z.string().max(SPAN_COLOR_MAX_LENGTH).regex(HSL_COLOR, { message: "The value color must be HSL for now." }).optional(),
 });
 
-export const RatingOptionSchema = z.object({ value: z.number().int().min(0).max(10) });
+export const RatingOptionSchema = z.object({ value: z.number().int().min(RATING_VALUE_MIN).max(RATING_VALUE_MAX) });
 export type RatingOption = z.infer<typeof RatingOptionSchema>;
 
 const uniqueValues = (options: readonly { value: string | number }[], ctx: z.RefinementCtx) => {
-  const dup = duplicates(options.map((o) => o.value));
+  const dup = duplicateOptionValues(options.map((o) => o.value));
   if (dup.length > 0) ctx.addIssue({ code: "custom", message: `Option values must be unique, found duplicates: ${pySet(dup)}`, path: [] });
 };
 
@@ -44,7 +50,7 @@ export const visibleOptionsMessage = (count: number) =>
   `the value for 'visible_options' must be less or equal to the number of items in 'options' (${count})`;
 
 const checkVisible = (s: { options: readonly unknown[]; visible_options: number | null }, ctx: z.RefinementCtx) => {
-  if (s.visible_options !== null && s.visible_options > s.options.length) {
+  if (visibleOptionsViolation(s.visible_options, s.options.length)?.kind === "visibleOptions.overOptions") {
     ctx.addIssue({ code: "custom", message: visibleOptionsMessage(s.options.length), path: ["visible_options"] });
   }
 };
@@ -52,24 +58,24 @@ const checkVisible = (s: { options: readonly unknown[]; visible_options: number 
 export const TextQuestionSettingsSchema = z.object({ type: z.literal("text"), use_markdown: z.boolean().default(false) });
 export const RatingQuestionSettingsSchema = z.object({
   type: z.literal("rating"),
-  options: z.array(RatingOptionSchema).min(2).max(11).superRefine(uniqueValues),
+  options: z.array(RatingOptionSchema).min(OPTION_COUNT_LIMITS.rating.min).max(OPTION_COUNT_LIMITS.rating.max).superRefine(uniqueValues),
 });
 export const LabelSelectionQuestionSettingsSchema = z.object({
   type: z.literal("label_selection"),
-  options: options(2, LABEL_SELECTION_MAX_OPTIONS),
+  options: options(OPTION_COUNT_LIMITS.label_selection.min, LABEL_SELECTION_MAX_OPTIONS),
   visible_options: visibleOptions.nullable().default(null),
 }).superRefine(checkVisible);
 export const MultiLabelSelectionQuestionSettingsSchema = z.object({
   type: z.literal("multi_label_selection"),
-  options: options(2, LABEL_SELECTION_MAX_OPTIONS),
+  options: options(OPTION_COUNT_LIMITS.multi_label_selection.min, OPTION_COUNT_LIMITS.multi_label_selection.max),
   visible_options: visibleOptions.nullable().default(null),
   options_order: z.enum(["natural", "suggestion"]).default("natural"),
 }).superRefine(checkVisible);
-export const RankingQuestionSettingsSchema = z.object({ type: z.literal("ranking"), options: options(2, RANKING_MAX_OPTIONS) });
+export const RankingQuestionSettingsSchema = z.object({ type: z.literal("ranking"), options: options(OPTION_COUNT_LIMITS.ranking.min, RANKING_MAX_OPTIONS) });
 export const SpanQuestionSettingsSchema = z.object({
   type: z.literal("span"),
   field: z.string().min(1).max(200),
-  options: spanOptions(1, SPAN_MAX_OPTIONS),
+  options: spanOptions(OPTION_COUNT_LIMITS.span.min, SPAN_MAX_OPTIONS),
   visible_options: visibleOptions.nullable().default(null),
   allow_overlapping: z.boolean().default(false),
 }).superRefine(checkVisible).transform((s) => ({ ...s, allow_character_annotation: true as const }));
@@ -96,14 +102,14 @@ export const QuestionSettingsUpdateSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("text"), use_markdown: z.boolean().optional() }),
   z.object({ type: z.literal("rating") }),
   z.object({ type: z.literal("ranking") }),
-  z.object({ type: z.literal("label_selection"), visible_options: visibleOptions.nullable().optional(), options: options(2, LABEL_SELECTION_MAX_OPTIONS).optional() }),
+  z.object({ type: z.literal("label_selection"), visible_options: visibleOptions.nullable().optional(), options: options(OPTION_COUNT_LIMITS.label_selection.min, LABEL_SELECTION_MAX_OPTIONS).optional() }),
   z.object({
     type: z.literal("multi_label_selection"), visible_options: visibleOptions.nullable().optional(),
-    options: options(2, LABEL_SELECTION_MAX_OPTIONS).optional(), options_order: z.enum(["natural", "suggestion"]).optional(),
+    options: options(OPTION_COUNT_LIMITS.multi_label_selection.min, OPTION_COUNT_LIMITS.multi_label_selection.max).optional(), options_order: z.enum(["natural", "suggestion"]).optional(),
   }),
   z.object({
     type: z.literal("span"), visible_options: visibleOptions.nullable().optional(),
-    options: spanOptions(1, SPAN_MAX_OPTIONS).optional(), allow_overlapping: z.boolean().optional(),
+    options: spanOptions(OPTION_COUNT_LIMITS.span.min, SPAN_MAX_OPTIONS).optional(), allow_overlapping: z.boolean().optional(),
   }),
 ]);
 export type QuestionSettingsUpdate = z.infer<typeof QuestionSettingsUpdateSchema>;
@@ -131,7 +137,7 @@ export function applyQuestionSettingsUpdate(stored: QuestionSettings, update: Qu
       return { error: `the option values cannot be modified. found unexpected option values: [${unexpected.map((v) => `'${v}'`).join(", ")}]` };
     }
   }
-  if (update.visible_options !== undefined && update.visible_options !== null && update.visible_options > current.options.length) {
+  if (visibleOptionsViolation(update.visible_options, current.options.length)?.kind === "visibleOptions.overOptions") {
     return { error: visibleOptionsMessage(current.options.length) };
   }
   if (update.type === "span" && current.type === "span" && current.allow_overlapping && update.allow_overlapping === false) {

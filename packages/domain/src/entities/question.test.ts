@@ -19,10 +19,13 @@ describe("answer validity (spec section 4)", () => {
     const rating = new Question(QUESTIONS.rating);
     const multi = new Question(QUESTIONS.multi);
     expect([label.answer.isValid, rating.answer.isValid, multi.answer.isValid]).toEqual([false, false, false]);
-    label.answer.set("positive"); rating.answer.set(0); multi.answer.set(["a"]);
+    label.answer.set("positive"); rating.answer.set(1); multi.answer.set(["a"]);
     expect([label.answer.isValid, rating.answer.isValid, multi.answer.isValid]).toEqual([true, true, true]);
     multi.answer.set([]);
     expect(multi.answer.isValid).toBe(false);
+    // The server's rule, from the same domain function: a value that is not an option is no answer.
+    label.answer.set("neutral"); rating.answer.set(0); multi.answer.set(["a", "z"]);
+    expect([label.answer.isValid, rating.answer.isValid, multi.answer.isValid]).toEqual([false, false, false]);
   });
   it("span is always valid", () => {
     const q = new Question(QUESTIONS.span);

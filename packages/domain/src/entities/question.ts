@@ -4,6 +4,7 @@ import { colorForLabel, isHslColor } from "./color.js";
 import type { AnswerValue, OptionValue, RankingItem, SpanItem } from "./answer.js";
 import { assertQuestionType, type QuestionType } from "./question-type.js";
 import type { Suggestion } from "./suggestion.js";
+import { answerViolation } from "../rules/answer-rules.js";
 
 export interface QuestionOption {
   value: OptionValue;
@@ -40,7 +41,11 @@ export interface QuestionProps {
 export class QuestionAnswer {
   private current: AnswerValue | null = null;
 
-  constructor(readonly type: QuestionType, private readonly optionValues: () => OptionValue[]) {
+  constructor(
+    readonly type: QuestionType,
+    private readonly optionValues: () => OptionValue[],
+    private readonly spanRules: () => { allowOverlapping?: boolean; spanField?: string } = () => ({}),
+  ) {
     assertQuestionType(type);
     this.clear();
   }
@@ -76,15 +81,16 @@ export class QuestionAnswer {
 
   private get rankedCount(): number { return (this.current as RankingItem[]).filter((i) => i.rank !== null).length; }
 
-  /** text non-empty; label, multi-label and rating have a selection; span always; ranking complete. */
+  /**
+   * Whether the answer can be submitted: the domain's answer rules for a submitted response, the
+   * same the server applies (rules/answer-rules.ts). text non-empty; label, multi-label and rating
+   * a selection among the options; span always (the form places spans within the text); ranking
+   * complete.
+   */
   get isValid(): boolean {
-    switch (this.type) {
-      case "text": return typeof this.current === "string" && this.current.trim() !== "";
-      case "label_selection": case "rating": return this.current !== null;
-      case "multi_label_selection": return (this.current as OptionValue[]).length > 0;
-      case "span": return true;
-      case "ranking": { const items = this.current as RankingItem[]; return items.length > 0 && this.rankedCount === items.length; }
-    }
+    if (this.type === "ranking" && (this.current as RankingItem[]).length === 0) return false;
+    const question = { type: this.type, optionValues: this.optionValues(), ...this.spanRules() };
+    return answerViolation(question, this.current, { status: "submitted" }) === null;
   }
 
   /** Ranking only: some but not all options ranked. */
@@ -146,7 +152,11 @@ export class Question {
     this.settings = structuredClone(props.settings);
     this.updatedAt = props.updatedAt;
     this.suggestion = suggestion;
-    this.answer = new QuestionAnswer(props.settings.type, () => (this.settings.options ?? []).map((o) => o.value));
+    this.answer = new QuestionAnswer(
+      props.settings.type,
+      () => (this.settings.options ?? []).map((o) => o.value),
+      () => ({ allowOverlapping: this.settings.allow_overlapping ?? false, ...(this.settings.field ? { spanField: this.settings.field } : {}) }),
+    );
     this.original = this.snapshotSettings();
   }
 

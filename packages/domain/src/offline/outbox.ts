@@ -1,4 +1,3 @@
-import { dequal } from "dequal";
 import type { AnswerValues, RecordResponse, ResponseStatus } from "../entities/answer.js";
 
 /**
@@ -47,9 +46,18 @@ export const baseOf = (response: RecordResponse | null): ResponseBase | null =>
 const sameBase = (a: ResponseBase | null, b: ResponseBase | null): boolean =>
   a === null || b === null ? a === b : a.responseId === b.responseId && a.updatedAt === b.updatedAt;
 
+/** JSON with object keys in order, so that two answers compare by content. */
+const canonical = (value: unknown): unknown => {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical((value as Record<string, unknown>)[k])]));
+  }
+  return value;
+};
+
 /** Whether the server's response already says what the entry says (status and values): then sending it is done. */
 export function sameAnswer(entry: Pick<OutboxEntry, "status" | "values">, response: RecordResponse | null): boolean {
-  return response !== null && response.status === entry.status && dequal(response.values ?? {}, entry.values);
+  return response !== null && response.status === entry.status && JSON.stringify(canonical(response.values ?? {})) === JSON.stringify(canonical(entry.values));
 }
 
 /**

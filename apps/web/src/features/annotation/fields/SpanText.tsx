@@ -5,14 +5,10 @@ import { Suggestion, type DatasetRecord, type Question, type SpanItem } from "@t
 import type { FormController } from "../form-controller";
 import { addSpan, removeSpan, snapSelection, spanLevels } from "../questions/span-selection";
 import { textDirection } from "../../../shared/text-direction";
-import { useSearchHighlight } from "./search-highlight";
+import { supportsHighlights, useSearchHighlight } from "./search-highlight";
 import { SuggestionIcon } from "../questions/SuggestionIcon";
 
 /** Whether the CSS Custom Highlight API (used to paint spans) exists in this browser. */
-export function supportsHighlights(): boolean {
-  return typeof CSS !== "undefined" && "highlights" in CSS && typeof (globalThis as { Highlight?: unknown }).Highlight === "function";
-}
-
 interface HighlightRegistry { set(name: string, h: unknown): void; delete(name: string): void }
 const registry = (): HighlightRegistry => (CSS as unknown as { highlights: HighlightRegistry }).highlights;
 type HighlightCtor = new (...ranges: Range[]) => unknown;

@@ -1,5 +1,9 @@
 import { useLayoutEffect } from "react";
-import { supportsHighlights } from "./SpanText";
+
+/** Whether the browser has the CSS Custom Highlight API (SpanText and the search highlight use it). */
+export function supportsHighlights(): boolean {
+  return typeof CSS !== "undefined" && "highlights" in CSS && typeof (globalThis as { Highlight?: unknown }).Highlight === "function";
+}
 
 /** Paints the matches of a text search inside an element with the CSS Custom Highlight API. */
 export function useSearchHighlight(ref: React.RefObject<HTMLElement | null>, name: string, query: string, content: unknown) {
