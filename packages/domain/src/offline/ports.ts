@@ -19,9 +19,11 @@ export interface OutboxStore {
 /** The forms kept at every change, one per user and record. */
 export interface FormDraftStore {
   get(userId: string, recordId: string): Promise<FormDraft | null>;
-  put(draft: FormDraft): Promise<void>;
-  /** Removes the draft; with `savedUpTo`, only when it was saved at or before that time (later typing is kept). */
-  delete(userId: string, recordId: string, savedUpTo?: string): Promise<void>;
+  /**
+   * Replaces the record's draft with what `change` makes of it (null: none), atomically (one read-write
+   * transaction). Returning the draft given writes nothing.
+   */
+  change(userId: string, recordId: string, change: (draft: FormDraft | null) => FormDraft | null): Promise<void>;
   /** The user's drafts (e.g. to ask before sign-out). */
   list(userId: string): Promise<FormDraft[]>;
   clear(userId: string): Promise<void>;

@@ -22,10 +22,10 @@ export class MemoryOutbox implements OutboxStore {
 export class MemoryDrafts implements FormDraftStore {
   readonly drafts = new Map<string, FormDraft>();
   async get(userId: string, recordId: string) { return this.drafts.get(`${userId}/${recordId}`) ?? null; }
-  async put(draft: FormDraft) { this.drafts.set(`${draft.userId}/${draft.recordId}`, draft); }
-  async delete(userId: string, recordId: string, savedUpTo?: string) {
-    const d = this.drafts.get(`${userId}/${recordId}`);
-    if (d && (savedUpTo === undefined || d.savedAt <= savedUpTo)) this.drafts.delete(`${userId}/${recordId}`);
+  async change(userId: string, recordId: string, change: (draft: FormDraft | null) => FormDraft | null) {
+    const key = `${userId}/${recordId}`;
+    const next = change(this.drafts.get(key) ?? null);
+    if (next) this.drafts.set(key, next); else this.drafts.delete(key);
   }
   async list(userId: string) { return [...this.drafts.values()].filter((d) => d.userId === userId); }
   async clear(userId: string) { for (const d of await this.list(userId)) this.drafts.delete(`${userId}/${d.recordId}`); }

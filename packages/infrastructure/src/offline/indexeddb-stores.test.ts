@@ -38,15 +38,18 @@ describe("IndexedDB outbox (through idb, on fake-indexeddb)", () => {
 });
 
 describe("IndexedDB kept forms", () => {
-  it("stores one form per user and record; a conditional delete keeps later typing", async () => {
+  it("stores one form per user and record, changed in one transaction (null removes it)", async () => {
     const store = new IndexedDbFormDraftStore(fresh());
-    await store.put(draft("u1", "r1", "2026-01-01T00:00:01.000Z"));
-    await store.put(draft("u1", "r1", "2026-01-01T00:00:05.000Z"));
-    await store.put(draft("u2", "r1", "2026-01-01T00:00:01.000Z"));
+    const put = (d: FormDraft) => store.change(d.userId, d.recordId, () => d);
+    await put(draft("u1", "r1", "2026-01-01T00:00:01.000Z"));
+    await put(draft("u1", "r1", "2026-01-01T00:00:05.000Z"));
+    await put(draft("u2", "r1", "2026-01-01T00:00:01.000Z"));
     expect((await store.get("u1", "r1"))?.savedAt).toBe("2026-01-01T00:00:05.000Z");
-    await store.delete("u1", "r1", "2026-01-01T00:00:02.000Z");
+    // what the rule decides from the stored draft: kept when saved after a time, removed otherwise
+    const olderThan = (t: string) => (d: FormDraft | null) => (d && d.savedAt > t ? d : null);
+    await store.change("u1", "r1", olderThan("2026-01-01T00:00:02.000Z"));
     expect(await store.get("u1", "r1")).not.toBeNull();
-    await store.delete("u1", "r1", "2026-01-01T00:00:05.000Z");
+    await store.change("u1", "r1", olderThan("2026-01-01T00:00:05.000Z"));
     expect(await store.get("u1", "r1")).toBeNull();
     expect(await store.list("u2")).toHaveLength(1);
     await store.clear("u2");

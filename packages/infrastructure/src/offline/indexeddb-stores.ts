@@ -46,11 +46,13 @@ export class IndexedDbOutboxStore implements OutboxStore {
     const db = await this.handle.get();
     const tx = db.transaction("outbox", "readwrite");
     const current = (await tx.store.index("byUser").getAll(userId)).sort(bySeq);
-    const next = change(current).map((e) => ({ ...e, userId })).sort(bySeq);
+    const next = change(current).sort(bySeq);
+    // the rules return unchanged entries as they were given: only removed, new and changed ones are written
     const keep = new Set(next.map((e) => e.seq));
+    const untouched = new Set(current);
     const writes: Promise<unknown>[] = [];
     for (const e of current) if (!keep.has(e.seq)) writes.push(tx.store.delete([userId, e.seq]));
-    for (const e of next) writes.push(tx.store.put(e));
+    for (const e of next) if (!untouched.has(e)) writes.push(tx.store.put({ ...e, userId }));
     await Promise.all([...writes, tx.done]);
     return next;
   }
@@ -71,15 +73,12 @@ export class IndexedDbFormDraftStore implements FormDraftStore {
     return (await (await this.handle.get()).get("drafts", [userId, recordId])) ?? null;
   }
 
-  async put(draft: FormDraft): Promise<void> {
-    await (await this.handle.get()).put("drafts", draft);
-  }
-
-  async delete(userId: string, recordId: string, savedUpTo?: string): Promise<void> {
+  async change(userId: string, recordId: string, change: (draft: FormDraft | null) => FormDraft | null): Promise<void> {
     const db = await this.handle.get();
     const tx = db.transaction("drafts", "readwrite");
-    const draft = await tx.store.get([userId, recordId]);
-    if (draft && (savedUpTo === undefined || draft.savedAt <= savedUpTo)) await tx.store.delete([userId, recordId]);
+    const draft = (await tx.store.get([userId, recordId])) ?? null;
+    const next = change(draft);
+    if (next === null) { if (draft) await tx.store.delete([userId, recordId]); } else if (next !== draft) await tx.store.put({ ...next, userId, recordId });
     await tx.done;
   }
 

@@ -221,8 +221,8 @@ export class OfflineAnswersViewModel {
     for (;;) {
       if (userId !== this.userId) return;
       const result = await this.useCases.sendNext.execute(userId);
-      if (result.kind === "idle") { await this.refresh(); return; }
-      await this.refresh();
+      if (userId === this.userId) this.setEntries(result.entries);
+      if (result.kind === "idle") return;
       this.env.notify(userId);
       if (result.kind === "sent") {
         this.settle(result.entry.seq, (w) => w.resolve(result.response));

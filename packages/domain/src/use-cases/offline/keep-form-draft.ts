@@ -11,11 +11,7 @@ export class KeepFormDraftUseCase {
   constructor(private readonly drafts: FormDraftStore, private readonly clock: Clock) {}
 
   async execute(userId: string, record: DatasetRecord): Promise<void> {
-    const previous = await this.drafts.get(userId, record.id);
-    if (!record.isModified) {
-      if (previous) await this.drafts.delete(userId, record.id);
-      return;
-    }
-    await this.drafts.put(formDraftOf(userId, record, new Date(this.clock.now()).toISOString(), previous));
+    const savedAt = new Date(this.clock.now()).toISOString();
+    await this.drafts.change(userId, record.id, (previous) => (record.isModified ? formDraftOf(userId, record, savedAt, previous) : null));
   }
 }

@@ -13,7 +13,7 @@ export class ResolveQueuedAnswerUseCase {
   async execute(entry: OutboxEntry, choice: ConflictChoice): Promise<RecordResponse | null> {
     await this.outbox.change(entry.userId, (entries) => resolveEntry(entries, entry.seq, choice));
     if (choice === "mine") return null;
-    await this.drafts.delete(entry.userId, entry.recordId);
+    await this.drafts.change(entry.userId, entry.recordId, () => null);
     return entry.server;
   }
 }

@@ -5,12 +5,13 @@ import {
   applyConflict, applyRejected, applySent, applyUnreachable, baseOf, classifyFailure, markSending, nextToSend, releaseAbandoned, sameAnswer, type OutboxEntry,
 } from "../../offline/outbox.js";
 
-export type SendResult =
+/** What one send did, with the user's entries after it (`entries`, oldest first). */
+export type SendResult = { entries: OutboxEntry[] } & (
   | { kind: "idle" }
   | { kind: "sent"; entry: OutboxEntry; response: RecordResponse }
   | { kind: "unreachable"; entry: OutboxEntry; attempts: number }
   | { kind: "conflict"; entry: OutboxEntry; server: RecordResponse | null }
-  | { kind: "rejected"; entry: OutboxEntry; status: number };
+  | { kind: "rejected"; entry: OutboxEntry; status: number });
 
 const statusOf = (error: unknown): number | undefined => (error instanceof RepositoryError ? error.status : undefined);
 
@@ -30,9 +31,14 @@ export class SendNextAnswerUseCase {
   }
 
   async execute(userId: string): Promise<SendResult> {
-    const entry = nextToSend(await this.outbox.list(userId));
-    if (!entry) return { kind: "idle" };
-    await this.outbox.change(userId, (entries) => markSending(entries, entry.seq));
+    // picked and marked in one transaction
+    let picked: OutboxEntry | null = null;
+    const entries = await this.outbox.change(userId, (current) => {
+      picked = nextToSend(current);
+      return picked ? markSending(current, picked.seq) : current;
+    });
+    const entry = picked as OutboxEntry | null;
+    if (!entry) return { kind: "idle", entries };
     const payload = { status: entry.status, values: entry.values };
     try {
       const response = entry.base
@@ -44,8 +50,8 @@ export class SendNextAnswerUseCase {
       const failure = classifyFailure(status);
       if (failure === "unreachable") return this.unreachable(entry);
       if (failure === "rejected") {
-        await this.outbox.change(userId, (entries) => applyRejected(entries, entry.seq, status ?? 0));
-        return { kind: "rejected", entry, status: status ?? 0 };
+        const after = await this.outbox.change(userId, (current) => applyRejected(current, entry.seq, status ?? 0));
+        return { kind: "rejected", entry, status: status ?? 0, entries: after };
       }
       let server: RecordResponse | null;
       try {
@@ -54,22 +60,23 @@ export class SendNextAnswerUseCase {
         return this.unreachable(entry);
       }
       if (sameAnswer(entry, server)) return this.sent(entry, server!);
-      await this.outbox.change(userId, (entries) => applyConflict(entries, entry.seq, server));
-      return { kind: "conflict", entry, server };
+      const after = await this.outbox.change(userId, (current) => applyConflict(current, entry.seq, server));
+      return { kind: "conflict", entry, server, entries: after };
     }
   }
 
   private async unreachable(entry: OutboxEntry): Promise<SendResult> {
-    await this.outbox.change(entry.userId, (entries) => applyUnreachable(entries, entry.seq));
-    return { kind: "unreachable", entry, attempts: entry.attempts + 1 };
+    const entries = await this.outbox.change(entry.userId, (current) => applyUnreachable(current, entry.seq));
+    return { kind: "unreachable", entry, attempts: entry.attempts + 1, entries };
   }
 
   /** Out of the queue; the record's kept form is forgotten when nothing was typed after it was queued, else it builds on the new response. */
   private async sent(entry: OutboxEntry, response: RecordResponse): Promise<SendResult> {
-    await this.outbox.change(entry.userId, (entries) => applySent(entries, entry, response));
-    const draft = await this.drafts.get(entry.userId, entry.recordId);
-    if (draft && draft.savedAt <= entry.queuedAt) await this.drafts.delete(entry.userId, entry.recordId, draft.savedAt);
-    else if (draft) await this.drafts.put({ ...draft, base: baseOf(response) });
-    return { kind: "sent", entry, response };
+    const entries = await this.outbox.change(entry.userId, (current) => applySent(current, entry, response));
+    await this.drafts.change(entry.userId, entry.recordId, (draft) => {
+      if (!draft || draft.savedAt <= entry.queuedAt) return null;
+      return { ...draft, base: baseOf(response) };
+    });
+    return { kind: "sent", entry, response, entries };
   }
 }
