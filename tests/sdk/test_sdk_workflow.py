@@ -1,6 +1,5 @@
 """The official argilla==2.8.0 SDK, unchanged, against Tessera: the whole life of a dataset."""
 import math
-import os
 import random
 import uuid
 
@@ -146,13 +145,6 @@ def test_text_query(dataset):
 
 def test_similarity_query_finds_the_record_itself_first(dataset):
     target = _vector(123)
-    no_pgvector = os.environ.get("TESSERA_SDK_NO_PGVECTOR")
-    if no_pgvector:
-        # The PostgreSQL stage on a server without pgvector: the server refuses with a clear reason.
-        with pytest.raises(Exception) as refused:
-            list(dataset.records(query=rg.Query(similar=rg.Similar(name="embedding", value=target)), limit=5))
-        assert "pgvector" in str(refused.value)
-        pytest.skip(no_pgvector)
     hits = list(dataset.records(query=rg.Query(similar=rg.Similar(name="embedding", value=target)), limit=5))
     assert hits, "similarity search returned nothing"
     # With a similarity query the SDK yields (record, score) pairs, best first.
@@ -160,6 +152,22 @@ def test_similarity_query_finds_the_record_itself_first(dataset):
     assert best.id == "ext-123"
     assert score == pytest.approx(1.0, abs=1e-4)
     assert all(s <= score for _, s in rest)
+
+
+def test_similarity_least_similar_and_with_a_metadata_filter(dataset):
+    target = _vector(123)
+
+    def cosine(i: int) -> float:
+        return sum(a * b for a, b in zip(target, _vector(i)))
+
+    least = list(dataset.records(query=rg.Query(similar=rg.Similar(name="embedding", value=target, most_similar=False)), limit=5))
+    assert [r.id for r, _ in least] == [f"ext-{i}" for i in sorted(range(N_RECORDS), key=cosine)[:5]]
+    assert [s for _, s in least] == pytest.approx([cosine(i) for i in sorted(range(N_RECORDS), key=cosine)[:5]], abs=1e-4)
+
+    # ext-123 is a "news" record: among the "forum" ones its nearest neighbours, best first.
+    forum = [i for i in range(N_RECORDS) if SOURCES[i % 3] == "forum"]
+    hits = list(dataset.records(query=rg.Query(similar=rg.Similar(name="embedding", value=target), filter=rg.Filter(("metadata.source", "==", "forum"))), limit=5))
+    assert [r.id for r, _ in hits] == [f"ext-{i}" for i in sorted(forum, key=cosine, reverse=True)[:5]]
 
 
 def test_responses_from_two_annotators_follow_the_distribution(client, server, dataset, team):

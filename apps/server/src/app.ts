@@ -1,7 +1,7 @@
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify";
 import formbody from "@fastify/formbody";
 import type { AppContext } from "./context.js";
-import { installErrorHandler } from "./http/errors.js";
+import { HttpError, installErrorHandler } from "./http/errors.js";
 import { serveWebApp } from "./http/web-app.js";
 import { authRoutes } from "./routes/auth.js";
 import { meRoutes } from "./routes/me.js";
@@ -47,7 +47,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   });
   authRoutes(app, ctx);
   meRoutes(app, ctx);
-  settingsRoutes(app, ctx.config.hostedSpace, ctx.store);
+  settingsRoutes(app, ctx.config.hostedSpace, ctx.store, async (request) => signedIn(ctx, request));
   oauthRoutes(app, ctx);
   usersRoutes(app, ctx);
   workspacesRoutes(app, ctx);
@@ -68,4 +68,15 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   exportRoutes(app, ctx);
   await serveWebApp(app, ctx.config.webDist);
   return app;
+}
+
+/** Whether the caller is signed in (a 401 means no; a database outage propagates: 503). */
+async function signedIn(ctx: AppContext, request: FastifyRequest): Promise<boolean> {
+  try {
+    await ctx.currentUser(request);
+    return true;
+  } catch (error) {
+    if (error instanceof HttpError && error.status === 401) return false;
+    throw error;
+  }
 }

@@ -10,6 +10,7 @@ import { createHubClient } from "./hub/config.js";
 import type { JobQueue } from "./jobs/port.js";
 import { createJobQueue, createWebhookJobQueue } from "./jobs/create.js";
 import { WebhookEvents, type EventSink } from "./webhooks/events.js";
+import { backgroundErrorLogger } from "./db/availability.js";
 
 /** What every route module receives: the store, the token service and the configuration. */
 export interface AppContext {
@@ -33,7 +34,7 @@ export function createContext(store: Store, tokens: TokenService, config: Server
   const jobs = createJobQueue(store.db, config.hub, store.databaseUrl);
   const webhookJobs = createWebhookJobQueue(store.db, config.hub, jobs, store.databaseUrl);
   return {
-    store, db: store.db, tokens, config, hub: createHubClient(config.hub), jobs, webhookJobs, events: new WebhookEvents(store.db, webhookJobs),
+    store, db: store.db, tokens, config, hub: createHubClient(config.hub), jobs, webhookJobs, events: new WebhookEvents(store.db, webhookJobs, backgroundErrorLogger("webhook events")),
     currentUser: (request) => authenticate(request, store.db, tokens),
   };
 }

@@ -1,6 +1,7 @@
 import { startServer } from "./server.js";
 import { loadConfig } from "./config.js";
 import { StoreStartupError } from "./db/postgres.js";
+import { isDatabaseUnavailable } from "./db/availability.js";
 import { runMigrateToPostgres } from "./db/migrate-to-postgres.js";
 
 const [command, ...rest] = process.argv.slice(2);
@@ -17,6 +18,21 @@ const server = await startServer(config).catch((error: unknown) => {
   }
   throw error;
 });
+// Once running, the last line of defence (db/postgres.ts gives every connection an error listener):
+// an error of an unreachable database that escapes as an uncaught exception or an unhandled rejection
+// is logged, never the end of the process; the pool reconnects on the next queries. Anything else
+// still ends it. The fault tests fail on the "survived" line: it must never be needed.
+const survivable = (kind: string) => (error: unknown) => {
+  if (isDatabaseUnavailable(error)) {
+    console.error(`database unavailable (${kind}, survived):`, error instanceof Error ? error.message : error);
+    return;
+  }
+  console.error(error); // as Node would, then end as it would
+  process.exit(1);
+};
+process.on("uncaughtException", survivable("uncaught exception"));
+process.on("unhandledRejection", survivable("unhandled rejection"));
+
 if (server.owner) {
   console.log("\n  Tessera created the owner account on first start:");
   console.log(`    username: ${server.owner.username}`);

@@ -9,6 +9,7 @@ import type { Store } from "./store.js";
 import { migrate } from "./migrate.js";
 import { onRecordsWritten } from "../records/write-hooks.js";
 import { PlannerStatistics } from "./planner-statistics.js";
+import { backgroundErrorLogger, isDatabaseUnavailable, rootMessage } from "./availability.js";
 
 /** The store cannot start (clear message for the operator, no stack trace needed). */
 export class StoreStartupError extends Error {
@@ -68,7 +69,8 @@ export function postgresKysely(pool: PostgresPool): Kysely<DB> {
 
 /**
  * Migrates a PostgreSQL database and checks vector support: installs pgvector when it is available
- * and allowed, and refuses to start when vector settings exist without it.
+ * and allowed, proves that it works (an HNSW index built and queried), and refuses to start when
+ * vector settings exist without it or when it is installed but broken.
  */
 export async function preparePostgres(db: Kysely<DB>): Promise<{ vectorSearch: boolean }> {
   try {
@@ -78,7 +80,16 @@ export async function preparePostgres(db: Kysely<DB>): Promise<{ vectorSearch: b
   }
   await migrate(db);
   const vectorSearch = await hasPgvector(db);
-  if (!vectorSearch) {
+  if (vectorSearch) {
+    const broken = await probePgvector(db);
+    if (broken) {
+      throw new StoreStartupError(
+        `Tessera cannot start: the PostgreSQL extension pgvector ("vector") is installed in this database but does not work: ${broken}. `
+        + "If a PostgreSQL backend died (the server log says \"terminated by signal 4: Illegal instruction\"), its vector.so was compiled for a CPU "
+        + "with instructions this machine lacks (e.g. AVX-512): install a pgvector built for this machine (see docs/deployment.md).",
+      );
+    }
+  } else {
     const { n } = await db.selectFrom("vectors_settings").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
     if (Number(n) > 0) {
       throw new StoreStartupError(
@@ -96,20 +107,90 @@ export async function hasPgvector(db: Kysely<DB>): Promise<boolean> {
   return Number(result.rows[0]?.n ?? 0) > 0;
 }
 
-export interface PostgresStoreOptions { poolSize?: number | undefined }
+/**
+ * Proves that pgvector works on this server as similarity search uses it: builds an HNSW index
+ * (cosine) over 200 vectors of 16 dimensions in a temporary table, queries it through the index and
+ * checks that a stored vector is its own nearest neighbour; the table goes with the transaction.
+ * Returns null when it works, else what failed.
+ */
+export async function probePgvector(db: Kysely<DB>): Promise<string | null> {
+  try {
+    const distance = await db.transaction().execute(async (trx) => {
+      await sql`create temporary table tessera_pgvector_probe (id int, v vector(16)) on commit drop`.execute(trx);
+      await sql`insert into tessera_pgvector_probe select i, array(select ((abs(sin(i * 12.9898 + d * 78.233)) * 43758.5453)::numeric % 1 - 0.5)::real from generate_series(1, 16) d)::vector(16) from generate_series(1, 200) i`.execute(trx);
+      await sql`create index on tessera_pgvector_probe using hnsw (v vector_cosine_ops)`.execute(trx);
+      await sql`set local enable_seqscan = off`.execute(trx);
+      const plan = await sql<{ "QUERY PLAN": string }>`explain select id from tessera_pgvector_probe order by v <=> (select v from tessera_pgvector_probe where id = 42) limit 1`.execute(trx);
+      if (!plan.rows.some((row) => Object.values(row).join(" ").includes("tessera_pgvector_probe_v_idx"))) return "not served by the HNSW index";
+      const nearest = await sql<{ d: number }>`select (v <=> (select v from tessera_pgvector_probe where id = 42))::float8 as d from tessera_pgvector_probe order by v <=> (select v from tessera_pgvector_probe where id = 42) limit 1`.execute(trx);
+      return nearest.rows[0]?.d;
+    });
+    if (typeof distance === "string") return `a query was ${distance}`;
+    if (typeof distance !== "number" || Math.abs(distance) > 1e-6) return `the nearest neighbour of a stored vector is at distance ${String(distance)} instead of 0`;
+    return null;
+  } catch (error) {
+    if ((error as { code?: unknown }).code === "42501") {
+      // A role without the TEMP privilege cannot run the check; similarity will tell if pgvector is broken.
+      console.error(`PostgreSQL: pgvector not checked at start (${rootMessage(error)}); grant TEMP on the database to Tessera's role to check it`);
+      return null;
+    }
+    return `building or querying an HNSW index failed (${error instanceof Error ? error.message : String(error)})`;
+  }
+}
 
-/** Opens a PostgreSQL store (`DATABASE_URL`), migrates it and checks vector support. */
+export interface PostgresStoreOptions {
+  poolSize?: number | undefined;
+  /** How long to wait for an unreachable PostgreSQL at start (restarting, failing over) before giving up (default 30 s). */
+  startTimeoutMs?: number | undefined;
+}
+
+/**
+ * The pool: a connection that drops (PostgreSQL restarted, failed over, a backend killed) never
+ * ends the process. node-postgres emits `error` on a client whose connection died; pg-pool listens
+ * only while the client is idle, so a client checked out by a query or a transaction would emit it
+ * with nobody listening, which ends the process (`Unhandled 'error' event`). Every client gets a
+ * listener of its own here; the query it was running fails (the request answers 503,
+ * http/errors.ts), and the pool drops the dead client when it comes back and opens new ones for the
+ * next queries. Connecting gives up after 5 s (503) instead of waiting forever.
+ */
+export function createPool(databaseUrl: string, max: number): pg.Pool {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max, types: ROW_TYPES, connectionTimeoutMillis: 5000, keepAlive: true });
+  const report = backgroundErrorLogger("PostgreSQL pool (a connection was lost; new queries reconnect)");
+  pool.on("error", report); // an idle client's connection died
+  pool.on("connect", (client) => { client.on("error", report); });
+  return pool;
+}
+
+/** Opens a PostgreSQL store (`DATABASE_URL`), migrates it and checks vector support; waits for a PostgreSQL that is not reachable yet. */
 export async function openPostgresStore(databaseUrl: string, options: PostgresStoreOptions = {}): Promise<Store> {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: options.poolSize ?? 10, types: ROW_TYPES });
-  pool.on("error", (error) => console.error("PostgreSQL pool:", error.message));
+  const pool = createPool(databaseUrl, options.poolSize ?? 10);
   const db = postgresKysely(pool);
   try {
-    const { vectorSearch } = await preparePostgres(db);
+    const { vectorSearch } = await untilReachable(() => preparePostgres(db), databaseUrl, options.startTimeoutMs ?? 30_000);
     const statistics = new PlannerStatistics(db, {}, (error) => { console.error("PostgreSQL: ANALYZE after an import failed", error); });
     onRecordsWritten(db, (written) => statistics.noteWrite(written.created));
     return { db, dialect: "postgres", sqlite: null, databaseUrl, vectorSearch, close: async () => { statistics.stop(); await db.destroy(); } };
   } catch (error) {
     await db.destroy();
     throw error;
+  }
+}
+
+/** Runs `start` again while PostgreSQL is unreachable, for up to `timeoutMs`; then fails with a clear message. */
+async function untilReachable<T>(start: () => Promise<T>, databaseUrl: string, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  const where = (() => { try { const u = new URL(databaseUrl); return `${u.hostname}:${u.port || 5432}${u.pathname}`; } catch { return "DATABASE_URL"; } })();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start();
+    } catch (error) {
+      if (!isDatabaseUnavailable(error)) throw error;
+      const reason = rootMessage(error);
+      if (Date.now() >= deadline) {
+        throw new StoreStartupError(`Tessera cannot start: PostgreSQL at ${where} is not reachable (${reason}); gave up after ${Math.round(timeoutMs / 1000)} s. Check DATABASE_URL and that the database server is running.`);
+      }
+      if (attempt === 1) console.error(`PostgreSQL at ${where} is not reachable yet (${reason}): waiting for it (up to ${Math.round(timeoutMs / 1000)} s)`);
+      await new Promise((r) => setTimeout(r, 500));
+    }
   }
 }

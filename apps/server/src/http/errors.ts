@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from "fastify";
 import { z } from "zod";
+import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from "../db/availability.js";
 
 /**
  * The two error generations of the contract (section 2): flat `{"detail": "text"}` domain errors and
@@ -37,7 +38,10 @@ export function parse<T extends z.ZodType>(schema: T, input: unknown, where: "bo
 
 export const uuidParam = z.string().uuid({ message: "Input should be a valid UUID" });
 
-/** Installs the error handler: our HttpErrors pass through; framework errors become clear 4xx; nothing leaks a stack. */
+/**
+ * Installs the error handler: our HttpErrors pass through; framework errors become clear 4xx; a database
+ * outage is a 503 with Retry-After (db/availability.ts); nothing leaks a stack.
+ */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
     if (error instanceof HttpError) return reply.status(error.status).send(error.body);
@@ -53,6 +57,10 @@ export function installErrorHandler(app: FastifyInstance): void {
     }
     if (status >= 400 && status < 500) {
       return reply.status(status).send({ detail: error.message });
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, "database unavailable");
+      return reply.status(503).header("Retry-After", String(DATABASE_RETRY_AFTER_SECONDS)).send({ detail: DATABASE_UNAVAILABLE_MESSAGE });
     }
     request.log.error({ err: error }, "unhandled error");
     return reply.status(500).send(legacy("GenericServerError", { type: "InternalServerError", message: "An internal error occurred", args: [] }));

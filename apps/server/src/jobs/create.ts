@@ -4,6 +4,7 @@ import type { HubConfig } from "../hub/config.js";
 import { EmbeddedJobQueue } from "./embedded-queue.js";
 import { PgBossJobQueue } from "./pgboss-queue.js";
 import type { JobQueue } from "./port.js";
+import { backgroundErrorLogger } from "../db/availability.js";
 
 /**
  * Webhook deliveries (docs/api.md, webhooks). On the embedded store they run on a queue of their
@@ -19,7 +20,7 @@ export const WEBHOOK_DELIVERY_CONCURRENCY = 4;
 export function createJobQueue(db: Kysely<DB>, hub: HubConfig, databaseUrl: string | null = null): JobQueue {
   if (databaseUrl) {
     return new PgBossJobQueue(db, databaseUrl, {
-      retryDelayMs: hub.jobsRetryDelayMs, concurrencyByType: { [WEBHOOK_DELIVERY_JOB]: WEBHOOK_DELIVERY_CONCURRENCY }, onError: (error) => console.error("job queue:", error),
+      retryDelayMs: hub.jobsRetryDelayMs, concurrencyByType: { [WEBHOOK_DELIVERY_JOB]: WEBHOOK_DELIVERY_CONCURRENCY }, onError: backgroundErrorLogger("job queue"),
     });
   }
   return new EmbeddedJobQueue(db, { retryDelayMs: hub.jobsRetryDelayMs, exceptTypes: [WEBHOOK_DELIVERY_JOB], onError: (error) => console.error("job queue:", error) });

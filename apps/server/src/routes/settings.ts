@@ -1,6 +1,7 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { HostedSpace } from "../oauth/oauth-config.js";
 import type { Store } from "../db/database.js";
+import { databaseStatus } from "../db/availability.js";
 
 /** The public settings of GET /api/v1/settings (hub.md section 4). */
 export function settingsBody(space: HostedSpace | null) {
@@ -24,12 +25,19 @@ export function settingsBody(space: HostedSpace | null) {
   };
 }
 
-/** GET /api/v1/settings (public), /version and /status. */
-export function settingsRoutes(app: FastifyInstance, hostedSpace: HostedSpace | null = null, store: Pick<Store, "dialect" | "vectorSearch"> = { dialect: "sqlite", vectorSearch: true }): void {
+/**
+ * GET /api/v1/settings (public), /version and /status. With `signedIn` (the app passes it), /status
+ * tells a signed-in caller whether the database answers now (`database`: reachable, latency).
+ */
+export function settingsRoutes(app: FastifyInstance, hostedSpace: HostedSpace | null = null, store: Pick<Store, "dialect" | "vectorSearch"> & Partial<Pick<Store, "db">> = { dialect: "sqlite", vectorSearch: true }, signedIn?: (request: FastifyRequest) => Promise<boolean>): void {
   const body = settingsBody(hostedSpace);
   app.get("/api/v1/settings", async () => body);
   app.get("/api/v1/version", async () => ({ version: SERVER_VERSION }));
-  app.get("/api/v1/status", async () => ({ version: SERVER_VERSION, search_engine: searchEngine(store), memory: process.memoryUsage() }));
+  app.get("/api/v1/status", async (request) => {
+    const status = { version: SERVER_VERSION, search_engine: searchEngine(store), memory: process.memoryUsage() };
+    if (!store.db || !signedIn || !(await signedIn(request))) return status;
+    return { ...status, database: { dialect: store.dialect, ...(await databaseStatus(store.db)) } };
+  });
 }
 
 export const SERVER_VERSION = "2.8.0";

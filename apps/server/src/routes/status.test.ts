@@ -15,6 +15,14 @@ describe("GET /api/v1/status", () => {
       ? { name: "postgresql-tsvector", vector_search: server.ctx.store.vectorSearch }
       : { name: "sqlite-fts5", vector_search: true });
   });
+  it("tells a signed-in caller whether the database answers, and nobody else", async () => {
+    const signedIn = (await (await fetch(`${server.url}/api/v1/status`, { headers: server.ownerHeaders })).json()) as { database?: unknown };
+    expect(signedIn.database).toEqual({ dialect: server.ctx.store.dialect, reachable: true, latency_ms: expect.any(Number) });
+    const anonymous = (await (await fetch(`${server.url}/api/v1/status`)).json()) as { database?: unknown };
+    expect(anonymous.database).toBeUndefined();
+    const badKey = (await (await fetch(`${server.url}/api/v1/status`, { headers: { "x-argilla-api-key": "not-a-key" } })).json()) as { database?: unknown };
+    expect(badKey.database).toBeUndefined();
+  });
   it("says postgresql for a PostgreSQL store without pgvector", () => {
     expect(searchEngine({ dialect: "postgres", vectorSearch: false })).toEqual({ name: "postgresql-tsvector", vector_search: false });
   });

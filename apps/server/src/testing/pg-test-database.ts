@@ -3,6 +3,7 @@ import pg from "pg";
 import { migrations } from "../db/migrations/index.js";
 import { postgresVariants } from "../db/migrations/postgres/index.js";
 import { openPostgresStore } from "../db/postgres.js";
+import type { Store } from "../db/store.js";
 
 /**
  * Throw-away PostgreSQL databases for tests (`TESSERA_TEST_DATABASE_URL` names a server and a
@@ -77,4 +78,11 @@ export async function createTestDatabase(adminUrl: string): Promise<TestDatabase
     url: withDatabase(adminUrl, name), name,
     drop: () => admin(adminUrl, async (client) => { await client.query(`drop database if exists ${name} with (force)`); }),
   };
+}
+
+/** A store on a fresh database of the test server (`TESSERA_TEST_DATABASE_URL`); `close()` also drops the database. */
+export async function openTestPostgresStore(options: { poolSize?: number } = {}): Promise<Store> {
+  const database = await createTestDatabase(testDatabaseUrl()!);
+  const store = await openPostgresStore(database.url, { poolSize: options.poolSize ?? 4 });
+  return { ...store, close: async () => { await store.close(); await database.drop(); } };
 }
