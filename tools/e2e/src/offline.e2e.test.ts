@@ -75,6 +75,19 @@ function countWrites(page: Page): Map<number, number> {
 
 const shownRecord = (page: Page) => page.locator("article.record-card[data-record-id]").first().getAttribute("data-record-id");
 
+/** Answers `count` records one after the other in focus view (label, Submit, the next record shows); returns their ids. */
+async function submitInFocus(page: Page, count: number, label: RegExp): Promise<string[]> {
+  const given: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const id = (await shownRecord(page))!;
+    given.push(id);
+    await page.getByRole("radio", { name: label }).click();
+    await page.getByRole("button", { name: /Submit/ }).click();
+    await expect.poll(() => shownRecord(page)).not.toBe(id);
+  }
+  return given;
+}
+
 /** Debian's Chromium started by hand on a profile directory, so that the test can kill the process like a crash. */
 async function startChromium(profile: string): Promise<{ process: ChildProcess; browser: Browser }> {
   const child = spawn(chromiumPath(), [...CHROMIUM_ARGS, "--headless=new", `--user-data-dir=${profile}`, "--remote-debugging-port=0", "about:blank"], { stdio: ["ignore", "ignore", "pipe"] });
@@ -178,14 +191,7 @@ describe("offline answers in real Chromium", () => {
     await openAnnotation(focus);
     await focus.waitForTimeout(500); // the prefetch buffer
     await context.setOffline(true);
-    const given: string[] = [];
-    for (let i = 0; i < 5; i++) {
-      const id = (await shownRecord(focus))!;
-      given.push(id);
-      await focus.getByRole("radio", { name: /Negative/ }).click();
-      await focus.getByRole("button", { name: /Submit/ }).click();
-      await expect.poll(() => shownRecord(focus)).not.toBe(id);
-    }
+    const given = await submitInFocus(focus, 5, /Negative/);
     await focus.locator('[data-outbox-waiting="5"]').waitFor();
     await context.setOffline(false);
     await expect.poll(async () => (await responses(given)).size, { timeout: 30_000 }).toBe(5);
@@ -216,14 +222,7 @@ describe("offline answers in real Chromium", () => {
     });
     const writes = countWrites(page);
     await openAnnotation(page);
-    const given: string[] = [];
-    for (let i = 0; i < 20; i++) {
-      const id = (await shownRecord(page))!;
-      given.push(id);
-      await page.getByRole("radio", { name: /Positive/ }).click();
-      await page.getByRole("button", { name: /Submit/ }).click();
-      await expect.poll(() => shownRecord(page)).not.toBe(id);
-    }
+    const given = await submitInFocus(page, 20, /Positive/);
     await page.locator('[data-outbox-waiting="20"]').waitFor();
     await expect.poll(() => attempts.length, { timeout: 15_000 }).toBeGreaterThanOrEqual(3);
     // back-off: the attempts spread out instead of hammering the server

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
-  applyConflict, applySent, applyUnreachable, classifyFailure, enqueueAnswer, markSending, nextToSend, releaseAbandoned, resolveEntry,
+  applyConflict, applyRejected, applySent, applyUnreachable, classifyFailure, enqueueAnswer, markSending, nextToSend, releaseAbandoned, resolveEntry,
   retryDelay, sameAnswer, type AnswerInput, type OutboxEntry,
 } from "./outbox.js";
 import { response } from "../testing/fixtures.js";
@@ -57,6 +57,16 @@ describe("outbox rules", () => {
     entries = applyConflict(queue(input("r1", "submitted", { label: "x" }, { responseId: "gone", updatedAt: "t" })), T, null);
     expect(resolveEntry(entries, T, "mine")[0]?.base).toBeNull();
     expect(resolveEntry(entries, T, "theirs")).toEqual([]);
+  });
+
+  it("a new answer replaces a refused one of the record; an answer in conflict stays until chosen on", () => {
+    let entries = applyRejected(queue(input("r1", "submitted", { label: "x" })), T, 422);
+    entries = enqueueAnswer(entries, input("r1", "submitted", { label: "positive" }));
+    expect(entries.map((e) => [e.state, e.values])).toEqual([["waiting", { label: "positive" }]]);
+    entries = applyConflict(entries, entries[0]!.seq, null);
+    entries = enqueueAnswer(entries, input("r1", "draft"));
+    expect(entries.map((e) => e.state)).toEqual(["conflict", "waiting"]);
+    expect(nextToSend(entries)).toBeNull(); // the record waits for the choice
   });
 
   it("counts failed attempts and frees entries left 'sending' by a tab that died", () => {
