@@ -181,7 +181,7 @@ def test_responses_from_two_annotators_follow_the_distribution(client, server, d
     assert dataset.progress()["completed"] == 0  # min_submitted is 2
 
     # Annotator 2 answers with their own API key, as the web app does.
-    ann2_key = httpx.get(f"{server['url']}/api/v1/users/{ann2.id}", headers={"X-Argilla-Api-Key": server["api_key"]}).json()["api_key"]
+    ann2_key = httpx.post(f"{server['url']}/api/v1/users/{ann2.id}/api-key", headers={"X-Argilla-Api-Key": server["api_key"]}).json()["api_key"]
     res = httpx.post(f"{server['url']}/api/v1/records/{first._server_id}/responses", headers={"X-Argilla-Api-Key": ann2_key},
                      json={"values": {"sentiment": {"value": "negative"}}, "status": "submitted"})
     assert res.status_code == 201, res.text
@@ -216,7 +216,7 @@ def test_update_and_delete_records(dataset):
 
 def test_annotator_cannot_create_datasets_or_log_records(server, team, dataset):
     _, (ann1, _) = team
-    key = httpx.get(f"{server['url']}/api/v1/users/{ann1.id}", headers={"X-Argilla-Api-Key": server["api_key"]}).json()["api_key"]
+    key = httpx.post(f"{server['url']}/api/v1/users/{ann1.id}/api-key", headers={"X-Argilla-Api-Key": server["api_key"]}).json()["api_key"]
     annotator = rg.Argilla(api_url=server["url"], api_key=key)
     with pytest.raises(Exception):
         rg.Dataset(name="nope", workspace=dataset.workspace.name, settings=rg.Settings(fields=[rg.TextField(name="t")], questions=[rg.TextQuestion(name="q")]), client=annotator).create()

@@ -25,6 +25,7 @@ import { webhooksRoutes } from "./routes/webhooks.js";
 import { legacyRecordsRoutes } from "./routes/legacy-records.js";
 import { exportRoutes } from "./routes/export.js";
 import { installSecurity } from "./security/index.js";
+import { clientErrorHandler } from "./security/client-errors.js";
 
 export const BODY_LIMIT_BYTES = 64 * 1024 * 1024;
 
@@ -36,6 +37,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     ajv: { customOptions: { coerceTypes: false } },
     routerOptions: { maxParamLength: 500 },
     trustProxy: ctx.config.security.trustProxy,
+    clientErrorHandler,
   });
   installErrorHandler(app);
   installSecurity(app, ctx.config.security);

@@ -56,7 +56,7 @@ async function startOn(store: Store, config: ServerConfig): Promise<RunningServe
       });
     });
   }
-  if (config.seedDemo) await seedDemo(app, store.db, { vectors: store.vectorSearch });
+  if (config.seedDemo) await seedDemo(app, ctx, { vectors: store.vectorSearch });
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : config.port;

@@ -31,6 +31,7 @@ export * from "./ports/tokens.js";
 export * from "./use-cases/sign-in.js";
 export * from "./use-cases/sign-out.js";
 export * from "./use-cases/load-user.js";
+export * from "./use-cases/regenerate-api-key.js";
 export * from "./use-cases/list-datasets.js";
 export * from "./use-cases/shell/index.js";
 export * from "./use-cases/oauth/index.js";

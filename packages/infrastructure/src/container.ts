@@ -3,7 +3,7 @@ import { container as rootContainer, instanceCachingFactory, type DependencyCont
 import type { KyInstance } from "ky";
 import {
   BulkAnnotateUseCase, ClearRecordUseCase, DiscardRecordUseCase, GetAgentsUseCase, GetRecordsByCriteriaUseCase,
-  ListDatasetsUseCase, LoadDatasetWithSettingsUseCase, LoadRecordsUseCase, LoadUserUseCase, SaveDraftUseCase, SignInUseCase,
+  ListDatasetsUseCase, LoadDatasetWithSettingsUseCase, LoadRecordsUseCase, LoadUserUseCase, RegenerateApiKeyUseCase, SaveDraftUseCase, SignInUseCase,
   SignOutUseCase, SubmitRecordUseCase, TOKENS,
   CreateDatasetUseCase, DeleteDatasetUseCase, GetDatasetCreationUseCase, GetDatasetMetricsUseCase, GetFirstRecordFromHubUseCase,
   GetJobStatusUseCase, GetMetadataMetricsUseCase, GetWorkspacesUseCase, UpdateDatasetSettingUseCase, UpdateFieldSettingUseCase,
@@ -70,6 +70,7 @@ export function createContainer(options: CompositionOptions = {}): DependencyCon
   c.register(SignInUseCase, { useFactory: instanceCachingFactory((d) => new SignInUseCase(d.resolve<AuthRepository>(TOKENS.AuthRepository), d.resolve<TokenStore>(TOKENS.TokenStore), d.resolve<UserRepository>(TOKENS.UserRepository))) });
   c.register(SignOutUseCase, { useFactory: instanceCachingFactory((d) => new SignOutUseCase(d.resolve<TokenStore>(TOKENS.TokenStore))) });
   c.register(LoadUserUseCase, { useFactory: instanceCachingFactory((d) => new LoadUserUseCase(d.resolve<TokenStore>(TOKENS.TokenStore), d.resolve<UserRepository>(TOKENS.UserRepository))) });
+  c.register(RegenerateApiKeyUseCase, { useFactory: instanceCachingFactory((d) => new RegenerateApiKeyUseCase(d.resolve<HttpUserRepository>(TOKENS.UserRepository))) });
   c.register(ListDatasetsUseCase, { useFactory: instanceCachingFactory((d) => new ListDatasetsUseCase(d.resolve<DatasetRepository>(TOKENS.DatasetRepository))) });
   registerShell(c, http);
   registerOAuth(c, http, options);

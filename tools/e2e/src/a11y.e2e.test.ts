@@ -25,8 +25,11 @@ async function seed(): Promise<void> {
   datasetId = ds.id;
   const { sentimentId } = await addEveryQuestionSchema(api, ds.id, { describe: true });
   await api("POST", `/datasets/${ds.id}/metadata-properties`, { name: "length", title: "Length", settings: { type: "integer" }, visible_for_annotators: true }).catch(() => undefined);
+  await api("POST", `/datasets/${ds.id}/metadata-properties`, { name: "source", title: "Source", settings: { type: "terms" }, visible_for_annotators: true });
   await api("PUT", `/datasets/${ds.id}/publish`);
-  const items = everyQuestionRecords(12, "a11y-", sentimentId, () => true);
+  // metadata values, so the filters panel has terms and a range to show
+  const items = (everyQuestionRecords(12, "a11y-", sentimentId, () => true) as Array<Record<string, unknown>>)
+    .map((item, i) => ({ ...item, metadata: { length: i + 1, source: i % 2 ? "web" : "email" } }));
   await api("POST", `/datasets/${ds.id}/records/bulk`, { items });
 }
 
@@ -127,6 +130,31 @@ describe.each<Theme>(["light", "dark"])("axe-core audit in the %s theme", (theme
     await page.getByRole("button", { name: "Search", exact: true }).last().click();
     await page.getByText(/Similarity Score \d+(\.\d)?%/).waitFor();
     found.push(...await audit(page, `annotation-similar-${theme}`));
+    // the filters panel: a terms list with a badge, a range slider, the suggestion choices, the sort popover
+    await page.getByRole("button", { name: "Clear similarity" }).click();
+    await page.waitForURL((url) => !url.search.includes("_similarity"));
+    await page.getByRole("button", { name: /^Filters/ }).click();
+    await page.locator(".filter-trigger", { hasText: "Metadata" }).click();
+    const metadata = page.getByRole("dialog", { name: "Metadata" });
+    await metadata.locator(".subject-list__item", { hasText: "Source" }).click();
+    await metadata.getByRole("checkbox", { name: "web" }).check();
+    await page.locator(".filter-badge", { hasText: "Source: web" }).waitFor();
+    found.push(...await audit(page, `annotation-filter-terms-${theme}`));
+    await metadata.getByRole("button", { name: "Back to the list" }).click();
+    await metadata.locator(".subject-list__item", { hasText: "Length" }).click();
+    await metadata.getByRole("slider", { name: "Minimum of Length" }).waitFor();
+    found.push(...await audit(page, `annotation-filter-range-${theme}`));
+    await page.keyboard.press("Escape");
+    await page.locator(".filter-trigger", { hasText: "Suggestions" }).click();
+    await page.getByRole("dialog", { name: "Suggestions" }).locator(".subject-list__item", { hasText: "Sentiment" }).click();
+    await page.getByRole("dialog", { name: "Suggestions" }).getByRole("radio", { name: "Agent" }).check();
+    found.push(...await audit(page, `annotation-filter-suggestion-${theme}`));
+    await page.keyboard.press("Escape");
+    await page.getByRole("button", { name: /^Sort/ }).click();
+    await page.getByRole("dialog", { name: "Sort" }).getByRole("combobox", { name: "Sort" }).selectOption({ label: "Length" });
+    await page.getByRole("button", { name: "+ Add another field" }).waitFor();
+    found.push(...await audit(page, `annotation-sort-${theme}`));
+    await page.keyboard.press("Escape");
     await page.goto(`${app.url}/dataset/${datasetId}/annotation-mode?_page=1~50`);
     await page.getByRole("checkbox", { name: "Select all" }).waitFor();
     await page.getByText(/Record number \d+ about/).first().waitFor();

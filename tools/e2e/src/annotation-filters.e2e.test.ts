@@ -78,6 +78,44 @@ async function openAs(username: string, password: string, query = ""): Promise<P
 
 const position = (page: Page) => page.locator(".record-nav__position").textContent();
 
+type Category = "Metadata" | "Responses" | "Suggestions";
+
+/** Opens the filters panel (when closed), a category's popover and, from its list, the editor of one property or question. */
+async function openFilter(page: Page, category: Category, subject: string) {
+  const toggle = page.getByRole("button", { name: /^Filters/ });
+  if ((await toggle.getAttribute("aria-expanded")) !== "true") await toggle.click();
+  await page.locator(".filter-trigger", { hasText: category }).click();
+  const popover = page.getByRole("dialog", { name: category });
+  await popover.waitFor();
+  const item = popover.locator(".subject-list__item", { hasText: subject });
+  if (await item.count()) await item.click();
+  await popover.getByRole("heading", { name: subject }).waitFor();
+  return popover;
+}
+
+/** The accessible name of the focused control, roughly (aria-label, aria-labelledby, its label, its text). */
+const focusedName = (page: Page) => page.evaluate(() => {
+  const el = document.activeElement as HTMLElement | null;
+  if (!el) return "";
+  const labelled = el.getAttribute("aria-labelledby");
+  return (el.getAttribute("aria-label") ?? (labelled ? document.getElementById(labelled)?.textContent : null) ?? (el as HTMLInputElement).labels?.[0]?.textContent ?? el.textContent ?? "").trim();
+});
+
+/** Unless the focused control's name already matches, presses Tab (or Shift+Tab) until it does. */
+async function tabUntil(page: Page, name: string | RegExp, back = false): Promise<void> {
+  const matches = (focused: string) => (typeof name === "string" ? focused === name : name.test(focused));
+  for (let i = 0; i < 60; i++) {
+    // a popover moves the focus on the next frame (once its slider has measured its thumbs)
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    if (matches(await focusedName(page))) return;
+    await page.keyboard.press(back ? "Shift+Tab" : "Tab");
+  }
+  throw new Error(`Tab never reached ${String(name)} (focused: ${await focusedName(page)})`);
+}
+
+/** The badge of an active filter, by its text. */
+const badge = (page: Page, text: string | RegExp) => page.locator(".filter-badge", { hasText: text });
+
 interface SearchHit { record: { id: string; fields: { text: string }; metadata?: Record<string, unknown>; suggestions?: Array<{ question_id: string; score: number | null }> } }
 
 /** What the server returns to the owner (`/me` search, as the annotation screen asks) for a status and extra filters and sort. */
@@ -110,15 +148,16 @@ describe("annotation filters in real Chromium", () => {
     // response filter: submitted records answered Positive
     await page.getByRole("combobox", { name: "Status" }).selectOption("submitted");
     await expect.poll(() => position(page)).toBe("Record 1 of 4");
-    await page.getByRole("combobox", { name: "Responses" }).selectOption({ label: "Sentiment" });
-    await page.getByRole("group", { name: "Responses to Sentiment" }).getByRole("checkbox", { name: "Positive" }).check();
+    const responses = await openFilter(page, "Responses", "Sentiment");
+    await responses.getByRole("group", { name: "Responses to Sentiment" }).getByRole("checkbox", { name: "Positive" }).check();
+    await page.keyboard.press("Escape");
     await page.waitForURL(/_response=/);
     expect(decodeURIComponent(new URL(page.url()).searchParams.get("_response") ?? "")).toContain('"values":["positive"]');
     await expect.poll(() => position(page)).toBe("Record 1 of 2");
     await page.getByText("Story 1 is a fiction piece").waitFor();
     await page.getByRole("button", { name: /Next/ }).click();
     await page.getByText("Story 3 is a fiction piece").waitFor();
-    await page.getByText(/Responses · Sentiment: positive/).waitFor();
+    await badge(page, "Sentiment: Positive").waitFor();
     await screenshot(page, "annotation-response-filter");
 
     // reset, back to pending; suggestion filter on the agent model-b (odd records, 5..19 pending: 8)
@@ -126,9 +165,9 @@ describe("annotation filters in real Chromium", () => {
     await page.waitForURL((url) => !url.search.includes("_response"));
     await page.getByRole("combobox", { name: "Status" }).selectOption("pending");
     await expect.poll(() => position(page)).toBe("Record 1 of 16");
-    await page.getByRole("combobox", { name: "Suggestions" }).selectOption({ label: "Sentiment" });
-    await page.getByRole("combobox", { name: "Filter on" }).selectOption("agent");
-    await page.getByRole("group", { name: "Agent" }).getByRole("checkbox", { name: "model-b" }).check();
+    const suggestions = await openFilter(page, "Suggestions", "Sentiment");
+    await suggestions.getByRole("radio", { name: "Agent" }).check();
+    await suggestions.getByRole("group", { name: "Agent" }).getByRole("checkbox", { name: "model-b" }).check();
     await page.waitForURL(/_suggestion=/);
     await expect.poll(() => position(page)).toBe("Record 1 of 8");
     await page.getByText("Story 6 is a news item").waitFor();
@@ -139,7 +178,7 @@ describe("annotation filters in real Chromium", () => {
     await again.goto(url);
     await again.getByText("Story 6 is a news item").waitFor();
     await expect.poll(() => position(again)).toBe("Record 1 of 8");
-    await again.getByText(/Suggestions · Sentiment · Agent: model-b/).waitFor();
+    await badge(again, "Sentiment · Agent: model-b").waitFor();
     await page.context().close();
   }, 90_000);
 
@@ -149,31 +188,38 @@ describe("annotation filters in real Chromium", () => {
     // rating range: submitted records rated 2..4 (records 2 and 3)
     await page.getByRole("combobox", { name: "Status" }).selectOption("submitted");
     await expect.poll(() => position(page)).toBe("Record 1 of 4");
-    await page.getByRole("combobox", { name: "Responses" }).selectOption({ label: "Quality" });
-    await page.getByRole("combobox", { name: "Filter by" }).selectOption("range");
-    const range = page.getByRole("form", { name: "Responses to Quality" });
+    const quality = await openFilter(page, "Responses", "Quality");
+    await quality.getByRole("radio", { name: "Range" }).check();
+    const range = quality.getByRole("group", { name: "Responses to Quality" });
     await range.getByRole("spinbutton", { name: "From" }).fill("2");
     await range.getByRole("spinbutton", { name: "To" }).fill("4");
-    await range.getByRole("button", { name: "Apply" }).click();
+    await range.getByRole("spinbutton", { name: "To" }).press("Enter");
+    await page.keyboard.press("Escape");
     await page.waitForURL(/_response=/);
     expect(JSON.parse(new URL(page.url()).searchParams.get("_response") ?? "[]")).toEqual([{ kind: "range", question: "quality", ge: 2, le: 4 }]);
     const rated = await serverAnswer("submitted", { filters: [{ type: "range", scope: { entity: "response", question: "quality" }, ge: 2, le: 4 }] });
     expect(rated.records.map((r) => r.fields.text)).toEqual(["Story 2 is a news item", "Story 3 is a fiction piece"]);
     await expectSequence(page, rated.records.map((r) => r.fields.text), rated.total);
-    await page.getByText(/Responses · Quality: 2 – 4/).waitFor();
+    await badge(page, "Quality: 2 – 4").waitFor();
 
     // the metadata range filter offers the observed min and max (1..20), not the configured 0..100
     await page.getByRole("button", { name: "Reset" }).first().click();
     await page.waitForURL((url) => !url.search.includes("_response"));
     await page.getByRole("combobox", { name: "Status" }).selectOption("pending");
     await expect.poll(() => position(page)).toBe("Record 1 of 16");
-    await page.getByRole("combobox", { name: "Metadata" }).selectOption({ label: "Length" });
-    await page.getByText("Observed: 1 to 20").waitFor();
+    const lengthEditor = await openFilter(page, "Metadata", "Length");
+    await lengthEditor.getByText("Observed: 1 to 20").waitFor();
+    expect(await lengthEditor.getByRole("slider").first().getAttribute("aria-valuemin")).toBe("1");
+    await page.keyboard.press("Escape");
 
     // sort by length, descending
-    await page.getByRole("combobox", { name: "Sort" }).selectOption({ label: "Length" });
-    await page.getByRole("combobox", { name: "Order of Length" }).selectOption("desc");
+    await page.getByRole("button", { name: /^Sort/ }).click();
+    const sortPopover = page.getByRole("dialog", { name: "Sort" });
+    await sortPopover.getByRole("combobox", { name: "Sort" }).selectOption({ label: "Length" });
+    await sortPopover.getByRole("group", { name: "Order of Length" }).getByRole("radio", { name: "Descending" }).check();
     await page.waitForURL(/_sort=.*desc/);
+    await page.keyboard.press("Escape");
+    await sortPopover.waitFor({ state: "detached" });
     expect(JSON.parse(new URL(page.url()).searchParams.get("_sort") ?? "[]")).toEqual([{ key: { entity: "metadata", name: "length" }, order: "desc" }]);
     const byLength = await serverAnswer("pending", { sort: [{ scope: { entity: "metadata", metadata_property: "length" }, order: "desc" }] });
     const lengths = byLength.records.map((r) => Number(r.metadata?.length));
@@ -181,8 +227,10 @@ describe("annotation filters in real Chromium", () => {
     await expectSequence(page, byLength.records.slice(0, 3).map((r) => r.fields.text), byLength.total);
 
     // sort by the sentiment suggestion's score, descending (ties keep insertion order)
-    await page.getByRole("combobox", { name: "Sort" }).selectOption({ label: "Suggestion score: Sentiment" });
+    await page.getByRole("button", { name: /^Sort/ }).click();
+    await sortPopover.getByRole("combobox", { name: "Sort" }).selectOption({ label: "Suggestion score: Sentiment" });
     await page.waitForURL(/_sort=.*score/);
+    await page.keyboard.press("Escape");
     expect(JSON.parse(new URL(page.url()).searchParams.get("_sort") ?? "[]")).toEqual([{ key: { entity: "suggestion", question: "sentiment", property: "score" }, order: "desc" }]);
     const byScore = await serverAnswer("pending", { sort: [{ scope: { entity: "suggestion", question: "sentiment", property: "score" }, order: "desc" }] });
     const sentimentId = (await api<{ items: Array<{ id: string; name: string }> }>("GET", `/datasets/${datasetId}/questions`)).items.find((q) => q.name === "sentiment")!.id;
@@ -195,20 +243,23 @@ describe("annotation filters in real Chromium", () => {
     // the URL alone restores the sort
     const again = await page.context().newPage();
     await again.goto(page.url());
-    await expect.poll(() => position(again)).toBe("Record 3 of 16");
     await again.getByText(byScore.records[2]!.fields.text, { exact: true }).waitFor();
+    await expect.poll(() => position(again)).toBe("Record 3 of 16");
     await page.context().close();
   }, 120_000);
 
   it("annotator: sees only the visible metadata, filters by it, finds similar records, and gets My progress from the server", async () => {
     const page = await openAs(ANNOTATOR.username, ANNOTATOR.password);
-    const metadata = page.getByRole("combobox", { name: "Metadata" });
-    await metadata.locator("option", { hasText: "Genre" }).waitFor({ state: "attached" });
-    const options = await metadata.locator("option").allTextContents();
-    expect(options).toContain("Genre");
-    expect(options).not.toContain("Secret");
-    await metadata.selectOption({ label: "Genre" });
-    await page.getByRole("group", { name: "Genre" }).getByRole("checkbox", { name: "news" }).check();
+    // only the metadata properties the API gives an annotator (visible ones) are offered
+    await page.getByRole("button", { name: /^Filters/ }).click();
+    await page.locator(".filter-trigger", { hasText: "Metadata" }).click();
+    const list = page.getByRole("dialog", { name: "Metadata" }).locator(".subject-list__item");
+    await list.first().waitFor();
+    expect((await list.allTextContents()).sort()).toEqual(["Genre", "Length"]);
+    await page.keyboard.press("Escape");
+    const genre = await openFilter(page, "Metadata", "Genre");
+    await genre.getByRole("group", { name: "Genre" }).getByRole("checkbox", { name: "news" }).check();
+    await page.keyboard.press("Escape");
     await page.waitForURL(/_metadata=/);
     // records 1-4 are completed by the owner (min_submitted 1); news among 5..20: 8
     await expect.poll(() => position(page)).toBe("Record 1 of 8");
@@ -229,6 +280,166 @@ describe("annotation filters in real Chromium", () => {
     await expect.poll(() => page.locator('.status-counts [data-status="submitted"] strong').textContent(), { timeout: 10_000 }).toBe("1");
     await screenshot(page, "annotation-annotator-metadata-similar");
     await page.context().close();
+  }, 90_000);
+
+  it("keyboard only: each filter type is set through the panel, shows its badge, and clearing the badge restores the full list", async () => {
+    const page = await openAs("owner", app.ownerPassword);
+    // an earlier test's annotator completed a record: the owner's pending count is the server's
+    const all = await serverAnswer("pending");
+    await expect.poll(() => position(page)).toBe(`Record 1 of ${all.total}`);
+    const press = async (...keys: string[]) => { for (const key of keys) await page.keyboard.press(key); };
+    const tabTo = (name: string | RegExp, back = false) => tabUntil(page, name, back);
+    /** From the focused category button (or Shift+Tab back to it): Enter opens its popover, Enter on the subject opens its editor. */
+    const openByKeys = async (category: Category, subject: string, back = false) => {
+      await tabTo(category, back);
+      await press("Enter");
+      await tabTo(subject);
+      await press("Enter");
+    };
+    /** The badge shows, the list is what the server answers for the filter; its × (reached by Tab) restores the full list. */
+    const expectBadgeThenClear = async (text: string, filter: unknown) => {
+      await badge(page, text).waitFor();
+      const filtered = await serverAnswer("pending", { filters: [filter] });
+      expect(filtered.total).toBeLessThan(all.total);
+      expect(filtered.total).toBeGreaterThan(0);
+      await expect.poll(() => position(page)).toBe(`Record 1 of ${filtered.total}`);
+      await page.getByText(filtered.records[0]!.fields.text, { exact: true }).waitFor();
+      await press("Escape");
+      await tabTo(`Remove filter ${text}`);
+      await press("Enter");
+      await badge(page, text).waitFor({ state: "detached" });
+      await expect.poll(() => position(page)).toBe(`Record 1 of ${all.total}`);
+      await page.getByText(all.records[0]!.fields.text, { exact: true }).waitFor();
+      expect(new URL(page.url()).search).not.toMatch(/_metadata|_response|_suggestion/);
+    };
+
+    // Filters opens the panel (Enter on a button presses it, it does not submit the record)
+    await page.getByRole("searchbox", { name: "Search records" }).focus();
+    await tabTo(/^Filters/);
+    await press("Enter");
+    await page.getByRole("group", { name: "Filters" }).waitFor();
+    expect((await serverAnswer("pending")).total).toBe(all.total);
+
+    // metadata terms: Metadata > Genre, search the list, Space on 'news'
+    await openByKeys("Metadata", "Genre");
+    await page.keyboard.type("new");
+    await tabTo("news");
+    await press("Space");
+    await page.waitForURL(/_metadata=/);
+    await expectBadgeThenClear("Genre: news", { type: "terms", scope: { entity: "metadata", metadata_property: "genre" }, values: ["news"] });
+
+    // metadata range: Metadata > Length; the low thumb up 4 steps, the high thumb down 10 (Page Down)
+    await openByKeys("Metadata", "Length", true);
+    const low = page.getByRole("slider", { name: "Minimum of Length" });
+    await expect.poll(() => low.evaluate((el) => el === document.activeElement)).toBe(true);
+    await press("ArrowRight", "ArrowRight", "ArrowRight", "ArrowRight");
+    await tabTo("Maximum of Length");
+    await press("PageDown");
+    await expect.poll(() => JSON.parse(new URL(page.url()).searchParams.get("_metadata") ?? "[]")).toEqual([{ kind: "range", name: "length", ge: 5, le: 10 }]);
+    expect(await page.getByRole("spinbutton", { name: "From" }).inputValue()).toBe("5");
+    await expectBadgeThenClear("Length: 5 – 10", { type: "range", scope: { entity: "metadata", metadata_property: "length" }, ge: 5, le: 10 });
+
+    // suggestion value: Suggestions > Sentiment, 'Suggestion values' is the first choice; Space on Negative
+    await openByKeys("Suggestions", "Sentiment", true);
+    await tabTo("Negative");
+    await press("Space");
+    await page.waitForURL(/_suggestion=/);
+    await expectBadgeThenClear("Sentiment · Suggestion values: Negative",
+      { type: "terms", scope: { entity: "suggestion", question: "sentiment", property: "value" }, values: ["negative"] });
+
+    // suggestion score: arrows move the choice to Score; the low thumb up 5 pages (0.5)
+    await openByKeys("Suggestions", "Sentiment", true);
+    await tabTo("Suggestion values");
+    await press("ArrowRight");
+    await tabTo("Minimum of Score");
+    await press("PageUp", "PageUp", "PageUp", "PageUp", "PageUp");
+    await expect.poll(() => JSON.parse(new URL(page.url()).searchParams.get("_suggestion") ?? "[]"))
+      .toEqual([{ kind: "range", question: "sentiment", property: "score", ge: 0.5, le: 1 }]);
+    await expectBadgeThenClear("Sentiment · Score: 0.5 – 1", { type: "range", scope: { entity: "suggestion", question: "sentiment", property: "score" }, ge: 0.5, le: 1 });
+
+    // suggestion agent: the third choice; Space on model-a
+    await openByKeys("Suggestions", "Sentiment", true);
+    await tabTo("Suggestion values");
+    await press("ArrowRight", "ArrowRight");
+    await tabTo("model-a");
+    await press("Space");
+    await page.waitForURL(/_suggestion=/);
+    await expectBadgeThenClear("Sentiment · Agent: model-a", { type: "terms", scope: { entity: "suggestion", question: "sentiment", property: "agent" }, values: ["model-a"] });
+    await screenshot(page, "annotation-filters-keyboard");
+    await page.context().close();
+  }, 120_000);
+
+  it("keyboard only: a response filter on submitted records, cleared from its badge", async () => {
+    const page = await openAs("owner", app.ownerPassword, "?_status=submitted");
+    await expect.poll(() => position(page)).toBe("Record 1 of 4");
+    await page.getByRole("searchbox", { name: "Search records" }).focus();
+    await tabUntil(page, /^Filters/);
+    await page.keyboard.press("Enter");
+    await tabUntil(page, "Responses");
+    await page.keyboard.press("Enter");
+    const popover = page.getByRole("dialog", { name: "Responses" });
+    await popover.waitFor();
+    await page.keyboard.press("Enter"); // the first question of the list: Sentiment
+    await popover.getByRole("heading", { name: "Sentiment" }).waitFor();
+    await expect.poll(() => focusedName(page)).toBe("Positive"); // the editor's first option takes the focus
+    await page.keyboard.press("Space");
+    await page.waitForURL(/_response=/);
+    await badge(page, "Sentiment: Positive").waitFor();
+    await expect.poll(() => position(page)).toBe("Record 1 of 2");
+    await page.keyboard.press("Escape");
+    await popover.waitFor({ state: "detached" });
+    // Escape gives the focus back to the Responses button; the badge and its × come next
+    expect(await focusedName(page)).toBe("Responses");
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Tab");
+    expect(await focusedName(page)).toBe("Remove filter Sentiment: Positive");
+    await page.keyboard.press("Enter");
+    await expect.poll(() => position(page)).toBe("Record 1 of 4");
+    expect(await badge(page, "Sentiment: Positive").count()).toBe(0);
+    await page.context().close();
+  }, 90_000);
+
+  it("bulk view: collapsed cards show their fields clamped with a fade and 'Show more'; 'Expand records' shows them whole", async () => {
+    const ws = await api<{ id: string }>("POST", "/workspaces", { name: "bulk-cards" });
+    const ds = await api<{ id: string }>("POST", "/datasets", { name: "bulk-cards", workspace_id: ws.id });
+    await api("POST", `/datasets/${ds.id}/fields`, { name: "text", title: "Text", required: true, settings: { type: "text" } });
+    await api("POST", `/datasets/${ds.id}/questions`, { name: "ok", title: "Ok", required: true, settings: { type: "label_selection", options: [{ value: "yes", text: "Yes" }, { value: "no", text: "No" }] } });
+    await api("PUT", `/datasets/${ds.id}/publish`);
+    const long = Array.from({ length: 40 }, (_, i) => `Sentence ${i + 1} of the long review.`).join(" ");
+    await api("POST", `/datasets/${ds.id}/records/bulk`, { items: [{ fields: { text: "A short review." } }, { fields: { text: long } }, { fields: { text: "Another short one." } }] });
+    const context = await browser.newContext({ locale: "en-US", viewport: { width: 1440, height: 900 } });
+    const page = await signedInPage(context, app);
+    await page.goto(`${app.url}/dataset/${ds.id}/annotation-mode?_page=1~10`);
+    await page.getByRole("checkbox", { name: "Select all" }).waitFor();
+    const cards = page.locator(".bulk-list article[data-record-id]");
+    await expect.poll(() => cards.count()).toBe(3);
+    // every collapsed card shows its text (visible, inside the card)
+    for (const [i, text] of ["A short review.", "Sentence 1 of the long review.", "Another short one."].entries()) {
+      const shown = cards.nth(i).getByText(text, { exact: i !== 1 });
+      expect(await shown.isVisible()).toBe(true);
+      expect((await shown.boundingBox())!.height).toBeGreaterThan(10);
+    }
+    // the long one is clamped, fades and offers Show more; the short ones do not
+    const longCard = cards.nth(1);
+    const clamp = longCard.locator(".record-clamp");
+    expect(await clamp.evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
+    expect(await clamp.getAttribute("class")).toContain("record-clamp--fade");
+    expect(await cards.nth(0).getByRole("button", { name: "Show more" }).count()).toBe(0);
+    const clampedHeight = (await clamp.boundingBox())!.height;
+    expect(clampedHeight).toBeLessThanOrEqual(180);
+    await screenshot(page, "annotation-bulk-collapsed");
+    await longCard.getByRole("button", { name: "Show more" }).click();
+    await expect.poll(async () => (await clamp.boundingBox())!.height).toBeGreaterThan(clampedHeight);
+    expect(await longCard.getByRole("button", { name: "Show less" }).getAttribute("aria-expanded")).toBe("true");
+    await longCard.getByRole("button", { name: "Show less" }).click();
+    // Expand records: every card whole, the last sentence on screen once scrolled to
+    await page.getByRole("button", { name: "Expand records" }).click();
+    await page.getByRole("button", { name: "Collapse records" }).waitFor();
+    expect(await page.getByRole("button", { name: "Show more" }).count()).toBe(0);
+    expect(await clamp.evaluate((el) => el.scrollHeight <= el.clientHeight + 1)).toBe(true);
+    await longCard.getByText("Sentence 40 of the long review.", { exact: false }).scrollIntoViewIfNeeded();
+    await context.close();
   }, 90_000);
 
   it("bulk view: the form's answers go to every selected record, but each record keeps its own spans (never copied)", async () => {

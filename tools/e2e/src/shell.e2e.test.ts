@@ -108,14 +108,20 @@ describe("web app shell in real Chromium", () => {
     await context.close();
   });
 
-  it("copies the API key with a one-second 'Copied' tooltip", async () => {
+  it("generates a new API key (shown once, working at once) and copies it with a one-second 'Copied' tooltip", async () => {
     const { context, page } = await signedInPage();
     await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: app.url });
     await page.goto(`${app.url}/user-settings`);
+    // The server keeps only a digest: no key is shown until a new one is generated.
+    expect(await page.locator(".api-key__value").count()).toBe(0);
+    await page.getByRole("button", { name: "Generate a new API key" }).click();
+    await page.locator(".api-key__value").waitFor();
     await page.getByRole("button", { name: "Copy API key" }).click();
     await page.getByText("Copied", { exact: true }).waitFor();
     const key = await page.locator(".api-key__value").textContent();
+    expect(key).toMatch(/^tsr\./);
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
+    expect((await fetch(`${app.url}/api/v1/me`, { headers: { "X-Argilla-Api-Key": key! } })).status).toBe(200);
     await page.getByText("Copied", { exact: true }).waitFor({ state: "detached", timeout: 3000 });
     await context.close();
   });

@@ -42,7 +42,9 @@ async function seed(): Promise<void> {
   api = await ownerApi(app);
   const me = await api<{ id: string }>("GET", "/me");
   await api("PATCH", `/users/${me.id}`, { first_name: payloads("owner-first")[1], last_name: payloads("owner-last")[0] });
-  const ws = await api<{ id: string }>("POST", "/workspaces", { name: `ws <img src=x onerror="__pwned('ws')">` });
+  // Workspace names follow Argilla's pattern (lower-case letters, digits, '-', '_'): markup is refused with 422.
+  await expect(api("POST", "/workspaces", { name: `ws <img src=x onerror="__pwned('ws')">` })).rejects.toThrow(/: 422 /);
+  const ws = await api<{ id: string }>("POST", "/workspaces", { name: "xss-ws" });
   const ds = await api<{ id: string }>("POST", "/datasets", { name: `xss <svg onload="__pwned('dsname')">`, workspace_id: ws.id, guidelines: corpus("guidelines") });
   datasetId = ds.id;
   const field = (name: string, settings: unknown, title = corpus(`title-${name}`).slice(0, 480)) => api("POST", `/datasets/${ds.id}/fields`, { name, title, required: name === "text", settings });

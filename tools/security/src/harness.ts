@@ -65,8 +65,10 @@ export async function ownerHeaders(url: string): Promise<Headers> {
   const res = await fetch(`${url}/api/v1/token`, { method: "POST", body: new URLSearchParams({ username: "owner", password: OWNER_PASSWORD }) });
   if (res.status !== 200) throw new Error(`owner login failed: ${res.status}`);
   const { access_token } = (await res.json()) as { access_token: string };
-  const me = await api<{ api_key: string }>(url, "GET", "/me", { authorization: `Bearer ${access_token}` });
-  return { "x-argilla-api-key": me.body.api_key };
+  // Keys are stored as digests and shown once: rotate the owner's to learn one.
+  const me = await api<{ id: string }>(url, "GET", "/me", { authorization: `Bearer ${access_token}` });
+  const rotated = await api<{ api_key: string }>(url, "POST", `/users/${me.body.id}/api-key`, { authorization: `Bearer ${access_token}` });
+  return { "x-argilla-api-key": rotated.body.api_key };
 }
 
 export async function ok<T>(url: string, method: string, path: string, headers: Headers, body?: unknown): Promise<T> {

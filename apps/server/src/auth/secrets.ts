@@ -17,5 +17,4 @@ export async function loadSigningSecret(db: Kysely<DB>, fromEnv: string | null):
   return stored.value;
 }
 
-export const generateApiKey = (): string => `tsr.${randomBytes(32).toString("base64url")}`;
 export const generatePassword = (): string => randomBytes(12).toString("base64url");

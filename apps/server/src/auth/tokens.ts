@@ -1,8 +1,12 @@
 import { SignJWT, jwtVerify } from "jose";
 
-export interface TokenClaims { identity: string; username: string; name: string; role: string }
+export interface TokenClaims { identity: string; username: string; name: string; role: string; /** The user's session_version when issued. */ ver: number }
 
-/** HS256 access tokens with the contract's claims (identity, username, name, role, exp). */
+/** The claims of a token for this user (contract 1.2, plus `ver`: auth/authenticate.ts refuses tokens of an older session version). */
+export const claimsOf = (user: { id: string; username: string; first_name: string; role: string; session_version: number }): TokenClaims =>
+  ({ identity: user.id, username: user.username, name: user.first_name, role: user.role, ver: user.session_version });
+
+/** HS256 access tokens with the contract's claims (identity, username, name, role, exp) and the session version. */
 export class TokenService {
   private readonly key: Uint8Array;
   constructor(secret: string, private readonly expirationSeconds: number) {
@@ -17,11 +21,12 @@ export class TokenService {
       .sign(this.key);
   }
 
-  /** The username claim of a valid, unexpired token, or null. */
-  async verify(token: string): Promise<string | null> {
+  /** The claims of a valid, unexpired token (identity and ver absent from tokens of older versions), or null. */
+  async verify(token: string): Promise<{ username: string; identity: string | null; ver: number } | null> {
     try {
       const { payload } = await jwtVerify(token, this.key, { algorithms: ["HS256"] });
-      return typeof payload.username === "string" ? payload.username : null;
+      if (typeof payload.username !== "string") return null;
+      return { username: payload.username, identity: typeof payload.identity === "string" ? payload.identity : null, ver: typeof payload.ver === "number" ? payload.ver : 0 };
     } catch {
       return null;
     }

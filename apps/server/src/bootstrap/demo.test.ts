@@ -8,7 +8,7 @@ afterAll(async () => { await server.stop(); });
 
 describe("demo data", () => {
   it("creates a published dataset with every question type and 120 records with suggestions, once", async () => {
-    const id = await seedDemo(server.app, server.ctx.db, { vectors: server.ctx.store.vectorSearch });
+    const id = await seedDemo(server.app, server.ctx, { vectors: server.ctx.store.vectorSearch });
     expect(id).toBeTruthy();
     const get = async (path: string) => (await fetch(`${server.url}/api/v1${path}`, { headers: server.ownerHeaders })).json();
     expect(await get(`/datasets/${id}`)).toMatchObject({ name: "movie-reviews", status: "ready" });
@@ -29,6 +29,6 @@ describe("demo data", () => {
       // Plain PostgreSQL without pgvector: the demo has no vector setting (it would block the next start).
       expect(((await get(`/datasets/${id}/vectors-settings`)) as { items: unknown[] }).items).toEqual([]);
     }
-    expect(await seedDemo(server.app, server.ctx.db)).toBeNull();
+    expect(await seedDemo(server.app, server.ctx)).toBeNull();
   });
 });

@@ -1,20 +1,22 @@
 import type { FastifyInstance } from "fastify";
 import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
+import { claimsOf, type TokenService } from "../auth/tokens.js";
 
 /**
  * Seeds a demo workspace and dataset on a fresh store (the `--demo` flag of `./tessera start`),
- * through the server's own public API with the owner's API key, so the demo data passes the same
+ * through the server's own public API with a token of the owner, so the demo data passes the same
  * validation as anything a user or the SDK sends. Does nothing when any dataset exists.
  */
-export async function seedDemo(app: FastifyInstance, db: Kysely<DB>, seedOptions: { vectors?: boolean } = {}): Promise<string | null> {
+export async function seedDemo(app: FastifyInstance, { db, tokens }: { db: Kysely<DB>; tokens: TokenService }, seedOptions: { vectors?: boolean } = {}): Promise<string | null> {
   // Without vector search (PostgreSQL lacking pgvector) a vector setting would stop the next start.
   const withVectors = seedOptions.vectors ?? true;
   if (await db.selectFrom("datasets").select("id").limit(1).executeTakeFirst()) return null;
-  const owner = await db.selectFrom("users").select(["api_key"]).where("role", "=", "owner").orderBy("inserted_at").executeTakeFirst();
+  const owner = await db.selectFrom("users").selectAll().where("role", "=", "owner").orderBy("inserted_at").executeTakeFirst();
   if (!owner) return null;
+  const authorization = `Bearer ${await tokens.sign(claimsOf(owner))}`;
   const call = async <T>(method: "GET" | "POST" | "PUT" | "PATCH", url: string, payload?: unknown): Promise<T> => {
-    const res = await app.inject({ method, url: `/api/v1${url}`, headers: { "x-argilla-api-key": owner.api_key }, ...(payload === undefined ? {} : { payload: payload as object }) });
+    const res = await app.inject({ method, url: `/api/v1${url}`, headers: { authorization }, ...(payload === undefined ? {} : { payload: payload as object }) });
     if (res.statusCode >= 300) throw new Error(`demo seed: ${method} ${url} -> ${res.statusCode} ${res.body}`);
     return res.json<T>();
   };

@@ -8,7 +8,10 @@ export interface UsersTable {
   last_name: string | null;
   role: "owner" | "admin" | "annotator";
   password_hash: string;
+  /** SHA-256 digest of the API key (auth/api-keys.ts), never the key itself. */
   api_key: string;
+  /** Bumped when the password or role changes: tokens of an older version stop (auth/sessions.ts). */
+  session_version: Generated<number>;
   inserted_at: string;
   updated_at: string;
 }

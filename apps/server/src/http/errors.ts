@@ -30,7 +30,8 @@ export function parse<T extends z.ZodType>(schema: T, input: unknown, where: "bo
   const result = schema.safeParse(input ?? (where === "body" ? undefined : {}));
   if (result.success) return result.data;
   throw validationError(result.error.issues.map((issue) => ({
-    type: issue.code,
+    // A pattern mismatch carries pydantic's type, as the Argilla server answers it.
+    type: issue.code === "invalid_format" && issue.format === "regex" ? "string_pattern_mismatch" : issue.code,
     loc: [where, ...issue.path.map((p) => (typeof p === "symbol" ? String(p) : p))],
     msg: issue.message,
   })));

@@ -4,14 +4,17 @@ import type { FieldSettings } from "../settings/fields.js";
 import type { MetadataSettings } from "../settings/metadata.js";
 import type { QuestionSettings } from "../settings/questions.js";
 
-/** Wire shapes of contract section 3. */
-export const userOut = (u: Selectable<UsersTable>) => ({
+/**
+ * Wire shapes of contract section 3. A user's `api_key` is stored as a digest (auth/api-keys.ts), so it
+ * is in the answer only where a key was just created or rotated (`newApiKey`): shown once.
+ */
+export const userOut = (u: Selectable<UsersTable>, newApiKey?: string) => ({
   id: u.id,
   first_name: u.first_name,
   last_name: u.last_name,
   username: u.username,
   role: u.role,
-  api_key: u.api_key,
+  ...(newApiKey !== undefined ? { api_key: newApiKey } : {}),
   inserted_at: u.inserted_at,
   updated_at: u.updated_at,
 });

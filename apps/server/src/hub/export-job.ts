@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import { loadDatasetSchema } from "../records/dataset-schema.js";
 import { withIncludes } from "../records/read.js";
+import { FULL_VIEW } from "../records/visibility.js";
 import { PermanentJobError, type JobContext } from "../jobs/port.js";
 
 export const HUB_EXPORT_JOB = "hub_export";
@@ -78,7 +79,7 @@ export async function runHubExport(deps: HubExportDeps, payload: HubExportPayloa
     if (context.signal.aborted) throw new Error("The export was interrupted");
     const rows = await deps.db.selectFrom("records").selectAll().where("dataset_id", "=", dataset.id).orderBy("seq").limit(PAGE).offset(offset).execute();
     if (rows.length === 0) break;
-    for (const record of await withIncludes(deps.db, schema, rows, { responses: true, suggestions: true, vectors: null })) {
+    for (const record of await withIncludes(deps.db, schema, rows, { responses: true, suggestions: true, vectors: null }, FULL_VIEW)) {
       const row: Record<string, unknown> = { id: record.external_id ?? record.id, status: record.status, _server_id: record.id, ...record.fields, ...(record.metadata ?? {}) };
       for (const question of schema.questions) {
         const submitted = (record.responses ?? []).filter((r) => r.values && question.name in r.values);

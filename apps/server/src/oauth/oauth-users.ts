@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
-import type { Kysely } from "kysely";
+import type { Insertable, Kysely } from "kysely";
 import type { DB, UsersTable } from "../db/schema.js";
 import { hashPassword } from "../auth/passwords.js";
-import { generateApiKey, generatePassword } from "../auth/secrets.js";
+import { generatePassword } from "../auth/secrets.js";
+import { newApiKey } from "../auth/api-keys.js";
 import { now } from "../clock.js";
 import type { HostedSpace, OAuthConfig } from "./oauth-config.js";
 import type { ProviderIdentity } from "./provider-client.js";
@@ -29,7 +30,7 @@ export class OAuthUserError extends Error {
   constructor(readonly status: 401 | 409, message: string) { super(message); }
 }
 
-export type OAuthUser = Pick<UsersTable, "id" | "username" | "first_name" | "role">;
+export type OAuthUser = Pick<UsersTable, "id" | "username" | "first_name" | "role"> & { session_version: number };
 
 /**
  * Finds the user linked to the provider identity, or creates one (random password, API key,
@@ -41,7 +42,7 @@ export async function findOrCreateOAuthUser(
   db: Kysely<DB>, provider: string, identity: ProviderIdentity, config: OAuthConfig, space: HostedSpace | null,
 ): Promise<OAuthUser> {
   const linked = await db.selectFrom("oauth_identities").innerJoin("users", "users.id", "oauth_identities.user_id")
-    .select(["users.id", "users.username", "users.first_name", "users.role"])
+    .select(["users.id", "users.username", "users.first_name", "users.role", "users.session_version"])
     .where("oauth_identities.provider", "=", provider).where("oauth_identities.subject", "=", identity.subject)
     .executeTakeFirst();
   if (linked) return linked;
@@ -51,7 +52,7 @@ export async function findOrCreateOAuthUser(
     throw new OAuthUserError(401, "The OAuth provider did not return a usable username");
   }
   const timestamp = now();
-  const existing = await db.selectFrom("users").select(["id", "username", "first_name", "role"]).where("username", "=", username).executeTakeFirst();
+  const existing = await db.selectFrom("users").select(["id", "username", "first_name", "role", "session_version"]).where("username", "=", username).executeTakeFirst();
   if (existing) {
     const isSpaceAuthor = !!space?.authorName && space.authorName.toLowerCase() === username.toLowerCase();
     if (!isSpaceAuthor && !config.linkExistingUsers) {
@@ -62,16 +63,16 @@ export async function findOrCreateOAuthUser(
     return existing;
   }
 
-  const user: UsersTable = {
+  const user: Insertable<UsersTable> & { id: string; username: string; first_name: string; role: UsersTable["role"] } = {
     id: randomUUID(), username, first_name: identity.name ?? username, last_name: null, role: roleFor(identity, space),
-    password_hash: await hashPassword(generatePassword()), api_key: generateApiKey(), inserted_at: timestamp, updated_at: timestamp,
+    password_hash: await hashPassword(generatePassword()), api_key: newApiKey().stored, inserted_at: timestamp, updated_at: timestamp,
   };
   try {
     await createLinkedUser(db, provider, identity, config, user, timestamp);
   } catch (error) {
     // Two first sign-ins of the same person at once: the other one created the user; use it.
     const raced = await db.selectFrom("oauth_identities").innerJoin("users", "users.id", "oauth_identities.user_id")
-      .select(["users.id", "users.username", "users.first_name", "users.role"])
+      .select(["users.id", "users.username", "users.first_name", "users.role", "users.session_version"])
       .where("oauth_identities.provider", "=", provider).where("oauth_identities.subject", "=", identity.subject)
       .executeTakeFirst();
     if (raced) return raced;
@@ -80,10 +81,10 @@ export async function findOrCreateOAuthUser(
     }
     throw error;
   }
-  return { id: user.id, username: user.username, first_name: user.first_name, role: user.role };
+  return { id: user.id, username: user.username, first_name: user.first_name, role: user.role, session_version: 0 };
 }
 
-async function createLinkedUser(db: Kysely<DB>, provider: string, identity: ProviderIdentity, config: OAuthConfig, user: UsersTable, timestamp: string): Promise<void> {
+async function createLinkedUser(db: Kysely<DB>, provider: string, identity: ProviderIdentity, config: OAuthConfig, user: Insertable<UsersTable> & { id: string }, timestamp: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await trx.insertInto("users").values(user).execute();
     await trx.insertInto("oauth_identities").values({ provider, subject: identity.subject, user_id: user.id, inserted_at: timestamp }).execute();

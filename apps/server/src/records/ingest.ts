@@ -9,6 +9,7 @@ import { notFound, unprocessable } from "../http/errors.js";
 import { textIndexFor } from "../search/text-index.js";
 import { loadDatasetSchema, type DatasetSchema } from "./dataset-schema.js";
 import type { RecordItem, SuggestionCreate } from "./input.js";
+import { FULL_VIEW } from "./visibility.js";
 import { encodeVector, withIncludes, type RecordOut, type RecordRow, type ResponseOut } from "./read.js";
 import { refreshRecordStatuses } from "./status.js";
 import { recordsWritten } from "./write-hooks.js";
@@ -207,7 +208,8 @@ export async function ingestWithSchema(trx: Kysely<DB>, schema: DatasetSchema, i
   for (let i = 0; i < updatedIds.length; i += CHUNK) {
     const rows = st ? (st.byIds.all(JSON.stringify(updatedIds.slice(i, i + CHUNK))) as RecordRow[])
       : await trx.selectFrom("records").selectAll().where("id", "in", updatedIds.slice(i, i + CHUNK)).execute();
-    for (const out of await withIncludes(trx, schema, rows, { responses: true, suggestions: true, vectors: null })) updatedRows.set(out.id, out);
+    // Only owners and admin members ingest (the bulk routes check it), so the full view.
+    for (const out of await withIncludes(trx, schema, rows, { responses: true, suggestions: true, vectors: null }, FULL_VIEW)) updatedRows.set(out.id, out);
   }
   const suggestionsOf = groupBy(suggestionRows, (r) => r.recordId);
   const responsesOf = groupBy(responseRows, (r) => r.recordId);

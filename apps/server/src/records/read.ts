@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from "kysely";
 import type { DB, RecordsTable, ResponsesTable, SuggestionsTable } from "../db/schema.js";
 import type { DatasetSchema } from "./dataset-schema.js";
+import { visibleMetadata, type RecordViewer } from "./visibility.js";
 
 /** Wire shapes of records, responses and suggestions (contract 3.9, 3.11, 3.12) and the batched include loader. */
 export type RecordRow = Selectable<RecordsTable>;
@@ -69,19 +70,21 @@ const chunks = <T>(items: T[], size: number): T[][] => {
 };
 
 /**
- * Serializes records with the requested parts, in one query per part (no N+1). `responsesOf` restricts
- * responses to one user (the `/me` views).
+ * Serializes records with the requested parts, in one query per part (no N+1), as `viewer` may see
+ * them (records/visibility.ts: only their own responses and visible metadata for annotators).
  */
-export async function withIncludes(db: Kysely<DB>, schema: DatasetSchema, rows: RecordRow[], include: Include, responsesOf: string | null = null): Promise<RecordOut[]> {
+export async function withIncludes(db: Kysely<DB>, schema: DatasetSchema, rows: RecordRow[], include: Include, viewer: RecordViewer): Promise<RecordOut[]> {
   const records = rows.map(recordOut);
   if (records.length === 0) return records;
+  if (viewer.metadata !== "all") for (const r of records) r.metadata = visibleMetadata(schema, viewer, r.metadata);
+  const responsesOf = viewer.responses === "own" ? viewer.userId : null;
   const ids = records.map((r) => r.id);
   const byId = new Map(records.map((r) => [r.id, r]));
   for (const part of chunks(ids, 500)) {
     if (include.responses) {
       for (const r of records) r.responses ??= [];
       let query = db.selectFrom("responses").selectAll().where("record_id", "in", part);
-      if (responsesOf) query = query.where("user_id", "=", responsesOf);
+      if (responsesOf !== null) query = query.where("user_id", "=", responsesOf);
       for (const row of await query.orderBy("inserted_at").execute()) byId.get(row.record_id)!.responses!.push(responseOut(row));
     }
     if (include.suggestions) {

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { AppContext } from "../context.js";
 import { parse, unauthorized } from "../http/errors.js";
 import { verifyPassword } from "../auth/passwords.js";
+import { claimsOf } from "../auth/tokens.js";
 
 const TokenForm = z.object({
   username: z.string({ message: "Field required" }).min(1, "Field required").max(200),
@@ -16,7 +17,7 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext): void {
     const user = await ctx.db.selectFrom("users").selectAll().where("username", "=", form.username).executeTakeFirst();
     // Verify even for unknown users would leak timing less; argon2 verify on a missing hash is skipped for speed.
     if (!user || !(await verifyPassword(user.password_hash, form.password))) throw unauthorized();
-    const accessToken = await ctx.tokens.sign({ identity: user.id, username: user.username, name: user.first_name, role: user.role });
+    const accessToken = await ctx.tokens.sign(claimsOf(user));
     return reply.status(200).send({ access_token: accessToken, token_type: "bearer" });
   });
 }

@@ -9,7 +9,7 @@ import { pathIds } from "../http/params.js";
 import { datasetOut } from "../http/serializers.js";
 import { datasetFor, requireAdminMember } from "../auth/policies.js";
 import { isUniqueViolation, tableExists } from "../db/introspect.js";
-import { rejectNullKeys } from "../settings/common.js";
+import { nameSchema, rejectNullKeys } from "../settings/common.js";
 import { now } from "../clock.js";
 
 export const DistributionSchema = z.object({
@@ -18,7 +18,7 @@ export const DistributionSchema = z.object({
 });
 export type Distribution = z.infer<typeof DistributionSchema>;
 
-const name = z.string().min(1).max(200);
+const name = nameSchema;
 const guidelines = z.string().min(1).max(10000).nullable();
 const metadata = z.record(z.string(), z.json()).nullable();
 

@@ -7,6 +7,7 @@ import { uuidPath } from "../records/access.js";
 import { ingestRecords } from "../records/ingest.js";
 import { recordItemSchema, suggestionCreateSchema, vectorsSchema, type RecordItem } from "../records/input.js";
 import { emitIngested } from "./records.js";
+import { requireAttributableResponses } from "../records/response-attribution.js";
 
 /** 1..1000 items per call (contract 3.10, legacy). */
 export const MAX_LEGACY_RECORDS = 1000;
@@ -41,8 +42,9 @@ export function legacyRecordsRoutes(app: FastifyInstance, ctx: AppContext): void
   app.post("/api/v1/datasets/:dataset_id/records", { bodyLimit: LEGACY_BODY_LIMIT_BYTES }, async (request, reply) => {
     const user = await ctx.currentUser(request);
     const datasetId = uuidPath(request, "dataset_id");
-    await datasetFor(ctx.db, user, datasetId, "admin");
+    const dataset = await datasetFor(ctx.db, user, datasetId, "admin");
     const body = parse(legacyCreateSchema, request.body);
+    await requireAttributableResponses(ctx.db, user, dataset, body.items);
     const result = await ingestRecords(ctx.db, datasetId, body.items, { mode: "create" });
     emitIngested(ctx, result);
     return reply.status(204).send();

@@ -16,6 +16,7 @@ import { rejectNullKeys, strictNameSchema, titleSchema } from "../settings/commo
 import { allowedRolesFor, MetadataSettingsSchema, type MetadataSettings } from "../settings/metadata.js";
 import { now } from "../clock.js";
 import { numberRange, termMetrics } from "../records/metadata-metrics.js";
+import { canSeeMetadataProperty, recordViewer } from "../records/visibility.js";
 
 const MetadataPropertyCreate = z.object({
   name: strictNameSchema,
@@ -33,9 +34,8 @@ export type MetadataPropertyRow = Selectable<MetadataPropertiesTable>;
  * only when the property is visible for annotators (its allowed_roles include "annotator").
  */
 export async function canReadMetadataProperty(db: Kysely<DB>, user: UserRow, property: MetadataPropertyRow, workspaceId: string): Promise<boolean> {
-  if (user.role === "owner") return true;
-  if (!(await isMember(db, user, workspaceId))) return false;
-  return (JSON.parse(property.allowed_roles) as string[]).includes(user.role);
+  if (user.role !== "owner" && !(await isMember(db, user, workspaceId))) return false;
+  return canSeeMetadataProperty(await recordViewer(db, user, workspaceId), JSON.parse(property.allowed_roles) as string[]);
 }
 
 /** Loads a metadata property (404) and applies the get policy ("read") or the admin-member policy ("admin"). */
@@ -88,7 +88,8 @@ export function metadataPropertiesRoutes(app: FastifyInstance, ctx: AppContext):
     const dataset = await datasetFor(ctx.db, user, dataset_id, "read");
     const properties = await ctx.db.selectFrom("metadata_properties").selectAll().where("dataset_id", "=", dataset.id)
       .orderBy("inserted_at").orderBy(sql`rowid`).execute();
-    const visible = user.role === "owner" ? properties : properties.filter((p) => (JSON.parse(p.allowed_roles) as string[]).includes(user.role));
+    const viewer = await recordViewer(ctx.db, user, dataset.workspace_id);
+    const visible = properties.filter((p) => canSeeMetadataProperty(viewer, JSON.parse(p.allowed_roles) as string[]));
     return { items: visible.map(metadataPropertyOut) };
   });
 

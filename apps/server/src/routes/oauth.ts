@@ -7,6 +7,7 @@ import type { OAuthConfig } from "../oauth/oauth-config.js";
 import { OAuthProviderClient, ProviderRefusedError, ProviderUnavailableError } from "../oauth/provider-client.js";
 import { InvalidStateError, OAuthStateStore } from "../oauth/state-store.js";
 import { OAuthUserError, findOrCreateOAuthUser } from "../oauth/oauth-users.js";
+import { claimsOf } from "../auth/tokens.js";
 
 const STATE_COOKIE = "tessera_oauth2_state";
 /** Query parameters of the authentication call that are passed on to the provider (HF: ask for an org, force consent). */
@@ -89,7 +90,7 @@ export function oauthRoutes(app: FastifyInstance, ctx: AppContext): void {
       if (error instanceof OAuthUserError) throw new HttpError(error.status, { detail: error.message });
       throw providerError(error);
     }
-    const accessToken = await ctx.tokens.sign({ identity: user.id, username: user.username, name: user.first_name, role: user.role });
+    const accessToken = await ctx.tokens.sign(claimsOf(user));
     return reply.status(200).send({ access_token: accessToken, token_type: "bearer", ...(pending.redirectTo ? { redirect_to: pending.redirectTo } : {}) });
   });
 }

@@ -9,6 +9,8 @@ import { ingestRecords, prepareSuggestions, upsertSuggestions, upsertVectors, ty
 import { parseRecordsBulk, recordUpdateSchema } from "../records/input.js";
 import { FULL_INCLUDE, withIncludes } from "../records/read.js";
 import { RecordValueError, validateMetadata, validateVectors } from "../records/values.js";
+import { recordViewer } from "../records/visibility.js";
+import { requireAttributableResponses } from "../records/response-attribution.js";
 
 /**
  * Webhook events of a bulk ingestion: record.created / record.updated, and record.completed for new
@@ -66,8 +68,9 @@ export function recordsRoutes(app: FastifyInstance, ctx: AppContext): void {
     bulk.post("/api/v1/datasets/:dataset_id/records/bulk", async (request, reply) => {
       const user = await ctx.currentUser(request);
       const datasetId = uuidPath(request, "dataset_id");
-      await datasetFor(ctx.db, user, datasetId, "admin");
+      const dataset = await datasetFor(ctx.db, user, datasetId, "admin");
       const body = parseRecordsBulk(request.body);
+      await requireAttributableResponses(ctx.db, user, dataset, body.items);
       const result = await ingestRecords(ctx.db, datasetId, body.items, { mode: "create" });
       emitIngested(ctx, result);
       return reply.status(201).type(JSON_TYPE).send(`{"items":${result.itemsJson()}}`);
@@ -76,8 +79,9 @@ export function recordsRoutes(app: FastifyInstance, ctx: AppContext): void {
     bulk.put("/api/v1/datasets/:dataset_id/records/bulk", async (request, reply) => {
       const user = await ctx.currentUser(request);
       const datasetId = uuidPath(request, "dataset_id");
-      await datasetFor(ctx.db, user, datasetId, "admin");
+      const dataset = await datasetFor(ctx.db, user, datasetId, "admin");
       const body = parseRecordsBulk(request.body);
+      await requireAttributableResponses(ctx.db, user, dataset, body.items);
       const result = await ingestRecords(ctx.db, datasetId, body.items, { mode: "upsert" });
       emitIngested(ctx, result);
       return reply.type(JSON_TYPE).send(`{"items":${result.itemsJson()},"updated_item_ids":${JSON.stringify(result.updatedIds)}}`);
@@ -95,7 +99,8 @@ export function recordsRoutes(app: FastifyInstance, ctx: AppContext): void {
       ctx.db.selectFrom("records").select((eb) => eb.fn.countAll<number>().as("n")).where("dataset_id", "=", datasetId).executeTakeFirstOrThrow(),
     ]);
     const schema = await loadDatasetSchema(ctx.db, dataset);
-    return { items: await withIncludes(ctx.db, schema, rows, include), total: Number(count.n) };
+    const viewer = await recordViewer(ctx.db, user, dataset.workspace_id);
+    return { items: await withIncludes(ctx.db, schema, rows, include, viewer), total: Number(count.n) };
   });
 
   app.delete("/api/v1/datasets/:dataset_id/records", async (request, reply) => {
@@ -112,7 +117,7 @@ export function recordsRoutes(app: FastifyInstance, ctx: AppContext): void {
     const user = await ctx.currentUser(request);
     const { record, dataset } = await recordFor(ctx.db, user, uuidPath(request, "record_id"), "read");
     const schema = await loadDatasetSchema(ctx.db, dataset);
-    return (await withIncludes(ctx.db, schema, [record], FULL_INCLUDE))[0];
+    return (await withIncludes(ctx.db, schema, [record], FULL_INCLUDE, await recordViewer(ctx.db, user, dataset.workspace_id)))[0];
   });
 
   app.patch("/api/v1/records/:record_id", async (request) => {
@@ -146,14 +151,14 @@ export function recordsRoutes(app: FastifyInstance, ctx: AppContext): void {
     });
     const updated = await ctx.db.selectFrom("records").selectAll().where("id", "=", record.id).executeTakeFirstOrThrow();
     ctx.events.emit("record.updated", { recordIds: [record.id] });
-    return (await withIncludes(ctx.db, schema, [updated], FULL_INCLUDE))[0];
+    return (await withIncludes(ctx.db, schema, [updated], FULL_INCLUDE, await recordViewer(ctx.db, user, dataset.workspace_id)))[0];
   });
 
   app.delete("/api/v1/records/:record_id", async (request) => {
     const user = await ctx.currentUser(request);
     const { record, dataset } = await recordFor(ctx.db, user, uuidPath(request, "record_id"), "admin");
     const schema = await loadDatasetSchema(ctx.db, dataset);
-    const out = (await withIncludes(ctx.db, schema, [record], FULL_INCLUDE))[0];
+    const out = (await withIncludes(ctx.db, schema, [record], FULL_INCLUDE, await recordViewer(ctx.db, user, dataset.workspace_id)))[0];
     await ctx.db.deleteFrom("records").where("id", "=", record.id).execute();
     ctx.events.emit("record.deleted", { ids: [record.id] });
     return out;

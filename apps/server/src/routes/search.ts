@@ -11,6 +11,8 @@ import { loadDatasetSchema, type DatasetSchema } from "../records/dataset-schema
 import { decodeVector, withIncludes, type RecordOut } from "../records/read.js";
 import type { SearchFilter, SearchQuery, SearchScope, SearchSort } from "../search/search-port.js";
 import { searchFor } from "../search/for-store.js";
+import { countSearchWords, MAX_SEARCH_TEXT_LENGTH, MAX_SEARCH_WORDS } from "../search/text-query.js";
+import { ownResponsesOnly, recordViewer, requireSearchableMetadata, type RecordViewer } from "../records/visibility.js";
 
 const Scope = z.discriminatedUnion("entity", [
   z.object({ entity: z.literal("record"), property: z.enum(["id", "external_id", "inserted_at", "updated_at", "status"]) }),
@@ -31,7 +33,7 @@ const Filter = z.discriminatedUnion("type", [
 
 const SearchBody = z.object({
   query: z.object({
-    text: z.object({ q: z.string(), field: z.string().nullable().optional() }).nullable().optional(),
+    text: z.object({ q: z.string().max(MAX_SEARCH_TEXT_LENGTH), field: z.string().nullable().optional() }).nullable().optional(),
     vector: z.object({
       name: z.string(),
       record_id: uuidParam.nullable().optional(),
@@ -44,12 +46,13 @@ const SearchBody = z.object({
   sort: z.array(z.object({ scope: Scope, order: z.enum(["asc", "desc"]).default("asc") })).min(1).max(10).nullable().optional(),
 }).nullable();
 
-function resolveScope(schema: DatasetSchema, scope: ScopeIn): SearchScope {
+function resolveScope(schema: DatasetSchema, viewer: RecordViewer, scope: ScopeIn): SearchScope {
   const datasetId = schema.dataset.id;
   switch (scope.entity) {
     case "record": return { entity: "record", property: scope.property };
     case "metadata":
       if (!schema.metadataByName.has(scope.metadata_property)) throw unprocessable(`MetadataProperty not found filtering by name=${scope.metadata_property}, dataset_id=${datasetId}`);
+      requireSearchableMetadata(schema, viewer, scope.metadata_property);
       return { entity: "metadata", name: scope.metadata_property };
     case "response": {
       const question = scope.question ?? null;
@@ -65,18 +68,6 @@ function resolveScope(schema: DatasetSchema, scope: ScopeIn): SearchScope {
   }
 }
 
-/** Contract 1.4: owner sees all keys; a property's key if its policy allows; extra keys only for admins. */
-function visibleMetadata(schema: DatasetSchema, user: UserRow, metadata: Record<string, unknown> | null): Record<string, unknown> | null {
-  if (metadata === null || user.role === "owner") return metadata;
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(metadata)) {
-    const property = schema.metadataByName.get(key);
-    const visible = property ? user.role === "admin" || property.allowedRoles.includes(user.role) : user.role === "admin";
-    if (visible) out[key] = value;
-  }
-  return out;
-}
-
 /** Records search (contract section 4) and the suggestion agents listing (3.10). */
 export function searchRoutes(app: FastifyInstance, ctx: AppContext): void {
   const search = async (user: UserRow, datasetId: string, mine: boolean, rawQuery: unknown, rawBody: unknown) => {
@@ -85,11 +76,13 @@ export function searchRoutes(app: FastifyInstance, ctx: AppContext): void {
     const include = parseInclude(rawQuery);
     const body = parse(SearchBody, rawBody ?? {}) ?? {};
     const schema = await loadDatasetSchema(ctx.db, dataset);
+    const viewer = await recordViewer(ctx.db, user, dataset.workspace_id);
 
     let text: SearchQuery["text"] = null;
     if (body.query?.text) {
       const field = body.query.text.field ?? null;
       if (field !== null && !schema.fieldByName.has(field)) throw unprocessable(`Field \`${field}\` not found in dataset \`${dataset.id}\`.`);
+      if (countSearchWords(body.query.text.q) > MAX_SEARCH_WORDS) throw unprocessable(`The search text has more than ${MAX_SEARCH_WORDS} different words`);
       text = { q: body.query.text.q, field };
     }
     let vector: SearchQuery["vector"] = null;
@@ -110,9 +103,9 @@ export function searchRoutes(app: FastifyInstance, ctx: AppContext): void {
       vector = { settingsId: settings.id, value: value!, order: v.order, excludeRecordId: recordId };
     }
     const filters: SearchFilter[] = (body.filters?.and ?? []).map((f) => (f.type === "terms"
-      ? { type: "terms", scope: resolveScope(schema, f.scope), values: f.values }
-      : { type: "range", scope: resolveScope(schema, f.scope), ge: f.ge ?? null, le: f.le ?? null }));
-    const sort: SearchSort[] = (body.sort ?? []).map((s) => ({ scope: resolveScope(schema, s.scope), order: s.order }));
+      ? { type: "terms", scope: resolveScope(schema, viewer, f.scope), values: f.values }
+      : { type: "range", scope: resolveScope(schema, viewer, f.scope), ge: f.ge ?? null, le: f.le ?? null }));
+    const sort: SearchSort[] = (body.sort ?? []).map((s) => ({ scope: resolveScope(schema, viewer, s.scope), order: s.order }));
 
     const result = await searchFor(ctx.store).search({
       datasetId: dataset.id, userId: mine ? user.id : null, text, vector, filters, sort: vector ? [] : sort,
@@ -121,13 +114,9 @@ export function searchRoutes(app: FastifyInstance, ctx: AppContext): void {
     const ids = result.hits.map((h) => h.recordId);
     const rows = ids.length ? await ctx.db.selectFrom("records").selectAll().where("id", "in", ids).execute() : [];
     const byId = new Map(rows.map((r) => [r.id, r]));
-    const records = await withIncludes(ctx.db, schema, ids.map((id) => byId.get(id)!).filter((r) => r !== undefined), include, mine ? user.id : null);
+    const records = await withIncludes(ctx.db, schema, ids.map((id) => byId.get(id)!).filter((r) => r !== undefined), include, mine ? ownResponsesOnly(viewer) : viewer);
     const recordById = new Map<string, RecordOut>(records.map((r) => [r.id, r]));
-    const items = result.hits.filter((h) => recordById.has(h.recordId)).map((h) => {
-      const record = recordById.get(h.recordId)!;
-      if (mine) record.metadata = visibleMetadata(schema, user, record.metadata);
-      return { record, query_score: h.score };
-    });
+    const items = result.hits.filter((h) => recordById.has(h.recordId)).map((h) => ({ record: recordById.get(h.recordId)!, query_score: h.score }));
     return { items, total: result.total };
   };
 

@@ -26,16 +26,20 @@ export function settingsBody(space: HostedSpace | null) {
 }
 
 /**
- * GET /api/v1/settings (public), /version and /status. With `signedIn` (the app passes it), /status
- * tells a signed-in caller whether the database answers now (`database`: reachable, latency).
+ * GET /api/v1/settings (public), /version and /status. The SDK reads neither /status nor /version to
+ * connect (it calls /me; contract 3.1), so anonymous callers (and wrong credentials) get only the
+ * version (public anyway at /version); the search engine, memory figures and, with `signedIn` (the
+ * app passes it), whether the database answers now (`database`: reachable, latency) are for
+ * signed-in users (issue 28, finding 7).
  */
 export function settingsRoutes(app: FastifyInstance, hostedSpace: HostedSpace | null = null, store: Pick<Store, "dialect" | "vectorSearch"> & Partial<Pick<Store, "db">> = { dialect: "sqlite", vectorSearch: true }, signedIn?: (request: FastifyRequest) => Promise<boolean>): void {
   const body = settingsBody(hostedSpace);
   app.get("/api/v1/settings", async () => body);
   app.get("/api/v1/version", async () => ({ version: SERVER_VERSION }));
   app.get("/api/v1/status", async (request) => {
+    if (!signedIn || !(await signedIn(request))) return { version: SERVER_VERSION };
     const status = { version: SERVER_VERSION, search_engine: searchEngine(store), memory: process.memoryUsage() };
-    if (!store.db || !signedIn || !(await signedIn(request))) return status;
+    if (!store.db) return status;
     return { ...status, database: { dialect: store.dialect, ...(await databaseStatus(store.db)) } };
   });
 }

@@ -7,8 +7,16 @@ beforeAll(async () => { server = await startTestServer(); });
 afterAll(async () => { await server.stop(); });
 
 describe("GET /api/v1/status", () => {
-  it("names the search engine of the store it runs on", async () => {
-    const body = (await (await fetch(`${server.url}/api/v1/status`)).json()) as { version: string; search_engine: unknown };
+  it("tells anonymous callers (and wrong keys) only the version", async () => {
+    for (const headers of [{}, { "x-argilla-api-key": "tsr.wrong" }, { authorization: "Bearer not-a-token" }]) {
+      const res = await fetch(`${server.url}/api/v1/status`, { headers });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ version: "2.8.0" });
+    }
+  });
+  it("names the search engine of the store it runs on, and the memory, to signed-in users", async () => {
+    const body = (await (await fetch(`${server.url}/api/v1/status`, { headers: server.ownerHeaders })).json()) as { version: string; search_engine: unknown; memory: { rss: number } };
+    expect(body.memory.rss).toBeGreaterThan(0);
     expect(body.version).toBe("2.8.0");
     expect(body.search_engine).toEqual(searchEngine(server.ctx.store));
     expect(body.search_engine).toEqual(server.ctx.store.dialect === "postgres"

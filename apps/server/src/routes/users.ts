@@ -10,7 +10,7 @@ import { pathIds } from "../http/params.js";
 import { userOut, workspaceOut } from "../http/serializers.js";
 import { requireOwner } from "../auth/policies.js";
 import { hashPassword } from "../auth/passwords.js";
-import { generateApiKey } from "../auth/secrets.js";
+import { newApiKey } from "../auth/api-keys.js";
 import { isUniqueViolation, tableExists } from "../db/introspect.js";
 import { rejectNullKeys } from "../settings/common.js";
 import { now } from "../clock.js";
@@ -59,7 +59,7 @@ export function usersRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.get("/api/v1/users", async (request) => {
     await owner(request);
     const users = await ctx.db.selectFrom("users").selectAll().orderBy("inserted_at").orderBy("username").execute();
-    return { items: users.map(userOut) };
+    return { items: users.map((u) => userOut(u)) };
   });
 
   app.get("/api/v1/users/:user_id", async (request) => {
@@ -74,9 +74,10 @@ export function usersRoutes(app: FastifyInstance, ctx: AppContext): void {
     const existing = await ctx.db.selectFrom("users").select("id").where("username", "=", body.username).executeTakeFirst();
     if (existing) throw duplicateUsername(body.username);
     const timestamp = now();
+    const apiKey = newApiKey();
     const row = {
       id: randomUUID(), username: body.username, first_name: body.first_name, last_name: body.last_name, role: body.role,
-      password_hash: await hashPassword(body.password), api_key: generateApiKey(), inserted_at: timestamp, updated_at: timestamp,
+      password_hash: await hashPassword(body.password), api_key: apiKey.stored, session_version: 0, inserted_at: timestamp, updated_at: timestamp,
     };
     try {
       await ctx.db.insertInto("users").values(row).execute();
@@ -84,7 +85,8 @@ export function usersRoutes(app: FastifyInstance, ctx: AppContext): void {
       if (isUniqueViolation(error)) throw duplicateUsername(body.username);
       throw error;
     }
-    return reply.status(201).send(userOut(row));
+    // The key is shown this once (only its digest is stored).
+    return reply.status(201).send(userOut(row, apiKey.key));
   });
 
   const update = async (request: FastifyRequest) => {
@@ -103,8 +105,10 @@ export function usersRoutes(app: FastifyInstance, ctx: AppContext): void {
     if (body.username !== undefined) changes.username = body.username;
     if (body.role !== undefined) changes.role = body.role;
     if (body.password !== undefined) changes.password_hash = await hashPassword(body.password);
+    // A new password or role ends the user's sessions: tokens issued before carry the old version.
+    const endSessions = body.password !== undefined || (body.role !== undefined && body.role !== user.role);
     try {
-      await ctx.db.updateTable("users").set(changes).where("id", "=", user.id).execute();
+      await ctx.db.updateTable("users").set((eb) => (endSessions ? { ...changes, session_version: eb("session_version", "+", 1) } : changes)).where("id", "=", user.id).execute();
     } catch (error) {
       if (isUniqueViolation(error) && body.username !== undefined) throw duplicateUsername(body.username);
       throw error;
@@ -148,7 +152,8 @@ export function usersRoutes(app: FastifyInstance, ctx: AppContext): void {
     const { user_id } = pathIds(request, "user_id");
     if (current.role !== "owner" && current.id !== user_id) throw forbidden();
     const user = await userById(ctx.db, user_id);
-    await ctx.db.updateTable("users").set({ api_key: generateApiKey(), updated_at: now() }).where("id", "=", user.id).execute();
-    return userOut(await userById(ctx.db, user.id));
+    const apiKey = newApiKey();
+    await ctx.db.updateTable("users").set({ api_key: apiKey.stored, updated_at: now() }).where("id", "=", user.id).execute();
+    return userOut(await userById(ctx.db, user.id), apiKey.key);
   });
 }

@@ -11,8 +11,9 @@ import { userVisibleTo } from "../security/redact.js";
 import { isMember, requireMember, requireOwner } from "../auth/policies.js";
 import { isUniqueViolation } from "../db/introspect.js";
 import { now } from "../clock.js";
+import { workspaceNameSchema } from "../settings/common.js";
 
-const WorkspaceCreate = z.object({ name: z.string().min(1).max(200) });
+const WorkspaceCreate = z.object({ name: workspaceNameSchema });
 const WorkspaceUserCreate = z.object({ user_id: uuidParam });
 
 export async function workspaceById(db: Kysely<DB>, id: string): Promise<Selectable<WorkspacesTable>> {

@@ -1,6 +1,7 @@
 import { CompiledQuery, type Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import type { SearchFilter, SearchQuery, SearchScope } from "./search-port.js";
+import { searchWords } from "./text-query.js";
 
 /**
  * The SQL pieces of the PostgreSQL search adapter (postgres-search.ts, postgres-text.ts): parameters,
@@ -42,9 +43,12 @@ function timeBound(value: number | string): string {
   return parsed && !Number.isNaN(parsed.getTime()) ? parsed.toISOString().replace("Z", "") : value;
 }
 
+/** A word as one quoted tsquery operand (quote_literal would give E'...' for a backslash, which to_tsquery refuses). */
+const tsLexeme = (word: string): string => `'${word.replace(/\\/g, "\\\\").replace(/'/g, "''")}'`;
+
 /** Splits free text into words; a trailing `*` makes a prefix word. */
 export function textWords(q: string): { word: string; prefix: boolean }[] {
-  return q.split(/\s+/).map((w) => w.trim()).filter((w) => w.length > 0 && w !== "*").map((w) => {
+  return searchWords(q).filter((w) => w !== "*").map((w) => {
     const prefix = w.endsWith("*") && w.length > 1;
     return { word: prefix ? w.slice(0, -1) : w, prefix };
   });
@@ -148,7 +152,7 @@ export class Builder {
   /** A tsquery requiring every word (prefix words with `:*`), built from parameters only. */
   tsQuery(words: { word: string; prefix: boolean }[]): string {
     return words.map(({ word, prefix }) => (prefix
-      ? `to_tsquery('tessera_search', quote_literal(lower(${this.p(word)})) || ':*')`
+      ? `to_tsquery('tessera_search', ${this.p(tsLexeme(word.toLowerCase()))} || ':*')`
       : `plainto_tsquery('tessera_search', ${this.p(word)})`)).join(" && ");
   }
 }

@@ -4,6 +4,7 @@ import type { Store } from "../db/database.js";
 import { indexRecordTexts } from "../records/ingest.js";
 import { encodeVector } from "../records/read.js";
 import type { SearchFilter, SearchPort, SearchQuery, SearchSort } from "./search-port.js";
+import { HOSTILE_SEARCH_TEXTS } from "../testing/hostile-inputs.js";
 
 /**
  * The search port's contract, run against every adapter (sqlite-search.test.ts on the embedded
@@ -84,6 +85,18 @@ export function searchPortSuite(adapter: string, open: () => Promise<SearchSuite
       expect((await exts({ text: { q: "thi*", field: null } }))).toEqual(["c"]);
       expect(await exts({ text: { q: "   ", field: null } })).toEqual([]);
       expect(await exts({ text: { q: "\"quick\" OR ' : & | !", field: null } })).toEqual([]);
+    });
+
+    it("answers any text (control characters, quotes, operators, backslashes, 10,000 characters) without an error", async () => {
+      for (const q of HOSTILE_SEARCH_TEXTS) {
+        for (const extra of [{}, { userId: data.ids.u1, filters: [terms({ entity: "response_status" }, ["pending"])] }, { text: { q, field: "text" } }, { sort: [{ scope: md("n"), order: "desc" as const }] }]) {
+          const result = await target.port.search(query({ text: { q, field: null }, ...extra }));
+          expect(result.total, JSON.stringify(q.slice(0, 40))).toBeGreaterThanOrEqual(result.hits.length);
+        }
+      }
+      // The words around a control character still match (NUL and BEL are word breaks, not the end of the text).
+      expect(await exts({ text: { q: "quick\u0000fox", field: null } })).toEqual(["a"]);
+      expect((await exts({ text: { q: "\u0007quick\u0000", field: "text" } })).sort()).toEqual(["a", "c"]);
     });
 
     it("filters on metadata terms (list values item by item) and ranges", async () => {

@@ -1,6 +1,7 @@
 import { CompiledQuery, type Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import type { SearchFilter, SearchScope } from "./search-port.js";
+import { searchWords } from "./text-query.js";
 
 /** SQL building blocks shared by the SQLite search adapter's parts (sqlite-search, sqlite-knn, sqlite-text). */
 export type Param = string | number | Buffer | null;
@@ -9,7 +10,7 @@ const jsonPath = (key: string) => `$."${key.replace(/"/g, '""')}"`;
 
 /** Turns free text into a safe FTS5 expression: every word quoted, all words required, `word*` kept as a prefix. */
 export function ftsExpression(q: string): string | null {
-  const words = q.split(/\s+/).map((w) => w.trim()).filter((w) => w.length > 0);
+  const words = searchWords(q);
   if (words.length === 0) return null;
   return words.map((w) => {
     const prefix = w.endsWith("*") && w.length > 1;

@@ -12,7 +12,7 @@ import { indexRecordTexts } from "../records/ingest.js";
  * users of workspace B. A route nobody wrote an expectation for fails the first test: add it to CASES.
  */
 
-const ACTORS = ["owner", "adminA", "annotatorA", "annotatorA2", "adminB", "annotatorB", "anonymous"] as const;
+const ACTORS = ["owner", "adminA", "annotatorA", "annotatorA2", "adminB", "annotatorB", "anonymous", "wrongKey"] as const;
 type ActorName = (typeof ACTORS)[number];
 
 /** Who is allowed (contract 1.4); everyone else gets 403 (401 when anonymous). */
@@ -49,7 +49,7 @@ function caseFor(route: { method: string; url: string }): Case | undefined {
 
 function allowed(policy: Policy, actor: ActorName): boolean {
   if (policy === "public") return true;
-  if (actor === "anonymous") return false;
+  if (actor === "anonymous" || actor === "wrongKey") return false;
   if (policy === "authenticated" || policy === "perItemMember") return true;
   return ALLOWED[policy].includes(actor);
 }
@@ -59,6 +59,24 @@ interface Ids {
   metadata: string; vector: string; record: string; response: string; suggestion: string; user: string; member: string; job: string;
   /** A disabled webhook (no deliveries run while the matrix changes things). */
   webhook: string;
+  /** The hidden metadata property (visible_for_annotators false) and the responses of annotatorA2 and adminA on `record`. */
+  hiddenMetadata: string; responseA2: string; responseAdminA: string;
+}
+
+/** The value of the seeded record's hidden metadata property: no annotator may ever receive it. */
+const HIDDEN_VALUE = "hidden-value-7c1e";
+
+/**
+ * What an actor must never find in a body (issues 21 and 28): the hidden metadata value, and for each
+ * annotator the ids of the other members' responses. Owners and admins of A see everything.
+ */
+function secretsFor(actor: ActorName, ids: Ids): string[] {
+  const others: Partial<Record<ActorName, string[]>> = {
+    annotatorA: [ids.responseA2, ids.responseAdminA], annotatorA2: [ids.response, ids.responseAdminA],
+    adminB: [ids.response, ids.responseA2, ids.responseAdminA], annotatorB: [ids.response, ids.responseA2, ids.responseAdminA],
+    anonymous: [ids.response, ids.responseA2, ids.responseAdminA], wrongKey: [ids.response, ids.responseA2, ids.responseAdminA],
+  };
+  return actor === "owner" || actor === "adminA" ? [] : [HIDDEN_VALUE, ...(others[actor] ?? [])];
 }
 interface Req { path: string; body?: unknown; form?: Record<string, string> }
 interface Case {
@@ -277,20 +295,24 @@ beforeAll(async () => {
     annotatorA: annotatorA.headers, annotatorA2: annotatorA2.headers, // API keys
     adminB: adminB.headers, annotatorB: annotatorB.headers,
     anonymous: {},
+    wrongKey: { "x-argilla-api-key": "tsr.this-key-was-never-issued-0000000000000" },
   };
   const ds = await fx.dataset(wsA.id);
   await fx.field(ds.id, { name: "text", title: "Text", settings: { type: "text" } });
   const question = await fx.question(ds.id);
   const metadata = await fx.metadataProperty(ds.id, { name: "genre", visible_for_annotators: true });
+  const hiddenMetadata = await fx.metadataProperty(ds.id, { name: "secret", visible_for_annotators: false });
   const vector = await fx.vectorSettings(ds.id);
   await fx.publish(ds.id);
   const draft = await fx.dataset(wsA.id);
   await fx.field(draft.id, { name: "text", title: "Text", settings: { type: "text" } });
   await fx.question(draft.id);
-  const records = await fx.ok<{ items: { id: string }[] }>("POST", `/datasets/${ds.id}/records/bulk`, { items: [{ fields: { text: "a record in A" }, metadata: { genre: "news" }, vectors: { [vector.name]: [1, 0, 0] } }] });
+  const records = await fx.ok<{ items: { id: string }[] }>("POST", `/datasets/${ds.id}/records/bulk`, { items: [{ fields: { text: "a record in A" }, metadata: { genre: "news", secret: HIDDEN_VALUE }, vectors: { [vector.name]: [1, 0, 0] } }] });
   const record = records.items[0]!.id;
   const ids0 = { questionName: question.name };
   const response = await fx.ok<{ id: string }>("POST", `/records/${record}/responses`, { values: labelValues(ids0 as Ids), status: "submitted" }, 201, headers.annotatorA);
+  const responseA2 = await fx.ok<{ id: string }>("POST", `/records/${record}/responses`, { values: labelValues(ids0 as Ids, "no"), status: "submitted" }, 201, headers.annotatorA2);
+  const responseAdminA = await fx.ok<{ id: string }>("POST", `/records/${record}/responses`, { values: labelValues(ids0 as Ids, "no"), status: "draft" }, 201, headers.adminA);
   const suggestion = await fx.ok<{ id: string }>("PUT", `/records/${record}/suggestions`, { question_id: question.id, value: "yes" }, 201);
   const job = randomUUID();
   const webhook = await fx.ok<{ id: string }>("POST", "/webhooks", { url: UNREACHABLE_RECEIVER, events: ["record.created"] });
@@ -303,6 +325,7 @@ beforeAll(async () => {
       workspace: wsA.id, otherWorkspace: wsB.id, dataset: ds.id, draft: draft.id, field: (await fx.ok<{ items: { id: string }[] }>("GET", `/datasets/${ds.id}/fields`, undefined, 200)).items[0]!.id,
       question: question.id, questionName: question.name, metadata: metadata.id, vector: vector.id, record, response: response.id, suggestion: suggestion.id,
       user: annotatorA.id, member: annotatorA2.id, job, webhook: webhook.id,
+      hiddenMetadata: hiddenMetadata.id, responseA2: responseA2.id, responseAdminA: responseAdminA.id,
     },
   };
 }, 120_000);
@@ -333,7 +356,7 @@ describe("authorization matrix", () => {
         if (allowed(c.policy, actor)) continue;
         denials++;
         const res = await call(world, route.method, c.req(world.ids, actor), actor);
-        const expected = actor === "anonymous" ? { status: 401, body: UNAUTHORIZED } : { status: 403, body: FORBIDDEN };
+        const expected = actor === "anonymous" || actor === "wrongKey" ? { status: 401, body: UNAUTHORIZED } : { status: 403, body: FORBIDDEN };
         if (res.status !== expected.status || JSON.stringify(res.body) !== JSON.stringify(expected.body)) {
           failures.push(`${key(route)} as ${actor}: expected ${expected.status}, got ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
         }
@@ -367,6 +390,8 @@ describe("authorization matrix", () => {
         const ids = { ...world.ids, ...(c.fresh ? await c.fresh(world, actor) : {}) };
         const res = await call(world, route.method, c.req(ids, actor), actor);
         if (!c.ok.includes(res.status)) failures.push(`${key(route)} as ${actor}: expected ${c.ok.join("/")}, got ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+        const text = JSON.stringify(res.body);
+        for (const secret of secretsFor(actor, world.ids)) if (text.includes(secret)) failures.push(`${key(route)} as ${actor}: the body carries ${secret === HIDDEN_VALUE ? "hidden metadata" : `another user's response ${secret}`}`);
         if (c.policy === "perItemMember" && res.status === 200) {
           const items = (res.body as { items: { error: unknown }[] }).items;
           if (items[0]?.error !== null) failures.push(`${key(route)} as ${actor}: item refused ${JSON.stringify(items[0])}`);
@@ -402,15 +427,112 @@ describe("no leaks through lists and search", () => {
     expect(json).not.toContain(world.ids.response);
   });
 
+  /** Every path that returns the seeded record (or its metadata) to a member of A. */
+  const recordPaths = (vectorName: string): { name: string; method: string; req: Req }[] => {
+    const me = `/api/v1/me/datasets/${world.ids.dataset}/records/search?include=responses&include=suggestions&include=vectors`;
+    return [
+      { name: "single record", method: "GET", req: { path: `/api/v1/records/${world.ids.record}` } },
+      { name: "annotator search", method: "POST", req: { path: me, body: {} } },
+      { name: "annotator text search", method: "POST", req: { path: me, body: { query: { text: { q: "record" } } } } },
+      { name: "annotator similarity search", method: "POST", req: { path: me, body: { query: { vector: { name: vectorName, value: [1, 0, 0] } } } } },
+      { name: "annotator search with a visible filter", method: "POST", req: { path: me, body: { filters: { and: [{ type: "terms", scope: { entity: "metadata", metadata_property: "genre" }, values: ["news"] }] } } } },
+      { name: "annotator search sorted by a record property", method: "POST", req: { path: me, body: { sort: [{ scope: { entity: "record", property: "inserted_at" }, order: "desc" }] } } },
+      { name: "metadata properties", method: "GET", req: { path: `/api/v1/me/datasets/${world.ids.dataset}/metadata-properties` } },
+      { name: "admin record list", method: "GET", req: { path: `/api/v1/datasets/${world.ids.dataset}/records?include=responses` } },
+      { name: "admin search", method: "POST", req: { path: `/api/v1/datasets/${world.ids.dataset}/records/search?include=responses`, body: {} } },
+    ];
+  };
+
+  it("gives annotators of A only their own responses and visible metadata on every record path; owner and admin of A see all", async () => {
+    const vectorName = (await get<{ items: { name: string }[] }>("owner", `/api/v1/datasets/${world.ids.dataset}/vectors-settings`)).items[0]!.name;
+    const failures: string[] = [];
+    let recordsSeen = 0;
+    for (const actor of ["annotatorA", "annotatorA2"] as const) {
+      for (const p of recordPaths(vectorName)) {
+        const res = await call(world, p.method, p.req, actor);
+        if (p.name.startsWith("admin")) { if (res.status !== 403) failures.push(`${p.name} as ${actor}: ${res.status}`); continue; }
+        if (res.status !== 200) { failures.push(`${p.name} as ${actor}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`); continue; }
+        const text = JSON.stringify(res.body);
+        if (text.includes(world.ids.record)) recordsSeen++;
+        for (const secret of secretsFor(actor, world.ids)) if (text.includes(secret)) failures.push(`${p.name} as ${actor}: carries ${secret}`);
+        if (text.includes("\"secret\"")) failures.push(`${p.name} as ${actor}: names the hidden property`);
+      }
+    }
+    // The annotators did get the record (and their own response) on the record paths: the check above is not vacuous.
+    expect(recordsSeen).toBeGreaterThanOrEqual(10);
+    const own = await call(world, "GET", { path: `/api/v1/records/${world.ids.record}` }, "annotatorA");
+    expect((own.body as { responses: { id: string }[] }).responses.map((r) => r.id)).toEqual([world.ids.response]);
+    expect((own.body as { metadata: Json }).metadata).toEqual({ genre: "news" });
+    for (const actor of ["owner", "adminA"] as const) {
+      for (const p of recordPaths(vectorName).filter((x) => x.name === "single record" || x.name.startsWith("admin"))) {
+        const text = JSON.stringify((await call(world, p.method, p.req, actor)).body);
+        for (const expected of [HIDDEN_VALUE, world.ids.response, world.ids.responseA2, world.ids.responseAdminA]) {
+          if (!text.includes(expected)) failures.push(`${p.name} as ${actor}: misses ${expected}`);
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it("refuses annotators' filters, sorts and metrics on hidden metadata (422/403) but not the admin's", async () => {
+    const path = `/api/v1/me/datasets/${world.ids.dataset}/records/search`;
+    const hiddenScope = { entity: "metadata", metadata_property: "secret" };
+    const bodies = [
+      { filters: { and: [{ type: "terms", scope: hiddenScope, values: [HIDDEN_VALUE] }] } },
+      { filters: { and: [{ type: "range", scope: hiddenScope, ge: 2, le: 2 }] } },
+      { sort: [{ scope: hiddenScope, order: "asc" }] },
+    ];
+    for (const actor of ["annotatorA", "annotatorA2"] as const) {
+      for (const body of bodies) {
+        const res = await call(world, "POST", { path, body }, actor);
+        expect(res.status, JSON.stringify(body)).toBe(422);
+        expect(res.body).toEqual({ detail: "Metadata property `secret` is not visible for annotators: annotators cannot filter or sort by it" });
+      }
+      expect((await call(world, "GET", { path: `/api/v1/metadata-properties/${world.ids.hiddenMetadata}/metrics` }, actor)).status).toBe(403);
+    }
+    for (const actor of ["owner", "adminA"] as const) {
+      const res = await call(world, "POST", { path, body: bodies[0] }, actor);
+      expect(res.status).toBe(200);
+      expect((res.body as { total: number }).total).toBe(1);
+    }
+  });
+
+  it("lets an admin attribute bulk responses only to members of the dataset's workspace; the owner to any user", async () => {
+    const annotatorB = (await get<{ id: string }>("annotatorB", "/api/v1/me")).id;
+    const item = (userId: string) => ({ items: [{ fields: { text: `attributed ${randomUUID()}` }, responses: [{ user_id: userId, values: labelValues(world.ids), status: "submitted" }] }] });
+    const sqlite = server.ctx.store.sqlite!;
+    await indexRecordTexts(server.ctx.store.db);
+    const before = tableChecksums(sqlite);
+    const refused = [
+      await call(world, "POST", { path: `/api/v1/datasets/${world.ids.dataset}/records/bulk`, body: item(annotatorB) }, "adminA"),
+      await call(world, "PUT", { path: `/api/v1/datasets/${world.ids.dataset}/records/bulk`, body: item(annotatorB) }, "adminA"),
+      await call(world, "POST", { path: `/api/v1/datasets/${world.ids.dataset}/records`, body: item(annotatorB) }, "adminA"),
+    ];
+    for (const res of refused) {
+      expect(res.status).toBe(422);
+      expect(res.body).toEqual({ detail: `Record at position 0 is not valid because user with id \`${annotatorB}\` is not a member of the dataset's workspace: admins can only add responses for its members` });
+    }
+    expect(tableChecksums(sqlite)).toEqual(before);
+    expect((await call(world, "POST", { path: `/api/v1/datasets/${world.ids.dataset}/records/bulk`, body: item(world.ids.member) }, "adminA")).status).toBe(201);
+    const byOwner = await call(world, "POST", { path: `/api/v1/datasets/${world.ids.dataset}/records/bulk`, body: item(annotatorB) }, "owner");
+    expect(byOwner.status).toBe(201);
+    expect((byOwner.body as { items: { responses: { user_id: string }[] }[] }).items[0]!.responses[0]!.user_id).toBe(annotatorB);
+  });
+
+  it("tells anonymous callers and wrong keys only the version at /status; signed-in users get the rest", async () => {
+    for (const actor of ["anonymous", "wrongKey"] as const) expect(await get(actor, "/api/v1/status")).toEqual({ version: "2.8.0" });
+    for (const actor of ["owner", "annotatorB"] as const) expect(Object.keys(await get<Json>(actor, "/api/v1/status"))).toEqual(expect.arrayContaining(["version", "search_engine", "memory"]));
+  });
+
   it("does not return password hashes or other users' API keys anywhere", async () => {
     const users = await get<{ items: Json[] }>("owner", "/api/v1/users");
     expect(JSON.stringify(users)).not.toMatch(/password|\$argon2/);
     const members = await get<{ items: Json[] }>("adminA", `/api/v1/workspaces/${world.ids.workspace}/users`);
     expect(JSON.stringify(members)).not.toMatch(/password|\$argon2/);
-    // Only the caller's own entry carries a key: an admin must not collect the keys of the workspace.
-    expect(members.items.filter((m) => m.api_key !== undefined)).toHaveLength(1);
-    expect(members.items.find((m) => m.id === world.ids.user)?.api_key).toBeUndefined();
+    // Keys are stored as digests and shown once: no listing carries one, for admins or the owner.
+    expect(members.items.filter((m) => m.api_key !== undefined)).toEqual([]);
     const owners = await get<{ items: Json[] }>("owner", `/api/v1/workspaces/${world.ids.workspace}/users`);
-    expect(owners.items.every((m) => typeof m.api_key === "string")).toBe(true);
+    expect(owners.items.filter((m) => m.api_key !== undefined)).toEqual([]);
+    expect(users.items.filter((m) => m.api_key !== undefined)).toEqual([]);
   });
 });

@@ -14,7 +14,13 @@ export interface SecurityConfig {
   /** HSTS max-age (seconds) sent on requests that arrived over TLS; 0 disables it. */
   hstsMaxAgeSeconds: number;
   /** Login rate limits: failed (or pending) sign-ins per username and per client address within the window. */
-  login: { windowSeconds: number; maxPerUser: number; maxPerAddress: number };
+  /**
+   * Sign-in throttling (security/login-limiter.ts): failures are forgotten `windowSeconds` after the
+   * last one; `maxPerUser` free failures per username and address (4x that per username over all
+   * addresses), `maxPerAddress` per address; then delays double from 1 s up to `maxDelaySeconds`
+   * (`userMaxDelaySeconds` for the per-username counter).
+   */
+  login: { windowSeconds: number; maxPerUser: number; maxPerAddress: number; maxDelaySeconds: number; userMaxDelaySeconds: number };
   /** Body limit of ordinary routes; bulk routes keep the server-wide limit. */
   routeBodyLimitBytes: number;
   /**
@@ -64,9 +70,11 @@ export function loadSecurityConfig(env: Env): SecurityConfig {
     frameAncestors: ancestors ? ancestors.split(/[\s,]+/).filter(Boolean) : env.SPACE_ID ? HOSTED_SPACE_FRAME_ANCESTORS : ["'self'"],
     hstsMaxAgeSeconds: positiveInt(env.TESSERA_HSTS_MAX_AGE, 31_536_000),
     login: {
-      windowSeconds: Math.max(1, positiveInt(env.TESSERA_LOGIN_WINDOW_SECONDS, 30)),
+      windowSeconds: Math.max(1, positiveInt(env.TESSERA_LOGIN_WINDOW_SECONDS, 900)),
       maxPerUser: Math.max(1, positiveInt(env.TESSERA_LOGIN_MAX_PER_USER, 5)),
       maxPerAddress: Math.max(1, positiveInt(env.TESSERA_LOGIN_MAX_PER_ADDRESS, 30)),
+      maxDelaySeconds: Math.max(1, positiveInt(env.TESSERA_LOGIN_MAX_DELAY_SECONDS, 900)),
+      userMaxDelaySeconds: Math.max(1, positiveInt(env.TESSERA_LOGIN_USER_MAX_DELAY_SECONDS, 5)),
     },
     routeBodyLimitBytes: Math.max(1024, positiveInt(env.TESSERA_ROUTE_BODY_LIMIT, 8 * 1024 * 1024)),
     connectSources: hubViewerOrigin(env),

@@ -5,6 +5,7 @@ import { routeTable } from "./index.js";
 import { tableChecksums } from "./checksum.js";
 import { indexRecordTexts } from "../records/ingest.js";
 import { seededRandom } from "../testing/random.js";
+import { HOSTILE_NAMES, HOSTILE_SEARCH_TEXTS } from "../testing/hostile-inputs.js";
 
 /**
  * Seeded fuzzing of every registered route: random and malformed ids, query strings, headers and
@@ -55,6 +56,16 @@ function mutate(body: unknown, rnd: Rand): unknown {
   else if (key !== undefined && op === 2) copy[key] = mutate(copy[key], rnd);
   else copy[`extra_${rnd.nextInt(0, 9)}`] = fc.sample(jsonValue(1), { numRuns: 1, seed: rnd.nextInt(0, 2 ** 31 - 1) })[0];
   return Array.isArray(body) ? Object.values(copy) : copy;
+}
+
+/** A valid body with a hostile search text or name (issue 28), for the routes that take one; undefined otherwise. */
+function hostileBody(routeKey: string, valid: unknown, random: Rand): unknown {
+  if (routeKey.endsWith("/records/search")) {
+    const q = HOSTILE_SEARCH_TEXTS[random.nextInt(0, HOSTILE_SEARCH_TEXTS.length - 1)]!;
+    return { query: { text: { q, field: random.nextInt(0, 1) ? "text" : null } } };
+  }
+  if (valid !== null && typeof valid === "object" && "name" in valid) return { ...valid, name: HOSTILE_NAMES[random.nextInt(0, HOSTILE_NAMES.length - 1)] };
+  return undefined;
 }
 
 async function buildWorld(server: TestServer): Promise<FuzzWorld> {
@@ -159,6 +170,7 @@ export async function fuzzRoutes(server: TestServer, options: { runs: number; se
         case 1: body = JSON.stringify(c.body).slice(0, Math.max(1, JSON.stringify(c.body).length - 1)) + "{"; headers["content-type"] = "application/json"; break;
         case 2: body = new URLSearchParams({ username: JSON.stringify(c.body).slice(0, 300), password: JSON.stringify(c.body) ?? "" }).toString(); headers["content-type"] = "application/x-www-form-urlencoded"; break;
         case 3: body = "\u0000\u00ff<xml/>"; headers["content-type"] = random.nextInt(0, 1) ? "text/plain" : "application/xml"; break;
+        case 4: body = JSON.stringify(hostileBody(routeKey, valid, random) ?? (valid === undefined ? c.body : mutate(valid, random))); headers["content-type"] = "application/json"; break;
         default: body = JSON.stringify(valid === undefined ? c.body : mutate(valid, random)); headers["content-type"] = "application/json";
       }
     }

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { SecurityConfig } from "./config.js";
 import { CUSTOM_FIELD_FRAME_CSP, CUSTOM_FIELD_FRAME_HTML, securityHeaders } from "./headers.js";
-import { LoginLimiter } from "./login-limiter.js";
+import { LoginLimiter, type LoginAttempt } from "./login-limiter.js";
 
 export interface RouteEntry { method: string; url: string }
 
@@ -39,8 +39,12 @@ export function installSecurity(app: FastifyInstance, config: SecurityConfig): v
 
   app.addHook("onSend", securityHeaders(config));
 
-  const limiter = new LoginLimiter(config.login.windowSeconds * 1000, config.login.maxPerUser, config.login.maxPerAddress);
-  const attempts = new WeakMap<FastifyRequest, { username: string; address: string; attempt: number }>();
+  const { login } = config;
+  const limiter = new LoginLimiter({
+    freePerPair: login.maxPerUser, freePerUser: 4 * login.maxPerUser, freePerAddress: login.maxPerAddress,
+    baseDelayMs: 1000, maxDelayMs: login.maxDelaySeconds * 1000, userMaxDelayMs: login.userMaxDelaySeconds * 1000, forgetMs: login.windowSeconds * 1000,
+  });
+  const attempts = new WeakMap<FastifyRequest, LoginAttempt>();
   app.addHook("preHandler", async (request, reply) => {
     if (request.method !== "POST" || request.routeOptions.url !== LOGIN_ROUTE) return;
     const body = request.body as Record<string, unknown> | null | undefined;
@@ -50,11 +54,13 @@ export function installSecurity(app: FastifyInstance, config: SecurityConfig): v
     if (!result.ok) {
       return reply.status(429).header("Retry-After", String(result.retryAfterSeconds)).send(RATE_LIMITED);
     }
-    attempts.set(request, { username, address, attempt: result.attempt });
+    attempts.set(request, result.attempt);
   });
   app.addHook("onResponse", async (request, reply) => {
     const attempt = attempts.get(request);
-    if (attempt && reply.statusCode >= 200 && reply.statusCode < 300) limiter.succeeded(attempt.username, attempt.address, attempt.attempt);
+    if (!attempt) return;
+    if (reply.statusCode >= 200 && reply.statusCode < 300) limiter.succeeded(attempt);
+    else limiter.failed(attempt);
   });
 
   app.get(CUSTOM_FIELD_FRAME_PATH, async (_request, reply) =>

@@ -5,7 +5,25 @@ import { validationError } from "../http/errors.js";
 /** Name rule of questions and metadata properties (contract 3.6, 3.7). */
 export const NAME_REGEX = /^(?=.*[a-z0-9])[a-z0-9_-]+$/;
 
-export const nameSchema = z.string().min(1).max(200);
+/** The longest name of a dataset, field, question, metadata property or vector settings. */
+export const MAX_NAME_LENGTH = 200;
+
+/**
+ * Every user-chosen name (datasets, fields, questions, metadata properties, vector settings; issue
+ * 28): 1-200 characters, no control characters (they hide in the UI and in exports), no leading or
+ * trailing whitespace (" lead" and "lead" would look the same). 422 legacy ValidationError otherwise.
+ */
+export const nameSchema = z.string().min(1).max(MAX_NAME_LENGTH)
+  .regex(/^\P{Cc}*$/u, { message: "String should not contain control characters" })
+  .regex(/^(?!\s)[\s\S]*(?<!\s)$/, { message: "String should not start or end with whitespace" });
+
+/**
+ * Workspace names as the Argilla 2.x server checks them (`WORKSPACE_NAME_REGEX`, its
+ * `ES_INDEX_REGEX_PATTERN`): lower-case letters, digits, '-' and '_', not starting with '-' or '_'.
+ */
+export const WORKSPACE_NAME_REGEX = /^[a-z0-9][a-z0-9-_]*$/;
+export const workspaceNameSchema = z.string().min(1).max(MAX_NAME_LENGTH)
+  .regex(WORKSPACE_NAME_REGEX, { message: `String should match pattern '${WORKSPACE_NAME_REGEX.source}'` });
 export const strictNameSchema = nameSchema.regex(NAME_REGEX, { message: `String should match pattern '${NAME_REGEX.source}'` });
 export const titleSchema = z.string().min(1).max(API_TITLE_MAX_LENGTH);
 export const descriptionSchema = z.string().min(1).max(API_DESCRIPTION_MAX_LENGTH);

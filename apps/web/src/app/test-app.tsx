@@ -17,7 +17,8 @@ import { createOfflineAnswers } from "../features/offline/create-offline-answers
 import { ManualOfflineEnvironment } from "../features/offline/test-environment";
 
 export const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
-export const ME = { id: "u1", username: "owner", first_name: "Olivia", last_name: "Owner", role: "owner", api_key: "owner.apikey" };
+/** `/me` never carries the API key (the server stores a digest; a key is shown once, when generated). */
+export const ME = { id: "u1", username: "owner", first_name: "Olivia", last_name: "Owner", role: "owner" };
 
 let apps = 0;
 

@@ -6,7 +6,11 @@ export interface UserProps {
   firstName: string;
   lastName: string | null;
   role: Role;
-  apiKey: string;
+  /**
+   * The API key, known only right after it was created or rotated: the server stores a digest and
+   * never returns a key again (null otherwise).
+   */
+  apiKey: string | null;
 }
 
 export class User {
@@ -17,7 +21,10 @@ export class User {
   get firstName(): string { return this.props.firstName; }
   get lastName(): string | null { return this.props.lastName; }
   get role(): Role { return this.props.role; }
-  get apiKey(): string { return this.props.apiKey; }
+  get apiKey(): string | null { return this.props.apiKey; }
+
+  /** The same user with a freshly rotated key (shown once). */
+  withApiKey(apiKey: string): User { return new User({ ...this.props, apiKey }); }
 
   /** Admins and owners load full settings, create datasets and edit them (spec section 6). */
   get isAdminOrOwner(): boolean { return this.props.role === "admin" || this.props.role === "owner"; }

@@ -36,6 +36,7 @@ export const ErrorCode = {
   /** Sign-in failure; the page shows 'Wrong username or password. Try again'. */
   ERROR_SIGNING_IN: "ERROR_SIGNING_IN",
   ERROR_FETCHING_USER: "ERROR_FETCHING_USER",
+  ERROR_REGENERATING_API_KEY: "ERROR_REGENERATING_API_KEY",
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

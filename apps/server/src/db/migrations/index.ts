@@ -16,6 +16,7 @@ import * as m0014 from "./0014-records-fts-deferred.js";
 import * as m0015 from "./0015-record-status-changes.js";
 import * as m0016 from "./0016-records-fts-own-file.js";
 import * as m0017 from "./0017-text-search-changes.js";
+import * as m0018sessions from "./0018-user-sessions-and-key-digests.js";
 
 /**
  * Versioned migrations, applied in key order by Kysely's Migrator. Add a new file per change
@@ -39,6 +40,7 @@ export const migrations: Record<string, Migration> = {
   "0015-record-status-changes": m0015,
   "0016-records-fts-own-file": m0016,
   "0017-text-search-changes": m0017,
+  "0018-user-sessions-and-key-digests": m0018sessions,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

@@ -36,7 +36,7 @@ describe("HomePage", () => {
   it("shows the empty state, and the hub import navigates to /new/<encoded repo id>", async () => {
     const { router } = await renderApp("/", { loggedIn: true });
     expect(await screen.findByText("None yet")).toBeTruthy();
-    expect(screen.getByText(/api_key="owner.apikey"/)).toBeTruthy();
+    expect(screen.getByText(/api_key="<your API key: generate one in My settings>"/)).toBeTruthy();
     expect(screen.getByText(/api_url="http:\/\/localhost:3000"|api_url="http:\/\/localhost"/)).toBeTruthy();
     const input = screen.getByPlaceholderText("Paste a repo id e.g., stanfordnlp/imdb");
     fireEvent.change(input, { target: { value: "stanfordnlp/imdb" } });

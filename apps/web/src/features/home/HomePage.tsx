@@ -95,10 +95,10 @@ const DatasetTable = observer(function DatasetTable({ vm }: { vm: HomeViewModel 
               return (
                 <tr key={d.id}>
                   <th scope="row"><PrefetchLink to={paths.annotation(d.id)}>{d.name}</PrefetchLink></th>
-                  <td>{d.workspaceName}</td>
-                  <td>{formatDate(d.createdAt, i18n.language)}</td>
-                  <td>{formatDate(d.updatedAt, i18n.language)}</td>
-                  <td className="dataset-table__progress">
+                  <td data-label={t("home.columns.workspace")}>{d.workspaceName}</td>
+                  <td data-label={t("home.columns.created")}>{formatDate(d.createdAt, i18n.language)}</td>
+                  <td data-label={t("home.columns.updated")}>{formatDate(d.updatedAt, i18n.language)}</td>
+                  <td className="dataset-table__progress" data-label={t("home.columns.progress")}>
                     {p === "loading" || p === undefined ? <span className="skeleton" aria-label={t("common.loading")} /> : p === "failed" ? <span className="muted">—</span> : <ProgressBar progress={p} />}
                   </td>
                 </tr>
@@ -116,7 +116,8 @@ const HomeSidebar = observer(function HomeSidebar({ vm, admin }: { vm: HomeViewM
   const navigate = useNavigate();
   const session = useSession();
   const toasts = useToasts();
-  const snippet = pythonSnippet(window.location.origin, session.user?.apiKey ?? "");
+  // The key is known only right after it was generated (the server stores a digest): otherwise a placeholder.
+  const snippet = pythonSnippet(window.location.origin, session.user?.apiKey ?? t("home.python.keyPlaceholder"));
   const onImport = (event: FormEvent) => {
     event.preventDefault();
     if (vm.importPath) void navigate(vm.importPath);

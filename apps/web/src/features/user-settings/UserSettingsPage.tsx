@@ -1,7 +1,7 @@
 import { useEffect, useMemo } from "react";
 import { observer } from "mobx-react-lite";
 import { useTranslation } from "react-i18next";
-import { ListMyWorkspacesUseCase } from "@tessera/domain";
+import { ListMyWorkspacesUseCase, RegenerateApiKeyUseCase } from "@tessera/domain";
 import { useResolve } from "../../app/container-context";
 import { useAppServices } from "../../app/app-services";
 import { useSession } from "../session/session-context";
@@ -19,7 +19,8 @@ export const UserSettingsPage = observer(function UserSettingsPage() {
   const session = useSession();
   const { theme, language } = useAppServices();
   const list = useResolve(ListMyWorkspacesUseCase);
-  const vm = useMemo(() => new UserSettingsViewModel(list), [list]);
+  const regenerate = useResolve(RegenerateApiKeyUseCase);
+  const vm = useMemo(() => new UserSettingsViewModel(list, regenerate), [list, regenerate]);
   useEffect(() => { void vm.load(); }, [vm]);
   const user = session.user;
 
@@ -51,10 +52,19 @@ export const UserSettingsPage = observer(function UserSettingsPage() {
           <section className="card" aria-labelledby="api-key-title">
             <h2 id="api-key-title">{t("userSettings.apiKey")}</h2>
             <p>{t("userSettings.apiKeyText")}</p>
-            <div className="api-key">
-              <code className="api-key__value" aria-label={t("userSettings.apiKey")}>{user.apiKey}</code>
-              <CopyButton text={user.apiKey} label={t("userSettings.copyApiKey")} />
-            </div>
+            {user.apiKey ? (
+              <>
+                <p>{t("userSettings.apiKeyNew")}</p>
+                <div className="api-key">
+                  <code className="api-key__value" aria-label={t("userSettings.apiKey")}>{user.apiKey}</code>
+                  <CopyButton text={user.apiKey} label={t("userSettings.copyApiKey")} />
+                </div>
+              </>
+            ) : <p>{t("userSettings.apiKeyHidden")}</p>}
+            <button type="button" className="button button--secondary" disabled={vm.regenerating} onClick={() => void vm.regenerateApiKey(user, (u) => session.setUser(u))}>
+              {t("userSettings.regenerateApiKey")}
+            </button>
+            {vm.regenerateFailed && <p role="alert">{t("userSettings.regenerateApiKeyError")}</p>}
           </section>
 
           <section className="card" aria-labelledby="appearance-title">

@@ -3,8 +3,10 @@ import { useTranslation } from "react-i18next";
 import type { TFunction } from "i18next";
 import { MAX_SORT_ITEMS, sortableKeys, sortKeyFromId, sortKeyId, type MetadataProperty, type Question, type SortItem, type SortKey } from "@tessera/domain";
 import type { AnnotationViewModel } from "../annotation-view-model";
+import { ChoiceGroup } from "./filter-controls";
 
 type Group = "general" | "metadata" | "suggestions" | "responses";
+const ORDERS = ["asc", "desc"] as const;
 const GROUPS: Group[] = ["general", "metadata", "suggestions", "responses"];
 
 function groupOf(key: SortKey): Group {
@@ -59,7 +61,7 @@ export const SortEditor = observer(function SortEditor({ vm, questions, metadata
       {rows.map((item, index) => {
         const id = item ? sortKeyId(item.key) : "";
         return (
-          <div className="sort-editor__item" key={id || "none"}>
+          <div className="sort-editor__item" key={index}>
             <label>{t(index === 0 ? "annotation.filters.sort" : "annotation.filters.thenBy")}
               <select value={id} onChange={(e) => {
                 const key = sortKeyFromId(e.target.value, available);
@@ -70,21 +72,19 @@ export const SortEditor = observer(function SortEditor({ vm, questions, metadata
               </select>
             </label>
             {item && (
-              <select aria-label={t("annotation.filters.orderOf", { name: sortKeyLabel(t, item.key, questions, metadata) })} value={item.order}
-                onChange={(e) => replace(index, { key: item.key, order: e.target.value === "desc" ? "desc" : "asc" })}>
-                <option value="asc">{t("annotation.filters.asc")}</option>
-                <option value="desc">{t("annotation.filters.desc")}</option>
-              </select>
+              <ChoiceGroup legend={t("annotation.filters.orderOf", { name: sortKeyLabel(t, item.key, questions, metadata) })} value={item.order}
+                onChange={(order) => replace(index, { key: item.key, order })}
+                options={ORDERS.map((o) => ({ value: o, label: t(`annotation.filters.${o}`) }))} />
             )}
-            {item && sort.length > 1 && (
-              <button type="button" className="button button--ghost" aria-label={t("annotation.filters.removeSort", { name: sortKeyLabel(t, item.key, questions, metadata) })}
+            {item && (
+              <button type="button" className="icon-button" aria-label={t("annotation.filters.removeSort", { name: sortKeyLabel(t, item.key, questions, metadata) })}
                 onClick={() => replace(index, null)}>×</button>
             )}
           </div>
         );
       })}
       {sort.length > 0 && sort.length < MAX_SORT_ITEMS && unused && (
-        <button type="button" className="button button--ghost" onClick={() => vm.setSort([...sort, { key: unused, order: "asc" }])}>{t("annotation.filters.addSort")}</button>
+        <button type="button" className="link-button" onClick={() => vm.setSort([...sort, { key: unused, order: "asc" }])}>{t("annotation.filters.addSort")}</button>
       )}
     </div>
   );

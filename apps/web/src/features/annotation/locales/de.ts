@@ -38,6 +38,7 @@ const annotation: typeof en = {
     noDiscarded: "Sie haben keine verworfenen Datensätze",
   },
   filters: {
+    filters: "Filter", activeSuffix_one: "aktiv", activeSuffix_other: "aktiv", searchValues: "Suchen", searchValuesOf: "{{name}} durchsuchen", noMatches: "Keine Treffer", minimumOf: "Minimum von {{name}}", maximumOf: "Maximum von {{name}}", back: "Zurück zur Liste", searchIn: "{{category}} durchsuchen", active: "Aktive Filter", nothingToFilter: "In diesem Datensatz gibt es nichts zu filtern", edit: "{{name}} bearbeiten",
     search: "Datensätze durchsuchen", searchPlaceholder: "Suchbegriff eingeben", searchField: "Suchen in", allFields: "Alle Felder", searchButton: "Suchen",
     status: "Status", metadata: "Metadaten", sort: "Sortierung", noSort: "Standardreihenfolge", insertedAt: "Eingefügt am", updatedAt: "Aktualisiert am",
     order: "Reihenfolge", asc: "Aufsteigend", desc: "Absteigend", reset: "Zurücksetzen", from: "Von", to: "Bis", apply: "Anwenden", remove: "Filter {{name}} entfernen",
@@ -54,6 +55,7 @@ const annotation: typeof en = {
     search: "Suchen", score: "Ähnlichkeit {{score}} %", similarTo: "{{order}}: Datensätze nach {{vector}}", clear: "Ähnlichkeitssuche aufheben",
   },
   bulk: {
+    showMore: "Mehr anzeigen", showLess: "Weniger anzeigen",
     selectAll: "Alle auswählen", selectRecord: "Datensatz {{id}} auswählen",
     selected_one: "{{count}} Datensatz ausgewählt", selected_other: "{{count}} Datensätze ausgewählt",
     selectAllMatched: "Alle {{total}} passenden Datensätze auswählen", allSelected: "Sie haben alle {{total}} Datensätze ausgewählt", cancel: "Abbrechen",

@@ -36,6 +36,7 @@ const annotation = {
     noDiscarded: "You have no discarded records",
   },
   filters: {
+    filters: "Filters", activeSuffix_one: "active", activeSuffix_other: "active", searchValues: "Search", searchValuesOf: "Search {{name}}", noMatches: "No matches", minimumOf: "Minimum of {{name}}", maximumOf: "Maximum of {{name}}", back: "Back to the list", searchIn: "Search {{category}}", active: "Active filters", nothingToFilter: "Nothing to filter on in this dataset", edit: "Edit {{name}}",
     search: "Search records", searchPlaceholder: "Introduce a query", searchField: "Search in", allFields: "All fields", searchButton: "Search",
     status: "Status", metadata: "Metadata", sort: "Sort", noSort: "Default order", insertedAt: "Inserted at", updatedAt: "Updated at",
     order: "Order", asc: "Ascending", desc: "Descending", reset: "Reset", from: "From", to: "To", apply: "Apply", remove: "Remove filter {{name}}",
@@ -52,6 +53,7 @@ const annotation = {
     search: "Search", score: "Similarity Score {{score}}%", similarTo: "{{order}} records using {{vector}}", clear: "Clear similarity",
   },
   bulk: {
+    showMore: "Show more", showLess: "Show less",
     selectAll: "Select all", selectRecord: "Select record {{id}}",
     selected_one: "{{count}} record selected", selected_other: "{{count}} records selected",
     selectAllMatched: "Select all {{total}} matched records", allSelected: "You have selected all {{total}} records", cancel: "Cancel",

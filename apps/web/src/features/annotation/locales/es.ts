@@ -38,6 +38,7 @@ const annotation: typeof en = {
     noDiscarded: "No tienes registros descartados",
   },
   filters: {
+    filters: "Filtros", activeSuffix_one: "activo", activeSuffix_other: "activos", searchValues: "Buscar", searchValuesOf: "Buscar en {{name}}", noMatches: "Sin coincidencias", minimumOf: "Mínimo de {{name}}", maximumOf: "Máximo de {{name}}", back: "Volver a la lista", searchIn: "Buscar en {{category}}", active: "Filtros activos", nothingToFilter: "No hay nada que filtrar en este conjunto de datos", edit: "Editar {{name}}",
     search: "Buscar registros", searchPlaceholder: "Introduce una consulta", searchField: "Buscar en", allFields: "Todos los campos", searchButton: "Buscar",
     status: "Estado", metadata: "Metadatos", sort: "Ordenar", noSort: "Orden predeterminado", insertedAt: "Insertado el", updatedAt: "Actualizado el",
     order: "Orden", asc: "Ascendente", desc: "Descendente", reset: "Restablecer", from: "Desde", to: "Hasta", apply: "Aplicar", remove: "Quitar filtro {{name}}",
@@ -54,6 +55,7 @@ const annotation: typeof en = {
     search: "Buscar", score: "Similitud {{score}} %", similarTo: "{{order}}: registros según {{vector}}", clear: "Quitar búsqueda por similitud",
   },
   bulk: {
+    showMore: "Mostrar más", showLess: "Mostrar menos",
     selectAll: "Seleccionar todo", selectRecord: "Seleccionar registro {{id}}",
     selected_one: "{{count}} registro seleccionado", selected_other: "{{count}} registros seleccionados",
     selectAllMatched: "Seleccionar los {{total}} registros coincidentes", allSelected: "Has seleccionado los {{total}} registros", cancel: "Cancelar",
