@@ -37,6 +37,16 @@ describe("IndexedDB outbox (through idb, on fake-indexeddb)", () => {
   });
 });
 
+describe("the offline database", () => {
+  it("repairs a database of that name created empty by something else", async () => {
+    const name = `test-offline-${++n}`;
+    await new Promise<void>((resolve) => { const r = indexedDB.open(name, 1); r.onsuccess = () => { r.result.close(); resolve(); }; });
+    const store = new IndexedDbOutboxStore(new OfflineDatabaseHandle(name));
+    await store.change("u1", (es) => enqueueAnswer(es, input("u1", "r1")));
+    expect(await store.list("u1")).toHaveLength(1);
+  });
+});
+
 describe("IndexedDB kept forms", () => {
   it("stores one form per user and record, changed in one transaction (null removes it)", async () => {
     const store = new IndexedDbFormDraftStore(fresh());

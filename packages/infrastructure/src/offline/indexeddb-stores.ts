@@ -11,14 +11,21 @@ interface OfflineSchema extends DBSchema {
 
 export type OfflineDatabase = IDBPDatabase<OfflineSchema>;
 
-/** Opens (creating on first use) the offline database in the browser's IndexedDB. */
-export function openOfflineDatabase(name = OFFLINE_DB_NAME): Promise<OfflineDatabase> {
-  return openDB<OfflineSchema>(name, 1, {
-    upgrade(db) {
-      db.createObjectStore("outbox", { keyPath: ["userId", "seq"] }).createIndex("byUser", "userId");
-      db.createObjectStore("drafts", { keyPath: ["userId", "recordId"] }).createIndex("byUser", "userId");
-    },
-  });
+const createMissingStores = (db: IDBPDatabase<OfflineSchema>) => {
+  if (!db.objectStoreNames.contains("outbox")) db.createObjectStore("outbox", { keyPath: ["userId", "seq"] }).createIndex("byUser", "userId");
+  if (!db.objectStoreNames.contains("drafts")) db.createObjectStore("drafts", { keyPath: ["userId", "recordId"] }).createIndex("byUser", "userId");
+};
+
+/**
+ * Opens (creating on first use) the offline database in the browser's IndexedDB. A database of that name
+ * without the stores (created empty by something else) is repaired with a version upgrade.
+ */
+export async function openOfflineDatabase(name = OFFLINE_DB_NAME): Promise<OfflineDatabase> {
+  const db = await openDB<OfflineSchema>(name, undefined, { upgrade: createMissingStores });
+  if (db.objectStoreNames.contains("outbox") && db.objectStoreNames.contains("drafts")) return db;
+  const version = db.version + 1;
+  db.close();
+  return openDB<OfflineSchema>(name, version, { upgrade: createMissingStores });
 }
 
 /** One lazily opened database shared by the stores of a container. */
@@ -26,10 +33,14 @@ export class OfflineDatabaseHandle {
   private db: Promise<OfflineDatabase> | null = null;
   constructor(private readonly name = OFFLINE_DB_NAME) {}
   get(): Promise<OfflineDatabase> {
-    this.db ??= openOfflineDatabase(this.name);
+    // a failed open (blocked, aborted by another page, quota) is tried again on the next use, not kept
+    this.db ??= openOfflineDatabase(this.name).catch((error: unknown) => { this.db = null; throw error; });
     return this.db;
   }
 }
+
+/** Writes reach the disk before a transaction completes: a crash right after a keystroke or a Submit loses nothing. */
+const STRICT: IDBTransactionOptions = { durability: "strict" };
 
 const bySeq = (a: OutboxEntry, b: OutboxEntry) => a.seq - b.seq;
 
@@ -44,7 +55,7 @@ export class IndexedDbOutboxStore implements OutboxStore {
 
   async change(userId: string, change: (entries: OutboxEntry[]) => OutboxEntry[]): Promise<OutboxEntry[]> {
     const db = await this.handle.get();
-    const tx = db.transaction("outbox", "readwrite");
+    const tx = db.transaction("outbox", "readwrite", STRICT);
     const current = (await tx.store.index("byUser").getAll(userId)).sort(bySeq);
     const next = change(current).sort(bySeq);
     // the rules return unchanged entries as they were given: only removed, new and changed ones are written
@@ -59,7 +70,7 @@ export class IndexedDbOutboxStore implements OutboxStore {
 
   async clear(userId: string): Promise<void> {
     const db = await this.handle.get();
-    const tx = db.transaction("outbox", "readwrite");
+    const tx = db.transaction("outbox", "readwrite", STRICT);
     const keys = await tx.store.index("byUser").getAllKeys(userId);
     await Promise.all([...keys.map((k) => tx.store.delete(k)), tx.done]);
   }
@@ -75,7 +86,7 @@ export class IndexedDbFormDraftStore implements FormDraftStore {
 
   async change(userId: string, recordId: string, change: (draft: FormDraft | null) => FormDraft | null): Promise<void> {
     const db = await this.handle.get();
-    const tx = db.transaction("drafts", "readwrite");
+    const tx = db.transaction("drafts", "readwrite", STRICT);
     const draft = (await tx.store.get([userId, recordId])) ?? null;
     const next = change(draft);
     if (next === null) { if (draft) await tx.store.delete([userId, recordId]); } else if (next !== draft) await tx.store.put({ ...next, userId, recordId });
@@ -88,7 +99,7 @@ export class IndexedDbFormDraftStore implements FormDraftStore {
 
   async clear(userId: string): Promise<void> {
     const db = await this.handle.get();
-    const tx = db.transaction("drafts", "readwrite");
+    const tx = db.transaction("drafts", "readwrite", STRICT);
     const keys = await tx.store.index("byUser").getAllKeys(userId);
     await Promise.all([...keys.map((k) => tx.store.delete(k)), tx.done]);
   }
