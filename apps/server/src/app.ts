@@ -24,6 +24,9 @@ import { vectorSettingsRoutes } from "./routes/vector-settings.js";
 import { webhooksRoutes } from "./routes/webhooks.js";
 import { legacyRecordsRoutes } from "./routes/legacy-records.js";
 import { exportRoutes } from "./routes/export.js";
+import { agreementRoutes } from "./routes/agreement.js";
+import { reviewRoutes } from "./routes/review.js";
+import { reservationsRoutes } from "./routes/reservations.js";
 import { installSecurity } from "./security/index.js";
 import { clientErrorHandler } from "./security/client-errors.js";
 
@@ -64,10 +67,13 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   responsesRoutes(app, ctx);
   suggestionsRoutes(app, ctx);
   searchRoutes(app, ctx);
+  reservationsRoutes(app, ctx);
   progressRoutes(app, ctx);
   webhooksRoutes(app, ctx);
   legacyRecordsRoutes(app, ctx);
   exportRoutes(app, ctx);
+  agreementRoutes(app, ctx);
+  reviewRoutes(app, ctx);
   await serveWebApp(app, ctx.config.webDist);
   return app;
 }

@@ -65,5 +65,8 @@ export * from "./offline/outbox.js";
 export * from "./offline/form-draft.js";
 export * from "./offline/ports.js";
 export * from "./use-cases/offline/index.js";
+export * from "./use-cases/reservations/index.js";
 export * from "./rules/answer-rules.js";
 export * from "./rules/question-settings-rules.js";
+export * from "./agreement/index.js";
+export * from "./use-cases/review/index.js";

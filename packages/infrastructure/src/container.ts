@@ -4,7 +4,7 @@ import type { KyInstance } from "ky";
 import {
   BulkAnnotateUseCase, ClearRecordUseCase, DiscardRecordUseCase, GetAgentsUseCase, GetRecordsByCriteriaUseCase,
   ListDatasetsUseCase, LoadDatasetWithSettingsUseCase, LoadRecordsUseCase, LoadUserUseCase, RegenerateApiKeyUseCase, SaveDraftUseCase, SignInUseCase,
-  SignOutUseCase, SubmitRecordUseCase, TOKENS,
+  SignOutUseCase, SubmitRecordUseCase, TOKENS, RESERVATION_TOKENS, type ReservationRepository,
   CreateDatasetUseCase, DeleteDatasetUseCase, GetDatasetCreationUseCase, GetDatasetMetricsUseCase, GetFirstRecordFromHubUseCase,
   GetJobStatusUseCase, GetMetadataMetricsUseCase, GetWorkspacesUseCase, UpdateDatasetSettingUseCase, UpdateFieldSettingUseCase,
   UpdateMetadataSettingUseCase, UpdateQuestionSettingUseCase, UpdateVectorSettingUseCase,
@@ -23,9 +23,11 @@ import { HttpAuthRepository } from "./repositories/auth-repository.js";
 import { HttpUserRepository } from "./repositories/user-repository.js";
 import { HttpDatasetRepository } from "./repositories/dataset-repository.js";
 import { registerShell } from "./shell-bindings.js";
+import { registerReservations } from "./reservation-bindings.js";
 import { registerOAuth } from "./oauth-bindings.js";
 import { registerSettingsExtra } from "./settings-extra-bindings.js";
 import { registerOffline, type OfflineOptions } from "./offline-bindings.js";
+import { registerReview } from "./review-bindings.js";
 
 export const INFRA_TOKENS = {
   HttpClient: Symbol.for("tessera.HttpClient"),
@@ -68,16 +70,18 @@ export function createContainer(options: CompositionOptions = {}): DependencyCon
   c.register(TOKENS.DatasetRepository, { useFactory: instanceCachingFactory((d) => new HttpDatasetRepository(http(d))) });
 
   c.register(SignInUseCase, { useFactory: instanceCachingFactory((d) => new SignInUseCase(d.resolve<AuthRepository>(TOKENS.AuthRepository), d.resolve<TokenStore>(TOKENS.TokenStore), d.resolve<UserRepository>(TOKENS.UserRepository))) });
-  c.register(SignOutUseCase, { useFactory: instanceCachingFactory((d) => new SignOutUseCase(d.resolve<TokenStore>(TOKENS.TokenStore))) });
+  c.register(SignOutUseCase, { useFactory: instanceCachingFactory((d) => new SignOutUseCase(d.resolve<TokenStore>(TOKENS.TokenStore), d.resolve<ReservationRepository>(RESERVATION_TOKENS.ReservationRepository))) });
   c.register(LoadUserUseCase, { useFactory: instanceCachingFactory((d) => new LoadUserUseCase(d.resolve<TokenStore>(TOKENS.TokenStore), d.resolve<UserRepository>(TOKENS.UserRepository))) });
   c.register(RegenerateApiKeyUseCase, { useFactory: instanceCachingFactory((d) => new RegenerateApiKeyUseCase(d.resolve<HttpUserRepository>(TOKENS.UserRepository))) });
   c.register(ListDatasetsUseCase, { useFactory: instanceCachingFactory((d) => new ListDatasetsUseCase(d.resolve<DatasetRepository>(TOKENS.DatasetRepository))) });
   registerShell(c, http);
+  registerReservations(c, http);
   registerOAuth(c, http, options);
   registerAnnotation(c, http);
   registerDatasets(c, http, options);
   registerSettingsExtra(c, http, options);
   registerOffline(c, options, cache);
+  registerReview(c, http);
   return c;
 }
 

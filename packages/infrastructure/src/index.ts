@@ -18,3 +18,4 @@ export * from "./settings-extra-bindings.js";
 export * from "./offline-bindings.js";
 export * from "./offline/indexeddb-stores.js";
 export * from "./offline/answer-sync-repository.js";
+export * from "./review-bindings.js";

@@ -80,11 +80,15 @@ export interface BenchServer {
   stop(): Promise<void>;
 }
 
-export interface ServerOptions { postgres?: string | undefined; cpuProfileDir?: string | undefined; keepData?: boolean; webDist?: string | undefined }
+export interface ServerOptions {
+  postgres?: string | undefined; cpuProfileDir?: string | undefined; keepData?: boolean; webDist?: string | undefined;
+  /** An existing data directory (kept): the owner exists already, so `ownerApiKey` is empty (sign in with the password). */
+  dataDir?: string | undefined;
+}
 
 /** Starts apps/server/dist/main.js on loopback with a fresh data directory and samples its RSS every 250 ms. */
 export async function startServer(options: ServerOptions = {}): Promise<BenchServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), "tessera-bench-"));
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "tessera-bench-"));
   const ownerPassword = "bench-owner-password";
   // Empty DATABASE_URL / TESSERA_DATABASE_URL keep the embedded store even when the caller's shell sets them.
   const env: Record<string, string> = { TESSERA_LOG_LEVEL: "warn", DATABASE_URL: options.postgres ?? "", TESSERA_DATABASE_URL: "" };
@@ -93,8 +97,8 @@ export async function startServer(options: ServerOptions = {}): Promise<BenchSer
     dataDir, ownerPassword, env, startTimeoutMs: 60_000,
     nodeArgs: [...(options.cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${options.cpuProfileDir}`] : []), ...(process.env.TESSERA_BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean)],
   });
-  const ownerApiKey = /API key:\s+(\S+)/.exec(child.output())?.[1];
-  if (!ownerApiKey) { await child.kill("SIGKILL"); throw new Error(`no owner API key in the server output: ${child.output()}`); }
+  const ownerApiKey = /API key:\s+(\S+)/.exec(child.output())?.[1] ?? (options.dataDir ? "" : undefined);
+  if (ownerApiKey === undefined) { await child.kill("SIGKILL"); throw new Error(`no owner API key in the server output: ${child.output()}`); }
   const pid = child.pid;
   let peak = 0;
   const sampler = setInterval(() => { peak = Math.max(peak, readRss(pid).rss); }, 250);
@@ -107,7 +111,7 @@ export async function startServer(options: ServerOptions = {}): Promise<BenchSer
       const killer = setTimeout(() => { void child.kill("SIGKILL"); }, 30_000);
       await child.kill("SIGTERM");
       clearTimeout(killer);
-      if (!options.keepData) rmSync(dataDir, { recursive: true, force: true });
+      if (!options.keepData && !options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

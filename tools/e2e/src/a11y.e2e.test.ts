@@ -1,7 +1,7 @@
-import { createRequire } from "node:module";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { launchBrowser, screenshot, signIn, startApp, type RunningApp } from "./harness.js";
+import { audit } from "./axe.js";
 import { addEveryQuestionSchema, everyQuestionRecords, ownerApi, signedInPage, type Api } from "./seed.js";
 
 /**
@@ -10,7 +10,6 @@ import { addEveryQuestionSchema, everyQuestionRecords, ownerApi, signedInPage, t
  *   in the light and the dark theme; serious and critical violations fail, colour contrast (WCAG AA) included;
  * - keyboard: Tab reaches every interactive control of home and the annotation page, each with a visible focus indicator.
  */
-const AXE_PATH = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 
 let app: RunningApp;
 let browser: Browser;
@@ -47,24 +46,6 @@ async function newContext(theme: Theme): Promise<BrowserContext> {
   return browser.newContext({ locale: "en-US", colorScheme: theme, viewport: { width: 1400, height: 1000 }, bypassCSP: true });
 }
 
-interface AxeNode { target: unknown[]; failureSummary?: string; html: string }
-interface AxeViolation { id: string; impact: string | null; help: string; nodes: AxeNode[] }
-
-/** Runs axe-core on the page as it is now; returns the serious and critical violations, one readable line per node. */
-async function audit(page: Page, name: string): Promise<string[]> {
-  await page.evaluate(() => document.fonts.ready);
-  // let transitions (theme, toasts, skeletons) settle before measuring colours
-  await page.waitForTimeout(300);
-  if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ path: AXE_PATH });
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document, options: unknown): Promise<{ violations: AxeViolation[] }> } }).axe;
-    const result = await axe.run(document, { resultTypes: ["violations"], runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"] } });
-    return result.violations;
-  });
-  const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  if (serious.length) await screenshot(page, `a11y-${name}`);
-  return serious.flatMap((v) => v.nodes.map((n) => `[${name}] ${v.id} (${v.impact}): ${v.help} @ ${JSON.stringify(n.target)} ${n.html.slice(0, 160)}${n.failureSummary ? ` -- ${n.failureSummary.replace(/\s+/g, " ")}` : ""}`));
-}
 
 describe.each<Theme>(["light", "dark"])("axe-core audit in the %s theme", (theme) => {
   it("finds no serious or critical violations on sign-in, home and user settings", async () => {

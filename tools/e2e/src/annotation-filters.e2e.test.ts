@@ -279,6 +279,10 @@ describe("annotation filters in real Chromium", () => {
     await page.getByRole("button", { name: /Submit/ }).click();
     await expect.poll(() => page.locator('.status-counts [data-status="submitted"] strong').textContent(), { timeout: 10_000 }).toBe("1");
     await screenshot(page, "annotation-annotator-metadata-similar");
+    // leaving the dataset gives the annotator's reserved records back to the team (issue 29) for the owner's bulk page below
+    await page.goto(`${app.url}/`);
+    const holders = async () => (await api<{ users: Array<{ username: string }> }>("GET", `/datasets/${datasetId}/reservations`)).users.map((u) => u.username);
+    await expect.poll(holders, { timeout: 10_000 }).not.toContain(ANNOTATOR.username);
     await page.context().close();
   }, 90_000);
 

@@ -23,3 +23,4 @@ DATABASE_URL="$TESSERA_PG_URL/tessera_sdk" TESSERA_NODE="$(command -v node)" .ve
 
 # The built server while PostgreSQL restarts and its backends are killed (tools/security/src/postgres).
 pnpm --filter @tessera/security-tests run test:postgres
+DATABASE_URL="$TESSERA_TEST_DATABASE_URL" bash tools/scripts/sdk-integration.sh  # the argilla SDK's own integration suite on a fresh database of this PostgreSQL

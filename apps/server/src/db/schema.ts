@@ -1,4 +1,4 @@
-import type { Generated } from "kysely";
+import type { ColumnType, Generated } from "kysely";
 
 /** Row types of the store. Timestamps are ISO-8601 strings without timezone (contract conventions). */
 export interface UsersTable {
@@ -136,6 +136,8 @@ export interface RecordVectorsTable {
   record_id: string;
   /** float32 little-endian blob. */
   vector: Buffer;
+  /** How the values sent come back exactly (records/read.ts vectorExact): null, "f32" or JSON; migration 0021. */
+  exact: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ServerSettingsTable {
@@ -161,6 +163,9 @@ export interface DB {
   oauth_identities: OAuthIdentitiesTable;
   jobs: JobsTable;
   webhooks: WebhooksTable;
+  record_final_answers: RecordFinalAnswersTable;
+  record_reservations: RecordReservationsTable;
+  dataset_reservation_settings: DatasetReservationSettingsTable;
 }
 
 /** A pending OAuth authorization request; deleted when used (single use) or expired. */
@@ -214,4 +219,30 @@ export interface WebhooksTable {
   description: string | null;
   inserted_at: string;
   updated_at: string;
+}
+
+/** A reviewer's final answer for a record (migration 0019-record-final-answers, issue 22). */
+export interface RecordFinalAnswersTable {
+  record_id: string;
+  dataset_id: string;
+  /** JSON `{question: {"value": V}}`, the responses' wire shape. */
+  values: string;
+  reviewer_id: string | null;
+  inserted_at: string;
+  updated_at: string;
+}
+
+/** A record taken by an annotator from the web app's queue, theirs until `expires_at` (migration 0020, reservations/). */
+export interface RecordReservationsTable {
+  record_id: string;
+  user_id: string;
+  dataset_id: string;
+  taken_at: string;
+  expires_at: string;
+}
+
+/** A dataset's reservation time-out (migration 0020); absent: the server's default. */
+export interface DatasetReservationSettingsTable {
+  dataset_id: string;
+  ttl_seconds: number;
 }

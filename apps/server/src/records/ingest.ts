@@ -10,7 +10,7 @@ import { textIndexFor } from "../search/text-index.js";
 import { loadDatasetSchema, type DatasetSchema } from "./dataset-schema.js";
 import type { RecordItem, SuggestionCreate } from "./input.js";
 import { FULL_VIEW } from "./visibility.js";
-import { encodeVector, withIncludes, type RecordOut, type RecordRow, type ResponseOut } from "./read.js";
+import { encodeVector, vectorExact, withIncludes, type RecordOut, type RecordRow, type ResponseOut } from "./read.js";
 import { refreshRecordStatuses } from "./status.js";
 import { recordsWritten } from "./write-hooks.js";
 import { RecordValueError, validateFields, validateMetadata, validateResponseValues, validateSuggestionValue, validateVectors } from "./values.js";
@@ -20,9 +20,12 @@ import { RecordValueError, validateFields, validateMetadata, validateResponseVal
  * call stores nothing. Used by `POST/PUT /datasets/{id}/records/bulk` and by the Hub import job.
  *
  * - mode "create": every item is a new record; existing external ids are refused.
- * - mode "upsert": items match existing records by external_id (within the dataset), then by id;
- *   matched records keep their fields, get metadata replaced only when the key was sent, and get
- *   suggestions / responses / vectors upserted per question / user / vector name.
+ * - mode "upsert": items match existing records of the dataset by external_id, then by id; matched
+ *   records get the fields that were sent updated (the others kept; the result must still be valid),
+ *   metadata replaced only when the key was sent, and suggestions / responses / vectors upserted per
+ *   question / user / vector name. An item that matches nothing is a new record with a new id, also
+ *   when its id is a record of another dataset (a record read from one dataset and logged into
+ *   another is copied, as by the reference server).
  * - The returned records carry responses and suggestions; vectors are left out (costly to decode, unused by the SDK).
  * - raiseOnError (default true): the first invalid item fails the call with
  *   ``Record at position N is not valid because <reason>``; with false, invalid items are skipped
@@ -47,6 +50,8 @@ interface Prepared {
   item: RecordItem;
   metadataSent: boolean;
   existing: RecordRow | null;
+  /** An existing record's fields after the update (JSON text), when the item sent fields. */
+  updatedFields: string | null;
   id: string;
   suggestions: { questionId: string; s: SuggestionCreate }[];
   /** A new record's fields and metadata as stored (JSON text; metadata null when absent). */
@@ -107,7 +112,7 @@ export async function ingestWithSchema(trx: Kysely<DB>, schema: DatasetSchema, i
   const knownUsers = new Set<string>();
   if (st) {
     if (externalIds.length > 0) for (const row of st.byExternalIds.all(datasetId, JSON.stringify(externalIds)) as RecordRow[]) byExternal.set(row.external_id!, row);
-    if (ids.length > 0) for (const row of st.byIds.all(JSON.stringify(ids)) as RecordRow[]) byId.set(row.id, row);
+    if (ids.length > 0) for (const row of st.byIdsInDataset.all(datasetId, JSON.stringify(ids)) as RecordRow[]) byId.set(row.id, row);
     if (userIds.length > 0) for (const u of st.users.all(JSON.stringify(userIds)) as { id: string }[]) knownUsers.add(u.id);
   } else {
     for (let i = 0; i < externalIds.length; i += CHUNK) {
@@ -115,7 +120,7 @@ export async function ingestWithSchema(trx: Kysely<DB>, schema: DatasetSchema, i
       for (const row of rows) byExternal.set(row.external_id!, row);
     }
     for (let i = 0; i < ids.length; i += CHUNK) {
-      for (const row of await trx.selectFrom("records").selectAll().where("id", "in", ids.slice(i, i + CHUNK)).execute()) byId.set(row.id, row);
+      for (const row of await trx.selectFrom("records").selectAll().where("dataset_id", "=", datasetId).where("id", "in", ids.slice(i, i + CHUNK)).execute()) byId.set(row.id, row);
     }
     for (let i = 0; i < userIds.length; i += CHUNK) {
       for (const u of await trx.selectFrom("users").select("id").where("id", "in", userIds.slice(i, i + CHUNK)).execute()) knownUsers.add(u.id);
@@ -134,18 +139,26 @@ export async function ingestWithSchema(trx: Kysely<DB>, schema: DatasetSchema, i
       if (options.mode === "upsert") {
         existing = (item.external_id !== null && item.external_id !== undefined ? byExternal.get(item.external_id) : undefined)
           ?? (item.id ? byId.get(item.id) : undefined) ?? null;
-        if (existing && existing.dataset_id !== datasetId) throw new RecordValueError(`record with id \`${existing.id}\` belongs to another dataset`);
       }
-      const id = existing?.id ?? (options.mode === "upsert" && item.id ? item.id : newId());
+      const id = existing?.id ?? newId();
       if (seenIds.has(id)) throw new RecordValueError(`record with id \`${id}\` appears more than once in the request`);
-      const recordFields = existing ? (JSON.parse(existing.fields) as Record<string, unknown>) : (item.fields ?? null);
+      let recordFields = item.fields ?? null;
+      let updatedFields: string | null = null;
       if (!existing) validateFields(schema, item.fields);
+      else {
+        recordFields = JSON.parse(existing.fields) as Record<string, unknown>;
+        if (item.fields && Object.keys(item.fields).length > 0) {
+          recordFields = { ...recordFields, ...item.fields };
+          validateFields(schema, recordFields);
+          updatedFields = JSON.stringify(recordFields);
+        }
+      }
       validateMetadata(schema, item.metadata);
       const suggestions = prepareSuggestions(schema, item.suggestions ?? [], recordFields);
       validateResponses(schema, item, knownUsers, recordFields);
       validateVectors(schema, item.vectors);
       seenIds.add(id);
-      prepared.push({ position, item, existing, id, suggestions, metadataSent: item.metadata !== undefined });
+      prepared.push({ position, item, existing, id, suggestions, metadataSent: item.metadata !== undefined, updatedFields });
     } catch (error) {
       if (!(error instanceof RecordValueError)) throw error;
       const message = `Record at position ${position} is not valid because ${error.message}`;
@@ -168,6 +181,7 @@ export async function ingestWithSchema(trx: Kysely<DB>, schema: DatasetSchema, i
     // Synchronous from here to the end of the writes: the Kysely transaction holds the connection.
     for (const p of created) st.insertRecord.run(p.id, datasetId, p.item.external_id ?? null, p.json!.fields, p.json!.metadata, statusOfNew(p), timestamp, timestamp);
     for (const p of updated) {
+      if (p.updatedFields !== null) st.updateRecordFields.run(p.updatedFields, p.id);
       if (p.metadataSent) st.updateRecordMetadata.run(p.item.metadata ? JSON.stringify(p.item.metadata) : null, timestamp, p.id);
       else st.touchRecord.run(timestamp, p.id);
     }
@@ -179,7 +193,7 @@ export async function ingestWithSchema(trx: Kysely<DB>, schema: DatasetSchema, i
     for (const v of vectorRows) {
       const settingsId = schema.vectorByName.get(v.name)!.id;
       if (v.values === null) st.deleteVector.run(v.recordId, settingsId);
-      else st.upsertVector.run(settingsId, v.recordId, encodeVector(v.values));
+      else st.upsertVector.run(settingsId, v.recordId, encodeVector(v.values), vectorExact(v.values));
     }
     for (const p of updated) st.refreshStatus.run(schema.minSubmitted, p.id);
     if (responses.length > 0) st.touchDataset.run(timestamp, datasetId);
@@ -191,8 +205,11 @@ export async function ingestWithSchema(trx: Kysely<DB>, schema: DatasetSchema, i
       }))).execute();
     }
     for (const p of updated) {
-      await trx.updateTable("records").set(p.metadataSent ? { metadata: p.item.metadata ? JSON.stringify(p.item.metadata) : null, updated_at: timestamp } : { updated_at: timestamp })
-        .where("id", "=", p.id).execute();
+      await trx.updateTable("records").set({
+        updated_at: timestamp,
+        ...(p.metadataSent ? { metadata: p.item.metadata ? JSON.stringify(p.item.metadata) : null } : {}),
+        ...(p.updatedFields !== null ? { fields: p.updatedFields } : {}),
+      }).where("id", "=", p.id).execute();
     }
     await upsertSuggestions(trx, suggestionRows, timestamp);
     await upsertResponses(trx, responseRows, timestamp);
@@ -245,8 +262,8 @@ function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
 
 /** Prepared statements of the SQLite ingestion, per connection (compiled once, reused by every batch). */
 interface IngestStatements {
-  byExternalIds: SQLite.Statement; byIds: SQLite.Statement; users: SQLite.Statement;
-  insertRecord: SQLite.Statement; updateRecordMetadata: SQLite.Statement; touchRecord: SQLite.Statement;
+  byExternalIds: SQLite.Statement; byIds: SQLite.Statement; byIdsInDataset: SQLite.Statement; users: SQLite.Statement;
+  insertRecord: SQLite.Statement; updateRecordFields: SQLite.Statement; updateRecordMetadata: SQLite.Statement; touchRecord: SQLite.Statement;
   upsertSuggestion: SQLite.Statement; upsertResponse: SQLite.Statement; upsertVector: SQLite.Statement; deleteVector: SQLite.Statement;
   refreshStatus: SQLite.Statement; touchDataset: SQLite.Statement;
 }
@@ -258,15 +275,18 @@ function statementsOf(raw: SQLite.Database): IngestStatements {
   st = {
     byExternalIds: raw.prepare("SELECT * FROM records WHERE dataset_id = ? AND external_id IN (SELECT value FROM json_each(?))"),
     byIds: raw.prepare("SELECT * FROM records WHERE id IN (SELECT value FROM json_each(?))"),
+    byIdsInDataset: raw.prepare("SELECT * FROM records WHERE dataset_id = ? AND id IN (SELECT value FROM json_each(?))"),
     users: raw.prepare("SELECT id FROM users WHERE id IN (SELECT value FROM json_each(?))"),
     insertRecord: raw.prepare("INSERT INTO records (id, dataset_id, external_id, fields, metadata, status, inserted_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"),
+    updateRecordFields: raw.prepare("UPDATE records SET fields = ? WHERE id = ?"),
     updateRecordMetadata: raw.prepare("UPDATE records SET metadata = ?, updated_at = ? WHERE id = ?"),
     touchRecord: raw.prepare("UPDATE records SET updated_at = ? WHERE id = ?"),
     upsertSuggestion: raw.prepare(`INSERT INTO suggestions (id, record_id, question_id, value, score, agent, type, inserted_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (record_id, question_id) DO UPDATE SET value = excluded.value, score = excluded.score, agent = excluded.agent, type = excluded.type, updated_at = excluded.updated_at`),
     upsertResponse: raw.prepare(`INSERT INTO responses (id, record_id, user_id, status, "values", inserted_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (record_id, user_id) DO UPDATE SET status = excluded.status, "values" = excluded."values", updated_at = excluded.updated_at`),
-    upsertVector: raw.prepare("INSERT INTO record_vectors (vector_settings_id, record_id, vector) VALUES (?, ?, ?) ON CONFLICT (vector_settings_id, record_id) DO UPDATE SET vector = excluded.vector"),
+    upsertVector: raw.prepare(`INSERT INTO record_vectors (vector_settings_id, record_id, vector, exact) VALUES (?, ?, ?, ?)
+      ON CONFLICT (vector_settings_id, record_id) DO UPDATE SET vector = excluded.vector, exact = excluded.exact`),
     deleteVector: raw.prepare("DELETE FROM record_vectors WHERE record_id = ? AND vector_settings_id = ?"),
     refreshStatus: raw.prepare(`UPDATE records SET status = CASE WHEN (SELECT count(*) FROM responses WHERE responses.record_id = records.id AND responses.status = 'submitted') >= ? THEN 'completed' ELSE 'pending' END WHERE id = ?`),
     touchDataset: raw.prepare("UPDATE datasets SET last_activity_at = ? WHERE id = ?"),
@@ -350,7 +370,8 @@ export async function upsertVectors(trx: Kysely<DB>, schema: DatasetSchema, rows
   }
   const writes = resolved.filter((x) => x.values !== null);
   for (let i = 0; i < writes.length; i += CHUNK) {
-    await trx.insertInto("record_vectors").values(writes.slice(i, i + CHUNK).map((r) => ({ vector_settings_id: r.settingsId, record_id: r.recordId, vector: encodeVector(r.values!) })))
-      .onConflict((oc) => oc.columns(["vector_settings_id", "record_id"]).doUpdateSet((eb) => ({ vector: eb.ref("excluded.vector") }))).execute();
+    await trx.insertInto("record_vectors").values(writes.slice(i, i + CHUNK).map((r) => ({
+      vector_settings_id: r.settingsId, record_id: r.recordId, vector: encodeVector(r.values!), exact: vectorExact(r.values!),
+    }))).onConflict((oc) => oc.columns(["vector_settings_id", "record_id"]).doUpdateSet((eb) => ({ vector: eb.ref("excluded.vector"), exact: eb.ref("excluded.exact") }))).execute();
   }
 }

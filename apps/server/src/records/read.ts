@@ -33,7 +33,11 @@ export const recordOut = (r: RecordRow): RecordOut => ({
   external_id: r.external_id, dataset_id: r.dataset_id, inserted_at: r.inserted_at, updated_at: r.updated_at,
 });
 
-/** float32 blob codec for record vectors. Decoding returns the shortest decimal that maps to the same float32 (0.1 stays 0.1). */
+/**
+ * float32 blob codec for record vectors (what similarity search reads). Decoding returns the shortest
+ * decimal that maps to the same float32 (0.1 stays 0.1): the value sent when it had at most 6
+ * significant digits. Other values come back exactly through `record_vectors.exact` (vectorExact).
+ */
 export function encodeVector(values: number[]): Buffer {
   const floats = new Float32Array(values.length);
   for (let i = 0; i < values.length; i++) floats[i] = values[i]!; // an indexed loop: ~2x faster than new Float32Array(array)
@@ -52,6 +56,48 @@ export function decodeVector(blob: Buffer | Uint8Array): number[] {
     out[i] = shortest;
   }
   return out;
+}
+
+/** `record_vectors.exact` of a vector whose values are float32 values (a model's embeddings): its blob's floats as they are. */
+export const EXACT_FLOAT32 = "f32";
+const FLOAT32_MIN_NORMAL = 1.1754943508222875e-38;
+const FLOAT32_MAX = 3.4028234663852886e38;
+
+/**
+ * Whether decodeVector gives `x` back: `x` has at most 6 significant digits (float32 keeps 6, so no
+ * shorter decimal maps to its float32) and is a normal float32. The common case (|x| < 1, at most 6
+ * decimals, as rounded embeddings are) costs no string conversion.
+ */
+function shortestGivesBack(x: number): boolean {
+  if (x === 0) return true;
+  const a = Math.abs(x);
+  if (a < FLOAT32_MIN_NORMAL || a > FLOAT32_MAX) return false;
+  if (a < 1 && Math.round(x * 1e6) / 1e6 === x) return true;
+  return Number(x.toPrecision(6)) === x;
+}
+
+/**
+ * What `record_vectors.exact` keeps so that a vector comes back exactly as it was sent (the SDK
+ * compares the float64 values it logged): null when decodeVector gives every value back,
+ * EXACT_FLOAT32 when every value is a float32, else the values as JSON (shortest round-trip text).
+ */
+export function vectorExact(values: number[]): string | null {
+  let shortest = true;
+  let float32 = true;
+  for (let i = 0; i < values.length; i++) {
+    const x = values[i]!;
+    if (float32 && Math.fround(x) !== x) float32 = false;
+    if (shortest && !shortestGivesBack(x)) shortest = false;
+    if (!shortest && !float32) return JSON.stringify(values);
+  }
+  return shortest ? null : EXACT_FLOAT32;
+}
+
+/** A stored vector's values as they were sent (see vectorExact). */
+export function storedVector(vector: Buffer | Uint8Array, exact: string | null): number[] {
+  if (exact === null) return decodeVector(vector);
+  if (exact === EXACT_FLOAT32) return Array.from(new Float32Array(Uint8Array.from(vector).buffer));
+  return JSON.parse(exact) as number[];
 }
 
 export interface Include {
@@ -98,7 +144,7 @@ export async function withIncludes(db: Kysely<DB>, schema: DatasetSchema, rows: 
       if (wanted.length === 0) continue;
       const names = new Map(wanted.map((v) => [v.id, v.name]));
       const rows3 = await db.selectFrom("record_vectors").selectAll().where("record_id", "in", part).where("vector_settings_id", "in", [...names.keys()]).execute();
-      for (const row of rows3) byId.get(row.record_id)!.vectors![names.get(row.vector_settings_id)!] = decodeVector(row.vector);
+      for (const row of rows3) byId.get(row.record_id)!.vectors![names.get(row.vector_settings_id)!] = storedVector(row.vector, row.exact);
     }
   }
   return records;

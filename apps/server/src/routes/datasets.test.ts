@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
-import { FORBIDDEN, MISSING, serverForFile, UNAUTHORIZED, uniqueName, type Items, type ValidationBody } from "../testing/fixtures.js";
+import { FORBIDDEN, MISSING, serverForFile, UNAUTHORIZED, uniqueName, type Items, type Json, type ValidationBody } from "../testing/fixtures.js";
 import { now } from "../clock.js";
 
 const fx = serverForFile();
@@ -149,12 +149,11 @@ describe("PATCH /datasets/{id}", () => {
 });
 
 describe("PUT /datasets/{id}/publish", () => {
-  it("needs a required field and a required question, then refuses a second publish", async () => {
+  it("needs a field (required or not) and a required question, then refuses a second publish", async () => {
     const ds = await fx.dataset((await fx.workspace()).id);
     const publish = () => fx.request("PUT", `/datasets/${ds.id}/publish`);
+    expect(await publish()).toEqual({ status: 422, body: { detail: "Dataset cannot be published without fields" } });
     await fx.field(ds.id, { required: false });
-    expect(await publish()).toEqual({ status: 422, body: { detail: "Dataset cannot be published without required fields" } });
-    await fx.field(ds.id);
     await fx.question(ds.id, { required: false });
     expect(await publish()).toEqual({ status: 422, body: { detail: "Dataset cannot be published without required questions" } });
     await fx.question(ds.id);
@@ -162,6 +161,18 @@ describe("PUT /datasets/{id}/publish", () => {
     expect(ready.status).toBe(200);
     expect(ready.body).toMatchObject({ id: ds.id, status: "ready" });
     expect(await publish()).toEqual({ status: 422, body: { detail: "Dataset is already published" } });
+  });
+
+  it("publishes a dataset whose only field is an optional chat field, which then takes records", async () => {
+    const ds = await fx.dataset((await fx.workspace()).id);
+    await fx.field(ds.id, { name: "chat", required: false, settings: { type: "chat" } });
+    await fx.question(ds.id, { settings: { type: "text" } });
+    expect((await fx.request("PUT", `/datasets/${ds.id}/publish`)).body).toMatchObject({ status: "ready" });
+    const res = await fx.request<{ items: { fields: Json }[] }>("POST", `/datasets/${ds.id}/records/bulk`, { body: { items: [{ fields: { chat: [{ role: "user", content: "Hello" }] } }] } });
+    expect(res.status).toBe(201);
+    expect(res.body.items[0]!.fields).toEqual({ chat: [{ role: "user", content: "Hello" }] });
+    expect((await fx.request("POST", `/datasets/${ds.id}/records/bulk`, { body: { items: [{ fields: {} }] } })).body)
+      .toEqual({ detail: "Record at position 0 is not valid because fields cannot be empty" });
   });
 
   it("is refused to annotators and outsiders", async () => {

@@ -142,8 +142,9 @@ export function datasetsRoutes(app: FastifyInstance, ctx: AppContext): void {
     const { dataset_id } = pathIds(request, "dataset_id");
     const dataset = await datasetFor(ctx.db, user, dataset_id, "admin");
     if (dataset.status === "ready") throw unprocessable("Dataset is already published");
-    const requiredField = await ctx.db.selectFrom("fields").select("id").where("dataset_id", "=", dataset.id).where("required", "=", 1).executeTakeFirst();
-    if (!requiredField) throw unprocessable("Dataset cannot be published without required fields");
+    // At least one field, required or not (the reference server since 2.4: a record needs a value for one of them).
+    const field = await ctx.db.selectFrom("fields").select("id").where("dataset_id", "=", dataset.id).executeTakeFirst();
+    if (!field) throw unprocessable("Dataset cannot be published without fields");
     const requiredQuestion = await ctx.db.selectFrom("questions").select("id").where("dataset_id", "=", dataset.id).where("required", "=", 1).executeTakeFirst();
     if (!requiredQuestion) throw unprocessable("Dataset cannot be published without required questions");
     const timestamp = now();

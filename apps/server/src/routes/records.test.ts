@@ -142,7 +142,7 @@ describe("PUT /datasets/{id}/records/bulk", () => {
     expect(res.body.updated_item_ids).toEqual([]);
   });
 
-  it("upserts by external_id then id, keeps fields, replaces metadata only when sent", async () => {
+  it("upserts by external_id then id, updates the fields sent, replaces metadata only when sent", async () => {
     const created = (await bulk("PUT", [{ external_id: "up-1", fields: { text: "original" }, metadata: { genre: "blog" } }, { external_id: "up-2", fields: { text: "two" }, metadata: { genre: "news" } }])).body as { items: RecordJson[]; updated_item_ids: string[] };
     expect(created.updated_item_ids).toEqual([]);
     const [one, two] = created.items;
@@ -154,7 +154,7 @@ describe("PUT /datasets/{id}/records/bulk", () => {
     expect(res.status).toBe(200);
     const body = res.body as { items: RecordJson[]; updated_item_ids: string[] };
     expect(body.updated_item_ids).toEqual([one!.id, two!.id]);
-    expect(body.items[0]).toMatchObject({ id: one!.id, fields: { text: "original" }, metadata: { genre: "forum" } });
+    expect(body.items[0]).toMatchObject({ id: one!.id, fields: { text: "changed" }, metadata: { genre: "forum" } });
     expect(body.items[0]!.suggestions![0]).toMatchObject({ value: 4 });
     expect(body.items[1]).toMatchObject({ id: two!.id, metadata: { genre: "news" } });
     expect((await d.f.request<RecordJson>("GET", `/records/${two!.id}`)).body.vectors).toEqual({ emb: [1, 0, 0] });
@@ -163,6 +163,50 @@ describe("PUT /datasets/{id}/records/bulk", () => {
     // idempotent: same call again updates, creates nothing
     const again = (await bulk("PUT", [{ external_id: "up-3", fields: { text: "three" } }])).body as { updated_item_ids: string[] };
     expect(again.updated_item_ids).toEqual([body.items[2]!.id]);
+  });
+
+  it("updates only the fields sent (the SDK's log of {text, id} again), validated as a whole, and search finds the new text", async () => {
+    const [created] = (await bulk("PUT", [{ external_id: "fields-1", fields: { text: "before the update", context: "kept context" }, metadata: { genre: "news" } }])).body.items as RecordJson[];
+    const res = await bulk("PUT", [{ external_id: "fields-1", fields: { text: "zeppelin after the update" } }]);
+    expect(res.status).toBe(200);
+    expect((res.body as { items: RecordJson[] }).items[0]).toMatchObject({ id: created!.id, fields: { text: "zeppelin after the update", context: "kept context" }, metadata: { genre: "news" } });
+    expect((await d.f.request<RecordJson>("GET", `/records/${created!.id}`)).body.fields).toEqual({ text: "zeppelin after the update", context: "kept context" });
+    // By server id too, with an empty fields object changing nothing.
+    expect((await bulk("PUT", [{ id: created!.id, fields: { context: "new context" } }, { id: created!.id, fields: {} }])).status).toBe(422);
+    expect((await bulk("PUT", [{ id: created!.id, fields: { context: "new context" } }])).status).toBe(200);
+    expect((await bulk("PUT", [{ id: created!.id, fields: {} }])).status).toBe(200);
+    expect((await d.f.request<RecordJson>("GET", `/records/${created!.id}`)).body.fields).toEqual({ text: "zeppelin after the update", context: "new context" });
+    // The merged fields must still be valid: a required field cannot go, unknown fields are refused.
+    expect(await bulk("PUT", [{ external_id: "fields-1", fields: { text: null } }])).toEqual({ status: 422, body: { detail: "Record at position 0 is not valid because missing required value for field: 'text'" } });
+    expect(await bulk("PUT", [{ external_id: "fields-1", fields: { nope: "x" } }])).toEqual({ status: 422, body: { detail: "Record at position 0 is not valid because found fields values for non configured fields: ['nope']" } });
+    const found = await d.f.request<{ items: { record: RecordJson }[] }>("POST", `/datasets/${d.datasetId}/records/search`, { body: { query: { text: { q: "zeppelin" } } } });
+    expect(found.body.items.map((i) => i.record.id)).toEqual([created!.id]);
+    const old = await d.f.request<{ items: { record: RecordJson }[] }>("POST", `/datasets/${d.datasetId}/records/search`, { body: { query: { text: { q: "before", field: "text" } } } });
+    expect(old.body.items.map((i) => i.record.id)).not.toContain(created!.id);
+  });
+
+  it("records of another dataset logged into this one are new records (the SDK's dataset copy), the originals untouched", async () => {
+    const other = await richDataset(server);
+    const source = ((await bulk("POST", [{ external_id: "copy-1", fields: { text: "to copy" }, metadata: { genre: "blog" }, vectors: { emb: [0.25, 0.5, 1] },
+      suggestions: [{ question_id: d.questions.label.id, value: "positive" }] }])).body as { items: RecordJson[] }).items[0]!;
+    const read = (await d.f.request<RecordJson>("GET", `/records/${source.id}`)).body;
+    // What the SDK sends for a record read from the source: its server id, external id, fields, metadata, vectors (suggestions by question name).
+    const item = { id: read.id, external_id: read.external_id, fields: read.fields, metadata: read.metadata, vectors: read.vectors, suggestions: [{ question_name: "label", value: "positive" }] };
+    const copied = await bulk("PUT", [item], other.datasetId, other.f.owner);
+    expect(copied.status).toBe(200);
+    const body = copied.body as { items: RecordJson[]; updated_item_ids: string[] };
+    expect(body.updated_item_ids).toEqual([]);
+    const copy = body.items[0]!;
+    expect(copy.id).not.toBe(source.id);
+    expect(copy).toMatchObject({ dataset_id: other.datasetId, external_id: "copy-1", fields: { text: "to copy" }, metadata: { genre: "blog" } });
+    expect((await d.f.request<RecordJson>("GET", `/records/${copy.id}`)).body.vectors).toEqual({ emb: [0.25, 0.5, 1] });
+    expect((await d.f.request<RecordJson>("GET", `/records/${source.id}`)).body).toMatchObject({ dataset_id: d.datasetId, fields: { text: "to copy" } });
+    // Logging the copy again updates it (by external id); the id of a record of another dataset alone also makes a new record.
+    expect(((await bulk("PUT", [item], other.datasetId, other.f.owner)).body as { updated_item_ids: string[] }).updated_item_ids).toEqual([copy.id]);
+    const byIdOnly = (await bulk("PUT", [{ id: source.id, fields: { text: "by id only" } }], other.datasetId, other.f.owner)).body as { items: RecordJson[]; updated_item_ids: string[] };
+    expect(byIdOnly.updated_item_ids).toEqual([]);
+    expect(byIdOnly.items[0]!.id).not.toBe(source.id);
+    expect((await list("", other.datasetId)).body.total).toBe(2);
   });
 
   it("a failed upsert stores nothing, not even its valid items", async () => {
@@ -202,6 +246,38 @@ describe("GET /datasets/{id}/records", () => {
     expect((await d.f.request("GET", `/datasets/${d.datasetId}/records`, { headers: d.annotator.headers })).status).toBe(403);
     expect((await d.f.request("GET", `/datasets/${d.datasetId}/records`, { headers: d.outsideAdmin.headers })).status).toBe(403);
     expect((await d.f.request("GET", `/datasets/${d.datasetId}/records`, { headers: d.admin.headers })).status).toBe(200);
+  });
+});
+
+describe("vectors come back exactly as they were sent", () => {
+  // Python floats (what the SDK's users log: random.random(), numpy float64), a model's float32
+  // embeddings (float64 values that are float32s), rounded values and a mix of all three.
+  const float64s = [0.7216326330755638, 0.47112214607399994, 0.14231118562683276];
+  const float32s = [Math.fround(0.7216326), Math.fround(-0.33333334), Math.fround(1e-7)];
+  const rounded = [0.1, -0.123456, 42.5];
+  const mixed = [0.1, Math.fround(0.7216326), 0.7216326330755638];
+
+  it("through the bulk routes, the single record routes and search, on every store", async () => {
+    const vectors = [float64s, float32s, rounded, mixed];
+    const res = await bulk("POST", vectors.map((v, i) => ({ external_id: `exact-${i}`, fields: { text: `exact ${i}` }, vectors: { emb: v } })));
+    const ids = (res.body as { items: RecordJson[] }).items.map((r) => r.id);
+    for (const [i, id] of ids.entries()) expect((await d.f.request<RecordJson>("GET", `/records/${id}`)).body.vectors).toEqual({ emb: vectors[i] });
+    const listed = (await list(`?include=vectors&limit=1000`)).body.items.filter((r) => ids.includes(r.id));
+    expect(listed.map((r) => r.vectors!.emb)).toEqual(vectors);
+    const searched = await d.f.request<{ items: { record: RecordJson }[] }>("POST", `/datasets/${d.datasetId}/records/search?include=vectors`, {
+      body: { filters: { and: [{ type: "terms", scope: { entity: "record", property: "id" }, values: ids }] } },
+    });
+    expect(searched.body.items.map((i) => i.record.vectors!.emb)).toEqual(vectors);
+    // Updates keep the exact values too: upsert, PATCH; a later rounded value drops the earlier exact one.
+    await bulk("PUT", [{ external_id: "exact-2", vectors: { emb: float64s } }]);
+    expect((await d.f.request<RecordJson>("GET", `/records/${ids[2]}`)).body.vectors).toEqual({ emb: float64s });
+    await d.f.request("PATCH", `/records/${ids[0]}`, { body: { vectors: { emb: float32s } } });
+    expect((await d.f.request<RecordJson>("GET", `/records/${ids[0]}`)).body.vectors).toEqual({ emb: float32s });
+    await d.f.request("PATCH", `/records/${ids[0]}`, { body: { vectors: { emb: rounded } } });
+    expect((await d.f.request<RecordJson>("GET", `/records/${ids[0]}`)).body.vectors).toEqual({ emb: rounded });
+    // Similarity still works on them (float32 search): a record is its own nearest.
+    const near = await d.f.request<{ items: { record: RecordJson }[] }>("POST", `/datasets/${d.datasetId}/records/search?limit=1`, { body: { query: { vector: { name: "emb", value: mixed } } } });
+    expect(near.body.items[0]!.record.id).toBe(ids[3]);
   });
 });
 

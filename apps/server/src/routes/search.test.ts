@@ -1,8 +1,10 @@
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../testing/test-server.js";
 import { FORBIDDEN, type Json } from "../testing/fixtures.js";
 import { richDataset, type RichDataset } from "../records/testing.js";
 import { indexRecordTexts } from "../records/ingest.js";
+import { seededRandom } from "../testing/random.js";
 
 let server: TestServer;
 let d: RichDataset;
@@ -15,9 +17,9 @@ beforeAll(async () => {
   d = await richDataset(server);
   const items = [
     { external_id: "a", fields: { text: "The quick brown fox", context: "animals" }, metadata: { genre: "news", words: 4, quality: 0.9 }, vectors: { emb: [1, 0, 0] },
-      suggestions: [{ question_id: d.questions.label.id, value: "positive", score: 0.9, agent: "gpt" }] },
+      suggestions: [{ question_id: d.questions.label.id, value: "positive", score: 0.9, agent: "gpt", type: "model" }] },
     { external_id: "b", fields: { text: "A lazy dog sleeps", context: "fox den" }, metadata: { genre: "blog", words: 40, quality: 0.2 }, vectors: { emb: [0.9, 0.1, 0] },
-      suggestions: [{ question_id: d.questions.label.id, value: "negative", score: 0.3, agent: "bert" }] },
+      suggestions: [{ question_id: d.questions.label.id, value: "negative", score: 0.3, agent: "bert", type: "human" }] },
     { external_id: "c", fields: { text: "Café au lait" }, metadata: { genre: "forum", words: 400 }, vectors: { emb: [0, 0, 1] } },
     { external_id: "d", fields: { text: "Nothing to see" } },
   ];
@@ -62,6 +64,55 @@ describe("vector search", () => {
     expect(exts(await search({ query: { vector: { name: d.vectorName, value: [1, 0, 0] } }, ...terms({ entity: "metadata", metadata_property: "genre" }, ["forum", "blog"]) }))).toEqual(["b", "c"]);
   });
 
+  it("finds at most 1,000 records, paged with offset and limit until an empty page (the SDK iterates so)", async (t) => {
+    const big = await richDataset(server);
+    if (!server.ctx.store.vectorSearch) {
+      t.skip("this PostgreSQL has no pgvector extension");
+      return;
+    }
+    // The SDK suite's shape: 1,500 records with 10 random dimensions (on PostgreSQL the HNSW index serves it).
+    const setting = await big.f.vectorSettings(big.datasetId, { name: "ten", dimensions: 10 });
+    const random = seededRandom(1500);
+    const vectors = Array.from({ length: 1500 }, () => Array.from({ length: 10 }, random));
+    for (let i = 0; i < vectors.length; i += 500) {
+      const items = vectors.slice(i, i + 500).map((v, j) => ({ external_id: `${i + j}`, fields: { text: `record ${i + j}` }, vectors: { [setting.name]: v } }));
+      expect((await big.f.request("POST", `/datasets/${big.datasetId}/records/bulk`, { body: { items } })).status).toBe(201);
+    }
+    // With planner statistics (as after an import's writes pause) PostgreSQL serves it from the HNSW index.
+    if (server.ctx.store.dialect === "postgres") await sql`analyze records, record_vectors`.execute(server.ctx.db);
+    const page = (vector: Json, offset: number) => big.f.request<Result>("POST", `/datasets/${big.datasetId}/records/search?offset=${offset}&limit=256`, { body: { query: { vector } } });
+    for (const order of ["most_similar", "least_similar"]) {
+      const seen: string[] = [];
+      const scores: number[] = [];
+      for (let offset = 0; ; offset += 256) {
+        const res = await page({ name: setting.name, value: vectors[3], order }, offset);
+        expect(res.status).toBe(200);
+        // The total is what the search found so far: the offset + limit nearest, at most 1,000.
+        expect(res.body.total).toBe(Math.min(1000, offset + 256));
+        if (res.body.items.length === 0) break;
+        seen.push(...res.body.items.map((i) => i.record.external_id));
+        scores.push(...res.body.items.map((i) => i.query_score!));
+        expect(offset).toBeLessThan(1000);
+      }
+      expect(seen).toHaveLength(1000);
+      expect(new Set(seen).size).toBe(1000);
+      if (order === "most_similar") expect(seen[0]).toBe("3");
+      else expect(seen).not.toContain("3");
+      // Ordered across pages: scores never go the wrong way.
+      for (let i = 1; i < scores.length; i++) expect(order === "most_similar" ? scores[i]! <= scores[i - 1]! + 1e-6 : scores[i]! >= scores[i - 1]! - 1e-6).toBe(true);
+    }
+    // From a record: the reference is left out, 1,000 others come back.
+    const reference = (await big.f.request<{ items: { id: string }[] }>("GET", `/datasets/${big.datasetId}/records?limit=1`)).body.items[0]!.id;
+    const fromRecord: string[] = [];
+    for (let offset = 0; offset < 2000; offset += 256) {
+      const items = (await page({ name: setting.name, record_id: reference }, offset)).body.items;
+      if (items.length === 0) break;
+      fromRecord.push(...items.map((i) => i.record.id));
+    }
+    expect(fromRecord).toHaveLength(1000);
+    expect(fromRecord).not.toContain(reference);
+  });
+
   it("gives the business errors of contract 2.3 and 2.4", async () => {
     expect(await search({ query: { vector: { name: d.vectorName, record_id: byExt.d } } })).toEqual({
       status: 422, body: { code: "missing_vector", message: `Record \`${byExt.d}\` does not have a vector for vector settings \`${d.vectorName}\`` },
@@ -81,6 +132,12 @@ describe("filters and sort", () => {
     expect(exts(await search({ filters: { and: [{ type: "range", scope: { entity: "metadata", metadata_property: "words" }, ge: 10, le: 400 }] } }))).toEqual(["b", "c"]);
     expect(exts(await search({ filters: { and: [{ type: "range", scope: { entity: "metadata", metadata_property: "quality" }, ge: 0.5 }] } }))).toEqual(["a"]);
     expect(exts(await search(terms({ entity: "record", property: "status" }, ["completed"])))).toEqual(["a"]);
+    // External ids are text; the SDK's ("id", "==", 7) sends the number 7. The server id filters too.
+    const seven = (await d.f.request<{ items: { id: string }[] }>("POST", `/datasets/${d.datasetId}/records/bulk`, { body: { items: [{ external_id: 7, fields: { text: "seven" } }] } })).body.items[0]!.id;
+    expect(exts(await search(terms({ entity: "record", property: "external_id" }, [7])))).toEqual(["7"]);
+    expect(exts(await search(terms({ entity: "record", property: "external_id" }, ["7", "a"])))).toEqual(["a", "7"]);
+    expect(exts(await search(terms({ entity: "record", property: "id" }, [byExt.b, seven])))).toEqual(["b", "7"]);
+    expect((await d.f.request("DELETE", `/datasets/${d.datasetId}/records?ids=${seven}`)).status).toBe(204);
     expect(exts(await search({ filters: { and: [{ type: "range", scope: { entity: "record", property: "inserted_at" }, ge: "2000-01-01T00:00:00Z" }] } }))).toHaveLength(4);
     expect(await search(terms({ entity: "metadata", metadata_property: "nope" }, ["x"]))).toEqual({ status: 422, body: { detail: `MetadataProperty not found filtering by name=nope, dataset_id=${d.datasetId}` } });
   });
@@ -97,10 +154,14 @@ describe("filters and sort", () => {
     expect((await search(terms({ entity: "response", question: "nope" }, ["x"]))).status).toBe(422);
   });
 
-  it("filters on suggestion value, agent and score, and sorts", async () => {
+  it("filters on suggestion value, agent, type and score, and sorts", async () => {
     const scope = (property: string) => ({ entity: "suggestion", question: "label", property });
     expect(exts(await search(terms(scope("value"), ["negative"])))).toEqual(["b"]);
     expect(exts(await search(terms(scope("agent"), ["gpt"])))).toEqual(["a"]);
+    // The SDK's ("label.type", "==", "human"): a is a model's suggestion, b a human's.
+    expect(exts(await search(terms(scope("type"), ["human"])))).toEqual(["b"]);
+    expect(exts(await search(terms(scope("type"), ["model", "human"])))).toEqual(["a", "b"]);
+    expect(exts(await search({ sort: [{ scope: scope("type"), order: "desc" }] }))).toEqual(["a", "b", "c", "d"]);
     expect(exts(await search({ filters: { and: [{ type: "range", scope: scope("score"), ge: 0.5 }] } }))).toEqual(["a"]);
     expect(exts(await search({ sort: [{ scope: { entity: "metadata", metadata_property: "words" }, order: "desc" }] }))).toEqual(["c", "b", "a", "d"]);
     expect(exts(await search({ sort: [{ scope: { entity: "suggestion", question: "label", property: "score" }, order: "asc" }] }))).toEqual(["b", "a", "c", "d"]);

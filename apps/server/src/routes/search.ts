@@ -13,13 +13,14 @@ import type { SearchFilter, SearchQuery, SearchScope, SearchSort } from "../sear
 import { searchFor } from "../search/for-store.js";
 import { countSearchWords, MAX_SEARCH_TEXT_LENGTH, MAX_SEARCH_WORDS } from "../search/text-query.js";
 import { ownResponsesOnly, recordViewer, requireSearchableMetadata, type RecordViewer } from "../records/visibility.js";
+import { reserveRequested, reservedQueueWindow, type ReservationsOut } from "../reservations/queue-window.js";
 
 const Scope = z.discriminatedUnion("entity", [
   z.object({ entity: z.literal("record"), property: z.enum(["id", "external_id", "inserted_at", "updated_at", "status"]) }),
   z.object({ entity: z.literal("metadata"), metadata_property: z.string().min(1) }),
   z.object({ entity: z.literal("response"), question: z.string().nullable().optional(), property: z.literal("status").nullable().optional() })
     .refine((s) => (s.question ?? null) !== null || s.property === "status", { message: "Value error, either 'question' or 'property' must be set" }),
-  z.object({ entity: z.literal("suggestion"), question: z.string(), property: z.enum(["value", "agent", "score"]).default("value") }),
+  z.object({ entity: z.literal("suggestion"), question: z.string(), property: z.enum(["value", "agent", "score", "type"]).default("value") }),
 ]);
 type ScopeIn = z.infer<typeof Scope>;
 
@@ -45,6 +46,16 @@ const SearchBody = z.object({
   filters: z.object({ and: z.array(Filter).min(1).max(50) }).nullable().optional(),
   sort: z.array(z.object({ scope: Scope, order: z.enum(["asc", "desc"]).default("asc") })).min(1).max(10).nullable().optional(),
 }).nullable();
+
+/**
+ * A similarity search finds at most this many records (the reference server's largest page): the
+ * SDK pages through them with offset and limit until a page comes back empty.
+ */
+export const SIMILARITY_MAX_RESULTS = 1000;
+
+/** Record ids and external ids are text: `("id", "==", 1)` in the SDK filters on external id "1". */
+const termValues = (scope: SearchScope, values: (string | number | boolean)[]): unknown[] =>
+  (scope.entity === "record" && (scope.property === "id" || scope.property === "external_id") ? values.map(String) : values);
 
 function resolveScope(schema: DatasetSchema, viewer: RecordViewer, scope: ScopeIn): SearchScope {
   const datasetId = schema.dataset.id;
@@ -102,22 +113,31 @@ export function searchRoutes(app: FastifyInstance, ctx: AppContext): void {
       if (value!.length !== settings.dimensions) throw unprocessable(`vector must have ${settings.dimensions} elements, got ${value!.length} elements`);
       vector = { settingsId: settings.id, value: value!, order: v.order, excludeRecordId: recordId };
     }
-    const filters: SearchFilter[] = (body.filters?.and ?? []).map((f) => (f.type === "terms"
-      ? { type: "terms", scope: resolveScope(schema, viewer, f.scope), values: f.values }
-      : { type: "range", scope: resolveScope(schema, viewer, f.scope), ge: f.ge ?? null, le: f.le ?? null }));
+    const filters: SearchFilter[] = (body.filters?.and ?? []).map((f) => {
+      const scope = resolveScope(schema, viewer, f.scope);
+      return f.type === "terms" ? { type: "terms", scope, values: termValues(scope, f.values) } : { type: "range", scope, ge: f.ge ?? null, le: f.le ?? null };
+    });
     const sort: SearchSort[] = (body.sort ?? []).map((s) => ({ scope: resolveScope(schema, viewer, s.scope), order: s.order }));
 
-    const result = await searchFor(ctx.store).search({
+    // Similarity: the `offset + limit` nearest, at most SIMILARITY_MAX_RESULTS, of which the page is
+    // the part from `offset` on; the total is how many were found (as the reference server's k nearest).
+    const query = {
       datasetId: dataset.id, userId: mine ? user.id : null, text, vector, filters, sort: vector ? [] : sort,
-      offset: vector ? 0 : paging.offset, limit: paging.limit,
-    });
-    const ids = result.hits.map((h) => h.recordId);
+      offset: vector ? 0 : paging.offset, limit: vector ? Math.min(SIMILARITY_MAX_RESULTS, paging.offset + paging.limit) : paging.limit,
+    };
+    // reserve=true (web app's queue, issue 29): the window is reserved for the caller (reservations/)
+    const reserved = mine && reserveRequested(rawQuery) ? await reservedQueueWindow(ctx.db, dataset, user.id, query) : null;
+    const result = reserved ?? await searchFor(ctx.store).search(query);
+    const hits = vector ? result.hits.slice(paging.offset) : result.hits;
+    const ids = hits.map((h) => h.recordId);
     const rows = ids.length ? await ctx.db.selectFrom("records").selectAll().where("id", "in", ids).execute() : [];
     const byId = new Map(rows.map((r) => [r.id, r]));
     const records = await withIncludes(ctx.db, schema, ids.map((id) => byId.get(id)!).filter((r) => r !== undefined), include, mine ? ownResponsesOnly(viewer) : viewer);
     const recordById = new Map<string, RecordOut>(records.map((r) => [r.id, r]));
-    const items = result.hits.filter((h) => recordById.has(h.recordId)).map((h) => ({ record: recordById.get(h.recordId)!, query_score: h.score }));
-    return { items, total: result.total };
+    const items = hits.filter((h) => recordById.has(h.recordId)).map((h) => ({ record: recordById.get(h.recordId)!, query_score: h.score }));
+    const answer: { items: typeof items; total: number; reservations?: ReservationsOut } = { items, total: result.total };
+    if (reserved) answer.reservations = reserved.reservations;
+    return answer;
   };
 
   app.post("/api/v1/me/datasets/:dataset_id/records/search", async (request) => {

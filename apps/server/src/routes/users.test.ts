@@ -43,6 +43,19 @@ describe("POST /users", () => {
     expect(res.body.detail.params.errors[0]!.loc).toEqual(["body", field]);
   });
 
+  it("keeps an id chosen by the client (the SDK's User(id=...)) and refuses a taken or malformed one", async () => {
+    const id = crypto.randomUUID();
+    const username = uniqueName("WithId");
+    const res = await fx.request("POST", "/users", { body: { id: id.toUpperCase(), username, first_name: "x", password: "12345678" } });
+    expect(res).toMatchObject({ status: 201, body: { id, username } });
+    expect((await fx.request("GET", `/users/${id}`)).body).toMatchObject({ id, username });
+    expect(await fx.request("POST", "/users", { body: { id, username: uniqueName("Other"), first_name: "x", password: "12345678" } }))
+      .toEqual({ status: 409, body: { detail: `User with id \`${id}\` already exists` } });
+    const malformed = await fx.request<ValidationBody>("POST", "/users", { body: { id: "not-a-uuid", username: uniqueName("Bad"), first_name: "x", password: "12345678" } });
+    expect(malformed.status).toBe(422);
+    expect(malformed.body.detail.params.errors[0]!.loc).toEqual(["body", "id"]);
+  });
+
   it("refuses malformed JSON and a non-object body with 422", async () => {
     expect((await fx.request("POST", "/users", { body: "{nope" })).status).toBe(422);
     expect((await fx.request("POST", "/users", { body: "[1,2]" })).status).toBe(422);
@@ -93,12 +106,13 @@ describe("PATCH /users/{id}", () => {
     expect(await fx.ok("PUT", `/users/${user.id}`, { first_name: "Put" })).toMatchObject({ first_name: "Put", last_name: "Lovelace" });
   });
 
-  it("refuses null for non-nullable keys and a taken username", async () => {
+  it("refuses null for non-nullable keys, and a taken username with 422 (a create answers 409)", async () => {
     const [a, b] = [await fx.user(), await fx.user()];
     const res = await fx.request<ValidationBody>("PATCH", `/users/${a.id}`, { body: { username: null, role: null } });
     expect(res.status).toBe(422);
     expect(res.body.detail.params.errors[0]!.msg).toBe("The following keys must have non-null values: username, role");
-    expect((await fx.request("PATCH", `/users/${a.id}`, { body: { username: b.username } })).status).toBe(409);
+    expect(await fx.request("PATCH", `/users/${a.id}`, { body: { username: b.username } })).toEqual({ status: 422, body: { detail: `User username \`${b.username}\` is not unique` } });
+    expect((await fx.request("GET", `/users/${a.id}`)).body).toMatchObject({ username: a.username });
     expect((await fx.request("PATCH", `/users/${a.id}`, { body: { last_name: null } })).body).toMatchObject({ last_name: null });
   });
 });

@@ -5,7 +5,7 @@ import { z } from "zod";
 import type { AppContext } from "../context.js";
 import type { DB } from "../db/schema.js";
 import type { UserRow } from "../auth/authenticate.js";
-import { conflict, forbidden, notFound, parse, unprocessable } from "../http/errors.js";
+import { conflict, forbidden, notFound, parse, unprocessable, uuidParam } from "../http/errors.js";
 import { pathIds } from "../http/params.js";
 import { userOut, workspaceOut } from "../http/serializers.js";
 import { requireOwner } from "../auth/policies.js";
@@ -25,6 +25,8 @@ const username = z.string().min(1).max(200).regex(USERNAME_REGEX, { message: `St
 const password = z.string().min(8).max(100);
 
 const UserCreate = z.object({
+  /** Chosen by the client (the SDK sends `User(id=...)`'s id); a new one when absent. */
+  id: uuidParam.nullable().optional(),
   first_name: firstName,
   last_name: lastName.optional().default(null),
   username,
@@ -47,6 +49,9 @@ export async function userById(db: Kysely<DB>, id: string): Promise<UserRow> {
 }
 
 const duplicateUsername = (name: string) => conflict(`User username \`${name}\` is not unique`);
+/** An update to a taken username is a validation error (422), as on the reference server; a create is a conflict (409). */
+const takenUsername = (name: string) => unprocessable(`User username \`${name}\` is not unique`);
+const duplicateId = (id: string) => conflict(`User with id \`${id}\` already exists`);
 
 /** Users (contract 3.2): owner only, plus the owner-or-self API key regeneration (Tessera extension). */
 export function usersRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -73,10 +78,11 @@ export function usersRoutes(app: FastifyInstance, ctx: AppContext): void {
     const body = parse(UserCreate, request.body);
     const existing = await ctx.db.selectFrom("users").select("id").where("username", "=", body.username).executeTakeFirst();
     if (existing) throw duplicateUsername(body.username);
+    if (body.id && await ctx.db.selectFrom("users").select("id").where("id", "=", body.id.toLowerCase()).executeTakeFirst()) throw duplicateId(body.id);
     const timestamp = now();
     const apiKey = newApiKey();
     const row = {
-      id: randomUUID(), username: body.username, first_name: body.first_name, last_name: body.last_name, role: body.role,
+      id: body.id?.toLowerCase() ?? randomUUID(), username: body.username, first_name: body.first_name, last_name: body.last_name, role: body.role,
       password_hash: await hashPassword(body.password), api_key: apiKey.stored, session_version: 0, inserted_at: timestamp, updated_at: timestamp,
     };
     try {
@@ -97,7 +103,7 @@ export function usersRoutes(app: FastifyInstance, ctx: AppContext): void {
     const user = await userById(ctx.db, user_id);
     if (body.username !== undefined && body.username !== user.username) {
       const taken = await ctx.db.selectFrom("users").select("id").where("username", "=", body.username).executeTakeFirst();
-      if (taken) throw duplicateUsername(body.username);
+      if (taken) throw takenUsername(body.username);
     }
     const changes: Partial<UserRow> = { updated_at: now() };
     if (body.first_name !== undefined) changes.first_name = body.first_name;
@@ -110,7 +116,7 @@ export function usersRoutes(app: FastifyInstance, ctx: AppContext): void {
     try {
       await ctx.db.updateTable("users").set((eb) => (endSessions ? { ...changes, session_version: eb("session_version", "+", 1) } : changes)).where("id", "=", user.id).execute();
     } catch (error) {
-      if (isUniqueViolation(error) && body.username !== undefined) throw duplicateUsername(body.username);
+      if (isUniqueViolation(error) && body.username !== undefined) throw takenUsername(body.username);
       throw error;
     }
     return userOut(await userById(ctx.db, user.id));

@@ -12,6 +12,17 @@ describe("POST /workspaces", () => {
     expect(await fx.request("POST", "/workspaces", { body: { name } })).toEqual({ status: 409, body: { detail: `Workspace name \`${name}\` is not unique` } });
   });
 
+  it("keeps an id chosen by the client (the SDK's Workspace(id=...)) and refuses a taken or malformed one", async () => {
+    const id = crypto.randomUUID();
+    const name = uniqueName("ws-id");
+    expect(await fx.request("POST", "/workspaces", { body: { id, name } })).toMatchObject({ status: 201, body: { id, name } });
+    expect((await fx.request("GET", `/workspaces/${id}`)).body).toMatchObject({ id, name });
+    expect(await fx.request("POST", "/workspaces", { body: { id, name: uniqueName("ws-other") } })).toEqual({ status: 409, body: { detail: `Workspace with id \`${id}\` already exists` } });
+    const malformed = await fx.request<ValidationBody>("POST", "/workspaces", { body: { id: "nope", name: uniqueName("ws-bad") } });
+    expect(malformed.status).toBe(422);
+    expect(malformed.body.detail.params.errors[0]!.loc).toEqual(["body", "id"]);
+  });
+
   it.each([[{}], [{ name: "" }], [{ name: 5 }], [{ name: "x".repeat(201) }]])("refuses %j with the legacy 422", async (body) => {
     const res = await fx.request<ValidationBody>("POST", "/workspaces", { body });
     expect(res.status).toBe(422);

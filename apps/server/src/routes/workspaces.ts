@@ -13,7 +13,8 @@ import { isUniqueViolation } from "../db/introspect.js";
 import { now } from "../clock.js";
 import { workspaceNameSchema } from "../settings/common.js";
 
-const WorkspaceCreate = z.object({ name: workspaceNameSchema });
+/** `id`: chosen by the client (the SDK sends `Workspace(id=...)`'s id); a new one when absent. */
+const WorkspaceCreate = z.object({ id: uuidParam.nullable().optional(), name: workspaceNameSchema });
 const WorkspaceUserCreate = z.object({ user_id: uuidParam });
 
 export async function workspaceById(db: Kysely<DB>, id: string): Promise<Selectable<WorkspacesTable>> {
@@ -30,8 +31,9 @@ export function workspacesRoutes(app: FastifyInstance, ctx: AppContext): void {
     requireOwner(await ctx.currentUser(request));
     const body = parse(WorkspaceCreate, request.body);
     if (await ctx.db.selectFrom("workspaces").select("id").where("name", "=", body.name).executeTakeFirst()) throw duplicateName(body.name);
+    if (body.id && await ctx.db.selectFrom("workspaces").select("id").where("id", "=", body.id.toLowerCase()).executeTakeFirst()) throw conflict(`Workspace with id \`${body.id}\` already exists`);
     const timestamp = now();
-    const row = { id: randomUUID(), name: body.name, inserted_at: timestamp, updated_at: timestamp };
+    const row = { id: body.id?.toLowerCase() ?? randomUUID(), name: body.name, inserted_at: timestamp, updated_at: timestamp };
     try {
       await ctx.db.insertInto("workspaces").values(row).execute();
     } catch (error) {

@@ -25,6 +25,7 @@ export interface PostgresSearchOptions {
  */
 export class PostgresSearch implements SearchPort {
   private readonly indexed = new Set<string>();
+  private iterative: Promise<boolean> | null = null;
   private readonly text: PostgresText;
   constructor(private readonly db: Kysely<DB>, private readonly options: PostgresSearchOptions) {
     this.text = new PostgresText(db);
@@ -42,6 +43,22 @@ export class PostgresSearch implements SearchPort {
       if (!/already exists|duplicate key/.test(String(error))) throw error;
     }
     this.indexed.add(key);
+  }
+
+  /**
+   * pgvector 0.8+ can go on scanning the HNSW index past `ef_search` candidates until LIMIT rows pass
+   * the query's conditions (`hnsw.iterative_scan`). Without it a similarity search for 1,000 records
+   * from a record (the SDK's deepest page) can find 999: the 1,000 candidates include the reference
+   * record, which the query leaves out; filters lose candidates the same way.
+   */
+  private iterativeScan(): Promise<boolean> {
+    this.iterative ??= sql<{ v: string | null }>`select extversion as v from pg_extension where extname = 'vector'`.execute(this.db)
+      .then((r) => {
+        const [major, minor] = (r.rows[0]?.v ?? "0.0").split(".").map(Number);
+        return (major ?? 0) > 0 || (minor ?? 0) >= 8;
+      })
+      .catch(() => false);
+    return this.iterative;
   }
 
   async search(query: SearchQuery): Promise<SearchResult> {
@@ -80,8 +97,10 @@ export class PostgresSearch implements SearchPort {
       const direction = query.vector.order === "most_similar" ? "ASC" : "DESC";
       const pageSql = `${base} ORDER BY score ${direction}, r.seq LIMIT ${b.p(query.limit)}`;
       const efSearch = Math.min(1000, Math.max(40, query.limit));
+      const iterative = await this.iterativeScan();
       const rows = await this.db.transaction().execute(async (trx) => {
         await sql.raw(`SET LOCAL hnsw.ef_search = ${efSearch}`).execute(trx);
+        if (iterative) await sql.raw("SET LOCAL hnsw.iterative_scan = strict_order").execute(trx);
         return queryRows<{ id: string; score: number }>(trx, pageSql, b.params);
       });
       // Cosine similarity in [-1, 1] as the query score (1 = same direction).

@@ -93,7 +93,9 @@ export class Builder {
       case "response_value":
         return `EXISTS (SELECT 1 FROM responses s CROSS JOIN LATERAL ${items(this.responseValue(s.questionName))} WHERE s.record_id = r.id${this.responseUserClause("s")} AND e.value IN (${this.jsonList(values)}))`;
       case "suggestion":
-        if (s.property === "agent") return `EXISTS (SELECT 1 FROM suggestions g WHERE g.record_id = r.id AND g.question_id = ${this.p(s.questionId)} AND g.agent IN (${values.map((v) => this.p(String(v))).join(", ")}))`;
+        if (s.property === "agent" || s.property === "type") {
+          return `EXISTS (SELECT 1 FROM suggestions g WHERE g.record_id = r.id AND g.question_id = ${this.p(s.questionId)} AND g.${s.property} IN (${values.map((v) => this.p(String(v))).join(", ")}))`;
+        }
         return `EXISTS (SELECT 1 FROM suggestions g CROSS JOIN LATERAL ${items(`g.${s.property === "score" ? "score" : "value"}`)} WHERE g.record_id = r.id AND g.question_id = ${this.p(s.questionId)} AND e.value IN (${this.jsonList(values)}))`;
     }
   }
@@ -127,6 +129,9 @@ export class Builder {
       case "response_value":
         return `EXISTS (SELECT 1 FROM responses s CROSS JOIN LATERAL ${items(this.responseValue(s.questionName))} WHERE s.record_id = r.id${this.responseUserClause("s")} AND ${this.jsonBounds("e.value", ge, le)})`;
       case "suggestion": {
+        if (s.property === "agent" || s.property === "type") {
+          return `EXISTS (SELECT 1 FROM suggestions g WHERE g.record_id = r.id AND g.question_id = ${this.p(s.questionId)} AND ${this.textBounds(`g.${s.property}`, ge, le)})`;
+        }
         const column = s.property === "score" ? "score" : "value";
         return `EXISTS (SELECT 1 FROM suggestions g CROSS JOIN LATERAL ${items(`g.${column}`)} WHERE g.record_id = r.id AND g.question_id = ${this.p(s.questionId)} AND ${this.jsonBounds("e.value", ge, le)})`;
       }
@@ -142,7 +147,7 @@ export class Builder {
       case "response_value":
         return `(SELECT nullif(${this.responseValue(s.questionName)}, 'null'::jsonb) AS v FROM responses s WHERE s.record_id = r.id${this.responseUserClause("s")} ORDER BY v ASC NULLS LAST LIMIT 1)`;
       case "suggestion": {
-        if (s.property === "agent") return `(SELECT g.agent FROM suggestions g WHERE g.record_id = r.id AND g.question_id = ${this.p(s.questionId)})`;
+        if (s.property === "agent" || s.property === "type") return `(SELECT g.${s.property} FROM suggestions g WHERE g.record_id = r.id AND g.question_id = ${this.p(s.questionId)})`;
         const column = s.property === "score" ? "score" : "value";
         return `(SELECT nullif(e.value, 'null'::jsonb) AS v FROM suggestions g CROSS JOIN LATERAL ${items(`g.${column}`)} WHERE g.record_id = r.id AND g.question_id = ${this.p(s.questionId)} ORDER BY v DESC NULLS LAST LIMIT 1)`;
       }

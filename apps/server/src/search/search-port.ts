@@ -10,7 +10,7 @@ export type SearchScope =
   /** Response status; `pending` means no response (of the user on the /me variant, of anyone otherwise). */
   | { entity: "response_status" }
   | { entity: "response_value"; questionName: string }
-  | { entity: "suggestion"; questionId: string; property: "value" | "agent" | "score" };
+  | { entity: "suggestion"; questionId: string; property: "value" | "agent" | "score" | "type" };
 
 export type SearchFilter =
   | { type: "terms"; scope: SearchScope; values: unknown[] }
@@ -23,7 +23,7 @@ export interface SearchQuery {
   /** Set on `/me/.../records/search`: response scopes refer to this user's response. */
   userId: string | null;
   text: { q: string; field: string | null } | null;
-  /** Similarity: `limit` is max_results and `offset` is ignored; the reference record is excluded. */
+  /** Similarity: `limit` is max_results and `offset` is ignored (the route pages); the reference record is excluded. */
   vector: { settingsId: string; value: number[]; order: "most_similar" | "least_similar"; excludeRecordId: string | null } | null;
   filters: SearchFilter[];
   /** Empty: by text score when a text query is given, else insertion order. */

@@ -64,7 +64,7 @@ export class Builder {
       case "response_value":
         return `EXISTS (SELECT 1 FROM responses s, json_each(s."values", ${this.p(`${jsonPath(s.questionName)}.value`)}) AS j WHERE s.record_id = r.id${this.responseUserClause("s")} AND j.value IN (${this.list(values)}))`;
       case "suggestion":
-        if (s.property === "agent") return `EXISTS (SELECT 1 FROM suggestions g WHERE g.record_id = r.id AND g.question_id = ${this.p(s.questionId)} AND g.agent IN (${this.list(values)}))`;
+        if (s.property === "agent" || s.property === "type") return `EXISTS (SELECT 1 FROM suggestions g WHERE g.record_id = r.id AND g.question_id = ${this.p(s.questionId)} AND g.${s.property} IN (${this.list(values)}))`;
         return `EXISTS (SELECT 1 FROM suggestions g, json_each(g.${s.property === "score" ? "score" : "value"}) AS j WHERE g.record_id = r.id AND g.question_id = ${this.p(s.questionId)} AND j.value IN (${this.list(values)}))`;
     }
   }
@@ -88,6 +88,9 @@ export class Builder {
       case "response_value":
         return `EXISTS (SELECT 1 FROM responses s, json_each(s."values", ${this.p(`${jsonPath(s.questionName)}.value`)}) AS j WHERE s.record_id = r.id${this.responseUserClause("s")} AND ${this.bounds("j.value", ge, le)})`;
       case "suggestion": {
+        if (s.property === "agent" || s.property === "type") {
+          return `EXISTS (SELECT 1 FROM suggestions g WHERE g.record_id = r.id AND g.question_id = ${this.p(s.questionId)} AND ${this.bounds(`g.${s.property}`, ge, le)})`;
+        }
         const column = s.property === "score" ? "score" : "value";
         return `EXISTS (SELECT 1 FROM suggestions g, json_each(g.${column}) AS j WHERE g.record_id = r.id AND g.question_id = ${this.p(s.questionId)} AND ${this.bounds("j.value", ge, le)})`;
       }
@@ -101,7 +104,7 @@ export class Builder {
       case "response_status": return `(SELECT min(s.status) FROM responses s WHERE s.record_id = r.id${this.responseUserClause("s")})`;
       case "response_value": return `(SELECT min(json_extract(s."values", ${this.p(`${jsonPath(s.questionName)}.value`)})) FROM responses s WHERE s.record_id = r.id${this.responseUserClause("s")})`;
       case "suggestion": {
-        if (s.property === "agent") return `(SELECT g.agent FROM suggestions g WHERE g.record_id = r.id AND g.question_id = ${this.p(s.questionId)})`;
+        if (s.property === "agent" || s.property === "type") return `(SELECT g.${s.property} FROM suggestions g WHERE g.record_id = r.id AND g.question_id = ${this.p(s.questionId)})`;
         const column = s.property === "score" ? "score" : "value";
         return `(SELECT max(j.value) FROM suggestions g, json_each(g.${column}) AS j WHERE g.record_id = r.id AND g.question_id = ${this.p(s.questionId)})`;
       }

@@ -201,6 +201,18 @@ const CASES: Record<string, Case> = {
   "GET /api/v1/datasets/:dataset_id/users/progress": { policy: "member", ok: [200], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/users/progress` }) },
   "GET /api/v1/me/datasets/:dataset_id/metrics": { policy: "member", ok: [200], req: (ids) => ({ path: `/api/v1/me/datasets/${ids.dataset}/metrics` }) },
 
+  // Agreement and review (issue 22): owners and admin members only; annotators never read others' responses here.
+  "GET /api/v1/datasets/:dataset_id/agreement": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/agreement` }) },
+  "POST /api/v1/datasets/:dataset_id/agreement": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/agreement`, body: {} }) },
+  "POST /api/v1/datasets/:dataset_id/review/records": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/review/records`, body: { disagreements: false } }) },
+  "GET /api/v1/datasets/:dataset_id/review/progress": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/review/progress` }) },
+  "GET /api/v1/records/:record_id/review": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/records/${ids.record}/review` }) },
+  "PUT /api/v1/records/:record_id/final-answer": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/records/${ids.record}/final-answer`, body: { values: labelValues(ids) } }) },
+  "DELETE /api/v1/records/:record_id/final-answer": {
+    policy: "adminMember", ok: [204], req: (ids) => ({ path: `/api/v1/records/${ids.record}/final-answer` }),
+    fresh: async (w) => { await w.fx.ok("PUT", `/records/${w.ids.record}/final-answer`, { values: labelValues(w.ids) }, 200); return {}; },
+  },
+
   // Legacy record routes, Hub export and webhooks (contract 3.10, 3.15, 3.16).
   "POST /api/v1/datasets/:dataset_id/records": { policy: "adminMember", ok: [204], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/records`, body: { items: [{ fields: { text: "legacy record" } }] } }) },
   "PATCH /api/v1/datasets/:dataset_id/records": { policy: "adminMember", ok: [204], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/records`, body: { items: [{ id: ids.record, metadata: { genre: "legacy" } }] } }), fresh: freshRecord },

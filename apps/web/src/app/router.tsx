@@ -20,6 +20,8 @@ export const pages = {
   annotation: lazyPage(() => import("../features/annotation/AnnotationPage").then((m) => m.AnnotationPage)),
   datasetSettings: lazyPage(() => import("../features/dataset-settings/DatasetSettingsPage").then((m) => m.DatasetSettingsPage)),
   userSettings: lazyPage(() => import("../features/user-settings/UserSettingsPage").then((m) => m.UserSettingsPage)),
+  agreement: lazyPage(() => import("../features/review/AgreementPage").then((m) => m.AgreementPage)),
+  review: lazyPage(() => import("../features/review/ReviewPage").then((m) => m.ReviewPage)),
 };
 
 function lazyElement(Page: LazyPage): ReactNode {
@@ -47,6 +49,8 @@ export function routeTable(): RouteObject[] {
     r("new/:id?", ROUTE_NAMES.newDataset, lazyElement(pages.datasetCreation), "/new/:id?", pages.datasetCreation.preload),
     r("dataset/:id?/annotation-mode", ROUTE_NAMES.annotation, lazyElement(pages.annotation), "/dataset/:id?/annotation-mode", pages.annotation.preload),
     r("dataset/:id?/settings", ROUTE_NAMES.datasetSettings, lazyElement(pages.datasetSettings), "/dataset/:id?/settings", pages.datasetSettings.preload),
+    r("dataset/:id/agreement", ROUTE_NAMES.agreement, lazyElement(pages.agreement), "/dataset/:id/agreement", pages.agreement.preload),
+    r("dataset/:id/review", ROUTE_NAMES.review, lazyElement(pages.review), "/dataset/:id/review", pages.review.preload),
     r("oauth/:provider?/callback", ROUTE_NAMES.oauthCallback, <OAuthCallbackPage />, "/oauth/:provider?/callback"),
     r("user-settings", ROUTE_NAMES.userSettings, lazyElement(pages.userSettings), "/user-settings", pages.userSettings.preload),
     // Catch-all single segment: a URL-encoded hub repo id; it imports that dataset from the hub (the creation page).

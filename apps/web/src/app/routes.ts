@@ -8,6 +8,8 @@ export const ROUTE_NAMES = {
   datasetSettings: "dataset-id-settings",
   oauthCallback: "oauth-provider-callback",
   userSettings: "user-settings",
+  agreement: "dataset-id-agreement",
+  review: "dataset-id-review",
   hubRepo: "id",
 } as const;
 
@@ -19,4 +21,11 @@ export const paths = {
   newDataset: (repoId: string) => `/new/${encodeURIComponent(repoId)}`,
   annotation: (datasetId: string) => `/dataset/${encodeURIComponent(datasetId)}/annotation-mode`,
   datasetSettings: (datasetId: string) => `/dataset/${encodeURIComponent(datasetId)}/settings`,
+  /** The Agreement screen; `search` carries the annotation page's filters (its `?…` query). */
+  agreement: (datasetId: string, search = "") => `/dataset/${encodeURIComponent(datasetId)}/agreement${search}`,
+  /** Review mode; `record` opens one record first, `question` filters disagreements on it. */
+  review: (datasetId: string, options: { record?: string; question?: string } = {}) => {
+    const query = new URLSearchParams(Object.entries(options).filter((e): e is [string, string] => Boolean(e[1]))).toString();
+    return `/dataset/${encodeURIComponent(datasetId)}/review${query ? `?${query}` : ""}`;
+  },
 };

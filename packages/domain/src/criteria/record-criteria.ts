@@ -107,6 +107,11 @@ export class RecordCriteria {
     return this.isFilteredByText || this.metadata.length + this.responses.length + this.suggestions.length > 0 || this.isFilteringBySimilarity;
   }
   get isSorted(): boolean { return this.sort.length > 0; }
+  /**
+   * The plain pending queue (no search, filter, sort or similarity): the records the server hands
+   * out to the team, which it reserves for the annotator who takes them (issue 29).
+   */
+  get takesFromTeamQueue(): boolean { return this.status === "pending" && !this.isFiltered && !this.isSorted; }
 
   clone(): RecordCriteria {
     return new RecordCriteria({

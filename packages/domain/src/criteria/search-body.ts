@@ -28,4 +28,6 @@ export interface RecordSearchRequest {
   offset: number;
   limit: number;
   body: RecordSearchBody;
+  /** Reserve the records for the caller (the annotation queue, issue 29; `reserve=true`). */
+  reserve?: boolean;
 }

@@ -37,6 +37,8 @@ export const ErrorCode = {
   ERROR_SIGNING_IN: "ERROR_SIGNING_IN",
   ERROR_FETCHING_USER: "ERROR_FETCHING_USER",
   ERROR_REGENERATING_API_KEY: "ERROR_REGENERATING_API_KEY",
+  /** Renewing, releasing or listing the reservations of the annotation queue failed. */
+  ERROR_RESERVATIONS: "ERROR_RESERVATIONS",
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -1,8 +1,14 @@
 import type { RecordProps } from "../entities/record.js";
 import type { AnswerValues, RecordResponse, ResponseStatus } from "../entities/answer.js";
 import type { RecordSearchRequest } from "../criteria/search-body.js";
+import type { QueueReservations } from "../use-cases/reservations/ports.js";
 
-export interface RecordSearchResult { records: RecordProps[]; total: number }
+export interface RecordSearchResult {
+  records: RecordProps[];
+  total: number;
+  /** Set when the search reserved its records (`reserve`). */
+  reservations?: QueueReservations | null;
+}
 
 export interface RecordRepository {
   /** POST /v1/me/datasets/{id}/records/search?include=responses&include=suggestions&offset&limit; throws ERROR_FETCHING_RECORDS. */

@@ -1,5 +1,6 @@
 import type { DatasetRecord, RecordStatus } from "../entities/record.js";
 import type { RecordCriteria } from "../criteria/record-criteria.js";
+import type { QueueReservations } from "../use-cases/reservations/ports.js";
 
 /**
  * A window on the server's result set: 1-based `from`, `many` records; fetched records get queue
@@ -27,6 +28,8 @@ export class RecordsQueue {
   private readonly unsettled = new Set<string>();
   /** Only one buffer load runs at a time. */
   isBuffering = false;
+  /** What the last load of a reserving queue told (issue 29); null when the queue does not reserve. */
+  reservations: QueueReservations | null = null;
 
   constructor(records: DatasetRecord[] = [], public total = 0, public reference: DatasetRecord | null = null) {
     this.append(records, total);

@@ -5,6 +5,7 @@ import {
 } from "@tessera/domain";
 import { call, seg } from "../http/call.js";
 import { toRecord, toResponse, toWireValues, type BackendRecord, type BackendResponse } from "../mappers/wire.js";
+import { toQueueReservations, type BackendReservations } from "./reservation-repository.js";
 
 export class HttpRecordRepository implements RecordRepository, AgentRepository {
   constructor(private readonly http: KyInstance) {}
@@ -12,10 +13,12 @@ export class HttpRecordRepository implements RecordRepository, AgentRepository {
   search(request: RecordSearchRequest): Promise<RecordSearchResult> {
     return call(ErrorCode.ERROR_FETCHING_RECORDS, async () => {
       const searchParams = new URLSearchParams([["include", "responses"], ["include", "suggestions"], ["offset", String(request.offset)], ["limit", String(request.limit)]]);
+      if (request.reserve) searchParams.set("reserve", "true");
       const result = await this.http
         .post(`v1/me/datasets/${seg(request.datasetId)}/records/search`, { searchParams, json: request.body })
-        .json<{ items: Array<{ record: BackendRecord; query_score: number | null }>; total: number }>();
-      return { records: result.items.map((i) => toRecord(i.record, i.query_score ?? null)), total: result.total };
+        .json<{ items: Array<{ record: BackendRecord; query_score: number | null }>; total: number; reservations?: BackendReservations }>();
+      const records = result.items.map((i) => toRecord(i.record, i.query_score ?? null));
+      return { records, total: result.total, ...(request.reserve ? { reservations: toQueueReservations(result.reservations) } : {}) };
     });
   }
 

@@ -17,6 +17,9 @@ import * as m0015 from "./0015-record-status-changes.js";
 import * as m0016 from "./0016-records-fts-own-file.js";
 import * as m0017 from "./0017-text-search-changes.js";
 import * as m0018sessions from "./0018-user-sessions-and-key-digests.js";
+import * as m0019finalAnswers from "./0019-record-final-answers.js";
+import * as m0020reservations from "./0020-record-reservations.js";
+import * as m0021 from "./0021-record-vector-exact.js";
 
 /**
  * Versioned migrations, applied in key order by Kysely's Migrator. Add a new file per change
@@ -41,6 +44,9 @@ export const migrations: Record<string, Migration> = {
   "0016-records-fts-own-file": m0016,
   "0017-text-search-changes": m0017,
   "0018-user-sessions-and-key-digests": m0018sessions,
+  "0019-record-final-answers": m0019finalAnswers,
+  "0020-record-reservations": m0020reservations,
+  "0021-record-vector-exact": m0021,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { useLocation, useParams } from "react-router";
 import {
   BulkAnnotateUseCase, ClearRecordUseCase, GetAgentsUseCase, GetDatasetMetricsUseCase, GetDatasetProgressUseCase, GetMetadataMetricsUseCase,
-  LoadDatasetWithSettingsUseCase, LoadRecordsUseCase, type DatasetSettings, type Progress,
+  LoadDatasetWithSettingsUseCase, LoadRecordsUseCase, ReleaseReservationsUseCase, RenewReservationsUseCase, type DatasetSettings, type Progress,
 } from "@tessera/domain";
 import { useResolve } from "../../app/container-context";
 import { useToasts } from "../../app/app-services";
@@ -21,6 +21,9 @@ import { BulkView } from "./bulk/BulkView";
 import { FiltersBar } from "./filters/FiltersBar";
 import { ShortcutsHelp } from "./ShortcutsHelp";
 import { SidePanels } from "./SidePanels";
+import { ReviewLinks } from "../review/ReviewLinks";
+import { QueueReservationsViewModel } from "./queue-reservations-view-model";
+import { ReservationsNotice } from "./ReservationsNotice";
 import "./annotation.css";
 
 const isEditable = (el: EventTarget | null) =>
@@ -46,6 +49,8 @@ export const AnnotationPage = observer(function AnnotationPage() {
   };
   const loadSettings = useResolve(LoadDatasetWithSettingsUseCase);
   const getProgress = useResolve(GetDatasetProgressUseCase);
+  const renewReservations = useResolve(RenewReservationsUseCase);
+  const releaseReservations = useResolve(ReleaseReservationsUseCase);
   const [settings, setSettings] = useState<DatasetSettings | null>(null);
   const [progress, setProgress] = useState<Progress | null>(null);
   const [help, setHelp] = useState(false);
@@ -67,6 +72,28 @@ export const AnnotationPage = observer(function AnnotationPage() {
   );
 
   useEffect(() => { void vm.init(); return () => vm.dispose(); }, [vm]);
+
+  // reservations of the team's queue: kept while the annotator works, given back when they leave (issue 29)
+  const reservations = useMemo(() => new QueueReservationsViewModel(vm, { renew: renewReservations, release: releaseReservations }), [vm, renewReservations, releaseReservations]);
+  useEffect(() => {
+    reservations.start();
+    const active = () => reservations.activity();
+    const leave = () => reservations.leave();
+    const back = () => reservations.start();
+    window.addEventListener("keydown", active);
+    window.addEventListener("pointerdown", active);
+    window.addEventListener("pagehide", leave);
+    window.addEventListener("pageshow", back);
+    return () => {
+      window.removeEventListener("keydown", active);
+      window.removeEventListener("pointerdown", active);
+      window.removeEventListener("pagehide", leave);
+      window.removeEventListener("pageshow", back);
+      reservations.leave();
+    };
+  }, [reservations]);
+  const answered = vm.responseEvents;
+  useEffect(() => { if (answered > 0) reservations.activity(); }, [reservations, answered]);
   useEffect(() => {
     let live = true;
     loadSettings.execute(id, { isAdminOrOwner: session.user?.isAdminOrOwner ?? false }).then((s) => {
@@ -128,7 +155,10 @@ export const AnnotationPage = observer(function AnnotationPage() {
   return (
     <AnnotationLayout
       breadcrumbs={[{ label: t("breadcrumbs.home"), to: "/" }, { label: dataset ? `${dataset.workspaceName} / ${dataset.name}` : "…" }]}
-      headerActions={<button type="button" className="button button--ghost" onClick={() => setHelp(true)} aria-haspopup="dialog">{t("annotation.shortcuts.open")}</button>}
+      headerActions={<>
+        <ReviewLinks datasetId={id} role={session.user?.role} search={location.search} />
+        <button type="button" className="button button--ghost" onClick={() => setHelp(true)} aria-haspopup="dialog">{t("annotation.shortcuts.open")}</button>
+      </>}
     >
       <div className="annotation">
         <div className="annotation__left">
@@ -147,9 +177,10 @@ export const AnnotationPage = observer(function AnnotationPage() {
             </ul>
           )}
           <OutboxChoices datasetId={id} onChosen={(entry, server, choice) => { if (choice === "theirs") vm.adoptServerAnswer(entry.recordId, server); }} />
-          {!vm.loading && !vm.failed && (vm.mode === "bulk" ? <BulkView vm={vm} /> : <FocusView vm={vm} settings={settings} />)}
+          {!vm.loading && !vm.failed && <ReservationsNotice reservations={reservations} />}
+          {!vm.loading && !vm.failed && reservations.starvedBy === 0 && (vm.mode === "bulk" ? <BulkView vm={vm} /> : <FocusView vm={vm} settings={settings} />)}
         </div>
-        <SidePanels vm={vm} settings={settings} progress={progress} />
+        <SidePanels vm={vm} settings={settings} progress={progress} isAdmin={session.user?.isAdminOrOwner ?? false} />
       </div>
       {vm.guard && (
         <div className="guard" role="alertdialog" aria-labelledby="guard-text">

@@ -4,12 +4,13 @@ import { useTranslation } from "react-i18next";
 import type { DatasetSettings, Progress } from "@tessera/domain";
 import type { AnnotationViewModel } from "./annotation-view-model";
 import { Markdown } from "./fields/RecordFields";
+import { InProgressPanel } from "./InProgressPanel";
 
 /** Record statuses in the order the progress bar and the counts show them (codes, not texts). */
 const PROGRESS_SEGMENTS = ["submitted", "draft", "discarded"] as const;
 const STATUS_COUNTS = [...PROGRESS_SEGMENTS, "pending"] as const;
 /** Guidelines (markdown) and progress: the user's own counts on the dataset (server metrics) and the team progress. */
-export const SidePanels = observer(function SidePanels({ vm, settings, progress }: { vm: AnnotationViewModel; settings: DatasetSettings | null; progress: Progress | null }) {
+export const SidePanels = observer(function SidePanels({ vm, settings, progress, isAdmin = false }: { vm: AnnotationViewModel; settings: DatasetSettings | null; progress: Progress | null; isAdmin?: boolean }) {
   const { t } = useTranslation();
   const [guidelines, setGuidelines] = useState(true);
   const metrics = vm.metrics;
@@ -45,6 +46,7 @@ export const SidePanels = observer(function SidePanels({ vm, settings, progress 
             <span>{t("annotation.progress.completed", { percent: progress.percentCompleted, completed: progress.completed, total: progress.total })}</span>
           </div>
         ) : <span className="skeleton" aria-busy="true" />}
+        {isAdmin && <InProgressPanel datasetId={vm.datasetId} refreshKey={vm.responseEvents} />}
       </section>
     </aside>
   );

@@ -1,4 +1,5 @@
 import annotationDe from "../../features/annotation/locales/de";
+import reviewDe from "../../features/review/locales/de";
 import datasetSettingsDe from "../../features/dataset-settings/locales/de";
 import datasetCreationDe from "../../features/dataset-creation/locales/de";
 import offlineDe from "../../features/offline/locales/de";
@@ -76,6 +77,7 @@ const de: Resources = {
   placeholders: { datasetCreation: "Datensatz erstellen", annotation: "Annotieren", datasetSettings: "Datensatz-Einstellungen", comingSoon: "Diese Seite befindet sich im Aufbau." },
   common: { loading: "Wird geladen…", copy: "Kopieren", copied: "Kopiert", skipToContent: "Zum Inhalt springen" },
   annotation: annotationDe,
+  review: reviewDe,
   datasetSettings: datasetSettingsDe,
   datasetCreation: datasetCreationDe,
   offline: offlineDe,

@@ -1,4 +1,5 @@
 import annotationEn from "../../features/annotation/locales/en";
+import reviewEn from "../../features/review/locales/en";
 import datasetSettingsEn from "../../features/dataset-settings/locales/en";
 import datasetCreationEn from "../../features/dataset-creation/locales/en";
 import offlineEn from "../../features/offline/locales/en";
@@ -75,6 +76,7 @@ const en = {
   placeholders: { datasetCreation: "Create a dataset", annotation: "Annotate", datasetSettings: "Dataset settings", comingSoon: "This page is being built." },
   common: { loading: "Loading…", copy: "Copy", copied: "Copied", skipToContent: "Skip to content" },
   annotation: annotationEn,
+  review: reviewEn,
   datasetSettings: datasetSettingsEn,
   datasetCreation: datasetCreationEn,
   offline: offlineEn,

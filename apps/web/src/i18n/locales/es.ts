@@ -1,4 +1,5 @@
 import annotationEs from "../../features/annotation/locales/es";
+import reviewEs from "../../features/review/locales/es";
 import datasetSettingsEs from "../../features/dataset-settings/locales/es";
 import datasetCreationEs from "../../features/dataset-creation/locales/es";
 import offlineEs from "../../features/offline/locales/es";
@@ -76,6 +77,7 @@ const es: Resources = {
   placeholders: { datasetCreation: "Crear un dataset", annotation: "Anotar", datasetSettings: "Configuración del dataset", comingSoon: "Esta página está en construcción." },
   common: { loading: "Cargando…", copy: "Copiar", copied: "Copiado", skipToContent: "Saltar al contenido" },
   annotation: annotationEs,
+  review: reviewEs,
   datasetSettings: datasetSettingsEs,
   datasetCreation: datasetCreationEs,
   offline: offlineEs,

@@ -3,8 +3,9 @@ import type { RecordCriteria } from "../../criteria/record-criteria.js";
 import type { FetchWindow, RecordsQueue } from "../../queue/records-queue.js";
 import type { RecordRepository } from "../../ports/record-repository.js";
 import type { FieldRepository, QuestionRepository } from "../../ports/settings-repositories.js";
+import type { QueueReservations } from "../reservations/ports.js";
 
-export interface RecordsPage { records: DatasetRecord[]; total: number; reference: DatasetRecord | null }
+export interface RecordsPage { records: DatasetRecord[]; total: number; reference: DatasetRecord | null; reservations?: QueueReservations | null }
 
 /** Fetches records, questions and fields in parallel and builds records with their own question copies. */
 export class GetRecordsByCriteriaUseCase {
@@ -16,7 +17,7 @@ export class GetRecordsByCriteriaUseCase {
 
   async execute(criteria: RecordCriteria, window: FetchWindow, queue?: RecordsQueue): Promise<RecordsPage> {
     const [result, questions, fields] = await Promise.all([
-      this.records.search({ datasetId: criteria.datasetId, offset: Math.max(0, window.from - 1), limit: window.many, body: criteria.toSearchBody() }),
+      this.records.search({ datasetId: criteria.datasetId, offset: Math.max(0, window.from - 1), limit: window.many, body: criteria.toSearchBody(), ...(criteria.takesFromTeamQueue ? { reserve: true } : {}) }),
       this.questions.list(criteria.datasetId),
       this.fields.list(criteria.datasetId),
     ]);
@@ -37,6 +38,6 @@ export class GetRecordsByCriteriaUseCase {
         reference.initialize(bulk);
       }
     }
-    return { records, total: result.total, reference };
+    return { records, total: result.total, reference, reservations: result.reservations ?? null };
   }
 }

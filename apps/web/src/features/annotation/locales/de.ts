@@ -74,6 +74,18 @@ const annotation: typeof en = {
     moveQuestions: "Zwischen Fragen wechseln", selectLabel: "Label aus- oder abwählen", moveLabels: "Zwischen Labels oder Rangoptionen wechseln",
     rank: "Fokussierte Option einordnen / Einordnung entfernen", textArea: "Textfeld aktivieren / verlassen", characterSpan: "Gedrückt halten für zeichengenaue Spans",
   },
+  reservations: {
+    restInProgress_one: "Am Rest arbeitet gerade {{count}} Teammitglied",
+    restInProgress_other: "Am Rest arbeiten gerade {{count}} Teammitglieder",
+    restInProgressHint: "{{records}} Datensätze sind von anderen reserviert. Sie kommen zu dir zurück, wenn sie nicht rechtzeitig beantwortet werden.",
+    inProgress: "In Bearbeitung",
+    inProgressCount: "{{count}} Datensätze in Bearbeitung",
+    byUser: "Reservierte Datensätze je Annotator",
+    userRecords: "{{username}}: {{count}} Datensätze",
+    release: "Freigeben",
+    releaseUser: "Die von {{username}} reservierten Datensätze freigeben",
+    released: "Die von {{username}} reservierten Datensätze sind wieder in der Warteschlange",
+  },
 };
 
 export default annotation;

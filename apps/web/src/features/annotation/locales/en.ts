@@ -72,6 +72,18 @@ const annotation = {
     moveQuestions: "Move between questions", selectLabel: "Select or unselect a label", moveLabels: "Move between labels or ranking options",
     rank: "Rank the focused option / unrank it", textArea: "Activate / exit the text area", characterSpan: "Hold to select spans at character level",
   },
+  reservations: {
+    restInProgress_one: "The rest is being worked on by {{count}} teammate",
+    restInProgress_other: "The rest is being worked on by {{count}} teammates",
+    restInProgressHint: "{{records}} records are reserved by others. They come back to you if they are not answered in time.",
+    inProgress: "In progress",
+    inProgressCount: "{{count}} records in progress",
+    byUser: "Reserved records by annotator",
+    userRecords: "{{username}}: {{count}} records",
+    release: "Release",
+    releaseUser: "Release the records reserved by {{username}}",
+    released: "The records reserved by {{username}} are back in the queue",
+  },
 };
 
 export default annotation;

@@ -74,6 +74,18 @@ const annotation: typeof en = {
     moveQuestions: "Moverse entre preguntas", selectLabel: "Seleccionar o quitar una etiqueta", moveLabels: "Moverse entre etiquetas u opciones de ranking",
     rank: "Ordenar la opción enfocada / quitar su posición", textArea: "Activar / salir del área de texto", characterSpan: "Mantener para seleccionar a nivel de carácter",
   },
+  reservations: {
+    restInProgress_one: "{{count}} compañero está trabajando en el resto",
+    restInProgress_other: "{{count}} compañeros están trabajando en el resto",
+    restInProgressHint: "Otros han reservado {{records}} registros. Vuelven a ti si no se responden a tiempo.",
+    inProgress: "En curso",
+    inProgressCount: "{{count}} registros en curso",
+    byUser: "Registros reservados por anotador",
+    userRecords: "{{username}}: {{count}} registros",
+    release: "Liberar",
+    releaseUser: "Liberar los registros reservados por {{username}}",
+    released: "Los registros reservados por {{username}} vuelven a la cola",
+  },
 };
 
 export default annotation;

@@ -1,0 +1,16 @@
+import { useTranslation } from "react-i18next";
+import { mayReview, type Role } from "@tessera/domain";
+import { paths } from "../../app/routes";
+import { PrefetchLink } from "../../components/PrefetchLink";
+
+/** The annotation page's way into review mode and the Agreement screen (owners and admins only); the agreement link carries the page's filters. */
+export function ReviewLinks({ datasetId, role, search }: { datasetId: string; role: Role | undefined; search: string }) {
+  const { t } = useTranslation();
+  if (!role || !mayReview(role)) return null;
+  return (
+    <>
+      <PrefetchLink className="button button--ghost" to={paths.review(datasetId)}>{t("review.links.review")}</PrefetchLink>
+      <PrefetchLink className="button button--ghost" to={paths.agreement(datasetId, search)}>{t("review.links.agreement")}</PrefetchLink>
+    </>
+  );
+}

@@ -1,0 +1,5 @@
+export * from "./ports.js";
+export * from "./renew-reservations.js";
+export * from "./release-reservations.js";
+export * from "./get-records-in-progress.js";
+export * from "./release-user-reservations.js";
