@@ -1,4 +1,4 @@
-import { action, computed, makeObservable, observable, observableRef, runInAction } from "mobx";
+import { action, computed, makeObservable, observable, observableRef, runInAction, when } from "mobx";
 import {
   retryDelay,
   type AnswerValues, type ClearOfflineAnswersUseCase, type ConflictChoice, type DatasetRecord, type GetUnsentWorkUseCase, type KeepFormDraftUseCase,
@@ -165,6 +165,8 @@ export class OfflineAnswersViewModel {
 
   /** Puts a kept form back into a record being shown. Resolves true when the form now holds unsent work. */
   async restore(record: DatasetRecord): Promise<boolean> {
+    // a record can be shown a moment before the signed-in user reaches this view model (sign-in, reload)
+    if (!this.userId) await when(() => this.userId !== null, { timeout: 10_000 }).catch(() => undefined);
     const userId = this.userId;
     if (!userId) return false;
     const restored = await this.useCases.restoreForm.execute(userId, record).catch(() => false);
