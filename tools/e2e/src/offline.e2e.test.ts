@@ -90,7 +90,8 @@ async function submitInFocus(page: Page, count: number, label: RegExp): Promise<
 
 /** Debian's Chromium started by hand on a profile directory, so that the test can kill the process like a crash. */
 async function startChromium(profile: string): Promise<{ process: ChildProcess; browser: Browser }> {
-  const child = spawn(chromiumPath(), [...CHROMIUM_ARGS, "--headless=new", `--user-data-dir=${profile}`, "--remote-debugging-port=0", "about:blank"], { stdio: ["ignore", "ignore", "pipe"] });
+  // its own process group: the crash below kills the browser with all its processes (renderer, storage, network)
+  const child = spawn(chromiumPath(), [...CHROMIUM_ARGS, "--headless=new", `--user-data-dir=${profile}`, "--remote-debugging-port=0", "about:blank"], { stdio: ["ignore", "ignore", "pipe"], detached: true });
   const endpoint = await new Promise<string>((resolve, reject) => {
     let output = "";
     const timer = setTimeout(() => reject(new Error(`Chromium did not start: ${output}`)), 30_000);
@@ -121,8 +122,11 @@ describe("offline answers in real Chromium", () => {
       // every keystroke is written to the profile's IndexedDB within milliseconds; the pause only makes sure the last
       // write has committed before the crash (a probe opening the database from the page raced the app's own open)
       await page.waitForTimeout(2000);
-      first.process.kill("SIGKILL"); // a crash: no unload, no clean shutdown
-      await new Promise((resolve) => first.process.once("exit", resolve));
+      const exited = new Promise((resolve) => first.process.once("exit", resolve));
+      process.kill(-first.process.pid!, "SIGKILL"); // a crash of the whole browser: no unload, no clean shutdown
+      await exited;
+      // no process of the old browser may still hold the profile when the new one starts
+      await expect.poll(() => { try { process.kill(-first.process.pid!, 0); return "alive"; } catch { return "gone"; } }, { timeout: 10_000 }).toBe("gone");
 
       const second = await startChromium(profile);
       try {
@@ -147,7 +151,7 @@ describe("offline answers in real Chromium", () => {
         expect(await again.getByRole("textbox", { name: "Comment" }).inputValue()).toBe("");
       } finally {
         await second.browser.close().catch(() => undefined);
-        second.process.kill("SIGKILL");
+        try { process.kill(-second.process.pid!, "SIGKILL"); } catch { /* already gone */ }
       }
     } finally {
       rmSync(profile, { recursive: true, force: true });
