@@ -24,6 +24,8 @@ import { vectorSettingsRoutes } from "./routes/vector-settings.js";
 import { webhooksRoutes } from "./routes/webhooks.js";
 import { legacyRecordsRoutes } from "./routes/legacy-records.js";
 import { exportRoutes } from "./routes/export.js";
+import { recordsExportRoutes } from "./routes/records-export.js";
+import { uploadsRoutes } from "./routes/uploads.js";
 import { agreementRoutes } from "./routes/agreement.js";
 import { reviewRoutes } from "./routes/review.js";
 import { reservationsRoutes } from "./routes/reservations.js";
@@ -72,6 +74,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   webhooksRoutes(app, ctx);
   legacyRecordsRoutes(app, ctx);
   exportRoutes(app, ctx);
+  recordsExportRoutes(app, ctx);
+  uploadsRoutes(app, ctx);
   agreementRoutes(app, ctx);
   reviewRoutes(app, ctx);
   await serveWebApp(app, ctx.config.webDist);

@@ -3,6 +3,7 @@ import { loadHubConfig, type HubConfig } from "./hub/config.js";
 import { loadHostedSpace, loadOAuthConfig, type HostedSpace, type OAuthConfig } from "./oauth/oauth-config.js";
 import { loadSecurityConfig, type SecurityConfig } from "./security/config.js";
 import { loadWebhookConfig, type WebhookConfig } from "./webhooks/config.js";
+import { loadUploadConfig, type UploadConfig } from "./transfer/import/config.js";
 
 export interface ServerConfig {
   host: string;
@@ -31,6 +32,8 @@ export interface ServerConfig {
   security: SecurityConfig;
   /** Webhook delivery timeout (docs/api.md). */
   webhooks: WebhookConfig;
+  /** File uploads: size limits (docs/api.md "Record uploads"). */
+  uploads: UploadConfig;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] = process.argv.slice(2)): ServerConfig {
@@ -60,5 +63,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     oauth: loadOAuthConfig(env),
     security: loadSecurityConfig(env),
     webhooks: loadWebhookConfig(env),
+    uploads: loadUploadConfig(env),
   };
 }

@@ -27,6 +27,7 @@ import { registerReservations } from "./reservation-bindings.js";
 import { registerOAuth } from "./oauth-bindings.js";
 import { registerSettingsExtra } from "./settings-extra-bindings.js";
 import { registerOffline, type OfflineOptions } from "./offline-bindings.js";
+import { registerTransfer, type SaveFile } from "./transfer-bindings.js";
 import { registerReview } from "./review-bindings.js";
 
 export const INFRA_TOKENS = {
@@ -45,6 +46,8 @@ export interface CompositionOptions extends HttpClientOptions, OfflineOptions {
   hubUrl?: string;
   /** Clock of waiting use cases (import polling); tests pass a fake. */
   clock?: Clock;
+  /** Where downloaded files go (the browser's downloads by default; tests pass a fake). */
+  saveFile?: SaveFile;
 }
 
 /**
@@ -81,6 +84,7 @@ export function createContainer(options: CompositionOptions = {}): DependencyCon
   registerDatasets(c, http, options);
   registerSettingsExtra(c, http, options);
   registerOffline(c, options, cache);
+  registerTransfer(c, http, options);
   registerReview(c, http);
   return c;
 }

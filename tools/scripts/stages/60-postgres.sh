@@ -14,13 +14,22 @@ trap tessera_pg_stop EXIT
 tessera_pg_start
 export TESSERA_TEST_DATABASE_URL="$TESSERA_PG_URL/postgres"
 
+# Each suite runs even when an earlier one failed (so that one failure does not hide another); the
+# stage fails at the end if any did.
+failed=()
+part() { local name="$1"; shift; echo "--- postgres: $name"; if "$@"; then echo "--- postgres: $name passed"; else echo "--- postgres: $name FAILED"; failed+=("$name"); fi; }
+
 # The server suite. src/security checks the embedded SQLite file byte for byte, so it stays on stage 20.
-(cd apps/server && pnpm exec vitest run --exclude 'src/security/**' --maxWorkers=2)
+part "server suite" bash -c "cd apps/server && pnpm exec vitest run --exclude 'src/security/**' --maxWorkers=2"
 
 # The SDK suite (similarity included) against the built server on a fresh PostgreSQL database.
 "$TESSERA_PG_BIN/psql" -X -q "$TESSERA_PG_URL/postgres" -c "create database tessera_sdk"
-DATABASE_URL="$TESSERA_PG_URL/tessera_sdk" TESSERA_NODE="$(command -v node)" .venv/bin/python -m pytest -q -p no:cacheprovider tests/sdk "$@"
+part "SDK suite" env DATABASE_URL="$TESSERA_PG_URL/tessera_sdk" TESSERA_NODE="$(command -v node)" .venv/bin/python -m pytest -q -p no:cacheprovider tests/sdk "$@"
 
 # The built server while PostgreSQL restarts and its backends are killed (tools/security/src/postgres).
-pnpm --filter @tessera/security-tests run test:postgres
-DATABASE_URL="$TESSERA_TEST_DATABASE_URL" bash tools/scripts/sdk-integration.sh  # the argilla SDK's own integration suite on a fresh database of this PostgreSQL
+part "fault tests" pnpm --filter @tessera/security-tests run test:postgres
+
+# The argilla SDK's own integration suite on a fresh database of this PostgreSQL.
+part "SDK integration suite" env DATABASE_URL="$TESSERA_TEST_DATABASE_URL" bash tools/scripts/sdk-integration.sh
+
+if [ ${#failed[@]} -gt 0 ]; then echo "postgres stage: failed: ${failed[*]}"; exit 1; fi

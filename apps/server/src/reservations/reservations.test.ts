@@ -120,13 +120,15 @@ describe("reservations of the annotation queue", () => {
     const t = await team(f, { records: 2, annotators: 2, minSubmitted: 1 });
     const c = client(f, t.datasetId);
     const [a, b] = t.annotators as [Actor, Actor];
-    await f.ok("PUT", `/datasets/${t.datasetId}/reservations/settings`, { ttl_seconds: 2 }, 200, t.admin.headers);
+    // A 6 s time-out, renewed at 3.5 s and checked at 7 s: past the first time-out, and 2.5 s inside the
+    // renewed one, so that a loaded machine's slow requests do not let the renewed reservations expire.
+    await f.ok("PUT", `/datasets/${t.datasetId}/reservations/settings`, { ttl_seconds: 6 }, 200, t.admin.headers);
     const held = await c.take(a, 0, 2);
     expect(held.ids).toHaveLength(2);
-    await new Promise((r) => setTimeout(r, 1200));
+    await new Promise((r) => setTimeout(r, 3500));
     const renewed = await f.ok<{ records: number; expires_at: string }>("POST", `/me/datasets/${t.datasetId}/reservations/renew`, undefined, 200, a.headers);
     expect(renewed.records).toBe(2);
-    await new Promise((r) => setTimeout(r, 1200)); // past the first time-out, within the renewed one
+    await new Promise((r) => setTimeout(r, 3500)); // past the first time-out, within the renewed one
     expect((await c.take(b, 0, 2)).ids).toEqual([]);
 
     expect(await f.request("DELETE", `/me/datasets/${t.datasetId}/reservations`, { headers: a.headers })).toEqual({ status: 200, body: { released: 2 } });
@@ -135,7 +137,7 @@ describe("reservations of the annotation queue", () => {
     expect((await c.take(a, 0, 2)).ids).toHaveLength(2);
 
     const progress = await f.ok<{ in_progress: number; users: Json[] }>("GET", `/datasets/${t.datasetId}/reservations`, undefined, 200, t.admin.headers);
-    expect(progress).toMatchObject({ in_progress: 2, users: [{ user_id: a.id, username: a.username, records: 2 }], ttl_seconds: 2 });
+    expect(progress).toMatchObject({ in_progress: 2, users: [{ user_id: a.id, username: a.username, records: 2 }], ttl_seconds: 6 });
     expect((await f.request("DELETE", `/datasets/${t.datasetId}/reservations/users/${a.id}`, { headers: b.headers })).status).toBe(403);
     expect(await f.request("DELETE", `/datasets/${t.datasetId}/reservations/users/${a.id}`, { headers: t.admin.headers })).toEqual({ status: 200, body: { released: 2 } });
     expect((await f.ok<{ in_progress: number }>("GET", `/datasets/${t.datasetId}/reservations`, undefined, 200, t.admin.headers)).in_progress).toBe(0);

@@ -32,7 +32,8 @@ const Filter = z.discriminatedUnion("type", [
     .refine((f) => f.ge === null || f.ge === undefined || f.le === null || f.le === undefined || typeof f.ge !== typeof f.le || f.ge <= f.le, { message: "Value error, 'ge' must have a value less than or equal to 'le'" }),
 ]);
 
-const SearchBody = z.object({
+/** The search body (contract section 4); the record export (routes/records-export.ts) takes the same. */
+export const SearchBody = z.object({
   query: z.object({
     text: z.object({ q: z.string().max(MAX_SEARCH_TEXT_LENGTH), field: z.string().nullable().optional() }).nullable().optional(),
     vector: z.object({
@@ -57,7 +58,7 @@ export const SIMILARITY_MAX_RESULTS = 1000;
 const termValues = (scope: SearchScope, values: (string | number | boolean)[]): unknown[] =>
   (scope.entity === "record" && (scope.property === "id" || scope.property === "external_id") ? values.map(String) : values);
 
-function resolveScope(schema: DatasetSchema, viewer: RecordViewer, scope: ScopeIn): SearchScope {
+export function resolveScope(schema: DatasetSchema, viewer: RecordViewer, scope: ScopeIn): SearchScope {
   const datasetId = schema.dataset.id;
   switch (scope.entity) {
     case "record": return { entity: "record", property: scope.property };

@@ -59,6 +59,8 @@ interface Ids {
   metadata: string; vector: string; record: string; response: string; suggestion: string; user: string; member: string; job: string;
   /** A disabled webhook (no deliveries run while the matrix changes things). */
   webhook: string;
+  /** A file uploaded by the owner (uploads belong to their uploader). */
+  upload: string;
   /** The hidden metadata property (visible_for_annotators false) and the responses of annotatorA2 and adminA on `record`. */
   hiddenMetadata: string; responseA2: string; responseAdminA: string;
 }
@@ -89,6 +91,14 @@ interface Case {
 }
 
 interface World { fx: Fixtures; ids: Ids; headers: Record<ActorName, Headers>; server: TestServer; fieldName: string }
+
+/** An upload of one JSON Lines row by the calling actor. */
+async function uploadAs(server: TestServer, headers: Headers): Promise<string> {
+  const res = await fetch(`${server.url}/api/v1/uploads?filename=rows.jsonl`, { method: "POST", headers: { ...headers, "content-type": "application/octet-stream" }, body: "{\"text\":\"an uploaded row\"}\n" });
+  if (res.status !== 201) throw new Error(`upload: ${res.status}`);
+  return (await res.json() as { id: string }).id;
+}
+const freshUpload = async (w: World, actor: ActorName): Promise<Partial<Ids>> => ({ upload: await uploadAs(w.server, w.headers[actor]) });
 
 const labelValues = (ids: Ids, value = "yes") => ({ [ids.questionName]: { value } });
 
@@ -169,6 +179,18 @@ const CASES: Record<string, Case> = {
 
   // Jobs and Hub import (the draft dataset makes an allowed import stop at 422 before any Hub call).
   "GET /api/v1/jobs/:jobId": { policy: "anyAdmin", ok: [200], req: (ids) => ({ path: `/api/v1/jobs/${ids.job}` }) },
+
+  // Record exports (members; annotators get their own responses) and uploads (owners and admins; an upload is its uploader's).
+  "GET /api/v1/datasets/:dataset_id/records/export": { policy: "member", ok: [200], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/records/export?format=jsonl` }) },
+  "POST /api/v1/datasets/:dataset_id/records/export": { policy: "member", ok: [200], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/records/export?format=csv`, body: {} }) },
+  "POST /api/v1/uploads": { policy: "anyAdmin", ok: [201], req: () => ({ path: "/api/v1/uploads?filename=rows.jsonl", body: { text: "an uploaded row" } }) },
+  "GET /api/v1/uploads/:upload_id": { policy: "anyAdmin", ok: [200], req: (ids) => ({ path: `/api/v1/uploads/${ids.upload}` }), fresh: freshUpload },
+  "GET /api/v1/uploads/:upload_id/failures": { policy: "anyAdmin", ok: [200], req: (ids) => ({ path: `/api/v1/uploads/${ids.upload}/failures` }), fresh: freshUpload },
+  "POST /api/v1/uploads/:upload_id/cancel": { policy: "anyAdmin", ok: [200], req: (ids) => ({ path: `/api/v1/uploads/${ids.upload}/cancel` }), fresh: freshUpload },
+  "POST /api/v1/uploads/:upload_id/import": {
+    policy: "adminMember", ok: [202],
+    req: (ids) => ({ path: `/api/v1/uploads/${ids.upload}/import`, body: { dataset_id: ids.dataset, mapping: { fields: [{ source: "text", target: "text" }] } } }), fresh: freshUpload,
+  },
   "POST /api/v1/datasets/:datasetId/import": {
     policy: "adminMember", ok: [422],
     req: (ids) => ({ path: `/api/v1/datasets/${ids.draft}/import`, body: { name: "owner/name", subset: "default", split: "train", mapping: { fields: [], metadata: [], suggestions: [], external_id: null } } }),
@@ -202,6 +224,13 @@ const CASES: Record<string, Case> = {
   "GET /api/v1/me/datasets/:dataset_id/metrics": { policy: "member", ok: [200], req: (ids) => ({ path: `/api/v1/me/datasets/${ids.dataset}/metrics` }) },
 
   // Agreement and review (issue 22): owners and admin members only; annotators never read others' responses here.
+  // Reservations of the annotation queue (issue 29): an annotator's own, members of A; the team's, admins of A.
+  "POST /api/v1/me/datasets/:dataset_id/reservations/renew": { policy: "member", ok: [200], req: (ids) => ({ path: `/api/v1/me/datasets/${ids.dataset}/reservations/renew` }) },
+  "DELETE /api/v1/me/datasets/:dataset_id/reservations": { policy: "member", ok: [200], req: (ids) => ({ path: `/api/v1/me/datasets/${ids.dataset}/reservations` }) },
+  "DELETE /api/v1/me/reservations": { policy: "authenticated", ok: [200], req: () => ({ path: "/api/v1/me/reservations" }) },
+  "GET /api/v1/datasets/:dataset_id/reservations": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/reservations` }) },
+  "DELETE /api/v1/datasets/:dataset_id/reservations/users/:user_id": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/reservations/users/${ids.member}` }) },
+  "PUT /api/v1/datasets/:dataset_id/reservations/settings": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/reservations/settings`, body: { ttl_seconds: 300 } }) },
   "GET /api/v1/datasets/:dataset_id/agreement": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/agreement` }) },
   "POST /api/v1/datasets/:dataset_id/agreement": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/agreement`, body: {} }) },
   "POST /api/v1/datasets/:dataset_id/review/records": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/review/records`, body: { disagreements: false } }) },
@@ -336,7 +365,7 @@ beforeAll(async () => {
     ids: {
       workspace: wsA.id, otherWorkspace: wsB.id, dataset: ds.id, draft: draft.id, field: (await fx.ok<{ items: { id: string }[] }>("GET", `/datasets/${ds.id}/fields`, undefined, 200)).items[0]!.id,
       question: question.id, questionName: question.name, metadata: metadata.id, vector: vector.id, record, response: response.id, suggestion: suggestion.id,
-      user: annotatorA.id, member: annotatorA2.id, job, webhook: webhook.id,
+      user: annotatorA.id, member: annotatorA2.id, job, webhook: webhook.id, upload: await uploadAs(server, fx.owner),
       hiddenMetadata: hiddenMetadata.id, responseA2: responseA2.id, responseAdminA: responseAdminA.id,
     },
   };

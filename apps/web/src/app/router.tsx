@@ -17,6 +17,7 @@ export interface RouteHandle { name?: string }
 /** The big pages are separate code chunks, prefetched when a link to them becomes visible. */
 export const pages = {
   datasetCreation: lazyPage(() => import("../features/dataset-creation/DatasetCreationPage").then((m) => m.DatasetCreationPage)),
+  fileDatasetCreation: lazyPage(() => import("../features/transfer/upload/FileDatasetCreationPage").then((m) => m.FileDatasetCreationPage)),
   annotation: lazyPage(() => import("../features/annotation/AnnotationPage").then((m) => m.AnnotationPage)),
   datasetSettings: lazyPage(() => import("../features/dataset-settings/DatasetSettingsPage").then((m) => m.DatasetSettingsPage)),
   userSettings: lazyPage(() => import("../features/user-settings/UserSettingsPage").then((m) => m.UserSettingsPage)),
@@ -46,6 +47,7 @@ export function routeTable(): RouteObject[] {
     { index: true, element: <HomePage />, handle: { name: ROUTE_NAMES.index } },
     r("sign-in", ROUTE_NAMES.signIn, <SignInPage />, "/sign-in"),
     r("welcome-hf-sign-in", ROUTE_NAMES.welcomeHfSignIn, <WelcomeHfSignInPage />, "/welcome-hf-sign-in"),
+    r("new-from-file", ROUTE_NAMES.newFromFile, lazyElement(pages.fileDatasetCreation), "/new-from-file", pages.fileDatasetCreation.preload),
     r("new/:id?", ROUTE_NAMES.newDataset, lazyElement(pages.datasetCreation), "/new/:id?", pages.datasetCreation.preload),
     r("dataset/:id?/annotation-mode", ROUTE_NAMES.annotation, lazyElement(pages.annotation), "/dataset/:id?/annotation-mode", pages.annotation.preload),
     r("dataset/:id?/settings", ROUTE_NAMES.datasetSettings, lazyElement(pages.datasetSettings), "/dataset/:id?/settings", pages.datasetSettings.preload),

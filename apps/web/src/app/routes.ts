@@ -4,6 +4,7 @@ export const ROUTE_NAMES = {
   welcomeHfSignIn: "welcome-hf-sign-in",
   index: "index",
   newDataset: "new-id",
+  newFromFile: "new-from-file",
   annotation: "dataset-id-annotation-mode",
   datasetSettings: "dataset-id-settings",
   oauthCallback: "oauth-provider-callback",
@@ -19,6 +20,8 @@ export const paths = {
   userSettings: () => "/user-settings",
   /** Dataset creation from a hub repository id such as 'stanfordnlp/imdb' (URL-encoded into one segment). */
   newDataset: (repoId: string) => `/new/${encodeURIComponent(repoId)}`,
+  /** Dataset creation from an uploaded file. */
+  newFromFile: () => "/new-from-file",
   annotation: (datasetId: string) => `/dataset/${encodeURIComponent(datasetId)}/annotation-mode`,
   datasetSettings: (datasetId: string) => `/dataset/${encodeURIComponent(datasetId)}/settings`,
   /** The Agreement screen; `search` carries the annotation page's filters (its `?…` query). */

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { observer } from "mobx-react-lite";
 import { useTranslation } from "react-i18next";
 import { useLocation, useParams } from "react-router";
@@ -21,6 +21,7 @@ import { BulkView } from "./bulk/BulkView";
 import { FiltersBar } from "./filters/FiltersBar";
 import { ShortcutsHelp } from "./ShortcutsHelp";
 import { SidePanels } from "./SidePanels";
+import { DownloadButton } from "../transfer/download/DownloadDialog";
 import { ReviewLinks } from "../review/ReviewLinks";
 import { QueueReservationsViewModel } from "./queue-reservations-view-model";
 import { ReservationsNotice } from "./ReservationsNotice";
@@ -152,10 +153,12 @@ export const AnnotationPage = observer(function AnnotationPage() {
   }, [vm, help]);
 
   const dataset = settings?.dataset;
+  const currentCriteria = useCallback(() => vm.criteria, [vm]);
   return (
     <AnnotationLayout
       breadcrumbs={[{ label: t("breadcrumbs.home"), to: "/" }, { label: dataset ? `${dataset.workspaceName} / ${dataset.name}` : "…" }]}
       headerActions={<>
+        <DownloadButton criteria={currentCriteria} ownResponsesOnly={!(session.user?.isAdminOrOwner ?? false)} />
         <ReviewLinks datasetId={id} role={session.user?.role} search={location.search} />
         <button type="button" className="button button--ghost" onClick={() => setHelp(true)} aria-haspopup="dialog">{t("annotation.shortcuts.open")}</button>
       </>}

@@ -63,7 +63,7 @@ export const DatasetCreationPage = observer(function DatasetCreationPage() {
   );
 });
 
-const PreviewColumn = observer(function PreviewColumn({ vm }: { vm: DatasetCreationViewModel }) {
+export const PreviewColumn = observer(function PreviewColumn({ vm }: { vm: DatasetCreationViewModel }) {
   const { t } = useTranslation();
   const record = vm.preview;
   const fieldsId = useId();
@@ -111,7 +111,7 @@ function Check({ label, checked, onChange }: { label: string; checked: boolean; 
   );
 }
 
-const ConfigurationColumn = observer(function ConfigurationColumn({ vm }: { vm: DatasetCreationViewModel }) {
+export const ConfigurationColumn = observer(function ConfigurationColumn({ vm }: { vm: DatasetCreationViewModel }) {
   const { t } = useTranslation();
   vm.track();
   const c = vm.creation;

@@ -19,6 +19,8 @@ import { DatasetSettingsViewModel, SETTINGS_TABS, type SettingsTab } from "./dat
 import { translateMessage } from "./translate-message";
 import { SortableOptions } from "./SortableOptions";
 import "./dataset-settings.css";
+import { UploadRecordsPanel } from "../transfer/upload/UploadRecordsPanel";
+import { mappingSettingsOf } from "../transfer/upload/mapping-settings";
 
 type Item = Question | Field | MetadataProperty | Vector;
 const DISTRIBUTION: DatasetPart = "distribution";
@@ -82,6 +84,7 @@ export const DatasetSettingsPage = observer(function DatasetSettingsPage() {
             {tab === "questions" && <QuestionsSection vm={vm} />}
             {tab === "metadata" && <MetadataSection vm={vm} />}
             {tab === "vectors" && <VectorsSection vm={vm} />}
+            {tab === "records" && vm.settings && <UploadRecordsPanel datasetId={dataset.id} settings={mappingSettingsOf(vm.settings)} />}
             {tab === "danger" && <DangerSection vm={vm} />}
           </div>
         </>

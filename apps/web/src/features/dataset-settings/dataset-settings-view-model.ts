@@ -8,7 +8,7 @@ import {
 } from "@tessera/domain";
 import { MESSAGES } from "@tessera/domain";
 
-export const SETTINGS_TABS = ["info", "fields", "questions", "metadata", "vectors", "danger"] as const;
+export const SETTINGS_TABS = ["info", "fields", "questions", "metadata", "vectors", "records", "danger"] as const;
 export type SettingsTab = (typeof SETTINGS_TABS)[number];
 
 export interface DatasetSettingsUseCases {

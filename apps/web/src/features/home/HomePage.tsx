@@ -12,6 +12,7 @@ import { PrefetchLink } from "../../components/PrefetchLink";
 import { ProgressBar } from "../../components/ProgressBar";
 import { CopyButton } from "../../components/CopyButton";
 import { HomeViewModel, pythonSnippet, type SortKey } from "./home-view-model";
+import { FileImportCard } from "../transfer/upload/FileImportCard";
 
 export const EXAMPLE_DATASETS = ["stanfordnlp/imdb", "fancyzhx/ag_news", "openai/gsm8k", "HuggingFaceH4/ultrafeedback_binarized"];
 export const GUIDES = [
@@ -135,6 +136,7 @@ const HomeSidebar = observer(function HomeSidebar({ vm, admin }: { vm: HomeViewM
           </form>
         </section>
       )}
+      {admin && <FileImportCard />}
       {admin && (
         <section className="card" aria-labelledby="python-import-title">
           <div className="card__title-row">

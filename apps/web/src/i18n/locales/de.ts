@@ -3,6 +3,7 @@ import reviewDe from "../../features/review/locales/de";
 import datasetSettingsDe from "../../features/dataset-settings/locales/de";
 import datasetCreationDe from "../../features/dataset-creation/locales/de";
 import offlineDe from "../../features/offline/locales/de";
+import transferDe from "../../features/transfer/locales/de";
 import type { Resources } from "./en";
 
 const de: Resources = {
@@ -81,5 +82,6 @@ const de: Resources = {
   datasetSettings: datasetSettingsDe,
   datasetCreation: datasetCreationDe,
   offline: offlineDe,
+  transfer: transferDe,
 };
 export default de;

@@ -3,6 +3,7 @@ import reviewEn from "../../features/review/locales/en";
 import datasetSettingsEn from "../../features/dataset-settings/locales/en";
 import datasetCreationEn from "../../features/dataset-creation/locales/en";
 import offlineEn from "../../features/offline/locales/en";
+import transferEn from "../../features/transfer/locales/en";
 /** English: the reference locale. de and es must have exactly the same keys (checked by a test). */
 const en = {
   brand: { name: "Tessera", homeLink: "Tessera home", claim: "Answer questions about your data, together.", subclaim: "Label, rank, rate and review records with your team." },
@@ -80,6 +81,7 @@ const en = {
   datasetSettings: datasetSettingsEn,
   datasetCreation: datasetCreationEn,
   offline: offlineEn,
+  transfer: transferEn,
 };
 
 export type Resources = typeof en;

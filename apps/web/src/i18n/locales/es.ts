@@ -3,6 +3,7 @@ import reviewEs from "../../features/review/locales/es";
 import datasetSettingsEs from "../../features/dataset-settings/locales/es";
 import datasetCreationEs from "../../features/dataset-creation/locales/es";
 import offlineEs from "../../features/offline/locales/es";
+import transferEs from "../../features/transfer/locales/es";
 import type { Resources } from "./en";
 
 const es: Resources = {
@@ -81,5 +82,6 @@ const es: Resources = {
   datasetSettings: datasetSettingsEs,
   datasetCreation: datasetCreationEs,
   offline: offlineEs,
+  transfer: transferEs,
 };
 export default es;

@@ -18,6 +18,8 @@ export class CreateDatasetUseCase {
     private readonly questions: QuestionRepository,
     private readonly metadata: MetadataRepository,
     private readonly clock: Clock,
+    /** Fills the new, published dataset; the default imports the Hub repository and waits for its first records. */
+    private readonly fill: ((datasetId: string, creation: DatasetCreation) => Promise<void>) | null = null,
   ) {}
 
   async execute(creation: DatasetCreation): Promise<string | null> {
@@ -48,6 +50,10 @@ export class CreateDatasetUseCase {
         await this.metadata.create(datasetId, { name: m.name, title: m.title || m.name, settings: { type: m.type } });
       }
       await this.datasets.publish(datasetId);
+      if (this.fill) {
+        await this.fill(datasetId, creation);
+        return datasetId;
+      }
       await this.datasets.import(datasetId, { name: creation.repoId, subset: subset.name, split: subset.split, mapping });
       for (let i = 0; i < IMPORT_POLL_TRIES; i++) {
         await this.clock.delay(IMPORT_POLL_INTERVAL_MS);

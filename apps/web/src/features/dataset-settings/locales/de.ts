@@ -4,7 +4,7 @@ const datasetSettings: DatasetSettingsTexts = {
   title: "Datensatz-Einstellungen",
   seeDataset: "Zum Datensatz",
   tabsLabel: "Bereiche der Einstellungen",
-  tabs: { info: "Datensatz-Info", fields: "Felder", questions: "Fragen", metadata: "Metadaten", vectors: "Vektoren", danger: "Gefahrenzone" },
+  tabs: { info: "Datensatz-Info", fields: "Felder", questions: "Fragen", metadata: "Metadaten", vectors: "Vektoren", records: "Datensätze hinzufügen", danger: "Gefahrenzone" },
   loadFailed: "Die Einstellungen des Datensatzes konnten nicht geladen werden.",
   notAllowed: { title: "Nicht erlaubt", text: "Nur Admins und Eigentümer können die Einstellungen eines Datensatzes ändern.", back: "Zurück zur Startseite" },
   actions: { update: "Aktualisieren", cancel: "Abbrechen", saving: "Wird gespeichert…", saved: "Gespeichert", reverted: "Nicht gespeichert: der zuletzt gespeicherte Wert ist zurück" },

@@ -3,7 +3,7 @@ const datasetSettings = {
   title: "Dataset settings",
   seeDataset: "See your dataset",
   tabsLabel: "Settings sections",
-  tabs: { info: "Dataset info", fields: "Fields", questions: "Questions", metadata: "Metadata", vectors: "Vectors", danger: "Danger zone" },
+  tabs: { info: "Dataset info", fields: "Fields", questions: "Questions", metadata: "Metadata", vectors: "Vectors", records: "Add records", danger: "Danger zone" },
   loadFailed: "The dataset settings could not be loaded.",
   notAllowed: { title: "Not allowed", text: "Only admins and owners can change the settings of a dataset.", back: "Back to home page" },
   actions: { update: "Update", cancel: "Cancel", saving: "Saving…", saved: "Saved", reverted: "Not saved: the last saved value is back" },

@@ -4,7 +4,7 @@ const datasetSettings: DatasetSettingsTexts = {
   title: "Configuración del conjunto de datos",
   seeDataset: "Ver tu conjunto de datos",
   tabsLabel: "Secciones de la configuración",
-  tabs: { info: "Información", fields: "Campos", questions: "Preguntas", metadata: "Metadatos", vectors: "Vectores", danger: "Zona de peligro" },
+  tabs: { info: "Información", fields: "Campos", questions: "Preguntas", metadata: "Metadatos", vectors: "Vectores", records: "Añadir registros", danger: "Zona de peligro" },
   loadFailed: "No se pudo cargar la configuración del conjunto de datos.",
   notAllowed: { title: "No permitido", text: "Solo los administradores y propietarios pueden cambiar la configuración de un conjunto de datos.", back: "Volver a la página de inicio" },
   actions: { update: "Actualizar", cancel: "Cancelar", saving: "Guardando…", saved: "Guardado", reverted: "No guardado: se recuperó el último valor guardado" },

@@ -1,0 +1,46 @@
+/** English texts of record downloads and uploads (merged into the app's `transfer` namespace object). */
+const transfer = {
+  download: {
+    open: "Download",
+    title: "Download records",
+    format: "Format",
+    formats: { jsonl: "JSON Lines", csv: "CSV", parquet: "Parquet" },
+    scope: "Records",
+    scopes: { filtered: "Records matching the current filters", all: "All records" },
+    ownOnly: "Your download holds only your own responses.",
+    submit: "Download",
+    busy: "Preparing your download…",
+    done: "Downloaded {{filename}}",
+    failed: "The records could not be downloaded. Try again.",
+    close: "Close",
+  },
+  upload: {
+    title: "Add records from a file",
+    intro: "CSV, TSV, JSON Lines, JSON (an array of objects) or Parquet. Records whose external id is already in the dataset are updated.",
+    drop: "Drop a file here or pick one",
+    uploading: "Uploading and reading the file…",
+    refused: "The file cannot be imported: {{detail}}",
+    failed: "The file could not be uploaded. Try again.",
+    previewOf: "First rows of {{filename}}. Choose where each column goes.",
+    mapAs: "Map column {{column}} as",
+    mapTo: "Map column {{column}} to",
+    kinds: { ignore: "Do not import", field: "Field", metadata: "Metadata", suggestion: "Suggestion for", response: "Responses to", vector: "Vector", external_id: "External id" },
+    types: { text: "text", image: "image URL", chat: "chat", label: "label", labels: "labels", integer: "integer", float: "number", terms: "terms", other: "other" },
+    import: "Import",
+    another: "Upload another file",
+    progress: "Import progress",
+    status: {
+      uploaded: "Uploaded", queued: "Waiting to start…", importing: "Importing: {{stored}} rows stored, {{failed}} failed",
+      finished: "Done: {{stored}} rows stored, {{failed}} failed", failed: "Stopped: {{stored}} rows stored, {{failed}} failed", cancelled: "Cancelled: {{stored}} rows stored, {{failed}} failed",
+    },
+    cancel: "Cancel the import",
+    failedRows: "Download the rows that failed",
+  },
+  newDataset: {
+    title: "Create a dataset from a file",
+    text: "Upload a CSV, TSV, JSON Lines, JSON or Parquet file; its columns become fields, questions and metadata as with a Hub dataset.",
+    button: "Upload a file",
+    heading: "New dataset from {{filename}}",
+  },
+};
+export default transfer;
