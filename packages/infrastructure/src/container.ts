@@ -26,6 +26,7 @@ import { registerShell } from "./shell-bindings.js";
 import { registerReservations } from "./reservation-bindings.js";
 import { registerOAuth } from "./oauth-bindings.js";
 import { registerSettingsExtra } from "./settings-extra-bindings.js";
+import { registerOffline, type OfflineOptions } from "./offline-bindings.js";
 import { registerTransfer, type SaveFile } from "./transfer-bindings.js";
 import { registerReview } from "./review-bindings.js";
 
@@ -35,7 +36,7 @@ export const INFRA_TOKENS = {
   HttpCache: Symbol.for("tessera.HttpCache"),
 } as const;
 
-export interface CompositionOptions extends HttpClientOptions {
+export interface CompositionOptions extends HttpClientOptions, OfflineOptions {
   storage?: KeyValueStorage;
   /** Where failed requests raise toasts; the web app passes its toast store, tests a fake. */
   notifications?: NotificationPort;
@@ -82,6 +83,7 @@ export function createContainer(options: CompositionOptions = {}): DependencyCon
   registerAnnotation(c, http);
   registerDatasets(c, http, options);
   registerSettingsExtra(c, http, options);
+  registerOffline(c, options, cache);
   registerTransfer(c, http, options);
   registerReview(c, http);
   return c;

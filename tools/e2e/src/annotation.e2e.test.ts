@@ -173,7 +173,7 @@ describe("annotation screen in real Chromium", () => {
     await context.close();
   }, 60_000);
 
-  it("shows the next record at once after Submit; a failed background save is reported and the answers are kept for a retry", async () => {
+  it("shows the next record at once after Submit; a refused background save (4xx) is reported and the answers are kept for a retry", async () => {
     const context = await browser.newContext({ locale: "en-US", viewport: { width: 1400, height: 1000 } });
     const page = await openPage(context);
     const shown = () => page.locator("article[data-record-id]").getAttribute("data-record-id");
@@ -182,7 +182,8 @@ describe("annotation screen in real Chromium", () => {
     await page.route(/\/api\/v1\/records\/[^/]+\/responses$/, async (route) => {
       if (route.request().method() === "POST" && failures === 0) {
         failures++;
-        await route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ detail: "Internal error" }) });
+        // refused for good (a 5xx or no connection only waits in the outbox: tools/e2e/src/offline.e2e.test.ts)
+        await route.fulfill({ status: 422, contentType: "application/json", body: JSON.stringify({ detail: "refused" }) });
       } else await route.continue();
     });
     await page.getByRole("radio", { name: /Negative/ }).click();

@@ -91,6 +91,25 @@ describe("PUT and DELETE /responses/{id}", () => {
   });
 });
 
+describe("PUT /responses/{id} with If-Match (the updated_at the change was based on)", () => {
+  it("updates when the response is unchanged, answers 412 and keeps the newer response when it changed meanwhile", async () => {
+    const created = (await respond(ids[7]!, { status: "draft", values: { label: { value: "positive" } } })).body as ResponseJson & { updated_at: string };
+    const put = (body: unknown, ifMatch: string) => d.f.request<ResponseJson & { updated_at: string }>("PUT", `/responses/${created.id}`, { body, headers: { ...d.annotator.headers, "if-match": ifMatch } });
+    // another writer (the SDK, without the header) changes it first
+    const other = await d.f.request<ResponseJson & { updated_at: string }>("PUT", `/responses/${created.id}`, { body: { status: "submitted", values: { label: { value: "neutral" } } }, headers: d.annotator.headers });
+    expect(other.status).toBe(200);
+    expect(other.body.updated_at).not.toBe(created.updated_at);
+    const stale = await put({ status: "submitted", values: { label: { value: "negative" } } }, `"${created.updated_at}"`);
+    expect(stale).toEqual({ status: 412, body: { detail: `Response with id \`${created.id}\` was changed after ${created.updated_at}` } });
+    expect((await d.f.request<{ responses: ResponseJson[] }>("GET", `/records/${ids[7]}`)).body.responses.find((r) => r.id === created.id)?.values).toEqual({ label: { value: "neutral" } });
+    // based on the current version (quoted or bare), it goes through; "*" means any version
+    const fresh = await put({ status: "submitted", values: { label: { value: "negative" } } }, `"${other.body.updated_at}"`);
+    expect(fresh.status).toBe(200);
+    expect((await put({ status: "draft", values: { label: { value: "positive" } } }, fresh.body.updated_at)).status).toBe(200);
+    expect((await put({ status: "discarded" }, "*")).status).toBe(200);
+  });
+});
+
 describe("POST /me/responses/bulk", () => {
   it("upserts the caller's responses and reports errors per item", async () => {
     const res = await d.f.request<{ items: { item: ResponseJson | null; error: { detail: string } | null }[] }>("POST", "/me/responses/bulk", {

@@ -56,14 +56,33 @@ async function responseFor(db: Kysely<DB>, user: UserRow, responseId: string): P
   return { response, record, dataset };
 }
 
-async function writeResponse(db: Kysely<DB>, id: string, recordId: string, userId: string, status: Status, values: Values, timestamp: string, create: boolean): Promise<ResponseRow> {
+async function writeResponse(
+  db: Kysely<DB>, id: string, recordId: string, userId: string, status: Status, values: Values, timestamp: string, create: boolean, expectedUpdatedAt: string | null = null,
+): Promise<ResponseRow> {
   const stored = values === undefined || values === null ? null : JSON.stringify(values);
   if (create) {
     await db.insertInto("responses").values({ id, record_id: recordId, user_id: userId, status, values: stored, inserted_at: timestamp, updated_at: timestamp }).execute();
   } else {
-    await db.updateTable("responses").set({ status, values: stored, updated_at: timestamp }).where("id", "=", id).execute();
+    let update = db.updateTable("responses").set({ status, values: stored, updated_at: timestamp }).where("id", "=", id);
+    // the precondition is part of the UPDATE itself, so two writers racing on both stores see exactly one winner
+    if (expectedUpdatedAt !== null) update = update.where("updated_at", "=", expectedUpdatedAt);
+    const result = await update.executeTakeFirst();
+    if (expectedUpdatedAt !== null && Number(result.numUpdatedRows) === 0) {
+      throw new HttpError(412, { detail: `Response with id \`${id}\` was changed after ${expectedUpdatedAt}` });
+    }
   }
   return db.selectFrom("responses").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+}
+
+/**
+ * The optional `If-Match` precondition of PUT /responses/{id}: the `updated_at` the caller's change was based on
+ * (quoted like an entity tag, or bare). The web app's offline outbox sends it so that a response changed meanwhile
+ * (another tab, a reviewer, the SDK) is never silently overwritten; callers without it (the SDK) update as before.
+ */
+function expectedUpdatedAt(header: string | string[] | undefined): string | null {
+  const value = (Array.isArray(header) ? header[0] : header)?.trim();
+  if (!value || value === "*") return null;
+  return value.replace(/^W\//, "").replace(/^"(.*)"$/, "$1");
 }
 
 /** Responses (contract 3.11). */
@@ -89,11 +108,12 @@ export function responsesRoutes(app: FastifyInstance, ctx: AppContext): void {
     const user = await ctx.currentUser(request);
     const { response, record, dataset } = await responseFor(ctx.db, user, uuidPath(request, "response_id"));
     const body = parse(responseUpsertSchema, request.body);
+    const expected = expectedUpdatedAt(request.headers["if-match"]);
     const schema = await loadDatasetSchema(ctx.db, dataset);
     checkValues(schema, record, body.status, body.values);
     const timestamp = now();
     const updated = await ctx.db.transaction().execute(async (trx) => {
-      const row = await writeResponse(trx, response.id, record.id, response.user_id, body.status, body.values, timestamp, false);
+      const row = await writeResponse(trx, response.id, record.id, response.user_id, body.status, body.values, timestamp, false, expected);
       return { row, status: await afterResponseChange(trx, schema, [record.id], timestamp) };
     });
     emitResponseChange(ctx, "response.updated", updated.row.id, record, updated.status);

@@ -9,9 +9,12 @@ import { AppServicesProvider, type AppServices } from "./app-services";
 import { SessionProvider } from "../features/session/session-context";
 import { SessionViewModel } from "../features/session/session-view-model";
 import { createAppRouter } from "./router";
+import { OfflineAnswersProvider } from "../features/offline/offline-context";
+import { createOfflineAnswers } from "../features/offline/create-offline-answers";
 
 export function App({ container, i18n, services }: { container: DependencyContainer; i18n: i18n; services: AppServices }) {
   const session = useMemo(() => new SessionViewModel(container.resolve(LoadUserUseCase), container.resolve(SignOutUseCase)), [container]);
+  const offline = useMemo(() => createOfflineAnswers(container), [container]);
   const router = useMemo(() => {
     const environment = container.resolve(GetEnvironmentUseCase);
     return createAppRouter({
@@ -25,7 +28,9 @@ export function App({ container, i18n, services }: { container: DependencyContai
       <ContainerProvider container={container}>
         <AppServicesProvider services={services}>
           <SessionProvider session={session}>
-            <RouterProvider router={router} />
+            <OfflineAnswersProvider offline={offline} session={session}>
+              <RouterProvider router={router} />
+            </OfflineAnswersProvider>
           </SessionProvider>
         </AppServicesProvider>
       </ContainerProvider>

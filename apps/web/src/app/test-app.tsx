@@ -12,10 +12,15 @@ import { createI18n } from "../i18n/i18n";
 import { ToastStore } from "../notifications/toast-store";
 import { ThemeViewModel } from "../theme/theme-view-model";
 import { LanguageViewModel, initialLocale } from "../language/language-view-model";
+import { OfflineAnswersProvider } from "../features/offline/offline-context";
+import { createOfflineAnswers } from "../features/offline/create-offline-answers";
+import { ManualOfflineEnvironment } from "../features/offline/test-environment";
 
 export const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 /** `/me` never carries the API key (the server stores a digest; a key is shown once, when generated). */
 export const ME = { id: "u1", username: "owner", first_name: "Olivia", last_name: "Owner", role: "owner" };
+
+let apps = 0;
 
 /** Renders the whole app (real routes, middleware, container) in a memory router against a fake API. For tests only. */
 export async function renderApp(path: string, options: { loggedIn?: boolean; api?: (path: string) => Response | undefined; storage?: MemoryStorage } = {}) {
@@ -31,7 +36,8 @@ export async function renderApp(path: string, options: { loggedIn?: boolean; api
     return json({ detail: "not found" }, 404);
   }) as typeof globalThis.fetch;
   const toasts = new ToastStore();
-  const container = createContainer({ storage: raw, origin: "http://app.test", fetch, notifications: toasts });
+  const container = createContainer({ storage: raw, origin: "http://app.test", fetch, notifications: toasts, offlineDatabase: `test-app-${++apps}` });
+  const offline = createOfflineAnswers(container, new ManualOfflineEnvironment());
   const storage = container.resolve<ProductStorage>(INFRA_TOKENS.ProductStorage);
   const i18n = await createI18n(initialLocale(storage, ["en"]));
   const services: AppServices = {
@@ -46,10 +52,10 @@ export async function renderApp(path: string, options: { loggedIn?: boolean; api
     <I18nextProvider i18n={i18n}>
       <ContainerProvider container={container}>
         <AppServicesProvider services={services}>
-          <SessionProvider session={session}><RouterProvider router={router} /></SessionProvider>
+          <SessionProvider session={session}><OfflineAnswersProvider offline={offline} session={session}><RouterProvider router={router} /></OfflineAnswersProvider></SessionProvider>
         </AppServicesProvider>
       </ContainerProvider>
     </I18nextProvider>,
   );
-  return { view, router, services, storage, raw, session, i18n };
+  return { view, router, services, storage, raw, session, i18n, offline };
 }

@@ -4,6 +4,8 @@ import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { PrefetchLink } from "./PrefetchLink";
 import { useSession } from "../features/session/session-context";
+import { useOfflineAnswers } from "../features/offline/offline-context";
+import { SignOutPrompt } from "../features/offline/SignOutPrompt";
 
 /** Documentation of the SDK and concepts Tessera is compatible with. */
 export const DOCS_URL = "https://docs.argilla.io/latest/";
@@ -11,6 +13,7 @@ export const DOCS_URL = "https://docs.argilla.io/latest/";
 export const AvatarMenu = observer(function AvatarMenu() {
   const { t } = useTranslation();
   const session = useSession();
+  const offline = useOfflineAnswers();
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
@@ -46,9 +49,10 @@ export const AvatarMenu = observer(function AvatarMenu() {
           <p className="avatar-menu__name">{user.fullName || user.username}<span>{user.role}</span></p>
           <PrefetchLink role="menuitem" to="/user-settings" onClick={() => setOpen(false)}>{t("user.mySettings")}</PrefetchLink>
           <a role="menuitem" href={DOCS_URL} target="_blank" rel="noreferrer noopener">{t("user.viewDocs")}</a>
-          <button role="menuitem" type="button" onClick={() => { session.logout(); navigate("/sign-in"); }}>{t("user.logOut")}</button>
+          <button role="menuitem" type="button" onClick={() => { setOpen(false); void offline.requestSignOut(() => { session.logout(); navigate("/sign-in"); }); }}>{t("user.logOut")}</button>
         </div>
       )}
+      <SignOutPrompt />
     </div>
   );
 });

@@ -3,9 +3,8 @@ import { observer } from "mobx-react-lite";
 import { useTranslation } from "react-i18next";
 import { useLocation, useParams } from "react-router";
 import {
-  BulkAnnotateUseCase, ClearRecordUseCase, DiscardRecordUseCase, GetAgentsUseCase, GetDatasetMetricsUseCase, GetDatasetProgressUseCase, GetMetadataMetricsUseCase,
-  LoadDatasetWithSettingsUseCase, LoadRecordsUseCase, ReleaseReservationsUseCase, RenewReservationsUseCase, SaveDraftUseCase, SubmitRecordUseCase,
-  type DatasetSettings, type Progress,
+  BulkAnnotateUseCase, ClearRecordUseCase, GetAgentsUseCase, GetDatasetMetricsUseCase, GetDatasetProgressUseCase, GetMetadataMetricsUseCase,
+  LoadDatasetWithSettingsUseCase, LoadRecordsUseCase, ReleaseReservationsUseCase, RenewReservationsUseCase, type DatasetSettings, type Progress,
 } from "@tessera/domain";
 import { useResolve } from "../../app/container-context";
 import { useToasts } from "../../app/app-services";
@@ -13,6 +12,8 @@ import { AnnotationLayout } from "../../layouts";
 import { parseQuery, useQueryParams } from "../../shared/query-params";
 import { stringifyQuery } from "../../shared/query-params";
 import { useSession } from "../session/session-context";
+import { useOfflineAnswers } from "../offline/offline-context";
+import { OutboxChoices } from "../offline/OutboxChoices";
 import { AnnotationViewModel } from "./annotation-view-model";
 import { criteriaFromQuery, criteriaToQuery } from "./criteria-url";
 import { FocusView } from "./FocusView";
@@ -37,11 +38,10 @@ export const AnnotationPage = observer(function AnnotationPage() {
   const location = useLocation();
   const [, setQuery] = useQueryParams();
   const session = useSession();
+  const offline = useOfflineAnswers();
   const useCases = {
     loadRecords: useResolve(LoadRecordsUseCase),
-    submit: useResolve(SubmitRecordUseCase),
-    draft: useResolve(SaveDraftUseCase),
-    discard: useResolve(DiscardRecordUseCase),
+    answers: offline,
     clear: useResolve(ClearRecordUseCase),
     bulk: useResolve(BulkAnnotateUseCase),
     metrics: useResolve(GetDatasetMetricsUseCase),
@@ -179,6 +179,7 @@ export const AnnotationPage = observer(function AnnotationPage() {
               ))}
             </ul>
           )}
+          <OutboxChoices datasetId={id} onChosen={(entry, server, choice) => { if (choice === "theirs") vm.adoptServerAnswer(entry.recordId, server); }} />
           {!vm.loading && !vm.failed && <ReservationsNotice reservations={reservations} />}
           {!vm.loading && !vm.failed && reservations.starvedBy === 0 && (vm.mode === "bulk" ? <BulkView vm={vm} /> : <FocusView vm={vm} settings={settings} />)}
         </div>

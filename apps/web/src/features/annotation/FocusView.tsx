@@ -35,6 +35,7 @@ export const FocusView = observer(function FocusView({ vm, settings }: { vm: Ann
           <RecordFields record={record} form={vm.form} search={vm.criteria.searchText} />
         </RecordCard>
         <section className={`form-panel form-panel--${record.status}${vm.saveState === "saving" ? " form-panel--saving" : ""}`} aria-label={t("annotation.form.label")} ref={formRef}>
+          {vm.restoredWork && <p className="restored-work" role="status" data-restored-record={record.id}>{t("offline.restored")}</p>}
           <QuestionsForm record={record} form={vm.form} onAutoSubmit={() => { void vm.act("submitted"); }} />
           <FormFooter vm={vm} />
         </section>
@@ -51,7 +52,7 @@ export const FormFooter = observer(function FormFooter({ vm }: { vm: AnnotationV
   return (
     <footer className="form-footer">
       <span className="form-footer__state" role="status" aria-live="polite">
-        {vm.saveState === "saving" ? t("annotation.form.saving") : vm.saveState === "saved" ? t("annotation.form.saved") : ""}
+        {vm.isQueued(record) ? t("offline.queued") : vm.saveState === "saving" ? t("annotation.form.saving") : vm.saveState === "saved" ? t("annotation.form.saved") : ""}
       </span>
       <button type="button" className="button button--ghost" onClick={() => vm.reset()} disabled={!record.isModified}>{t("annotation.form.reset")}</button>
       <button type="button" className="button button--ghost" onClick={() => { void vm.clear(); }} disabled={vm.busy}>{t("annotation.form.clear")}</button>

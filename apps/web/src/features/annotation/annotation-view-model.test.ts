@@ -129,19 +129,29 @@ describe("AnnotationViewModel, focus view", () => {
     expect(server.responses.get("r1")).toMatchObject({ status: "submitted", values: { sentiment: "neutral", comment: "keep me" } });
   });
 
-  it("a second save of a record waits for the first (create, then update)", async () => {
+  it("a second save of a record waits for the first (create, then update); one not sent yet is replaced by the last word", async () => {
     const { vm, server } = await setup(1);
     let release!: () => void;
     server.saveGate = new Promise((r) => { release = r; });
     vm.form.set(vm.current!, vm.current!.question("sentiment")!, "positive");
     const first = vm.act("submitted"); // the last record: it stays shown
     expect(vm.current?.id).toBe("r1");
+    for (let i = 0; i < 10; i++) await flush(); // the first is on its way
     vm.form.set(vm.current!, vm.current!.question("sentiment")!, "negative");
     const second = vm.act("submitted");
     release();
     expect(await Promise.all([first, second])).toEqual([true, true]);
     expect(server.calls).toEqual(["create r1 submitted", "update r1 submitted"]);
     expect(server.responses.get("r1")?.values).toEqual({ sentiment: "negative" });
+    // two answers given before either is sent: only the last is sent, and both callers learn it landed
+    server.saveGate = new Promise((r) => { release = r; });
+    vm.form.set(vm.current!, vm.current!.question("sentiment")!, "positive");
+    const a = vm.act("draft");
+    vm.form.set(vm.current!, vm.current!.question("sentiment")!, "neutral");
+    const b = vm.act("submitted");
+    release();
+    expect(await Promise.all([a, b])).toEqual([true, true]);
+    expect(server.calls.slice(2)).toEqual(["update r1 submitted"]);
     // Clear right after a Submit waits for the response, then deletes it
     server.saveGate = new Promise((r) => { release = r; });
     vm.form.set(vm.current!, vm.current!.question("sentiment")!, "neutral");

@@ -1,18 +1,34 @@
-import { action, computed, makeObservable, observable, observableRef, runInAction } from "mobx";
+import { action, computed, makeObservable, observable, observableRef, reaction, runInAction } from "mobx";
 import {
   RecordCriteria,
+  RepositoryError,
+  bulkAnswerValues,
+  classifyFailure,
   normalizeSort,
-  type BulkAnnotateInput, type BulkAnnotateResult, type DatasetMetrics, type MetadataMetrics, type MetadataProperty, type SortItem, type DatasetRecord, type QuestionAgents, type RecordResponse,
+  type AnswerValues, type BulkAnnotateInput, type BulkAnnotateResult, type DatasetMetrics, type MetadataMetrics, type MetadataProperty, type SortItem, type DatasetRecord, type QuestionAgents, type RecordResponse,
   type RecordsQueue, type RecordStatus, type ResponseFilter, type ResponseStatus, type SimilarityCriteria, type SuggestionFilter, type ViewMode,
 } from "@tessera/domain";
 import { FormController } from "./form-controller";
 
+/**
+ * Where answers go (the app's `OfflineAnswersViewModel`): each one is kept on this device first and sent from
+ * there in order; record forms are kept at every change and restored when shown again.
+ */
+export interface AnswerOutbox {
+  /** Queues the answer; resolves with the server's response when it has it (rejects on a conflict or refusal). */
+  send(record: DatasetRecord, status: ResponseStatus, values?: AnswerValues): Promise<RecordResponse>;
+  keep(record: DatasetRecord): Promise<void>;
+  restore(record: DatasetRecord): Promise<boolean>;
+  holdsRestoredWork(record: DatasetRecord): boolean;
+  isQueued(recordId: string): boolean;
+  onDelivered(listener: (recordId: string, response: RecordResponse) => void): () => void;
+}
+
 /** What the page needs from the domain (the use cases, narrowed so tests can pass fakes). */
 export interface AnnotationUseCases {
   loadRecords: { load(criteria: RecordCriteria): Promise<RecordsQueue>; paginate(criteria: RecordCriteria, queue: RecordsQueue): Promise<boolean> };
-  submit: { execute(record: DatasetRecord): Promise<RecordResponse> };
-  draft: { execute(record: DatasetRecord): Promise<RecordResponse> };
-  discard: { execute(record: DatasetRecord): Promise<RecordResponse> };
+  /** Submit, Save as draft, Discard (and bulk actions without a connection). */
+  answers: AnswerOutbox;
   clear: { execute(record: DatasetRecord): Promise<void> };
   bulk: { execute(input: BulkAnnotateInput, onProgress?: (percent: number) => void): Promise<BulkAnnotateResult> };
   /** The user's own counts on the dataset (`GET /me/datasets/{id}/metrics`), for 'My progress'. */
@@ -28,6 +44,8 @@ export interface AnnotationOptions {
   autosaveMs?: number;
   /** A response sent in the background failed (the page raises a toast with a way back to the record). */
   onSaveFailed?: (failure: FailedSave) => void;
+  /** Answers given without a connection are kept on this device (bulk): how many. */
+  onQueued?: (count: number) => void;
 }
 
 /** A submit or discard whose background save failed: the record keeps the user's answers until it is saved. */
@@ -79,8 +97,9 @@ export class AnnotationViewModel {
   readonly form: FormController;
   private autosaveTimer: ReturnType<typeof setTimeout> | null = null;
   private autosaveRecord: DatasetRecord | null = null;
-  /** Saves in flight, by record id; a record's saves run one after the other (create, then update). */
+  /** Saves in flight, by record id (the outbox sends a record's answers one after the other). */
   private readonly saving = new Map<string, Promise<RecordResponse>>();
+  private readonly stops: Array<() => void> = [];
 
   constructor(datasetId: string, private readonly useCases: AnnotationUseCases, initial?: RecordCriteria, private readonly options: AnnotationOptions = {}) {
     this.criteria = initial ?? new RecordCriteria({ datasetId });
@@ -95,9 +114,29 @@ export class AnnotationViewModel {
       bump: action, load: action, next: action, previous: action, setStatus: action, setCriteria: action,
       toggleSelected: action, togglePage: action, selectAllMatched: action, clearSelection: action,
       setPageSize: action, setMode: action, dismissNotice: action, cancelGuard: action, ignoreGuard: action, cancelBulk: action,
-      goToFailed: action,
+      goToFailed: action, restoredWork: computed,
     });
+    // a record shown again gets the form kept on this device back (after a reload, a crash, a new sign-in)
+    this.stops.push(reaction(() => (this.mode === "focus" ? this.current : null), (record) => { if (record) void this.restoreForm(record); }, { fireImmediately: true }));
+    // answers queued earlier (another session or tab) that land update the loaded copy of their record
+    this.stops.push(useCases.answers.onDelivered((recordId, response) => runInAction(() => {
+      const record = this.queue?.records.find((r) => r.id === recordId);
+      if (!record || record.answer?.id === response.id && record.answer.updatedAt === response.updatedAt) return;
+      if (record.isModified) record.answer = response;
+      else { record.answerSaved(response); record.initialize(); }
+      this.bump();
+    })));
   }
+
+  private async restoreForm(record: DatasetRecord): Promise<void> {
+    if (await this.useCases.answers.restore(record)) runInAction(() => this.bump());
+  }
+
+  /** The record in focus holds work restored from this device that the server does not have. */
+  get restoredWork(): boolean { void this.form.version; const r = this.current; return !!r && this.useCases.answers.holdsRestoredWork(r); }
+
+  /** The record's answer is kept on this device, waiting to be sent. */
+  isQueued(record: DatasetRecord): boolean { void this.form.version; return this.useCases.answers.isQueued(record.id); }
 
   private bump(): void { this.revision++; this.form.touch(); }
 
@@ -230,7 +269,9 @@ export class AnnotationViewModel {
   ignoreGuard(): void {
     const guard = this.guard;
     this.guard = null;
-    this.current?.reset();
+    const record = this.current;
+    record?.reset();
+    if (record) void this.useCases.answers.keep(record); // the changes are given up: so is their kept copy
     this.bump();
     guard?.proceed();
   }
@@ -288,6 +329,7 @@ export class AnnotationViewModel {
   // ---------- focus actions ----------
 
   private changed(record: DatasetRecord): void {
+    if (this.mode === "focus") void this.useCases.answers.keep(record); // every change is kept on this device at once
     if (record.isSubmitted) return; // a submitted record is not auto-saved; the guard protects it
     if (this.mode === "bulk") return;
     this.scheduleAutosave(record);
@@ -314,18 +356,20 @@ export class AnnotationViewModel {
   get hasUnsavedWork(): boolean { return this.autosaveTimer !== null || this.saveState === "saving" || this.saving.size > 0; }
 
   /**
-   * Saves the record's response (create or update, by the use case) after any save of the same
-   * record still in flight. A success clears an earlier failure of that record.
+   * Saves the record's response through the outbox (kept on this device at once, sent in order, create or
+   * update with conflict detection). Resolves when the server has it. A success clears an earlier failure.
    */
   private save(record: DatasetRecord, status: ResponseStatus): Promise<RecordResponse> {
-    const useCase = status === "submitted" ? this.useCases.submit : status === "discarded" ? this.useCases.discard : this.useCases.draft;
-    const previous = this.saving.get(record.id);
     // until it lands, the queue counts the record as possibly answered (its buffer loads stay exact)
     const queue = this.queue;
     queue?.saving(record.id);
-    const run = (previous ? previous.catch(() => undefined).then(() => useCase.execute(record)) : useCase.execute(record))
+    const run = this.useCases.answers.send(record, status)
       .then((response) => {
-        if (this.failedSaves.some((f) => f.record === record)) runInAction(() => { this.failedSaves = this.failedSaves.filter((f) => f.record !== record); });
+        record.answerSaved(response);
+        runInAction(() => {
+          if (this.failedSaves.some((f) => f.record === record)) this.failedSaves = this.failedSaves.filter((f) => f.record !== record);
+          this.bump();
+        });
         return response;
       });
     this.saving.set(record.id, run);
@@ -338,8 +382,9 @@ export class AnnotationViewModel {
     return run;
   }
 
-  /** A background save failed: keep the record (with its answers) and tell the user. */
-  private saveFailed(record: DatasetRecord, status: ResponseStatus): void {
+  /** A background save failed: keep the record (with its answers) and tell the user. A conflict is chosen on in the outbox panel instead. */
+  private saveFailed(record: DatasetRecord, status: ResponseStatus, error?: unknown): void {
+    if (error instanceof Error && error.name === "AnswerConflictError") { runInAction(() => this.bump()); return; }
     const failure: FailedSave = { record, status };
     runInAction(() => {
       this.failedSaves = [...this.failedSaves.filter((f) => f.record !== record), failure];
@@ -363,14 +408,27 @@ export class AnnotationViewModel {
     }));
   }
 
+  /** The annotator kept the server's answer over theirs (a conflict): the loaded record shows it. */
+  adoptServerAnswer(recordId: string, response: RecordResponse | null): void {
+    const record = this.queue?.records.find((r) => r.id === recordId);
+    runInAction(() => {
+      if (record) {
+        if (response) { record.answerSaved(response); record.initialize(); } else record.markPending();
+        this.failedSaves = this.failedSaves.filter((f) => f.record !== record);
+      }
+      this.bump();
+    });
+    this.responded();
+  }
+
   /** Sends a failed response again, in the background. */
   async retryFailed(failure: FailedSave): Promise<boolean> {
     try {
       await this.save(failure.record, failure.status);
       runInAction(() => { this.bump(); this.responded(); });
       return true;
-    } catch {
-      this.saveFailed(failure.record, failure.status);
+    } catch (error) {
+      this.saveFailed(failure.record, failure.status, error);
       return false;
     }
   }
@@ -410,13 +468,15 @@ export class AnnotationViewModel {
     if (status === "discarded" && !this.canDiscard) return false;
     this.cancelAutosave();
     if (status === "draft") {
-      runInAction(() => { this.busy = true; });
+      // kept on this device at once; without a connection it waits there (the form says so) and the annotator goes on
+      runInAction(() => { this.saveState = "saving"; });
       try {
         await this.save(record, status);
-        runInAction(() => { this.busy = false; this.saveState = "saved"; this.bump(); this.responded(); });
+        runInAction(() => { this.saveState = "saved"; this.bump(); this.responded(); });
         return true;
-      } catch {
-        runInAction(() => { this.busy = false; this.bump(); });
+      } catch (error) {
+        runInAction(() => { this.saveState = "idle"; this.bump(); });
+        if (error instanceof Error && error.name === "AnswerRefusedError") this.saveFailed(record, status, error);
         return false;
       }
     }
@@ -426,8 +486,8 @@ export class AnnotationViewModel {
       await saving;
       runInAction(() => { this.bump(); this.responded(); });
       return true;
-    } catch {
-      this.saveFailed(record, status);
+    } catch (error) {
+      this.saveFailed(record, status, error);
       return false;
     }
   }
@@ -440,6 +500,7 @@ export class AnnotationViewModel {
     try {
       await this.saving.get(record.id)?.catch(() => undefined); // a response on its way lands first
       await this.useCases.clear.execute(record);
+      void this.useCases.answers.keep(record); // nothing left to keep
       runInAction(() => this.responded());
     } finally {
       runInAction(() => { this.busy = false; this.saveState = "idle"; this.bump(); });
@@ -448,7 +509,9 @@ export class AnnotationViewModel {
 
   reset(): void {
     this.cancelAutosave();
-    this.current?.reset();
+    const record = this.current;
+    record?.reset();
+    if (record) void this.useCases.answers.keep(record); // back to the server's answers: the kept form is forgotten
     this.bump();
   }
 
@@ -504,13 +567,34 @@ export class AnnotationViewModel {
         if (!result.allSucceeded) this.notice = { key: "annotation.bulk.someFailed", type: "danger" };
         else if (all) this.notice = { key: `annotation.bulk.done.${status}`, params: { total }, type: "success" };
       });
-    } catch {
-      runInAction(() => { this.notice = { key: "annotation.bulk.someFailed", type: "danger" }; });
+    } catch (error) {
+      // no connection (or the server is down): the selected records' answers are kept on this device and sent later
+      const unreachable = error instanceof RepositoryError && classifyFailure(error.status) === "unreachable";
+      if (selection !== "all" && unreachable) {
+        this.queueBulk(selection, status, bulkAnswerValues({ answers: reference, status, onScreen: this.records }));
+        runInAction(() => { this.bulkProgress = null; this.clearSelection(); });
+        return;
+      }
+      runInAction(() => { this.notice = { key: all && unreachable ? "offline.allNeedsConnection" : "annotation.bulk.someFailed", type: "danger" }; });
     } finally {
       runInAction(() => { this.bulkProgress = null; this.responded(); });
     }
     await this.load();
   }
 
-  dispose(): void { this.flushAutosave(); }
+  /** Bulk answers given without a connection: each goes into the outbox, in the order shown. */
+  private queueBulk(records: DatasetRecord[], status: ResponseStatus, valuesOf: (record: DatasetRecord) => AnswerValues): void {
+    for (const record of records) {
+      this.useCases.answers.send(record, status, valuesOf(record))
+        .then((response) => { record.answerSaved(response); record.initialize(true); runInAction(() => { this.bump(); this.responded(); }); })
+        .catch(() => runInAction(() => this.bump()));
+    }
+    runInAction(() => { this.notice = { key: "offline.bulkQueued", params: { count: records.length }, type: "success" }; });
+    this.options.onQueued?.(records.length);
+  }
+
+  dispose(): void {
+    this.flushAutosave();
+    for (const stop of this.stops.splice(0)) stop();
+  }
 }

@@ -1,9 +1,10 @@
 import {
-  BulkAnnotateUseCase, DatasetMetrics, ClearRecordUseCase, DatasetRecord, DiscardRecordUseCase, LoadRecordsUseCase, SaveDraftUseCase, SubmitRecordUseCase,
-  type BulkResponseItem, type BulkResponseResult, type FieldProps, type GetRecordsByCriteriaUseCase, type QuestionProps,
+  BulkAnnotateUseCase, DatasetMetrics, ClearRecordUseCase, DatasetRecord, ErrorCode, LoadRecordsUseCase, RepositoryError,
+  type AnswerSyncRepository, type BulkResponseItem, type BulkResponseResult, type FieldProps, type GetRecordsByCriteriaUseCase, type QuestionProps,
   type FetchWindow, type RecordCriteria, type RecordProps, type RecordsQueue, type RecordResponse, type ResponsePayload, type ResponseRepository,
 } from "@tessera/domain";
 import type { AnnotationUseCases } from "./annotation-view-model";
+import { testOfflineAnswers } from "../offline/test-environment";
 
 export const QUESTIONS: QuestionProps[] = [
   { id: "q1", name: "sentiment", datasetId: "d", title: "Sentiment", required: true, settings: { type: "label_selection", options: [{ value: "positive", text: "Positive" }, { value: "negative", text: "Negative" }, { value: "neutral", text: "Neutral" }] } },
@@ -19,7 +20,7 @@ export function recordProps(i: number, extra: Partial<RecordProps> = {}): Record
 }
 
 /** An in-memory server: records with the caller's responses; search honours the response-status filter. */
-export class FakeServer implements ResponseRepository {
+export class FakeServer implements ResponseRepository, AnswerSyncRepository {
   responses = new Map<string, RecordResponse>();
   calls: string[] = [];
   searches = 0;
@@ -27,8 +28,12 @@ export class FakeServer implements ResponseRepository {
   metricsCalls = 0;
   /** Holds response creates and updates until it resolves, when set. */
   saveGate: Promise<void> | null = null;
-  /** The next n response creates or updates fail (as a 500 would). */
+  /** The next n response creates or updates are refused (422). */
   failSaves = 0;
+  /** The next n response creates or updates meet an unreachable server (503). */
+  unreachable = 0;
+  /** Bulk calls fail as without a connection. */
+  bulkUnreachable = false;
   agents = [{ questionId: "q1", questionName: "sentiment", agents: ["gpt-4", "human"] }];
   private seq = 0;
   constructor(public records: RecordProps[], public questions: QuestionProps[] = QUESTIONS, public fields: FieldProps[] = FIELDS) {}
@@ -40,7 +45,8 @@ export class FakeServer implements ResponseRepository {
   }
   private async saving(): Promise<void> {
     if (this.saveGate) await this.saveGate;
-    if (this.failSaves > 0) { this.failSaves--; throw new Error("500"); }
+    if (this.failSaves > 0) { this.failSaves--; throw new RepositoryError(ErrorCode.ERROR_CREATING_RECORD_RESPONSE, 422); }
+    if (this.unreachable > 0) { this.unreachable--; throw new RepositoryError(ErrorCode.ERROR_CREATING_RECORD_RESPONSE, 503); }
   }
   async create(recordId: string, payload: ResponsePayload) {
     await this.saving();
@@ -53,10 +59,12 @@ export class FakeServer implements ResponseRepository {
     this.calls.push(`update ${recordId} ${payload.status}`);
     return this.respond(recordId, payload, responseId);
   }
+  async current(recordId: string) { return this.responses.get(recordId) ?? null; }
   async delete(responseId: string) {
     for (const [k, r] of this.responses) if (r.id === responseId) { this.responses.delete(k); this.calls.push(`delete ${k}`); }
   }
   async bulk(items: BulkResponseItem[]): Promise<BulkResponseResult[]> {
+    if (this.bulkUnreachable) throw new RepositoryError(ErrorCode.ERROR_CREATING_RECORD_RESPONSE_BULK); // no connection
     this.calls.push(`bulk ${items.length}`);
     return items.map((i) => this.failBulkFor.has(i.recordId)
       ? { recordId: i.recordId, success: false as const, error: "boom" }
@@ -77,13 +85,13 @@ export class FakeServer implements ResponseRepository {
     },
   };
 
-  useCases(): AnnotationUseCases & { loadRecords: LoadRecordsUseCase } {
+  /** The page's use cases; answers go through a real outbox (in memory) to this server. */
+  useCases(offline = testOfflineAnswers(this)): AnnotationUseCases & { loadRecords: LoadRecordsUseCase } & { offline: ReturnType<typeof testOfflineAnswers> } {
     const getRecords = this.getRecords as GetRecordsByCriteriaUseCase;
     return {
+      offline,
       loadRecords: new LoadRecordsUseCase(getRecords),
-      submit: new SubmitRecordUseCase(this),
-      draft: new SaveDraftUseCase(this),
-      discard: new DiscardRecordUseCase(this),
+      answers: offline.offline,
       clear: new ClearRecordUseCase(this),
       bulk: new BulkAnnotateUseCase(this, getRecords),
       metrics: { execute: async () => this.metrics() },

@@ -2,6 +2,7 @@ import annotationDe from "../../features/annotation/locales/de";
 import reviewDe from "../../features/review/locales/de";
 import datasetSettingsDe from "../../features/dataset-settings/locales/de";
 import datasetCreationDe from "../../features/dataset-creation/locales/de";
+import offlineDe from "../../features/offline/locales/de";
 import transferDe from "../../features/transfer/locales/de";
 import type { Resources } from "./en";
 
@@ -80,6 +81,7 @@ const de: Resources = {
   review: reviewDe,
   datasetSettings: datasetSettingsDe,
   datasetCreation: datasetCreationDe,
+  offline: offlineDe,
   transfer: transferDe,
 };
 export default de;

@@ -2,6 +2,7 @@ import annotationEn from "../../features/annotation/locales/en";
 import reviewEn from "../../features/review/locales/en";
 import datasetSettingsEn from "../../features/dataset-settings/locales/en";
 import datasetCreationEn from "../../features/dataset-creation/locales/en";
+import offlineEn from "../../features/offline/locales/en";
 import transferEn from "../../features/transfer/locales/en";
 /** English: the reference locale. de and es must have exactly the same keys (checked by a test). */
 const en = {
@@ -79,6 +80,7 @@ const en = {
   review: reviewEn,
   datasetSettings: datasetSettingsEn,
   datasetCreation: datasetCreationEn,
+  offline: offlineEn,
   transfer: transferEn,
 };
 

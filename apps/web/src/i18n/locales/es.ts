@@ -2,6 +2,7 @@ import annotationEs from "../../features/annotation/locales/es";
 import reviewEs from "../../features/review/locales/es";
 import datasetSettingsEs from "../../features/dataset-settings/locales/es";
 import datasetCreationEs from "../../features/dataset-creation/locales/es";
+import offlineEs from "../../features/offline/locales/es";
 import transferEs from "../../features/transfer/locales/es";
 import type { Resources } from "./en";
 
@@ -80,6 +81,7 @@ const es: Resources = {
   review: reviewEs,
   datasetSettings: datasetSettingsEs,
   datasetCreation: datasetCreationEs,
+  offline: offlineEs,
   transfer: transferEs,
 };
 export default es;

@@ -28,6 +28,26 @@ export interface BulkAnnotateResult {
 }
 
 /**
+ * The values each record gets from the bulk form: the form's answers, except span questions, answered per record
+ * from that record's own span answer (the on-screen copy when there is one) and left out when it has no span.
+ */
+export function bulkAnswerValues(input: Pick<BulkAnnotateInput, "answers" | "status" | "onScreen">): (record: DatasetRecord) => AnswerValues {
+  const onScreen = new Map((input.onScreen ?? []).map((r) => [r.id, r]));
+  const shared = input.answers.valuesFor(input.status);
+  const spanQuestions = input.answers.questions.filter((q) => q.type === "span").map((q) => q.name);
+  for (const name of spanQuestions) delete shared[name];
+  return (record) => {
+    const values: AnswerValues = { ...shared };
+    const own = onScreen.get(record.id) ?? record;
+    for (const name of spanQuestions) {
+      const spans = own.question(name)?.answer.value;
+      if (Array.isArray(spans) && spans.length > 0) values[name] = spans;
+    }
+    return values;
+  };
+}
+
+/**
  * Bulk submit, discard or draft, in chunks of 10 with a progress percentage.
  *
  * Every record gets the form's answers except for span questions: spans are offsets into each
@@ -42,19 +62,7 @@ export class BulkAnnotateUseCase {
     const records = input.selection === "all"
       ? (await this.getRecords.execute(input.criteria, { from: 1, many: BULK_ALL_FETCH_LIMIT, queuePage: 1 })).records
       : input.selection;
-    const onScreen = new Map((input.onScreen ?? []).map((r) => [r.id, r]));
-    const shared = input.answers.valuesFor(input.status);
-    const spanQuestions = input.answers.questions.filter((q) => q.type === "span").map((q) => q.name);
-    for (const name of spanQuestions) delete shared[name];
-    const valuesOf = (record: DatasetRecord): AnswerValues => {
-      const values: AnswerValues = { ...shared };
-      const own = onScreen.get(record.id) ?? record;
-      for (const name of spanQuestions) {
-        const spans = own.question(name)?.answer.value;
-        if (Array.isArray(spans) && spans.length > 0) values[name] = spans;
-      }
-      return values;
-    };
+    const valuesOf = bulkAnswerValues(input);
     const byId = new Map(records.map((r) => [r.id, r]));
     const chunks: DatasetRecord[][] = [];
     for (let i = 0; i < records.length; i += BULK_CHUNK_SIZE) chunks.push(records.slice(i, i + BULK_CHUNK_SIZE));

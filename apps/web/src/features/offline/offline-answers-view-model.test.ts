@@ -1,0 +1,132 @@
+import { describe, expect, it } from "vitest";
+import { DatasetRecord, type RecordResponse } from "@tessera/domain";
+import { FakeAnswerServer, MemoryDrafts, MemoryOutbox } from "@tessera/domain/testing";
+import { FIELDS, QUESTIONS, recordProps } from "../annotation/test-fixtures";
+import { AnswerConflictError } from "./offline-answers-view-model";
+import { ManualOfflineEnvironment, testOfflineAnswers } from "./test-environment";
+
+const flush = async (n = 20) => { for (let i = 0; i < n; i++) await new Promise((r) => setTimeout(r, 0)); };
+function record(i: number, response: RecordResponse | null = null, sentiment = "positive"): DatasetRecord {
+  const r = new DatasetRecord(recordProps(i, { response }), QUESTIONS, FIELDS, i);
+  r.initialize();
+  r.question("sentiment")?.answer.set(sentiment);
+  return r;
+}
+
+describe("OfflineAnswersViewModel", () => {
+  it("while the server answers 503, answers wait (counted) and go out in order, each once, after the back-off", async () => {
+    const server = new FakeAnswerServer("u1");
+    const { offline, env } = testOfflineAnswers(server);
+    server.failures = [503];
+    const delivered = Array.from({ length: 5 }, (_, i) => offline.send(record(i + 1), "submitted"));
+    await flush();
+    expect(offline.waiting).toBe(5);
+    expect(offline.retryAt).not.toBeNull();
+    server.failures = [502];
+    env.fireTimers();
+    await flush();
+    expect(offline.waiting).toBe(5);
+    env.fireTimers();
+    const responses = await Promise.all(delivered);
+    expect(responses.map((r) => r.recordId)).toEqual(["r1", "r2", "r3", "r4", "r5"]);
+    expect(server.calls.filter((c) => c.startsWith("create"))).toEqual(["create r1", "create r1", "create r1", "create r2", "create r3", "create r4", "create r5"]);
+    expect(server.responses.size).toBe(5);
+    expect(offline.waiting).toBe(0);
+  });
+
+  it("offline: nothing is attempted until the connection is back, then all is sent", async () => {
+    const server = new FakeAnswerServer("u1");
+    const { offline, env } = testOfflineAnswers(server);
+    env.setOnline(false);
+    server.failures = [undefined, undefined, undefined];
+    const sent = Promise.all([offline.send(record(1), "draft"), offline.send(record(2), "discarded")]);
+    await flush();
+    expect(offline.waiting).toBe(2);
+    server.failures = [];
+    env.setOnline(true);
+    expect((await sent).map((r) => r.status)).toEqual(["draft", "discarded"]);
+  });
+
+  it("two tabs of the same user: a shared outbox, one sender at a time, each answer written once", async () => {
+    const server = new FakeAnswerServer("u1");
+    const env = new ManualOfflineEnvironment();
+    const outbox = new MemoryOutbox();
+    const drafts = new MemoryDrafts();
+    const tab1 = testOfflineAnswers(server, { env, outbox, drafts }).offline;
+    const tab2 = testOfflineAnswers(server, { env, outbox, drafts }).offline;
+    env.setOnline(false);
+    server.failures = Array(10).fill(undefined);
+    void tab1.send(record(1), "submitted");
+    void tab2.send(record(2), "submitted");
+    await flush();
+    expect(tab1.waiting).toBe(2); // each tab counts the whole outbox
+    expect(tab2.waiting).toBe(2);
+    server.failures = [];
+    env.setOnline(true); // both tabs try at once
+    await flush(40);
+    expect(server.calls.filter((c) => c.startsWith("create"))).toEqual(["create r1", "create r2"]);
+    expect(tab1.waiting + tab2.waiting).toBe(0);
+  });
+
+  it("a conflict from another tab: not overwritten; 'Keep mine' sends it over the newer one", async () => {
+    const server = new FakeAnswerServer("u1");
+    const saved = server.write("r1", { status: "draft", values: { sentiment: "neutral" } });
+    const { offline } = testOfflineAnswers(server);
+    const mine = record(1, saved, "negative");
+    server.write("r1", { status: "submitted", values: { sentiment: "positive" } }); // the other tab
+    const error = await offline.send(mine, "submitted").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AnswerConflictError);
+    expect(offline.conflicts).toHaveLength(1);
+    expect(offline.conflicts[0]?.server?.values).toEqual({ sentiment: "positive" });
+    expect(server.responses.get(saved.id)?.values).toEqual({ sentiment: "positive" });
+    await offline.resolve(offline.conflicts[0]!, "mine");
+    await flush();
+    expect(server.responses.get(saved.id)).toMatchObject({ status: "submitted", values: { sentiment: "negative" } });
+    expect(offline.conflicts).toEqual([]);
+  });
+
+  it("keeps forms per user, restores them, and tells which form holds restored work", async () => {
+    const server = new FakeAnswerServer("u1");
+    const drafts = new MemoryDrafts();
+    const { offline } = testOfflineAnswers(server, { drafts });
+    const typed = record(3);
+    typed.question("comment")?.answer.set("half a thought");
+    await offline.keep(typed);
+    const again = new DatasetRecord(recordProps(3), QUESTIONS, FIELDS, 3);
+    again.initialize();
+    expect(await offline.restore(again)).toBe(true);
+    expect(again.question("comment")?.answer.value).toBe("half a thought");
+    expect(offline.holdsRestoredWork(again)).toBe(true);
+    const otherUser = testOfflineAnswers(server, { drafts, userId: "u2" }).offline;
+    const fresh = new DatasetRecord(recordProps(3), QUESTIONS, FIELDS, 3);
+    fresh.initialize();
+    expect(await otherUser.restore(fresh)).toBe(false);
+  });
+
+  it("sign-out: clears the user's stored answers when all is sent; asks first when some are not", async () => {
+    const server = new FakeAnswerServer("u1");
+    const { offline, env, outbox, drafts } = testOfflineAnswers(server);
+    await offline.send(record(1), "submitted");
+    let signedOut = 0;
+    await offline.requestSignOut(() => { signedOut++; });
+    expect(signedOut).toBe(1);
+
+    await offline.setUser("u1");
+    env.setOnline(false);
+    server.failures = Array(5).fill(undefined);
+    void offline.send(record(2), "submitted");
+    const typed = record(3);
+    await offline.keep(typed);
+    await flush();
+    await offline.requestSignOut(() => { signedOut++; });
+    expect(signedOut).toBe(1);
+    expect(offline.signOutPrompt).toEqual({ answers: 1, forms: 1 });
+    offline.cancelSignOut();
+    expect(await outbox.list("u1")).toHaveLength(1);
+    await offline.requestSignOut(() => { signedOut++; });
+    await offline.confirmSignOut();
+    expect(signedOut).toBe(2);
+    expect(await outbox.list("u1")).toEqual([]);
+    expect(await drafts.list("u1")).toEqual([]);
+  });
+});

@@ -1,0 +1,313 @@
+import { action, computed, makeObservable, observable, observableRef, runInAction, when } from "mobx";
+import {
+  retryDelay,
+  type AnswerValues, type ClearOfflineAnswersUseCase, type ConflictChoice, type DatasetRecord, type GetUnsentWorkUseCase, type KeepFormDraftUseCase,
+  type ListQueuedAnswersUseCase, type OutboxEntry, type QueueAnswerUseCase, type RecordResponse, type ResolveQueuedAnswerUseCase,
+  type ResponseStatus, type RestoreFormDraftUseCase, type SendNextAnswerUseCase, type UnsentWork,
+} from "@tessera/domain";
+
+/** What the view model needs from the domain (narrowed so tests can pass the real use cases over other stores). */
+export interface OfflineAnswersUseCases {
+  queue: Pick<QueueAnswerUseCase, "execute">;
+  sendNext: Pick<SendNextAnswerUseCase, "execute" | "recover">;
+  list: Pick<ListQueuedAnswersUseCase, "execute">;
+  resolve: Pick<ResolveQueuedAnswerUseCase, "execute">;
+  keepForm: Pick<KeepFormDraftUseCase, "execute">;
+  restoreForm: Pick<RestoreFormDraftUseCase, "execute">;
+  unsent: Pick<GetUnsentWorkUseCase, "execute">;
+  clear: Pick<ClearOfflineAnswersUseCase, "execute">;
+}
+
+/** The browser around the outbox: connectivity, the cross-tab send lock and change notices, timers. */
+export interface OfflineEnvironment {
+  isOnline(): boolean;
+  /** Calls back on 'online' / 'offline'; returns the function that stops listening. */
+  onConnectivity(listener: (online: boolean) => void): () => void;
+  /** Runs `task` holding the named lock, one holder at a time across the browser's tabs (Web Locks). */
+  withLock<T>(name: string, task: () => Promise<T>): Promise<T>;
+  /** Tells the other tabs that a user's outbox changed, and listens for their notices. */
+  notify(userId: string): void;
+  onNotice(listener: (userId: string) => void): () => void;
+  setTimer(fn: () => void, ms: number): unknown;
+  clearTimer(handle: unknown): void;
+  random(): number;
+}
+
+/** A queued answer the server had a newer version of: the annotator chooses (see `resolve`). */
+export class AnswerConflictError extends Error {
+  constructor(readonly entry: OutboxEntry, readonly server: RecordResponse | null) { super("answer conflict"); this.name = "AnswerConflictError"; }
+}
+
+/** A queued answer the server refused (4xx): kept in the outbox until retried or dropped. */
+export class AnswerRefusedError extends Error {
+  constructor(readonly entry: OutboxEntry, readonly status: number) { super(`answer refused (${status})`); this.name = "AnswerRefusedError"; }
+}
+
+interface Waiter { resolve: (response: RecordResponse) => void; reject: (error: Error) => void }
+
+/**
+ * The signed-in user's answers that are only on this device: every Submit, Save as draft, Discard (and bulk
+ * fallback) goes into the outbox first and is sent from there, in order, one tab at a time, with back-off while
+ * the server is unreachable. Keeps and restores record forms at every change. One per app.
+ */
+export class OfflineAnswersViewModel {
+  userId: string | null = null;
+  entries: OutboxEntry[] = [];
+  online: boolean;
+  /** When the next attempt is due after a failure (ms since epoch), else null. */
+  retryAt: number | null = null;
+  /** Records whose form was restored from this device in this session. */
+  restored = new Set<string>();
+  /** Sign-out was asked for while work is only on this device: what, until the user decides. */
+  signOutPrompt: UnsentWork | null = null;
+  private signedOut: (() => void) | null = null;
+
+  private readonly waiters = new Map<number, Waiter[]>();
+  private readonly delivered = new Set<(recordId: string, response: RecordResponse) => void>();
+  private serial: Promise<unknown> = Promise.resolve();
+  private readonly keeping = new Set<string>();
+  private draining: Promise<void> | null = null;
+  private again = false;
+  private timer: unknown = null;
+  private readonly stops: Array<() => void> = [];
+
+  constructor(private readonly useCases: OfflineAnswersUseCases, private readonly env: OfflineEnvironment) {
+    this.online = env.isOnline();
+    makeObservable<OfflineAnswersViewModel, "setEntries">(this, {
+      userId: observable, entries: observableRef, online: observable, retryAt: observable, restored: observable,
+      waiting: computed, conflicts: computed, refused: computed, setEntries: action, markRestored: action, signOutPrompt: observableRef, cancelSignOut: action,
+    });
+    this.stops.push(env.onConnectivity((online) => {
+      runInAction(() => { this.online = online; });
+      if (online) this.sendNow();
+    }));
+    this.stops.push(env.onNotice((userId) => {
+      if (userId !== this.userId) return;
+      void this.refresh();
+      this.kick();
+    }));
+  }
+
+  /** Answers waiting to be sent. */
+  get waiting(): number { return this.entries.filter((e) => e.state === "waiting").length; }
+  /** Answers the server had a newer version of: the annotator chooses. */
+  get conflicts(): OutboxEntry[] { return this.entries.filter((e) => e.state === "conflict"); }
+  /** Answers the server refused, kept until retried or dropped. */
+  get refused(): OutboxEntry[] { return this.entries.filter((e) => e.state === "rejected"); }
+  /** Anything not on the server yet (the page warns before it is left). */
+  get hasUnsent(): boolean { return this.entries.length > 0; }
+
+  isQueued(recordId: string): boolean { return this.entries.some((e) => e.recordId === recordId); }
+
+  /** The signed-in user changed (sign-in, sign-out, reload): their outbox is loaded and sent. */
+  async setUser(userId: string | null): Promise<void> {
+    if (userId === this.userId) return;
+    runInAction(() => { this.userId = userId; this.restored.clear(); this.retryAt = null; });
+    this.setEntries([]);
+    if (!userId) return;
+    await this.refresh();
+    this.kick();
+  }
+
+  private setEntries(entries: OutboxEntry[]): void { this.entries = entries; }
+
+  private async refresh(): Promise<void> {
+    const userId = this.userId;
+    if (!userId) return;
+    const entries = await this.useCases.list.execute(userId).catch(() => this.entries);
+    if (userId === this.userId) this.setEntries(entries);
+  }
+
+  private user(): string {
+    if (!this.userId) throw new Error("no signed-in user");
+    return this.userId;
+  }
+
+  /** Runs IndexedDB writes of this tab one after the other, in the order the annotator acted. */
+  private inOrder<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.serial.then(task, task);
+    this.serial = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
+   * Submit, Save as draft or Discard (`values`: the bulk form's answers): kept on this device first, then sent.
+   * Resolves with the server's response once it has it (which may be much later); rejects with
+   * `AnswerConflictError` or `AnswerRefusedError`, or a validation error before anything is queued.
+   */
+  async send(record: DatasetRecord, status: ResponseStatus, values?: AnswerValues): Promise<RecordResponse> {
+    const userId = this.user();
+    const { entry, replaced } = await this.inOrder(() => this.useCases.queue.execute(userId, record, status, values));
+    const delivered = new Promise<RecordResponse>((resolve, reject) => {
+      // an earlier answer for the record that this one replaced is delivered with it
+      const moved = replaced !== null ? this.waiters.get(replaced) ?? [] : [];
+      if (replaced !== null) this.waiters.delete(replaced);
+      this.waiters.set(entry.seq, [...(this.waiters.get(entry.seq) ?? []), ...moved, { resolve, reject }]);
+    });
+    await this.refresh();
+    this.env.notify(userId);
+    this.kick();
+    return delivered;
+  }
+
+  /** Keeps the record's form on this device (each change); forgets it when the form is back to the server's. */
+  keep(record: DatasetRecord): Promise<void> {
+    const userId = this.userId;
+    if (!userId) return Promise.resolve();
+    // a keep of this record already waiting in line will read the latest form when it runs
+    if (this.keeping.has(record.id)) return this.serial.then(() => undefined);
+    this.keeping.add(record.id);
+    return this.inOrder(async () => {
+      this.keeping.delete(record.id);
+      await this.useCases.keepForm.execute(userId, record);
+    }).catch(() => undefined);
+  }
+
+  /** Puts a kept form back into a record being shown. Resolves true when the form now holds unsent work. */
+  async restore(record: DatasetRecord): Promise<boolean> {
+    // a record can be shown a moment before the signed-in user reaches this view model (sign-in, reload)
+    if (!this.userId) await when(() => this.userId !== null, { timeout: 10_000 }).catch(() => undefined);
+    const userId = this.userId;
+    if (!userId) return false;
+    const restored = await this.useCases.restoreForm.execute(userId, record).catch(() => false);
+    if (restored && userId === this.userId) this.markRestored(record.id);
+    return restored;
+  }
+
+  markRestored(recordId: string): void { this.restored.add(recordId); }
+
+  /** Whether the record's form was restored from this device in this session and still differs from the server's. */
+  holdsRestoredWork(record: DatasetRecord): boolean { return this.restored.has(record.id) && record.isModified; }
+
+  /** Called with every answer the server took (also those queued in an earlier session or another tab). */
+  onDelivered(listener: (recordId: string, response: RecordResponse) => void): () => void {
+    this.delivered.add(listener);
+    return () => { this.delivered.delete(listener); };
+  }
+
+  /** The annotator's choice on a conflict (or a refused answer: 'mine' retries, 'theirs' drops). */
+  async resolve(entry: OutboxEntry, choice: ConflictChoice): Promise<RecordResponse | null> {
+    const server = await this.useCases.resolve.execute(entry, choice);
+    await this.refresh();
+    if (this.userId) this.env.notify(this.userId);
+    if (choice === "mine") this.kick();
+    return server;
+  }
+
+  /** Tries at once (the 'Send now' button, the connection coming back). */
+  sendNow(): void {
+    if (this.timer !== null) { this.env.clearTimer(this.timer); this.timer = null; }
+    runInAction(() => { this.retryAt = null; });
+    this.kick();
+  }
+
+  /**
+   * Starts sending unless this tab already is (a call meanwhile runs one more pass after it), the browser is
+   * offline or a back-off is running.
+   */
+  private kick(): void {
+    const userId = this.userId;
+    if (!userId || !this.online) return; // offline: the 'online' event starts it
+    if (this.retryAt !== null) return; // backing off after a failure: the timer (or 'Send now') starts it
+    if (this.draining) { this.again = true; return; }
+    this.draining = this.env.withLock(`tessera-outbox-${userId}`, () => this.drain(userId))
+      .catch(() => undefined)
+      .finally(() => {
+        this.draining = null;
+        if (this.again) { this.again = false; this.kick(); }
+      });
+  }
+
+  private async drain(userId: string): Promise<void> {
+    await this.useCases.sendNext.recover(userId);
+    for (;;) {
+      if (userId !== this.userId) return;
+      const result = await this.useCases.sendNext.execute(userId);
+      if (userId === this.userId) this.setEntries(result.entries);
+      if (result.kind === "idle") return;
+      this.env.notify(userId);
+      if (result.kind === "sent") {
+        this.settle(result.entry.seq, (w) => w.resolve(result.response));
+        for (const listener of this.delivered) listener(result.entry.recordId, result.response);
+      } else if (result.kind === "conflict") {
+        this.settle(result.entry.seq, (w) => w.reject(new AnswerConflictError(result.entry, result.server)));
+      } else if (result.kind === "rejected") {
+        this.settle(result.entry.seq, (w) => w.reject(new AnswerRefusedError(result.entry, result.status)));
+      } else {
+        this.scheduleRetry(retryDelay(result.attempts, this.env.random()));
+        return;
+      }
+    }
+  }
+
+  private settle(seq: number, call: (waiter: Waiter) => void): void {
+    const waiters = this.waiters.get(seq) ?? [];
+    this.waiters.delete(seq);
+    for (const w of waiters) call(w);
+  }
+
+  private scheduleRetry(ms: number): void {
+    if (this.timer !== null) this.env.clearTimer(this.timer);
+    runInAction(() => { this.retryAt = Date.now() + ms; });
+    this.timer = this.env.setTimer(() => {
+      this.timer = null;
+      runInAction(() => { this.retryAt = null; });
+      this.kick();
+    }, ms);
+  }
+
+  /**
+   * Before sign-out: tries to send what waits (when online, up to `waitMs`), then reports what is still only on
+   * this device. Nothing left: the user's stored answers are cleared and 'clean' is returned.
+   */
+  async prepareSignOut(waitMs = 5000): Promise<UnsentWork | "clean"> {
+    const userId = this.userId;
+    if (!userId) return "clean";
+    if (this.online && this.waiting > 0) {
+      this.sendNow();
+      const deadline = Date.now() + waitMs;
+      while (Date.now() < deadline && this.waiting > 0 && this.retryAt === null) await new Promise((r) => setTimeout(r, 100));
+    }
+    await this.serial;
+    const unsent = await this.useCases.unsent.execute(userId);
+    if (unsent.answers + unsent.forms > 0) return unsent;
+    await this.forget();
+    return "clean";
+  }
+
+  /**
+   * The avatar menu's 'Log out': when everything is sent, the user's stored answers are cleared and `signOut`
+   * runs; otherwise the user is asked first (`signOutPrompt`, then `confirmSignOut` or `cancelSignOut`).
+   */
+  async requestSignOut(signOut: () => void): Promise<void> {
+    const result = await this.prepareSignOut();
+    if (result === "clean") { signOut(); return; }
+    this.signedOut = signOut;
+    runInAction(() => { this.signOutPrompt = result; });
+  }
+
+  async confirmSignOut(): Promise<void> {
+    const signOut = this.signedOut;
+    this.signedOut = null;
+    await this.forget();
+    runInAction(() => { this.signOutPrompt = null; });
+    signOut?.();
+  }
+
+  cancelSignOut(): void { this.signOutPrompt = null; this.signedOut = null; }
+
+  /** Sign-out: nothing of the user's answers stays on this device. */
+  async forget(): Promise<void> {
+    const userId = this.userId;
+    if (!userId) return;
+    await this.serial;
+    await this.useCases.clear.execute(userId);
+    this.env.notify(userId);
+    await this.setUser(null);
+  }
+
+  dispose(): void {
+    for (const stop of this.stops.splice(0)) stop();
+    if (this.timer !== null) this.env.clearTimer(this.timer);
+  }
+}
