@@ -6,19 +6,12 @@ import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { Transform } from "node:stream";
 import type { UploadFormat } from "./readers.js";
+import type { UploadMapping } from "@tessera/domain";
 
 export type UploadStatus = "uploaded" | "queued" | "importing" | "finished" | "failed" | "cancelled";
 
-/** The mapping of file columns onto a dataset's settings (docs/api.md "Record uploads"). */
-export interface MappingPair { source: string; target: string }
-export interface UploadMapping {
-  fields: MappingPair[];
-  metadata: MappingPair[];
-  suggestions: MappingPair[];
-  responses: MappingPair[];
-  vectors: MappingPair[];
-  external_id: string | null;
-}
+/** The mapping of file columns onto a dataset's settings (docs/api.md "Record uploads"): the domain's shape, shared with the web app. */
+export type { MappingPair, UploadMapping } from "@tessera/domain";
 
 /** An upload's state, kept beside its file (uploads live on this server's disk, like the file). */
 export interface UploadState {
