@@ -14,7 +14,9 @@ function noEvalFallbacks(): Plugin {
     enforce: "pre",
     transform(code, id) {
       if (!id.includes("reflect-metadata")) return null;
-      const out = code.replace('return Function("return this;")();', "return globalThis;").replace('return (void 0, eval)("(function() { return this; })()");', "return globalThis;");
+      const out = code
+        .replace('return Function("return this;")();', "return globalThis;")
+        .replace('return (void 0, eval)("(function() { return this; })()");', "return globalThis;");
       return out === code ? null : { code: out, map: null };
     },
   };

@@ -5,7 +5,11 @@ import { defineConfig } from "vitest/config";
 // machine is still checked for the same end state, and a wrong state still fails.
 export default defineConfig({
   test: {
-    include: ["src/**/*.e2e.test.ts"], testTimeout: 60000, hookTimeout: 90000, fileParallelism: false, pool: "forks",
+    include: ["src/**/*.e2e.test.ts"],
+    testTimeout: 60000,
+    hookTimeout: 90000,
+    fileParallelism: false,
+    pool: "forks",
     expect: { poll: { timeout: 15_000 } },
   },
 });

@@ -13,7 +13,10 @@ describe("first owner", () => {
     expect([secrets.ownerUsername, secrets.ownerPassword]).toEqual(["boss", "secret-pass"]);
   });
   it("lets TESSERA_OWNER_USERNAME / TESSERA_OWNER_PASSWORD win everywhere", () => {
-    const config = loadConfig({ SPACE_ID: "ada/tessera", SPACE_AUTHOR_NAME: "ada", TESSERA_OWNER_USERNAME: "root", TESSERA_OWNER_PASSWORD: "pw-12345678" }, []);
+    const config = loadConfig(
+      { SPACE_ID: "ada/tessera", SPACE_AUTHOR_NAME: "ada", TESSERA_OWNER_USERNAME: "root", TESSERA_OWNER_PASSWORD: "pw-12345678" },
+      [],
+    );
     expect([config.ownerUsername, config.ownerPassword]).toEqual(["root", "pw-12345678"]);
   });
 });

@@ -34,7 +34,14 @@ export function createContext(store: Store, tokens: TokenService, config: Server
   const jobs = createJobQueue(store.db, config.hub, store.databaseUrl);
   const webhookJobs = createWebhookJobQueue(store.db, config.hub, jobs, store.databaseUrl);
   return {
-    store, db: store.db, tokens, config, hub: createHubClient(config.hub), jobs, webhookJobs, events: new WebhookEvents(store.db, webhookJobs, backgroundErrorLogger("webhook events")),
+    store,
+    db: store.db,
+    tokens,
+    config,
+    hub: createHubClient(config.hub),
+    jobs,
+    webhookJobs,
+    events: new WebhookEvents(store.db, webhookJobs, backgroundErrorLogger("webhook events")),
     currentUser: (request) => authenticate(request, store.db, tokens),
   };
 }

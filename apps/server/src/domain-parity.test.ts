@@ -1,6 +1,10 @@
 import {
-  answerViolation, questionSettingsViolations, recordStatusFor,
-  type AnswerRuleContext, type AnswerRuleQuestion, type QuestionSettingsInput,
+  answerViolation,
+  questionSettingsViolations,
+  recordStatusFor,
+  type AnswerRuleContext,
+  type AnswerRuleQuestion,
+  type QuestionSettingsInput,
 } from "@tessera/domain";
 import { beforeAll, describe, expect, it } from "vitest";
 import { serverForFile, uniqueName, type Json } from "./testing/fixtures.js";
@@ -22,12 +26,57 @@ const SETTINGS_CASES: [string, QuestionSettingsInput & Json][] = [
   ["label: 500 options", { type: "label_selection", options: many(500) }],
   ["label: 501 options", { type: "label_selection", options: many(501) }],
   ["label: duplicate values", { type: "label_selection", options: options("a", "a") }],
-  ["label: empty value", { type: "label_selection", options: [{ value: "", text: "Empty" }, { value: "b", text: "B" }] }],
-  ["label: value of 200 characters", { type: "label_selection", options: [{ value: "v".repeat(200), text: "A" }, { value: "b", text: "B" }] }],
-  ["label: value of 201 characters", { type: "label_selection", options: [{ value: "v".repeat(201), text: "A" }, { value: "b", text: "B" }] }],
-  ["label: text of 501 characters", { type: "label_selection", options: [{ value: "a", text: "t".repeat(501) }, { value: "b", text: "B" }] }],
+  [
+    "label: empty value",
+    {
+      type: "label_selection",
+      options: [
+        { value: "", text: "Empty" },
+        { value: "b", text: "B" },
+      ],
+    },
+  ],
+  [
+    "label: value of 200 characters",
+    {
+      type: "label_selection",
+      options: [
+        { value: "v".repeat(200), text: "A" },
+        { value: "b", text: "B" },
+      ],
+    },
+  ],
+  [
+    "label: value of 201 characters",
+    {
+      type: "label_selection",
+      options: [
+        { value: "v".repeat(201), text: "A" },
+        { value: "b", text: "B" },
+      ],
+    },
+  ],
+  [
+    "label: text of 501 characters",
+    {
+      type: "label_selection",
+      options: [
+        { value: "a", text: "t".repeat(501) },
+        { value: "b", text: "B" },
+      ],
+    },
+  ],
   ["label: option without text", { type: "label_selection", options: [{ value: "a" }, { value: "b", text: "B" }] }],
-  ["label: option description of 1,001 characters", { type: "label_selection", options: [{ value: "a", text: "A", description: "d".repeat(1001) }, { value: "b", text: "B" }] }],
+  [
+    "label: option description of 1,001 characters",
+    {
+      type: "label_selection",
+      options: [
+        { value: "a", text: "A", description: "d".repeat(1001) },
+        { value: "b", text: "B" },
+      ],
+    },
+  ],
   ["label: visible_options 2", { type: "label_selection", options: options("a", "b", "c"), visible_options: 2 }],
   ["label: visible_options 3 of 3", { type: "label_selection", options: options("a", "b", "c"), visible_options: 3 }],
   ["label: visible_options 4 of 3", { type: "label_selection", options: options("a", "b", "c"), visible_options: 4 }],
@@ -42,7 +91,10 @@ const SETTINGS_CASES: [string, QuestionSettingsInput & Json][] = [
   ["span: HSL colour with commas", { type: "span", field: "text", options: [{ value: "per", text: "PER", color: "hsl(10, 20%, 30%)" }] }],
   ["span: HSL colour without commas", { type: "span", field: "text", options: [{ value: "per", text: "PER", color: "hsl(10 20% 30%)" }] }],
   ["span: HSLA colour", { type: "span", field: "text", options: [{ value: "per", text: "PER", color: "hsla(10, 20%, 30%, 0.5)" }] }],
-  ["span: colour with spaces around it", { type: "span", field: "text", options: [{ value: "per", text: "PER", color: " hsl(10, 20%, 30%) " }] }],
+  [
+    "span: colour with spaces around it",
+    { type: "span", field: "text", options: [{ value: "per", text: "PER", color: " hsl(10, 20%, 30%) " }] },
+  ],
   ["span: hex colour", { type: "span", field: "text", options: [{ value: "per", text: "PER", color: "#ff0000" }] }],
   ["rating: 1 and 2", { type: "rating", options: ratings(1, 2) }],
   ["rating: 0 to 10", { type: "rating", options: ratings(...Array.from({ length: 11 }, (_, i) => i)) }],
@@ -66,7 +118,11 @@ describe("question settings: the domain and the server agree", () => {
   });
 });
 
-interface AnswerCase { question: keyof typeof QUESTION_SETTINGS; value: unknown; status: "submitted" | "draft" }
+interface AnswerCase {
+  question: keyof typeof QUESTION_SETTINGS;
+  value: unknown;
+  status: "submitted" | "draft";
+}
 const QUESTION_SETTINGS = {
   text: { type: "text" },
   label: { type: "label_selection", options: options("yes", "no") },
@@ -94,29 +150,111 @@ const ANSWER_CASES: [string, AnswerCase][] = [
   ["rating: not an option", { question: "rating", value: 7, status: "submitted" }],
   ["rating: a string", { question: "rating", value: "2", status: "submitted" }],
   ["rating: 2.5", { question: "rating", value: 2.5, status: "submitted" }],
-  ["ranking: complete", { question: "ranking", value: [{ value: "x", rank: 1 }, { value: "y", rank: 2 }, { value: "z", rank: 3 }], status: "submitted" }],
-  ["ranking: ties", { question: "ranking", value: [{ value: "x", rank: 1 }, { value: "y", rank: 1 }, { value: "z", rank: 2 }], status: "submitted" }],
+  [
+    "ranking: complete",
+    {
+      question: "ranking",
+      value: [
+        { value: "x", rank: 1 },
+        { value: "y", rank: 2 },
+        { value: "z", rank: 3 },
+      ],
+      status: "submitted",
+    },
+  ],
+  [
+    "ranking: ties",
+    {
+      question: "ranking",
+      value: [
+        { value: "x", rank: 1 },
+        { value: "y", rank: 1 },
+        { value: "z", rank: 2 },
+      ],
+      status: "submitted",
+    },
+  ],
   ["ranking: partial, submitted", { question: "ranking", value: [{ value: "x", rank: 1 }], status: "submitted" }],
   ["ranking: partial, draft", { question: "ranking", value: [{ value: "x", rank: 1 }], status: "draft" }],
-  ["ranking: rank out of range", { question: "ranking", value: [{ value: "x", rank: 1 }, { value: "y", rank: 2 }, { value: "z", rank: 4 }], status: "submitted" }],
-  ["ranking: unknown value", { question: "ranking", value: [{ value: "x", rank: 1 }, { value: "y", rank: 2 }, { value: "w", rank: 3 }], status: "submitted" }],
-  ["ranking: duplicate values", { question: "ranking", value: [{ value: "x", rank: 1 }, { value: "x", rank: 2 }, { value: "z", rank: 3 }], status: "submitted" }],
+  [
+    "ranking: rank out of range",
+    {
+      question: "ranking",
+      value: [
+        { value: "x", rank: 1 },
+        { value: "y", rank: 2 },
+        { value: "z", rank: 4 },
+      ],
+      status: "submitted",
+    },
+  ],
+  [
+    "ranking: unknown value",
+    {
+      question: "ranking",
+      value: [
+        { value: "x", rank: 1 },
+        { value: "y", rank: 2 },
+        { value: "w", rank: 3 },
+      ],
+      status: "submitted",
+    },
+  ],
+  [
+    "ranking: duplicate values",
+    {
+      question: "ranking",
+      value: [
+        { value: "x", rank: 1 },
+        { value: "x", rank: 2 },
+        { value: "z", rank: 3 },
+      ],
+      status: "submitted",
+    },
+  ],
   ["ranking: fractional rank", { question: "ranking", value: [{ value: "x", rank: 1.5 }], status: "draft" }],
   ["span: one span", { question: "span", value: [{ label: "per", start: 0, end: 12 }], status: "submitted" }],
   ["span: none", { question: "span", value: [], status: "submitted" }],
   ["span: unknown label", { question: "span", value: [{ label: "loc", start: 0, end: 3 }], status: "submitted" }],
-  ["span: end beyond the text", { question: "span", value: [{ label: "per", start: 0, end: RECORD_TEXT.length + 1 }], status: "submitted" }],
+  [
+    "span: end beyond the text",
+    { question: "span", value: [{ label: "per", start: 0, end: RECORD_TEXT.length + 1 }], status: "submitted" },
+  ],
   ["span: end at the text's end", { question: "span", value: [{ label: "per", start: 17, end: RECORD_TEXT.length }], status: "submitted" }],
   ["span: end before start", { question: "span", value: [{ label: "per", start: 5, end: 3 }], status: "submitted" }],
-  ["span: overlapping", { question: "span", value: [{ label: "per", start: 0, end: 5 }, { label: "org", start: 3, end: 8 }], status: "submitted" }],
-  ["span: adjacent", { question: "span", value: [{ label: "per", start: 0, end: 3 }, { label: "org", start: 3, end: 8 }], status: "submitted" }],
+  [
+    "span: overlapping",
+    {
+      question: "span",
+      value: [
+        { label: "per", start: 0, end: 5 },
+        { label: "org", start: 3, end: 8 },
+      ],
+      status: "submitted",
+    },
+  ],
+  [
+    "span: adjacent",
+    {
+      question: "span",
+      value: [
+        { label: "per", start: 0, end: 3 },
+        { label: "org", start: 3, end: 8 },
+      ],
+      status: "submitted",
+    },
+  ],
   ["span: negative start", { question: "span", value: [{ label: "per", start: -1, end: 3 }], status: "submitted" }],
   ["span: not a list", { question: "span", value: { label: "per", start: 0, end: 3 }, status: "submitted" }],
 ];
 
 function ruleQuestion(settings: (typeof QUESTION_SETTINGS)[keyof typeof QUESTION_SETTINGS]): AnswerRuleQuestion {
   const optionValues = "options" in settings ? settings.options.map((o) => o.value as string | number) : [];
-  return { type: settings.type, optionValues, ...(settings.type === "span" ? { allowOverlapping: settings.allow_overlapping, spanField: settings.field } : {}) };
+  return {
+    type: settings.type,
+    optionValues,
+    ...(settings.type === "span" ? { allowOverlapping: settings.allow_overlapping, spanField: settings.field } : {}),
+  };
 }
 
 describe("answer values: the domain and the server agree", () => {
@@ -143,12 +281,18 @@ describe("answer values: the domain and the server agree", () => {
     const settings = QUESTION_SETTINGS[c.question];
     const response: AnswerRuleContext = { status: c.status, fieldText: RECORD_TEXT };
     const domainAccepts = answerViolation(ruleQuestion(settings), c.value, response) === null;
-    const asResponse = await fx.request("POST", `/records/${recordIds[index * 2]}/responses`, { body: { status: c.status, values: { gate: { value: "yes" }, [c.question]: { value: c.value } } } });
+    const asResponse = await fx.request("POST", `/records/${recordIds[index * 2]}/responses`, {
+      body: { status: c.status, values: { gate: { value: "yes" }, [c.question]: { value: c.value } } },
+    });
     expect(asResponse.status === 201 ? "accepted" : `refused (${asResponse.status})`).toBe(domainAccepts ? "accepted" : "refused (422)");
     // Suggestions follow the same value rules, without the submitted-only ranking rules.
     const suggestionAccepts = answerViolation(ruleQuestion(settings), c.value, { status: "suggestion", fieldText: RECORD_TEXT }) === null;
-    const asSuggestion = await fx.request("PUT", `/records/${recordIds[index * 2 + 1]}/suggestions`, { body: { question_id: questionIds[c.question], value: c.value, type: "model" } });
-    expect(asSuggestion.status < 300 ? "accepted" : `refused (${asSuggestion.status})`).toBe(suggestionAccepts ? "accepted" : "refused (422)");
+    const asSuggestion = await fx.request("PUT", `/records/${recordIds[index * 2 + 1]}/suggestions`, {
+      body: { question_id: questionIds[c.question], value: c.value, type: "model" },
+    });
+    expect(asSuggestion.status < 300 ? "accepted" : `refused (${asSuggestion.status})`).toBe(
+      suggestionAccepts ? "accepted" : "refused (422)",
+    );
   });
 });
 
@@ -159,12 +303,20 @@ describe("record status: the domain and the server agree", () => {
     await fx.field(ds.id, { name: "text", title: "Text" });
     const question = await fx.question(ds.id);
     await fx.publish(ds.id);
-    const res = await fx.ok<{ items: { id: string }[] }>("POST", `/datasets/${ds.id}/records/bulk`, { items: [{ fields: { text: "one" } }] });
+    const res = await fx.ok<{ items: { id: string }[] }>("POST", `/datasets/${ds.id}/records/bulk`, {
+      items: [{ fields: { text: "one" } }],
+    });
     const recordId = res.items[0]!.id;
     const status = async () => (await fx.ok<{ status: string }>("GET", `/records/${recordId}`)).status;
     const answer = async (responseStatus: "submitted" | "draft") => {
       const user = await fx.member(ws.id);
-      await fx.ok("POST", `/records/${recordId}/responses`, { status: responseStatus, values: { [question.name]: { value: "yes" } } }, 201, user.headers);
+      await fx.ok(
+        "POST",
+        `/records/${recordId}/responses`,
+        { status: responseStatus, values: { [question.name]: { value: "yes" } } },
+        201,
+        user.headers,
+      );
     };
     expect(await status()).toBe(recordStatusFor(0, 2));
     await answer("submitted");

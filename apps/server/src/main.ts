@@ -40,8 +40,12 @@ if (server.owner) {
   else console.log("    password: the one set in TESSERA_OWNER_PASSWORD");
   console.log(`    API key:  ${server.owner.apiKey}\n`);
 }
-console.log(`  Tessera is listening on ${server.url.replace("127.0.0.1", "localhost")}  (${config.databaseUrl ? "PostgreSQL" : `data in ${config.dataDir}`})`);
+console.log(
+  `  Tessera is listening on ${server.url.replace("127.0.0.1", "localhost")}  (${config.databaseUrl ? "PostgreSQL" : `data in ${config.dataDir}`})`,
+);
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => { void server.close().then(() => process.exit(0)); });
+  process.once(signal, () => {
+    void server.close().then(() => process.exit(0));
+  });
 }

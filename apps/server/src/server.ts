@@ -17,7 +17,13 @@ import { followWrites, warmUpDatasets } from "./search/warm-up.js";
 /** Datasets warmed up at start (search/warm-up.ts), the most recently active first. */
 const WARM_AT_START = 3;
 
-export interface RunningServer { app: FastifyInstance; ctx: AppContext; url: string; owner: OwnerBootstrap | null; close(): Promise<void> }
+export interface RunningServer {
+  app: FastifyInstance;
+  ctx: AppContext;
+  url: string;
+  owner: OwnerBootstrap | null;
+  close(): Promise<void>;
+}
 
 /** The composition root of the server: store, secrets, context, routes, first-start bootstrap. */
 export async function startServer(config: ServerConfig = loadConfig()): Promise<RunningServer> {
@@ -32,7 +38,10 @@ export async function startServer(config: ServerConfig = loadConfig()): Promise<
 
 async function startOn(store: Store, config: ServerConfig): Promise<RunningServer> {
   const secret = await loadSigningSecret(store.db, config.authSecret);
-  const ctx = createContext(store, new TokenService(secret, config.tokenExpirationSeconds), { ...config, webDist: config.webDist ?? defaultWebDist() });
+  const ctx = createContext(store, new TokenService(secret, config.tokenExpirationSeconds), {
+    ...config,
+    webDist: config.webDist ?? defaultWebDist(),
+  });
   const owner = await bootstrapOwner(store.db, config.ownerUsername, config.ownerPassword);
   const app = await buildApp(ctx);
   // Records stored but not full-text indexed before a restart (search/text-index.ts).
@@ -41,7 +50,13 @@ async function startOn(store: Store, config: ServerConfig): Promise<RunningServe
   textIndex?.onIdle((datasets) => warmUpDatasets(store.db, datasets));
   // After a restart nothing is in memory: the most recently active datasets are warmed up the same way.
   if (textIndex) {
-    const recent = await store.db.selectFrom("datasets").select("id").where("status", "=", "ready").orderBy("last_activity_at", "desc").limit(WARM_AT_START).execute();
+    const recent = await store.db
+      .selectFrom("datasets")
+      .select("id")
+      .where("status", "=", "ready")
+      .orderBy("last_activity_at", "desc")
+      .limit(WARM_AT_START)
+      .execute();
     textIndex.touch(recent.map((d) => d.id));
   }
   textIndex?.start();
@@ -52,7 +67,9 @@ async function startOn(store: Store, config: ServerConfig): Promise<RunningServe
     onRecordsWritten(store.db, (written) => {
       setImmediate(() => {
         if (closing) return;
-        followWrites(store.db, written.datasetId).catch((error: unknown) => { if (!closing) console.error("search: following a write failed", error); });
+        followWrites(store.db, written.datasetId).catch((error: unknown) => {
+          if (!closing) console.error("search: following a write failed", error);
+        });
       });
     });
   }
@@ -61,8 +78,16 @@ async function startOn(store: Store, config: ServerConfig): Promise<RunningServe
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   return {
-    app, ctx, owner, url: `http://${config.host === "0.0.0.0" ? "127.0.0.1" : config.host}:${port}`,
-    close: async () => { closing = true; await textIndex?.stop(); await app.close(); await store.close(); },
+    app,
+    ctx,
+    owner,
+    url: `http://${config.host === "0.0.0.0" ? "127.0.0.1" : config.host}:${port}`,
+    close: async () => {
+      closing = true;
+      await textIndex?.stop();
+      await app.close();
+      await store.close();
+    },
   };
 }
 

@@ -13,7 +13,12 @@ const work = mkdtempSync(join(tmpdir(), "tessera-domain-pack-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 function run(command: string, args: string[], cwd: string): string {
-  return execFileSync(command, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, npm_config_audit: "false", npm_config_fund: "false" } });
+  return execFileSync(command, args, {
+    cwd,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, npm_config_audit: "false", npm_config_fund: "false" },
+  });
 }
 
 describe("the packed @tessera/domain", () => {
@@ -35,28 +40,47 @@ describe("the packed @tessera/domain", () => {
     writeFileSync(
       join(app, "use.mjs"),
       [
-        'const before = new Set(Object.getOwnPropertyNames(globalThis));',
+        "const before = new Set(Object.getOwnPropertyNames(globalThis));",
         'const domain = await import("@tessera/domain");',
-        'const added = Object.getOwnPropertyNames(globalThis).filter((name) => !before.has(name));',
+        "const added = Object.getOwnPropertyNames(globalThis).filter((name) => !before.has(name));",
         'const errors = domain.validateQuestionOptions("label_selection", [{ value: "yes", text: "Yes" }]);',
         'console.log(JSON.stringify({ added, errors, hsl: domain.isHslColor("hsl(210, 50%, 40%)"), types: domain.QUESTION_TYPES }));',
       ].join("\n"),
     );
-    const out = JSON.parse(run(process.execPath, ["use.mjs"], app)) as { added: string[]; errors: { key: string }[]; hsl: boolean; types: string[] };
+    const out = JSON.parse(run(process.execPath, ["use.mjs"], app)) as {
+      added: string[];
+      errors: { key: string }[];
+      hsl: boolean;
+      types: string[];
+    };
     expect(out.added).toEqual([]);
     expect(out.errors.map((e) => e.key)).toEqual(["datasetCreation.questions.labelSelection.atLeastTwoOptions"]);
     expect(out.hsl).toBe(true);
     expect(out.types).toContain("span");
 
-    const pkg = JSON.parse(run(process.execPath, ["-p", "JSON.stringify(require('./node_modules/@tessera/domain/package.json'))"], app)) as { exports: { ".": { types: string } } };
+    const pkg = JSON.parse(
+      run(process.execPath, ["-p", "JSON.stringify(require('./node_modules/@tessera/domain/package.json'))"], app),
+    ) as { exports: { ".": { types: string } } };
     expect(pkg.exports["."].types).toBe("./dist/index.d.ts");
 
     // A TypeScript consumer type-checks against the shipped declarations (a wrong call must fail).
-    writeFileSync(join(app, "tsconfig.json"), JSON.stringify({ compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", strict: true, noEmit: true, skipLibCheck: false, types: [] }, files: ["use.ts"] }));
-    writeFileSync(join(app, "use.ts"), 'import { validateQuestionOptions, type QuestionType } from "@tessera/domain";\nconst type: QuestionType = "rating";\nexport const errors: { key: string }[] = validateQuestionOptions(type, []);\n');
+    writeFileSync(
+      join(app, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", strict: true, noEmit: true, skipLibCheck: false, types: [] },
+        files: ["use.ts"],
+      }),
+    );
+    writeFileSync(
+      join(app, "use.ts"),
+      'import { validateQuestionOptions, type QuestionType } from "@tessera/domain";\nconst type: QuestionType = "rating";\nexport const errors: { key: string }[] = validateQuestionOptions(type, []);\n',
+    );
     const tsc = join(require.resolve("typescript/package.json"), "..", "bin", "tsc");
     run(process.execPath, [tsc, "-p", "tsconfig.json"], app);
-    writeFileSync(join(app, "use.ts"), 'import { validateQuestionOptions } from "@tessera/domain";\nexport const errors: number = validateQuestionOptions("rating", []);\n');
+    writeFileSync(
+      join(app, "use.ts"),
+      'import { validateQuestionOptions } from "@tessera/domain";\nexport const errors: number = validateQuestionOptions("rating", []);\n',
+    );
     let typeErrors = "";
     try {
       run(process.execPath, [tsc, "-p", "tsconfig.json"], app);

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { toastDuration, tooltipWidth, roundTo, DEFAULT_RATING_OPTIONS, BULK_CHUNK_SIZE, IMPORT_POLL_TRIES } from "./constants.js";
-import { maxLengthMessage, MESSAGES, HTTP_STATUS_MESSAGES, BUSINESS_CODE_MESSAGES, UnknownQuestionTypeError, InvalidSettingsUpdateError } from "./messages.js";
+import {
+  maxLengthMessage,
+  MESSAGES,
+  HTTP_STATUS_MESSAGES,
+  BUSINESS_CODE_MESSAGES,
+  UnknownQuestionTypeError,
+  InvalidSettingsUpdateError,
+} from "./messages.js";
 
 describe("constants and messages", () => {
   it("toast duration is 6000 ms plus 1000 ms per 120 characters, rounded up", () => {

@@ -40,13 +40,32 @@ describe("composition root", () => {
   });
 
   it("lists datasets with their workspace names, or throws ERROR_FETCHING_FEEDBACK_DATASETS", async () => {
-    const ds = { id: "d1", name: "imdb", guidelines: null, status: "ready", workspace_id: "w1", allow_extra_metadata: true, distribution: { strategy: "overlap", min_submitted: 1 }, metadata: null, inserted_at: "2026-01-01T00:00:00", updated_at: "2026-01-02T00:00:00", last_activity_at: "2026-01-02T00:00:00" };
-    const ok = fakeFetch(async (req) => new URL(req.url).pathname.endsWith("/me/datasets") ? json({ items: [ds] }) : json({ items: [{ id: "w1", name: "team" }] }));
-    const list = await createContainer({ storage: new MemoryStorage(), origin: "http://app.test", fetch: ok.fn }).resolve(ListDatasetsUseCase).execute();
+    const ds = {
+      id: "d1",
+      name: "imdb",
+      guidelines: null,
+      status: "ready",
+      workspace_id: "w1",
+      allow_extra_metadata: true,
+      distribution: { strategy: "overlap", min_submitted: 1 },
+      metadata: null,
+      inserted_at: "2026-01-01T00:00:00",
+      updated_at: "2026-01-02T00:00:00",
+      last_activity_at: "2026-01-02T00:00:00",
+    };
+    const ok = fakeFetch(async (req) =>
+      new URL(req.url).pathname.endsWith("/me/datasets") ? json({ items: [ds] }) : json({ items: [{ id: "w1", name: "team" }] }),
+    );
+    const list = await createContainer({ storage: new MemoryStorage(), origin: "http://app.test", fetch: ok.fn })
+      .resolve(ListDatasetsUseCase)
+      .execute();
     expect(list.map((d) => [d.name, d.workspaceName, d.distribution.minSubmitted])).toEqual([["imdb", "team", 1]]);
     const failing = fakeFetch(async () => json({}, 500));
-    await expect(createContainer({ storage: new MemoryStorage(), origin: "http://app.test", fetch: failing.fn }).resolve(ListDatasetsUseCase).execute())
-      .rejects.toMatchObject({ code: ErrorCode.ERROR_FETCHING_FEEDBACK_DATASETS });
+    await expect(
+      createContainer({ storage: new MemoryStorage(), origin: "http://app.test", fetch: failing.fn })
+        .resolve(ListDatasetsUseCase)
+        .execute(),
+    ).rejects.toMatchObject({ code: ErrorCode.ERROR_FETCHING_FEEDBACK_DATASETS });
   });
 });
 

@@ -2,21 +2,63 @@ import "reflect-metadata";
 import { container as rootContainer, instanceCachingFactory, type DependencyContainer, type InjectionToken } from "tsyringe";
 import type { KyInstance } from "ky";
 import {
-  BulkAnnotateUseCase, ClearRecordUseCase, DiscardRecordUseCase, GetAgentsUseCase, GetRecordsByCriteriaUseCase,
-  ListDatasetsUseCase, LoadDatasetWithSettingsUseCase, LoadRecordsUseCase, LoadUserUseCase, RegenerateApiKeyUseCase, SaveDraftUseCase, SignInUseCase,
-  SignOutUseCase, SubmitRecordUseCase, TOKENS, RESERVATION_TOKENS, type ReservationRepository,
-  CreateDatasetUseCase, DeleteDatasetUseCase, GetDatasetCreationUseCase, GetDatasetMetricsUseCase, GetFirstRecordFromHubUseCase,
-  GetJobStatusUseCase, GetMetadataMetricsUseCase, GetWorkspacesUseCase, UpdateDatasetSettingUseCase, UpdateFieldSettingUseCase,
-  UpdateMetadataSettingUseCase, UpdateQuestionSettingUseCase, UpdateVectorSettingUseCase,
-  type Clock, type HubRepository, type JobRepository, type WorkspaceRepository,
-  type AgentRepository, type AuthRepository, type DatasetManagementRepository, type DatasetRepository, type FieldRepository,
-  type MetadataRepository, type NotificationPort, type QuestionRepository, type RecordRepository, type ResponseRepository,
-  type TokenStore, type UserRepository, type VectorRepository,
+  BulkAnnotateUseCase,
+  ClearRecordUseCase,
+  DiscardRecordUseCase,
+  GetAgentsUseCase,
+  GetRecordsByCriteriaUseCase,
+  ListDatasetsUseCase,
+  LoadDatasetWithSettingsUseCase,
+  LoadRecordsUseCase,
+  LoadUserUseCase,
+  RegenerateApiKeyUseCase,
+  SaveDraftUseCase,
+  SignInUseCase,
+  SignOutUseCase,
+  SubmitRecordUseCase,
+  TOKENS,
+  RESERVATION_TOKENS,
+  type ReservationRepository,
+  CreateDatasetUseCase,
+  DeleteDatasetUseCase,
+  GetDatasetCreationUseCase,
+  GetDatasetMetricsUseCase,
+  GetFirstRecordFromHubUseCase,
+  GetJobStatusUseCase,
+  GetMetadataMetricsUseCase,
+  GetWorkspacesUseCase,
+  UpdateDatasetSettingUseCase,
+  UpdateFieldSettingUseCase,
+  UpdateMetadataSettingUseCase,
+  UpdateQuestionSettingUseCase,
+  UpdateVectorSettingUseCase,
+  type Clock,
+  type HubRepository,
+  type JobRepository,
+  type WorkspaceRepository,
+  type AgentRepository,
+  type AuthRepository,
+  type DatasetManagementRepository,
+  type DatasetRepository,
+  type FieldRepository,
+  type MetadataRepository,
+  type NotificationPort,
+  type QuestionRepository,
+  type RecordRepository,
+  type ResponseRepository,
+  type TokenStore,
+  type UserRepository,
+  type VectorRepository,
 } from "@tessera/domain";
 import { HttpCache } from "./http/cache.js";
 import { HttpHubRepository, HttpJobRepository, HttpWorkspaceRepository, systemClock } from "./repositories/more-repositories.js";
 import { HttpRecordRepository, HttpResponseRepository } from "./repositories/record-repository.js";
-import { HttpFieldRepository, HttpMetadataRepository, HttpQuestionRepository, HttpVectorRepository } from "./repositories/settings-repositories.js";
+import {
+  HttpFieldRepository,
+  HttpMetadataRepository,
+  HttpQuestionRepository,
+  HttpVectorRepository,
+} from "./repositories/settings-repositories.js";
 import { createHttpClient, type HttpClientOptions } from "./http/http-client.js";
 import { LocalTokenStore, MemoryStorage, ProductStorage, type KeyValueStorage } from "./storage/local-storage.js";
 import { HttpAuthRepository } from "./repositories/auth-repository.js";
@@ -72,11 +114,36 @@ export function createContainer(options: CompositionOptions = {}): DependencyCon
   c.register(TOKENS.UserRepository, { useFactory: instanceCachingFactory((d) => new HttpUserRepository(http(d))) });
   c.register(TOKENS.DatasetRepository, { useFactory: instanceCachingFactory((d) => new HttpDatasetRepository(http(d))) });
 
-  c.register(SignInUseCase, { useFactory: instanceCachingFactory((d) => new SignInUseCase(d.resolve<AuthRepository>(TOKENS.AuthRepository), d.resolve<TokenStore>(TOKENS.TokenStore), d.resolve<UserRepository>(TOKENS.UserRepository))) });
-  c.register(SignOutUseCase, { useFactory: instanceCachingFactory((d) => new SignOutUseCase(d.resolve<TokenStore>(TOKENS.TokenStore), d.resolve<ReservationRepository>(RESERVATION_TOKENS.ReservationRepository))) });
-  c.register(LoadUserUseCase, { useFactory: instanceCachingFactory((d) => new LoadUserUseCase(d.resolve<TokenStore>(TOKENS.TokenStore), d.resolve<UserRepository>(TOKENS.UserRepository))) });
-  c.register(RegenerateApiKeyUseCase, { useFactory: instanceCachingFactory((d) => new RegenerateApiKeyUseCase(d.resolve<HttpUserRepository>(TOKENS.UserRepository))) });
-  c.register(ListDatasetsUseCase, { useFactory: instanceCachingFactory((d) => new ListDatasetsUseCase(d.resolve<DatasetRepository>(TOKENS.DatasetRepository))) });
+  c.register(SignInUseCase, {
+    useFactory: instanceCachingFactory(
+      (d) =>
+        new SignInUseCase(
+          d.resolve<AuthRepository>(TOKENS.AuthRepository),
+          d.resolve<TokenStore>(TOKENS.TokenStore),
+          d.resolve<UserRepository>(TOKENS.UserRepository),
+        ),
+    ),
+  });
+  c.register(SignOutUseCase, {
+    useFactory: instanceCachingFactory(
+      (d) =>
+        new SignOutUseCase(
+          d.resolve<TokenStore>(TOKENS.TokenStore),
+          d.resolve<ReservationRepository>(RESERVATION_TOKENS.ReservationRepository),
+        ),
+    ),
+  });
+  c.register(LoadUserUseCase, {
+    useFactory: instanceCachingFactory(
+      (d) => new LoadUserUseCase(d.resolve<TokenStore>(TOKENS.TokenStore), d.resolve<UserRepository>(TOKENS.UserRepository)),
+    ),
+  });
+  c.register(RegenerateApiKeyUseCase, {
+    useFactory: instanceCachingFactory((d) => new RegenerateApiKeyUseCase(d.resolve<HttpUserRepository>(TOKENS.UserRepository))),
+  });
+  c.register(ListDatasetsUseCase, {
+    useFactory: instanceCachingFactory((d) => new ListDatasetsUseCase(d.resolve<DatasetRepository>(TOKENS.DatasetRepository))),
+  });
   registerShell(c, http);
   registerReservations(c, http);
   registerOAuth(c, http, options);
@@ -103,20 +170,39 @@ function registerAnnotation(c: DependencyContainer, http: (d: DependencyContaine
   single(TOKENS.VectorRepository, (d) => new HttpVectorRepository(http(d)));
 
   const r = <T>(d: DependencyContainer, token: symbol) => d.resolve<T>(token);
-  const useCase = <T>(cls: InjectionToken<T>, make: (d: DependencyContainer) => T) => c.register(cls, { useFactory: instanceCachingFactory(make) });
-  useCase(GetRecordsByCriteriaUseCase, (d) => new GetRecordsByCriteriaUseCase(r<RecordRepository>(d, TOKENS.RecordRepository), r<QuestionRepository>(d, TOKENS.QuestionRepository), r<FieldRepository>(d, TOKENS.FieldRepository)));
+  const useCase = <T>(cls: InjectionToken<T>, make: (d: DependencyContainer) => T) =>
+    c.register(cls, { useFactory: instanceCachingFactory(make) });
+  useCase(
+    GetRecordsByCriteriaUseCase,
+    (d) =>
+      new GetRecordsByCriteriaUseCase(
+        r<RecordRepository>(d, TOKENS.RecordRepository),
+        r<QuestionRepository>(d, TOKENS.QuestionRepository),
+        r<FieldRepository>(d, TOKENS.FieldRepository),
+      ),
+  );
   useCase(LoadRecordsUseCase, (d) => new LoadRecordsUseCase(d.resolve(GetRecordsByCriteriaUseCase)));
   useCase(SubmitRecordUseCase, (d) => new SubmitRecordUseCase(r<ResponseRepository>(d, TOKENS.ResponseRepository)));
   useCase(SaveDraftUseCase, (d) => new SaveDraftUseCase(r<ResponseRepository>(d, TOKENS.ResponseRepository)));
   useCase(DiscardRecordUseCase, (d) => new DiscardRecordUseCase(r<ResponseRepository>(d, TOKENS.ResponseRepository)));
   useCase(ClearRecordUseCase, (d) => new ClearRecordUseCase(r<ResponseRepository>(d, TOKENS.ResponseRepository)));
-  useCase(BulkAnnotateUseCase, (d) => new BulkAnnotateUseCase(r<ResponseRepository>(d, TOKENS.ResponseRepository), d.resolve(GetRecordsByCriteriaUseCase)));
+  useCase(
+    BulkAnnotateUseCase,
+    (d) => new BulkAnnotateUseCase(r<ResponseRepository>(d, TOKENS.ResponseRepository), d.resolve(GetRecordsByCriteriaUseCase)),
+  );
   useCase(GetAgentsUseCase, (d) => new GetAgentsUseCase(r<AgentRepository>(d, TOKENS.AgentRepository)));
-  useCase(LoadDatasetWithSettingsUseCase, (d) => new LoadDatasetWithSettingsUseCase(
-    r<DatasetManagementRepository>(d, TOKENS.DatasetManagementRepository), r<QuestionRepository>(d, TOKENS.QuestionRepository),
-    r<FieldRepository>(d, TOKENS.FieldRepository), r<VectorRepository>(d, TOKENS.VectorRepository), r<MetadataRepository>(d, TOKENS.MetadataRepository)));
+  useCase(
+    LoadDatasetWithSettingsUseCase,
+    (d) =>
+      new LoadDatasetWithSettingsUseCase(
+        r<DatasetManagementRepository>(d, TOKENS.DatasetManagementRepository),
+        r<QuestionRepository>(d, TOKENS.QuestionRepository),
+        r<FieldRepository>(d, TOKENS.FieldRepository),
+        r<VectorRepository>(d, TOKENS.VectorRepository),
+        r<MetadataRepository>(d, TOKENS.MetadataRepository),
+      ),
+  );
 }
-
 
 /** Dataset settings, creation from the Hub, jobs and workspaces. */
 function registerDatasets(c: DependencyContainer, http: (d: DependencyContainer) => KyInstance, options: CompositionOptions): void {
@@ -127,7 +213,8 @@ function registerDatasets(c: DependencyContainer, http: (d: DependencyContainer)
   c.registerInstance(TOKENS.Clock, options.clock ?? systemClock);
 
   const r = <T>(d: DependencyContainer, token: symbol) => d.resolve<T>(token);
-  const useCase = <T>(cls: InjectionToken<T>, make: (d: DependencyContainer) => T) => c.register(cls, { useFactory: instanceCachingFactory(make) });
+  const useCase = <T>(cls: InjectionToken<T>, make: (d: DependencyContainer) => T) =>
+    c.register(cls, { useFactory: instanceCachingFactory(make) });
   const management = (d: DependencyContainer) => r<DatasetManagementRepository>(d, TOKENS.DatasetManagementRepository);
   useCase(UpdateDatasetSettingUseCase, (d) => new UpdateDatasetSettingUseCase(management(d)));
   useCase(UpdateQuestionSettingUseCase, (d) => new UpdateQuestionSettingUseCase(r<QuestionRepository>(d, TOKENS.QuestionRepository)));
@@ -141,8 +228,17 @@ function registerDatasets(c: DependencyContainer, http: (d: DependencyContainer)
   useCase(GetJobStatusUseCase, (d) => new GetJobStatusUseCase(r<JobRepository>(d, TOKENS.JobRepository)));
   useCase(GetDatasetCreationUseCase, (d) => new GetDatasetCreationUseCase(r<HubRepository>(d, TOKENS.HubRepository)));
   useCase(GetFirstRecordFromHubUseCase, (d) => new GetFirstRecordFromHubUseCase(r<HubRepository>(d, TOKENS.HubRepository)));
-  useCase(CreateDatasetUseCase, (d) => new CreateDatasetUseCase(
-    management(d), r<DatasetRepository>(d, TOKENS.DatasetRepository), r<WorkspaceRepository>(d, TOKENS.WorkspaceRepository),
-    r<FieldRepository>(d, TOKENS.FieldRepository), r<QuestionRepository>(d, TOKENS.QuestionRepository),
-    r<MetadataRepository>(d, TOKENS.MetadataRepository), r<Clock>(d, TOKENS.Clock)));
+  useCase(
+    CreateDatasetUseCase,
+    (d) =>
+      new CreateDatasetUseCase(
+        management(d),
+        r<DatasetRepository>(d, TOKENS.DatasetRepository),
+        r<WorkspaceRepository>(d, TOKENS.WorkspaceRepository),
+        r<FieldRepository>(d, TOKENS.FieldRepository),
+        r<QuestionRepository>(d, TOKENS.QuestionRepository),
+        r<MetadataRepository>(d, TOKENS.MetadataRepository),
+        r<Clock>(d, TOKENS.Clock),
+      ),
+  );
 }

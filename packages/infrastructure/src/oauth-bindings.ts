@@ -1,7 +1,12 @@
 import { instanceCachingFactory, type DependencyContainer } from "tsyringe";
 import {
-  LoadOAuthProvidersUseCase, SignInWithOAuthUseCase, StartOAuthSignInUseCase, TOKENS,
-  type OAuthRepository, type TokenStore, type UserRepository,
+  LoadOAuthProvidersUseCase,
+  SignInWithOAuthUseCase,
+  StartOAuthSignInUseCase,
+  TOKENS,
+  type OAuthRepository,
+  type TokenStore,
+  type UserRepository,
 } from "@tessera/domain";
 import type { KyInstance } from "ky";
 import { HttpOAuthRepository } from "./repositories/oauth-repository.js";
@@ -16,6 +21,9 @@ export function registerOAuth(c: DependencyContainer, http: (d: DependencyContai
   c.register(LoadOAuthProvidersUseCase, { useFactory: instanceCachingFactory((d) => new LoadOAuthProvidersUseCase(oauth(d))) });
   c.register(StartOAuthSignInUseCase, { useFactory: instanceCachingFactory((d) => new StartOAuthSignInUseCase(oauth(d))) });
   c.register(SignInWithOAuthUseCase, {
-    useFactory: instanceCachingFactory((d) => new SignInWithOAuthUseCase(oauth(d), d.resolve<TokenStore>(TOKENS.TokenStore), d.resolve<UserRepository>(TOKENS.UserRepository))),
+    useFactory: instanceCachingFactory(
+      (d) =>
+        new SignInWithOAuthUseCase(oauth(d), d.resolve<TokenStore>(TOKENS.TokenStore), d.resolve<UserRepository>(TOKENS.UserRepository)),
+    ),
   });
 }

@@ -1,8 +1,20 @@
 import { instanceCachingFactory, type DependencyContainer, type InjectionToken } from "tsyringe";
 import {
-  ClearOfflineAnswersUseCase, GetUnsentWorkUseCase, KeepFormDraftUseCase, ListQueuedAnswersUseCase, OFFLINE_TOKENS, QueueAnswerUseCase, ResolveQueuedAnswerUseCase,
-  RestoreFormDraftUseCase, SendNextAnswerUseCase, TOKENS,
-  type AnswerSyncRepository, type Clock, type FormDraftStore, type OutboxStore, type TokenStore,
+  ClearOfflineAnswersUseCase,
+  GetUnsentWorkUseCase,
+  KeepFormDraftUseCase,
+  ListQueuedAnswersUseCase,
+  OFFLINE_TOKENS,
+  QueueAnswerUseCase,
+  ResolveQueuedAnswerUseCase,
+  RestoreFormDraftUseCase,
+  SendNextAnswerUseCase,
+  TOKENS,
+  type AnswerSyncRepository,
+  type Clock,
+  type FormDraftStore,
+  type OutboxStore,
+  type TokenStore,
 } from "@tessera/domain";
 import { createHttpClient, type HttpClientOptions } from "./http/http-client.js";
 import type { HttpCache } from "./http/cache.js";
@@ -16,17 +28,27 @@ export interface OfflineOptions extends HttpClientOptions {
 
 /** Part of the composition root (called by createContainer): offline answers (outbox, kept forms) and their use cases. */
 export function registerOffline(c: DependencyContainer, options: OfflineOptions, cache: HttpCache): void {
-  const single = <T>(token: InjectionToken<T>, make: (d: DependencyContainer) => T) => c.register(token, { useFactory: instanceCachingFactory(make) });
+  const single = <T>(token: InjectionToken<T>, make: (d: DependencyContainer) => T) =>
+    c.register(token, { useFactory: instanceCachingFactory(make) });
   const handle = new OfflineDatabaseHandle(options.offlineDatabase);
   single(OFFLINE_TOKENS.OutboxStore, () => new IndexedDbOutboxStore(handle));
   single(OFFLINE_TOKENS.FormDraftStore, () => new IndexedDbFormDraftStore(handle));
   // a quiet client: no failed-request toasts for answers that only have to wait
-  single(OFFLINE_TOKENS.AnswerSyncRepository, (d) => new HttpAnswerSyncRepository(createHttpClient(d.resolve<TokenStore>(TOKENS.TokenStore), { ...options, notifications: undefined, cache })));
+  single(
+    OFFLINE_TOKENS.AnswerSyncRepository,
+    (d) =>
+      new HttpAnswerSyncRepository(
+        createHttpClient(d.resolve<TokenStore>(TOKENS.TokenStore), { ...options, notifications: undefined, cache }),
+      ),
+  );
   const outbox = (d: DependencyContainer) => d.resolve<OutboxStore>(OFFLINE_TOKENS.OutboxStore);
   const drafts = (d: DependencyContainer) => d.resolve<FormDraftStore>(OFFLINE_TOKENS.FormDraftStore);
   const clock = (d: DependencyContainer) => d.resolve<Clock>(TOKENS.Clock);
   single(QueueAnswerUseCase, (d) => new QueueAnswerUseCase(outbox(d), drafts(d), clock(d)));
-  single(SendNextAnswerUseCase, (d) => new SendNextAnswerUseCase(outbox(d), drafts(d), d.resolve<AnswerSyncRepository>(OFFLINE_TOKENS.AnswerSyncRepository)));
+  single(
+    SendNextAnswerUseCase,
+    (d) => new SendNextAnswerUseCase(outbox(d), drafts(d), d.resolve<AnswerSyncRepository>(OFFLINE_TOKENS.AnswerSyncRepository)),
+  );
   single(ResolveQueuedAnswerUseCase, (d) => new ResolveQueuedAnswerUseCase(outbox(d), drafts(d)));
   single(KeepFormDraftUseCase, (d) => new KeepFormDraftUseCase(drafts(d), clock(d)));
   single(RestoreFormDraftUseCase, (d) => new RestoreFormDraftUseCase(drafts(d)));

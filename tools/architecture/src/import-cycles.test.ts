@@ -9,12 +9,15 @@ const roots = ["packages/domain/src", "packages/infrastructure/src", "apps/serve
 
 describe("import graph", () => {
   it("has no circular imports in any package, app or tool", async () => {
-    const graph = await madge(roots.map((dir) => resolve(root, dir)), {
-      baseDir: root,
-      fileExtensions: ["ts", "tsx", "mjs"],
-      excludeRegExp: [/node_modules/, /\/dist\//, /\.d\.ts$/],
-      tsConfig: resolve(root, "tsconfig.base.json"),
-    });
+    const graph = await madge(
+      roots.map((dir) => resolve(root, dir)),
+      {
+        baseDir: root,
+        fileExtensions: ["ts", "tsx", "mjs"],
+        excludeRegExp: [/node_modules/, /\/dist\//, /\.d\.ts$/],
+        tsConfig: resolve(root, "tsconfig.base.json"),
+      },
+    );
     expect(graph.circular()).toEqual([]);
   }, 120_000);
 });

@@ -40,7 +40,13 @@ const log = (msg: string) => process.stderr.write(`[agreement ${new Date().toISO
 /** Deterministic pseudo-random numbers (mulberry32). */
 function rng(seed: number): () => number {
   let a = seed;
-  return () => { a |= 0; a = (a + 0x6d2b79f5) | 0; let t = Math.imul(a ^ (a >>> 15), 1 | a); t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t; return ((t ^ (t >>> 14)) >>> 0) / 4294967296; };
+  return () => {
+    a |= 0;
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
 }
 const LABELS = ["positive", "negative", "neutral"];
 const TOPICS = ["sports", "politics", "science", "culture"];
@@ -52,13 +58,17 @@ try {
   let owner = new Api(server.url, server.ownerApiKey);
   if (!server.ownerApiKey) {
     // a kept data directory: the owner signs in with the bench's password
-    const token = await fetch(`${server.url}/api/v1/token`, { method: "POST", body: new URLSearchParams({ username: "owner", password: server.ownerPassword }) });
+    const token = await fetch(`${server.url}/api/v1/token`, {
+      method: "POST",
+      body: new URLSearchParams({ username: "owner", password: server.ownerPassword }),
+    });
     const bearer = ((await token.json()) as { access_token: string }).access_token;
     const me = await fetch(`${server.url}/api/v1/me`, { headers: { Authorization: `Bearer ${bearer}` } });
     owner = new Api(server.url, ((await me.json()) as { api_key: string }).api_key);
   }
   const id = args["data-dir"]
-    ? (await owner.json<{ items: { id: string; name: string }[] }>("GET", "/me/datasets")).items.find((d) => d.name === "agreement-bench")!.id
+    ? (await owner.json<{ items: { id: string; name: string }[] }>("GET", "/me/datasets")).items.find((d) => d.name === "agreement-bench")!
+        .id
     : await seed(owner);
 
   const filter = { filters: { and: [{ type: "terms", scope: { entity: "metadata", metadata_property: "source" }, values: ["news"] }] } };
@@ -84,12 +94,27 @@ try {
     rows.push({ call: call.name, runs, p50Ms: s.p50, maxMs: s.max, serverCpuMsPerCall: cpuPerCall });
     log(`${call.name}: p50 ${s.p50} ms, max ${s.max} ms, server CPU ${cpuPerCall} ms/call`);
   }
-  const sample = await owner.json<{ questions: { name: string; figures: Record<string, { value: number | null }> }[] }>("POST", `/datasets/${id}/agreement`, {});
+  const sample = await owner.json<{ questions: { name: string; figures: Record<string, { value: number | null }> }[] }>(
+    "POST",
+    `/datasets/${id}/agreement`,
+    {},
+  );
   const machine = { cpus: cpus().length, load: loadavg().map((l) => Math.round(l * 100) / 100) };
-  console.log(`\nAgreement bench: ${records} records x ${annotatorCount} submitted responses, ${machine.cpus} cores, load ${machine.load.join(" ")}\n`);
+  console.log(
+    `\nAgreement bench: ${records} records x ${annotatorCount} submitted responses, ${machine.cpus} cores, load ${machine.load.join(" ")}\n`,
+  );
   console.log("| call | runs | p50 ms | max ms | server CPU ms/call |\n|---|---|---|---|---|");
   for (const r of rows) console.log(`| ${r.call} | ${r.runs} | ${r.p50Ms} | ${r.maxMs} | ${r.serverCpuMsPerCall} |`);
-  console.log(`\nfigures: ${sample.questions.map((q) => `${q.name} ${Object.entries(q.figures).map(([k, v]) => `${k}=${v.value?.toFixed(3)}`).join(" ")}`).join("; ")}`);
+  console.log(
+    `\nfigures: ${sample.questions
+      .map(
+        (q) =>
+          `${q.name} ${Object.entries(q.figures)
+            .map(([k, v]) => `${k}=${v.value?.toFixed(3)}`)
+            .join(" ")}`,
+      )
+      .join("; ")}`,
+  );
   if (args.json) writeFileSync(args.json, JSON.stringify({ records, annotators: annotatorCount, machine, rows }, null, 2));
 } finally {
   await server.stop();
@@ -102,19 +127,46 @@ if (args.profile) {
 /** Creates the dataset, imports the records and has every annotator submit a response to each; returns the dataset id. */
 async function seed(owner: Api): Promise<string> {
   const ws = await owner.json<{ id: string }>("POST", "/workspaces", { name: "agreement-bench" });
-  const ds = await owner.json<{ id: string }>("POST", "/datasets", { name: "agreement-bench", workspace_id: ws.id, distribution: { strategy: "overlap", min_submitted: annotatorCount } });
+  const ds = await owner.json<{ id: string }>("POST", "/datasets", {
+    name: "agreement-bench",
+    workspace_id: ws.id,
+    distribution: { strategy: "overlap", min_submitted: annotatorCount },
+  });
   const id = ds.id;
   await owner.json("POST", `/datasets/${id}/fields`, { name: "text", title: "Text", required: true, settings: { type: "text" } });
-  await owner.json("POST", `/datasets/${id}/questions`, { name: "sentiment", title: "Sentiment", required: true, settings: { type: "label_selection", options: LABELS.map((value) => ({ value, text: value })) } });
-  await owner.json("POST", `/datasets/${id}/questions`, { name: "quality", title: "Quality", required: false, settings: { type: "rating", options: [1, 2, 3, 4, 5].map((value) => ({ value })) } });
-  await owner.json("POST", `/datasets/${id}/questions`, { name: "topics", title: "Topics", required: false, settings: { type: "multi_label_selection", options: TOPICS.map((value) => ({ value, text: value })) } });
-  await owner.json("POST", `/datasets/${id}/metadata-properties`, { name: "source", title: "Source", settings: { type: "terms", values: SOURCES } });
+  await owner.json("POST", `/datasets/${id}/questions`, {
+    name: "sentiment",
+    title: "Sentiment",
+    required: true,
+    settings: { type: "label_selection", options: LABELS.map((value) => ({ value, text: value })) },
+  });
+  await owner.json("POST", `/datasets/${id}/questions`, {
+    name: "quality",
+    title: "Quality",
+    required: false,
+    settings: { type: "rating", options: [1, 2, 3, 4, 5].map((value) => ({ value })) },
+  });
+  await owner.json("POST", `/datasets/${id}/questions`, {
+    name: "topics",
+    title: "Topics",
+    required: false,
+    settings: { type: "multi_label_selection", options: TOPICS.map((value) => ({ value, text: value })) },
+  });
+  await owner.json("POST", `/datasets/${id}/metadata-properties`, {
+    name: "source",
+    title: "Source",
+    settings: { type: "terms", values: SOURCES },
+  });
   await owner.json("PUT", `/datasets/${id}/publish`);
 
   log(`importing ${records} records`);
   const ids: string[] = [];
   for (let from = 0; from < records; from += 500) {
-    const items = Array.from({ length: Math.min(500, records - from) }, (_, k) => ({ external_id: `r-${from + k}`, fields: { text: `Record ${from + k}: a short text to label.` }, metadata: { source: SOURCES[(from + k) % 3] } }));
+    const items = Array.from({ length: Math.min(500, records - from) }, (_, k) => ({
+      external_id: `r-${from + k}`,
+      fields: { text: `Record ${from + k}: a short text to label.` },
+      metadata: { source: SOURCES[(from + k) % 3] },
+    }));
     const res = await owner.send("POST", `/datasets/${id}/records/bulk`, JSON.stringify({ items }));
     if (res.status !== 201) throw new Error(`records/bulk: ${res.status} ${res.bytes.toString().slice(0, 300)}`);
     ids.push(...(JSON.parse(res.bytes.toString()) as { items: { id: string }[] }).items.map((r) => r.id));
@@ -122,22 +174,28 @@ async function seed(owner: Api): Promise<string> {
 
   log(`${annotatorCount} annotators submit a response to every record`);
   const annotators = await createAnnotators(owner, ws.id, annotatorCount, "rater");
-  await Promise.all(annotators.map(async (annotator, a) => {
-    const random = rng(1000 + a);
-    const truth = rng(7);
-    for (let from = 0; from < ids.length; from += 100) {
-      const items = ids.slice(from, from + 100).map((recordId) => {
-        const t = truth();
-        const agree = random() < 0.7;
-        const label = agree ? LABELS[Math.floor(t * 3)]! : LABELS[Math.floor(random() * 3)]!;
-        const rating = Math.max(1, Math.min(5, Math.round(t * 4) + 1 + (agree ? 0 : random() < 0.5 ? -1 : 1)));
-        const topics = TOPICS.filter((_, i) => (agree ? (Math.floor(t * 16) >> i) & 1 : random() < 0.4));
-        return { record_id: recordId, status: "submitted", values: { sentiment: { value: label }, quality: { value: rating }, ...(topics.length ? { topics: { value: topics } } : {}) } };
-      });
-      const res = await annotator.api.send("POST", "/me/responses/bulk", JSON.stringify({ items }));
-      if (res.status !== 200) throw new Error(`responses/bulk: ${res.status} ${res.bytes.toString().slice(0, 300)}`);
-    }
-  }));
+  await Promise.all(
+    annotators.map(async (annotator, a) => {
+      const random = rng(1000 + a);
+      const truth = rng(7);
+      for (let from = 0; from < ids.length; from += 100) {
+        const items = ids.slice(from, from + 100).map((recordId) => {
+          const t = truth();
+          const agree = random() < 0.7;
+          const label = agree ? LABELS[Math.floor(t * 3)]! : LABELS[Math.floor(random() * 3)]!;
+          const rating = Math.max(1, Math.min(5, Math.round(t * 4) + 1 + (agree ? 0 : random() < 0.5 ? -1 : 1)));
+          const topics = TOPICS.filter((_, i) => (agree ? (Math.floor(t * 16) >> i) & 1 : random() < 0.4));
+          return {
+            record_id: recordId,
+            status: "submitted",
+            values: { sentiment: { value: label }, quality: { value: rating }, ...(topics.length ? { topics: { value: topics } } : {}) },
+          };
+        });
+        const res = await annotator.api.send("POST", "/me/responses/bulk", JSON.stringify({ items }));
+        if (res.status !== 200) throw new Error(`responses/bulk: ${res.status} ${res.bytes.toString().slice(0, 300)}`);
+      }
+    }),
+  );
   log(`seeded in ${Math.round((Date.now() - started) / 1000)} s${args["keep-data"] ? `, data kept in ${server.dataDir}` : ""}`);
   return id;
 }

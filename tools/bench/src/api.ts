@@ -13,13 +13,23 @@ import { DatasetGenerator, SENTIMENTS, SOURCES, TOPICS, VECTOR_DIMENSIONS } from
 export class Api {
   readonly baseUrl: string;
   readonly apiKey: string;
-  constructor(baseUrl: string, apiKey: string) { this.baseUrl = baseUrl; this.apiKey = apiKey; }
+  constructor(baseUrl: string, apiKey: string) {
+    this.baseUrl = baseUrl;
+    this.apiKey = apiKey;
+  }
 
   async raw(method: string, path: string, body?: unknown): Promise<Response> {
     return fetch(`${this.baseUrl}/api/v1${path}`, {
       method,
       headers: { "X-Argilla-Api-Key": this.apiKey, ...(body !== undefined ? { "Content-Type": "application/json" } : {}) },
-      body: body === undefined ? undefined : typeof body === "string" ? body : body instanceof Uint8Array ? (body as Uint8Array<ArrayBuffer>) : JSON.stringify(body),
+      body:
+        body === undefined
+          ? undefined
+          : typeof body === "string"
+            ? body
+            : body instanceof Uint8Array
+              ? (body as Uint8Array<ArrayBuffer>)
+              : JSON.stringify(body),
     });
   }
 
@@ -31,15 +41,22 @@ export class Api {
   async send(method: string, path: string, body: Buffer | string): Promise<{ status: number; bytes: Buffer }> {
     const url = new URL(`${this.baseUrl}/api/v1${path}`);
     return new Promise((resolve, reject) => {
-      const req = httpRequest({
-        host: url.hostname, port: url.port, path: url.pathname + url.search, method, agent: this.agent,
-        headers: { "X-Argilla-Api-Key": this.apiKey, "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) },
-      }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, bytes: Buffer.concat(chunks) }));
-        res.on("error", reject);
-      });
+      const req = httpRequest(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname + url.search,
+          method,
+          agent: this.agent,
+          headers: { "X-Argilla-Api-Key": this.apiKey, "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, bytes: Buffer.concat(chunks) }));
+          res.on("error", reject);
+        },
+      );
       req.on("error", reject);
       req.end(body);
     });
@@ -60,27 +77,69 @@ export async function createDataset(api: Api, name: string): Promise<BenchDatase
   const ws = await api.json<{ id: string }>("POST", "/workspaces", { name: `${name}-ws` });
   const ds = await api.json<{ id: string }>("POST", "/datasets", { name, workspace_id: ws.id });
   const id = ds.id;
-  await api.json("PATCH", `/datasets/${id}`, { guidelines: "Classify the sentiment and the topics of the text.", allow_extra_metadata: false, distribution: { strategy: "overlap", min_submitted: 1 } });
-  await api.json("POST", `/datasets/${id}/fields`, { name: "text", title: "Text", required: true, settings: { type: "text", use_markdown: false } });
-  await api.json("POST", `/datasets/${id}/fields`, { name: "summary", title: "Summary", required: false, settings: { type: "text", use_markdown: false } });
+  await api.json("PATCH", `/datasets/${id}`, {
+    guidelines: "Classify the sentiment and the topics of the text.",
+    allow_extra_metadata: false,
+    distribution: { strategy: "overlap", min_submitted: 1 },
+  });
+  await api.json("POST", `/datasets/${id}/fields`, {
+    name: "text",
+    title: "Text",
+    required: true,
+    settings: { type: "text", use_markdown: false },
+  });
+  await api.json("POST", `/datasets/${id}/fields`, {
+    name: "summary",
+    title: "Summary",
+    required: false,
+    settings: { type: "text", use_markdown: false },
+  });
   const sentiment = await api.json<{ id: string }>("POST", `/datasets/${id}/questions`, {
-    name: "sentiment", title: "Sentiment", required: true,
+    name: "sentiment",
+    title: "Sentiment",
+    required: true,
     settings: { type: "label_selection", options: SENTIMENTS.map((v) => ({ value: v, text: v[0]!.toUpperCase() + v.slice(1) })) },
   });
   const topics = await api.json<{ id: string }>("POST", `/datasets/${id}/questions`, {
-    name: "topics", title: "Topics", required: false,
+    name: "topics",
+    title: "Topics",
+    required: false,
     settings: { type: "multi_label_selection", options: TOPICS.map((v) => ({ value: v, text: v })) },
   });
   await api.json("POST", `/datasets/${id}/vectors-settings`, { name: "embedding", title: "Embedding", dimensions: VECTOR_DIMENSIONS });
-  await api.json("POST", `/datasets/${id}/metadata-properties`, { name: "source", title: "Source", settings: { type: "terms", values: [...SOURCES] }, visible_for_annotators: true });
-  await api.json("POST", `/datasets/${id}/metadata-properties`, { name: "length", title: "Length", settings: { type: "integer", min: 0, max: 1000 }, visible_for_annotators: true });
-  await api.json("POST", `/datasets/${id}/metadata-properties`, { name: "quality", title: "Quality", settings: { type: "float", min: 0, max: 1 }, visible_for_annotators: true });
+  await api.json("POST", `/datasets/${id}/metadata-properties`, {
+    name: "source",
+    title: "Source",
+    settings: { type: "terms", values: [...SOURCES] },
+    visible_for_annotators: true,
+  });
+  await api.json("POST", `/datasets/${id}/metadata-properties`, {
+    name: "length",
+    title: "Length",
+    settings: { type: "integer", min: 0, max: 1000 },
+    visible_for_annotators: true,
+  });
+  await api.json("POST", `/datasets/${id}/metadata-properties`, {
+    name: "quality",
+    title: "Quality",
+    settings: { type: "float", min: 0, max: 1 },
+    visible_for_annotators: true,
+  });
   await api.json("PUT", `/datasets/${id}/publish`);
   return { workspaceId: ws.id, datasetId: id, questionIds: { sentiment: sentiment.id, topics: topics.id } };
 }
 
-
-export interface ImportResult { records: number; seconds: number; clientCpuMs: number; recordsPerSecond: number; batchP50Ms: number; batchP95Ms: number; recordIds: string[]; bodies: "prebuilt" | "live"; prebuildSeconds?: number }
+export interface ImportResult {
+  records: number;
+  seconds: number;
+  clientCpuMs: number;
+  recordsPerSecond: number;
+  batchP50Ms: number;
+  batchP95Ms: number;
+  recordIds: string[];
+  bodies: "prebuilt" | "live";
+  prebuildSeconds?: number;
+}
 
 /** A pool of body workers (body-worker.ts) answering by `from` (one listener per worker, not per call). */
 class BodyWorkers {
@@ -88,16 +147,31 @@ class BodyWorkers {
   private readonly waiting = new Map<string, { resolve: (r: BodyReply) => void; reject: (e: unknown) => void }>();
   constructor() {
     for (const worker of this.workers) {
-      worker.on("message", (reply: BodyReply) => { const key = `${reply.kind}:${reply.from}`; this.waiting.get(key)?.resolve(reply); this.waiting.delete(key); });
-      worker.on("error", (error) => { for (const w of this.waiting.values()) w.reject(error); this.waiting.clear(); });
+      worker.on("message", (reply: BodyReply) => {
+        const key = `${reply.kind}:${reply.from}`;
+        this.waiting.get(key)?.resolve(reply);
+        this.waiting.delete(key);
+      });
+      worker.on("error", (error) => {
+        for (const w of this.waiting.values()) w.reject(error);
+        this.waiting.clear();
+      });
     }
   }
-  ask<K extends BodyReply["kind"]>(request: BodyRequest & { kind: K }, batchIndex: number, transfer: ArrayBuffer[] = []): Promise<Extract<BodyReply, { kind: K }>> {
-    const reply = new Promise<BodyReply>((resolve, reject) => { this.waiting.set(`${request.kind}:${request.from}`, { resolve, reject }); });
+  ask<K extends BodyReply["kind"]>(
+    request: BodyRequest & { kind: K },
+    batchIndex: number,
+    transfer: ArrayBuffer[] = [],
+  ): Promise<Extract<BodyReply, { kind: K }>> {
+    const reply = new Promise<BodyReply>((resolve, reject) => {
+      this.waiting.set(`${request.kind}:${request.from}`, { resolve, reject });
+    });
     this.workers[batchIndex % this.workers.length]!.postMessage(request, transfer);
     return reply as Promise<Extract<BodyReply, { kind: K }>>;
   }
-  close(): Promise<unknown> { return Promise.all(this.workers.map((w) => w.terminate())); }
+  close(): Promise<unknown> {
+    return Promise.all(this.workers.map((w) => w.terminate()));
+  }
 }
 
 export interface ImportOptions {
@@ -118,15 +192,34 @@ export interface ImportOptions {
  * checked against `gen`); the responses are parsed there too, while the next request runs, so that
  * the bench's main thread only sends and receives.
  */
-export async function importRecords(api: Api, ds: BenchDataset, gen: DatasetGenerator, count: number, batchSize: number, options: ImportOptions = {}): Promise<ImportResult> {
+export async function importRecords(
+  api: Api,
+  ds: BenchDataset,
+  gen: DatasetGenerator,
+  count: number,
+  batchSize: number,
+  options: ImportOptions = {},
+): Promise<ImportResult> {
   const prebuilt = options.prebuilt ?? true;
   const batches = Math.ceil(count / batchSize);
   const recordIds: string[][] = [];
   const batchTimes: number[] = [];
   const workers = new BodyWorkers();
   const dir = prebuilt ? mkdtempSync(join(options.tmpDir ?? tmpdir(), "tessera-bench-bodies-")) : null;
-  const build = (b: number) => workers.ask({ kind: "build", ds, from: b * batchSize, count: Math.min(batchSize, count - b * batchSize), ...(dir ? { file: join(dir, `bodies-${b % 2}`) } : {}) }, b);
-  const checkFirst = (reply: { firstText: string }) => { if (reply.firstText !== gen.record(0).fields.text) throw new Error("the body workers' generator differs from the bench's"); };
+  const build = (b: number) =>
+    workers.ask(
+      {
+        kind: "build",
+        ds,
+        from: b * batchSize,
+        count: Math.min(batchSize, count - b * batchSize),
+        ...(dir ? { file: join(dir, `bodies-${b % 2}`) } : {}),
+      },
+      b,
+    );
+  const checkFirst = (reply: { firstText: string }) => {
+    if (reply.firstText !== gen.record(0).fields.text) throw new Error("the body workers' generator differs from the bench's");
+  };
   const fds = new Map<string, number>();
   try {
     let prebuildSeconds: number | undefined;
@@ -148,7 +241,10 @@ export async function importRecords(api: Api, ds: BenchDataset, gen: DatasetGene
       if (prebuilt) {
         const { file, offset, length } = located[b]!;
         let fd = fds.get(file);
-        if (fd === undefined) { fd = openSync(file, "r"); fds.set(file, fd); }
+        if (fd === undefined) {
+          fd = openSync(file, "r");
+          fds.set(file, fd);
+        }
         const buffer = Buffer.allocUnsafe(length);
         readSync(fd, buffer, 0, length, offset);
         return buffer;
@@ -171,7 +267,11 @@ export async function importRecords(api: Api, ds: BenchDataset, gen: DatasetGene
       batchTimes.push(performance.now() - started);
       if (res.status !== 200) throw new Error(`bulk upsert at ${b * batchSize}: ${res.status} ${res.bytes.toString("utf8").slice(0, 500)}`);
       const bytes = res.bytes.buffer.slice(res.bytes.byteOffset, res.bytes.byteOffset + res.bytes.byteLength) as ArrayBuffer;
-      parsed.push(workers.ask({ kind: "parse", from: b * batchSize, bytes }, b, [bytes]).then((r) => { recordIds[b] = r.ids; }));
+      parsed.push(
+        workers.ask({ kind: "parse", from: b * batchSize, bytes }, b, [bytes]).then((r) => {
+          recordIds[b] = r.ids;
+        }),
+      );
       options.onProgress?.(Math.min(count, (b + 1) * batchSize));
     }
     const seconds = (performance.now() - t0) / 1000;
@@ -180,8 +280,15 @@ export async function importRecords(api: Api, ds: BenchDataset, gen: DatasetGene
     batchTimes.sort((a, b) => a - b);
     const pick = (p: number) => Math.round(batchTimes[Math.min(batchTimes.length - 1, Math.floor(p * batchTimes.length))] ?? 0);
     return {
-      records: count, seconds: Math.round(seconds * 100) / 100, clientCpuMs: Math.round((cpu.user + cpu.system) / 1000), recordsPerSecond: Math.round(count / seconds), batchP50Ms: pick(0.5), batchP95Ms: pick(0.95),
-      recordIds: recordIds.flat(), bodies: prebuilt ? "prebuilt" : "live", ...(prebuildSeconds !== undefined ? { prebuildSeconds } : {}),
+      records: count,
+      seconds: Math.round(seconds * 100) / 100,
+      clientCpuMs: Math.round((cpu.user + cpu.system) / 1000),
+      recordsPerSecond: Math.round(count / seconds),
+      batchP50Ms: pick(0.5),
+      batchP95Ms: pick(0.95),
+      recordIds: recordIds.flat(),
+      bodies: prebuilt ? "prebuilt" : "live",
+      ...(prebuildSeconds !== undefined ? { prebuildSeconds } : {}),
     };
   } finally {
     for (const fd of fds.values()) closeSync(fd);
@@ -190,7 +297,13 @@ export async function importRecords(api: Api, ds: BenchDataset, gen: DatasetGene
   }
 }
 
-export interface Annotator { username: string; password: string; apiKey: string; id: string; api: Api }
+export interface Annotator {
+  username: string;
+  password: string;
+  apiKey: string;
+  id: string;
+  api: Api;
+}
 
 /** Annotator accounts in the dataset's workspace, one per concurrent client. */
 export async function createAnnotators(owner: Api, workspaceId: string, count: number, prefix = "annotator"): Promise<Annotator[]> {
@@ -198,7 +311,12 @@ export async function createAnnotators(owner: Api, workspaceId: string, count: n
   for (let i = 0; i < count; i++) {
     const username = `${prefix}-${i}`;
     const password = `bench-password-${i}`;
-    const user = await owner.json<{ id: string; api_key: string }>("POST", "/users", { username, password, first_name: username, role: "annotator" });
+    const user = await owner.json<{ id: string; api_key: string }>("POST", "/users", {
+      username,
+      password,
+      first_name: username,
+      role: "annotator",
+    });
     await owner.json("POST", `/workspaces/${workspaceId}/users`, { user_id: user.id });
     out.push({ username, password, apiKey: user.api_key, id: user.id, api: new Api(owner.baseUrl, user.api_key) });
   }

@@ -14,7 +14,6 @@ import { upsertItem } from "./wire.ts";
 import type { BodyReply, BodyRequest } from "./body-messages.ts";
 import { DatasetGenerator } from "./data.ts";
 
-
 const gen = new DatasetGenerator();
 const files = new Map<string, { fd: number; size: number }>();
 parentPort!.on("message", (msg: BodyRequest) => {
@@ -27,9 +26,15 @@ parentPort!.on("message", (msg: BodyRequest) => {
   const records = Array.from({ length: count }, (_, k) => gen.record(from + k));
   const body = JSON.stringify({ items: records.map((r) => upsertItem(r, ds)) });
   const firstText = records[0]?.fields.text ?? "";
-  if (!file) { parentPort!.postMessage({ kind: "build", from, body, firstText } satisfies BodyReply); return; }
+  if (!file) {
+    parentPort!.postMessage({ kind: "build", from, body, firstText } satisfies BodyReply);
+    return;
+  }
   let out = files.get(file);
-  if (!out) { out = { fd: openSync(file, "a"), size: 0 }; files.set(file, out); }
+  if (!out) {
+    out = { fd: openSync(file, "a"), size: 0 };
+    files.set(file, out);
+  }
   const bytes = Buffer.from(body, "utf8");
   writeSync(out.fd, bytes);
   parentPort!.postMessage({ kind: "build", from, file, offset: out.size, length: bytes.length, firstText } satisfies BodyReply);

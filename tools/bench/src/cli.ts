@@ -16,7 +16,16 @@ import { measureRecall } from "./recall.ts";
 import { topFunctions } from "./profile.ts";
 import { renderMarkdown, type BenchReport, type LatencyRow } from "./report.ts";
 import { sdkImport, type SdkResult } from "./sdk.ts";
-import { directorySize, readCpuMs, readRss, readThreadsCpuMs, REPO_ROOT, snapshotWebDist, startServer, threadsCpuBetween } from "./server.ts";
+import {
+  directorySize,
+  readCpuMs,
+  readRss,
+  readThreadsCpuMs,
+  REPO_ROOT,
+  snapshotWebDist,
+  startServer,
+  threadsCpuBetween,
+} from "./server.ts";
 import { bundleSizes, measureBrowser, type BrowserOutcome } from "./web.ts";
 
 const { values: args } = parseArgs({
@@ -47,15 +56,24 @@ const { values: args } = parseArgs({
   },
 });
 if (args.help) {
-  console.log("usage: bench [--records N] [--batch 256] [--postgres URL] [--json FILE] [--markdown FILE] [--concurrency 1,20] [--requests N] [--max-seconds S] [--sdk-records N] [--browser-records N] [--browser-warmup N] [--browser-loads N] [--recall-samples N] [--profile DIR] [--smoke] [--strict] [--keep-data] [--live-bodies] [--bodies-dir DIR] [--only SCENARIO-SUBSTRING]");
+  console.log(
+    "usage: bench [--records N] [--batch 256] [--postgres URL] [--json FILE] [--markdown FILE] [--concurrency 1,20] [--requests N] [--max-seconds S] [--sdk-records N] [--browser-records N] [--browser-warmup N] [--browser-loads N] [--recall-samples N] [--profile DIR] [--smoke] [--strict] [--keep-data] [--live-bodies] [--bodies-dir DIR] [--only SCENARIO-SUBSTRING]",
+  );
   process.exit(0);
 }
-const int = (v: string | undefined, name: string) => { const n = Number(v); if (!Number.isInteger(n) || n < 0) throw new Error(`--${name} must be a non-negative integer`); return n; };
+const int = (v: string | undefined, name: string) => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`--${name} must be a non-negative integer`);
+  return n;
+};
 const smoke = args.smoke;
 const opts = {
   records: smoke ? 1000 : int(args.records, "records"),
   batch: int(args.batch, "batch"),
-  concurrency: (smoke ? "1,4" : args.concurrency!).split(",").map((c) => int(c, "concurrency")).filter((c) => c > 0),
+  concurrency: (smoke ? "1,4" : args.concurrency!)
+    .split(",")
+    .map((c) => int(c, "concurrency"))
+    .filter((c) => c > 0),
   requests: smoke ? 10 : int(args.requests, "requests"),
   maxSeconds: smoke ? 20 : int(args["max-seconds"], "max-seconds"),
   warmup: smoke ? 1 : int(args.warmup, "warmup"),
@@ -69,7 +87,13 @@ const strict = args.strict || smoke;
 const log = (msg: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
 
 const profileDir = args.profile ? (args.profile === "tmp" ? mkdtempSync(join(tmpdir(), "tessera-bench-prof-")) : args.profile) : undefined;
-const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? "?", memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, loadBefore: loadavg().map((l) => Math.round(l * 100) / 100) };
+const machine = {
+  cpus: cpus().length,
+  cpuModel: cpus()[0]?.model ?? "?",
+  memoryGiB: Math.round(totalmem() / 2 ** 30),
+  node: process.version,
+  loadBefore: loadavg().map((l) => Math.round(l * 100) / 100),
+};
 log(`machine: ${machine.cpus} cores (${machine.cpuModel}), load ${machine.loadBefore.join(" ")}`);
 const webDist = snapshotWebDist();
 const server = await startServer({ postgres: args.postgres, cpuProfileDir: profileDir, keepData: args["keep-data"], webDist });
@@ -89,16 +113,26 @@ try {
   const importThreads0 = readThreadsCpuMs(server.pid);
   if (!args["live-bodies"]) log("building the request bodies first (--live-bodies to build them during the import)");
   const imported: ImportResult = await importRecords(owner, ds, gen, opts.records, opts.batch, {
-    prebuilt: !args["live-bodies"], tmpDir: args["bodies-dir"],
-    onProgress: (done) => { if (performance.now() - lastLog > 10_000) { lastLog = performance.now(); log(`  ${done} records`); } },
+    prebuilt: !args["live-bodies"],
+    tmpDir: args["bodies-dir"],
+    onProgress: (done) => {
+      if (performance.now() - lastLog > 10_000) {
+        lastLog = performance.now();
+        log(`  ${done} records`);
+      }
+    },
   });
   if (imported.prebuildSeconds !== undefined) log(`bodies built in ${imported.prebuildSeconds} s`);
   const importCpuMs = readCpuMs(server.pid) - importCpu0;
   const importThreadCpuMs = readCpuMs(server.pid, server.pid) - importThreadCpu0;
   const importThreads = threadsCpuBetween(importThreads0, readThreadsCpuMs(server.pid)).slice(0, 6);
   const benchCpuMs = imported.clientCpuMs;
-  log(`import: ${imported.recordsPerSecond} records/s, server CPU ${importCpuMs} ms (request thread ${importThreadCpuMs} ms), bench CPU ${benchCpuMs} ms`);
-  log(`  server threads during the import (µs per record): ${importThreads.map((t) => `${t.tid === server.pid ? "request" : t.name}#${t.tid} ${Math.round((t.ms * 1000) / imported.records)}`).join(", ")}`);
+  log(
+    `import: ${imported.recordsPerSecond} records/s, server CPU ${importCpuMs} ms (request thread ${importThreadCpuMs} ms), bench CPU ${benchCpuMs} ms`,
+  );
+  log(
+    `  server threads during the import (µs per record): ${importThreads.map((t) => `${t.tid === server.pid ? "request" : t.name}#${t.tid} ${Math.round((t.ms * 1000) / imported.records)}`).join(", ")}`,
+  );
   const dataDirAfterImport = directorySize(server.dataDir);
   const rssAfterImport = readRss(server.pid).rss;
 
@@ -107,7 +141,13 @@ try {
   if (opts.recallSamples > 0) {
     log(`similarity recall@50 over ${opts.recallSamples} records`);
     try {
-      recall = await measureRecall((await createAnnotators(owner, ds.workspaceId, 1, "recall"))[0]!, ds, gen, imported.recordIds, opts.recallSamples);
+      recall = await measureRecall(
+        (await createAnnotators(owner, ds.workspaceId, 1, "recall"))[0]!,
+        ds,
+        gen,
+        imported.recordIds,
+        opts.recallSamples,
+      );
       log(`recall@50 mean ${recall.mean}, min ${recall.min}`);
     } catch (error) {
       recall = { skipped: error instanceof Error ? error.message.slice(0, 200) : String(error) };
@@ -127,17 +167,28 @@ try {
   for (const c of opts.concurrency) {
     for (const [k, scenario] of all.entries()) {
       let requests = opts.requests;
-      if (args.only !== undefined && !scenario.name.includes(args.only)) { latency[k]!.levels[c] = { skipped: `--only ${args.only}` }; continue; }
+      if (args.only !== undefined && !scenario.name.includes(args.only)) {
+        latency[k]!.levels[c] = { skipped: `--only ${args.only}` };
+        continue;
+      }
       if (scenario.recordsPerRequest > 0) {
         // submit and bulk submit share this level's budget of unanswered records (1 + 10 per request pair)
         requests = Math.min(requests, Math.floor(perLevel / 11) - warmupCalls({ concurrency: c, warmup: opts.warmup }));
-        if (requests <= 0) { latency[k]!.levels[c] = { skipped: "not enough records" }; continue; }
+        if (requests <= 0) {
+          latency[k]!.levels[c] = { skipped: "not enough records" };
+          continue;
+        }
       }
       log(`${scenario.name} x${requests} at concurrency ${c}`);
       const cpu0 = readCpuMs(server.pid);
       let loaded: Awaited<ReturnType<typeof runLoad>>;
       try {
-        loaded = await runLoad(scenario, clients.slice(0, c), { concurrency: c, requests, maxSeconds: opts.maxSeconds, warmup: opts.warmup });
+        loaded = await runLoad(scenario, clients.slice(0, c), {
+          concurrency: c,
+          requests,
+          maxSeconds: opts.maxSeconds,
+          warmup: opts.warmup,
+        });
       } catch (error) {
         // A failing warm-up call: the call is not measurable on this server (e.g. PostgreSQL without pgvector).
         const reason = error instanceof Error ? error.message.slice(0, 200) : String(error);
@@ -146,7 +197,15 @@ try {
         continue;
       }
       // Server CPU per request (warm-up included in the divisor): a figure far less sensitive to the machine's load than wall time.
-      const result = { ...loaded, serverCpuMsPerRequest: Math.round(((readCpuMs(server.pid) - cpu0) / Math.max(1, loaded.count + loaded.errors + warmupCalls({ concurrency: c, warmup: opts.warmup }))) * 10) / 10 };
+      const result = {
+        ...loaded,
+        serverCpuMsPerRequest:
+          Math.round(
+            ((readCpuMs(server.pid) - cpu0) /
+              Math.max(1, loaded.count + loaded.errors + warmupCalls({ concurrency: c, warmup: opts.warmup }))) *
+              10,
+          ) / 10,
+      };
       if (result.errors > 0) problems.push(`${scenario.name} @${c}: ${result.errors} errors, first: ${result.firstError}`);
       latency[k]!.levels[c] = result;
     }
@@ -157,8 +216,10 @@ try {
   if (opts.sdkRecords > 0) {
     log(`official Python SDK: records.log of ${opts.sdkRecords} records`);
     sdk = await sdkImport(owner, gen, opts.sdkRecords, opts.records);
-    if ("skipped" in sdk) { log(`SDK: ${sdk.skipped}`); if (sdk.skipped.startsWith("the SDK run failed")) problems.push(`SDK: ${sdk.skipped}`); }
-    else log(`SDK: ${sdk.recordsPerSecond} records/s`);
+    if ("skipped" in sdk) {
+      log(`SDK: ${sdk.skipped}`);
+      if (sdk.skipped.startsWith("the SDK run failed")) problems.push(`SDK: ${sdk.skipped}`);
+    } else log(`SDK: ${sdk.recordsPerSecond} records/s`);
   }
 
   const bundle = webDist ? bundleSizes(webDist) : bundleSizes();
@@ -166,7 +227,16 @@ try {
   if (opts.browserRecords > 0) {
     log(`Chromium: annotating ${opts.browserWarmup} + ${opts.browserRecords} records`);
     mkdirSync(join(REPO_ROOT, "test-artifacts"), { recursive: true });
-    browser = await measureBrowser({ url: server.url, datasetId: ds.datasetId, username: browserUser.username, password: browserUser.password, records: opts.browserRecords, warmup: opts.browserWarmup, loads: opts.browserLoads, failureScreenshot: join(REPO_ROOT, "test-artifacts", "bench-browser-failure.png") });
+    browser = await measureBrowser({
+      url: server.url,
+      datasetId: ds.datasetId,
+      username: browserUser.username,
+      password: browserUser.password,
+      records: opts.browserRecords,
+      warmup: opts.browserWarmup,
+      loads: opts.browserLoads,
+      failureScreenshot: join(REPO_ROOT, "test-artifacts", "bench-browser-failure.png"),
+    });
     if ("skipped" in browser) log(browser.skipped);
   }
 
@@ -175,11 +245,28 @@ try {
     machine: { ...machine, loadAfter: loadavg().map((l) => Math.round(l * 100) / 100) },
     store: args.postgres ? "postgres" : "sqlite (embedded)",
     options: opts,
-    import: { records: imported.records, batchSize: opts.batch, seconds: imported.seconds, recordsPerSecond: imported.recordsPerSecond, batchP50Ms: imported.batchP50Ms, batchP95Ms: imported.batchP95Ms, bodies: imported.bodies, serverCpuMs: importCpuMs, requestThreadCpuMs: importThreadCpuMs, benchCpuMs, recordsPerServerCpuSecond: importCpuMs > 0 ? Math.round((imported.records / importCpuMs) * 1000) : 0 },
+    import: {
+      records: imported.records,
+      batchSize: opts.batch,
+      seconds: imported.seconds,
+      recordsPerSecond: imported.recordsPerSecond,
+      batchP50Ms: imported.batchP50Ms,
+      batchP95Ms: imported.batchP95Ms,
+      bodies: imported.bodies,
+      serverCpuMs: importCpuMs,
+      requestThreadCpuMs: importThreadCpuMs,
+      benchCpuMs,
+      recordsPerServerCpuSecond: importCpuMs > 0 ? Math.round((imported.records / importCpuMs) * 1000) : 0,
+    },
     sdk,
     recall,
     latency,
-    memory: { idleRssBytes: idleRss, afterImportRssBytes: rssAfterImport, afterLatencyRssBytes: rssAfterLatency, peakRssBytes: server.peakRss() },
+    memory: {
+      idleRssBytes: idleRss,
+      afterImportRssBytes: rssAfterImport,
+      afterLatencyRssBytes: rssAfterLatency,
+      peakRssBytes: server.peakRss(),
+    },
     disk: { dataDirAfterImportBytes: dataDirAfterImport, dataDirFinalBytes: directorySize(server.dataDir) },
     bundle,
     browser,

@@ -22,7 +22,38 @@ export function rng(seed: number): () => number {
   };
 }
 
-const SYLLABLES = ["ka", "lo", "mi", "ne", "ru", "sa", "ti", "vo", "ze", "da", "fi", "go", "ha", "ju", "pe", "qua", "ri", "so", "tu", "wa", "xe", "yo", "bri", "cla", "dro", "fle", "gri", "pla", "sto", "tre"];
+const SYLLABLES = [
+  "ka",
+  "lo",
+  "mi",
+  "ne",
+  "ru",
+  "sa",
+  "ti",
+  "vo",
+  "ze",
+  "da",
+  "fi",
+  "go",
+  "ha",
+  "ju",
+  "pe",
+  "qua",
+  "ri",
+  "so",
+  "tu",
+  "wa",
+  "xe",
+  "yo",
+  "bri",
+  "cla",
+  "dro",
+  "fle",
+  "gri",
+  "pla",
+  "sto",
+  "tre",
+];
 
 /** The vocabulary, most frequent word first; word i has probability proportional to 1/(i+1). */
 export function vocabulary(size = 5000): string[] {
@@ -45,7 +76,10 @@ function gaussian(r: () => number): number {
 function unit(r: () => number, dimensions: number): Float64Array {
   const v = new Float64Array(dimensions);
   let norm = 0;
-  for (let d = 0; d < dimensions; d++) { v[d] = gaussian(r); norm += v[d]! * v[d]!; }
+  for (let d = 0; d < dimensions; d++) {
+    v[d] = gaussian(r);
+    norm += v[d]! * v[d]!;
+  }
   norm = Math.sqrt(norm);
   for (let d = 0; d < dimensions; d++) v[d]! /= norm;
   return v;
@@ -92,7 +126,10 @@ export class VectorSpace {
       for (let d = 0; d < this.dimensions; d++) v[d]! += z * axis[d]!;
     }
     let norm = 0;
-    for (let d = 0; d < this.dimensions; d++) { v[d]! += 0.02 * (noise() * 2 - 1); norm += v[d]! * v[d]!; }
+    for (let d = 0; d < this.dimensions; d++) {
+      v[d]! += 0.02 * (noise() * 2 - 1);
+      norm += v[d]! * v[d]!;
+    }
     norm = Math.sqrt(norm);
     const out = new Array<number>(this.dimensions);
     for (let d = 0; d < this.dimensions; d++) out[d] = Math.round((v[d]! / norm) * 1e6) / 1e6;
@@ -120,17 +157,27 @@ export class DatasetGenerator {
     this.space = new VectorSpace(seed);
     this.cumulative = new Float64Array(this.words.length);
     let sum = 0;
-    for (let i = 0; i < this.words.length; i++) { sum += 1 / (i + 1); this.cumulative[i] = sum; }
+    for (let i = 0; i < this.words.length; i++) {
+      sum += 1 / (i + 1);
+      this.cumulative[i] = sum;
+    }
     for (let i = 0; i < this.words.length; i++) this.cumulative[i]! /= sum;
   }
 
   /** The word at a frequency rank (0 = most frequent): used to build text queries of known selectivity. */
-  wordAt(rank: number): string { return this.words[rank]!; }
+  wordAt(rank: number): string {
+    return this.words[rank]!;
+  }
 
   private word(r: () => number): string {
     const x = r();
-    let lo = 0, hi = this.cumulative.length - 1;
-    while (lo < hi) { const mid = (lo + hi) >> 1; if (this.cumulative[mid]! < x) lo = mid + 1; else hi = mid; }
+    let lo = 0,
+      hi = this.cumulative.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.cumulative[mid]! < x) lo = mid + 1;
+      else hi = mid;
+    }
     return this.words[lo]!;
   }
 
@@ -141,7 +188,10 @@ export class DatasetGenerator {
       let w = this.word(r);
       if (sinceStop === 0) w = w[0]!.toUpperCase() + w.slice(1);
       sinceStop++;
-      if (sinceStop > 8 && r() < 0.15) { w += "."; sinceStop = 0; }
+      if (sinceStop > 8 && r() < 0.15) {
+        w += ".";
+        sinceStop = 0;
+      }
       out.push(w);
     }
     return out.join(" ") + ".";

@@ -21,8 +21,12 @@ export interface Scenario {
 export class RecordPool {
   private next = 0;
   private readonly ids: readonly string[];
-  constructor(ids: readonly string[]) { this.ids = ids; }
-  get remaining(): number { return this.ids.length - this.next; }
+  constructor(ids: readonly string[]) {
+    this.ids = ids;
+  }
+  get remaining(): number {
+    return this.ids.length - this.next;
+  }
   take(n: number): string[] {
     if (this.next + n > this.ids.length) throw new Error("the record pool is exhausted");
     const out = this.ids.slice(this.next, this.next + n);
@@ -61,18 +65,29 @@ export function scenarios(ds: BenchDataset, gen: DatasetGenerator, pool: RecordP
       return gen.wordAt(rank);
     }
   };
-  const values = (i: number) => ({ sentiment: { value: ["positive", "negative", "neutral"][Math.abs(i) % 3] }, topics: { value: ["science"] } });
+  const values = (i: number) => ({
+    sentiment: { value: ["positive", "negative", "neutral"][Math.abs(i) % 3] },
+    topics: { value: ["science"] },
+  });
   return [
-    { name: "next page of pending (10)", recordsPerRequest: 0, run: async (c) => { await search(c, { filters: PENDING_FILTERS }, 10); } },
     {
-      name: "submit a response", recordsPerRequest: 1,
+      name: "next page of pending (10)",
+      recordsPerRequest: 0,
+      run: async (c) => {
+        await search(c, { filters: PENDING_FILTERS }, 10);
+      },
+    },
+    {
+      name: "submit a response",
+      recordsPerRequest: 1,
       run: async (c, i) => {
         const [recordId] = pool.take(1);
         await expectOk(await c.api.raw("POST", `/records/${recordId}/responses`, { status: "submitted", values: values(i) }), "submit");
       },
     },
     {
-      name: "bulk submit of 10", recordsPerRequest: 10,
+      name: "bulk submit of 10",
+      recordsPerRequest: 10,
       run: async (c, i) => {
         const items = pool.take(10).map((recordId) => ({ record_id: recordId, status: "submitted", values: values(i) }));
         const text = await expectOk(await c.api.raw("POST", "/me/responses/bulk", { items }), "bulk submit");
@@ -80,32 +95,82 @@ export function scenarios(ds: BenchDataset, gen: DatasetGenerator, pool: RecordP
         if (failed.length) throw new Error(`bulk submit: ${failed.length} items failed: ${JSON.stringify(failed[0])}`);
       },
     },
-    { name: "text search (pending, 10)", recordsPerRequest: 0, run: async (c, i) => { await search(c, { query: { text: { q: words[Math.abs(i) % words.length] } }, filters: PENDING_FILTERS }, 10); } },
-    { name: "text search, new word each call (cold)", recordsPerRequest: 0, run: async (c) => { await search(c, { query: { text: { q: coldWord() } }, filters: PENDING_FILTERS }, 10); } },
     {
-      name: "metadata filter + count", recordsPerRequest: 0,
+      name: "text search (pending, 10)",
+      recordsPerRequest: 0,
       run: async (c, i) => {
-        const filters = { and: [...PENDING_FILTERS.and,
-          { type: "terms", scope: { entity: "metadata", metadata_property: "source" }, values: [["news", "forum", "reviews", "support", "wiki"][Math.abs(i) % 5]] },
-          { type: "range", scope: { entity: "metadata", metadata_property: "quality" }, ge: 0.25, le: 0.75 }] };
+        await search(c, { query: { text: { q: words[Math.abs(i) % words.length] } }, filters: PENDING_FILTERS }, 10);
+      },
+    },
+    {
+      name: "text search, new word each call (cold)",
+      recordsPerRequest: 0,
+      run: async (c) => {
+        await search(c, { query: { text: { q: coldWord() } }, filters: PENDING_FILTERS }, 10);
+      },
+    },
+    {
+      name: "metadata filter + count",
+      recordsPerRequest: 0,
+      run: async (c, i) => {
+        const filters = {
+          and: [
+            ...PENDING_FILTERS.and,
+            {
+              type: "terms",
+              scope: { entity: "metadata", metadata_property: "source" },
+              values: [["news", "forum", "reviews", "support", "wiki"][Math.abs(i) % 5]],
+            },
+            { type: "range", scope: { entity: "metadata", metadata_property: "quality" }, ge: 0.25, le: 0.75 },
+          ],
+        };
         const text = await search(c, { filters }, 10);
         if (typeof (JSON.parse(text) as { total?: unknown }).total !== "number") throw new Error("no total");
       },
     },
     {
-      name: "similarity top-50", recordsPerRequest: 0,
-      run: async (c, i) => { await search(c, { query: { vector: { name: "embedding", record_id: sampleIds[Math.abs(i * 7919) % sampleIds.length], order: "most_similar" } }, filters: PENDING_FILTERS }, 50); },
+      name: "similarity top-50",
+      recordsPerRequest: 0,
+      run: async (c, i) => {
+        await search(
+          c,
+          {
+            query: { vector: { name: "embedding", record_id: sampleIds[Math.abs(i * 7919) % sampleIds.length], order: "most_similar" } },
+            filters: PENDING_FILTERS,
+          },
+          50,
+        );
+      },
     },
-    { name: "dataset progress", recordsPerRequest: 0, run: async (c) => { await expectOk(await c.api.raw("GET", `/datasets/${id}/progress`), "progress"); } },
+    {
+      name: "dataset progress",
+      recordsPerRequest: 0,
+      run: async (c) => {
+        await expectOk(await c.api.raw("GET", `/datasets/${id}/progress`), "progress");
+      },
+    },
     // The web app refreshes 'My progress' after every Submit.
-    { name: "my progress (after each Submit)", recordsPerRequest: 0, run: async (c) => { await expectOk(await c.api.raw("GET", `/me/datasets/${id}/metrics`), "metrics"); } },
+    {
+      name: "my progress (after each Submit)",
+      recordsPerRequest: 0,
+      run: async (c) => {
+        await expectOk(await c.api.raw("GET", `/me/datasets/${id}/metrics`), "metrics");
+      },
+    },
   ];
 }
 
-export interface LoadOptions { concurrency: number; requests: number; maxSeconds: number; warmup: number }
+export interface LoadOptions {
+  concurrency: number;
+  requests: number;
+  maxSeconds: number;
+  warmup: number;
+}
 
 /** Untimed calls before a load: `warmup`, and at least one per client. */
-export function warmupCalls(options: Pick<LoadOptions, "concurrency" | "warmup">): number { return Math.max(options.warmup, options.concurrency); }
+export function warmupCalls(options: Pick<LoadOptions, "concurrency" | "warmup">): number {
+  return Math.max(options.warmup, options.concurrency);
+}
 
 /**
  * `requests` calls (or until `maxSeconds`) spread over `concurrency` clients, each an annotator of its
@@ -115,7 +180,11 @@ export function warmupCalls(options: Pick<LoadOptions, "concurrency" | "warmup">
  * at 100K was 119 ms instead of 72 (which part is per-client cost and which is work left from the
  * import was not isolated).
  */
-export async function runLoad(scenario: Scenario, clients: readonly Annotator[], options: LoadOptions): Promise<Summary & { firstError?: string }> {
+export async function runLoad(
+  scenario: Scenario,
+  clients: readonly Annotator[],
+  options: LoadOptions,
+): Promise<Summary & { firstError?: string }> {
   const client = (w: number) => clients[w % clients.length]!;
   for (let i = 0; i < warmupCalls(options); i++) await scenario.run(client(i % options.concurrency), -1 - i);
   const samples: number[] = [];
@@ -124,20 +193,22 @@ export async function runLoad(scenario: Scenario, clients: readonly Annotator[],
   let next = 0;
   const deadline = performance.now() + options.maxSeconds * 1000;
   const started = performance.now();
-  await Promise.all(Array.from({ length: options.concurrency }, async (_, w) => {
-    for (;;) {
-      const i = next++;
-      if (i >= options.requests || performance.now() > deadline) return;
-      const t0 = performance.now();
-      try {
-        await scenario.run(client(w), i);
-        samples.push(performance.now() - t0);
-      } catch (error) {
-        errors++;
-        firstError ??= error instanceof Error ? error.message : String(error);
+  await Promise.all(
+    Array.from({ length: options.concurrency }, async (_, w) => {
+      for (;;) {
+        const i = next++;
+        if (i >= options.requests || performance.now() > deadline) return;
+        const t0 = performance.now();
+        try {
+          await scenario.run(client(w), i);
+          samples.push(performance.now() - t0);
+        } catch (error) {
+          errors++;
+          firstError ??= error instanceof Error ? error.message : String(error);
+        }
       }
-    }
-  }));
+    }),
+  );
   const summary = summarize(samples, errors, performance.now() - started);
   return firstError ? { ...summary, firstError } : summary;
 }

@@ -1,8 +1,16 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
-interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
-interface CpuProfile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+interface CpuProfile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
 
 /** Self time per function over every .cpuprofile of a directory (the server child's `--cpu-prof`). */
 export function topFunctions(dir: string, limit = 20): Array<{ fn: string; selfMs: number; percent: number }> {
@@ -23,6 +31,8 @@ export function topFunctions(dir: string, limit = 20): Array<{ fn: string; selfM
       total += dt;
     });
   }
-  return [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, limit)
+  return [...self.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, limit)
     .map(([fn, ms]) => ({ fn, selfMs: Math.round(ms), percent: total ? Math.round((ms / total) * 1000) / 10 : 0 }));
 }

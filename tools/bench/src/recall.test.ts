@@ -11,12 +11,31 @@ describe("similarity recall", () => {
   });
   it("is reported in the markdown table", () => {
     const report = {
-      date: "2026-11-21T12:00:00.000Z", machine: { cpus: 2, cpuModel: "cpu", memoryGiB: 4, node: "v24", loadBefore: [1], loadAfter: [1] }, store: "sqlite (embedded)", options: {},
-      import: { records: 10, batchSize: 256, seconds: 1, recordsPerSecond: 10, batchP50Ms: 1, batchP95Ms: 1, serverCpuMs: 1, recordsPerServerCpuSecond: 10 },
-      sdk: { skipped: "x" }, recall: { samples: 20, k: 50, mean: 0.987, min: 0.9, firstQueryMs: 1234, meanLastScoreGap: 0.0012 }, latency: [],
-      memory: { idleRssBytes: 1, afterImportRssBytes: 1, afterLatencyRssBytes: 1, peakRssBytes: 1 }, disk: { dataDirAfterImportBytes: 1, dataDirFinalBytes: 1 },
-      bundle: { skipped: "x" }, browser: { skipped: "x" }, problems: [],
+      date: "2026-11-21T12:00:00.000Z",
+      machine: { cpus: 2, cpuModel: "cpu", memoryGiB: 4, node: "v24", loadBefore: [1], loadAfter: [1] },
+      store: "sqlite (embedded)",
+      options: {},
+      import: {
+        records: 10,
+        batchSize: 256,
+        seconds: 1,
+        recordsPerSecond: 10,
+        batchP50Ms: 1,
+        batchP95Ms: 1,
+        serverCpuMs: 1,
+        recordsPerServerCpuSecond: 10,
+      },
+      sdk: { skipped: "x" },
+      recall: { samples: 20, k: 50, mean: 0.987, min: 0.9, firstQueryMs: 1234, meanLastScoreGap: 0.0012 },
+      latency: [],
+      memory: { idleRssBytes: 1, afterImportRssBytes: 1, afterLatencyRssBytes: 1, peakRssBytes: 1 },
+      disk: { dataDirAfterImportBytes: 1, dataDirFinalBytes: 1 },
+      bundle: { skipped: "x" },
+      browser: { skipped: "x" },
+      problems: [],
     } satisfies BenchReport;
-    expect(renderMarkdown(report)).toContain("| **mean 0.987**, min 0.9 (exact 50th similarity − server's: 0.0012); first similarity query after the import 1234 ms |");
+    expect(renderMarkdown(report)).toContain(
+      "| **mean 0.987**, min 0.9 (exact 50th similarity − server's: 0.0012); first similarity query after the import 1234 ms |",
+    );
   });
 });

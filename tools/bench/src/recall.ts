@@ -19,7 +19,13 @@ export interface RecallResult {
   meanLastScoreGap: number;
 }
 
-export function exactTopK(vectors: Float32Array, dimensions: number, query: Float32Array, k: number, exclude: number): { index: number; score: number }[] {
+export function exactTopK(
+  vectors: Float32Array,
+  dimensions: number,
+  query: Float32Array,
+  k: number,
+  exclude: number,
+): { index: number; score: number }[] {
   const n = vectors.length / dimensions;
   let qn = 0;
   for (let d = 0; d < dimensions; d++) qn += query[d]! * query[d]!;
@@ -27,8 +33,13 @@ export function exactTopK(vectors: Float32Array, dimensions: number, query: Floa
   const top: { index: number; score: number }[] = [];
   for (let i = 0, o = 0; i < n; i++, o += dimensions) {
     if (i === exclude) continue;
-    let dot = 0, vn = 0;
-    for (let d = 0; d < dimensions; d++) { const x = vectors[o + d]!; dot += x * query[d]!; vn += x * x; }
+    let dot = 0,
+      vn = 0;
+    for (let d = 0; d < dimensions; d++) {
+      const x = vectors[o + d]!;
+      dot += x * query[d]!;
+      vn += x * x;
+    }
     const score = dot / (Math.sqrt(vn) * qn);
     if (top.length < k || score > top[top.length - 1]!.score) {
       let at = top.length < k ? top.length : k - 1;
@@ -40,15 +51,24 @@ export function exactTopK(vectors: Float32Array, dimensions: number, query: Floa
   return top;
 }
 
-export async function measureRecall(client: Annotator, ds: BenchDataset, gen: DatasetGenerator, recordIds: readonly string[], samples: number, k = 50): Promise<RecallResult> {
+export async function measureRecall(
+  client: Annotator,
+  ds: BenchDataset,
+  gen: DatasetGenerator,
+  recordIds: readonly string[],
+  samples: number,
+  k = 50,
+): Promise<RecallResult> {
   const n = recordIds.length;
   const picks = Array.from({ length: Math.min(samples, n) }, (_, j) => Math.floor(((j + 0.5) * n) / Math.min(samples, n)));
   const server: { ids: string[]; scores: number[] }[] = [];
   let firstQueryMs = 0;
   for (const [j, i] of picks.entries()) {
     const t0 = performance.now();
-    const res = await client.api.raw("POST", `/me/datasets/${ds.datasetId}/records/search?limit=${k}`,
-      { query: { vector: { name: "embedding", record_id: recordIds[i], order: "most_similar" } }, filters: PENDING_FILTERS });
+    const res = await client.api.raw("POST", `/me/datasets/${ds.datasetId}/records/search?limit=${k}`, {
+      query: { vector: { name: "embedding", record_id: recordIds[i], order: "most_similar" } },
+      filters: PENDING_FILTERS,
+    });
     const text = await res.text();
     if (!res.ok) throw new Error(`similarity: ${res.status} ${text.slice(0, 300)}`);
     if (j === 0) firstQueryMs = Math.round(performance.now() - t0);
@@ -69,7 +89,8 @@ export async function measureRecall(client: Annotator, ds: BenchDataset, gen: Da
   }
   const round = (x: number) => Math.round(x * 1000) / 1000;
   return {
-    samples: picks.length, k,
+    samples: picks.length,
+    k,
     mean: round(recalls.reduce((a, b) => a + b, 0) / Math.max(recalls.length, 1)),
     min: round(Math.min(...recalls)),
     firstQueryMs,

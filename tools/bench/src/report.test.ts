@@ -6,10 +6,25 @@ const report: BenchReport = {
   machine: { cpus: 2, cpuModel: "test cpu", memoryGiB: 4, node: "v24.0.0", loadBefore: [1, 1, 1], loadAfter: [2, 2, 2] },
   store: "sqlite (embedded)",
   options: {},
-  import: { records: 1000, batchSize: 256, seconds: 1, recordsPerSecond: 1000, batchP50Ms: 200, batchP95Ms: 250, serverCpuMs: 500, recordsPerServerCpuSecond: 2000 },
+  import: {
+    records: 1000,
+    batchSize: 256,
+    seconds: 1,
+    recordsPerSecond: 1000,
+    batchP50Ms: 200,
+    batchP95Ms: 250,
+    serverCpuMs: 500,
+    recordsPerServerCpuSecond: 2000,
+  },
   sdk: { skipped: "--sdk-records 0" },
   latency: [
-    { name: "next page of pending (10)", levels: { 1: { count: 10, errors: 0, p50: 1, p95: 2, p99: 3, max: 3, mean: 1.5, throughput: 100, serverCpuMsPerRequest: 0.8 }, 20: { skipped: "not enough records" } } },
+    {
+      name: "next page of pending (10)",
+      levels: {
+        1: { count: 10, errors: 0, p50: 1, p95: 2, p99: 3, max: 3, mean: 1.5, throughput: 100, serverCpuMsPerRequest: 0.8 },
+        20: { skipped: "not enough records" },
+      },
+    },
   ],
   memory: { idleRssBytes: 2 ** 20, afterImportRssBytes: 2 ** 21, afterLatencyRssBytes: 2 ** 21, peakRssBytes: 2 ** 22 },
   disk: { dataDirAfterImportBytes: 2 ** 20, dataDirFinalBytes: 2 ** 20 },
@@ -24,7 +39,9 @@ describe("markdown report", () => {
     expect(md).toContain("1,000 records/s");
     expect(md).toContain("2,000 records per server CPU second");
     expect(md).toContain("≥ 10,000 records/s");
-    expect(md).toContain("| next page of pending (10) | 1 / **2** / 3 (n=10, 100 req/s, 0.8 ms server CPU/req) | not measured: not enough records | p95 < 50 ms |");
+    expect(md).toContain(
+      "| next page of pending (10) | 1 / **2** / 3 (n=10, 100 req/s, 0.8 ms server CPU/req) | not measured: not enough records | p95 < 50 ms |",
+    );
     expect(md).toContain("not measured: no Chromium");
     expect(md).toContain("4.0 MB");
     expect(md).toContain("- similarity @20: 1 errors");
@@ -34,12 +51,26 @@ describe("markdown report", () => {
 describe("markdown report, browser part", () => {
   it("gives the heap growth after the warm-up, from the 20th record, and split into compiled code and the rest", () => {
     const mib = 2 ** 20;
-    const md = renderMarkdown({ ...report, browser: {
-      firstRecordMs: [500], nextRecordMs: { count: 600, p50: 3, p95: 12, p99: 40, max: 80 }, nextRecordPaintP50: 20,
-      heapBaselineBytes: 10 * mib, heapFinalBytes: 10.5 * mib, heapGrowthPercent: 5, annotated: 600, warmupRecords: 100,
-      heapEarlyBytes: 8 * mib, heapGrowthFromEarlyPercent: 31.3,
-      heapComposition: { baseline: { codeBytes: 5 * mib, jsBytes: 2 * mib, nativeBytes: 4 * mib }, final: { codeBytes: 5.4 * mib, jsBytes: 2.04 * mib, nativeBytes: 4.5 * mib }, jsGrowthPercent: 2 },
-    } });
+    const md = renderMarkdown({
+      ...report,
+      browser: {
+        firstRecordMs: [500],
+        nextRecordMs: { count: 600, p50: 3, p95: 12, p99: 40, max: 80 },
+        nextRecordPaintP50: 20,
+        heapBaselineBytes: 10 * mib,
+        heapFinalBytes: 10.5 * mib,
+        heapGrowthPercent: 5,
+        annotated: 600,
+        warmupRecords: 100,
+        heapEarlyBytes: 8 * mib,
+        heapGrowthFromEarlyPercent: 31.3,
+        heapComposition: {
+          baseline: { codeBytes: 5 * mib, jsBytes: 2 * mib, nativeBytes: 4 * mib },
+          final: { codeBytes: 5.4 * mib, jsBytes: 2.04 * mib, nativeBytes: 4.5 * mib },
+          jsGrowthPercent: 2,
+        },
+      },
+    });
     expect(md).toContain("| JS heap after GC, 100 warm-up records → 600 annotated | 10.0 MB → 10.5 MB (**+5%**) | < 10% |");
     expect(md).toContain("| JS heap after GC, from the 20th record | 8.0 MB → 10.5 MB (+31.3%) | |");
     expect(md).toContain("JS 2.0 MB → 2.0 MB (**+2%**); code 5.0 MB → 5.4 MB; native 4.0 MB → 4.5 MB");
@@ -50,11 +81,22 @@ describe("markdown report, heap from the 100th record", () => {
   it("is given when the warm-up is longer than 100 records", () => {
     const mib = 2 ** 20;
     const browser = {
-      firstRecordMs: [500], nextRecordMs: { count: 1100, p50: 3, p95: 12, p99: 40, max: 80 }, nextRecordPaintP50: 20,
-      heapBaselineBytes: 9 * mib, heapFinalBytes: 9.1 * mib, heapGrowthPercent: 1.1, annotated: 1100, warmupRecords: 600,
-      heapEarlyBytes: 7.2 * mib, heapGrowthFromEarlyPercent: 26.4, heapTieringBytes: 7.9 * mib, heapGrowthFromTieringPercent: 15.2,
+      firstRecordMs: [500],
+      nextRecordMs: { count: 1100, p50: 3, p95: 12, p99: 40, max: 80 },
+      nextRecordPaintP50: 20,
+      heapBaselineBytes: 9 * mib,
+      heapFinalBytes: 9.1 * mib,
+      heapGrowthPercent: 1.1,
+      annotated: 1100,
+      warmupRecords: 600,
+      heapEarlyBytes: 7.2 * mib,
+      heapGrowthFromEarlyPercent: 26.4,
+      heapTieringBytes: 7.9 * mib,
+      heapGrowthFromTieringPercent: 15.2,
     };
-    expect(renderMarkdown({ ...report, browser })).toContain("| JS heap after GC, from the 100th record (V8 still optimising) | 7.9 MB → 9.1 MB (+15.2%) | |");
+    expect(renderMarkdown({ ...report, browser })).toContain(
+      "| JS heap after GC, from the 100th record (V8 still optimising) | 7.9 MB → 9.1 MB (+15.2%) | |",
+    );
     expect(renderMarkdown({ ...report, browser: { ...browser, warmupRecords: 100 } })).not.toContain("from the 100th record");
   });
 });

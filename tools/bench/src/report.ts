@@ -3,16 +3,30 @@ import type { Summary } from "./stats.ts";
 import type { SdkResult } from "./sdk.ts";
 import type { BrowserOutcome, BundleSizes } from "./web.ts";
 
-export interface LatencyRow { name: string; levels: Record<number, (Summary & { firstError?: string; serverCpuMsPerRequest: number }) | { skipped: string }> }
+export interface LatencyRow {
+  name: string;
+  levels: Record<number, (Summary & { firstError?: string; serverCpuMsPerRequest: number }) | { skipped: string }>;
+}
 
 export interface BenchReport {
   date: string;
   machine: { cpus: number; cpuModel: string; memoryGiB: number; node: string; loadBefore: number[]; loadAfter: number[] };
   store: string;
   options: Record<string, unknown>;
-  import: { records: number; batchSize: number; seconds: number; recordsPerSecond: number; batchP50Ms: number; batchP95Ms: number; bodies?: "prebuilt" | "live"; serverCpuMs: number; recordsPerServerCpuSecond: number;
+  import: {
+    records: number;
+    batchSize: number;
+    seconds: number;
+    recordsPerSecond: number;
+    batchP50Ms: number;
+    batchP95Ms: number;
+    bodies?: "prebuilt" | "live";
+    serverCpuMs: number;
+    recordsPerServerCpuSecond: number;
     /** CPU of the server's request thread alone, and of the bench process (client), during the import. */
-    requestThreadCpuMs?: number; benchCpuMs?: number };
+    requestThreadCpuMs?: number;
+    benchCpuMs?: number;
+  };
   sdk: SdkResult;
   /** Similarity recall@k against the exact answer (absent in reports of earlier versions). */
   recall?: RecallResult | { skipped: string };
@@ -42,20 +56,37 @@ export function renderMarkdown(r: BenchReport): string {
   const levels = [...new Set(r.latency.flatMap((row) => Object.keys(row.levels).map(Number)))].sort((a, b) => a - b);
   const out: string[] = [];
   out.push(`## Tessera benchmark, ${r.import.records.toLocaleString("en-US")} records (${r.store})`, "");
-  out.push(`${r.date.slice(0, 10)} · ${r.machine.cpus} cores (${r.machine.cpuModel}), ${r.machine.memoryGiB} GiB · Node ${r.machine.node} · load average before ${r.machine.loadBefore.join(" / ")}, after ${r.machine.loadAfter.join(" / ")}`, "");
+  out.push(
+    `${r.date.slice(0, 10)} · ${r.machine.cpus} cores (${r.machine.cpuModel}), ${r.machine.memoryGiB} GiB · Node ${r.machine.node} · load average before ${r.machine.loadBefore.join(" / ")}, after ${r.machine.loadAfter.join(" / ")}`,
+    "",
+  );
   out.push("| measure | value | target |", "|---|---|---|");
-  out.push(`| import, PUT records/bulk, batches of ${r.import.batchSize} | **${r.import.recordsPerSecond.toLocaleString("en-US")} records/s** (${r.import.seconds} s; batch p50 ${r.import.batchP50Ms} ms, p95 ${r.import.batchP95Ms} ms); ${r.import.recordsPerServerCpuSecond.toLocaleString("en-US")} records per server CPU second${r.import.requestThreadCpuMs !== undefined ? ` (request thread: ${Math.round((r.import.requestThreadCpuMs * 1000) / r.import.records)} µs per record)` : ""}${r.import.benchCpuMs !== undefined ? `; bench client ${Math.round((r.import.benchCpuMs * 1000) / r.import.records)} µs CPU per record` : ""}; ${r.import.bodies === "live" ? "bodies built during the import" : "bodies built before the clock"} | ≥ 10,000 records/s |`);
-  out.push(`| import, official Python SDK records.log | ${"skipped" in r.sdk ? `not measured: ${r.sdk.skipped}` : `**${r.sdk.recordsPerSecond.toLocaleString("en-US")} records/s** (${r.sdk.records.toLocaleString("en-US")} records in ${r.sdk.seconds} s)`} | |`);
+  out.push(
+    `| import, PUT records/bulk, batches of ${r.import.batchSize} | **${r.import.recordsPerSecond.toLocaleString("en-US")} records/s** (${r.import.seconds} s; batch p50 ${r.import.batchP50Ms} ms, p95 ${r.import.batchP95Ms} ms); ${r.import.recordsPerServerCpuSecond.toLocaleString("en-US")} records per server CPU second${r.import.requestThreadCpuMs !== undefined ? ` (request thread: ${Math.round((r.import.requestThreadCpuMs * 1000) / r.import.records)} µs per record)` : ""}${r.import.benchCpuMs !== undefined ? `; bench client ${Math.round((r.import.benchCpuMs * 1000) / r.import.records)} µs CPU per record` : ""}; ${r.import.bodies === "live" ? "bodies built during the import" : "bodies built before the clock"} | ≥ 10,000 records/s |`,
+  );
+  out.push(
+    `| import, official Python SDK records.log | ${"skipped" in r.sdk ? `not measured: ${r.sdk.skipped}` : `**${r.sdk.recordsPerSecond.toLocaleString("en-US")} records/s** (${r.sdk.records.toLocaleString("en-US")} records in ${r.sdk.seconds} s)`} | |`,
+  );
   if (r.recall) {
-    out.push("skipped" in r.recall ? `| similarity recall@50 | not measured: ${r.recall.skipped} | |`
-      : `| similarity recall@${r.recall.k} vs the exact top ${r.recall.k} (${r.recall.samples} records, most similar, fresh annotator's queue) | **mean ${r.recall.mean}**, min ${r.recall.min} (exact ${r.recall.k}th similarity − server's: ${r.recall.meanLastScoreGap}); first similarity query after the import ${r.recall.firstQueryMs} ms | |`);
+    out.push(
+      "skipped" in r.recall
+        ? `| similarity recall@50 | not measured: ${r.recall.skipped} | |`
+        : `| similarity recall@${r.recall.k} vs the exact top ${r.recall.k} (${r.recall.samples} records, most similar, fresh annotator's queue) | **mean ${r.recall.mean}**, min ${r.recall.min} (exact ${r.recall.k}th similarity − server's: ${r.recall.meanLastScoreGap}); first similarity query after the import ${r.recall.firstQueryMs} ms | |`,
+    );
   }
-  out.push(`| server RSS: idle / after import / after latency runs / peak | ${mb(r.memory.idleRssBytes)} / ${mb(r.memory.afterImportRssBytes)} / ${mb(r.memory.afterLatencyRssBytes)} / **${mb(r.memory.peakRssBytes)}** | |`);
-  if (r.store === "postgres") out.push("| data directory | PostgreSQL: the database size and the PostgreSQL processes' memory and CPU are not counted (server RSS and CPU are the Node process only) | |");
+  out.push(
+    `| server RSS: idle / after import / after latency runs / peak | ${mb(r.memory.idleRssBytes)} / ${mb(r.memory.afterImportRssBytes)} / ${mb(r.memory.afterLatencyRssBytes)} / **${mb(r.memory.peakRssBytes)}** | |`,
+  );
+  if (r.store === "postgres")
+    out.push(
+      "| data directory | PostgreSQL: the database size and the PostgreSQL processes' memory and CPU are not counted (server RSS and CPU are the Node process only) | |",
+    );
   else out.push(`| data directory after import / at the end | ${mb(r.disk.dataDirAfterImportBytes)} / ${mb(r.disk.dataDirFinalBytes)} | |`);
   if ("skipped" in r.bundle) out.push(`| web bundle | not measured: ${r.bundle.skipped} | |`);
   else {
-    out.push(`| initial JS, gzip (entry + modulepreload) | **${kb(r.bundle.initialJsGzip)}** (${kb(r.bundle.initialJsRaw)} raw) | < 250 KB |`);
+    out.push(
+      `| initial JS, gzip (entry + modulepreload) | **${kb(r.bundle.initialJsGzip)}** (${kb(r.bundle.initialJsRaw)} raw) | < 250 KB |`,
+    );
     out.push(`| initial CSS, gzip | ${kb(r.bundle.initialCssGzip)} | |`);
     out.push(`| annotation page chunk, gzip (lazy) / all JS, gzip | ${kb(r.bundle.annotationChunkGzip)} / ${kb(r.bundle.allJsGzip)} | |`);
   }
@@ -63,15 +94,25 @@ export function renderMarkdown(r: BenchReport): string {
   if ("skipped" in b) out.push(`| annotation page in Chromium | ${b.skipped} | |`);
   else {
     out.push(`| navigation → first record shown (each load) | ${b.firstRecordMs.map((m) => `${m} ms`).join(", ")} | |`);
-    out.push(`| Submit → next record in the DOM (${b.nextRecordMs.count} records) | p50 ${b.nextRecordMs.p50} ms, **p95 ${b.nextRecordMs.p95} ms**, p99 ${b.nextRecordMs.p99} ms (painted p50 ${b.nextRecordPaintP50} ms) | < 100 ms |`);
-    out.push(`| JS heap after GC, ${b.warmupRecords} warm-up records → ${b.annotated} annotated | ${mb(b.heapBaselineBytes)} → ${mb(b.heapFinalBytes)} (**${pct(b.heapGrowthPercent)}**)${b.stoppedEarly ? ` (${b.stoppedEarly})` : ""} | < 10% |`);
-    out.push(`| JS heap after GC, from the 20th record | ${mb(b.heapEarlyBytes)} → ${mb(b.heapFinalBytes)} (${pct(b.heapGrowthFromEarlyPercent)}) | |`);
+    out.push(
+      `| Submit → next record in the DOM (${b.nextRecordMs.count} records) | p50 ${b.nextRecordMs.p50} ms, **p95 ${b.nextRecordMs.p95} ms**, p99 ${b.nextRecordMs.p99} ms (painted p50 ${b.nextRecordPaintP50} ms) | < 100 ms |`,
+    );
+    out.push(
+      `| JS heap after GC, ${b.warmupRecords} warm-up records → ${b.annotated} annotated | ${mb(b.heapBaselineBytes)} → ${mb(b.heapFinalBytes)} (**${pct(b.heapGrowthPercent)}**)${b.stoppedEarly ? ` (${b.stoppedEarly})` : ""} | < 10% |`,
+    );
+    out.push(
+      `| JS heap after GC, from the 20th record | ${mb(b.heapEarlyBytes)} → ${mb(b.heapFinalBytes)} (${pct(b.heapGrowthFromEarlyPercent)}) | |`,
+    );
     if (b.heapTieringBytes !== undefined && b.heapGrowthFromTieringPercent !== undefined && b.warmupRecords > 100) {
-      out.push(`| JS heap after GC, from the 100th record (V8 still optimising) | ${mb(b.heapTieringBytes)} → ${mb(b.heapFinalBytes)} (${pct(b.heapGrowthFromTieringPercent)}) | |`);
+      out.push(
+        `| JS heap after GC, from the 100th record (V8 still optimising) | ${mb(b.heapTieringBytes)} → ${mb(b.heapFinalBytes)} (${pct(b.heapGrowthFromTieringPercent)}) | |`,
+      );
     }
     if (b.heapComposition) {
       const { baseline: h0, final: h1 } = b.heapComposition;
-      out.push(`| heap snapshot, warm-up → end: JS objects / V8 compiled code / Blink native | JS ${mb(h0.jsBytes)} → ${mb(h1.jsBytes)} (**${pct(b.heapComposition.jsGrowthPercent)}**); code ${mb(h0.codeBytes)} → ${mb(h1.codeBytes)}; native ${mb(h0.nativeBytes)} → ${mb(h1.nativeBytes)} | |`);
+      out.push(
+        `| heap snapshot, warm-up → end: JS objects / V8 compiled code / Blink native | JS ${mb(h0.jsBytes)} → ${mb(h1.jsBytes)} (**${pct(b.heapComposition.jsGrowthPercent)}**); code ${mb(h0.codeBytes)} → ${mb(h1.codeBytes)}; native ${mb(h0.nativeBytes)} → ${mb(h1.nativeBytes)} | |`,
+      );
     }
   }
   if (levels.length > 0) renderLatency(out, r, levels);

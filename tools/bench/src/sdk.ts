@@ -25,9 +25,14 @@ export async function sdkImport(owner: Api, gen: DatasetGenerator, count: number
     const script = join(dirname(fileURLToPath(import.meta.url)), "sdk_log.py");
     const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((res) => {
       const child = spawn(python, [script, owner.baseUrl, owner.apiKey, ws.name, "bench-sdk", file], { stdio: ["ignore", "pipe", "pipe"] });
-      let stdout = "", stderr = "";
-      child.stdout.on("data", (d) => { stdout += String(d); });
-      child.stderr.on("data", (d) => { stderr += String(d); });
+      let stdout = "",
+        stderr = "";
+      child.stdout.on("data", (d) => {
+        stdout += String(d);
+      });
+      child.stderr.on("data", (d) => {
+        stderr += String(d);
+      });
       child.on("close", (c) => res({ code: c, stdout, stderr }));
     });
     if (code !== 0) return { skipped: `the SDK run failed (exit ${code}): ${stderr.trim().split("\n").slice(-3).join(" | ")}` };

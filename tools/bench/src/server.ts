@@ -32,19 +32,31 @@ export function readCpuMs(pid: number, thread?: number): number {
 export function readThreadsCpuMs(pid: number): Map<number, { name: string; ms: number }> {
   const out = new Map<number, { name: string; ms: number }>();
   let tids: string[] = [];
-  try { tids = readdirSync(`/proc/${pid}/task`); } catch { return out; }
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return out;
+  }
   for (const tid of tids) {
     try {
       const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, "utf8").trim();
       out.set(Number(tid), { name, ms: readCpuMs(pid, Number(tid)) });
-    } catch { /* the thread ended */ }
+    } catch {
+      /* the thread ended */
+    }
   }
   return out;
 }
 
 /** The threads that used CPU between two readThreadsCpuMs snapshots, busiest first. */
-export function threadsCpuBetween(before: Map<number, { name: string; ms: number }>, after: Map<number, { name: string; ms: number }>): Array<{ tid: number; name: string; ms: number }> {
-  return [...after].map(([tid, t]) => ({ tid, name: t.name, ms: t.ms - (before.get(tid)?.ms ?? 0) })).filter((t) => t.ms > 0).sort((a, b) => b.ms - a.ms);
+export function threadsCpuBetween(
+  before: Map<number, { name: string; ms: number }>,
+  after: Map<number, { name: string; ms: number }>,
+): Array<{ tid: number; name: string; ms: number }> {
+  return [...after]
+    .map(([tid, t]) => ({ tid, name: t.name, ms: t.ms - (before.get(tid)?.ms ?? 0) }))
+    .filter((t) => t.ms > 0)
+    .sort((a, b) => b.ms - a.ms);
 }
 
 /**
@@ -81,7 +93,10 @@ export interface BenchServer {
 }
 
 export interface ServerOptions {
-  postgres?: string | undefined; cpuProfileDir?: string | undefined; keepData?: boolean; webDist?: string | undefined;
+  postgres?: string | undefined;
+  cpuProfileDir?: string | undefined;
+  keepData?: boolean;
+  webDist?: string | undefined;
   /** An existing data directory (kept): the owner exists already, so `ownerApiKey` is empty (sign in with the password). */
   dataDir?: string | undefined;
 }
@@ -94,21 +109,42 @@ export async function startServer(options: ServerOptions = {}): Promise<BenchSer
   const env: Record<string, string> = { TESSERA_LOG_LEVEL: "warn", DATABASE_URL: options.postgres ?? "", TESSERA_DATABASE_URL: "" };
   if (options.webDist) env.TESSERA_WEB_DIST = options.webDist;
   const child = await startBuiltServer({
-    dataDir, ownerPassword, env, startTimeoutMs: 60_000,
-    nodeArgs: [...(options.cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${options.cpuProfileDir}`] : []), ...(process.env.TESSERA_BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean)],
+    dataDir,
+    ownerPassword,
+    env,
+    startTimeoutMs: 60_000,
+    nodeArgs: [
+      ...(options.cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${options.cpuProfileDir}`] : []),
+      ...(process.env.TESSERA_BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean),
+    ],
   });
   const ownerApiKey = /API key:\s+(\S+)/.exec(child.output())?.[1] ?? (options.dataDir ? "" : undefined);
-  if (ownerApiKey === undefined) { await child.kill("SIGKILL"); throw new Error(`no owner API key in the server output: ${child.output()}`); }
+  if (ownerApiKey === undefined) {
+    await child.kill("SIGKILL");
+    throw new Error(`no owner API key in the server output: ${child.output()}`);
+  }
   const pid = child.pid;
   let peak = 0;
-  const sampler = setInterval(() => { peak = Math.max(peak, readRss(pid).rss); }, 250);
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, readRss(pid).rss);
+  }, 250);
   sampler.unref();
   return {
-    url: child.url, pid, dataDir, ownerPassword, ownerApiKey,
-    peakRss: () => { const now = readRss(pid); peak = Math.max(peak, now.rss); return Math.max(peak, now.hwm); },
+    url: child.url,
+    pid,
+    dataDir,
+    ownerPassword,
+    ownerApiKey,
+    peakRss: () => {
+      const now = readRss(pid);
+      peak = Math.max(peak, now.rss);
+      return Math.max(peak, now.hwm);
+    },
     stop: async () => {
       clearInterval(sampler);
-      const killer = setTimeout(() => { void child.kill("SIGKILL"); }, 30_000);
+      const killer = setTimeout(() => {
+        void child.kill("SIGKILL");
+      }, 30_000);
       await child.kill("SIGTERM");
       clearTimeout(killer);
       if (!options.keepData && !options.dataDir) rmSync(dataDir, { recursive: true, force: true });

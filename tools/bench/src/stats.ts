@@ -1,5 +1,14 @@
 /** Latency summaries: nearest-rank percentiles over the sorted samples (milliseconds). */
-export interface Summary { count: number; errors: number; p50: number; p95: number; p99: number; max: number; mean: number; throughput: number }
+export interface Summary {
+  count: number;
+  errors: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+  mean: number;
+  throughput: number;
+}
 
 export function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;

@@ -33,25 +33,50 @@ const { values: args } = parseArgs({
     profile: { type: "string" },
   },
 });
-const int = (v: string | undefined, name: string) => { const n = Number(v); if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a positive integer`); return n; };
+const int = (v: string | undefined, name: string) => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a positive integer`);
+  return n;
+};
 const opts = {
   annotators: int(args.annotators, "annotators"),
   records: int(args.records, "records"),
   minSubmitted: args["min-submitted"]!.split(",").map((v) => int(v, "min-submitted")),
   seconds: Math.min(int(args.seconds, "seconds"), 600),
-  modes: args.modes!.split(",").map((m) => { if (m !== "plain" && m !== "reserve") throw new Error("--modes: plain and/or reserve"); return m; }),
+  modes: args.modes!.split(",").map((m) => {
+    if (m !== "plain" && m !== "reserve") throw new Error("--modes: plain and/or reserve");
+    return m;
+  }),
 };
 const log = (msg: string) => process.stderr.write(`[bench:team ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
 
-const QUEUE = { filters: { and: [
-  { type: "terms", scope: { entity: "response", property: "status" }, values: ["pending"] },
-  { type: "terms", scope: { entity: "record", property: "status" }, values: ["pending"] },
-] } };
+const QUEUE = {
+  filters: {
+    and: [
+      { type: "terms", scope: { entity: "response", property: "status" }, values: ["pending"] },
+      { type: "terms", scope: { entity: "record", property: "status" }, values: ["pending"] },
+    ],
+  },
+};
 
 interface Row {
-  store: string; mode: string; minSubmitted: number; annotators: number; records: number; seconds: number;
-  answers: number; answersPerMinute: number; beyond: number; beyondPercent: number; maxOnOneRecord: number; completed: number;
-  idleTakes: number; waits: number; errors: number; take: Summary; submit: Summary;
+  store: string;
+  mode: string;
+  minSubmitted: number;
+  annotators: number;
+  records: number;
+  seconds: number;
+  answers: number;
+  answersPerMinute: number;
+  beyond: number;
+  beyondPercent: number;
+  maxOnOneRecord: number;
+  completed: number;
+  idleTakes: number;
+  waits: number;
+  errors: number;
+  take: Summary;
+  submit: Summary;
   /** Answers that count (at most min_submitted per record) per minute. */
   usefulPerMinute: number;
   /** Server CPU (all threads) per take + submit, in ms: independent of the load of a shared machine. */
@@ -59,12 +84,30 @@ interface Row {
 }
 
 async function createQueueDataset(owner: Api, workspaceId: string, name: string, records: number, minSubmitted: number): Promise<string> {
-  const ds = await owner.json<{ id: string }>("POST", "/datasets", { name, workspace_id: workspaceId, distribution: { strategy: "overlap", min_submitted: minSubmitted } });
+  const ds = await owner.json<{ id: string }>("POST", "/datasets", {
+    name,
+    workspace_id: workspaceId,
+    distribution: { strategy: "overlap", min_submitted: minSubmitted },
+  });
   await owner.json("POST", `/datasets/${ds.id}/fields`, { name: "text", title: "Text", required: true, settings: { type: "text" } });
-  await owner.json("POST", `/datasets/${ds.id}/questions`, { name: "label", title: "Label", required: true, settings: { type: "label_selection", options: [{ value: "yes", text: "Yes" }, { value: "no", text: "No" }] } });
+  await owner.json("POST", `/datasets/${ds.id}/questions`, {
+    name: "label",
+    title: "Label",
+    required: true,
+    settings: {
+      type: "label_selection",
+      options: [
+        { value: "yes", text: "Yes" },
+        { value: "no", text: "No" },
+      ],
+    },
+  });
   await owner.json("PUT", `/datasets/${ds.id}/publish`);
   for (let i = 0; i < records; i += 500) {
-    const items = Array.from({ length: Math.min(500, records - i) }, (_, j) => ({ external_id: `q-${i + j}`, fields: { text: `Record ${i + j}: is this sentence about a team sprint?` } }));
+    const items = Array.from({ length: Math.min(500, records - i) }, (_, j) => ({
+      external_id: `q-${i + j}`,
+      fields: { text: `Record ${i + j}: is this sentence about a team sprint?` },
+    }));
     await owner.json("POST", `/datasets/${ds.id}/records/bulk`, { items });
   }
   return ds.id;
@@ -73,13 +116,24 @@ async function createQueueDataset(owner: Api, workspaceId: string, name: string,
 async function submittedPerRecord(owner: Api, datasetId: string): Promise<number[]> {
   const out: number[] = [];
   for (let offset = 0; ; offset += 1000) {
-    const page = await owner.json<{ items: { responses?: { status: string }[] }[] }>("GET", `/datasets/${datasetId}/records?include=responses&offset=${offset}&limit=1000`);
+    const page = await owner.json<{ items: { responses?: { status: string }[] }[] }>(
+      "GET",
+      `/datasets/${datasetId}/records?include=responses&offset=${offset}&limit=1000`,
+    );
     for (const r of page.items) out.push((r.responses ?? []).filter((s) => s.status === "submitted").length);
     if (page.items.length < 1000) return out;
   }
 }
 
-async function run(owner: Api, annotators: Annotator[], datasetId: string, mode: string, minSubmitted: number, store: string, serverPid: number): Promise<Row> {
+async function run(
+  owner: Api,
+  annotators: Annotator[],
+  datasetId: string,
+  mode: string,
+  minSubmitted: number,
+  store: string,
+  serverPid: number,
+): Promise<Row> {
   const reserve = mode === "reserve";
   const path = `/me/datasets/${datasetId}/records/search?include=responses&offset=0&limit=1${reserve ? "&reserve=true" : ""}`;
   const takes: number[] = [];
@@ -93,44 +147,82 @@ async function run(owner: Api, annotators: Annotator[], datasetId: string, mode:
   const take = async (a: Annotator) => {
     const t0 = performance.now();
     const res = await a.api.raw("POST", path, QUEUE);
-    const body = res.ok ? await res.json() as { items: { record: { id: string } }[]; total: number; reservations?: { held_by_others: { records: number } } } : null;
-    if (!body) { errors++; await res.text().catch(() => ""); return null; }
+    const body = res.ok
+      ? ((await res.json()) as {
+          items: { record: { id: string } }[];
+          total: number;
+          reservations?: { held_by_others: { records: number } };
+        })
+      : null;
+    if (!body) {
+      errors++;
+      await res.text().catch(() => "");
+      return null;
+    }
     takes.push(performance.now() - t0);
     return body;
   };
-  await Promise.all(annotators.map(async (a) => {
-    while (Date.now() < deadline) {
-      let page = await take(a);
-      if (page && page.items.length === 0 && page.total > 0) page = await take(a); // asked again at once: still nothing while records are free?
-      if (!page) continue;
-      const record = page.items[0]?.record;
-      if (!record) {
-        if (page.total > 0) idleTakes++;
-        if ((page.reservations?.held_by_others.records ?? 0) > 0 || page.total > 0) { waits++; await new Promise((r) => setTimeout(r, 250)); continue; }
-        return; // nothing left for this annotator
+  await Promise.all(
+    annotators.map(async (a) => {
+      while (Date.now() < deadline) {
+        let page = await take(a);
+        if (page && page.items.length === 0 && page.total > 0) page = await take(a); // asked again at once: still nothing while records are free?
+        if (!page) continue;
+        const record = page.items[0]?.record;
+        if (!record) {
+          if (page.total > 0) idleTakes++;
+          if ((page.reservations?.held_by_others.records ?? 0) > 0 || page.total > 0) {
+            waits++;
+            await new Promise((r) => setTimeout(r, 250));
+            continue;
+          }
+          return; // nothing left for this annotator
+        }
+        const t0 = performance.now();
+        const res = await a.api.raw("POST", `/records/${record.id}/responses`, {
+          status: "submitted",
+          values: { label: { value: "yes" } },
+        });
+        await res.text();
+        if (res.status === 201) submits.push(performance.now() - t0);
+        else errors++;
       }
-      const t0 = performance.now();
-      const res = await a.api.raw("POST", `/records/${record.id}/responses`, { status: "submitted", values: { label: { value: "yes" } } });
-      await res.text();
-      if (res.status === 201) submits.push(performance.now() - t0); else errors++;
-    }
-  }));
+    }),
+  );
   const wallMs = Date.now() - started;
   const cpuMs = readCpuMs(serverPid) - cpuBefore;
   const counts = await submittedPerRecord(owner, datasetId);
   const answers = counts.reduce((s, n) => s + n, 0);
   const beyond = counts.reduce((s, n) => s + Math.max(0, n - minSubmitted), 0);
   return {
-    store, mode, minSubmitted, annotators: annotators.length, records: counts.length, seconds: Math.round(wallMs / 100) / 10,
-    answers, answersPerMinute: Math.round((answers / wallMs) * 60_000), beyond, beyondPercent: answers ? Math.round((beyond / answers) * 1000) / 10 : 0,
-    maxOnOneRecord: Math.max(0, ...counts), completed: counts.filter((n) => n >= minSubmitted).length,
-    idleTakes, waits, errors, take: summarize(takes, 0, wallMs), submit: summarize(submits, 0, wallMs),
-    usefulPerMinute: Math.round(((answers - beyond) / wallMs) * 60_000), serverCpuMsPerAnswer: submits.length ? Math.round((cpuMs / submits.length) * 10) / 10 : 0,
+    store,
+    mode,
+    minSubmitted,
+    annotators: annotators.length,
+    records: counts.length,
+    seconds: Math.round(wallMs / 100) / 10,
+    answers,
+    answersPerMinute: Math.round((answers / wallMs) * 60_000),
+    beyond,
+    beyondPercent: answers ? Math.round((beyond / answers) * 1000) / 10 : 0,
+    maxOnOneRecord: Math.max(0, ...counts),
+    completed: counts.filter((n) => n >= minSubmitted).length,
+    idleTakes,
+    waits,
+    errors,
+    take: summarize(takes, 0, wallMs),
+    submit: summarize(submits, 0, wallMs),
+    usefulPerMinute: Math.round(((answers - beyond) / wallMs) * 60_000),
+    serverCpuMsPerAnswer: submits.length ? Math.round((cpuMs / submits.length) * 10) / 10 : 0,
   };
 }
 
 const store = args.postgres ? "PostgreSQL" : "SQLite";
-log(`${store}: ${opts.annotators} annotators, ${opts.records} records, min_submitted ${opts.minSubmitted.join(",")}, ${opts.seconds} s per run, modes ${opts.modes.join(",")}; load ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+log(
+  `${store}: ${opts.annotators} annotators, ${opts.records} records, min_submitted ${opts.minSubmitted.join(",")}, ${opts.seconds} s per run, modes ${opts.modes.join(",")}; load ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ")}`,
+);
 const server = await startServer({ postgres: args.postgres, cpuProfileDir: args.profile });
 const rows: Row[] = [];
 try {
@@ -143,15 +235,21 @@ try {
       log(`run: ${mode}, min_submitted ${minSubmitted}`);
       const row = await run(owner, annotators, datasetId, mode, minSubmitted, store, server.pid);
       rows.push(row);
-      log(`  ${row.answers} answers (${row.answersPerMinute}/min, useful ${row.usefulPerMinute}/min, server CPU ${row.serverCpuMsPerAnswer} ms/answer), beyond ${row.beyond} (${row.beyondPercent}%), max ${row.maxOnOneRecord} on one record, idle ${row.idleTakes}, errors ${row.errors}, take p50 ${row.take.p50} ms p95 ${row.take.p95} ms`);
+      log(
+        `  ${row.answers} answers (${row.answersPerMinute}/min, useful ${row.usefulPerMinute}/min, server CPU ${row.serverCpuMsPerAnswer} ms/answer), beyond ${row.beyond} (${row.beyondPercent}%), max ${row.maxOnOneRecord} on one record, idle ${row.idleTakes}, errors ${row.errors}, take p50 ${row.take.p50} ms p95 ${row.take.p95} ms`,
+      );
     }
   }
 } finally {
   await server.stop();
 }
-console.log(`| store | queue | min_submitted | answers | answers/min | useful answers/min | beyond min_submitted | most on one record | records completed | idle takes | server CPU ms per answer | take p50 / p95 ms | submit p50 / p95 ms | errors |`);
+console.log(
+  `| store | queue | min_submitted | answers | answers/min | useful answers/min | beyond min_submitted | most on one record | records completed | idle takes | server CPU ms per answer | take p50 / p95 ms | submit p50 / p95 ms | errors |`,
+);
 console.log(`|---|---|---|---|---|---|---|---|---|---|---|---|---|---|`);
 for (const r of rows) {
-  console.log(`| ${r.store} | ${r.mode} | ${r.minSubmitted} | ${r.answers} | ${r.answersPerMinute} | ${r.usefulPerMinute} | ${r.beyond} (${r.beyondPercent}%) | ${r.maxOnOneRecord} | ${r.completed} / ${r.records} | ${r.idleTakes} | ${r.serverCpuMsPerAnswer} | ${r.take.p50} / ${r.take.p95} | ${r.submit.p50} / ${r.submit.p95} | ${r.errors} |`);
+  console.log(
+    `| ${r.store} | ${r.mode} | ${r.minSubmitted} | ${r.answers} | ${r.answersPerMinute} | ${r.usefulPerMinute} | ${r.beyond} (${r.beyondPercent}%) | ${r.maxOnOneRecord} | ${r.completed} / ${r.records} | ${r.idleTakes} | ${r.serverCpuMsPerAnswer} | ${r.take.p50} / ${r.take.p95} | ${r.submit.p50} / ${r.submit.p95} | ${r.errors} |`,
+  );
 }
 if (args.json) writeFileSync(args.json, JSON.stringify({ options: opts, rows }, null, 2));

@@ -33,12 +33,16 @@ const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 async function withPeak<T>(pid: number, work: () => Promise<T>): Promise<{ value: T; before: number; peakAbove: number }> {
   const before = readRss(pid).rss;
   let peak = before;
-  const timer = setInterval(() => { peak = Math.max(peak, readRss(pid).rss); }, 50);
+  const timer = setInterval(() => {
+    peak = Math.max(peak, readRss(pid).rss);
+  }, 50);
   try {
     const value = await work();
     peak = Math.max(peak, readRss(pid).rss);
     return { value, before, peakAbove: peak - before };
-  } finally { clearInterval(timer); }
+  } finally {
+    clearInterval(timer);
+  }
 }
 
 async function main(): Promise<void> {
@@ -51,8 +55,23 @@ async function main(): Promise<void> {
     const dataset = async (name: string) => {
       const ds = await api.json<{ id: string }>("POST", "/datasets", { name, workspace_id: ws.id });
       await api.json("POST", `/datasets/${ds.id}/fields`, { name: "text", title: "Text", required: true, settings: { type: "text" } });
-      await api.json("POST", `/datasets/${ds.id}/questions`, { name: "label", title: "Label", required: true, settings: { type: "label_selection", options: [{ value: "yes", text: "Yes" }, { value: "no", text: "No" }] } });
-      for (const [name2, type] of [["source", "terms"], ["length", "integer"], ["quality", "float"]] as const) {
+      await api.json("POST", `/datasets/${ds.id}/questions`, {
+        name: "label",
+        title: "Label",
+        required: true,
+        settings: {
+          type: "label_selection",
+          options: [
+            { value: "yes", text: "Yes" },
+            { value: "no", text: "No" },
+          ],
+        },
+      });
+      for (const [name2, type] of [
+        ["source", "terms"],
+        ["length", "integer"],
+        ["quality", "float"],
+      ] as const) {
         await api.json("POST", `/datasets/${ds.id}/metadata-properties`, { name: name2, title: name2, settings: { type } });
       }
       await api.json("PUT", `/datasets/${ds.id}/publish`);
@@ -66,7 +85,8 @@ async function main(): Promise<void> {
       const items = Array.from({ length: Math.min(500, RECORDS - start) }, (_, k) => {
         const i = start + k;
         return {
-          external_id: `r-${i}`, fields: { text: `Record ${i}: the quick brown fox jumps over the lazy dog, a sentence of about a hundred characters.` },
+          external_id: `r-${i}`,
+          fields: { text: `Record ${i}: the quick brown fox jumps over the lazy dog, a sentence of about a hundred characters.` },
           metadata: { source: ["news", "forum", "wiki"][i % 3], length: i % 500, quality: (i % 100) / 100 },
           suggestions: [{ question_name: "label", value: i % 2 ? "yes" : "no", score: 0.5, agent: "bench" }],
           responses: i % 10 === 0 ? [{ user_id: me.id, status: "submitted", values: { label: { value: "yes" } } }] : [],
@@ -80,7 +100,9 @@ async function main(): Promise<void> {
     for (const format of ["jsonl", "csv", "parquet"] as const) {
       const { value, before, peakAbove } = await withPeak(server.pid, async () => {
         const started = performance.now();
-        const res = await fetch(`${server.url}/api/v1/datasets/${source}/records/export?format=${format}`, { headers: { "X-Argilla-Api-Key": server.ownerApiKey } });
+        const res = await fetch(`${server.url}/api/v1/datasets/${source}/records/export?format=${format}`, {
+          headers: { "X-Argilla-Api-Key": server.ownerApiKey },
+        });
         let bytes = 0;
         let firstByteMs = 0;
         const reader = res.body!.getReader();
@@ -101,32 +123,57 @@ async function main(): Promise<void> {
     const out = createWriteStream(csvPath);
     out.write("id,text,source,length,quality,label\n");
     for (let i = 0; i < UPLOAD_ROWS; i++) {
-      if (!out.write(`u-${i},"Uploaded row ${i}, with a comma and some words to make it about a hundred characters long",${["news", "forum", "wiki"][i % 3]},${i % 500},${(i % 100) / 100},${i % 2 ? "yes" : "no"}\n`)) await once(out, "drain");
+      if (
+        !out.write(
+          `u-${i},"Uploaded row ${i}, with a comma and some words to make it about a hundred characters long",${["news", "forum", "wiki"][i % 3]},${i % 500},${(i % 100) / 100},${i % 2 ? "yes" : "no"}\n`,
+        )
+      )
+        await once(out, "drain");
     }
     out.end();
     await once(out, "finish");
     const size = statSync(csvPath).size;
     const target = await dataset("uploaded");
     log(`uploading ${mb(size)} MB (${UPLOAD_ROWS} rows)…`);
-    const { value: upload, before, peakAbove } = await withPeak(server.pid, async () => {
+    const {
+      value: upload,
+      before,
+      peakAbove,
+    } = await withPeak(server.pid, async () => {
       const t0 = performance.now();
       const res = await fetch(`${server.url}/api/v1/uploads?filename=upload.csv`, {
-        method: "POST", headers: { "X-Argilla-Api-Key": server.ownerApiKey, "content-type": "application/octet-stream", "content-length": String(size) },
-        body: createReadStream(csvPath) as unknown as BodyInit, duplex: "half",
+        method: "POST",
+        headers: { "X-Argilla-Api-Key": server.ownerApiKey, "content-type": "application/octet-stream", "content-length": String(size) },
+        body: createReadStream(csvPath) as unknown as BodyInit,
+        duplex: "half",
       } as RequestInit);
-      const preview = await res.json() as { id: string };
+      const preview = (await res.json()) as { id: string };
       if (res.status !== 201) throw new Error(`upload: ${res.status} ${JSON.stringify(preview)}`);
       const uploadSeconds = (performance.now() - t0) / 1000;
-      const mapping = { fields: [{ source: "text", target: "text" }], metadata: [{ source: "source", target: "source" }, { source: "length", target: "length" }, { source: "quality", target: "quality" }], suggestions: [{ source: "label", target: "label" }], external_id: "id" };
+      const mapping = {
+        fields: [{ source: "text", target: "text" }],
+        metadata: [
+          { source: "source", target: "source" },
+          { source: "length", target: "length" },
+          { source: "quality", target: "quality" },
+        ],
+        suggestions: [{ source: "label", target: "label" }],
+        external_id: "id",
+      };
       await api.json("POST", `/uploads/${preview.id}/import`, { dataset_id: target, mapping });
       const t1 = performance.now();
       for (;;) {
-        const state = await api.json<{ status: string; rows_stored: number; rows_failed: number; error: string | null }>("GET", `/uploads/${preview.id}`);
-        if (!["queued", "importing"].includes(state.status)) return { uploadSeconds, importSeconds: (performance.now() - t1) / 1000, state };
+        const state = await api.json<{ status: string; rows_stored: number; rows_failed: number; error: string | null }>(
+          "GET",
+          `/uploads/${preview.id}`,
+        );
+        if (!["queued", "importing"].includes(state.status))
+          return { uploadSeconds, importSeconds: (performance.now() - t1) / 1000, state };
         await new Promise((r) => setTimeout(r, 250));
       }
     });
-    if (upload.state.status !== "finished" || upload.state.rows_stored !== UPLOAD_ROWS) throw new Error(`import: ${JSON.stringify(upload.state)}`);
+    if (upload.state.status !== "finished" || upload.state.rows_stored !== UPLOAD_ROWS)
+      throw new Error(`import: ${JSON.stringify(upload.state)}`);
     rows.push([`upload: ${mb(size)} MB CSV streamed to disk`, `${(size / 1024 / 1024 / upload.uploadSeconds).toFixed(1)} MB/s`]);
     rows.push([`upload import: rows/s (${UPLOAD_ROWS} rows)`, String(Math.round(UPLOAD_ROWS / upload.importSeconds))]);
     rows.push(["upload + import: server RSS peak above before", `${mb(peakAbove)} MB (before ${mb(before)} MB)`]);

@@ -6,8 +6,12 @@ import type { Browser, Page } from "playwright-core";
 import { REPO_ROOT } from "./server.ts";
 
 export interface BundleSizes {
-  initialJsGzip: number; initialCssGzip: number; initialJsRaw: number; initialFiles: string[];
-  annotationChunkGzip: number; allJsGzip: number;
+  initialJsGzip: number;
+  initialCssGzip: number;
+  initialJsRaw: number;
+  initialFiles: string[];
+  annotationChunkGzip: number;
+  allJsGzip: number;
 }
 
 const gz = (path: string) => gzipSync(readFileSync(path), { level: 9 }).length;
@@ -26,7 +30,9 @@ export function bundleSizes(dist = join(REPO_ROOT, "apps/web/dist")): BundleSize
     initialJsRaw: js.reduce((s, f) => s + readFileSync(join(dist, f)).length, 0),
     initialCssGzip: css.reduce((s, f) => s + gz(join(dist, f)), 0),
     initialFiles: refs,
-    annotationChunkGzip: assets.filter((f) => f.startsWith("AnnotationPage") && f.endsWith(".js")).reduce((s, f) => s + gz(join(dist, "assets", f)), 0),
+    annotationChunkGzip: assets
+      .filter((f) => f.startsWith("AnnotationPage") && f.endsWith(".js"))
+      .reduce((s, f) => s + gz(join(dist, "assets", f)), 0),
     allJsGzip: assets.filter((f) => f.endsWith(".js")).reduce((s, f) => s + gz(join(dist, "assets", f)), 0),
   };
 }
@@ -36,15 +42,20 @@ export interface BrowserResult {
   nextRecordMs: { count: number; p50: number; p95: number; p99: number; max: number };
   nextRecordPaintP50: number;
   /** Heap after GC after the warm-up records (the baseline) and at the end; growth = end vs baseline. */
-  heapBaselineBytes: number; heapFinalBytes: number; heapGrowthPercent: number; annotated: number;
+  heapBaselineBytes: number;
+  heapFinalBytes: number;
+  heapGrowthPercent: number;
+  annotated: number;
   warmupRecords: number;
   /** The same from the 20th record on (before V8's optimising compilers have settled). */
-  heapEarlyBytes: number; heapGrowthFromEarlyPercent: number;
+  heapEarlyBytes: number;
+  heapGrowthFromEarlyPercent: number;
   /**
    * The same from the 100th record on (the first session's baseline: Maglev and Turbofan still compile
    * the page's hot functions for a few hundred records). Absent in older reports.
    */
-  heapTieringBytes?: number; heapGrowthFromTieringPercent?: number;
+  heapTieringBytes?: number;
+  heapGrowthFromTieringPercent?: number;
   /** Heap snapshots at the baseline and at the end, split by what grows (see HeapComposition). */
   heapComposition?: { baseline: HeapComposition; final: HeapComposition; jsGrowthPercent: number };
   stoppedEarly?: string;
@@ -58,23 +69,32 @@ export type BrowserOutcome = BrowserResult | { skipped: string };
  * arrays, strings, closures, shapes: the app's data).
  */
 export interface HeapComposition {
-  codeBytes: number; jsBytes: number; nativeBytes: number;
+  codeBytes: number;
+  jsBytes: number;
+  nativeBytes: number;
   /**
    * Functions (V8 SharedFunctionInfos) and RegExp objects alive. Growing with the records: new source compiled
    * per record (eval, `new Function`, RegExps built from per-record text and kept). Flat while `codeBytes`
    * grows: V8 tiering up the same functions (optimised code and its deoptimisation data). Absent in older reports.
    */
-  functions?: number; regexps?: number;
+  functions?: number;
+  regexps?: number;
 }
 
 /** The parts of a V8 heap snapshot (`.heapsnapshot` JSON) that HeapComposition reads. */
-export interface HeapSnapshot { snapshot: { meta: { node_fields: string[]; node_types: [string[], ...unknown[]] } }; nodes: number[]; strings: string[] }
+export interface HeapSnapshot {
+  snapshot: { meta: { node_fields: string[]; node_types: [string[], ...unknown[]] } };
+  nodes: number[];
+  strings: string[];
+}
 
 /** A heap snapshot's self sizes and counts, as HeapComposition. */
 export function summarizeHeapSnapshot(snapshot: HeapSnapshot): HeapComposition {
   const fields = snapshot.snapshot.meta.node_fields;
   const typeNames = snapshot.snapshot.meta.node_types[0];
-  const typeAt = fields.indexOf("type"), nameAt = fields.indexOf("name"), sizeAt = fields.indexOf("self_size");
+  const typeAt = fields.indexOf("type"),
+    nameAt = fields.indexOf("name"),
+    sizeAt = fields.indexOf("self_size");
   const sum: Required<HeapComposition> = { codeBytes: 0, jsBytes: 0, nativeBytes: 0, functions: 0, regexps: 0 };
   for (let i = 0; i < snapshot.nodes.length; i += fields.length) {
     const type = typeNames[snapshot.nodes[i + typeAt]!];
@@ -85,15 +105,22 @@ export function summarizeHeapSnapshot(snapshot: HeapSnapshot): HeapComposition {
   return sum;
 }
 
-declare global { interface Window { __benchFirstRecord?: number; __benchSubmit?: () => Promise<{ dom: number; paint: number }> } }
+declare global {
+  interface Window {
+    __benchFirstRecord?: number;
+    __benchSubmit?: () => Promise<{ dom: number; paint: number }>;
+  }
+}
 
 /** Runs in the page: answers the current record if needed, clicks Submit and times until another record is in the DOM. */
 async function submitAndWait(): Promise<{ dom: number; paint: number }> {
   const current = () => document.querySelector("article[data-record-id]")?.getAttribute("data-record-id") ?? null;
   const before = current();
   if (before === null) throw new Error("no record on the page");
-  if (!document.querySelector('[role="radio"][aria-checked="true"]')) (document.querySelector('[role="radio"]') as HTMLElement | null)?.click();
-  const submitButton = () => Array.from(document.querySelectorAll<HTMLButtonElement>(".form-panel button")).find((b) => /Submit/.test(b.textContent ?? ""));
+  if (!document.querySelector('[role="radio"][aria-checked="true"]'))
+    (document.querySelector('[role="radio"]') as HTMLElement | null)?.click();
+  const submitButton = () =>
+    Array.from(document.querySelectorAll<HTMLButtonElement>(".form-panel button")).find((b) => /Submit/.test(b.textContent ?? ""));
   const enabledBy = performance.now() + 5000;
   while (!submitButton() || submitButton()!.disabled) {
     if (performance.now() > enabledBy) throw new Error("the Submit button stayed disabled");
@@ -102,11 +129,26 @@ async function submitAndWait(): Promise<{ dom: number; paint: number }> {
   const t0 = performance.now();
   submitButton()!.click();
   await new Promise<void>((resolve, reject) => {
-    const done = () => { const now = current(); return now !== null && now !== before; };
-    if (done()) { resolve(); return; }
-    const observer = new MutationObserver(() => { if (done()) { observer.disconnect(); clearTimeout(timer); resolve(); } });
+    const done = () => {
+      const now = current();
+      return now !== null && now !== before;
+    };
+    if (done()) {
+      resolve();
+      return;
+    }
+    const observer = new MutationObserver(() => {
+      if (done()) {
+        observer.disconnect();
+        clearTimeout(timer);
+        resolve();
+      }
+    });
     observer.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-record-id"] });
-    const timer = setTimeout(() => { observer.disconnect(); reject(new Error("no next record within 10 s")); }, 10_000);
+    const timer = setTimeout(() => {
+      observer.disconnect();
+      reject(new Error("no next record within 10 s"));
+    }, 10_000);
   });
   const dom = performance.now() - t0;
   await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
@@ -115,7 +157,10 @@ async function submitAndWait(): Promise<{ dom: number; paint: number }> {
 
 function recordFirstRecord(): void {
   const observer = new MutationObserver(() => {
-    if (document.querySelector("article[data-record-id]")) { window.__benchFirstRecord = performance.now(); observer.disconnect(); }
+    if (document.querySelector("article[data-record-id]")) {
+      window.__benchFirstRecord = performance.now();
+      observer.disconnect();
+    }
   });
   document.addEventListener("DOMContentLoaded", () => observer.observe(document.body, { subtree: true, childList: true }));
 }
@@ -133,7 +178,9 @@ async function heapUsed(page: Page): Promise<number> {
 async function heapComposition(page: Page): Promise<HeapComposition> {
   const cdp = await page.context().newCDPSession(page);
   const chunks: string[] = [];
-  cdp.on("HeapProfiler.addHeapSnapshotChunk", (e: { chunk: string }) => { chunks.push(e.chunk); });
+  cdp.on("HeapProfiler.addHeapSnapshotChunk", (e: { chunk: string }) => {
+    chunks.push(e.chunk);
+  });
   await cdp.send("HeapProfiler.collectGarbage");
   await cdp.send("HeapProfiler.takeHeapSnapshot", { reportProgress: false });
   await cdp.detach();
@@ -147,7 +194,16 @@ const growth = (from: number, to: number) => Math.round(((to - from) / from) * 1
  * warm-up: V8 compiles and optimises the page's hot functions during the first records (one-off code, not
  * app data: docs/performance.md), and the question is whether annotating then keeps the heap flat.
  */
-export interface BrowserOptions { url: string; datasetId: string; username: string; password: string; records: number; warmup?: number; loads: number; failureScreenshot?: string }
+export interface BrowserOptions {
+  url: string;
+  datasetId: string;
+  username: string;
+  password: string;
+  records: number;
+  warmup?: number;
+  loads: number;
+  failureScreenshot?: string;
+}
 
 /** Real headless Chromium on the annotation page: first record after navigation, next record after Submit, JS heap growth. */
 export async function measureBrowser(options: BrowserOptions): Promise<BrowserOutcome> {
@@ -164,8 +220,12 @@ export async function measureBrowser(options: BrowserOptions): Promise<BrowserOu
     // that the heap figure would count against the app.
     await context.addInitScript({ content: `window.__benchSubmit = ${submitAndWait.toString()};` });
     const page = await context.newPage();
-    page.on("pageerror", (error) => { pageErrors.push(error.message.split("\n")[0] ?? ""); });
-    page.on("console", (message) => { if (message.type() === "error") pageErrors.push(message.text().slice(0, 200)); });
+    page.on("pageerror", (error) => {
+      pageErrors.push(error.message.split("\n")[0] ?? "");
+    });
+    page.on("console", (message) => {
+      if (message.type() === "error") pageErrors.push(message.text().slice(0, 200));
+    });
     await page.goto(`${options.url}/sign-in`);
     await page.getByLabel("Username").fill(options.username);
     await page.getByLabel("Password").fill(options.password);
@@ -192,16 +252,21 @@ export async function measureBrowser(options: BrowserOptions): Promise<BrowserOu
     const total = warmup + options.records;
     const dom: number[] = [];
     const paint: number[] = [];
-    let heapEarly = 0, heapTiering = 0, heapBaseline = 0;
+    let heapEarly = 0,
+      heapTiering = 0,
+      heapBaseline = 0;
     let compositionBaseline: HeapComposition | undefined;
     let stoppedEarly: string | undefined;
     for (let i = 0; i < total; i++) {
       if (i === early) heapEarly = await heapUsed(page);
       if (i === tiering) heapTiering = await heapUsed(page);
-      if (i === warmup) { heapBaseline = await heapUsed(page); compositionBaseline = await heapComposition(page); }
+      if (i === warmup) {
+        heapBaseline = await heapUsed(page);
+        compositionBaseline = await heapComposition(page);
+      }
       let t: { dom: number; paint: number };
       try {
-        t = await page.evaluate("window.__benchSubmit()") as { dom: number; paint: number };
+        t = (await page.evaluate("window.__benchSubmit()")) as { dom: number; paint: number };
       } catch (error) {
         const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
         if (i <= warmup) return { skipped: `not measured: submitting on the annotation page failed after ${i} records (${reason})` };
@@ -220,10 +285,23 @@ export async function measureBrowser(options: BrowserOptions): Promise<BrowserOu
       firstRecordMs,
       nextRecordMs: { count: dom.length, p50: q(0.5), p95: q(0.95), p99: q(0.99), max: q(1) },
       nextRecordPaintP50: Math.round((paintSorted[Math.floor(paintSorted.length / 2)] ?? 0) * 10) / 10,
-      heapBaselineBytes: heapBaseline, heapFinalBytes: heapFinal, heapGrowthPercent: growth(heapBaseline, heapFinal),
-      warmupRecords: warmup, heapEarlyBytes: heapEarly, heapGrowthFromEarlyPercent: growth(heapEarly, heapFinal),
-      heapTieringBytes: heapTiering, heapGrowthFromTieringPercent: growth(heapTiering, heapFinal),
-      ...(compositionBaseline && compositionFinal ? { heapComposition: { baseline: compositionBaseline, final: compositionFinal, jsGrowthPercent: growth(compositionBaseline.jsBytes, compositionFinal.jsBytes) } } : {}),
+      heapBaselineBytes: heapBaseline,
+      heapFinalBytes: heapFinal,
+      heapGrowthPercent: growth(heapBaseline, heapFinal),
+      warmupRecords: warmup,
+      heapEarlyBytes: heapEarly,
+      heapGrowthFromEarlyPercent: growth(heapEarly, heapFinal),
+      heapTieringBytes: heapTiering,
+      heapGrowthFromTieringPercent: growth(heapTiering, heapFinal),
+      ...(compositionBaseline && compositionFinal
+        ? {
+            heapComposition: {
+              baseline: compositionBaseline,
+              final: compositionFinal,
+              jsGrowthPercent: growth(compositionBaseline.jsBytes, compositionFinal.jsBytes),
+            },
+          }
+        : {}),
       annotated: dom.length,
       ...(stoppedEarly ? { stoppedEarly } : {}),
     };
@@ -231,7 +309,9 @@ export async function measureBrowser(options: BrowserOptions): Promise<BrowserOu
     const page = browser?.contexts()[0]?.pages()[0];
     if (page && options.failureScreenshot) await page.screenshot({ path: options.failureScreenshot }).catch(() => undefined);
     const errors = pageErrors.length ? `; page errors: ${pageErrors.slice(0, 2).join(" | ")}` : "";
-    return { skipped: `not measured: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}${page ? ` (at ${page.url()})` : ""}${errors}` };
+    return {
+      skipped: `not measured: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}${page ? ` (at ${page.url()})` : ""}${errors}`,
+    };
   } finally {
     await browser?.close();
   }

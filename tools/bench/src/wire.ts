@@ -17,8 +17,22 @@ export function upsertItem(record: GeneratedRecord, ds: BenchDataset): unknown {
     vectors: record.vectors,
     responses: [],
     suggestions: [
-      { question_id: ds.questionIds.sentiment, question_name: "sentiment", type: "model", value: record.suggestions.sentiment.value, score: record.suggestions.sentiment.score, agent: "bench-model-v1" },
-      { question_id: ds.questionIds.topics, question_name: "topics", type: "model", value: record.suggestions.topics.value, score: record.suggestions.topics.score, agent: "bench-model-v1" },
+      {
+        question_id: ds.questionIds.sentiment,
+        question_name: "sentiment",
+        type: "model",
+        value: record.suggestions.sentiment.value,
+        score: record.suggestions.sentiment.score,
+        agent: "bench-model-v1",
+      },
+      {
+        question_id: ds.questionIds.topics,
+        question_name: "topics",
+        type: "model",
+        value: record.suggestions.topics.value,
+        score: record.suggestions.topics.score,
+        agent: "bench-model-v1",
+      },
     ],
   };
 }

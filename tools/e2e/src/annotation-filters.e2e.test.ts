@@ -23,25 +23,66 @@ const ANNOTATOR = { username: "annie", password: "annie-password-1" };
 async function seed(): Promise<void> {
   api = await ownerApi(app);
   const ws = await api<{ id: string }>("POST", "/workspaces", { name: "filters-e2e" });
-  const annotator = await api<{ id: string }>("POST", "/users", { first_name: "Annie", username: ANNOTATOR.username, password: ANNOTATOR.password, role: "annotator" });
+  const annotator = await api<{ id: string }>("POST", "/users", {
+    first_name: "Annie",
+    username: ANNOTATOR.username,
+    password: ANNOTATOR.password,
+    role: "annotator",
+  });
   await api("POST", `/workspaces/${ws.id}/users`, { user_id: annotator.id });
   const ds = await api<{ id: string }>("POST", "/datasets", { name: "filters", workspace_id: ws.id, guidelines: "Filter me." });
   datasetId = ds.id;
   await api("POST", `/datasets/${ds.id}/fields`, { name: "text", title: "Text", required: true, settings: { type: "text" } });
   const sentiment = await api<{ id: string }>("POST", `/datasets/${ds.id}/questions`, {
-    name: "sentiment", title: "Sentiment", required: true,
-    settings: { type: "label_selection", options: [{ value: "positive", text: "Positive" }, { value: "negative", text: "Negative" }, { value: "neutral", text: "Neutral" }] },
+    name: "sentiment",
+    title: "Sentiment",
+    required: true,
+    settings: {
+      type: "label_selection",
+      options: [
+        { value: "positive", text: "Positive" },
+        { value: "negative", text: "Negative" },
+        { value: "neutral", text: "Neutral" },
+      ],
+    },
   });
   const entities = await api<{ id: string }>("POST", `/datasets/${ds.id}/questions`, {
-    name: "entities", title: "Entities", required: false,
-    settings: { type: "span", field: "text", options: [{ value: "num", text: "Number" }, { value: "kind", text: "Kind" }] },
+    name: "entities",
+    title: "Entities",
+    required: false,
+    settings: {
+      type: "span",
+      field: "text",
+      options: [
+        { value: "num", text: "Number" },
+        { value: "kind", text: "Kind" },
+      ],
+    },
   });
   await api("POST", `/datasets/${ds.id}/questions`, {
-    name: "quality", title: "Quality", required: false, settings: { type: "rating", options: [1, 2, 3, 4, 5].map((value) => ({ value })) },
+    name: "quality",
+    title: "Quality",
+    required: false,
+    settings: { type: "rating", options: [1, 2, 3, 4, 5].map((value) => ({ value })) },
   });
-  await api("POST", `/datasets/${ds.id}/metadata-properties`, { name: "length", title: "Length", settings: { type: "integer", min: 0, max: 100 }, visible_for_annotators: true });
-  await api("POST", `/datasets/${ds.id}/metadata-properties`, { name: "genre", title: "Genre", settings: { type: "terms", values: ["fiction", "news"] }, visible_for_annotators: true });
-  await api("POST", `/datasets/${ds.id}/metadata-properties`, { name: "secret", title: "Secret", settings: { type: "terms", values: ["x", "y"] }, visible_for_annotators: false });
+  await api("POST", `/datasets/${ds.id}/metadata-properties`, {
+    name: "length",
+    title: "Length",
+    settings: { type: "integer", min: 0, max: 100 },
+    visible_for_annotators: true,
+  });
+  await api("POST", `/datasets/${ds.id}/metadata-properties`, {
+    name: "genre",
+    title: "Genre",
+    settings: { type: "terms", values: ["fiction", "news"] },
+    visible_for_annotators: true,
+  });
+  await api("POST", `/datasets/${ds.id}/metadata-properties`, {
+    name: "secret",
+    title: "Secret",
+    settings: { type: "terms", values: ["x", "y"] },
+    visible_for_annotators: false,
+  });
   await api("POST", `/datasets/${ds.id}/vectors-settings`, { name: "emb", title: "Embedding", dimensions: 3 });
   await api("PUT", `/datasets/${ds.id}/publish`);
   const items = Array.from({ length: 20 }, (_, i) => ({
@@ -50,7 +91,9 @@ async function seed(): Promise<void> {
     vectors: { emb: [1, i / 20, (i % 4) / 4] },
     suggestions: [
       { question_id: sentiment.id, value: i % 3 ? "negative" : "positive", score: (i % 10) / 10, agent: i % 2 ? "model-b" : "model-a" },
-      ...(i === 7 || i === 8 ? [{ question_id: entities.id, value: [{ start: 6, end: 7, label: i === 7 ? "num" : "kind" }], score: [0.9], agent: "ner" }] : []),
+      ...(i === 7 || i === 8
+        ? [{ question_id: entities.id, value: [{ start: 6, end: 7, label: i === 7 ? "num" : "kind" }], score: [0.9], agent: "ner" }]
+        : []),
     ],
   }));
   const created = await api<{ items: Array<{ id: string }> }>("POST", `/datasets/${ds.id}/records/bulk`, { items });
@@ -58,7 +101,10 @@ async function seed(): Promise<void> {
   const answers = ["positive", "negative", "positive", "neutral"];
   const ratings = [5, 2, 4, 1];
   for (const [i, value] of answers.entries()) {
-    await api("POST", `/records/${created.items[i]!.id}/responses`, { status: "submitted", values: { sentiment: { value }, quality: { value: ratings[i] } } });
+    await api("POST", `/records/${created.items[i]!.id}/responses`, {
+      status: "submitted",
+      values: { sentiment: { value }, quality: { value: ratings[i] } },
+    });
   }
 }
 
@@ -66,7 +112,10 @@ beforeAll(async () => {
   [app, browser] = await Promise.all([startApp(), launchBrowser()]);
   await seed();
 }, 120_000);
-afterAll(async () => { await browser?.close(); await app?.stop(); });
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
 
 async function openAs(username: string, password: string, query = ""): Promise<Page> {
   const context = await browser.newContext({ locale: "en-US", viewport: { width: 1400, height: 1000 } });
@@ -94,12 +143,19 @@ async function openFilter(page: Page, category: Category, subject: string) {
 }
 
 /** The accessible name of the focused control, roughly (aria-label, aria-labelledby, its label, its text). */
-const focusedName = (page: Page) => page.evaluate(() => {
-  const el = document.activeElement as HTMLElement | null;
-  if (!el) return "";
-  const labelled = el.getAttribute("aria-labelledby");
-  return (el.getAttribute("aria-label") ?? (labelled ? document.getElementById(labelled)?.textContent : null) ?? (el as HTMLInputElement).labels?.[0]?.textContent ?? el.textContent ?? "").trim();
-});
+const focusedName = (page: Page) =>
+  page.evaluate(() => {
+    const el = document.activeElement as HTMLElement | null;
+    if (!el) return "";
+    const labelled = el.getAttribute("aria-labelledby");
+    return (
+      el.getAttribute("aria-label") ??
+      (labelled ? document.getElementById(labelled)?.textContent : null) ??
+      (el as HTMLInputElement).labels?.[0]?.textContent ??
+      el.textContent ??
+      ""
+    ).trim();
+  });
 
 /** Unless the focused control's name already matches, presses Tab (or Shift+Tab) until it does. */
 async function tabUntil(page: Page, name: string | RegExp, back = false): Promise<void> {
@@ -116,7 +172,14 @@ async function tabUntil(page: Page, name: string | RegExp, back = false): Promis
 /** The badge of an active filter, by its text. */
 const badge = (page: Page, text: string | RegExp) => page.locator(".filter-badge", { hasText: text });
 
-interface SearchHit { record: { id: string; fields: { text: string }; metadata?: Record<string, unknown>; suggestions?: Array<{ question_id: string; score: number | null }> } }
+interface SearchHit {
+  record: {
+    id: string;
+    fields: { text: string };
+    metadata?: Record<string, unknown>;
+    suggestions?: Array<{ question_id: string; score: number | null }>;
+  };
+}
 
 /** What the server returns to the owner (`/me` search, as the annotation screen asks) for a status and extra filters and sort. */
 async function serverAnswer(status: "pending" | "submitted", extra: { filters?: unknown[]; sort?: unknown[] } = {}, limit = 50) {
@@ -125,7 +188,11 @@ async function serverAnswer(status: "pending" | "submitted", extra: { filters?: 
     ...(status === "pending" ? [{ type: "terms", scope: { entity: "record", property: "status" }, values: ["pending"] }] : []),
   ];
   const body = { filters: { and: [...statusFilters, ...(extra.filters ?? [])] }, ...(extra.sort ? { sort: extra.sort } : {}) };
-  const result = await api<{ items: SearchHit[]; total: number }>("POST", `/me/datasets/${datasetId}/records/search?include=suggestions&limit=${limit}`, body);
+  const result = await api<{ items: SearchHit[]; total: number }>(
+    "POST",
+    `/me/datasets/${datasetId}/records/search?include=suggestions&limit=${limit}`,
+    body,
+  );
   return { total: result.total, records: result.items.map((i) => i.record) };
 }
 
@@ -196,10 +263,18 @@ describe("annotation filters in real Chromium", () => {
     await range.getByRole("spinbutton", { name: "To" }).press("Enter");
     await page.keyboard.press("Escape");
     await page.waitForURL(/_response=/);
-    expect(JSON.parse(new URL(page.url()).searchParams.get("_response") ?? "[]")).toEqual([{ kind: "range", question: "quality", ge: 2, le: 4 }]);
-    const rated = await serverAnswer("submitted", { filters: [{ type: "range", scope: { entity: "response", question: "quality" }, ge: 2, le: 4 }] });
+    expect(JSON.parse(new URL(page.url()).searchParams.get("_response") ?? "[]")).toEqual([
+      { kind: "range", question: "quality", ge: 2, le: 4 },
+    ]);
+    const rated = await serverAnswer("submitted", {
+      filters: [{ type: "range", scope: { entity: "response", question: "quality" }, ge: 2, le: 4 }],
+    });
     expect(rated.records.map((r) => r.fields.text)).toEqual(["Story 2 is a news item", "Story 3 is a fiction piece"]);
-    await expectSequence(page, rated.records.map((r) => r.fields.text), rated.total);
+    await expectSequence(
+      page,
+      rated.records.map((r) => r.fields.text),
+      rated.total,
+    );
     await badge(page, "Quality: 2 – 4").waitFor();
 
     // the metadata range filter offers the observed min and max (1..20), not the configured 0..100
@@ -220,24 +295,42 @@ describe("annotation filters in real Chromium", () => {
     await page.waitForURL(/_sort=.*desc/);
     await page.keyboard.press("Escape");
     await sortPopover.waitFor({ state: "detached" });
-    expect(JSON.parse(new URL(page.url()).searchParams.get("_sort") ?? "[]")).toEqual([{ key: { entity: "metadata", name: "length" }, order: "desc" }]);
-    const byLength = await serverAnswer("pending", { sort: [{ scope: { entity: "metadata", metadata_property: "length" }, order: "desc" }] });
+    expect(JSON.parse(new URL(page.url()).searchParams.get("_sort") ?? "[]")).toEqual([
+      { key: { entity: "metadata", name: "length" }, order: "desc" },
+    ]);
+    const byLength = await serverAnswer("pending", {
+      sort: [{ scope: { entity: "metadata", metadata_property: "length" }, order: "desc" }],
+    });
     const lengths = byLength.records.map((r) => Number(r.metadata?.length));
     expect(lengths).toEqual([...lengths].sort((a, b) => b - a));
-    await expectSequence(page, byLength.records.slice(0, 3).map((r) => r.fields.text), byLength.total);
+    await expectSequence(
+      page,
+      byLength.records.slice(0, 3).map((r) => r.fields.text),
+      byLength.total,
+    );
 
     // sort by the sentiment suggestion's score, descending (ties keep insertion order)
     await page.getByRole("button", { name: /^Sort/ }).click();
     await sortPopover.getByRole("combobox", { name: "Sort" }).selectOption({ label: "Suggestion score: Sentiment" });
     await page.waitForURL(/_sort=.*score/);
     await page.keyboard.press("Escape");
-    expect(JSON.parse(new URL(page.url()).searchParams.get("_sort") ?? "[]")).toEqual([{ key: { entity: "suggestion", question: "sentiment", property: "score" }, order: "desc" }]);
-    const byScore = await serverAnswer("pending", { sort: [{ scope: { entity: "suggestion", question: "sentiment", property: "score" }, order: "desc" }] });
-    const sentimentId = (await api<{ items: Array<{ id: string; name: string }> }>("GET", `/datasets/${datasetId}/questions`)).items.find((q) => q.name === "sentiment")!.id;
+    expect(JSON.parse(new URL(page.url()).searchParams.get("_sort") ?? "[]")).toEqual([
+      { key: { entity: "suggestion", question: "sentiment", property: "score" }, order: "desc" },
+    ]);
+    const byScore = await serverAnswer("pending", {
+      sort: [{ scope: { entity: "suggestion", question: "sentiment", property: "score" }, order: "desc" }],
+    });
+    const sentimentId = (await api<{ items: Array<{ id: string; name: string }> }>("GET", `/datasets/${datasetId}/questions`)).items.find(
+      (q) => q.name === "sentiment",
+    )!.id;
     const scores = byScore.records.map((r) => r.suggestions?.find((s) => s.question_id === sentimentId)?.score ?? -1);
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
     expect(scores[0]).toBe(0.9);
-    await expectSequence(page, byScore.records.slice(0, 3).map((r) => r.fields.text), byScore.total);
+    await expectSequence(
+      page,
+      byScore.records.slice(0, 3).map((r) => r.fields.text),
+      byScore.total,
+    );
     await screenshot(page, "annotation-sort-suggestion-score");
 
     // the URL alone restores the sort
@@ -281,7 +374,8 @@ describe("annotation filters in real Chromium", () => {
     await screenshot(page, "annotation-annotator-metadata-similar");
     // leaving the dataset gives the annotator's reserved records back to the team (issue 29) for the owner's bulk page below
     await page.goto(`${app.url}/`);
-    const holders = async () => (await api<{ users: Array<{ username: string }> }>("GET", `/datasets/${datasetId}/reservations`)).users.map((u) => u.username);
+    const holders = async () =>
+      (await api<{ users: Array<{ username: string }> }>("GET", `/datasets/${datasetId}/reservations`)).users.map((u) => u.username);
     await expect.poll(holders, { timeout: 10_000 }).not.toContain(ANNOTATOR.username);
     await page.context().close();
   }, 90_000);
@@ -291,7 +385,9 @@ describe("annotation filters in real Chromium", () => {
     // an earlier test's annotator completed a record: the owner's pending count is the server's
     const all = await serverAnswer("pending");
     await expect.poll(() => position(page)).toBe(`Record 1 of ${all.total}`);
-    const press = async (...keys: string[]) => { for (const key of keys) await page.keyboard.press(key); };
+    const press = async (...keys: string[]) => {
+      for (const key of keys) await page.keyboard.press(key);
+    };
     const tabTo = (name: string | RegExp, back = false) => tabUntil(page, name, back);
     /** From the focused category button (or Shift+Tab back to it): Enter opens its popover, Enter on the subject opens its editor. */
     const openByKeys = async (category: Category, subject: string, back = false) => {
@@ -330,7 +426,11 @@ describe("annotation filters in real Chromium", () => {
     await tabTo("news");
     await press("Space");
     await page.waitForURL(/_metadata=/);
-    await expectBadgeThenClear("Genre: news", { type: "terms", scope: { entity: "metadata", metadata_property: "genre" }, values: ["news"] });
+    await expectBadgeThenClear("Genre: news", {
+      type: "terms",
+      scope: { entity: "metadata", metadata_property: "genre" },
+      values: ["news"],
+    });
 
     // metadata range: Metadata > Length; the low thumb up 4 steps, the high thumb down 10 (Page Down)
     await openByKeys("Metadata", "Length", true);
@@ -339,17 +439,27 @@ describe("annotation filters in real Chromium", () => {
     await press("ArrowRight", "ArrowRight", "ArrowRight", "ArrowRight");
     await tabTo("Maximum of Length");
     await press("PageDown");
-    await expect.poll(() => JSON.parse(new URL(page.url()).searchParams.get("_metadata") ?? "[]")).toEqual([{ kind: "range", name: "length", ge: 5, le: 10 }]);
+    await expect
+      .poll(() => JSON.parse(new URL(page.url()).searchParams.get("_metadata") ?? "[]"))
+      .toEqual([{ kind: "range", name: "length", ge: 5, le: 10 }]);
     expect(await page.getByRole("spinbutton", { name: "From" }).inputValue()).toBe("5");
-    await expectBadgeThenClear("Length: 5 – 10", { type: "range", scope: { entity: "metadata", metadata_property: "length" }, ge: 5, le: 10 });
+    await expectBadgeThenClear("Length: 5 – 10", {
+      type: "range",
+      scope: { entity: "metadata", metadata_property: "length" },
+      ge: 5,
+      le: 10,
+    });
 
     // suggestion value: Suggestions > Sentiment, 'Suggestion values' is the first choice; Space on Negative
     await openByKeys("Suggestions", "Sentiment", true);
     await tabTo("Negative");
     await press("Space");
     await page.waitForURL(/_suggestion=/);
-    await expectBadgeThenClear("Sentiment · Suggestion values: Negative",
-      { type: "terms", scope: { entity: "suggestion", question: "sentiment", property: "value" }, values: ["negative"] });
+    await expectBadgeThenClear("Sentiment · Suggestion values: Negative", {
+      type: "terms",
+      scope: { entity: "suggestion", question: "sentiment", property: "value" },
+      values: ["negative"],
+    });
 
     // suggestion score: arrows move the choice to Score; the low thumb up 5 pages (0.5)
     await openByKeys("Suggestions", "Sentiment", true);
@@ -357,9 +467,15 @@ describe("annotation filters in real Chromium", () => {
     await press("ArrowRight");
     await tabTo("Minimum of Score");
     await press("PageUp", "PageUp", "PageUp", "PageUp", "PageUp");
-    await expect.poll(() => JSON.parse(new URL(page.url()).searchParams.get("_suggestion") ?? "[]"))
+    await expect
+      .poll(() => JSON.parse(new URL(page.url()).searchParams.get("_suggestion") ?? "[]"))
       .toEqual([{ kind: "range", question: "sentiment", property: "score", ge: 0.5, le: 1 }]);
-    await expectBadgeThenClear("Sentiment · Score: 0.5 – 1", { type: "range", scope: { entity: "suggestion", question: "sentiment", property: "score" }, ge: 0.5, le: 1 });
+    await expectBadgeThenClear("Sentiment · Score: 0.5 – 1", {
+      type: "range",
+      scope: { entity: "suggestion", question: "sentiment", property: "score" },
+      ge: 0.5,
+      le: 1,
+    });
 
     // suggestion agent: the third choice; Space on model-a
     await openByKeys("Suggestions", "Sentiment", true);
@@ -368,7 +484,11 @@ describe("annotation filters in real Chromium", () => {
     await tabTo("model-a");
     await press("Space");
     await page.waitForURL(/_suggestion=/);
-    await expectBadgeThenClear("Sentiment · Agent: model-a", { type: "terms", scope: { entity: "suggestion", question: "sentiment", property: "agent" }, values: ["model-a"] });
+    await expectBadgeThenClear("Sentiment · Agent: model-a", {
+      type: "terms",
+      scope: { entity: "suggestion", question: "sentiment", property: "agent" },
+      values: ["model-a"],
+    });
     await screenshot(page, "annotation-filters-keyboard");
     await page.context().close();
   }, 120_000);
@@ -408,10 +528,23 @@ describe("annotation filters in real Chromium", () => {
     const ws = await api<{ id: string }>("POST", "/workspaces", { name: "bulk-cards" });
     const ds = await api<{ id: string }>("POST", "/datasets", { name: "bulk-cards", workspace_id: ws.id });
     await api("POST", `/datasets/${ds.id}/fields`, { name: "text", title: "Text", required: true, settings: { type: "text" } });
-    await api("POST", `/datasets/${ds.id}/questions`, { name: "ok", title: "Ok", required: true, settings: { type: "label_selection", options: [{ value: "yes", text: "Yes" }, { value: "no", text: "No" }] } });
+    await api("POST", `/datasets/${ds.id}/questions`, {
+      name: "ok",
+      title: "Ok",
+      required: true,
+      settings: {
+        type: "label_selection",
+        options: [
+          { value: "yes", text: "Yes" },
+          { value: "no", text: "No" },
+        ],
+      },
+    });
     await api("PUT", `/datasets/${ds.id}/publish`);
     const long = Array.from({ length: 40 }, (_, i) => `Sentence ${i + 1} of the long review.`).join(" ");
-    await api("POST", `/datasets/${ds.id}/records/bulk`, { items: [{ fields: { text: "A short review." } }, { fields: { text: long } }, { fields: { text: "Another short one." } }] });
+    await api("POST", `/datasets/${ds.id}/records/bulk`, {
+      items: [{ fields: { text: "A short review." } }, { fields: { text: long } }, { fields: { text: "Another short one." } }],
+    });
     const context = await browser.newContext({ locale: "en-US", viewport: { width: 1440, height: 900 } });
     const page = await signedInPage(context, app);
     await page.goto(`${app.url}/dataset/${ds.id}/annotation-mode?_page=1~10`);
@@ -457,11 +590,22 @@ describe("annotation filters in real Chromium", () => {
     await page.getByRole("button", { name: /Submit/ }).click();
     const owner = await api<{ id: string }>("GET", "/me");
     // the owner's own response (the annotator answered one news record earlier)
-    const stored = async (i: number) => (await api<{ responses?: Array<{ user_id: string; status: string; values: Record<string, { value: unknown }> }> }>("GET", `/records/${recordIds[i]}`))
-      .responses?.find((r) => r.user_id === owner.id);
+    const stored = async (i: number) =>
+      (
+        await api<{ responses?: Array<{ user_id: string; status: string; values: Record<string, { value: unknown }> }> }>(
+          "GET",
+          `/records/${recordIds[i]}`,
+        )
+      ).responses?.find((r) => r.user_id === owner.id);
     await expect.poll(async () => (await stored(8))?.status, { timeout: 15_000 }).toBe("submitted");
-    expect((await stored(7))?.values).toEqual({ sentiment: { value: "positive" }, entities: { value: [{ start: 6, end: 7, label: "num" }] } });
-    expect((await stored(8))?.values).toEqual({ sentiment: { value: "positive" }, entities: { value: [{ start: 6, end: 7, label: "kind" }] } });
+    expect((await stored(7))?.values).toEqual({
+      sentiment: { value: "positive" },
+      entities: { value: [{ start: 6, end: 7, label: "num" }] },
+    });
+    expect((await stored(8))?.values).toEqual({
+      sentiment: { value: "positive" },
+      entities: { value: [{ start: 6, end: 7, label: "kind" }] },
+    });
     // Story 7 (fiction, never answered by the annotator) had no span suggestion: no span answer at all
     expect((await stored(6))?.values).toEqual({ sentiment: { value: "positive" } });
     await screenshot(page, "annotation-bulk-own-spans");

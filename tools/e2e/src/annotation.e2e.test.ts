@@ -10,7 +10,10 @@ let api: Api;
 let datasetId = "";
 const recordIds: string[] = [];
 
-interface StoredResponse { status: string; values: Record<string, { value: unknown }> }
+interface StoredResponse {
+  status: string;
+  values: Record<string, { value: unknown }>;
+}
 async function ownerResponse(recordId: string): Promise<StoredResponse | undefined> {
   const record = await api<{ responses?: StoredResponse[] }>("GET", `/records/${recordId}`);
   return record.responses?.[0];
@@ -19,7 +22,11 @@ async function ownerResponse(recordId: string): Promise<StoredResponse | undefin
 async function seed(): Promise<void> {
   api = await ownerApi(app);
   const ws = await api<{ id: string }>("POST", "/workspaces", { name: "annotation-e2e" });
-  const ds = await api<{ id: string }>("POST", "/datasets", { name: "every-question", workspace_id: ws.id, guidelines: "# Guidelines\nBe **kind**." });
+  const ds = await api<{ id: string }>("POST", "/datasets", {
+    name: "every-question",
+    workspace_id: ws.id,
+    guidelines: "# Guidelines\nBe **kind**.",
+  });
   datasetId = ds.id;
   const { sentimentId } = await addEveryQuestionSchema(api, ds.id);
   await api("PUT", `/datasets/${ds.id}/publish`);
@@ -32,7 +39,10 @@ beforeAll(async () => {
   [app, browser] = await Promise.all([startApp(), launchBrowser()]);
   await seed();
 }, 120_000);
-afterAll(async () => { await browser?.close(); await app?.stop(); });
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
 
 async function openPage(context: BrowserContext, query = ""): Promise<Page> {
   const page = await signedInPage(context, app);
@@ -82,13 +92,17 @@ describe("annotation screen in real Chromium", () => {
     await page.getByRole("textbox", { name: "Comment" }).fill("Looks **fine**");
     // span with the mouse: pick Person, drag over part of "Lovelace" -> snaps to the word
     const spanText = page.getByTestId("span-text-entities");
-    const rect = async (start: number, end: number) => spanText.evaluate((el, [s, e]) => {
-      const range = document.createRange();
-      range.setStart(el.firstChild!, s!);
-      range.setEnd(el.firstChild!, e!);
-      const r = range.getBoundingClientRect();
-      return { x: r.x, y: r.y, w: r.width, h: r.height };
-    }, [start, end]);
+    const rect = async (start: number, end: number) =>
+      spanText.evaluate(
+        (el, [s, e]) => {
+          const range = document.createRange();
+          range.setStart(el.firstChild!, s!);
+          range.setEnd(el.firstChild!, e!);
+          const r = range.getBoundingClientRect();
+          return { x: r.x, y: r.y, w: r.width, h: r.height };
+        },
+        [start, end],
+      );
     await page.evaluate(() => window.scrollTo(0, 0));
     const lovelace = await rect(5, 9); // "ovel"
     await page.mouse.move(lovelace.x + 1, lovelace.y + lovelace.h / 2);
@@ -103,10 +117,13 @@ describe("annotation screen in real Chromium", () => {
     await page.mouse.down();
     await page.mouse.move(london.x + london.w - 2, london.y + london.h / 2, { steps: 5 });
     await page.mouse.up();
-    await page.locator('.span-badge[data-span="22-28"]').waitFor({ timeout: 5000 }).catch(async (e) => {
-      await screenshot(page, "annotation-span-debug");
-      throw new Error(`${String(e)} ${JSON.stringify(london)} ${await page.locator(".span-text").innerHTML()}`);
-    });
+    await page
+      .locator('.span-badge[data-span="22-28"]')
+      .waitFor({ timeout: 5000 })
+      .catch(async (e) => {
+        await screenshot(page, "annotation-span-debug");
+        throw new Error(`${String(e)} ${JSON.stringify(london)} ${await page.locator(".span-text").innerHTML()}`);
+      });
 
     // Save as draft with Ctrl+S
     await page.locator("body").click({ position: { x: 5, y: 300 } });
@@ -121,9 +138,16 @@ describe("annotation screen in real Chromium", () => {
     expect(values["sentiment"]?.value).toBe("negative");
     expect(values["topics"]?.value).toEqual(["science"]);
     expect(values["quality"]?.value).toBe(4);
-    expect(values["preference"]?.value).toEqual([{ value: "a", rank: 2 }, { value: "b", rank: 1 }, { value: "c", rank: 3 }]);
+    expect(values["preference"]?.value).toEqual([
+      { value: "a", rank: 2 },
+      { value: "b", rank: 1 },
+      { value: "c", rank: 3 },
+    ]);
     expect(values["comment"]?.value).toBe("Looks **fine**");
-    expect(values["entities"]?.value).toEqual([{ start: 4, end: 12, label: "person" }, { start: 22, end: 28, label: "place" }]);
+    expect(values["entities"]?.value).toEqual([
+      { start: 4, end: 12, label: "person" },
+      { start: 22, end: 28, label: "place" },
+    ]);
 
     // next record shows; discard with Backspace
     await page.getByText("Record number 2 about cats").waitFor();
@@ -144,8 +168,17 @@ describe("annotation screen in real Chromium", () => {
     await page.getByRole("searchbox", { name: "Search records" }).fill("cats");
     await page.getByRole("button", { name: "Search", exact: true }).click();
     await page.waitForURL(/_search=cats/);
-    await page.getByText(/Record number \d+ about cats/).first().waitFor();
-    await expect.poll(() => page.evaluate(() => (CSS as unknown as { highlights: Map<string, Set<unknown>> }).highlights.get("search-text-highlight-text")?.size ?? 0)).toBeGreaterThan(0);
+    await page
+      .getByText(/Record number \d+ about cats/)
+      .first()
+      .waitFor();
+    await expect
+      .poll(() =>
+        page.evaluate(
+          () => (CSS as unknown as { highlights: Map<string, Set<unknown>> }).highlights.get("search-text-highlight-text")?.size ?? 0,
+        ),
+      )
+      .toBeGreaterThan(0);
     await page.getByRole("button", { name: "Reset" }).first().click();
     await page.waitForURL((url) => !url.search.includes("_search"));
 
@@ -165,10 +198,17 @@ describe("annotation screen in real Chromium", () => {
     await page.getByText("50 records selected").waitFor();
     await page.getByRole("radio", { name: /Positive/ }).click();
     await page.getByRole("button", { name: /Submit/ }).click();
-    await expect.poll(async () => {
-      const search = await api<{ total: number }>("POST", `/me/datasets/${datasetId}/records/search?limit=1`, { filters: { and: [{ type: "terms", scope: { entity: "response", property: "status" }, values: ["submitted"] }] } });
-      return search.total;
-    }, { timeout: 20_000 }).toBe(51);
+    await expect
+      .poll(
+        async () => {
+          const search = await api<{ total: number }>("POST", `/me/datasets/${datasetId}/records/search?limit=1`, {
+            filters: { and: [{ type: "terms", scope: { entity: "response", property: "status" }, values: ["submitted"] }] },
+          });
+          return search.total;
+        },
+        { timeout: 20_000 },
+      )
+      .toBe(51);
     await screenshot(page, "annotation-bulk-after-submit");
     await context.close();
   }, 60_000);

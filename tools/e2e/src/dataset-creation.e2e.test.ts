@@ -25,16 +25,28 @@ function writeDatasets(): string {
   const dir = mkdtempSync(join(tmpdir(), "tessera-e2e-hub-"));
   cpSync(fileURLToPath(new URL("../../fake-hub/datasets", import.meta.url)), dir, { recursive: true });
   const descriptor = {
-    id: "tessera/messy-columns", license: "cc0-1.0", description: "Column names that need cleaning.",
-    configs: { default: { features: {
-      "Review Text": { _type: "Value", dtype: "string" },
-      "Stars (1-5)": { _type: "Value", dtype: "int32" },
-      "stars_1-5": { _type: "Value", dtype: "int64" },
-      "Sentiment Label": { _type: "ClassLabel", names: ["negative", "positive"] },
-    }, splits: { train: { file: "tessera__messy-columns.train.jsonl" } } } },
+    id: "tessera/messy-columns",
+    license: "cc0-1.0",
+    description: "Column names that need cleaning.",
+    configs: {
+      default: {
+        features: {
+          "Review Text": { _type: "Value", dtype: "string" },
+          "Stars (1-5)": { _type: "Value", dtype: "int32" },
+          "stars_1-5": { _type: "Value", dtype: "int64" },
+          "Sentiment Label": { _type: "ClassLabel", names: ["negative", "positive"] },
+        },
+        splits: { train: { file: "tessera__messy-columns.train.jsonl" } },
+      },
+    },
   };
   writeFileSync(join(dir, "tessera__messy-columns.json"), JSON.stringify(descriptor));
-  const rows = Array.from({ length: 12 }, (_, i) => ({ "Review Text": `Messy review number ${i + 1}`, "Stars (1-5)": (i % 5) + 1, "stars_1-5": 5 - (i % 5), "Sentiment Label": i % 2 === 0 ? 1 : 0 }));
+  const rows = Array.from({ length: 12 }, (_, i) => ({
+    "Review Text": `Messy review number ${i + 1}`,
+    "Stars (1-5)": (i % 5) + 1,
+    "stars_1-5": 5 - (i % 5),
+    "Sentiment Label": i % 2 === 0 ? 1 : 0,
+  }));
   writeFileSync(join(dir, "tessera__messy-columns.train.jsonl"), rows.map((r) => JSON.stringify(r)).join("\n") + "\n");
   return dir;
 }
@@ -45,7 +57,10 @@ async function firstRow(repo: string, config: string, split: string): Promise<Re
 }
 
 async function submittedCount(datasetId: string): Promise<number> {
-  const body = await api<{ users: Array<{ completed: { submitted: number }; pending: { submitted: number } }> }>("GET", `/datasets/${datasetId}/users/progress`);
+  const body = await api<{ users: Array<{ completed: { submitted: number }; pending: { submitted: number } }> }>(
+    "GET",
+    `/datasets/${datasetId}/users/progress`,
+  );
   return body.users.reduce((n, u) => n + u.completed.submitted + u.pending.submitted, 0);
 }
 
@@ -53,12 +68,22 @@ beforeAll(async () => {
   datasetsDir = writeDatasets();
   hub = await startFakeHub({ port: 0, datasetsDir });
   [app, browser] = await Promise.all([
-    startApp({ TESSERA_HUB_DATASETS_SERVER_URL: hub.url, HF_TOKEN: FAKE_HUB_TOKEN, TESSERA_HUB_RETRY_DELAY_MS: "50", TESSERA_JOBS_RETRY_DELAY_MS: "200" }),
+    startApp({
+      TESSERA_HUB_DATASETS_SERVER_URL: hub.url,
+      HF_TOKEN: FAKE_HUB_TOKEN,
+      TESSERA_HUB_RETRY_DELAY_MS: "50",
+      TESSERA_JOBS_RETRY_DELAY_MS: "200",
+    }),
     launchBrowser(),
   ]);
   api = await ownerApi(app);
 }, 120_000);
-afterAll(async () => { await browser?.close(); await app?.stop(); await hub?.close(); if (datasetsDir) rmSync(datasetsDir, { recursive: true, force: true }); });
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+  await hub?.close();
+  if (datasetsDir) rmSync(datasetsDir, { recursive: true, force: true });
+});
 
 /** One signed-in browser context for the file; each test gets a fresh page on home. */
 async function signedIn(): Promise<{ context: { close(): Promise<void> }; page: Page }> {
@@ -88,19 +113,35 @@ const other = (names: string[], index: unknown) => names.find((_, i) => i !== in
 
 const CASES: Case[] = [
   {
-    repo: "tessera/news-topics", config: "default", split: "train", expected: (r) => String(r["text"]),
+    repo: "tessera/news-topics",
+    config: "default",
+    split: "train",
+    expected: (r) => String(r["text"]),
     configure: async (page) => {
       await page.getByLabel("Assign a workspace").selectOption({ label: "New workspace" });
       await page.getByLabel("Name of the new workspace").fill("hub-e2e");
     },
     // The multi-label question is prefilled from the mapped column's suggestion: submit it.
     answer: async (page) => {
-      await expect.poll(() => page.getByRole("checkbox", { name: /politics/ }).first().isChecked().catch(() => false), { timeout: 10_000 }).toBe(true);
+      await expect
+        .poll(
+          () =>
+            page
+              .getByRole("checkbox", { name: /politics/ })
+              .first()
+              .isChecked()
+              .catch(() => false),
+          { timeout: 10_000 },
+        )
+        .toBe(true);
       await page.getByRole("button", { name: /Submit/ }).click();
     },
   },
   {
-    repo: "tessera/chat-demo", config: "default", split: "train", expected: (r) => String(r["prompt"]),
+    repo: "tessera/chat-demo",
+    config: "default",
+    split: "train",
+    expected: (r) => String(r["prompt"]),
     configure: async (page) => {
       await page.getByRole("button", { name: "Remove comment" }).click();
       await page.getByText("At least one question is required.").waitFor();
@@ -109,24 +150,43 @@ const CASES: Case[] = [
       await page.getByLabel("Labels", { exact: true }).fill("helpful, unhelpful");
       await page.getByLabel("Type of category").selectOption("terms");
     },
-    answer: async (page) => { await page.getByRole("radio", { name: /unhelpful/ }).click(); },
+    answer: async (page) => {
+      await page.getByRole("radio", { name: /unhelpful/ }).click();
+    },
     check: async (id) => {
-      const metadata = await api<{ items: Array<{ name: string; settings: { type: string } }> }>("GET", `/me/datasets/${id}/metadata-properties`);
+      const metadata = await api<{ items: Array<{ name: string; settings: { type: string } }> }>(
+        "GET",
+        `/me/datasets/${id}/metadata-properties`,
+      );
       expect(metadata.items.map((m) => [m.name, m.settings.type])).toEqual([["category", "terms"]]);
       const fields = await api<{ items: Array<{ name: string; settings: { type: string } }> }>("GET", `/datasets/${id}/fields`);
-      expect(fields.items.map((f) => [f.name, f.settings.type])).toEqual([["prompt", "text"], ["messages", "chat"]]);
+      expect(fields.items.map((f) => [f.name, f.settings.type])).toEqual([
+        ["prompt", "text"],
+        ["messages", "chat"],
+      ]);
     },
   },
   {
-    repo: "tessera/shapes-images", config: "default", split: "train", expected: (r) => String(r["caption"]),
-    answer: async (page, row) => { await page.getByRole("radio", { name: new RegExp(other(["circle", "square", "triangle"], row["label"])) }).click(); },
+    repo: "tessera/shapes-images",
+    config: "default",
+    split: "train",
+    expected: (r) => String(r["caption"]),
+    answer: async (page, row) => {
+      await page.getByRole("radio", { name: new RegExp(other(["circle", "square", "triangle"], row["label"])) }).click();
+    },
     check: async (id) => {
       const fields = await api<{ items: Array<{ name: string; settings: { type: string } }> }>("GET", `/datasets/${id}/fields`);
-      expect(fields.items.map((f) => [f.name, f.settings.type])).toEqual([["image", "image"], ["caption", "text"]]);
+      expect(fields.items.map((f) => [f.name, f.settings.type])).toEqual([
+        ["image", "image"],
+        ["caption", "text"],
+      ]);
     },
   },
   {
-    repo: "tessera/product-reviews", config: "en", split: "test", expected: (r) => String(r["review"]),
+    repo: "tessera/product-reviews",
+    config: "en",
+    split: "test",
+    expected: (r) => String(r["review"]),
     configure: async (page) => {
       await page.getByLabel("Subset", { exact: true }).selectOption("de");
       await page.getByLabel("Subset", { exact: true }).selectOption("en");
@@ -134,21 +194,38 @@ const CASES: Case[] = [
       await page.getByLabel("Type of product").selectOption("terms");
       await page.getByText("kettle: Solid build and fast delivery.").first().waitFor();
     },
-    answer: async (page, row) => { await page.getByRole("radio", { name: new RegExp(other(["negative", "positive"], row["sentiment"])) }).click(); },
+    answer: async (page, row) => {
+      await page.getByRole("radio", { name: new RegExp(other(["negative", "positive"], row["sentiment"])) }).click();
+    },
     check: async (id) => {
       const dataset = await api<{ metadata: { subset: string; split: string } }>("GET", `/datasets/${id}`);
       expect([dataset.metadata.subset, dataset.metadata.split]).toEqual(["en", "test"]);
-      const metadata = await api<{ items: Array<{ name: string; settings: { type: string } }> }>("GET", `/me/datasets/${id}/metadata-properties`);
-      expect(metadata.items.map((m) => [m.name, m.settings.type]).sort()).toEqual([["helpful_votes", "integer"], ["price", "float"], ["product", "terms"], ["rating", "integer"]]);
+      const metadata = await api<{ items: Array<{ name: string; settings: { type: string } }> }>(
+        "GET",
+        `/me/datasets/${id}/metadata-properties`,
+      );
+      expect(metadata.items.map((m) => [m.name, m.settings.type]).sort()).toEqual([
+        ["helpful_votes", "integer"],
+        ["price", "float"],
+        ["product", "terms"],
+        ["rating", "integer"],
+      ]);
       await expect.poll(async () => (await api<{ total: number }>("GET", `/datasets/${id}/progress`)).total, { timeout: 20_000 }).toBe(10);
     },
   },
   {
-    repo: "tessera/sentiment-10k", config: "default", split: "train", expected: (r) => String(r["text"]),
-    answer: async (page, row) => { await page.getByRole("radio", { name: new RegExp(other(["negative", "positive"], row["label"])) }).click(); },
+    repo: "tessera/sentiment-10k",
+    config: "default",
+    split: "train",
+    expected: (r) => String(r["text"]),
+    answer: async (page, row) => {
+      await page.getByRole("radio", { name: new RegExp(other(["negative", "positive"], row["label"])) }).click();
+    },
     check: async (id) => {
       // The import takes the first 10,000 rows of the 10,050 (rows without a label are records too).
-      await expect.poll(async () => (await api<{ total: number }>("GET", `/datasets/${id}/progress`)).total, { timeout: 60_000, interval: 1000 }).toBe(10_000);
+      await expect
+        .poll(async () => (await api<{ total: number }>("GET", `/datasets/${id}/progress`)).total, { timeout: 60_000, interval: 1000 })
+        .toBe(10_000);
     },
   },
 ];
@@ -177,18 +254,21 @@ async function createAndAnnotate(page: Page, c: Case): Promise<void> {
 }
 
 describe("dataset creation from the Hub in real Chromium", () => {
-  it.each(CASES)("creates a dataset from $repo through the page, then annotates its first record", async (c) => {
-    const { context, page } = await signedIn();
-    try {
-      await createAndAnnotate(page, c);
-    } catch (error) {
-      await screenshot(page, `dataset-creation-failure-${c.repo.replace("/", "__")}`);
-      throw error;
-    } finally {
-      await context.close();
-    }
-  }, 120_000);
-
+  it.each(CASES)(
+    "creates a dataset from $repo through the page, then annotates its first record",
+    async (c) => {
+      const { context, page } = await signedIn();
+      try {
+        await createAndAnnotate(page, c);
+      } catch (error) {
+        await screenshot(page, `dataset-creation-failure-${c.repo.replace("/", "__")}`);
+        throw error;
+      } finally {
+        await context.close();
+      }
+    },
+    120_000,
+  );
 
   it("previews mapped-column suggestions, cleans metadata names, orders labels by keyboard drag; the import follows", async () => {
     const { context, page } = await signedIn();
@@ -222,14 +302,36 @@ describe("dataset creation from the Hub in real Chromium", () => {
       await page.waitForURL(/\/dataset\/[0-9a-f-]+\/annotation-mode/, { timeout: 60_000 });
       const id = new URL(page.url()).pathname.split("/")[2]!;
       const metadata = await api<{ items: Array<{ name: string; title: string }> }>("GET", `/me/datasets/${id}/metadata-properties`);
-      expect(metadata.items.map((m) => [m.name, m.title]).sort()).toEqual([["stars_1-5", "Stars (1-5)"], ["stars_1-5_2", "stars_1-5"]]);
-      const dataset = await api<{ metadata: { mapping: { metadata: Array<{ source: string; target: string }> } } }>("GET", `/datasets/${id}`);
-      expect(dataset.metadata.mapping.metadata).toEqual([{ source: "Stars (1-5)", target: "stars_1-5" }, { source: "stars_1-5", target: "stars_1-5_2" }]);
-      const questions = await api<{ items: Array<{ name: string; settings: { options: Array<{ value: string }> } }> }>("GET", `/datasets/${id}/questions`);
-      expect(questions.items.find((q) => q.name === "label_selection_2")?.settings.options.map((o) => o.value)).toEqual(["neutral", "negative", "positive"]);
+      expect(metadata.items.map((m) => [m.name, m.title]).sort()).toEqual([
+        ["stars_1-5", "Stars (1-5)"],
+        ["stars_1-5_2", "stars_1-5"],
+      ]);
+      const dataset = await api<{ metadata: { mapping: { metadata: Array<{ source: string; target: string }> } } }>(
+        "GET",
+        `/datasets/${id}`,
+      );
+      expect(dataset.metadata.mapping.metadata).toEqual([
+        { source: "Stars (1-5)", target: "stars_1-5" },
+        { source: "stars_1-5", target: "stars_1-5_2" },
+      ]);
+      const questions = await api<{ items: Array<{ name: string; settings: { options: Array<{ value: string }> } }> }>(
+        "GET",
+        `/datasets/${id}/questions`,
+      );
+      expect(questions.items.find((q) => q.name === "label_selection_2")?.settings.options.map((o) => o.value)).toEqual([
+        "neutral",
+        "negative",
+        "positive",
+      ]);
       type Rec = { metadata: Record<string, number>; fields: Record<string, string>; suggestions: Array<{ value: unknown }> };
-      await expect.poll(async () => (await api<{ items: Rec[] }>("GET", `/datasets/${id}/records?include=suggestions&limit=20`)).items.length, { timeout: 20_000 }).toBe(12);
-      const first = (await api<{ items: Rec[] }>("GET", `/datasets/${id}/records?include=suggestions&limit=20`)).items.find((r) => r.fields["Review Text"] === "Messy review number 1")!;
+      await expect
+        .poll(async () => (await api<{ items: Rec[] }>("GET", `/datasets/${id}/records?include=suggestions&limit=20`)).items.length, {
+          timeout: 20_000,
+        })
+        .toBe(12);
+      const first = (await api<{ items: Rec[] }>("GET", `/datasets/${id}/records?include=suggestions&limit=20`)).items.find(
+        (r) => r.fields["Review Text"] === "Messy review number 1",
+      )!;
       expect(first.metadata).toEqual({ "stars_1-5": 1, "stars_1-5_2": 5 });
       expect(first.suggestions.map((x) => x.value)).toEqual(["positive"]);
     } catch (error) {

@@ -18,20 +18,38 @@ beforeAll(async () => {
   token = await accessToken(app);
   api = apiWithToken(app, token);
   const ws = await api<{ id: string }>("POST", "/workspaces", { name: "settings-team" });
-  datasetId = (await api<{ id: string }>("POST", "/datasets", { name: "settings-e2e", workspace_id: ws.id, guidelines: "Old guidelines" })).id;
-  await api("POST", `/datasets/${datasetId}/fields`, { name: "text", title: "Text", required: true, settings: { type: "text", use_markdown: false } });
-  questionId = (await api<{ id: string }>("POST", `/datasets/${datasetId}/questions`, {
-    name: "topic", title: "Topic", description: "Pick one", required: true,
-    settings: { type: "label_selection", options: ["a", "b", "c", "d"].map((v) => ({ value: v, text: v.toUpperCase() })) },
-  })).id;
+  datasetId = (await api<{ id: string }>("POST", "/datasets", { name: "settings-e2e", workspace_id: ws.id, guidelines: "Old guidelines" }))
+    .id;
+  await api("POST", `/datasets/${datasetId}/fields`, {
+    name: "text",
+    title: "Text",
+    required: true,
+    settings: { type: "text", use_markdown: false },
+  });
+  questionId = (
+    await api<{ id: string }>("POST", `/datasets/${datasetId}/questions`, {
+      name: "topic",
+      title: "Topic",
+      description: "Pick one",
+      required: true,
+      settings: { type: "label_selection", options: ["a", "b", "c", "d"].map((v) => ({ value: v, text: v.toUpperCase() })) },
+    })
+  ).id;
   await api("POST", `/datasets/${datasetId}/metadata-properties`, { name: "price", title: "Price", settings: { type: "float" } });
   await api("POST", `/datasets/${datasetId}/vectors-settings`, { name: "emb", title: "Embedding", dimensions: 3 });
   await api("PUT", `/datasets/${datasetId}/publish`);
-  recordId = (await api<{ items: Array<{ id: string }> }>("POST", `/datasets/${datasetId}/records/bulk`, { items: [{ fields: { text: "hello" }, vectors: { emb: [1, 0, 0] } }] })).items[0]!.id;
+  recordId = (
+    await api<{ items: Array<{ id: string }> }>("POST", `/datasets/${datasetId}/records/bulk`, {
+      items: [{ fields: { text: "hello" }, vectors: { emb: [1, 0, 0] } }],
+    })
+  ).items[0]!.id;
   context = await browser.newContext({ locale: "en-US", viewport: { width: 1400, height: 1000 } });
   await (await signedInPage(context, app)).close();
 }, 120_000);
-afterAll(async () => { await browser?.close(); await app?.stop(); });
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
 
 async function open(tab = ""): Promise<Page> {
   const page = await context.newPage();
@@ -54,9 +72,15 @@ describe("dataset settings in real Chromium", () => {
     expect(await page.getByRole("button", { name: "Update: Task distribution" }).isDisabled()).toBe(true);
     await page.getByRole("spinbutton", { name: "Minimum submitted responses" }).fill("2");
     await page.getByRole("button", { name: "Update: Task distribution" }).click();
-    await expect.poll(async () => (await api<{ distribution: { min_submitted: number } }>("GET", `/datasets/${datasetId}`)).distribution.min_submitted).toBe(2);
+    await expect
+      .poll(
+        async () => (await api<{ distribution: { min_submitted: number } }>("GET", `/datasets/${datasetId}`)).distribution.min_submitted,
+      )
+      .toBe(2);
     await page.getByRole("switch", { name: "Allow extra metadata" }).check();
-    await expect.poll(async () => (await api<{ allow_extra_metadata: boolean }>("GET", `/datasets/${datasetId}`)).allow_extra_metadata).toBe(true);
+    await expect
+      .poll(async () => (await api<{ allow_extra_metadata: boolean }>("GET", `/datasets/${datasetId}`)).allow_extra_metadata)
+      .toBe(true);
     await screenshot(page, "dataset-settings-info");
     await page.close();
   });
@@ -68,7 +92,13 @@ describe("dataset settings in real Chromium", () => {
     await page.getByRole("textbox", { name: "Title", exact: true }).fill("Review text");
     await page.getByRole("switch", { name: "Use Markdown" }).check();
     await page.getByRole("button", { name: "Update: text" }).click();
-    await expect.poll(async () => (await api<{ items: Array<{ title: string; settings: { use_markdown: boolean } }> }>("GET", `/datasets/${datasetId}/fields`)).items[0]).toMatchObject({ title: "Review text", settings: { use_markdown: true } });
+    await expect
+      .poll(
+        async () =>
+          (await api<{ items: Array<{ title: string; settings: { use_markdown: boolean } }> }>("GET", `/datasets/${datasetId}/fields`))
+            .items[0],
+      )
+      .toMatchObject({ title: "Review text", settings: { use_markdown: true } });
 
     await page.getByRole("tab", { name: "Fields" }).focus();
     await page.keyboard.press("ArrowRight");
@@ -79,37 +109,63 @@ describe("dataset settings in real Chromium", () => {
     await page.getByRole("textbox", { name: "Description", exact: true }).fill("   ");
     await page.getByRole("button", { name: "Move A down" }).click();
     await page.getByRole("button", { name: "Update: topic" }).click();
-    await expect.poll(async () => {
-      const q = (await api<{ items: Array<{ id: string; title: string; description: string | null; settings: { options: Array<{ value: string }> } }> }>("GET", `/datasets/${datasetId}/questions`)).items[0]!;
-      return [q.title, q.description, q.settings.options.map((o) => o.value).join("")];
-    }).toEqual(["Main topic", null, "bacd"]);
+    await expect
+      .poll(async () => {
+        const q = (
+          await api<{
+            items: Array<{ id: string; title: string; description: string | null; settings: { options: Array<{ value: string }> } }>;
+          }>("GET", `/datasets/${datasetId}/questions`)
+        ).items[0]!;
+        return [q.title, q.description, q.settings.options.map((o) => o.value).join("")];
+      })
+      .toEqual(["Main topic", null, "bacd"]);
 
     await page.getByRole("tab", { name: "Metadata" }).click();
     await page.getByRole("switch", { name: "Visible for annotators" }).uncheck();
     await page.getByRole("button", { name: "Update: price" }).click();
-    await expect.poll(async () => (await api<{ items: Array<{ visible_for_annotators: boolean }> }>("GET", `/me/datasets/${datasetId}/metadata-properties`)).items[0]!.visible_for_annotators).toBe(false);
+    await expect
+      .poll(
+        async () =>
+          (await api<{ items: Array<{ visible_for_annotators: boolean }> }>("GET", `/me/datasets/${datasetId}/metadata-properties`))
+            .items[0]!.visible_for_annotators,
+      )
+      .toBe(false);
 
     await page.getByRole("tab", { name: "Vectors" }).click();
     await page.getByRole("textbox", { name: "Title", exact: true }).fill("Sentence embedding");
     await page.getByRole("button", { name: "Update: emb" }).click();
-    await expect.poll(async () => (await api<{ items: Array<{ title: string }> }>("GET", `/datasets/${datasetId}/vectors-settings`)).items[0]!.title).toBe("Sentence embedding");
+    await expect
+      .poll(async () => (await api<{ items: Array<{ title: string }> }>("GET", `/datasets/${datasetId}/vectors-settings`)).items[0]!.title)
+      .toBe("Sentence embedding");
     await page.close();
   });
 
   it("orders span labels by drag and drop (pointer and keyboard) and keeps edited colours after a reload", async () => {
     const ws = await api<{ id: string }>("POST", "/workspaces", { name: "spans-team" });
-    const spans = (await api<{ id: string }>("POST", "/datasets", { name: "spans-e2e", workspace_id: ws.id, guidelines: "Mark entities" })).id;
+    const spans = (await api<{ id: string }>("POST", "/datasets", { name: "spans-e2e", workspace_id: ws.id, guidelines: "Mark entities" }))
+      .id;
     await api("POST", `/datasets/${spans}/fields`, { name: "text", title: "Text", required: true, settings: { type: "text" } });
     await api("POST", `/datasets/${spans}/questions`, {
-      name: "entities", title: "Entities", required: true,
-      settings: { type: "span", field: "text", options: [["org", "ORG"], ["per", "PER"], ["loc", "LOC"]].map(([value, text]) => ({ value, text })) },
+      name: "entities",
+      title: "Entities",
+      required: true,
+      settings: {
+        type: "span",
+        field: "text",
+        options: [
+          ["org", "ORG"],
+          ["per", "PER"],
+          ["loc", "LOC"],
+        ].map(([value, text]) => ({ value, text })),
+      },
     });
     await api("PUT", `/datasets/${spans}/publish`);
     type SpanQuestion = { settings: { options: Array<{ value: string; color?: string }> } };
     const stored = async () => (await api<{ items: SpanQuestion[] }>("GET", `/datasets/${spans}/questions`)).items[0]!.settings.options;
     const page = await context.newPage();
     await page.goto(`${app.url}/dataset/${spans}/settings?tab=questions`);
-    const labelOrder = async () => Promise.all((await page.getByRole("textbox", { name: /^Text of the label/ }).all()).map((i) => i.inputValue()));
+    const labelOrder = async () =>
+      Promise.all((await page.getByRole("textbox", { name: /^Text of the label/ }).all()).map((i) => i.inputValue()));
     await expect.poll(labelOrder).toEqual(["ORG", "PER", "LOC"]);
 
     // Pointer: drag LOC's handle above ORG.
@@ -132,7 +188,13 @@ describe("dataset settings in real Chromium", () => {
     const moved = page.getByText("ORG moved to position 3 of 3.");
     for (let attempt = 0; attempt < 5; attempt++) {
       await page.keyboard.press("ArrowDown");
-      if (await moved.waitFor({ state: "attached", timeout: 3000 }).then(() => true, () => false)) break;
+      if (
+        await moved.waitFor({ state: "attached", timeout: 3000 }).then(
+          () => true,
+          () => false,
+        )
+      )
+        break;
     }
     await moved.waitFor({ state: "attached" });
     await page.keyboard.press("Space");
@@ -179,7 +241,12 @@ describe("dataset settings in real Chromium", () => {
   });
 
   it("shows annotators a clear not-allowed state", async () => {
-    const annotator = await api<{ id: string }>("POST", "/users", { username: "annie", password: "annie-password-1", first_name: "Annie", role: "annotator" });
+    const annotator = await api<{ id: string }>("POST", "/users", {
+      username: "annie",
+      password: "annie-password-1",
+      first_name: "Annie",
+      role: "annotator",
+    });
     expect(annotator.id).toBeTruthy();
     const other = await browser.newContext({ locale: "en-US" });
     const page = await other.newPage();

@@ -8,7 +8,12 @@ import { REPO_ROOT, startBuiltServer } from "@tessera/test-harness";
 export { launchChromium as launchBrowser } from "@tessera/test-harness/browser";
 export const ARTIFACTS = join(REPO_ROOT, "test-artifacts");
 
-export interface RunningApp { url: string; ownerPassword: string; dataDir: string; stop(): Promise<void> }
+export interface RunningApp {
+  url: string;
+  ownerPassword: string;
+  dataDir: string;
+  stop(): Promise<void>;
+}
 
 /** Starts the built server (apps/server/dist) with the built web app, on loopback, with a fresh data directory. */
 export async function startApp(env: Record<string, string> = {}): Promise<RunningApp> {
@@ -16,7 +21,9 @@ export async function startApp(env: Record<string, string> = {}): Promise<Runnin
   const ownerPassword = "e2e-owner-password";
   const server = await startBuiltServer({ dataDir, ownerPassword, env });
   return {
-    url: server.url, ownerPassword, dataDir,
+    url: server.url,
+    ownerPassword,
+    dataDir,
     stop: async () => {
       await server.kill("SIGTERM");
       rmSync(dataDir, { recursive: true, force: true });

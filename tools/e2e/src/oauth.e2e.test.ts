@@ -8,7 +8,11 @@ import { launchBrowser, screenshot, startApp, type RunningApp } from "./harness.
  * Sign-in through the hub's OAuth provider, with a local OpenID provider (oauth2-mock-server) standing
  * in for huggingface.co: its /authorize "authenticates" whoever `nextUser` says and redirects back.
  */
-interface FakeUser { sub: string; preferred_username: string; name?: string }
+interface FakeUser {
+  sub: string;
+  preferred_username: string;
+  name?: string;
+}
 let nextUser: FakeUser = { sub: "hf-1", preferred_username: "new-annotator", name: "New Annotator" };
 let provider: OAuth2Server;
 let app: RunningApp;
@@ -18,18 +22,36 @@ let browser: Browser;
 beforeAll(async () => {
   provider = await startOpenIdProvider(() => nextUser);
   // The mock does not URL-decode Basic credentials, so the client id has no '-'.
-  const oauth = { OAUTH2_HUGGINGFACE_CLIENT_ID: "tesseraclient", OAUTH2_HUGGINGFACE_CLIENT_SECRET: "e2e-secret", OPENID_PROVIDER_URL: provider.issuer.url! };
+  const oauth = {
+    OAUTH2_HUGGINGFACE_CLIENT_ID: "tesseraclient",
+    OAUTH2_HUGGINGFACE_CLIENT_SECRET: "e2e-secret",
+    OPENID_PROVIDER_URL: provider.issuer.url!,
+  };
   [app, space, browser] = await Promise.all([
     startApp(oauth),
     // A hosted space: the Hub injects these (no SPACE_HOST here, so the callback stays on this machine).
-    startApp({ ...oauth, OAUTH2_HUGGINGFACE_CLIENT_ID: "", OAUTH_CLIENT_ID: "tesseraclient", SPACE_ID: "team/annotate", SPACE_AUTHOR_NAME: "team", SPACE_REPO_NAME: "annotate" }),
+    startApp({
+      ...oauth,
+      OAUTH2_HUGGINGFACE_CLIENT_ID: "",
+      OAUTH_CLIENT_ID: "tesseraclient",
+      SPACE_ID: "team/annotate",
+      SPACE_AUTHOR_NAME: "team",
+      SPACE_REPO_NAME: "annotate",
+    }),
     launchBrowser(),
   ]);
 });
-afterAll(async () => { await browser?.close(); await Promise.all([app?.stop(), space?.stop()]); await provider?.stop(); });
+afterAll(async () => {
+  await browser?.close();
+  await Promise.all([app?.stop(), space?.stop()]);
+  await provider?.stop();
+});
 
 async function roleOf(target: RunningApp, username: string): Promise<string | undefined> {
-  const token = await fetch(`${target.url}/api/v1/token`, { method: "POST", body: new URLSearchParams({ username: "owner", password: target.ownerPassword }) });
+  const token = await fetch(`${target.url}/api/v1/token`, {
+    method: "POST",
+    body: new URLSearchParams({ username: "owner", password: target.ownerPassword }),
+  });
   const { access_token } = (await token.json()) as { access_token: string };
   const users = await fetch(`${target.url}/api/v1/users`, { headers: { authorization: `Bearer ${access_token}` } });
   const { items } = (await users.json()) as { items: { username: string; role: string }[] };

@@ -19,17 +19,47 @@ let api: Api;
 let datasetId = "";
 let recordIds: string[] = [];
 
-interface StoredResponse { status: string; values: Record<string, { value: unknown }>; inserted_at: string; user_id: string }
-interface StoredRecord { id: string; external_id: string; responses?: StoredResponse[] }
+interface StoredResponse {
+  status: string;
+  values: Record<string, { value: unknown }>;
+  inserted_at: string;
+  user_id: string;
+}
+interface StoredRecord {
+  id: string;
+  external_id: string;
+  responses?: StoredResponse[];
+}
 
 async function seed(): Promise<void> {
   api = await ownerApi(app);
   const ws = await api<{ id: string }>("POST", "/workspaces", { name: "offline-e2e" });
   const ds = await api<{ id: string }>("POST", "/datasets", { name: "offline-answers", workspace_id: ws.id });
   datasetId = ds.id;
-  await api("POST", `/datasets/${ds.id}/fields`, { name: "text", title: "Text", required: true, settings: { type: "text", use_markdown: false } });
-  await api("POST", `/datasets/${ds.id}/questions`, { name: "sentiment", title: "Sentiment", required: true, settings: { type: "label_selection", options: [{ value: "positive", text: "Positive" }, { value: "negative", text: "Negative" }] } });
-  await api("POST", `/datasets/${ds.id}/questions`, { name: "comment", title: "Comment", required: false, settings: { type: "text", use_markdown: false } });
+  await api("POST", `/datasets/${ds.id}/fields`, {
+    name: "text",
+    title: "Text",
+    required: true,
+    settings: { type: "text", use_markdown: false },
+  });
+  await api("POST", `/datasets/${ds.id}/questions`, {
+    name: "sentiment",
+    title: "Sentiment",
+    required: true,
+    settings: {
+      type: "label_selection",
+      options: [
+        { value: "positive", text: "Positive" },
+        { value: "negative", text: "Negative" },
+      ],
+    },
+  });
+  await api("POST", `/datasets/${ds.id}/questions`, {
+    name: "comment",
+    title: "Comment",
+    required: false,
+    settings: { type: "text", use_markdown: false },
+  });
   await api("PUT", `/datasets/${ds.id}/publish`);
   const items = Array.from({ length: 120 }, (_, i) => ({ fields: { text: `Offline record ${i + 1}` }, external_id: `off-${i + 1}` }));
   const created = await api<{ items: Array<{ id: string }> }>("POST", `/datasets/${ds.id}/records/bulk`, { items });
@@ -40,13 +70,19 @@ beforeAll(async () => {
   [app, browser] = await Promise.all([startApp(), launchBrowser()]);
   await seed();
 }, 120_000);
-afterAll(async () => { await browser?.close(); await app?.stop(); });
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
 
 const annotationUrl = (query = "") => `${app.url}/dataset/${datasetId}/annotation-mode${query}`;
 
 async function openAnnotation(page: Page, query = ""): Promise<void> {
   await page.goto(annotationUrl(query));
-  await page.getByRole("group", { name: /Sentiment/ }).first().waitFor();
+  await page
+    .getByRole("group", { name: /Sentiment/ })
+    .first()
+    .waitFor();
 }
 
 /** The owner's responses to records, by record id. */
@@ -66,7 +102,10 @@ function countWrites(page: Page): Map<number, number> {
   const counts = new Map<number, number>();
   page.on("response", (response) => {
     const method = response.request().method();
-    if ((method === "POST" && /\/api\/v1\/records\/[^/]+\/responses$/.test(response.url())) || (method === "PUT" && /\/api\/v1\/responses\//.test(response.url()))) {
+    if (
+      (method === "POST" && /\/api\/v1\/records\/[^/]+\/responses$/.test(response.url())) ||
+      (method === "PUT" && /\/api\/v1\/responses\//.test(response.url()))
+    ) {
       counts.set(response.status(), (counts.get(response.status()) ?? 0) + 1);
     }
   });
@@ -91,16 +130,26 @@ async function submitInFocus(page: Page, count: number, label: RegExp): Promise<
 /** Debian's Chromium started by hand on a profile directory, so that the test can kill the process like a crash. */
 async function startChromium(profile: string): Promise<{ process: ChildProcess; browser: Browser }> {
   // its own process group: the crash below kills the browser with all its processes (renderer, storage, network)
-  const child = spawn(chromiumPath(), [...CHROMIUM_ARGS, "--headless=new", `--user-data-dir=${profile}`, "--remote-debugging-port=0", "about:blank"], { stdio: ["ignore", "ignore", "pipe"], detached: true });
+  const child = spawn(
+    chromiumPath(),
+    [...CHROMIUM_ARGS, "--headless=new", `--user-data-dir=${profile}`, "--remote-debugging-port=0", "about:blank"],
+    { stdio: ["ignore", "ignore", "pipe"], detached: true },
+  );
   const endpoint = await new Promise<string>((resolve, reject) => {
     let output = "";
     const timer = setTimeout(() => reject(new Error(`Chromium did not start: ${output}`)), 30_000);
     child.stderr!.on("data", (chunk: Buffer) => {
       output += chunk.toString();
       const match = /DevTools listening on (ws:\/\/\S+)/.exec(output);
-      if (match) { clearTimeout(timer); resolve(match[1]!); }
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
     });
-    child.on("exit", (code) => { clearTimeout(timer); reject(new Error(`Chromium exited (${code}): ${output}`)); });
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`Chromium exited (${code}): ${output}`));
+    });
   });
   return { process: child, browser: await chromium.connectOverCDP(endpoint) };
 }
@@ -130,7 +179,19 @@ describe("offline answers in real Chromium", () => {
       process.kill(-first.process.pid!, "SIGKILL"); // a crash of the whole browser: no unload, no clean shutdown
       await exited;
       // no process of the old browser may still hold the profile when the new one starts
-      await expect.poll(() => { try { process.kill(-first.process.pid!, 0); return "alive"; } catch { return "gone"; } }, { timeout: 10_000 }).toBe("gone");
+      await expect
+        .poll(
+          () => {
+            try {
+              process.kill(-first.process.pid!, 0);
+              return "alive";
+            } catch {
+              return "gone";
+            }
+          },
+          { timeout: 10_000 },
+        )
+        .toBe("gone");
 
       const second = await startChromium(profile);
       try {
@@ -139,7 +200,10 @@ describe("offline answers in real Chromium", () => {
         // the session may or may not have been written to disk before the crash: signing in again also restores it
         const form = again.getByRole("group", { name: /Sentiment/ });
         await again.getByLabel("Username").or(form).first().waitFor();
-        if (again.url().includes("/sign-in")) { await signIn(again, app); await again.waitForURL(/annotation-mode/); }
+        if (again.url().includes("/sign-in")) {
+          await signIn(again, app);
+          await again.waitForURL(/annotation-mode/);
+        }
         await again.getByRole("group", { name: /Sentiment/ }).waitFor();
         expect(await shownRecord(again)).toBe(record);
         await expect.poll(() => again.getByRole("textbox", { name: "Comment" }).inputValue()).toBe(text);
@@ -155,7 +219,11 @@ describe("offline answers in real Chromium", () => {
         expect(await again.getByRole("textbox", { name: "Comment" }).inputValue()).toBe("");
       } finally {
         await second.browser.close().catch(() => undefined);
-        try { process.kill(-second.process.pid!, "SIGKILL"); } catch { /* already gone */ }
+        try {
+          process.kill(-second.process.pid!, "SIGKILL");
+        } catch {
+          /* already gone */
+        }
       }
     } finally {
       rmSync(profile, { recursive: true, force: true });
@@ -172,21 +240,27 @@ describe("offline answers in real Chromium", () => {
     await context.setOffline(true);
     for (let i = 0; i < chosen.length; i++) await page.getByRole("checkbox", { name: `Select record off-${i + 1}`, exact: true }).check();
     await page.getByText("15 records selected").waitFor();
-    await page.getByRole("radio", { name: /Positive/ }).first().click();
+    await page
+      .getByRole("radio", { name: /Positive/ })
+      .first()
+      .click();
     await page.getByRole("button", { name: /Submit/ }).click();
     await page.getByText(/No connection: 15 answers are kept on this device/).waitFor();
     await page.locator('[data-outbox-waiting="15"]').waitFor();
     expect(writes.get(201) ?? 0).toBe(0);
     // still offline, leaving the page warns
     let warned = false;
-    page.once("dialog", (dialog) => { warned = dialog.type() === "beforeunload"; void dialog.dismiss(); });
+    page.once("dialog", (dialog) => {
+      warned = dialog.type() === "beforeunload";
+      void dialog.dismiss();
+    });
     await page.close({ runBeforeUnload: true });
     await expect.poll(() => warned).toBe(true);
     expect(page.isClosed()).toBe(false);
     await screenshot(page, "offline-bulk-queued");
     await context.setOffline(false);
     await expect.poll(async () => (await responses(chosen)).size, { timeout: 30_000 }).toBe(15);
-    await page.locator('[data-outbox-waiting]').waitFor({ state: "detached" });
+    await page.locator("[data-outbox-waiting]").waitFor({ state: "detached" });
 
     // focus view: the queue goes on from the records already loaded
     const focus = await context.newPage();
@@ -198,7 +272,7 @@ describe("offline answers in real Chromium", () => {
     await focus.locator('[data-outbox-waiting="5"]').waitFor();
     await context.setOffline(false);
     await expect.poll(async () => (await responses(given)).size, { timeout: 30_000 }).toBe(5);
-    await focus.locator('[data-outbox-waiting]').waitFor({ state: "detached" });
+    await focus.locator("[data-outbox-waiting]").waitFor({ state: "detached" });
 
     const all = await responses([...chosen, ...given]);
     expect([...chosen, ...given].map((id) => all.get(id)?.status)).toEqual(Array(20).fill("submitted"));
@@ -235,7 +309,7 @@ describe("offline answers in real Chromium", () => {
     expect((await responses(given)).size).toBe(0);
     down = false;
     await expect.poll(async () => (await responses(given)).size, { timeout: 60_000 }).toBe(20);
-    await page.locator('[data-outbox-waiting]').waitFor({ state: "detached" });
+    await page.locator("[data-outbox-waiting]").waitFor({ state: "detached" });
     const all = await responses(given);
     const times = given.map((id) => all.get(id)!.inserted_at);
     expect([...times].sort()).toEqual(times);
@@ -254,7 +328,9 @@ describe("offline answers in real Chromium", () => {
     // tab B answers first
     await tabB.getByRole("radio", { name: /Positive/ }).click();
     await tabB.getByRole("button", { name: /Submit/ }).click();
-    await expect.poll(async () => (await responses([record])).get(record)?.values["sentiment"]?.value, { timeout: 15_000 }).toBe("positive");
+    await expect
+      .poll(async () => (await responses([record])).get(record)?.values["sentiment"]?.value, { timeout: 15_000 })
+      .toBe("positive");
     // tab A, still showing the record as it was, answers differently: not silently written over
     await tabA.getByRole("radio", { name: /Negative/ }).click();
     await tabA.getByRole("textbox", { name: "Comment" }).fill("my reasons");
@@ -267,7 +343,9 @@ describe("offline answers in real Chromium", () => {
     expect((await responses([record])).get(record)?.values["sentiment"]?.value).toBe("positive");
     await screenshot(tabA, "offline-conflict");
     await choice.getByRole("button", { name: "Keep mine" }).click();
-    await expect.poll(async () => (await responses([record])).get(record)?.values["sentiment"]?.value, { timeout: 15_000 }).toBe("negative");
+    await expect
+      .poll(async () => (await responses([record])).get(record)?.values["sentiment"]?.value, { timeout: 15_000 })
+      .toBe("negative");
     expect((await responses([record])).get(record)?.values["comment"]?.value).toBe("my reasons");
     await choice.waitFor({ state: "detached" });
     await context.close();

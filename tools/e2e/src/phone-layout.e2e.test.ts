@@ -23,16 +23,38 @@ const LONG_NAME = "customer-support-conversations-multilingual-2026-q3-review";
 async function seed(): Promise<void> {
   api = await ownerApi(app);
   const ws = await api<{ id: string }>("POST", "/workspaces", { name: "research-and-evaluation-team-europe" });
-  const ds = await api<{ id: string }>("POST", "/datasets", { name: LONG_NAME, workspace_id: ws.id, guidelines: "# Guidelines\n```\nconst aVeryLongLineOfCodeThatWouldOverflowAPhoneScreen = computeSomething(withArguments);\n```" });
+  const ds = await api<{ id: string }>("POST", "/datasets", {
+    name: LONG_NAME,
+    workspace_id: ws.id,
+    guidelines: "# Guidelines\n```\nconst aVeryLongLineOfCodeThatWouldOverflowAPhoneScreen = computeSomething(withArguments);\n```",
+  });
   datasetId = ds.id;
   const { sentimentId } = await addEveryQuestionSchema(api, ds.id, { describe: true });
-  await api("POST", `/datasets/${ds.id}/metadata-properties`, { name: "length", title: "Length of the review in words", settings: { type: "integer" }, visible_for_annotators: true });
-  await api("POST", `/datasets/${ds.id}/metadata-properties`, { name: "source", title: "Source", settings: { type: "terms" }, visible_for_annotators: true });
-  await api("POST", `/datasets/${ds.id}/metadata-properties`, { name: "score", title: "Score", settings: { type: "float" }, visible_for_annotators: true });
+  await api("POST", `/datasets/${ds.id}/metadata-properties`, {
+    name: "length",
+    title: "Length of the review in words",
+    settings: { type: "integer" },
+    visible_for_annotators: true,
+  });
+  await api("POST", `/datasets/${ds.id}/metadata-properties`, {
+    name: "source",
+    title: "Source",
+    settings: { type: "terms" },
+    visible_for_annotators: true,
+  });
+  await api("POST", `/datasets/${ds.id}/metadata-properties`, {
+    name: "score",
+    title: "Score",
+    settings: { type: "float" },
+    visible_for_annotators: true,
+  });
   await api("PUT", `/datasets/${ds.id}/publish`);
   const items = Array.from({ length: 12 }, (_, i) => ({
     fields: {
-      text: i === 0 ? `See https://example.org/${"a-very-long-unbroken-path-segment".repeat(4)} for the ${"supercalifragilistic".repeat(3)} details.` : `Record number ${i + 1} about ${i % 2 ? "cats" : "dogs"} and a rather long sentence to wrap.`,
+      text:
+        i === 0
+          ? `See https://example.org/${"a-very-long-unbroken-path-segment".repeat(4)} for the ${"supercalifragilistic".repeat(3)} details.`
+          : `Record number ${i + 1} about ${i % 2 ? "cats" : "dogs"} and a rather long sentence to wrap.`,
       notes: "```\nprint('a long line of code in a markdown field that must scroll inside its box, not the page')\n```",
     },
     metadata: { length: 10 + i, source: i % 2 ? "web-forum-thread-with-a-long-name" : "email", score: i / 12 },
@@ -45,13 +67,14 @@ async function seed(): Promise<void> {
 
 beforeAll(async () => {
   hub = await startFakeHub({ port: 0 });
-  [app, browser] = await Promise.all([
-    startApp({ TESSERA_HUB_DATASETS_SERVER_URL: hub.url, HF_TOKEN: FAKE_HUB_TOKEN }),
-    launchBrowser(),
-  ]);
+  [app, browser] = await Promise.all([startApp({ TESSERA_HUB_DATASETS_SERVER_URL: hub.url, HF_TOKEN: FAKE_HUB_TOKEN }), launchBrowser()]);
   await seed();
 }, 120_000);
-afterAll(async () => { await browser?.close(); await app?.stop(); await hub?.close(); });
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+  await hub?.close();
+});
 
 type Theme = "light" | "dark";
 
@@ -65,7 +88,10 @@ async function overflow(page: Page): Promise<{ scrollWidth: number; innerWidth: 
     let right = window.innerWidth;
     for (const el of Array.from(document.querySelectorAll<HTMLElement>("body *"))) {
       const r = el.getBoundingClientRect();
-      if (r.right > right + 0.5) { right = r.right; widest = `${el.tagName.toLowerCase()}.${String(el.className).split(" ").join(".")} (${Math.round(r.right)} px)`; }
+      if (r.right > right + 0.5) {
+        right = r.right;
+        widest = `${el.tagName.toLowerCase()}.${String(el.className).split(" ").join(".")} (${Math.round(r.right)} px)`;
+      }
     }
     return { scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth, widest };
   });
@@ -96,23 +122,29 @@ describe.each<Theme>(["light", "dark"])("at 390 px in the %s theme", (theme) => 
     const page = await signedInPage(context, app);
     await page.getByRole("link", { name: LONG_NAME }).waitFor();
     await page.getByRole("table").getByRole("progressbar").first().waitFor();
-    found.push(...await fits(page, `home-${theme}`));
+    found.push(...(await fits(page, `home-${theme}`)));
     // the table's values keep their column names on a phone
-    expect(await page.getByRole("table").locator("td[data-label='Workspace']").first().evaluate((td) => getComputedStyle(td, "::before").content)).toBe('"Workspace"');
+    expect(
+      await page
+        .getByRole("table")
+        .locator("td[data-label='Workspace']")
+        .first()
+        .evaluate((td) => getComputedStyle(td, "::before").content),
+    ).toBe('"Workspace"');
     await page.goto(`${app.url}/user-settings`);
     await page.getByRole("heading", { name: "My settings", level: 1 }).waitFor();
-    found.push(...await fits(page, `user-settings-${theme}`));
+    found.push(...(await fits(page, `user-settings-${theme}`)));
     await page.goto(`${app.url}/no/such/page`);
     await page.getByRole("heading", { name: "This page could not be found" }).waitFor();
-    found.push(...await fits(page, `not-found-${theme}`));
+    found.push(...(await fits(page, `not-found-${theme}`)));
     for (const tab of ["info", "fields", "questions", "metadata", "vectors", "danger"]) {
       await page.goto(`${app.url}/dataset/${datasetId}/settings?tab=${tab}`);
       await page.locator(`#settings-panel-${tab}`).waitFor();
-      found.push(...await fits(page, `settings-${tab}-${theme}`));
+      found.push(...(await fits(page, `settings-${tab}-${theme}`)));
     }
     await page.goto(`${app.url}/new/${encodeURIComponent("tessera/product-reviews")}`);
     await page.getByRole("button", { name: "Create dataset" }).waitFor({ timeout: 20_000 });
-    found.push(...await fits(page, `dataset-creation-${theme}`));
+    found.push(...(await fits(page, `dataset-creation-${theme}`)));
     await context.close();
     expect(found).toEqual([]);
   }, 120_000);
@@ -122,7 +154,10 @@ describe.each<Theme>(["light", "dark"])("at 390 px in the %s theme", (theme) => 
     const page = await signedInPage(context, app);
     await page.goto(`${app.url}/dataset/${datasetId}/annotation-mode`);
     await page.getByRole("group", { name: /Sentiment/ }).waitFor();
-    await page.getByText(/a-very-long-unbroken-path-segment/).first().waitFor();
+    await page
+      .getByText(/a-very-long-unbroken-path-segment/)
+      .first()
+      .waitFor();
     const found = await fits(page, `annotation-focus-${theme}`);
     // the record and the form stack (the form under the record, both as wide as the screen allows)
     const record = (await page.locator("article[data-record-id]").boundingBox())!;
@@ -138,27 +173,33 @@ describe.each<Theme>(["light", "dark"])("at 390 px in the %s theme", (theme) => 
     await popover.locator(".subject-list__item", { hasText: "Source" }).click();
     await popover.getByRole("checkbox", { name: "web-forum-thread-with-a-long-name" }).check();
     await page.locator(".filter-badge", { hasText: "Source: web-forum-thread-with-a-long-name" }).waitFor();
-    found.push(...await fits(page, `annotation-filter-terms-${theme}`));
+    found.push(...(await fits(page, `annotation-filter-terms-${theme}`)));
     await popover.getByRole("button", { name: "Back to the list" }).click();
     await popover.locator(".subject-list__item", { hasText: "Length of the review in words" }).click();
     await popover.getByRole("slider", { name: /Minimum of/ }).waitFor();
-    found.push(...await fits(page, `annotation-filter-range-${theme}`));
+    found.push(...(await fits(page, `annotation-filter-range-${theme}`)));
     await page.keyboard.press("Escape");
     await page.getByRole("button", { name: /^Sort/ }).click();
-    await page.getByRole("dialog", { name: "Sort" }).getByRole("combobox", { name: "Sort" }).selectOption({ label: "Length of the review in words" });
+    await page
+      .getByRole("dialog", { name: "Sort" })
+      .getByRole("combobox", { name: "Sort" })
+      .selectOption({ label: "Length of the review in words" });
     await page.getByRole("button", { name: "+ Add another field" }).waitFor();
-    found.push(...await fits(page, `annotation-sort-${theme}`));
+    found.push(...(await fits(page, `annotation-sort-${theme}`)));
     await page.keyboard.press("Escape");
     await page.getByRole("button", { name: "Shortcuts" }).click();
     await page.getByRole("dialog", { name: /Keyboard shortcuts/ }).waitFor();
-    found.push(...await fits(page, `annotation-shortcuts-${theme}`));
+    found.push(...(await fits(page, `annotation-shortcuts-${theme}`)));
     await page.keyboard.press("Escape");
     await page.goto(`${app.url}/dataset/${datasetId}/annotation-mode?_page=1~10`);
     await page.getByRole("checkbox", { name: "Select all" }).waitFor();
-    await page.getByText(/a-very-long-unbroken-path-segment/).first().waitFor();
-    found.push(...await fits(page, `annotation-bulk-${theme}`));
+    await page
+      .getByText(/a-very-long-unbroken-path-segment/)
+      .first()
+      .waitFor();
+    found.push(...(await fits(page, `annotation-bulk-${theme}`)));
     await page.getByRole("checkbox", { name: "Select all" }).check();
-    found.push(...await fits(page, `annotation-bulk-selected-${theme}`));
+    found.push(...(await fits(page, `annotation-bulk-selected-${theme}`)));
     await screenshot(page, `phone-annotation-bulk-${theme}`);
     await context.close();
     expect(found).toEqual([]);
@@ -170,7 +211,12 @@ it("notices a screen wider than the phone (the check can fail)", async () => {
   const page = await context.newPage();
   await page.goto(`${app.url}/sign-in`);
   await page.getByLabel("Username").waitFor();
-  await page.evaluate(() => { const wide = document.createElement("div"); wide.style.width = "600px"; wide.style.height = "10px"; document.body.append(wide); });
+  await page.evaluate(() => {
+    const wide = document.createElement("div");
+    wide.style.width = "600px";
+    wide.style.height = "10px";
+    document.body.append(wide);
+  });
   const o = await overflow(page);
   await context.close();
   expect(o.scrollWidth).toBeGreaterThan(o.innerWidth);

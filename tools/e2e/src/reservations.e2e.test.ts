@@ -15,11 +15,29 @@ let workspaceId = "";
 const PASSWORD = "annotator-password-1";
 
 async function dataset(name: string, records: number): Promise<string> {
-  const ds = await api<{ id: string }>("POST", "/datasets", { name, workspace_id: workspaceId, distribution: { strategy: "overlap", min_submitted: 1 } });
+  const ds = await api<{ id: string }>("POST", "/datasets", {
+    name,
+    workspace_id: workspaceId,
+    distribution: { strategy: "overlap", min_submitted: 1 },
+  });
   await api("POST", `/datasets/${ds.id}/fields`, { name: "text", title: "Text", required: true, settings: { type: "text" } });
-  await api("POST", `/datasets/${ds.id}/questions`, { name: "label", title: "Label", required: true, settings: { type: "label_selection", options: [{ value: "yes", text: "Yes" }, { value: "no", text: "No" }] } });
+  await api("POST", `/datasets/${ds.id}/questions`, {
+    name: "label",
+    title: "Label",
+    required: true,
+    settings: {
+      type: "label_selection",
+      options: [
+        { value: "yes", text: "Yes" },
+        { value: "no", text: "No" },
+      ],
+    },
+  });
   await api("PUT", `/datasets/${ds.id}/publish`);
-  const items = Array.from({ length: records }, (_, i) => ({ external_id: `${name}-${i}`, fields: { text: `${name} record number ${i}` } }));
+  const items = Array.from({ length: records }, (_, i) => ({
+    external_id: `${name}-${i}`,
+    fields: { text: `${name} record number ${i}` },
+  }));
   await api("POST", `/datasets/${ds.id}/records/bulk`, { items });
   return ds.id;
 }
@@ -50,7 +68,10 @@ beforeAll(async () => {
   await annotator("ann-alice");
   await annotator("ann-bruno");
 }, 120_000);
-afterAll(async () => { await browser?.close(); await app?.stop(); });
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
 
 describe("reservations of the team's queue in real Chromium", () => {
   it("gives two annotators in two browser contexts different records, and the owner sees them in progress", async () => {

@@ -19,23 +19,49 @@ let app: RunningApp;
 let browser: Browser;
 let owner: Api;
 let datasetId = "";
-const ANN = [{ username: "ada", password: "ada-password-1" }, { username: "bob", password: "bob-password-1" }];
+const ANN = [
+  { username: "ada", password: "ada-password-1" },
+  { username: "bob", password: "bob-password-1" },
+];
 
 async function seed(): Promise<void> {
   owner = await ownerApi(app);
   const ws = await owner<{ id: string }>("POST", "/workspaces", { name: "review-e2e" });
   for (const a of ANN) {
-    const user = await owner<{ id: string }>("POST", "/users", { first_name: a.username, username: a.username, password: a.password, role: "annotator" });
+    const user = await owner<{ id: string }>("POST", "/users", {
+      first_name: a.username,
+      username: a.username,
+      password: a.password,
+      role: "annotator",
+    });
     await owner("POST", `/workspaces/${ws.id}/users`, { user_id: user.id });
   }
-  const ds = await owner<{ id: string }>("POST", "/datasets", { name: "review", workspace_id: ws.id, distribution: { strategy: "overlap", min_submitted: 2 } });
+  const ds = await owner<{ id: string }>("POST", "/datasets", {
+    name: "review",
+    workspace_id: ws.id,
+    distribution: { strategy: "overlap", min_submitted: 2 },
+  });
   datasetId = ds.id;
   await owner("POST", `/datasets/${ds.id}/fields`, { name: "text", title: "Text", required: true, settings: { type: "text" } });
   await owner("POST", `/datasets/${ds.id}/questions`, {
-    name: "sentiment", title: "Sentiment", required: true,
-    settings: { type: "label_selection", options: [{ value: "positive", text: "Positive" }, { value: "negative", text: "Negative" }, { value: "neutral", text: "Neutral" }] },
+    name: "sentiment",
+    title: "Sentiment",
+    required: true,
+    settings: {
+      type: "label_selection",
+      options: [
+        { value: "positive", text: "Positive" },
+        { value: "negative", text: "Negative" },
+        { value: "neutral", text: "Neutral" },
+      ],
+    },
   });
-  await owner("POST", `/datasets/${ds.id}/questions`, { name: "quality", title: "Quality", required: false, settings: { type: "rating", options: [1, 2, 3].map((value) => ({ value })) } });
+  await owner("POST", `/datasets/${ds.id}/questions`, {
+    name: "quality",
+    title: "Quality",
+    required: false,
+    settings: { type: "rating", options: [1, 2, 3].map((value) => ({ value })) },
+  });
   await owner("PUT", `/datasets/${ds.id}/publish`);
   const records = await owner<{ items: { id: string }[] }>("POST", `/datasets/${ds.id}/records/bulk`, {
     items: [1, 2, 3].map((n) => ({ external_id: `story-${n}`, fields: { text: `Story ${n}: a short tale` } })),
@@ -52,7 +78,10 @@ beforeAll(async () => {
   [app, browser] = await Promise.all([startApp(), launchBrowser()]);
   await seed();
 }, 120_000);
-afterAll(async () => { await browser?.close(); await app?.stop(); });
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
 
 /** The percent agreement shown on the Sentiment card. */
 async function sentimentPercent(page: Page): Promise<string> {
@@ -74,7 +103,10 @@ describe("review workflow", () => {
       await reviewer.getByText("0 of 0 records reviewed").waitFor();
 
       // two annotators answer story 1 differently, in the annotation page
-      for (const [a, label] of [[ANN[0]!, "Positive"], [ANN[1]!, "Negative"]] as const) {
+      for (const [a, label] of [
+        [ANN[0]!, "Positive"],
+        [ANN[1]!, "Negative"],
+      ] as const) {
         const annotatorContext = await browser.newContext({ locale: "en-US", viewport: { width: 1400, height: 1000 } });
         const page = await signedInPage(annotatorContext, app, a.username, a.password);
         await page.goto(`${app.url}/dataset/${datasetId}/annotation-mode`);
@@ -82,7 +114,12 @@ describe("review workflow", () => {
         await page.getByRole("radio", { name: new RegExp(label) }).click();
         await page.getByRole("button", { name: /Submit/ }).click();
         const mine = apiWithToken(app, await accessToken(app, a.username, a.password));
-        await expect.poll(async () => (await mine<{ responses: { submitted: number } }>("GET", `/me/datasets/${datasetId}/metrics`)).responses.submitted, { timeout: 10_000 }).toBe(3);
+        await expect
+          .poll(
+            async () => (await mine<{ responses: { submitted: number } }>("GET", `/me/datasets/${datasetId}/metrics`)).responses.submitted,
+            { timeout: 10_000 },
+          )
+          .toBe(3);
         // annotators get no way into review or agreement, and the screens refuse them
         expect(await page.getByRole("link", { name: "Agreement" }).count()).toBe(0);
         expect(await page.getByRole("link", { name: "Review" }).count()).toBe(0);
@@ -90,7 +127,9 @@ describe("review workflow", () => {
         await page.getByText("Only owners and admins of this dataset's workspace").waitFor();
         await annotatorContext.close();
       }
-      await expect.poll(async () => (await owner<{ total: number }>("POST", `/datasets/${datasetId}/review/records`, {})).total, { timeout: 10_000 }).toBe(1);
+      await expect
+        .poll(async () => (await owner<{ total: number }>("POST", `/datasets/${datasetId}/review/records`, {})).total, { timeout: 10_000 })
+        .toBe(1);
 
       // the figures drop: story 1 disagrees
       await reviewer.reload();
@@ -135,21 +174,30 @@ describe("review workflow", () => {
     }
   }, 120_000);
 
-  it.each(["light", "dark"] as const)("passes the axe audit on the Agreement screen and in review mode (%s theme)", async (theme) => {
-    const context = await browser.newContext({ locale: "en-US", colorScheme: theme, viewport: { width: 1400, height: 1000 }, bypassCSP: true });
-    try {
-      const page = await signedInPage(context, app);
-      await page.goto(`${app.url}/dataset/${datasetId}/agreement`);
-      await sentimentPercent(page);
-      const found = await audit(page, `agreement-${theme}`);
-      await page.goto(`${app.url}/dataset/${datasetId}/review`);
-      await page.getByLabel("Disagreements on").selectOption({ label: "All answered records" });
-      await page.getByLabel("Show").selectOption("all");
-      await page.getByText(/^Record 1 of \d/).waitFor();
-      found.push(...await audit(page, `review-${theme}`));
-      expect(found).toEqual([]);
-    } finally {
-      await context.close();
-    }
-  }, 60_000);
+  it.each(["light", "dark"] as const)(
+    "passes the axe audit on the Agreement screen and in review mode (%s theme)",
+    async (theme) => {
+      const context = await browser.newContext({
+        locale: "en-US",
+        colorScheme: theme,
+        viewport: { width: 1400, height: 1000 },
+        bypassCSP: true,
+      });
+      try {
+        const page = await signedInPage(context, app);
+        await page.goto(`${app.url}/dataset/${datasetId}/agreement`);
+        await sentimentPercent(page);
+        const found = await audit(page, `agreement-${theme}`);
+        await page.goto(`${app.url}/dataset/${datasetId}/review`);
+        await page.getByLabel("Disagreements on").selectOption({ label: "All answered records" });
+        await page.getByLabel("Show").selectOption("all");
+        await page.getByText(/^Record 1 of \d/).waitFor();
+        found.push(...(await audit(page, `review-${theme}`)));
+        expect(found).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+    60_000,
+  );
 });

@@ -9,7 +9,9 @@ let datasetId: string;
 
 async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
   const response = await fetch(`${app.url}/api/v1/${path}`, {
-    method, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body),
+    method,
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
   });
   if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
   return (await response.json()) as T;
@@ -17,13 +19,19 @@ async function api<T>(method: string, path: string, body?: unknown): Promise<T> 
 
 beforeAll(async () => {
   [app, browser] = await Promise.all([startApp(), launchBrowser()]);
-  const tokenResponse = await fetch(`${app.url}/api/v1/token`, { method: "POST", body: new URLSearchParams({ username: "owner", password: app.ownerPassword }) });
+  const tokenResponse = await fetch(`${app.url}/api/v1/token`, {
+    method: "POST",
+    body: new URLSearchParams({ username: "owner", password: app.ownerPassword }),
+  });
   token = ((await tokenResponse.json()) as { access_token: string }).access_token;
   const workspace = await api<{ id: string }>("POST", "workspaces", { name: "shell-team" });
   datasetId = (await api<{ id: string }>("POST", "datasets", { name: "shell-reviews", workspace_id: workspace.id })).id;
   await api("POST", "datasets", { name: "another-set", workspace_id: workspace.id });
 }, 60_000);
-afterAll(async () => { await browser?.close(); await app?.stop(); });
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
 
 async function signedInPage(locale = "en-US"): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ locale, viewport: { width: 1400, height: 900 } });

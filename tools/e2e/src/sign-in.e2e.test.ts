@@ -4,8 +4,13 @@ import { launchBrowser, screenshot, signIn, startApp, type RunningApp } from "./
 
 let app: RunningApp;
 let browser: Browser;
-beforeAll(async () => { [app, browser] = await Promise.all([startApp(), launchBrowser()]); });
-afterAll(async () => { await browser?.close(); await app?.stop(); });
+beforeAll(async () => {
+  [app, browser] = await Promise.all([startApp(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
 
 describe("walking skeleton in real Chromium", () => {
   it("refuses a wrong password with the spec's message, then signs in and shows the home page", async () => {

@@ -21,25 +21,63 @@ beforeAll(async () => {
   [app, browser] = await Promise.all([startApp(), launchBrowser()]);
   api = await ownerApi(app);
   const ws = await api<{ id: string }>("POST", "/workspaces", { name: "download-e2e" });
-  const annotator = await api<{ id: string }>("POST", "/users", { first_name: "Dora", username: ANNOTATOR.username, password: ANNOTATOR.password, role: "annotator" });
+  const annotator = await api<{ id: string }>("POST", "/users", {
+    first_name: "Dora",
+    username: ANNOTATOR.username,
+    password: ANNOTATOR.password,
+    role: "annotator",
+  });
   await api("POST", `/workspaces/${ws.id}/users`, { user_id: annotator.id });
-  const ds = await api<{ id: string }>("POST", "/datasets", { name: "downloads", workspace_id: ws.id, distribution: { strategy: "overlap", min_submitted: 2 } });
+  const ds = await api<{ id: string }>("POST", "/datasets", {
+    name: "downloads",
+    workspace_id: ws.id,
+    distribution: { strategy: "overlap", min_submitted: 2 },
+  });
   datasetId = ds.id;
   await api("POST", `/datasets/${ds.id}/fields`, { name: "text", title: "Text", required: true, settings: { type: "text" } });
-  await api("POST", `/datasets/${ds.id}/questions`, { name: "label", title: "Label", required: true, settings: { type: "label_selection", options: [{ value: "yes", text: "Yes" }, { value: "no", text: "No" }] } });
-  await api("POST", `/datasets/${ds.id}/metadata-properties`, { name: "source", title: "Source", settings: { type: "terms", values: null }, visible_for_annotators: false });
+  await api("POST", `/datasets/${ds.id}/questions`, {
+    name: "label",
+    title: "Label",
+    required: true,
+    settings: {
+      type: "label_selection",
+      options: [
+        { value: "yes", text: "Yes" },
+        { value: "no", text: "No" },
+      ],
+    },
+  });
+  await api("POST", `/datasets/${ds.id}/metadata-properties`, {
+    name: "source",
+    title: "Source",
+    settings: { type: "terms", values: null },
+    visible_for_annotators: false,
+  });
   await api("PUT", `/datasets/${ds.id}/publish`);
   const created = await api<{ items: Array<{ id: string }> }>("POST", `/datasets/${ds.id}/records/bulk`, {
-    items: Array.from({ length: 12 }, (_, i) => ({ external_id: `doc-${i + 1}`, fields: { text: `Doc ${i + 1}` }, metadata: { source: "web" } })),
+    items: Array.from({ length: 12 }, (_, i) => ({
+      external_id: `doc-${i + 1}`,
+      fields: { text: `Doc ${i + 1}` },
+      metadata: { source: "web" },
+    })),
   });
-  for (const record of created.items.slice(0, 3)) await api("POST", `/records/${record.id}/responses`, { status: "submitted", values: { label: { value: "yes" } } });
-  const annotatorToken = await fetch(`${app.url}/api/v1/token`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(ANNOTATOR) }).then((r) => r.json() as Promise<{ access_token: string }>);
+  for (const record of created.items.slice(0, 3))
+    await api("POST", `/records/${record.id}/responses`, { status: "submitted", values: { label: { value: "yes" } } });
+  const annotatorToken = await fetch(`${app.url}/api/v1/token`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(ANNOTATOR),
+  }).then((r) => r.json() as Promise<{ access_token: string }>);
   await fetch(`${app.url}/api/v1/records/${created.items[0]!.id}/responses`, {
-    method: "POST", headers: { authorization: `Bearer ${annotatorToken.access_token}`, "content-type": "application/json" },
+    method: "POST",
+    headers: { authorization: `Bearer ${annotatorToken.access_token}`, "content-type": "application/json" },
     body: JSON.stringify({ status: "submitted", values: { label: { value: "no" } } }),
   });
 }, 120_000);
-afterAll(async () => { await browser?.close(); await app?.stop(); });
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
 
 async function openAs(username: string, password: string, query = ""): Promise<Page> {
   const context = await browser.newContext({ locale: "en-US", viewport: { width: 1400, height: 1000 }, acceptDownloads: true });
@@ -50,7 +88,11 @@ async function openAs(username: string, password: string, query = ""): Promise<P
 }
 
 /** Opens the Download dialog, picks the format and records, and returns the saved file's name and bytes. */
-async function download(page: Page, format: "JSON Lines" | "CSV" | "Parquet", scope: "Records matching the current filters" | "All records") {
+async function download(
+  page: Page,
+  format: "JSON Lines" | "CSV" | "Parquet",
+  scope: "Records matching the current filters" | "All records",
+) {
   await page.getByRole("button", { name: "Download", exact: true }).click();
   const dialog = page.getByRole("dialog", { name: "Download records" });
   await dialog.getByRole("radio", { name: format, exact: true }).check();
@@ -63,8 +105,18 @@ async function download(page: Page, format: "JSON Lines" | "CSV" | "Parquet", sc
   return { name, bytes: readFileSync(path) };
 }
 
-interface Line { fields: { text: string }; metadata: Record<string, unknown>; responses: Array<{ username: string; values: { label?: string } }> }
-const jsonl = (bytes: Buffer) => bytes.toString("utf8").trim().split("\n").filter((l) => l).map((l) => JSON.parse(l) as Line);
+interface Line {
+  fields: { text: string };
+  metadata: Record<string, unknown>;
+  responses: Array<{ username: string; values: { label?: string } }>;
+}
+const jsonl = (bytes: Buffer) =>
+  bytes
+    .toString("utf8")
+    .trim()
+    .split("\n")
+    .filter((l) => l)
+    .map((l) => JSON.parse(l) as Line);
 
 describe("downloads from the annotation page in real Chromium", () => {
   it("owner: the current filters as CSV, every record as JSON Lines and as Parquet", async () => {
@@ -84,14 +136,22 @@ describe("downloads from the annotation page in real Chromium", () => {
     expect(all.name).toBe("downloads.jsonl");
     const records = jsonl(all.bytes);
     expect(records.map((r) => r.fields.text)).toEqual(Array.from({ length: 12 }, (_, i) => `Doc ${i + 1}`));
-    expect(records[0]!.responses.map((r: Line["responses"][number]) => [r.username, r.values.label])).toEqual([["owner", "yes"], [ANNOTATOR.username, "no"]]);
+    expect(records[0]!.responses.map((r: Line["responses"][number]) => [r.username, r.values.label])).toEqual([
+      ["owner", "yes"],
+      [ANNOTATOR.username, "no"],
+    ]);
 
     const pq = await download(page, "Parquet", "All records");
     expect(pq.name).toBe("downloads.parquet");
     const file = new Uint8Array(pq.bytes).buffer;
-    const pqRows = await parquetReadObjects({ file }) as Record<string, unknown>[];
+    const pqRows = (await parquetReadObjects({ file })) as Record<string, unknown>[];
     expect(pqRows).toHaveLength(12);
-    expect(pqRows[1]).toMatchObject({ external_id: "doc-2", text: "Doc 2", "label.responses": ["yes"], "label.responses.users": ["owner"] });
+    expect(pqRows[1]).toMatchObject({
+      external_id: "doc-2",
+      text: "Doc 2",
+      "label.responses": ["yes"],
+      "label.responses.users": ["owner"],
+    });
   });
 
   it("annotator: the download holds only their own responses and no hidden metadata", async () => {

@@ -35,8 +35,15 @@ export interface DatasetDescriptor {
   configs: Record<string, { features: Record<string, Feature>; splits: Record<string, SplitSource> }>;
 }
 
-export interface SplitData { name: string; rows: Row[] }
-export interface ConfigData { name: string; features: Record<string, Feature>; splits: Map<string, SplitData> }
+export interface SplitData {
+  name: string;
+  rows: Row[];
+}
+export interface ConfigData {
+  name: string;
+  features: Record<string, Feature>;
+  splits: Map<string, SplitData>;
+}
 export interface DatasetData {
   id: string;
   revision: string;
@@ -50,7 +57,9 @@ export const DEFAULT_DATASETS_DIR = new URL("../datasets/", import.meta.url);
 export function loadCatalog(dir: string | URL = DEFAULT_DATASETS_DIR): Map<string, DatasetData> {
   const path = typeof dir === "string" ? dir : dir.pathname;
   const catalog = new Map<string, DatasetData>();
-  for (const entry of readdirSync(path).filter((name) => name.endsWith(".json")).sort()) {
+  for (const entry of readdirSync(path)
+    .filter((name) => name.endsWith(".json"))
+    .sort()) {
     const descriptor = JSON.parse(readFileSync(join(path, entry), "utf8")) as DatasetDescriptor;
     const configs = new Map<string, ConfigData>();
     for (const [configName, config] of Object.entries(descriptor.configs)) {
@@ -69,7 +78,9 @@ export function loadCatalog(dir: string | URL = DEFAULT_DATASETS_DIR): Map<strin
 function loadRows(dir: string, source: SplitSource): Row[] {
   if (source.generator) return generateRows(source.generator.name, source.generator.seed, source.generator.rows);
   if (source.file) {
-    return readFileSync(join(dir, source.file), "utf8").split("\n").filter((line) => line.trim() !== "")
+    return readFileSync(join(dir, source.file), "utf8")
+      .split("\n")
+      .filter((line) => line.trim() !== "")
       .map((line) => JSON.parse(line) as Row);
   }
   throw new Error("A split needs a `file` or a `generator`");

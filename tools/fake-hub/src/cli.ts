@@ -16,11 +16,18 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   console.error(`fake-hub: invalid --port ${values.port}`);
   process.exit(2);
 }
-const hub = await startFakeHub({ port, host: values.host, ...(values.datasets ? { datasetsDir: values.datasets } : {}), ...(values.token ? { tokens: values.token } : {}) });
+const hub = await startFakeHub({
+  port,
+  host: values.host,
+  ...(values.datasets ? { datasetsDir: values.datasets } : {}),
+  ...(values.token ? { tokens: values.token } : {}),
+});
 console.log(`  Fake Hub dataset viewer listening on ${hub.url}`);
 console.log(`  datasets: ${[...hub.datasets.keys()].join(", ")}`);
 console.log(`  gated datasets accept: Authorization: Bearer ${values.token?.join(" | ") ?? FAKE_HUB_TOKEN}`);
 console.log(`  point Tessera at it: TESSERA_HUB_DATASETS_SERVER_URL=${hub.url}`);
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => { void hub.close().then(() => process.exit(0)); });
+  process.once(signal, () => {
+    void hub.close().then(() => process.exit(0));
+  });
 }

@@ -2,15 +2,20 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FAKE_HUB_TOKEN, startFakeHub, type FakeHub } from "./index.js";
 
 let hub: FakeHub;
-beforeAll(async () => { hub = await startFakeHub(); });
-afterAll(async () => { await hub.close(); });
+beforeAll(async () => {
+  hub = await startFakeHub();
+});
+afterAll(async () => {
+  await hub.close();
+});
 
 const get = async (path: string, params: Record<string, string | number> = {}, headers: Record<string, string> = {}) => {
   const query = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)] as [string, string]));
   const res = await fetch(`${hub.url}${path}?${query}`, { headers });
   return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, unknown> };
 };
-const AUTH_MESSAGE = "The dataset does not exist, or is not accessible without authentication (private or gated). Please check the spelling of the dataset name or retry with authentication.";
+const AUTH_MESSAGE =
+  "The dataset does not exist, or is not accessible without authentication (private or gated). Please check the spelling of the dataset name or retry with authentication.";
 
 describe("fake hub: dataset viewer API", () => {
   it("/is-valid answers the five capabilities, with CORS for browsers", async () => {
@@ -22,7 +27,14 @@ describe("fake hub: dataset viewer API", () => {
   });
 
   it("answers a CORS preflight allowing the Authorization header", async () => {
-    const res = await fetch(`${hub.url}/info?dataset=tessera/chat-demo`, { method: "OPTIONS", headers: { origin: "http://localhost:6900", "access-control-request-method": "GET", "access-control-request-headers": "authorization" } });
+    const res = await fetch(`${hub.url}/info?dataset=tessera/chat-demo`, {
+      method: "OPTIONS",
+      headers: {
+        origin: "http://localhost:6900",
+        "access-control-request-method": "GET",
+        "access-control-request-headers": "authorization",
+      },
+    });
     expect(res.status).toBe(204);
     expect(res.headers.get("access-control-allow-headers")).toMatch(/Authorization/);
   });
@@ -62,7 +74,8 @@ describe("fake hub: dataset viewer API", () => {
         { dataset: "tessera/product-reviews", config: "en", split: "test" },
         { dataset: "tessera/product-reviews", config: "de", split: "train" },
       ],
-      pending: [], failed: [],
+      pending: [],
+      failed: [],
     });
     const unknown = await get("/splits", { dataset: "tessera/product-reviews", config: "fr" });
     expect(unknown.status).toBe(404);
@@ -79,7 +92,9 @@ describe("fake hub: dataset viewer API", () => {
     const one = await get("/info", { dataset: "tessera/sentiment-10k", config: "default" });
     expect(one.body.partial).toBe(false);
     expect(one.body.dataset_info).toMatchObject({
-      config_name: "default", dataset_name: "sentiment-10k", builder_name: "parquet",
+      config_name: "default",
+      dataset_name: "sentiment-10k",
+      builder_name: "parquet",
       features: { text: { _type: "Value", dtype: "string" }, label: { _type: "ClassLabel", names: ["negative", "positive"] } },
       splits: { train: { name: "train", num_examples: 10050 } },
     });
@@ -112,8 +127,12 @@ describe("fake hub: dataset viewer API", () => {
     const tooLong = await get("/rows", { dataset: "tessera/sentiment-10k", config: "default", split: "train", length: 101 });
     expect(tooLong.status).toBe(422);
     expect(tooLong.body).toEqual({ error: "Parameter 'length' must not be greater than 100" });
-    expect((await get("/rows", { dataset: "tessera/sentiment-10k", config: "default", split: "train", offset: "x" })).body).toEqual({ error: "Parameter 'offset' must be integer" });
-    expect((await get("/rows", { dataset: "tessera/sentiment-10k", config: "default", split: "train", offset: -1 })).body).toEqual({ error: "Parameter 'offset' must be positive" });
+    expect((await get("/rows", { dataset: "tessera/sentiment-10k", config: "default", split: "train", offset: "x" })).body).toEqual({
+      error: "Parameter 'offset' must be integer",
+    });
+    expect((await get("/rows", { dataset: "tessera/sentiment-10k", config: "default", split: "train", offset: -1 })).body).toEqual({
+      error: "Parameter 'offset' must be positive",
+    });
     expect((await get("/rows", { dataset: "tessera/sentiment-10k", config: "default", split: "nope" })).status).toBe(404);
   });
 
@@ -123,7 +142,9 @@ describe("fake hub: dataset viewer API", () => {
     try {
       const res = await fetch(`${other.url}/rows?dataset=tessera/sentiment-10k&config=default&split=train&offset=5000&length=3`);
       expect(((await res.json()) as { rows: unknown }).rows).toEqual(a.body.rows);
-    } finally { await other.close(); }
+    } finally {
+      await other.close();
+    }
   });
 
   it("image cells are {src, height, width} and src serves a PNG from the fake hub", async () => {
@@ -143,11 +164,16 @@ describe("fake hub: dataset viewer API", () => {
   it("serves chat (legacy list of {content, role}) and multi-label (Sequence of ClassLabel) columns", async () => {
     const chat = await get("/first-rows", { dataset: "tessera/chat-demo", config: "default", split: "train" });
     const features = chat.body.features as { name: string; type: unknown }[];
-    expect(features.find((f) => f.name === "messages")!.type).toEqual([{ content: { _type: "Value", dtype: "string" }, role: { _type: "Value", dtype: "string" } }]);
+    expect(features.find((f) => f.name === "messages")!.type).toEqual([
+      { content: { _type: "Value", dtype: "string" }, role: { _type: "Value", dtype: "string" } },
+    ]);
     const first = (chat.body.rows as { row: { messages: { role: string }[] } }[])[0]!;
     expect(first.row.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
     const news = await get("/first-rows", { dataset: "tessera/news-topics", config: "default", split: "train" });
-    expect((news.body.features as { name: string; type: unknown }[])[1]!.type).toMatchObject({ _type: "Sequence", feature: { _type: "ClassLabel" } });
+    expect((news.body.features as { name: string; type: unknown }[])[1]!.type).toMatchObject({
+      _type: "Sequence",
+      feature: { _type: "ClassLabel" },
+    });
     expect((news.body.rows as { row: { topics: number[] } }[])[0]!.row.topics).toEqual([0, 3]);
   });
 
@@ -179,6 +205,11 @@ describe("fake hub: dataset viewer API", () => {
 
   it("records requests for tests", async () => {
     await get("/size", { dataset: "tessera/chat-demo" }, { authorization: "Bearer hf_x" });
-    expect(hub.requests.at(-1)).toEqual({ method: "GET", path: "/size", query: { dataset: "tessera/chat-demo" }, authorization: "Bearer hf_x" });
+    expect(hub.requests.at(-1)).toEqual({
+      method: "GET",
+      path: "/size",
+      query: { dataset: "tessera/chat-demo" },
+      authorization: "Bearer hf_x",
+    });
   });
 });

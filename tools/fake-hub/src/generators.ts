@@ -13,10 +13,42 @@ function prng(seed: number): () => number {
   };
 }
 
-const subjects = ["The film", "This movie", "The plot", "The acting", "The soundtrack", "The ending", "The director's work", "The cast", "The script", "The photography"];
-const positive = ["was wonderful", "moved me deeply", "is a delight from start to finish", "felt fresh and clever", "deserves every award", "made me smile"];
-const negative = ["was a waste of time", "dragged on forever", "felt lazy and predictable", "made no sense at all", "bored me to tears", "was painfully bad"];
-const endings = ["", " Would watch again.", " I told all my friends.", " Not sure why.", " Two hours I will not get back.", " Worth the ticket."];
+const subjects = [
+  "The film",
+  "This movie",
+  "The plot",
+  "The acting",
+  "The soundtrack",
+  "The ending",
+  "The director's work",
+  "The cast",
+  "The script",
+  "The photography",
+];
+const positive = [
+  "was wonderful",
+  "moved me deeply",
+  "is a delight from start to finish",
+  "felt fresh and clever",
+  "deserves every award",
+  "made me smile",
+];
+const negative = [
+  "was a waste of time",
+  "dragged on forever",
+  "felt lazy and predictable",
+  "made no sense at all",
+  "bored me to tears",
+  "was painfully bad",
+];
+const endings = [
+  "",
+  " Would watch again.",
+  " I told all my friends.",
+  " Not sure why.",
+  " Two hours I will not get back.",
+  " Worth the ticket.",
+];
 
 /**
  * Named row generators. `sentiment`: movie-review sentences with a ClassLabel `label`

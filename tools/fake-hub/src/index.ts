@@ -21,7 +21,12 @@ export interface FakeHubOptions {
   logger?: boolean;
 }
 
-export interface RecordedRequest { method: string; path: string; query: Record<string, string>; authorization: string | null }
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  authorization: string | null;
+}
 
 export interface FakeHub {
   /** Base URL, e.g. `http://127.0.0.1:6901`: the dataset viewer endpoints live at its root. */
@@ -37,24 +42,39 @@ export interface FakeHub {
  * Builds the fake hub's Fastify app. Each service is its own encapsulated plugin (today the
  * dataset viewer; an OAuth provider can be registered beside it later).
  */
-export async function buildFakeHub(options: FakeHubOptions = {}): Promise<{ app: FastifyInstance; requests: RecordedRequest[]; datasets: Map<string, DatasetData> }> {
+export async function buildFakeHub(
+  options: FakeHubOptions = {},
+): Promise<{ app: FastifyInstance; requests: RecordedRequest[]; datasets: Map<string, DatasetData> }> {
   const datasets = loadCatalog(options.datasetsDir ?? DEFAULT_DATASETS_DIR);
   const requests: RecordedRequest[] = [];
   const app = Fastify({ logger: options.logger ?? false });
   app.addHook("onRequest", async (request, reply) => {
     const url = new URL(request.url, "http://fake-hub");
-    requests.push({ method: request.method, path: url.pathname, query: Object.fromEntries(url.searchParams), authorization: request.headers.authorization ?? null });
+    requests.push({
+      method: request.method,
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      authorization: request.headers.authorization ?? null,
+    });
     // The real viewer answers browsers directly (hub.md 1.1), so the web app can call it cross-origin.
     reply.header("Access-Control-Allow-Origin", "*");
     reply.header("Access-Control-Expose-Headers", "X-Error-Code, X-Revision");
     if (request.method === "OPTIONS") {
-      return reply.status(204).header("Access-Control-Allow-Methods", "GET, OPTIONS")
-        .header("Access-Control-Allow-Headers", "Authorization, Content-Type").header("Access-Control-Max-Age", "600").send();
+      return reply
+        .status(204)
+        .header("Access-Control-Allow-Methods", "GET, OPTIONS")
+        .header("Access-Control-Allow-Headers", "Authorization, Content-Type")
+        .header("Access-Control-Max-Age", "600")
+        .send();
     }
   });
   app.options("*", async (_request, reply) => reply.status(204).send());
   await app.register(async (scope) => {
-    viewerRoutes(scope, { catalog: datasets, tokens: new Set(options.tokens ?? [FAKE_HUB_TOKEN]), ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}) });
+    viewerRoutes(scope, {
+      catalog: datasets,
+      tokens: new Set(options.tokens ?? [FAKE_HUB_TOKEN]),
+      ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
+    });
   });
   return { app, requests, datasets };
 }
@@ -65,7 +85,7 @@ export async function startFakeHub(options: FakeHubOptions = {}): Promise<FakeHu
   const host = options.host ?? "127.0.0.1";
   await app.listen({ host, port: options.port ?? 0 });
   const address = app.server.address();
-  const port = typeof address === "object" && address ? address.port : options.port ?? 0;
+  const port = typeof address === "object" && address ? address.port : (options.port ?? 0);
   const url = `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${port}`;
   return { url, requests, datasets, app, close: () => app.close() };
 }

@@ -1,7 +1,11 @@
 import type { Feature, Row } from "./catalog.js";
 
 /** `/statistics` column entries (hub.md 1.2), computed from the fixture rows. */
-export interface ColumnStatistics { column_name: string; column_type: string; column_statistics: Record<string, unknown> }
+export interface ColumnStatistics {
+  column_name: string;
+  column_type: string;
+  column_statistics: Record<string, unknown>;
+}
 
 const round = (value: number) => Math.round(value * 100000) / 100000;
 
@@ -41,7 +45,15 @@ function numeric(values: number[], nanCount: number, total: number, integer: boo
     const index = width === 0 ? 0 : Math.min(bins - 1, Math.floor((value - min) / width));
     hist[index]! += 1;
   }
-  return { ...base, min, max, mean: round(mean), median: round(median), std: round(Math.sqrt(variance)), histogram: { hist, bin_edges: edges } };
+  return {
+    ...base,
+    min,
+    max,
+    mean: round(mean),
+    median: round(median),
+    std: round(Math.sqrt(variance)),
+    histogram: { hist, bin_edges: edges },
+  };
 }
 
 function frequencies(values: string[]): Record<string, number> {
@@ -65,7 +77,17 @@ export function computeStatistics(features: Record<string, Feature>, rows: Row[]
       const labelled = present.filter((cell) => typeof cell === "number" && cell >= 0 && cell < names.length) as number[];
       const noLabel = present.length - labelled.length;
       const freq = frequencies(labelled.map((index) => names[index]!));
-      out.push({ column_name: name, column_type: kind, column_statistics: { ...nan, no_label_count: noLabel, no_label_proportion: total === 0 ? 0 : round(noLabel / total), n_unique: Object.keys(freq).length, frequencies: freq } });
+      out.push({
+        column_name: name,
+        column_type: kind,
+        column_statistics: {
+          ...nan,
+          no_label_count: noLabel,
+          no_label_proportion: total === 0 ? 0 : round(noLabel / total),
+          n_unique: Object.keys(freq).length,
+          frequencies: freq,
+        },
+      });
     } else if (kind === "int" || kind === "float") {
       out.push({ column_name: name, column_type: kind, column_statistics: numeric(present.map(Number), nanCount, total, kind === "int") });
     } else if (kind === "bool") {
@@ -76,12 +98,34 @@ export function computeStatistics(features: Record<string, Feature>, rows: Row[]
       const unique = new Set(strings).size;
       const isLabel = (total > 0 && unique / total <= 0.2 && unique < 1000) || unique <= 10;
       if (isLabel) {
-        out.push({ column_name: name, column_type: "string_label", column_statistics: { ...nan, n_unique: unique, frequencies: frequencies(strings) } });
+        out.push({
+          column_name: name,
+          column_type: "string_label",
+          column_statistics: { ...nan, n_unique: unique, frequencies: frequencies(strings) },
+        });
       } else {
-        out.push({ column_name: name, column_type: "string_text", column_statistics: numeric(strings.map((s) => s.length), nanCount, total, true) });
+        out.push({
+          column_name: name,
+          column_type: "string_text",
+          column_statistics: numeric(
+            strings.map((s) => s.length),
+            nanCount,
+            total,
+            true,
+          ),
+        });
       }
     } else if (kind === "list") {
-      out.push({ column_name: name, column_type: kind, column_statistics: numeric(present.map((cell) => (Array.isArray(cell) ? cell.length : 0)), nanCount, total, true) });
+      out.push({
+        column_name: name,
+        column_type: kind,
+        column_statistics: numeric(
+          present.map((cell) => (Array.isArray(cell) ? cell.length : 0)),
+          nanCount,
+          total,
+          true,
+        ),
+      });
     } else if (kind === "image") {
       const widths = present.map((cell) => Number((cell as { width?: unknown }).width ?? 0));
       out.push({ column_name: name, column_type: kind, column_statistics: numeric(widths, nanCount, total, true) });

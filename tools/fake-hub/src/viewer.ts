@@ -14,10 +14,17 @@ export interface ViewerOptions {
   publicUrl?: string;
 }
 
-const AUTH_MESSAGE = "The dataset does not exist, or is not accessible without authentication (private or gated). Please check the spelling of the dataset name or retry with authentication.";
+const AUTH_MESSAGE =
+  "The dataset does not exist, or is not accessible without authentication (private or gated). Please check the spelling of the dataset name or retry with authentication.";
 
 class ViewerError extends Error {
-  constructor(readonly status: number, readonly code: string, message: string) { super(message); }
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 type Query = Record<string, string | undefined>;
@@ -90,8 +97,14 @@ export function viewerRoutes(app: FastifyInstance, options: ViewerOptions): void
       const cell = row[name] ?? null;
       if (cell !== null && !Array.isArray(feature) && (feature as { _type?: unknown })._type === "Image") {
         const image = cell as { width?: number; height?: number };
-        const path = [...data.id.split("/"), "--", data.revision, "--", cfg.name, sp.name, String(rowIdx), name, "image.png"].map(encodeURIComponent).join("/");
-        out[name] = { src: `${baseUrl(request)}/assets/${path}?Expires=4102444800&Signature=fake&Key-Pair-Id=FAKE`, height: image.height ?? 8, width: image.width ?? 8 };
+        const path = [...data.id.split("/"), "--", data.revision, "--", cfg.name, sp.name, String(rowIdx), name, "image.png"]
+          .map(encodeURIComponent)
+          .join("/");
+        out[name] = {
+          src: `${baseUrl(request)}/assets/${path}?Expires=4102444800&Signature=fake&Key-Pair-Id=FAKE`,
+          height: image.height ?? 8,
+          width: image.width ?? 8,
+        };
       } else {
         out[name] = cell;
       }
@@ -108,9 +121,18 @@ export function viewerRoutes(app: FastifyInstance, options: ViewerOptions): void
       splits[sp.name] = { name: sp.name, num_bytes: bytes, num_examples: sp.rows.length, dataset_name: data.id.split("/").pop() };
     }
     return {
-      description: d.description ?? "", citation: d.citation ?? "", homepage: d.homepage ?? "", license: d.license ?? "",
-      features: cfg.features, builder_name: "parquet", dataset_name: data.id.split("/").pop(), config_name: cfg.name,
-      version: { version_str: "0.0.0", major: 0, minor: 0, patch: 0 }, splits, download_size: size, dataset_size: size,
+      description: d.description ?? "",
+      citation: d.citation ?? "",
+      homepage: d.homepage ?? "",
+      license: d.license ?? "",
+      features: cfg.features,
+      builder_name: "parquet",
+      dataset_name: data.id.split("/").pop(),
+      config_name: cfg.name,
+      version: { version_str: "0.0.0", major: 0, minor: 0, patch: 0 },
+      splits,
+      download_size: size,
+      dataset_size: size,
     };
   };
 
@@ -120,7 +142,10 @@ export function viewerRoutes(app: FastifyInstance, options: ViewerOptions): void
   app.get("/is-valid", async (request, reply) => {
     const query = request.query as Query;
     const data = dataset(request, query);
-    if (query.config) { const cfg = config(data, query.config); if (query.split) split(cfg, query.split); }
+    if (query.config) {
+      const cfg = config(data, query.config);
+      if (query.split) split(cfg, query.split);
+    }
     return send(reply, data, { preview: true, viewer: true, search: true, filter: true, statistics: true });
   });
 
@@ -144,27 +169,65 @@ export function viewerRoutes(app: FastifyInstance, options: ViewerOptions): void
     const query = request.query as Query;
     const data = dataset(request, query);
     const configs = query.config ? [config(data, query.config)] : [...data.configs.values()];
-    const splitSizes = configs.flatMap((cfg) => [...cfg.splits.values()].map((sp) => {
-      const bytes = Buffer.byteLength(JSON.stringify(sp.rows));
-      return { dataset: data.id, config: cfg.name, split: sp.name, num_bytes_parquet_files: bytes, num_bytes_memory: bytes, num_rows: sp.rows.length, num_columns: Object.keys(cfg.features).length, estimated_num_rows: null };
-    }));
+    const splitSizes = configs.flatMap((cfg) =>
+      [...cfg.splits.values()].map((sp) => {
+        const bytes = Buffer.byteLength(JSON.stringify(sp.rows));
+        return {
+          dataset: data.id,
+          config: cfg.name,
+          split: sp.name,
+          num_bytes_parquet_files: bytes,
+          num_bytes_memory: bytes,
+          num_rows: sp.rows.length,
+          num_columns: Object.keys(cfg.features).length,
+          estimated_num_rows: null,
+        };
+      }),
+    );
     const configSizes = configs.map((cfg) => {
       const mine = splitSizes.filter((s) => s.config === cfg.name);
       const sum = (key: "num_bytes_parquet_files" | "num_bytes_memory" | "num_rows") => mine.reduce((a, s) => a + s[key], 0);
-      return { dataset: data.id, config: cfg.name, num_bytes_parquet_files: sum("num_bytes_parquet_files"), num_bytes_memory: sum("num_bytes_memory"), num_rows: sum("num_rows"), num_columns: Object.keys(cfg.features).length, estimated_num_rows: null };
+      return {
+        dataset: data.id,
+        config: cfg.name,
+        num_bytes_parquet_files: sum("num_bytes_parquet_files"),
+        num_bytes_memory: sum("num_bytes_memory"),
+        num_rows: sum("num_rows"),
+        num_columns: Object.keys(cfg.features).length,
+        estimated_num_rows: null,
+      };
     });
     if (query.config) return send(reply, data, { size: { config: configSizes[0], splits: splitSizes }, partial: false });
     const sum = (key: "num_bytes_parquet_files" | "num_bytes_memory" | "num_rows") => configSizes.reduce((a, s) => a + s[key], 0);
     return send(reply, data, {
-      size: { dataset: { dataset: data.id, num_bytes_parquet_files: sum("num_bytes_parquet_files"), num_bytes_memory: sum("num_bytes_memory"), num_rows: sum("num_rows"), estimated_num_rows: null }, configs: configSizes, splits: splitSizes },
-      pending: [], failed: [], partial: false,
+      size: {
+        dataset: {
+          dataset: data.id,
+          num_bytes_parquet_files: sum("num_bytes_parquet_files"),
+          num_bytes_memory: sum("num_bytes_memory"),
+          num_rows: sum("num_rows"),
+          estimated_num_rows: null,
+        },
+        configs: configSizes,
+        splits: splitSizes,
+      },
+      pending: [],
+      failed: [],
+      partial: false,
     });
   });
 
   app.get("/first-rows", async (request, reply) => {
     const { data, cfg, sp } = splitOf(request, request.query as Query);
     const rows = sp.rows.slice(0, MAX_ROWS_PER_PAGE).map((row, i) => rowItem(request, data, cfg, sp, row, i));
-    return send(reply, data, { dataset: data.id, config: cfg.name, split: sp.name, features: featureItems(cfg.features), rows, truncated: false });
+    return send(reply, data, {
+      dataset: data.id,
+      config: cfg.name,
+      split: sp.name,
+      features: featureItems(cfg.features),
+      rows,
+      truncated: false,
+    });
   });
 
   app.get("/rows", async (request, reply) => {
@@ -172,19 +235,30 @@ export function viewerRoutes(app: FastifyInstance, options: ViewerOptions): void
     requireAll(query);
     const offset = integer(query, "offset", 0);
     const length = integer(query, "length", MAX_ROWS_PER_PAGE);
-    if (length > MAX_ROWS_PER_PAGE) throw new ViewerError(422, "InvalidParameter", `Parameter 'length' must not be greater than ${MAX_ROWS_PER_PAGE}`);
+    if (length > MAX_ROWS_PER_PAGE)
+      throw new ViewerError(422, "InvalidParameter", `Parameter 'length' must not be greater than ${MAX_ROWS_PER_PAGE}`);
     const { data, cfg, sp } = splitOf(request, query);
     const failures = data.descriptor.failures ?? {};
     const served = notReadyServed.get(data.id) ?? 0;
     if (failures.notReadyTimes && served < failures.notReadyTimes) {
       notReadyServed.set(data.id, served + 1);
-      throw new ViewerError(500, "ResponseNotReady", "The server is busier than usual and the response is not ready yet. Please retry later.");
+      throw new ViewerError(
+        500,
+        "ResponseNotReady",
+        "The server is busier than usual and the response is not ready yet. Please retry later.",
+      );
     }
     if (failures.rowsFromOffset !== undefined && offset >= failures.rowsFromOffset) {
       throw new ViewerError(500, "UnexpectedError", "Unexpected error.");
     }
     const rows = sp.rows.slice(offset, offset + length).map((row, i) => rowItem(request, data, cfg, sp, row, offset + i));
-    return send(reply, data, { features: featureItems(cfg.features), rows, num_rows_total: sp.rows.length, num_rows_per_page: MAX_ROWS_PER_PAGE, partial: false });
+    return send(reply, data, {
+      features: featureItems(cfg.features),
+      rows,
+      num_rows_total: sp.rows.length,
+      num_rows_per_page: MAX_ROWS_PER_PAGE,
+      partial: false,
+    });
   });
 
   app.get("/statistics", async (request, reply) => {
@@ -208,10 +282,17 @@ export function viewerRoutes(app: FastifyInstance, options: ViewerOptions): void
 
   app.setErrorHandler((error, _request, reply) => {
     if (error instanceof ViewerError) {
-      return reply.status(error.status).header("Cache-Control", "no-store").header("X-Error-Code", error.code).send({ error: error.message });
+      return reply
+        .status(error.status)
+        .header("Cache-Control", "no-store")
+        .header("X-Error-Code", error.code)
+        .send({ error: error.message });
     }
     const status = (error as { statusCode?: number }).statusCode ?? 500;
-    return reply.status(status).header("Cache-Control", "no-store").header("X-Error-Code", "UnexpectedError")
+    return reply
+      .status(status)
+      .header("Cache-Control", "no-store")
+      .header("X-Error-Code", "UnexpectedError")
       .send({ error: status >= 500 ? "Unexpected error." : (error as Error).message });
   });
 }

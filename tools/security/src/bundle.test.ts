@@ -22,17 +22,31 @@ export function findEvalUses(source: string): string[] {
       const parent = ancestors[ancestors.length - 2] as (Node & Record<string, unknown>) | undefined;
       // `x.eval`, `{ eval: 1 }` keys and `class { eval() {} }` names are not references.
       if (parent?.type === "MemberExpression" && parent.property === node && !parent.computed) return;
-      if ((parent?.type === "Property" || parent?.type === "MethodDefinition" || parent?.type === "PropertyDefinition") && parent.key === node && !parent.computed) return;
+      if (
+        (parent?.type === "Property" || parent?.type === "MethodDefinition" || parent?.type === "PropertyDefinition") &&
+        parent.key === node &&
+        !parent.computed
+      )
+        return;
       if (id.name === "Function" && parent?.type === "BinaryExpression" && parent.operator === "instanceof") return;
       // `Function` is dangerous when called or aliased; `Object.getPrototypeOf(Function)`, `Function.prototype` are not.
-      if (id.name === "Function" && !((parent?.type === "CallExpression" || parent?.type === "NewExpression") && parent.callee === node)
-        && !(parent?.type === "VariableDeclarator" && parent.init === node) && !(parent?.type === "AssignmentExpression" && parent.right === node)) return;
+      if (
+        id.name === "Function" &&
+        !((parent?.type === "CallExpression" || parent?.type === "NewExpression") && parent.callee === node) &&
+        !(parent?.type === "VariableDeclarator" && parent.init === node) &&
+        !(parent?.type === "AssignmentExpression" && parent.right === node)
+      )
+        return;
       found.push(`${id.name}: ${at(node)}`);
     },
     CallExpression(node) {
       const call = node as Node & { callee: Node & { name?: string }; arguments: (Node & { value?: unknown })[] };
       const first = call.arguments[0];
-      if ((call.callee.name === "setTimeout" || call.callee.name === "setInterval") && first && (first.type === "Literal" && typeof first.value === "string" || first.type === "TemplateLiteral")) {
+      if (
+        (call.callee.name === "setTimeout" || call.callee.name === "setInterval") &&
+        first &&
+        ((first.type === "Literal" && typeof first.value === "string") || first.type === "TemplateLiteral")
+      ) {
         found.push(`${call.callee.name} with a string: ${at(node)}`);
       }
     },
@@ -50,7 +64,11 @@ describe("the built web bundle", () => {
     expect(findEvalUses("const g = Function(`return this`)();")).toHaveLength(1);
     expect(findEvalUses("setTimeout('alert(1)', 1);")).toHaveLength(1);
     expect(findEvalUses("const F = Function; F('x');")).toHaveLength(1);
-    expect(findEvalUses("const k = ['eval', `eval`]; const o = { eval: 1 }; o.eval; x instanceof Function; Object.getPrototypeOf(Function); setTimeout(() => 1, 1);")).toEqual([]);
+    expect(
+      findEvalUses(
+        "const k = ['eval', `eval`]; const o = { eval: 1 }; o.eval; x instanceof Function; Object.getPrototypeOf(Function); setTimeout(() => 1, 1);",
+      ),
+    ).toEqual([]);
   });
 
   it("contains no eval, no Function constructor and no string timers", () => {

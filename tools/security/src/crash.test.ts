@@ -21,7 +21,10 @@ beforeAll(async () => {
   await server.start();
   owner = await ownerHeaders(server.url);
 });
-afterAll(async () => { await server.stop(); server.remove(); });
+afterAll(async () => {
+  await server.stop();
+  server.remove();
+});
 
 describe("kill -9 during bulk imports", () => {
   it("keeps each bulk call all-or-nothing and every acknowledged batch intact, over three crashes", async () => {
@@ -34,9 +37,17 @@ describe("kill -9 during bulk imports", () => {
         for (let k = 0; !stop; k++) {
           const batch = `r${round}s${s}b${k}`;
           sent.add(batch);
-          const items = Array.from({ length: BATCH }, (_, i) => ({ external_id: `${batch}-${i}`, fields: { text: fieldText(batch, i) }, metadata: { batch } }));
+          const items = Array.from({ length: BATCH }, (_, i) => ({
+            external_id: `${batch}-${i}`,
+            fields: { text: fieldText(batch, i) },
+            metadata: { batch },
+          }));
           try {
-            const res = await fetch(`${server.url}/api/v1/datasets/${datasetId}/records/bulk`, { method: "POST", headers: { ...owner, "content-type": "application/json" }, body: JSON.stringify({ items }) });
+            const res = await fetch(`${server.url}/api/v1/datasets/${datasetId}/records/bulk`, {
+              method: "POST",
+              headers: { ...owner, "content-type": "application/json" },
+              body: JSON.stringify({ items }),
+            });
             if (res.status === 201) acknowledged.add(batch);
             else throw new Error(`bulk ${batch}: ${res.status} ${await res.text()}`);
           } catch (error) {
@@ -56,7 +67,10 @@ describe("kill -9 during bulk imports", () => {
     const db = server.openDatabase();
     try {
       expect((db.prepare("PRAGMA integrity_check").get() as { integrity_check: string }).integrity_check).toBe("ok");
-      const rows = db.prepare("SELECT external_id, fields FROM records WHERE dataset_id = ?").all(datasetId) as { external_id: string; fields: string }[];
+      const rows = db.prepare("SELECT external_id, fields FROM records WHERE dataset_id = ?").all(datasetId) as {
+        external_id: string;
+        fields: string;
+      }[];
       const byBatch = new Map<string, string[]>();
       for (const row of rows) {
         const batch = row.external_id.slice(0, row.external_id.lastIndexOf("-"));
@@ -72,7 +86,9 @@ describe("kill -9 during bulk imports", () => {
         expect(sha(byBatch.get(batch) ?? []), `batch ${batch}`).toBe(sha(expected));
       }
       expect(acknowledged.size).toBeGreaterThan(3);
-      console.info(`bulk crash: ${sent.size} batches sent, ${acknowledged.size} acknowledged, ${byBatch.size} stored (unacknowledged in-flight batches may land whole or not at all)`);
+      console.info(
+        `bulk crash: ${sent.size} batches sent, ${acknowledged.size} acknowledged, ${byBatch.size} stored (unacknowledged in-flight batches may land whole or not at all)`,
+      );
     } finally {
       db.close();
     }
@@ -102,11 +118,20 @@ describe("kill -9 during annotation", () => {
           const bulk = i % 3 === 0;
           try {
             const res = bulk
-              ? await fetch(`${server.url}/api/v1/me/responses/bulk`, { method: "POST", headers: { ...who.headers, "content-type": "application/json" }, body: JSON.stringify({ items: [{ record_id: recordId, values: { label: { value } }, status: "submitted" }] }) })
-              : await fetch(`${server.url}/api/v1/records/${recordId}/responses`, { method: "POST", headers: { ...who.headers, "content-type": "application/json" }, body: JSON.stringify({ values: { label: { value } }, status: "submitted" }) });
+              ? await fetch(`${server.url}/api/v1/me/responses/bulk`, {
+                  method: "POST",
+                  headers: { ...who.headers, "content-type": "application/json" },
+                  body: JSON.stringify({ items: [{ record_id: recordId, values: { label: { value } }, status: "submitted" }] }),
+                })
+              : await fetch(`${server.url}/api/v1/records/${recordId}/responses`, {
+                  method: "POST",
+                  headers: { ...who.headers, "content-type": "application/json" },
+                  body: JSON.stringify({ values: { label: { value } }, status: "submitted" }),
+                });
             const body = (await res.json()) as { items?: { error: unknown }[] };
             if (res.status === 201 || (bulk && res.status === 200 && body.items?.[0]?.error === null)) mine.set(recordId, value);
-            else if (res.status === 409 && !mine.has(recordId)) continue; // stored just before the previous crash, never acknowledged
+            else if (res.status === 409 && !mine.has(recordId))
+              continue; // stored just before the previous crash, never acknowledged
             else throw new Error(`response: ${res.status} ${JSON.stringify(body)}`);
           } catch (error) {
             if (!stop) throw error;
@@ -124,8 +149,14 @@ describe("kill -9 during annotation", () => {
     await server.stop();
     const db = server.openDatabase();
     try {
-      const rows = db.prepare("SELECT r.record_id, r.user_id, r.status, r.\"values\" FROM responses r JOIN records c ON c.id = r.record_id WHERE c.dataset_id = ?").all(datasetId) as { record_id: string; user_id: string; status: string; values: string }[];
-      const duplicates = db.prepare("SELECT record_id, user_id, COUNT(*) AS n FROM responses GROUP BY record_id, user_id HAVING n > 1").all();
+      const rows = db
+        .prepare(
+          'SELECT r.record_id, r.user_id, r.status, r."values" FROM responses r JOIN records c ON c.id = r.record_id WHERE c.dataset_id = ?',
+        )
+        .all(datasetId) as { record_id: string; user_id: string; status: string; values: string }[];
+      const duplicates = db
+        .prepare("SELECT record_id, user_id, COUNT(*) AS n FROM responses GROUP BY record_id, user_id HAVING n > 1")
+        .all();
       expect(duplicates).toEqual([]);
       const stored = new Map(rows.map((r) => [`${r.user_id}/${r.record_id}`, r]));
       let count = 0;
@@ -134,14 +165,17 @@ describe("kill -9 during annotation", () => {
         for (const [recordId, value] of map) {
           count++;
           const row = stored.get(`${userId}/${recordId}`);
-          if (!row || row.status !== "submitted" || (JSON.parse(row.values) as { label: { value: string } }).label.value !== value) lost.push(`${userId}/${recordId}`);
+          if (!row || row.status !== "submitted" || (JSON.parse(row.values) as { label: { value: string } }).label.value !== value)
+            lost.push(`${userId}/${recordId}`);
         }
       }
       expect(lost).toEqual([]);
       expect(count).toBeGreaterThan(annotatorCount);
       // Responses that were in flight at the crash may be stored without an acknowledgement, but never more than one per worker and crash.
       expect(rows.length - count).toBeLessThanOrEqual(annotatorCount * 2);
-      const status = db.prepare("SELECT COUNT(*) AS n FROM records WHERE dataset_id = ? AND status = 'completed'").get(datasetId) as { n: number };
+      const status = db.prepare("SELECT COUNT(*) AS n FROM records WHERE dataset_id = ? AND status = 'completed'").get(datasetId) as {
+        n: number;
+      };
       const submittedRecords = new Set(rows.filter((r) => r.status === "submitted").map((r) => r.record_id));
       // min_submitted = 1: a record is completed exactly when it has a submitted response (recomputed in the same transaction).
       expect(status.n).toBe(submittedRecords.size);

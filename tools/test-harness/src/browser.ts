@@ -1,7 +1,16 @@
 import { chromium, type Browser } from "playwright-core";
 
 /** Flags for a quiet headless Chromium in a container (no sandbox, no GPU, no background traffic). */
-export const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"];
+export const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--disable-dev-shm-usage",
+];
 
 /** Where Debian's Chromium lives, or `CHROMIUM_PATH`. */
 export const chromiumPath = (): string => process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";

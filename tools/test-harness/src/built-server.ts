@@ -38,14 +38,22 @@ export async function startBuiltServer(options: BuiltServerOptions): Promise<Bui
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), SERVER_MAIN], {
     env: {
-      ...process.env, TESSERA_PORT: String(port), TESSERA_HOST: "127.0.0.1", TESSERA_DATA_DIR: options.dataDir,
-      TESSERA_OWNER_USERNAME: "owner", TESSERA_OWNER_PASSWORD: options.ownerPassword, ...options.env,
+      ...process.env,
+      TESSERA_PORT: String(port),
+      TESSERA_HOST: "127.0.0.1",
+      TESSERA_DATA_DIR: options.dataDir,
+      TESSERA_OWNER_USERNAME: "owner",
+      TESSERA_OWNER_PASSWORD: options.ownerPassword,
+      ...options.env,
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
   const keep = options.keepOutput ?? Infinity;
-  const append = (d: unknown) => { output = output + String(d); if (output.length > keep) output = output.slice(-keep); };
+  const append = (d: unknown) => {
+    output = output + String(d);
+    if (output.length > keep) output = output.slice(-keep);
+  };
   child.stdout.on("data", append);
   child.stderr.on("data", append);
   const server: BuiltServer = {
@@ -64,7 +72,9 @@ export async function startBuiltServer(options: BuiltServerOptions): Promise<Bui
     if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
     try {
       if ((await fetch(`${url}/api/v1/settings`)).ok) return server;
-    } catch { /* not up yet */ }
+    } catch {
+      /* not up yet */
+    }
     if (Date.now() > deadline) {
       await server.kill("SIGKILL");
       throw new Error(`server did not start: ${output}`);

@@ -9,7 +9,11 @@ export async function startOpenIdProvider<User extends { sub: string }>(user: ()
   const provider = new OAuth2Server();
   await provider.issuer.keys.generate("RS256");
   await provider.start(0, "127.0.0.1");
-  provider.service.on(Events.BeforeTokenSigning, (token) => { token.payload.sub = user().sub; });
-  provider.service.on(Events.BeforeUserinfo, (response) => { response.body = { ...user() }; });
+  provider.service.on(Events.BeforeTokenSigning, (token) => {
+    token.payload.sub = user().sub;
+  });
+  provider.service.on(Events.BeforeUserinfo, (response) => {
+    response.body = { ...user() };
+  });
   return provider;
 }

@@ -9,8 +9,12 @@ import { forbidden, notFound } from "../http/errors.js";
  */
 export async function isMember(db: Kysely<DB>, user: UserRow, workspaceId: string): Promise<boolean> {
   if (user.role === "owner") return true;
-  const row = await db.selectFrom("workspaces_users").select("user_id")
-    .where("workspace_id", "=", workspaceId).where("user_id", "=", user.id).executeTakeFirst();
+  const row = await db
+    .selectFrom("workspaces_users")
+    .select("user_id")
+    .where("workspace_id", "=", workspaceId)
+    .where("user_id", "=", user.id)
+    .executeTakeFirst();
   return row !== undefined;
 }
 

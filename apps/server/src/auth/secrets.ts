@@ -11,8 +11,11 @@ export async function loadSigningSecret(db: Kysely<DB>, fromEnv: string | null):
   const row = await db.selectFrom("server_settings").select("value").where("key", "=", "auth_secret_key").executeTakeFirst();
   if (row) return row.value;
   const secret = randomBytes(48).toString("base64url");
-  await db.insertInto("server_settings").values({ key: "auth_secret_key", value: secret })
-    .onConflict((oc) => oc.column("key").doNothing()).execute();
+  await db
+    .insertInto("server_settings")
+    .values({ key: "auth_secret_key", value: secret })
+    .onConflict((oc) => oc.column("key").doNothing())
+    .execute();
   const stored = await db.selectFrom("server_settings").select("value").where("key", "=", "auth_secret_key").executeTakeFirstOrThrow();
   return stored.value;
 }

@@ -1,15 +1,29 @@
 import { SignJWT, jwtVerify } from "jose";
 
-export interface TokenClaims { identity: string; username: string; name: string; role: string; /** The user's session_version when issued. */ ver: number }
+export interface TokenClaims {
+  identity: string;
+  username: string;
+  name: string;
+  role: string;
+  /** The user's session_version when issued. */ ver: number;
+}
 
 /** The claims of a token for this user (contract 1.2, plus `ver`: auth/authenticate.ts refuses tokens of an older session version). */
-export const claimsOf = (user: { id: string; username: string; first_name: string; role: string; session_version: number }): TokenClaims =>
-  ({ identity: user.id, username: user.username, name: user.first_name, role: user.role, ver: user.session_version });
+export const claimsOf = (user: {
+  id: string;
+  username: string;
+  first_name: string;
+  role: string;
+  session_version: number;
+}): TokenClaims => ({ identity: user.id, username: user.username, name: user.first_name, role: user.role, ver: user.session_version });
 
 /** HS256 access tokens with the contract's claims (identity, username, name, role, exp) and the session version. */
 export class TokenService {
   private readonly key: Uint8Array;
-  constructor(secret: string, private readonly expirationSeconds: number) {
+  constructor(
+    secret: string,
+    private readonly expirationSeconds: number,
+  ) {
     this.key = new TextEncoder().encode(secret);
   }
 
@@ -26,7 +40,11 @@ export class TokenService {
     try {
       const { payload } = await jwtVerify(token, this.key, { algorithms: ["HS256"] });
       if (typeof payload.username !== "string") return null;
-      return { username: payload.username, identity: typeof payload.identity === "string" ? payload.identity : null, ver: typeof payload.ver === "number" ? payload.ver : 0 };
+      return {
+        username: payload.username,
+        identity: typeof payload.identity === "string" ? payload.identity : null,
+        ver: typeof payload.ver === "number" ? payload.ver : 0,
+      };
     } catch {
       return null;
     }

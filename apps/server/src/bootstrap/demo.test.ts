@@ -3,8 +3,12 @@ import { startTestServer, type TestServer } from "../testing/test-server.js";
 import { seedDemo } from "./demo.js";
 
 let server: TestServer;
-beforeAll(async () => { server = await startTestServer(); });
-afterAll(async () => { await server.stop(); });
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server.stop();
+});
 
 describe("demo data", () => {
   it("creates a published dataset with every question type and 120 records with suggestions, once", async () => {
@@ -13,13 +17,21 @@ describe("demo data", () => {
     const get = async (path: string) => (await fetch(`${server.url}/api/v1${path}`, { headers: server.ownerHeaders })).json();
     expect(await get(`/datasets/${id}`)).toMatchObject({ name: "movie-reviews", status: "ready" });
     const questions = (await get(`/datasets/${id}/questions`)) as { items: { settings: { type: string } }[] };
-    expect(questions.items.map((q) => q.settings.type).sort()).toEqual(["label_selection", "multi_label_selection", "ranking", "rating", "span", "text"]);
+    expect(questions.items.map((q) => q.settings.type).sort()).toEqual([
+      "label_selection",
+      "multi_label_selection",
+      "ranking",
+      "rating",
+      "span",
+      "text",
+    ]);
     expect(await get(`/datasets/${id}/progress`)).toMatchObject({ total: 120, pending: 120 });
     const records = (await get(`/datasets/${id}/records?include=suggestions&limit=1`)) as { items: { suggestions: unknown[] }[] };
     expect(records.items[0]!.suggestions).toHaveLength(2);
     const first = (await get(`/datasets/${id}/records?limit=1`)) as { items: { id: string }[] };
     const similar = await fetch(`${server.url}/api/v1/me/datasets/${id}/records/search`, {
-      method: "POST", headers: { ...server.ownerHeaders, "content-type": "application/json" },
+      method: "POST",
+      headers: { ...server.ownerHeaders, "content-type": "application/json" },
       body: JSON.stringify({ query: { vector: { name: "review_embedding", record_id: first.items[0]!.id, max_results: 5 } } }),
     });
     if (server.ctx.store.vectorSearch) {

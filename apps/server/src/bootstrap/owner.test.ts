@@ -23,7 +23,8 @@ describe("first start", () => {
       const reopened = await openEmbeddedStore(dir);
       expect(await loadSigningSecret(reopened.db, null)).toBe(secret);
       expect(await loadSigningSecret(reopened.db, "from-env")).toBe("from-env");
-      await reopened.close(); await store2.close();
+      await reopened.close();
+      await store2.close();
       rmSync(other, { recursive: true, force: true });
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -6,7 +6,12 @@ import { generatePassword } from "../auth/secrets.js";
 import { newApiKey } from "../auth/api-keys.js";
 import { now } from "../clock.js";
 
-export interface OwnerBootstrap { username: string; password: string | null; apiKey: string; generated: boolean }
+export interface OwnerBootstrap {
+  username: string;
+  password: string | null;
+  apiKey: string;
+  generated: boolean;
+}
 
 /**
  * On first start with no users, creates the owner account. The password comes from
@@ -19,9 +24,19 @@ export async function bootstrapOwner(db: Kysely<DB>, username: string, password:
   const finalPassword = password ?? generatePassword();
   const apiKey = newApiKey();
   const timestamp = now();
-  await db.insertInto("users").values({
-    id: randomUUID(), username, first_name: username, last_name: null, role: "owner",
-    password_hash: await hashPassword(finalPassword), api_key: apiKey.stored, inserted_at: timestamp, updated_at: timestamp,
-  }).execute();
+  await db
+    .insertInto("users")
+    .values({
+      id: randomUUID(),
+      username,
+      first_name: username,
+      last_name: null,
+      role: "owner",
+      password_hash: await hashPassword(finalPassword),
+      api_key: apiKey.stored,
+      inserted_at: timestamp,
+      updated_at: timestamp,
+    })
+    .execute();
   return { username, password: password ? null : finalPassword, apiKey: apiKey.key, generated: password === null };
 }

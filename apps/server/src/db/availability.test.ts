@@ -34,7 +34,9 @@ const sockets: Socket[] = [];
 beforeAll(async () => {
   pglite = await openPgliteStore({ pgvector: false });
   refused = `postgres://postgres@127.0.0.1:${await closedPort()}/tessera`;
-  silent = createServer((socket) => { sockets.push(socket); });
+  silent = createServer((socket) => {
+    sockets.push(socket);
+  });
   await new Promise<void>((r) => silent.listen(0, "127.0.0.1", r));
 }, 60_000);
 afterAll(async () => {
@@ -80,8 +82,12 @@ describe("the answer to a request caught in a database outage", () => {
     const app = Fastify({ logger: false });
     installErrorHandler(app);
     app.get("/down", async () => down.selectFrom("users").selectAll().execute());
-    app.get("/bug", async () => { throw new Error("a bug"); });
-    app.get("/missing", async () => { throw notFound("No such thing"); });
+    app.get("/bug", async () => {
+      throw new Error("a bug");
+    });
+    app.get("/missing", async () => {
+      throw notFound("No such thing");
+    });
     const res = await app.inject({ method: "GET", url: "/down" });
     expect(res.statusCode).toBe(503);
     expect(res.headers["retry-after"]).toBe("5");
@@ -114,12 +120,16 @@ describe("databaseStatus", () => {
 describe("backgroundErrorLogger", () => {
   it("logs an unavailable database as one line a second at most, other errors in full", async () => {
     const lines: unknown[][] = [];
-    const spy = vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => { lines.push(args); });
+    const spy = vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => {
+      lines.push(args);
+    });
     try {
       const log = backgroundErrorLogger("job queue");
       const lost = await failure(() => new pg.Client({ connectionString: refused }).connect());
       for (let i = 0; i < 5; i++) log(lost);
-      expect(lines).toEqual([[expect.stringMatching(/^job queue: the database is unavailable \(connect ECONNREFUSED 127\.0\.0\.1:\d+\)$/)]]);
+      expect(lines).toEqual([
+        [expect.stringMatching(/^job queue: the database is unavailable \(connect ECONNREFUSED 127\.0\.0\.1:\d+\)$/)],
+      ]);
       const bug = new Error("a bug");
       log(bug);
       expect(lines[1]).toEqual(["job queue:", bug]);

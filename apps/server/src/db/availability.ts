@@ -27,7 +27,17 @@ export function isDatabaseUnavailable(error: unknown): boolean {
  */
 const UNAVAILABLE_SQLSTATES = new Set(["57P01", "57P02", "57P03", "53300", "25006", "57P04"]);
 /** Node's socket errors. */
-const NETWORK_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN", "ECONNABORTED"]);
+const NETWORK_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "ECONNABORTED",
+]);
 /** node-postgres and Kysely errors that carry no code. */
 const UNAVAILABLE_MESSAGES = [
   /^Connection terminated/,
@@ -54,22 +64,35 @@ export function backgroundErrorLogger(label: string): (error: unknown) => void {
   let last = 0;
   let suppressed = 0;
   return (error) => {
-    if (!isDatabaseUnavailable(error)) { console.error(`${label}:`, error); return; }
+    if (!isDatabaseUnavailable(error)) {
+      console.error(`${label}:`, error);
+      return;
+    }
     const at = Date.now();
-    if (at - last < 1000) { suppressed++; return; }
-    console.error(`${label}: the database is unavailable (${rootMessage(error)})${suppressed ? `, ${suppressed} more such errors since the last report` : ""}`);
+    if (at - last < 1000) {
+      suppressed++;
+      return;
+    }
+    console.error(
+      `${label}: the database is unavailable (${rootMessage(error)})${suppressed ? `, ${suppressed} more such errors since the last report` : ""}`,
+    );
     last = at;
     suppressed = 0;
   };
 }
 
 /** The message of the 503 that requests caught in a database outage get. */
-export const DATABASE_UNAVAILABLE_MESSAGE = "The database is unavailable right now (PostgreSQL is restarting or a connection to it was lost). "
-  + "Try again in a few seconds; a write caught in the outage was stored whole or not at all.";
+export const DATABASE_UNAVAILABLE_MESSAGE =
+  "The database is unavailable right now (PostgreSQL is restarting or a connection to it was lost). " +
+  "Try again in a few seconds; a write caught in the outage was stored whole or not at all.";
 /** Retry-After (seconds) of that 503: the pool reconnects on the next request once PostgreSQL is back. */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
-export interface DatabaseStatus { reachable: boolean; latency_ms: number; error?: string }
+export interface DatabaseStatus {
+  reachable: boolean;
+  latency_ms: number;
+  error?: string;
+}
 
 /** Runs `select 1` (at most `timeoutMs`): whether the database answers now, and how fast. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any Kysely instance, whatever its table types
@@ -79,11 +102,17 @@ export async function databaseStatus(db: Kysely<any>, timeoutMs = 2000): Promise
   try {
     await Promise.race([
       sql`select 1`.execute(db),
-      new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs); }),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+      }),
     ]);
     return { reachable: true, latency_ms: Math.round(performance.now() - started) };
   } catch (error) {
-    return { reachable: false, latency_ms: Math.round(performance.now() - started), error: error instanceof Error ? error.message : String(error) };
+    return {
+      reachable: false,
+      latency_ms: Math.round(performance.now() - started),
+      error: error instanceof Error ? error.message : String(error),
+    };
   } finally {
     clearTimeout(timer);
   }

@@ -51,14 +51,27 @@ export async function openEmbeddedStore(dataDir: string): Promise<Store> {
   // The full-text index: a file of its own, written by a thread of its own (search/text-index.ts).
   const ftsFile = join(dataDir, "tessera-fts.db");
   attachTextIndex(sqlite, ftsFile);
-  const textIndex = new TextIndex(sqlite, { mainFile: file, ftsFile }, (error) => { console.error("text index: background indexing failed", error); });
+  const textIndex = new TextIndex(sqlite, { mainFile: file, ftsFile }, (error) => {
+    console.error("text index: background indexing failed", error);
+  });
   registerTextIndex(db, textIndex);
   onRecordsWritten(db, (written) => textIndex.noteWrite(written.created, written.datasetId));
   // Checkpoints off the request thread (db/checkpointer.ts); the connection's own stays as a safety net.
-  const checkpointer = new Checkpointer(file, (message) => { console.error(`WAL checkpoint thread: ${message}`); });
+  const checkpointer = new Checkpointer(file, (message) => {
+    console.error(`WAL checkpoint thread: ${message}`);
+  });
   sqlite.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT}`);
   return {
-    db, dialect: "sqlite", sqlite, databaseUrl: null, vectorSearch: true, checkpointer,
-    close: async () => { await textIndex.stop(); await checkpointer?.close(); await db.destroy(); },
+    db,
+    dialect: "sqlite",
+    sqlite,
+    databaseUrl: null,
+    vectorSearch: true,
+    checkpointer,
+    close: async () => {
+      await textIndex.stop();
+      await checkpointer?.close();
+      await db.destroy();
+    },
   };
 }

@@ -5,7 +5,9 @@ import { isPostgres } from "./dialect.js";
 /** True when a table exists (lets code run before and after a later migration lands). */
 export async function tableExists(db: Kysely<DB>, name: string): Promise<boolean> {
   const result = isPostgres(db)
-    ? await sql<{ n: number }>`select count(*) as n from information_schema.tables where table_schema = current_schema() and table_name = ${name}`.execute(db)
+    ? await sql<{
+        n: number;
+      }>`select count(*) as n from information_schema.tables where table_schema = current_schema() and table_name = ${name}`.execute(db)
     : await sql<{ n: number }>`select count(*) as n from sqlite_master where type = 'table' and name = ${name}`.execute(db);
   return Number(result.rows[0]?.n ?? 0) > 0;
 }

@@ -21,10 +21,31 @@ describe("migrate-to-postgres (embedded store -> PostgreSQL on PGlite)", () => {
     source = await openEmbeddedStore(dir);
     await loadSigningSecret(source.db, null);
     seeded = await seedSearchData(source);
-    await source.db.insertInto("fields").values([
-      { id: "f-2", dataset_id: seeded.ids.ds, name: "b", title: "B", required: 1, settings: '{"type":"text","use_markdown":false}', inserted_at: "2024-01-01T00:00:00", updated_at: "2024-01-01T00:00:00" },
-      { id: "f-1", dataset_id: seeded.ids.ds, name: "a", title: "A", required: 0, settings: '{"type":"text","use_markdown":true}', inserted_at: "2024-01-01T00:00:00", updated_at: "2024-01-01T00:00:00" },
-    ]).execute();
+    await source.db
+      .insertInto("fields")
+      .values([
+        {
+          id: "f-2",
+          dataset_id: seeded.ids.ds,
+          name: "b",
+          title: "B",
+          required: 1,
+          settings: '{"type":"text","use_markdown":false}',
+          inserted_at: "2024-01-01T00:00:00",
+          updated_at: "2024-01-01T00:00:00",
+        },
+        {
+          id: "f-1",
+          dataset_id: seeded.ids.ds,
+          name: "a",
+          title: "A",
+          required: 0,
+          settings: '{"type":"text","use_markdown":true}',
+          inserted_at: "2024-01-01T00:00:00",
+          updated_at: "2024-01-01T00:00:00",
+        },
+      ])
+      .execute();
     target = await openPgliteStore();
   }, 60_000);
   afterAll(async () => {
@@ -47,11 +68,33 @@ describe("migrate-to-postgres (embedded store -> PostgreSQL on PGlite)", () => {
     // The signing secret moved, so existing tokens and API keys keep working.
     expect(await loadSigningSecret(target.db, null)).toBe(await loadSigningSecret(source.db, null));
     // Same-timestamp rows keep their insertion order (rowid).
-    const fields = await target.db.selectFrom("fields").select("name").orderBy("inserted_at").orderBy((eb) => eb.ref("rowid" as "name")).execute();
+    const fields = await target.db
+      .selectFrom("fields")
+      .select("name")
+      .orderBy("inserted_at")
+      .orderBy((eb) => eb.ref("rowid" as "name"))
+      .execute();
     expect(fields.map((f) => f.name)).toEqual(["b", "a"]);
     // Identities continue after the copied values.
-    const maxSeq = (await target.db.selectFrom("records").select((eb) => eb.fn.max("seq").as("m")).executeTakeFirstOrThrow()).m;
-    await target.db.insertInto("records").values({ id: "new", dataset_id: seeded.ids.ds, external_id: "new", fields: '{"text":"fresh"}', metadata: null, status: "pending", inserted_at: "2025-01-01T00:00:00", updated_at: "2025-01-01T00:00:00" }).execute();
+    const maxSeq = (
+      await target.db
+        .selectFrom("records")
+        .select((eb) => eb.fn.max("seq").as("m"))
+        .executeTakeFirstOrThrow()
+    ).m;
+    await target.db
+      .insertInto("records")
+      .values({
+        id: "new",
+        dataset_id: seeded.ids.ds,
+        external_id: "new",
+        fields: '{"text":"fresh"}',
+        metadata: null,
+        status: "pending",
+        inserted_at: "2025-01-01T00:00:00",
+        updated_at: "2025-01-01T00:00:00",
+      })
+      .execute();
     const fresh = await target.db.selectFrom("records").select("seq").where("id", "=", "new").executeTakeFirstOrThrow();
     expect(fresh.seq).toBeGreaterThan(Number(maxSeq));
     await target.db.deleteFrom("records").where("id", "=", "new").execute();
@@ -60,9 +103,27 @@ describe("migrate-to-postgres (embedded store -> PostgreSQL on PGlite)", () => {
     expect(await recordCounts(target.db, seeded.ids.ds)).toMatchObject({ total: 4 });
     // Search works on the copy: the text index was filled by the triggers, vectors are real[].
     const port = new PostgresSearch(target.db, { vectorSearch: true });
-    const hits = await port.search({ datasetId: seeded.ids.ds, userId: null, text: { q: "quick", field: null }, vector: null, filters: [], sort: [], offset: 0, limit: 10 });
+    const hits = await port.search({
+      datasetId: seeded.ids.ds,
+      userId: null,
+      text: { q: "quick", field: null },
+      vector: null,
+      filters: [],
+      sort: [],
+      offset: 0,
+      limit: 10,
+    });
     expect(hits.total).toBe(2);
-    const similar = await port.search({ datasetId: seeded.ids.ds, userId: null, text: null, vector: { settingsId: seeded.ids.emb, value: [1, 0, 0], order: "most_similar", excludeRecordId: null }, filters: [], sort: [], offset: 0, limit: 10 });
+    const similar = await port.search({
+      datasetId: seeded.ids.ds,
+      userId: null,
+      text: null,
+      vector: { settingsId: seeded.ids.emb, value: [1, 0, 0], order: "most_similar", excludeRecordId: null },
+      filters: [],
+      sort: [],
+      offset: 0,
+      limit: 10,
+    });
     expect(similar.hits[0]!.recordId).toBe(seeded.byExt.a);
   });
 
@@ -79,7 +140,9 @@ describe("migrate-to-postgres (embedded store -> PostgreSQL on PGlite)", () => {
     const out: string[] = [];
     expect(await runMigrateToPostgres(["--from", dir], {}, (l) => out.push(l))).toBe(2);
     expect(out.join("\n")).toContain("usage: node apps/server/dist/main.js migrate-to-postgres --from ./data --to postgres://");
-    expect(await runMigrateToPostgres(["--from", join(dir, "nope"), "--to", "postgres://x@127.0.0.1:1/db"], {}, (l) => out.push(l))).toBe(2);
+    expect(await runMigrateToPostgres(["--from", join(dir, "nope"), "--to", "postgres://x@127.0.0.1:1/db"], {}, (l) => out.push(l))).toBe(
+      2,
+    );
     expect(out.at(-1)).toContain("No embedded database");
   });
 });

@@ -16,15 +16,40 @@ import { PostgresSearch } from "../search/postgres-search.js";
 
 /** Copy order: parents before children. Tables the code does not know yet are copied after these. */
 const TABLE_ORDER = [
-  "server_settings", "users", "workspaces", "workspaces_users", "datasets", "fields", "questions", "metadata_properties",
-  "vectors_settings", "records", "responses", "suggestions", "record_vectors", "oauth_identities", "oauth_states", "jobs",
+  "server_settings",
+  "users",
+  "workspaces",
+  "workspaces_users",
+  "datasets",
+  "fields",
+  "questions",
+  "metadata_properties",
+  "vectors_settings",
+  "records",
+  "responses",
+  "suggestions",
+  "record_vectors",
+  "oauth_identities",
+  "oauth_states",
+  "jobs",
 ];
 /** Maintained by triggers (search index) or by the migrator itself. */
-const SKIPPED = /^(records_fts.*|record_metadata|search_index_state|dataset_record_counts|search_index_versions|records_status_changes|record_vectors_knn_.*|kysely_migration.*|sqlite_.*)$/;
+const SKIPPED =
+  /^(records_fts.*|record_metadata|search_index_state|dataset_record_counts|search_index_versions|records_status_changes|record_vectors_knn_.*|kysely_migration.*|sqlite_.*)$/;
 const CHUNK = 500;
 
-export interface TableReport { table: string; rows: number; checksum: string; targetRows: number; targetChecksum: string; ok: boolean }
-export interface MigrationReport { tables: TableReport[]; ok: boolean }
+export interface TableReport {
+  table: string;
+  rows: number;
+  checksum: string;
+  targetRows: number;
+  targetChecksum: string;
+  ok: boolean;
+}
+export interface MigrationReport {
+  tables: TableReport[];
+  ok: boolean;
+}
 
 export class MigrationError extends Error {
   override name = "MigrationError";
@@ -34,7 +59,9 @@ export class MigrationError extends Error {
 type AnyDb = Kysely<any>;
 
 function sourceTables(sqlite: SQLite.Database): string[] {
-  const names = (sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name).filter((n) => !SKIPPED.test(n));
+  const names = (sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[])
+    .map((r) => r.name)
+    .filter((n) => !SKIPPED.test(n));
   const known = TABLE_ORDER.filter((t) => names.includes(t));
   return [...known, ...names.filter((n) => !TABLE_ORDER.includes(n)).sort()];
 }
@@ -44,14 +71,20 @@ const columnsOf = (sqlite: SQLite.Database, table: string): string[] =>
 
 async function targetColumns(db: AnyDb, table: string): Promise<Map<string, { type: string; identity: boolean }>> {
   const rows = await sql<{ column_name: string; data_type: string; is_identity: string }>`
-    select column_name, data_type, is_identity from information_schema.columns where table_schema = current_schema() and table_name = ${table}`.execute(db);
+    select column_name, data_type, is_identity from information_schema.columns where table_schema = current_schema() and table_name = ${table}`.execute(
+    db,
+  );
   return new Map(rows.rows.map((r) => [r.column_name, { type: r.data_type, identity: r.is_identity === "YES" }]));
 }
 
 /** Canonical JSON: object keys sorted, so jsonb's key order does not matter. */
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (value && typeof value === "object") return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(",")}}`;
+  if (value && typeof value === "object")
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`)
+      .join(",")}}`;
   return JSON.stringify(value);
 }
 
@@ -59,7 +92,11 @@ function canonicalValue(value: unknown, json: boolean): string {
   if (value === null || value === undefined) return "\u2205";
   if (value instanceof Uint8Array) return `x${Buffer.from(value).toString("hex")}`;
   if (json && typeof value === "string") {
-    try { return `j${canonicalJson(JSON.parse(value))}`; } catch { return `s${value}`; }
+    try {
+      return `j${canonicalJson(JSON.parse(value))}`;
+    } catch {
+      return `s${value}`;
+    }
   }
   return `${typeof value === "number" ? "n" : "s"}${String(value)}`;
 }
@@ -67,19 +104,27 @@ function canonicalValue(value: unknown, json: boolean): string {
 /** Order-independent checksum of rows over the given columns: SHA-256 of the sorted row hashes. */
 class TableChecksum {
   private readonly hashes: string[] = [];
-  constructor(private readonly columns: string[], private readonly jsonColumns: Set<string>) {}
+  constructor(
+    private readonly columns: string[],
+    private readonly jsonColumns: Set<string>,
+  ) {}
   add(row: Record<string, unknown>): void {
     const text = this.columns.map((c) => canonicalValue(row[c], this.jsonColumns.has(c))).join("\u241f");
     this.hashes.push(createHash("sha256").update(text).digest("hex"));
   }
-  get rows(): number { return this.hashes.length; }
-  digest(): string { return createHash("sha256").update(this.hashes.sort().join("\n")).digest("hex"); }
+  get rows(): number {
+    return this.hashes.length;
+  }
+  digest(): string {
+    return createHash("sha256").update(this.hashes.sort().join("\n")).digest("hex");
+  }
 }
 
 async function assertEmpty(db: AnyDb, tables: string[]): Promise<void> {
   for (const table of tables) {
     const { n } = (await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(db)).rows[0]!;
-    if (Number(n) > 0) throw new MigrationError(`The target database is not empty (table ${table} has ${n} rows). Migrate into a new, empty database.`);
+    if (Number(n) > 0)
+      throw new MigrationError(`The target database is not empty (table ${table} has ${n} rows). Migrate into a new, empty database.`);
   }
 }
 
@@ -99,7 +144,9 @@ export async function copyToPostgres(source: Store, target: Store, log: (line: s
   await assertEmpty(db, tables);
   const vectorSettings = sqlite.prepare("SELECT count(*) AS n FROM vectors_settings").get() as { n: number };
   if (vectorSettings.n > 0 && !target.vectorSearch) {
-    throw new MigrationError(`The source has ${vectorSettings.n} vector setting(s) but the target database has no pgvector extension: install it and run CREATE EXTENSION vector first (docs/deployment.md).`);
+    throw new MigrationError(
+      `The source has ${vectorSettings.n} vector setting(s) but the target database has no pgvector extension: install it and run CREATE EXTENSION vector first (docs/deployment.md).`,
+    );
   }
 
   await db.transaction().execute(async (trx) => {
@@ -107,7 +154,9 @@ export async function copyToPostgres(source: Store, target: Store, log: (line: s
       const cols = targetCols.get(table)!;
       const columns = columnsOf(sqlite, table).filter((c) => cols.has(c));
       const keepRowid = cols.has("rowid") && !columns.includes("rowid");
-      const withoutRowid = /without\s+rowid/i.test((sqlite.prepare("SELECT sql FROM sqlite_master WHERE name = ?").get(table) as { sql: string }).sql);
+      const withoutRowid = /without\s+rowid/i.test(
+        (sqlite.prepare("SELECT sql FROM sqlite_master WHERE name = ?").get(table) as { sql: string }).sql,
+      );
       const list = columns.map((c) => `"${c}"`).join(", ");
       // Keyset paging on rowid (insertion order); WITHOUT ROWID tables page by offset in key order.
       const select = withoutRowid
@@ -131,7 +180,9 @@ export async function copyToPostgres(source: Store, target: Store, log: (line: s
       // Identities continue after the copied values.
       for (const [column, info] of cols) {
         if (!info.identity) continue;
-        await sql`select setval(pg_get_serial_sequence(${table}, ${column}), coalesce((select max(${sql.ref(column)}) from ${sql.table(table)}), 0) + 1, false)`.execute(trx);
+        await sql`select setval(pg_get_serial_sequence(${table}, ${column}), coalesce((select max(${sql.ref(column)}) from ${sql.table(table)}), 0) + 1, false)`.execute(
+          trx,
+        );
       }
       log(`  copied ${table}: ${copied} rows`);
     }
@@ -140,7 +191,8 @@ export async function copyToPostgres(source: Store, target: Store, log: (line: s
   const report = await verifyCopy(source, target);
   if (target.vectorSearch) {
     const search = new PostgresSearch(target.db, { vectorSearch: true });
-    for (const v of await target.db.selectFrom("vectors_settings").select(["id", "dimensions"]).execute()) await search.ensureVectorIndex(v.id, v.dimensions);
+    for (const v of await target.db.selectFrom("vectors_settings").select(["id", "dimensions"]).execute())
+      await search.ensureVectorIndex(v.id, v.dimensions);
   }
   return report;
 }
@@ -155,16 +207,32 @@ export async function verifyCopy(source: Store, target: Store): Promise<Migratio
     const columns = columnsOf(sqlite, table).filter((c) => cols.has(c));
     const jsonColumns = new Set(columns.filter((c) => cols.get(c)!.type === "jsonb" || cols.get(c)!.type === "json"));
     const left = new TableChecksum(columns, jsonColumns);
-    for (const row of sqlite.prepare(`SELECT ${columns.map((c) => `"${c}"`).join(", ")} FROM "${table}"`).iterate() as IterableIterator<Record<string, unknown>>) left.add(row);
+    for (const row of sqlite.prepare(`SELECT ${columns.map((c) => `"${c}"`).join(", ")} FROM "${table}"`).iterate() as IterableIterator<
+      Record<string, unknown>
+    >)
+      left.add(row);
     const right = new TableChecksum(columns, jsonColumns);
     for (let offset = 0; ; offset += 5000) {
-      const page = await db.selectFrom(table).select(columns).orderBy(sql`ctid`).limit(5000).offset(offset).execute();
+      const page = await db
+        .selectFrom(table)
+        .select(columns)
+        .orderBy(sql`ctid`)
+        .limit(5000)
+        .offset(offset)
+        .execute();
       for (const row of page) right.add(row as Record<string, unknown>);
       if (page.length < 5000) break;
     }
     const checksum = left.digest();
     const targetChecksum = right.digest();
-    tables.push({ table, rows: left.rows, checksum, targetRows: right.rows, targetChecksum, ok: left.rows === right.rows && checksum === targetChecksum });
+    tables.push({
+      table,
+      rows: left.rows,
+      checksum,
+      targetRows: right.rows,
+      targetChecksum,
+      ok: left.rows === right.rows && checksum === targetChecksum,
+    });
   }
   return { tables, ok: tables.every((t) => t.ok) };
 }
@@ -175,7 +243,11 @@ function option(argv: string[], name: string): string | undefined {
 }
 
 /** The CLI: prints progress and the verification table; exit code 0 only when every table matches. */
-export async function runMigrateToPostgres(argv: string[], env: NodeJS.ProcessEnv = process.env, print: (line: string) => void = console.log): Promise<number> {
+export async function runMigrateToPostgres(
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  print: (line: string) => void = console.log,
+): Promise<number> {
   const from = resolve(option(argv, "from") ?? env.TESSERA_DATA_DIR ?? "./data");
   const to = option(argv, "to") ?? env.DATABASE_URL ?? "";
   if (!/^postgres(ql)?:\/\//.test(to)) {
@@ -195,9 +267,15 @@ export async function runMigrateToPostgres(argv: string[], env: NodeJS.ProcessEn
     const report = await copyToPostgres(source, target, print);
     print("\n  table                  rows (source / target)   checksum");
     for (const t of report.tables) {
-      print(`  ${t.table.padEnd(22)} ${String(t.rows).padStart(8)} / ${String(t.targetRows).padEnd(8)}        ${t.checksum.slice(0, 16)} ${t.ok ? "ok" : `MISMATCH (target ${t.targetChecksum.slice(0, 16)})`}`);
+      print(
+        `  ${t.table.padEnd(22)} ${String(t.rows).padStart(8)} / ${String(t.targetRows).padEnd(8)}        ${t.checksum.slice(0, 16)} ${t.ok ? "ok" : `MISMATCH (target ${t.targetChecksum.slice(0, 16)})`}`,
+      );
     }
-    print(report.ok ? "\nEvery table matches. Start Tessera with DATABASE_URL set to the target." : "\nThe copy does not match the source: do not use the target.");
+    print(
+      report.ok
+        ? "\nEvery table matches. Start Tessera with DATABASE_URL set to the target."
+        : "\nThe copy does not match the source: do not use the target.",
+    );
     return report.ok ? 0 : 1;
   } catch (error) {
     print(`migrate-to-postgres failed: ${error instanceof Error ? error.message : String(error)}`);

@@ -9,25 +9,46 @@ import { PlannerStatistics } from "./planner-statistics.js";
 
 // PostgreSQL (PGlite: no autovacuum, so only an explicit ANALYZE sets the statistics).
 const stores: PgliteStore[] = [];
-afterEach(async () => { for (const s of stores.splice(0)) await s.close(); });
+afterEach(async () => {
+  for (const s of stores.splice(0)) await s.close();
+});
 
 async function withRecords(count: number) {
   const store = await openPgliteStore({ pgvector: false });
   stores.push(store);
   const data = await seedSearchData(store);
-  const rows = Array.from({ length: count }, (_, i) => ({ id: randomUUID(), dataset_id: data.ids.ds, external_id: null, fields: JSON.stringify({ text: `row ${i}` }), metadata: null, status: "pending" as const, inserted_at: "2024-01-01T00:00:00", updated_at: "2024-01-01T00:00:00" }));
-  for (let i = 0; i < rows.length; i += 500) await store.db.insertInto("records").values(rows.slice(i, i + 500)).execute();
+  const rows = Array.from({ length: count }, (_, i) => ({
+    id: randomUUID(),
+    dataset_id: data.ids.ds,
+    external_id: null,
+    fields: JSON.stringify({ text: `row ${i}` }),
+    metadata: null,
+    status: "pending" as const,
+    inserted_at: "2024-01-01T00:00:00",
+    updated_at: "2024-01-01T00:00:00",
+  }));
+  for (let i = 0; i < rows.length; i += 500)
+    await store.db
+      .insertInto("records")
+      .values(rows.slice(i, i + 500))
+      .execute();
   return store;
 }
 
-const estimate = async (store: PgliteStore) => Number((await sql<{ n: number }>`select reltuples as n from pg_class where oid = 'records'::regclass`.execute(store.db)).rows[0]!.n);
-const until = async (check: () => boolean, ms = 5_000) => { const end = Date.now() + ms; while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 10)); };
+const estimate = async (store: PgliteStore) =>
+  Number((await sql<{ n: number }>`select reltuples as n from pg_class where oid = 'records'::regclass`.execute(store.db)).rows[0]!.n);
+const until = async (check: () => boolean, ms = 5_000) => {
+  const end = Date.now() + ms;
+  while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+};
 
 describe("planner statistics after imports (PostgreSQL)", () => {
   it("analyses the record tables once enough rows were written and the writes pause", async () => {
     const store = await withRecords(1200);
     expect(await estimate(store)).toBeLessThanOrEqual(0); // never analysed: the planner guesses
-    const statistics = new PlannerStatistics(store.db, { minRows: 1000, quietMs: 20 }, (error) => { throw error; });
+    const statistics = new PlannerStatistics(store.db, { minRows: 1000, quietMs: 20 }, (error) => {
+      throw error;
+    });
     statistics.noteWrite(600);
     statistics.noteWrite(600);
     await until(() => statistics.analyzed > 0);
@@ -51,7 +72,19 @@ describe("planner statistics after imports (PostgreSQL)", () => {
     const statistics = new PlannerStatistics(store.db, { minRows: 2, quietMs: 10 });
     onRecordsWritten(store.db, (written) => statistics.noteWrite(written.created)); // as db/postgres.ts does
     const ds = (await store.db.selectFrom("records").select("dataset_id").executeTakeFirstOrThrow()).dataset_id;
-    await store.db.insertInto("fields").values({ id: randomUUID(), dataset_id: ds, name: "body", title: "Body", required: 0, settings: '{"type":"text","use_markdown":false}', inserted_at: "t", updated_at: "t" }).execute();
+    await store.db
+      .insertInto("fields")
+      .values({
+        id: randomUUID(),
+        dataset_id: ds,
+        name: "body",
+        title: "Body",
+        required: 0,
+        settings: '{"type":"text","use_markdown":false}',
+        inserted_at: "t",
+        updated_at: "t",
+      })
+      .execute();
     await ingestRecords(store.db, ds, [{ fields: { body: "a" } }, { fields: { body: "b" } }], { mode: "create" });
     await until(() => statistics.analyzed > 0);
     expect(statistics.analyzed).toBe(1);

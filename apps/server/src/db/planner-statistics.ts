@@ -33,7 +33,11 @@ export class PlannerStatistics {
   /** ANALYZE runs done (tests, diagnostics). */
   analyzed = 0;
 
-  constructor(private readonly db: Kysely<DB>, options: PlannerStatisticsOptions = {}, private readonly onError: (error: unknown) => void = () => {}) {
+  constructor(
+    private readonly db: Kysely<DB>,
+    options: PlannerStatisticsOptions = {},
+    private readonly onError: (error: unknown) => void = () => {},
+  ) {
     this.minRows = options.minRows ?? 5_000;
     this.fraction = options.fraction ?? 0.1;
     this.quietMs = options.quietMs ?? 1_000;
@@ -55,14 +59,25 @@ export class PlannerStatistics {
 
   private arm(delay: number): void {
     if (this.closed || this.timer) return;
-    this.timer = setTimeout(() => { this.timer = null; this.run().catch((error: unknown) => { if (!this.closed) this.onError(error); }); }, delay);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.run().catch((error: unknown) => {
+        if (!this.closed) this.onError(error);
+      });
+    }, delay);
     this.timer.unref();
   }
 
   private async run(): Promise<void> {
     const quiet = Date.now() - this.lastWrite;
-    if (quiet < this.quietMs) { this.arm(this.quietMs - quiet); return; }
-    const estimate = Number((await sql<{ n: number }>`select greatest(reltuples, 0)::bigint as n from pg_class where oid = 'records'::regclass`.execute(this.db)).rows[0]?.n ?? 0);
+    if (quiet < this.quietMs) {
+      this.arm(this.quietMs - quiet);
+      return;
+    }
+    const estimate = Number(
+      (await sql<{ n: number }>`select greatest(reltuples, 0)::bigint as n from pg_class where oid = 'records'::regclass`.execute(this.db))
+        .rows[0]?.n ?? 0,
+    );
     const written = this.written;
     if (written < this.minRows || written < this.fraction * estimate) return;
     this.written = 0;

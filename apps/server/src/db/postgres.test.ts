@@ -25,10 +25,14 @@ describe("the pgvector check at start (PGlite)", () => {
       await sql`alter extension vector drop operator family vector_cosine_ops using hnsw`.execute(store.db);
       await sql`alter extension vector drop operator class vector_cosine_ops using hnsw`.execute(store.db);
       await sql`drop operator family vector_cosine_ops using hnsw`.execute(store.db);
-      expect(await probePgvector(store.db)).toBe("building or querying an HNSW index failed (operator class \"vector_cosine_ops\" does not exist for access method \"hnsw\")");
+      expect(await probePgvector(store.db)).toBe(
+        'building or querying an HNSW index failed (operator class "vector_cosine_ops" does not exist for access method "hnsw")',
+      );
       const refused = await preparePostgres(store.db).catch((error: unknown) => error);
       expect(refused).toBeInstanceOf(StoreStartupError);
-      expect((refused as Error).message).toMatch(/^Tessera cannot start: the PostgreSQL extension pgvector \("vector"\) is installed in this database but does not work: building or querying an HNSW index failed/);
+      expect((refused as Error).message).toMatch(
+        /^Tessera cannot start: the PostgreSQL extension pgvector \("vector"\) is installed in this database but does not work: building or querying an HNSW index failed/,
+      );
       expect((refused as Error).message).toContain("Illegal instruction");
     } finally {
       await store.close();
@@ -56,7 +60,9 @@ describe("the pgvector check at start (PostgreSQL)", () => {
     } finally {
       await owner.end();
       await database.drop();
-      await admin(async (client) => { await client.query(`drop role if exists ${role}`); });
+      await admin(async (client) => {
+        await client.query(`drop role if exists ${role}`);
+      });
     }
   });
 });
@@ -68,9 +74,13 @@ describe("a PostgreSQL that cannot be reached at start", () => {
     const port = (server.address() as { port: number }).port;
     await new Promise<void>((r) => server.close(() => r()));
     const started = Date.now();
-    const error = await openPostgresStore(`postgres://tessera@127.0.0.1:${port}/tessera`, { startTimeoutMs: 1200 }).catch((e: unknown) => e);
+    const error = await openPostgresStore(`postgres://tessera@127.0.0.1:${port}/tessera`, { startTimeoutMs: 1200 }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(StoreStartupError);
-    expect((error as Error).message).toBe(`Tessera cannot start: PostgreSQL at 127.0.0.1:${port}/tessera is not reachable (connect ECONNREFUSED 127.0.0.1:${port}); gave up after 1 s. Check DATABASE_URL and that the database server is running.`);
+    expect((error as Error).message).toBe(
+      `Tessera cannot start: PostgreSQL at 127.0.0.1:${port}/tessera is not reachable (connect ECONNREFUSED 127.0.0.1:${port}); gave up after 1 s. Check DATABASE_URL and that the database server is running.`,
+    );
     expect(Date.now() - started).toBeGreaterThanOrEqual(1200); // it did wait
   });
 });
@@ -96,21 +106,30 @@ describe.skipIf(!adminUrl)("connections lost under the pool (PostgreSQL)", () =>
   const terminate = async (pid: number) => {
     await admin.query("select pg_terminate_backend($1)", [pid]);
     // Until the backend is gone.
-    for (let i = 0; i < 100 && (await admin.query("select 1 from pg_stat_activity where pid = $1", [pid])).rowCount; i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 100 && (await admin.query("select 1 from pg_stat_activity where pid = $1", [pid])).rowCount; i++)
+      await new Promise((r) => setTimeout(r, 20));
   };
 
   it("survives a backend killed inside a transaction and between queries, answers unavailable, then reconnects", async () => {
     const db = postgresKysely(createPool(database.url, 3));
     try {
-      const outcome = await db.transaction().execute(async (trx) => {
-        const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx);
-        await terminate(rows[0]!.pid); // the client is checked out and idle: it gets the error event
-        await new Promise((r) => setTimeout(r, 100));
-        return sql`select 1`.execute(trx);
-      }).then(() => "committed", (error: unknown) => error);
+      const outcome = await db
+        .transaction()
+        .execute(async (trx) => {
+          const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx);
+          await terminate(rows[0]!.pid); // the client is checked out and idle: it gets the error event
+          await new Promise((r) => setTimeout(r, 100));
+          return sql`select 1`.execute(trx);
+        })
+        .then(
+          () => "committed",
+          (error: unknown) => error,
+        );
       expect(isDatabaseUnavailable(outcome)).toBe(true);
       // Idle connections in the pool killed too.
-      const pids = await Promise.all([1, 2, 3].map(async () => (await sql<{ pid: number }>`select pg_backend_pid() as pid, pg_sleep(0.05)`.execute(db)).rows[0]!.pid));
+      const pids = await Promise.all(
+        [1, 2, 3].map(async () => (await sql<{ pid: number }>`select pg_backend_pid() as pid, pg_sleep(0.05)`.execute(db)).rows[0]!.pid),
+      );
       for (const pid of new Set(pids)) await terminate(pid);
       // The next queries open new connections.
       for (let i = 0; i < 5; i++) expect((await sql<{ n: number }>`select 1 as n`.execute(db)).rows[0]!.n).toBe(1);
@@ -123,12 +142,18 @@ describe.skipIf(!adminUrl)("connections lost under the pool (PostgreSQL)", () =>
     const db = postgresKysely(createPool(database.url, 2));
     try {
       await sql`create table if not exists lost_writes (n int)`.execute(db);
-      const outcome = await db.transaction().execute(async (trx) => {
-        await sql`insert into lost_writes values (1), (2), (3)`.execute(trx);
-        const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx);
-        await terminate(rows[0]!.pid);
-        await sql`insert into lost_writes values (4)`.execute(trx);
-      }).then(() => "committed", (error: unknown) => error);
+      const outcome = await db
+        .transaction()
+        .execute(async (trx) => {
+          await sql`insert into lost_writes values (1), (2), (3)`.execute(trx);
+          const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx);
+          await terminate(rows[0]!.pid);
+          await sql`insert into lost_writes values (4)`.execute(trx);
+        })
+        .then(
+          () => "committed",
+          (error: unknown) => error,
+        );
       expect(isDatabaseUnavailable(outcome)).toBe(true);
       expect((await sql<{ n: number }>`select count(*) as n from lost_writes`.execute(db)).rows[0]!.n).toBe(0);
     } finally {
@@ -140,5 +165,9 @@ describe.skipIf(!adminUrl)("connections lost under the pool (PostgreSQL)", () =>
 async function admin(work: (client: pg.Client) => Promise<void>): Promise<void> {
   const client = new pg.Client({ connectionString: testDatabaseUrl()! });
   await client.connect();
-  try { await work(client); } finally { await client.end(); }
+  try {
+    await work(client);
+  } finally {
+    await client.end();
+  }
 }

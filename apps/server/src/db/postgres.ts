@@ -1,8 +1,18 @@
 import pg from "pg";
 import {
-  Kysely, OperationNodeTransformer, PostgresDialect, sql,
-  type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, type PostgresPool,
-  type PrimitiveValueListNode, type QueryResult, type RootOperationNode, type UnknownRow, type ValueNode,
+  Kysely,
+  OperationNodeTransformer,
+  PostgresDialect,
+  sql,
+  type KyselyPlugin,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type PostgresPool,
+  type PrimitiveValueListNode,
+  type QueryResult,
+  type RootOperationNode,
+  type UnknownRow,
+  type ValueNode,
 } from "kysely";
 import type { DB } from "./schema.js";
 import type { Store } from "./store.js";
@@ -84,18 +94,21 @@ export async function preparePostgres(db: Kysely<DB>): Promise<{ vectorSearch: b
     const broken = await probePgvector(db);
     if (broken) {
       throw new StoreStartupError(
-        `Tessera cannot start: the PostgreSQL extension pgvector ("vector") is installed in this database but does not work: ${broken}. `
-        + "If a PostgreSQL backend died (the server log says \"terminated by signal 4: Illegal instruction\"), its vector.so was compiled for a CPU "
-        + "with instructions this machine lacks (e.g. AVX-512): install a pgvector built for this machine (see docs/deployment.md).",
+        `Tessera cannot start: the PostgreSQL extension pgvector ("vector") is installed in this database but does not work: ${broken}. ` +
+          'If a PostgreSQL backend died (the server log says "terminated by signal 4: Illegal instruction"), its vector.so was compiled for a CPU ' +
+          "with instructions this machine lacks (e.g. AVX-512): install a pgvector built for this machine (see docs/deployment.md).",
       );
     }
   } else {
-    const { n } = await db.selectFrom("vectors_settings").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    const { n } = await db
+      .selectFrom("vectors_settings")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
     if (Number(n) > 0) {
       throw new StoreStartupError(
-        `Tessera cannot start: the database has ${n} vector setting(s) but the PostgreSQL extension pgvector ("vector") is not installed. `
-        + "Install pgvector on the database server and run `CREATE EXTENSION vector;` in this database as a superuser (see docs/deployment.md), "
-        + "or use a database without vector settings.",
+        `Tessera cannot start: the database has ${n} vector setting(s) but the PostgreSQL extension pgvector ("vector") is not installed. ` +
+          "Install pgvector on the database server and run `CREATE EXTENSION vector;` in this database as a superuser (see docs/deployment.md), " +
+          "or use a database without vector settings.",
       );
     }
   }
@@ -117,21 +130,35 @@ export async function probePgvector(db: Kysely<DB>): Promise<string | null> {
   try {
     const distance = await db.transaction().execute(async (trx) => {
       await sql`create temporary table tessera_pgvector_probe (id int, v vector(16)) on commit drop`.execute(trx);
-      await sql`insert into tessera_pgvector_probe select i, array(select ((abs(sin(i * 12.9898 + d * 78.233)) * 43758.5453)::numeric % 1 - 0.5)::real from generate_series(1, 16) d)::vector(16) from generate_series(1, 200) i`.execute(trx);
+      await sql`insert into tessera_pgvector_probe select i, array(select ((abs(sin(i * 12.9898 + d * 78.233)) * 43758.5453)::numeric % 1 - 0.5)::real from generate_series(1, 16) d)::vector(16) from generate_series(1, 200) i`.execute(
+        trx,
+      );
       await sql`create index on tessera_pgvector_probe using hnsw (v vector_cosine_ops)`.execute(trx);
       await sql`set local enable_seqscan = off`.execute(trx);
-      const plan = await sql<{ "QUERY PLAN": string }>`explain select id from tessera_pgvector_probe order by v <=> (select v from tessera_pgvector_probe where id = 42) limit 1`.execute(trx);
-      if (!plan.rows.some((row) => Object.values(row).join(" ").includes("tessera_pgvector_probe_v_idx"))) return "not served by the HNSW index";
-      const nearest = await sql<{ d: number }>`select (v <=> (select v from tessera_pgvector_probe where id = 42))::float8 as d from tessera_pgvector_probe order by v <=> (select v from tessera_pgvector_probe where id = 42) limit 1`.execute(trx);
+      const plan = await sql<{
+        "QUERY PLAN": string;
+      }>`explain select id from tessera_pgvector_probe order by v <=> (select v from tessera_pgvector_probe where id = 42) limit 1`.execute(
+        trx,
+      );
+      if (!plan.rows.some((row) => Object.values(row).join(" ").includes("tessera_pgvector_probe_v_idx")))
+        return "not served by the HNSW index";
+      const nearest = await sql<{
+        d: number;
+      }>`select (v <=> (select v from tessera_pgvector_probe where id = 42))::float8 as d from tessera_pgvector_probe order by v <=> (select v from tessera_pgvector_probe where id = 42) limit 1`.execute(
+        trx,
+      );
       return nearest.rows[0]?.d;
     });
     if (typeof distance === "string") return `a query was ${distance}`;
-    if (typeof distance !== "number" || Math.abs(distance) > 1e-6) return `the nearest neighbour of a stored vector is at distance ${String(distance)} instead of 0`;
+    if (typeof distance !== "number" || Math.abs(distance) > 1e-6)
+      return `the nearest neighbour of a stored vector is at distance ${String(distance)} instead of 0`;
     return null;
   } catch (error) {
     if ((error as { code?: unknown }).code === "42501") {
       // A role without the TEMP privilege cannot run the check; similarity will tell if pgvector is broken.
-      console.error(`PostgreSQL: pgvector not checked at start (${rootMessage(error)}); grant TEMP on the database to Tessera's role to check it`);
+      console.error(
+        `PostgreSQL: pgvector not checked at start (${rootMessage(error)}); grant TEMP on the database to Tessera's role to check it`,
+      );
       return null;
     }
     return `building or querying an HNSW index failed (${error instanceof Error ? error.message : String(error)})`;
@@ -157,7 +184,9 @@ export function createPool(databaseUrl: string, max: number): pg.Pool {
   const pool = new pg.Pool({ connectionString: databaseUrl, max, types: ROW_TYPES, connectionTimeoutMillis: 5000, keepAlive: true });
   const report = backgroundErrorLogger("PostgreSQL pool (a connection was lost; new queries reconnect)");
   pool.on("error", report); // an idle client's connection died
-  pool.on("connect", (client) => { client.on("error", report); });
+  pool.on("connect", (client) => {
+    client.on("error", report);
+  });
   return pool;
 }
 
@@ -167,9 +196,21 @@ export async function openPostgresStore(databaseUrl: string, options: PostgresSt
   const db = postgresKysely(pool);
   try {
     const { vectorSearch } = await untilReachable(() => preparePostgres(db), databaseUrl, options.startTimeoutMs ?? 30_000);
-    const statistics = new PlannerStatistics(db, {}, (error) => { console.error("PostgreSQL: ANALYZE after an import failed", error); });
+    const statistics = new PlannerStatistics(db, {}, (error) => {
+      console.error("PostgreSQL: ANALYZE after an import failed", error);
+    });
     onRecordsWritten(db, (written) => statistics.noteWrite(written.created));
-    return { db, dialect: "postgres", sqlite: null, databaseUrl, vectorSearch, close: async () => { statistics.stop(); await db.destroy(); } };
+    return {
+      db,
+      dialect: "postgres",
+      sqlite: null,
+      databaseUrl,
+      vectorSearch,
+      close: async () => {
+        statistics.stop();
+        await db.destroy();
+      },
+    };
   } catch (error) {
     await db.destroy();
     throw error;
@@ -179,7 +220,14 @@ export async function openPostgresStore(databaseUrl: string, options: PostgresSt
 /** Runs `start` again while PostgreSQL is unreachable, for up to `timeoutMs`; then fails with a clear message. */
 async function untilReachable<T>(start: () => Promise<T>, databaseUrl: string, timeoutMs: number): Promise<T> {
   const deadline = Date.now() + timeoutMs;
-  const where = (() => { try { const u = new URL(databaseUrl); return `${u.hostname}:${u.port || 5432}${u.pathname}`; } catch { return "DATABASE_URL"; } })();
+  const where = (() => {
+    try {
+      const u = new URL(databaseUrl);
+      return `${u.hostname}:${u.port || 5432}${u.pathname}`;
+    } catch {
+      return "DATABASE_URL";
+    }
+  })();
   for (let attempt = 1; ; attempt++) {
     try {
       return await start();
@@ -187,9 +235,12 @@ async function untilReachable<T>(start: () => Promise<T>, databaseUrl: string, t
       if (!isDatabaseUnavailable(error)) throw error;
       const reason = rootMessage(error);
       if (Date.now() >= deadline) {
-        throw new StoreStartupError(`Tessera cannot start: PostgreSQL at ${where} is not reachable (${reason}); gave up after ${Math.round(timeoutMs / 1000)} s. Check DATABASE_URL and that the database server is running.`);
+        throw new StoreStartupError(
+          `Tessera cannot start: PostgreSQL at ${where} is not reachable (${reason}); gave up after ${Math.round(timeoutMs / 1000)} s. Check DATABASE_URL and that the database server is running.`,
+        );
       }
-      if (attempt === 1) console.error(`PostgreSQL at ${where} is not reachable yet (${reason}): waiting for it (up to ${Math.round(timeoutMs / 1000)} s)`);
+      if (attempt === 1)
+        console.error(`PostgreSQL at ${where} is not reachable yet (${reason}): waiting for it (up to ${Math.round(timeoutMs / 1000)} s)`);
       await new Promise((r) => setTimeout(r, 500));
     }
   }

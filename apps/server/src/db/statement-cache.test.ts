@@ -4,7 +4,9 @@ import { afterEach, expect, it } from "vitest";
 import { withStatementCache } from "./statement-cache.js";
 
 let sqlite: SQLite.Database;
-afterEach(() => { if (sqlite.open) sqlite.close(); });
+afterEach(() => {
+  if (sqlite.open) sqlite.close();
+});
 
 function open(size?: number) {
   sqlite = new SQLite(":memory:");
@@ -20,7 +22,9 @@ it("hands out the same compiled statement for the same SQL, bound to each run's 
   await db.insertInto("t").values({ id: 2, v: "b" }).execute();
   expect((await db.selectFrom("t").select("v").where("id", "=", 1).executeTakeFirst())?.v).toBe("a");
   expect((await db.selectFrom("t").select("v").where("id", "=", 2).executeTakeFirst())?.v).toBe("b");
-  await db.transaction().execute(async (trx) => { await trx.updateTable("t").set({ v: "c" }).where("id", "=", 2).execute(); });
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable("t").set({ v: "c" }).where("id", "=", 2).execute();
+  });
   expect(await db.selectFrom("t").select("v").orderBy("id").execute()).toEqual([{ v: "a" }, { v: "c" }]);
 });
 

@@ -15,7 +15,10 @@ export const STATEMENT_CACHE_SIZE = 500;
 export function withStatementCache(sqlite: SQLite.Database, size = STATEMENT_CACHE_SIZE): SqliteDatabase & { cached(): number } {
   const cache = new Map<string, SQLite.Statement>();
   return {
-    close: () => { cache.clear(); sqlite.close(); },
+    close: () => {
+      cache.clear();
+      sqlite.close();
+    },
     prepare: (sql: string): SqliteStatement => {
       const hit = cache.get(sql);
       if (hit) {

@@ -7,7 +7,10 @@ import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE, isDatabaseU
  * legacy `{"detail": {"code": "argilla.api.errors::X", "params": {...}}}` wrappers.
  */
 export class HttpError extends Error {
-  constructor(readonly status: number, readonly body: unknown) {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {
     super(typeof body === "object" ? JSON.stringify(body) : String(body));
   }
 }
@@ -22,19 +25,25 @@ export const unauthorized = (detail = "Could not validate credentials") => new H
 export const forbidden = () => new HttpError(403, legacy("ForbiddenOperationError", { detail: "Operation not allowed" }));
 export const badRequest = (message: string) => new HttpError(400, legacy("BadRequestError", { message }));
 
-export interface ValidationItem { type: string; loc: (string | number)[]; msg: string }
+export interface ValidationItem {
+  type: string;
+  loc: (string | number)[];
+  msg: string;
+}
 export const validationError = (errors: ValidationItem[]) => new HttpError(422, legacy("ValidationError", { errors }));
 
 /** Parses `input` with `schema`; on failure throws the legacy 422 ValidationError with locations under `where`. */
 export function parse<T extends z.ZodType>(schema: T, input: unknown, where: "body" | "query" | "path" = "body"): z.infer<T> {
   const result = schema.safeParse(input ?? (where === "body" ? undefined : {}));
   if (result.success) return result.data;
-  throw validationError(result.error.issues.map((issue) => ({
-    // A pattern mismatch carries pydantic's type, as the Argilla server answers it.
-    type: issue.code === "invalid_format" && issue.format === "regex" ? "string_pattern_mismatch" : issue.code,
-    loc: [where, ...issue.path.map((p) => (typeof p === "symbol" ? String(p) : p))],
-    msg: issue.message,
-  })));
+  throw validationError(
+    result.error.issues.map((issue) => ({
+      // A pattern mismatch carries pydantic's type, as the Argilla server answers it.
+      type: issue.code === "invalid_format" && issue.format === "regex" ? "string_pattern_mismatch" : issue.code,
+      loc: [where, ...issue.path.map((p) => (typeof p === "symbol" ? String(p) : p))],
+      msg: issue.message,
+    })),
+  );
 }
 
 export const uuidParam = z.string().uuid({ message: "Input should be a valid UUID" });
@@ -47,8 +56,16 @@ export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
     if (error instanceof HttpError) return reply.status(error.status).send(error.body);
     const status = error.statusCode ?? 500;
-    if (error.code === "FST_ERR_CTP_INVALID_JSON_BODY" || error.code === "FST_ERR_CTP_EMPTY_JSON_BODY" || (error instanceof SyntaxError && status === 400)) {
-      return reply.status(422).send(legacy("ValidationError", { errors: [{ type: "json_invalid", loc: ["body"], msg: "JSON decode error: the request body is not valid JSON" }] }));
+    if (
+      error.code === "FST_ERR_CTP_INVALID_JSON_BODY" ||
+      error.code === "FST_ERR_CTP_EMPTY_JSON_BODY" ||
+      (error instanceof SyntaxError && status === 400)
+    ) {
+      return reply.status(422).send(
+        legacy("ValidationError", {
+          errors: [{ type: "json_invalid", loc: ["body"], msg: "JSON decode error: the request body is not valid JSON" }],
+        }),
+      );
     }
     if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE") {
       return reply.status(413).send({ detail: "Request body is too large" });
@@ -64,6 +81,8 @@ export function installErrorHandler(app: FastifyInstance): void {
       return reply.status(503).header("Retry-After", String(DATABASE_RETRY_AFTER_SECONDS)).send({ detail: DATABASE_UNAVAILABLE_MESSAGE });
     }
     request.log.error({ err: error }, "unhandled error");
-    return reply.status(500).send(legacy("GenericServerError", { type: "InternalServerError", message: "An internal error occurred", args: [] }));
+    return reply
+      .status(500)
+      .send(legacy("GenericServerError", { type: "InternalServerError", message: "An internal error occurred", args: [] }));
   });
 }

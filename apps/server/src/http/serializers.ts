@@ -1,5 +1,13 @@
 import type { Selectable } from "kysely";
-import type { DatasetsTable, FieldsTable, MetadataPropertiesTable, QuestionsTable, UsersTable, VectorsSettingsTable, WorkspacesTable } from "../db/schema.js";
+import type {
+  DatasetsTable,
+  FieldsTable,
+  MetadataPropertiesTable,
+  QuestionsTable,
+  UsersTable,
+  VectorsSettingsTable,
+  WorkspacesTable,
+} from "../db/schema.js";
 import type { FieldSettings } from "../settings/fields.js";
 import type { MetadataSettings } from "../settings/metadata.js";
 import type { QuestionSettings } from "../settings/questions.js";
@@ -19,7 +27,12 @@ export const userOut = (u: Selectable<UsersTable>, newApiKey?: string) => ({
   updated_at: u.updated_at,
 });
 
-export const workspaceOut = (w: Selectable<WorkspacesTable>) => ({ id: w.id, name: w.name, inserted_at: w.inserted_at, updated_at: w.updated_at });
+export const workspaceOut = (w: Selectable<WorkspacesTable>) => ({
+  id: w.id,
+  name: w.name,
+  inserted_at: w.inserted_at,
+  updated_at: w.updated_at,
+});
 
 export const datasetOut = (d: Selectable<DatasetsTable>) => ({
   id: d.id,

@@ -12,9 +12,17 @@ beforeAll(async () => {
   mkdirSync(join(dir, "dist/assets"), { recursive: true });
   writeFileSync(join(dir, "dist/index.html"), "<!doctype html><title>Tessera</title>");
   writeFileSync(join(dir, "dist/assets/app-123.js"), "console.log(1)");
-  server = await startServer({ ...loadConfig({ TESSERA_OWNER_PASSWORD: "pw-12345678" }, []), dataDir: join(dir, "data"), port: 0, webDist: join(dir, "dist") });
+  server = await startServer({
+    ...loadConfig({ TESSERA_OWNER_PASSWORD: "pw-12345678" }, []),
+    dataDir: join(dir, "data"),
+    port: 0,
+    webDist: join(dir, "dist"),
+  });
 });
-afterAll(async () => { await server.close(); rmSync(dir, { recursive: true, force: true }); });
+afterAll(async () => {
+  await server.close();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 describe("serving the web app on the same origin", () => {
   it("serves index.html for app routes (history mode) without caching it", async () => {

@@ -15,8 +15,14 @@ beforeAll(async () => {
   hub = await startFakeHub();
   rogue = createServer((req, res) => {
     rogueHits += 1;
-    if (req.url?.startsWith("/redirect/")) { res.writeHead(302, { location: `${hub.url}/splits?dataset=tessera/chat-demo` }).end(); return; }
-    if (req.url?.startsWith("/bad/")) { res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ splits: "nope" })); return; }
+    if (req.url?.startsWith("/redirect/")) {
+      res.writeHead(302, { location: `${hub.url}/splits?dataset=tessera/chat-demo` }).end();
+      return;
+    }
+    if (req.url?.startsWith("/bad/")) {
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ splits: "nope" }));
+      return;
+    }
     // /hang/...: never answers.
   });
   await new Promise<void>((resolve) => rogue.listen(0, "127.0.0.1", resolve));
@@ -44,7 +50,11 @@ const failure = async (promise: Promise<unknown>): Promise<HubError> => {
 describe("HubClient", () => {
   it("reads splits, info, first rows, rows and statistics", async () => {
     const c = client();
-    expect((await c.splits("tessera/product-reviews")).splits.map((s) => `${s.config}/${s.split}`)).toEqual(["en/train", "en/test", "de/train"]);
+    expect((await c.splits("tessera/product-reviews")).splits.map((s) => `${s.config}/${s.split}`)).toEqual([
+      "en/train",
+      "en/test",
+      "de/train",
+    ]);
     expect((await c.info("tessera/sentiment-10k", "default")).features).toMatchObject({ label: { _type: "ClassLabel" } });
     expect((await c.firstRows("tessera/chat-demo", "default", "train")).rows).toHaveLength(12);
     const page = await c.rows("tessera/sentiment-10k", "default", "train", 9950, 100);
@@ -64,7 +74,11 @@ describe("HubClient", () => {
   });
 
   it("classifies errors: unknown repo and subset are not_found, bad parameters invalid_request, hub failures upstream", async () => {
-    expect(await failure(client().splits("nobody/nothing"))).toMatchObject({ kind: "not_found", status: 401, code: "ExternalUnauthenticatedError" });
+    expect(await failure(client().splits("nobody/nothing"))).toMatchObject({
+      kind: "not_found",
+      status: 401,
+      code: "ExternalUnauthenticatedError",
+    });
     expect(await failure(client({ token: "hf_other" }).splits("nobody/nothing"))).toMatchObject({ kind: "not_found", status: 404 });
     expect(await failure(client().info("tessera/chat-demo", "nope"))).toMatchObject({ kind: "not_found", code: "ResponseNotFound" });
     expect(await failure(client().rows("tessera/chat-demo", "default", "train", 0, 101))).toMatchObject({ kind: "invalid_request" });
@@ -78,12 +92,18 @@ describe("HubClient", () => {
       const page = await new HubClient({ baseUrl: fresh.url, retryDelayMs: 1 }).rows("tessera/slow-start", "default", "train", 0, 10);
       expect(page.rows).toHaveLength(10);
       expect(fresh.requests.filter((r) => r.path === "/rows")).toHaveLength(2);
-    } finally { await fresh.close(); }
+    } finally {
+      await fresh.close();
+    }
     const other = await startFakeHub();
     try {
-      const error = await failure(new HubClient({ baseUrl: other.url, retryDelayMs: 1, notReadyRetries: 0 }).rows("tessera/slow-start", "default", "train", 0, 10));
+      const error = await failure(
+        new HubClient({ baseUrl: other.url, retryDelayMs: 1, notReadyRetries: 0 }).rows("tessera/slow-start", "default", "train", 0, 10),
+      );
       expect(error.kind).toBe("not_ready");
-    } finally { await other.close(); }
+    } finally {
+      await other.close();
+    }
   });
 
   it("SSRF: refuses redirects, malformed repo ids and non-http base URLs; only the configured host is called", async () => {
@@ -122,7 +142,12 @@ describe("convertCell", () => {
     expect(convertCell({ _type: "Sequence", feature: classLabel }, [0, 1])).toEqual(["neg", "pos"]);
     expect(convertCell({ _type: "List", feature: classLabel }, [1])).toEqual(["pos"]);
     expect(convertCell([classLabel], [1, 0])).toEqual(["pos", "neg"]);
-    expect(convertCell({ _type: "Sequence", feature: { tag: classLabel, word: { _type: "Value", dtype: "string" } } }, { tag: [0, 1], word: ["a", "b"] })).toEqual({ tag: ["neg", "pos"], word: ["a", "b"] });
+    expect(
+      convertCell(
+        { _type: "Sequence", feature: { tag: classLabel, word: { _type: "Value", dtype: "string" } } },
+        { tag: [0, 1], word: ["a", "b"] },
+      ),
+    ).toEqual({ tag: ["neg", "pos"], word: ["a", "b"] });
   });
   it("keeps image src, passes values and chat lists through", () => {
     expect(convertCell({ _type: "Image" }, { src: "https://x/y.png", width: 1, height: 1 })).toBe("https://x/y.png");

@@ -35,7 +35,12 @@ export type HubErrorKind =
 
 export class HubError extends Error {
   override name = "HubError";
-  constructor(readonly kind: HubErrorKind, message: string, readonly status: number | null = null, readonly code: string | null = null) {
+  constructor(
+    readonly kind: HubErrorKind,
+    message: string,
+    readonly status: number | null = null,
+    readonly code: string | null = null,
+  ) {
     super(message);
   }
 }
@@ -50,17 +55,37 @@ const rowItem = z.object({ row_idx: z.number(), row: z.record(z.string(), z.unkn
 
 const splitsSchema = z.object({ splits: z.array(z.object({ dataset: z.string(), config: z.string(), split: z.string() })) });
 const infoSchema = z.object({ dataset_info: z.record(z.string(), z.unknown()), partial: z.boolean().optional() });
-const rowsSchema = z.object({ features: z.array(featureItem), rows: z.array(rowItem), num_rows_total: z.number(), num_rows_per_page: z.number().optional(), partial: z.boolean().optional() });
+const rowsSchema = z.object({
+  features: z.array(featureItem),
+  rows: z.array(rowItem),
+  num_rows_total: z.number(),
+  num_rows_per_page: z.number().optional(),
+  partial: z.boolean().optional(),
+});
 const firstRowsSchema = z.object({ features: z.array(featureItem), rows: z.array(rowItem), truncated: z.boolean().optional() });
-const isValidSchema = z.object({ preview: z.boolean(), viewer: z.boolean(), search: z.boolean(), filter: z.boolean(), statistics: z.boolean() });
-const statisticsSchema = z.object({ num_examples: z.number(), statistics: z.array(z.object({ column_name: z.string(), column_type: z.string(), column_statistics: z.record(z.string(), z.unknown()) })), partial: z.boolean().optional() });
+const isValidSchema = z.object({
+  preview: z.boolean(),
+  viewer: z.boolean(),
+  search: z.boolean(),
+  filter: z.boolean(),
+  statistics: z.boolean(),
+});
+const statisticsSchema = z.object({
+  num_examples: z.number(),
+  statistics: z.array(z.object({ column_name: z.string(), column_type: z.string(), column_statistics: z.record(z.string(), z.unknown()) })),
+  partial: z.boolean().optional(),
+});
 
 export type SplitsAnswer = z.infer<typeof splitsSchema>;
 export type RowsPage = z.infer<typeof rowsSchema>;
 export type FirstRows = z.infer<typeof firstRowsSchema>;
 export type IsValid = z.infer<typeof isValidSchema>;
 export type Statistics = z.infer<typeof statisticsSchema>;
-export interface DatasetInfo { features?: Record<string, unknown>; splits?: Record<string, { name?: string; num_examples?: number }>; [key: string]: unknown }
+export interface DatasetInfo {
+  features?: Record<string, unknown>;
+  splits?: Record<string, { name?: string; num_examples?: number }>;
+  [key: string]: unknown;
+}
 
 /** The viewer's maximum page length for `/rows`. */
 export const HUB_ROWS_PER_PAGE = 100;
@@ -73,13 +98,16 @@ export class HubClient {
 
   constructor(private readonly options: HubClientOptions) {
     const base = new URL(options.baseUrl);
-    if (base.protocol !== "http:" && base.protocol !== "https:") throw new Error(`The Hub dataset viewer URL must be http(s): ${options.baseUrl}`);
+    if (base.protocol !== "http:" && base.protocol !== "https:")
+      throw new Error(`The Hub dataset viewer URL must be http(s): ${options.baseUrl}`);
     this.base = base;
     this.fetcher = options.fetch ?? fetch;
   }
 
   /** The origin every request goes to. */
-  get origin(): string { return this.base.origin; }
+  get origin(): string {
+    return this.base.origin;
+  }
 
   isValid(dataset: string, signal?: AbortSignal): Promise<IsValid> {
     return this.get("/is-valid", { dataset }, isValidSchema, signal);
@@ -101,7 +129,8 @@ export class HubClient {
 
   async rows(dataset: string, config: string, split: string, offset: number, length: number, signal?: AbortSignal): Promise<RowsPage> {
     if (!Number.isInteger(offset) || offset < 0) throw new HubError("invalid_request", "offset must be a non-negative integer");
-    if (!Number.isInteger(length) || length < 0 || length > HUB_ROWS_PER_PAGE) throw new HubError("invalid_request", `length must be an integer between 0 and ${HUB_ROWS_PER_PAGE}`);
+    if (!Number.isInteger(length) || length < 0 || length > HUB_ROWS_PER_PAGE)
+      throw new HubError("invalid_request", `length must be an integer between 0 and ${HUB_ROWS_PER_PAGE}`);
     return this.get("/rows", { dataset, config, split, offset: String(offset), length: String(length) }, rowsSchema, signal);
   }
 
@@ -109,8 +138,14 @@ export class HubClient {
     return this.get("/statistics", { dataset, config, split }, statisticsSchema, signal);
   }
 
-  private async get<T extends z.ZodType>(endpoint: Endpoint, params: Record<string, string>, schema: T, signal?: AbortSignal): Promise<z.infer<T>> {
-    if (!isValidRepoId(params.dataset ?? "")) throw new HubError("not_found", `\`${params.dataset ?? ""}\` is not a valid Hugging Face dataset id`);
+  private async get<T extends z.ZodType>(
+    endpoint: Endpoint,
+    params: Record<string, string>,
+    schema: T,
+    signal?: AbortSignal,
+  ): Promise<z.infer<T>> {
+    if (!isValidRepoId(params.dataset ?? ""))
+      throw new HubError("not_found", `\`${params.dataset ?? ""}\` is not a valid Hugging Face dataset id`);
     const url = new URL(this.base.pathname.replace(/\/$/, "") + endpoint, this.base.origin);
     for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
     const retries = this.options.notReadyRetries ?? 3;
@@ -133,7 +168,13 @@ export class HubClient {
       response = await this.fetcher(url, { headers, redirect: "error", signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
     } catch (error) {
       if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new Error("aborted");
-      const reason = timeout.aborted ? `no answer within ${this.options.timeoutMs ?? 30_000} ms` : error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
+      const reason = timeout.aborted
+        ? `no answer within ${this.options.timeoutMs ?? 30_000} ms`
+        : error instanceof Error
+          ? error.cause instanceof Error
+            ? error.cause.message
+            : error.message
+          : String(error);
       throw new HubError("unreachable", `The Hugging Face Hub dataset viewer could not be reached (${reason})`);
     }
     const code = response.headers.get("x-error-code");
@@ -145,20 +186,36 @@ export class HubClient {
     }
     if (response.ok) {
       const parsed = schema.safeParse(body);
-      if (!parsed.success) throw new HubError("upstream", `The Hugging Face Hub answered ${url.pathname} with an unexpected shape`, response.status);
+      if (!parsed.success)
+        throw new HubError("upstream", `The Hugging Face Hub answered ${url.pathname} with an unexpected shape`, response.status);
       return parsed.data;
     }
-    const detail = body && typeof body === "object" && typeof (body as { error?: unknown }).error === "string" ? (body as { error: string }).error : `HTTP ${response.status}`;
+    const detail =
+      body && typeof body === "object" && typeof (body as { error?: unknown }).error === "string"
+        ? (body as { error: string }).error
+        : `HTTP ${response.status}`;
     if (response.status === 401 || response.status === 404) throw new HubError("not_found", detail, response.status, code);
     if (response.status === 422) throw new HubError("invalid_request", detail, response.status, code);
     if (code === "ResponseNotReady") throw new HubError("not_ready", detail, response.status, code);
-    throw new HubError("upstream", `The Hugging Face Hub answered ${response.status}${code ? ` ${code}` : ""}: ${detail}`, response.status, code);
+    throw new HubError(
+      "upstream",
+      `The Hugging Face Hub answered ${response.status}${code ? ` ${code}` : ""}: ${detail}`,
+      response.status,
+      code,
+    );
   }
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => { clearTimeout(timer); reject(signal.reason instanceof Error ? signal.reason : new Error("aborted")); }, { once: true });
+    signal?.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason instanceof Error ? signal.reason : new Error("aborted"));
+      },
+      { once: true },
+    );
   });
 }

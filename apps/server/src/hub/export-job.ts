@@ -20,8 +20,18 @@ export interface HubExportPayload {
   token_ref: string;
 }
 
-export interface HubExportFile { path: string; content: string }
-export interface HubUploadRequest { repoId: string; subset: string; split: string; private: boolean; token: string; files: HubExportFile[] }
+export interface HubExportFile {
+  path: string;
+  content: string;
+}
+export interface HubUploadRequest {
+  repoId: string;
+  subset: string;
+  split: string;
+  private: boolean;
+  token: string;
+  files: HubExportFile[];
+}
 
 /**
  * The port through which an export reaches the Hub (create the dataset repo, commit the files).
@@ -45,7 +55,9 @@ export const unconfiguredHubUploader: HubUploader = {
  */
 export class ExportTokens {
   private readonly tokens = new Map<string, string>();
-  put(ref: string, token: string): void { this.tokens.set(ref, token); }
+  put(ref: string, token: string): void {
+    this.tokens.set(ref, token);
+  }
   take(ref: string): string | undefined {
     const token = this.tokens.get(ref);
     this.tokens.delete(ref);
@@ -54,8 +66,16 @@ export class ExportTokens {
 }
 export const exportTokens = new ExportTokens();
 
-export interface HubExportDeps { db: Kysely<DB>; uploader: HubUploader; tokens?: ExportTokens }
-export interface HubExportResult { repo_id: string; url: string; records: number }
+export interface HubExportDeps {
+  db: Kysely<DB>;
+  uploader: HubUploader;
+  tokens?: ExportTokens;
+}
+export interface HubExportResult {
+  repo_id: string;
+  url: string;
+  records: number;
+}
 
 const PAGE = 500;
 
@@ -66,10 +86,15 @@ const PAGE = 500;
  * (`<q>.suggestion`, `.suggestion.score`, `.suggestion.agent`), plus `.argilla/settings.json` (the
  * dataset's settings) so it can be imported back.
  */
-export async function runHubExport(deps: HubExportDeps, payload: HubExportPayload, context: Pick<JobContext, "signal">): Promise<HubExportResult> {
+export async function runHubExport(
+  deps: HubExportDeps,
+  payload: HubExportPayload,
+  context: Pick<JobContext, "signal">,
+): Promise<HubExportResult> {
   const token = (deps.tokens ?? exportTokens).take(payload.token_ref);
   if (!deps.uploader.configured) throw new PermanentJobError(HUB_EXPORT_UNAVAILABLE);
-  if (!token) throw new PermanentJobError("The Hub token of this export is no longer available (the server restarted); run the export again");
+  if (!token)
+    throw new PermanentJobError("The Hub token of this export is no longer available (the server restarted); run the export again");
   const dataset = await deps.db.selectFrom("datasets").selectAll().where("id", "=", payload.dataset_id).executeTakeFirst();
   if (!dataset) throw new PermanentJobError(`Dataset with id \`${payload.dataset_id}\` not found`);
   const schema = await loadDatasetSchema(deps.db, dataset);
@@ -77,10 +102,23 @@ export async function runHubExport(deps: HubExportDeps, payload: HubExportPayloa
   const lines: string[] = [];
   for (let offset = 0; ; offset += PAGE) {
     if (context.signal.aborted) throw new Error("The export was interrupted");
-    const rows = await deps.db.selectFrom("records").selectAll().where("dataset_id", "=", dataset.id).orderBy("seq").limit(PAGE).offset(offset).execute();
+    const rows = await deps.db
+      .selectFrom("records")
+      .selectAll()
+      .where("dataset_id", "=", dataset.id)
+      .orderBy("seq")
+      .limit(PAGE)
+      .offset(offset)
+      .execute();
     if (rows.length === 0) break;
     for (const record of await withIncludes(deps.db, schema, rows, { responses: true, suggestions: true, vectors: null }, FULL_VIEW)) {
-      const row: Record<string, unknown> = { id: record.external_id ?? record.id, status: record.status, _server_id: record.id, ...record.fields, ...(record.metadata ?? {}) };
+      const row: Record<string, unknown> = {
+        id: record.external_id ?? record.id,
+        status: record.status,
+        _server_id: record.id,
+        ...record.fields,
+        ...(record.metadata ?? {}),
+      };
       for (const question of schema.questions) {
         const submitted = (record.responses ?? []).filter((r) => r.values && question.name in r.values);
         row[`${question.name}.responses`] = submitted.map((r) => r.values![question.name]!.value);
@@ -99,10 +137,16 @@ export async function runHubExport(deps: HubExportDeps, payload: HubExportPayloa
   }
   if (lines.length === 0) throw new PermanentJobError(`Dataset with id \`${dataset.id}\` has no records to export`);
   const settings = {
-    guidelines: dataset.guidelines, allow_extra_metadata: Boolean(dataset.allow_extra_metadata), distribution: JSON.parse(dataset.distribution) as unknown,
+    guidelines: dataset.guidelines,
+    allow_extra_metadata: Boolean(dataset.allow_extra_metadata),
+    distribution: JSON.parse(dataset.distribution) as unknown,
     fields: schema.fields.map((f) => ({ name: f.name, required: f.required, settings: f.settings })),
     questions: schema.questions.map((q) => ({ name: q.name, required: q.required, settings: q.settings })),
-    metadata: schema.metadataProperties.map((m) => ({ name: m.name, settings: m.settings, visible_for_annotators: m.allowedRoles.includes("annotator") })),
+    metadata: schema.metadataProperties.map((m) => ({
+      name: m.name,
+      settings: m.settings,
+      visible_for_annotators: m.allowedRoles.includes("annotator"),
+    })),
     vectors: schema.vectorSettings.map((v) => ({ name: v.name, dimensions: v.dimensions })),
   };
   const files: HubExportFile[] = [
@@ -110,6 +154,9 @@ export async function runHubExport(deps: HubExportDeps, payload: HubExportPayloa
     { path: ".argilla/settings.json", content: JSON.stringify(settings, null, 2) },
     { path: ".argilla/dataset.json", content: JSON.stringify({ name: dataset.name }, null, 2) },
   ];
-  const uploaded = await deps.uploader.upload({ repoId: payload.name, subset: payload.subset, split: payload.split, private: payload.private, token, files }, context.signal);
+  const uploaded = await deps.uploader.upload(
+    { repoId: payload.name, subset: payload.subset, split: payload.split, private: payload.private, token, files },
+    context.signal,
+  );
   return { repo_id: payload.name, url: uploaded.url, records: lines.length };
 }

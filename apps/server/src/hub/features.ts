@@ -8,7 +8,8 @@ export type HubFeature = unknown;
 
 const kind = (feature: HubFeature): string | null =>
   feature && typeof feature === "object" && !Array.isArray(feature) && typeof (feature as { _type?: unknown })._type === "string"
-    ? (feature as { _type: string })._type : null;
+    ? (feature as { _type: string })._type
+    : null;
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
@@ -31,7 +32,9 @@ export function convertCell(feature: HubFeature, value: unknown): unknown {
       return convertList((feature as { feature?: unknown }).feature, value);
     case null:
       if (isRecord(feature) && isRecord(value)) {
-        return Object.fromEntries(Object.entries(value).map(([key, cell]) => [key, key in feature ? convertCell(feature[key], cell) : cell]));
+        return Object.fromEntries(
+          Object.entries(value).map(([key, cell]) => [key, key in feature ? convertCell(feature[key], cell) : cell]),
+        );
       }
       return value;
     default:
@@ -43,7 +46,9 @@ function convertList(item: HubFeature, value: unknown): unknown {
   if (Array.isArray(value)) return value.map((cell) => convertCell(item, cell));
   // A Sequence of a dict may come back as a dict of lists.
   if (isRecord(value) && isRecord(item) && kind(item) === null) {
-    return Object.fromEntries(Object.entries(value).map(([key, cells]) => [key, Array.isArray(cells) ? cells.map((c) => convertCell(item[key], c)) : cells]));
+    return Object.fromEntries(
+      Object.entries(value).map(([key, cells]) => [key, Array.isArray(cells) ? cells.map((c) => convertCell(item[key], c)) : cells]),
+    );
   }
   return value;
 }

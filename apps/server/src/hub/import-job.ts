@@ -35,7 +35,10 @@ export interface HubImportResult {
  * Stores one batch of records (the records engineer's ingestion, upsert mode, invalid items skipped).
  * `createdIds` / `updatedIds` name the records stored, for the webhook events.
  */
-export type IngestBatch = (datasetId: string, items: RecordItem[]) => Promise<{ stored: number; errors: string[]; createdIds?: string[]; updatedIds?: string[] }>;
+export type IngestBatch = (
+  datasetId: string,
+  items: RecordItem[],
+) => Promise<{ stored: number; errors: string[]; createdIds?: string[]; updatedIds?: string[] }>;
 
 export interface HubImportDeps {
   db: Kysely<DB>;
@@ -46,10 +49,17 @@ export interface HubImportDeps {
   events?: Pick<EventSink, "emit">;
 }
 
-export const ingestWithRecordsModule = (db: Kysely<DB>): IngestBatch => async (datasetId, items) => {
-  const result = await ingestRecords(db, datasetId, items, { mode: "upsert", raiseOnError: false });
-  return { stored: result.items.length, errors: result.errors.map((e) => e.message), createdIds: result.createdIds, updatedIds: result.updatedIds };
-};
+export const ingestWithRecordsModule =
+  (db: Kysely<DB>): IngestBatch =>
+  async (datasetId, items) => {
+    const result = await ingestRecords(db, datasetId, items, { mode: "upsert", raiseOnError: false });
+    return {
+      stored: result.items.length,
+      errors: result.errors.map((e) => e.message),
+      createdIds: result.createdIds,
+      updatedIds: result.updatedIds,
+    };
+  };
 
 /**
  * The Hub import job (contract 6): reads the first 10,000 rows of `name/subset/split` from the
@@ -57,7 +67,11 @@ export const ingestWithRecordsModule = (db: Kysely<DB>): IngestBatch => async (d
  * and upserts them by external id. Missing dataset, unpublished dataset and unknown Hub repo are
  * permanent failures; Hub outages are retried by the queue (the upsert makes reruns harmless).
  */
-export async function runHubImport(deps: HubImportDeps, payload: HubImportPayload, context: Pick<JobContext, "signal">): Promise<HubImportResult> {
+export async function runHubImport(
+  deps: HubImportDeps,
+  payload: HubImportPayload,
+  context: Pick<JobContext, "signal">,
+): Promise<HubImportResult> {
   const ingest = deps.ingest ?? ingestWithRecordsModule(deps.db);
   const maxRows = deps.maxRows ?? HUB_IMPORT_MAX_ROWS;
   const dataset = await deps.db.selectFrom("datasets").selectAll().where("id", "=", payload.dataset_id).executeTakeFirst();
@@ -76,13 +90,17 @@ export async function runHubImport(deps: HubImportDeps, payload: HubImportPayloa
       page = await deps.hub.rows(payload.name, payload.subset, payload.split, offset, length, context.signal);
     } catch (error) {
       if (error instanceof HubError && error.kind === "not_found") throw new PermanentJobError(HUB_NOT_FOUND_MESSAGE);
-      if (error instanceof HubError && error.kind === "invalid_request") throw new PermanentJobError(`The Hugging Face Hub refused the request: ${error.message}`);
+      if (error instanceof HubError && error.kind === "invalid_request")
+        throw new PermanentJobError(`The Hugging Face Hub refused the request: ${error.message}`);
       throw error;
     }
     total = page.num_rows_total;
     features ??= new Map(page.features.map((f) => [f.name, f.type]));
     if (page.rows.length === 0) break;
-    const items = dedupeExternalIds(page.rows.map((row) => buildRecord(schema, payload, features!, row.row, row.row_idx)), result);
+    const items = dedupeExternalIds(
+      page.rows.map((row) => buildRecord(schema, payload, features!, row.row, row.row_idx)),
+      result,
+    );
     result.rows_read += page.rows.length;
     offset += page.rows.length;
     if (items.length === 0) continue;
@@ -109,7 +127,13 @@ function detailOf(error: HttpError): string {
 }
 
 /** Argilla's rules (contract 6 step 4): unknown targets and null values are skipped; values cast per target type. */
-export function buildRecord(schema: DatasetSchema, payload: HubImportPayload, features: Map<string, unknown>, row: Record<string, unknown>, rowIdx: number): RecordItem {
+export function buildRecord(
+  schema: DatasetSchema,
+  payload: HubImportPayload,
+  features: Map<string, unknown>,
+  row: Record<string, unknown>,
+  rowIdx: number,
+): RecordItem {
   const cell = (column: string) => convertCell(features.get(column), row[column]);
   const fields: Record<string, unknown> = {};
   for (const { source, target } of payload.mapping.fields) {
@@ -148,14 +172,18 @@ export function buildRecord(schema: DatasetSchema, payload: HubImportPayload, fe
   };
 }
 
-const asText = (value: unknown): string => (typeof value === "string" ? value : typeof value === "object" ? JSON.stringify(value) : String(value));
+const asText = (value: unknown): string =>
+  typeof value === "string" ? value : typeof value === "object" ? JSON.stringify(value) : String(value);
 
 /** A mapped external id column may repeat within a page: the first row wins, the others are skipped. */
 function dedupeExternalIds(items: RecordItem[], result: HubImportResult): RecordItem[] {
   const seen = new Set<string>();
   return items.filter((item) => {
     const id = item.external_id as string;
-    if (!seen.has(id)) { seen.add(id); return true; }
+    if (!seen.has(id)) {
+      seen.add(id);
+      return true;
+    }
     result.records_skipped += 1;
     if (result.errors.length < 10) result.errors.push(`Row with external id \`${id}\` repeats an earlier row and was skipped`);
     return false;

@@ -20,10 +20,16 @@ export const WEBHOOK_DELIVERY_CONCURRENCY = 4;
 export function createJobQueue(db: Kysely<DB>, hub: HubConfig, databaseUrl: string | null = null): JobQueue {
   if (databaseUrl) {
     return new PgBossJobQueue(db, databaseUrl, {
-      retryDelayMs: hub.jobsRetryDelayMs, concurrencyByType: { [WEBHOOK_DELIVERY_JOB]: WEBHOOK_DELIVERY_CONCURRENCY }, onError: backgroundErrorLogger("job queue"),
+      retryDelayMs: hub.jobsRetryDelayMs,
+      concurrencyByType: { [WEBHOOK_DELIVERY_JOB]: WEBHOOK_DELIVERY_CONCURRENCY },
+      onError: backgroundErrorLogger("job queue"),
     });
   }
-  return new EmbeddedJobQueue(db, { retryDelayMs: hub.jobsRetryDelayMs, exceptTypes: [WEBHOOK_DELIVERY_JOB], onError: (error) => console.error("job queue:", error) });
+  return new EmbeddedJobQueue(db, {
+    retryDelayMs: hub.jobsRetryDelayMs,
+    exceptTypes: [WEBHOOK_DELIVERY_JOB],
+    onError: (error) => console.error("job queue:", error),
+  });
 }
 
 /**
@@ -34,7 +40,10 @@ export function createJobQueue(db: Kysely<DB>, hub: HubConfig, databaseUrl: stri
 export function createWebhookJobQueue(db: Kysely<DB>, hub: HubConfig, main: JobQueue, databaseUrl: string | null = null): JobQueue {
   if (databaseUrl) return main;
   return new EmbeddedJobQueue(db, {
-    retryDelayMs: hub.jobsRetryDelayMs, onlyTypes: [WEBHOOK_DELIVERY_JOB], concurrency: WEBHOOK_DELIVERY_CONCURRENCY, maxAttempts: WEBHOOK_DELIVERY_ATTEMPTS,
+    retryDelayMs: hub.jobsRetryDelayMs,
+    onlyTypes: [WEBHOOK_DELIVERY_JOB],
+    concurrency: WEBHOOK_DELIVERY_CONCURRENCY,
+    maxAttempts: WEBHOOK_DELIVERY_ATTEMPTS,
     onError: (error) => console.error("webhook queue:", error),
   });
 }

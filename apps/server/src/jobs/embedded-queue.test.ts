@@ -40,7 +40,10 @@ describe("EmbeddedJobQueue", () => {
   it("runs a queued job once and stores its result", async () => {
     const q = queue();
     let runs = 0;
-    q.register<{ n: number }, { double: number }>("double", async ({ n }) => { runs += 1; return { double: n * 2 }; });
+    q.register<{ n: number }, { double: number }>("double", async ({ n }) => {
+      runs += 1;
+      return { double: n * 2 };
+    });
     await q.start();
     const job = await q.enqueue("double", { n: 21 });
     expect(job.status).toBe("queued");
@@ -52,7 +55,10 @@ describe("EmbeddedJobQueue", () => {
   it("retries a retryable failure up to maxAttempts, then marks the job failed with the error", async () => {
     const q = queue({ maxAttempts: 3 });
     let runs = 0;
-    q.register("flaky", async () => { runs += 1; throw new Error(`boom ${runs}`); });
+    q.register("flaky", async () => {
+      runs += 1;
+      throw new Error(`boom ${runs}`);
+    });
     await q.start();
     const job = await settled(q, (await q.enqueue("flaky", null)).id);
     expect(job).toMatchObject({ status: "failed", error: "boom 3", attempts: 3 });
@@ -62,7 +68,11 @@ describe("EmbeddedJobQueue", () => {
   it("succeeds on a retry", async () => {
     const q = queue({ maxAttempts: 3 });
     let runs = 0;
-    q.register("second-time", async () => { runs += 1; if (runs === 1) throw new Error("transient"); return "ok"; });
+    q.register("second-time", async () => {
+      runs += 1;
+      if (runs === 1) throw new Error("transient");
+      return "ok";
+    });
     await q.start();
     expect(await settled(q, (await q.enqueue("second-time", null)).id)).toMatchObject({ status: "finished", result: "ok", attempts: 2 });
   });
@@ -70,11 +80,21 @@ describe("EmbeddedJobQueue", () => {
   it("fails at once on a PermanentJobError or an unknown job type", async () => {
     const q = queue({ maxAttempts: 3 });
     let runs = 0;
-    q.register("bad-input", async () => { runs += 1; throw new PermanentJobError("Dataset not found or available on Hugging Face"); });
+    q.register("bad-input", async () => {
+      runs += 1;
+      throw new PermanentJobError("Dataset not found or available on Hugging Face");
+    });
     await q.start();
-    expect(await settled(q, (await q.enqueue("bad-input", null)).id)).toMatchObject({ status: "failed", error: "Dataset not found or available on Hugging Face", attempts: 1 });
+    expect(await settled(q, (await q.enqueue("bad-input", null)).id)).toMatchObject({
+      status: "failed",
+      error: "Dataset not found or available on Hugging Face",
+      attempts: 1,
+    });
     expect(runs).toBe(1);
-    expect(await settled(q, (await q.enqueue("nobody-handles-this", null)).id)).toMatchObject({ status: "failed", error: "No handler for jobs of type `nobody-handles-this`" });
+    expect(await settled(q, (await q.enqueue("nobody-handles-this", null)).id)).toMatchObject({
+      status: "failed",
+      error: "No handler for jobs of type `nobody-handles-this`",
+    });
   });
 
   it("runs jobs one at a time in order by default", async () => {
@@ -99,10 +119,14 @@ describe("EmbeddedJobQueue", () => {
   it("on shutdown aborts the running job and queues it again; the next start resumes it", async () => {
     const first = queue();
     let seen: AbortSignal | null = null;
-    first.register("long", (_payload, context) => new Promise((_resolve, reject) => {
-      seen = context.signal;
-      context.signal.addEventListener("abort", () => reject(new Error("aborted")));
-    }));
+    first.register(
+      "long",
+      (_payload, context) =>
+        new Promise((_resolve, reject) => {
+          seen = context.signal;
+          context.signal.addEventListener("abort", () => reject(new Error("aborted")));
+        }),
+    );
     await first.start();
     const job = await first.enqueue("long", null);
     while ((await first.get(job.id))?.status !== "started") await new Promise((resolve) => setTimeout(resolve, 5));

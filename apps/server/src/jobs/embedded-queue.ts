@@ -37,7 +37,10 @@ export class EmbeddedJobQueue implements JobQueue {
   private readonly maxAttempts: number;
   private readonly retryDelayMs: number;
 
-  constructor(private readonly db: Kysely<DB>, private readonly options: EmbeddedJobQueueOptions = {}) {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly options: EmbeddedJobQueueOptions = {},
+  ) {
     this.concurrency = Math.max(1, options.concurrency ?? 1);
     this.maxAttempts = Math.max(1, options.maxAttempts ?? 3);
     this.retryDelayMs = Math.max(0, options.retryDelayMs ?? 5000);
@@ -88,7 +91,10 @@ export class EmbeddedJobQueue implements JobQueue {
   }
 
   private async pump(): Promise<void> {
-    if (this.pumping) { this.again = true; return; }
+    if (this.pumping) {
+      this.again = true;
+      return;
+    }
     this.pumping = true;
     try {
       do {
@@ -104,17 +110,26 @@ export class EmbeddedJobQueue implements JobQueue {
     while (this.started && this.running.size < this.concurrency) {
       const row = await this.claim();
       if (!row) break;
-      const run = this.run(row).finally(() => { this.running.delete(row.id); this.kick(); });
+      const run = this.run(row).finally(() => {
+        this.running.delete(row.id);
+        this.kick();
+      });
       this.running.set(row.id, run);
     }
     // Wake up for the earliest delayed retry.
-    const next = await this.mine(this.db.selectFrom("jobs").select("run_after").where("status", "=", "queued")).orderBy("run_after").limit(1).executeTakeFirst();
+    const next = await this.mine(this.db.selectFrom("jobs").select("run_after").where("status", "=", "queued"))
+      .orderBy("run_after")
+      .limit(1)
+      .executeTakeFirst();
     if (next && this.started && this.running.size < this.concurrency) {
       const delay = Math.max(0, Date.parse(`${next.run_after}Z`) - Date.now());
       if (delay <= 0) {
         this.again = true; // became due meanwhile: claim it in the next round
       } else {
-        const timer = setTimeout(() => { this.timers.delete(timer); this.kick(); }, delay);
+        const timer = setTimeout(() => {
+          this.timers.delete(timer);
+          this.kick();
+        }, delay);
         this.timers.add(timer);
       }
     }
@@ -123,14 +138,23 @@ export class EmbeddedJobQueue implements JobQueue {
   /** Takes the oldest due queued job, atomically (the update only succeeds while it is still queued). */
   private async claim(): Promise<JobRow | null> {
     for (;;) {
-      const candidate = await this.mine(this.db.selectFrom("jobs").selectAll().where("status", "=", "queued").where("run_after", "<=", now()))
-        .orderBy("run_after").orderBy("inserted_at").limit(1).executeTakeFirst();
+      const candidate = await this.mine(
+        this.db.selectFrom("jobs").selectAll().where("status", "=", "queued").where("run_after", "<=", now()),
+      )
+        .orderBy("run_after")
+        .orderBy("inserted_at")
+        .limit(1)
+        .executeTakeFirst();
       if (!candidate) return null;
       const timestamp = now();
-      const claimed = await this.db.updateTable("jobs")
+      const claimed = await this.db
+        .updateTable("jobs")
         .set({ status: "started", attempts: candidate.attempts + 1, started_at: timestamp, updated_at: timestamp })
-        .where("id", "=", candidate.id).where("status", "=", "queued").executeTakeFirst();
-      if (Number(claimed.numUpdatedRows) === 1) return { ...candidate, status: "started", attempts: candidate.attempts + 1, started_at: timestamp };
+        .where("id", "=", candidate.id)
+        .where("status", "=", "queued")
+        .executeTakeFirst();
+      if (Number(claimed.numUpdatedRows) === 1)
+        return { ...candidate, status: "started", attempts: candidate.attempts + 1, started_at: timestamp };
     }
   }
 
@@ -151,15 +175,27 @@ export class EmbeddedJobQueue implements JobQueue {
     const timestamp = now();
     if (interrupted) {
       // Shutdown: queue it again (without counting the attempt) so the next start resumes it.
-      await this.db.updateTable("jobs").set({ status: "queued", attempts: row.attempts - 1, updated_at: timestamp }).where("id", "=", row.id).execute();
+      await this.db
+        .updateTable("jobs")
+        .set({ status: "queued", attempts: row.attempts - 1, updated_at: timestamp })
+        .where("id", "=", row.id)
+        .execute();
       return;
     }
     const retry = !(error instanceof PermanentJobError) && row.attempts < row.max_attempts;
     if (retry) {
       const runAfter = new Date(Date.now() + this.retryDelayMs * row.attempts).toISOString().replace("Z", "");
-      await this.db.updateTable("jobs").set({ status: "queued", error: message(error), run_after: runAfter, updated_at: timestamp }).where("id", "=", row.id).execute();
+      await this.db
+        .updateTable("jobs")
+        .set({ status: "queued", error: message(error), run_after: runAfter, updated_at: timestamp })
+        .where("id", "=", row.id)
+        .execute();
       return;
     }
-    await this.db.updateTable("jobs").set({ status: "failed", error: message(error), finished_at: timestamp, updated_at: timestamp }).where("id", "=", row.id).execute();
+    await this.db
+      .updateTable("jobs")
+      .set({ status: "failed", error: message(error), finished_at: timestamp, updated_at: timestamp })
+      .where("id", "=", row.id)
+      .execute();
   }
 }

@@ -4,7 +4,11 @@ import { HUB_EXPORT_JOB, runHubExport, unconfiguredHubUploader, type HubExportPa
 
 /** Binds every job type to its handler (one place, like a composition root for jobs). */
 export function registerJobHandlers(ctx: AppContext): void {
-  ctx.jobs.register<HubImportPayload, unknown>(HUB_IMPORT_JOB, (payload, context) => runHubImport({ db: ctx.db, hub: ctx.hub, events: ctx.events }, payload, context));
+  ctx.jobs.register<HubImportPayload, unknown>(HUB_IMPORT_JOB, (payload, context) =>
+    runHubImport({ db: ctx.db, hub: ctx.hub, events: ctx.events }, payload, context),
+  );
   // No Hub uploader ships yet: exports fail with a clear message (docs/hub.md).
-  ctx.jobs.register<HubExportPayload, unknown>(HUB_EXPORT_JOB, (payload, context) => runHubExport({ db: ctx.db, uploader: unconfiguredHubUploader }, payload, context));
+  ctx.jobs.register<HubExportPayload, unknown>(HUB_EXPORT_JOB, (payload, context) =>
+    runHubExport({ db: ctx.db, uploader: unconfiguredHubUploader }, payload, context),
+  );
 }

@@ -11,9 +11,16 @@ import { PermanentJobError, type Job, type JobContext, type JobHandler } from ".
 export type JobRow = Selectable<JobsTable>;
 
 export const toJob = (row: JobRow): Job => ({
-  id: row.id, type: row.type, status: row.status, payload: JSON.parse(row.payload) as unknown,
-  result: row.result === null ? null : (JSON.parse(row.result) as unknown), error: row.error, attempts: row.attempts,
-  insertedAt: row.inserted_at, startedAt: row.started_at, finishedAt: row.finished_at,
+  id: row.id,
+  type: row.type,
+  status: row.status,
+  payload: JSON.parse(row.payload) as unknown,
+  result: row.result === null ? null : (JSON.parse(row.result) as unknown),
+  error: row.error,
+  attempts: row.attempts,
+  insertedAt: row.inserted_at,
+  startedAt: row.started_at,
+  finishedAt: row.finished_at,
 });
 
 /** The text stored in `error` for a failed run. */
@@ -23,8 +30,19 @@ export const failureMessage = (error: unknown) => (error instanceof Error ? erro
 export function queuedJobRow(type: string, payload: unknown, maxAttempts: number): JobRow {
   const timestamp = now();
   return {
-    id: randomUUID(), type, status: "queued", payload: JSON.stringify(payload ?? null), result: null, error: null, attempts: 0,
-    max_attempts: maxAttempts, run_after: timestamp, inserted_at: timestamp, started_at: null, finished_at: null, updated_at: timestamp,
+    id: randomUUID(),
+    type,
+    status: "queued",
+    payload: JSON.stringify(payload ?? null),
+    result: null,
+    error: null,
+    attempts: 0,
+    max_attempts: maxAttempts,
+    run_after: timestamp,
+    inserted_at: timestamp,
+    started_at: null,
+    finished_at: null,
+    updated_at: timestamp,
   };
 }
 
@@ -42,6 +60,9 @@ export async function runJob(db: Kysely<DB>, handlers: ReadonlyMap<string, JobHa
   if (!handler) throw new PermanentJobError(`No handler for jobs of type \`${row.type}\``);
   const result = await handler(JSON.parse(row.payload) as unknown, context);
   const timestamp = now();
-  await db.updateTable("jobs").set({ status: "finished", result: JSON.stringify(result ?? null), error: null, finished_at: timestamp, updated_at: timestamp })
-    .where("id", "=", row.id).execute();
+  await db
+    .updateTable("jobs")
+    .set({ status: "finished", result: JSON.stringify(result ?? null), error: null, finished_at: timestamp, updated_at: timestamp })
+    .where("id", "=", row.id)
+    .execute();
 }

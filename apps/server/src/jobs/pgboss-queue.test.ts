@@ -23,7 +23,13 @@ describe.skipIf(!adminUrl)("pg-boss job queue (PostgreSQL)", () => {
   let store: Store;
   const queues: PgBossJobQueue[] = [];
   const queue = (options: ConstructorParameters<typeof PgBossJobQueue>[2] = {}) => {
-    const q = new PgBossJobQueue(store.db, database.url, { retryDelayMs: 1000, pollingIntervalSeconds: 0.5, superviseIntervalSeconds: 1, onError: () => {}, ...options });
+    const q = new PgBossJobQueue(store.db, database.url, {
+      retryDelayMs: 1000,
+      pollingIntervalSeconds: 0.5,
+      superviseIntervalSeconds: 1,
+      onError: () => {},
+      ...options,
+    });
     queues.push(q);
     return q;
   };
@@ -47,7 +53,9 @@ describe.skipIf(!adminUrl)("pg-boss job queue (PostgreSQL)", () => {
       if (context.attempt < 2) throw new Error("hub is down");
       return { attempt: context.attempt };
     });
-    q.register("bad", async () => { throw new PermanentJobError("dataset is gone"); });
+    q.register("bad", async () => {
+      throw new PermanentJobError("dataset is gone");
+    });
     await q.start();
     const job = await q.enqueue("double", { n: 21 });
     expect(job).toMatchObject({ status: "queued", attempts: 0 });
@@ -58,7 +66,9 @@ describe.skipIf(!adminUrl)("pg-boss job queue (PostgreSQL)", () => {
     const bad = await q.enqueue("bad", {});
     expect(await settled(q, bad.id)).toMatchObject({ status: "failed", error: "dataset is gone", attempts: 1 });
     const exhausted = await q.enqueue("flaky-forever", {}, { maxAttempts: 2 });
-    q.register("flaky-forever", async () => { throw new Error("still down"); });
+    q.register("flaky-forever", async () => {
+      throw new Error("still down");
+    });
     expect(await settled(q, exhausted.id)).toMatchObject({ status: "failed", error: "still down", attempts: 2 });
   });
 
@@ -82,8 +92,13 @@ describe.skipIf(!adminUrl)("pg-boss job queue (PostgreSQL)", () => {
     const a = queue({ heartbeatSeconds: 10 });
     const b = queue({ heartbeatSeconds: 10 });
     let startedOnA!: () => void;
-    const aStarted = new Promise<void>((resolve) => { startedOnA = resolve; });
-    a.register("import", async () => { startedOnA(); await new Promise(() => {}); }); // hangs until the replica "dies"
+    const aStarted = new Promise<void>((resolve) => {
+      startedOnA = resolve;
+    });
+    a.register("import", async () => {
+      startedOnA();
+      await new Promise(() => {});
+    }); // hangs until the replica "dies"
     b.register("import", async (_payload, context) => ({ ranOn: "b", attempt: context.attempt }));
     await a.start();
     const job = await a.enqueue("import", { dataset: "x" });

@@ -23,7 +23,9 @@ export interface PgBossJobQueueOptions {
   onError?: (error: unknown) => void;
 }
 
-interface BossPayload { jobId: string }
+interface BossPayload {
+  jobId: string;
+}
 
 const deadLetterOf = (type: string) => `${type}__dead`;
 export const CRASHED_TOO_OFTEN = "The job was interrupted too many times (the replicas running it stopped)";
@@ -57,13 +59,22 @@ export class PgBossJobQueue implements JobQueue {
   /** pg-boss worker ids per job type on this replica (to wake them). */
   private readonly workers = new Map<string, string[]>();
 
-  constructor(private readonly db: Kysely<DB>, databaseUrl: string, private readonly options: PgBossJobQueueOptions = {}) {
+  constructor(
+    private readonly db: Kysely<DB>,
+    databaseUrl: string,
+    private readonly options: PgBossJobQueueOptions = {},
+  ) {
     this.maxAttempts = Math.max(1, options.maxAttempts ?? 3);
     this.retryDelaySeconds = Math.max(1, Math.round((options.retryDelayMs ?? 5000) / 1000));
     this.heartbeatSeconds = Math.max(10, options.heartbeatSeconds ?? 30);
     this.boss = new PgBoss({
-      connectionString: databaseUrl, schema: "pgboss", max: 4, application_name: "tessera-jobs",
-      superviseIntervalSeconds: Math.max(1, options.superviseIntervalSeconds ?? 10), schedule: false, useListenNotify: true,
+      connectionString: databaseUrl,
+      schema: "pgboss",
+      max: 4,
+      application_name: "tessera-jobs",
+      superviseIntervalSeconds: Math.max(1, options.superviseIntervalSeconds ?? 10),
+      schedule: false,
+      useListenNotify: true,
     });
     this.boss.on("error", (error) => options.onError?.(error));
   }
@@ -82,7 +93,11 @@ export class PgBossJobQueue implements JobQueue {
       await this.send(row);
     } catch (error) {
       if (!this.started) return toJob(row); // stopped meanwhile: start() sends it
-      await this.db.updateTable("jobs").set({ status: "failed", error: `The job could not be queued: ${message(error)}`, finished_at: now(), updated_at: now() }).where("id", "=", row.id).execute();
+      await this.db
+        .updateTable("jobs")
+        .set({ status: "failed", error: `The job could not be queued: ${message(error)}`, finished_at: now(), updated_at: now() })
+        .where("id", "=", row.id)
+        .execute();
       throw error;
     }
     this.wake(type);
@@ -92,8 +107,12 @@ export class PgBossJobQueue implements JobQueue {
   private async send(row: Pick<JobRow, "id" | "type" | "max_attempts">): Promise<void> {
     await this.ensureQueue(row.type);
     await this.boss.send(row.type, { jobId: row.id } satisfies BossPayload, {
-      id: row.id, retryLimit: row.max_attempts - 1, retryDelay: this.retryDelaySeconds, heartbeatSeconds: this.heartbeatSeconds,
-      expireInSeconds: 6 * 60 * 60, deadLetter: deadLetterOf(row.type),
+      id: row.id,
+      retryLimit: row.max_attempts - 1,
+      retryDelay: this.retryDelaySeconds,
+      heartbeatSeconds: this.heartbeatSeconds,
+      expireInSeconds: 6 * 60 * 60,
+      deadLetter: deadLetterOf(row.type),
     });
   }
 
@@ -114,7 +133,13 @@ export class PgBossJobQueue implements JobQueue {
     for (const type of this.handlers.keys()) await this.workOn(type);
     // Rows queued while pg-boss was not running (here or on a replica that stopped before sending them).
     // A row already sent is left alone by pg-boss (same id); one that ran has attempts > 0.
-    const unsent = await this.db.selectFrom("jobs").select(["id", "type", "max_attempts"]).where("status", "=", "queued").where("attempts", "=", 0).orderBy("inserted_at").execute();
+    const unsent = await this.db
+      .selectFrom("jobs")
+      .select(["id", "type", "max_attempts"])
+      .where("status", "=", "queued")
+      .where("attempts", "=", 0)
+      .orderBy("inserted_at")
+      .execute();
     for (const row of unsent) await this.send(row);
     for (const type of new Set(unsent.map((row) => row.type))) this.wake(type);
   }
@@ -184,18 +209,25 @@ export class PgBossJobQueue implements JobQueue {
   private async workOne(name: string, handle: (job: BossJob<BossPayload>) => Promise<void>): Promise<string> {
     const polling = Math.max(0.5, this.options.pollingIntervalSeconds ?? 2);
     const worker = { id: "" }; // known once work() returns, before its first fetch can come back
-    worker.id = await this.boss.work<BossPayload>(name, { batchSize: 1, pollingIntervalSeconds: polling, notifyPollingIntervalSeconds: polling }, async (jobs) => {
-      try {
-        for (const job of jobs) await handle(job);
-      } finally {
-        if (worker.id) this.boss.notifyWorker(worker.id);
-      }
-    });
+    worker.id = await this.boss.work<BossPayload>(
+      name,
+      { batchSize: 1, pollingIntervalSeconds: polling, notifyPollingIntervalSeconds: polling },
+      async (jobs) => {
+        try {
+          for (const job of jobs) await handle(job);
+        } finally {
+          if (worker.id) this.boss.notifyWorker(worker.id);
+        }
+      },
+    );
     return worker.id;
   }
 
   private async markFailed(jobId: string, error: string, onlyUnsettled = false): Promise<void> {
-    let update = this.db.updateTable("jobs").set({ status: "failed", error, finished_at: now(), updated_at: now() }).where("id", "=", jobId);
+    let update = this.db
+      .updateTable("jobs")
+      .set({ status: "failed", error, finished_at: now(), updated_at: now() })
+      .where("id", "=", jobId);
     if (onlyUnsettled) update = update.where("status", "not in", ["finished", "failed"]);
     await update.execute();
   }
@@ -205,7 +237,11 @@ export class PgBossJobQueue implements JobQueue {
     if (!row || row.status === "finished" || row.status === "failed") return;
     const attempt = job.retryCount + 1;
     const timestamp = now();
-    await this.db.updateTable("jobs").set({ status: "started", attempts: attempt, started_at: timestamp, updated_at: timestamp }).where("id", "=", row.id).execute();
+    await this.db
+      .updateTable("jobs")
+      .set({ status: "started", attempts: attempt, started_at: timestamp, updated_at: timestamp })
+      .where("id", "=", row.id)
+      .execute();
     const signal = AbortSignal.any([this.controller.signal, job.signal]);
     try {
       await runJob(this.db, this.handlers, row, { jobId: row.id, attempt, signal });
@@ -216,7 +252,11 @@ export class PgBossJobQueue implements JobQueue {
       }
       const retry = signal.aborted || attempt < row.max_attempts;
       if (retry) {
-        await this.db.updateTable("jobs").set({ status: "queued", error: signal.aborted ? row.error : message(error), updated_at: now() }).where("id", "=", row.id).execute();
+        await this.db
+          .updateTable("jobs")
+          .set({ status: "queued", error: signal.aborted ? row.error : message(error), updated_at: now() })
+          .where("id", "=", row.id)
+          .execute();
       } else {
         await this.markFailed(row.id, message(error));
       }

@@ -14,7 +14,12 @@ describe.skipIf(!testDatabaseUrl())("two replicas on one PostgreSQL database", (
   let hub: FakeHub;
   let a: TestServer;
   let b: TestServer;
-  const hubEnv = () => ({ TESSERA_HUB_DATASETS_SERVER_URL: hub.url, HF_TOKEN: FAKE_HUB_TOKEN, TESSERA_HUB_RETRY_DELAY_MS: "5", TESSERA_JOBS_RETRY_DELAY_MS: "1000" });
+  const hubEnv = () => ({
+    TESSERA_HUB_DATASETS_SERVER_URL: hub.url,
+    HF_TOKEN: FAKE_HUB_TOKEN,
+    TESSERA_HUB_RETRY_DELAY_MS: "5",
+    TESSERA_JOBS_RETRY_DELAY_MS: "1000",
+  });
 
   beforeAll(async () => {
     hub = await startFakeHub();
@@ -33,16 +38,33 @@ describe.skipIf(!testDatabaseUrl())("two replicas on one PostgreSQL database", (
     const ws = await fxA.workspace();
     const ds = await fxA.dataset(ws.id);
     await fxA.field(ds.id, { name: "text", title: "Text", required: true, settings: { type: "text" } });
-    await fxA.question(ds.id, { name: "label", title: "Label", required: true, settings: { type: "label_selection", options: [{ value: "negative", text: "negative" }, { value: "positive", text: "positive" }] } });
+    await fxA.question(ds.id, {
+      name: "label",
+      title: "Label",
+      required: true,
+      settings: {
+        type: "label_selection",
+        options: [
+          { value: "negative", text: "negative" },
+          { value: "positive", text: "positive" },
+        ],
+      },
+    });
     await fxA.publish(ds.id);
 
     // Only replica B runs jobs: A's workers are stopped.
     await (a.ctx.jobs as PgBossJobQueue).pauseWorkers();
-    const onA = (path: string, init: RequestInit = {}) => fetch(`${a.url}/api/v1${path}`, { ...init, headers: { ...a.ownerHeaders, "content-type": "application/json" } });
+    const onA = (path: string, init: RequestInit = {}) =>
+      fetch(`${a.url}/api/v1${path}`, { ...init, headers: { ...a.ownerHeaders, "content-type": "application/json" } });
     const onB = (path: string) => fetch(`${b.url}/api/v1${path}`, { headers: a.ownerHeaders }); // A's token on B: one signing secret
     const queued = await onA(`/datasets/${ds.id}/import`, {
       method: "POST",
-      body: JSON.stringify({ name: "tessera/sentiment-10k", subset: "default", split: "test", mapping: { fields: [{ source: "text", target: "text" }], suggestions: [{ source: "label", target: "label" }], external_id: "id" } }),
+      body: JSON.stringify({
+        name: "tessera/sentiment-10k",
+        subset: "default",
+        split: "test",
+        mapping: { fields: [{ source: "text", target: "text" }], suggestions: [{ source: "label", target: "label" }], external_id: "id" },
+      }),
     });
     expect(queued.status).toBe(202);
     const { id } = (await queued.json()) as { id: string };

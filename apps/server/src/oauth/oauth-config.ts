@@ -66,7 +66,9 @@ export function loadHostedSpace(env: Env): HostedSpace | null {
     // The Hub spells it PERSISTANT_STORAGE_ENABLED; accept the correct spelling too.
     persistentStorageEnabled: parseBoolean(env.PERSISTANT_STORAGE_ENABLED ?? env.PERSISTENT_STORAGE_ENABLED, false),
     showPersistentStorageWarning: parseBoolean(
-      env.TESSERA_SHOW_HUGGINGFACE_SPACE_PERSISTENT_STORAGE_WARNING ?? env.ARGILLA_SHOW_HUGGINGFACE_SPACE_PERSISTENT_STORAGE_WARNING, true),
+      env.TESSERA_SHOW_HUGGINGFACE_SPACE_PERSISTENT_STORAGE_WARNING ?? env.ARGILLA_SHOW_HUGGINGFACE_SPACE_PERSISTENT_STORAGE_WARNING,
+      true,
+    ),
   };
 }
 
@@ -92,14 +94,21 @@ export function loadOAuthConfig(env: Env, space: HostedSpace | null = loadHosted
       clientId,
       clientSecret: nonEmpty(env.OAUTH2_HUGGINGFACE_CLIENT_SECRET) ?? nonEmpty(env.OAUTH_CLIENT_SECRET),
       scope: normalizeScope(nonEmpty(env.OAUTH2_HUGGINGFACE_SCOPE) ?? nonEmpty(env.OAUTH_SCOPES)),
-      issuerUrl: (nonEmpty(env.OAUTH2_HUGGINGFACE_OPENID_PROVIDER_URL) ?? nonEmpty(env.OPENID_PROVIDER_URL) ?? "https://huggingface.co").replace(/\/+$/, ""),
+      issuerUrl: (
+        nonEmpty(env.OAUTH2_HUGGINGFACE_OPENID_PROVIDER_URL) ??
+        nonEmpty(env.OPENID_PROVIDER_URL) ??
+        "https://huggingface.co"
+      ).replace(/\/+$/, ""),
       redirectUri: nonEmpty(env.OAUTH2_HUGGINGFACE_REDIRECT_URI),
     });
   }
   const ttl = Number(env.TESSERA_OAUTH_STATE_TTL ?? 600);
   return {
     providers,
-    workspaces: (env.TESSERA_OAUTH_WORKSPACES ?? "").split(",").map((w) => w.trim()).filter(Boolean),
+    workspaces: (env.TESSERA_OAUTH_WORKSPACES ?? "")
+      .split(",")
+      .map((w) => w.trim())
+      .filter(Boolean),
     linkExistingUsers: parseBoolean(env.TESSERA_OAUTH_LINK_EXISTING_USERS, false),
     publicUrl: (nonEmpty(env.TESSERA_PUBLIC_URL) ?? (space?.host ? `https://${space.host}` : null))?.replace(/\/+$/, "") ?? null,
     stateTtlSeconds: Number.isFinite(ttl) && ttl > 0 ? Math.min(ttl, 3600) : 600,

@@ -27,7 +27,12 @@ export function roleFor(identity: ProviderIdentity, space: HostedSpace | null): 
 const USERNAME = /^[A-Za-z0-9][A-Za-z0-9-_]*$/;
 
 export class OAuthUserError extends Error {
-  constructor(readonly status: 401 | 409, message: string) { super(message); }
+  constructor(
+    readonly status: 401 | 409,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 export type OAuthUser = Pick<UsersTable, "id" | "username" | "first_name" | "role"> & { session_version: number };
@@ -39,11 +44,18 @@ export type OAuthUser = Pick<UsersTable, "id" | "username" | "first_name" | "rol
  * username at the provider cannot take the account over.
  */
 export async function findOrCreateOAuthUser(
-  db: Kysely<DB>, provider: string, identity: ProviderIdentity, config: OAuthConfig, space: HostedSpace | null,
+  db: Kysely<DB>,
+  provider: string,
+  identity: ProviderIdentity,
+  config: OAuthConfig,
+  space: HostedSpace | null,
 ): Promise<OAuthUser> {
-  const linked = await db.selectFrom("oauth_identities").innerJoin("users", "users.id", "oauth_identities.user_id")
+  const linked = await db
+    .selectFrom("oauth_identities")
+    .innerJoin("users", "users.id", "oauth_identities.user_id")
     .select(["users.id", "users.username", "users.first_name", "users.role", "users.session_version"])
-    .where("oauth_identities.provider", "=", provider).where("oauth_identities.subject", "=", identity.subject)
+    .where("oauth_identities.provider", "=", provider)
+    .where("oauth_identities.subject", "=", identity.subject)
     .executeTakeFirst();
   if (linked) return linked;
 
@@ -52,28 +64,48 @@ export async function findOrCreateOAuthUser(
     throw new OAuthUserError(401, "The OAuth provider did not return a usable username");
   }
   const timestamp = now();
-  const existing = await db.selectFrom("users").select(["id", "username", "first_name", "role", "session_version"]).where("username", "=", username).executeTakeFirst();
+  const existing = await db
+    .selectFrom("users")
+    .select(["id", "username", "first_name", "role", "session_version"])
+    .where("username", "=", username)
+    .executeTakeFirst();
   if (existing) {
     const isSpaceAuthor = !!space?.authorName && space.authorName.toLowerCase() === username.toLowerCase();
     if (!isSpaceAuthor && !config.linkExistingUsers) {
-      throw new OAuthUserError(409, `A user named '${username}' already exists and is not linked to this ${provider} account. Sign in with that account's password.`);
+      throw new OAuthUserError(
+        409,
+        `A user named '${username}' already exists and is not linked to this ${provider} account. Sign in with that account's password.`,
+      );
     }
-    await db.insertInto("oauth_identities").values({ provider, subject: identity.subject, user_id: existing.id, inserted_at: timestamp })
-      .onConflict((oc) => oc.doNothing()).execute();
+    await db
+      .insertInto("oauth_identities")
+      .values({ provider, subject: identity.subject, user_id: existing.id, inserted_at: timestamp })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
     return existing;
   }
 
   const user: Insertable<UsersTable> & { id: string; username: string; first_name: string; role: UsersTable["role"] } = {
-    id: randomUUID(), username, first_name: identity.name ?? username, last_name: null, role: roleFor(identity, space),
-    password_hash: await hashPassword(generatePassword()), api_key: newApiKey().stored, inserted_at: timestamp, updated_at: timestamp,
+    id: randomUUID(),
+    username,
+    first_name: identity.name ?? username,
+    last_name: null,
+    role: roleFor(identity, space),
+    password_hash: await hashPassword(generatePassword()),
+    api_key: newApiKey().stored,
+    inserted_at: timestamp,
+    updated_at: timestamp,
   };
   try {
     await createLinkedUser(db, provider, identity, config, user, timestamp);
   } catch (error) {
     // Two first sign-ins of the same person at once: the other one created the user; use it.
-    const raced = await db.selectFrom("oauth_identities").innerJoin("users", "users.id", "oauth_identities.user_id")
+    const raced = await db
+      .selectFrom("oauth_identities")
+      .innerJoin("users", "users.id", "oauth_identities.user_id")
       .select(["users.id", "users.username", "users.first_name", "users.role", "users.session_version"])
-      .where("oauth_identities.provider", "=", provider).where("oauth_identities.subject", "=", identity.subject)
+      .where("oauth_identities.provider", "=", provider)
+      .where("oauth_identities.subject", "=", identity.subject)
       .executeTakeFirst();
     if (raced) return raced;
     if (String((error as { code?: unknown }).code ?? "").includes("CONSTRAINT")) {
@@ -84,10 +116,20 @@ export async function findOrCreateOAuthUser(
   return { id: user.id, username: user.username, first_name: user.first_name, role: user.role, session_version: 0 };
 }
 
-async function createLinkedUser(db: Kysely<DB>, provider: string, identity: ProviderIdentity, config: OAuthConfig, user: Insertable<UsersTable> & { id: string }, timestamp: string): Promise<void> {
+async function createLinkedUser(
+  db: Kysely<DB>,
+  provider: string,
+  identity: ProviderIdentity,
+  config: OAuthConfig,
+  user: Insertable<UsersTable> & { id: string },
+  timestamp: string,
+): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await trx.insertInto("users").values(user).execute();
-    await trx.insertInto("oauth_identities").values({ provider, subject: identity.subject, user_id: user.id, inserted_at: timestamp }).execute();
+    await trx
+      .insertInto("oauth_identities")
+      .values({ provider, subject: identity.subject, user_id: user.id, inserted_at: timestamp })
+      .execute();
     if (config.workspaces.length > 0) {
       const workspaces = await trx.selectFrom("workspaces").select("id").where("name", "in", config.workspaces).execute();
       for (const w of workspaces) {

@@ -33,19 +33,27 @@ export class OAuthProviderClient {
       // Plain http is only accepted for a provider on this machine (the local test provider).
       const insecure = issuer.protocol === "http:" && LOOPBACK.has(issuer.hostname);
       const auth = this.config.clientSecret ? oidc.ClientSecretBasic(this.config.clientSecret) : oidc.None();
-      this.configuration = oidc.discovery(issuer, this.config.clientId, undefined, auth, {
-        timeout: 15,
-        ...(insecure ? { execute: [oidc.allowInsecureRequests] } : {}),
-      }).catch((error: unknown) => {
-        this.configuration = null;
-        throw new ProviderUnavailableError(`The OAuth provider '${this.config.name}' could not be reached`, { cause: error });
-      });
+      this.configuration = oidc
+        .discovery(issuer, this.config.clientId, undefined, auth, {
+          timeout: 15,
+          ...(insecure ? { execute: [oidc.allowInsecureRequests] } : {}),
+        })
+        .catch((error: unknown) => {
+          this.configuration = null;
+          throw new ProviderUnavailableError(`The OAuth provider '${this.config.name}' could not be reached`, { cause: error });
+        });
     }
     return this.configuration;
   }
 
   /** The authorize URL for a new request: state, PKCE challenge, nonce and extra allowed parameters. */
-  async authorizationUrl(input: { state: string; codeVerifier: string; nonce: string; redirectUri: string; extra: Record<string, string> }): Promise<URL> {
+  async authorizationUrl(input: {
+    state: string;
+    codeVerifier: string;
+    nonce: string;
+    redirectUri: string;
+    extra: Record<string, string>;
+  }): Promise<URL> {
     const configuration = await this.discover();
     return oidc.buildAuthorizationUrl(configuration, {
       ...input.extra,
@@ -76,9 +84,16 @@ export class OAuthProviderClient {
       return toIdentity(claims);
     } catch (error) {
       if (error instanceof ProviderRefusedError) throw error;
-      if (error instanceof oidc.ResponseBodyError || error instanceof oidc.AuthorizationResponseError || error instanceof oidc.WWWAuthenticateChallengeError) {
+      if (
+        error instanceof oidc.ResponseBodyError ||
+        error instanceof oidc.AuthorizationResponseError ||
+        error instanceof oidc.WWWAuthenticateChallengeError
+      ) {
         const e = error as { error?: string; error_description?: string };
-        throw new ProviderRefusedError(`The OAuth provider refused the sign-in: ${[e.error, e.error_description].filter(Boolean).join(": ")}`, { cause: error });
+        throw new ProviderRefusedError(
+          `The OAuth provider refused the sign-in: ${[e.error, e.error_description].filter(Boolean).join(": ")}`,
+          { cause: error },
+        );
       }
       if (error instanceof oidc.ClientError) {
         throw new ProviderRefusedError(`The OAuth provider's answer was not accepted: ${error.message}`, { cause: error });
@@ -98,8 +113,12 @@ function toIdentity(claims: Record<string, unknown>): ProviderIdentity {
     subject,
     username: str(claims.preferred_username),
     name: str(claims.name),
-    orgs: orgs.filter((o): o is Record<string, unknown> => typeof o === "object" && o !== null).map((o) => ({
-      name: str(o.name), preferredUsername: str(o.preferred_username), roleInOrg: str(o.roleInOrg),
-    })),
+    orgs: orgs
+      .filter((o): o is Record<string, unknown> => typeof o === "object" && o !== null)
+      .map((o) => ({
+        name: str(o.name),
+        preferredUsername: str(o.preferred_username),
+        roleInOrg: str(o.roleInOrg),
+      })),
   };
 }

@@ -25,7 +25,12 @@ const iso = (ms: number) => new Date(ms).toISOString().replace("Z", "");
 export class OAuthStateStore {
   private readonly key: Uint8Array;
 
-  constructor(private readonly db: Kysely<DB>, secret: string, private readonly ttlSeconds: number, private readonly clock: () => number = Date.now) {
+  constructor(
+    private readonly db: Kysely<DB>,
+    secret: string,
+    private readonly ttlSeconds: number,
+    private readonly clock: () => number = Date.now,
+  ) {
     this.key = createHmac("sha256", secret).update("tessera/oauth2-state").digest();
   }
 
@@ -35,8 +40,13 @@ export class OAuthStateStore {
     const now = this.clock();
     await this.db.deleteFrom("oauth_states").where("expires_at", "<", iso(now)).execute();
     const row: OAuthStatesTable = {
-      id, provider: pending.provider, code_verifier: pending.codeVerifier, nonce: pending.nonce,
-      redirect_uri: pending.redirectUri, redirect_to: pending.redirectTo, expires_at: iso(now + this.ttlSeconds * 1000),
+      id,
+      provider: pending.provider,
+      code_verifier: pending.codeVerifier,
+      nonce: pending.nonce,
+      redirect_uri: pending.redirectUri,
+      redirect_to: pending.redirectTo,
+      expires_at: iso(now + this.ttlSeconds * 1000),
     };
     await this.db.insertInto("oauth_states").values(row).execute();
     const state = await new SignJWT({ prv: pending.provider })
@@ -64,6 +74,12 @@ export class OAuthStateStore {
   async consume(id: string): Promise<PendingAuthorization | null> {
     const row = await this.db.deleteFrom("oauth_states").where("id", "=", id).returningAll().executeTakeFirst();
     if (!row || row.expires_at < iso(this.clock())) return null;
-    return { provider: row.provider, codeVerifier: row.code_verifier, nonce: row.nonce, redirectUri: row.redirect_uri, redirectTo: row.redirect_to };
+    return {
+      provider: row.provider,
+      codeVerifier: row.code_verifier,
+      nonce: row.nonce,
+      redirectUri: row.redirect_uri,
+      redirectTo: row.redirect_to,
+    };
   }
 }

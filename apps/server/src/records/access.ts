@@ -14,7 +14,12 @@ export function uuidPath<K extends string>(request: FastifyRequest, name: K): st
   return parse(z.object({ [name]: uuidParam }), params, "path")[name] as string;
 }
 
-export async function recordFor(db: Kysely<DB>, user: UserRow, recordId: string, access: "read" | "admin"): Promise<{ record: RecordRow; dataset: DatasetRow }> {
+export async function recordFor(
+  db: Kysely<DB>,
+  user: UserRow,
+  recordId: string,
+  access: "read" | "admin",
+): Promise<{ record: RecordRow; dataset: DatasetRow }> {
   const record = await db.selectFrom("records").selectAll().where("id", "=", recordId).executeTakeFirst();
   if (!record) throw notFound(`Record with id \`${recordId}\` not found`);
   const dataset = await db.selectFrom("datasets").selectAll().where("id", "=", record.dataset_id).executeTakeFirstOrThrow();
@@ -36,8 +41,23 @@ export function parseInclude(query: unknown): Include {
       if (part === "responses") include.responses = true;
       else if (part === "suggestions") include.suggestions = true;
       else if (part === "vectors") allVectors = true;
-      else if (part.startsWith("vectors:")) named = [...(named ?? []), ...part.slice(8).split(",").map((s) => s.trim()).filter((s) => s.length > 0)];
-      else throw validationError([{ type: "value_error", loc: ["query", "include", index], msg: `Value error, Invalid include value: ${part}. Expected one of responses, suggestions, vectors or vectors:<name1>,<name2>` }]);
+      else if (part.startsWith("vectors:"))
+        named = [
+          ...(named ?? []),
+          ...part
+            .slice(8)
+            .split(",")
+            .map((s) => s.trim())
+            .filter((s) => s.length > 0),
+        ];
+      else
+        throw validationError([
+          {
+            type: "value_error",
+            loc: ["query", "include", index],
+            msg: `Value error, Invalid include value: ${part}. Expected one of responses, suggestions, vectors or vectors:<name1>,<name2>`,
+          },
+        ]);
     }
   });
   if (allVectors && named) throw unprocessable("Cannot include both 'vectors' and 'vectors:<name>' at the same time");
@@ -58,7 +78,10 @@ export function parsePaging(query: unknown): { offset: number; limit: number } {
 
 /** `ids=<uuid>,<uuid>` (comma separated, possibly repeated) for the delete-many routes. */
 export function parseIdList(query: unknown, noneMessage: string, tooManyMessage: string, max = 100): string[] {
-  const raw = listOf((query as Record<string, unknown> | null)?.ids).flatMap((v) => String(v).split(",")).map((s) => s.trim()).filter((s) => s.length > 0);
+  const raw = listOf((query as Record<string, unknown> | null)?.ids)
+    .flatMap((v) => String(v).split(","))
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
   if (raw.length === 0) throw unprocessable(noneMessage);
   const ids = [...new Set(raw)];
   if (ids.length > max) throw unprocessable(tooManyMessage);

@@ -3,7 +3,11 @@ import type { DB } from "../db/schema.js";
 import { isPostgres } from "../db/dialect.js";
 
 /** Records of a dataset by record status (records/status.ts). */
-export interface RecordCounts { pending: number; completed: number; total: number }
+export interface RecordCounts {
+  pending: number;
+  completed: number;
+  total: number;
+}
 
 const STATUSES = ["pending", "completed"] as const;
 /** PostgreSQL: past this many delta rows for a dataset a reader folds them into one row per status. */
@@ -32,7 +36,10 @@ export async function recordCounts(db: Kysely<DB>, datasetId: string): Promise<R
 /** Records of the dataset whose status is one of `statuses` (duplicates and unknown statuses allowed). */
 export async function recordCountWithStatus(db: Kysely<DB>, datasetId: string, statuses: unknown[]): Promise<number> {
   const counts = await recordCounts(db, datasetId);
-  return [...new Set(statuses)].reduce<number>((s, v) => s + (v === "pending" ? counts.pending : v === "completed" ? counts.completed : 0), 0);
+  return [...new Set(statuses)].reduce<number>(
+    (s, v) => s + (v === "pending" ? counts.pending : v === "completed" ? counts.completed : 0),
+    0,
+  );
 }
 
 /**
@@ -44,15 +51,21 @@ async function sqliteCounts(db: Kysely<DB>, datasetId: string): Promise<Row[]> {
   if (mark.last - mark.done > FOLD_ABOVE) await foldSqlite(db);
   const above = (status: string) => sql`SELECT ${status}, count(*) FROM records WHERE dataset_id = ${datasetId} AND status = ${status}
     AND seq > (SELECT seq FROM search_index_state WHERE name = 'dataset_record_counts')`;
-  return (await sql<Row>`SELECT status, sum(n) AS n, 1 AS rows FROM (
+  return (
+    await sql<Row>`SELECT status, sum(n) AS n, 1 AS rows FROM (
       SELECT status, n FROM dataset_record_counts WHERE dataset_id = ${datasetId}
       UNION ALL ${above("pending")} UNION ALL ${above("completed")}
-    ) GROUP BY status`.execute(db)).rows;
+    ) GROUP BY status`.execute(db)
+  ).rows;
 }
 
 async function sqliteMark(db: Kysely<DB>): Promise<{ done: number; last: number }> {
-  return (await sql<{ done: number; last: number }>`
-    SELECT (SELECT seq FROM search_index_state WHERE name = 'dataset_record_counts') AS done, coalesce((SELECT max(seq) FROM records), 0) AS last`.execute(db)).rows[0]!;
+  return (
+    await sql<{ done: number; last: number }>`
+    SELECT (SELECT seq FROM search_index_state WHERE name = 'dataset_record_counts') AS done, coalesce((SELECT max(seq) FROM records), 0) AS last`.execute(
+      db,
+    )
+  ).rows[0]!;
 }
 
 /**
@@ -65,7 +78,9 @@ export async function foldSqlite(db: Kysely<DB>): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const { done, last } = await sqliteMark(trx);
     if (last <= done) return;
-    const datasets = (await sql<{ dataset_id: string }>`SELECT DISTINCT dataset_id FROM records WHERE seq > ${done} AND seq <= ${last}`.execute(trx)).rows;
+    const datasets = (
+      await sql<{ dataset_id: string }>`SELECT DISTINCT dataset_id FROM records WHERE seq > ${done} AND seq <= ${last}`.execute(trx)
+    ).rows;
     for (const { dataset_id } of datasets) {
       for (const status of STATUSES) {
         await sql`INSERT INTO dataset_record_counts (dataset_id, status, n)
@@ -79,7 +94,11 @@ export async function foldSqlite(db: Kysely<DB>): Promise<void> {
 
 /** PostgreSQL: the sum of the dataset's deltas, compacted when they pile up. */
 async function postgresCounts(db: Kysely<DB>, datasetId: string): Promise<Row[]> {
-  const rows = (await sql<Row>`select status, sum(n) as n, count(*) as rows from dataset_record_counts where dataset_id = ${datasetId} group by status`.execute(db)).rows;
+  const rows = (
+    await sql<Row>`select status, sum(n) as n, count(*) as rows from dataset_record_counts where dataset_id = ${datasetId} group by status`.execute(
+      db,
+    )
+  ).rows;
   if (rows.reduce((s, r) => s + Number(r.rows), 0) > COMPACT_ABOVE) await compactPostgres(db, datasetId);
   return rows;
 }

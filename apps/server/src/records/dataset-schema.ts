@@ -3,7 +3,11 @@ import { minSubmittedOf as domainMinSubmittedOf } from "@tessera/domain";
 import type { DB, DatasetsTable } from "../db/schema.js";
 
 /** Settings of a dataset as the record, response and suggestion validators need them (wire shapes, contract 3.5-3.8). */
-export interface OptionSetting { value: string | number; text?: string; description?: string | null }
+export interface OptionSetting {
+  value: string | number;
+  text?: string;
+  description?: string | null;
+}
 
 export type FieldSettings =
   | { type: "text"; use_markdown?: boolean }
@@ -19,14 +23,33 @@ export type QuestionSettings =
   | { type: "ranking"; options: OptionSetting[] }
   | { type: "span"; field: string; options: OptionSetting[]; visible_options?: number | null; allow_overlapping?: boolean };
 
-export interface FieldDef { id: string; name: string; required: boolean; settings: FieldSettings }
-export interface QuestionDef { id: string; name: string; required: boolean; settings: QuestionSettings }
+export interface FieldDef {
+  id: string;
+  name: string;
+  required: boolean;
+  settings: FieldSettings;
+}
+export interface QuestionDef {
+  id: string;
+  name: string;
+  required: boolean;
+  settings: QuestionSettings;
+}
 export type MetadataSettings =
   | { type: "terms"; values?: unknown[] | null }
   | { type: "integer"; min?: number | null; max?: number | null }
   | { type: "float"; min?: number | null; max?: number | null };
-export interface MetadataPropertyDef { id: string; name: string; settings: MetadataSettings; allowedRoles: string[] }
-export interface VectorSettingsDef { id: string; name: string; dimensions: number }
+export interface MetadataPropertyDef {
+  id: string;
+  name: string;
+  settings: MetadataSettings;
+  allowedRoles: string[];
+}
+export interface VectorSettingsDef {
+  id: string;
+  name: string;
+  dimensions: number;
+}
 
 export type DatasetRow = Selectable<DatasetsTable>;
 
@@ -59,21 +82,57 @@ export function minSubmittedOf(dataset: DatasetRow): number {
 /** Loads the dataset's fields, questions, metadata properties and vector settings in four indexed queries. */
 export async function loadDatasetSchema(db: Kysely<DB>, dataset: DatasetRow): Promise<DatasetSchema> {
   const [fieldRows, questionRows, metadataRows, vectorRows] = await Promise.all([
-    db.selectFrom("fields").select(["id", "name", "required", "settings"]).where("dataset_id", "=", dataset.id).orderBy("inserted_at").execute(),
-    db.selectFrom("questions").select(["id", "name", "required", "settings"]).where("dataset_id", "=", dataset.id).orderBy("inserted_at").execute(),
-    db.selectFrom("metadata_properties").select(["id", "name", "settings", "allowed_roles"]).where("dataset_id", "=", dataset.id).orderBy("inserted_at").execute(),
-    db.selectFrom("vectors_settings").select(["id", "name", "dimensions"]).where("dataset_id", "=", dataset.id).orderBy("inserted_at").execute(),
+    db
+      .selectFrom("fields")
+      .select(["id", "name", "required", "settings"])
+      .where("dataset_id", "=", dataset.id)
+      .orderBy("inserted_at")
+      .execute(),
+    db
+      .selectFrom("questions")
+      .select(["id", "name", "required", "settings"])
+      .where("dataset_id", "=", dataset.id)
+      .orderBy("inserted_at")
+      .execute(),
+    db
+      .selectFrom("metadata_properties")
+      .select(["id", "name", "settings", "allowed_roles"])
+      .where("dataset_id", "=", dataset.id)
+      .orderBy("inserted_at")
+      .execute(),
+    db
+      .selectFrom("vectors_settings")
+      .select(["id", "name", "dimensions"])
+      .where("dataset_id", "=", dataset.id)
+      .orderBy("inserted_at")
+      .execute(),
   ]);
-  const fields = fieldRows.map((r) => ({ id: r.id, name: r.name, required: Boolean(r.required), settings: parseJson<FieldSettings>(r.settings, { type: "text" }) }));
-  const questions = questionRows.map((r) => ({ id: r.id, name: r.name, required: Boolean(r.required), settings: parseJson<QuestionSettings>(r.settings, { type: "text" }) }));
+  const fields = fieldRows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    required: Boolean(r.required),
+    settings: parseJson<FieldSettings>(r.settings, { type: "text" }),
+  }));
+  const questions = questionRows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    required: Boolean(r.required),
+    settings: parseJson<QuestionSettings>(r.settings, { type: "text" }),
+  }));
   const metadataProperties = metadataRows.map((r) => ({
-    id: r.id, name: r.name, settings: parseJson<MetadataSettings>(r.settings, { type: "terms" }), allowedRoles: parseJson<string[]>(r.allowed_roles, ["admin"]),
+    id: r.id,
+    name: r.name,
+    settings: parseJson<MetadataSettings>(r.settings, { type: "terms" }),
+    allowedRoles: parseJson<string[]>(r.allowed_roles, ["admin"]),
   }));
   const vectorSettings = vectorRows.map((r) => ({ id: r.id, name: r.name, dimensions: r.dimensions }));
   return {
     dataset,
     minSubmitted: minSubmittedOf(dataset),
-    fields, questions, metadataProperties, vectorSettings,
+    fields,
+    questions,
+    metadataProperties,
+    vectorSettings,
     fieldByName: new Map(fields.map((f) => [f.name, f])),
     questionById: new Map(questions.map((q) => [q.id, q])),
     questionByName: new Map(questions.map((q) => [q.name, q])),

@@ -13,7 +13,14 @@ import { FULL_VIEW } from "./visibility.js";
 import { encodeVector, vectorExact, withIncludes, type RecordOut, type RecordRow, type ResponseOut } from "./read.js";
 import { refreshRecordStatuses } from "./status.js";
 import { recordsWritten } from "./write-hooks.js";
-import { RecordValueError, validateFields, validateMetadata, validateResponseValues, validateSuggestionValue, validateVectors } from "./values.js";
+import {
+  RecordValueError,
+  validateFields,
+  validateMetadata,
+  validateResponseValues,
+  validateSuggestionValue,
+  validateVectors,
+} from "./values.js";
 
 /**
  * Validates and stores a batch of records for a dataset in ONE transaction (contract 3.10): a failed
@@ -31,7 +38,10 @@ import { RecordValueError, validateFields, validateMetadata, validateResponseVal
  *   ``Record at position N is not valid because <reason>``; with false, invalid items are skipped
  *   and reported in `errors` (Hub import behaviour).
  */
-export interface IngestOptions { mode: "create" | "upsert"; raiseOnError?: boolean }
+export interface IngestOptions {
+  mode: "create" | "upsert";
+  raiseOnError?: boolean;
+}
 export interface IngestResult {
   /** Stored records in input order (invalid items skipped), with responses, suggestions and vectors. */
   items: RecordOut[];
@@ -74,14 +84,17 @@ const newId = (): string => {
   return `${ms.slice(0, 8)}-${ms.slice(8)}-7${randomUUID().slice(15)}`;
 };
 
-
 export async function ingestRecords(db: Kysely<DB>, datasetId: string, items: RecordItem[], options: IngestOptions): Promise<IngestResult> {
   const raw = rawSqliteOf(db);
   const result = await db.transaction().execute(async (trx) => {
     const dataset = await trx.selectFrom("datasets").selectAll().where("id", "=", datasetId).executeTakeFirst();
     if (!dataset) throw notFound(`Dataset with id \`${datasetId}\` not found`);
     if (dataset.status !== "ready") {
-      throw unprocessable(options.mode === "create" ? "records cannot be created for a non published dataset" : "records cannot be created or updated for a non published dataset");
+      throw unprocessable(
+        options.mode === "create"
+          ? "records cannot be created for a non published dataset"
+          : "records cannot be created or updated for a non published dataset",
+      );
     }
     const schema = await loadDatasetSchema(trx, dataset);
     return ingestWithSchema(trx, schema, items, options, raw);
@@ -97,7 +110,13 @@ export async function ingestRecords(db: Kysely<DB>, datasetId: string, items: Re
  * writes then go through prepared statements reused across batches, synchronously, instead of
  * Kysely-compiled multi-row statements (the PostgreSQL path, and SQLite without `raw`).
  */
-export async function ingestWithSchema(trx: Kysely<DB>, schema: DatasetSchema, items: RecordItem[], options: IngestOptions, raw: SQLite.Database | null = null): Promise<IngestResult> {
+export async function ingestWithSchema(
+  trx: Kysely<DB>,
+  schema: DatasetSchema,
+  items: RecordItem[],
+  options: IngestOptions,
+  raw: SQLite.Database | null = null,
+): Promise<IngestResult> {
   const raiseOnError = options.raiseOnError ?? true;
   const datasetId = schema.dataset.id;
   const timestamp = now();
@@ -111,19 +130,36 @@ export async function ingestWithSchema(trx: Kysely<DB>, schema: DatasetSchema, i
   const byId = new Map<string, RecordRow>();
   const knownUsers = new Set<string>();
   if (st) {
-    if (externalIds.length > 0) for (const row of st.byExternalIds.all(datasetId, JSON.stringify(externalIds)) as RecordRow[]) byExternal.set(row.external_id!, row);
+    if (externalIds.length > 0)
+      for (const row of st.byExternalIds.all(datasetId, JSON.stringify(externalIds)) as RecordRow[]) byExternal.set(row.external_id!, row);
     if (ids.length > 0) for (const row of st.byIdsInDataset.all(datasetId, JSON.stringify(ids)) as RecordRow[]) byId.set(row.id, row);
     if (userIds.length > 0) for (const u of st.users.all(JSON.stringify(userIds)) as { id: string }[]) knownUsers.add(u.id);
   } else {
     for (let i = 0; i < externalIds.length; i += CHUNK) {
-      const rows = await trx.selectFrom("records").selectAll().where("dataset_id", "=", datasetId).where("external_id", "in", externalIds.slice(i, i + CHUNK)).execute();
+      const rows = await trx
+        .selectFrom("records")
+        .selectAll()
+        .where("dataset_id", "=", datasetId)
+        .where("external_id", "in", externalIds.slice(i, i + CHUNK))
+        .execute();
       for (const row of rows) byExternal.set(row.external_id!, row);
     }
     for (let i = 0; i < ids.length; i += CHUNK) {
-      for (const row of await trx.selectFrom("records").selectAll().where("dataset_id", "=", datasetId).where("id", "in", ids.slice(i, i + CHUNK)).execute()) byId.set(row.id, row);
+      for (const row of await trx
+        .selectFrom("records")
+        .selectAll()
+        .where("dataset_id", "=", datasetId)
+        .where("id", "in", ids.slice(i, i + CHUNK))
+        .execute())
+        byId.set(row.id, row);
     }
     for (let i = 0; i < userIds.length; i += CHUNK) {
-      for (const u of await trx.selectFrom("users").select("id").where("id", "in", userIds.slice(i, i + CHUNK)).execute()) knownUsers.add(u.id);
+      for (const u of await trx
+        .selectFrom("users")
+        .select("id")
+        .where("id", "in", userIds.slice(i, i + CHUNK))
+        .execute())
+        knownUsers.add(u.id);
     }
   }
   if (options.mode === "create" && byExternal.size > 0) {
@@ -137,8 +173,10 @@ export async function ingestWithSchema(trx: Kysely<DB>, schema: DatasetSchema, i
     try {
       let existing: RecordRow | null = null;
       if (options.mode === "upsert") {
-        existing = (item.external_id !== null && item.external_id !== undefined ? byExternal.get(item.external_id) : undefined)
-          ?? (item.id ? byId.get(item.id) : undefined) ?? null;
+        existing =
+          (item.external_id !== null && item.external_id !== undefined ? byExternal.get(item.external_id) : undefined) ??
+          (item.id ? byId.get(item.id) : undefined) ??
+          null;
       }
       const id = existing?.id ?? newId();
       if (seenIds.has(id)) throw new RecordValueError(`record with id \`${id}\` appears more than once in the request`);
@@ -169,27 +207,61 @@ export async function ingestWithSchema(trx: Kysely<DB>, schema: DatasetSchema, i
 
   const created = prepared.filter((p) => !p.existing);
   const updated = prepared.filter((p) => p.existing);
-  const responses = prepared.flatMap((p) => (p.item.responses ?? []).map((r) => ({ recordId: p.id, userId: r.user_id, status: r.status, values: r.values ?? null })));
+  const responses = prepared.flatMap((p) =>
+    (p.item.responses ?? []).map((r) => ({ recordId: p.id, userId: r.user_id, status: r.status, values: r.values ?? null })),
+  );
   // A new record's responses are all in its item, so its status is known before it is written.
-  const statusOfNew = (p: Prepared) => recordStatusFor((p.item.responses ?? []).filter((r) => r.status === "submitted").length, schema.minSubmitted);
+  const statusOfNew = (p: Prepared) =>
+    recordStatusFor((p.item.responses ?? []).filter((r) => r.status === "submitted").length, schema.minSubmitted);
   const suggestionRows = prepared.flatMap((p) => p.suggestions.map((s) => ({ recordId: p.id, id: newId(), ...s })));
   const responseRows = responses.map((r) => ({ ...r, id: newId() }));
-  const vectorRows = prepared.flatMap((p) => Object.entries(p.item.vectors ?? {}).map(([name, values]) => ({ recordId: p.id, name, values })));
+  const vectorRows = prepared.flatMap((p) =>
+    Object.entries(p.item.vectors ?? {}).map(([name, values]) => ({ recordId: p.id, name, values })),
+  );
 
-  for (const p of created) p.json = { fields: JSON.stringify(p.item.fields ?? {}), metadata: p.item.metadata ? JSON.stringify(p.item.metadata) : null };
+  for (const p of created)
+    p.json = { fields: JSON.stringify(p.item.fields ?? {}), metadata: p.item.metadata ? JSON.stringify(p.item.metadata) : null };
   if (st) {
     // Synchronous from here to the end of the writes: the Kysely transaction holds the connection.
-    for (const p of created) st.insertRecord.run(p.id, datasetId, p.item.external_id ?? null, p.json!.fields, p.json!.metadata, statusOfNew(p), timestamp, timestamp);
+    for (const p of created)
+      st.insertRecord.run(
+        p.id,
+        datasetId,
+        p.item.external_id ?? null,
+        p.json!.fields,
+        p.json!.metadata,
+        statusOfNew(p),
+        timestamp,
+        timestamp,
+      );
     for (const p of updated) {
       if (p.updatedFields !== null) st.updateRecordFields.run(p.updatedFields, p.id);
       if (p.metadataSent) st.updateRecordMetadata.run(p.item.metadata ? JSON.stringify(p.item.metadata) : null, timestamp, p.id);
       else st.touchRecord.run(timestamp, p.id);
     }
     for (const r of suggestionRows) {
-      st.upsertSuggestion.run(r.id, r.recordId, r.questionId, JSON.stringify(r.s.value), r.s.score === undefined || r.s.score === null ? null : JSON.stringify(r.s.score),
-        r.s.agent ?? null, r.s.type ?? null, timestamp, timestamp);
+      st.upsertSuggestion.run(
+        r.id,
+        r.recordId,
+        r.questionId,
+        JSON.stringify(r.s.value),
+        r.s.score === undefined || r.s.score === null ? null : JSON.stringify(r.s.score),
+        r.s.agent ?? null,
+        r.s.type ?? null,
+        timestamp,
+        timestamp,
+      );
     }
-    for (const r of responseRows) st.upsertResponse.run(r.id, r.recordId, r.userId, r.status, r.values === null ? null : JSON.stringify(r.values), timestamp, timestamp);
+    for (const r of responseRows)
+      st.upsertResponse.run(
+        r.id,
+        r.recordId,
+        r.userId,
+        r.status,
+        r.values === null ? null : JSON.stringify(r.values),
+        timestamp,
+        timestamp,
+      );
     for (const v of vectorRows) {
       const settingsId = schema.vectorByName.get(v.name)!.id;
       if (v.values === null) st.deleteVector.run(v.recordId, settingsId);
@@ -199,22 +271,41 @@ export async function ingestWithSchema(trx: Kysely<DB>, schema: DatasetSchema, i
     if (responses.length > 0) st.touchDataset.run(timestamp, datasetId);
   } else {
     for (let i = 0; i < created.length; i += CHUNK) {
-      await trx.insertInto("records").values(created.slice(i, i + CHUNK).map((p) => ({
-        id: p.id, dataset_id: datasetId, external_id: p.item.external_id ?? null, fields: p.json!.fields,
-        metadata: p.json!.metadata, status: statusOfNew(p), inserted_at: timestamp, updated_at: timestamp,
-      }))).execute();
+      await trx
+        .insertInto("records")
+        .values(
+          created.slice(i, i + CHUNK).map((p) => ({
+            id: p.id,
+            dataset_id: datasetId,
+            external_id: p.item.external_id ?? null,
+            fields: p.json!.fields,
+            metadata: p.json!.metadata,
+            status: statusOfNew(p),
+            inserted_at: timestamp,
+            updated_at: timestamp,
+          })),
+        )
+        .execute();
     }
     for (const p of updated) {
-      await trx.updateTable("records").set({
-        updated_at: timestamp,
-        ...(p.metadataSent ? { metadata: p.item.metadata ? JSON.stringify(p.item.metadata) : null } : {}),
-        ...(p.updatedFields !== null ? { fields: p.updatedFields } : {}),
-      }).where("id", "=", p.id).execute();
+      await trx
+        .updateTable("records")
+        .set({
+          updated_at: timestamp,
+          ...(p.metadataSent ? { metadata: p.item.metadata ? JSON.stringify(p.item.metadata) : null } : {}),
+          ...(p.updatedFields !== null ? { fields: p.updatedFields } : {}),
+        })
+        .where("id", "=", p.id)
+        .execute();
     }
     await upsertSuggestions(trx, suggestionRows, timestamp);
     await upsertResponses(trx, responseRows, timestamp);
     await upsertVectors(trx, schema, vectorRows);
-    await refreshRecordStatuses(trx, updated.map((p) => p.id), schema.minSubmitted);
+    await refreshRecordStatuses(
+      trx,
+      updated.map((p) => p.id),
+      schema.minSubmitted,
+    );
     if (responses.length > 0) await trx.updateTable("datasets").set({ last_activity_at: timestamp }).where("id", "=", datasetId).execute();
   }
 
@@ -223,31 +314,68 @@ export async function ingestWithSchema(trx: Kysely<DB>, schema: DatasetSchema, i
   const updatedRows = new Map<string, RecordOut>();
   const updatedIds = updated.map((p) => p.id);
   for (let i = 0; i < updatedIds.length; i += CHUNK) {
-    const rows = st ? (st.byIds.all(JSON.stringify(updatedIds.slice(i, i + CHUNK))) as RecordRow[])
-      : await trx.selectFrom("records").selectAll().where("id", "in", updatedIds.slice(i, i + CHUNK)).execute();
+    const rows = st
+      ? (st.byIds.all(JSON.stringify(updatedIds.slice(i, i + CHUNK))) as RecordRow[])
+      : await trx
+          .selectFrom("records")
+          .selectAll()
+          .where("id", "in", updatedIds.slice(i, i + CHUNK))
+          .execute();
     // Only owners and admin members ingest (the bulk routes check it), so the full view.
-    for (const out of await withIncludes(trx, schema, rows, { responses: true, suggestions: true, vectors: null }, FULL_VIEW)) updatedRows.set(out.id, out);
+    for (const out of await withIncludes(trx, schema, rows, { responses: true, suggestions: true, vectors: null }, FULL_VIEW))
+      updatedRows.set(out.id, out);
   }
   const suggestionsOf = groupBy(suggestionRows, (r) => r.recordId);
   const responsesOf = groupBy(responseRows, (r) => r.recordId);
-  const out = prepared.map((p): RecordOut => updatedRows.get(p.id) ?? {
-    id: p.id, status: statusOfNew(p), fields: p.item.fields ?? {}, metadata: p.item.metadata ?? null, external_id: p.item.external_id ?? null,
-    dataset_id: datasetId, inserted_at: timestamp, updated_at: timestamp,
-    responses: (responsesOf.get(p.id) ?? []).map((r) => ({ id: r.id, values: r.values as ResponseOut["values"], status: r.status, record_id: p.id, user_id: r.userId, inserted_at: timestamp, updated_at: timestamp })),
-    suggestions: (suggestionsOf.get(p.id) ?? []).map((r) => ({
-      id: r.id, question_id: r.questionId, type: r.s.type ?? null, value: r.s.value ?? null, agent: r.s.agent ?? null,
-      score: r.s.score ?? null, inserted_at: timestamp, updated_at: timestamp,
-    })),
-  });
-  const itemsJson = () => `[${out.map((o, i) => { const json = prepared[i]!.json; return json ? newRecordJson(o, json) : JSON.stringify(o); }).join(",")}]`;
+  const out = prepared.map(
+    (p): RecordOut =>
+      updatedRows.get(p.id) ?? {
+        id: p.id,
+        status: statusOfNew(p),
+        fields: p.item.fields ?? {},
+        metadata: p.item.metadata ?? null,
+        external_id: p.item.external_id ?? null,
+        dataset_id: datasetId,
+        inserted_at: timestamp,
+        updated_at: timestamp,
+        responses: (responsesOf.get(p.id) ?? []).map((r) => ({
+          id: r.id,
+          values: r.values as ResponseOut["values"],
+          status: r.status,
+          record_id: p.id,
+          user_id: r.userId,
+          inserted_at: timestamp,
+          updated_at: timestamp,
+        })),
+        suggestions: (suggestionsOf.get(p.id) ?? []).map((r) => ({
+          id: r.id,
+          question_id: r.questionId,
+          type: r.s.type ?? null,
+          value: r.s.value ?? null,
+          agent: r.s.agent ?? null,
+          score: r.s.score ?? null,
+          inserted_at: timestamp,
+          updated_at: timestamp,
+        })),
+      },
+  );
+  const itemsJson = () =>
+    `[${out
+      .map((o, i) => {
+        const json = prepared[i]!.json;
+        return json ? newRecordJson(o, json) : JSON.stringify(o);
+      })
+      .join(",")}]`;
   return { items: out, itemsJson, createdIds: created.map((p) => p.id), updatedIds, errors };
 }
 
 /** JSON.stringify of a new record's RecordOut (same keys, same order), with its stored fields and metadata text. */
 function newRecordJson(o: RecordOut, json: { fields: string; metadata: string | null }): string {
-  return `{"id":${JSON.stringify(o.id)},"status":${JSON.stringify(o.status)},"fields":${json.fields},"metadata":${json.metadata ?? "null"},`
-    + `"external_id":${JSON.stringify(o.external_id)},"dataset_id":${JSON.stringify(o.dataset_id)},"inserted_at":${JSON.stringify(o.inserted_at)},`
-    + `"updated_at":${JSON.stringify(o.updated_at)},"responses":${JSON.stringify(o.responses)},"suggestions":${JSON.stringify(o.suggestions)}}`;
+  return (
+    `{"id":${JSON.stringify(o.id)},"status":${JSON.stringify(o.status)},"fields":${json.fields},"metadata":${json.metadata ?? "null"},` +
+    `"external_id":${JSON.stringify(o.external_id)},"dataset_id":${JSON.stringify(o.dataset_id)},"inserted_at":${JSON.stringify(o.inserted_at)},` +
+    `"updated_at":${JSON.stringify(o.updated_at)},"responses":${JSON.stringify(o.responses)},"suggestions":${JSON.stringify(o.suggestions)}}`
+  );
 }
 
 function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
@@ -262,10 +390,20 @@ function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
 
 /** Prepared statements of the SQLite ingestion, per connection (compiled once, reused by every batch). */
 interface IngestStatements {
-  byExternalIds: SQLite.Statement; byIds: SQLite.Statement; byIdsInDataset: SQLite.Statement; users: SQLite.Statement;
-  insertRecord: SQLite.Statement; updateRecordFields: SQLite.Statement; updateRecordMetadata: SQLite.Statement; touchRecord: SQLite.Statement;
-  upsertSuggestion: SQLite.Statement; upsertResponse: SQLite.Statement; upsertVector: SQLite.Statement; deleteVector: SQLite.Statement;
-  refreshStatus: SQLite.Statement; touchDataset: SQLite.Statement;
+  byExternalIds: SQLite.Statement;
+  byIds: SQLite.Statement;
+  byIdsInDataset: SQLite.Statement;
+  users: SQLite.Statement;
+  insertRecord: SQLite.Statement;
+  updateRecordFields: SQLite.Statement;
+  updateRecordMetadata: SQLite.Statement;
+  touchRecord: SQLite.Statement;
+  upsertSuggestion: SQLite.Statement;
+  upsertResponse: SQLite.Statement;
+  upsertVector: SQLite.Statement;
+  deleteVector: SQLite.Statement;
+  refreshStatus: SQLite.Statement;
+  touchDataset: SQLite.Statement;
 }
 const statementCache = new WeakMap<SQLite.Database, IngestStatements>();
 
@@ -277,18 +415,24 @@ function statementsOf(raw: SQLite.Database): IngestStatements {
     byIds: raw.prepare("SELECT * FROM records WHERE id IN (SELECT value FROM json_each(?))"),
     byIdsInDataset: raw.prepare("SELECT * FROM records WHERE dataset_id = ? AND id IN (SELECT value FROM json_each(?))"),
     users: raw.prepare("SELECT id FROM users WHERE id IN (SELECT value FROM json_each(?))"),
-    insertRecord: raw.prepare("INSERT INTO records (id, dataset_id, external_id, fields, metadata, status, inserted_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"),
+    insertRecord: raw.prepare(
+      "INSERT INTO records (id, dataset_id, external_id, fields, metadata, status, inserted_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    ),
     updateRecordFields: raw.prepare("UPDATE records SET fields = ? WHERE id = ?"),
     updateRecordMetadata: raw.prepare("UPDATE records SET metadata = ?, updated_at = ? WHERE id = ?"),
     touchRecord: raw.prepare("UPDATE records SET updated_at = ? WHERE id = ?"),
-    upsertSuggestion: raw.prepare(`INSERT INTO suggestions (id, record_id, question_id, value, score, agent, type, inserted_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+    upsertSuggestion:
+      raw.prepare(`INSERT INTO suggestions (id, record_id, question_id, value, score, agent, type, inserted_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (record_id, question_id) DO UPDATE SET value = excluded.value, score = excluded.score, agent = excluded.agent, type = excluded.type, updated_at = excluded.updated_at`),
-    upsertResponse: raw.prepare(`INSERT INTO responses (id, record_id, user_id, status, "values", inserted_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+    upsertResponse:
+      raw.prepare(`INSERT INTO responses (id, record_id, user_id, status, "values", inserted_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (record_id, user_id) DO UPDATE SET status = excluded.status, "values" = excluded."values", updated_at = excluded.updated_at`),
     upsertVector: raw.prepare(`INSERT INTO record_vectors (vector_settings_id, record_id, vector, exact) VALUES (?, ?, ?, ?)
       ON CONFLICT (vector_settings_id, record_id) DO UPDATE SET vector = excluded.vector, exact = excluded.exact`),
     deleteVector: raw.prepare("DELETE FROM record_vectors WHERE record_id = ? AND vector_settings_id = ?"),
-    refreshStatus: raw.prepare(`UPDATE records SET status = CASE WHEN (SELECT count(*) FROM responses WHERE responses.record_id = records.id AND responses.status = 'submitted') >= ? THEN 'completed' ELSE 'pending' END WHERE id = ?`),
+    refreshStatus: raw.prepare(
+      `UPDATE records SET status = CASE WHEN (SELECT count(*) FROM responses WHERE responses.record_id = records.id AND responses.status = 'submitted') >= ? THEN 'completed' ELSE 'pending' END WHERE id = ?`,
+    ),
     touchDataset: raw.prepare("UPDATE datasets SET last_activity_at = ? WHERE id = ?"),
   };
   statementCache.set(raw, st);
@@ -305,14 +449,22 @@ export async function indexRecordTexts(db: Kysely<DB>): Promise<void> {
 }
 
 /** Resolves question ids (or names) and validates values; duplicate questions in one record are refused. */
-export function prepareSuggestions(schema: DatasetSchema, suggestions: SuggestionCreate[], recordFields: Record<string, unknown> | null): { questionId: string; s: SuggestionCreate }[] {
+export function prepareSuggestions(
+  schema: DatasetSchema,
+  suggestions: SuggestionCreate[],
+  recordFields: Record<string, unknown> | null,
+): { questionId: string; s: SuggestionCreate }[] {
   const seen = new Set<string>();
   return suggestions.map((s) => {
-    const question = s.question_id !== undefined ? schema.questionById.get(s.question_id) : schema.questionByName.get(s.question_name ?? "");
+    const question =
+      s.question_id !== undefined ? schema.questionById.get(s.question_id) : schema.questionByName.get(s.question_name ?? "");
     if (!question) {
-      throw new RecordValueError(`record does not have valid suggestions: ${s.question_id !== undefined ? `question with id=${s.question_id}` : `question with name=${s.question_name ?? ""}`} does not exist for dataset with id=${schema.dataset.id}`);
+      throw new RecordValueError(
+        `record does not have valid suggestions: ${s.question_id !== undefined ? `question with id=${s.question_id}` : `question with name=${s.question_name ?? ""}`} does not exist for dataset with id=${schema.dataset.id}`,
+      );
     }
-    if (seen.has(question.id)) throw new RecordValueError(`record does not have valid suggestions: found duplicate suggestions question IDs`);
+    if (seen.has(question.id))
+      throw new RecordValueError(`record does not have valid suggestions: found duplicate suggestions question IDs`);
     seen.add(question.id);
     try {
       validateSuggestionValue(question, s.value, s.score, recordFields);
@@ -324,7 +476,12 @@ export function prepareSuggestions(schema: DatasetSchema, suggestions: Suggestio
   });
 }
 
-function validateResponses(schema: DatasetSchema, item: RecordItem, knownUsers: Set<string>, recordFields: Record<string, unknown> | null): void {
+function validateResponses(
+  schema: DatasetSchema,
+  item: RecordItem,
+  knownUsers: Set<string>,
+  recordFields: Record<string, unknown> | null,
+): void {
   const seen = new Set<string>();
   for (const r of item.responses ?? []) {
     try {
@@ -339,39 +496,103 @@ function validateResponses(schema: DatasetSchema, item: RecordItem, knownUsers: 
   }
 }
 
-export async function upsertSuggestions(trx: Kysely<DB>, rows: { id?: string; recordId: string; questionId: string; s: SuggestionCreate }[], timestamp: string): Promise<void> {
+export async function upsertSuggestions(
+  trx: Kysely<DB>,
+  rows: { id?: string; recordId: string; questionId: string; s: SuggestionCreate }[],
+  timestamp: string,
+): Promise<void> {
   for (let i = 0; i < rows.length; i += CHUNK) {
-    await trx.insertInto("suggestions").values(rows.slice(i, i + CHUNK).map((r) => ({
-      id: r.id ?? newId(), record_id: r.recordId, question_id: r.questionId, value: JSON.stringify(r.s.value),
-      score: r.s.score === undefined || r.s.score === null ? null : JSON.stringify(r.s.score), agent: r.s.agent ?? null, type: r.s.type ?? null,
-      inserted_at: timestamp, updated_at: timestamp,
-    }))).onConflict((oc) => oc.columns(["record_id", "question_id"]).doUpdateSet((eb) => ({
-      value: eb.ref("excluded.value"), score: eb.ref("excluded.score"), agent: eb.ref("excluded.agent"), type: eb.ref("excluded.type"), updated_at: eb.ref("excluded.updated_at"),
-    }))).execute();
+    await trx
+      .insertInto("suggestions")
+      .values(
+        rows.slice(i, i + CHUNK).map((r) => ({
+          id: r.id ?? newId(),
+          record_id: r.recordId,
+          question_id: r.questionId,
+          value: JSON.stringify(r.s.value),
+          score: r.s.score === undefined || r.s.score === null ? null : JSON.stringify(r.s.score),
+          agent: r.s.agent ?? null,
+          type: r.s.type ?? null,
+          inserted_at: timestamp,
+          updated_at: timestamp,
+        })),
+      )
+      .onConflict((oc) =>
+        oc.columns(["record_id", "question_id"]).doUpdateSet((eb) => ({
+          value: eb.ref("excluded.value"),
+          score: eb.ref("excluded.score"),
+          agent: eb.ref("excluded.agent"),
+          type: eb.ref("excluded.type"),
+          updated_at: eb.ref("excluded.updated_at"),
+        })),
+      )
+      .execute();
   }
 }
 
-export async function upsertResponses(trx: Kysely<DB>, rows: { id?: string; recordId: string; userId: string; status: "submitted" | "draft" | "discarded"; values: Record<string, unknown> | null }[], timestamp: string): Promise<void> {
+export async function upsertResponses(
+  trx: Kysely<DB>,
+  rows: {
+    id?: string;
+    recordId: string;
+    userId: string;
+    status: "submitted" | "draft" | "discarded";
+    values: Record<string, unknown> | null;
+  }[],
+  timestamp: string,
+): Promise<void> {
   for (let i = 0; i < rows.length; i += CHUNK) {
-    await trx.insertInto("responses").values(rows.slice(i, i + CHUNK).map((r) => ({
-      id: r.id ?? newId(), record_id: r.recordId, user_id: r.userId, status: r.status, values: r.values === null ? null : JSON.stringify(r.values),
-      inserted_at: timestamp, updated_at: timestamp,
-    }))).onConflict((oc) => oc.columns(["record_id", "user_id"]).doUpdateSet((eb) => ({
-      status: eb.ref("excluded.status"), values: eb.ref("excluded.values"), updated_at: eb.ref("excluded.updated_at"),
-    }))).execute();
+    await trx
+      .insertInto("responses")
+      .values(
+        rows.slice(i, i + CHUNK).map((r) => ({
+          id: r.id ?? newId(),
+          record_id: r.recordId,
+          user_id: r.userId,
+          status: r.status,
+          values: r.values === null ? null : JSON.stringify(r.values),
+          inserted_at: timestamp,
+          updated_at: timestamp,
+        })),
+      )
+      .onConflict((oc) =>
+        oc.columns(["record_id", "user_id"]).doUpdateSet((eb) => ({
+          status: eb.ref("excluded.status"),
+          values: eb.ref("excluded.values"),
+          updated_at: eb.ref("excluded.updated_at"),
+        })),
+      )
+      .execute();
   }
 }
 
 /** Upserts vectors per (record, vector settings); a null value removes that vector. */
-export async function upsertVectors(trx: Kysely<DB>, schema: DatasetSchema, rows: { recordId: string; name: string; values: number[] | null }[]): Promise<void> {
+export async function upsertVectors(
+  trx: Kysely<DB>,
+  schema: DatasetSchema,
+  rows: { recordId: string; name: string; values: number[] | null }[],
+): Promise<void> {
   const resolved = rows.map((r) => ({ ...r, settingsId: schema.vectorByName.get(r.name)!.id }));
   for (const r of resolved.filter((x) => x.values === null)) {
     await trx.deleteFrom("record_vectors").where("record_id", "=", r.recordId).where("vector_settings_id", "=", r.settingsId).execute();
   }
   const writes = resolved.filter((x) => x.values !== null);
   for (let i = 0; i < writes.length; i += CHUNK) {
-    await trx.insertInto("record_vectors").values(writes.slice(i, i + CHUNK).map((r) => ({
-      vector_settings_id: r.settingsId, record_id: r.recordId, vector: encodeVector(r.values!), exact: vectorExact(r.values!),
-    }))).onConflict((oc) => oc.columns(["vector_settings_id", "record_id"]).doUpdateSet((eb) => ({ vector: eb.ref("excluded.vector"), exact: eb.ref("excluded.exact") }))).execute();
+    await trx
+      .insertInto("record_vectors")
+      .values(
+        writes.slice(i, i + CHUNK).map((r) => ({
+          vector_settings_id: r.settingsId,
+          record_id: r.recordId,
+          vector: encodeVector(r.values!),
+          exact: vectorExact(r.values!),
+        })),
+      )
+      .onConflict((oc) =>
+        oc
+          .columns(["vector_settings_id", "record_id"])
+          .doUpdateSet((eb) => ({ vector: eb.ref("excluded.vector"), exact: eb.ref("excluded.exact") })),
+      )
+      .execute();
   }
 }

@@ -5,28 +5,44 @@ import { parse } from "../http/errors.js";
 const uuid = z.string().uuid({ message: "Input should be a valid UUID" });
 const unitScore = z.number().min(0).max(1);
 
-export const agentSchema = z.string().min(1).max(200).regex(/^(?=.*[a-zA-Z0-9])[a-zA-Z0-9\-_:./\s]+$/, { message: "String should match pattern '^(?=.*[a-zA-Z0-9])[a-zA-Z0-9-_:\\.\\/\\s]+$'" });
+export const agentSchema = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^(?=.*[a-zA-Z0-9])[a-zA-Z0-9\-_:./\s]+$/, {
+    message: "String should match pattern '^(?=.*[a-zA-Z0-9])[a-zA-Z0-9-_:\\.\\/\\s]+$'",
+  });
 
-export const suggestionCreateSchema = z.object({
-  question_id: uuid.optional(),
-  /** Not in the HTTP contract (the SDK sends it alongside question_id); used when question_id is absent, e.g. by the Hub import. */
-  question_name: z.string().optional(),
-  type: z.enum(["model", "human"]).nullable().optional(),
-  value: z.unknown(),
-  agent: agentSchema.nullable().optional(),
-  score: z.union([unitScore, z.array(unitScore).min(1)]).nullable().optional(),
-}).refine((s) => s.question_id !== undefined || s.question_name !== undefined, { message: "Field required", path: ["question_id"] })
+export const suggestionCreateSchema = z
+  .object({
+    question_id: uuid.optional(),
+    /** Not in the HTTP contract (the SDK sends it alongside question_id); used when question_id is absent, e.g. by the Hub import. */
+    question_name: z.string().optional(),
+    type: z.enum(["model", "human"]).nullable().optional(),
+    value: z.unknown(),
+    agent: agentSchema.nullable().optional(),
+    score: z
+      .union([unitScore, z.array(unitScore).min(1)])
+      .nullable()
+      .optional(),
+  })
+  .refine((s) => s.question_id !== undefined || s.question_name !== undefined, { message: "Field required", path: ["question_id"] })
   .refine((s) => s.value !== undefined, { message: "Field required", path: ["value"] });
 export type SuggestionCreate = z.infer<typeof suggestionCreateSchema>;
 
 const responseStatus = z.enum(["submitted", "discarded", "draft"]);
 export const responseValuesSchema = z.record(z.string(), z.unknown());
 
-export const recordResponseSchema = z.object({
-  user_id: uuid,
-  status: responseStatus,
-  values: responseValuesSchema.nullable().optional(),
-}).refine((r) => r.status === "discarded" || (r.values !== undefined && r.values !== null), { message: "values are required for draft and submitted responses", path: ["values"] });
+export const recordResponseSchema = z
+  .object({
+    user_id: uuid,
+    status: responseStatus,
+    values: responseValuesSchema.nullable().optional(),
+  })
+  .refine((r) => r.status === "discarded" || (r.values !== undefined && r.values !== null), {
+    message: "values are required for draft and submitted responses",
+    path: ["values"],
+  });
 
 export const vectorsSchema = z.record(z.string(), z.array(z.number()).nullable());
 
@@ -34,7 +50,10 @@ export const recordItemSchema = z.object({
   id: uuid.nullable().optional(),
   fields: z.record(z.string(), z.unknown()).nullable().optional(),
   metadata: z.record(z.string(), z.unknown()).nullable().optional(),
-  external_id: z.union([z.string(), z.number().transform((n) => String(n))]).nullable().optional(),
+  external_id: z
+    .union([z.string(), z.number().transform((n) => String(n))])
+    .nullable()
+    .optional(),
   responses: z.array(recordResponseSchema).nullable().optional(),
   suggestions: z.array(suggestionCreateSchema).nullable().optional(),
   vectors: vectorsSchema.nullable().optional(),
@@ -55,21 +74,33 @@ const externalIdsUnique = (items: RecordItem[], ctx: z.RefinementCtx) => {
   }
 };
 
-export const recordsBulkSchema = z.object({
-  items: z.array(recordItemSchema).min(1).max(MAX_RECORDS_PER_BULK),
-}).superRefine((body, ctx) => externalIdsUnique(body.items, ctx));
+export const recordsBulkSchema = z
+  .object({
+    items: z.array(recordItemSchema).min(1).max(MAX_RECORDS_PER_BULK),
+  })
+  .superRefine((body, ctx) => externalIdsUnique(body.items, ctx));
 
-export const responseUpsertSchema = z.object({
-  status: responseStatus,
-  values: responseValuesSchema.nullable().optional(),
-}).refine((r) => r.status !== "submitted" || (r.values !== undefined && r.values !== null), { message: "Field required", path: ["values"] });
-
-export const responsesBulkSchema = z.object({
-  items: z.array(z.object({
-    record_id: uuid,
+export const responseUpsertSchema = z
+  .object({
     status: responseStatus,
     values: responseValuesSchema.nullable().optional(),
-  })).min(1).max(100),
+  })
+  .refine((r) => r.status !== "submitted" || (r.values !== undefined && r.values !== null), {
+    message: "Field required",
+    path: ["values"],
+  });
+
+export const responsesBulkSchema = z.object({
+  items: z
+    .array(
+      z.object({
+        record_id: uuid,
+        status: responseStatus,
+        values: responseValuesSchema.nullable().optional(),
+      }),
+    )
+    .min(1)
+    .max(100),
 });
 
 export const recordUpdateSchema = z.object({
@@ -83,9 +114,14 @@ export const recordUpdateSchema = z.object({
  * values (hundreds of numbers per record) are checked in one loop instead of one zod check per number.
  * Whenever that check or the rest fails, the full schema parses the body, so errors are identical.
  */
-const recordsBulkFastSchema = z.object({
-  items: z.array(recordItemSchema.extend({ vectors: z.record(z.string(), z.unknown()).nullable().optional() })).min(1).max(MAX_RECORDS_PER_BULK),
-}).superRefine((body, ctx) => externalIdsUnique(body.items as RecordItem[], ctx));
+const recordsBulkFastSchema = z
+  .object({
+    items: z
+      .array(recordItemSchema.extend({ vectors: z.record(z.string(), z.unknown()).nullable().optional() }))
+      .min(1)
+      .max(MAX_RECORDS_PER_BULK),
+  })
+  .superRefine((body, ctx) => externalIdsUnique(body.items as RecordItem[], ctx));
 
 const isNumberList = (value: unknown): boolean => {
   if (!Array.isArray(value)) return false;

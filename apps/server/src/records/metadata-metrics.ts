@@ -12,9 +12,16 @@ import type { DB } from "../db/schema.js";
  * are folded in seq ranges of CHUNK_SEQS, one transaction each, so that a first computation at 1M
  * records does not hold the connection for seconds; search/warm-up.ts computes them after imports.
  */
-export interface TermCount { term: unknown; count: number }
+export interface TermCount {
+  term: unknown;
+  count: number;
+}
 
-interface Entry<T> { version: number; upTo: number; value: T }
+interface Entry<T> {
+  version: number;
+  upTo: number;
+  value: T;
+}
 const MAX_CACHED_TERMS = 10_000;
 /** Seqs folded per transaction (~0.1 s of CPU at the bench's metadata). */
 const CHUNK_SEQS = 100_000;
@@ -22,15 +29,20 @@ const caches = new WeakMap<object, Map<string, Entry<unknown>>>();
 
 function cacheOf(db: Kysely<DB>): Map<string, Entry<unknown>> {
   let cache = caches.get(db);
-  if (!cache) { cache = new Map(); caches.set(db, cache); }
+  if (!cache) {
+    cache = new Map();
+    caches.set(db, cache);
+  }
   return cache;
 }
 
 async function datasetState(db: Kysely<DB>, datasetId: string): Promise<{ version: number; first: number; last: number }> {
-  return (await sql<{ version: number; first: number; last: number }>`SELECT
+  return (
+    await sql<{ version: number; first: number; last: number }>`SELECT
       coalesce((SELECT version FROM search_index_versions WHERE dataset_id = ${datasetId}), 0) AS version,
       coalesce((SELECT min(seq) FROM records WHERE dataset_id = ${datasetId}), 0) AS first,
-      coalesce((SELECT max(seq) FROM records WHERE dataset_id = ${datasetId}), 0) AS last`.execute(db)).rows[0]!;
+      coalesce((SELECT max(seq) FROM records WHERE dataset_id = ${datasetId}), 0) AS last`.execute(db)
+  ).rows[0]!;
 }
 
 /** How a metric is kept: its cache key, its value before any record, and how records fold into it. */
@@ -49,7 +61,13 @@ interface Fold<T> {
  * over). Null, with nothing computed, when starting over (no value cached at the current version)
  * would fold a seq span of `fromScratchBelow` or more.
  */
-async function upToDate<T>(db: Kysely<DB>, datasetId: string, fold: Fold<T>, chunkSeqs: number, fromScratchBelow = Number.POSITIVE_INFINITY): Promise<T | null> {
+async function upToDate<T>(
+  db: Kysely<DB>,
+  datasetId: string,
+  fold: Fold<T>,
+  chunkSeqs: number,
+  fromScratchBelow = Number.POSITIVE_INFINITY,
+): Promise<T | null> {
   const cache = cacheOf(db);
   let entry: Entry<T> | undefined;
   for (let finished = false; !finished;) {
@@ -68,7 +86,8 @@ async function upToDate<T>(db: Kysely<DB>, datasetId: string, fold: Fold<T>, chu
     if (step === "skip") return null;
     finished = step === "done";
   }
-  if (fold.keep(entry!.value)) cache.set(fold.key, entry!); else cache.delete(fold.key);
+  if (fold.keep(entry!.value)) cache.set(fold.key, entry!);
+  else cache.delete(fold.key);
   return entry!.value;
 }
 
@@ -80,7 +99,13 @@ const FOLLOW_FROM_SCRATCH = 20_000;
  * current version (the new records folded in), or computed while the dataset is small (from the
  * start of an import); else left to the warm-up (search/warm-up.ts). Returns whether it ran.
  */
-export async function followMetrics(db: Kysely<DB>, datasetId: string, name: string, kind: "terms" | "range", fromScratchBelow = FOLLOW_FROM_SCRATCH): Promise<boolean> {
+export async function followMetrics(
+  db: Kysely<DB>,
+  datasetId: string,
+  name: string,
+  kind: "terms" | "range",
+  fromScratchBelow = FOLLOW_FROM_SCRATCH,
+): Promise<boolean> {
   if (kind === "terms") return (await upToDate(db, datasetId, termsFold(datasetId, name), CHUNK_SEQS, fromScratchBelow)) !== null;
   return (await upToDate(db, datasetId, rangeFold(datasetId, name), CHUNK_SEQS, fromScratchBelow)) !== null;
 }
@@ -134,12 +159,15 @@ function rangeFold(datasetId: string, name: string): Fold<{ min: number | null; 
     key: `${datasetId}\u0000${name}\u0000range`,
     empty: () => ({ min: null, max: null }),
     add: async (trx, value, from, to) => {
-      const row = (await sql<{ min: number | null; max: number | null }>`
+      const row = (
+        await sql<{ min: number | null; max: number | null }>`
         select min(json_extract(r.metadata, ${path})) as min, max(json_extract(r.metadata, ${path})) as max
         from records r
         where r.dataset_id = ${datasetId} and r.seq > ${from} and r.seq <= ${to} and r.metadata is not null and json_valid(r.metadata)
-          and json_type(r.metadata, ${path}) in ('integer', 'real')`.execute(trx)).rows[0];
-      const pick = (a: number | null, b: number | null | undefined, f: (x: number, y: number) => number) => (b === null || b === undefined ? a : a === null ? b : f(a, b));
+          and json_type(r.metadata, ${path}) in ('integer', 'real')`.execute(trx)
+      ).rows[0];
+      const pick = (a: number | null, b: number | null | undefined, f: (x: number, y: number) => number) =>
+        b === null || b === undefined ? a : a === null ? b : f(a, b);
       return { min: pick(value.min, row?.min, Math.min), max: pick(value.max, row?.max, Math.max) };
     },
     keep: () => true,
@@ -153,6 +181,11 @@ export async function termMetrics(db: Kysely<DB>, datasetId: string, name: strin
 }
 
 /** Min and max of the property's numeric (integer or real) values. */
-export async function numberRange(db: Kysely<DB>, datasetId: string, name: string, chunkSeqs = CHUNK_SEQS): Promise<{ min: number | null; max: number | null }> {
+export async function numberRange(
+  db: Kysely<DB>,
+  datasetId: string,
+  name: string,
+  chunkSeqs = CHUNK_SEQS,
+): Promise<{ min: number | null; max: number | null }> {
   return (await upToDate(db, datasetId, rangeFold(datasetId, name), chunkSeqs))!;
 }

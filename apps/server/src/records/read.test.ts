@@ -9,7 +9,9 @@ describe("vectorExact and storedVector", () => {
     const random = seededRandom(19);
     for (let n = 0; n < 2000; n++) {
       // Decimals of 1 to 6 significant digits over many magnitudes, as users and rounded embeddings send.
-      const values = Array.from({ length: 8 }, () => Number(((random() * 2 - 1) * 10 ** Math.floor(random() * 20 - 10)).toPrecision(1 + Math.floor(random() * 6))));
+      const values = Array.from({ length: 8 }, () =>
+        Number(((random() * 2 - 1) * 10 ** Math.floor(random() * 20 - 10)).toPrecision(1 + Math.floor(random() * 6))),
+      );
       expect(vectorExact(values)).toBeNull();
       expect(decodeVector(encodeVector(values))).toEqual(values);
     }

@@ -10,27 +10,60 @@ export type SuggestionRow = Selectable<SuggestionsTable>;
 
 const json = (text: string | null): unknown => (text === null ? null : (JSON.parse(text) as unknown));
 
-export interface ResponseOut { id: string; values: Record<string, { value: unknown }> | null; status: string; record_id: string; user_id: string; inserted_at: string; updated_at: string }
+export interface ResponseOut {
+  id: string;
+  values: Record<string, { value: unknown }> | null;
+  status: string;
+  record_id: string;
+  user_id: string;
+  inserted_at: string;
+  updated_at: string;
+}
 export const responseOut = (r: ResponseRow): ResponseOut => ({
-  id: r.id, values: json(r.values) as ResponseOut["values"], status: r.status, record_id: r.record_id, user_id: r.user_id,
-  inserted_at: r.inserted_at, updated_at: r.updated_at,
+  id: r.id,
+  values: json(r.values) as ResponseOut["values"],
+  status: r.status,
+  record_id: r.record_id,
+  user_id: r.user_id,
+  inserted_at: r.inserted_at,
+  updated_at: r.updated_at,
 });
 
 export const suggestionOut = (s: SuggestionRow) => ({
-  id: s.id, question_id: s.question_id, type: s.type, value: json(s.value), agent: s.agent, score: json(s.score) as number | number[] | null,
-  inserted_at: s.inserted_at, updated_at: s.updated_at,
+  id: s.id,
+  question_id: s.question_id,
+  type: s.type,
+  value: json(s.value),
+  agent: s.agent,
+  score: json(s.score) as number | number[] | null,
+  inserted_at: s.inserted_at,
+  updated_at: s.updated_at,
 });
 export type SuggestionOut = ReturnType<typeof suggestionOut>;
 
 export interface RecordOut {
-  id: string; status: string; fields: Record<string, unknown>; metadata: Record<string, unknown> | null; external_id: string | null;
-  responses?: ResponseOut[]; suggestions?: SuggestionOut[]; vectors?: Record<string, number[]>;
-  dataset_id: string; inserted_at: string; updated_at: string;
+  id: string;
+  status: string;
+  fields: Record<string, unknown>;
+  metadata: Record<string, unknown> | null;
+  external_id: string | null;
+  responses?: ResponseOut[];
+  suggestions?: SuggestionOut[];
+  vectors?: Record<string, number[]>;
+  dataset_id: string;
+  inserted_at: string;
+  updated_at: string;
 }
 
 export const recordOut = (r: RecordRow): RecordOut => ({
-  id: r.id, status: r.status, fields: json(r.fields) as Record<string, unknown>, metadata: json(r.metadata) as Record<string, unknown> | null,
-  external_id: r.external_id, dataset_id: r.dataset_id, inserted_at: r.inserted_at, updated_at: r.updated_at,
+  id: r.id,
+  status: r.status,
+  fields: json(r.fields) as Record<string, unknown>,
+  metadata: json(r.metadata) as Record<string, unknown> | null,
+  external_id: r.external_id,
+  dataset_id: r.dataset_id,
+  inserted_at: r.inserted_at,
+  updated_at: r.updated_at,
 });
 
 /**
@@ -51,7 +84,10 @@ export function decodeVector(blob: Buffer | Uint8Array): number[] {
     let shortest = f;
     for (let p = 1; p <= 9; p++) {
       const candidate = Number(f.toPrecision(p));
-      if (Math.fround(candidate) === f) { shortest = candidate; break; }
+      if (Math.fround(candidate) === f) {
+        shortest = candidate;
+        break;
+      }
     }
     out[i] = shortest;
   }
@@ -119,7 +155,13 @@ const chunks = <T>(items: T[], size: number): T[][] => {
  * Serializes records with the requested parts, in one query per part (no N+1), as `viewer` may see
  * them (records/visibility.ts: only their own responses and visible metadata for annotators).
  */
-export async function withIncludes(db: Kysely<DB>, schema: DatasetSchema, rows: RecordRow[], include: Include, viewer: RecordViewer): Promise<RecordOut[]> {
+export async function withIncludes(
+  db: Kysely<DB>,
+  schema: DatasetSchema,
+  rows: RecordRow[],
+  include: Include,
+  viewer: RecordViewer,
+): Promise<RecordOut[]> {
   const records = rows.map(recordOut);
   if (records.length === 0) return records;
   if (viewer.metadata !== "all") for (const r of records) r.metadata = visibleMetadata(schema, viewer, r.metadata);
@@ -143,7 +185,12 @@ export async function withIncludes(db: Kysely<DB>, schema: DatasetSchema, rows: 
       const wanted = schema.vectorSettings.filter((v) => include.vectors === "all" || include.vectors!.includes(v.name));
       if (wanted.length === 0) continue;
       const names = new Map(wanted.map((v) => [v.id, v.name]));
-      const rows3 = await db.selectFrom("record_vectors").selectAll().where("record_id", "in", part).where("vector_settings_id", "in", [...names.keys()]).execute();
+      const rows3 = await db
+        .selectFrom("record_vectors")
+        .selectAll()
+        .where("record_id", "in", part)
+        .where("vector_settings_id", "in", [...names.keys()])
+        .execute();
       for (const row of rows3) byId.get(row.record_id)!.vectors![names.get(row.vector_settings_id)!] = storedVector(row.vector, row.exact);
     }
   }

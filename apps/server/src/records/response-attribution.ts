@@ -11,14 +11,24 @@ import type { DatasetRow } from "./dataset-schema.js";
  * a user they do not manage and who cannot even see the dataset. Unknown users are left to the
  * ingestion's own "not found" error.
  */
-export async function requireAttributableResponses(db: Kysely<DB>, user: UserRow, dataset: DatasetRow, items: readonly { responses?: readonly { user_id: string }[] | null }[]): Promise<void> {
+export async function requireAttributableResponses(
+  db: Kysely<DB>,
+  user: UserRow,
+  dataset: DatasetRow,
+  items: readonly { responses?: readonly { user_id: string }[] | null }[],
+): Promise<void> {
   if (user.role === "owner") return;
   const userIds = [...new Set(items.flatMap((item) => (item.responses ?? []).map((r) => r.user_id)))];
   if (userIds.length === 0) return;
   const allowed = new Set<string>();
   for (let i = 0; i < userIds.length; i += 500) {
     const chunk = userIds.slice(i, i + 500);
-    const members = await db.selectFrom("workspaces_users").select("user_id").where("workspace_id", "=", dataset.workspace_id).where("user_id", "in", chunk).execute();
+    const members = await db
+      .selectFrom("workspaces_users")
+      .select("user_id")
+      .where("workspace_id", "=", dataset.workspace_id)
+      .where("user_id", "in", chunk)
+      .execute();
     for (const m of members) allowed.add(m.user_id);
     const unknown = await db.selectFrom("users").select("id").where("id", "in", chunk).execute();
     const existing = new Set(unknown.map((u) => u.id));
@@ -27,5 +37,7 @@ export async function requireAttributableResponses(db: Kysely<DB>, user: UserRow
   const position = items.findIndex((item) => (item.responses ?? []).some((r) => !allowed.has(r.user_id)));
   if (position === -1) return;
   const outsider = items[position]!.responses!.find((r) => !allowed.has(r.user_id))!.user_id;
-  throw unprocessable(`Record at position ${position} is not valid because user with id \`${outsider}\` is not a member of the dataset's workspace: admins can only add responses for its members`);
+  throw unprocessable(
+    `Record at position ${position} is not valid because user with id \`${outsider}\` is not a member of the dataset's workspace: admins can only add responses for its members`,
+  );
 }

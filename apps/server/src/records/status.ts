@@ -8,15 +8,28 @@ import { isPostgres } from "../db/dialect.js";
  * least `min_submitted` submitted responses, else `pending`.
  */
 const statusExpression = (minSubmitted: number) =>
-  sql<"pending" | "completed">`CASE WHEN (SELECT count(*) FROM responses WHERE responses.record_id = records.id AND responses.status = 'submitted') >= ${minSubmitted} THEN 'completed' ELSE 'pending' END`;
+  sql<
+    "pending" | "completed"
+  >`CASE WHEN (SELECT count(*) FROM responses WHERE responses.record_id = records.id AND responses.status = 'submitted') >= ${minSubmitted} THEN 'completed' ELSE 'pending' END`;
 
 export async function refreshRecordStatuses(db: Kysely<DB>, recordIds: string[], minSubmitted: number): Promise<void> {
   for (let i = 0; i < recordIds.length; i += 500) {
     // PostgreSQL (read committed): two answers of one record committed at once would each count only
     // their own and leave it pending for good; locking the rows first makes the count below see the
     // other's committed answer (called inside the transaction that wrote the responses).
-    if (isPostgres(db)) await db.selectFrom("records").select("id").where("id", "in", recordIds.slice(i, i + 500)).orderBy("id").forNoKeyUpdate().execute();
-    await db.updateTable("records").set({ status: statusExpression(minSubmitted) }).where("id", "in", recordIds.slice(i, i + 500)).execute();
+    if (isPostgres(db))
+      await db
+        .selectFrom("records")
+        .select("id")
+        .where("id", "in", recordIds.slice(i, i + 500))
+        .orderBy("id")
+        .forNoKeyUpdate()
+        .execute();
+    await db
+      .updateTable("records")
+      .set({ status: statusExpression(minSubmitted) })
+      .where("id", "in", recordIds.slice(i, i + 500))
+      .execute();
   }
 }
 
@@ -24,5 +37,9 @@ export async function refreshRecordStatuses(db: Kysely<DB>, recordIds: string[],
 export async function refreshDatasetRecordStatuses(db: Kysely<DB>, datasetId: string): Promise<void> {
   const dataset = await db.selectFrom("datasets").selectAll().where("id", "=", datasetId).executeTakeFirst();
   if (!dataset) return;
-  await db.updateTable("records").set({ status: statusExpression(minSubmittedOf(dataset)) }).where("dataset_id", "=", datasetId).execute();
+  await db
+    .updateTable("records")
+    .set({ status: statusExpression(minSubmittedOf(dataset)) })
+    .where("dataset_id", "=", datasetId)
+    .execute();
 }

@@ -17,10 +17,16 @@ export interface RichDataset {
   outsideAdmin: Actor;
 }
 
-export async function richDataset(server: TestServer, options: { minSubmitted?: number; allowExtraMetadata?: boolean } = {}): Promise<RichDataset> {
+export async function richDataset(
+  server: TestServer,
+  options: { minSubmitted?: number; allowExtraMetadata?: boolean } = {},
+): Promise<RichDataset> {
   const f = new Fixtures(server);
   const ws = await f.workspace();
-  const ds = await f.dataset(ws.id, { allow_extra_metadata: options.allowExtraMetadata ?? false, distribution: { strategy: "overlap", min_submitted: options.minSubmitted ?? 1 } });
+  const ds = await f.dataset(ws.id, {
+    allow_extra_metadata: options.allowExtraMetadata ?? false,
+    distribution: { strategy: "overlap", min_submitted: options.minSubmitted ?? 1 },
+  });
   await f.field(ds.id, { name: "text", title: "Text", required: true, settings: { type: "text" } });
   await f.field(ds.id, { name: "context", title: "Context", required: false, settings: { type: "text" } });
   const opts = (values: string[]) => values.map((value) => ({ value, text: value.toUpperCase() }));
@@ -37,7 +43,12 @@ export async function richDataset(server: TestServer, options: { minSubmitted?: 
     span: await q("span", false, { type: "span", field: "text", options: opts(["PER", "ORG"]) }),
   };
   await f.metadataProperty(ds.id, { name: "genre", title: "Genre", settings: { type: "terms", values: ["news", "blog", "forum"] } });
-  await f.metadataProperty(ds.id, { name: "words", title: "Words", settings: { type: "integer", min: 0, max: 1000 }, visible_for_annotators: false });
+  await f.metadataProperty(ds.id, {
+    name: "words",
+    title: "Words",
+    settings: { type: "integer", min: 0, max: 1000 },
+    visible_for_annotators: false,
+  });
   await f.metadataProperty(ds.id, { name: "quality", title: "Quality", settings: { type: "float", min: 0, max: 1 } });
   const vector = await f.vectorSettings(ds.id, { name: "emb", title: "Embedding", dimensions: 3 });
   await f.publish(ds.id);

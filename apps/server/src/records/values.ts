@@ -8,7 +8,9 @@ import type { DatasetSchema, FieldDef, MetadataPropertyDef, QuestionDef } from "
  */
 export class RecordValueError extends Error {}
 
-const fail = (message: string): never => { throw new RecordValueError(message); };
+const fail = (message: string): never => {
+  throw new RecordValueError(message);
+};
 
 /** Python-style repr, so messages read like the reference server's (`'x'`, `['a', 'b']`). */
 export function pyRepr(value: unknown): string {
@@ -17,7 +19,10 @@ export function pyRepr(value: unknown): string {
   if (value === true) return "True";
   if (value === false) return "False";
   if (Array.isArray(value)) return `[${value.map(pyRepr).join(", ")}]`;
-  if (typeof value === "object") return `{${Object.entries(value).map(([k, v]) => `${pyRepr(k)}: ${pyRepr(v)}`).join(", ")}}`;
+  if (typeof value === "object")
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${pyRepr(k)}: ${pyRepr(v)}`)
+      .join(", ")}}`;
   return String(value);
 }
 
@@ -34,7 +39,17 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v ===
 
 // ---------------------------------------------------------------- fields
 
-const IMAGE_MIME_TYPES = new Set(["image/avif", "image/gif", "image/ico", "image/jpeg", "image/jpg", "image/png", "image/svg", "image/svg+xml", "image/webp"]);
+const IMAGE_MIME_TYPES = new Set([
+  "image/avif",
+  "image/gif",
+  "image/ico",
+  "image/jpeg",
+  "image/jpg",
+  "image/png",
+  "image/svg",
+  "image/svg+xml",
+  "image/webp",
+]);
 
 function validateImage(name: string, value: unknown): void {
   if (typeof value !== "string") fail(`Wrong value found for field ${pyRepr(name)}. Expected 'str', found ${pyRepr(pyType(value))}`);
@@ -47,7 +62,11 @@ function validateImage(name: string, value: unknown): void {
   }
   if (url.length > 2038) fail(`image field ${pyRepr(name)} URL is too long, the maximum is 2038 characters`);
   let parsed: URL | null = null;
-  try { parsed = new URL(url); } catch { parsed = null; }
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = null;
+  }
   if (!parsed || !["http:", "https:"].includes(parsed.protocol) || !parsed.host || parsed.pathname.length === 0) {
     fail(`image field ${pyRepr(name)} has an invalid URL: it must be an http(s) URL with a host and a path, or a data URL`);
   }
@@ -62,7 +81,8 @@ function validateChat(name: string, value: unknown): void {
       fail(`chat field ${pyRepr(name)} message at position ${i} must be an object with string 'role' and 'content'`);
     }
     const msg = m as { role: string; content: string };
-    if (msg.role.length < 1 || msg.role.length > 20 || !/^\S+$/.test(msg.role)) fail(`chat field ${pyRepr(name)} message at position ${i} has an invalid role: 1 to 20 characters without whitespace`);
+    if (msg.role.length < 1 || msg.role.length > 20 || !/^\S+$/.test(msg.role))
+      fail(`chat field ${pyRepr(name)} message at position ${i} has an invalid role: 1 to 20 characters without whitespace`);
     if (msg.content.length > 20000) fail(`chat field ${pyRepr(name)} message at position ${i} content is longer than 20000 characters`);
   });
 }
@@ -70,10 +90,13 @@ function validateChat(name: string, value: unknown): void {
 function validateFieldValue(field: FieldDef, value: unknown): void {
   switch (field.settings.type) {
     case "text":
-      if (typeof value !== "string") fail(`Wrong value found for field ${pyRepr(field.name)}. Expected 'str', found ${pyRepr(pyType(value))}`);
+      if (typeof value !== "string")
+        fail(`Wrong value found for field ${pyRepr(field.name)}. Expected 'str', found ${pyRepr(pyType(value))}`);
       return;
-    case "image": return validateImage(field.name, value);
-    case "chat": return validateChat(field.name, value);
+    case "image":
+      return validateImage(field.name, value);
+    case "chat":
+      return validateChat(field.name, value);
     case "custom":
       if (!isPlainObject(value)) fail(`Wrong value found for field ${pyRepr(field.name)}. Expected 'dict', found ${pyRepr(pyType(value))}`);
       return;
@@ -100,7 +123,8 @@ export function validateFields(schema: DatasetSchema, fields: Record<string, unk
 
 function validateMetadataValue(property: MetadataPropertyDef, value: unknown): void {
   const settings = property.settings;
-  const because = (reason: string): never => fail(`metadata is not valid: ${pyRepr(property.name)} metadata property validation failed because ${reason}`);
+  const because = (reason: string): never =>
+    fail(`metadata is not valid: ${pyRepr(property.name)} metadata property validation failed because ${reason}`);
   if (typeof value === "number" && !Number.isFinite(value)) because(`${pyRepr(String(value))} is not a valid number`);
   if (settings.type === "terms") {
     const terms = Array.isArray(value) ? value : [value];
@@ -114,7 +138,10 @@ function validateMetadataValue(property: MetadataPropertyDef, value: unknown): v
     because(`${pyRepr(value)} is not ${settings.type === "integer" ? "an integer" : "a float"}`);
   }
   const n = value as number;
-  if ((settings.min !== null && settings.min !== undefined && n < settings.min) || (settings.max !== null && settings.max !== undefined && n > settings.max)) {
+  if (
+    (settings.min !== null && settings.min !== undefined && n < settings.min) ||
+    (settings.max !== null && settings.max !== undefined && n > settings.max)
+  ) {
     because(`${pyRepr(n)} is out of range [${settings.min ?? "None"}, ${settings.max ?? "None"}]`);
   }
 }
@@ -127,7 +154,9 @@ export function validateMetadata(schema: DatasetSchema, metadata: Record<string,
     const property = schema.metadataByName.get(name);
     if (!property) {
       if (!schema.dataset.allow_extra_metadata) {
-        fail(`metadata is not valid: ${pyRepr(name)} metadata property does not exists for dataset ${pyRepr(schema.dataset.id)} and extra metadata is not allowed for this dataset`);
+        fail(
+          `metadata is not valid: ${pyRepr(name)} metadata property does not exists for dataset ${pyRepr(schema.dataset.id)} and extra metadata is not allowed for this dataset`,
+        );
       }
       continue;
     }
@@ -143,7 +172,8 @@ export function validateVectors(schema: DatasetSchema, vectors: Record<string, n
     const settings = schema.vectorByName.get(name);
     if (!settings) fail(`record does not have valid vectors: vector with name=${name} does not exist for dataset_id=${schema.dataset.id}`);
     if (value === null) continue;
-    if (value.length !== settings!.dimensions) fail(`record does not have valid vectors: vector must have ${settings!.dimensions} elements, got ${value.length} elements`);
+    if (value.length !== settings!.dimensions)
+      fail(`record does not have valid vectors: vector must have ${settings!.dimensions} elements, got ${value.length} elements`);
   }
 }
 
@@ -169,46 +199,78 @@ export function answerRuleQuestion(question: QuestionDef): AnswerRuleQuestion {
 /** The contract's wording (the reference server's ValueError texts) of a domain answer rule violation. */
 export function answerViolationMessage(v: AnswerViolation): string {
   switch (v.kind) {
-    case "text.notText": return `text question expects a text value, found ${pyType(v.value)}`;
-    case "text.empty": return "text question expects a non empty text value";
-    case "label.notAnOption": return `${pyRepr(v.value)} is not a valid label for label selection question.\nValid labels are: ${pyRepr(v.allowed)}`;
-    case "multiLabel.notList": return `This MultiLabelSelection question expects a list of values, found ${pyType(v.value)}`;
-    case "multiLabel.empty": return "This MultiLabelSelection question expects a list of values, found empty list";
-    case "multiLabel.duplicates": return "multi label selection questions expect a list of unique values, but duplicates were found";
-    case "multiLabel.notOptions": return `${pyRepr(v.invalid)} are not valid labels for multi label selection question.\nValid labels are: ${pyRepr(v.allowed)}`;
-    case "rating.notAnOption": return `${pyRepr(v.value)} is not a valid rating for rating question.\nValid ratings are: ${pyRepr(v.allowed)}`;
-    case "ranking.notList": return `This Ranking question expects a list of values, found ${pyType(v.value)}`;
-    case "ranking.badItem": return "ranking question expects a list of objects with 'value' and 'rank'";
-    case "ranking.badRank": return `ranking question expects integer ranks, found ${pyRepr(v.rank)}`;
-    case "ranking.notOptions": return `${pyRepr(v.invalid)} are not valid values for ranking question.\nValid values are: ${pyRepr(v.allowed)}`;
-    case "ranking.duplicates": return "ranking question expects a list of unique values, but duplicates were found";
-    case "ranking.incomplete": return `ranking question expects a list containing ${v.expected} values, found a list of ${v.found} values`;
-    case "ranking.rankOutOfRange": return `${pyRepr(v.rank)} are not valid ranks for ranking question.\nValid ranks are: ${pyRepr(v.allowedRanks)}`;
-    case "span.notList": return `span question expects a list of values, found ${pyType(v.value)}`;
-    case "span.tooMany": return `span question expects a list of at most ${v.max} values`;
-    case "span.noFieldText": return `span question requires record to have field \`${v.field}\``;
-    case "span.badItem": return "span question expects a list of objects with string 'label' and integer 'start' and 'end'";
-    case "span.unknownLabel": return `undefined label ${pyRepr(v.label)} for span question.\nValid labels are: ${pyRepr(v.allowed)}`;
-    case "span.startNegative": return "span question response value `start` must have a value greater or equal than `0`";
-    case "span.endTooSmall": return "span question response value `end` must have a value greater or equal than `1`";
-    case "span.startBeyondText": return `span question response value \`start\` must have a value lower than record field \`${v.field}\` length that is \`${v.length}\``;
-    case "span.endBeyondText": return `span question response value \`end\` must have a value lower or equal than record field \`${v.field}\` length that is \`${v.length}\``;
-    case "span.endNotAfterStart": return "span question response value `end` must have a value greater than `start`";
-    case "span.overlapping": return `overlapping values found between spans at index idx=${v.first} and idx=${v.second}`;
+    case "text.notText":
+      return `text question expects a text value, found ${pyType(v.value)}`;
+    case "text.empty":
+      return "text question expects a non empty text value";
+    case "label.notAnOption":
+      return `${pyRepr(v.value)} is not a valid label for label selection question.\nValid labels are: ${pyRepr(v.allowed)}`;
+    case "multiLabel.notList":
+      return `This MultiLabelSelection question expects a list of values, found ${pyType(v.value)}`;
+    case "multiLabel.empty":
+      return "This MultiLabelSelection question expects a list of values, found empty list";
+    case "multiLabel.duplicates":
+      return "multi label selection questions expect a list of unique values, but duplicates were found";
+    case "multiLabel.notOptions":
+      return `${pyRepr(v.invalid)} are not valid labels for multi label selection question.\nValid labels are: ${pyRepr(v.allowed)}`;
+    case "rating.notAnOption":
+      return `${pyRepr(v.value)} is not a valid rating for rating question.\nValid ratings are: ${pyRepr(v.allowed)}`;
+    case "ranking.notList":
+      return `This Ranking question expects a list of values, found ${pyType(v.value)}`;
+    case "ranking.badItem":
+      return "ranking question expects a list of objects with 'value' and 'rank'";
+    case "ranking.badRank":
+      return `ranking question expects integer ranks, found ${pyRepr(v.rank)}`;
+    case "ranking.notOptions":
+      return `${pyRepr(v.invalid)} are not valid values for ranking question.\nValid values are: ${pyRepr(v.allowed)}`;
+    case "ranking.duplicates":
+      return "ranking question expects a list of unique values, but duplicates were found";
+    case "ranking.incomplete":
+      return `ranking question expects a list containing ${v.expected} values, found a list of ${v.found} values`;
+    case "ranking.rankOutOfRange":
+      return `${pyRepr(v.rank)} are not valid ranks for ranking question.\nValid ranks are: ${pyRepr(v.allowedRanks)}`;
+    case "span.notList":
+      return `span question expects a list of values, found ${pyType(v.value)}`;
+    case "span.tooMany":
+      return `span question expects a list of at most ${v.max} values`;
+    case "span.noFieldText":
+      return `span question requires record to have field \`${v.field}\``;
+    case "span.badItem":
+      return "span question expects a list of objects with string 'label' and integer 'start' and 'end'";
+    case "span.unknownLabel":
+      return `undefined label ${pyRepr(v.label)} for span question.\nValid labels are: ${pyRepr(v.allowed)}`;
+    case "span.startNegative":
+      return "span question response value `start` must have a value greater or equal than `0`";
+    case "span.endTooSmall":
+      return "span question response value `end` must have a value greater or equal than `1`";
+    case "span.startBeyondText":
+      return `span question response value \`start\` must have a value lower than record field \`${v.field}\` length that is \`${v.length}\``;
+    case "span.endBeyondText":
+      return `span question response value \`end\` must have a value lower or equal than record field \`${v.field}\` length that is \`${v.length}\``;
+    case "span.endNotAfterStart":
+      return "span question response value `end` must have a value greater than `start`";
+    case "span.overlapping":
+      return `overlapping values found between spans at index idx=${v.first} and idx=${v.second}`;
   }
 }
 
 /** Validates one answer value for a question (contract 3.11) with the domain's rules, throwing RecordValueError with the reason. */
 export function validateQuestionValue(question: QuestionDef, value: unknown, ctx: ValueContext): void {
   const s = question.settings;
-  const fieldText = s.type === "span" ? (typeof ctx.recordFields?.[s.field] === "string" ? (ctx.recordFields[s.field] as string) : null) : undefined;
-  const violation = answerViolation(answerRuleQuestion(question), value, { status: ctx.status, ...(fieldText !== undefined ? { fieldText } : {}) });
+  const fieldText =
+    s.type === "span" ? (typeof ctx.recordFields?.[s.field] === "string" ? (ctx.recordFields[s.field] as string) : null) : undefined;
+  const violation = answerViolation(answerRuleQuestion(question), value, {
+    status: ctx.status,
+    ...(fieldText !== undefined ? { fieldText } : {}),
+  });
   if (violation) fail(answerViolationMessage(violation));
 }
 
 /** Contract 3.11 response-level rules, then each value. `values` is `{question: {"value": V}}`. */
 export function validateResponseValues(
-  schema: DatasetSchema, status: "submitted" | "draft" | "discarded", values: Record<string, { value: unknown }> | null | undefined,
+  schema: DatasetSchema,
+  status: "submitted" | "draft" | "discarded",
+  values: Record<string, { value: unknown }> | null | undefined,
   recordFields: Record<string, unknown> | null,
 ): void {
   if (status === "submitted" && (!values || Object.keys(values).length === 0)) fail("missing response values for submitted response");
@@ -224,13 +286,19 @@ export function validateResponseValues(
     const question = schema.questionByName.get(name);
     if (!question) fail(`found response value for non configured question with name=${pyRepr(name)}`);
     if (entry === null) continue;
-    if (!isPlainObject(entry) || !("value" in entry)) fail(`response value for question with name=${pyRepr(name)} must be an object with a 'value' key`);
+    if (!isPlainObject(entry) || !("value" in entry))
+      fail(`response value for question with name=${pyRepr(name)} must be an object with a 'value' key`);
     validateQuestionValue(question!, entry.value, { status, recordFields });
   }
 }
 
 /** Suggestion value and score (contract 3.12): same per-type shapes as responses, without the submitted-only ranking rules. */
-export function validateSuggestionValue(question: QuestionDef, value: unknown, score: unknown, recordFields: Record<string, unknown> | null): void {
+export function validateSuggestionValue(
+  question: QuestionDef,
+  value: unknown,
+  score: unknown,
+  recordFields: Record<string, unknown> | null,
+): void {
   validateQuestionValue(question, value, { status: "suggestion", recordFields });
   if (Array.isArray(score) && Array.isArray(value) && score.length !== value.length) {
     fail(`number of items on value and score attributes doesn't match`);

@@ -50,7 +50,11 @@ export const canSeeMetadataProperty = (viewer: RecordViewer, allowedRoles: reado
   viewer.metadata === "all" || visibleForAnnotators(allowedRoles);
 
 /** The record's metadata as the viewer may see it. */
-export function visibleMetadata(schema: DatasetSchema, viewer: RecordViewer, metadata: Record<string, unknown> | null): Record<string, unknown> | null {
+export function visibleMetadata(
+  schema: DatasetSchema,
+  viewer: RecordViewer,
+  metadata: Record<string, unknown> | null,
+): Record<string, unknown> | null {
   if (metadata === null || viewer.metadata === "all") return metadata;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(metadata)) {

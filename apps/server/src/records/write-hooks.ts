@@ -2,7 +2,10 @@ import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 
 /** A committed write of records to a dataset (the bulk calls and the Hub import). */
-export interface RecordsWritten { datasetId: string; created: number }
+export interface RecordsWritten {
+  datasetId: string;
+  created: number;
+}
 export type RecordsWrittenListener = (written: RecordsWritten) => void;
 
 const listeners = new WeakMap<object, RecordsWrittenListener[]>();

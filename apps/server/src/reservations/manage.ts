@@ -14,7 +14,11 @@ const TTL_CACHE_MS = 5_000;
 export async function ttlOf(db: Kysely<DB>, datasetId: string): Promise<number> {
   const cached = ttlCache.get(datasetId);
   if (cached && Date.now() - cached.at < TTL_CACHE_MS) return cached.ttl;
-  const row = await db.selectFrom("dataset_reservation_settings").select("ttl_seconds").where("dataset_id", "=", datasetId).executeTakeFirst();
+  const row = await db
+    .selectFrom("dataset_reservation_settings")
+    .select("ttl_seconds")
+    .where("dataset_id", "=", datasetId)
+    .executeTakeFirst();
   const ttl = row ? Number(row.ttl_seconds) : DEFAULT_TTL_SECONDS;
   if (ttlCache.size > 10_000) ttlCache.clear();
   ttlCache.set(datasetId, { ttl, at: Date.now() });
@@ -22,17 +26,30 @@ export async function ttlOf(db: Kysely<DB>, datasetId: string): Promise<number> 
 }
 
 export async function setTtl(db: Kysely<DB>, datasetId: string, ttlSeconds: number): Promise<void> {
-  await db.insertInto("dataset_reservation_settings").values({ dataset_id: datasetId, ttl_seconds: ttlSeconds })
-    .onConflict((oc) => oc.column("dataset_id").doUpdateSet({ ttl_seconds: ttlSeconds })).execute();
+  await db
+    .insertInto("dataset_reservation_settings")
+    .values({ dataset_id: datasetId, ttl_seconds: ttlSeconds })
+    .onConflict((oc) => oc.column("dataset_id").doUpdateSet({ ttl_seconds: ttlSeconds }))
+    .execute();
   ttlCache.delete(datasetId);
 }
 
 /** Extends the caller's live reservations of the dataset by the time-out; returns how many and until when. */
-export async function renew(db: Kysely<DB>, datasetId: string, userId: string, ttlSeconds: number): Promise<{ records: number; expiresAt: string }> {
+export async function renew(
+  db: Kysely<DB>,
+  datasetId: string,
+  userId: string,
+  ttlSeconds: number,
+): Promise<{ records: number; expiresAt: string }> {
   const at = new Date();
   const expiresAt = new Date(at.getTime() + ttlSeconds * 1000).toISOString();
-  const result = await db.updateTable("record_reservations").set({ expires_at: expiresAt })
-    .where("dataset_id", "=", datasetId).where("user_id", "=", userId).where("expires_at", ">", at.toISOString()).executeTakeFirst();
+  const result = await db
+    .updateTable("record_reservations")
+    .set({ expires_at: expiresAt })
+    .where("dataset_id", "=", datasetId)
+    .where("user_id", "=", userId)
+    .where("expires_at", ">", at.toISOString())
+    .executeTakeFirst();
   return { records: Number(result.numUpdatedRows), expiresAt };
 }
 
@@ -41,8 +58,13 @@ export async function release(db: Kysely<DB>, userId: string, datasetId: string 
   const now = new Date().toISOString();
   let query = db.deleteFrom("record_reservations").where("user_id", "=", userId);
   if (datasetId !== null) query = query.where("dataset_id", "=", datasetId);
-  const live = await db.selectFrom("record_reservations").select((eb) => eb.fn.countAll<number>().as("n")).where("user_id", "=", userId)
-    .$if(datasetId !== null, (q) => q.where("dataset_id", "=", datasetId!)).where("expires_at", ">", now).executeTakeFirstOrThrow();
+  const live = await db
+    .selectFrom("record_reservations")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("user_id", "=", userId)
+    .$if(datasetId !== null, (q) => q.where("dataset_id", "=", datasetId!))
+    .where("expires_at", ">", now)
+    .executeTakeFirstOrThrow();
   await query.execute();
   return Number(live.n);
 }
@@ -59,8 +81,15 @@ export async function inProgress(db: Kysely<DB>, datasetId: string): Promise<InP
   const live = sql`o.dataset_id = ${datasetId} AND o.expires_at > ${now} AND r.status = 'pending'
     AND NOT EXISTS (SELECT 1 FROM responses so WHERE so.record_id = o.record_id AND so.user_id = o.user_id AND so.status = 'submitted')`;
   const [total, users] = await Promise.all([
-    sql<{ n: number | string }>`SELECT count(DISTINCT o.record_id) AS n FROM record_reservations o JOIN records r ON r.id = o.record_id WHERE ${live}`.execute(db),
-    sql<{ user_id: string; username: string; n: number | string; expires_at: string }>`SELECT u.id AS user_id, u.username AS username, count(*) AS n, max(o.expires_at) AS expires_at
+    sql<{
+      n: number | string;
+    }>`SELECT count(DISTINCT o.record_id) AS n FROM record_reservations o JOIN records r ON r.id = o.record_id WHERE ${live}`.execute(db),
+    sql<{
+      user_id: string;
+      username: string;
+      n: number | string;
+      expires_at: string;
+    }>`SELECT u.id AS user_id, u.username AS username, count(*) AS n, max(o.expires_at) AS expires_at
       FROM record_reservations o JOIN records r ON r.id = o.record_id JOIN users u ON u.id = o.user_id
       WHERE ${live} GROUP BY u.id, u.username ORDER BY u.username`.execute(db),
   ]);

@@ -16,7 +16,10 @@ export interface TakeRequest {
 }
 
 /** What the caller cannot take because teammates hold it. */
-export interface HeldByOthers { records: number; teammates: number }
+export interface HeldByOthers {
+  records: number;
+  teammates: number;
+}
 
 export interface TakeResult {
   /** The records of the window, in queue order; every one is reserved for the caller until `expiresAt`. */
@@ -57,19 +60,26 @@ async function takeOnce(db: Kysely<DB>, request: TakeRequest): Promise<TakeResul
     const expiresAt = new Date(at.getTime() + request.ttlSeconds * 1000).toISOString();
     // one take at a time per annotator and dataset (two tabs, or the web app's load and buffer at once), on every replica
     if (isPostgres(trx)) await sql`SELECT pg_advisory_xact_lock(hashtext(${`reservations:${datasetId}:${userId}`}))`.execute(trx);
-    const held = (await sql<{ id: string; pending: number | boolean; submitted: number | boolean }>`SELECT r.id,
+    const held = (
+      await sql<{ id: string; pending: number | boolean; submitted: number | boolean }>`SELECT r.id,
         CASE WHEN ${inPendingQueue(userId)} THEN 1 ELSE 0 END AS pending,
         CASE WHEN EXISTS (SELECT 1 FROM responses s WHERE s.record_id = r.id AND s.user_id = ${userId} AND s.status = 'submitted') THEN 1 ELSE 0 END AS submitted
       FROM record_reservations m JOIN records r ON r.id = m.record_id
       WHERE m.dataset_id = ${datasetId} AND m.user_id = ${userId} AND m.expires_at > ${now} AND r.dataset_id = ${datasetId}
-      ORDER BY m.taken_at, r.seq`.execute(trx)).rows;
+      ORDER BY m.taken_at, r.seq`.execute(trx)
+    ).rows;
     // a submitted answer has taken its reservation's place: drop those, so that the live reservations stay few
     const done = held.filter((r) => Number(r.submitted) === 1).map((r) => r.id);
     if (done.length > 0) await trx.deleteFrom("record_reservations").where("user_id", "=", userId).where("record_id", "in", done).execute();
     // a take renews the caller's other live reservations (draft and discard keep theirs)
     if (held.length > done.length) {
-      await trx.updateTable("record_reservations").set({ expires_at: expiresAt })
-        .where("dataset_id", "=", datasetId).where("user_id", "=", userId).where("expires_at", ">", now).execute();
+      await trx
+        .updateTable("record_reservations")
+        .set({ expires_at: expiresAt })
+        .where("dataset_id", "=", datasetId)
+        .where("user_id", "=", userId)
+        .where("expires_at", ">", now)
+        .execute();
     }
     const own = held.filter((r) => Number(r.pending) === 1).map((r) => r.id);
     const window = own.slice(offset, offset + limit);
@@ -84,24 +94,46 @@ async function takeOnce(db: Kysely<DB>, request: TakeRequest): Promise<TakeResul
     pendingQueueTotal(db, datasetId, userId),
     heldByOthersOf(db, datasetId, userId, minSubmitted, new Date().toISOString()),
   ]);
-  return { recordIds: taken.window, total: Math.max(taken.window.length, total - heldByOthers.records), heldByOthers, expiresAt: taken.expiresAt };
+  return {
+    recordIds: taken.window,
+    total: Math.max(taken.window.length, total - heldByOthers.records),
+    heldByOthers,
+    expiresAt: taken.expiresAt,
+  };
 }
 
-async function reserveFree(trx: Transaction<DB>, request: TakeRequest, many: number, now: string, expiresAt: string): Promise<{ candidates: number; reserved: string[] }> {
+async function reserveFree(
+  trx: Transaction<DB>,
+  request: TakeRequest,
+  many: number,
+  now: string,
+  expiresAt: string,
+): Promise<{ candidates: number; reserved: string[] }> {
   const { datasetId, userId, minSubmitted } = request;
   // PostgreSQL: the candidates are locked, skipping those another taker is locking (it is taking them)
   const lock = isPostgres(trx) ? sql`FOR NO KEY UPDATE OF r SKIP LOCKED` : sql``;
-  const candidates = (await sql<{ id: string }>`SELECT r.id FROM records r WHERE r.dataset_id = ${datasetId} AND ${freeFor(datasetId, userId, minSubmitted, now)}
-    ORDER BY r.seq LIMIT ${many} ${lock}`.execute(trx)).rows.map((r) => r.id);
+  const candidates = (
+    await sql<{
+      id: string;
+    }>`SELECT r.id FROM records r WHERE r.dataset_id = ${datasetId} AND ${freeFor(datasetId, userId, minSubmitted, now)}
+    ORDER BY r.seq LIMIT ${many} ${lock}`.execute(trx)
+  ).rows.map((r) => r.id);
   if (candidates.length === 0) return { candidates: 0, reserved: [] };
   let reserved = candidates;
   if (isPostgres(trx)) {
     // re-checked by a new statement: it sees what a taker that locked them before us committed
     const list = sql.join(candidates.map((id) => sql`${id}`));
-    reserved = (await sql<{ id: string }>`SELECT r.id FROM records r WHERE r.id IN (${list}) AND ${freeFor(datasetId, userId, minSubmitted, now)} ORDER BY r.seq`.execute(trx)).rows.map((r) => r.id);
+    reserved = (
+      await sql<{
+        id: string;
+      }>`SELECT r.id FROM records r WHERE r.id IN (${list}) AND ${freeFor(datasetId, userId, minSubmitted, now)} ORDER BY r.seq`.execute(
+        trx,
+      )
+    ).rows.map((r) => r.id);
   }
   if (reserved.length > 0) {
-    await trx.insertInto("record_reservations")
+    await trx
+      .insertInto("record_reservations")
       .values(reserved.map((id) => ({ record_id: id, user_id: userId, dataset_id: datasetId, taken_at: now, expires_at: expiresAt })))
       .onConflict((oc) => oc.columns(["record_id", "user_id"]).doUpdateSet({ taken_at: now, expires_at: expiresAt }))
       .execute();
@@ -117,19 +149,42 @@ async function reserveFree(trx: Transaction<DB>, request: TakeRequest, many: num
 async function pendingQueueTotal(db: Kysely<DB>, datasetId: string, userId: string): Promise<number> {
   const [counts, answered] = await Promise.all([
     recordCounts(db, datasetId),
-    db.selectFrom("responses as s").select((eb) => eb.fn.countAll<number>().as("n")).where("s.user_id", "=", userId)
-      .where((eb) => eb.exists(eb.selectFrom("records as r").select("r.id").whereRef("r.id", "=", "s.record_id").where("r.dataset_id", "=", datasetId).where("r.status", "=", "pending")))
+    db
+      .selectFrom("responses as s")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("s.user_id", "=", userId)
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom("records as r")
+            .select("r.id")
+            .whereRef("r.id", "=", "s.record_id")
+            .where("r.dataset_id", "=", datasetId)
+            .where("r.status", "=", "pending"),
+        ),
+      )
       .executeTakeFirstOrThrow(),
   ]);
   return counts.pending - Number(answered.n);
 }
 
 /** The records of the caller's queue that teammates hold (the places left are taken), and how many teammates hold them. */
-export async function heldByOthersOf(db: Kysely<DB>, datasetId: string, userId: string, minSubmitted: number, now: string): Promise<HeldByOthers> {
-  const row = (await sql<{ records: number | string; teammates: number | string }>`SELECT count(DISTINCT r.id) AS records, count(DISTINCT o.user_id) AS teammates
+export async function heldByOthersOf(
+  db: Kysely<DB>,
+  datasetId: string,
+  userId: string,
+  minSubmitted: number,
+  now: string,
+): Promise<HeldByOthers> {
+  const row = (
+    await sql<{
+      records: number | string;
+      teammates: number | string;
+    }>`SELECT count(DISTINCT r.id) AS records, count(DISTINCT o.user_id) AS teammates
     FROM record_reservations o JOIN records r ON r.id = o.record_id
     WHERE o.dataset_id = ${datasetId} AND o.user_id <> ${userId} AND o.expires_at > ${now} AND r.dataset_id = ${datasetId}
       AND NOT EXISTS (SELECT 1 FROM responses so WHERE so.record_id = r.id AND so.user_id = o.user_id AND so.status = 'submitted')
-      AND ${blockedFor(userId, minSubmitted, now)}`.execute(db)).rows[0];
+      AND ${blockedFor(userId, minSubmitted, now)}`.execute(db)
+  ).rows[0];
   return { records: Number(row?.records ?? 0), teammates: Number(row?.teammates ?? 0) };
 }

@@ -15,8 +15,14 @@ export interface AgreementOut {
   responses: number;
   annotators: { id: string; username: string; responses: number }[];
   questions: {
-    name: string; title: string; type: QuestionType; records: number; responses: number;
-    primary_metric: string; pair_metric: string; figures: FiguresOut;
+    name: string;
+    title: string;
+    type: QuestionType;
+    records: number;
+    responses: number;
+    primary_metric: string;
+    pair_metric: string;
+    figures: FiguresOut;
     pairs: { user_ids: [string, string]; records: number; figures: FiguresOut }[];
     lowest: { record_id: string; agreement: number; responses: number; validated: boolean }[];
   }[];
@@ -28,12 +34,20 @@ export interface AgreementOut {
 const LOWEST = 20;
 
 /** Span questions need the annotated text of each record answered twice or more (token-overlap F1). */
-async function spanTexts(db: Kysely<DB>, questions: QuestionDef[], submissions: RecordSubmissions[]): Promise<Map<string, Record<string, unknown>>> {
+async function spanTexts(
+  db: Kysely<DB>,
+  questions: QuestionDef[],
+  submissions: RecordSubmissions[],
+): Promise<Map<string, Record<string, unknown>>> {
   const out = new Map<string, Record<string, unknown>>();
   if (!questions.some((q) => q.settings.type === "span")) return out;
   const ids = submissions.filter((s) => s.responses.length >= 2).map((s) => s.recordId);
   for (let i = 0; i < ids.length; i += 500) {
-    const rows = await db.selectFrom("records").select(["id", "fields"]).where("id", "in", ids.slice(i, i + 500)).execute();
+    const rows = await db
+      .selectFrom("records")
+      .select(["id", "fields"])
+      .where("id", "in", ids.slice(i, i + 500))
+      .execute();
     for (const row of rows) out.set(row.id, JSON.parse(row.fields) as Record<string, unknown>);
   }
   return out;
@@ -43,7 +57,12 @@ async function spanTexts(db: Kysely<DB>, questions: QuestionDef[], submissions: 
 export async function computeAgreement(db: Kysely<DB>, scope: ReviewScope): Promise<AgreementOut> {
   const loaded = await loadSubmissions(db, scope, questionsOf(scope.schema, scope.question));
   const submissions = loaded.records;
-  const titles = new Map((await db.selectFrom("questions").select(["name", "title"]).where("dataset_id", "=", scope.dataset.id).execute()).map((q) => [q.name, q.title]));
+  const titles = new Map(
+    (await db.selectFrom("questions").select(["name", "title"]).where("dataset_id", "=", scope.dataset.id).execute()).map((q) => [
+      q.name,
+      q.title,
+    ]),
+  );
   const questions = scope.question ? [scope.question] : scope.schema.questions;
   const [texts, finals] = await Promise.all([spanTexts(db, questions, submissions), finalAnswerIds(db, scope.dataset.id)]);
   const perUser = new Map<string, number>();
@@ -52,14 +71,26 @@ export async function computeAgreement(db: Kysely<DB>, scope: ReviewScope): Prom
     for (const r of record.responses) perUser.set(r.userId, (perUser.get(r.userId) ?? 0) + 1);
     responses += record.responses.length;
   }
-  const users = perUser.size > 0 ? await db.selectFrom("users").select(["id", "username"]).where("id", "in", [...perUser.keys()]).execute() : [];
+  const users =
+    perUser.size > 0
+      ? await db
+          .selectFrom("users")
+          .select(["id", "username"])
+          .where("id", "in", [...perUser.keys()])
+          .execute()
+      : [];
   const lowestByRecord = new Map<string, { agreement: number; questions: string[] }>();
 
   const disagreeing = new Set<string>();
   const questionsOut = questions.map((question, index) => {
     const type = question.settings.type;
     const field = type === "span" ? (question.settings as { field: string }).field : null;
-    const textOf = field ? (recordId: string) => { const text = texts.get(recordId)?.[field]; return typeof text === "string" ? text : undefined; } : undefined;
+    const textOf = field
+      ? (recordId: string) => {
+          const text = texts.get(recordId)?.[field];
+          return typeof text === "string" ? text : undefined;
+        }
+      : undefined;
     const annotated = annotatedRecords(loaded, index, textOf);
     const options = "options" in question.settings ? question.settings.options : [];
     const result = questionAgreement({ name: question.name, type, options }, annotated, LOWEST);
@@ -71,10 +102,21 @@ export async function computeAgreement(db: Kysely<DB>, scope: ReviewScope): Prom
       lowestByRecord.set(low.recordId, entry);
     }
     return {
-      name: question.name, title: titles.get(question.name) ?? question.name, type, records: result.records, responses: result.responses,
-      primary_metric: primaryMetric(type), pair_metric: primaryPairMetric(type), figures: result.figures as FiguresOut,
+      name: question.name,
+      title: titles.get(question.name) ?? question.name,
+      type,
+      records: result.records,
+      responses: result.responses,
+      primary_metric: primaryMetric(type),
+      pair_metric: primaryPairMetric(type),
+      figures: result.figures as FiguresOut,
       pairs: result.pairs.map((p) => ({ user_ids: p.users, records: p.records, figures: p.figures as FiguresOut })),
-      lowest: result.lowest.map((l) => ({ record_id: l.recordId, agreement: l.agreement, responses: l.responses, validated: finals.has(l.recordId) })),
+      lowest: result.lowest.map((l) => ({
+        record_id: l.recordId,
+        agreement: l.agreement,
+        responses: l.responses,
+        validated: finals.has(l.recordId),
+      })),
     };
   });
 
@@ -82,10 +124,14 @@ export async function computeAgreement(db: Kysely<DB>, scope: ReviewScope): Prom
     dataset_id: scope.dataset.id,
     records: submissions.length,
     responses,
-    annotators: users.map((u) => ({ id: u.id, username: u.username, responses: perUser.get(u.id) ?? 0 })).sort((a, b) => a.username.localeCompare(b.username)),
+    annotators: users
+      .map((u) => ({ id: u.id, username: u.username, responses: perUser.get(u.id) ?? 0 }))
+      .sort((a, b) => a.username.localeCompare(b.username)),
     questions: questionsOut,
-    lowest: [...lowestByRecord.entries()].map(([id, v]) => ({ record_id: id, agreement: v.agreement, questions: v.questions, validated: finals.has(id) }))
-      .sort((a, b) => a.agreement - b.agreement || (a.record_id < b.record_id ? -1 : 1)).slice(0, LOWEST),
+    lowest: [...lowestByRecord.entries()]
+      .map(([id, v]) => ({ record_id: id, agreement: v.agreement, questions: v.questions, validated: finals.has(id) }))
+      .sort((a, b) => a.agreement - b.agreement || (a.record_id < b.record_id ? -1 : 1))
+      .slice(0, LOWEST),
     review: scopeProgress(loaded, finals, disagreeing),
   };
 }

@@ -34,11 +34,24 @@ export function checkFinalAnswer(schema: DatasetSchema, record: RecordRow, value
 }
 
 /** Sets (creates or replaces) a record's final answer; annotators' responses are not touched. */
-export async function saveFinalAnswer(db: Kysely<DB>, record: RecordRow, reviewerId: string, values: Record<string, { value: unknown }>): Promise<void> {
+export async function saveFinalAnswer(
+  db: Kysely<DB>,
+  record: RecordRow,
+  reviewerId: string,
+  values: Record<string, { value: unknown }>,
+): Promise<void> {
   const timestamp = now();
   const stored = JSON.stringify(values);
-  await db.insertInto("record_final_answers")
-    .values({ record_id: record.id, dataset_id: record.dataset_id, values: stored, reviewer_id: reviewerId, inserted_at: timestamp, updated_at: timestamp })
+  await db
+    .insertInto("record_final_answers")
+    .values({
+      record_id: record.id,
+      dataset_id: record.dataset_id,
+      values: stored,
+      reviewer_id: reviewerId,
+      inserted_at: timestamp,
+      updated_at: timestamp,
+    })
     .onConflict((oc) => oc.column("record_id").doUpdateSet({ values: stored, reviewer_id: reviewerId, updated_at: timestamp }))
     .execute();
 }

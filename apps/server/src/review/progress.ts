@@ -17,7 +17,13 @@ export function disagreeingRecords(submissions: Submissions): Set<string> {
 }
 
 /** Review progress of a scope: records with a final answer, of those disagreeing or with a final answer (domain rule), among the scope's answered records. */
-export function scopeProgress(submissions: Submissions, finals: Set<string>, disagreeing: Set<string>): { reviewed: number; needing_review: number } {
-  const progress = reviewProgress(submissions.records.map((s) => ({ disagrees: disagreeing.has(s.recordId), hasFinalAnswer: finals.has(s.recordId) })));
+export function scopeProgress(
+  submissions: Submissions,
+  finals: Set<string>,
+  disagreeing: Set<string>,
+): { reviewed: number; needing_review: number } {
+  const progress = reviewProgress(
+    submissions.records.map((s) => ({ disagrees: disagreeing.has(s.recordId), hasFinalAnswer: finals.has(s.recordId) })),
+  );
   return { reviewed: progress.reviewed, needing_review: progress.needingReview };
 }

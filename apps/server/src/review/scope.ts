@@ -20,15 +20,28 @@ const StatusScope = z.object({ entity: z.literal("record"), property: z.literal(
 const Scope = z.union([MetadataScope, StatusScope]);
 const bound = z.union([z.number(), z.string()]).nullable().optional();
 const Filter = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("terms"), scope: Scope, values: z.array(z.union([z.string(), z.number(), z.boolean()])).min(1).max(250) }),
-  z.object({ type: z.literal("range"), scope: MetadataScope, ge: bound, le: bound })
-    .refine((f) => (f.ge ?? null) !== null || (f.le ?? null) !== null, { message: "Value error, at least one of 'ge' or 'le' must be provided" }),
+  z.object({
+    type: z.literal("terms"),
+    scope: Scope,
+    values: z
+      .array(z.union([z.string(), z.number(), z.boolean()]))
+      .min(1)
+      .max(250),
+  }),
+  z
+    .object({ type: z.literal("range"), scope: MetadataScope, ge: bound, le: bound })
+    .refine((f) => (f.ge ?? null) !== null || (f.le ?? null) !== null, {
+      message: "Value error, at least one of 'ge' or 'le' must be provided",
+    }),
 ]);
 
 export const ScopeBody = z.object({
   question: z.string().min(1).nullable().optional(),
   user_ids: z.array(uuidParam).max(100).nullable().optional(),
-  filters: z.object({ and: z.array(Filter).min(1).max(50) }).nullable().optional(),
+  filters: z
+    .object({ and: z.array(Filter).min(1).max(50) })
+    .nullable()
+    .optional(),
 });
 export type ScopeIn = z.infer<typeof ScopeBody>;
 
@@ -62,11 +75,24 @@ export async function resolveScope(store: Store, dataset: DatasetRow, body: Scop
   let recordIds: Set<string> | null = null;
   if (body.filters) {
     const filters: SearchFilter[] = body.filters.and.map((f) => {
-      const scope = f.scope.entity === "record" ? { entity: "record" as const, property: "status" as const } : { entity: "metadata" as const, name: f.scope.metadata_property };
-      if (scope.entity === "metadata" && !schema.metadataByName.has(scope.name)) throw unprocessable(`MetadataProperty not found filtering by name=${scope.name}, dataset_id=${dataset.id}`);
+      const scope =
+        f.scope.entity === "record"
+          ? { entity: "record" as const, property: "status" as const }
+          : { entity: "metadata" as const, name: f.scope.metadata_property };
+      if (scope.entity === "metadata" && !schema.metadataByName.has(scope.name))
+        throw unprocessable(`MetadataProperty not found filtering by name=${scope.name}, dataset_id=${dataset.id}`);
       return f.type === "terms" ? { type: "terms", scope, values: f.values } : { type: "range", scope, ge: f.ge ?? null, le: f.le ?? null };
     });
-    const result = await searchFor(store).search({ datasetId: dataset.id, userId: null, text: null, vector: null, filters, sort: [], offset: 0, limit: 100_000_000 });
+    const result = await searchFor(store).search({
+      datasetId: dataset.id,
+      userId: null,
+      text: null,
+      vector: null,
+      filters,
+      sort: [],
+      offset: 0,
+      limit: 100_000_000,
+    });
     recordIds = new Set(result.hits.map((h) => h.recordId));
   }
   const userIds = body.user_ids && body.user_ids.length > 0 ? new Set(body.user_ids) : null;

@@ -7,16 +7,25 @@ import type { ReviewScope } from "./scope.js";
 /** A response's values as stored, `{question: {"value": V}}`. */
 export type StoredValues = Record<string, { value?: unknown } | null | undefined>;
 /** A submitted response: its annotator and its answers to the loaded questions (by position, undefined when not answered). */
-export interface SubmittedResponse { userId: string; answers: (AnswerValue | undefined)[] }
-export interface RecordSubmissions { recordId: string; responses: SubmittedResponse[] }
+export interface SubmittedResponse {
+  userId: string;
+  answers: (AnswerValue | undefined)[];
+}
+export interface RecordSubmissions {
+  recordId: string;
+  responses: SubmittedResponse[];
+}
 /** What `loadSubmissions` read: the questions (in the order of `answers`) and the records. */
-export interface Submissions { questions: { name: string; type: QuestionType }[]; records: RecordSubmissions[] }
+export interface Submissions {
+  questions: { name: string; type: QuestionType }[];
+  records: RecordSubmissions[];
+}
 
 export function parseValues(json: string | null): StoredValues {
   if (json === null) return {};
   try {
     const parsed = JSON.parse(json) as unknown;
-    return parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) ? parsed as StoredValues : {};
+    return parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as StoredValues) : {};
   } catch {
     return {};
   }
@@ -40,7 +49,11 @@ function answerFrom(raw: unknown, type: QuestionType): AnswerValue | undefined {
   if (raw === null || raw === undefined) return undefined;
   if (type === "multi_label_selection" || type === "ranking" || type === "span") {
     if (typeof raw !== "string") return undefined;
-    try { return JSON.parse(raw) as AnswerValue; } catch { return undefined; }
+    try {
+      return JSON.parse(raw) as AnswerValue;
+    } catch {
+      return undefined;
+    }
   }
   if (type === "rating" && typeof raw === "string") return Number(raw);
   return raw as AnswerValue;
@@ -54,16 +67,24 @@ function answerFrom(raw: unknown, type: QuestionType): AnswerValue | undefined {
  * every response's JSON in JavaScript: at 300K responses that parse and its garbage were the
  * largest cost of the agreement call.
  */
-export async function loadSubmissions(db: Kysely<DB>, scope: ReviewScope, questions: readonly { name: string; type: QuestionType }[]): Promise<Submissions> {
+export async function loadSubmissions(
+  db: Kysely<DB>,
+  scope: ReviewScope,
+  questions: readonly { name: string; type: QuestionType }[],
+): Promise<Submissions> {
   const postgres = isPostgres(db);
-  const columns = questions.map((q, i) => (postgres
-    ? sql`s."values" #>> ${`{${JSON.stringify(q.name)},value}`} AS ${sql.ref(`a${i}`)}`
-    : sql`json_extract(s."values", ${`$.${JSON.stringify(q.name)}.value`}) AS ${sql.ref(`a${i}`)}`));
-  const rows = (await sql<Record<string, unknown> & { record_id: string; user_id: string }>`
+  const columns = questions.map((q, i) =>
+    postgres
+      ? sql`s."values" #>> ${`{${JSON.stringify(q.name)},value}`} AS ${sql.ref(`a${i}`)}`
+      : sql`json_extract(s."values", ${`$.${JSON.stringify(q.name)}.value`}) AS ${sql.ref(`a${i}`)}`,
+  );
+  const rows = (
+    await sql<Record<string, unknown> & { record_id: string; user_id: string }>`
     SELECT s.record_id AS record_id, s.user_id AS user_id${columns.length ? sql`, ${sql.join(columns)}` : sql``}
     FROM records r JOIN responses s ON s.record_id = r.id
     WHERE r.dataset_id = ${scope.dataset.id} AND s.status = 'submitted'
-    ORDER BY r.seq`.execute(db)).rows;
+    ORDER BY r.seq`.execute(db)
+  ).rows;
   const records: RecordSubmissions[] = [];
   let current: RecordSubmissions | null = null;
   for (const row of rows) {
@@ -81,7 +102,11 @@ export async function loadSubmissions(db: Kysely<DB>, scope: ReviewScope, questi
 }
 
 /** One question's given answers per record (question at `index` of the loaded ones), in the shape the domain's agreement rules read. */
-export function annotatedRecords(submissions: Submissions, index: number, textOf?: (recordId: string) => string | undefined): AnnotatedRecord[] {
+export function annotatedRecords(
+  submissions: Submissions,
+  index: number,
+  textOf?: (recordId: string) => string | undefined,
+): AnnotatedRecord[] {
   const type = submissions.questions[index]!.type;
   const out: AnnotatedRecord[] = new Array(submissions.records.length);
   for (let i = 0; i < submissions.records.length; i++) {

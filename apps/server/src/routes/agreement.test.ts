@@ -5,10 +5,19 @@ import { recordItems, richDataset, type RichDataset } from "../records/testing.j
 
 type Figure = { value: number | null; records: number; responses: number };
 interface Agreement {
-  records: number; responses: number;
+  records: number;
+  responses: number;
   annotators: { id: string; username: string; responses: number }[];
-  questions: { name: string; type: string; records: number; responses: number; primary_metric: string; figures: Record<string, Figure>;
-    pairs: { user_ids: string[]; records: number; figures: Record<string, Figure> }[]; lowest: { record_id: string; agreement: number; validated: boolean }[] }[];
+  questions: {
+    name: string;
+    type: string;
+    records: number;
+    responses: number;
+    primary_metric: string;
+    figures: Record<string, Figure>;
+    pairs: { user_ids: string[]; records: number; figures: Record<string, Figure> }[];
+    lowest: { record_id: string; agreement: number; validated: boolean }[];
+  }[];
   lowest: { record_id: string; questions: string[] }[];
   review: { reviewed: number; needing_review: number };
 }
@@ -20,11 +29,19 @@ beforeAll(async () => {
   server = await startTestServer();
   d = await richDataset(server, { minSubmitted: 2 });
   const genres = ["news", "news", "blog", "blog"];
-  ids = (await d.f.request<{ items: { id: string }[] }>("POST", `/datasets/${d.datasetId}/records/bulk`, {
-    body: { items: recordItems(4, "agr", (i) => ({ metadata: { genre: genres[i] } })) },
-  })).body.items.map((r) => r.id);
+  ids = (
+    await d.f.request<{ items: { id: string }[] }>("POST", `/datasets/${d.datasetId}/records/bulk`, {
+      body: { items: recordItems(4, "agr", (i) => ({ metadata: { genre: genres[i] } })) },
+    })
+  ).body.items.map((r) => r.id);
   const answer = (i: number, label: string, headers: Record<string, string>, status = "submitted", rating = 3) =>
-    d.f.ok("POST", `/records/${ids[i]}/responses`, { status, values: { label: { value: label }, rating: { value: rating } } }, 201, headers);
+    d.f.ok(
+      "POST",
+      `/records/${ids[i]}/responses`,
+      { status, values: { label: { value: label }, rating: { value: rating } } },
+      201,
+      headers,
+    );
   // record 0 agrees, record 1 disagrees on the label, record 2 agrees, record 3 has one submitted response and a draft
   await answer(0, "positive", d.annotator.headers);
   await answer(0, "positive", d.annotator2.headers);
@@ -35,7 +52,9 @@ beforeAll(async () => {
   await answer(3, "neutral", d.annotator.headers);
   await answer(3, "negative", d.annotator2.headers, "draft");
 }, 60_000);
-afterAll(async () => { await server.stop(); });
+afterAll(async () => {
+  await server.stop();
+});
 
 const agreement = (body?: unknown, headers?: Record<string, string>) =>
   d.f.request<Agreement>("POST", `/datasets/${d.datasetId}/agreement`, { body: body ?? {}, ...(headers ? { headers } : {}) });
@@ -76,11 +95,17 @@ describe("agreement endpoint", () => {
   });
 
   it("restricts to the records matching metadata and status filters", async () => {
-    const news = await agreement({ question: "label", filters: { and: [{ type: "terms", scope: { entity: "metadata", metadata_property: "genre" }, values: ["news"] }] } });
+    const news = await agreement({
+      question: "label",
+      filters: { and: [{ type: "terms", scope: { entity: "metadata", metadata_property: "genre" }, values: ["news"] }] },
+    });
     expect(news.status).toBe(200);
     expect(news.body.questions[0]).toMatchObject({ records: 2, responses: 4 });
     expect(news.body.questions[0]!.figures.percent_agreement?.value).toBe(0.5);
-    const completed = await agreement({ question: "label", filters: { and: [{ type: "terms", scope: { entity: "record", property: "status" }, values: ["completed"] }] } });
+    const completed = await agreement({
+      question: "label",
+      filters: { and: [{ type: "terms", scope: { entity: "record", property: "status" }, values: ["completed"] }] },
+    });
     expect(completed.body.questions[0]).toMatchObject({ records: 3, responses: 6 });
   });
 
@@ -103,8 +128,17 @@ describe("agreement endpoint", () => {
     expect(unknown).toEqual({ status: 422, body: { detail: `Question \`nope\` not found in dataset \`${d.datasetId}\`` } });
     expect((await d.f.request("GET", `/datasets/${d.datasetId}/agreement?question=nope`)).status).toBe(422);
     expect((await agreement({ user_ids: ["not-a-uuid"] })).status).toBe(422);
-    expect((await agreement({ filters: { and: [{ type: "terms", scope: { entity: "metadata", metadata_property: "missing" }, values: ["x"] }] } })).status).toBe(422);
-    expect((await agreement({ filters: { and: [{ type: "terms", scope: { entity: "suggestion", question: "label" }, values: ["x"] }] } })).status).toBe(422);
+    expect(
+      (
+        await agreement({
+          filters: { and: [{ type: "terms", scope: { entity: "metadata", metadata_property: "missing" }, values: ["x"] }] },
+        })
+      ).status,
+    ).toBe(422);
+    expect(
+      (await agreement({ filters: { and: [{ type: "terms", scope: { entity: "suggestion", question: "label" }, values: ["x"] }] } }))
+        .status,
+    ).toBe(422);
     expect((await agreement("[1,")).status).toBe(422);
     expect((await d.f.request("POST", "/datasets/not-a-uuid/agreement", { body: {} })).status).toBe(422);
     expect((await d.f.request("POST", `/datasets/${MISSING}/agreement`, { body: {} })).status).toBe(404);

@@ -2,8 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../testing/test-server.js";
 
 let server: TestServer;
-beforeAll(async () => { server = await startTestServer(); });
-afterAll(async () => { await server.stop(); });
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server.stop();
+});
 
 const post = (path: string, body: string | URLSearchParams, headers: Record<string, string> = {}) =>
   fetch(`${server.url}${path}`, { method: "POST", body, headers });
@@ -33,7 +37,9 @@ describe("POST /api/v1/token", () => {
   ])("refuses %s with the contract's 401", async (_label, form) => {
     const res = await post("/api/v1/token", new URLSearchParams(form));
     expect(res.status).toBe(401);
-    expect(await res.json()).toEqual({ detail: { code: "argilla.api.errors::UnauthorizedError", params: { detail: "Could not validate credentials" } } });
+    expect(await res.json()).toEqual({
+      detail: { code: "argilla.api.errors::UnauthorizedError", params: { detail: "Could not validate credentials" } },
+    });
   });
 
   it("refuses a missing field with a legacy 422 naming the field", async () => {
@@ -58,7 +64,9 @@ describe("POST /api/v1/token", () => {
 describe("authenticated routes", () => {
   it("answer 401 without credentials and with a forged token", async () => {
     expect((await fetch(`${server.url}/api/v1/me`)).status).toBe(401);
-    const forged = await fetch(`${server.url}/api/v1/me`, { headers: { authorization: "Bearer eyJhbGciOiJIUzI1NiJ9.eyJ1c2VybmFtZSI6Im93bmVyIn0.bad" } });
+    const forged = await fetch(`${server.url}/api/v1/me`, {
+      headers: { authorization: "Bearer eyJhbGciOiJIUzI1NiJ9.eyJ1c2VybmFtZSI6Im93bmVyIn0.bad" },
+    });
     expect(forged.status).toBe(401);
     expect(await forged.json()).toMatchObject({ detail: { params: { detail: "Invalid token" } } });
   });

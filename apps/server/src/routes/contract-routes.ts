@@ -3,7 +3,11 @@
  * under `/api/v1`, with `{param}` placeholders. `contract.test.ts` checks the server registers each
  * one, so a missing endpoint fails the build. Keep it in step with the contract.
  */
-export interface ContractRoute { method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE"; path: string; section: string }
+export interface ContractRoute {
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  path: string;
+  section: string;
+}
 
 const r = (method: ContractRoute["method"], path: string, section: string): ContractRoute => ({ method, path, section });
 
@@ -108,6 +112,4 @@ export const CONTRACT_ROUTES: readonly ContractRoute[] = [
  * Routes the contract says the server does NOT have (5.3: the SDK's stray legacy
  * `POST /workspaces/{wid}/users/{uid}`); they must stay unregistered (404).
  */
-export const ABSENT_CONTRACT_ROUTES: readonly ContractRoute[] = [
-  r("POST", "/workspaces/{workspace_id}/users/{user_id}", "5.3"),
-];
+export const ABSENT_CONTRACT_ROUTES: readonly ContractRoute[] = [r("POST", "/workspaces/{workspace_id}/users/{user_id}", "5.3")];

@@ -6,8 +6,12 @@ import { routeTable } from "../security/index.js";
 import { ABSENT_CONTRACT_ROUTES, CONTRACT_ROUTES, type ContractRoute } from "./contract-routes.js";
 
 let server: TestServer;
-beforeAll(async () => { server = await startTestServer(); }, 60_000);
-afterAll(async () => { await server?.stop(); });
+beforeAll(async () => {
+  server = await startTestServer();
+}, 60_000);
+afterAll(async () => {
+  await server?.stop();
+});
 
 /** `/api/v1/datasets/:dataset_id` and `/datasets/{id}` compare equal: parameter names do not matter. */
 const shape = (method: string, url: string) => `${method} ${url.replace(/^\/api\/v1/, "").replace(/\{[^}]+\}|:[^/]+/g, "{}")}`;
@@ -22,7 +26,9 @@ describe("contract conformance: every endpoint of the contract is registered", (
 
   it("registers every (method, path) of the contract", () => {
     const registered = new Set(routeTable(server.app).map((r) => shape(r.method, r.url)));
-    const missing = CONTRACT_ROUTES.filter((route) => !registered.has(contractKey(route))).map((route) => `${route.method} /api/v1${route.path} (contract ${route.section})`);
+    const missing = CONTRACT_ROUTES.filter((route) => !registered.has(contractKey(route))).map(
+      (route) => `${route.method} /api/v1${route.path} (contract ${route.section})`,
+    );
     expect(missing, "contract endpoints the server does not register").toEqual([]);
   });
 

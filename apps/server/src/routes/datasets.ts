@@ -62,14 +62,26 @@ export function datasetsRoutes(app: FastifyInstance, ctx: AppContext): void {
     await requireAdminMember(ctx.db, user, body.workspace_id);
     const workspace = await ctx.db.selectFrom("workspaces").select("id").where("id", "=", body.workspace_id).executeTakeFirst();
     if (!workspace) throw unprocessable(`Workspace with id \`${body.workspace_id}\` not found`);
-    const taken = await ctx.db.selectFrom("datasets").select("id")
-      .where("workspace_id", "=", body.workspace_id).where("name", "=", body.name).executeTakeFirst();
+    const taken = await ctx.db
+      .selectFrom("datasets")
+      .select("id")
+      .where("workspace_id", "=", body.workspace_id)
+      .where("name", "=", body.name)
+      .executeTakeFirst();
     if (taken) throw duplicateName(body.name, body.workspace_id);
     const timestamp = now();
     const row = {
-      id: randomUUID(), name: body.name, guidelines: body.guidelines, allow_extra_metadata: body.allow_extra_metadata ? 1 : 0,
-      status: "draft" as const, distribution: JSON.stringify(body.distribution), metadata: body.metadata === null ? null : JSON.stringify(body.metadata),
-      workspace_id: body.workspace_id, inserted_at: timestamp, updated_at: timestamp, last_activity_at: timestamp,
+      id: randomUUID(),
+      name: body.name,
+      guidelines: body.guidelines,
+      allow_extra_metadata: body.allow_extra_metadata ? 1 : 0,
+      status: "draft" as const,
+      distribution: JSON.stringify(body.distribution),
+      metadata: body.metadata === null ? null : JSON.stringify(body.metadata),
+      workspace_id: body.workspace_id,
+      inserted_at: timestamp,
+      updated_at: timestamp,
+      last_activity_at: timestamp,
     };
     try {
       await ctx.db.insertInto("datasets").values(row).execute();
@@ -95,8 +107,12 @@ export function datasetsRoutes(app: FastifyInstance, ctx: AppContext): void {
     const dataset = await datasetFor(ctx.db, user, dataset_id, "admin");
     const changes: Partial<DatasetsTable> = {};
     if (body.name !== undefined && body.name !== dataset.name) {
-      const taken = await ctx.db.selectFrom("datasets").select("id")
-        .where("workspace_id", "=", dataset.workspace_id).where("name", "=", body.name).executeTakeFirst();
+      const taken = await ctx.db
+        .selectFrom("datasets")
+        .select("id")
+        .where("workspace_id", "=", dataset.workspace_id)
+        .where("name", "=", body.name)
+        .executeTakeFirst();
       if (taken) throw duplicateName(body.name, dataset.workspace_id);
       changes.name = body.name;
     }
@@ -145,7 +161,12 @@ export function datasetsRoutes(app: FastifyInstance, ctx: AppContext): void {
     // At least one field, required or not (the reference server since 2.4: a record needs a value for one of them).
     const field = await ctx.db.selectFrom("fields").select("id").where("dataset_id", "=", dataset.id).executeTakeFirst();
     if (!field) throw unprocessable("Dataset cannot be published without fields");
-    const requiredQuestion = await ctx.db.selectFrom("questions").select("id").where("dataset_id", "=", dataset.id).where("required", "=", 1).executeTakeFirst();
+    const requiredQuestion = await ctx.db
+      .selectFrom("questions")
+      .select("id")
+      .where("dataset_id", "=", dataset.id)
+      .where("required", "=", 1)
+      .executeTakeFirst();
     if (!requiredQuestion) throw unprocessable("Dataset cannot be published without required questions");
     const timestamp = now();
     await ctx.db.updateTable("datasets").set({ status: "ready", updated_at: timestamp }).where("id", "=", dataset.id).execute();

@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../testing/test-server.js";
 import { FORBIDDEN, Fixtures, type Json } from "../testing/fixtures.js";
-import { HUB_EXPORT_JOB, HUB_EXPORT_UNAVAILABLE, runHubExport, unconfiguredHubUploader, type HubUploader, type HubUploadRequest } from "../hub/export-job.js";
+import {
+  HUB_EXPORT_JOB,
+  HUB_EXPORT_UNAVAILABLE,
+  runHubExport,
+  unconfiguredHubUploader,
+  type HubUploader,
+  type HubUploadRequest,
+} from "../hub/export-job.js";
 
 let server: TestServer;
 let f: Fixtures;
@@ -13,7 +20,9 @@ beforeAll(async () => {
   f = new Fixtures(server);
   d = await f.readyDataset();
 }, 60_000);
-afterAll(async () => { await server.stop(); });
+afterAll(async () => {
+  await server.stop();
+});
 
 const exportBody = (extra: Json = {}) => ({ name: "someone/exported", token: TOKEN, ...extra });
 const settled = async (jobId: string) => {
@@ -28,14 +37,24 @@ const settled = async (jobId: string) => {
 describe("POST /datasets/{id}/export (contract 3.15)", () => {
   it("answers 422 for a dataset without records, before anything is queued", async () => {
     const jobs = await server.ctx.db.selectFrom("jobs").select("id").execute();
-    expect(await f.request("POST", `/datasets/${d.datasetId}/export`, { body: exportBody() }))
-      .toEqual({ status: 422, body: { detail: `Dataset with id \`${d.datasetId}\` has no records to export` } });
+    expect(await f.request("POST", `/datasets/${d.datasetId}/export`, { body: exportBody() })).toEqual({
+      status: 422,
+      body: { detail: `Dataset with id \`${d.datasetId}\` has no records to export` },
+    });
     expect(await server.ctx.db.selectFrom("jobs").select("id").execute()).toHaveLength(jobs.length);
   });
 
   it("validates the body, the dataset and the caller", async () => {
     const url = `/datasets/${d.datasetId}/export`;
-    for (const body of [{}, { name: "someone/x" }, exportBody({ name: "not a repo id" }), exportBody({ private: "yes" }), exportBody({ split: "../x" }), exportBody({ subset: "a/b" }), exportBody({ token: "" })]) {
+    for (const body of [
+      {},
+      { name: "someone/x" },
+      exportBody({ name: "not a repo id" }),
+      exportBody({ private: "yes" }),
+      exportBody({ split: "../x" }),
+      exportBody({ subset: "a/b" }),
+      exportBody({ token: "" }),
+    ]) {
       const res = await f.request<Json>("POST", url, { body });
       expect(res.status, JSON.stringify(body)).toBe(422);
       expect(res.body).toMatchObject({ detail: { code: "argilla.api.errors::ValidationError" } });
@@ -58,26 +77,57 @@ describe("POST /datasets/{id}/export (contract 3.15)", () => {
 
   it("hands the records and settings to the uploader port when one is bound", async () => {
     const uploads: HubUploadRequest[] = [];
-    const memory: HubUploader = { configured: true, upload: async (request) => { uploads.push(request); return { url: `https://hub.example/datasets/${request.repoId}` }; } };
-    server.ctx.jobs.register(HUB_EXPORT_JOB, (payload, context) => runHubExport({ db: server.ctx.db, uploader: memory }, payload as Parameters<typeof runHubExport>[1], context));
+    const memory: HubUploader = {
+      configured: true,
+      upload: async (request) => {
+        uploads.push(request);
+        return { url: `https://hub.example/datasets/${request.repoId}` };
+      },
+    };
+    server.ctx.jobs.register(HUB_EXPORT_JOB, (payload, context) =>
+      runHubExport({ db: server.ctx.db, uploader: memory }, payload as Parameters<typeof runHubExport>[1], context),
+    );
     try {
-      const record = (await f.ok<{ items: { id: string }[] }>("POST", `/datasets/${d.datasetId}/records/bulk`, { items: [{ external_id: "e-2", fields: { [d.fieldName]: "world" } }] })).items[0]!;
+      const record = (
+        await f.ok<{ items: { id: string }[] }>("POST", `/datasets/${d.datasetId}/records/bulk`, {
+          items: [{ external_id: "e-2", fields: { [d.fieldName]: "world" } }],
+        })
+      ).items[0]!;
       await f.ok("POST", `/records/${record.id}/responses`, { status: "submitted", values: { [d.questionName]: { value: "yes" } } });
-      const res = await f.request<{ id: string }>("POST", `/datasets/${d.datasetId}/export`, { body: exportBody({ subset: "en", split: "test", private: true }) });
+      const res = await f.request<{ id: string }>("POST", `/datasets/${d.datasetId}/export`, {
+        body: exportBody({ subset: "en", split: "test", private: true }),
+      });
       expect(res.status).toBe(202);
-      expect(await settled(res.body.id)).toMatchObject({ status: "finished", result: { repo_id: "someone/exported", url: "https://hub.example/datasets/someone/exported", records: 2 } });
+      expect(await settled(res.body.id)).toMatchObject({
+        status: "finished",
+        result: { repo_id: "someone/exported", url: "https://hub.example/datasets/someone/exported", records: 2 },
+      });
       expect(uploads).toHaveLength(1);
       const upload = uploads[0]!;
       expect(upload).toMatchObject({ repoId: "someone/exported", subset: "en", split: "test", private: true, token: TOKEN });
       expect(upload.files.map((file) => file.path)).toEqual(["en/test.jsonl", ".argilla/settings.json", ".argilla/dataset.json"]);
-      const rows = upload.files[0]!.content.trim().split("\n").map((line) => JSON.parse(line) as Json);
+      const rows = upload.files[0]!.content.trim()
+        .split("\n")
+        .map((line) => JSON.parse(line) as Json);
       expect(rows).toEqual([
         expect.objectContaining({ id: "e-1", status: "pending", [d.fieldName]: "hello", [`${d.questionName}.responses`]: [] }),
-        expect.objectContaining({ id: "e-2", _server_id: record.id, status: "completed", [d.fieldName]: "world", [`${d.questionName}.responses`]: ["yes"], [`${d.questionName}.responses.status`]: ["submitted"] }),
+        expect.objectContaining({
+          id: "e-2",
+          _server_id: record.id,
+          status: "completed",
+          [d.fieldName]: "world",
+          [`${d.questionName}.responses`]: ["yes"],
+          [`${d.questionName}.responses.status`]: ["submitted"],
+        }),
       ]);
-      expect(JSON.parse(upload.files[1]!.content)).toMatchObject({ fields: [{ name: d.fieldName }], questions: [{ name: d.questionName }] });
+      expect(JSON.parse(upload.files[1]!.content)).toMatchObject({
+        fields: [{ name: d.fieldName }],
+        questions: [{ name: d.questionName }],
+      });
     } finally {
-      server.ctx.jobs.register(HUB_EXPORT_JOB, (payload, context) => runHubExport({ db: server.ctx.db, uploader: unconfiguredHubUploader }, payload as Parameters<typeof runHubExport>[1], context));
+      server.ctx.jobs.register(HUB_EXPORT_JOB, (payload, context) =>
+        runHubExport({ db: server.ctx.db, uploader: unconfiguredHubUploader }, payload as Parameters<typeof runHubExport>[1], context),
+      );
     }
   });
 });

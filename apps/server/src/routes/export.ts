@@ -11,7 +11,12 @@ import { uuidPath } from "../records/access.js";
 const HubExportBody = z.object({
   name: z.string().min(1).max(200),
   subset: z.string().min(1).max(200).default("default"),
-  split: z.string().min(1).max(200).regex(/^[\w.-]+$/, { message: "String should match pattern '^[\\w.-]+$'" }).default("train"),
+  split: z
+    .string()
+    .min(1)
+    .max(200)
+    .regex(/^[\w.-]+$/, { message: "String should match pattern '^[\\w.-]+$'" })
+    .default("train"),
   private: z.boolean().default(false),
   token: z.string().min(1).max(1000),
 });
@@ -29,16 +34,27 @@ export function exportRoutes(app: FastifyInstance, ctx: AppContext): void {
     const dataset = await datasetFor(ctx.db, user, datasetId, "admin");
     const body = parse(HubExportBody, request.body);
     if (!isValidRepoId(body.name)) {
-      throw validationError([{ type: "value_error", loc: ["body", "name"], msg: "Value error, name must be a Hugging Face dataset id such as `owner/name`" }]);
+      throw validationError([
+        { type: "value_error", loc: ["body", "name"], msg: "Value error, name must be a Hugging Face dataset id such as `owner/name`" },
+      ]);
     }
     if (/[/\\]|^\.+$/.test(body.subset)) {
-      throw validationError([{ type: "value_error", loc: ["body", "subset"], msg: "Value error, subset must not contain path separators" }]);
+      throw validationError([
+        { type: "value_error", loc: ["body", "subset"], msg: "Value error, subset must not contain path separators" },
+      ]);
     }
     const any = await ctx.db.selectFrom("records").select("id").where("dataset_id", "=", dataset.id).limit(1).executeTakeFirst();
     if (!any) throw unprocessable(`Dataset with id \`${dataset.id}\` has no records to export`);
     const tokenRef = randomUUID();
     exportTokens.put(tokenRef, body.token);
-    const payload: HubExportPayload = { dataset_id: dataset.id, name: body.name, subset: body.subset, split: body.split, private: body.private, token_ref: tokenRef };
+    const payload: HubExportPayload = {
+      dataset_id: dataset.id,
+      name: body.name,
+      subset: body.subset,
+      split: body.split,
+      private: body.private,
+      token_ref: tokenRef,
+    };
     const job = await ctx.jobs.enqueue(HUB_EXPORT_JOB, payload, { maxAttempts: 1 });
     return reply.status(202).send({ id: job.id, status: job.status });
   });

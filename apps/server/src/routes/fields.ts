@@ -26,13 +26,19 @@ const FieldUpdate = z.object({ title: titleSchema.optional(), settings: FieldSet
 export type FieldRow = Selectable<FieldsTable>;
 
 /** Loads a field (404 ``Field with id `X` not found``) and checks access to its dataset. */
-export async function fieldFor(db: Kysely<DB>, user: UserRow, fieldId: string, access: "read" | "admin"): Promise<{ field: FieldRow; dataset: DatasetRow }> {
+export async function fieldFor(
+  db: Kysely<DB>,
+  user: UserRow,
+  fieldId: string,
+  access: "read" | "admin",
+): Promise<{ field: FieldRow; dataset: DatasetRow }> {
   const field = await db.selectFrom("fields").selectAll().where("id", "=", fieldId).executeTakeFirst();
   if (!field) throw notFound(`Field with id \`${fieldId}\` not found`);
   return { field, dataset: await datasetFor(db, user, field.dataset_id, access) };
 }
 
-const duplicateName = (name: string, datasetId: string) => conflict(`Field with name \`${name}\` already exists for dataset with id \`${datasetId}\``);
+const duplicateName = (name: string, datasetId: string) =>
+  conflict(`Field with name \`${name}\` already exists for dataset with id \`${datasetId}\``);
 
 /** Fields (contract 3.5). */
 export function fieldsRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -40,7 +46,13 @@ export function fieldsRoutes(app: FastifyInstance, ctx: AppContext): void {
     const user = await ctx.currentUser(request);
     const { dataset_id } = pathIds(request, "dataset_id");
     const dataset = await datasetFor(ctx.db, user, dataset_id, "read");
-    const fields = await ctx.db.selectFrom("fields").selectAll().where("dataset_id", "=", dataset.id).orderBy("inserted_at").orderBy(sql`rowid`).execute();
+    const fields = await ctx.db
+      .selectFrom("fields")
+      .selectAll()
+      .where("dataset_id", "=", dataset.id)
+      .orderBy("inserted_at")
+      .orderBy(sql`rowid`)
+      .execute();
     return { items: fields.map(fieldOut) };
   });
 
@@ -50,12 +62,23 @@ export function fieldsRoutes(app: FastifyInstance, ctx: AppContext): void {
     const body = parse(FieldCreate, request.body);
     const dataset = await datasetFor(ctx.db, user, dataset_id, "admin");
     if (dataset.status === "ready") throw unprocessable("Field cannot be created for a published dataset");
-    const taken = await ctx.db.selectFrom("fields").select("id").where("dataset_id", "=", dataset.id).where("name", "=", body.name).executeTakeFirst();
+    const taken = await ctx.db
+      .selectFrom("fields")
+      .select("id")
+      .where("dataset_id", "=", dataset.id)
+      .where("name", "=", body.name)
+      .executeTakeFirst();
     if (taken) throw duplicateName(body.name, dataset.id);
     const timestamp = now();
     const row: FieldRow = {
-      id: randomUUID(), dataset_id: dataset.id, name: body.name, title: body.title, required: body.required === false ? 0 : 1,
-      settings: JSON.stringify(body.settings), inserted_at: timestamp, updated_at: timestamp,
+      id: randomUUID(),
+      dataset_id: dataset.id,
+      name: body.name,
+      title: body.title,
+      required: body.required === false ? 0 : 1,
+      settings: JSON.stringify(body.settings),
+      inserted_at: timestamp,
+      updated_at: timestamp,
     };
     try {
       await ctx.db.insertInto("fields").values(row).execute();

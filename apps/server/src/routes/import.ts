@@ -8,7 +8,6 @@ import { hubImportBodySchema, mappedColumns } from "../hub/mapping.js";
 import { loadDatasetSchema } from "../records/dataset-schema.js";
 import { z } from "zod";
 
-
 /**
  * `POST /api/v1/datasets/{id}/import` (contract 3.15 and 6): checks the caller (owner, or admin
  * member of the dataset's workspace), the published dataset, the Hub repo, subset, split and mapped
@@ -25,7 +24,9 @@ export function importRoutes(app: FastifyInstance, ctx: AppContext): void {
     const dataset = await datasetFor(ctx.db, user, datasetId, "admin");
     const body = parse(hubImportBodySchema, request.body);
     if (!isValidRepoId(body.name)) {
-      throw validationError([{ type: "value_error", loc: ["body", "name"], msg: "Value error, name must be a Hugging Face dataset id such as `owner/name`" }]);
+      throw validationError([
+        { type: "value_error", loc: ["body", "name"], msg: "Value error, name must be a Hugging Face dataset id such as `owner/name`" },
+      ]);
     }
     if (dataset.status !== "ready") throw unprocessable("It is not possible to import records to a non published dataset");
 
@@ -35,7 +36,8 @@ export function importRoutes(app: FastifyInstance, ctx: AppContext): void {
       ...body.mapping.metadata.filter((m) => !schema.metadataByName.has(m.target)).map((m) => `metadata property \`${m.target}\``),
       ...body.mapping.suggestions.filter((m) => !schema.questionByName.has(m.target)).map((m) => `question \`${m.target}\``),
     ];
-    if (unknownTargets.length > 0) throw unprocessable(`The mapping targets do not exist in dataset with id \`${datasetId}\`: ${unknownTargets.join(", ")}`);
+    if (unknownTargets.length > 0)
+      throw unprocessable(`The mapping targets do not exist in dataset with id \`${datasetId}\`: ${unknownTargets.join(", ")}`);
 
     const features = await hubCall(async () => {
       const { splits } = await ctx.hub.splits(body.name);
@@ -46,10 +48,19 @@ export function importRoutes(app: FastifyInstance, ctx: AppContext): void {
     });
     if (features) {
       const missing = mappedColumns(body.mapping).filter((column) => !(column in features));
-      if (missing.length > 0) throw unprocessable(`Columns not found in Hugging Face dataset \`${body.name}\` (subset \`${body.subset}\`): ${missing.join(", ")}`);
+      if (missing.length > 0)
+        throw unprocessable(
+          `Columns not found in Hugging Face dataset \`${body.name}\` (subset \`${body.subset}\`): ${missing.join(", ")}`,
+        );
     }
 
-    const payload: HubImportPayload = { dataset_id: datasetId, name: body.name, subset: body.subset, split: body.split, mapping: body.mapping };
+    const payload: HubImportPayload = {
+      dataset_id: datasetId,
+      name: body.name,
+      subset: body.subset,
+      split: body.split,
+      mapping: body.mapping,
+    };
     const job = await ctx.jobs.enqueue(HUB_IMPORT_JOB, payload);
     return reply.status(202).send({ id: job.id, status: job.status });
   });
@@ -62,7 +73,8 @@ async function hubCall<T>(call: () => Promise<T>): Promise<T> {
   } catch (error) {
     if (error instanceof HttpError || !(error instanceof HubError)) throw error;
     if (error.kind === "not_found") throw unprocessable(HUB_NOT_FOUND_MESSAGE);
-    if (error.kind === "not_ready") throw new HttpError(503, { detail: "The Hugging Face Hub is preparing this dataset; retry in a moment" });
+    if (error.kind === "not_ready")
+      throw new HttpError(503, { detail: "The Hugging Face Hub is preparing this dataset; retry in a moment" });
     throw new HttpError(502, { detail: error.message });
   }
 }

@@ -10,8 +10,12 @@ import { registerJobHandlers } from "../jobs/handlers.js";
  */
 export function jobsRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerJobHandlers(ctx);
-  app.addHook("onReady", async () => { await ctx.jobs.start(); });
-  app.addHook("onClose", async () => { await ctx.jobs.stop(); });
+  app.addHook("onReady", async () => {
+    await ctx.jobs.start();
+  });
+  app.addHook("onClose", async () => {
+    await ctx.jobs.stop();
+  });
 
   app.get("/api/v1/jobs/:jobId", async (request) => {
     const user = await ctx.currentUser(request);
@@ -20,6 +24,11 @@ export function jobsRoutes(app: FastifyInstance, ctx: AppContext): void {
     const job = await ctx.jobs.get(jobId);
     if (!job) throw notFound(`Job with id \`${jobId}\` not found`);
     if (user.role !== "owner" && user.role !== "admin") throw forbidden();
-    return { id: job.id, status: job.status, error: job.status === "failed" ? job.error : null, result: job.status === "finished" ? job.result : null };
+    return {
+      id: job.id,
+      status: job.status,
+      error: job.status === "failed" ? job.error : null,
+      result: job.status === "finished" ? job.result : null,
+    };
   });
 }

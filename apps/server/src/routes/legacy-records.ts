@@ -14,20 +14,30 @@ export const MAX_LEGACY_RECORDS = 1000;
 /** These bodies carry up to 1000 records: the server-wide limit, like the `/bulk` routes. */
 const LEGACY_BODY_LIMIT_BYTES = 64 * 1024 * 1024;
 
-const legacyCreateSchema = z.object({
-  items: z.array(recordItemSchema.omit({ id: true })).min(1).max(MAX_LEGACY_RECORDS),
-}).superRefine((body, ctx) => {
-  const ids = body.items.map((i) => i.external_id).filter((e): e is string => typeof e === "string");
-  if (new Set(ids).size !== ids.length) ctx.addIssue({ code: "custom", message: "External IDs must be unique", path: ["items"] });
-});
+const legacyCreateSchema = z
+  .object({
+    items: z
+      .array(recordItemSchema.omit({ id: true }))
+      .min(1)
+      .max(MAX_LEGACY_RECORDS),
+  })
+  .superRefine((body, ctx) => {
+    const ids = body.items.map((i) => i.external_id).filter((e): e is string => typeof e === "string");
+    if (new Set(ids).size !== ids.length) ctx.addIssue({ code: "custom", message: "External IDs must be unique", path: ["items"] });
+  });
 
 const legacyUpdateSchema = z.object({
-  items: z.array(z.object({
-    id: uuidParam,
-    metadata: z.record(z.string(), z.unknown()).nullable().optional(),
-    suggestions: z.array(suggestionCreateSchema).nullable().optional(),
-    vectors: vectorsSchema.nullable().optional(),
-  })).min(1).max(MAX_LEGACY_RECORDS),
+  items: z
+    .array(
+      z.object({
+        id: uuidParam,
+        metadata: z.record(z.string(), z.unknown()).nullable().optional(),
+        suggestions: z.array(suggestionCreateSchema).nullable().optional(),
+        vectors: vectorsSchema.nullable().optional(),
+      }),
+    )
+    .min(1)
+    .max(MAX_LEGACY_RECORDS),
 });
 
 /**
@@ -59,7 +69,12 @@ export function legacyRecordsRoutes(app: FastifyInstance, ctx: AppContext): void
     if (new Set(ids).size !== ids.length) throw unprocessable("Found duplicate records IDs");
     const found = new Set<string>();
     for (let i = 0; i < ids.length; i += 500) {
-      const rows = await ctx.db.selectFrom("records").select("id").where("dataset_id", "=", datasetId).where("id", "in", ids.slice(i, i + 500)).execute();
+      const rows = await ctx.db
+        .selectFrom("records")
+        .select("id")
+        .where("dataset_id", "=", datasetId)
+        .where("id", "in", ids.slice(i, i + 500))
+        .execute();
       for (const row of rows) found.add(row.id);
     }
     const missing = ids.filter((id) => !found.has(id));

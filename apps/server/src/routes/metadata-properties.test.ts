@@ -9,29 +9,56 @@ const fx = serverForFile();
 async function seedMetadata(datasetId: string, metadata: Json | null): Promise<void> {
   const t = now();
   await sql`insert into records (id, dataset_id, fields, metadata, status, inserted_at, updated_at)
-    values (${randomUUID()}, ${datasetId}, '{}', ${metadata === null ? null : JSON.stringify(metadata)}, 'pending', ${t}, ${t})`.execute(fx.server.ctx.db);
+    values (${randomUUID()}, ${datasetId}, '{}', ${metadata === null ? null : JSON.stringify(metadata)}, 'pending', ${t}, ${t})`.execute(
+    fx.server.ctx.db,
+  );
 }
 
 describe("POST /datasets/{id}/metadata-properties", () => {
   it.each([
-    [{ type: "terms", values: ["a", "b"] }, { type: "terms", values: ["a", "b"] }],
+    [
+      { type: "terms", values: ["a", "b"] },
+      { type: "terms", values: ["a", "b"] },
+    ],
     [{ type: "terms" }, { type: "terms", values: null }],
-    [{ type: "integer", min: 0, max: 10 }, { type: "integer", min: 0, max: 10 }],
+    [
+      { type: "integer", min: 0, max: 10 },
+      { type: "integer", min: 0, max: 10 },
+    ],
     [{ type: "integer" }, { type: "integer", min: null, max: null }],
-    [{ type: "float", min: 0.5, max: null }, { type: "float", min: 0.5, max: null }],
+    [
+      { type: "float", min: 0.5, max: null },
+      { type: "float", min: 0.5, max: null },
+    ],
   ])("stores %j", async (settings, expected) => {
     const ds = await fx.dataset((await fx.workspace()).id);
-    const res = await fx.request("POST", `/datasets/${ds.id}/metadata-properties`, { body: { name: "meta", title: "Meta", settings, dataset_id: ds.id, id: null } });
+    const res = await fx.request("POST", `/datasets/${ds.id}/metadata-properties`, {
+      body: { name: "meta", title: "Meta", settings, dataset_id: ds.id, id: null },
+    });
     expect(res.status).toBe(201);
-    expect(Object.keys(res.body).sort()).toEqual(["dataset_id", "id", "inserted_at", "name", "settings", "title", "updated_at", "visible_for_annotators"]);
+    expect(Object.keys(res.body).sort()).toEqual([
+      "dataset_id",
+      "id",
+      "inserted_at",
+      "name",
+      "settings",
+      "title",
+      "updated_at",
+      "visible_for_annotators",
+    ]);
     expect(res.body).toMatchObject({ name: "meta", title: "Meta", visible_for_annotators: true, settings: expected });
   });
 
   it("is allowed on published datasets; 409 on duplicates", async () => {
     const { datasetId } = await fx.readyDataset();
     const prop = await fx.metadataProperty(datasetId);
-    expect(await fx.request("POST", `/datasets/${datasetId}/metadata-properties`, { body: { name: prop.name, title: "x", settings: { type: "terms" } } })).toEqual({
-      status: 409, body: { detail: `Metadata property with name \`${prop.name}\` already exists for dataset with id \`${datasetId}\`` },
+    expect(
+      await fx.request("POST", `/datasets/${datasetId}/metadata-properties`, {
+        body: { name: prop.name, title: "x", settings: { type: "terms" } },
+      }),
+    ).toEqual({
+      status: 409,
+      body: { detail: `Metadata property with name \`${prop.name}\` already exists for dataset with id \`${datasetId}\`` },
     });
   });
 
@@ -40,7 +67,11 @@ describe("POST /datasets/{id}/metadata-properties", () => {
     [{ name: "ok", settings: { type: "terms" } }, "title", undefined],
     [{ name: "ok", title: "t", settings: { type: "date" } }, "settings", undefined],
     [{ name: "ok", title: "t", settings: { type: "terms", values: [] } }, "settings", undefined],
-    [{ name: "ok", title: "t", settings: { type: "terms", values: Array.from({ length: 251 }, (_, i) => `v${i}`) } }, "settings", undefined],
+    [
+      { name: "ok", title: "t", settings: { type: "terms", values: Array.from({ length: 251 }, (_, i) => `v${i}`) } },
+      "settings",
+      undefined,
+    ],
     [{ name: "ok", title: "t", settings: { type: "integer", min: 1.5 } }, "settings", undefined],
     [{ name: "ok", title: "t", settings: { type: "integer", min: 5, max: 1 } }, "settings", "'min' (5) must be lower than 'max' (1)"],
     [{ name: "ok", title: "t", settings: { type: "float", min: 2.5, max: 2.5 } }, "settings", "'min' (2.5) must be lower than 'max' (2.5)"],
@@ -63,7 +94,8 @@ describe("visibility (contract 1.4)", () => {
     const admin = await fx.member(ws.id, "admin");
     const annotator = await fx.member(ws.id);
     const outsider = await fx.user("admin");
-    const list = (headers?: Record<string, string>) => fx.ok<Items>("GET", `/me/datasets/${ds.id}/metadata-properties`, undefined, 200, headers);
+    const list = (headers?: Record<string, string>) =>
+      fx.ok<Items>("GET", `/me/datasets/${ds.id}/metadata-properties`, undefined, 200, headers);
     expect((await list()).items.map((p) => p.id)).toEqual([visible.id, hidden.id]);
     expect((await list(admin.headers)).items.map((p) => p.id)).toEqual([visible.id, hidden.id]);
     expect((await list(annotator.headers)).items.map((p) => p.id)).toEqual([visible.id]);
@@ -75,7 +107,9 @@ describe("visibility (contract 1.4)", () => {
     expect((await fx.request("GET", `/metadata-properties/${hidden.id}`, { headers: admin.headers })).status).toBe(200);
     expect((await fx.request("GET", `/metadata-properties/${visible.id}`, { headers: outsider.headers })).body).toEqual(FORBIDDEN);
     // Making it visible shows it to the annotator.
-    expect(await fx.ok("PATCH", `/metadata-properties/${hidden.id}`, { visible_for_annotators: true }, 200)).toMatchObject({ visible_for_annotators: true });
+    expect(await fx.ok("PATCH", `/metadata-properties/${hidden.id}`, { visible_for_annotators: true }, 200)).toMatchObject({
+      visible_for_annotators: true,
+    });
     expect((await list(annotator.headers)).items).toHaveLength(2);
   });
 });
@@ -85,15 +119,23 @@ describe("PATCH and DELETE /metadata-properties/{id}", () => {
     const ws = await fx.workspace();
     const ds = await fx.dataset(ws.id);
     const prop = await fx.metadataProperty(ds.id);
-    expect(await fx.ok("PATCH", `/metadata-properties/${prop.id}`, { title: "Renamed", name: "nope", settings: { type: "integer" } }, 200))
-      .toMatchObject({ title: "Renamed", name: prop.name, settings: { type: "terms" } });
-    const nulls = await fx.request<ValidationBody>("PATCH", `/metadata-properties/${prop.id}`, { body: { title: null, visible_for_annotators: null } });
+    expect(
+      await fx.ok("PATCH", `/metadata-properties/${prop.id}`, { title: "Renamed", name: "nope", settings: { type: "integer" } }, 200),
+    ).toMatchObject({ title: "Renamed", name: prop.name, settings: { type: "terms" } });
+    const nulls = await fx.request<ValidationBody>("PATCH", `/metadata-properties/${prop.id}`, {
+      body: { title: null, visible_for_annotators: null },
+    });
     expect(nulls.body.detail.params.errors[0]!.msg).toBe("The following keys must have non-null values: title, visible_for_annotators");
     const annotator = await fx.member(ws.id);
-    expect((await fx.request("PATCH", `/metadata-properties/${prop.id}`, { headers: annotator.headers, body: { title: "x" } })).body).toEqual(FORBIDDEN);
+    expect(
+      (await fx.request("PATCH", `/metadata-properties/${prop.id}`, { headers: annotator.headers, body: { title: "x" } })).body,
+    ).toEqual(FORBIDDEN);
     expect((await fx.request("DELETE", `/metadata-properties/${prop.id}`, { headers: annotator.headers })).body).toEqual(FORBIDDEN);
     expect(await fx.ok("DELETE", `/metadata-properties/${prop.id}`)).toMatchObject({ id: prop.id });
-    expect(await fx.request("GET", `/metadata-properties/${prop.id}`)).toEqual({ status: 404, body: { detail: `Metadata property with id \`${prop.id}\` not found` } });
+    expect(await fx.request("GET", `/metadata-properties/${prop.id}`)).toEqual({
+      status: 404,
+      body: { detail: `Metadata property with id \`${prop.id}\` not found` },
+    });
     expect((await fx.request("GET", `/metadata-properties/${MISSING}/metrics`)).status).toBe(404);
     expect((await fx.request("DELETE", "/metadata-properties/x")).status).toBe(422);
   });
@@ -114,7 +156,12 @@ describe("GET /metadata-properties/{id}/metrics", () => {
     const other = await fx.readyDataset();
     await seedMetadata(other.datasetId, { genre: "other", pages: 1000 });
     expect(await fx.ok("GET", `/metadata-properties/${terms.id}/metrics`)).toEqual({
-      type: "terms", total: 2, values: [{ term: "news", count: 2 }, { term: "sport", count: 1 }],
+      type: "terms",
+      total: 2,
+      values: [
+        { term: "news", count: 2 },
+        { term: "sport", count: 1 },
+      ],
     });
     expect(await fx.ok("GET", `/metadata-properties/${ints.id}/metrics`)).toEqual({ type: "integer", min: 3, max: 12 });
     expect(await fx.ok("GET", `/metadata-properties/${floats.id}/metrics`)).toEqual({ type: "float", min: -1.5, max: 0.12346 });

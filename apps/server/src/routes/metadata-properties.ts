@@ -33,13 +33,23 @@ export type MetadataPropertyRow = Selectable<MetadataPropertiesTable>;
  * Contract 1.4 "metadata property get": owners always; admins who are members; annotators who are members
  * only when the property is visible for annotators (its allowed_roles include "annotator").
  */
-export async function canReadMetadataProperty(db: Kysely<DB>, user: UserRow, property: MetadataPropertyRow, workspaceId: string): Promise<boolean> {
+export async function canReadMetadataProperty(
+  db: Kysely<DB>,
+  user: UserRow,
+  property: MetadataPropertyRow,
+  workspaceId: string,
+): Promise<boolean> {
   if (user.role !== "owner" && !(await isMember(db, user, workspaceId))) return false;
   return canSeeMetadataProperty(await recordViewer(db, user, workspaceId), JSON.parse(property.allowed_roles) as string[]);
 }
 
 /** Loads a metadata property (404) and applies the get policy ("read") or the admin-member policy ("admin"). */
-export async function metadataPropertyFor(db: Kysely<DB>, user: UserRow, id: string, access: "read" | "admin"): Promise<{ property: MetadataPropertyRow; dataset: DatasetRow }> {
+export async function metadataPropertyFor(
+  db: Kysely<DB>,
+  user: UserRow,
+  id: string,
+  access: "read" | "admin",
+): Promise<{ property: MetadataPropertyRow; dataset: DatasetRow }> {
   const property = await db.selectFrom("metadata_properties").selectAll().where("id", "=", id).executeTakeFirst();
   if (!property) throw notFound(`Metadata property with id \`${id}\` not found`);
   if (access === "admin") return { property, dataset: await datasetFor(db, user, property.dataset_id, "admin") };
@@ -48,7 +58,8 @@ export async function metadataPropertyFor(db: Kysely<DB>, user: UserRow, id: str
   return { property, dataset };
 }
 
-const duplicateName = (name: string, datasetId: string) => conflict(`Metadata property with name \`${name}\` already exists for dataset with id \`${datasetId}\``);
+const duplicateName = (name: string, datasetId: string) =>
+  conflict(`Metadata property with name \`${name}\` already exists for dataset with id \`${datasetId}\``);
 
 type Metrics =
   | { type: "terms"; total: number; values: { term: unknown; count: number }[] }
@@ -71,7 +82,8 @@ async function metricsFor(db: Kysely<DB>, property: MetadataPropertyRow): Promis
     return { type: "terms", total: counts.length, values: counts.slice(0, TERMS_METRICS_LIMIT) };
   }
   if (!hasRecords) return { type: settings.type, min: null, max: null };
-  const round = (v: number | null | undefined) => (v === null || v === undefined ? null : settings.type === "float" ? Math.round(v * 1e5) / 1e5 : v);
+  const round = (v: number | null | undefined) =>
+    v === null || v === undefined ? null : settings.type === "float" ? Math.round(v * 1e5) / 1e5 : v;
   if (isPostgres(db)) {
     const range = await metadataNumberRange(db, property.dataset_id, property.name);
     return { type: settings.type, min: round(range.min), max: round(range.max) };
@@ -86,8 +98,13 @@ export function metadataPropertiesRoutes(app: FastifyInstance, ctx: AppContext):
     const user = await ctx.currentUser(request);
     const { dataset_id } = pathIds(request, "dataset_id");
     const dataset = await datasetFor(ctx.db, user, dataset_id, "read");
-    const properties = await ctx.db.selectFrom("metadata_properties").selectAll().where("dataset_id", "=", dataset.id)
-      .orderBy("inserted_at").orderBy(sql`rowid`).execute();
+    const properties = await ctx.db
+      .selectFrom("metadata_properties")
+      .selectAll()
+      .where("dataset_id", "=", dataset.id)
+      .orderBy("inserted_at")
+      .orderBy(sql`rowid`)
+      .execute();
     const viewer = await recordViewer(ctx.db, user, dataset.workspace_id);
     const visible = properties.filter((p) => canSeeMetadataProperty(viewer, JSON.parse(p.allowed_roles) as string[]));
     return { items: visible.map(metadataPropertyOut) };
@@ -98,12 +115,23 @@ export function metadataPropertiesRoutes(app: FastifyInstance, ctx: AppContext):
     const { dataset_id } = pathIds(request, "dataset_id");
     const body = parse(MetadataPropertyCreate, request.body);
     const dataset = await datasetFor(ctx.db, user, dataset_id, "admin");
-    const taken = await ctx.db.selectFrom("metadata_properties").select("id").where("dataset_id", "=", dataset.id).where("name", "=", body.name).executeTakeFirst();
+    const taken = await ctx.db
+      .selectFrom("metadata_properties")
+      .select("id")
+      .where("dataset_id", "=", dataset.id)
+      .where("name", "=", body.name)
+      .executeTakeFirst();
     if (taken) throw duplicateName(body.name, dataset.id);
     const timestamp = now();
     const row: MetadataPropertyRow = {
-      id: randomUUID(), dataset_id: dataset.id, name: body.name, title: body.title, settings: JSON.stringify(body.settings),
-      allowed_roles: JSON.stringify(allowedRolesFor(body.visible_for_annotators)), inserted_at: timestamp, updated_at: timestamp,
+      id: randomUUID(),
+      dataset_id: dataset.id,
+      name: body.name,
+      title: body.title,
+      settings: JSON.stringify(body.settings),
+      allowed_roles: JSON.stringify(allowedRolesFor(body.visible_for_annotators)),
+      inserted_at: timestamp,
+      updated_at: timestamp,
     };
     try {
       await ctx.db.insertInto("metadata_properties").values(row).execute();

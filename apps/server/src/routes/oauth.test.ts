@@ -8,7 +8,12 @@ import { startTestServer, type TestServer } from "../testing/test-server.js";
  * The local OpenID provider (oauth2-mock-server): the user it "authenticates" is whatever `nextUser`
  * says. Its token endpoint does not URL-decode Basic credentials, so the client id has no '-'.
  */
-interface FakeUser { sub: string; preferred_username?: string; name?: string; orgs?: unknown[] }
+interface FakeUser {
+  sub: string;
+  preferred_username?: string;
+  name?: string;
+  orgs?: unknown[];
+}
 let provider: OAuth2Server;
 let nextUser: FakeUser = { sub: "u-1", preferred_username: "alice", name: "Alice Liddell" };
 let server: TestServer;
@@ -18,14 +23,21 @@ beforeAll(async () => {
   provider = await startOpenIdProvider(() => nextUser);
   [server, plain] = await Promise.all([
     startTestServer({
-      OAUTH_CLIENT_ID: "tesseraclient", OAUTH_CLIENT_SECRET: "s3cret", OAUTH_SCOPES: "openid profile email",
+      OAUTH_CLIENT_ID: "tesseraclient",
+      OAUTH_CLIENT_SECRET: "s3cret",
+      OAUTH_SCOPES: "openid profile email",
       OPENID_PROVIDER_URL: provider.issuer.url!,
-      SPACE_ID: "space-org/annotate", SPACE_AUTHOR_NAME: "space-org", SPACE_HOST: "space-org-annotate.hf.space",
+      SPACE_ID: "space-org/annotate",
+      SPACE_AUTHOR_NAME: "space-org",
+      SPACE_HOST: "space-org-annotate.hf.space",
     }),
     startTestServer(),
   ]);
 });
-afterAll(async () => { await Promise.all([server?.stop(), plain?.stop()]); await provider?.stop(); });
+afterAll(async () => {
+  await Promise.all([server?.stop(), plain?.stop()]);
+  await provider?.stop();
+});
 
 const AUTH = "/api/v1/oauth2/providers/huggingface/authentication";
 const TOKEN = "/api/v1/oauth2/providers/huggingface/access-token";
@@ -58,7 +70,12 @@ async function signInAs(user: FakeUser): Promise<{ access_token: string; token_t
   return (await res.json()) as { access_token: string; token_type: string };
 }
 
-const me = async (token: string) => (await (await fetch(`${server.url}/api/v1/me`, { headers: { authorization: `Bearer ${token}` } })).json()) as { username: string; role: string; first_name: string };
+const me = async (token: string) =>
+  (await (await fetch(`${server.url}/api/v1/me`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+    username: string;
+    role: string;
+    first_name: string;
+  };
 
 describe("GET /api/v1/oauth2/providers", () => {
   it("lists the configured provider, publicly", async () => {
@@ -114,9 +131,17 @@ describe("GET /api/v1/oauth2/providers/{provider}/access-token", () => {
 
   it("makes the space author, and admins of the author organisation, owners", async () => {
     expect((await me((await signInAs({ sub: "u-300", preferred_username: "space-org" })).access_token)).role).toBe("owner");
-    const admin = { sub: "u-301", preferred_username: "org-admin", orgs: [{ sub: "o-1", preferred_username: "space-org", roleInOrg: "admin" }] };
+    const admin = {
+      sub: "u-301",
+      preferred_username: "org-admin",
+      orgs: [{ sub: "o-1", preferred_username: "space-org", roleInOrg: "admin" }],
+    };
     expect((await me((await signInAs(admin)).access_token)).role).toBe("owner");
-    const member = { sub: "u-302", preferred_username: "org-member", orgs: [{ sub: "o-1", preferred_username: "space-org", roleInOrg: "read" }] };
+    const member = {
+      sub: "u-302",
+      preferred_username: "org-member",
+      orgs: [{ sub: "o-1", preferred_username: "space-org", roleInOrg: "read" }],
+    };
     expect((await me((await signInAs(member)).access_token)).role).toBe("annotator");
   });
 
@@ -142,8 +167,11 @@ describe("GET /api/v1/oauth2/providers/{provider}/access-token", () => {
     const { authorize: url, cookie } = await startSignIn();
     const callback = await authorize(url);
     const id = cookie.split("=")[1]!;
-    const forged = await new SignJWT({ prv: "huggingface" }).setProtectedHeader({ alg: "HS256" }).setJti(id)
-      .setExpirationTime("5m").sign(new TextEncoder().encode("not-the-server-secret"));
+    const forged = await new SignJWT({ prv: "huggingface" })
+      .setProtectedHeader({ alg: "HS256" })
+      .setJti(id)
+      .setExpirationTime("5m")
+      .sign(new TextEncoder().encode("not-the-server-secret"));
     for (const state of [forged, "plainly-wrong", `${callback.get("state")!.slice(0, -2)}xx`]) {
       const res = await exchange(new URLSearchParams({ code: callback.get("code")!, state }), cookie);
       expect(res.status).toBe(400);
@@ -195,8 +223,13 @@ describe("GET /api/v1/settings", () => {
     expect(await res.json()).toEqual({
       argilla: { show_huggingface_space_persistent_storage_warning: true, share_your_progress_enabled: false },
       huggingface: {
-        space_id: "space-org/annotate", space_title: null, space_subdomain: null, space_host: "space-org-annotate.hf.space",
-        space_repo_name: "annotate", space_author_name: "space-org", space_persistent_storage_enabled: false,
+        space_id: "space-org/annotate",
+        space_title: null,
+        space_subdomain: null,
+        space_host: "space-org-annotate.hf.space",
+        space_repo_name: "annotate",
+        space_author_name: "space-org",
+        space_persistent_storage_enabled: false,
       },
     });
   });

@@ -26,7 +26,10 @@ export function oauthRoutes(app: FastifyInstance, ctx: AppContext): void {
   const { oauth: config, hostedSpace: space } = ctx.config;
   const clients = new Map(config.providers.map((p) => [p.name, new OAuthProviderClient(p)]));
   let stateStore: Promise<OAuthStateStore> | null = null;
-  const states = () => (stateStore ??= loadSigningSecret(ctx.db, ctx.config.authSecret).then((secret) => new OAuthStateStore(ctx.db, secret, config.stateTtlSeconds)));
+  const states = () =>
+    (stateStore ??= loadSigningSecret(ctx.db, ctx.config.authSecret).then(
+      (secret) => new OAuthStateStore(ctx.db, secret, config.stateTtlSeconds),
+    ));
 
   const clientFor = (provider: string) => {
     const client = clients.get(provider);
@@ -36,63 +39,78 @@ export function oauthRoutes(app: FastifyInstance, ctx: AppContext): void {
 
   app.get("/api/v1/oauth2/providers", async () => ({ items: config.providers.map((p) => ({ name: p.name })) }));
 
-  app.get<{ Params: { provider: string }; Querystring: Record<string, unknown> }>("/api/v1/oauth2/providers/:provider/authentication", async (request, reply) => {
-    const client = clientFor(request.params.provider);
-    const query = request.query ?? {};
-    const extra: Record<string, string> = {};
-    for (const name of FORWARDED_PARAMS) if (typeof query[name] === "string") extra[name] = query[name];
-    const redirectUri = client.config.redirectUri ?? `${publicBase(request, config)}/oauth/${encodeURIComponent(client.config.name)}/callback`;
-    const codeVerifier = oidc.randomPKCECodeVerifier();
-    const nonce = oidc.randomNonce();
-    const { id, state } = await (await states()).create({
-      provider: client.config.name, codeVerifier, nonce, redirectUri, redirectTo: localPath(query.redirect),
-    });
-    let url: URL;
-    try {
-      url = await client.authorizationUrl({ state, codeVerifier, nonce, redirectUri, extra });
-    } catch (error) {
-      throw providerError(error);
-    }
-    setStateCookie(reply, client.config.name, id, redirectUri.startsWith("https:"), config.stateTtlSeconds);
-    return reply.redirect(url.href, 303);
-  });
+  app.get<{ Params: { provider: string }; Querystring: Record<string, unknown> }>(
+    "/api/v1/oauth2/providers/:provider/authentication",
+    async (request, reply) => {
+      const client = clientFor(request.params.provider);
+      const query = request.query ?? {};
+      const extra: Record<string, string> = {};
+      for (const name of FORWARDED_PARAMS) if (typeof query[name] === "string") extra[name] = query[name];
+      const redirectUri =
+        client.config.redirectUri ?? `${publicBase(request, config)}/oauth/${encodeURIComponent(client.config.name)}/callback`;
+      const codeVerifier = oidc.randomPKCECodeVerifier();
+      const nonce = oidc.randomNonce();
+      const { id, state } = await (
+        await states()
+      ).create({
+        provider: client.config.name,
+        codeVerifier,
+        nonce,
+        redirectUri,
+        redirectTo: localPath(query.redirect),
+      });
+      let url: URL;
+      try {
+        url = await client.authorizationUrl({ state, codeVerifier, nonce, redirectUri, extra });
+      } catch (error) {
+        throw providerError(error);
+      }
+      setStateCookie(reply, client.config.name, id, redirectUri.startsWith("https:"), config.stateTtlSeconds);
+      return reply.redirect(url.href, 303);
+    },
+  );
 
-  app.get<{ Params: { provider: string }; Querystring: Record<string, unknown> }>("/api/v1/oauth2/providers/:provider/access-token", async (request, reply) => {
-    const client = clientFor(request.params.provider);
-    const query = request.query ?? {};
-    const state = typeof query.state === "string" ? query.state : null;
-    if (!state) throw badRequest("The OAuth state is missing");
-    const store = await states();
-    let id: string;
-    try {
-      id = await store.verify(state, client.config.name);
-    } catch (error) {
-      if (error instanceof InvalidStateError) throw badRequest("The OAuth state is invalid or has expired");
-      throw error;
-    }
-    if (readCookie(request, STATE_COOKIE) !== id) throw badRequest("The OAuth state does not belong to this browser session");
-    const pending = await store.consume(id);
-    clearStateCookie(reply, client.config.name);
-    if (!pending) throw badRequest("The OAuth state was already used or has expired");
-    if (typeof query.error === "string") {
-      const description = typeof query.error_description === "string" ? `: ${query.error_description}` : "";
-      throw badRequest(`The OAuth provider refused the sign-in: ${query.error}${description}`);
-    }
-    if (typeof query.code !== "string" || !query.code) throw badRequest("The authorization code is missing");
+  app.get<{ Params: { provider: string }; Querystring: Record<string, unknown> }>(
+    "/api/v1/oauth2/providers/:provider/access-token",
+    async (request, reply) => {
+      const client = clientFor(request.params.provider);
+      const query = request.query ?? {};
+      const state = typeof query.state === "string" ? query.state : null;
+      if (!state) throw badRequest("The OAuth state is missing");
+      const store = await states();
+      let id: string;
+      try {
+        id = await store.verify(state, client.config.name);
+      } catch (error) {
+        if (error instanceof InvalidStateError) throw badRequest("The OAuth state is invalid or has expired");
+        throw error;
+      }
+      if (readCookie(request, STATE_COOKIE) !== id) throw badRequest("The OAuth state does not belong to this browser session");
+      const pending = await store.consume(id);
+      clearStateCookie(reply, client.config.name);
+      if (!pending) throw badRequest("The OAuth state was already used or has expired");
+      if (typeof query.error === "string") {
+        const description = typeof query.error_description === "string" ? `: ${query.error_description}` : "";
+        throw badRequest(`The OAuth provider refused the sign-in: ${query.error}${description}`);
+      }
+      if (typeof query.code !== "string" || !query.code) throw badRequest("The authorization code is missing");
 
-    const callbackQuery = new URLSearchParams();
-    for (const [key, value] of Object.entries(query)) if (typeof value === "string") callbackQuery.set(key, value);
-    let user;
-    try {
-      const identity = await client.exchange(callbackQuery, pending);
-      user = await findOrCreateOAuthUser(ctx.db, client.config.name, identity, config, space);
-    } catch (error) {
-      if (error instanceof OAuthUserError) throw new HttpError(error.status, { detail: error.message });
-      throw providerError(error);
-    }
-    const accessToken = await ctx.tokens.sign(claimsOf(user));
-    return reply.status(200).send({ access_token: accessToken, token_type: "bearer", ...(pending.redirectTo ? { redirect_to: pending.redirectTo } : {}) });
-  });
+      const callbackQuery = new URLSearchParams();
+      for (const [key, value] of Object.entries(query)) if (typeof value === "string") callbackQuery.set(key, value);
+      let user;
+      try {
+        const identity = await client.exchange(callbackQuery, pending);
+        user = await findOrCreateOAuthUser(ctx.db, client.config.name, identity, config, space);
+      } catch (error) {
+        if (error instanceof OAuthUserError) throw new HttpError(error.status, { detail: error.message });
+        throw providerError(error);
+      }
+      const accessToken = await ctx.tokens.sign(claimsOf(user));
+      return reply
+        .status(200)
+        .send({ access_token: accessToken, token_type: "bearer", ...(pending.redirectTo ? { redirect_to: pending.redirectTo } : {}) });
+    },
+  );
 }
 
 function providerError(error: unknown): unknown {
@@ -103,7 +121,8 @@ function providerError(error: unknown): unknown {
 
 /** Only local paths are remembered (no open redirect). */
 function localPath(value: unknown): string | null {
-  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\") || value.length > 2000) return null;
+  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\") || value.length > 2000)
+    return null;
   return value;
 }
 
@@ -119,7 +138,10 @@ function publicBase(request: FastifyRequest, config: OAuthConfig): string {
 const cookiePath = (provider: string) => `/api/v1/oauth2/providers/${encodeURIComponent(provider)}`;
 
 function setStateCookie(reply: FastifyReply, provider: string, id: string, secure: boolean, maxAge: number): void {
-  reply.header("set-cookie", `${STATE_COOKIE}=${id}; Path=${cookiePath(provider)}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`);
+  reply.header(
+    "set-cookie",
+    `${STATE_COOKIE}=${id}; Path=${cookiePath(provider)}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`,
+  );
 }
 
 function clearStateCookie(reply: FastifyReply, provider: string): void {

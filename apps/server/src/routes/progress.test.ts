@@ -8,7 +8,11 @@ let ids: string[];
 beforeAll(async () => {
   server = await startTestServer();
   d = await richDataset(server);
-  ids = (await d.f.request<{ items: { id: string }[] }>("POST", `/datasets/${d.datasetId}/records/bulk`, { body: { items: recordItems(5, "p") } })).body.items.map((r) => r.id);
+  ids = (
+    await d.f.request<{ items: { id: string }[] }>("POST", `/datasets/${d.datasetId}/records/bulk`, {
+      body: { items: recordItems(5, "p") },
+    })
+  ).body.items.map((r) => r.id);
   const respond = (i: number, status: string, headers: Record<string, string>) =>
     d.f.request("POST", `/records/${ids[i]}/responses`, { body: { status, values: { label: { value: "positive" } } }, headers });
   await respond(0, "submitted", d.annotator.headers);
@@ -16,7 +20,9 @@ beforeAll(async () => {
   await respond(2, "discarded", d.annotator.headers);
   await respond(0, "draft", d.annotator2.headers);
 }, 60_000);
-afterAll(async () => { await server.stop(); });
+afterAll(async () => {
+  await server.stop();
+});
 
 describe("progress and metrics", () => {
   it("GET /datasets/{id}/progress counts records by status", async () => {
@@ -28,14 +34,30 @@ describe("progress and metrics", () => {
     const res = await d.f.request<{ users: { username: string }[] }>("GET", `/datasets/${d.datasetId}/users/progress`);
     expect(res.status).toBe(200);
     const byName = Object.fromEntries(res.body.users.map((u) => [u.username, u]));
-    expect(byName[d.annotator.username]).toEqual({ username: d.annotator.username, completed: { submitted: 1, discarded: 0, draft: 0 }, pending: { submitted: 0, discarded: 1, draft: 1 } });
-    expect(byName[d.annotator2.username]).toEqual({ username: d.annotator2.username, completed: { submitted: 0, discarded: 0, draft: 1 }, pending: { submitted: 0, discarded: 0, draft: 0 } });
+    expect(byName[d.annotator.username]).toEqual({
+      username: d.annotator.username,
+      completed: { submitted: 1, discarded: 0, draft: 0 },
+      pending: { submitted: 0, discarded: 1, draft: 1 },
+    });
+    expect(byName[d.annotator2.username]).toEqual({
+      username: d.annotator2.username,
+      completed: { submitted: 0, discarded: 0, draft: 1 },
+      pending: { submitted: 0, discarded: 0, draft: 0 },
+    });
   });
 
   it("GET /me/datasets/{id}/metrics counts the caller's responses and the pending records left to them", async () => {
-    expect(await d.f.request("GET", `/me/datasets/${d.datasetId}/metrics`, { headers: d.annotator.headers }))
-      .toEqual({ status: 200, body: { responses: { total: 5, submitted: 1, discarded: 1, draft: 1, pending: 2 } } });
-    expect((await d.f.request<{ responses: { pending: number } }>("GET", `/me/datasets/${d.datasetId}/metrics`, { headers: d.annotator2.headers })).body.responses.pending).toBe(4);
+    expect(await d.f.request("GET", `/me/datasets/${d.datasetId}/metrics`, { headers: d.annotator.headers })).toEqual({
+      status: 200,
+      body: { responses: { total: 5, submitted: 1, discarded: 1, draft: 1, pending: 2 } },
+    });
+    expect(
+      (
+        await d.f.request<{ responses: { pending: number } }>("GET", `/me/datasets/${d.datasetId}/metrics`, {
+          headers: d.annotator2.headers,
+        })
+      ).body.responses.pending,
+    ).toBe(4);
   });
 
   it("refuses outsiders, anonymous callers, malformed and unknown ids", async () => {

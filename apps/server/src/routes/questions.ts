@@ -12,7 +12,12 @@ import { datasetFor, type DatasetRow } from "../auth/policies.js";
 import { isUniqueViolation } from "../db/introspect.js";
 import { descriptionSchema, pyList, rejectNullKeys, strictNameSchema, titleSchema } from "../settings/common.js";
 import type { FieldSettings } from "../settings/fields.js";
-import { applyQuestionSettingsUpdate, QuestionSettingsCreateSchema, QuestionSettingsUpdateSchema, type QuestionSettings } from "../settings/questions.js";
+import {
+  applyQuestionSettingsUpdate,
+  QuestionSettingsCreateSchema,
+  QuestionSettingsUpdateSchema,
+  type QuestionSettings,
+} from "../settings/questions.js";
 import { now } from "../clock.js";
 
 const QuestionCreate = z.object({
@@ -34,18 +39,30 @@ const QuestionUpdate = z.object({
 export type QuestionRow = Selectable<QuestionsTable>;
 
 /** Loads a question (404 ``Question with id `X` not found``) and checks access to its dataset. */
-export async function questionFor(db: Kysely<DB>, user: UserRow, questionId: string, access: "read" | "admin"): Promise<{ question: QuestionRow; dataset: DatasetRow }> {
+export async function questionFor(
+  db: Kysely<DB>,
+  user: UserRow,
+  questionId: string,
+  access: "read" | "admin",
+): Promise<{ question: QuestionRow; dataset: DatasetRow }> {
   const question = await db.selectFrom("questions").selectAll().where("id", "=", questionId).executeTakeFirst();
   if (!question) throw notFound(`Question with id \`${questionId}\` not found`);
   return { question, dataset: await datasetFor(db, user, question.dataset_id, access) };
 }
 
-const duplicateName = (name: string, datasetId: string) => conflict(`Question with name \`${name}\` already exists for dataset with id \`${datasetId}\``);
+const duplicateName = (name: string, datasetId: string) =>
+  conflict(`Question with name \`${name}\` already exists for dataset with id \`${datasetId}\``);
 
 /** Span questions must point at a text field of the dataset not used by another span question. */
 async function validateSpanField(db: Kysely<DB>, datasetId: string, settings: QuestionSettings): Promise<void> {
   if (settings.type !== "span") return;
-  const fields = await db.selectFrom("fields").select(["name", "settings"]).where("dataset_id", "=", datasetId).orderBy("inserted_at").orderBy(sql`rowid`).execute();
+  const fields = await db
+    .selectFrom("fields")
+    .select(["name", "settings"])
+    .where("dataset_id", "=", datasetId)
+    .orderBy("inserted_at")
+    .orderBy(sql`rowid`)
+    .execute();
   const textFields = fields.filter((f) => (JSON.parse(f.settings) as FieldSettings).type === "text").map((f) => f.name);
   if (!textFields.includes(settings.field)) {
     throw unprocessable(`'${settings.field}' is not a valid field name.\nValid field names are ${pyList(textFields)}`);
@@ -53,7 +70,8 @@ async function validateSpanField(db: Kysely<DB>, datasetId: string, settings: Qu
   const questions = await db.selectFrom("questions").select(["id", "settings"]).where("dataset_id", "=", datasetId).execute();
   for (const q of questions) {
     const s = JSON.parse(q.settings) as QuestionSettings;
-    if (s.type === "span" && s.field === settings.field) throw unprocessable(`'${settings.field}' is already used by span question with id '${q.id}'`);
+    if (s.type === "span" && s.field === settings.field)
+      throw unprocessable(`'${settings.field}' is already used by span question with id '${q.id}'`);
   }
 }
 
@@ -63,7 +81,13 @@ export function questionsRoutes(app: FastifyInstance, ctx: AppContext): void {
     const user = await ctx.currentUser(request);
     const { dataset_id } = pathIds(request, "dataset_id");
     const dataset = await datasetFor(ctx.db, user, dataset_id, "read");
-    const questions = await ctx.db.selectFrom("questions").selectAll().where("dataset_id", "=", dataset.id).orderBy("inserted_at").orderBy(sql`rowid`).execute();
+    const questions = await ctx.db
+      .selectFrom("questions")
+      .selectAll()
+      .where("dataset_id", "=", dataset.id)
+      .orderBy("inserted_at")
+      .orderBy(sql`rowid`)
+      .execute();
     return { items: questions.map(questionOut) };
   });
 
@@ -73,13 +97,25 @@ export function questionsRoutes(app: FastifyInstance, ctx: AppContext): void {
     const body = parse(QuestionCreate, request.body);
     const dataset = await datasetFor(ctx.db, user, dataset_id, "admin");
     if (dataset.status === "ready") throw unprocessable("questions cannot be created for a published dataset");
-    const taken = await ctx.db.selectFrom("questions").select("id").where("dataset_id", "=", dataset.id).where("name", "=", body.name).executeTakeFirst();
+    const taken = await ctx.db
+      .selectFrom("questions")
+      .select("id")
+      .where("dataset_id", "=", dataset.id)
+      .where("name", "=", body.name)
+      .executeTakeFirst();
     if (taken) throw duplicateName(body.name, dataset.id);
     await validateSpanField(ctx.db, dataset.id, body.settings);
     const timestamp = now();
     const row: QuestionRow = {
-      id: randomUUID(), dataset_id: dataset.id, name: body.name, title: body.title, description: body.description ?? null,
-      required: body.required === false ? 0 : 1, settings: JSON.stringify(body.settings), inserted_at: timestamp, updated_at: timestamp,
+      id: randomUUID(),
+      dataset_id: dataset.id,
+      name: body.name,
+      title: body.title,
+      description: body.description ?? null,
+      required: body.required === false ? 0 : 1,
+      settings: JSON.stringify(body.settings),
+      inserted_at: timestamp,
+      updated_at: timestamp,
     };
     try {
       await ctx.db.insertInto("questions").values(row).execute();

@@ -6,7 +6,14 @@ import type { ExportRecord, ExportResponse } from "../transfer/export/export-rec
 
 const fx = serverForFile();
 
-interface Seed { workspaceId: string; datasetId: string; a1: Actor; a2: Actor; admin: Actor; outsider: Actor }
+interface Seed {
+  workspaceId: string;
+  datasetId: string;
+  a1: Actor;
+  a2: Actor;
+  admin: Actor;
+  outsider: Actor;
+}
 let s: Seed;
 const N = 1_250; // more than one export page (EXPORT_PAGE = 1000)
 
@@ -29,14 +36,18 @@ beforeAll(async () => {
     const items = Array.from({ length: Math.min(500, N - start) }, (_, k) => {
       const i = start + k;
       return {
-        external_id: `r-${i}`, fields: { text: `Text "${i}", with comma\nand newline` },
+        external_id: `r-${i}`,
+        fields: { text: `Text "${i}", with comma\nand newline` },
         metadata: { genre: i % 2 === 0 ? "news" : "blog", secret: `s-${i}`, n: i },
         vectors: { emb: [i / N, 0.5] },
         suggestions: i < 3 ? [{ question_id: label.id, value: "yes", score: 0.75, agent: "model-1" }] : [],
-        responses: i < 3 ? [
-          { user_id: a1.id, status: "submitted", values: { label: { value: "yes" }, note: { value: "a1 says hi" } } },
-          { user_id: a2.id, status: "draft", values: { label: { value: "no" } } },
-        ] : [],
+        responses:
+          i < 3
+            ? [
+                { user_id: a1.id, status: "submitted", values: { label: { value: "yes" }, note: { value: "a1 says hi" } } },
+                { user_id: a2.id, status: "draft", values: { label: { value: "no" } } },
+              ]
+            : [],
       };
     });
     await fx.ok("POST", `/datasets/${ds.id}/records/bulk`, { items }, 201);
@@ -46,7 +57,10 @@ beforeAll(async () => {
 
 const download = async (path: string, options: { headers?: Record<string, string>; body?: unknown } = {}) => {
   const init: RequestInit = { method: options.body === undefined ? "GET" : "POST", headers: { ...(options.headers ?? fx.owner) } };
-  if (options.body !== undefined) { init.body = JSON.stringify(options.body); (init.headers as Record<string, string>)["content-type"] = "application/json"; }
+  if (options.body !== undefined) {
+    init.body = JSON.stringify(options.body);
+    (init.headers as Record<string, string>)["content-type"] = "application/json";
+  }
   const res = await fetch(`${fx.server.url}/api/v1/datasets/${s.datasetId}/records/export${path}`, init);
   return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
 };
@@ -55,11 +69,16 @@ const byUser = <T extends [string, ...unknown[]]>(rows: T[]): T[] => {
   const idOf = (username: string) => (username === s.a1.username ? s.a1.id : s.a2.id);
   return [...rows].sort((a, b) => idOf(a[0]).localeCompare(idOf(b[0])));
 };
-const lines = (bytes: Buffer) => bytes.toString("utf8").trim().split("\n").map((l) => JSON.parse(l) as ExportRecord);
+const lines = (bytes: Buffer) =>
+  bytes
+    .toString("utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as ExportRecord);
 const csvRows = (bytes: Buffer) => parseCsv(bytes, { columns: true, bom: true }) as Record<string, string>[];
 const parquetRows = async (bytes: Buffer) => {
   const file = new Uint8Array(bytes).buffer;
-  return { rows: await parquetReadObjects({ file }) as Record<string, unknown>[], metadata: parquetMetadata(file) };
+  return { rows: (await parquetReadObjects({ file })) as Record<string, unknown>[], metadata: parquetMetadata(file) };
 };
 
 describe("GET/POST /datasets/{id}/records/export", () => {
@@ -75,14 +94,18 @@ describe("GET/POST /datasets/{id}/records/export", () => {
     expect(records[N - 1]!.external_id).toBe(`r-${N - 1}`);
     const first = records[0]!;
     expect(first).toMatchObject({
-      status: "completed", fields: { text: 'Text "0", with comma\nand newline' }, metadata: { genre: "news", secret: "s-0", n: 0 },
+      status: "completed",
+      fields: { text: 'Text "0", with comma\nand newline' },
+      metadata: { genre: "news", secret: "s-0", n: 0 },
       suggestions: { label: { value: "yes", score: 0.75, agent: "model-1" } },
     });
     expect(first.vectors).toBeUndefined();
-    expect(first.responses.map((r: ExportResponse) => [r.username, r.status, r.values])).toEqual(byUser([
-      [s.a1.username, "submitted", { label: "yes", note: "a1 says hi" }],
-      [s.a2.username, "draft", { label: "no" }],
-    ]));
+    expect(first.responses.map((r: ExportResponse) => [r.username, r.status, r.values])).toEqual(
+      byUser([
+        [s.a1.username, "submitted", { label: "yes", note: "a1 says hi" }],
+        [s.a2.username, "draft", { label: "no" }],
+      ]),
+    );
     expect(records[5]!.responses).toEqual([]);
   });
 
@@ -111,17 +134,51 @@ describe("GET/POST /datasets/{id}/records/export", () => {
     const rows = csvRows(res.bytes);
     expect(rows).toHaveLength(N);
     expect(Object.keys(rows[0]!)).toEqual([
-      "id", "external_id", "status", "inserted_at", "updated_at", "text", "metadata.genre", "metadata.secret", "metadata.n",
-      "label.responses", "label.responses.users", "label.responses.status", "label.suggestion", "label.suggestion.score", "label.suggestion.agent",
-      "note.responses", "note.responses.users", "note.responses.status", "note.suggestion", "note.suggestion.score", "note.suggestion.agent",
+      "id",
+      "external_id",
+      "status",
+      "inserted_at",
+      "updated_at",
+      "text",
+      "metadata.genre",
+      "metadata.secret",
+      "metadata.n",
+      "label.responses",
+      "label.responses.users",
+      "label.responses.status",
+      "label.suggestion",
+      "label.suggestion.score",
+      "label.suggestion.agent",
+      "note.responses",
+      "note.responses.users",
+      "note.responses.status",
+      "note.suggestion",
+      "note.suggestion.score",
+      "note.suggestion.agent",
     ]);
     expect(rows[0]).toMatchObject({
-      external_id: "r-0", text: 'Text "0", with comma\nand newline', "metadata.genre": "news", "metadata.n": "0",
-      "label.responses": JSON.stringify(byUser([[s.a1.username, "yes"], [s.a2.username, "no"]]).map((r) => r[1])),
+      external_id: "r-0",
+      text: 'Text "0", with comma\nand newline',
+      "metadata.genre": "news",
+      "metadata.n": "0",
+      "label.responses": JSON.stringify(
+        byUser([
+          [s.a1.username, "yes"],
+          [s.a2.username, "no"],
+        ]).map((r) => r[1]),
+      ),
       "label.responses.users": JSON.stringify(byUser([[s.a1.username], [s.a2.username]]).map((r) => r[0])),
-      "label.responses.status": JSON.stringify(byUser([[s.a1.username, "submitted"], [s.a2.username, "draft"]]).map((r) => r[1])),
-      "label.suggestion": "yes", "label.suggestion.score": "0.75", "label.suggestion.agent": "model-1",
-      "note.responses": '["a1 says hi"]', "note.suggestion": "",
+      "label.responses.status": JSON.stringify(
+        byUser([
+          [s.a1.username, "submitted"],
+          [s.a2.username, "draft"],
+        ]).map((r) => r[1]),
+      ),
+      "label.suggestion": "yes",
+      "label.suggestion.score": "0.75",
+      "label.suggestion.agent": "model-1",
+      "note.responses": '["a1 says hi"]',
+      "note.suggestion": "",
     });
     expect(rows[4]!["label.responses"]).toBe("[]");
   });
@@ -133,9 +190,18 @@ describe("GET/POST /datasets/{id}/records/export", () => {
     const { rows, metadata } = await parquetRows(res.bytes);
     expect(Number(metadata.num_rows)).toBe(N);
     expect(rows[0]).toMatchObject({
-      external_id: "r-0", text: 'Text "0", with comma\nand newline', "metadata.genre": "news", "metadata.n": 0, "vector.emb": [0, 0.5],
-      "label.responses": byUser([[s.a1.username, "yes"], [s.a2.username, "no"]]).map((r) => r[1]),
-      "label.responses.users": byUser([[s.a1.username], [s.a2.username]]).map((r) => r[0]), "label.suggestion": "yes", "label.suggestion.score": 0.75,
+      external_id: "r-0",
+      text: 'Text "0", with comma\nand newline',
+      "metadata.genre": "news",
+      "metadata.n": 0,
+      "vector.emb": [0, 0.5],
+      "label.responses": byUser([
+        [s.a1.username, "yes"],
+        [s.a2.username, "no"],
+      ]).map((r) => r[1]),
+      "label.responses.users": byUser([[s.a1.username], [s.a2.username]]).map((r) => r[0]),
+      "label.suggestion": "yes",
+      "label.suggestion.score": 0.75,
     });
     expect(rows[N - 1]!["metadata.n"]).toBe(N - 1);
     const mine = await parquetRows((await download("?format=parquet", { headers: s.a1.headers })).bytes);
@@ -144,12 +210,23 @@ describe("GET/POST /datasets/{id}/records/export", () => {
   });
 
   it("exports only the records that match the annotation page's criteria, across cursor pages", async () => {
-    const body = { filters: { and: [{ type: "terms", scope: { entity: "metadata", metadata_property: "genre" }, values: ["blog"] }, { type: "range", scope: { entity: "metadata", metadata_property: "n" }, ge: 995, le: 1004 }] } };
+    const body = {
+      filters: {
+        and: [
+          { type: "terms", scope: { entity: "metadata", metadata_property: "genre" }, values: ["blog"] },
+          { type: "range", scope: { entity: "metadata", metadata_property: "n" }, ge: 995, le: 1004 },
+        ],
+      },
+    };
     const records = lines((await download("?format=jsonl", { body })).bytes);
     expect(records.map((r) => r.external_id)).toEqual(["r-995", "r-997", "r-999", "r-1001", "r-1003"]);
     // response status refers to the caller, as on the annotation page: a1 submitted r-0..r-2, a2 only drafted them
     const submitted = { filters: { and: [{ type: "terms", scope: { entity: "response", property: "status" }, values: ["submitted"] }] } };
-    expect(lines((await download("?format=jsonl", { body: submitted, headers: s.a1.headers })).bytes).map((r) => r.external_id)).toEqual(["r-0", "r-1", "r-2"]);
+    expect(lines((await download("?format=jsonl", { body: submitted, headers: s.a1.headers })).bytes).map((r) => r.external_id)).toEqual([
+      "r-0",
+      "r-1",
+      "r-2",
+    ]);
     expect((await download("?format=jsonl", { body: submitted, headers: s.a2.headers })).bytes.length).toBe(0);
     const text = { query: { text: { q: "1249" } } };
     expect(csvRows((await download("?format=csv", { body: text })).bytes).map((r) => r.external_id)).toEqual(["r-1249"]);
@@ -165,7 +242,9 @@ describe("GET/POST /datasets/{id}/records/export", () => {
     const missing = await fetch(`${fx.server.url}/api/v1/datasets/${MISSING}/records/export`, { headers: fx.owner });
     expect(missing.status).toBe(404);
     for (const query of ["?format=xlsx", "?vectors=yes"]) expect((await download(query)).status).toBe(422);
-    const hiddenFilter = { filters: { and: [{ type: "terms", scope: { entity: "metadata", metadata_property: "secret" }, values: ["s-1"] }] } };
+    const hiddenFilter = {
+      filters: { and: [{ type: "terms", scope: { entity: "metadata", metadata_property: "secret" }, values: ["s-1"] }] },
+    };
     expect((await download("", { body: hiddenFilter, headers: s.a1.headers })).status).toBe(422); // annotators cannot probe hidden metadata
     expect(lines((await download("", { body: hiddenFilter })).bytes).map((r) => r.external_id)).toEqual(["r-1"]);
     const badFilter = { filters: { and: [{ type: "terms", scope: { entity: "metadata", metadata_property: "nope" }, values: ["x"] }] } };

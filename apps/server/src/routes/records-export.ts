@@ -46,18 +46,25 @@ export function recordsExportRoutes(app: FastifyInstance, ctx: AppContext): void
     let text: { q: string; field: string | null } | null = null;
     if (body.query?.text) {
       const field = body.query.text.field ?? null;
-      if (field !== null && !schema.fieldByName.has(field)) throw unprocessable(`Field \`${field}\` not found in dataset \`${dataset.id}\`.`);
+      if (field !== null && !schema.fieldByName.has(field))
+        throw unprocessable(`Field \`${field}\` not found in dataset \`${dataset.id}\`.`);
       text = { q: body.query.text.q, field };
     }
     const viewer = await recordViewer(ctx.db, user, dataset.workspace_id);
-    const filters: SearchFilter[] = (body.filters?.and ?? []).map((f) => (f.type === "terms"
-      ? { type: "terms", scope: resolveScope(schema, viewer, f.scope), values: f.values }
-      : { type: "range", scope: resolveScope(schema, viewer, f.scope), ge: f.ge ?? null, le: f.le ?? null }));
+    const filters: SearchFilter[] = (body.filters?.and ?? []).map((f) =>
+      f.type === "terms"
+        ? { type: "terms", scope: resolveScope(schema, viewer, f.scope), values: f.values }
+        : { type: "range", scope: resolveScope(schema, viewer, f.scope), ge: f.ge ?? null, le: f.le ?? null },
+    );
     const view = recordViewFor(viewer, schema);
     const vectors = options.vectors === "true";
-    const pages = exportRecordPages({ db: ctx.db, search: searchFor(ctx.store), schema, view }, { text, filters, userId: user.id, vectors });
+    const pages = exportRecordPages(
+      { db: ctx.db, search: searchFor(ctx.store), schema, view },
+      { text, filters, userId: user.id, vectors },
+    );
     const columns = () => flatColumns(schema, view, vectors);
-    const content = options.format === "jsonl" ? jsonLines(pages) : options.format === "csv" ? csv(pages, columns()) : parquet(pages, columns());
+    const content =
+      options.format === "jsonl" ? jsonLines(pages) : options.format === "csv" ? csv(pages, columns()) : parquet(pages, columns());
     return reply
       .header("content-type", CONTENT_TYPES[options.format])
       .header("content-disposition", attachment(dataset.name, options.format))

@@ -31,7 +31,9 @@ export function emitIngested(ctx: AppContext, result: IngestResult): void {
  * characters they are made of (\u005x-\u007x) cannot have those keys, so JSON.parse alone gives the
  * same object; any other text, or a parse error, goes to the default parser (same result, same errors).
  */
-function bulkJson(app: FastifyInstance): (request: FastifyRequest, body: string | Buffer, done: (error: Error | null, body?: unknown) => void) => void {
+function bulkJson(
+  app: FastifyInstance,
+): (request: FastifyRequest, body: string | Buffer, done: (error: Error | null, body?: unknown) => void) => void {
   const fallback = app.getDefaultJsonParser("error", "error");
   return (request, body, done) => {
     const text = typeof body === "string" ? body : body.toString("utf8");
@@ -96,7 +98,11 @@ export function recordsRoutes(app: FastifyInstance, ctx: AppContext): void {
     const include = parseInclude(request.query);
     const [rows, count] = await Promise.all([
       ctx.db.selectFrom("records").selectAll().where("dataset_id", "=", datasetId).orderBy("seq").limit(limit).offset(offset).execute(),
-      ctx.db.selectFrom("records").select((eb) => eb.fn.countAll<number>().as("n")).where("dataset_id", "=", datasetId).executeTakeFirstOrThrow(),
+      ctx.db
+        .selectFrom("records")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("dataset_id", "=", datasetId)
+        .executeTakeFirstOrThrow(),
     ]);
     const schema = await loadDatasetSchema(ctx.db, dataset);
     const viewer = await recordViewer(ctx.db, user, dataset.workspace_id);
@@ -143,10 +149,18 @@ export function recordsRoutes(app: FastifyInstance, ctx: AppContext): void {
       await trx.updateTable("records").set(changes).where("id", "=", record.id).execute();
       if (body.suggestions !== undefined) {
         await trx.deleteFrom("suggestions").where("record_id", "=", record.id).execute();
-        await upsertSuggestions(trx, suggestions.map((s) => ({ recordId: record.id, ...s })), timestamp);
+        await upsertSuggestions(
+          trx,
+          suggestions.map((s) => ({ recordId: record.id, ...s })),
+          timestamp,
+        );
       }
       if (body.vectors) {
-        await upsertVectors(trx, schema, Object.entries(body.vectors).map(([name, values]) => ({ recordId: record.id, name, values })));
+        await upsertVectors(
+          trx,
+          schema,
+          Object.entries(body.vectors).map(([name, values]) => ({ recordId: record.id, name, values })),
+        );
       }
     });
     const updated = await ctx.db.selectFrom("records").selectAll().where("id", "=", record.id).executeTakeFirstOrThrow();

@@ -19,7 +19,12 @@ type Values = Record<string, unknown> | null | undefined;
 
 function checkValues(schema: DatasetSchema, record: RecordRow, status: Status, values: Values): void {
   try {
-    validateResponseValues(schema, status, values as Record<string, { value: unknown }> | null | undefined, JSON.parse(record.fields) as Record<string, unknown>);
+    validateResponseValues(
+      schema,
+      status,
+      values as Record<string, { value: unknown }> | null | undefined,
+      JSON.parse(record.fields) as Record<string, unknown>,
+    );
   } catch (error) {
     if (error instanceof RecordValueError) throw unprocessable(error.message);
     throw error;
@@ -27,14 +32,25 @@ function checkValues(schema: DatasetSchema, record: RecordRow, status: Status, v
 }
 
 /** After any response change: the record status (3.13) and the dataset's last activity (3.4). Returns the record's new status. */
-async function afterResponseChange(db: Kysely<DB>, schema: DatasetSchema, recordIds: string[], timestamp: string): Promise<RecordRow["status"] | undefined> {
+async function afterResponseChange(
+  db: Kysely<DB>,
+  schema: DatasetSchema,
+  recordIds: string[],
+  timestamp: string,
+): Promise<RecordRow["status"] | undefined> {
   await refreshRecordStatuses(db, recordIds, schema.minSubmitted);
   await db.updateTable("datasets").set({ last_activity_at: timestamp }).where("id", "=", schema.dataset.id).execute();
   return (await db.selectFrom("records").select("status").where("id", "=", recordIds[0]!).executeTakeFirst())?.status;
 }
 
 /** Webhook events of a response change: the response event, record.updated (status recomputed), record.completed when it just became completed. */
-function emitResponseChange(ctx: AppContext, type: "response.created" | "response.updated", responseId: string, record: RecordRow, status: RecordRow["status"] | undefined): void {
+function emitResponseChange(
+  ctx: AppContext,
+  type: "response.created" | "response.updated",
+  responseId: string,
+  record: RecordRow,
+  status: RecordRow["status"] | undefined,
+): void {
   ctx.events.emit(type, { responseId });
   ctx.events.emit("record.updated", { recordIds: [record.id] });
   if (status === "completed" && record.status !== "completed") ctx.events.emit("record.completed", { recordIds: [record.id] });
@@ -47,7 +63,11 @@ async function canChangeResponse(db: Kysely<DB>, user: UserRow, response: Respon
   return response.user_id === user.id || user.role === "admin";
 }
 
-async function responseFor(db: Kysely<DB>, user: UserRow, responseId: string): Promise<{ response: ResponseRow; record: RecordRow; dataset: DatasetRow }> {
+async function responseFor(
+  db: Kysely<DB>,
+  user: UserRow,
+  responseId: string,
+): Promise<{ response: ResponseRow; record: RecordRow; dataset: DatasetRow }> {
   const response = await db.selectFrom("responses").selectAll().where("id", "=", responseId).executeTakeFirst();
   if (!response) throw notFound(`Response with id \`${responseId}\` not found`);
   const record = await db.selectFrom("records").selectAll().where("id", "=", response.record_id).executeTakeFirstOrThrow();
@@ -57,11 +77,22 @@ async function responseFor(db: Kysely<DB>, user: UserRow, responseId: string): P
 }
 
 async function writeResponse(
-  db: Kysely<DB>, id: string, recordId: string, userId: string, status: Status, values: Values, timestamp: string, create: boolean, expectedUpdatedAt: string | null = null,
+  db: Kysely<DB>,
+  id: string,
+  recordId: string,
+  userId: string,
+  status: Status,
+  values: Values,
+  timestamp: string,
+  create: boolean,
+  expectedUpdatedAt: string | null = null,
 ): Promise<ResponseRow> {
   const stored = values === undefined || values === null ? null : JSON.stringify(values);
   if (create) {
-    await db.insertInto("responses").values({ id, record_id: recordId, user_id: userId, status, values: stored, inserted_at: timestamp, updated_at: timestamp }).execute();
+    await db
+      .insertInto("responses")
+      .values({ id, record_id: recordId, user_id: userId, status, values: stored, inserted_at: timestamp, updated_at: timestamp })
+      .execute();
   } else {
     let update = db.updateTable("responses").set({ status, values: stored, updated_at: timestamp }).where("id", "=", id);
     // the precondition is part of the UPDATE itself, so two writers racing on both stores see exactly one winner
@@ -95,7 +126,12 @@ export function responsesRoutes(app: FastifyInstance, ctx: AppContext): void {
     checkValues(schema, record, body.status, body.values);
     const timestamp = now();
     const created = await ctx.db.transaction().execute(async (trx) => {
-      const existing = await trx.selectFrom("responses").select("id").where("record_id", "=", record.id).where("user_id", "=", user.id).executeTakeFirst();
+      const existing = await trx
+        .selectFrom("responses")
+        .select("id")
+        .where("record_id", "=", record.id)
+        .where("user_id", "=", user.id)
+        .executeTakeFirst();
       if (existing) throw conflict(`Response already exists for record with id \`${record.id}\` and by user with id \`${user.id}\``);
       const row = await writeResponse(trx, randomUUID(), record.id, user.id, body.status, body.values, timestamp, true);
       return { row, status: await afterResponseChange(trx, schema, [record.id], timestamp) };
@@ -143,13 +179,30 @@ export function responsesRoutes(app: FastifyInstance, ctx: AppContext): void {
       try {
         const { record, dataset } = await recordFor(ctx.db, user, entry.record_id, "read");
         let schema = schemas.get(dataset.id);
-        if (!schema) { schema = await loadDatasetSchema(ctx.db, dataset); schemas.set(dataset.id, schema); }
+        if (!schema) {
+          schema = await loadDatasetSchema(ctx.db, dataset);
+          schemas.set(dataset.id, schema);
+        }
         checkValues(schema, record, entry.status, entry.values);
         const timestamp = now();
         const datasetSchema = schema;
         const { row, created, status } = await ctx.db.transaction().execute(async (trx) => {
-          const existing = await trx.selectFrom("responses").select("id").where("record_id", "=", record.id).where("user_id", "=", user.id).executeTakeFirst();
-          const written = await writeResponse(trx, existing?.id ?? randomUUID(), record.id, user.id, entry.status, entry.values, timestamp, !existing);
+          const existing = await trx
+            .selectFrom("responses")
+            .select("id")
+            .where("record_id", "=", record.id)
+            .where("user_id", "=", user.id)
+            .executeTakeFirst();
+          const written = await writeResponse(
+            trx,
+            existing?.id ?? randomUUID(),
+            record.id,
+            user.id,
+            entry.status,
+            entry.values,
+            timestamp,
+            !existing,
+          );
           return { row: written, created: !existing, status: await afterResponseChange(trx, datasetSchema, [record.id], timestamp) };
         });
         emitResponseChange(ctx, created ? "response.created" : "response.updated", row.id, record, status);

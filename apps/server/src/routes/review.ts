@@ -48,7 +48,10 @@ export function reviewRoutes(app: FastifyInstance, ctx: AppContext): void {
     const dataset = await reviewDataset(ctx.db, user, uuidPath(request, "dataset_id"));
     const query = parse(ProgressQuery, request.query, "query");
     const scope = await resolveScope(ctx.store, dataset, { question: query.question ?? null });
-    const [submissions, finals] = await Promise.all([loadSubmissions(ctx.db, scope, questionsOf(scope.schema, scope.question)), finalAnswerIds(ctx.db, dataset.id)]);
+    const [submissions, finals] = await Promise.all([
+      loadSubmissions(ctx.db, scope, questionsOf(scope.schema, scope.question)),
+      finalAnswerIds(ctx.db, dataset.id),
+    ]);
     return scopeProgress(submissions, finals, disagreeingRecords(submissions));
   });
 

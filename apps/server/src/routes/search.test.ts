@@ -9,30 +9,56 @@ import { seededRandom } from "../testing/random.js";
 let server: TestServer;
 let d: RichDataset;
 let byExt: Record<string, string>;
-type Hit = { record: Json & { id: string; external_id: string; metadata: Json | null; responses?: Json[]; suggestions?: Json[]; vectors?: Json }; query_score: number | null };
+type Hit = {
+  record: Json & { id: string; external_id: string; metadata: Json | null; responses?: Json[]; suggestions?: Json[]; vectors?: Json };
+  query_score: number | null;
+};
 type Result = { items: Hit[]; total: number };
 
 beforeAll(async () => {
   server = await startTestServer();
   d = await richDataset(server);
   const items = [
-    { external_id: "a", fields: { text: "The quick brown fox", context: "animals" }, metadata: { genre: "news", words: 4, quality: 0.9 }, vectors: { emb: [1, 0, 0] },
-      suggestions: [{ question_id: d.questions.label.id, value: "positive", score: 0.9, agent: "gpt", type: "model" }] },
-    { external_id: "b", fields: { text: "A lazy dog sleeps", context: "fox den" }, metadata: { genre: "blog", words: 40, quality: 0.2 }, vectors: { emb: [0.9, 0.1, 0] },
-      suggestions: [{ question_id: d.questions.label.id, value: "negative", score: 0.3, agent: "bert", type: "human" }] },
+    {
+      external_id: "a",
+      fields: { text: "The quick brown fox", context: "animals" },
+      metadata: { genre: "news", words: 4, quality: 0.9 },
+      vectors: { emb: [1, 0, 0] },
+      suggestions: [{ question_id: d.questions.label.id, value: "positive", score: 0.9, agent: "gpt", type: "model" }],
+    },
+    {
+      external_id: "b",
+      fields: { text: "A lazy dog sleeps", context: "fox den" },
+      metadata: { genre: "blog", words: 40, quality: 0.2 },
+      vectors: { emb: [0.9, 0.1, 0] },
+      suggestions: [{ question_id: d.questions.label.id, value: "negative", score: 0.3, agent: "bert", type: "human" }],
+    },
     { external_id: "c", fields: { text: "Café au lait" }, metadata: { genre: "forum", words: 400 }, vectors: { emb: [0, 0, 1] } },
     { external_id: "d", fields: { text: "Nothing to see" } },
   ];
-  const res = await d.f.request<{ items: { id: string; external_id: string }[] }>("POST", `/datasets/${d.datasetId}/records/bulk`, { body: { items } });
+  const res = await d.f.request<{ items: { id: string; external_id: string }[] }>("POST", `/datasets/${d.datasetId}/records/bulk`, {
+    body: { items },
+  });
   byExt = Object.fromEntries(res.body.items.map((r) => [r.external_id, r.id]));
-  await d.f.request("POST", `/records/${byExt.a}/responses`, { body: { status: "submitted", values: { label: { value: "positive" }, rating: { value: 4 } } }, headers: d.annotator.headers });
-  await d.f.request("POST", `/records/${byExt.b}/responses`, { body: { status: "draft", values: { rating: { value: 2 } } }, headers: d.annotator.headers });
+  await d.f.request("POST", `/records/${byExt.a}/responses`, {
+    body: { status: "submitted", values: { label: { value: "positive" }, rating: { value: 4 } } },
+    headers: d.annotator.headers,
+  });
+  await d.f.request("POST", `/records/${byExt.b}/responses`, {
+    body: { status: "draft", values: { rating: { value: 2 } } },
+    headers: d.annotator.headers,
+  });
   await d.f.request("POST", `/records/${byExt.c}/responses`, { body: { status: "discarded" }, headers: d.annotator2.headers });
 }, 60_000);
-afterAll(async () => { await server.stop(); });
+afterAll(async () => {
+  await server.stop();
+});
 
 const search = (body: unknown, options: { mine?: boolean; query?: string; headers?: Record<string, string> } = {}) =>
-  d.f.request<Result>("POST", `${options.mine ? "/me" : ""}/datasets/${d.datasetId}/records/search${options.query ?? ""}`, { body, headers: options.headers ?? d.f.owner });
+  d.f.request<Result>("POST", `${options.mine ? "/me" : ""}/datasets/${d.datasetId}/records/search${options.query ?? ""}`, {
+    body,
+    headers: options.headers ?? d.f.owner,
+  });
 const exts = (r: { body: Result }) => r.body.items.map((i) => i.record.external_id);
 const terms = (scope: Json, values: unknown[]) => ({ filters: { and: [{ type: "terms", scope, values }] } });
 
@@ -47,8 +73,11 @@ describe("text search", () => {
     expect(exts(await search({ query: { text: { q: "cafe" } } }))).toEqual(["c"]);
     expect(exts(await search({ query: { text: { q: "quick fox" } } }))).toEqual(["a"]);
     expect(exts(await search({ query: { text: { q: "qui*" } } }))).toEqual(["a"]);
-    expect((await search({ query: { text: { q: "\"unbalanced (AND OR" } } })).status).toBe(200);
-    expect(await search({ query: { text: { q: "x", field: "nope" } } })).toEqual({ status: 422, body: { detail: `Field \`nope\` not found in dataset \`${d.datasetId}\`.` } });
+    expect((await search({ query: { text: { q: '"unbalanced (AND OR' } } })).status).toBe(200);
+    expect(await search({ query: { text: { q: "x", field: "nope" } } })).toEqual({
+      status: 422,
+      body: { detail: `Field \`nope\` not found in dataset \`${d.datasetId}\`.` },
+    });
   });
 });
 
@@ -60,8 +89,19 @@ describe("vector search", () => {
     expect(exts(most)).toEqual(["b", "c"]);
     expect(most.body.total).toBe(2);
     expect(most.body.items[0]!.query_score!).toBeGreaterThan(most.body.items[1]!.query_score!);
-    expect(exts(await search({ query: { vector: { name: d.vectorName, value: [0, 0, 1], order: "least_similar" } } }))).toEqual(["a", "b", "c"]);
-    expect(exts(await search({ query: { vector: { name: d.vectorName, value: [1, 0, 0] } }, ...terms({ entity: "metadata", metadata_property: "genre" }, ["forum", "blog"]) }))).toEqual(["b", "c"]);
+    expect(exts(await search({ query: { vector: { name: d.vectorName, value: [0, 0, 1], order: "least_similar" } } }))).toEqual([
+      "a",
+      "b",
+      "c",
+    ]);
+    expect(
+      exts(
+        await search({
+          query: { vector: { name: d.vectorName, value: [1, 0, 0] } },
+          ...terms({ entity: "metadata", metadata_property: "genre" }, ["forum", "blog"]),
+        }),
+      ),
+    ).toEqual(["b", "c"]);
   });
 
   it("finds at most 1,000 records, paged with offset and limit until an empty page (the SDK iterates so)", async (t) => {
@@ -75,12 +115,17 @@ describe("vector search", () => {
     const random = seededRandom(1500);
     const vectors = Array.from({ length: 1500 }, () => Array.from({ length: 10 }, random));
     for (let i = 0; i < vectors.length; i += 500) {
-      const items = vectors.slice(i, i + 500).map((v, j) => ({ external_id: `${i + j}`, fields: { text: `record ${i + j}` }, vectors: { [setting.name]: v } }));
+      const items = vectors
+        .slice(i, i + 500)
+        .map((v, j) => ({ external_id: `${i + j}`, fields: { text: `record ${i + j}` }, vectors: { [setting.name]: v } }));
       expect((await big.f.request("POST", `/datasets/${big.datasetId}/records/bulk`, { body: { items } })).status).toBe(201);
     }
     // With planner statistics (as after an import's writes pause) PostgreSQL serves it from the HNSW index.
     if (server.ctx.store.dialect === "postgres") await sql`analyze records, record_vectors`.execute(server.ctx.db);
-    const page = (vector: Json, offset: number) => big.f.request<Result>("POST", `/datasets/${big.datasetId}/records/search?offset=${offset}&limit=256`, { body: { query: { vector } } });
+    const page = (vector: Json, offset: number) =>
+      big.f.request<Result>("POST", `/datasets/${big.datasetId}/records/search?offset=${offset}&limit=256`, {
+        body: { query: { vector } },
+      });
     for (const order of ["most_similar", "least_similar"]) {
       const seen: string[] = [];
       const scores: number[] = [];
@@ -99,10 +144,12 @@ describe("vector search", () => {
       if (order === "most_similar") expect(seen[0]).toBe("3");
       else expect(seen).not.toContain("3");
       // Ordered across pages: scores never go the wrong way.
-      for (let i = 1; i < scores.length; i++) expect(order === "most_similar" ? scores[i]! <= scores[i - 1]! + 1e-6 : scores[i]! >= scores[i - 1]! - 1e-6).toBe(true);
+      for (let i = 1; i < scores.length; i++)
+        expect(order === "most_similar" ? scores[i]! <= scores[i - 1]! + 1e-6 : scores[i]! >= scores[i - 1]! - 1e-6).toBe(true);
     }
     // From a record: the reference is left out, 1,000 others come back.
-    const reference = (await big.f.request<{ items: { id: string }[] }>("GET", `/datasets/${big.datasetId}/records?limit=1`)).body.items[0]!.id;
+    const reference = (await big.f.request<{ items: { id: string }[] }>("GET", `/datasets/${big.datasetId}/records?limit=1`)).body.items[0]!
+      .id;
     const fromRecord: string[] = [];
     for (let offset = 0; offset < 2000; offset += 256) {
       const items = (await page({ name: setting.name, record_id: reference }, offset)).body.items;
@@ -115,11 +162,18 @@ describe("vector search", () => {
 
   it("gives the business errors of contract 2.3 and 2.4", async () => {
     expect(await search({ query: { vector: { name: d.vectorName, record_id: byExt.d } } })).toEqual({
-      status: 422, body: { code: "missing_vector", message: `Record \`${byExt.d}\` does not have a vector for vector settings \`${d.vectorName}\`` },
+      status: 422,
+      body: { code: "missing_vector", message: `Record \`${byExt.d}\` does not have a vector for vector settings \`${d.vectorName}\`` },
     });
-    expect(await search({ query: { vector: { name: "nope", value: [1, 2, 3] } } })).toEqual({ status: 422, body: { detail: `Vector \`nope\` not found in dataset \`${d.datasetId}\`.` } });
+    expect(await search({ query: { vector: { name: "nope", value: [1, 2, 3] } } })).toEqual({
+      status: 422,
+      body: { detail: `Vector \`nope\` not found in dataset \`${d.datasetId}\`.` },
+    });
     const missing = "00000000-0000-4000-8000-000000000000";
-    expect(await search({ query: { vector: { name: d.vectorName, record_id: missing } } })).toEqual({ status: 422, body: { detail: `Record with id \`${missing}\` not found in dataset \`${d.datasetId}\`.` } });
+    expect(await search({ query: { vector: { name: d.vectorName, record_id: missing } } })).toEqual({
+      status: 422,
+      body: { detail: `Record with id \`${missing}\` not found in dataset \`${d.datasetId}\`.` },
+    });
     expect((await search({ query: { vector: { name: d.vectorName, record_id: byExt.a, value: [1, 2, 3] } } })).status).toBe(422);
     expect((await search({ query: { vector: { name: d.vectorName } } })).status).toBe(422);
     expect((await search({ query: { vector: { name: d.vectorName, value: [1, 2] } } })).status).toBe(422);
@@ -129,17 +183,36 @@ describe("vector search", () => {
 describe("filters and sort", () => {
   it("filters on metadata terms and ranges, record status and properties", async () => {
     expect(exts(await search(terms({ entity: "metadata", metadata_property: "genre" }, ["news", "forum"])))).toEqual(["a", "c"]);
-    expect(exts(await search({ filters: { and: [{ type: "range", scope: { entity: "metadata", metadata_property: "words" }, ge: 10, le: 400 }] } }))).toEqual(["b", "c"]);
-    expect(exts(await search({ filters: { and: [{ type: "range", scope: { entity: "metadata", metadata_property: "quality" }, ge: 0.5 }] } }))).toEqual(["a"]);
+    expect(
+      exts(
+        await search({ filters: { and: [{ type: "range", scope: { entity: "metadata", metadata_property: "words" }, ge: 10, le: 400 }] } }),
+      ),
+    ).toEqual(["b", "c"]);
+    expect(
+      exts(await search({ filters: { and: [{ type: "range", scope: { entity: "metadata", metadata_property: "quality" }, ge: 0.5 }] } })),
+    ).toEqual(["a"]);
     expect(exts(await search(terms({ entity: "record", property: "status" }, ["completed"])))).toEqual(["a"]);
     // External ids are text; the SDK's ("id", "==", 7) sends the number 7. The server id filters too.
-    const seven = (await d.f.request<{ items: { id: string }[] }>("POST", `/datasets/${d.datasetId}/records/bulk`, { body: { items: [{ external_id: 7, fields: { text: "seven" } }] } })).body.items[0]!.id;
+    const seven = (
+      await d.f.request<{ items: { id: string }[] }>("POST", `/datasets/${d.datasetId}/records/bulk`, {
+        body: { items: [{ external_id: 7, fields: { text: "seven" } }] },
+      })
+    ).body.items[0]!.id;
     expect(exts(await search(terms({ entity: "record", property: "external_id" }, [7])))).toEqual(["7"]);
     expect(exts(await search(terms({ entity: "record", property: "external_id" }, ["7", "a"])))).toEqual(["a", "7"]);
     expect(exts(await search(terms({ entity: "record", property: "id" }, [byExt.b, seven])))).toEqual(["b", "7"]);
     expect((await d.f.request("DELETE", `/datasets/${d.datasetId}/records?ids=${seven}`)).status).toBe(204);
-    expect(exts(await search({ filters: { and: [{ type: "range", scope: { entity: "record", property: "inserted_at" }, ge: "2000-01-01T00:00:00Z" }] } }))).toHaveLength(4);
-    expect(await search(terms({ entity: "metadata", metadata_property: "nope" }, ["x"]))).toEqual({ status: 422, body: { detail: `MetadataProperty not found filtering by name=nope, dataset_id=${d.datasetId}` } });
+    expect(
+      exts(
+        await search({
+          filters: { and: [{ type: "range", scope: { entity: "record", property: "inserted_at" }, ge: "2000-01-01T00:00:00Z" }] },
+        }),
+      ),
+    ).toHaveLength(4);
+    expect(await search(terms({ entity: "metadata", metadata_property: "nope" }, ["x"]))).toEqual({
+      status: 422,
+      body: { detail: `MetadataProperty not found filtering by name=nope, dataset_id=${d.datasetId}` },
+    });
   });
 
   it("filters on response status (pending = no response) and values, per user on /me", async () => {
@@ -149,8 +222,12 @@ describe("filters and sort", () => {
     expect(exts(await search(status(["pending"]), { mine: true, headers: d.annotator.headers }))).toEqual(["c", "d"]);
     expect(exts(await search(status(["draft"]), { mine: true, headers: d.annotator.headers }))).toEqual(["b"]);
     expect(exts(await search(terms({ entity: "response", question: "label" }, ["positive"])))).toEqual(["a"]);
-    expect(exts(await search({ filters: { and: [{ type: "range", scope: { entity: "response", question: "rating" }, le: 3 }] } }))).toEqual(["b"]);
-    expect(exts(await search(terms({ entity: "response", question: "label" }, ["positive"]), { mine: true, headers: d.annotator2.headers }))).toEqual([]);
+    expect(exts(await search({ filters: { and: [{ type: "range", scope: { entity: "response", question: "rating" }, le: 3 }] } }))).toEqual(
+      ["b"],
+    );
+    expect(
+      exts(await search(terms({ entity: "response", question: "label" }, ["positive"]), { mine: true, headers: d.annotator2.headers })),
+    ).toEqual([]);
     expect((await search(terms({ entity: "response", question: "nope" }, ["x"]))).status).toBe(422);
   });
 
@@ -163,9 +240,21 @@ describe("filters and sort", () => {
     expect(exts(await search(terms(scope("type"), ["model", "human"])))).toEqual(["a", "b"]);
     expect(exts(await search({ sort: [{ scope: scope("type"), order: "desc" }] }))).toEqual(["a", "b", "c", "d"]);
     expect(exts(await search({ filters: { and: [{ type: "range", scope: scope("score"), ge: 0.5 }] } }))).toEqual(["a"]);
-    expect(exts(await search({ sort: [{ scope: { entity: "metadata", metadata_property: "words" }, order: "desc" }] }))).toEqual(["c", "b", "a", "d"]);
-    expect(exts(await search({ sort: [{ scope: { entity: "suggestion", question: "label", property: "score" }, order: "asc" }] }))).toEqual(["b", "a", "c", "d"]);
-    expect(exts(await search({ sort: [{ scope: { entity: "record", property: "inserted_at" }, order: "desc" }] }))).toEqual(["d", "c", "b", "a"]);
+    expect(exts(await search({ sort: [{ scope: { entity: "metadata", metadata_property: "words" }, order: "desc" }] }))).toEqual([
+      "c",
+      "b",
+      "a",
+      "d",
+    ]);
+    expect(exts(await search({ sort: [{ scope: { entity: "suggestion", question: "label", property: "score" }, order: "asc" }] }))).toEqual(
+      ["b", "a", "c", "d"],
+    );
+    expect(exts(await search({ sort: [{ scope: { entity: "record", property: "inserted_at" }, order: "desc" }] }))).toEqual([
+      "d",
+      "c",
+      "b",
+      "a",
+    ]);
   });
 
   it("pages with offset and limit and reports the total", async () => {
@@ -174,8 +263,13 @@ describe("filters and sort", () => {
     expect(page.body.total).toBe(4);
     expect((await search({}, { query: "?limit=1001" })).status).toBe(422);
     expect((await search({ filters: { and: [] } })).status).toBe(422);
-    expect((await search({ filters: { and: [{ type: "range", scope: { entity: "metadata", metadata_property: "words" } }] } })).status).toBe(422);
-    expect((await search({ filters: { and: [{ type: "range", scope: { entity: "metadata", metadata_property: "words" }, ge: 5, le: 1 }] } })).status).toBe(422);
+    expect(
+      (await search({ filters: { and: [{ type: "range", scope: { entity: "metadata", metadata_property: "words" } }] } })).status,
+    ).toBe(422);
+    expect(
+      (await search({ filters: { and: [{ type: "range", scope: { entity: "metadata", metadata_property: "words" }, ge: 5, le: 1 }] } }))
+        .status,
+    ).toBe(422);
     expect((await search("{nope")).status).toBe(422);
     expect((await search({ sort: [{ scope: { entity: "weird" } }] })).status).toBe(422);
   });
@@ -183,13 +277,20 @@ describe("filters and sort", () => {
 
 describe("includes, visibility and permissions", () => {
   it("includes only the caller's responses and visible metadata on /me; all on the admin endpoint", async () => {
-    const mine = await search(terms({ entity: "record", property: "external_id" }, ["a"]), { mine: true, query: "?include=responses&include=suggestions&include=vectors", headers: d.annotator2.headers });
+    const mine = await search(terms({ entity: "record", property: "external_id" }, ["a"]), {
+      mine: true,
+      query: "?include=responses&include=suggestions&include=vectors",
+      headers: d.annotator2.headers,
+    });
     const record = mine.body.items[0]!.record;
     expect(record.responses).toEqual([]);
     expect(record.suggestions).toHaveLength(1);
     expect(record.vectors).toEqual({ [d.vectorName]: [1, 0, 0] });
     expect(record.metadata).toEqual({ genre: "news", quality: 0.9 });
-    const admin = await search(terms({ entity: "record", property: "external_id" }, ["a"]), { query: "?include=responses", headers: d.admin.headers });
+    const admin = await search(terms({ entity: "record", property: "external_id" }, ["a"]), {
+      query: "?include=responses",
+      headers: d.admin.headers,
+    });
     expect(admin.body.items[0]!.record.responses).toHaveLength(1);
     expect(admin.body.items[0]!.record.metadata).toEqual({ genre: "news", words: 4, quality: 0.9 });
     expect(admin.body.items[0]!.record).not.toHaveProperty("suggestions");
@@ -204,10 +305,16 @@ describe("includes, visibility and permissions", () => {
   });
 
   it("lists suggestion agents per question", async () => {
-    const res = await d.f.request<{ items: { question: { id: string; name: string }; agents: string[] }[] }>("GET", `/datasets/${d.datasetId}/records/search/suggestions/options`, { headers: d.annotator.headers });
+    const res = await d.f.request<{ items: { question: { id: string; name: string }; agents: string[] }[] }>(
+      "GET",
+      `/datasets/${d.datasetId}/records/search/suggestions/options`,
+      { headers: d.annotator.headers },
+    );
     expect(res.status).toBe(200);
     expect(res.body.items).toEqual([{ question: { id: d.questions.label.id, name: "label" }, agents: ["bert", "gpt"] }]);
-    expect((await d.f.request("GET", `/datasets/${d.datasetId}/records/search/suggestions/options`, { headers: d.outsideAdmin.headers })).status).toBe(403);
+    expect(
+      (await d.f.request("GET", `/datasets/${d.datasetId}/records/search/suggestions/options`, { headers: d.outsideAdmin.headers })).status,
+    ).toBe(403);
   });
 });
 
@@ -219,7 +326,12 @@ describe("cleanup of the search index", () => {
     const count = (sqlText: string) => (server.ctx.store.sqlite!.prepare(sqlText).get() as { n: number }).n;
     const other = await richDataset(server);
     const created = await other.f.request<{ items: { id: string }[] }>("POST", `/datasets/${other.datasetId}/records/bulk`, {
-      body: { items: [{ fields: { text: "zebra crossing", context: "zebra" }, vectors: { emb: [1, 1, 1] } }, { fields: { text: "zebra two" }, vectors: { emb: [1, 2, 1] } }] },
+      body: {
+        items: [
+          { fields: { text: "zebra crossing", context: "zebra" }, vectors: { emb: [1, 1, 1] } },
+          { fields: { text: "zebra two" }, vectors: { emb: [1, 2, 1] } },
+        ],
+      },
     });
     await indexRecordTexts(server.ctx.store.db); // the text indexer runs after the import (search/text-index.ts)
     const ftsBefore = count("SELECT count(*) AS n FROM records_fts WHERE records_fts MATCH 'zebra'");

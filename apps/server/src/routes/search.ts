@@ -18,35 +18,80 @@ import { reserveRequested, reservedQueueWindow, type ReservationsOut } from "../
 const Scope = z.discriminatedUnion("entity", [
   z.object({ entity: z.literal("record"), property: z.enum(["id", "external_id", "inserted_at", "updated_at", "status"]) }),
   z.object({ entity: z.literal("metadata"), metadata_property: z.string().min(1) }),
-  z.object({ entity: z.literal("response"), question: z.string().nullable().optional(), property: z.literal("status").nullable().optional() })
-    .refine((s) => (s.question ?? null) !== null || s.property === "status", { message: "Value error, either 'question' or 'property' must be set" }),
-  z.object({ entity: z.literal("suggestion"), question: z.string(), property: z.enum(["value", "agent", "score", "type"]).default("value") }),
+  z
+    .object({
+      entity: z.literal("response"),
+      question: z.string().nullable().optional(),
+      property: z.literal("status").nullable().optional(),
+    })
+    .refine((s) => (s.question ?? null) !== null || s.property === "status", {
+      message: "Value error, either 'question' or 'property' must be set",
+    }),
+  z.object({
+    entity: z.literal("suggestion"),
+    question: z.string(),
+    property: z.enum(["value", "agent", "score", "type"]).default("value"),
+  }),
 ]);
 type ScopeIn = z.infer<typeof Scope>;
 
 const bound = z.union([z.number(), z.string()]).nullable().optional();
 const Filter = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("terms"), scope: Scope, values: z.array(z.union([z.string(), z.number(), z.boolean()])).min(1).max(250) }),
-  z.object({ type: z.literal("range"), scope: Scope, ge: bound, le: bound })
-    .refine((f) => (f.ge ?? null) !== null || (f.le ?? null) !== null, { message: "Value error, at least one of 'ge' or 'le' must be provided" })
-    .refine((f) => f.ge === null || f.ge === undefined || f.le === null || f.le === undefined || typeof f.ge !== typeof f.le || f.ge <= f.le, { message: "Value error, 'ge' must have a value less than or equal to 'le'" }),
+  z.object({
+    type: z.literal("terms"),
+    scope: Scope,
+    values: z
+      .array(z.union([z.string(), z.number(), z.boolean()]))
+      .min(1)
+      .max(250),
+  }),
+  z
+    .object({ type: z.literal("range"), scope: Scope, ge: bound, le: bound })
+    .refine((f) => (f.ge ?? null) !== null || (f.le ?? null) !== null, {
+      message: "Value error, at least one of 'ge' or 'le' must be provided",
+    })
+    .refine(
+      (f) => f.ge === null || f.ge === undefined || f.le === null || f.le === undefined || typeof f.ge !== typeof f.le || f.ge <= f.le,
+      { message: "Value error, 'ge' must have a value less than or equal to 'le'" },
+    ),
 ]);
 
 /** The search body (contract section 4); the record export (routes/records-export.ts) takes the same. */
-export const SearchBody = z.object({
-  query: z.object({
-    text: z.object({ q: z.string().max(MAX_SEARCH_TEXT_LENGTH), field: z.string().nullable().optional() }).nullable().optional(),
-    vector: z.object({
-      name: z.string(),
-      record_id: uuidParam.nullable().optional(),
-      value: z.array(z.number()).min(1).nullable().optional(),
-      order: z.enum(["most_similar", "least_similar"]).default("most_similar"),
-    }).refine((v) => ((v.record_id ?? null) === null) !== ((v.value ?? null) === null), { message: "Value error, either 'record_id' or 'value' must be provided, but not both" })
-      .nullable().optional(),
-  }).nullable().optional(),
-  filters: z.object({ and: z.array(Filter).min(1).max(50) }).nullable().optional(),
-  sort: z.array(z.object({ scope: Scope, order: z.enum(["asc", "desc"]).default("asc") })).min(1).max(10).nullable().optional(),
-}).nullable();
+export const SearchBody = z
+  .object({
+    query: z
+      .object({
+        text: z
+          .object({ q: z.string().max(MAX_SEARCH_TEXT_LENGTH), field: z.string().nullable().optional() })
+          .nullable()
+          .optional(),
+        vector: z
+          .object({
+            name: z.string(),
+            record_id: uuidParam.nullable().optional(),
+            value: z.array(z.number()).min(1).nullable().optional(),
+            order: z.enum(["most_similar", "least_similar"]).default("most_similar"),
+          })
+          .refine((v) => ((v.record_id ?? null) === null) !== ((v.value ?? null) === null), {
+            message: "Value error, either 'record_id' or 'value' must be provided, but not both",
+          })
+          .nullable()
+          .optional(),
+      })
+      .nullable()
+      .optional(),
+    filters: z
+      .object({ and: z.array(Filter).min(1).max(50) })
+      .nullable()
+      .optional(),
+    sort: z
+      .array(z.object({ scope: Scope, order: z.enum(["asc", "desc"]).default("asc") }))
+      .min(1)
+      .max(10)
+      .nullable()
+      .optional(),
+  })
+  .nullable();
 
 /**
  * A similarity search finds at most this many records (the reference server's largest page): the
@@ -56,20 +101,23 @@ export const SIMILARITY_MAX_RESULTS = 1000;
 
 /** Record ids and external ids are text: `("id", "==", 1)` in the SDK filters on external id "1". */
 const termValues = (scope: SearchScope, values: (string | number | boolean)[]): unknown[] =>
-  (scope.entity === "record" && (scope.property === "id" || scope.property === "external_id") ? values.map(String) : values);
+  scope.entity === "record" && (scope.property === "id" || scope.property === "external_id") ? values.map(String) : values;
 
 export function resolveScope(schema: DatasetSchema, viewer: RecordViewer, scope: ScopeIn): SearchScope {
   const datasetId = schema.dataset.id;
   switch (scope.entity) {
-    case "record": return { entity: "record", property: scope.property };
+    case "record":
+      return { entity: "record", property: scope.property };
     case "metadata":
-      if (!schema.metadataByName.has(scope.metadata_property)) throw unprocessable(`MetadataProperty not found filtering by name=${scope.metadata_property}, dataset_id=${datasetId}`);
+      if (!schema.metadataByName.has(scope.metadata_property))
+        throw unprocessable(`MetadataProperty not found filtering by name=${scope.metadata_property}, dataset_id=${datasetId}`);
       requireSearchableMetadata(schema, viewer, scope.metadata_property);
       return { entity: "metadata", name: scope.metadata_property };
     case "response": {
       const question = scope.question ?? null;
       if (question === null) return { entity: "response_status" };
-      if (!schema.questionByName.has(question)) throw unprocessable(`Question not found filtering by name=${question}, dataset_id=${datasetId}`);
+      if (!schema.questionByName.has(question))
+        throw unprocessable(`Question not found filtering by name=${question}, dataset_id=${datasetId}`);
       return { entity: "response_value", questionName: question };
     }
     case "suggestion": {
@@ -93,8 +141,10 @@ export function searchRoutes(app: FastifyInstance, ctx: AppContext): void {
     let text: SearchQuery["text"] = null;
     if (body.query?.text) {
       const field = body.query.text.field ?? null;
-      if (field !== null && !schema.fieldByName.has(field)) throw unprocessable(`Field \`${field}\` not found in dataset \`${dataset.id}\`.`);
-      if (countSearchWords(body.query.text.q) > MAX_SEARCH_WORDS) throw unprocessable(`The search text has more than ${MAX_SEARCH_WORDS} different words`);
+      if (field !== null && !schema.fieldByName.has(field))
+        throw unprocessable(`Field \`${field}\` not found in dataset \`${dataset.id}\`.`);
+      if (countSearchWords(body.query.text.q) > MAX_SEARCH_WORDS)
+        throw unprocessable(`The search text has more than ${MAX_SEARCH_WORDS} different words`);
       text = { q: body.query.text.q, field };
     }
     let vector: SearchQuery["vector"] = null;
@@ -105,37 +155,65 @@ export function searchRoutes(app: FastifyInstance, ctx: AppContext): void {
       let value = v.value ?? null;
       const recordId = v.record_id ?? null;
       if (recordId !== null) {
-        const record = await ctx.db.selectFrom("records").select("id").where("id", "=", recordId).where("dataset_id", "=", dataset.id).executeTakeFirst();
+        const record = await ctx.db
+          .selectFrom("records")
+          .select("id")
+          .where("id", "=", recordId)
+          .where("dataset_id", "=", dataset.id)
+          .executeTakeFirst();
         if (!record) throw unprocessable(`Record with id \`${recordId}\` not found in dataset \`${dataset.id}\`.`);
-        const stored = await ctx.db.selectFrom("record_vectors").select("vector").where("record_id", "=", recordId).where("vector_settings_id", "=", settings.id).executeTakeFirst();
-        if (!stored) throw businessError("missing_vector", `Record \`${recordId}\` does not have a vector for vector settings \`${v.name}\``);
+        const stored = await ctx.db
+          .selectFrom("record_vectors")
+          .select("vector")
+          .where("record_id", "=", recordId)
+          .where("vector_settings_id", "=", settings.id)
+          .executeTakeFirst();
+        if (!stored)
+          throw businessError("missing_vector", `Record \`${recordId}\` does not have a vector for vector settings \`${v.name}\``);
         value = decodeVector(stored.vector);
       }
-      if (value!.length !== settings.dimensions) throw unprocessable(`vector must have ${settings.dimensions} elements, got ${value!.length} elements`);
+      if (value!.length !== settings.dimensions)
+        throw unprocessable(`vector must have ${settings.dimensions} elements, got ${value!.length} elements`);
       vector = { settingsId: settings.id, value: value!, order: v.order, excludeRecordId: recordId };
     }
     const filters: SearchFilter[] = (body.filters?.and ?? []).map((f) => {
       const scope = resolveScope(schema, viewer, f.scope);
-      return f.type === "terms" ? { type: "terms", scope, values: termValues(scope, f.values) } : { type: "range", scope, ge: f.ge ?? null, le: f.le ?? null };
+      return f.type === "terms"
+        ? { type: "terms", scope, values: termValues(scope, f.values) }
+        : { type: "range", scope, ge: f.ge ?? null, le: f.le ?? null };
     });
     const sort: SearchSort[] = (body.sort ?? []).map((s) => ({ scope: resolveScope(schema, viewer, s.scope), order: s.order }));
 
     // Similarity: the `offset + limit` nearest, at most SIMILARITY_MAX_RESULTS, of which the page is
     // the part from `offset` on; the total is how many were found (as the reference server's k nearest).
     const query = {
-      datasetId: dataset.id, userId: mine ? user.id : null, text, vector, filters, sort: vector ? [] : sort,
-      offset: vector ? 0 : paging.offset, limit: vector ? Math.min(SIMILARITY_MAX_RESULTS, paging.offset + paging.limit) : paging.limit,
+      datasetId: dataset.id,
+      userId: mine ? user.id : null,
+      text,
+      vector,
+      filters,
+      sort: vector ? [] : sort,
+      offset: vector ? 0 : paging.offset,
+      limit: vector ? Math.min(SIMILARITY_MAX_RESULTS, paging.offset + paging.limit) : paging.limit,
     };
     // reserve=true (web app's queue, issue 29): the window is reserved for the caller (reservations/)
     const reserved = mine && reserveRequested(rawQuery) ? await reservedQueueWindow(ctx.db, dataset, user.id, query) : null;
-    const result = reserved ?? await searchFor(ctx.store).search(query);
+    const result = reserved ?? (await searchFor(ctx.store).search(query));
     const hits = vector ? result.hits.slice(paging.offset) : result.hits;
     const ids = hits.map((h) => h.recordId);
     const rows = ids.length ? await ctx.db.selectFrom("records").selectAll().where("id", "in", ids).execute() : [];
     const byId = new Map(rows.map((r) => [r.id, r]));
-    const records = await withIncludes(ctx.db, schema, ids.map((id) => byId.get(id)!).filter((r) => r !== undefined), include, mine ? ownResponsesOnly(viewer) : viewer);
+    const records = await withIncludes(
+      ctx.db,
+      schema,
+      ids.map((id) => byId.get(id)!).filter((r) => r !== undefined),
+      include,
+      mine ? ownResponsesOnly(viewer) : viewer,
+    );
     const recordById = new Map<string, RecordOut>(records.map((r) => [r.id, r]));
-    const items = hits.filter((h) => recordById.has(h.recordId)).map((h) => ({ record: recordById.get(h.recordId)!, query_score: h.score }));
+    const items = hits
+      .filter((h) => recordById.has(h.recordId))
+      .map((h) => ({ record: recordById.get(h.recordId)!, query_score: h.score }));
     const answer: { items: typeof items; total: number; reservations?: ReservationsOut } = { items, total: result.total };
     if (reserved) answer.reservations = reserved.reservations;
     return answer;
@@ -166,15 +244,25 @@ export function searchRoutes(app: FastifyInstance, ctx: AppContext): void {
  * grouping every suggestion of the dataset (5.8 s of CPU at 1M records with 2 questions; the
  * annotation page asks on opening).
  */
-export async function suggestionAgents(db: Kysely<DB>, datasetId: string): Promise<{ question: { id: string; name: string }; agents: string[] }[]> {
-  const questions = await db.selectFrom("questions as q").select(["q.id", "q.name"]).where("q.dataset_id", "=", datasetId)
-    .where((eb) => eb.exists(eb.selectFrom("suggestions as g").select("g.id").whereRef("g.question_id", "=", "q.id"))).orderBy("q.name").execute();
-  return Promise.all(questions.map(async (q) => {
-    const rows = await sql<{ agent: string | null }>`WITH RECURSIVE a(agent) AS (
+export async function suggestionAgents(
+  db: Kysely<DB>,
+  datasetId: string,
+): Promise<{ question: { id: string; name: string }; agents: string[] }[]> {
+  const questions = await db
+    .selectFrom("questions as q")
+    .select(["q.id", "q.name"])
+    .where("q.dataset_id", "=", datasetId)
+    .where((eb) => eb.exists(eb.selectFrom("suggestions as g").select("g.id").whereRef("g.question_id", "=", "q.id")))
+    .orderBy("q.name")
+    .execute();
+  return Promise.all(
+    questions.map(async (q) => {
+      const rows = await sql<{ agent: string | null }>`WITH RECURSIVE a(agent) AS (
         SELECT min(agent) FROM suggestions WHERE question_id = ${q.id}
         UNION ALL
         SELECT (SELECT min(g.agent) FROM suggestions g WHERE g.question_id = ${q.id} AND g.agent > a.agent) FROM a WHERE a.agent IS NOT NULL
       ) SELECT agent FROM a WHERE agent IS NOT NULL`.execute(db);
-    return { question: { id: q.id, name: q.name }, agents: rows.rows.map((r) => r.agent!) };
-  }));
+      return { question: { id: q.id, name: q.name }, agents: rows.rows.map((r) => r.agent!) };
+    }),
+  );
 }

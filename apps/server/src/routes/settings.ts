@@ -13,14 +13,14 @@ export function settingsBody(space: HostedSpace | null) {
     },
     huggingface: space
       ? {
-        space_id: space.spaceId,
-        space_title: space.title,
-        space_subdomain: space.subdomain,
-        space_host: space.host,
-        space_repo_name: space.repoName,
-        space_author_name: space.authorName,
-        space_persistent_storage_enabled: space.persistentStorageEnabled,
-      }
+          space_id: space.spaceId,
+          space_title: space.title,
+          space_subdomain: space.subdomain,
+          space_host: space.host,
+          space_repo_name: space.repoName,
+          space_author_name: space.authorName,
+          space_persistent_storage_enabled: space.persistentStorageEnabled,
+        }
       : null,
   };
 }
@@ -32,7 +32,12 @@ export function settingsBody(space: HostedSpace | null) {
  * app passes it), whether the database answers now (`database`: reachable, latency) are for
  * signed-in users (issue 28, finding 7).
  */
-export function settingsRoutes(app: FastifyInstance, hostedSpace: HostedSpace | null = null, store: Pick<Store, "dialect" | "vectorSearch"> & Partial<Pick<Store, "db">> = { dialect: "sqlite", vectorSearch: true }, signedIn?: (request: FastifyRequest) => Promise<boolean>): void {
+export function settingsRoutes(
+  app: FastifyInstance,
+  hostedSpace: HostedSpace | null = null,
+  store: Pick<Store, "dialect" | "vectorSearch"> & Partial<Pick<Store, "db">> = { dialect: "sqlite", vectorSearch: true },
+  signedIn?: (request: FastifyRequest) => Promise<boolean>,
+): void {
   const body = settingsBody(hostedSpace);
   app.get("/api/v1/settings", async () => body);
   app.get("/api/v1/version", async () => ({ version: SERVER_VERSION }));

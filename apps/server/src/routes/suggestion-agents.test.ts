@@ -15,12 +15,43 @@ async function check(store: Store): Promise<void> {
   const ts = "2024-01-01T00:00:00";
   const question = async (datasetId: string, name: string) => {
     const id = randomUUID();
-    await db.insertInto("questions").values({ id, dataset_id: datasetId, name, title: name, description: null, required: 0, settings: '{"type":"text"}', inserted_at: ts, updated_at: ts }).execute();
+    await db
+      .insertInto("questions")
+      .values({
+        id,
+        dataset_id: datasetId,
+        name,
+        title: name,
+        description: null,
+        required: 0,
+        settings: '{"type":"text"}',
+        inserted_at: ts,
+        updated_at: ts,
+      })
+      .execute();
     return id;
   };
-  const [alpha, zeta, empty, other] = [await question(ids.ds, "alpha"), await question(ids.ds, "zeta"), await question(ids.ds, "empty"), await question(ids.other, "other")];
-  const suggest = (recordId: string, questionId: string, agent: string | null) => db.insertInto("suggestions")
-    .values({ id: randomUUID(), record_id: recordId, question_id: questionId, value: '"x"', score: null, agent, type: null, inserted_at: ts, updated_at: ts }).execute();
+  const [alpha, zeta, empty, other] = [
+    await question(ids.ds, "alpha"),
+    await question(ids.ds, "zeta"),
+    await question(ids.ds, "empty"),
+    await question(ids.other, "other"),
+  ];
+  const suggest = (recordId: string, questionId: string, agent: string | null) =>
+    db
+      .insertInto("suggestions")
+      .values({
+        id: randomUUID(),
+        record_id: recordId,
+        question_id: questionId,
+        value: '"x"',
+        score: null,
+        agent,
+        type: null,
+        inserted_at: ts,
+        updated_at: ts,
+      })
+      .execute();
   await suggest(byExt.a!, alpha, "m2");
   await suggest(byExt.b!, alpha, "m1");
   await suggest(byExt.c!, alpha, null);
@@ -40,10 +71,19 @@ describe("suggestion agents per question", () => {
   it("SQLite", async () => {
     const dir = mkdtempSync(join(tmpdir(), "tessera-agents-"));
     const store = await openEmbeddedStore(dir);
-    try { await check(store); } finally { await store.close(); rmSync(dir, { recursive: true, force: true }); }
+    try {
+      await check(store);
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
   it("PostgreSQL (PGlite)", async () => {
     const store = await openPgliteStore({ pgvector: false });
-    try { await check(store); } finally { await store.close(); }
+    try {
+      await check(store);
+    } finally {
+      await store.close();
+    }
   }, 60_000);
 });

@@ -9,13 +9,18 @@ let recordId: string;
 beforeAll(async () => {
   server = await startTestServer();
   d = await richDataset(server);
-  const res = await d.f.request<{ items: { id: string }[] }>("POST", `/datasets/${d.datasetId}/records/bulk`, { body: { items: [{ fields: { text: "Alan Turing at Bletchley" } }] } });
+  const res = await d.f.request<{ items: { id: string }[] }>("POST", `/datasets/${d.datasetId}/records/bulk`, {
+    body: { items: [{ fields: { text: "Alan Turing at Bletchley" } }] },
+  });
   recordId = res.body.items[0]!.id;
 }, 60_000);
-afterAll(async () => { await server.stop(); });
+afterAll(async () => {
+  await server.stop();
+});
 
 type SuggestionJson = Json & { id: string; question_id: string; value: unknown; score: unknown; agent: string | null; type: string | null };
-const put = (body: unknown, headers = d.f.owner) => d.f.request<SuggestionJson>("PUT", `/records/${recordId}/suggestions`, { body, headers });
+const put = (body: unknown, headers = d.f.owner) =>
+  d.f.request<SuggestionJson>("PUT", `/records/${recordId}/suggestions`, { body, headers });
 
 describe("record suggestions", () => {
   it("PUT creates (201) then updates (200) per question; GET lists them", async () => {
@@ -25,16 +30,24 @@ describe("record suggestions", () => {
     const updated = await put({ question_id: d.questions.label.id, value: "negative", score: 0.7, agent: "model-2" });
     expect(updated.status).toBe(200);
     expect(updated.body).toMatchObject({ id: created.body.id, value: "negative", score: 0.7, agent: "model-2", type: null });
-    const span = await put({ question_id: d.questions.span.id, value: [{ label: "PER", start: 0, end: 11 }], score: [0.8] }, d.admin.headers);
+    const span = await put(
+      { question_id: d.questions.span.id, value: [{ label: "PER", start: 0, end: 11 }], score: [0.8] },
+      d.admin.headers,
+    );
     expect(span.status).toBe(201);
-    const list = await d.f.request<{ items: SuggestionJson[] }>("GET", `/records/${recordId}/suggestions`, { headers: d.annotator.headers });
+    const list = await d.f.request<{ items: SuggestionJson[] }>("GET", `/records/${recordId}/suggestions`, {
+      headers: d.annotator.headers,
+    });
     expect(list.status).toBe(200);
     expect(list.body.items.map((s) => s.question_id)).toEqual([d.questions.label.id, d.questions.span.id]);
   });
 
   it("validates the question, the value, the score and the agent", async () => {
     const unknown = "00000000-0000-4000-8000-000000000000";
-    expect(await put({ question_id: unknown, value: "x" })).toEqual({ status: 422, body: { detail: `Question with id \`${unknown}\` not found` } });
+    expect(await put({ question_id: unknown, value: "x" })).toEqual({
+      status: 422,
+      body: { detail: `Question with id \`${unknown}\` not found` },
+    });
     const bad = await put({ question_id: d.questions.rating.id, value: 9 });
     expect(bad.status).toBe(422);
     expect((bad.body as unknown as { detail: string }).detail).toContain("9 is not a valid rating for rating question.");
@@ -59,7 +72,10 @@ describe("record suggestions", () => {
     const path = `/records/${recordId}/suggestions`;
     expect(await d.f.request("DELETE", `${path}?ids=`)).toEqual({ status: 422, body: { detail: "No suggestions IDs provided" } });
     const many = Array.from({ length: 101 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`).join(",");
-    expect(await d.f.request("DELETE", `${path}?ids=${many}`)).toEqual({ status: 422, body: { detail: "Cannot delete more than 100 suggestions at once" } });
+    expect(await d.f.request("DELETE", `${path}?ids=${many}`)).toEqual({
+      status: 422,
+      body: { detail: "Cannot delete more than 100 suggestions at once" },
+    });
     expect((await d.f.request("DELETE", `${path}?ids=${items[0]!.id}`, { headers: d.annotator.headers })).status).toBe(403);
     expect((await d.f.request("DELETE", `${path}?ids=${items[0]!.id}`)).status).toBe(204);
     expect((await d.f.request("DELETE", `/suggestions/${items[1]!.id}`, { headers: d.annotator.headers })).status).toBe(403);

@@ -17,7 +17,10 @@ const SuggestionUpsert = z.object({
   type: z.enum(["model", "human"]).nullable().optional(),
   value: z.unknown().refine((v) => v !== undefined, { message: "Field required" }),
   agent: agentSchema.nullable().optional(),
-  score: z.union([unitScore, z.array(unitScore).min(1)]).nullable().optional(),
+  score: z
+    .union([unitScore, z.array(unitScore).min(1)])
+    .nullable()
+    .optional(),
 });
 
 /** Suggestions (contract 3.9 and 3.12). */
@@ -44,14 +47,26 @@ export function suggestionsRoutes(app: FastifyInstance, ctx: AppContext): void {
     }
     const timestamp = now();
     const values = {
-      value: JSON.stringify(body.value), score: body.score === undefined || body.score === null ? null : JSON.stringify(body.score),
-      agent: body.agent ?? null, type: body.type ?? null, updated_at: timestamp,
+      value: JSON.stringify(body.value),
+      score: body.score === undefined || body.score === null ? null : JSON.stringify(body.score),
+      agent: body.agent ?? null,
+      type: body.type ?? null,
+      updated_at: timestamp,
     };
     const { row, created } = await ctx.db.transaction().execute(async (trx) => {
-      const existing = await trx.selectFrom("suggestions").select("id").where("record_id", "=", record.id).where("question_id", "=", question.id).executeTakeFirst();
+      const existing = await trx
+        .selectFrom("suggestions")
+        .select("id")
+        .where("record_id", "=", record.id)
+        .where("question_id", "=", question.id)
+        .executeTakeFirst();
       const id = existing?.id ?? randomUUID();
       if (existing) await trx.updateTable("suggestions").set(values).where("id", "=", id).execute();
-      else await trx.insertInto("suggestions").values({ id, record_id: record.id, question_id: question.id, inserted_at: timestamp, ...values }).execute();
+      else
+        await trx
+          .insertInto("suggestions")
+          .values({ id, record_id: record.id, question_id: question.id, inserted_at: timestamp, ...values })
+          .execute();
       return { row: await trx.selectFrom("suggestions").selectAll().where("id", "=", id).executeTakeFirstOrThrow(), created: !existing };
     });
     return reply.status(created ? 201 : 200).send(suggestionOut(row));
@@ -70,8 +85,12 @@ export function suggestionsRoutes(app: FastifyInstance, ctx: AppContext): void {
     const suggestionId = uuidPath(request, "suggestion_id");
     const suggestion = await ctx.db.selectFrom("suggestions").selectAll().where("id", "=", suggestionId).executeTakeFirst();
     if (!suggestion) throw notFound(`Suggestion with id \`${suggestionId}\` not found`);
-    const dataset = await ctx.db.selectFrom("records").innerJoin("datasets", "datasets.id", "records.dataset_id")
-      .select("datasets.workspace_id").where("records.id", "=", suggestion.record_id).executeTakeFirstOrThrow();
+    const dataset = await ctx.db
+      .selectFrom("records")
+      .innerJoin("datasets", "datasets.id", "records.dataset_id")
+      .select("datasets.workspace_id")
+      .where("records.id", "=", suggestion.record_id)
+      .executeTakeFirstOrThrow();
     await requireAdminMember(ctx.db, user, dataset.workspace_id);
     await ctx.db.deleteFrom("suggestions").where("id", "=", suggestion.id).execute();
     return suggestionOut(suggestion);

@@ -4,12 +4,29 @@ import { FORBIDDEN, serverForFile, type Json } from "../testing/fixtures.js";
 
 const fx = serverForFile({ TESSERA_UPLOAD_MAX_BYTES: "2000000" });
 
-interface Preview { id: string; status: string; columns: Array<{ name: string; feature: Json; hint: string | null }>; preview: Json[] }
-interface State { id: string; status: string; rows_stored: number; rows_failed: number; rows_done: number; error: string | null; progress: number }
+interface Preview {
+  id: string;
+  status: string;
+  columns: Array<{ name: string; feature: Json; hint: string | null }>;
+  preview: Json[];
+}
+interface State {
+  id: string;
+  status: string;
+  rows_stored: number;
+  rows_failed: number;
+  rows_done: number;
+  error: string | null;
+  progress: number;
+}
 
 const upload = async (filename: string, content: string | Buffer, headers = fx.owner) => {
-  const res = await fetch(`${fx.server.url}/api/v1/uploads?filename=${encodeURIComponent(filename)}`, { method: "POST", headers: { ...headers, "content-type": "application/octet-stream" }, body: content });
-  return { status: res.status, body: await res.json() as Preview & { detail?: unknown } };
+  const res = await fetch(`${fx.server.url}/api/v1/uploads?filename=${encodeURIComponent(filename)}`, {
+    method: "POST",
+    headers: { ...headers, "content-type": "application/octet-stream" },
+    body: content,
+  });
+  return { status: res.status, body: (await res.json()) as Preview & { detail?: unknown } };
 };
 const settle = async (id: string): Promise<State> => {
   for (let i = 0; i < 400; i++) {
@@ -19,7 +36,13 @@ const settle = async (id: string): Promise<State> => {
   }
   throw new Error("the import did not settle");
 };
-const records = async (datasetId: string) => (await fx.ok<{ items: Array<Json & { external_id: string; fields: Json; metadata: Json; suggestions: Json[]; responses: Json[] }> }>("GET", `/datasets/${datasetId}/records?include=suggestions&include=responses&limit=1000`)).items;
+const records = async (datasetId: string) =>
+  (
+    await fx.ok<{ items: Array<Json & { external_id: string; fields: Json; metadata: Json; suggestions: Json[]; responses: Json[] }> }>(
+      "GET",
+      `/datasets/${datasetId}/records?include=suggestions&include=responses&limit=1000`,
+    )
+  ).items;
 
 async function dataset() {
   const ws = await fx.workspace();
@@ -34,13 +57,18 @@ async function dataset() {
 
 describe("POST /uploads: a file streamed to disk, previewed with typed columns", () => {
   it("types CSV columns by the Hub import's rules", async () => {
-    const csv = "id,text,n,score,picture,tags\n1,Hello,3,0.5,https://x.test/a.png,\"[\"\"a\"\",\"\"b\"\"]\"\n2,\"World, again\",4,1.5,https://x.test/b.jpg,\"[\"\"b\"\"]\"\n";
+    const csv =
+      'id,text,n,score,picture,tags\n1,Hello,3,0.5,https://x.test/a.png,"[""a"",""b""]"\n2,"World, again",4,1.5,https://x.test/b.jpg,"[""b""]"\n';
     const res = await upload("data.csv", csv);
     expect(res.status).toBe(201);
     expect(res.body.status).toBe("uploaded");
     expect(Object.fromEntries(res.body.columns.map((c) => [c.name, c.feature]))).toEqual({
-      id: { _type: "Value", dtype: "int64" }, text: { _type: "Value", dtype: "string" }, n: { _type: "Value", dtype: "int64" },
-      score: { _type: "Value", dtype: "float64" }, picture: { _type: "Image" }, tags: { _type: "Sequence", feature: { _type: "ClassLabel", names: ["a", "b"] } },
+      id: { _type: "Value", dtype: "int64" },
+      text: { _type: "Value", dtype: "string" },
+      n: { _type: "Value", dtype: "int64" },
+      score: { _type: "Value", dtype: "float64" },
+      picture: { _type: "Image" },
+      tags: { _type: "Sequence", feature: { _type: "ClassLabel", names: ["a", "b"] } },
     });
     expect(res.body.preview[1]).toMatchObject({ text: "World, again" });
   });
@@ -49,14 +77,14 @@ describe("POST /uploads: a file streamed to disk, previewed with typed columns",
     const ragged = await upload("r.csv", "a,b\n1,2\n3,4,5\n");
     expect(ragged.status).toBe(422);
     expect(JSON.stringify(ragged.body.detail)).toContain("Row 2");
-    const badJson = await upload("r.jsonl", "{\"a\":1}\n{\"a\":2}\n{oops}\n");
+    const badJson = await upload("r.jsonl", '{"a":1}\n{"a":2}\n{oops}\n');
     expect(badJson.status).toBe(422);
     expect(JSON.stringify(badJson.body.detail)).toContain("Row 3");
     const latin1 = await upload("r.csv", Buffer.concat([Buffer.from("a,b\n1,caf"), Buffer.from([0xe9]), Buffer.from("\n")]));
     expect(latin1.status).toBe(422);
     expect(JSON.stringify(latin1.body.detail)).toMatch(/Row 1, column `b`: the text is not valid UTF-8/);
     expect((await upload("r.xlsx", "x")).status).toBe(422);
-    expect((await upload("big.jsonl", `${"{\"a\":\"x\"}\n".repeat(250_000)}`)).status).toBe(413);
+    expect((await upload("big.jsonl", `${'{"a":"x"}\n'.repeat(250_000)}`)).status).toBe(413);
     const bomb = await upload("r.parquet", "PAR1 not really");
     expect(bomb.status).toBe(422);
   });
@@ -74,17 +102,35 @@ describe("POST /uploads: a file streamed to disk, previewed with typed columns",
 describe("POST /uploads/{id}/import: a background job", () => {
   it("imports rows by the mapping and updates records of a known external id instead of duplicating them", async () => {
     const { datasetId } = await dataset();
-    const mapping = { fields: [{ source: "body", target: "text" }], metadata: [{ source: "count", target: "n" }, { source: "kind", target: "genre" }], suggestions: [{ source: "guess", target: "label" }], external_id: "key" };
-    const first = await upload("a.tsv", "key\tbody\tcount\tkind\tguess\tguess.score\nk1\tOne\t1\tnews\tyes\t0.9\nk2\tTwo\t2\tblog\tno\t0.1\n");
+    const mapping = {
+      fields: [{ source: "body", target: "text" }],
+      metadata: [
+        { source: "count", target: "n" },
+        { source: "kind", target: "genre" },
+      ],
+      suggestions: [{ source: "guess", target: "label" }],
+      external_id: "key",
+    };
+    const first = await upload(
+      "a.tsv",
+      "key\tbody\tcount\tkind\tguess\tguess.score\nk1\tOne\t1\tnews\tyes\t0.9\nk2\tTwo\t2\tblog\tno\t0.1\n",
+    );
     const queued = await fx.request<State>("POST", `/uploads/${first.body.id}/import`, { body: { dataset_id: datasetId, mapping } });
     expect(queued.status).toBe(202);
     expect(await settle(first.body.id)).toMatchObject({ status: "finished", rows_stored: 2, rows_failed: 0, progress: 1 });
-    const again = await upload("b.jsonl", "{\"key\":\"k2\",\"body\":\"Two, edited\",\"count\":22,\"kind\":\"blog\"}\n{\"key\":\"k3\",\"body\":\"Three\",\"count\":3,\"kind\":\"news\"}\n");
+    const again = await upload(
+      "b.jsonl",
+      '{"key":"k2","body":"Two, edited","count":22,"kind":"blog"}\n{"key":"k3","body":"Three","count":3,"kind":"news"}\n',
+    );
     await fx.ok("POST", `/uploads/${again.body.id}/import`, { dataset_id: datasetId, mapping }, 202);
     expect(await settle(again.body.id)).toMatchObject({ status: "finished", rows_stored: 2 });
     const stored = await records(datasetId);
     // one record per external id, updated by the records module's upsert
-    expect(stored.map((r) => [r.external_id, r.fields.text, r.metadata.n])).toEqual([["k1", "One", 1], ["k2", "Two, edited", 22], ["k3", "Three", 3]]);
+    expect(stored.map((r) => [r.external_id, r.fields.text, r.metadata.n])).toEqual([
+      ["k1", "One", 1],
+      ["k2", "Two, edited", 22],
+      ["k3", "Three", 3],
+    ]);
     expect(stored[0]!.suggestions).toMatchObject([{ value: "yes", score: 0.9 }]);
     expect((await fx.request("POST", `/uploads/${first.body.id}/import`, { body: { dataset_id: datasetId, mapping } })).status).toBe(422);
   });
@@ -93,7 +139,15 @@ describe("POST /uploads/{id}/import: a background job", () => {
     const { datasetId } = await dataset();
     const rows = Array.from({ length: 1200 }, (_, i) => `r${i + 1},Text ${i + 1},${i === 699 ? "many" : i}`);
     const file = await upload("p.csv", `key,body,count\n${rows.join("\n")}\n`);
-    await fx.ok("POST", `/uploads/${file.body.id}/import`, { dataset_id: datasetId, mapping: { fields: [{ source: "body", target: "text" }], metadata: [{ source: "count", target: "n" }], external_id: "key" } }, 202);
+    await fx.ok(
+      "POST",
+      `/uploads/${file.body.id}/import`,
+      {
+        dataset_id: datasetId,
+        mapping: { fields: [{ source: "body", target: "text" }], metadata: [{ source: "count", target: "n" }], external_id: "key" },
+      },
+      202,
+    );
     expect(await settle(file.body.id)).toMatchObject({ status: "finished", rows_stored: 700, rows_failed: 500, rows_done: 1200 });
     const stored = await records(datasetId);
     expect(stored).toHaveLength(700);
@@ -102,7 +156,11 @@ describe("POST /uploads/{id}/import: a background job", () => {
     expect(res.headers.get("content-type")).toContain("text/csv");
     const failures = parseCsv(await res.text(), { columns: true }) as Array<{ row: string; column: string; message: string }>;
     expect(failures).toHaveLength(500);
-    expect(failures.find((f) => f.row === "700")).toEqual({ row: "700", column: "count", message: "Row 700, column `count`: `many` is not an integer" });
+    expect(failures.find((f) => f.row === "700")).toEqual({
+      row: "700",
+      column: "count",
+      message: "Row 700, column `count`: `many` is not an integer",
+    });
     expect(failures[0]!.message).toBe("Not stored: rows 501-1000 were imported together and row 700 failed");
   });
 
@@ -110,7 +168,13 @@ describe("POST /uploads/{id}/import: a background job", () => {
     const ws = await fx.workspace();
     const draft = await fx.dataset(ws.id);
     const file = await upload("c.csv", "a\n1\n");
-    expect((await fx.request("POST", `/uploads/${file.body.id}/import`, { body: { dataset_id: draft.id, mapping: { fields: [{ source: "a", target: "x" }] } } })).status).toBe(422);
+    expect(
+      (
+        await fx.request("POST", `/uploads/${file.body.id}/import`, {
+          body: { dataset_id: draft.id, mapping: { fields: [{ source: "a", target: "x" }] } },
+        })
+      ).status,
+    ).toBe(422);
     expect((await fx.request("GET", "/uploads/00000000-0000-4000-8000-000000000000")).status).toBe(404);
     expect(await fx.ok("POST", `/uploads/${file.body.id}/cancel`, undefined, 200)).toMatchObject({ status: "cancelled" });
   });

@@ -33,10 +33,15 @@ const ImportBody = z.object({
 
 const publicState = (s: UploadState) => {
   const { user_id: _user, mapping: _mapping, cancel_requested: _cancel, ...rest } = s;
-  return { ...rest, progress: s.rows_total ? Math.min(1, s.rows_done / s.rows_total) : s.size > 0 ? Math.min(1, s.bytes_done / s.size) : 0 };
+  return {
+    ...rest,
+    progress: s.rows_total ? Math.min(1, s.rows_done / s.rows_total) : s.size > 0 ? Math.min(1, s.bytes_done / s.size) : 0,
+  };
 };
 
-const requireAdmin = (user: UserRow) => { if (user.role !== "owner" && user.role !== "admin") throw forbidden(); };
+const requireAdmin = (user: UserRow) => {
+  if (user.role !== "owner" && user.role !== "admin") throw forbidden();
+};
 
 /**
  * Record uploads (docs/api.md "Record uploads"): `POST /api/v1/uploads?filename=…` streams a file to
@@ -48,7 +53,9 @@ const requireAdmin = (user: UserRow) => { if (user.role !== "owner" && user.role
 export function uploadsRoutes(app: FastifyInstance, ctx: AppContext): void {
   const config = ctx.config.uploads;
   const store = new UploadStore(join(ctx.config.dataDir, "uploads"));
-  ctx.jobs.register<FileImportPayload, unknown>(FILE_IMPORT_JOB, (payload, context) => runFileImport({ db: ctx.db, uploads: store, config, events: ctx.events }, payload, context));
+  ctx.jobs.register<FileImportPayload, unknown>(FILE_IMPORT_JOB, (payload, context) =>
+    runFileImport({ db: ctx.db, uploads: store, config, events: ctx.events }, payload, context),
+  );
 
   const uploadOf = async (request: FastifyRequest, user: UserRow) => {
     const upload = await store.get(uuidPath(request, "upload_id"));
@@ -67,7 +74,8 @@ export function uploadsRoutes(app: FastifyInstance, ctx: AppContext): void {
       const format = formatOf(filename);
       if (!format) throw unprocessable("Upload a .csv, .tsv, .jsonl (or .ndjson), .json or .parquet file");
       const declared = Number(request.headers["content-length"]);
-      if (Number.isFinite(declared) && declared > config.maxBytes) throw new HttpError(413, { detail: `The file is larger than the limit of ${config.maxBytes} bytes` });
+      if (Number.isFinite(declared) && declared > config.maxBytes)
+        throw new HttpError(413, { detail: `The file is larger than the limit of ${config.maxBytes} bytes` });
       let upload: UploadState;
       try {
         upload = await store.receive(request.body as Readable, { userId: user.id, filename, format }, config.maxBytes);
@@ -86,7 +94,10 @@ export function uploadsRoutes(app: FastifyInstance, ctx: AppContext): void {
         if (error instanceof FileFormatError) throw unprocessable(error.message);
         throw error;
       }
-      if (rows.length === 0) { await store.remove(upload.id); throw unprocessable("The file has no rows"); }
+      if (rows.length === 0) {
+        await store.remove(upload.id);
+        throw unprocessable("The file has no rows");
+      }
       return reply.status(201).send({ ...publicState(upload), columns: inferColumns(format, rows), preview: rows.map((r) => r.values) });
     });
   });
@@ -107,7 +118,11 @@ export function uploadsRoutes(app: FastifyInstance, ctx: AppContext): void {
     if (upload.status !== "uploaded") throw unprocessable("This file was imported already; upload it again");
     const mapped = [...Object.values(body.mapping).flatMap((v) => (Array.isArray(v) ? v.map((p) => p.source) : v ? [v] : []))];
     if (mapped.length === 0) throw unprocessable("Map at least one column");
-    const state = await store.update(upload.id, (s) => { s.status = "queued"; s.dataset_id = dataset.id; s.mapping = body.mapping; });
+    const state = await store.update(upload.id, (s) => {
+      s.status = "queued";
+      s.dataset_id = dataset.id;
+      s.mapping = body.mapping;
+    });
     await ctx.jobs.enqueue(FILE_IMPORT_JOB, { upload_id: upload.id } satisfies FileImportPayload, { maxAttempts: 3 });
     return reply.status(202).send(publicState(state!));
   });
@@ -130,7 +145,11 @@ export function uploadsRoutes(app: FastifyInstance, ctx: AppContext): void {
     async function* csv() {
       yield stringify([["row", "column", "message"]]);
       let lines;
-      try { lines = createInterface({ input: createReadStream(store.failuresPath(upload.id), { encoding: "utf8" }), crlfDelay: Infinity }); } catch { return; }
+      try {
+        lines = createInterface({ input: createReadStream(store.failuresPath(upload.id), { encoding: "utf8" }), crlfDelay: Infinity });
+      } catch {
+        return;
+      }
       try {
         for await (const line of lines) {
           if (!line) continue;
@@ -142,6 +161,9 @@ export function uploadsRoutes(app: FastifyInstance, ctx: AppContext): void {
       }
     }
     const name = upload.filename.replace(/[^\w.-]+/g, "_");
-    return reply.header("content-type", "text/csv; charset=utf-8").header("content-disposition", `attachment; filename="${name}.failed-rows.csv"`).send(Readable.from(csv()));
+    return reply
+      .header("content-type", "text/csv; charset=utf-8")
+      .header("content-disposition", `attachment; filename="${name}.failed-rows.csv"`)
+      .send(Readable.from(csv()));
   });
 }

@@ -8,7 +8,9 @@ const USER_KEYS = ["first_name", "id", "inserted_at", "last_name", "role", "upda
 describe("POST /users", () => {
   it("creates an annotator by default with a generated api key, ignoring the SDK's extra keys", async () => {
     const username = uniqueName("Sdk");
-    const res = await fx.request("POST", "/users", { body: { username, first_name: "  Ada ", last_name: null, password: "12345678", id: null, inserted_at: null, updated_at: null } });
+    const res = await fx.request("POST", "/users", {
+      body: { username, first_name: "  Ada ", last_name: null, password: "12345678", id: null, inserted_at: null, updated_at: null },
+    });
     expect(res.status).toBe(201);
     // The new key is in this answer only (it is stored as a digest).
     expect(Object.keys(res.body).sort()).toEqual([...USER_KEYS, "api_key"].sort());
@@ -49,9 +51,12 @@ describe("POST /users", () => {
     const res = await fx.request("POST", "/users", { body: { id: id.toUpperCase(), username, first_name: "x", password: "12345678" } });
     expect(res).toMatchObject({ status: 201, body: { id, username } });
     expect((await fx.request("GET", `/users/${id}`)).body).toMatchObject({ id, username });
-    expect(await fx.request("POST", "/users", { body: { id, username: uniqueName("Other"), first_name: "x", password: "12345678" } }))
-      .toEqual({ status: 409, body: { detail: `User with id \`${id}\` already exists` } });
-    const malformed = await fx.request<ValidationBody>("POST", "/users", { body: { id: "not-a-uuid", username: uniqueName("Bad"), first_name: "x", password: "12345678" } });
+    expect(
+      await fx.request("POST", "/users", { body: { id, username: uniqueName("Other"), first_name: "x", password: "12345678" } }),
+    ).toEqual({ status: 409, body: { detail: `User with id \`${id}\` already exists` } });
+    const malformed = await fx.request<ValidationBody>("POST", "/users", {
+      body: { id: "not-a-uuid", username: uniqueName("Bad"), first_name: "x", password: "12345678" },
+    });
     expect(malformed.status).toBe(422);
     expect(malformed.body.detail.params.errors[0]!.loc).toEqual(["body", "id"]);
   });
@@ -69,8 +74,12 @@ describe("permissions", () => {
     for (const role of ["admin", "annotator"] as const) {
       const actor = await fx.member(ws.id, role);
       for (const [method, path, body] of [
-        ["GET", "/users"], ["GET", `/users/${target.id}`], ["POST", "/users", { username: uniqueName("u"), first_name: "x", password: "12345678" }],
-        ["PATCH", `/users/${target.id}`, { first_name: "y" }], ["DELETE", `/users/${target.id}`], ["GET", `/users/${target.id}/workspaces`],
+        ["GET", "/users"],
+        ["GET", `/users/${target.id}`],
+        ["POST", "/users", { username: uniqueName("u"), first_name: "x", password: "12345678" }],
+        ["PATCH", `/users/${target.id}`, { first_name: "y" }],
+        ["DELETE", `/users/${target.id}`],
+        ["GET", `/users/${target.id}/workspaces`],
       ] as [string, string, Json?][]) {
         const res = await fx.request(method, path, { headers: actor.headers, body });
         expect(res.status, `${role} ${method} ${path}`).toBe(403);
@@ -90,7 +99,10 @@ describe("GET /users and /users/{id}", () => {
     expect(list.items.map((u) => u.username)).toContain(user.username);
     expect(await fx.ok("GET", `/users/${user.id}`)).toMatchObject({ id: user.id, role: "admin" });
     const missing = "00000000-0000-4000-8000-000000000000";
-    expect(await fx.request("GET", `/users/${missing}`)).toEqual({ status: 404, body: { detail: `User with id \`${missing}\` not found` } });
+    expect(await fx.request("GET", `/users/${missing}`)).toEqual({
+      status: 404,
+      body: { detail: `User with id \`${missing}\` not found` },
+    });
     const bad = await fx.request<ValidationBody>("GET", "/users/not-a-uuid");
     expect(bad.status).toBe(422);
     expect(bad.body.detail.params.errors[0]!.loc).toEqual(["path", "user_id"]);
@@ -111,7 +123,10 @@ describe("PATCH /users/{id}", () => {
     const res = await fx.request<ValidationBody>("PATCH", `/users/${a.id}`, { body: { username: null, role: null } });
     expect(res.status).toBe(422);
     expect(res.body.detail.params.errors[0]!.msg).toBe("The following keys must have non-null values: username, role");
-    expect(await fx.request("PATCH", `/users/${a.id}`, { body: { username: b.username } })).toEqual({ status: 422, body: { detail: `User username \`${b.username}\` is not unique` } });
+    expect(await fx.request("PATCH", `/users/${a.id}`, { body: { username: b.username } })).toEqual({
+      status: 422,
+      body: { detail: `User username \`${b.username}\` is not unique` },
+    });
     expect((await fx.request("GET", `/users/${a.id}`)).body).toMatchObject({ username: a.username });
     expect((await fx.request("PATCH", `/users/${a.id}`, { body: { last_name: null } })).body).toMatchObject({ last_name: null });
   });

@@ -21,7 +21,11 @@ const ROLES = ["owner", "admin", "annotator"] as const;
 
 const firstName = z.string().trim().min(1).max(200);
 const lastName = z.string().trim().min(1).max(200).nullable();
-const username = z.string().min(1).max(200).regex(USERNAME_REGEX, { message: `String should match pattern '${USERNAME_REGEX.source}'` });
+const username = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(USERNAME_REGEX, { message: `String should match pattern '${USERNAME_REGEX.source}'` });
 const password = z.string().min(8).max(100);
 
 const UserCreate = z.object({
@@ -78,12 +82,21 @@ export function usersRoutes(app: FastifyInstance, ctx: AppContext): void {
     const body = parse(UserCreate, request.body);
     const existing = await ctx.db.selectFrom("users").select("id").where("username", "=", body.username).executeTakeFirst();
     if (existing) throw duplicateUsername(body.username);
-    if (body.id && await ctx.db.selectFrom("users").select("id").where("id", "=", body.id.toLowerCase()).executeTakeFirst()) throw duplicateId(body.id);
+    if (body.id && (await ctx.db.selectFrom("users").select("id").where("id", "=", body.id.toLowerCase()).executeTakeFirst()))
+      throw duplicateId(body.id);
     const timestamp = now();
     const apiKey = newApiKey();
     const row = {
-      id: body.id?.toLowerCase() ?? randomUUID(), username: body.username, first_name: body.first_name, last_name: body.last_name, role: body.role,
-      password_hash: await hashPassword(body.password), api_key: apiKey.stored, session_version: 0, inserted_at: timestamp, updated_at: timestamp,
+      id: body.id?.toLowerCase() ?? randomUUID(),
+      username: body.username,
+      first_name: body.first_name,
+      last_name: body.last_name,
+      role: body.role,
+      password_hash: await hashPassword(body.password),
+      api_key: apiKey.stored,
+      session_version: 0,
+      inserted_at: timestamp,
+      updated_at: timestamp,
     };
     try {
       await ctx.db.insertInto("users").values(row).execute();
@@ -114,7 +127,11 @@ export function usersRoutes(app: FastifyInstance, ctx: AppContext): void {
     // A new password or role ends the user's sessions: tokens issued before carry the old version.
     const endSessions = body.password !== undefined || (body.role !== undefined && body.role !== user.role);
     try {
-      await ctx.db.updateTable("users").set((eb) => (endSessions ? { ...changes, session_version: eb("session_version", "+", 1) } : changes)).where("id", "=", user.id).execute();
+      await ctx.db
+        .updateTable("users")
+        .set((eb) => (endSessions ? { ...changes, session_version: eb("session_version", "+", 1) } : changes))
+        .where("id", "=", user.id)
+        .execute();
     } catch (error) {
       if (isUniqueViolation(error) && body.username !== undefined) throw takenUsername(body.username);
       throw error;

@@ -26,13 +26,19 @@ const VectorSettingsUpdate = z.object({ title: titleSchema.optional() });
 
 export type VectorSettingsRow = Selectable<VectorsSettingsTable>;
 
-export async function vectorSettingsFor(db: Kysely<DB>, user: UserRow, id: string, access: "read" | "admin"): Promise<{ vectorSettings: VectorSettingsRow; dataset: DatasetRow }> {
+export async function vectorSettingsFor(
+  db: Kysely<DB>,
+  user: UserRow,
+  id: string,
+  access: "read" | "admin",
+): Promise<{ vectorSettings: VectorSettingsRow; dataset: DatasetRow }> {
   const vectorSettings = await db.selectFrom("vectors_settings").selectAll().where("id", "=", id).executeTakeFirst();
   if (!vectorSettings) throw notFound(`Vector settings with id \`${id}\` not found`);
   return { vectorSettings, dataset: await datasetFor(db, user, vectorSettings.dataset_id, access) };
 }
 
-const duplicateName = (name: string, datasetId: string) => conflict(`Vector settings with name \`${name}\` already exists for dataset with id \`${datasetId}\``);
+const duplicateName = (name: string, datasetId: string) =>
+  conflict(`Vector settings with name \`${name}\` already exists for dataset with id \`${datasetId}\``);
 
 /** Vector settings (contract 3.8). */
 export function vectorSettingsRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -40,7 +46,13 @@ export function vectorSettingsRoutes(app: FastifyInstance, ctx: AppContext): voi
     const user = await ctx.currentUser(request);
     const { dataset_id } = pathIds(request, "dataset_id");
     const dataset = await datasetFor(ctx.db, user, dataset_id, "read");
-    const items = await ctx.db.selectFrom("vectors_settings").selectAll().where("dataset_id", "=", dataset.id).orderBy("inserted_at").orderBy(sql`rowid`).execute();
+    const items = await ctx.db
+      .selectFrom("vectors_settings")
+      .selectAll()
+      .where("dataset_id", "=", dataset.id)
+      .orderBy("inserted_at")
+      .orderBy(sql`rowid`)
+      .execute();
     return { items: items.map(vectorSettingsOut) };
   });
 
@@ -56,7 +68,13 @@ export function vectorSettingsRoutes(app: FastifyInstance, ctx: AppContext): voi
     }
     const timestamp = now();
     const row: VectorSettingsRow = {
-      id: randomUUID(), dataset_id: dataset.id, name: body.name, title: body.title, dimensions: body.dimensions, inserted_at: timestamp, updated_at: timestamp,
+      id: randomUUID(),
+      dataset_id: dataset.id,
+      name: body.name,
+      title: body.title,
+      dimensions: body.dimensions,
+      inserted_at: timestamp,
+      updated_at: timestamp,
     };
     try {
       await ctx.db.insertInto("vectors_settings").values(row).execute();

@@ -11,7 +11,16 @@ let receiver: Receiver;
 let admin: Actor;
 let annotator: Actor;
 
-interface WebhookJson { id: string; url: string; secret: string; events: string[]; enabled: boolean; description: string | null; inserted_at: string; updated_at: string }
+interface WebhookJson {
+  id: string;
+  url: string;
+  secret: string;
+  events: string[];
+  enabled: boolean;
+  description: string | null;
+  inserted_at: string;
+  updated_at: string;
+}
 
 beforeAll(async () => {
   server = await startTestServer({ TESSERA_JOBS_RETRY_DELAY_MS: "20", TESSERA_WEBHOOKS_TIMEOUT_MS: "1000" });
@@ -20,12 +29,16 @@ beforeAll(async () => {
   admin = await f.user("admin");
   annotator = await f.user("annotator");
 }, 60_000);
-afterAll(async () => { await server?.stop(); await receiver?.close(); });
+afterAll(async () => {
+  await server?.stop();
+  await receiver?.close();
+});
 
 /** Each test starts with no webhooks and an empty receiver. */
 beforeEach(async () => {
   await server.ctx.events.drain();
-  for (const w of (await f.ok<{ items: WebhookJson[] }>("GET", "/webhooks", undefined, 200)).items) await f.ok("DELETE", `/webhooks/${w.id}`, undefined, 200);
+  for (const w of (await f.ok<{ items: WebhookJson[] }>("GET", "/webhooks", undefined, 200)).items)
+    await f.ok("DELETE", `/webhooks/${w.id}`, undefined, 200);
   receiver.requests.length = 0;
   receiver.respond = () => 200;
 });
@@ -36,7 +49,13 @@ const ofType = (type: string) => (requests: ReceivedRequest[]) => requests.filte
 async function settledDelivery(timeoutMs = 5000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const job = await server.ctx.db.selectFrom("jobs").select(["status", "attempts", "result", "error"]).where("type", "=", "webhook_delivery").orderBy("inserted_at", "desc").limit(1).executeTakeFirstOrThrow();
+    const job = await server.ctx.db
+      .selectFrom("jobs")
+      .select(["status", "attempts", "result", "error"])
+      .where("type", "=", "webhook_delivery")
+      .orderBy("inserted_at", "desc")
+      .limit(1)
+      .executeTakeFirstOrThrow();
     if (job.status === "finished" || job.status === "failed" || Date.now() > deadline) return job;
     await new Promise((r) => setTimeout(r, 25));
   }
@@ -46,21 +65,51 @@ const verify = (secret: string, request: ReceivedRequest) =>
 
 describe("webhooks CRUD (contract 3.16)", () => {
   it("creates a webhook with a generated secret, enabled, and lists, updates and deletes it", async () => {
-    const created = await f.request<WebhookJson>("POST", "/webhooks", { body: { url: "https://example.com/hook", events: ["dataset.created", "response.created"], id: "ignored" } });
+    const created = await f.request<WebhookJson>("POST", "/webhooks", {
+      body: { url: "https://example.com/hook", events: ["dataset.created", "response.created"], id: "ignored" },
+    });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ url: "https://example.com/hook", events: ["dataset.created", "response.created"], enabled: true, description: null });
+    expect(created.body).toMatchObject({
+      url: "https://example.com/hook",
+      events: ["dataset.created", "response.created"],
+      enabled: true,
+      description: null,
+    });
     expect(created.body.secret.length).toBeGreaterThanOrEqual(32);
     const other = await createWebhook({ events: ["record.created"], description: "Second" });
     expect(other.secret).not.toBe(created.body.secret);
-    expect((await f.ok<{ items: WebhookJson[] }>("GET", "/webhooks", undefined, 200)).items.map((w) => w.id)).toEqual([created.body.id, other.id]);
+    expect((await f.ok<{ items: WebhookJson[] }>("GET", "/webhooks", undefined, 200)).items.map((w) => w.id)).toEqual([
+      created.body.id,
+      other.id,
+    ]);
 
-    const patched = await f.ok<WebhookJson>("PATCH", `/webhooks/${created.body.id}`, { enabled: false, description: "Now described", url: "http://example.org" }, 200);
-    expect(patched).toMatchObject({ id: created.body.id, enabled: false, description: "Now described", url: "http://example.org/", events: ["dataset.created", "response.created"], secret: created.body.secret });
-    expect(await f.ok<WebhookJson>("PATCH", `/webhooks/${created.body.id}`, { description: null, events: ["record.deleted"] }, 200)).toMatchObject({ description: null, events: ["record.deleted"], enabled: false });
+    const patched = await f.ok<WebhookJson>(
+      "PATCH",
+      `/webhooks/${created.body.id}`,
+      { enabled: false, description: "Now described", url: "http://example.org" },
+      200,
+    );
+    expect(patched).toMatchObject({
+      id: created.body.id,
+      enabled: false,
+      description: "Now described",
+      url: "http://example.org/",
+      events: ["dataset.created", "response.created"],
+      secret: created.body.secret,
+    });
+    expect(
+      await f.ok<WebhookJson>("PATCH", `/webhooks/${created.body.id}`, { description: null, events: ["record.deleted"] }, 200),
+    ).toMatchObject({ description: null, events: ["record.deleted"], enabled: false });
 
-    expect((await f.request("DELETE", `/webhooks/${created.body.id}`)).body).toMatchObject({ id: created.body.id, events: ["record.deleted"] });
+    expect((await f.request("DELETE", `/webhooks/${created.body.id}`)).body).toMatchObject({
+      id: created.body.id,
+      events: ["record.deleted"],
+    });
     expect((await f.ok<{ items: WebhookJson[] }>("GET", "/webhooks", undefined, 200)).items.map((w) => w.id)).toEqual([other.id]);
-    expect(await f.request("DELETE", `/webhooks/${created.body.id}`)).toEqual({ status: 404, body: { detail: `Webhook with id \`${created.body.id}\` not found` } });
+    expect(await f.request("DELETE", `/webhooks/${created.body.id}`)).toEqual({
+      status: 404,
+      body: { detail: `Webhook with id \`${created.body.id}\` not found` },
+    });
   });
 
   it.each([
@@ -82,7 +131,9 @@ describe("webhooks CRUD (contract 3.16)", () => {
   });
 
   it("accepts every event of the catalogue and a 1000-char description", async () => {
-    expect(await createWebhook({ events: [...WEBHOOK_EVENTS], description: "d".repeat(1000) })).toMatchObject({ events: [...WEBHOOK_EVENTS] });
+    expect(await createWebhook({ events: [...WEBHOOK_EVENTS], description: "d".repeat(1000) })).toMatchObject({
+      events: [...WEBHOOK_EVENTS],
+    });
   });
 
   it("rejects null for the non-nullable keys on PATCH, bad values and unknown ids", async () => {
@@ -96,15 +147,22 @@ describe("webhooks CRUD (contract 3.16)", () => {
     expect((await f.request("PATCH", "/webhooks/not-a-uuid", { body: {} })).status).toBe(422);
     expect((await f.request("PATCH", "/webhooks/00000000-0000-4000-8000-000000000000", { body: {} })).status).toBe(404);
     expect((await f.request("POST", "/webhooks/00000000-0000-4000-8000-000000000000/ping")).status).toBe(404);
-    expect((await f.request("GET", "/webhooks")).body).toMatchObject({ items: [{ id: w.id, url: receiver.url, events: ["dataset.created"], enabled: true }] });
+    expect((await f.request("GET", "/webhooks")).body).toMatchObject({
+      items: [{ id: w.id, url: receiver.url, events: ["dataset.created"], enabled: true }],
+    });
   });
 
   it("is for owners only (403 for admins and annotators, 401 without credentials)", async () => {
     const w = await createWebhook({ events: ["dataset.created"] });
     for (const actor of [admin, annotator]) {
       expect(await f.request("GET", "/webhooks", { headers: actor.headers })).toEqual({ status: 403, body: FORBIDDEN });
-      expect(await f.request("POST", "/webhooks", { headers: actor.headers, body: { url: "https://example.com", events: ["dataset.created"] } })).toEqual({ status: 403, body: FORBIDDEN });
-      expect(await f.request("PATCH", `/webhooks/${w.id}`, { headers: actor.headers, body: { enabled: false } })).toEqual({ status: 403, body: FORBIDDEN });
+      expect(
+        await f.request("POST", "/webhooks", { headers: actor.headers, body: { url: "https://example.com", events: ["dataset.created"] } }),
+      ).toEqual({ status: 403, body: FORBIDDEN });
+      expect(await f.request("PATCH", `/webhooks/${w.id}`, { headers: actor.headers, body: { enabled: false } })).toEqual({
+        status: 403,
+        body: FORBIDDEN,
+      });
       expect(await f.request("DELETE", `/webhooks/${w.id}`, { headers: actor.headers })).toEqual({ status: 403, body: FORBIDDEN });
       expect(await f.request("POST", `/webhooks/${w.id}/ping`, { headers: actor.headers })).toEqual({ status: 403, body: FORBIDDEN });
     }
@@ -154,7 +212,12 @@ describe("event delivery", () => {
     const requests = await receiver.waitFor((r) => r.length >= 4);
     await server.ctx.events.drain();
     await new Promise((r) => setTimeout(r, 200));
-    expect(receiver.requests.map((r) => r.json.type).sort()).toEqual(["dataset.created", "dataset.deleted", "dataset.published", "dataset.updated"]);
+    expect(receiver.requests.map((r) => r.json.type).sort()).toEqual([
+      "dataset.created",
+      "dataset.deleted",
+      "dataset.published",
+      "dataset.updated",
+    ]);
     expect(receiver.requests.every((r) => r.path === "/hooks")).toBe(true);
     expect(unsubscribed.id).toBeTruthy();
 
@@ -166,29 +229,82 @@ describe("event delivery", () => {
     }
     const published = ofType("dataset.published")(requests)[0]!.json.data;
     expect(published).toMatchObject({
-      id: d.datasetId, status: "ready", guidelines: "Be kind", allow_extra_metadata: true, distribution: { strategy: "overlap", min_submitted: 1 },
-      workspace: { id: d.workspaceId }, fields: [{ name: d.fieldName, required: true, settings: { type: "text" } }], questions: [{ name: d.questionName }],
-      metadata_properties: [], vectors_settings: [],
+      id: d.datasetId,
+      status: "ready",
+      guidelines: "Be kind",
+      allow_extra_metadata: true,
+      distribution: { strategy: "overlap", min_submitted: 1 },
+      workspace: { id: d.workspaceId },
+      fields: [{ name: d.fieldName, required: true, settings: { type: "text" } }],
+      questions: [{ name: d.questionName }],
+      metadata_properties: [],
+      vectors_settings: [],
     });
-    expect(Object.keys(published).sort()).toEqual(["allow_extra_metadata", "distribution", "fields", "guidelines", "id", "inserted_at", "last_activity_at", "metadata_properties", "name", "questions", "status", "updated_at", "vectors_settings", "workspace"]);
+    expect(Object.keys(published).sort()).toEqual([
+      "allow_extra_metadata",
+      "distribution",
+      "fields",
+      "guidelines",
+      "id",
+      "inserted_at",
+      "last_activity_at",
+      "metadata_properties",
+      "name",
+      "questions",
+      "status",
+      "updated_at",
+      "vectors_settings",
+      "workspace",
+    ]);
     expect(ofType("dataset.created")(requests)[0]!.json.data).toMatchObject({ id: d.datasetId, status: "draft" });
     expect(ofType("dataset.deleted")(requests)[0]!.json.data).toEqual({ id: d.datasetId });
   });
 
   it("delivers record and response events, record.completed when a record becomes completed", async () => {
     const d = await f.readyDataset();
-    const w = await createWebhook({ events: ["record.created", "record.updated", "record.deleted", "record.completed", "response.created", "response.updated", "response.deleted"] });
-    const bulk = await f.ok<{ items: { id: string }[] }>("POST", `/datasets/${d.datasetId}/records/bulk`, { items: [{ external_id: "a", fields: { [d.fieldName]: "one" } }, { external_id: "b", fields: { [d.fieldName]: "two" } }] });
+    const w = await createWebhook({
+      events: [
+        "record.created",
+        "record.updated",
+        "record.deleted",
+        "record.completed",
+        "response.created",
+        "response.updated",
+        "response.deleted",
+      ],
+    });
+    const bulk = await f.ok<{ items: { id: string }[] }>("POST", `/datasets/${d.datasetId}/records/bulk`, {
+      items: [
+        { external_id: "a", fields: { [d.fieldName]: "one" } },
+        { external_id: "b", fields: { [d.fieldName]: "two" } },
+      ],
+    });
     const [a, b] = bulk.items.map((r) => r.id) as [string, string];
     await receiver.waitFor((r) => ofType("record.created")(r).length === 2);
     const createdEvents = ofType("record.created")(receiver.requests);
     expect(createdEvents.map((r) => r.json.data.id)).toEqual([a, b]);
-    expect(createdEvents[0]!.json.data).toMatchObject({ id: a, status: "pending", external_id: "a", fields: { [d.fieldName]: "one" }, metadata: null, dataset: { id: d.datasetId, workspace: { id: d.workspaceId } } });
+    expect(createdEvents[0]!.json.data).toMatchObject({
+      id: a,
+      status: "pending",
+      external_id: "a",
+      fields: { [d.fieldName]: "one" },
+      metadata: null,
+      dataset: { id: d.datasetId, workspace: { id: d.workspaceId } },
+    });
 
-    const response = await f.ok<{ id: string }>("POST", `/records/${a}/responses`, { status: "submitted", values: { [d.questionName]: { value: "yes" } } });
+    const response = await f.ok<{ id: string }>("POST", `/records/${a}/responses`, {
+      status: "submitted",
+      values: { [d.questionName]: { value: "yes" } },
+    });
     await receiver.waitFor((r) => ofType("record.completed")(r).length === 1 && ofType("response.created")(r).length === 1);
     const responseEvent = ofType("response.created")(receiver.requests)[0]!.json.data;
-    expect(responseEvent).toMatchObject({ id: response.id, status: "submitted", values: { [d.questionName]: { value: "yes" } }, record: { id: a, status: "completed", dataset: { id: d.datasetId } }, user: { username: "owner", role: "owner" } });
+    expect(responseEvent).toMatchObject({
+      id: response.id,
+      status: "submitted",
+      values: { [d.questionName]: { value: "yes" } },
+      record: { id: a, status: "completed", dataset: { id: d.datasetId } },
+      user: { username: "owner", role: "owner" },
+    });
     expect(responseEvent.user).not.toHaveProperty("api_key");
     expect(ofType("record.completed")(receiver.requests)[0]!.json.data).toMatchObject({ id: a, status: "completed" });
 
@@ -198,12 +314,21 @@ describe("event delivery", () => {
     await f.ok("PATCH", `/records/${b}`, { metadata: null }, 200);
     await f.request("DELETE", `/datasets/${d.datasetId}/records?ids=${b}`);
     await f.ok("DELETE", `/records/${a}`, undefined, 200);
-    await receiver.waitFor((r) => ofType("record.deleted")(r).length === 2 && ofType("response.deleted")(r).length === 1 && ofType("response.updated")(r).length === 1);
+    await receiver.waitFor(
+      (r) =>
+        ofType("record.deleted")(r).length === 2 &&
+        ofType("response.deleted")(r).length === 1 &&
+        ofType("response.updated")(r).length === 1,
+    );
     await server.ctx.events.drain();
     await new Promise((r) => setTimeout(r, 200));
     expect(ofType("record.completed")(receiver.requests)).toHaveLength(1);
     expect(ofType("response.deleted")(receiver.requests)[0]!.json.data).toEqual({ id: response.id });
-    expect(ofType("record.deleted")(receiver.requests).map((r) => r.json.data).sort((x, y) => String(x.id).localeCompare(String(y.id)))).toEqual([{ id: a }, { id: b }].sort((x, y) => x.id.localeCompare(y.id)));
+    expect(
+      ofType("record.deleted")(receiver.requests)
+        .map((r) => r.json.data)
+        .sort((x, y) => String(x.id).localeCompare(String(y.id))),
+    ).toEqual([{ id: a }, { id: b }].sort((x, y) => x.id.localeCompare(y.id)));
     expect(ofType("record.updated")(receiver.requests).map((r) => r.json.data.id)).toEqual(expect.arrayContaining([a, b]));
     for (const request of receiver.requests) expect(verify(w.secret, request)).toBeTruthy();
   });

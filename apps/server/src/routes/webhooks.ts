@@ -12,7 +12,15 @@ import { now } from "../clock.js";
 import { WEBHOOK_DELIVERY_JOB } from "../jobs/create.js";
 import { SERVER_VERSION } from "./settings.js";
 import { WEBHOOK_EVENTS } from "../webhooks/events.js";
-import { deliverWebhook, DeliveryError, eventTimestamp, newMessageId, newWebhookSecret, sendMessage, type DeliveryPayload } from "../webhooks/delivery.js";
+import {
+  deliverWebhook,
+  DeliveryError,
+  eventTimestamp,
+  newMessageId,
+  newWebhookSecret,
+  sendMessage,
+  type DeliveryPayload,
+} from "../webhooks/delivery.js";
 
 /** pydantic's HttpUrl limit. */
 const MAX_URL_LENGTH = 2083;
@@ -22,35 +30,51 @@ const MAX_URL_LENGTH = 2083;
  * Stored normalized (`new URL(...).href`, like pydantic's HttpUrl). Owners configure these URLs and
  * the server calls them: see docs/api.md on SSRF.
  */
-const webhookUrl = z.string().max(MAX_URL_LENGTH).transform((value, ctx) => {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    ctx.addIssue({ code: "custom", message: "Input should be a valid URL" });
-    return z.NEVER;
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    ctx.addIssue({ code: "custom", message: "URL scheme should be 'http' or 'https'" });
-    return z.NEVER;
-  }
-  if (!url.hostname) {
-    ctx.addIssue({ code: "custom", message: "Input should be a valid URL, empty host" });
-    return z.NEVER;
-  }
-  return url.href;
-});
-const webhookEvents = z.array(z.enum(WEBHOOK_EVENTS)).min(1)
+const webhookUrl = z
+  .string()
+  .max(MAX_URL_LENGTH)
+  .transform((value, ctx) => {
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      ctx.addIssue({ code: "custom", message: "Input should be a valid URL" });
+      return z.NEVER;
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") {
+      ctx.addIssue({ code: "custom", message: "URL scheme should be 'http' or 'https'" });
+      return z.NEVER;
+    }
+    if (!url.hostname) {
+      ctx.addIssue({ code: "custom", message: "Input should be a valid URL, empty host" });
+      return z.NEVER;
+    }
+    return url.href;
+  });
+const webhookEvents = z
+  .array(z.enum(WEBHOOK_EVENTS))
+  .min(1)
   .refine((events) => new Set(events).size === events.length, { message: "Value error, Events must be unique" });
 const description = z.string().min(1).max(1000).nullable();
 
 const WebhookCreate = z.object({ url: webhookUrl, events: webhookEvents, description: description.optional().default(null) });
-const WebhookUpdate = z.object({ url: webhookUrl.optional(), events: webhookEvents.optional(), enabled: z.boolean().optional(), description: description.optional() });
+const WebhookUpdate = z.object({
+  url: webhookUrl.optional(),
+  events: webhookEvents.optional(),
+  enabled: z.boolean().optional(),
+  description: description.optional(),
+});
 
 type WebhookRow = Selectable<WebhooksTable>;
 export const webhookOut = (w: WebhookRow) => ({
-  id: w.id, url: w.url, secret: w.secret, events: JSON.parse(w.events) as string[], enabled: Boolean(w.enabled), description: w.description,
-  inserted_at: w.inserted_at, updated_at: w.updated_at,
+  id: w.id,
+  url: w.url,
+  secret: w.secret,
+  events: JSON.parse(w.events) as string[],
+  enabled: Boolean(w.enabled),
+  description: w.description,
+  inserted_at: w.inserted_at,
+  updated_at: w.updated_at,
 });
 
 /**
@@ -60,12 +84,21 @@ export const webhookOut = (w: WebhookRow) => ({
  * validated first, then existence (404), then the role (403), as upstream.
  */
 export function webhooksRoutes(app: FastifyInstance, ctx: AppContext): void {
-  ctx.webhookJobs.register<DeliveryPayload, unknown>(WEBHOOK_DELIVERY_JOB, (payload, context) => deliverWebhook(ctx.db, ctx.config.webhooks.timeoutMs, payload, context));
-  app.addHook("onReady", async () => { await ctx.webhookJobs.start(); });
-  app.addHook("onClose", async () => { await ctx.events.drain(); await ctx.webhookJobs.stop(); });
+  ctx.webhookJobs.register<DeliveryPayload, unknown>(WEBHOOK_DELIVERY_JOB, (payload, context) =>
+    deliverWebhook(ctx.db, ctx.config.webhooks.timeoutMs, payload, context),
+  );
+  app.addHook("onReady", async () => {
+    await ctx.webhookJobs.start();
+  });
+  app.addHook("onClose", async () => {
+    await ctx.events.drain();
+    await ctx.webhookJobs.stop();
+  });
   // An event's data is read from the store when it is emitted: answer once that is done, so the client's
   // next request (e.g. deleting the record just updated) cannot change or drop it (webhooks/events.ts).
-  app.addHook("onSend", async () => { await ctx.events.read(); });
+  app.addHook("onSend", async () => {
+    await ctx.events.read();
+  });
 
   const webhookFor = async (id: string): Promise<WebhookRow> => {
     const row = await ctx.db.selectFrom("webhooks").selectAll().where("id", "=", id).executeTakeFirst();
@@ -85,8 +118,14 @@ export function webhooksRoutes(app: FastifyInstance, ctx: AppContext): void {
     requireOwner(user);
     const timestamp = now();
     const row: WebhookRow = {
-      id: randomUUID(), url: body.url, secret: newWebhookSecret(), events: JSON.stringify(body.events), enabled: 1, description: body.description,
-      inserted_at: timestamp, updated_at: timestamp,
+      id: randomUUID(),
+      url: body.url,
+      secret: newWebhookSecret(),
+      events: JSON.stringify(body.events),
+      enabled: 1,
+      description: body.description,
+      inserted_at: timestamp,
+      updated_at: timestamp,
     };
     await ctx.db.insertInto("webhooks").values(row).execute();
     return reply.status(201).send(webhookOut(row));
@@ -122,7 +161,12 @@ export function webhooksRoutes(app: FastifyInstance, ctx: AppContext): void {
     const user = await ctx.currentUser(request);
     const webhook = await webhookFor(uuidPath(request, "webhook_id"));
     requireOwner(user);
-    const message = { id: newMessageId(), type: "ping", timestamp: eventTimestamp(new Date()), data: { agent: "tessera-server", version: SERVER_VERSION } };
+    const message = {
+      id: newMessageId(),
+      type: "ping",
+      timestamp: eventTimestamp(new Date()),
+      data: { agent: "tessera-server", version: SERVER_VERSION },
+    };
     try {
       await sendMessage(webhook.url, webhook.secret, message, ctx.config.webhooks.timeoutMs);
     } catch (error) {

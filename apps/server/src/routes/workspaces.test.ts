@@ -9,7 +9,10 @@ describe("POST /workspaces", () => {
     const res = await fx.request("POST", "/workspaces", { body: { name, id: null } });
     expect(res.status).toBe(201);
     expect(Object.keys(res.body).sort()).toEqual(["id", "inserted_at", "name", "updated_at"]);
-    expect(await fx.request("POST", "/workspaces", { body: { name } })).toEqual({ status: 409, body: { detail: `Workspace name \`${name}\` is not unique` } });
+    expect(await fx.request("POST", "/workspaces", { body: { name } })).toEqual({
+      status: 409,
+      body: { detail: `Workspace name \`${name}\` is not unique` },
+    });
   });
 
   it("keeps an id chosen by the client (the SDK's Workspace(id=...)) and refuses a taken or malformed one", async () => {
@@ -17,7 +20,10 @@ describe("POST /workspaces", () => {
     const name = uniqueName("ws-id");
     expect(await fx.request("POST", "/workspaces", { body: { id, name } })).toMatchObject({ status: 201, body: { id, name } });
     expect((await fx.request("GET", `/workspaces/${id}`)).body).toMatchObject({ id, name });
-    expect(await fx.request("POST", "/workspaces", { body: { id, name: uniqueName("ws-other") } })).toEqual({ status: 409, body: { detail: `Workspace with id \`${id}\` already exists` } });
+    expect(await fx.request("POST", "/workspaces", { body: { id, name: uniqueName("ws-other") } })).toEqual({
+      status: 409,
+      body: { detail: `Workspace with id \`${id}\` already exists` },
+    });
     const malformed = await fx.request<ValidationBody>("POST", "/workspaces", { body: { id: "nope", name: uniqueName("ws-bad") } });
     expect(malformed.status).toBe(422);
     expect(malformed.body.detail.params.errors[0]!.loc).toEqual(["body", "id"]);
@@ -48,7 +54,10 @@ describe("GET /workspaces/{id}", () => {
     expect(await fx.ok("GET", `/workspaces/${ws.id}`, undefined, 200, member.headers)).toMatchObject({ id: ws.id, name: ws.name });
     expect((await fx.request("GET", `/workspaces/${ws.id}`, { headers: outsider.headers })).body).toEqual(FORBIDDEN);
     expect((await fx.request("GET", `/workspaces/${ws.id}`, { headers: null })).status).toBe(401);
-    expect(await fx.request("GET", `/workspaces/${MISSING}`)).toEqual({ status: 404, body: { detail: `Workspace with id \`${MISSING}\` not found` } });
+    expect(await fx.request("GET", `/workspaces/${MISSING}`)).toEqual({
+      status: 404,
+      body: { detail: `Workspace with id \`${MISSING}\` not found` },
+    });
     expect((await fx.request("GET", "/workspaces/123")).status).toBe(422);
   });
 });
@@ -58,7 +67,8 @@ describe("DELETE /workspaces/{id}", () => {
     const ws = await fx.workspace();
     const ds = await fx.dataset(ws.id);
     expect(await fx.request("DELETE", `/workspaces/${ws.id}`)).toEqual({
-      status: 409, body: { detail: `Cannot delete the workspace ${ws.id}. This workspace has some datasets linked` },
+      status: 409,
+      body: { detail: `Cannot delete the workspace ${ws.id}. This workspace has some datasets linked` },
     });
     await fx.ok("DELETE", `/datasets/${ds.id}`);
     expect(await fx.ok("DELETE", `/workspaces/${ws.id}`)).toMatchObject({ id: ws.id });
@@ -74,8 +84,14 @@ describe("workspace members", () => {
     expect(added.status).toBe(201);
     expect(added.body).toMatchObject({ id: user.id, username: user.username });
     const dup = await fx.request("POST", `/workspaces/${ws.id}/users`, { body: { user_id: user.id } });
-    expect(dup).toEqual({ status: 409, body: { detail: `Workspace user with workspace_id \`${ws.id}\` and user_id \`${user.id}\` is not unique` } });
-    expect(await fx.request("POST", `/workspaces/${ws.id}/users`, { body: { user_id: MISSING } })).toEqual({ status: 422, body: { detail: `User with id \`${MISSING}\` not found` } });
+    expect(dup).toEqual({
+      status: 409,
+      body: { detail: `Workspace user with workspace_id \`${ws.id}\` and user_id \`${user.id}\` is not unique` },
+    });
+    expect(await fx.request("POST", `/workspaces/${ws.id}/users`, { body: { user_id: MISSING } })).toEqual({
+      status: 422,
+      body: { detail: `User with id \`${MISSING}\` not found` },
+    });
     expect((await fx.request("POST", `/workspaces/${MISSING}/users`, { body: { user_id: user.id } })).status).toBe(404);
     expect((await fx.request("POST", `/workspaces/${ws.id}/users`, { body: { user_id: "nope" } })).status).toBe(422);
     const list = await fx.ok<Items>("GET", `/workspaces/${ws.id}/users`);
@@ -94,9 +110,13 @@ describe("workspace members", () => {
     expect((await fx.request("GET", `/workspaces/${ws.id}/users`, { headers: admin.headers })).status).toBe(200);
     expect((await fx.request("GET", `/workspaces/${ws.id}/users`, { headers: annotator.headers })).body).toEqual(FORBIDDEN);
     expect((await fx.request("GET", `/workspaces/${ws.id}/users`, { headers: outsiderAdmin.headers })).body).toEqual(FORBIDDEN);
-    expect((await fx.request("POST", `/workspaces/${ws.id}/users`, { headers: admin.headers, body: { user_id: outsiderAdmin.id } })).body).toEqual(FORBIDDEN);
+    expect(
+      (await fx.request("POST", `/workspaces/${ws.id}/users`, { headers: admin.headers, body: { user_id: outsiderAdmin.id } })).body,
+    ).toEqual(FORBIDDEN);
     expect((await fx.request("DELETE", `/workspaces/${ws.id}/users/${other.id}`, { headers: annotator.headers })).body).toEqual(FORBIDDEN);
-    expect((await fx.request("DELETE", `/workspaces/${ws.id}/users/${other.id}`, { headers: outsiderAdmin.headers })).body).toEqual(FORBIDDEN);
+    expect((await fx.request("DELETE", `/workspaces/${ws.id}/users/${other.id}`, { headers: outsiderAdmin.headers })).body).toEqual(
+      FORBIDDEN,
+    );
     expect((await fx.request("DELETE", `/workspaces/${ws.id}/users/${other.id}`, { headers: admin.headers })).status).toBe(200);
     expect((await fx.request("GET", `/workspaces/${ws.id}/users`, { headers: null })).status).toBe(401);
   });

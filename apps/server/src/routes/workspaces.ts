@@ -31,7 +31,8 @@ export function workspacesRoutes(app: FastifyInstance, ctx: AppContext): void {
     requireOwner(await ctx.currentUser(request));
     const body = parse(WorkspaceCreate, request.body);
     if (await ctx.db.selectFrom("workspaces").select("id").where("name", "=", body.name).executeTakeFirst()) throw duplicateName(body.name);
-    if (body.id && await ctx.db.selectFrom("workspaces").select("id").where("id", "=", body.id.toLowerCase()).executeTakeFirst()) throw conflict(`Workspace with id \`${body.id}\` already exists`);
+    if (body.id && (await ctx.db.selectFrom("workspaces").select("id").where("id", "=", body.id.toLowerCase()).executeTakeFirst()))
+      throw conflict(`Workspace with id \`${body.id}\` already exists`);
     const timestamp = now();
     const row = { id: body.id?.toLowerCase() ?? randomUUID(), name: body.name, inserted_at: timestamp, updated_at: timestamp };
     try {
@@ -66,8 +67,14 @@ export function workspacesRoutes(app: FastifyInstance, ctx: AppContext): void {
     const { workspace_id } = pathIds(request, "workspace_id");
     const workspace = await workspaceById(ctx.db, workspace_id);
     if (user.role === "annotator" || !(await isMember(ctx.db, user, workspace.id))) throw forbidden();
-    const users = await ctx.db.selectFrom("users").innerJoin("workspaces_users as wu", "wu.user_id", "users.id")
-      .selectAll("users").where("wu.workspace_id", "=", workspace.id).orderBy("wu.inserted_at").orderBy("users.username").execute();
+    const users = await ctx.db
+      .selectFrom("users")
+      .innerJoin("workspaces_users as wu", "wu.user_id", "users.id")
+      .selectAll("users")
+      .where("wu.workspace_id", "=", workspace.id)
+      .orderBy("wu.inserted_at")
+      .orderBy("users.username")
+      .execute();
     return { items: users.map((u) => userVisibleTo(user, u)) };
   });
 
@@ -79,8 +86,12 @@ export function workspacesRoutes(app: FastifyInstance, ctx: AppContext): void {
     const member = await ctx.db.selectFrom("users").selectAll().where("id", "=", body.user_id).executeTakeFirst();
     if (!member) throw unprocessable(`User with id \`${body.user_id}\` not found`);
     const pairTaken = () => conflict(`Workspace user with workspace_id \`${workspace.id}\` and user_id \`${member.id}\` is not unique`);
-    const existing = await ctx.db.selectFrom("workspaces_users").select("user_id")
-      .where("workspace_id", "=", workspace.id).where("user_id", "=", member.id).executeTakeFirst();
+    const existing = await ctx.db
+      .selectFrom("workspaces_users")
+      .select("user_id")
+      .where("workspace_id", "=", workspace.id)
+      .where("user_id", "=", member.id)
+      .executeTakeFirst();
     if (existing) throw pairTaken();
     try {
       await ctx.db.insertInto("workspaces_users").values({ workspace_id: workspace.id, user_id: member.id, inserted_at: now() }).execute();
@@ -97,8 +108,14 @@ export function workspacesRoutes(app: FastifyInstance, ctx: AppContext): void {
     const workspace = await workspaceById(ctx.db, workspace_id);
     if (user.role !== "owner" && !(user.role === "admin" && (await isMember(ctx.db, user, workspace.id)))) throw forbidden();
     const member = await ctx.db.selectFrom("users").selectAll().where("id", "=", user_id).executeTakeFirst();
-    const pair = member && await ctx.db.selectFrom("workspaces_users").select("user_id")
-      .where("workspace_id", "=", workspace.id).where("user_id", "=", member.id).executeTakeFirst();
+    const pair =
+      member &&
+      (await ctx.db
+        .selectFrom("workspaces_users")
+        .select("user_id")
+        .where("workspace_id", "=", workspace.id)
+        .where("user_id", "=", member.id)
+        .executeTakeFirst());
     if (!member || !pair) throw notFound(`Workspace user with workspace_id \`${workspace.id}\` and user_id \`${user_id}\` not found`);
     await ctx.db.deleteFrom("workspaces_users").where("workspace_id", "=", workspace.id).where("user_id", "=", member.id).execute();
     return userVisibleTo(user, member);

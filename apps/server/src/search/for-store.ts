@@ -9,6 +9,9 @@ const ports = new WeakMap<Store, SearchPort>();
 export function searchFor(store: Store): SearchPort {
   if (store.dialect === "sqlite") return sqliteSearchFor(store.db);
   let port = ports.get(store);
-  if (!port) { port = new PostgresSearch(store.db, { vectorSearch: store.vectorSearch }); ports.set(store, port); }
+  if (!port) {
+    port = new PostgresSearch(store.db, { vectorSearch: store.vectorSearch });
+    ports.set(store, port);
+  }
   return port;
 }

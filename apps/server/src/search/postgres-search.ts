@@ -27,17 +27,31 @@ export class PostgresSearch implements SearchPort {
   private readonly indexed = new Set<string>();
   private iterative: Promise<boolean> | null = null;
   private readonly text: PostgresText;
-  constructor(private readonly db: Kysely<DB>, private readonly options: PostgresSearchOptions) {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly options: PostgresSearchOptions,
+  ) {
     this.text = new PostgresText(db);
   }
 
   /** A partial HNSW index (cosine) for one vector settings; idempotent and safe between replicas. */
   async ensureVectorIndex(settingsId: string, dimensions: number): Promise<void> {
     const key = `${settingsId}:${dimensions}`;
-    if (this.indexed.has(key) || !/^[0-9a-fA-F-]{1,64}$/.test(settingsId) || !Number.isInteger(dimensions) || dimensions < 1 || dimensions > 16000) return;
+    if (
+      this.indexed.has(key) ||
+      !/^[0-9a-fA-F-]{1,64}$/.test(settingsId) ||
+      !Number.isInteger(dimensions) ||
+      dimensions < 1 ||
+      dimensions > 16000
+    )
+      return;
     const name = `record_vectors_hnsw_${settingsId.replace(/-/g, "").toLowerCase()}_${dimensions}`;
     try {
-      await sql.raw(`CREATE INDEX IF NOT EXISTS ${name} ON record_vectors USING hnsw ((vector::vector(${dimensions})) vector_cosine_ops) WHERE vector_settings_id = '${settingsId}'`).execute(this.db);
+      await sql
+        .raw(
+          `CREATE INDEX IF NOT EXISTS ${name} ON record_vectors USING hnsw ((vector::vector(${dimensions})) vector_cosine_ops) WHERE vector_settings_id = '${settingsId}'`,
+        )
+        .execute(this.db);
     } catch (error) {
       // Another replica created it at the same moment (unique violation on the catalog): fine.
       if (!/already exists|duplicate key/.test(String(error))) throw error;
@@ -52,7 +66,8 @@ export class PostgresSearch implements SearchPort {
    * record, which the query leaves out; filters lose candidates the same way.
    */
   private iterativeScan(): Promise<boolean> {
-    this.iterative ??= sql<{ v: string | null }>`select extversion as v from pg_extension where extname = 'vector'`.execute(this.db)
+    this.iterative ??= sql<{ v: string | null }>`select extversion as v from pg_extension where extname = 'vector'`
+      .execute(this.db)
       .then((r) => {
         const [major, minor] = (r.rows[0]?.v ?? "0.0").split(".").map(Number);
         return (major ?? 0) > 0 || (minor ?? 0) >= 8;
@@ -73,14 +88,18 @@ export class PostgresSearch implements SearchPort {
       if (words.length === 0) return { hits: [], total: 0 };
       const fieldClause = query.text.field !== null ? ` AND f.field = ${b.p(query.text.field)}` : "";
       ctes.push(`q AS (SELECT ${b.tsQuery(words)} AS query)`);
-      ctes.push(`t AS (SELECT f.record_seq AS seq, max(ts_rank(f.tsv, q.query)) AS rank FROM records_fts f, q WHERE f.tsv @@ q.query${fieldClause} GROUP BY f.record_seq)`);
+      ctes.push(
+        `t AS (SELECT f.record_seq AS seq, max(ts_rank(f.tsv, q.query)) AS rank FROM records_fts f, q WHERE f.tsv @@ q.query${fieldClause} GROUP BY f.record_seq)`,
+      );
       from += " JOIN t ON t.seq = r.seq";
       score = "t.rank::float8";
     }
     let dimensions = 0;
     if (query.vector) {
       if (!this.options.vectorSearch) {
-        throw unprocessable("Vector similarity search needs the PostgreSQL extension pgvector, which this database does not have (see docs/deployment.md)");
+        throw unprocessable(
+          "Vector similarity search needs the PostgreSQL extension pgvector, which this database does not have (see docs/deployment.md)",
+        );
       }
       dimensions = query.vector.value.length;
       await this.ensureVectorIndex(query.vector.settingsId, dimensions);
@@ -117,7 +136,9 @@ export class PostgresSearch implements SearchPort {
     const pageSql = `${base} ORDER BY ${order.join(", ")} LIMIT ${b.p(query.limit)} OFFSET ${b.p(query.offset)}`;
     const [rows, total] = await Promise.all([
       queryRows<{ id: string; score: number | null }>(this.db, pageSql, b.params),
-      this.queueTotal(query).then(async (queue) => queue ?? Number((await queryRows<{ n: number }>(this.db, count.sql, count.params))[0]?.n ?? 0)),
+      this.queueTotal(query).then(
+        async (queue) => queue ?? Number((await queryRows<{ n: number }>(this.db, count.sql, count.params))[0]?.n ?? 0),
+      ),
     ]);
     return { hits: rows.map((r) => ({ recordId: r.id, score: r.score })), total };
   }

@@ -23,7 +23,8 @@ export const RECORD_STATUSES = ["pending", "completed"];
  * Null for any other filter.
  */
 export function queueFilters(filters: SearchFilter[]): { pending: boolean; statuses: string[] } | null {
-  const isPending = (f: SearchFilter) => f.type === "terms" && f.scope.entity === "response_status" && f.values.length === 1 && f.values[0] === "pending";
+  const isPending = (f: SearchFilter) =>
+    f.type === "terms" && f.scope.entity === "response_status" && f.values.length === 1 && f.values[0] === "pending";
   const isStatus = (f: SearchFilter) => f.type === "terms" && f.scope.entity === "record" && f.scope.property === "status";
   if (!filters.every((f) => isPending(f) || isStatus(f))) return null;
   const statusFilters = filters.filter(isStatus);
@@ -34,7 +35,8 @@ export function queueFilters(filters: SearchFilter[]): { pending: boolean; statu
 }
 
 /** JSON value or each item of a JSON array, as rows `e(value)`. */
-const items = (expr: string) => `jsonb_array_elements(CASE jsonb_typeof(${expr}) WHEN 'array' THEN ${expr} ELSE jsonb_build_array(${expr}) END) AS e(value)`;
+const items = (expr: string) =>
+  `jsonb_array_elements(CASE jsonb_typeof(${expr}) WHEN 'array' THEN ${expr} ELSE jsonb_build_array(${expr}) END) AS e(value)`;
 
 /** Datetime bounds may be given with a timezone; stored timestamps are naive UTC ISO strings. */
 function timeBound(value: number | string): string {
@@ -48,10 +50,12 @@ const tsLexeme = (word: string): string => `'${word.replace(/\\/g, "\\\\").repla
 
 /** Splits free text into words; a trailing `*` makes a prefix word. */
 export function textWords(q: string): { word: string; prefix: boolean }[] {
-  return searchWords(q).filter((w) => w !== "*").map((w) => {
-    const prefix = w.endsWith("*") && w.length > 1;
-    return { word: prefix ? w.slice(0, -1) : w, prefix };
-  });
+  return searchWords(q)
+    .filter((w) => w !== "*")
+    .map((w) => {
+      const prefix = w.endsWith("*") && w.length > 1;
+      return { word: prefix ? w.slice(0, -1) : w, prefix };
+    });
 }
 
 export const json = (v: unknown): string => JSON.stringify(v === undefined ? null : v);
@@ -60,8 +64,13 @@ export const json = (v: unknown): string => JSON.stringify(v === undefined ? nul
 export class Builder {
   params: Param[] = [];
   constructor(readonly userId: string | null) {}
-  p(value: Param, cast = ""): string { this.params.push(value); return `$${this.params.length}${cast}`; }
-  jsonList(values: unknown[]): string { return values.map((v) => this.p(json(v), "::jsonb")).join(", "); }
+  p(value: Param, cast = ""): string {
+    this.params.push(value);
+    return `$${this.params.length}${cast}`;
+  }
+  jsonList(values: unknown[]): string {
+    return values.map((v) => this.p(json(v), "::jsonb")).join(", ");
+  }
 
   responseUserClause(alias: string): string {
     return this.userId ? ` AND ${alias}.user_id = ${this.p(this.userId)}` : "";
@@ -78,7 +87,8 @@ export class Builder {
   terms(s: SearchScope, values: unknown[]): string {
     if (values.length === 0) return "false";
     switch (s.entity) {
-      case "record": return `r.${s.property} IN (${values.map((v) => this.p(v === null || v === undefined ? null : String(v))).join(", ")})`;
+      case "record":
+        return `r.${s.property} IN (${values.map((v) => this.p(v === null || v === undefined ? null : String(v))).join(", ")})`;
       case "metadata": {
         const options = values.flatMap((v) => [this.p(json({ [s.name]: v }), "::jsonb"), this.p(json({ [s.name]: [v] }), "::jsonb")]);
         return `(${options.map((o) => `r.metadata @> ${o}`).join(" OR ")})`;
@@ -86,8 +96,12 @@ export class Builder {
       case "response_status": {
         const statuses = values.filter((v) => v !== "pending");
         const parts: string[] = [];
-        if (values.includes("pending")) parts.push(`NOT EXISTS (SELECT 1 FROM responses s WHERE s.record_id = r.id${this.responseUserClause("s")})`);
-        if (statuses.length > 0) parts.push(`EXISTS (SELECT 1 FROM responses s WHERE s.record_id = r.id${this.responseUserClause("s")} AND s.status IN (${statuses.map((v) => this.p(String(v))).join(", ")}))`);
+        if (values.includes("pending"))
+          parts.push(`NOT EXISTS (SELECT 1 FROM responses s WHERE s.record_id = r.id${this.responseUserClause("s")})`);
+        if (statuses.length > 0)
+          parts.push(
+            `EXISTS (SELECT 1 FROM responses s WHERE s.record_id = r.id${this.responseUserClause("s")} AND s.status IN (${statuses.map((v) => this.p(String(v))).join(", ")}))`,
+          );
         return parts.length ? `(${parts.join(" OR ")})` : "false";
       }
       case "response_value":
@@ -103,9 +117,14 @@ export class Builder {
   /** Bounds on a JSON value: only values of the bound's JSON type compare (numbers with numbers, strings with strings). */
   jsonBounds(expr: string, ge: number | string | null, le: number | string | null): string {
     const parts: string[] = [];
-    for (const [op, bound] of [[">=", ge], ["<=", le]] as const) {
+    for (const [op, bound] of [
+      [">=", ge],
+      ["<=", le],
+    ] as const) {
       if (bound === null) continue;
-      parts.push(`(jsonb_typeof(${expr}) = ${typeof bound === "number" ? "'number'" : "'string'"} AND ${expr} ${op} ${this.p(json(bound), "::jsonb")})`);
+      parts.push(
+        `(jsonb_typeof(${expr}) = ${typeof bound === "number" ? "'number'" : "'string'"} AND ${expr} ${op} ${this.p(json(bound), "::jsonb")})`,
+      );
     }
     return parts.join(" AND ") || "true";
   }
@@ -124,8 +143,10 @@ export class Builder {
           return this.textBounds(`r.${s.property}`, ge === null ? null : timeBound(ge), le === null ? null : timeBound(le));
         }
         return this.textBounds(`r.${s.property}`, ge, le);
-      case "metadata": return `EXISTS (SELECT 1 FROM ${items(`(r.metadata -> ${this.p(s.name, "::text")})`)} WHERE ${this.jsonBounds("e.value", ge, le)})`;
-      case "response_status": return "true";
+      case "metadata":
+        return `EXISTS (SELECT 1 FROM ${items(`(r.metadata -> ${this.p(s.name, "::text")})`)} WHERE ${this.jsonBounds("e.value", ge, le)})`;
+      case "response_status":
+        return "true";
       case "response_value":
         return `EXISTS (SELECT 1 FROM responses s CROSS JOIN LATERAL ${items(this.responseValue(s.questionName))} WHERE s.record_id = r.id${this.responseUserClause("s")} AND ${this.jsonBounds("e.value", ge, le)})`;
       case "suggestion": {
@@ -141,13 +162,17 @@ export class Builder {
   /** A sort key; JSON null counts as missing (sorted last), like SQLite's json_extract. */
   sortExpr(s: SearchScope): string {
     switch (s.entity) {
-      case "record": return s.property === "inserted_at" ? "r.seq" : `r.${s.property}`;
-      case "metadata": return `nullif(r.metadata -> ${this.p(s.name, "::text")}, 'null'::jsonb)`;
-      case "response_status": return `(SELECT min(s.status) FROM responses s WHERE s.record_id = r.id${this.responseUserClause("s")})`;
+      case "record":
+        return s.property === "inserted_at" ? "r.seq" : `r.${s.property}`;
+      case "metadata":
+        return `nullif(r.metadata -> ${this.p(s.name, "::text")}, 'null'::jsonb)`;
+      case "response_status":
+        return `(SELECT min(s.status) FROM responses s WHERE s.record_id = r.id${this.responseUserClause("s")})`;
       case "response_value":
         return `(SELECT nullif(${this.responseValue(s.questionName)}, 'null'::jsonb) AS v FROM responses s WHERE s.record_id = r.id${this.responseUserClause("s")} ORDER BY v ASC NULLS LAST LIMIT 1)`;
       case "suggestion": {
-        if (s.property === "agent" || s.property === "type") return `(SELECT g.${s.property} FROM suggestions g WHERE g.record_id = r.id AND g.question_id = ${this.p(s.questionId)})`;
+        if (s.property === "agent" || s.property === "type")
+          return `(SELECT g.${s.property} FROM suggestions g WHERE g.record_id = r.id AND g.question_id = ${this.p(s.questionId)})`;
         const column = s.property === "score" ? "score" : "value";
         return `(SELECT nullif(e.value, 'null'::jsonb) AS v FROM suggestions g CROSS JOIN LATERAL ${items(`g.${column}`)} WHERE g.record_id = r.id AND g.question_id = ${this.p(s.questionId)} ORDER BY v DESC NULLS LAST LIMIT 1)`;
       }
@@ -156,9 +181,13 @@ export class Builder {
 
   /** A tsquery requiring every word (prefix words with `:*`), built from parameters only. */
   tsQuery(words: { word: string; prefix: boolean }[]): string {
-    return words.map(({ word, prefix }) => (prefix
-      ? `to_tsquery('tessera_search', ${this.p(tsLexeme(word.toLowerCase()))} || ':*')`
-      : `plainto_tsquery('tessera_search', ${this.p(word)})`)).join(" && ");
+    return words
+      .map(({ word, prefix }) =>
+        prefix
+          ? `to_tsquery('tessera_search', ${this.p(tsLexeme(word.toLowerCase()))} || ':*')`
+          : `plainto_tsquery('tessera_search', ${this.p(word)})`,
+      )
+      .join(" && ");
   }
 }
 
@@ -171,7 +200,10 @@ export function textCount(query: SearchQuery): { sql: string; params: Param[] } 
   const c = new Builder(query.userId);
   const q = c.tsQuery(textWords(query.text!.q));
   const field = query.text!.field !== null ? ` AND f.field = ${c.p(query.text!.field)}` : "";
-  const where = [`r.dataset_id = ${c.p(query.datasetId)}`, `EXISTS (SELECT 1 FROM records_fts f WHERE f.record_seq = r.seq AND f.tsv @@ (${q})${field})`];
+  const where = [
+    `r.dataset_id = ${c.p(query.datasetId)}`,
+    `EXISTS (SELECT 1 FROM records_fts f WHERE f.record_seq = r.seq AND f.tsv @@ (${q})${field})`,
+  ];
   for (const f of query.filters) where.push(c.filter(f));
   return { sql: `SELECT count(*) AS n FROM records r WHERE ${where.join(" AND ")}`, params: c.params };
 }

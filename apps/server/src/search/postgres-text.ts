@@ -43,11 +43,15 @@ export class PostgresText {
   private readonly cache = new Map<string, Matches>();
   private bytes = 0;
 
-  constructor(private readonly db: Kysely<DB>, private readonly cacheBytes = CACHE_BYTES) {}
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly cacheBytes = CACHE_BYTES,
+  ) {}
 
   /** Memory held by the cached match lists (bytes), for tests and measurements. */
-  get cachedBytes(): number { return this.bytes; }
-
+  get cachedBytes(): number {
+    return this.bytes;
+  }
 
   /** The hits and total of a text search in score order (`query.text` set, no vector, no sort). */
   async search(query: SearchQuery): Promise<SearchResult> {
@@ -56,7 +60,9 @@ export class PostgresText {
     if (words.length === 0) return { hits: [], total: 0 };
     const entry = await this.entry(query.datasetId, `${query.datasetId}\u0000${text.field ?? ""}\u0000${JSON.stringify(words)}`);
     // The matches of the dataset, from records_fts (`b` adds the tsquery's and the dataset's parameters).
-    const matches = (b: Builder) => `WITH q AS (SELECT ${b.tsQuery(words)} AS query) SELECT f.record_seq AS seq, max(ts_rank(f.tsv, q.query))::float8 AS score
+    const matches = (
+      b: Builder,
+    ) => `WITH q AS (SELECT ${b.tsQuery(words)} AS query) SELECT f.record_seq AS seq, max(ts_rank(f.tsv, q.query))::float8 AS score
       FROM records_fts f JOIN records r ON r.seq = f.record_seq, q WHERE f.tsv @@ q.query AND r.dataset_id = ${b.p(query.datasetId)}${text.field !== null ? ` AND f.field = ${b.p(text.field)}` : ""}
       GROUP BY f.record_seq`;
     const [hits, total] = await Promise.all([this.page(query, entry, matches), this.total(query, entry, matches)]);
@@ -65,7 +71,15 @@ export class PostgresText {
 
   /** The cache entry of a key at the dataset's current text version (a moved version starts it over). */
   private async entry(datasetId: string, key: string): Promise<Matches> {
-    const version = Number((await queryRows<{ v: number | string }>(this.db, "SELECT coalesce(max(id), 0) AS v FROM text_search_changes WHERE dataset_id = $1", [datasetId]))[0]?.v ?? 0);
+    const version = Number(
+      (
+        await queryRows<{ v: number | string }>(
+          this.db,
+          "SELECT coalesce(max(id), 0) AS v FROM text_search_changes WHERE dataset_id = $1",
+          [datasetId],
+        )
+      )[0]?.v ?? 0,
+    );
     let entry = this.cache.get(key);
     if (entry) this.cache.delete(key);
     if (!entry || entry.version !== version) {
@@ -103,20 +117,38 @@ export class PostgresText {
       if (!ranked || (!ranked.complete && ranked.seqs.length < k)) {
         const b = new Builder(query.userId);
         const limit = Math.max(k, RANKED_ROWS);
-        const rows = await queryRows<{ seq: number | string; score: number }>(this.db, `${matches(b)} ORDER BY score DESC, seq ASC LIMIT ${b.p(limit)}`, b.params);
+        const rows = await queryRows<{ seq: number | string; score: number }>(
+          this.db,
+          `${matches(b)} ORDER BY score DESC, seq ASC LIMIT ${b.p(limit)}`,
+          b.params,
+        );
         ranked = { seqs: rows.map((r) => Number(r.seq)), scores: rows.map((r) => r.score), complete: rows.length < limit };
         entry.ranked = ranked;
         this.account(entry);
       }
       const candidates = ranked.seqs.slice(0, k);
       const f = new Builder(query.userId);
-      const where = [`r.seq = ANY(${f.p(`{${candidates.join(",")}}`)}::bigint[])`, `r.dataset_id = ${f.p(query.datasetId)}`, ...query.filters.map((x) => f.filter(x))];
-      const passing = candidates.length === 0 ? [] : await queryRows<{ seq: number | string; id: string }>(this.db, `SELECT r.seq AS seq, r.id AS id FROM records r WHERE ${where.join(" AND ")}`, f.params);
+      const where = [
+        `r.seq = ANY(${f.p(`{${candidates.join(",")}}`)}::bigint[])`,
+        `r.dataset_id = ${f.p(query.datasetId)}`,
+        ...query.filters.map((x) => f.filter(x)),
+      ];
+      const passing =
+        candidates.length === 0
+          ? []
+          : await queryRows<{ seq: number | string; id: string }>(
+              this.db,
+              `SELECT r.seq AS seq, r.id AS id FROM records r WHERE ${where.join(" AND ")}`,
+              f.params,
+            );
       const idOf = new Map(passing.map((r) => [Number(r.seq), r.id]));
       const seen = ranked.complete && candidates.length === ranked.seqs.length;
       if (seen || idOf.size >= need) {
         const hits: { recordId: string; score: number }[] = [];
-        candidates.forEach((seq, i) => { const id = idOf.get(seq); if (id !== undefined) hits.push({ recordId: id, score: ranked.scores[i]! }); });
+        candidates.forEach((seq, i) => {
+          const id = idOf.get(seq);
+          if (id !== undefined) hits.push({ recordId: id, score: ranked.scores[i]! });
+        });
         return hits.slice(query.offset, need);
       }
       // Grow by the observed pass rate (at least 4x).
@@ -149,10 +181,20 @@ export class PostgresText {
     const others = RECORD_STATUSES.filter((s) => !queue.statuses.includes(s));
     if (others.length > 0) {
       const b = new Builder(null);
-      for (const r of await queryRows<{ seq: number | string }>(this.db, `SELECT seq FROM records WHERE dataset_id = ${b.p(query.datasetId)} AND status IN (${others.map((s) => b.p(s)).join(", ")})`, b.params)) excluded.add(Number(r.seq));
+      for (const r of await queryRows<{ seq: number | string }>(
+        this.db,
+        `SELECT seq FROM records WHERE dataset_id = ${b.p(query.datasetId)} AND status IN (${others.map((s) => b.p(s)).join(", ")})`,
+        b.params,
+      ))
+        excluded.add(Number(r.seq));
     }
     if (queue.pending) {
-      for (const r of await queryRows<{ seq: number | string }>(this.db, "SELECT r.seq FROM responses s JOIN records r ON r.id = s.record_id WHERE s.user_id = $1 AND r.dataset_id = $2", [query.userId, query.datasetId])) excluded.add(Number(r.seq));
+      for (const r of await queryRows<{ seq: number | string }>(
+        this.db,
+        "SELECT r.seq FROM responses s JOIN records r ON r.id = s.record_id WHERE s.user_id = $1 AND r.dataset_id = $2",
+        [query.userId, query.datasetId],
+      ))
+        excluded.add(Number(r.seq));
     }
     let out = 0;
     for (const seq of excluded) if (contains(all, seq)) out++;
@@ -162,12 +204,14 @@ export class PostgresText {
 
 /** Binary search in ascending seqs. */
 function contains(sorted: Float64Array, value: number): boolean {
-  let lo = 0, hi = sorted.length - 1;
+  let lo = 0,
+    hi = sorted.length - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
     const v = sorted[mid]!;
     if (v === value) return true;
-    if (v < value) lo = mid + 1; else hi = mid - 1;
+    if (v < value) lo = mid + 1;
+    else hi = mid - 1;
   }
   return false;
 }

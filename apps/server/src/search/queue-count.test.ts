@@ -20,8 +20,24 @@ async function compareQueueTotals(store: Store, port: SearchPort): Promise<void>
   const pending: SearchFilter = { type: "terms", scope: { entity: "response_status" }, values: ["pending"] };
   const status = (values: unknown[]): SearchFilter => ({ type: "terms", scope: { entity: "record", property: "status" }, values });
   const neutral: SearchFilter = { type: "range", scope: { entity: "record", property: "inserted_at" }, ge: null, le: null };
-  const query = (userId: string | null, filters: SearchFilter[]): SearchQuery => ({ datasetId: ids.ds, userId, text: null, vector: null, filters, sort: [], offset: 0, limit: 2 });
-  const cases = [[], [status(["pending"])], [status(["completed"])], [status(["pending", "completed", "pending"])], [status(["pending"]), status(["completed"])], [status(["other", 1])]];
+  const query = (userId: string | null, filters: SearchFilter[]): SearchQuery => ({
+    datasetId: ids.ds,
+    userId,
+    text: null,
+    vector: null,
+    filters,
+    sort: [],
+    offset: 0,
+    limit: 2,
+  });
+  const cases = [
+    [],
+    [status(["pending"])],
+    [status(["completed"])],
+    [status(["pending", "completed", "pending"])],
+    [status(["pending"]), status(["completed"])],
+    [status(["other", 1])],
+  ];
   const totals: number[] = [];
   for (const userId of [ids.u1, ids.u2, null]) {
     for (const others of cases) {

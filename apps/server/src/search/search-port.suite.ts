@@ -10,21 +10,99 @@ import { HOSTILE_SEARCH_TEXTS } from "../testing/hostile-inputs.js";
  * The search port's contract, run against every adapter (sqlite-search.test.ts on the embedded
  * store, postgres-search.test.ts on PGlite with pgvector): the same seeded data, the same answers.
  */
-export interface SearchSuiteTarget { store: Store; port: SearchPort }
+export interface SearchSuiteTarget {
+  store: Store;
+  port: SearchPort;
+}
 
 const ts = (i: number) => `2024-01-0${i}T00:00:00`;
 
 export async function seedSearchData(store: Store) {
   const db = store.db;
-  const ids = { ws: randomUUID(), ds: randomUUID(), other: randomUUID(), u1: randomUUID(), u2: randomUUID(), label: randomUUID(), emb: randomUUID(), otherEmb: randomUUID() };
-  await db.insertInto("users").values([ids.u1, ids.u2].map((id, i) => ({ id, username: `user-${i}-${id.slice(0, 6)}`, first_name: "U", last_name: null, role: "annotator" as const, password_hash: "x", api_key: `key-${id}`, inserted_at: ts(1), updated_at: ts(1) }))).execute();
-  await db.insertInto("workspaces").values({ id: ids.ws, name: `ws-${ids.ws}`, inserted_at: ts(1), updated_at: ts(1) }).execute();
-  await db.insertInto("datasets").values([ids.ds, ids.other].map((id) => ({ id, name: `ds-${id}`, guidelines: null, allow_extra_metadata: 1, status: "ready" as const, distribution: '{"strategy":"overlap","min_submitted":1}', metadata: null, workspace_id: ids.ws, inserted_at: ts(1), updated_at: ts(1), last_activity_at: ts(1) }))).execute();
-  await db.insertInto("questions").values({ id: ids.label, dataset_id: ids.ds, name: "label", title: "Label", description: null, required: 1, settings: '{"type":"label_selection","options":[]}', inserted_at: ts(1), updated_at: ts(1) }).execute();
-  await db.insertInto("vectors_settings").values([{ id: ids.emb, dataset_id: ids.ds, name: "emb", title: "Emb", dimensions: 3, inserted_at: ts(1), updated_at: ts(1) }, { id: ids.otherEmb, dataset_id: ids.other, name: "emb", title: "Emb", dimensions: 3, inserted_at: ts(1), updated_at: ts(1) }]).execute();
+  const ids = {
+    ws: randomUUID(),
+    ds: randomUUID(),
+    other: randomUUID(),
+    u1: randomUUID(),
+    u2: randomUUID(),
+    label: randomUUID(),
+    emb: randomUUID(),
+    otherEmb: randomUUID(),
+  };
+  await db
+    .insertInto("users")
+    .values(
+      [ids.u1, ids.u2].map((id, i) => ({
+        id,
+        username: `user-${i}-${id.slice(0, 6)}`,
+        first_name: "U",
+        last_name: null,
+        role: "annotator" as const,
+        password_hash: "x",
+        api_key: `key-${id}`,
+        inserted_at: ts(1),
+        updated_at: ts(1),
+      })),
+    )
+    .execute();
+  await db
+    .insertInto("workspaces")
+    .values({ id: ids.ws, name: `ws-${ids.ws}`, inserted_at: ts(1), updated_at: ts(1) })
+    .execute();
+  await db
+    .insertInto("datasets")
+    .values(
+      [ids.ds, ids.other].map((id) => ({
+        id,
+        name: `ds-${id}`,
+        guidelines: null,
+        allow_extra_metadata: 1,
+        status: "ready" as const,
+        distribution: '{"strategy":"overlap","min_submitted":1}',
+        metadata: null,
+        workspace_id: ids.ws,
+        inserted_at: ts(1),
+        updated_at: ts(1),
+        last_activity_at: ts(1),
+      })),
+    )
+    .execute();
+  await db
+    .insertInto("questions")
+    .values({
+      id: ids.label,
+      dataset_id: ids.ds,
+      name: "label",
+      title: "Label",
+      description: null,
+      required: 1,
+      settings: '{"type":"label_selection","options":[]}',
+      inserted_at: ts(1),
+      updated_at: ts(1),
+    })
+    .execute();
+  await db
+    .insertInto("vectors_settings")
+    .values([
+      { id: ids.emb, dataset_id: ids.ds, name: "emb", title: "Emb", dimensions: 3, inserted_at: ts(1), updated_at: ts(1) },
+      { id: ids.otherEmb, dataset_id: ids.other, name: "emb", title: "Emb", dimensions: 3, inserted_at: ts(1), updated_at: ts(1) },
+    ])
+    .execute();
   const records = [
-    { ext: "a", ds: ids.ds, fields: { text: "The quick brown fox", context: "animals" }, metadata: { genre: "news", n: 1, tags: ["x", "y"] }, vector: [1, 0, 0] },
-    { ext: "b", ds: ids.ds, fields: { text: "Lazy dogs sleep", context: "café culture" }, metadata: { genre: "forum", n: 5, tags: ["y"] }, vector: [0.9, 0.1, 0] },
+    {
+      ext: "a",
+      ds: ids.ds,
+      fields: { text: "The quick brown fox", context: "animals" },
+      metadata: { genre: "news", n: 1, tags: ["x", "y"] },
+      vector: [1, 0, 0],
+    },
+    {
+      ext: "b",
+      ds: ids.ds,
+      fields: { text: "Lazy dogs sleep", context: "café culture" },
+      metadata: { genre: "forum", n: 5, tags: ["y"] },
+      vector: [0.9, 0.1, 0],
+    },
     { ext: "c", ds: ids.ds, fields: { text: "Quick thinking wins" }, metadata: { genre: "blog", n: 10 }, vector: [0, 1, 0] },
     { ext: "d", ds: ids.ds, fields: { text: "nothing here" }, metadata: null, vector: null },
     { ext: "z", ds: ids.other, fields: { text: "quick fox in another dataset" }, metadata: { genre: "news" }, vector: [1, 0, 0] },
@@ -33,18 +111,58 @@ export async function seedSearchData(store: Store) {
   for (const [i, r] of records.entries()) {
     const id = randomUUID();
     byExt[r.ext] = id;
-    await db.insertInto("records").values({ id, dataset_id: r.ds, external_id: r.ext, fields: JSON.stringify(r.fields), metadata: r.metadata ? JSON.stringify(r.metadata) : null, status: "pending", inserted_at: ts(i + 1), updated_at: ts(i + 1) }).execute();
+    await db
+      .insertInto("records")
+      .values({
+        id,
+        dataset_id: r.ds,
+        external_id: r.ext,
+        fields: JSON.stringify(r.fields),
+        metadata: r.metadata ? JSON.stringify(r.metadata) : null,
+        status: "pending",
+        inserted_at: ts(i + 1),
+        updated_at: ts(i + 1),
+      })
+      .execute();
     await indexRecordTexts(db);
-    if (r.vector) await db.insertInto("record_vectors").values({ vector_settings_id: r.ds === ids.ds ? ids.emb : ids.otherEmb, record_id: id, vector: encodeVector(r.vector) }).execute();
+    if (r.vector)
+      await db
+        .insertInto("record_vectors")
+        .values({ vector_settings_id: r.ds === ids.ds ? ids.emb : ids.otherEmb, record_id: id, vector: encodeVector(r.vector) })
+        .execute();
   }
-  const response = (recordId: string, userId: string, status: "submitted" | "discarded" | "draft", values: unknown) => ({ id: randomUUID(), record_id: recordId, user_id: userId, status, values: JSON.stringify(values), inserted_at: ts(1), updated_at: ts(1) });
-  await db.insertInto("responses").values([
-    response(byExt.a!, ids.u1, "submitted", { label: { value: "pos" } }),
-    response(byExt.b!, ids.u2, "discarded", { label: { value: "neg" } }),
-    response(byExt.c!, ids.u1, "draft", { label: { value: "neu" } }),
-  ]).execute();
-  const suggestion = (recordId: string, value: unknown, score: unknown, agent: string) => ({ id: randomUUID(), record_id: recordId, question_id: ids.label, value: JSON.stringify(value), score: JSON.stringify(score), agent, type: "model" as const, inserted_at: ts(1), updated_at: ts(1) });
-  await db.insertInto("suggestions").values([suggestion(byExt.a!, "pos", 0.9, "bert"), suggestion(byExt.b!, ["neg", "pos"], [0.2, 0.7], "gpt")]).execute();
+  const response = (recordId: string, userId: string, status: "submitted" | "discarded" | "draft", values: unknown) => ({
+    id: randomUUID(),
+    record_id: recordId,
+    user_id: userId,
+    status,
+    values: JSON.stringify(values),
+    inserted_at: ts(1),
+    updated_at: ts(1),
+  });
+  await db
+    .insertInto("responses")
+    .values([
+      response(byExt.a!, ids.u1, "submitted", { label: { value: "pos" } }),
+      response(byExt.b!, ids.u2, "discarded", { label: { value: "neg" } }),
+      response(byExt.c!, ids.u1, "draft", { label: { value: "neu" } }),
+    ])
+    .execute();
+  const suggestion = (recordId: string, value: unknown, score: unknown, agent: string) => ({
+    id: randomUUID(),
+    record_id: recordId,
+    question_id: ids.label,
+    value: JSON.stringify(value),
+    score: JSON.stringify(score),
+    agent,
+    type: "model" as const,
+    inserted_at: ts(1),
+    updated_at: ts(1),
+  });
+  await db
+    .insertInto("suggestions")
+    .values([suggestion(byExt.a!, "pos", 0.9, "bert"), suggestion(byExt.b!, ["neg", "pos"], [0.2, 0.7], "gpt")])
+    .execute();
   return { ids, byExt };
 }
 
@@ -52,18 +170,35 @@ export function searchPortSuite(adapter: string, open: () => Promise<SearchSuite
   describe(`search port contract: ${adapter}`, () => {
     let target: SearchSuiteTarget;
     let data: Awaited<ReturnType<typeof seedSearchData>>;
-    const query = (q: Partial<SearchQuery>): SearchQuery => ({ datasetId: data.ids.ds, userId: null, text: null, vector: null, filters: [], sort: [], offset: 0, limit: 50, ...q });
+    const query = (q: Partial<SearchQuery>): SearchQuery => ({
+      datasetId: data.ids.ds,
+      userId: null,
+      text: null,
+      vector: null,
+      filters: [],
+      sort: [],
+      offset: 0,
+      limit: 50,
+      ...q,
+    });
     const extOf = (id: string) => Object.entries(data.byExt).find(([, v]) => v === id)?.[0];
     const exts = async (q: Partial<SearchQuery>) => (await target.port.search(query(q))).hits.map((h) => extOf(h.recordId));
     const md = (name: string) => ({ entity: "metadata" as const, name });
     const terms = (scope: SearchFilter["scope"], values: unknown[]): SearchFilter => ({ type: "terms", scope, values });
-    const range = (scope: SearchFilter["scope"], ge: number | string | null, le: number | string | null): SearchFilter => ({ type: "range", scope, ge, le });
+    const range = (scope: SearchFilter["scope"], ge: number | string | null, le: number | string | null): SearchFilter => ({
+      type: "range",
+      scope,
+      ge,
+      le,
+    });
 
     beforeAll(async () => {
       target = await open();
       data = await seedSearchData(target.store);
     }, 60_000);
-    afterAll(async () => { await target?.store.close(); });
+    afterAll(async () => {
+      await target?.store.close();
+    });
 
     it("lists a dataset's records in insertion order, paged, with the total", async () => {
       expect(await exts({})).toEqual(["a", "b", "c", "d"]);
@@ -82,14 +217,19 @@ export function searchPortSuite(adapter: string, open: () => Promise<SearchSuite
       expect(await exts({ text: { q: "fox animals", field: null } })).toEqual([]);
       expect(await exts({ text: { q: "CAFE", field: "context" } })).toEqual(["b"]);
       expect(await exts({ text: { q: "cafe", field: "text" } })).toEqual([]);
-      expect((await exts({ text: { q: "thi*", field: null } }))).toEqual(["c"]);
+      expect(await exts({ text: { q: "thi*", field: null } })).toEqual(["c"]);
       expect(await exts({ text: { q: "   ", field: null } })).toEqual([]);
-      expect(await exts({ text: { q: "\"quick\" OR ' : & | !", field: null } })).toEqual([]);
+      expect(await exts({ text: { q: '"quick" OR \' : & | !', field: null } })).toEqual([]);
     });
 
     it("answers any text (control characters, quotes, operators, backslashes, 10,000 characters) without an error", async () => {
       for (const q of HOSTILE_SEARCH_TEXTS) {
-        for (const extra of [{}, { userId: data.ids.u1, filters: [terms({ entity: "response_status" }, ["pending"])] }, { text: { q, field: "text" } }, { sort: [{ scope: md("n"), order: "desc" as const }] }]) {
+        for (const extra of [
+          {},
+          { userId: data.ids.u1, filters: [terms({ entity: "response_status" }, ["pending"])] },
+          { text: { q, field: "text" } },
+          { sort: [{ scope: md("n"), order: "desc" as const }] },
+        ]) {
           const result = await target.port.search(query({ text: { q, field: null }, ...extra }));
           expect(result.total, JSON.stringify(q.slice(0, 40))).toBeGreaterThanOrEqual(result.hits.length);
         }
@@ -110,12 +250,16 @@ export function searchPortSuite(adapter: string, open: () => Promise<SearchSuite
 
     it("filters on record properties, response status (pending = no response) and values, per user", async () => {
       expect(await exts({ filters: [terms({ entity: "record", property: "external_id" }, ["b", "d"])] })).toEqual(["b", "d"]);
-      expect(await exts({ filters: [range({ entity: "record", property: "inserted_at" }, "2024-01-01T12:00:00Z", "2024-01-03T00:00:00")] })).toEqual(["b", "c"]);
+      expect(
+        await exts({ filters: [range({ entity: "record", property: "inserted_at" }, "2024-01-01T12:00:00Z", "2024-01-03T00:00:00")] }),
+      ).toEqual(["b", "c"]);
       expect(await exts({ filters: [terms({ entity: "response_status" }, ["pending"])] })).toEqual(["d"]);
       expect(await exts({ filters: [terms({ entity: "response_status" }, ["submitted", "draft"])] })).toEqual(["a", "c"]);
       expect(await exts({ userId: data.ids.u1, filters: [terms({ entity: "response_status" }, ["pending"])] })).toEqual(["b", "d"]);
       expect(await exts({ filters: [terms({ entity: "response_value", questionName: "label" }, ["neg", "neu"])] })).toEqual(["b", "c"]);
-      expect(await exts({ userId: data.ids.u1, filters: [terms({ entity: "response_value", questionName: "label" }, ["neg", "neu"])] })).toEqual(["c"]);
+      expect(
+        await exts({ userId: data.ids.u1, filters: [terms({ entity: "response_value", questionName: "label" }, ["neg", "neu"])] }),
+      ).toEqual(["c"]);
     });
 
     it("counts a user's pending queue exactly, alone and with other filters, whatever the page", async () => {
@@ -123,7 +267,9 @@ export function searchPortSuite(adapter: string, open: () => Promise<SearchSuite
       const total = async (q: Partial<SearchQuery>) => (await target.port.search(query({ limit: 1, ...q }))).total;
       expect(await total({ userId: data.ids.u1, filters: [pending] })).toBe(2);
       expect(await total({ userId: data.ids.u2, filters: [pending] })).toBe(3);
-      expect(await total({ userId: data.ids.u1, filters: [pending, terms({ entity: "record", property: "status" }, ["pending"])] })).toBe(2);
+      expect(await total({ userId: data.ids.u1, filters: [pending, terms({ entity: "record", property: "status" }, ["pending"])] })).toBe(
+        2,
+      );
       expect(await total({ userId: data.ids.u1, filters: [pending, terms(md("genre"), ["news", "forum"])] })).toBe(1);
       expect(await total({ userId: data.ids.u1, filters: [pending, terms({ entity: "response_status" }, ["draft"])] })).toBe(0);
       expect(await total({ userId: data.ids.u1, offset: 5, filters: [pending] })).toBe(2);
@@ -142,7 +288,9 @@ export function searchPortSuite(adapter: string, open: () => Promise<SearchSuite
       expect(second.total).toBe(2);
       expect([...u2.hits, ...second.hits].map((h) => extOf(h.recordId)).sort()).toEqual(["a", "c"]);
       expect((await search({ userId: data.ids.u2, text: quick, filters: [pending], offset: 2 })).hits).toEqual([]);
-      expect((await search({ text: { q: "dogs", field: null }, filters: [terms({ entity: "response_status" }, ["discarded"])] })).total).toBe(1);
+      expect(
+        (await search({ text: { q: "dogs", field: null }, filters: [terms({ entity: "response_status" }, ["discarded"])] })).total,
+      ).toBe(1);
       expect((await search({ text: { q: "animals", field: "context" }, filters: [terms(md("genre"), ["news"])] })).total).toBe(1);
       expect((await search({ text: { q: "animals", field: "text" } })).total).toBe(0);
       const sorted = await search({ text: quick, sort: [{ scope: md("n"), order: "desc" }] });
@@ -167,12 +315,21 @@ export function searchPortSuite(adapter: string, open: () => Promise<SearchSuite
       expect(await sort([{ scope: md("n"), order: "asc" }])).toEqual(["a", "b", "c", "d"]);
       expect(await sort([{ scope: md("genre"), order: "asc" }])).toEqual(["c", "b", "a", "d"]);
       expect(await sort([{ scope: { entity: "record", property: "inserted_at" }, order: "desc" }])).toEqual(["d", "c", "b", "a"]);
-      expect(await sort([{ scope: { entity: "suggestion", questionId: data.ids.label, property: "score" }, order: "desc" }])).toEqual(["a", "b", "c", "d"]);
+      expect(await sort([{ scope: { entity: "suggestion", questionId: data.ids.label, property: "score" }, order: "desc" }])).toEqual([
+        "a",
+        "b",
+        "c",
+        "d",
+      ]);
       expect(await sort([{ scope: { entity: "response_value", questionName: "label" }, order: "asc" }])).toEqual(["b", "c", "a", "d"]);
     });
 
     it("orders by cosine similarity, both ways, bounded, excluding the reference, with filters", async () => {
-      const vector = (value: number[], order: "most_similar" | "least_similar" = "most_similar", excludeRecordId: string | null = null) => ({ settingsId: data.ids.emb, value, order, excludeRecordId });
+      const vector = (
+        value: number[],
+        order: "most_similar" | "least_similar" = "most_similar",
+        excludeRecordId: string | null = null,
+      ) => ({ settingsId: data.ids.emb, value, order, excludeRecordId });
       const most = await target.port.search(query({ vector: vector([1, 0, 0]) }));
       expect(most.hits.map((h) => extOf(h.recordId))).toEqual(["a", "b", "c"]);
       expect(most.hits[0]!.score).toBeCloseTo(1, 5);
@@ -188,13 +345,36 @@ export function searchPortSuite(adapter: string, open: () => Promise<SearchSuite
       expect(await exts({ vector, limit: 1 })).toEqual(["a"]); // ties at distance 1: insertion order
       expect(await exts({ filters: [terms(md("genre"), ["poetry"])] })).toEqual([]);
       const id = randomUUID();
-      await db.insertInto("records").values({ id, dataset_id: data.ids.ds, external_id: "e", fields: JSON.stringify({ text: "late" }), metadata: JSON.stringify({ genre: "poetry", n: 7 }), status: "pending", inserted_at: ts(6), updated_at: ts(6) }).execute();
-      await db.insertInto("record_vectors").values({ vector_settings_id: data.ids.emb, record_id: id, vector: encodeVector([0, 0.1, 1]) }).execute();
+      await db
+        .insertInto("records")
+        .values({
+          id,
+          dataset_id: data.ids.ds,
+          external_id: "e",
+          fields: JSON.stringify({ text: "late" }),
+          metadata: JSON.stringify({ genre: "poetry", n: 7 }),
+          status: "pending",
+          inserted_at: ts(6),
+          updated_at: ts(6),
+        })
+        .execute();
+      await db
+        .insertInto("record_vectors")
+        .values({ vector_settings_id: data.ids.emb, record_id: id, vector: encodeVector([0, 0.1, 1]) })
+        .execute();
       data.byExt.e = id;
       expect(await exts({ vector, limit: 1 })).toEqual(["e"]);
       expect(await exts({ filters: [terms(md("genre"), ["poetry"])] })).toEqual(["e"]);
-      await db.updateTable("record_vectors").set({ vector: encodeVector([0, 1, 0]) }).where("record_id", "=", id).execute();
-      await db.updateTable("records").set({ metadata: JSON.stringify({ genre: "prose" }) }).where("id", "=", id).execute();
+      await db
+        .updateTable("record_vectors")
+        .set({ vector: encodeVector([0, 1, 0]) })
+        .where("record_id", "=", id)
+        .execute();
+      await db
+        .updateTable("records")
+        .set({ metadata: JSON.stringify({ genre: "prose" }) })
+        .where("id", "=", id)
+        .execute();
       expect(await exts({ vector: { ...vector, value: [0, 1, 0] }, limit: 2 })).toEqual(["c", "e"]);
       expect(await exts({ filters: [terms(md("genre"), ["poetry"])] })).toEqual([]);
       expect(await exts({ filters: [terms(md("genre"), ["prose"])] })).toEqual(["e"]);

@@ -16,7 +16,10 @@ export type SearchFilter =
   | { type: "terms"; scope: SearchScope; values: unknown[] }
   | { type: "range"; scope: SearchScope; ge: number | string | null; le: number | string | null };
 
-export interface SearchSort { scope: SearchScope; order: "asc" | "desc" }
+export interface SearchSort {
+  scope: SearchScope;
+  order: "asc" | "desc";
+}
 
 export interface SearchQuery {
   datasetId: string;
@@ -32,8 +35,14 @@ export interface SearchQuery {
   limit: number;
 }
 
-export interface SearchHit { recordId: string; score: number | null }
-export interface SearchResult { hits: SearchHit[]; total: number }
+export interface SearchHit {
+  recordId: string;
+  score: number | null;
+}
+export interface SearchResult {
+  hits: SearchHit[];
+  total: number;
+}
 
 export interface SearchPort {
   search(query: SearchQuery): Promise<SearchResult>;

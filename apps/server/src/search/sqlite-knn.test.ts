@@ -15,7 +15,13 @@ async function openTemp(): Promise<Store> {
   const dir = mkdtempSync(join(tmpdir(), "tessera-knn-"));
   const store = await openEmbeddedStore(dir);
   const close = store.close;
-  return { ...store, close: async () => { await close(); rmSync(dir, { recursive: true, force: true }); } };
+  return {
+    ...store,
+    close: async () => {
+      await close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 // The contract suite with every similarity search on the approximate path (binary codes, rescoring):
@@ -40,13 +46,31 @@ for (const dimensions of [16, 12, 64]) {
     // 6 clusters of 50 whose centroids differ in sign on at least 4 dimensions (3 is the opposite of 2),
     // small noise: the 64 codes nearest to a cluster's vector hold the whole cluster.
     const signs = [0x0f0f, 0xf0f0, 0x3333, 0xcccc, 0x5555, 0xaaaa];
-    const centroids = signs.map((bits, c) => Array.from({ length: dimensions }, (_, d) => ((bits >> (d % 16)) & 1 ? 1 : -1) * (1 + ((c + d) % 3))));
+    const centroids = signs.map((bits, c) =>
+      Array.from({ length: dimensions }, (_, d) => ((bits >> (d % 16)) & 1 ? 1 : -1) * (1 + ((c + d) % 3))),
+    );
     const near = (c: number) => centroids[c]!.map((x) => x + (random() - 0.5) * 0.4);
 
     async function addRecord(vector: number[] | null, cluster: number): Promise<string> {
       const id = randomUUID();
-      await store.db.insertInto("records").values({ id, dataset_id: ids.ds, external_id: id, fields: "{}", metadata: JSON.stringify({ cluster: `c${cluster}` }), status: "pending", inserted_at: ts, updated_at: ts }).execute();
-      if (vector) await store.db.insertInto("record_vectors").values({ vector_settings_id: ids.emb, record_id: id, vector: encodeVector(vector) }).execute();
+      await store.db
+        .insertInto("records")
+        .values({
+          id,
+          dataset_id: ids.ds,
+          external_id: id,
+          fields: "{}",
+          metadata: JSON.stringify({ cluster: `c${cluster}` }),
+          status: "pending",
+          inserted_at: ts,
+          updated_at: ts,
+        })
+        .execute();
+      if (vector)
+        await store.db
+          .insertInto("record_vectors")
+          .values({ vector_settings_id: ids.emb, record_id: id, vector: encodeVector(vector) })
+          .execute();
       records.push({ id, vector: vector ?? [], cluster });
       return id;
     }
@@ -56,24 +80,85 @@ for (const dimensions of [16, 12, 64]) {
       records.length = 0;
       ids = { ds: randomUUID(), emb: randomUUID(), user: randomUUID() };
       const ws = randomUUID();
-      await store.db.insertInto("users").values({ id: ids.user, username: "u", first_name: "U", last_name: null, role: "annotator", password_hash: "x", api_key: "k", inserted_at: ts, updated_at: ts }).execute();
+      await store.db
+        .insertInto("users")
+        .values({
+          id: ids.user,
+          username: "u",
+          first_name: "U",
+          last_name: null,
+          role: "annotator",
+          password_hash: "x",
+          api_key: "k",
+          inserted_at: ts,
+          updated_at: ts,
+        })
+        .execute();
       await store.db.insertInto("workspaces").values({ id: ws, name: "ws", inserted_at: ts, updated_at: ts }).execute();
-      await store.db.insertInto("datasets").values({ id: ids.ds, name: "ds", guidelines: null, allow_extra_metadata: 1, status: "ready", distribution: '{"strategy":"overlap","min_submitted":1}', metadata: null, workspace_id: ws, inserted_at: ts, updated_at: ts, last_activity_at: ts }).execute();
-      await store.db.insertInto("vectors_settings").values({ id: ids.emb, dataset_id: ids.ds, name: "emb", title: "Emb", dimensions, inserted_at: ts, updated_at: ts }).execute();
+      await store.db
+        .insertInto("datasets")
+        .values({
+          id: ids.ds,
+          name: "ds",
+          guidelines: null,
+          allow_extra_metadata: 1,
+          status: "ready",
+          distribution: '{"strategy":"overlap","min_submitted":1}',
+          metadata: null,
+          workspace_id: ws,
+          inserted_at: ts,
+          updated_at: ts,
+          last_activity_at: ts,
+        })
+        .execute();
+      await store.db
+        .insertInto("vectors_settings")
+        .values({ id: ids.emb, dataset_id: ids.ds, name: "emb", title: "Emb", dimensions, inserted_at: ts, updated_at: ts })
+        .execute();
       for (let c = 0; c < 6; c++) for (let i = 0; i < 50; i++) await addRecord(near(c), c);
     });
-    afterEach(async () => { await store.close(); });
+    afterEach(async () => {
+      await store.close();
+    });
 
-    const query = (vector: number[], q: Partial<SearchQuery> = {}, order: "most_similar" | "least_similar" = "most_similar"): SearchQuery =>
-      ({ datasetId: ids.ds, userId: ids.user, text: null, vector: { settingsId: ids.emb, value: vector, order, excludeRecordId: null }, filters: [], sort: [], offset: 0, limit: 5, ...q });
+    const query = (
+      vector: number[],
+      q: Partial<SearchQuery> = {},
+      order: "most_similar" | "least_similar" = "most_similar",
+    ): SearchQuery => ({
+      datasetId: ids.ds,
+      userId: ids.user,
+      text: null,
+      vector: { settingsId: ids.emb, value: vector, order, excludeRecordId: null },
+      filters: [],
+      sort: [],
+      offset: 0,
+      limit: 5,
+      ...q,
+    });
     const approximate = () => new SqliteKnn(store.db, { exactBelow: 0, oversample: 1 });
     const exact = () => new SqliteKnn(store.db, { exactBelow: Number.MAX_SAFE_INTEGER });
     /** The top `limit` by cosine similarity computed here (float32 vectors, as stored). */
-    const bruteForce = (vector: number[], limit: number, keep: (r: typeof records[number]) => boolean = () => true, order = 1) => {
+    const bruteForce = (vector: number[], limit: number, keep: (r: (typeof records)[number]) => boolean = () => true, order = 1) => {
       const f = (v: number[]) => Array.from(new Float32Array(v));
       const q = f(vector);
-      const cos = (v: number[]) => { let s = 0, a = 0, b = 0; for (let d = 0; d < q.length; d++) { s += q[d]! * v[d]!; a += q[d]! ** 2; b += v[d]! ** 2; } return s / Math.sqrt(a * b); };
-      return records.filter((r) => r.vector.length > 0 && keep(r)).map((r) => ({ id: r.id, s: cos(f(r.vector)) })).sort((x, y) => order * (y.s - x.s)).slice(0, limit).map((x) => x.id);
+      const cos = (v: number[]) => {
+        let s = 0,
+          a = 0,
+          b = 0;
+        for (let d = 0; d < q.length; d++) {
+          s += q[d]! * v[d]!;
+          a += q[d]! ** 2;
+          b += v[d]! ** 2;
+        }
+        return s / Math.sqrt(a * b);
+      };
+      return records
+        .filter((r) => r.vector.length > 0 && keep(r))
+        .map((r) => ({ id: r.id, s: cos(f(r.vector)) }))
+        .sort((x, y) => order * (y.s - x.s))
+        .slice(0, limit)
+        .map((x) => x.id);
     };
     const hitIds = async (knn: SqliteKnn, q: SearchQuery) => (await knn.knnSearch(q))!.hits.map((h) => h.recordId);
 
@@ -95,11 +180,27 @@ for (const dimensions of [16, 12, 64]) {
     it("applies the filters, taking more candidates while they reject too many", async () => {
       const v = near(1);
       const answered = bruteForce(v, 3);
-      await store.db.insertInto("responses").values(answered.map((recordId) => ({ id: randomUUID(), record_id: recordId, user_id: ids.user, status: "submitted" as const, values: "{}", inserted_at: ts, updated_at: ts }))).execute();
+      await store.db
+        .insertInto("responses")
+        .values(
+          answered.map((recordId) => ({
+            id: randomUUID(),
+            record_id: recordId,
+            user_id: ids.user,
+            status: "submitted" as const,
+            values: "{}",
+            inserted_at: ts,
+            updated_at: ts,
+          })),
+        )
+        .execute();
       const pending = query(v, { filters: [{ type: "terms", scope: { entity: "response_status" }, values: ["pending"] }] });
       expect(await hitIds(approximate(), pending)).toEqual(bruteForce(v, 5, (r) => !answered.includes(r.id)));
       // Only records of a far cluster pass: none among the first candidates.
-      const far = records.filter((r) => r.cluster === 4).slice(0, 7).map((r) => r.id);
+      const far = records
+        .filter((r) => r.cluster === 4)
+        .slice(0, 7)
+        .map((r) => r.id);
       const onlyFar = query(v, { filters: [{ type: "terms", scope: { entity: "record", property: "id" }, values: far }] });
       expect(await hitIds(approximate(), onlyFar)).toEqual(bruteForce(v, 5, (r) => far.includes(r.id)));
     });
@@ -111,9 +212,25 @@ for (const dimensions of [16, 12, 64]) {
       // The first ten get new vector rowids: rowid order (the candidates' order) no longer follows seq.
       for (const id of duplicates.slice(0, 10)) {
         await store.db.deleteFrom("record_vectors").where("record_id", "=", id).execute();
-        await store.db.insertInto("record_vectors").values({ vector_settings_id: ids.emb, record_id: id, vector: encodeVector(w) }).execute();
+        await store.db
+          .insertInto("record_vectors")
+          .values({ vector_settings_id: ids.emb, record_id: id, vector: encodeVector(w) })
+          .execute();
       }
-      await store.db.insertInto("responses").values(duplicates.slice(0, 3).map((recordId) => ({ id: randomUUID(), record_id: recordId, user_id: ids.user, status: "submitted" as const, values: "{}", inserted_at: ts, updated_at: ts }))).execute();
+      await store.db
+        .insertInto("responses")
+        .values(
+          duplicates.slice(0, 3).map((recordId) => ({
+            id: randomUUID(),
+            record_id: recordId,
+            user_id: ids.user,
+            status: "submitted" as const,
+            values: "{}",
+            inserted_at: ts,
+            updated_at: ts,
+          })),
+        )
+        .execute();
       const pending = query(w, { filters: [{ type: "terms", scope: { entity: "response_status" }, values: ["pending"] }] });
       // Every record a candidate (the codes' own cut resolves its ties by rowid): what is tested is the rescoring.
       const wide = () => new SqliteKnn(store.db, { exactBelow: 0, oversample: 10 });
@@ -133,10 +250,13 @@ for (const dimensions of [16, 12, 64]) {
       expect(large.followed).toBe(0);
       const v = near(0);
       expect(await hitIds(large, query(v))).toEqual(bruteForce(v, 5)); // the first search loads them
-      const added = await addRecord(v.map((x) => x * 2), 0);
+      const added = await addRecord(
+        v.map((x) => x * 2),
+        0,
+      );
       await large.follow(ids.ds);
       expect(large.followed).toBe(1);
-      expect((await hitIds(large, query(v)))).toContain(added);
+      expect(await hitIds(large, query(v))).toContain(added);
     });
 
     it("follows new, updated and deleted vectors and deleted records", async () => {
@@ -145,18 +265,28 @@ for (const dimensions of [16, 12, 64]) {
       const first = await hitIds(knn, query(v));
       // A record of another cluster moved onto the query vector.
       const moved = records.find((r) => r.cluster === 5)!;
-      await store.db.updateTable("record_vectors").set({ vector: encodeVector(v) }).where("record_id", "=", moved.id).execute();
+      await store.db
+        .updateTable("record_vectors")
+        .set({ vector: encodeVector(v) })
+        .where("record_id", "=", moved.id)
+        .execute();
       moved.vector = v;
       expect((await hitIds(knn, query(v)))[0]).toBe(moved.id);
       // A new record; then its vector deleted.
-      const added = await addRecord(v.map((x) => x * 2), 0);
+      const added = await addRecord(
+        v.map((x) => x * 2),
+        0,
+      );
       expect((await hitIds(knn, query(v))).slice(0, 2).sort()).toEqual([moved.id, added].sort());
       await store.db.deleteFrom("record_vectors").where("record_id", "=", added).execute();
       records.find((r) => r.id === added)!.vector = [];
       expect(await hitIds(knn, query(v))).toEqual(bruteForce(v, 5));
       // The record deleted (its vector by cascade).
       await store.db.deleteFrom("records").where("id", "=", first[0]!).execute();
-      records.splice(records.findIndex((r) => r.id === first[0]), 1);
+      records.splice(
+        records.findIndex((r) => r.id === first[0]),
+        1,
+      );
       expect(await hitIds(knn, query(v))).toEqual(bruteForce(v, 5));
       expect(await hitIds(knn, query(v))).not.toContain(first[0]);
     });
@@ -179,7 +309,11 @@ for (const dimensions of [16, 12, 64]) {
       const v = near(4);
       await hitIds(knn, query(v));
       const moved = records.find((r) => r.cluster === 1)!;
-      await store.db.updateTable("record_vectors").set({ vector: encodeVector(v) }).where("record_id", "=", moved.id).execute();
+      await store.db
+        .updateTable("record_vectors")
+        .set({ vector: encodeVector(v) })
+        .where("record_id", "=", moved.id)
+        .execute();
       await store.db.deleteFrom("record_vectors_knn_changes" as never).execute();
       expect((await hitIds(knn, query(v)))[0]).toBe(moved.id);
     });
@@ -194,7 +328,12 @@ for (const dimensions of [16, 12, 64]) {
     });
 
     it("returns null for an unknown vector setting", async () => {
-      expect(await approximate().knnSearch({ ...query(near(0)), vector: { settingsId: randomUUID(), value: near(0), order: "most_similar", excludeRecordId: null } })).toBeNull();
+      expect(
+        await approximate().knnSearch({
+          ...query(near(0)),
+          vector: { settingsId: randomUUID(), value: near(0), order: "most_similar", excludeRecordId: null },
+        }),
+      ).toBeNull();
     });
   });
 }

@@ -50,7 +50,11 @@ class Codes {
   meanBlob = Buffer.alloc(0);
   loadedAt = 0;
 
-  constructor(readonly dimensions: number, readonly words: number, readonly sqlQuantize: boolean) {}
+  constructor(
+    readonly dimensions: number,
+    readonly words: number,
+    readonly sqlQuantize: boolean,
+  ) {}
 
   setMean(vectors: Uint8Array[]): void {
     const mean = new Float64Array(this.dimensions);
@@ -66,7 +70,9 @@ class Codes {
   }
 
   reset(capacity: number): void {
-    this.size = 0; this.alive = 0; this.hwm = 0;
+    this.size = 0;
+    this.alive = 0;
+    this.hwm = 0;
     this.vrows = new Float64Array(capacity);
     this.allocateCodes(capacity);
     this.dead = new Uint8Array(capacity);
@@ -95,9 +101,15 @@ class Codes {
 
   private grow(min: number): void {
     const capacity = Math.max(min, Math.ceil(this.vrows.length * 1.5), 1024);
-    const vrows = new Float64Array(capacity); vrows.set(this.vrows.subarray(0, this.size)); this.vrows = vrows;
-    const old = this.codes; this.allocateCodes(capacity); this.codes.set(old.subarray(0, this.size * this.words));
-    const dead = new Uint8Array(capacity); dead.set(this.dead.subarray(0, this.size)); this.dead = dead;
+    const vrows = new Float64Array(capacity);
+    vrows.set(this.vrows.subarray(0, this.size));
+    this.vrows = vrows;
+    const old = this.codes;
+    this.allocateCodes(capacity);
+    this.codes.set(old.subarray(0, this.size * this.words));
+    const dead = new Uint8Array(capacity);
+    dead.set(this.dead.subarray(0, this.size));
+    this.dead = dead;
   }
 
   /** The code of a stored row: from sqlite-vec (`codeSql`, dimensions divisible by 8), else from the float32 blob. */
@@ -130,8 +142,15 @@ class Codes {
   }
 
   private find(vrow: number): number {
-    let lo = 0, hi = this.size - 1;
-    while (lo <= hi) { const mid = (lo + hi) >> 1; const v = this.vrows[mid]!; if (v === vrow) return mid; if (v < vrow) lo = mid + 1; else hi = mid - 1; }
+    let lo = 0,
+      hi = this.size - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const v = this.vrows[mid]!;
+      if (v === vrow) return mid;
+      if (v < vrow) lo = mid + 1;
+      else hi = mid - 1;
+    }
     return -1;
   }
 
@@ -162,7 +181,10 @@ class Codes {
 
   remove(vrow: number): void {
     const at = this.find(vrow);
-    if (at >= 0 && !this.dead[at]) { this.dead[at] = 1; this.alive--; }
+    if (at >= 0 && !this.dead[at]) {
+      this.dead[at] = 1;
+      this.alive--;
+    }
   }
 
   /** Drops the removed rows once they are a quarter of the arrays. */
@@ -190,7 +212,10 @@ class Codes {
     const histogram = new Uint32Array(bits + 1);
     for (let i = 0; i < size; i++) if (dead[i] === 0) histogram[distances[i]!]!++;
     let cut = 0;
-    for (let sum = 0; cut <= bits; cut++) { sum += histogram[cut]!; if (sum >= count) break; }
+    for (let sum = 0; cut <= bits; cut++) {
+      sum += histogram[cut]!;
+      if (sum >= count) break;
+    }
     const below = count - (cut > 0 ? sumTo(histogram, cut - 1) : 0);
     const out: number[] = [];
     let ties = 0;
@@ -213,7 +238,10 @@ class Codes {
     for (let b = 0; b < bytes; b++) {
       for (let v = 0; v < 256; v++) {
         let sum = 0;
-        for (let j = 0; j < 8; j++) { const q = values[b * 8 + j] ?? 0; sum += (v >> j) & 1 ? q : -q; }
+        for (let j = 0; j < 8; j++) {
+          const q = values[b * 8 + j] ?? 0;
+          sum += (v >> j) & 1 ? q : -q;
+        }
         table[b * 256 + v] = sum;
       }
     }
@@ -223,7 +251,11 @@ class Codes {
       let sum = 0;
       for (let w = 0, base = 0; w < words; w++, base += 1024) {
         const x = codes[o + w]!;
-        sum += table[base | (x & 255)]! + table[(base + 256) | ((x >>> 8) & 255)]! + table[(base + 512) | ((x >>> 16) & 255)]! + table[(base + 768) | (x >>> 24)]!;
+        sum +=
+          table[base | (x & 255)]! +
+          table[(base + 256) | ((x >>> 8) & 255)]! +
+          table[(base + 512) | ((x >>> 16) & 255)]! +
+          table[(base + 768) | (x >>> 24)]!;
       }
       scores[i] = sum;
     }
@@ -233,15 +265,21 @@ class Codes {
   /** The rowids of the `count` live codes with the highest scores (ties by rowid): a histogram of 4,096 bins for the cut, then a sort of the last bin's few. */
   best(scores: Float32Array, count: number): number[] {
     const { size, dead, vrows } = this;
-    let lo = Infinity, hi = -Infinity;
-    for (let i = 0; i < size; i++) if (dead[i] === 0) { const x = scores[i]!; if (x < lo) lo = x; if (x > hi) hi = x; }
+    let lo = Infinity,
+      hi = -Infinity;
+    for (let i = 0; i < size; i++)
+      if (dead[i] === 0) {
+        const x = scores[i]!;
+        if (x < lo) lo = x;
+        if (x > hi) hi = x;
+      }
     if (lo > hi) return [];
     const bins = 4096;
     const scale = hi > lo ? (bins - 1) / (hi - lo) : 0;
     const histogram = new Uint32Array(bins);
     for (let i = 0; i < size; i++) if (dead[i] === 0) histogram[Math.floor((scores[i]! - lo) * scale)]!++;
     let cut = bins - 1;
-    for (let sum = histogram[cut]!; cut > 0 && sum < count; ) sum += histogram[--cut]!;
+    for (let sum = histogram[cut]!; cut > 0 && sum < count;) sum += histogram[--cut]!;
     const picked: number[] = [];
     for (let i = 0; i < size; i++) if (dead[i] === 0 && Math.floor((scores[i]! - lo) * scale) >= cut) picked.push(i);
     picked.sort((a, b) => scores[b]! - scores[a]! || a - b);
@@ -311,7 +349,6 @@ export class SqliteKnn extends SqliteQueries {
     return c;
   }
 
-
   /**
    * Brings the codes up to date in one transaction: the logged rows (re-read as they are now), the
    * rows above the highest rowid read; then raises the read mark so that the insert trigger logs any
@@ -323,27 +360,36 @@ export class SqliteKnn extends SqliteQueries {
       const run = async <T>(text: string, params: Param[] = []) => (await trx.executeQuery<T>(CompiledQuery.raw(text, params))).rows;
       const changes = await run<{ id: number; vrow: number; mine: number | null; code: Buffer | null }>(
         `SELECT c.id, c.vrow, v.vector_settings_id = ? AS mine, CASE WHEN v.vector_settings_id = ? THEN ${c.codeSql.sql} END AS code FROM record_vectors_knn_changes c LEFT JOIN record_vectors v ON v.rowid = c.vrow WHERE c.id > ? ORDER BY c.id`,
-        [settingsId, settingsId, ...c.codeSql.params, c.applied]);
+        [settingsId, settingsId, ...c.codeSql.params, c.applied],
+      );
       const last = (await run<{ seq: number }>("SELECT seq FROM sqlite_sequence WHERE name = 'record_vectors_knn_changes'"))[0]?.seq ?? 0;
       if (changes.length > 0 ? changes[0]!.id > c.applied + 1 : last > c.applied) return true; // pruned past us
       for (const ch of changes) {
-        if (ch.mine && ch.code) c.set(ch.vrow, c.codeOf(ch.code)); else c.remove(ch.vrow);
+        if (ch.mine && ch.code) c.set(ch.vrow, c.codeOf(ch.code));
+        else c.remove(ch.vrow);
       }
       if (changes.length > 0) c.applied = changes[changes.length - 1]!.id;
-      const fresh = await run<{ vrow: number; code: Buffer }>(`SELECT rowid AS vrow, ${c.codeSql.sql} AS code FROM record_vectors NOT INDEXED WHERE rowid > ? AND vector_settings_id = ? ORDER BY rowid`, [...c.codeSql.params, c.hwm, settingsId]);
+      const fresh = await run<{ vrow: number; code: Buffer }>(
+        `SELECT rowid AS vrow, ${c.codeSql.sql} AS code FROM record_vectors NOT INDEXED WHERE rowid > ? AND vector_settings_id = ? ORDER BY rowid`,
+        [...c.codeSql.params, c.hwm, settingsId],
+      );
       for (const r of fresh) c.set(r.vrow, c.codeOf(r.code));
       const max = (await run<{ m: number | null }>("SELECT max(rowid) AS m FROM record_vectors"))[0]?.m ?? 0;
       c.hwm = Math.max(c.hwm, max);
       await run(`UPDATE search_index_state SET seq = ? WHERE name = '${READ_MARK}' AND seq < ?`, [c.hwm, c.hwm]);
       // Readers that have not applied the pruned entries see the gap above and reload.
-      const first = changes.length > 0 ? (await run<{ id: number }>("SELECT min(id) AS id FROM record_vectors_knn_changes"))[0]!.id : c.applied;
+      const first =
+        changes.length > 0 ? (await run<{ id: number }>("SELECT min(id) AS id FROM record_vectors_knn_changes"))[0]!.id : c.applied;
       if (c.applied - first >= PRUNE_LOG_ABOVE) await run("DELETE FROM record_vectors_knn_changes WHERE id <= ?", [c.applied]);
       c.compact();
       if (c.alive === 0 && c.vrows.length > 1024) c.release(); // e.g. the dataset was deleted
       // A centre taken from few vectors is redone once the setting has grown (a few reloads while small).
       return c.loadedAt < MEAN_SAMPLE && c.alive >= 2 * Math.max(c.loadedAt, 2_500);
     });
-    if (reload) { c.applied = -1; await this.sync(settingsId, c); }
+    if (reload) {
+      c.applied = -1;
+      await this.sync(settingsId, c);
+    }
   }
 
   /**
@@ -352,19 +398,33 @@ export class SqliteKnn extends SqliteQueries {
    * mark to its last rowid: a row inserted meanwhile at or below it is logged, above it is read later.
    */
   private async load(settingsId: string, c: Codes): Promise<void> {
-    const [{ n, logged }] = await this.all<{ n: number; logged: number }>(
+    const [{ n, logged }] = (await this.all<{ n: number; logged: number }>(
       "SELECT (SELECT count(*) FROM record_vectors WHERE vector_settings_id = ?) AS n, coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'record_vectors_knn_changes'), 0) AS logged",
-      [settingsId]) as [{ n: number; logged: number }];
+      [settingsId],
+    )) as [{ n: number; logged: number }];
     c.reset(Math.ceil(n * 1.05) + 16);
-    c.setMean((await this.all<{ vector: Buffer }>(`SELECT vector FROM record_vectors WHERE vector_settings_id = ? LIMIT ${MEAN_SAMPLE}`, [settingsId])).map((r) => r.vector));
+    c.setMean(
+      (
+        await this.all<{ vector: Buffer }>(`SELECT vector FROM record_vectors WHERE vector_settings_id = ? LIMIT ${MEAN_SAMPLE}`, [
+          settingsId,
+        ])
+      ).map((r) => r.vector),
+    );
     c.applied = logged;
     for (;;) {
       const rows = await this.db.transaction().execute(async (trx) => {
-        const batch = (await trx.executeQuery<{ vrow: number; code: Buffer }>(CompiledQuery.raw(
-          `SELECT rowid AS vrow, ${c.codeSql.sql} AS code FROM record_vectors NOT INDEXED WHERE rowid > ? AND vector_settings_id = ? ORDER BY rowid LIMIT ${LOAD_BATCH}`,
-          [...c.codeSql.params, c.hwm, settingsId]))).rows;
+        const batch = (
+          await trx.executeQuery<{ vrow: number; code: Buffer }>(
+            CompiledQuery.raw(
+              `SELECT rowid AS vrow, ${c.codeSql.sql} AS code FROM record_vectors NOT INDEXED WHERE rowid > ? AND vector_settings_id = ? ORDER BY rowid LIMIT ${LOAD_BATCH}`,
+              [...c.codeSql.params, c.hwm, settingsId],
+            ),
+          )
+        ).rows;
         const top = batch.length > 0 ? batch[batch.length - 1]!.vrow : c.hwm;
-        await trx.executeQuery(CompiledQuery.raw(`UPDATE search_index_state SET seq = ? WHERE name = '${READ_MARK}' AND seq < ?`, [top, top]));
+        await trx.executeQuery(
+          CompiledQuery.raw(`UPDATE search_index_state SET seq = ? WHERE name = '${READ_MARK}' AND seq < ?`, [top, top]),
+        );
         return batch;
       });
       for (const r of rows) c.set(r.vrow, c.codeOf(r.code));
@@ -375,7 +435,9 @@ export class SqliteKnn extends SqliteQueries {
   }
 
   /** Loads or brings up to date the codes of a vector setting ahead of its first search (search/warm-up.ts). */
-  async warm(settingsId: string): Promise<void> { await this.codes(settingsId); }
+  async warm(settingsId: string): Promise<void> {
+    await this.codes(settingsId);
+  }
 
   /**
    * Keeps the codes of a dataset's vector settings in step with its writes, off the request path
@@ -391,8 +453,17 @@ export class SqliteKnn extends SqliteQueries {
       if (this.following.has(id)) continue;
       if ((this.settings.get(id)?.applied ?? -1) < 0) {
         if (this.tooLargeToFollow.has(id)) continue;
-        const n = (await this.all<{ n: number }>("SELECT count(*) AS n FROM (SELECT 1 FROM record_vectors WHERE vector_settings_id = ? LIMIT ?)", [id, this.followLoadMax + 1]))[0]?.n ?? 0;
-        if (n > this.followLoadMax) { this.tooLargeToFollow.add(id); continue; }
+        const n =
+          (
+            await this.all<{ n: number }>("SELECT count(*) AS n FROM (SELECT 1 FROM record_vectors WHERE vector_settings_id = ? LIMIT ?)", [
+              id,
+              this.followLoadMax + 1,
+            ])
+          )[0]?.n ?? 0;
+        if (n > this.followLoadMax) {
+          this.tooLargeToFollow.add(id);
+          continue;
+        }
       }
       this.following.add(id);
       try {
@@ -428,10 +499,13 @@ export class SqliteKnn extends SqliteQueries {
     for (;;) {
       const near = await this.all<{ vrow: number; distance: number }>(
         `SELECT rowid AS vrow, vec_distance_cosine(vector, ?) AS distance FROM record_vectors WHERE vector_settings_id = ? ORDER BY distance ${most ? "ASC" : "DESC"} LIMIT ?`,
-        [exact, vector.settingsId, k]);
+        [exact, vector.settingsId, k],
+      );
       const complete = near.length < k;
       const cutoff = complete ? null : near[near.length - 1]!.distance;
-      const candidates = near.filter((n) => cutoff === null || (most ? n.distance < cutoff : n.distance > cutoff)).map((n) => ({ vrow: n.vrow, score: n.distance }));
+      const candidates = near
+        .filter((n) => cutoff === null || (most ? n.distance < cutoff : n.distance > cutoff))
+        .map((n) => ({ vrow: n.vrow, score: n.distance }));
       const rows = await this.filterBest(query, candidates);
       if (complete || rows.length >= query.limit) return this.result(query, rows);
       k *= 4;
@@ -464,7 +538,8 @@ export class SqliteKnn extends SqliteQueries {
     const vector = query.vector!;
     return this.all<{ vrow: number; score: number }>(
       "SELECT v.rowid AS vrow, vec_distance_cosine(v.vector, ?) AS score FROM json_each(?) AS c CROSS JOIN record_vectors v ON v.rowid = c.value WHERE v.vector_settings_id = ?",
-      [encodeVector(vector.value), JSON.stringify(vrows), vector.settingsId]);
+      [encodeVector(vector.value), JSON.stringify(vrows), vector.settingsId],
+    );
   }
 
   /**
@@ -475,7 +550,10 @@ export class SqliteKnn extends SqliteQueries {
    * records know), so every candidate left scores strictly worse than all kept ones. With fewer than
    * `limit` passing, every candidate was filtered.
    */
-  private async filterBest(query: SearchQuery, candidates: { vrow: number; score: number }[]): Promise<{ id: string; seq: number; score: number }[]> {
+  private async filterBest(
+    query: SearchQuery,
+    candidates: { vrow: number; score: number }[],
+  ): Promise<{ id: string; seq: number; score: number }[]> {
     const most = query.vector!.order === "most_similar";
     const scored = [...candidates].sort((x, y) => (most ? x.score - y.score : y.score - x.score));
     const kept: { id: string; seq: number; score: number }[] = [];
@@ -484,7 +562,11 @@ export class SqliteKnn extends SqliteQueries {
       while (to < scored.length && scored[to]!.score === scored[to - 1]!.score) to++;
       const slice = scored.slice(from, to);
       const scoreOf = new Map(slice.map((c) => [c.vrow, c.score]));
-      for (const r of await this.filterRows(query, slice.map((c) => c.vrow))) kept.push({ id: r.id, seq: r.seq, score: scoreOf.get(r.vrow)! });
+      for (const r of await this.filterRows(
+        query,
+        slice.map((c) => c.vrow),
+      ))
+        kept.push({ id: r.id, seq: r.seq, score: scoreOf.get(r.vrow)! });
       from = to;
     }
     return kept;
@@ -494,8 +576,9 @@ export class SqliteKnn extends SqliteQueries {
   private async filterRows(query: SearchQuery, vrows: number[]): Promise<{ vrow: number; id: string; seq: number }[]> {
     const vector = query.vector!;
     const b = new Builder(query.userId);
-    const from = `SELECT v.rowid AS vrow, r.id AS id, r.seq AS seq FROM json_each(${b.p(JSON.stringify(vrows))}) AS c`
-      + " CROSS JOIN record_vectors v ON v.rowid = c.value CROSS JOIN records r ON r.id = v.record_id";
+    const from =
+      `SELECT v.rowid AS vrow, r.id AS id, r.seq AS seq FROM json_each(${b.p(JSON.stringify(vrows))}) AS c` +
+      " CROSS JOIN record_vectors v ON v.rowid = c.value CROSS JOIN records r ON r.id = v.record_id";
     const where = [`v.vector_settings_id = ${b.p(vector.settingsId)}`, `r.dataset_id = ${b.p(query.datasetId)}`];
     if (vector.excludeRecordId) where.push(`r.id <> ${b.p(vector.excludeRecordId)}`);
     for (const f of query.filters) where.push(b.filter(f));

@@ -38,17 +38,42 @@ describe("SQLite metadata columns", () => {
   const insertRecords = async (count: number) => {
     for (let i = 0; i < count; i++) {
       const datasetId = random() < 0.8 ? data.ids.ds : data.ids.other;
-      await store.db.insertInto("records").values({ id: randomUUID(), dataset_id: datasetId, external_id: `r-${randomUUID()}`, fields: '{"text":"x"}', metadata: JSON.stringify(metadataOf()), status: random() < 0.2 ? "completed" : "pending", inserted_at: ts, updated_at: ts }).execute();
+      await store.db
+        .insertInto("records")
+        .values({
+          id: randomUUID(),
+          dataset_id: datasetId,
+          external_id: `r-${randomUUID()}`,
+          fields: '{"text":"x"}',
+          metadata: JSON.stringify(metadataOf()),
+          status: random() < 0.2 ? "completed" : "pending",
+          inserted_at: ts,
+          updated_at: ts,
+        })
+        .execute();
     }
   };
   const answer = async (userId: string, count: number) => {
     const records = await store.db.selectFrom("records").select("id").where("dataset_id", "=", data.ids.ds).execute();
-    const answered = new Set((await store.db.selectFrom("responses").select("record_id").where("user_id", "=", userId).execute()).map((r) => r.record_id));
+    const answered = new Set(
+      (await store.db.selectFrom("responses").select("record_id").where("user_id", "=", userId).execute()).map((r) => r.record_id),
+    );
     for (let i = 0; i < count; i++) {
       const recordId = pick(records).id;
       if (answered.has(recordId)) continue;
       answered.add(recordId);
-      await store.db.insertInto("responses").values({ id: randomUUID(), record_id: recordId, user_id: userId, status: pick(["submitted", "draft", "discarded"] as const), values: "{}", inserted_at: ts, updated_at: ts }).execute();
+      await store.db
+        .insertInto("responses")
+        .values({
+          id: randomUUID(),
+          record_id: recordId,
+          user_id: userId,
+          status: pick(["submitted", "draft", "discarded"] as const),
+          values: "{}",
+          inserted_at: ts,
+          updated_at: ts,
+        })
+        .execute();
     }
   };
 
@@ -56,10 +81,21 @@ describe("SQLite metadata columns", () => {
   const randomFilters = (): SearchFilter[] => {
     const filters: SearchFilter[] = [];
     const r = random();
-    if (r < 0.3) filters.push({ type: "terms", scope: md("source"), values: sources.filter(() => random() < 0.4).concat(random() < 0.2 ? ["none", 5] as never[] : []) });
+    if (r < 0.3)
+      filters.push({
+        type: "terms",
+        scope: md("source"),
+        values: sources.filter(() => random() < 0.4).concat(random() < 0.2 ? (["none", 5] as never[]) : []),
+      });
     if (r > 0.2 && r < 0.7) {
-      const a = Math.round(random() * 100) / 100, b = Math.round(random() * 100) / 100;
-      filters.push({ type: "range", scope: md("quality"), ge: random() < 0.2 ? null : Math.min(a, b), le: random() < 0.2 ? null : Math.max(a, b) });
+      const a = Math.round(random() * 100) / 100,
+        b = Math.round(random() * 100) / 100;
+      filters.push({
+        type: "range",
+        scope: md("quality"),
+        ge: random() < 0.2 ? null : Math.min(a, b),
+        le: random() < 0.2 ? null : Math.max(a, b),
+      });
     }
     if (r > 0.6) filters.push({ type: "terms", scope: md("n"), values: [pick([0, 1, 2, 3]), pick([4, 5, 6, 7, 8, 9, true])] });
     if (random() < 0.1) filters.push({ type: "range", scope: md("n"), ge: 3, le: null });
@@ -69,12 +105,23 @@ describe("SQLite metadata columns", () => {
     if (random() < 0.1) filters.push({ type: "terms", scope: md("code"), values: [pick(["12", 12, "x"])] });
     if (filters.length === 0) filters.push({ type: "terms", scope: md("source"), values: [pick(sources)] });
     if (random() < 0.7) filters.push({ type: "terms", scope: { entity: "response_status" }, values: ["pending"] });
-    if (random() < 0.7) filters.push({ type: "terms", scope: { entity: "record", property: "status" }, values: random() < 0.8 ? ["pending"] : ["completed", "pending"] });
+    if (random() < 0.7)
+      filters.push({
+        type: "terms",
+        scope: { entity: "record", property: "status" },
+        values: random() < 0.8 ? ["pending"] : ["completed", "pending"],
+      });
     return filters;
   };
   const query = (filters: SearchFilter[]): SearchQuery => ({
-    datasetId: data.ids.ds, userId: random() < 0.7 ? pick([data.ids.u1, data.ids.u2]) : null, text: null, vector: null,
-    filters, sort: [], offset: pick([0, 0, 0, 3, 40]), limit: pick([1, 10, 50]),
+    datasetId: data.ids.ds,
+    userId: random() < 0.7 ? pick([data.ids.u1, data.ids.u2]) : null,
+    text: null,
+    vector: null,
+    filters,
+    sort: [],
+    offset: pick([0, 0, 0, 3, 40]),
+    limit: pick([1, 10, 50]),
   });
 
   let columns: SqliteSearch;
@@ -83,7 +130,9 @@ describe("SQLite metadata columns", () => {
   let fromRecords: SqliteMetadata;
   let stepped: SqliteMetadata;
   const compare = async (n: number) => {
-    let nonEmpty = 0, fromColumns = 0, fromJson = 0;
+    let nonEmpty = 0,
+      fromColumns = 0,
+      fromJson = 0;
     for (let i = 0; i < n; i++) {
       const q = query(randomFilters());
       const expected = await sql.search(q);
@@ -91,9 +140,15 @@ describe("SQLite metadata columns", () => {
       // The same through the columns alone (null: a shape or property left to SQL, e.g. lists, mixed
       // types), loaded from record_metadata and from the records' JSON.
       const got = await direct.search(q);
-      if (got) { fromColumns++; expect(got, JSON.stringify(q)).toEqual(expected); }
+      if (got) {
+        fromColumns++;
+        expect(got, JSON.stringify(q)).toEqual(expected);
+      }
       const got2 = await fromRecords.search(q);
-      if (got2) { fromJson++; expect(got2, JSON.stringify(q)).toEqual(expected); }
+      if (got2) {
+        fromJson++;
+        expect(got2, JSON.stringify(q)).toEqual(expected);
+      }
       // And loaded step by step (37 records per step).
       const got3 = await stepped.search(q);
       if (got3) expect(got3, JSON.stringify(q)).toEqual(expected);
@@ -117,17 +172,39 @@ describe("SQLite metadata columns", () => {
     fromRecords = new SqliteMetadata(store.db, undefined, { fromRecords: true });
     stepped = new SqliteMetadata(store.db, undefined, { fromRecords: true, loadStep: 37 });
   }, 60_000);
-  afterAll(async () => { await store?.close(); rmSync(dir, { recursive: true, force: true }); });
+  afterAll(async () => {
+    await store?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   it("gives the SQL path's hits and totals on random filters", async () => {
     await compare(150);
   });
 
   it("loads a large column step by step, other work running between the steps", async () => {
-    let steps = 0, ticks = 0;
-    const tick = setInterval(() => { ticks++; }, 0);
-    const metadata = new SqliteMetadata(store.db, undefined, { fromRecords: true, loadStep: 50, onLoadStep: async () => { steps++; await new Promise((r) => setTimeout(r, 2)); } });
-    const q: SearchQuery = { datasetId: data.ids.ds, userId: null, text: null, vector: null, sort: [], offset: 0, limit: 20, filters: [{ type: "range", scope: md("quality"), ge: 0.2, le: 0.8 }] };
+    let steps = 0,
+      ticks = 0;
+    const tick = setInterval(() => {
+      ticks++;
+    }, 0);
+    const metadata = new SqliteMetadata(store.db, undefined, {
+      fromRecords: true,
+      loadStep: 50,
+      onLoadStep: async () => {
+        steps++;
+        await new Promise((r) => setTimeout(r, 2));
+      },
+    });
+    const q: SearchQuery = {
+      datasetId: data.ids.ds,
+      userId: null,
+      text: null,
+      vector: null,
+      sort: [],
+      offset: 0,
+      limit: 20,
+      filters: [{ type: "range", scope: md("quality"), ge: 0.2, le: 0.8 }],
+    };
     try {
       expect(await metadata.search(q)).toEqual(await sql.search(q));
     } finally {
@@ -139,14 +216,39 @@ describe("SQLite metadata columns", () => {
   });
 
   it("drops a step-by-step load when the dataset's metadata changes meanwhile, and still answers exactly", async () => {
-    const target = (await store.db.selectFrom("records").select("id").where("dataset_id", "=", data.ids.ds).orderBy("seq", "desc").limit(1).executeTakeFirstOrThrow()).id;
+    const target = (
+      await store.db
+        .selectFrom("records")
+        .select("id")
+        .where("dataset_id", "=", data.ids.ds)
+        .orderBy("seq", "desc")
+        .limit(1)
+        .executeTakeFirstOrThrow()
+    ).id;
     let changed = false;
-    const metadata = new SqliteMetadata(store.db, undefined, { fromRecords: true, loadStep: 50, onLoadStep: async () => {
-      if (changed) return;
-      changed = true;
-      await store.db.updateTable("records").set({ metadata: '{"source":"changed-mid-load","quality":0.5}' }).where("id", "=", target).execute();
-    } });
-    const q: SearchQuery = { datasetId: data.ids.ds, userId: null, text: null, vector: null, sort: [], offset: 0, limit: 500, filters: [{ type: "terms", scope: md("source"), values: ["changed-mid-load"] }] };
+    const metadata = new SqliteMetadata(store.db, undefined, {
+      fromRecords: true,
+      loadStep: 50,
+      onLoadStep: async () => {
+        if (changed) return;
+        changed = true;
+        await store.db
+          .updateTable("records")
+          .set({ metadata: '{"source":"changed-mid-load","quality":0.5}' })
+          .where("id", "=", target)
+          .execute();
+      },
+    });
+    const q: SearchQuery = {
+      datasetId: data.ids.ds,
+      userId: null,
+      text: null,
+      vector: null,
+      sort: [],
+      offset: 0,
+      limit: 500,
+      filters: [{ type: "terms", scope: md("source"), values: ["changed-mid-load"] }],
+    };
     const got = await metadata.search(q);
     expect(metadata.steppedLoads).toEqual({ done: 0, discarded: 1 });
     expect(got).toEqual(await sql.search(q));
@@ -155,14 +257,26 @@ describe("SQLite metadata columns", () => {
 
   it("a step-by-step load after new records keeps every column of the dataset on the same records", async () => {
     const metadata = new SqliteMetadata(store.db, undefined, { fromRecords: true, loadStep: 60 });
-    const q = (filters: SearchFilter[]): SearchQuery => ({ datasetId: data.ids.ds, userId: null, text: null, vector: null, sort: [], offset: 0, limit: 500, filters });
+    const q = (filters: SearchFilter[]): SearchQuery => ({
+      datasetId: data.ids.ds,
+      userId: null,
+      text: null,
+      vector: null,
+      sort: [],
+      offset: 0,
+      limit: 500,
+      filters,
+    });
     const bySource = q([{ type: "terms", scope: md("source"), values: ["blog", "news"] }]);
     expect(await metadata.search(bySource)).toEqual(await sql.search(bySource));
     await insertRecords(30); // the dataset's columns now end before the newest records
     const byQuality = q([{ type: "range", scope: md("quality"), ge: 0.3, le: null }]);
     expect(await metadata.search(byQuality)).toEqual(await sql.search(byQuality));
     await insertRecords(10);
-    const both = q([{ type: "terms", scope: md("source"), values: ["blog"] }, { type: "range", scope: md("quality"), ge: 0.3, le: 0.9 }]);
+    const both = q([
+      { type: "terms", scope: md("source"), values: ["blog"] },
+      { type: "range", scope: md("quality"), ge: 0.3, le: 0.9 },
+    ]);
     const got = await metadata.search(both);
     expect(got).not.toBeNull(); // answered from the columns: none became unusable through a value read twice
     expect(got).toEqual(await sql.search(both));
@@ -170,7 +284,16 @@ describe("SQLite metadata columns", () => {
   });
 
   it("follows writes where that is incremental: loaded columns at the current version, or a small dataset", async () => {
-    const q: SearchQuery = { datasetId: data.ids.ds, userId: null, text: null, vector: null, sort: [], offset: 0, limit: 500, filters: [{ type: "terms", scope: md("source"), values: ["web"] }] };
+    const q: SearchQuery = {
+      datasetId: data.ids.ds,
+      userId: null,
+      text: null,
+      vector: null,
+      sort: [],
+      offset: 0,
+      limit: 500,
+      filters: [{ type: "terms", scope: md("source"), values: ["web"] }],
+    };
     // 400+ records, steps of 50: not loaded, so not loaded by a follow-up.
     const large = new SqliteMetadata(store.db, undefined, { loadStep: 50 });
     expect(await large.follow(data.ids.ds, ["source"])).toBe(false);
@@ -192,8 +315,19 @@ describe("SQLite metadata columns", () => {
   });
 
   it("stays exact when records are added, metadata updated, records deleted and answered", async () => {
-    const source = (value: string): SearchQuery => ({ datasetId: data.ids.ds, userId: data.ids.u1, text: null, vector: null, sort: [], offset: 0, limit: 500,
-      filters: [{ type: "terms", scope: md("source"), values: [value] }, { type: "terms", scope: { entity: "response_status" }, values: ["pending"] }] });
+    const source = (value: string): SearchQuery => ({
+      datasetId: data.ids.ds,
+      userId: data.ids.u1,
+      text: null,
+      vector: null,
+      sort: [],
+      offset: 0,
+      limit: 500,
+      filters: [
+        { type: "terms", scope: md("source"), values: [value] },
+        { type: "terms", scope: { entity: "response_status" }, values: ["pending"] },
+      ],
+    });
     const before = await columns.search(source("blog"));
     expect(await direct.search(source("blog"))).toEqual(before);
     expect(await fromRecords.search(source("blog"))).toEqual(before);
@@ -201,7 +335,19 @@ describe("SQLite metadata columns", () => {
 
     // A new record appears in hits and total.
     const added = randomUUID();
-    await store.db.insertInto("records").values({ id: added, dataset_id: data.ids.ds, external_id: "added", fields: "{}", metadata: '{"source":"blog"}', status: "pending", inserted_at: ts, updated_at: ts }).execute();
+    await store.db
+      .insertInto("records")
+      .values({
+        id: added,
+        dataset_id: data.ids.ds,
+        external_id: "added",
+        fields: "{}",
+        metadata: '{"source":"blog"}',
+        status: "pending",
+        inserted_at: ts,
+        updated_at: ts,
+      })
+      .execute();
     const afterInsert = await columns.search(source("blog"));
     expect(afterInsert.total).toBe(before.total + 1);
     expect(afterInsert.hits.map((h) => h.recordId)).toContain(added);
@@ -222,7 +368,18 @@ describe("SQLite metadata columns", () => {
 
     // A response takes a record out of the user's pending total.
     const answered = before.hits[2]!.recordId;
-    await store.db.insertInto("responses").values({ id: randomUUID(), record_id: answered, user_id: data.ids.u1, status: "submitted", values: "{}", inserted_at: ts, updated_at: ts }).execute();
+    await store.db
+      .insertInto("responses")
+      .values({
+        id: randomUUID(),
+        record_id: answered,
+        user_id: data.ids.u1,
+        status: "submitted",
+        values: "{}",
+        inserted_at: ts,
+        updated_at: ts,
+      })
+      .execute();
     const afterAnswer = await columns.search(source("blog"));
     expect(afterAnswer.total).toBe(before.total - 2);
     expect(afterAnswer.hits.map((h) => h.recordId)).not.toContain(answered);
@@ -231,15 +388,36 @@ describe("SQLite metadata columns", () => {
     // And more of everything, still equal to SQL.
     await insertRecords(100);
     const some = await store.db.selectFrom("records").select("id").where("dataset_id", "=", data.ids.ds).limit(20).execute();
-    for (const r of some.slice(0, 10)) await store.db.updateTable("records").set({ metadata: JSON.stringify(metadataOf()) }).where("id", "=", r.id).execute();
-    await store.db.deleteFrom("records").where("id", "in", some.slice(10).map((r) => r.id)).execute();
+    for (const r of some.slice(0, 10))
+      await store.db
+        .updateTable("records")
+        .set({ metadata: JSON.stringify(metadataOf()) })
+        .where("id", "=", r.id)
+        .execute();
+    await store.db
+      .deleteFrom("records")
+      .where(
+        "id",
+        "in",
+        some.slice(10).map((r) => r.id),
+      )
+      .execute();
     await answer(data.ids.u1, 20);
     await compare(60);
   });
 
   it("keeps the metadata of a dataset within its memory budget", async () => {
     const small = new SqliteMetadata(store.db, 1);
-    const q = (name: string, values: unknown[]): SearchQuery => ({ datasetId: data.ids.ds, userId: null, text: null, vector: null, sort: [], offset: 0, limit: 10, filters: [{ type: "terms", scope: md(name), values }] });
+    const q = (name: string, values: unknown[]): SearchQuery => ({
+      datasetId: data.ids.ds,
+      userId: null,
+      text: null,
+      vector: null,
+      sort: [],
+      offset: 0,
+      limit: 10,
+      filters: [{ type: "terms", scope: md(name), values }],
+    });
     await columns.search(q("n", [1])); // record_metadata caught up
     expect(await small.search(q("source", ["blog"]))).toEqual(await sql.search(q("source", ["blog"])));
     const one = small.memoryBytes;

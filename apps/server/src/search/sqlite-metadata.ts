@@ -61,14 +61,21 @@ export class SqliteMetadata extends SqliteQueries {
    * both sources); `loadStep`: records per step of a first load from the records' JSON (larger
    * datasets are loaded step by step, see preload); `onLoadStep`: called between steps (tests).
    */
-  constructor(db: Kysely<DB>, private readonly budget = DEFAULT_BUDGET,
-    private readonly options: { fromRecords?: boolean; loadStep?: number; onLoadStep?: () => Promise<void> } = {}) { super(db); }
+  constructor(
+    db: Kysely<DB>,
+    private readonly budget = DEFAULT_BUDGET,
+    private readonly options: { fromRecords?: boolean; loadStep?: number; onLoadStep?: () => Promise<void> } = {},
+  ) {
+    super(db);
+  }
 
   /** First loads done step by step, and those discarded because the dataset changed meanwhile (tests). */
   readonly steppedLoads = { done: 0, discarded: 0 };
 
   /** Memory held by the columns (bytes), for tests and measurements. */
-  get memoryBytes(): number { return this.bytes; }
+  get memoryBytes(): number {
+    return this.bytes;
+  }
 
   /** The result of the query, or null when its shape is not handled here (the caller runs SQL). */
   async search(query: SearchQuery): Promise<SearchResult | null> {
@@ -81,10 +88,18 @@ export class SqliteMetadata extends SqliteQueries {
     if (metadata.length === 0 || metadata.length + statuses.length !== others.length) return null;
     if (!metadata.every(paramsSupported)) return null;
     if (split && query.userId === null && !(await this.answeredSetIsSmall(query.datasetId))) return null;
-    await this.preload(raw, query.datasetId, metadata.map((f) => (f.scope as { name: string }).name));
+    await this.preload(
+      raw,
+      query.datasetId,
+      metadata.map((f) => (f.scope as { name: string }).name),
+    );
     // Synchronous on the connection: no other request's statement runs between the reads.
     return this.db.connection().execute(async () => {
-      const ds = this.load(raw, query.datasetId, metadata.map((f) => (f.scope as { name: string }).name));
+      const ds = this.load(
+        raw,
+        query.datasetId,
+        metadata.map((f) => (f.scope as { name: string }).name),
+      );
       if (!ds) return null;
       const predicates: Predicate[] = [];
       for (const f of metadata) {
@@ -102,13 +117,18 @@ export class SqliteMetadata extends SqliteQueries {
       for (let i = 0; i < ds.length; i++) {
         if (!first(i)) continue;
         let ok = true;
-        for (const p of rest) if (!p(i)) { ok = false; break; }
+        for (const p of rest)
+          if (!p(i)) {
+            ok = false;
+            break;
+          }
         if (!ok || (excluded !== null && excluded(ds.base + i))) continue;
         if (total >= query.offset && page.length < query.limit) page.push(ds.base + i);
         total++;
       }
       if (page.length === 0) return { hits: [], total };
-      const rows = raw.prepare("SELECT r.seq AS seq, r.id AS id FROM json_each(?) AS c CROSS JOIN records r ON r.seq = c.value WHERE r.dataset_id = ?")
+      const rows = raw
+        .prepare("SELECT r.seq AS seq, r.id AS id FROM json_each(?) AS c CROSS JOIN records r ON r.seq = c.value WHERE r.dataset_id = ?")
         .all(JSON.stringify(page), query.datasetId) as { seq: number; id: string }[];
       const idOf = new Map(rows.map((r) => [r.seq, r.id]));
       return { hits: page.filter((s) => idOf.has(s)).map((s) => ({ recordId: idOf.get(s)!, score: null })), total };
@@ -120,7 +140,9 @@ export class SqliteMetadata extends SqliteQueries {
     const raw = rawSqliteOf(this.db);
     if (!raw) return;
     await this.preload(raw, datasetId, names);
-    await this.db.connection().execute(async () => { this.load(raw, datasetId, names); });
+    await this.db.connection().execute(async () => {
+      this.load(raw, datasetId, names);
+    });
   }
 
   /**
@@ -148,7 +170,9 @@ export class SqliteMetadata extends SqliteQueries {
 
   /** The dataset's loaded columns and whether each is usable (tests, diagnostics). */
   loadedColumns(datasetId: string): Record<string, boolean> {
-    return Object.fromEntries([...(this.datasets.get(datasetId)?.columns ?? new Map<string, Column>())].map(([name, c]) => [name, c.kind !== "unusable"]));
+    return Object.fromEntries(
+      [...(this.datasets.get(datasetId)?.columns ?? new Map<string, Column>())].map(([name, c]) => [name, c.kind !== "unusable"]),
+    );
   }
 
   /**
@@ -176,7 +200,8 @@ export class SqliteMetadata extends SqliteQueries {
     const columns = new Map(missing.map((name) => [name, emptyColumn()]));
     for (let from = base - 1; from < state.hi; from += step) {
       await this.db.connection().execute(async () => {
-        for (const [seq, name, value, type] of valuesOf(raw, datasetId, missing, from, Math.min(from + step, state.hi!))) set(columns.get(name)!, seq - base, value, length, type);
+        for (const [seq, name, value, type] of valuesOf(raw, datasetId, missing, from, Math.min(from + step, state.hi!)))
+          set(columns.get(name)!, seq - base, value, length, type);
       });
       await this.options.onLoadStep?.();
       await new Promise((resolve) => setImmediate(resolve));
@@ -184,7 +209,10 @@ export class SqliteMetadata extends SqliteQueries {
     await this.db.connection().execute(async () => {
       const now = datasetState(raw, datasetId);
       let ds = this.datasets.get(datasetId);
-      if (now.version !== state.version || (ds && (ds.version !== state.version || ds.base !== base))) { this.steppedLoads.discarded++; return; }
+      if (now.version !== state.version || (ds && (ds.version !== state.version || ds.base !== base))) {
+        this.steppedLoads.discarded++;
+        return;
+      }
       if (!ds) {
         ds = { version: state.version, base, length, upTo: state.hi!, columns: new Map() };
         this.datasets.set(datasetId, ds);
@@ -193,7 +221,8 @@ export class SqliteMetadata extends SqliteQueries {
       // Every column of the dataset must reflect the same records (up to `upTo`): a value set twice makes a column unusable.
       if (ds.upTo > state.hi!) {
         // Records another query caught the dataset's columns up to meanwhile.
-        for (const [seq, name, value, type] of valuesOf(raw, datasetId, missing, state.hi!, ds.upTo)) set(columns.get(name)!, seq - base, value, ds.length, type);
+        for (const [seq, name, value, type] of valuesOf(raw, datasetId, missing, state.hi!, ds.upTo))
+          set(columns.get(name)!, seq - base, value, ds.length, type);
       } else if (ds.upTo < state.hi!) {
         // The dataset's other columns, up to where this load read.
         this.catchUp(raw, datasetId, ds, state.hi!);
@@ -216,7 +245,13 @@ export class SqliteMetadata extends SqliteQueries {
     let ds = this.datasets.get(datasetId);
     if (!ds || ds.version !== version) {
       if (ds) this.drop(datasetId, ds);
-      ds = { version, base: state.lo ?? 0, length: state.lo === null ? 0 : state.hi! - state.lo + 1, upTo: state.hi ?? 0, columns: new Map() };
+      ds = {
+        version,
+        base: state.lo ?? 0,
+        length: state.lo === null ? 0 : state.hi! - state.lo + 1,
+        upTo: state.hi ?? 0,
+        columns: new Map(),
+      };
       this.datasets.set(datasetId, ds);
     }
     if (state.hi !== null && state.hi > ds.upTo) {
@@ -230,16 +265,21 @@ export class SqliteMetadata extends SqliteQueries {
       const columns = new Map(missing.map((name) => [name, emptyColumn()]));
       // From record_metadata when it is up to date (one index range per property, ~5x cheaper than
       // reading the records, whose metadata sits after the text in the row), else from the records.
-      const indexed = (raw.prepare("SELECT seq FROM search_index_state WHERE name = 'record_metadata'").pluck().get() as number | undefined) ?? -1;
+      const indexed =
+        (raw.prepare("SELECT seq FROM search_index_state WHERE name = 'record_metadata'").pluck().get() as number | undefined) ?? -1;
       if (!this.options.fromRecords && state.hi !== null && indexed >= state.hi) {
         for (const [name, column] of columns) {
-          for (const [seq, value] of raw.prepare("SELECT seq, value FROM record_metadata WHERE dataset_id = ? AND name = ?").raw().iterate(datasetId, name) as Iterable<[number, unknown]>) {
+          for (const [seq, value] of raw
+            .prepare("SELECT seq, value FROM record_metadata WHERE dataset_id = ? AND name = ?")
+            .raw()
+            .iterate(datasetId, name) as Iterable<[number, unknown]>) {
             set(column, seq - ds.base, value, ds.length, null);
             if (column.kind === "unusable") break;
           }
         }
       } else if (state.hi !== null) {
-        for (const [seq, name, value, type] of valuesOf(raw, datasetId, missing, null)) set(columns.get(name)!, seq - ds.base, value, ds.length, type);
+        for (const [seq, name, value, type] of valuesOf(raw, datasetId, missing, null))
+          set(columns.get(name)!, seq - ds.base, value, ds.length, type);
       }
       this.install(ds, columns);
     }
@@ -255,7 +295,9 @@ export class SqliteMetadata extends SqliteQueries {
   /** The dataset's usable columns brought from the records up to `ds.upTo` to those up to `hi`. */
   private catchUp(raw: SQLite.Database, datasetId: string, ds: DatasetColumns, hi: number): void {
     const usable = new Map([...ds.columns].filter(([, c]) => c.kind !== "unusable"));
-    if (usable.size > 0) for (const [seq, name, value, type] of valuesOf(raw, datasetId, [...usable.keys()], ds.upTo, hi)) set(usable.get(name)!, seq - ds.base, value, ds.length, type);
+    if (usable.size > 0)
+      for (const [seq, name, value, type] of valuesOf(raw, datasetId, [...usable.keys()], ds.upTo, hi))
+        set(usable.get(name)!, seq - ds.base, value, ds.length, type);
     for (const column of usable.values()) this.account(column);
     ds.upTo = hi;
   }
@@ -263,8 +305,11 @@ export class SqliteMetadata extends SqliteQueries {
   /** New columns into the dataset (an unusable one keeps no arrays). */
   private install(ds: DatasetColumns, columns: Map<string, Column>): void {
     for (const [name, column] of columns) {
-      if (column.kind === "unusable") { column.nums = new Float64Array(0); column.codes = new Int32Array(0); column.dict.clear(); }
-      else growColumn(column, ds.length);
+      if (column.kind === "unusable") {
+        column.nums = new Float64Array(0);
+        column.codes = new Int32Array(0);
+        column.dict.clear();
+      } else growColumn(column, ds.length);
       ds.columns.set(name, column);
       this.account(column);
     }
@@ -288,7 +333,10 @@ export class SqliteMetadata extends SqliteQueries {
   }
 
   private drop(datasetId: string, ds: DatasetColumns): void {
-    for (const [name, column] of ds.columns) { this.bytes -= column.bytes; this.lru.delete(`${datasetId}\u0000${name}`); }
+    for (const [name, column] of ds.columns) {
+      this.bytes -= column.bytes;
+      this.lru.delete(`${datasetId}\u0000${name}`);
+    }
     this.datasets.delete(datasetId);
   }
 
@@ -300,7 +348,10 @@ export class SqliteMetadata extends SqliteQueries {
       if (id === datasetId && keep.includes(name)) continue;
       const ds = this.datasets.get(id);
       const column = ds?.columns.get(name);
-      if (ds && column) { this.bytes -= column.bytes; ds.columns.delete(name); }
+      if (ds && column) {
+        this.bytes -= column.bytes;
+        ds.columns.delete(name);
+      }
       this.lru.delete(key);
     }
   }
@@ -325,7 +376,13 @@ export interface QueueExclusions {
  * reading the record rows (5x cheaper: 3,500 responses in 2.2 instead of 12 ms), so they may include
  * records of other datasets: callers only look up seqs of the dataset's own records.
  */
-export function queueExclusions(raw: SQLite.Database, datasetId: string, userId: string | null, statuses: SearchFilter[], pending: boolean): QueueExclusions {
+export function queueExclusions(
+  raw: SQLite.Database,
+  datasetId: string,
+  userId: string | null,
+  statuses: SearchFilter[],
+  pending: boolean,
+): QueueExclusions {
   // Record statuses are `pending` and `completed` (records/status.ts): the codes (1 + index) every
   // filter lists are kept; code 0 (no record of the dataset at that seq, e.g. moved away) is not.
   const kept = Uint8Array.from({ length: RECORD_STATUSES.length + 1 }, (_, code) => (code > 0 ? 1 : 0));
@@ -333,13 +390,22 @@ export function queueExclusions(raw: SQLite.Database, datasetId: string, userId:
   for (const f of statuses) {
     if (f.type !== "terms") continue;
     byStatus = true;
-    RECORD_STATUSES.forEach((v, k) => { if (!f.values.includes(v)) kept[k + 1] = 0; });
+    RECORD_STATUSES.forEach((v, k) => {
+      if (!f.values.includes(v)) kept[k + 1] = 0;
+    });
   }
   const answered = new Set<number>();
   if (pending) {
-    const seqs = userId !== null
-      ? raw.prepare("SELECT r.seq FROM responses mine CROSS JOIN records r ON r.id = mine.record_id WHERE mine.user_id = ?").pluck().all(userId)
-      : raw.prepare("SELECT r.seq FROM (SELECT DISTINCT record_id FROM responses) AS mine CROSS JOIN records r ON r.id = mine.record_id").pluck().all();
+    const seqs =
+      userId !== null
+        ? raw
+            .prepare("SELECT r.seq FROM responses mine CROSS JOIN records r ON r.id = mine.record_id WHERE mine.user_id = ?")
+            .pluck()
+            .all(userId)
+        : raw
+            .prepare("SELECT r.seq FROM (SELECT DISTINCT record_id FROM responses) AS mine CROSS JOIN records r ON r.id = mine.record_id")
+            .pluck()
+            .all();
     for (const seq of seqs as number[]) answered.add(seq);
   }
   if (!byStatus) return { excluded: (seq) => answered.has(seq), byStatus, answered };
@@ -358,25 +424,46 @@ const SIMPLE_NAME = /^[A-Za-z_][A-Za-z0-9_\- .:]*$/;
  * records: [seq, name, value, JSON type]. A list or object value (several values in
  * `record_metadata`) makes the column unusable in `set`, JSON nulls are left out as there.
  */
-function valuesOf(raw: SQLite.Database, datasetId: string, names: string[], after: number | null, upTo: number | null = null): [number, string, unknown, string][] {
+function valuesOf(
+  raw: SQLite.Database,
+  datasetId: string,
+  names: string[],
+  after: number | null,
+  upTo: number | null = null,
+): [number, string, unknown, string][] {
   const range = `${after !== null ? " AND r.seq > ?" : ""}${upTo !== null ? " AND r.seq <= ?" : ""}`;
-  return raw.prepare(`SELECT r.seq, k.key, k.value, k.type FROM records r, json_each(r.metadata) AS k WHERE r.dataset_id = ?${range}
-      AND r.metadata IS NOT NULL AND k.key IN (${names.map(() => "?").join(", ")}) AND k.type <> 'null'`)
-    .raw().all(datasetId, ...(after !== null ? [after] : []), ...(upTo !== null ? [upTo] : []), ...names) as [number, string, unknown, string][];
+  return raw
+    .prepare(
+      `SELECT r.seq, k.key, k.value, k.type FROM records r, json_each(r.metadata) AS k WHERE r.dataset_id = ?${range}
+      AND r.metadata IS NOT NULL AND k.key IN (${names.map(() => "?").join(", ")}) AND k.type <> 'null'`,
+    )
+    .raw()
+    .all(datasetId, ...(after !== null ? [after] : []), ...(upTo !== null ? [upTo] : []), ...names) as [number, string, unknown, string][];
 }
 
 /** The dataset's columns version (migration 0013) and seq range. */
 function datasetState(raw: SQLite.Database, datasetId: string): { version: number; lo: number | null; hi: number | null } {
-  const state = raw.prepare(`SELECT (SELECT version FROM search_index_versions WHERE dataset_id = ?) AS version,
-    (SELECT min(seq) FROM records WHERE dataset_id = ?) AS lo, (SELECT max(seq) FROM records WHERE dataset_id = ?) AS hi`)
+  const state = raw
+    .prepare(
+      `SELECT (SELECT version FROM search_index_versions WHERE dataset_id = ?) AS version,
+    (SELECT min(seq) FROM records WHERE dataset_id = ?) AS lo, (SELECT max(seq) FROM records WHERE dataset_id = ?) AS hi`,
+    )
     .get(datasetId, datasetId, datasetId) as { version: number | null; lo: number | null; hi: number | null };
   return { ...state, version: state.version ?? 0 };
 }
 
 /** Grows a column's array to `length` entries (absent: NaN or -1). */
 function growColumn(column: Column, length: number): void {
-  if (column.nums.length > 0 && column.nums.length < length) { const next = new Float64Array(capacity(length)).fill(NaN); next.set(column.nums); column.nums = next; }
-  if (column.codes.length > 0 && column.codes.length < length) { const next = new Int32Array(capacity(length)).fill(-1); next.set(column.codes); column.codes = next; }
+  if (column.nums.length > 0 && column.nums.length < length) {
+    const next = new Float64Array(capacity(length)).fill(NaN);
+    next.set(column.nums);
+    column.nums = next;
+  }
+  if (column.codes.length > 0 && column.codes.length < length) {
+    const next = new Int32Array(capacity(length)).fill(-1);
+    next.set(column.codes);
+    column.codes = next;
+  }
 }
 
 const capacity = (length: number) => Math.max(1024, Math.ceil(length * 1.25));
@@ -396,20 +483,46 @@ function emptyColumn(): Column {
  */
 function set(column: Column, i: number, value: unknown, length: number, type: string | null): void {
   if (column.kind === "unusable") return;
-  if (i < 0 || type === "array" || type === "object") { column.kind = "unusable"; return; }
+  if (i < 0 || type === "array" || type === "object") {
+    column.kind = "unusable";
+    return;
+  }
   if (typeof value === "number") {
-    if (column.codes.length > 0 || (Number.isInteger(value) && !Number.isSafeInteger(value))) { column.kind = "unusable"; return; }
+    if (column.codes.length > 0 || (Number.isInteger(value) && !Number.isSafeInteger(value))) {
+      column.kind = "unusable";
+      return;
+    }
     column.kind = "num";
-    if (column.nums.length <= i) { const next = new Float64Array(capacity(Math.max(i + 1, length))).fill(NaN); next.set(column.nums); column.nums = next; }
-    if (!Number.isNaN(column.nums[i]!)) { column.kind = "unusable"; return; }
+    if (column.nums.length <= i) {
+      const next = new Float64Array(capacity(Math.max(i + 1, length))).fill(NaN);
+      next.set(column.nums);
+      column.nums = next;
+    }
+    if (!Number.isNaN(column.nums[i]!)) {
+      column.kind = "unusable";
+      return;
+    }
     column.nums[i] = value;
   } else if (typeof value === "string") {
-    if (column.nums.length > 0 || looksNumeric(value)) { column.kind = "unusable"; return; }
+    if (column.nums.length > 0 || looksNumeric(value)) {
+      column.kind = "unusable";
+      return;
+    }
     column.kind = "str";
-    if (column.codes.length <= i) { const next = new Int32Array(capacity(Math.max(i + 1, length))).fill(-1); next.set(column.codes); column.codes = next; }
-    if (column.codes[i] !== -1) { column.kind = "unusable"; return; }
+    if (column.codes.length <= i) {
+      const next = new Int32Array(capacity(Math.max(i + 1, length))).fill(-1);
+      next.set(column.codes);
+      column.codes = next;
+    }
+    if (column.codes[i] !== -1) {
+      column.kind = "unusable";
+      return;
+    }
     let code = column.dict.get(value);
-    if (code === undefined) { code = column.dict.size; column.dict.set(value, code); }
+    if (code === undefined) {
+      code = column.dict.size;
+      column.dict.set(value, code);
+    }
     column.codes[i] = code;
   } else column.kind = "unusable";
 }
@@ -420,7 +533,10 @@ function set(column: Column, i: number, value: unknown, length: number, type: st
  * into numbers (those run through SQL).
  */
 function paramsSupported(f: SearchFilter): boolean {
-  if (f.type === "terms") return f.values.every((v) => typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v)) || (typeof v === "string" && !looksNumeric(v)));
+  if (f.type === "terms")
+    return f.values.every(
+      (v) => typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v)) || (typeof v === "string" && !looksNumeric(v)),
+    );
   return [f.ge, f.le].every((v) => v === null || (typeof v === "number" && Number.isFinite(v)));
 }
 
@@ -435,7 +551,10 @@ function predicate(column: Column, f: SearchFilter): Predicate | null {
     const ge = f.ge === null ? -Infinity : Number(f.ge);
     const le = f.le === null ? Infinity : Number(f.le);
     // NaN (no value) fails both comparisons, as a missing row fails the EXISTS.
-    return (i) => { const v = nums[i]!; return v >= ge && v <= le; };
+    return (i) => {
+      const v = nums[i]!;
+      return v >= ge && v <= le;
+    };
   }
   const values = f.values.map((v) => (typeof v === "boolean" ? (v ? 1 : 0) : v));
   if (column.kind === "num" && column.nums.length > 0) {
@@ -445,7 +564,15 @@ function predicate(column: Column, f: SearchFilter): Predicate | null {
   }
   if (column.codes.length === 0) return () => false;
   const allowed = new Uint8Array(column.dict.size);
-  for (const v of values) { if (typeof v === "string") { const code = column.dict.get(v); if (code !== undefined) allowed[code] = 1; } }
+  for (const v of values) {
+    if (typeof v === "string") {
+      const code = column.dict.get(v);
+      if (code !== undefined) allowed[code] = 1;
+    }
+  }
   const codes = column.codes;
-  return (i) => { const c = codes[i]!; return c >= 0 && allowed[c] === 1; };
+  return (i) => {
+    const c = codes[i]!;
+    return c >= 0 && allowed[c] === 1;
+  };
 }

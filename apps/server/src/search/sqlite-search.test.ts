@@ -9,7 +9,16 @@ searchPortSuite("SQLite (FTS5, sqlite-vec)", async () => {
   const dir = mkdtempSync(join(tmpdir(), "tessera-search-"));
   const store = await openEmbeddedStore(dir);
   const close = store.close;
-  return { store: { ...store, close: async () => { await close(); rmSync(dir, { recursive: true, force: true }); } }, port: new SqliteSearch(store.db) };
+  return {
+    store: {
+      ...store,
+      close: async () => {
+        await close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    },
+    port: new SqliteSearch(store.db),
+  };
 });
 
 // The same suite with the annotation queue's text count going through its exclusion path (used above
@@ -18,5 +27,14 @@ searchPortSuite("SQLite, queue text count by exclusion", async () => {
   const dir = mkdtempSync(join(tmpdir(), "tessera-search-"));
   const store = await openEmbeddedStore(dir);
   const close = store.close;
-  return { store: { ...store, close: async () => { await close(); rmSync(dir, { recursive: true, force: true }); } }, port: new SqliteSearch(store.db, { fewMatches: -1 }) };
+  return {
+    store: {
+      ...store,
+      close: async () => {
+        await close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    },
+    port: new SqliteSearch(store.db, { fewMatches: -1 }),
+  };
 });

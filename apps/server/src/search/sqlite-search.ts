@@ -28,7 +28,10 @@ export class SqliteSearch extends SqliteQueries implements SearchPort {
   private readonly metadata: SqliteMetadata;
 
   /** `fewMatches`: see SqliteText; `metadataColumns: false` keeps metadata filters in SQL (tests compare both). */
-  constructor(db: Kysely<DB>, private readonly options: { fewMatches?: number; metadataColumns?: boolean } = {}) {
+  constructor(
+    db: Kysely<DB>,
+    private readonly options: { fewMatches?: number; metadataColumns?: boolean } = {},
+  ) {
     super(db);
     this.knn = new SqliteKnn(db);
     this.text = new SqliteText(db, options);
@@ -36,16 +39,24 @@ export class SqliteSearch extends SqliteQueries implements SearchPort {
   }
 
   /** The similarity codes of a vector setting loaded ahead of its first search (search/warm-up.ts). */
-  async warmVectors(settingsId: string): Promise<void> { await this.knn.warm(settingsId); }
+  async warmVectors(settingsId: string): Promise<void> {
+    await this.knn.warm(settingsId);
+  }
 
   /** Brings the loaded similarity codes of a dataset up to date after its records were written (SqliteKnn.follow). */
-  async followWrites(datasetId: string): Promise<void> { await this.knn.follow(datasetId); }
+  async followWrites(datasetId: string): Promise<void> {
+    await this.knn.follow(datasetId);
+  }
 
   /** Brings the dataset's loaded metadata columns and record statuses up to date after a write (SqliteMetadata.follow). */
-  async followMetadata(datasetId: string, names: string[]): Promise<boolean> { return this.metadata.follow(datasetId, names); }
+  async followMetadata(datasetId: string, names: string[]): Promise<boolean> {
+    return this.metadata.follow(datasetId, names);
+  }
 
   /** Syncs of similarity codes made after writes (diagnostics, tests). */
-  get codesFollowed(): number { return this.knn.followed; }
+  get codesFollowed(): number {
+    return this.knn.followed;
+  }
 
   /**
    * What a dataset's first metadata filter reads, loaded ahead (search/warm-up.ts): the metadata
@@ -56,11 +67,15 @@ export class SqliteSearch extends SqliteQueries implements SearchPort {
     const raw = rawSqliteOf(this.db);
     if (!raw || names.length === 0) return;
     await this.metadata.warm(datasetId, names);
-    await this.db.connection().execute(async () => { recordStatusesOf(raw).of(datasetId); });
+    await this.db.connection().execute(async () => {
+      recordStatusesOf(raw).of(datasetId);
+    });
   }
 
   /** The dataset's loaded metadata columns (tests, diagnostics). */
-  metadataColumns(datasetId: string): Record<string, boolean> { return this.metadata.loadedColumns(datasetId); }
+  metadataColumns(datasetId: string): Record<string, boolean> {
+    return this.metadata.loadedColumns(datasetId);
+  }
 
   async search(query: SearchQuery): Promise<SearchResult> {
     if (query.filters.some((f) => f.scope.entity === "metadata")) {
@@ -86,7 +101,9 @@ export class SqliteSearch extends SqliteQueries implements SearchPort {
       const match = b.p(expression);
       const fieldClause = query.text.field !== null ? ` AND field = ${b.p(query.text.field)}` : "";
       // bm25() cannot run inside an aggregate: score the matches in a materialized CTE, then keep each record's best field.
-      ctes.push(`m AS MATERIALIZED (SELECT rowid AS fts_rowid, bm25(records_fts) AS bm FROM records_fts WHERE records_fts MATCH ${match}${fieldClause})`);
+      ctes.push(
+        `m AS MATERIALIZED (SELECT rowid AS fts_rowid, bm25(records_fts) AS bm FROM records_fts WHERE records_fts MATCH ${match}${fieldClause})`,
+      );
       ctes.push("t AS (SELECT fts_rowid >> 10 AS seq, min(bm) AS bm FROM m GROUP BY fts_rowid >> 10)");
       // CROSS JOIN keeps the matches as the outer loop: left to itself the planner may scan the
       // dataset's records and rescan the (unindexed) matches for each one, quadratic in the count query
@@ -107,7 +124,10 @@ export class SqliteSearch extends SqliteQueries implements SearchPort {
 
     if (query.vector) {
       const direction = query.vector.order === "most_similar" ? "ASC" : "DESC";
-      const rows = await this.all<{ id: string; score: number }>(`${base} ORDER BY score ${direction}, r.seq LIMIT ${b.p(query.limit)}`, b.params);
+      const rows = await this.all<{ id: string; score: number }>(
+        `${base} ORDER BY score ${direction}, r.seq LIMIT ${b.p(query.limit)}`,
+        b.params,
+      );
       // Cosine similarity in [-1, 1] as the query score (1 = same direction).
       return { hits: rows.map((r) => ({ recordId: r.id, score: 1 - r.score })), total: rows.length };
     }
@@ -122,8 +142,10 @@ export class SqliteSearch extends SqliteQueries implements SearchPort {
     order.push("r.seq ASC");
     const pageSql = `${base} ORDER BY ${order.join(", ")} LIMIT ${b.p(query.limit)} OFFSET ${b.p(query.offset)}`;
     const rows = await this.all<{ id: string; score: number | null }>(pageSql, b.params);
-    const count = await this.pendingQueueCount(query)
-      ?? (await this.all<{ n: number }>(`SELECT count(*) AS n FROM (${base})`, countParams))[0]?.n ?? 0;
+    const count =
+      (await this.pendingQueueCount(query)) ??
+      (await this.all<{ n: number }>(`SELECT count(*) AS n FROM (${base})`, countParams))[0]?.n ??
+      0;
     return { hits: rows.map((r) => ({ recordId: r.id, score: r.score })), total: count };
   }
 
@@ -133,16 +155,20 @@ export class SqliteSearch extends SqliteQueries implements SearchPort {
    */
   private async catchUpMetadata(): Promise<void> {
     const state = await this.all<{ done: number; last: number }>(
-      "SELECT (SELECT seq FROM search_index_state WHERE name = 'record_metadata') AS done, coalesce((SELECT max(seq) FROM records), 0) AS last", []);
+      "SELECT (SELECT seq FROM search_index_state WHERE name = 'record_metadata') AS done, coalesce((SELECT max(seq) FROM records), 0) AS last",
+      [],
+    );
     const { done, last } = state[0]!;
     if (done >= last) return;
     await this.db.transaction().execute(async (trx) => {
       const run = (text: string, params: Param[]) => trx.executeQuery(CompiledQuery.raw(text, params));
-      await run(`INSERT OR IGNORE INTO record_metadata (dataset_id, name, value, seq) SELECT * FROM (${metadataRowsOf("r", "records AS r, ")}) WHERE seq > ?`, [done]);
+      await run(
+        `INSERT OR IGNORE INTO record_metadata (dataset_id, name, value, seq) SELECT * FROM (${metadataRowsOf("r", "records AS r, ")}) WHERE seq > ?`,
+        [done],
+      );
       await run("UPDATE search_index_state SET seq = (SELECT coalesce(max(seq), 0) FROM records) WHERE name = 'record_metadata'", []);
     });
   }
-
 
   /**
    * The total of a search with response status `pending` (no text or vector query) as
@@ -174,12 +200,13 @@ export class SqliteSearch extends SqliteQueries implements SearchPort {
   }
 }
 
-
 const ports = new WeakMap<object, SqliteSearch>();
 /** One adapter per store connection. */
 export function sqliteSearchFor(db: Kysely<DB>): SqliteSearch {
   let port = ports.get(db);
-  if (!port) { port = new SqliteSearch(db); ports.set(db, port); }
+  if (!port) {
+    port = new SqliteSearch(db);
+    ports.set(db, port);
+  }
   return port;
 }
-

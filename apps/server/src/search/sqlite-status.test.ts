@@ -31,10 +31,27 @@ describe("SQLite in-memory record statuses", () => {
 
   const insert = async (datasetId = random() < 0.75 ? data.ids.ds : data.ids.other) => {
     const id = randomUUID();
-    await store.db.insertInto("records").values({ id, dataset_id: datasetId, external_id: `r-${id}`, fields: JSON.stringify({ text: `${pick(words)} ${pick(words)} filler` }),
-      metadata: JSON.stringify({ source: pick(sources), quality: Math.round(random() * 100) / 100 }), status: random() < 0.5 ? "completed" : "pending", inserted_at: ts, updated_at: ts }).execute();
+    await store.db
+      .insertInto("records")
+      .values({
+        id,
+        dataset_id: datasetId,
+        external_id: `r-${id}`,
+        fields: JSON.stringify({ text: `${pick(words)} ${pick(words)} filler` }),
+        metadata: JSON.stringify({ source: pick(sources), quality: Math.round(random() * 100) / 100 }),
+        status: random() < 0.5 ? "completed" : "pending",
+        inserted_at: ts,
+        updated_at: ts,
+      })
+      .execute();
   };
-  const recordIds = async (datasetId?: string) => (await store.db.selectFrom("records").select(["id", "seq", "dataset_id", "status"]).$if(datasetId !== undefined, (q) => q.where("dataset_id", "=", datasetId!)).orderBy("seq").execute());
+  const recordIds = async (datasetId?: string) =>
+    await store.db
+      .selectFrom("records")
+      .select(["id", "seq", "dataset_id", "status"])
+      .$if(datasetId !== undefined, (q) => q.where("dataset_id", "=", datasetId!))
+      .orderBy("seq")
+      .execute();
 
   const queueFilters = (statuses: string[]): SearchFilter[] => [
     { type: "terms", scope: { entity: "response_status" }, values: ["pending"] },
@@ -46,7 +63,11 @@ describe("SQLite in-memory record statuses", () => {
       for (const statuses of [["pending"], ["completed"]]) {
         for (const userId of [data.ids.u1, null]) {
           const base = { datasetId, userId, vector: null, sort: [], offset: pick([0, 0, 3]), limit: pick([5, 500]) };
-          out.push({ ...base, text: null, filters: [{ type: "terms", scope: { entity: "metadata", name: "source" }, values: [pick(sources)] }, ...queueFilters(statuses)] });
+          out.push({
+            ...base,
+            text: null,
+            filters: [{ type: "terms", scope: { entity: "metadata", name: "source" }, values: [pick(sources)] }, ...queueFilters(statuses)],
+          });
           out.push({ ...base, text: { q: pick(words), field: null }, filters: queueFilters(statuses) });
         }
       }
@@ -58,10 +79,23 @@ describe("SQLite in-memory record statuses", () => {
   /** The exclusions as SQL reads them, among seqs 1..top: not a record of the dataset with one of these statuses, or answered. */
   const expectedExcluded = (datasetId: string, userId: string | null, statuses: string[], top: number) => {
     const raw = rawSqliteOf(store.db)!;
-    const kept = new Set(raw.prepare(`SELECT seq FROM records WHERE dataset_id = ? AND status IN (${statuses.map(() => "?").join(", ")})`).pluck().all(datasetId, ...statuses) as number[]);
-    const answered = new Set((userId !== null
-      ? raw.prepare("SELECT r.seq FROM responses mine CROSS JOIN records r ON r.id = mine.record_id WHERE mine.user_id = ?").pluck().all(userId)
-      : raw.prepare("SELECT r.seq FROM (SELECT DISTINCT record_id FROM responses) AS mine CROSS JOIN records r ON r.id = mine.record_id").pluck().all()) as number[]);
+    const kept = new Set(
+      raw
+        .prepare(`SELECT seq FROM records WHERE dataset_id = ? AND status IN (${statuses.map(() => "?").join(", ")})`)
+        .pluck()
+        .all(datasetId, ...statuses) as number[],
+    );
+    const answered = new Set(
+      (userId !== null
+        ? raw
+            .prepare("SELECT r.seq FROM responses mine CROSS JOIN records r ON r.id = mine.record_id WHERE mine.user_id = ?")
+            .pluck()
+            .all(userId)
+        : raw
+            .prepare("SELECT r.seq FROM (SELECT DISTINCT record_id FROM responses) AS mine CROSS JOIN records r ON r.id = mine.record_id")
+            .pluck()
+            .all()) as number[],
+    );
     const out: number[] = [];
     for (let seq = 1; seq <= top; seq++) if (!kept.has(seq) || answered.has(seq)) out.push(seq);
     return out;
@@ -94,7 +128,10 @@ describe("SQLite in-memory record statuses", () => {
     for (let i = 0; i < 120; i++) await insert();
     warm = new SqliteSearch(store.db, { fewMatches: -1 });
   }, 60_000);
-  afterAll(async () => { await store?.close(); rmSync(dir, { recursive: true, force: true }); });
+  afterAll(async () => {
+    await store?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   it("follows inserts, status changes, deletes, reused seqs, moves and responses exactly", async () => {
     await check("start");
@@ -103,7 +140,12 @@ describe("SQLite in-memory record statuses", () => {
       const all = await recordIds();
       const r = pick(all);
       if (op === "insert") for (let i = 0; i < 1 + Math.floor(random() * 3); i++) await insert();
-      else if (op === "status") await store.db.updateTable("records").set({ status: r.status === "pending" ? "completed" : "pending" }).where("id", "=", r.id).execute();
+      else if (op === "status")
+        await store.db
+          .updateTable("records")
+          .set({ status: r.status === "pending" ? "completed" : "pending" })
+          .where("id", "=", r.id)
+          .execute();
       else if (op === "delete") await store.db.deleteFrom("records").where("id", "=", r.id).execute();
       else if (op === "deleteTop") {
         // The largest seq, deleted: SQLite gives it to the next insert (into either dataset).
@@ -113,11 +155,36 @@ describe("SQLite in-memory record statuses", () => {
         await insert();
         const again = await recordIds();
         expect(again[again.length - 1]!.seq).toBe(top.seq);
-      } else if (op === "move") await store.db.updateTable("records").set({ dataset_id: r.dataset_id === data.ids.ds ? data.ids.other : data.ids.ds, ...(random() < 0.3 ? { status: r.status === "pending" ? "completed" : "pending" } : {}) }).where("id", "=", r.id).execute();
+      } else if (op === "move")
+        await store.db
+          .updateTable("records")
+          .set({
+            dataset_id: r.dataset_id === data.ids.ds ? data.ids.other : data.ids.ds,
+            ...(random() < 0.3 ? { status: r.status === "pending" ? "completed" : "pending" } : {}),
+          })
+          .where("id", "=", r.id)
+          .execute();
       else {
         const user = pick([data.ids.u1, data.ids.u2]);
-        const done = await store.db.selectFrom("responses").select("id").where("record_id", "=", r.id).where("user_id", "=", user).executeTakeFirst();
-        if (!done) await store.db.insertInto("responses").values({ id: randomUUID(), record_id: r.id, user_id: user, status: "submitted", values: "{}", inserted_at: ts, updated_at: ts }).execute();
+        const done = await store.db
+          .selectFrom("responses")
+          .select("id")
+          .where("record_id", "=", r.id)
+          .where("user_id", "=", user)
+          .executeTakeFirst();
+        if (!done)
+          await store.db
+            .insertInto("responses")
+            .values({
+              id: randomUUID(),
+              record_id: r.id,
+              user_id: user,
+              status: "submitted",
+              values: "{}",
+              inserted_at: ts,
+              updated_at: ts,
+            })
+            .execute();
       }
       await check(`step ${step} ${op}`);
     }
@@ -127,7 +194,22 @@ describe("SQLite in-memory record statuses", () => {
     // A third dataset whose records come last: its range stays its own, so the text count goes
     // through the in-memory statuses (moves: of its last record, out and back).
     const solo = randomUUID();
-    await store.db.insertInto("datasets").values({ id: solo, name: `ds-${solo}`, guidelines: null, allow_extra_metadata: 1, status: "ready", distribution: '{"strategy":"overlap","min_submitted":1}', metadata: null, workspace_id: data.ids.ws, inserted_at: ts, updated_at: ts, last_activity_at: ts }).execute();
+    await store.db
+      .insertInto("datasets")
+      .values({
+        id: solo,
+        name: `ds-${solo}`,
+        guidelines: null,
+        allow_extra_metadata: 1,
+        status: "ready",
+        distribution: '{"strategy":"overlap","min_submitted":1}',
+        metadata: null,
+        workspace_id: data.ids.ws,
+        inserted_at: ts,
+        updated_at: ts,
+        last_activity_at: ts,
+      })
+      .execute();
     for (let i = 0; i < 80; i++) await insert(solo);
     await check("solo start", [solo]);
     let away: string | null = null;
@@ -137,7 +219,12 @@ describe("SQLite in-memory record statuses", () => {
       const r = pick(mine);
       const last = mine[mine.length - 1]!;
       if (op === "insert" && away === null) await insert(solo);
-      else if (op === "status") await store.db.updateTable("records").set({ status: r.status === "pending" ? "completed" : "pending" }).where("id", "=", r.id).execute();
+      else if (op === "status")
+        await store.db
+          .updateTable("records")
+          .set({ status: r.status === "pending" ? "completed" : "pending" })
+          .where("id", "=", r.id)
+          .execute();
       else if (op === "delete" && r.id !== last.id) await store.db.deleteFrom("records").where("id", "=", r.id).execute();
       else if (op === "deleteTop" && away === null) {
         await store.db.deleteFrom("records").where("id", "=", last.id).execute();
@@ -145,12 +232,38 @@ describe("SQLite in-memory record statuses", () => {
         await insert(solo);
         expect((await recordIds(solo)).at(-1)!.seq).toBe(last.seq);
       } else if (op === "move") {
-        if (away === null) { away = last.id; await store.db.updateTable("records").set({ dataset_id: data.ids.other }).where("id", "=", away).execute(); }
-        else { await store.db.updateTable("records").set({ dataset_id: solo, status: pick(["pending", "completed"]) }).where("id", "=", away).execute(); away = null; }
+        if (away === null) {
+          away = last.id;
+          await store.db.updateTable("records").set({ dataset_id: data.ids.other }).where("id", "=", away).execute();
+        } else {
+          await store.db
+            .updateTable("records")
+            .set({ dataset_id: solo, status: pick(["pending", "completed"]) })
+            .where("id", "=", away)
+            .execute();
+          away = null;
+        }
       } else if (op === "answer") {
         const user = pick([data.ids.u1, data.ids.u2]);
-        const done = await store.db.selectFrom("responses").select("id").where("record_id", "=", r.id).where("user_id", "=", user).executeTakeFirst();
-        if (!done) await store.db.insertInto("responses").values({ id: randomUUID(), record_id: r.id, user_id: user, status: "submitted", values: "{}", inserted_at: ts, updated_at: ts }).execute();
+        const done = await store.db
+          .selectFrom("responses")
+          .select("id")
+          .where("record_id", "=", r.id)
+          .where("user_id", "=", user)
+          .executeTakeFirst();
+        if (!done)
+          await store.db
+            .insertInto("responses")
+            .values({
+              id: randomUUID(),
+              record_id: r.id,
+              user_id: user,
+              status: "submitted",
+              values: "{}",
+              inserted_at: ts,
+              updated_at: ts,
+            })
+            .execute();
       }
       await check(`solo ${step} ${op}`, [solo, data.ids.other]);
     }
@@ -164,7 +277,12 @@ describe("SQLite in-memory record statuses", () => {
     expect(behind.loads).toBe(1);
     shared.pruneAbove = 5;
     const records = await recordIds(data.ids.ds);
-    for (const r of records.slice(0, 20)) await store.db.updateTable("records").set({ status: r.status === "pending" ? "completed" : "pending" }).where("id", "=", r.id).execute();
+    for (const r of records.slice(0, 20))
+      await store.db
+        .updateTable("records")
+        .set({ status: r.status === "pending" ? "completed" : "pending" })
+        .where("id", "=", r.id)
+        .execute();
     shared.of(data.ids.ds); // applies and prunes the log
     expect(raw.prepare("SELECT count(*) FROM records_status_changes").pluck().get()).toBe(0);
     const status = behind.of(data.ids.ds);

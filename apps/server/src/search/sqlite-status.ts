@@ -35,22 +35,41 @@ export class RecordStatuses {
   constructor(private readonly raw: SQLite.Database) {}
 
   /** Whether the dataset's statuses are kept (then `of` only catches up). */
-  has(datasetId: string): boolean { return this.applied >= 0 && this.datasets.has(datasetId); }
+  has(datasetId: string): boolean {
+    return this.applied >= 0 && this.datasets.has(datasetId);
+  }
 
   /** The dataset's statuses, up to date: `code(seq)` = 1 + index in RECORD_STATUSES, 0 when none. */
   of(datasetId: string): { code: (seq: number) => number } {
     const ds = this.sync(datasetId);
-    return { code: (seq) => { const i = seq - ds.base; return i >= 0 && i < ds.codes.length ? ds.codes[i]! : 0; } };
+    return {
+      code: (seq) => {
+        const i = seq - ds.base;
+        return i >= 0 && i < ds.codes.length ? ds.codes[i]! : 0;
+      },
+    };
   }
 
   private sync(datasetId: string): DatasetStatuses {
     const raw = this.raw;
-    const last = () => (raw.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'records_status_changes'").pluck().get() as number | undefined) ?? 0;
-    if (this.applied < 0) { this.applied = last(); this.datasets.clear(); }
+    const last = () =>
+      (raw.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'records_status_changes'").pluck().get() as number | undefined) ?? 0;
+    if (this.applied < 0) {
+      this.applied = last();
+      this.datasets.clear();
+    }
     let ds = this.datasets.get(datasetId);
-    if (!ds) { ds = { base: 0, codes: new Uint8Array(0), hwm: 0 }; this.datasets.set(datasetId, ds); this.loads++; }
-    const changes = raw.prepare("SELECT c.id, c.seq, c.top, r.dataset_id AS dataset, r.status FROM records_status_changes c LEFT JOIN records r ON r.seq = c.seq WHERE c.id > ? ORDER BY c.id")
-      .raw().all(this.applied) as [number, number, number | null, string | null, string | null][];
+    if (!ds) {
+      ds = { base: 0, codes: new Uint8Array(0), hwm: 0 };
+      this.datasets.set(datasetId, ds);
+      this.loads++;
+    }
+    const changes = raw
+      .prepare(
+        "SELECT c.id, c.seq, c.top, r.dataset_id AS dataset, r.status FROM records_status_changes c LEFT JOIN records r ON r.seq = c.seq WHERE c.id > ? ORDER BY c.id",
+      )
+      .raw()
+      .all(this.applied) as [number, number, number | null, string | null, string | null][];
     if (changes.length > 0 ? changes[0]![0] > this.applied + 1 : last() > this.applied) {
       // Pruned past us: reload.
       this.applied = -1;
@@ -58,8 +77,12 @@ export class RecordStatuses {
     }
     for (const [, seq, top, dataset, status] of changes) {
       for (const [id, d] of this.datasets) {
-        if (dataset === id) { if (seq <= d.hwm) put(d, seq, codeOf(status)); }
-        else { const i = seq - d.base; if (i >= 0 && i < d.codes.length) d.codes[i] = 0; }
+        if (dataset === id) {
+          if (seq <= d.hwm) put(d, seq, codeOf(status));
+        } else {
+          const i = seq - d.base;
+          if (i >= 0 && i < d.codes.length) d.codes[i] = 0;
+        }
         if (top !== null && d.hwm > top) d.hwm = top;
       }
     }
@@ -67,7 +90,10 @@ export class RecordStatuses {
     // Records above the watermark: new, or reusing a deleted seq.
     let hwm = ds.hwm;
     RECORD_STATUSES.forEach((status, k) => {
-      const seqs = raw.prepare("SELECT seq FROM records WHERE dataset_id = ? AND status = ? AND seq > ? ORDER BY seq").pluck().all(datasetId, status, ds.hwm) as number[];
+      const seqs = raw
+        .prepare("SELECT seq FROM records WHERE dataset_id = ? AND status = ? AND seq > ? ORDER BY seq")
+        .pluck()
+        .all(datasetId, status, ds.hwm) as number[];
       if (seqs.length === 0) return;
       if (ds.codes.length === 0) ds.base = seqs[0]!;
       for (const seq of seqs) put(ds, seq, k + 1);
@@ -115,6 +141,9 @@ const byConnection = new WeakMap<SQLite.Database, RecordStatuses>();
 /** The record statuses kept for this connection. */
 export function recordStatusesOf(raw: SQLite.Database): RecordStatuses {
   let s = byConnection.get(raw);
-  if (!s) { s = new RecordStatuses(raw); byConnection.set(raw, s); }
+  if (!s) {
+    s = new RecordStatuses(raw);
+    byConnection.set(raw, s);
+  }
   return s;
 }

@@ -24,13 +24,34 @@ describe("SQLite text search cache", () => {
 
   const insert = async (text: string) => {
     const id = randomUUID();
-    await store.db.insertInto("records").values({ id, dataset_id: data.ids.ds, external_id: `r-${id}`, fields: JSON.stringify({ text, context: `${text} context` }), metadata: null, status: "pending", inserted_at: ts, updated_at: ts }).execute();
+    await store.db
+      .insertInto("records")
+      .values({
+        id,
+        dataset_id: data.ids.ds,
+        external_id: `r-${id}`,
+        fields: JSON.stringify({ text, context: `${text} context` }),
+        metadata: null,
+        status: "pending",
+        inserted_at: ts,
+        updated_at: ts,
+      })
+      .execute();
     await indexRecordTexts(store.db);
     return id;
   };
   const queue = (q: string, offset = 0, limit = 200): SearchQuery => ({
-    datasetId: data.ids.ds, userId: data.ids.u1, text: { q, field: null }, vector: null, sort: [], offset, limit,
-    filters: [{ type: "terms", scope: { entity: "response_status" }, values: ["pending"] }, { type: "terms", scope: { entity: "record", property: "status" }, values: ["pending"] }],
+    datasetId: data.ids.ds,
+    userId: data.ids.u1,
+    text: { q, field: null },
+    vector: null,
+    sort: [],
+    offset,
+    limit,
+    filters: [
+      { type: "terms", scope: { entity: "response_status" }, values: ["pending"] },
+      { type: "terms", scope: { entity: "record", property: "status" }, values: ["pending"] },
+    ],
   });
   let warm: SqliteSearch;
   let text: SqliteText;
@@ -50,7 +71,10 @@ describe("SQLite text search cache", () => {
     warm = new SqliteSearch(store.db, { fewMatches: -1 });
     text = new SqliteText(store.db, { fewMatches: -1 });
   }, 60_000);
-  afterAll(async () => { await store?.close(); rmSync(dir, { recursive: true, force: true }); });
+  afterAll(async () => {
+    await store?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   it("keeps the matches of a repeated query, and answers as an uncached search", async () => {
     for (const q of words) await same(queue(q));
@@ -72,7 +96,11 @@ describe("SQLite text search cache", () => {
     expect(afterDelete.hits.map((h) => h.recordId)).not.toContain(deleted);
 
     const changed = afterDelete.hits[0]!.recordId;
-    await store.db.updateTable("records").set({ fields: JSON.stringify({ text: "no longer" }) }).where("id", "=", changed).execute();
+    await store.db
+      .updateTable("records")
+      .set({ fields: JSON.stringify({ text: "no longer" }) })
+      .where("id", "=", changed)
+      .execute();
     await indexRecordTexts(store.db);
     const afterUpdate = await same(queue("alpha"));
     expect(afterUpdate.total).toBe(before.total - 1);
@@ -80,7 +108,18 @@ describe("SQLite text search cache", () => {
 
     // A Submit leaves the index alone: the pending total drops through the queue exclusions.
     const answered = afterUpdate.hits[0]!.recordId;
-    await store.db.insertInto("responses").values({ id: randomUUID(), record_id: answered, user_id: data.ids.u1, status: "submitted", values: "{}", inserted_at: ts, updated_at: ts }).execute();
+    await store.db
+      .insertInto("responses")
+      .values({
+        id: randomUUID(),
+        record_id: answered,
+        user_id: data.ids.u1,
+        status: "submitted",
+        values: "{}",
+        inserted_at: ts,
+        updated_at: ts,
+      })
+      .execute();
     const afterAnswer = await same(queue("alpha"));
     expect(afterAnswer.total).toBe(before.total - 2);
     expect(afterAnswer.hits.map((h) => h.recordId)).not.toContain(answered);

@@ -41,10 +41,17 @@ export class SqliteText extends SqliteQueries {
   private cacheBytes = 0;
 
   /** `fewMatches`: up to it the queue's text count probes each match (textCount); tests set -1 to exercise the other path. `cacheBytes`: the cache's budget. */
-  constructor(db: Kysely<DB>, private readonly options: { fewMatches?: number; cacheBytes?: number } = {}) { super(db); }
+  constructor(
+    db: Kysely<DB>,
+    private readonly options: { fewMatches?: number; cacheBytes?: number } = {},
+  ) {
+    super(db);
+  }
 
   /** Memory held by the cached match lists (bytes), for tests and measurements. */
-  get cachedBytes(): number { return this.cacheBytes; }
+  get cachedBytes(): number {
+    return this.cacheBytes;
+  }
 
   /** The cache entry of a query, synchronously on the connection: first the index version (a moved version empties the cache). */
   private matches(raw: SQLite.Database, key: string): Matches {
@@ -74,13 +81,13 @@ export class SqliteText extends SqliteQueries {
       this.cache.delete(key);
       this.cacheBytes -= old.bytes;
     }
-    if (this.cacheBytes > budget) { // the entry alone is over the budget: not kept
+    if (this.cacheBytes > budget) {
+      // the entry alone is over the budget: not kept
       for (const [key, e] of this.cache) if (e === entry) this.cache.delete(key);
       this.cacheBytes -= entry.bytes;
       entry.bytes = 0;
     }
   }
-
 
   /**
    * Text search (no vector): FTS5 restricted to the dataset's rowid range (rowid = seq * 1024 + i,
@@ -91,16 +98,22 @@ export class SqliteText extends SqliteQueries {
     await textIndexFor(this.db)?.catchUp(); // records acknowledged but not yet in records_fts (search/text-index.ts)
     const expression = ftsExpression(text.q);
     if (expression === null) return { hits: [], total: 0 };
-    const span = (await this.all<{ lo: number | null; hi: number | null; shared: number }>(
-      `SELECT lo, hi, EXISTS (SELECT 1 FROM datasets d WHERE d.id <> ? AND EXISTS (SELECT 1 FROM records x WHERE x.dataset_id = d.id AND x.seq BETWEEN lo AND hi)) AS shared
-       FROM (SELECT (SELECT min(seq) FROM records WHERE dataset_id = ?) AS lo, (SELECT max(seq) FROM records WHERE dataset_id = ?) AS hi)`, [query.datasetId, query.datasetId, query.datasetId]))[0];
+    const span = (
+      await this.all<{ lo: number | null; hi: number | null; shared: number }>(
+        `SELECT lo, hi, EXISTS (SELECT 1 FROM datasets d WHERE d.id <> ? AND EXISTS (SELECT 1 FROM records x WHERE x.dataset_id = d.id AND x.seq BETWEEN lo AND hi)) AS shared
+       FROM (SELECT (SELECT min(seq) FROM records WHERE dataset_id = ?) AS lo, (SELECT max(seq) FROM records WHERE dataset_id = ?) AS hi)`,
+        [query.datasetId, query.datasetId, query.datasetId],
+      )
+    )[0];
     if (!span || span.lo === null || span.hi === null) return { hits: [], total: 0 };
     // The FTS rows of the dataset's range: every query below starts from these.
-    const fts = (b: Builder) => `records_fts WHERE records_fts MATCH ${b.p(expression)} AND rowid BETWEEN ${b.p(span.lo! * 1024)} AND ${b.p(span.hi! * 1024 + 1023)}${text.field !== null ? ` AND field = ${b.p(text.field)}` : ""}`;
+    const fts = (b: Builder) =>
+      `records_fts WHERE records_fts MATCH ${b.p(expression)} AND rowid BETWEEN ${b.p(span.lo! * 1024)} AND ${b.p(span.hi! * 1024 + 1023)}${text.field !== null ? ` AND field = ${b.p(text.field)}` : ""}`;
 
     const key = `${span.lo}:${span.hi}:${text.field ?? ""}:${expression}`;
-    const total = (span.shared === 0 ? await this.queueTextCount(query, span.lo, span.hi, expression, text.field, key) : null)
-      ?? await this.textCount(query, fts, span.shared === 0);
+    const total =
+      (span.shared === 0 ? await this.queueTextCount(query, span.lo, span.hi, expression, text.field, key) : null) ??
+      (await this.textCount(query, fts, span.shared === 0));
     const need = query.offset + query.limit;
     if (total === 0 || query.offset >= total || query.limit === 0) return { hits: [], total };
 
@@ -116,7 +129,10 @@ export class SqliteText extends SqliteQueries {
       const head = new Builder(query.userId);
       // bm25() cannot run inside an aggregate: score the matches in a materialized CTE, then keep each record's best field.
       const cte = `WITH s AS MATERIALIZED (SELECT rowid AS fr, bm25(records_fts) AS bm FROM ${fts(head)}), t AS (SELECT fr >> 10 AS seq, min(bm) AS bm FROM s GROUP BY fr >> 10) `;
-      const rows = await this.all<{ id: string; score: number }>(`${cte}SELECT r.id AS id, -t.bm AS score FROM t CROSS JOIN records r ON r.seq = t.seq WHERE ${where.join(" AND ")} ORDER BY ${order.join(", ")}, r.seq ASC LIMIT ${b.p(query.limit)} OFFSET ${b.p(query.offset)}`, [...head.params, ...b.params]);
+      const rows = await this.all<{ id: string; score: number }>(
+        `${cte}SELECT r.id AS id, -t.bm AS score FROM t CROSS JOIN records r ON r.seq = t.seq WHERE ${where.join(" AND ")} ORDER BY ${order.join(", ")}, r.seq ASC LIMIT ${b.p(query.limit)} OFFSET ${b.p(query.offset)}`,
+        [...head.params, ...b.params],
+      );
       return { hits: rows.map((r) => ({ recordId: r.id, score: r.score })), total };
     }
 
@@ -126,17 +142,36 @@ export class SqliteText extends SqliteQueries {
     let k = Math.max(64, Math.ceil(need * 3) + 32);
     const raw = rawSqliteOf(this.db);
     for (;;) {
-      const topRows = (limit: number) => { const b = new Builder(query.userId); return { sql: `SELECT rowid AS fr, bm25(records_fts) AS bm FROM ${fts(b)} ORDER BY bm, rowid LIMIT ${b.p(limit)}`, params: b.params }; };
-      const rows = raw ? await this.ranked(raw, key, topRows, k) : await this.all<{ fr: number; bm: number }>(topRows(k).sql, topRows(k).params);
+      const topRows = (limit: number) => {
+        const b = new Builder(query.userId);
+        return {
+          sql: `SELECT rowid AS fr, bm25(records_fts) AS bm FROM ${fts(b)} ORDER BY bm, rowid LIMIT ${b.p(limit)}`,
+          params: b.params,
+        };
+      };
+      const rows = raw
+        ? await this.ranked(raw, key, topRows, k)
+        : await this.all<{ fr: number; bm: number }>(topRows(k).sql, topRows(k).params);
       const complete = rows.length < k;
       const best = new Map<number, number>();
-      for (const row of rows) { const seq = Math.floor(row.fr / 1024); if (!best.has(seq)) best.set(seq, row.bm); }
+      for (const row of rows) {
+        const seq = Math.floor(row.fr / 1024);
+        if (!best.has(seq)) best.set(seq, row.bm);
+      }
       const f = new Builder(query.userId);
-      const passing = best.size === 0 ? [] : await this.all<{ seq: number; id: string }>(
-        `SELECT r.seq AS seq, r.id AS id FROM json_each(${f.p(JSON.stringify([...best.keys()]))}) AS c CROSS JOIN records r ON r.seq = c.value WHERE r.dataset_id = ${f.p(query.datasetId)}${query.filters.map((x) => ` AND ${f.filter(x)}`).join("")}`, f.params);
+      const passing =
+        best.size === 0
+          ? []
+          : await this.all<{ seq: number; id: string }>(
+              `SELECT r.seq AS seq, r.id AS id FROM json_each(${f.p(JSON.stringify([...best.keys()]))}) AS c CROSS JOIN records r ON r.seq = c.value WHERE r.dataset_id = ${f.p(query.datasetId)}${query.filters.map((x) => ` AND ${f.filter(x)}`).join("")}`,
+              f.params,
+            );
       if (complete || passing.length >= need) {
         const idOf = new Map(passing.map((r) => [r.seq, r.id]));
-        const hits = [...best].filter(([seq]) => idOf.has(seq)).slice(query.offset, need).map(([seq, bm]) => ({ recordId: idOf.get(seq)!, score: -bm }));
+        const hits = [...best]
+          .filter(([seq]) => idOf.has(seq))
+          .slice(query.offset, need)
+          .map(([seq, bm]) => ({ recordId: idOf.get(seq)!, score: -bm }));
         return { hits, total };
       }
       // Grow by the observed pass rate (at least 4x).
@@ -152,15 +187,28 @@ export class SqliteText extends SqliteQueries {
    * and the annotator's next pages and Submits (each answered record leaves the queue) then stay
    * within the prefix for hundreds of records instead of re-ranking after a few dozen.
    */
-  private async ranked(raw: SQLite.Database, key: string, topRows: (limit: number) => { sql: string; params: Param[] }, k: number): Promise<{ fr: number; bm: number }[]> {
+  private async ranked(
+    raw: SQLite.Database,
+    key: string,
+    topRows: (limit: number) => { sql: string; params: Param[] },
+    k: number,
+  ): Promise<{ fr: number; bm: number }[]> {
     return this.db.connection().execute(async () => {
       const entry = this.matches(raw, key);
       let ranked = entry.ranked;
       if (!ranked || (!ranked.complete && ranked.k < k)) {
         const limit = Math.max(k, RANKED_ROWS);
         const { sql, params } = topRows(limit);
-        const rows = raw.prepare(sql).raw().all(...params) as [number, number][];
-        ranked = { k: limit, fr: Float64Array.from(rows, (r) => r[0]), bm: Float64Array.from(rows, (r) => r[1]), complete: rows.length < limit };
+        const rows = raw
+          .prepare(sql)
+          .raw()
+          .all(...params) as [number, number][];
+        ranked = {
+          k: limit,
+          fr: Float64Array.from(rows, (r) => r[0]),
+          bm: Float64Array.from(rows, (r) => r[1]),
+          complete: rows.length < limit,
+        };
         entry.ranked = ranked;
         this.account(entry);
       }
@@ -181,7 +229,14 @@ export class SqliteText extends SqliteQueries {
    * a word in 79% of them: 77 -> 22 ms of CPU). Null when the filters have another shape or the
    * excluded set could be large (admin search over an instance holding many more responses).
    */
-  private async queueTextCount(query: SearchQuery, lo: number, hi: number, expression: string, field: string | null, key: string): Promise<number | null> {
+  private async queueTextCount(
+    query: SearchQuery,
+    lo: number,
+    hi: number,
+    expression: string,
+    field: string | null,
+    key: string,
+  ): Promise<number | null> {
     const raw = rawSqliteOf(this.db);
     if (!raw) return null;
     const split = splitPending(query.filters);
@@ -196,13 +251,18 @@ export class SqliteText extends SqliteQueries {
       let seqs = entry.seqs;
       if (!seqs) {
         const fieldClause = field !== null ? " AND field = ?" : "";
-        const rows = raw.prepare(`SELECT rowid >> 10 FROM records_fts WHERE records_fts MATCH ? AND rowid BETWEEN ? AND ?${fieldClause} ORDER BY rowid`)
-          .pluck().all(...[expression, lo * 1024, hi * 1024 + 1023, ...(field !== null ? [field] : [])]) as number[];
+        const rows = raw
+          .prepare(`SELECT rowid >> 10 FROM records_fts WHERE records_fts MATCH ? AND rowid BETWEEN ? AND ?${fieldClause} ORDER BY rowid`)
+          .pluck()
+          .all(...[expression, lo * 1024, hi * 1024 + 1023, ...(field !== null ? [field] : [])]) as number[];
         let n = 0;
         for (const seq of rows) if (n === 0 || seq !== rows[n - 1]) rows[n++] = seq;
         seqs = new Uint32Array(n); // no intermediate copy: a common word has ~1M matches at 1M records
         for (let i = 0; i < n; i++) seqs[i] = rows[i]!;
-        if (hi < 2 ** 32) { entry.seqs = seqs; this.account(entry); }
+        if (hi < 2 ** 32) {
+          entry.seqs = seqs;
+          this.account(entry);
+        }
       }
       // Few matches: textCount's probe per match is cheaper than reading every excluded record.
       if (seqs.length <= (this.options.fewMatches ?? FEW_MATCHES)) return null;
@@ -215,8 +275,13 @@ export class SqliteText extends SqliteQueries {
       } else {
         // Only the answered records (few): looked up among the sorted matches.
         for (const seq of exclusions.answered) {
-          let a = 0, b = seqs.length;
-          while (a < b) { const mid = (a + b) >> 1; if (seqs[mid]! < seq) a = mid + 1; else b = mid; }
+          let a = 0,
+            b = seqs.length;
+          while (a < b) {
+            const mid = (a + b) >> 1;
+            if (seqs[mid]! < seq) a = mid + 1;
+            else b = mid;
+          }
           if (a < seqs.length && seqs[a] === seq) dropped++;
         }
       }
@@ -237,8 +302,11 @@ export class SqliteText extends SqliteQueries {
     const perMatch = (filters: SearchFilter[]) => {
       if (filters.length === 0 && exclusive) return "SELECT count(*) FROM m";
       // Record status and metadata filters read nothing else of the record: stay in the (dataset, status, seq) index.
-      const statusOnly = filters.some((f) => f.scope.entity === "record" && f.scope.property === "status" && f.type === "terms")
-        && filters.every((f) => f.scope.entity === "metadata" || (f.scope.entity === "record" && f.scope.property === "status" && f.type === "terms"));
+      const statusOnly =
+        filters.some((f) => f.scope.entity === "record" && f.scope.property === "status" && f.type === "terms") &&
+        filters.every(
+          (f) => f.scope.entity === "metadata" || (f.scope.entity === "record" && f.scope.property === "status" && f.type === "terms"),
+        );
       return `SELECT count(*) FROM m CROSS JOIN records r${statusOnly ? " INDEXED BY records_dataset_status_seq_idx" : ""} ON r.seq = m.seq WHERE r.dataset_id = ${b.p(query.datasetId)}${filters.map((f) => ` AND ${b.filter(f)}`).join("")}`;
     };
     const split = splitPending(query.filters);
@@ -246,7 +314,10 @@ export class SqliteText extends SqliteQueries {
     if (!split) sqlText = `${cte}SELECT (${perMatch(query.filters)}) AS n`;
     else {
       // CASE evaluates only the branch taken. Responses to go through: the user's, or (admin) all of them (estimate: largest rowid).
-      const responses = query.userId !== null ? `(SELECT count(*) FROM responses WHERE user_id = ${b.p(query.userId)})` : "(SELECT coalesce(max(rowid), 0) FROM responses)";
+      const responses =
+        query.userId !== null
+          ? `(SELECT count(*) FROM responses WHERE user_id = ${b.p(query.userId)})`
+          : "(SELECT coalesce(max(rowid), 0) FROM responses)";
       const probe = perMatch(query.filters);
       const all = perMatch(split.others);
       // `+r.seq`: the IN list must stay a probe per answered record, not become a records lookup per match.

@@ -31,13 +31,37 @@ async function open(dir?: string) {
 /** A record written the way the ingestion writes it: no FTS rows. */
 async function addRecord(store: Store, datasetId: string, text: string): Promise<string> {
   const id = randomUUID();
-  await store.db.insertInto("records").values({ id, dataset_id: datasetId, external_id: null, fields: JSON.stringify({ text, other: "filler" }), metadata: null, status: "pending", inserted_at: "2024-01-01T00:00:00", updated_at: "2024-01-01T00:00:00" }).execute();
+  await store.db
+    .insertInto("records")
+    .values({
+      id,
+      dataset_id: datasetId,
+      external_id: null,
+      fields: JSON.stringify({ text, other: "filler" }),
+      metadata: null,
+      status: "pending",
+      inserted_at: "2024-01-01T00:00:00",
+      updated_at: "2024-01-01T00:00:00",
+    })
+    .execute();
   return id;
 }
 
-const ftsRows = (store: Store, word: string) => (store.sqlite!.prepare("SELECT count(*) AS n FROM records_fts WHERE records_fts MATCH ?").get(word) as { n: number }).n;
-const mark = (store: Store) => store.sqlite!.prepare("SELECT value FROM fts.text_index_state WHERE name = 'indexed'").pluck().get() as number;
-const query = (datasetId: string, q: string, extra: Partial<SearchQuery> = {}): SearchQuery => ({ datasetId, userId: null, text: { q, field: null }, vector: null, filters: [], sort: [], offset: 0, limit: 50, ...extra });
+const ftsRows = (store: Store, word: string) =>
+  (store.sqlite!.prepare("SELECT count(*) AS n FROM records_fts WHERE records_fts MATCH ?").get(word) as { n: number }).n;
+const mark = (store: Store) =>
+  store.sqlite!.prepare("SELECT value FROM fts.text_index_state WHERE name = 'indexed'").pluck().get() as number;
+const query = (datasetId: string, q: string, extra: Partial<SearchQuery> = {}): SearchQuery => ({
+  datasetId,
+  userId: null,
+  text: { q, field: null },
+  vector: null,
+  filters: [],
+  sort: [],
+  offset: 0,
+  limit: 50,
+  ...extra,
+});
 
 describe("deferred text index (SQLite)", () => {
   it("a record written without FTS rows is found by the next text search", async () => {
@@ -49,7 +73,6 @@ describe("deferred text index (SQLite)", () => {
     expect(hits).toEqual({ hits: [{ recordId: id, score: expect.any(Number) }], total: 1 });
     expect(ftsRows(store, "zanzibar")).toBe(1);
     expect(mark(store)).toBe(store.sqlite!.prepare("SELECT max(seq) AS n FROM records").pluck().get());
-
   });
 
   it("deletes: records not indexed yet, indexed ones and a reused seq", async () => {
@@ -79,12 +102,20 @@ describe("deferred text index (SQLite)", () => {
     const { store, port } = await open();
     const data = await seedSearchData(store);
     const id = await addRecord(store, data.ids.ds, "oldword");
-    await store.db.updateTable("records").set({ fields: JSON.stringify({ text: "newword" }) }).where("id", "=", id).execute();
+    await store.db
+      .updateTable("records")
+      .set({ fields: JSON.stringify({ text: "newword" }) })
+      .where("id", "=", id)
+      .execute();
     expect((await port.search(query(data.ids.ds, "oldword"))).total).toBe(0);
     expect((await port.search(query(data.ids.ds, "newword"))).total).toBe(1);
     expect(ftsRows(store, "newword")).toBe(1);
     // Indexed: the 0010 trigger keeps it.
-    await store.db.updateTable("records").set({ fields: JSON.stringify({ text: "thirdword" }) }).where("id", "=", id).execute();
+    await store.db
+      .updateTable("records")
+      .set({ fields: JSON.stringify({ text: "thirdword" }) })
+      .where("id", "=", id)
+      .execute();
     expect((await port.search(query(data.ids.ds, "newword"))).total).toBe(0);
     expect((await port.search(query(data.ids.ds, "thirdword"))).total).toBe(1);
   });
@@ -102,7 +133,12 @@ describe("deferred text index (SQLite)", () => {
     expect(mark(second.store)).toBe(before);
     await new Promise<void>((resolve) => {
       textIndexFor(second.store.db)!.start();
-      const poll = setInterval(() => { if (mark(second.store) >= before + 2500) { clearInterval(poll); resolve(); } }, 20);
+      const poll = setInterval(() => {
+        if (mark(second.store) >= before + 2500) {
+          clearInterval(poll);
+          resolve();
+        }
+      }, 20);
     });
     expect(ftsRows(second.store, "quokka")).toBe(2500);
     expect((await second.port.search(query(data.ids.ds, "number2499"))).hits.map((h) => h.recordId)).toEqual([ids[2499]]);
@@ -144,13 +180,20 @@ describe("text index file (migration 0016)", () => {
       } else {
         const id = ids[Math.floor(rand() * ids.length)]!;
         const word = words[Math.floor(rand() * words.length)]!;
-        await store.db.updateTable("records").set({ fields: JSON.stringify({ text: `${word} changed` }) }).where("id", "=", id).execute();
+        await store.db
+          .updateTable("records")
+          .set({ fields: JSON.stringify({ text: `${word} changed` }) })
+          .where("id", "=", id)
+          .execute();
         live.set(id, word);
       }
       if (step % 10 === 9) {
         await index.catchUp();
         for (const word of words) {
-          const seqs = store.sqlite!.prepare("SELECT DISTINCT rowid >> 10 AS seq FROM records_fts WHERE records_fts MATCH ? ORDER BY 1").pluck().all(word);
+          const seqs = store
+            .sqlite!.prepare("SELECT DISTINCT rowid >> 10 AS seq FROM records_fts WHERE records_fts MATCH ? ORDER BY 1")
+            .pluck()
+            .all(word);
           const idsOf = (seqs as number[]).map((s) => store.sqlite!.prepare("SELECT id FROM records WHERE seq = ?").pluck().get(s));
           const expected = [...live.entries()].filter(([, w]) => w === word).map(([id]) => id);
           expect(new Set(idsOf), `step ${step}, ${word}`).toEqual(new Set(expected));
@@ -190,7 +233,9 @@ describe("text index file (migration 0016)", () => {
     writeFileSync(join(first.dir, "tessera-fts.db"), "this is not a database file ".repeat(200));
     const errors: unknown[] = [];
     const log = console.error;
-    console.error = (...args: unknown[]) => { errors.push(args[0]); };
+    console.error = (...args: unknown[]) => {
+      errors.push(args[0]);
+    };
     try {
       const second = await open(first.dir);
       expect((await second.port.search(query(data.ids.ds, "okapi"))).total).toBe(1);

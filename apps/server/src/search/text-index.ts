@@ -141,7 +141,11 @@ export function attachTextIndex(sqlite: SQLite.Database, ftsFile: string): void 
     attachIndexFile(sqlite, ftsFile);
   } catch (error) {
     console.error(`text index: ${ftsFile} is unusable (${error instanceof Error ? error.message : String(error)}); rebuilding it`);
-    try { sqlite.prepare("DETACH DATABASE fts").run(); } catch { /* not attached */ }
+    try {
+      sqlite.prepare("DETACH DATABASE fts").run();
+    } catch {
+      /* not attached */
+    }
     for (const suffix of ["", "-wal", "-shm"]) rmSync(`${ftsFile}${suffix}`, { force: true });
     attachIndexFile(sqlite, ftsFile);
   }
@@ -158,19 +162,27 @@ function attachIndexFile(sqlite: SQLite.Database, ftsFile: string): void {
   }
   sqlite.exec("CREATE TABLE IF NOT EXISTS fts.text_index_state (name TEXT PRIMARY KEY, value INTEGER NOT NULL)");
   // The log's high-water mark (AUTOINCREMENT: pruning never lowers it).
-  const logTop = (sqlite.prepare("SELECT seq FROM main.sqlite_sequence WHERE name = 'records_fts_changes'").pluck().get() as number | undefined) ?? 0;
+  const logTop =
+    (sqlite.prepare("SELECT seq FROM main.sqlite_sequence WHERE name = 'records_fts_changes'").pluck().get() as number | undefined) ?? 0;
   const applied = sqlite.prepare("SELECT value FROM fts.text_index_state WHERE name = 'applied'").pluck().get() as number | undefined;
   if (applied === undefined || applied > logTop) {
     sqlite.transaction(() => {
       sqlite.exec("INSERT INTO fts.records_fts (records_fts) VALUES ('delete-all')");
-      const set = sqlite.prepare("INSERT INTO fts.text_index_state (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value");
+      const set = sqlite.prepare(
+        "INSERT INTO fts.text_index_state (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+      );
       set.run("indexed", 0);
       set.run("applied", logTop);
     })();
   }
 }
 
-interface Reply { type: "done" | "idle" | "error"; id?: number; applied?: number; error?: string }
+interface Reply {
+  type: "done" | "idle" | "error";
+  id?: number;
+  applied?: number;
+  error?: string;
+}
 
 /**
  * Deferred full-text indexing on a thread of its own (SQLite; migrations 0014 and 0016): the record
@@ -196,13 +208,19 @@ export class TextIndex {
   private readonly touched = new Set<string>();
   private idleWork: ((datasets: string[]) => Promise<void>) | null = null;
 
-  constructor(private readonly sqlite: SQLite.Database, private readonly files: { mainFile: string; ftsFile: string }, private readonly onError: (error: unknown) => void = () => {}) {}
+  constructor(
+    private readonly sqlite: SQLite.Database,
+    private readonly files: { mainFile: string; ftsFile: string },
+    private readonly onError: (error: unknown) => void = () => {},
+  ) {}
 
   /** Waits until every record stored before the call is indexed (and every delete or fields update applied). */
   catchUp(): Promise<void> {
     if (this.closed) return Promise.resolve();
     const id = this.nextId++;
-    const done = new Promise<void>((resolve, reject) => { this.waiting.set(id, { resolve, reject }); });
+    const done = new Promise<void>((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+    });
     this.post({ type: "catchUp", id });
     return done;
   }
@@ -220,10 +238,14 @@ export class TextIndex {
    * Work for the written datasets once the index has caught up and no records were written for a
    * while (e.g. loading what their first searches would otherwise load).
    */
-  onIdle(work: (datasets: string[]) => Promise<void>): void { this.idleWork = work; }
+  onIdle(work: (datasets: string[]) => Promise<void>): void {
+    this.idleWork = work;
+  }
 
   /** Starts the background indexing (e.g. at server start: records stored before a restart). */
-  start(): void { this.post({ type: "start" }); }
+  start(): void {
+    this.post({ type: "start" });
+  }
 
   /** Datasets for the idle work once the index has caught up, as if they had just been written (e.g. after a restart). */
   touch(datasetIds: string[]): void {
@@ -238,7 +260,10 @@ export class TextIndex {
     const worker = this.worker;
     this.worker = null;
     if (!worker) return;
-    await new Promise<void>((resolve) => { worker.once("exit", () => resolve()); worker.postMessage({ type: "close" }); });
+    await new Promise<void>((resolve) => {
+      worker.once("exit", () => resolve());
+      worker.postMessage({ type: "close" });
+    });
     for (const w of this.waiting.values()) w.reject(new Error("the text index is closed"));
     this.waiting.clear();
   }
@@ -251,7 +276,10 @@ export class TextIndex {
 
   private spawn(): Worker {
     const module = createRequire(import.meta.url).resolve("better-sqlite3");
-    const worker = new Worker(source, { eval: true, workerData: { ...this.files, module, chunk: CHUNK, logChunk: LOG_CHUNK, idleMs: IDLE_MS } });
+    const worker = new Worker(source, {
+      eval: true,
+      workerData: { ...this.files, module, chunk: CHUNK, logChunk: LOG_CHUNK, idleMs: IDLE_MS },
+    });
     worker.unref();
     worker.on("message", (m: Reply) => this.onMessage(m));
     worker.on("error", (error) => {
@@ -265,7 +293,10 @@ export class TextIndex {
   }
 
   private onMessage(m: Reply): void {
-    if (m.type === "error") { this.onError(new Error(`text index: ${m.error}`)); return; }
+    if (m.type === "error") {
+      this.onError(new Error(`text index: ${m.error}`));
+      return;
+    }
     if (m.applied !== undefined) this.prune(m.applied);
     if (m.type === "done") {
       const w = this.waiting.get(m.id!);
@@ -289,20 +320,27 @@ export class TextIndex {
     if (this.closed || !this.workerIdle || this.touched.size === 0 || !this.idleWork || this.idleTimer) return;
     const quiet = Date.now() - this.lastWrite;
     if (quiet < IDLE_MS) {
-      this.idleTimer = setTimeout(() => { this.idleTimer = null; this.runIdleWork(); }, IDLE_MS - quiet);
+      this.idleTimer = setTimeout(() => {
+        this.idleTimer = null;
+        this.runIdleWork();
+      }, IDLE_MS - quiet);
       this.idleTimer.unref();
       return;
     }
     const datasets = [...this.touched];
     this.touched.clear();
-    this.idleWork(datasets).catch((error: unknown) => { if (!this.closed) this.onError(error); });
+    this.idleWork(datasets).catch((error: unknown) => {
+      if (!this.closed) this.onError(error);
+    });
   }
 }
 
 const indexes = new WeakMap<object, TextIndex>();
 
 /** Registers the text index of an embedded store's Kysely instance (db/database.ts). */
-export function registerTextIndex(db: Kysely<DB>, index: TextIndex): void { indexes.set(db, index); }
+export function registerTextIndex(db: Kysely<DB>, index: TextIndex): void {
+  indexes.set(db, index);
+}
 
 /** The deferred text index of a SQLite store (one per Kysely instance); null on PostgreSQL (triggers keep its tsvectors). */
 export function textIndexFor(db: Kysely<DB>): TextIndex | null {

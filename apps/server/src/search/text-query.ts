@@ -10,7 +10,14 @@ export const MAX_SEARCH_TEXT_LENGTH = 10_000;
 
 const UNSEARCHABLE = /[\u0000-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
-const distinctWords = (q: string): string[] => [...new Set(q.replace(UNSEARCHABLE, " ").split(/\s+/).filter((w) => w.length > 0))];
+const distinctWords = (q: string): string[] => [
+  ...new Set(
+    q
+      .replace(UNSEARCHABLE, " ")
+      .split(/\s+/)
+      .filter((w) => w.length > 0),
+  ),
+];
 
 export function searchWords(q: string): string[] {
   return distinctWords(q).slice(0, MAX_SEARCH_WORDS);

@@ -35,7 +35,11 @@ async function metadataOf(db: Kysely<DB>, datasetId: string): Promise<{ name: st
   const properties = await db.selectFrom("metadata_properties").select(["name", "settings"]).where("dataset_id", "=", datasetId).execute();
   return properties.flatMap((p): { name: string; kind: "terms" | "range" }[] => {
     const type = (JSON.parse(p.settings) as { type?: string }).type;
-    return type === "terms" ? [{ name: p.name, kind: "terms" }] : type === "integer" || type === "float" ? [{ name: p.name, kind: "range" }] : [];
+    return type === "terms"
+      ? [{ name: p.name, kind: "terms" }]
+      : type === "integer" || type === "float"
+        ? [{ name: p.name, kind: "range" }]
+        : [];
   });
 }
 
@@ -60,7 +64,10 @@ export function followStats(db: Kysely<DB>): { runs: number; metrics: number; me
  */
 export async function followWrites(db: Kysely<DB>, datasetId: string): Promise<void> {
   let f = following.get(db);
-  if (!f) { f = { running: new Set(), runs: 0, metrics: 0, metadata: 0 }; following.set(db, f); }
+  if (!f) {
+    f = { running: new Set(), runs: 0, metrics: 0, metadata: 0 };
+    following.set(db, f);
+  }
   if (f.running.has(datasetId)) return;
   f.running.add(datasetId);
   try {
@@ -68,7 +75,13 @@ export async function followWrites(db: Kysely<DB>, datasetId: string): Promise<v
     await search.followWrites(datasetId);
     const properties = await metadataOf(db, datasetId);
     for (const { name, kind } of properties) if (await followMetrics(db, datasetId, name, kind)) f.metrics++;
-    if (await search.followMetadata(datasetId, properties.map((p) => p.name))) f.metadata++;
+    if (
+      await search.followMetadata(
+        datasetId,
+        properties.map((p) => p.name),
+      )
+    )
+      f.metadata++;
     f.runs++;
   } finally {
     f.running.delete(datasetId);

@@ -17,7 +17,11 @@ import { hashApiKey } from "../auth/api-keys.js";
 const OWNER_PASSWORD = "owner-password-1";
 
 /** A real server on loopback with its own (or a given) data directory and environment. */
-async function boot(env: Record<string, string> = {}, dataDir = mkdtempSync(join(tmpdir(), "tessera-sec-")), webDist: string | null = null): Promise<RunningServer & { dataDir: string }> {
+async function boot(
+  env: Record<string, string> = {},
+  dataDir = mkdtempSync(join(tmpdir(), "tessera-sec-")),
+  webDist: string | null = null,
+): Promise<RunningServer & { dataDir: string }> {
   const config = { ...loadConfig({ TESSERA_OWNER_PASSWORD: OWNER_PASSWORD, ...env }, []), dataDir, port: 0, host: "127.0.0.1", webDist };
   return { ...(await startServer(config)), dataDir };
 }
@@ -41,14 +45,23 @@ describe("security headers", () => {
     writeFileSync(join(web, "index.html"), "<!doctype html><title>t</title><div id=root></div>");
     server = await boot({}, undefined, web);
   });
-  afterAll(async () => { await server.close(); rmSync(server.dataDir, { recursive: true, force: true }); rmSync(web, { recursive: true, force: true }); });
+  afterAll(async () => {
+    await server.close();
+    rmSync(server.dataDir, { recursive: true, force: true });
+    rmSync(web, { recursive: true, force: true });
+  });
 
   it("serves the web app with a strict CSP: no inline script, no eval, https/data images, sandboxed custom-field frames, same-origin framing", async () => {
     for (const path of ["/", "/dataset/abc/annotation-mode", "/index.html"]) {
       const res = await fetch(`${server.url}${path}`);
       expect(res.status).toBe(200);
       const csp = res.headers.get("content-security-policy") ?? "";
-      const directives = new Map(csp.split(";").map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name ?? "", values]));
+      const directives = new Map(
+        csp
+          .split(";")
+          .map((d) => d.trim().split(/\s+/))
+          .map(([name, ...values]) => [name ?? "", values]),
+      );
       expect(directives.get("script-src")).toEqual(["'self'"]);
       expect(directives.get("default-src")).toEqual(["'self'"]);
       expect(directives.get("object-src")).toEqual(["'self'", "data:", "blob:", "https:"]);
@@ -63,7 +76,11 @@ describe("security headers", () => {
   });
 
   it("gives API answers (success, 401, 404) a CSP that loads nothing and forbids framing", async () => {
-    for (const [path, status] of [["/api/v1/settings", 200], ["/api/v1/me", 401], ["/api/v1/nope", 404]] as const) {
+    for (const [path, status] of [
+      ["/api/v1/settings", 200],
+      ["/api/v1/me", 401],
+      ["/api/v1/nope", 404],
+    ] as const) {
       const res = await fetch(`${server.url}${path}`);
       expect(res.status).toBe(status);
       expect(res.headers.get("content-security-policy")).toBe(API_CSP);
@@ -95,13 +112,15 @@ describe("security headers", () => {
       expect(tls.headers.get("content-security-policy")).toContain("frame-ancestors 'self' https://huggingface.co https://*.hf.space");
       expect(tls.headers.get("x-frame-options")).toBeNull();
     } finally {
-      await proxied.close(); rmSync(proxied.dataDir, { recursive: true, force: true });
+      await proxied.close();
+      rmSync(proxied.dataDir, { recursive: true, force: true });
     }
     const custom = await boot({ TESSERA_FRAME_ANCESTORS: "'none'" }, undefined, web);
     try {
       expect((await fetch(`${custom.url}/`)).headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
     } finally {
-      await custom.close(); rmSync(custom.dataDir, { recursive: true, force: true });
+      await custom.close();
+      rmSync(custom.dataDir, { recursive: true, force: true });
     }
   });
 });
@@ -111,10 +130,18 @@ describe("login rate limiting", () => {
   let fx: Fixtures;
   // Loopback is a trusted proxy here, so X-Forwarded-For gives each request the client address it names.
   beforeAll(async () => {
-    server = await startTestServer({ TESSERA_TRUST_PROXY: "127.0.0.1", TESSERA_LOGIN_MAX_PER_USER: "3", TESSERA_LOGIN_MAX_PER_ADDRESS: "8", TESSERA_LOGIN_USER_MAX_DELAY_SECONDS: "1", TESSERA_LOGIN_MAX_DELAY_SECONDS: "60" });
+    server = await startTestServer({
+      TESSERA_TRUST_PROXY: "127.0.0.1",
+      TESSERA_LOGIN_MAX_PER_USER: "3",
+      TESSERA_LOGIN_MAX_PER_ADDRESS: "8",
+      TESSERA_LOGIN_USER_MAX_DELAY_SECONDS: "1",
+      TESSERA_LOGIN_MAX_DELAY_SECONDS: "60",
+    });
     fx = new Fixtures(server);
   });
-  afterAll(async () => { await server.stop(); });
+  afterAll(async () => {
+    await server.stop();
+  });
   const from = (address: string) => ({ "x-forwarded-for": address });
   const wait = (seconds: number) => new Promise((r) => setTimeout(r, seconds * 1000 + 100));
 
@@ -155,7 +182,9 @@ describe("login rate limiting", () => {
 
   it("limits a burst of parallel guesses to the free failures", async () => {
     const user = await fx.user("annotator");
-    const statuses = await Promise.all(Array.from({ length: 12 }, () => login(server.url, user.username, "wrong-password", from("10.4.0.1")).then((r) => r.status)));
+    const statuses = await Promise.all(
+      Array.from({ length: 12 }, () => login(server.url, user.username, "wrong-password", from("10.4.0.1")).then((r) => r.status)),
+    );
     expect(statuses.filter((s) => s === 401)).toHaveLength(3);
     expect(statuses.filter((s) => s === 429)).toHaveLength(9);
   });
@@ -174,7 +203,8 @@ describe("login rate limiting", () => {
     const bearer = await server.login(user.username, user.password);
     for (let i = 0; i < 6; i++) await login(server.url, user.username, "wrong-password", from("10.6.0.1"));
     expect((await login(server.url, user.username, user.password, from("10.6.0.1"))).status).toBe(429);
-    for (const headers of [user.headers, bearer]) expect((await fetch(`${server.url}/api/v1/me`, { headers: { ...headers, ...from("10.6.0.1") } })).status).toBe(200);
+    for (const headers of [user.headers, bearer])
+      expect((await fetch(`${server.url}/api/v1/me`, { headers: { ...headers, ...from("10.6.0.1") } })).status).toBe(200);
   });
 
   it("never slows down correct sign-ins", async () => {
@@ -201,7 +231,8 @@ describe("tokens, API keys and the signing secret", () => {
       expect(res.status).toBe(401);
       expect(await res.json()).toEqual({ detail: { code: "argilla.api.errors::UnauthorizedError", params: { detail: "Invalid token" } } });
     } finally {
-      await server.close(); rmSync(server.dataDir, { recursive: true, force: true });
+      await server.close();
+      rmSync(server.dataDir, { recursive: true, force: true });
     }
   });
 
@@ -216,8 +247,10 @@ describe("tokens, API keys and the signing secret", () => {
       // A fresh installation generated its own secret: the token of the first one means nothing there.
       expect((await me(other.url, { authorization: `Bearer ${t}` })).status).toBe(401);
     } finally {
-      await again.close(); await other.close();
-      rmSync(first.dataDir, { recursive: true, force: true }); rmSync(other.dataDir, { recursive: true, force: true });
+      await again.close();
+      await other.close();
+      rmSync(first.dataDir, { recursive: true, force: true });
+      rmSync(other.dataDir, { recursive: true, force: true });
     }
   });
 
@@ -234,8 +267,10 @@ describe("tokens, API keys and the signing secret", () => {
       expect((await me(b.url, { authorization: `Bearer ${t}` })).status).toBe(200);
       expect((await me(c.url, { authorization: `Bearer ${t}` })).status).toBe(401);
     } finally {
-      await b.close(); await c.close();
-      rmSync(a.dataDir, { recursive: true, force: true }); rmSync(c.dataDir, { recursive: true, force: true });
+      await b.close();
+      await c.close();
+      rmSync(a.dataDir, { recursive: true, force: true });
+      rmSync(c.dataDir, { recursive: true, force: true });
     }
   });
 
@@ -248,7 +283,8 @@ describe("tokens, API keys and the signing secret", () => {
       expect((await me(server.url, { authorization: `Bearer ${none}` })).status).toBe(401);
       expect((await me(server.url, { authorization: `Bearer ${header}.${payload}.AAAA` })).status).toBe(401);
     } finally {
-      await server.close(); rmSync(server.dataDir, { recursive: true, force: true });
+      await server.close();
+      rmSync(server.dataDir, { recursive: true, force: true });
     }
   });
 
@@ -278,8 +314,13 @@ describe("tokens, API keys and the signing secret", () => {
 describe("body limits", () => {
   let server: TestServer;
   let fx: Fixtures;
-  beforeAll(async () => { server = await startTestServer({ TESSERA_ROUTE_BODY_LIMIT: "65536" }); fx = new Fixtures(server); });
-  afterAll(async () => { await server.stop(); });
+  beforeAll(async () => {
+    server = await startTestServer({ TESSERA_ROUTE_BODY_LIMIT: "65536" });
+    fx = new Fixtures(server);
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
 
   it("answers 413 for an oversized body on an ordinary route, without storing anything", async () => {
     const before = await fx.ok<{ items: unknown[] }>("GET", "/me/workspaces", undefined, 200);
@@ -300,8 +341,13 @@ describe("body limits", () => {
 describe("sessions end with a password or role change or the user's deletion; API keys are stored as digests (issue 28, finding 7)", () => {
   let server: TestServer;
   let fx: Fixtures;
-  beforeAll(async () => { server = await startTestServer(); fx = new Fixtures(server); });
-  afterAll(async () => { await server.stop(); });
+  beforeAll(async () => {
+    server = await startTestServer();
+    fx = new Fixtures(server);
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
 
   it("refuses a token issued before the user's password changed, at once; a new sign-in works", async () => {
     const user = await fx.user("annotator");
@@ -313,7 +359,9 @@ describe("sessions end with a password or role change or the user's deletion; AP
     await fx.ok("PATCH", `/users/${user.id}`, { password: "a-new-password-9" });
     const refused = await me(server.url, before);
     expect(refused.status).toBe(401);
-    expect(await refused.json()).toEqual({ detail: { code: "argilla.api.errors::UnauthorizedError", params: { detail: "Invalid token" } } });
+    expect(await refused.json()).toEqual({
+      detail: { code: "argilla.api.errors::UnauthorizedError", params: { detail: "Invalid token" } },
+    });
     expect((await me(server.url, await server.login(user.username, "a-new-password-9"))).status).toBe(200);
     expect((await me(server.url, untouched)).status).toBe(200);
     // The API key is a separate credential, rotated on its own.
@@ -340,7 +388,9 @@ describe("sessions end with a password or role change or the user's deletion; AP
   });
 
   it("stores API keys as SHA-256 digests, shows a key only when created or rotated, and never in lists", async () => {
-    const created = await fx.request<{ id: string; api_key: string }>("POST", "/users", { body: { username: `keys-${Date.now()}`, first_name: "K", password: "password-1234" } });
+    const created = await fx.request<{ id: string; api_key: string }>("POST", "/users", {
+      body: { username: `keys-${Date.now()}`, first_name: "K", password: "password-1234" },
+    });
     const key = created.body.api_key;
     expect(key).toMatch(/^tsr\./);
     const stored = await server.ctx.db.selectFrom("users").select("api_key").where("id", "=", created.body.id).executeTakeFirstOrThrow();
@@ -362,9 +412,16 @@ describe("sessions end with a password or role change or the user's deletion; AP
       const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: sqlite }) });
       const migrator = new Migrator({ db, provider: migrationProvider });
       expect((await migrator.migrateTo("0017-text-search-changes")).error).toBeUndefined();
-      sqlite.prepare("INSERT INTO users (id, username, first_name, last_name, role, password_hash, api_key, inserted_at, updated_at) VALUES ('u1', 'old', 'Old', NULL, 'admin', 'x', 'argilla.apikey', 't', 't')").run();
+      sqlite
+        .prepare(
+          "INSERT INTO users (id, username, first_name, last_name, role, password_hash, api_key, inserted_at, updated_at) VALUES ('u1', 'old', 'Old', NULL, 'admin', 'x', 'argilla.apikey', 't', 't')",
+        )
+        .run();
       expect((await migrator.migrateToLatest()).error).toBeUndefined();
-      expect(sqlite.prepare("SELECT api_key, session_version FROM users WHERE id = 'u1'").get()).toEqual({ api_key: hashApiKey("argilla.apikey"), session_version: 0 });
+      expect(sqlite.prepare("SELECT api_key, session_version FROM users WHERE id = 'u1'").get()).toEqual({
+        api_key: hashApiKey("argilla.apikey"),
+        session_version: 0,
+      });
       expect((await migrator.migrateToLatest()).error).toBeUndefined();
       await db.destroy();
     } finally {

@@ -55,14 +55,29 @@ function allowed(policy: Policy, actor: ActorName): boolean {
 }
 
 interface Ids {
-  workspace: string; otherWorkspace: string; dataset: string; draft: string; field: string; question: string; questionName: string;
-  metadata: string; vector: string; record: string; response: string; suggestion: string; user: string; member: string; job: string;
+  workspace: string;
+  otherWorkspace: string;
+  dataset: string;
+  draft: string;
+  field: string;
+  question: string;
+  questionName: string;
+  metadata: string;
+  vector: string;
+  record: string;
+  response: string;
+  suggestion: string;
+  user: string;
+  member: string;
+  job: string;
   /** A disabled webhook (no deliveries run while the matrix changes things). */
   webhook: string;
   /** A file uploaded by the owner (uploads belong to their uploader). */
   upload: string;
   /** The hidden metadata property (visible_for_annotators false) and the responses of annotatorA2 and adminA on `record`. */
-  hiddenMetadata: string; responseA2: string; responseAdminA: string;
+  hiddenMetadata: string;
+  responseA2: string;
+  responseAdminA: string;
 }
 
 /** The value of the seeded record's hidden metadata property: no annotator may ever receive it. */
@@ -74,13 +89,20 @@ const HIDDEN_VALUE = "hidden-value-7c1e";
  */
 function secretsFor(actor: ActorName, ids: Ids): string[] {
   const others: Partial<Record<ActorName, string[]>> = {
-    annotatorA: [ids.responseA2, ids.responseAdminA], annotatorA2: [ids.response, ids.responseAdminA],
-    adminB: [ids.response, ids.responseA2, ids.responseAdminA], annotatorB: [ids.response, ids.responseA2, ids.responseAdminA],
-    anonymous: [ids.response, ids.responseA2, ids.responseAdminA], wrongKey: [ids.response, ids.responseA2, ids.responseAdminA],
+    annotatorA: [ids.responseA2, ids.responseAdminA],
+    annotatorA2: [ids.response, ids.responseAdminA],
+    adminB: [ids.response, ids.responseA2, ids.responseAdminA],
+    annotatorB: [ids.response, ids.responseA2, ids.responseAdminA],
+    anonymous: [ids.response, ids.responseA2, ids.responseAdminA],
+    wrongKey: [ids.response, ids.responseA2, ids.responseAdminA],
   };
   return actor === "owner" || actor === "adminA" ? [] : [HIDDEN_VALUE, ...(others[actor] ?? [])];
 }
-interface Req { path: string; body?: unknown; form?: Record<string, string> }
+interface Req {
+  path: string;
+  body?: unknown;
+  form?: Record<string, string>;
+}
 interface Case {
   policy: Policy;
   /** Statuses an allowed caller may get (the first is the usual one). */
@@ -90,20 +112,34 @@ interface Case {
   fresh?(world: World, actor: ActorName): Promise<Partial<Ids>>;
 }
 
-interface World { fx: Fixtures; ids: Ids; headers: Record<ActorName, Headers>; server: TestServer; fieldName: string }
+interface World {
+  fx: Fixtures;
+  ids: Ids;
+  headers: Record<ActorName, Headers>;
+  server: TestServer;
+  fieldName: string;
+}
 
 /** An upload of one JSON Lines row by the calling actor. */
 async function uploadAs(server: TestServer, headers: Headers): Promise<string> {
-  const res = await fetch(`${server.url}/api/v1/uploads?filename=rows.jsonl`, { method: "POST", headers: { ...headers, "content-type": "application/octet-stream" }, body: "{\"text\":\"an uploaded row\"}\n" });
+  const res = await fetch(`${server.url}/api/v1/uploads?filename=rows.jsonl`, {
+    method: "POST",
+    headers: { ...headers, "content-type": "application/octet-stream" },
+    body: '{"text":"an uploaded row"}\n',
+  });
   if (res.status !== 201) throw new Error(`upload: ${res.status}`);
-  return (await res.json() as { id: string }).id;
+  return ((await res.json()) as { id: string }).id;
 }
 const freshUpload = async (w: World, actor: ActorName): Promise<Partial<Ids>> => ({ upload: await uploadAs(w.server, w.headers[actor]) });
 
 const labelValues = (ids: Ids, value = "yes") => ({ [ids.questionName]: { value } });
 
 const CASES: Record<string, Case> = {
-  "POST /api/v1/token": { policy: "public", ok: [200], req: () => ({ path: "/api/v1/token", form: { username: "owner", password: "owner-password-1" } }) },
+  "POST /api/v1/token": {
+    policy: "public",
+    ok: [200],
+    req: () => ({ path: "/api/v1/token", form: { username: "owner", password: "owner-password-1" } }),
+  },
   "GET /api/v1/me": { policy: "authenticated", ok: [200], req: () => ({ path: "/api/v1/me" }) },
   "GET /api/v1/settings": { policy: "public", ok: [200], req: () => ({ path: "/api/v1/settings" }) },
   "GET /api/v1/status": { policy: "public", ok: [200], req: () => ({ path: "/api/v1/status" }) },
@@ -112,146 +148,514 @@ const CASES: Record<string, Case> = {
   "GET /frames/custom-field.html": { policy: "public", ok: [200], req: () => ({ path: "/frames/custom-field.html" }) },
   "GET /api/v1/oauth2/providers": { policy: "public", ok: [200], req: () => ({ path: "/api/v1/oauth2/providers" }) },
   // No provider is configured here: the provider routes answer 404 to everyone (docs/oauth.md covers them with a provider).
-  "GET /api/v1/oauth2/providers/:provider/authentication": { policy: "public", ok: [404], req: () => ({ path: "/api/v1/oauth2/providers/huggingface/authentication" }) },
-  "GET /api/v1/oauth2/providers/:provider/access-token": { policy: "public", ok: [404], req: () => ({ path: "/api/v1/oauth2/providers/huggingface/access-token?code=x&state=y" }) },
+  "GET /api/v1/oauth2/providers/:provider/authentication": {
+    policy: "public",
+    ok: [404],
+    req: () => ({ path: "/api/v1/oauth2/providers/huggingface/authentication" }),
+  },
+  "GET /api/v1/oauth2/providers/:provider/access-token": {
+    policy: "public",
+    ok: [404],
+    req: () => ({ path: "/api/v1/oauth2/providers/huggingface/access-token?code=x&state=y" }),
+  },
   "GET /api/v1/me/workspaces": { policy: "authenticated", ok: [200], req: () => ({ path: "/api/v1/me/workspaces" }) },
   "GET /api/v1/me/datasets": { policy: "authenticated", ok: [200], req: () => ({ path: "/api/v1/me/datasets" }) },
 
   // Users (owner only, plus API key regeneration by the user themself).
   "GET /api/v1/users": { policy: "owner", ok: [200], req: () => ({ path: "/api/v1/users" }) },
-  "POST /api/v1/users": { policy: "owner", ok: [201], req: () => ({ path: "/api/v1/users", body: { username: uniqueName("u"), first_name: "U", password: "password-1234", role: "annotator" } }) },
+  "POST /api/v1/users": {
+    policy: "owner",
+    ok: [201],
+    req: () => ({
+      path: "/api/v1/users",
+      body: { username: uniqueName("u"), first_name: "U", password: "password-1234", role: "annotator" },
+    }),
+  },
   "GET /api/v1/users/:user_id": { policy: "owner", ok: [200], req: (ids) => ({ path: `/api/v1/users/${ids.user}` }) },
-  "PATCH /api/v1/users/:user_id": { policy: "owner", ok: [200], req: (ids) => ({ path: `/api/v1/users/${ids.user}`, body: { first_name: "Changed", role: "admin" } }), fresh: freshUser },
-  "PUT /api/v1/users/:user_id": { policy: "owner", ok: [200], req: (ids) => ({ path: `/api/v1/users/${ids.user}`, body: { first_name: "Changed", role: "admin" } }), fresh: freshUser },
+  "PATCH /api/v1/users/:user_id": {
+    policy: "owner",
+    ok: [200],
+    req: (ids) => ({ path: `/api/v1/users/${ids.user}`, body: { first_name: "Changed", role: "admin" } }),
+    fresh: freshUser,
+  },
+  "PUT /api/v1/users/:user_id": {
+    policy: "owner",
+    ok: [200],
+    req: (ids) => ({ path: `/api/v1/users/${ids.user}`, body: { first_name: "Changed", role: "admin" } }),
+    fresh: freshUser,
+  },
   "DELETE /api/v1/users/:user_id": { policy: "owner", ok: [200], req: (ids) => ({ path: `/api/v1/users/${ids.user}` }), fresh: freshUser },
   "GET /api/v1/users/:user_id/workspaces": { policy: "owner", ok: [200], req: (ids) => ({ path: `/api/v1/users/${ids.user}/workspaces` }) },
   "POST /api/v1/users/:user_id/api-key": {
-    policy: "selfOrOwner", ok: [200], req: (ids) => ({ path: `/api/v1/users/${ids.user}/api-key` }),
+    policy: "selfOrOwner",
+    ok: [200],
+    req: (ids) => ({ path: `/api/v1/users/${ids.user}/api-key` }),
     // The target is annotatorA; the world swaps in the new key after each allowed call.
   },
 
   // Workspaces.
   "POST /api/v1/workspaces": { policy: "owner", ok: [201], req: () => ({ path: "/api/v1/workspaces", body: { name: uniqueName("ws") } }) },
   "GET /api/v1/workspaces/:workspace_id": { policy: "member", ok: [200], req: (ids) => ({ path: `/api/v1/workspaces/${ids.workspace}` }) },
-  "DELETE /api/v1/workspaces/:workspace_id": { policy: "owner", ok: [200], req: (ids) => ({ path: `/api/v1/workspaces/${ids.workspace}` }), fresh: async (w) => ({ workspace: (await w.fx.workspace()).id }) },
-  "GET /api/v1/workspaces/:workspace_id/users": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/workspaces/${ids.workspace}/users` }) },
-  "POST /api/v1/workspaces/:workspace_id/users": { policy: "owner", ok: [201, 200], req: (ids) => ({ path: `/api/v1/workspaces/${ids.workspace}/users`, body: { user_id: ids.user } }), fresh: freshUser },
+  "DELETE /api/v1/workspaces/:workspace_id": {
+    policy: "owner",
+    ok: [200],
+    req: (ids) => ({ path: `/api/v1/workspaces/${ids.workspace}` }),
+    fresh: async (w) => ({ workspace: (await w.fx.workspace()).id }),
+  },
+  "GET /api/v1/workspaces/:workspace_id/users": {
+    policy: "adminMember",
+    ok: [200],
+    req: (ids) => ({ path: `/api/v1/workspaces/${ids.workspace}/users` }),
+  },
+  "POST /api/v1/workspaces/:workspace_id/users": {
+    policy: "owner",
+    ok: [201, 200],
+    req: (ids) => ({ path: `/api/v1/workspaces/${ids.workspace}/users`, body: { user_id: ids.user } }),
+    fresh: freshUser,
+  },
   "DELETE /api/v1/workspaces/:workspace_id/users/:user_id": {
-    policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/workspaces/${ids.workspace}/users/${ids.member}` }),
+    policy: "adminMember",
+    ok: [200],
+    req: (ids) => ({ path: `/api/v1/workspaces/${ids.workspace}/users/${ids.member}` }),
     fresh: async (w) => ({ member: (await w.fx.member(w.ids.workspace, "annotator")).id }),
   },
 
   // Datasets and their settings.
-  "POST /api/v1/datasets": { policy: "adminMember", ok: [201], req: (ids) => ({ path: "/api/v1/datasets", body: { name: uniqueName("ds"), workspace_id: ids.workspace } }) },
+  "POST /api/v1/datasets": {
+    policy: "adminMember",
+    ok: [201],
+    req: (ids) => ({ path: "/api/v1/datasets", body: { name: uniqueName("ds"), workspace_id: ids.workspace } }),
+  },
   "GET /api/v1/datasets/:dataset_id": { policy: "member", ok: [200], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}` }) },
-  "PATCH /api/v1/datasets/:dataset_id": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}`, body: { guidelines: "Changed guidelines" } }), fresh: freshDraft("dataset") },
-  "DELETE /api/v1/datasets/:dataset_id": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}` }), fresh: freshDraft("dataset") },
-  "PUT /api/v1/datasets/:dataset_id/publish": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/datasets/${ids.draft}/publish` }), fresh: freshDraft("draft") },
-  "GET /api/v1/datasets/:dataset_id/fields": { policy: "member", ok: [200], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/fields` }) },
-  "GET /api/v1/datasets/:dataset_id/questions": { policy: "member", ok: [200], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/questions` }) },
-  "GET /api/v1/datasets/:dataset_id/vectors-settings": { policy: "member", ok: [200], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/vectors-settings` }) },
-  "GET /api/v1/me/datasets/:dataset_id/metadata-properties": { policy: "member", ok: [200], req: (ids) => ({ path: `/api/v1/me/datasets/${ids.dataset}/metadata-properties` }) },
+  "PATCH /api/v1/datasets/:dataset_id": {
+    policy: "adminMember",
+    ok: [200],
+    req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}`, body: { guidelines: "Changed guidelines" } }),
+    fresh: freshDraft("dataset"),
+  },
+  "DELETE /api/v1/datasets/:dataset_id": {
+    policy: "adminMember",
+    ok: [200],
+    req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}` }),
+    fresh: freshDraft("dataset"),
+  },
+  "PUT /api/v1/datasets/:dataset_id/publish": {
+    policy: "adminMember",
+    ok: [200],
+    req: (ids) => ({ path: `/api/v1/datasets/${ids.draft}/publish` }),
+    fresh: freshDraft("draft"),
+  },
+  "GET /api/v1/datasets/:dataset_id/fields": {
+    policy: "member",
+    ok: [200],
+    req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/fields` }),
+  },
+  "GET /api/v1/datasets/:dataset_id/questions": {
+    policy: "member",
+    ok: [200],
+    req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/questions` }),
+  },
+  "GET /api/v1/datasets/:dataset_id/vectors-settings": {
+    policy: "member",
+    ok: [200],
+    req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/vectors-settings` }),
+  },
+  "GET /api/v1/me/datasets/:dataset_id/metadata-properties": {
+    policy: "member",
+    ok: [200],
+    req: (ids) => ({ path: `/api/v1/me/datasets/${ids.dataset}/metadata-properties` }),
+  },
   "POST /api/v1/datasets/:dataset_id/fields": {
-    policy: "adminMember", ok: [201], req: (ids) => ({ path: `/api/v1/datasets/${ids.draft}/fields`, body: { name: uniqueName("f"), title: "F", settings: { type: "text" } } }), fresh: freshDraft("draft"),
+    policy: "adminMember",
+    ok: [201],
+    req: (ids) => ({
+      path: `/api/v1/datasets/${ids.draft}/fields`,
+      body: { name: uniqueName("f"), title: "F", settings: { type: "text" } },
+    }),
+    fresh: freshDraft("draft"),
   },
   "POST /api/v1/datasets/:dataset_id/questions": {
-    policy: "adminMember", ok: [201], fresh: freshDraft("draft"),
-    req: (ids) => ({ path: `/api/v1/datasets/${ids.draft}/questions`, body: { name: uniqueName("q"), title: "Q", settings: { type: "text" } } }),
+    policy: "adminMember",
+    ok: [201],
+    fresh: freshDraft("draft"),
+    req: (ids) => ({
+      path: `/api/v1/datasets/${ids.draft}/questions`,
+      body: { name: uniqueName("q"), title: "Q", settings: { type: "text" } },
+    }),
   },
   "POST /api/v1/datasets/:dataset_id/metadata-properties": {
-    policy: "adminMember", ok: [201], fresh: freshDraft("draft"),
-    req: (ids) => ({ path: `/api/v1/datasets/${ids.draft}/metadata-properties`, body: { name: uniqueName("m"), title: "M", settings: { type: "terms", values: null } } }),
+    policy: "adminMember",
+    ok: [201],
+    fresh: freshDraft("draft"),
+    req: (ids) => ({
+      path: `/api/v1/datasets/${ids.draft}/metadata-properties`,
+      body: { name: uniqueName("m"), title: "M", settings: { type: "terms", values: null } },
+    }),
   },
   "POST /api/v1/datasets/:dataset_id/vectors-settings": {
-    policy: "adminMember", ok: [201], fresh: freshDraft("draft"),
+    policy: "adminMember",
+    ok: [201],
+    fresh: freshDraft("draft"),
     req: (ids) => ({ path: `/api/v1/datasets/${ids.draft}/vectors-settings`, body: { name: uniqueName("v"), title: "V", dimensions: 2 } }),
   },
-  "PATCH /api/v1/fields/:field_id": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/fields/${ids.field}`, body: { title: "Changed" } }), fresh: freshSettings },
-  "DELETE /api/v1/fields/:field_id": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/fields/${ids.field}` }), fresh: freshSettings },
-  "PATCH /api/v1/questions/:question_id": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/questions/${ids.question}`, body: { title: "Changed" } }), fresh: freshSettings },
-  "DELETE /api/v1/questions/:question_id": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/questions/${ids.question}` }), fresh: freshSettings },
-  "GET /api/v1/metadata-properties/:metadata_property_id": { policy: "member", ok: [200], req: (ids) => ({ path: `/api/v1/metadata-properties/${ids.metadata}` }) },
-  "GET /api/v1/metadata-properties/:metadata_property_id/metrics": { policy: "member", ok: [200], req: (ids) => ({ path: `/api/v1/metadata-properties/${ids.metadata}/metrics` }) },
-  "PATCH /api/v1/metadata-properties/:metadata_property_id": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/metadata-properties/${ids.metadata}`, body: { title: "Changed" } }), fresh: freshSettings },
-  "DELETE /api/v1/metadata-properties/:metadata_property_id": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/metadata-properties/${ids.metadata}` }), fresh: freshSettings },
-  "PATCH /api/v1/vectors-settings/:vector_settings_id": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/vectors-settings/${ids.vector}`, body: { title: "Changed" } }), fresh: freshSettings },
-  "DELETE /api/v1/vectors-settings/:vector_settings_id": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/vectors-settings/${ids.vector}` }), fresh: freshSettings },
+  "PATCH /api/v1/fields/:field_id": {
+    policy: "adminMember",
+    ok: [200],
+    req: (ids) => ({ path: `/api/v1/fields/${ids.field}`, body: { title: "Changed" } }),
+    fresh: freshSettings,
+  },
+  "DELETE /api/v1/fields/:field_id": {
+    policy: "adminMember",
+    ok: [200],
+    req: (ids) => ({ path: `/api/v1/fields/${ids.field}` }),
+    fresh: freshSettings,
+  },
+  "PATCH /api/v1/questions/:question_id": {
+    policy: "adminMember",
+    ok: [200],
+    req: (ids) => ({ path: `/api/v1/questions/${ids.question}`, body: { title: "Changed" } }),
+    fresh: freshSettings,
+  },
+  "DELETE /api/v1/questions/:question_id": {
+    policy: "adminMember",
+    ok: [200],
+    req: (ids) => ({ path: `/api/v1/questions/${ids.question}` }),
+    fresh: freshSettings,
+  },
+  "GET /api/v1/metadata-properties/:metadata_property_id": {
+    policy: "member",
+    ok: [200],
+    req: (ids) => ({ path: `/api/v1/metadata-properties/${ids.metadata}` }),
+  },
+  "GET /api/v1/metadata-properties/:metadata_property_id/metrics": {
+    policy: "member",
+    ok: [200],
+    req: (ids) => ({ path: `/api/v1/metadata-properties/${ids.metadata}/metrics` }),
+  },
+  "PATCH /api/v1/metadata-properties/:metadata_property_id": {
+    policy: "adminMember",
+    ok: [200],
+    req: (ids) => ({ path: `/api/v1/metadata-properties/${ids.metadata}`, body: { title: "Changed" } }),
+    fresh: freshSettings,
+  },
+  "DELETE /api/v1/metadata-properties/:metadata_property_id": {
+    policy: "adminMember",
+    ok: [200],
+    req: (ids) => ({ path: `/api/v1/metadata-properties/${ids.metadata}` }),
+    fresh: freshSettings,
+  },
+  "PATCH /api/v1/vectors-settings/:vector_settings_id": {
+    policy: "adminMember",
+    ok: [200],
+    req: (ids) => ({ path: `/api/v1/vectors-settings/${ids.vector}`, body: { title: "Changed" } }),
+    fresh: freshSettings,
+  },
+  "DELETE /api/v1/vectors-settings/:vector_settings_id": {
+    policy: "adminMember",
+    ok: [200],
+    req: (ids) => ({ path: `/api/v1/vectors-settings/${ids.vector}` }),
+    fresh: freshSettings,
+  },
 
   // Jobs and Hub import (the draft dataset makes an allowed import stop at 422 before any Hub call).
   "GET /api/v1/jobs/:jobId": { policy: "anyAdmin", ok: [200], req: (ids) => ({ path: `/api/v1/jobs/${ids.job}` }) },
 
   // Record exports (members; annotators get their own responses) and uploads (owners and admins; an upload is its uploader's).
-  "GET /api/v1/datasets/:dataset_id/records/export": { policy: "member", ok: [200], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/records/export?format=jsonl` }) },
-  "POST /api/v1/datasets/:dataset_id/records/export": { policy: "member", ok: [200], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/records/export?format=csv`, body: {} }) },
-  "POST /api/v1/uploads": { policy: "anyAdmin", ok: [201], req: () => ({ path: "/api/v1/uploads?filename=rows.jsonl", body: { text: "an uploaded row" } }) },
-  "GET /api/v1/uploads/:upload_id": { policy: "anyAdmin", ok: [200], req: (ids) => ({ path: `/api/v1/uploads/${ids.upload}` }), fresh: freshUpload },
-  "GET /api/v1/uploads/:upload_id/failures": { policy: "anyAdmin", ok: [200], req: (ids) => ({ path: `/api/v1/uploads/${ids.upload}/failures` }), fresh: freshUpload },
-  "POST /api/v1/uploads/:upload_id/cancel": { policy: "anyAdmin", ok: [200], req: (ids) => ({ path: `/api/v1/uploads/${ids.upload}/cancel` }), fresh: freshUpload },
+  "GET /api/v1/datasets/:dataset_id/records/export": {
+    policy: "member",
+    ok: [200],
+    req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/records/export?format=jsonl` }),
+  },
+  "POST /api/v1/datasets/:dataset_id/records/export": {
+    policy: "member",
+    ok: [200],
+    req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/records/export?format=csv`, body: {} }),
+  },
+  "POST /api/v1/uploads": {
+    policy: "anyAdmin",
+    ok: [201],
+    req: () => ({ path: "/api/v1/uploads?filename=rows.jsonl", body: { text: "an uploaded row" } }),
+  },
+  "GET /api/v1/uploads/:upload_id": {
+    policy: "anyAdmin",
+    ok: [200],
+    req: (ids) => ({ path: `/api/v1/uploads/${ids.upload}` }),
+    fresh: freshUpload,
+  },
+  "GET /api/v1/uploads/:upload_id/failures": {
+    policy: "anyAdmin",
+    ok: [200],
+    req: (ids) => ({ path: `/api/v1/uploads/${ids.upload}/failures` }),
+    fresh: freshUpload,
+  },
+  "POST /api/v1/uploads/:upload_id/cancel": {
+    policy: "anyAdmin",
+    ok: [200],
+    req: (ids) => ({ path: `/api/v1/uploads/${ids.upload}/cancel` }),
+    fresh: freshUpload,
+  },
   "POST /api/v1/uploads/:upload_id/import": {
-    policy: "adminMember", ok: [202],
-    req: (ids) => ({ path: `/api/v1/uploads/${ids.upload}/import`, body: { dataset_id: ids.dataset, mapping: { fields: [{ source: "text", target: "text" }] } } }), fresh: freshUpload,
+    policy: "adminMember",
+    ok: [202],
+    req: (ids) => ({
+      path: `/api/v1/uploads/${ids.upload}/import`,
+      body: { dataset_id: ids.dataset, mapping: { fields: [{ source: "text", target: "text" }] } },
+    }),
+    fresh: freshUpload,
   },
   "POST /api/v1/datasets/:datasetId/import": {
-    policy: "adminMember", ok: [422],
-    req: (ids) => ({ path: `/api/v1/datasets/${ids.draft}/import`, body: { name: "owner/name", subset: "default", split: "train", mapping: { fields: [], metadata: [], suggestions: [], external_id: null } } }),
+    policy: "adminMember",
+    ok: [422],
+    req: (ids) => ({
+      path: `/api/v1/datasets/${ids.draft}/import`,
+      body: {
+        name: "owner/name",
+        subset: "default",
+        split: "train",
+        mapping: { fields: [], metadata: [], suggestions: [], external_id: null },
+      },
+    }),
   },
 
   // Records.
-  "POST /api/v1/datasets/:dataset_id/records/bulk": { policy: "adminMember", ok: [201], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/records/bulk`, body: { items: [{ fields: { text: "new record" } }] } }) },
-  "PUT /api/v1/datasets/:dataset_id/records/bulk": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/records/bulk`, body: { items: [{ id: ids.record, fields: { text: "changed record" } }] } }), fresh: freshRecord },
-  "GET /api/v1/datasets/:dataset_id/records": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/records?include=responses&include=suggestions` }) },
-  "DELETE /api/v1/datasets/:dataset_id/records": { policy: "adminMember", ok: [204], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/records?ids=${ids.record}` }), fresh: freshRecord },
-  "POST /api/v1/datasets/:dataset_id/records/search": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/records/search?include=responses`, body: {} }) },
-  "POST /api/v1/me/datasets/:dataset_id/records/search": { policy: "member", ok: [200], req: (ids) => ({ path: `/api/v1/me/datasets/${ids.dataset}/records/search?include=responses`, body: { query: { text: { q: "record" } } } }) },
-  "GET /api/v1/datasets/:dataset_id/records/search/suggestions/options": { policy: "member", ok: [200], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/records/search/suggestions/options` }) },
+  "POST /api/v1/datasets/:dataset_id/records/bulk": {
+    policy: "adminMember",
+    ok: [201],
+    req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/records/bulk`, body: { items: [{ fields: { text: "new record" } }] } }),
+  },
+  "PUT /api/v1/datasets/:dataset_id/records/bulk": {
+    policy: "adminMember",
+    ok: [200],
+    req: (ids) => ({
+      path: `/api/v1/datasets/${ids.dataset}/records/bulk`,
+      body: { items: [{ id: ids.record, fields: { text: "changed record" } }] },
+    }),
+    fresh: freshRecord,
+  },
+  "GET /api/v1/datasets/:dataset_id/records": {
+    policy: "adminMember",
+    ok: [200],
+    req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/records?include=responses&include=suggestions` }),
+  },
+  "DELETE /api/v1/datasets/:dataset_id/records": {
+    policy: "adminMember",
+    ok: [204],
+    req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/records?ids=${ids.record}` }),
+    fresh: freshRecord,
+  },
+  "POST /api/v1/datasets/:dataset_id/records/search": {
+    policy: "adminMember",
+    ok: [200],
+    req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/records/search?include=responses`, body: {} }),
+  },
+  "POST /api/v1/me/datasets/:dataset_id/records/search": {
+    policy: "member",
+    ok: [200],
+    req: (ids) => ({
+      path: `/api/v1/me/datasets/${ids.dataset}/records/search?include=responses`,
+      body: { query: { text: { q: "record" } } },
+    }),
+  },
+  "GET /api/v1/datasets/:dataset_id/records/search/suggestions/options": {
+    policy: "member",
+    ok: [200],
+    req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/records/search/suggestions/options` }),
+  },
   "GET /api/v1/records/:record_id": { policy: "member", ok: [200], req: (ids) => ({ path: `/api/v1/records/${ids.record}` }) },
-  "PATCH /api/v1/records/:record_id": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/records/${ids.record}`, body: { metadata: { genre: "changed" } } }), fresh: freshRecord },
-  "DELETE /api/v1/records/:record_id": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/records/${ids.record}` }), fresh: freshRecord },
+  "PATCH /api/v1/records/:record_id": {
+    policy: "adminMember",
+    ok: [200],
+    req: (ids) => ({ path: `/api/v1/records/${ids.record}`, body: { metadata: { genre: "changed" } } }),
+    fresh: freshRecord,
+  },
+  "DELETE /api/v1/records/:record_id": {
+    policy: "adminMember",
+    ok: [200],
+    req: (ids) => ({ path: `/api/v1/records/${ids.record}` }),
+    fresh: freshRecord,
+  },
 
   // Responses and suggestions.
-  "POST /api/v1/records/:record_id/responses": { policy: "member", ok: [201], req: (ids) => ({ path: `/api/v1/records/${ids.record}/responses`, body: { values: labelValues(ids), status: "submitted" } }), fresh: freshRecord },
-  "PUT /api/v1/responses/:response_id": { policy: "responseAuthor", ok: [200], req: (ids) => ({ path: `/api/v1/responses/${ids.response}`, body: { values: labelValues(ids, "no"), status: "submitted" } }), fresh: freshResponse },
-  "DELETE /api/v1/responses/:response_id": { policy: "responseAuthor", ok: [200], req: (ids) => ({ path: `/api/v1/responses/${ids.response}` }), fresh: freshResponse },
-  "POST /api/v1/me/responses/bulk": { policy: "perItemMember", ok: [200], req: (ids) => ({ path: "/api/v1/me/responses/bulk", body: { items: [{ record_id: ids.record, values: labelValues(ids), status: "draft" }] } }), fresh: freshRecord },
-  "GET /api/v1/records/:record_id/suggestions": { policy: "member", ok: [200], req: (ids) => ({ path: `/api/v1/records/${ids.record}/suggestions` }) },
-  "PUT /api/v1/records/:record_id/suggestions": { policy: "adminMember", ok: [201, 200], req: (ids) => ({ path: `/api/v1/records/${ids.record}/suggestions`, body: { question_id: ids.question, value: "no" } }), fresh: freshRecord },
-  "DELETE /api/v1/records/:record_id/suggestions": { policy: "adminMember", ok: [204], req: (ids) => ({ path: `/api/v1/records/${ids.record}/suggestions?ids=${ids.suggestion}` }), fresh: freshSuggestion },
-  "DELETE /api/v1/suggestions/:suggestion_id": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/suggestions/${ids.suggestion}` }), fresh: freshSuggestion },
+  "POST /api/v1/records/:record_id/responses": {
+    policy: "member",
+    ok: [201],
+    req: (ids) => ({ path: `/api/v1/records/${ids.record}/responses`, body: { values: labelValues(ids), status: "submitted" } }),
+    fresh: freshRecord,
+  },
+  "PUT /api/v1/responses/:response_id": {
+    policy: "responseAuthor",
+    ok: [200],
+    req: (ids) => ({ path: `/api/v1/responses/${ids.response}`, body: { values: labelValues(ids, "no"), status: "submitted" } }),
+    fresh: freshResponse,
+  },
+  "DELETE /api/v1/responses/:response_id": {
+    policy: "responseAuthor",
+    ok: [200],
+    req: (ids) => ({ path: `/api/v1/responses/${ids.response}` }),
+    fresh: freshResponse,
+  },
+  "POST /api/v1/me/responses/bulk": {
+    policy: "perItemMember",
+    ok: [200],
+    req: (ids) => ({
+      path: "/api/v1/me/responses/bulk",
+      body: { items: [{ record_id: ids.record, values: labelValues(ids), status: "draft" }] },
+    }),
+    fresh: freshRecord,
+  },
+  "GET /api/v1/records/:record_id/suggestions": {
+    policy: "member",
+    ok: [200],
+    req: (ids) => ({ path: `/api/v1/records/${ids.record}/suggestions` }),
+  },
+  "PUT /api/v1/records/:record_id/suggestions": {
+    policy: "adminMember",
+    ok: [201, 200],
+    req: (ids) => ({ path: `/api/v1/records/${ids.record}/suggestions`, body: { question_id: ids.question, value: "no" } }),
+    fresh: freshRecord,
+  },
+  "DELETE /api/v1/records/:record_id/suggestions": {
+    policy: "adminMember",
+    ok: [204],
+    req: (ids) => ({ path: `/api/v1/records/${ids.record}/suggestions?ids=${ids.suggestion}` }),
+    fresh: freshSuggestion,
+  },
+  "DELETE /api/v1/suggestions/:suggestion_id": {
+    policy: "adminMember",
+    ok: [200],
+    req: (ids) => ({ path: `/api/v1/suggestions/${ids.suggestion}` }),
+    fresh: freshSuggestion,
+  },
 
   // Progress and metrics.
-  "GET /api/v1/datasets/:dataset_id/progress": { policy: "member", ok: [200], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/progress` }) },
-  "GET /api/v1/datasets/:dataset_id/users/progress": { policy: "member", ok: [200], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/users/progress` }) },
-  "GET /api/v1/me/datasets/:dataset_id/metrics": { policy: "member", ok: [200], req: (ids) => ({ path: `/api/v1/me/datasets/${ids.dataset}/metrics` }) },
+  "GET /api/v1/datasets/:dataset_id/progress": {
+    policy: "member",
+    ok: [200],
+    req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/progress` }),
+  },
+  "GET /api/v1/datasets/:dataset_id/users/progress": {
+    policy: "member",
+    ok: [200],
+    req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/users/progress` }),
+  },
+  "GET /api/v1/me/datasets/:dataset_id/metrics": {
+    policy: "member",
+    ok: [200],
+    req: (ids) => ({ path: `/api/v1/me/datasets/${ids.dataset}/metrics` }),
+  },
 
   // Agreement and review (issue 22): owners and admin members only; annotators never read others' responses here.
   // Reservations of the annotation queue (issue 29): an annotator's own, members of A; the team's, admins of A.
-  "POST /api/v1/me/datasets/:dataset_id/reservations/renew": { policy: "member", ok: [200], req: (ids) => ({ path: `/api/v1/me/datasets/${ids.dataset}/reservations/renew` }) },
-  "DELETE /api/v1/me/datasets/:dataset_id/reservations": { policy: "member", ok: [200], req: (ids) => ({ path: `/api/v1/me/datasets/${ids.dataset}/reservations` }) },
+  "POST /api/v1/me/datasets/:dataset_id/reservations/renew": {
+    policy: "member",
+    ok: [200],
+    req: (ids) => ({ path: `/api/v1/me/datasets/${ids.dataset}/reservations/renew` }),
+  },
+  "DELETE /api/v1/me/datasets/:dataset_id/reservations": {
+    policy: "member",
+    ok: [200],
+    req: (ids) => ({ path: `/api/v1/me/datasets/${ids.dataset}/reservations` }),
+  },
   "DELETE /api/v1/me/reservations": { policy: "authenticated", ok: [200], req: () => ({ path: "/api/v1/me/reservations" }) },
-  "GET /api/v1/datasets/:dataset_id/reservations": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/reservations` }) },
-  "DELETE /api/v1/datasets/:dataset_id/reservations/users/:user_id": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/reservations/users/${ids.member}` }) },
-  "PUT /api/v1/datasets/:dataset_id/reservations/settings": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/reservations/settings`, body: { ttl_seconds: 300 } }) },
-  "GET /api/v1/datasets/:dataset_id/agreement": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/agreement` }) },
-  "POST /api/v1/datasets/:dataset_id/agreement": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/agreement`, body: {} }) },
-  "POST /api/v1/datasets/:dataset_id/review/records": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/review/records`, body: { disagreements: false } }) },
-  "GET /api/v1/datasets/:dataset_id/review/progress": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/review/progress` }) },
-  "GET /api/v1/records/:record_id/review": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/records/${ids.record}/review` }) },
-  "PUT /api/v1/records/:record_id/final-answer": { policy: "adminMember", ok: [200], req: (ids) => ({ path: `/api/v1/records/${ids.record}/final-answer`, body: { values: labelValues(ids) } }) },
+  "GET /api/v1/datasets/:dataset_id/reservations": {
+    policy: "adminMember",
+    ok: [200],
+    req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/reservations` }),
+  },
+  "DELETE /api/v1/datasets/:dataset_id/reservations/users/:user_id": {
+    policy: "adminMember",
+    ok: [200],
+    req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/reservations/users/${ids.member}` }),
+  },
+  "PUT /api/v1/datasets/:dataset_id/reservations/settings": {
+    policy: "adminMember",
+    ok: [200],
+    req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/reservations/settings`, body: { ttl_seconds: 300 } }),
+  },
+  "GET /api/v1/datasets/:dataset_id/agreement": {
+    policy: "adminMember",
+    ok: [200],
+    req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/agreement` }),
+  },
+  "POST /api/v1/datasets/:dataset_id/agreement": {
+    policy: "adminMember",
+    ok: [200],
+    req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/agreement`, body: {} }),
+  },
+  "POST /api/v1/datasets/:dataset_id/review/records": {
+    policy: "adminMember",
+    ok: [200],
+    req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/review/records`, body: { disagreements: false } }),
+  },
+  "GET /api/v1/datasets/:dataset_id/review/progress": {
+    policy: "adminMember",
+    ok: [200],
+    req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/review/progress` }),
+  },
+  "GET /api/v1/records/:record_id/review": {
+    policy: "adminMember",
+    ok: [200],
+    req: (ids) => ({ path: `/api/v1/records/${ids.record}/review` }),
+  },
+  "PUT /api/v1/records/:record_id/final-answer": {
+    policy: "adminMember",
+    ok: [200],
+    req: (ids) => ({ path: `/api/v1/records/${ids.record}/final-answer`, body: { values: labelValues(ids) } }),
+  },
   "DELETE /api/v1/records/:record_id/final-answer": {
-    policy: "adminMember", ok: [204], req: (ids) => ({ path: `/api/v1/records/${ids.record}/final-answer` }),
-    fresh: async (w) => { await w.fx.ok("PUT", `/records/${w.ids.record}/final-answer`, { values: labelValues(w.ids) }, 200); return {}; },
+    policy: "adminMember",
+    ok: [204],
+    req: (ids) => ({ path: `/api/v1/records/${ids.record}/final-answer` }),
+    fresh: async (w) => {
+      await w.fx.ok("PUT", `/records/${w.ids.record}/final-answer`, { values: labelValues(w.ids) }, 200);
+      return {};
+    },
   },
 
   // Legacy record routes, Hub export and webhooks (contract 3.10, 3.15, 3.16).
-  "POST /api/v1/datasets/:dataset_id/records": { policy: "adminMember", ok: [204], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/records`, body: { items: [{ fields: { text: "legacy record" } }] } }) },
-  "PATCH /api/v1/datasets/:dataset_id/records": { policy: "adminMember", ok: [204], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/records`, body: { items: [{ id: ids.record, metadata: { genre: "legacy" } }] } }), fresh: freshRecord },
-  "POST /api/v1/datasets/:dataset_id/export": { policy: "adminMember", ok: [202], req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/export`, body: { name: "owner/exported", token: "hf_token" } }) },
+  "POST /api/v1/datasets/:dataset_id/records": {
+    policy: "adminMember",
+    ok: [204],
+    req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/records`, body: { items: [{ fields: { text: "legacy record" } }] } }),
+  },
+  "PATCH /api/v1/datasets/:dataset_id/records": {
+    policy: "adminMember",
+    ok: [204],
+    req: (ids) => ({
+      path: `/api/v1/datasets/${ids.dataset}/records`,
+      body: { items: [{ id: ids.record, metadata: { genre: "legacy" } }] },
+    }),
+    fresh: freshRecord,
+  },
+  "POST /api/v1/datasets/:dataset_id/export": {
+    policy: "adminMember",
+    ok: [202],
+    req: (ids) => ({ path: `/api/v1/datasets/${ids.dataset}/export`, body: { name: "owner/exported", token: "hf_token" } }),
+  },
   "GET /api/v1/webhooks": { policy: "owner", ok: [200], req: () => ({ path: "/api/v1/webhooks" }) },
-  "POST /api/v1/webhooks": { policy: "owner", ok: [201], req: () => ({ path: "/api/v1/webhooks", body: { url: UNREACHABLE_RECEIVER, events: ["dataset.created"] } }) },
-  "PATCH /api/v1/webhooks/:webhook_id": { policy: "owner", ok: [200], req: (ids) => ({ path: `/api/v1/webhooks/${ids.webhook}`, body: { description: "Changed" } }), fresh: freshWebhook },
-  "DELETE /api/v1/webhooks/:webhook_id": { policy: "owner", ok: [200], req: (ids) => ({ path: `/api/v1/webhooks/${ids.webhook}` }), fresh: freshWebhook },
+  "POST /api/v1/webhooks": {
+    policy: "owner",
+    ok: [201],
+    req: () => ({ path: "/api/v1/webhooks", body: { url: UNREACHABLE_RECEIVER, events: ["dataset.created"] } }),
+  },
+  "PATCH /api/v1/webhooks/:webhook_id": {
+    policy: "owner",
+    ok: [200],
+    req: (ids) => ({ path: `/api/v1/webhooks/${ids.webhook}`, body: { description: "Changed" } }),
+    fresh: freshWebhook,
+  },
+  "DELETE /api/v1/webhooks/:webhook_id": {
+    policy: "owner",
+    ok: [200],
+    req: (ids) => ({ path: `/api/v1/webhooks/${ids.webhook}` }),
+    fresh: freshWebhook,
+  },
   // Nothing listens at the URL: the ping answers 502 (receiver unreachable) to the owner.
-  "POST /api/v1/webhooks/:webhook_id/ping": { policy: "owner", ok: [502, 204], req: (ids) => ({ path: `/api/v1/webhooks/${ids.webhook}/ping` }) },
+  "POST /api/v1/webhooks/:webhook_id/ping": {
+    policy: "owner",
+    ok: [502, 204],
+    req: (ids) => ({ path: `/api/v1/webhooks/${ids.webhook}/ping` }),
+  },
 };
 
 /** The discard port on loopback: connections are refused at once. */
@@ -289,13 +693,21 @@ async function freshSettings(w: World): Promise<Partial<Ids>> {
 }
 
 async function freshRecord(w: World): Promise<Partial<Ids>> {
-  const created = await w.fx.ok<{ items: { id: string }[] }>("POST", `/datasets/${w.ids.dataset}/records/bulk`, { items: [{ fields: { text: `fresh ${randomUUID()}` } }] });
+  const created = await w.fx.ok<{ items: { id: string }[] }>("POST", `/datasets/${w.ids.dataset}/records/bulk`, {
+    items: [{ fields: { text: `fresh ${randomUUID()}` } }],
+  });
   return { record: created.items[0]!.id };
 }
 
 async function freshResponse(w: World): Promise<Partial<Ids>> {
   const { record } = await freshRecord(w);
-  const res = await w.fx.ok<{ id: string }>("POST", `/records/${record}/responses`, { values: labelValues(w.ids), status: "submitted" }, 201, w.headers.annotatorA);
+  const res = await w.fx.ok<{ id: string }>(
+    "POST",
+    `/records/${record}/responses`,
+    { values: labelValues(w.ids), status: "submitted" },
+    201,
+    w.headers.annotatorA,
+  );
   return { record, response: res.id };
 }
 
@@ -309,11 +721,18 @@ async function call(w: World, method: string, req: Req, actor: ActorName): Promi
   const headers: Headers = { ...w.headers[actor] };
   let body: string | URLSearchParams | undefined;
   if (req.form) body = new URLSearchParams(req.form);
-  else if (req.body !== undefined) { headers["content-type"] = "application/json"; body = JSON.stringify(req.body); }
+  else if (req.body !== undefined) {
+    headers["content-type"] = "application/json";
+    body = JSON.stringify(req.body);
+  }
   const res = await fetch(`${w.server.url}${req.path}`, { method, headers, body });
   const text = await res.text();
   let parsed: unknown = text;
-  try { parsed = text ? JSON.parse(text) : null; } catch { /* HTML or text */ }
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    /* HTML or text */
+  }
   return { status: res.status, body: parsed };
 }
 
@@ -333,8 +752,10 @@ beforeAll(async () => {
   const headers: Record<ActorName, Headers> = {
     owner: fx.owner,
     adminA: await server.login(adminA.username, adminA.password), // bearer token
-    annotatorA: annotatorA.headers, annotatorA2: annotatorA2.headers, // API keys
-    adminB: adminB.headers, annotatorB: annotatorB.headers,
+    annotatorA: annotatorA.headers,
+    annotatorA2: annotatorA2.headers, // API keys
+    adminB: adminB.headers,
+    annotatorB: annotatorB.headers,
     anonymous: {},
     wrongKey: { "x-argilla-api-key": "tsr.this-key-was-never-issued-0000000000000" },
   };
@@ -348,29 +769,89 @@ beforeAll(async () => {
   const draft = await fx.dataset(wsA.id);
   await fx.field(draft.id, { name: "text", title: "Text", settings: { type: "text" } });
   await fx.question(draft.id);
-  const records = await fx.ok<{ items: { id: string }[] }>("POST", `/datasets/${ds.id}/records/bulk`, { items: [{ fields: { text: "a record in A" }, metadata: { genre: "news", secret: HIDDEN_VALUE }, vectors: { [vector.name]: [1, 0, 0] } }] });
+  const records = await fx.ok<{ items: { id: string }[] }>("POST", `/datasets/${ds.id}/records/bulk`, {
+    items: [
+      { fields: { text: "a record in A" }, metadata: { genre: "news", secret: HIDDEN_VALUE }, vectors: { [vector.name]: [1, 0, 0] } },
+    ],
+  });
   const record = records.items[0]!.id;
   const ids0 = { questionName: question.name };
-  const response = await fx.ok<{ id: string }>("POST", `/records/${record}/responses`, { values: labelValues(ids0 as Ids), status: "submitted" }, 201, headers.annotatorA);
-  const responseA2 = await fx.ok<{ id: string }>("POST", `/records/${record}/responses`, { values: labelValues(ids0 as Ids, "no"), status: "submitted" }, 201, headers.annotatorA2);
-  const responseAdminA = await fx.ok<{ id: string }>("POST", `/records/${record}/responses`, { values: labelValues(ids0 as Ids, "no"), status: "draft" }, 201, headers.adminA);
+  const response = await fx.ok<{ id: string }>(
+    "POST",
+    `/records/${record}/responses`,
+    { values: labelValues(ids0 as Ids), status: "submitted" },
+    201,
+    headers.annotatorA,
+  );
+  const responseA2 = await fx.ok<{ id: string }>(
+    "POST",
+    `/records/${record}/responses`,
+    { values: labelValues(ids0 as Ids, "no"), status: "submitted" },
+    201,
+    headers.annotatorA2,
+  );
+  const responseAdminA = await fx.ok<{ id: string }>(
+    "POST",
+    `/records/${record}/responses`,
+    { values: labelValues(ids0 as Ids, "no"), status: "draft" },
+    201,
+    headers.adminA,
+  );
   const suggestion = await fx.ok<{ id: string }>("PUT", `/records/${record}/suggestions`, { question_id: question.id, value: "yes" }, 201);
   const job = randomUUID();
   const webhook = await fx.ok<{ id: string }>("POST", "/webhooks", { url: UNREACHABLE_RECEIVER, events: ["record.created"] });
   await fx.ok("PATCH", `/webhooks/${webhook.id}`, { enabled: false }, 200);
   const t = new Date().toISOString();
-  await server.ctx.db.insertInto("jobs").values({ id: job, type: "hub_import", status: "finished", payload: JSON.stringify({ datasetId: ds.id }), result: JSON.stringify({ records: 1 }), error: null, attempts: 1, max_attempts: 3, run_after: t, inserted_at: t, started_at: t, finished_at: t, updated_at: t }).execute();
+  await server.ctx.db
+    .insertInto("jobs")
+    .values({
+      id: job,
+      type: "hub_import",
+      status: "finished",
+      payload: JSON.stringify({ datasetId: ds.id }),
+      result: JSON.stringify({ records: 1 }),
+      error: null,
+      attempts: 1,
+      max_attempts: 3,
+      run_after: t,
+      inserted_at: t,
+      started_at: t,
+      finished_at: t,
+      updated_at: t,
+    })
+    .execute();
   world = {
-    fx, server, headers, fieldName: "text",
+    fx,
+    server,
+    headers,
+    fieldName: "text",
     ids: {
-      workspace: wsA.id, otherWorkspace: wsB.id, dataset: ds.id, draft: draft.id, field: (await fx.ok<{ items: { id: string }[] }>("GET", `/datasets/${ds.id}/fields`, undefined, 200)).items[0]!.id,
-      question: question.id, questionName: question.name, metadata: metadata.id, vector: vector.id, record, response: response.id, suggestion: suggestion.id,
-      user: annotatorA.id, member: annotatorA2.id, job, webhook: webhook.id, upload: await uploadAs(server, fx.owner),
-      hiddenMetadata: hiddenMetadata.id, responseA2: responseA2.id, responseAdminA: responseAdminA.id,
+      workspace: wsA.id,
+      otherWorkspace: wsB.id,
+      dataset: ds.id,
+      draft: draft.id,
+      field: (await fx.ok<{ items: { id: string }[] }>("GET", `/datasets/${ds.id}/fields`, undefined, 200)).items[0]!.id,
+      question: question.id,
+      questionName: question.name,
+      metadata: metadata.id,
+      vector: vector.id,
+      record,
+      response: response.id,
+      suggestion: suggestion.id,
+      user: annotatorA.id,
+      member: annotatorA2.id,
+      job,
+      webhook: webhook.id,
+      upload: await uploadAs(server, fx.owner),
+      hiddenMetadata: hiddenMetadata.id,
+      responseA2: responseA2.id,
+      responseAdminA: responseAdminA.id,
     },
   };
 }, 120_000);
-afterAll(async () => { await server?.stop(); });
+afterAll(async () => {
+  await server?.stop();
+});
 
 const key = (r: { method: string; url: string }) => `${r.method} ${r.url}`;
 
@@ -378,8 +859,13 @@ describe("authorization matrix", () => {
   it("has an expectation for every registered route (new routes must be added to CASES)", () => {
     const routes = routeTable(server.app).map(key);
     expect(routes.length).toBeGreaterThan(50);
-    const missing = routeTable(server.app).filter((r) => !caseFor(r)).map(key);
-    expect(missing, `routes without an authorization expectation; add them to CASES in apps/server/src/security/authz-matrix.security.test.ts: ${missing.join(", ")}`).toEqual([]);
+    const missing = routeTable(server.app)
+      .filter((r) => !caseFor(r))
+      .map(key);
+    expect(
+      missing,
+      `routes without an authorization expectation; add them to CASES in apps/server/src/security/authz-matrix.security.test.ts: ${missing.join(", ")}`,
+    ).toEqual([]);
     const stale = Object.keys(CASES).filter((c) => !routes.includes(c));
     expect(stale, "expectations for routes that no longer exist").toEqual([]);
   });
@@ -397,9 +883,12 @@ describe("authorization matrix", () => {
         if (allowed(c.policy, actor)) continue;
         denials++;
         const res = await call(world, route.method, c.req(world.ids, actor), actor);
-        const expected = actor === "anonymous" || actor === "wrongKey" ? { status: 401, body: UNAUTHORIZED } : { status: 403, body: FORBIDDEN };
+        const expected =
+          actor === "anonymous" || actor === "wrongKey" ? { status: 401, body: UNAUTHORIZED } : { status: 403, body: FORBIDDEN };
         if (res.status !== expected.status || JSON.stringify(res.body) !== JSON.stringify(expected.body)) {
-          failures.push(`${key(route)} as ${actor}: expected ${expected.status}, got ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+          failures.push(
+            `${key(route)} as ${actor}: expected ${expected.status}, got ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`,
+          );
         }
       }
     }
@@ -430,9 +919,16 @@ describe("authorization matrix", () => {
         if (!allowed(c.policy, actor) || (c.policy === "perItemMember" && !ALLOWED.member.includes(actor))) continue;
         const ids = { ...world.ids, ...(c.fresh ? await c.fresh(world, actor) : {}) };
         const res = await call(world, route.method, c.req(ids, actor), actor);
-        if (!c.ok.includes(res.status)) failures.push(`${key(route)} as ${actor}: expected ${c.ok.join("/")}, got ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+        if (!c.ok.includes(res.status))
+          failures.push(
+            `${key(route)} as ${actor}: expected ${c.ok.join("/")}, got ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`,
+          );
         const text = JSON.stringify(res.body);
-        for (const secret of secretsFor(actor, world.ids)) if (text.includes(secret)) failures.push(`${key(route)} as ${actor}: the body carries ${secret === HIDDEN_VALUE ? "hidden metadata" : `another user's response ${secret}`}`);
+        for (const secret of secretsFor(actor, world.ids))
+          if (text.includes(secret))
+            failures.push(
+              `${key(route)} as ${actor}: the body carries ${secret === HIDDEN_VALUE ? "hidden metadata" : `another user's response ${secret}`}`,
+            );
         if (c.policy === "perItemMember" && res.status === 200) {
           const items = (res.body as { items: { error: unknown }[] }).items;
           if (items[0]?.error !== null) failures.push(`${key(route)} as ${actor}: item refused ${JSON.stringify(items[0])}`);
@@ -447,7 +943,7 @@ describe("authorization matrix", () => {
 });
 
 describe("no leaks through lists and search", () => {
-  const get = async <T,>(actor: ActorName, path: string) => (await call(world, "GET", { path }, actor)).body as T;
+  const get = async <T>(actor: ActorName, path: string) => (await call(world, "GET", { path }, actor)).body as T;
 
   it("lists only the caller's workspaces and datasets", async () => {
     for (const actor of ["adminB", "annotatorB"] as const) {
@@ -462,7 +958,12 @@ describe("no leaks through lists and search", () => {
   });
 
   it("shows an annotator only their own response through the annotator search", async () => {
-    const res = await call(world, "POST", { path: `/api/v1/me/datasets/${world.ids.dataset}/records/search?include=responses`, body: {} }, "annotatorA2");
+    const res = await call(
+      world,
+      "POST",
+      { path: `/api/v1/me/datasets/${world.ids.dataset}/records/search?include=responses`, body: {} },
+      "annotatorA2",
+    );
     expect(res.status).toBe(200);
     const json = JSON.stringify(res.body);
     expect(json).not.toContain(world.ids.response);
@@ -475,28 +976,55 @@ describe("no leaks through lists and search", () => {
       { name: "single record", method: "GET", req: { path: `/api/v1/records/${world.ids.record}` } },
       { name: "annotator search", method: "POST", req: { path: me, body: {} } },
       { name: "annotator text search", method: "POST", req: { path: me, body: { query: { text: { q: "record" } } } } },
-      { name: "annotator similarity search", method: "POST", req: { path: me, body: { query: { vector: { name: vectorName, value: [1, 0, 0] } } } } },
-      { name: "annotator search with a visible filter", method: "POST", req: { path: me, body: { filters: { and: [{ type: "terms", scope: { entity: "metadata", metadata_property: "genre" }, values: ["news"] }] } } } },
-      { name: "annotator search sorted by a record property", method: "POST", req: { path: me, body: { sort: [{ scope: { entity: "record", property: "inserted_at" }, order: "desc" }] } } },
+      {
+        name: "annotator similarity search",
+        method: "POST",
+        req: { path: me, body: { query: { vector: { name: vectorName, value: [1, 0, 0] } } } },
+      },
+      {
+        name: "annotator search with a visible filter",
+        method: "POST",
+        req: {
+          path: me,
+          body: { filters: { and: [{ type: "terms", scope: { entity: "metadata", metadata_property: "genre" }, values: ["news"] }] } },
+        },
+      },
+      {
+        name: "annotator search sorted by a record property",
+        method: "POST",
+        req: { path: me, body: { sort: [{ scope: { entity: "record", property: "inserted_at" }, order: "desc" }] } },
+      },
       { name: "metadata properties", method: "GET", req: { path: `/api/v1/me/datasets/${world.ids.dataset}/metadata-properties` } },
       { name: "admin record list", method: "GET", req: { path: `/api/v1/datasets/${world.ids.dataset}/records?include=responses` } },
-      { name: "admin search", method: "POST", req: { path: `/api/v1/datasets/${world.ids.dataset}/records/search?include=responses`, body: {} } },
+      {
+        name: "admin search",
+        method: "POST",
+        req: { path: `/api/v1/datasets/${world.ids.dataset}/records/search?include=responses`, body: {} },
+      },
     ];
   };
 
   it("gives annotators of A only their own responses and visible metadata on every record path; owner and admin of A see all", async () => {
-    const vectorName = (await get<{ items: { name: string }[] }>("owner", `/api/v1/datasets/${world.ids.dataset}/vectors-settings`)).items[0]!.name;
+    const vectorName = (await get<{ items: { name: string }[] }>("owner", `/api/v1/datasets/${world.ids.dataset}/vectors-settings`))
+      .items[0]!.name;
     const failures: string[] = [];
     let recordsSeen = 0;
     for (const actor of ["annotatorA", "annotatorA2"] as const) {
       for (const p of recordPaths(vectorName)) {
         const res = await call(world, p.method, p.req, actor);
-        if (p.name.startsWith("admin")) { if (res.status !== 403) failures.push(`${p.name} as ${actor}: ${res.status}`); continue; }
-        if (res.status !== 200) { failures.push(`${p.name} as ${actor}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`); continue; }
+        if (p.name.startsWith("admin")) {
+          if (res.status !== 403) failures.push(`${p.name} as ${actor}: ${res.status}`);
+          continue;
+        }
+        if (res.status !== 200) {
+          failures.push(`${p.name} as ${actor}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+          continue;
+        }
         const text = JSON.stringify(res.body);
         if (text.includes(world.ids.record)) recordsSeen++;
-        for (const secret of secretsFor(actor, world.ids)) if (text.includes(secret)) failures.push(`${p.name} as ${actor}: carries ${secret}`);
-        if (text.includes("\"secret\"")) failures.push(`${p.name} as ${actor}: names the hidden property`);
+        for (const secret of secretsFor(actor, world.ids))
+          if (text.includes(secret)) failures.push(`${p.name} as ${actor}: carries ${secret}`);
+        if (text.includes('"secret"')) failures.push(`${p.name} as ${actor}: names the hidden property`);
       }
     }
     // The annotators did get the record (and their own response) on the record paths: the check above is not vacuous.
@@ -527,9 +1055,13 @@ describe("no leaks through lists and search", () => {
       for (const body of bodies) {
         const res = await call(world, "POST", { path, body }, actor);
         expect(res.status, JSON.stringify(body)).toBe(422);
-        expect(res.body).toEqual({ detail: "Metadata property `secret` is not visible for annotators: annotators cannot filter or sort by it" });
+        expect(res.body).toEqual({
+          detail: "Metadata property `secret` is not visible for annotators: annotators cannot filter or sort by it",
+        });
       }
-      expect((await call(world, "GET", { path: `/api/v1/metadata-properties/${world.ids.hiddenMetadata}/metrics` }, actor)).status).toBe(403);
+      expect((await call(world, "GET", { path: `/api/v1/metadata-properties/${world.ids.hiddenMetadata}/metrics` }, actor)).status).toBe(
+        403,
+      );
     }
     for (const actor of ["owner", "adminA"] as const) {
       const res = await call(world, "POST", { path, body: bodies[0] }, actor);
@@ -540,7 +1072,14 @@ describe("no leaks through lists and search", () => {
 
   it("lets an admin attribute bulk responses only to members of the dataset's workspace; the owner to any user", async () => {
     const annotatorB = (await get<{ id: string }>("annotatorB", "/api/v1/me")).id;
-    const item = (userId: string) => ({ items: [{ fields: { text: `attributed ${randomUUID()}` }, responses: [{ user_id: userId, values: labelValues(world.ids), status: "submitted" }] }] });
+    const item = (userId: string) => ({
+      items: [
+        {
+          fields: { text: `attributed ${randomUUID()}` },
+          responses: [{ user_id: userId, values: labelValues(world.ids), status: "submitted" }],
+        },
+      ],
+    });
     const sqlite = server.ctx.store.sqlite!;
     await indexRecordTexts(server.ctx.store.db);
     const before = tableChecksums(sqlite);
@@ -551,18 +1090,29 @@ describe("no leaks through lists and search", () => {
     ];
     for (const res of refused) {
       expect(res.status).toBe(422);
-      expect(res.body).toEqual({ detail: `Record at position 0 is not valid because user with id \`${annotatorB}\` is not a member of the dataset's workspace: admins can only add responses for its members` });
+      expect(res.body).toEqual({
+        detail: `Record at position 0 is not valid because user with id \`${annotatorB}\` is not a member of the dataset's workspace: admins can only add responses for its members`,
+      });
     }
     expect(tableChecksums(sqlite)).toEqual(before);
-    expect((await call(world, "POST", { path: `/api/v1/datasets/${world.ids.dataset}/records/bulk`, body: item(world.ids.member) }, "adminA")).status).toBe(201);
-    const byOwner = await call(world, "POST", { path: `/api/v1/datasets/${world.ids.dataset}/records/bulk`, body: item(annotatorB) }, "owner");
+    expect(
+      (await call(world, "POST", { path: `/api/v1/datasets/${world.ids.dataset}/records/bulk`, body: item(world.ids.member) }, "adminA"))
+        .status,
+    ).toBe(201);
+    const byOwner = await call(
+      world,
+      "POST",
+      { path: `/api/v1/datasets/${world.ids.dataset}/records/bulk`, body: item(annotatorB) },
+      "owner",
+    );
     expect(byOwner.status).toBe(201);
     expect((byOwner.body as { items: { responses: { user_id: string }[] }[] }).items[0]!.responses[0]!.user_id).toBe(annotatorB);
   });
 
   it("tells anonymous callers and wrong keys only the version at /status; signed-in users get the rest", async () => {
     for (const actor of ["anonymous", "wrongKey"] as const) expect(await get(actor, "/api/v1/status")).toEqual({ version: "2.8.0" });
-    for (const actor of ["owner", "annotatorB"] as const) expect(Object.keys(await get<Json>(actor, "/api/v1/status"))).toEqual(expect.arrayContaining(["version", "search_engine", "memory"]));
+    for (const actor of ["owner", "annotatorB"] as const)
+      expect(Object.keys(await get<Json>(actor, "/api/v1/status"))).toEqual(expect.arrayContaining(["version", "search_engine", "memory"]));
   });
 
   it("does not return password hashes or other users' API keys anywhere", async () => {

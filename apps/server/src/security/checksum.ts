@@ -19,13 +19,17 @@ const derived = (name: string) => DERIVED_TABLES.has(name) || name.startsWith("r
  * skipped). Tests compare it before and after requests that must fail.
  */
 export function tableChecksums(sqlite: SQLite.Database, skip: ReadonlySet<string> = VOLATILE_TABLES): Record<string, string> {
-  const tables = sqlite.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as { name: string; sql: string | null }[];
+  const tables = sqlite
+    .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+    .all() as { name: string; sql: string | null }[];
   const out: Record<string, string> = {};
   for (const { name, sql } of tables) {
     if (skip.has(name) || derived(name) || /^\s*CREATE\s+VIRTUAL/i.test(sql ?? "")) continue;
     const quoted = `"${name.replace(/"/g, '""')}"`;
     const rows = (sqlite.prepare(`SELECT * FROM ${quoted}`).all() as Record<string, unknown>[])
-      .map((row) => JSON.stringify(row, (_k, v: unknown) => (Buffer.isBuffer(v) ? v.toString("base64") : typeof v === "bigint" ? v.toString() : v)))
+      .map((row) =>
+        JSON.stringify(row, (_k, v: unknown) => (Buffer.isBuffer(v) ? v.toString("base64") : typeof v === "bigint" ? v.toString() : v)),
+      )
       .sort();
     const hash = createHash("sha256");
     for (const row of rows) hash.update(`${row}\n`);

@@ -5,8 +5,12 @@ import { startTestServer, type TestServer } from "../testing/test-server.js";
 
 /** Issue 21: a 431 (URL over the header limit) on a kept-alive connection must not reset the client's next request. */
 let server: TestServer;
-beforeAll(async () => { server = await startTestServer(); });
-afterAll(async () => { await server.stop(); });
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server.stop();
+});
 
 const LONG_PATH = `/api/v1/datasets?name=${"x".repeat(20_000)}`;
 
@@ -16,10 +20,15 @@ function raw(port: number, text: string): Promise<string> {
     const socket = connect(port, "127.0.0.1", () => socket.write(text));
     let out = "";
     socket.setEncoding("latin1");
-    socket.on("data", (d: string) => { out += d; });
+    socket.on("data", (d: string) => {
+      out += d;
+    });
     socket.on("end", () => resolve(out));
     socket.on("error", reject);
-    setTimeout(() => { socket.destroy(); resolve(out); }, 3000);
+    setTimeout(() => {
+      socket.destroy();
+      resolve(out);
+    }, 3000);
   });
 }
 
@@ -28,7 +37,9 @@ function get(agent: Agent, port: number, path: string): Promise<{ status: number
     const req = request({ host: "127.0.0.1", port, path, agent, headers: server.ownerHeaders }, (res) => {
       let body = "";
       res.setEncoding("utf8");
-      res.on("data", (d: string) => { body += d; });
+      res.on("data", (d: string) => {
+        body += d;
+      });
       res.on("end", () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, body }));
     });
     req.on("error", reject);

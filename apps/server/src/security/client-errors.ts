@@ -14,10 +14,15 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
     return;
   }
   const status = error.code === "HPE_HEADER_OVERFLOW" ? 431 : error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : 400;
-  const detail = status === 431 ? "The request's URL or headers are too large" : status === 408 ? "The request took too long" : "The request is malformed";
+  const detail =
+    status === 431
+      ? "The request's URL or headers are too large"
+      : status === 408
+        ? "The request took too long"
+        : "The request is malformed";
   const body = JSON.stringify({ detail });
   socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n`
-    + `Content-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\n\r\n${body}`,
   );
 }

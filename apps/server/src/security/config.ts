@@ -57,7 +57,10 @@ export function parseTrustProxy(value: string | undefined): SecurityConfig["trus
     const hops = Number(v);
     return (_address: string, hop: number) => hop < hops;
   }
-  return v.split(",").map((s) => s.trim()).filter(Boolean);
+  return v
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /** Hosted spaces (Hugging Face) show the app inside huggingface.co, so embedding must be allowed there. */

@@ -4,8 +4,12 @@ import { fuzzRoutes } from "./fuzz.js";
 
 // A quick seeded pass over every route; tools/security runs thousands (FUZZ_RUNS).
 let server: TestServer;
-beforeAll(async () => { server = await startTestServer({ TESSERA_HUB_DATASETS_SERVER_URL: "http://127.0.0.1:9", TESSERA_HUB_TIMEOUT_MS: "500" }); });
-afterAll(async () => { await server.stop(); });
+beforeAll(async () => {
+  server = await startTestServer({ TESSERA_HUB_DATASETS_SERVER_URL: "http://127.0.0.1:9", TESSERA_HUB_TIMEOUT_MS: "500" });
+});
+afterAll(async () => {
+  await server.stop();
+});
 
 it("answers random and malformed requests to every route without a 5xx, and failed requests change nothing", async () => {
   const report = await fuzzRoutes(server, { runs: Number(process.env.FUZZ_RUNS ?? 600), seed: Number(process.env.FUZZ_SEED ?? 20261121) });

@@ -13,26 +13,92 @@ import { HOSTILE_NAMES, HOSTILE_SEARCH_TEXTS } from "../testing/hostile-inputs.j
  * Invariants: never a 5xx, and a request that fails (4xx) leaves every table exactly as it was.
  */
 
-export interface FuzzReport { requests: number; statuses: Record<number, number>; problems: string[] }
+export interface FuzzReport {
+  requests: number;
+  statuses: Record<number, number>;
+  problems: string[];
+}
 
-interface FuzzWorld { ids: Record<string, string>; headers: Record<string, Record<string, string>>; validBodies: Record<string, unknown> }
+interface FuzzWorld {
+  ids: Record<string, string>;
+  headers: Record<string, Record<string, string>>;
+  validBodies: Record<string, unknown>;
+}
 
 const NASTY_STRINGS = [
-  "", " ", "null", "undefined", "0", "-1", "1e309", "NaN", "true", "[]", "{}", "%00", "\u0000", "../../etc/passwd", "..%2F..%2Fetc%2Fpasswd",
-  "' OR '1'='1", "1; DROP TABLE users; --", "\" OR 1=1 --", "<script>window.__pwned()</script>", "${7*7}", "{{7*7}}", "__proto__", "constructor",
-  "x".repeat(600), "é".repeat(300), "😀".repeat(100), "\ud800", "00000000-0000-0000-0000-000000000000", "ffffffff-ffff-ffff-ffff-ffffffffffff",
-  "00000000-0000-0000-0000-00000000000g", "*", "%", "_", "\\", "\n\r\t",
+  "",
+  " ",
+  "null",
+  "undefined",
+  "0",
+  "-1",
+  "1e309",
+  "NaN",
+  "true",
+  "[]",
+  "{}",
+  "%00",
+  "\u0000",
+  "../../etc/passwd",
+  "..%2F..%2Fetc%2Fpasswd",
+  "' OR '1'='1",
+  "1; DROP TABLE users; --",
+  '" OR 1=1 --',
+  "<script>window.__pwned()</script>",
+  "${7*7}",
+  "{{7*7}}",
+  "__proto__",
+  "constructor",
+  "x".repeat(600),
+  "é".repeat(300),
+  "😀".repeat(100),
+  "\ud800",
+  "00000000-0000-0000-0000-000000000000",
+  "ffffffff-ffff-ffff-ffff-ffffffffffff",
+  "00000000-0000-0000-0000-00000000000g",
+  "*",
+  "%",
+  "_",
+  "\\",
+  "\n\r\t",
 ];
 
-const QUERY_KEYS = ["include", "offset", "limit", "ids", "workspace_id", "q", "sort_by", "response_status", "name", "code", "state", "redirect", "__proto__", "constructor"];
+const QUERY_KEYS = [
+  "include",
+  "offset",
+  "limit",
+  "ids",
+  "workspace_id",
+  "q",
+  "sort_by",
+  "response_status",
+  "name",
+  "code",
+  "state",
+  "redirect",
+  "__proto__",
+  "constructor",
+];
 
 function jsonValue(depth = 3): fc.Arbitrary<unknown> {
   return fc.letrec<{ v: unknown }>((tie) => ({
     v: fc.oneof(
       { depthSize: "small", maxDepth: depth },
-      fc.constantFrom(...NASTY_STRINGS), fc.string(), fc.integer(), fc.double(), fc.boolean(), fc.constant(null),
+      fc.constantFrom(...NASTY_STRINGS),
+      fc.string(),
+      fc.integer(),
+      fc.double(),
+      fc.boolean(),
+      fc.constant(null),
       fc.array(tie("v"), { maxLength: 4 }),
-      fc.dictionary(fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom("id", "name", "values", "items", "fields", "settings", "type", "value", "status", "__proto__")), tie("v"), { maxKeys: 5 }),
+      fc.dictionary(
+        fc.oneof(
+          fc.string({ maxLength: 8 }),
+          fc.constantFrom("id", "name", "values", "items", "fields", "settings", "type", "value", "status", "__proto__"),
+        ),
+        tie("v"),
+        { maxKeys: 5 },
+      ),
     ),
   })).v;
 }
@@ -40,8 +106,12 @@ function jsonValue(depth = 3): fc.Arbitrary<unknown> {
 /** Seeded integers for the body mutations. */
 class Rand {
   private readonly next: () => number;
-  constructor(seed: number) { this.next = seededRandom(seed); }
-  nextInt(min: number, max: number): number { return min + Math.floor(this.next() * (max - min + 1)); }
+  constructor(seed: number) {
+    this.next = seededRandom(seed);
+  }
+  nextInt(min: number, max: number): number {
+    return min + Math.floor(this.next() * (max - min + 1));
+  }
 }
 
 /** Replaces, deletes or adds keys somewhere in a valid body. */
@@ -64,7 +134,8 @@ function hostileBody(routeKey: string, valid: unknown, random: Rand): unknown {
     const q = HOSTILE_SEARCH_TEXTS[random.nextInt(0, HOSTILE_SEARCH_TEXTS.length - 1)]!;
     return { query: { text: { q, field: random.nextInt(0, 1) ? "text" : null } } };
   }
-  if (valid !== null && typeof valid === "object" && "name" in valid) return { ...valid, name: HOSTILE_NAMES[random.nextInt(0, HOSTILE_NAMES.length - 1)] };
+  if (valid !== null && typeof valid === "object" && "name" in valid)
+    return { ...valid, name: HOSTILE_NAMES[random.nextInt(0, HOSTILE_NAMES.length - 1)] };
   return undefined;
 }
 
@@ -80,14 +151,35 @@ async function buildWorld(server: TestServer): Promise<FuzzWorld> {
   const annotator = await fx.member(ws.id, "annotator");
   const admin = await fx.member(ws.id, "admin");
   const records = await fx.ok<{ items: { id: string }[] }>("POST", `/datasets/${ds.id}/records/bulk`, {
-    items: Array.from({ length: 5 }, (_, i) => ({ fields: { text: `record ${i}` }, metadata: { genre: "news" }, vectors: { emb: [i, 1, 0] } })),
+    items: Array.from({ length: 5 }, (_, i) => ({
+      fields: { text: `record ${i}` },
+      metadata: { genre: "news" },
+      vectors: { emb: [i, 1, 0] },
+    })),
   });
   const record = records.items[0]!.id;
-  const response = await fx.ok<{ id: string }>("POST", `/records/${record}/responses`, { values: { label: { value: "yes" } }, status: "submitted" }, 201, annotator.headers);
+  const response = await fx.ok<{ id: string }>(
+    "POST",
+    `/records/${record}/responses`,
+    { values: { label: { value: "yes" } }, status: "submitted" },
+    201,
+    annotator.headers,
+  );
   const suggestion = await fx.ok<{ id: string }>("PUT", `/records/${record}/suggestions`, { question_id: question.id, value: "yes" }, 201);
   const ids: Record<string, string> = {
-    workspace_id: ws.id, dataset_id: ds.id, datasetId: ds.id, field_id: field.id, question_id: question.id, metadata_property_id: metadata.id,
-    vector_settings_id: vector.id, record_id: record, response_id: response.id, suggestion_id: suggestion.id, user_id: annotator.id, jobId: "job-1", provider: "huggingface",
+    workspace_id: ws.id,
+    dataset_id: ds.id,
+    datasetId: ds.id,
+    field_id: field.id,
+    question_id: question.id,
+    metadata_property_id: metadata.id,
+    vector_settings_id: vector.id,
+    record_id: record,
+    response_id: response.id,
+    suggestion_id: suggestion.id,
+    user_id: annotator.id,
+    jobId: "job-1",
+    provider: "huggingface",
   };
   const validBodies: Record<string, unknown> = {
     "POST /api/v1/token": { username: "owner", password: "wrong-password" },
@@ -97,12 +189,29 @@ async function buildWorld(server: TestServer): Promise<FuzzWorld> {
     "POST /api/v1/datasets": { name: "fuzz-ds", workspace_id: ws.id },
     "PATCH /api/v1/datasets/:dataset_id": { guidelines: "g", distribution: { strategy: "overlap", min_submitted: 1 } },
     "POST /api/v1/datasets/:dataset_id/fields": { name: "f2", title: "F", settings: { type: "text" } },
-    "POST /api/v1/datasets/:dataset_id/questions": { name: "q2", title: "Q", settings: { type: "rating", options: [{ value: 1 }, { value: 2 }] } },
+    "POST /api/v1/datasets/:dataset_id/questions": {
+      name: "q2",
+      title: "Q",
+      settings: { type: "rating", options: [{ value: 1 }, { value: 2 }] },
+    },
     "POST /api/v1/datasets/:dataset_id/metadata-properties": { name: "m2", title: "M", settings: { type: "float", min: 0, max: 1 } },
     "POST /api/v1/datasets/:dataset_id/vectors-settings": { name: "v2", title: "V", dimensions: 2 },
-    "POST /api/v1/datasets/:dataset_id/records/bulk": { items: [{ fields: { text: "t" }, metadata: { genre: "blog" }, vectors: { emb: [1, 2, 3] }, suggestions: [{ question_id: question.id, value: "no" }] }] },
+    "POST /api/v1/datasets/:dataset_id/records/bulk": {
+      items: [
+        {
+          fields: { text: "t" },
+          metadata: { genre: "blog" },
+          vectors: { emb: [1, 2, 3] },
+          suggestions: [{ question_id: question.id, value: "no" }],
+        },
+      ],
+    },
     "PUT /api/v1/datasets/:dataset_id/records/bulk": { items: [{ id: record, fields: { text: "t2" } }] },
-    "POST /api/v1/datasets/:dataset_id/records/search": { query: { text: { q: "record" } }, filters: { and: [{ type: "terms", scope: { entity: "metadata", metadata_property: "genre" }, values: ["news"] }] }, sort: [{ scope: { entity: "record", property: "inserted_at" }, order: "desc" }] },
+    "POST /api/v1/datasets/:dataset_id/records/search": {
+      query: { text: { q: "record" } },
+      filters: { and: [{ type: "terms", scope: { entity: "metadata", metadata_property: "genre" }, values: ["news"] }] },
+      sort: [{ scope: { entity: "record", property: "inserted_at" }, order: "desc" }],
+    },
     "POST /api/v1/me/datasets/:dataset_id/records/search": { query: { vector: { name: "emb", value: [1, 0, 0] } } },
     "PATCH /api/v1/records/:record_id": { metadata: { genre: "forum" }, vectors: { emb: [0, 0, 1] } },
     "POST /api/v1/records/:record_id/responses": { values: { label: { value: "no" } }, status: "submitted" },
@@ -110,17 +219,35 @@ async function buildWorld(server: TestServer): Promise<FuzzWorld> {
     "POST /api/v1/me/responses/bulk": { items: [{ record_id: record, values: { label: { value: "yes" } }, status: "submitted" }] },
     "PUT /api/v1/records/:record_id/suggestions": { question_id: question.id, value: "no", score: 0.5, agent: "a", type: "model" },
     "PATCH /api/v1/fields/:field_id": { title: "T", settings: { type: "text", use_markdown: true } },
-    "PATCH /api/v1/questions/:question_id": { title: "T", settings: { type: "label_selection", options: [{ value: "yes", text: "Y" }, { value: "no", text: "N" }] } },
+    "PATCH /api/v1/questions/:question_id": {
+      title: "T",
+      settings: {
+        type: "label_selection",
+        options: [
+          { value: "yes", text: "Y" },
+          { value: "no", text: "N" },
+        ],
+      },
+    },
     "PATCH /api/v1/metadata-properties/:metadata_property_id": { title: "T", visible_for_annotators: false },
     "PATCH /api/v1/vectors-settings/:vector_settings_id": { title: "T" },
     "PATCH /api/v1/users/:user_id": { first_name: "N", role: "admin" },
     "PUT /api/v1/users/:user_id": { first_name: "N" },
-    "POST /api/v1/datasets/:datasetId/import": { name: "owner/name", subset: "default", split: "train", mapping: { fields: [{ source: "text", target: "text" }] } },
+    "POST /api/v1/datasets/:datasetId/import": {
+      name: "owner/name",
+      subset: "default",
+      split: "train",
+      mapping: { fields: [{ source: "text", target: "text" }] },
+    },
   };
   return {
-    ids, validBodies,
+    ids,
+    validBodies,
     headers: {
-      owner: fx.owner, annotator: annotator.headers, admin: admin.headers, anonymous: {},
+      owner: fx.owner,
+      annotator: annotator.headers,
+      admin: admin.headers,
+      anonymous: {},
       garbage: { "x-argilla-api-key": "not-a-key", authorization: "Bearer not.a.jwt" },
     },
   };
@@ -135,7 +262,16 @@ function encodeSegment(value: string): string {
   }
 }
 
-interface FuzzCase { route: number; actor: string; idMode: number; idNasty: string; query: [string, string][]; bodyMode: number; body: unknown; seed: number }
+interface FuzzCase {
+  route: number;
+  actor: string;
+  idMode: number;
+  idNasty: string;
+  query: [string, string][];
+  bodyMode: number;
+  body: unknown;
+  seed: number;
+}
 
 export async function fuzzRoutes(server: TestServer, options: { runs: number; seed: number }): Promise<FuzzReport> {
   const world = await buildWorld(server);
@@ -148,55 +284,90 @@ export async function fuzzRoutes(server: TestServer, options: { runs: number; se
     actor: fc.constantFrom("owner", "owner", "admin", "annotator", "anonymous", "garbage"),
     idMode: fc.nat({ max: 3 }),
     idNasty: fc.oneof(fc.constantFrom(...NASTY_STRINGS), fc.uuid(), fc.string({ maxLength: 40 })),
-    query: fc.array(fc.tuple(fc.oneof(fc.constantFrom(...QUERY_KEYS), fc.string({ maxLength: 6 })), fc.oneof(fc.constantFrom(...NASTY_STRINGS), fc.string({ maxLength: 20 }), fc.integer().map(String))), { maxLength: 4 }),
+    query: fc.array(
+      fc.tuple(
+        fc.oneof(fc.constantFrom(...QUERY_KEYS), fc.string({ maxLength: 6 })),
+        fc.oneof(fc.constantFrom(...NASTY_STRINGS), fc.string({ maxLength: 20 }), fc.integer().map(String)),
+      ),
+      { maxLength: 4 },
+    ),
     bodyMode: fc.nat({ max: 6 }),
     body: jsonValue(),
     seed: fc.integer(),
   });
-  await fc.assert(fc.asyncProperty(arb, async (c) => {
-    const route = routes[c.route]!;
-    const routeKey = `${route.method} ${route.url}`;
-    // Keep the world: destructive calls by the owner on the real resources would empty it early.
-    const useValidIds = c.idMode > 0 && !(route.method === "DELETE" && c.actor === "owner");
-    const path = route.url.replace(/:(\w+)/g, (_, name: string) => encodeSegment(useValidIds ? world.ids[name] ?? c.idNasty : c.idNasty));
-    const qs = c.query.map(([k, v]) => `${encodeSegment(k)}=${encodeSegment(v)}`).join("&");
-    const headers: Record<string, string> = { ...world.headers[c.actor] };
-    let body: string | undefined;
-    if (route.method !== "GET" && (route.method !== "DELETE" || c.bodyMode === 6)) {
-      const valid = world.validBodies[routeKey];
-      const random = new Rand(c.seed);
-      switch (c.bodyMode) {
-        case 0: body = JSON.stringify(c.body); headers["content-type"] = "application/json"; break;
-        case 1: body = JSON.stringify(c.body).slice(0, Math.max(1, JSON.stringify(c.body).length - 1)) + "{"; headers["content-type"] = "application/json"; break;
-        case 2: body = new URLSearchParams({ username: JSON.stringify(c.body).slice(0, 300), password: JSON.stringify(c.body) ?? "" }).toString(); headers["content-type"] = "application/x-www-form-urlencoded"; break;
-        case 3: body = "\u0000\u00ff<xml/>"; headers["content-type"] = random.nextInt(0, 1) ? "text/plain" : "application/xml"; break;
-        case 4: body = JSON.stringify(hostileBody(routeKey, valid, random) ?? (valid === undefined ? c.body : mutate(valid, random))); headers["content-type"] = "application/json"; break;
-        default: body = JSON.stringify(valid === undefined ? c.body : mutate(valid, random)); headers["content-type"] = "application/json";
+  await fc.assert(
+    fc.asyncProperty(arb, async (c) => {
+      const route = routes[c.route]!;
+      const routeKey = `${route.method} ${route.url}`;
+      // Keep the world: destructive calls by the owner on the real resources would empty it early.
+      const useValidIds = c.idMode > 0 && !(route.method === "DELETE" && c.actor === "owner");
+      const path = route.url.replace(/:(\w+)/g, (_, name: string) =>
+        encodeSegment(useValidIds ? (world.ids[name] ?? c.idNasty) : c.idNasty),
+      );
+      const qs = c.query.map(([k, v]) => `${encodeSegment(k)}=${encodeSegment(v)}`).join("&");
+      const headers: Record<string, string> = { ...world.headers[c.actor] };
+      let body: string | undefined;
+      if (route.method !== "GET" && (route.method !== "DELETE" || c.bodyMode === 6)) {
+        const valid = world.validBodies[routeKey];
+        const random = new Rand(c.seed);
+        switch (c.bodyMode) {
+          case 0:
+            body = JSON.stringify(c.body);
+            headers["content-type"] = "application/json";
+            break;
+          case 1:
+            body = JSON.stringify(c.body).slice(0, Math.max(1, JSON.stringify(c.body).length - 1)) + "{";
+            headers["content-type"] = "application/json";
+            break;
+          case 2:
+            body = new URLSearchParams({
+              username: JSON.stringify(c.body).slice(0, 300),
+              password: JSON.stringify(c.body) ?? "",
+            }).toString();
+            headers["content-type"] = "application/x-www-form-urlencoded";
+            break;
+          case 3:
+            body = "\u0000\u00ff<xml/>";
+            headers["content-type"] = random.nextInt(0, 1) ? "text/plain" : "application/xml";
+            break;
+          case 4:
+            body = JSON.stringify(hostileBody(routeKey, valid, random) ?? (valid === undefined ? c.body : mutate(valid, random)));
+            headers["content-type"] = "application/json";
+            break;
+          default:
+            body = JSON.stringify(valid === undefined ? c.body : mutate(valid, random));
+            headers["content-type"] = "application/json";
+        }
       }
-    }
-    // Records written by earlier (allowed) calls get their full-text rows from the background indexer: done now, so that it cannot change a table during this call.
-    await indexRecordTexts(server.ctx.store.db);
-    const before = tableChecksums(sqlite);
-    let status: number;
-    let text = "";
-    try {
-      const res = await fetch(`${server.url}${path}${qs ? `?${qs}` : ""}`, { method: route.method, headers, body, redirect: "manual" });
-      status = res.status;
-      text = await res.text();
-    } catch (error) {
-      report.problems.push(`${routeKey} ${path}: request failed ${String(error)}`);
-      return;
-    }
-    report.requests++;
-    report.statuses[status] = (report.statuses[status] ?? 0) + 1;
-    // The import route reports an unreachable Hub as 502/503 (the fuzz points it at a closed port); anything else is a bug.
-    const upstream = route.url.endsWith("/import") && (status === 502 || status === 503);
-    if (status >= 500 && !upstream) report.problems.push(`${route.method} ${path}?${qs} as ${c.actor} body=${(body ?? "").slice(0, 200)} -> ${status} ${text.slice(0, 200)}`);
-    if (status >= 400) {
-      const after = tableChecksums(sqlite);
-      const changed = Object.keys({ ...before, ...after }).filter((t) => before[t] !== after[t]);
-      if (changed.length > 0) report.problems.push(`${route.method} ${path} as ${c.actor} -> ${status} but changed ${changed.join(", ")}`);
-    }
-  }), { numRuns: options.runs, seed: options.seed, endOnFailure: true });
+      // Records written by earlier (allowed) calls get their full-text rows from the background indexer: done now, so that it cannot change a table during this call.
+      await indexRecordTexts(server.ctx.store.db);
+      const before = tableChecksums(sqlite);
+      let status: number;
+      let text = "";
+      try {
+        const res = await fetch(`${server.url}${path}${qs ? `?${qs}` : ""}`, { method: route.method, headers, body, redirect: "manual" });
+        status = res.status;
+        text = await res.text();
+      } catch (error) {
+        report.problems.push(`${routeKey} ${path}: request failed ${String(error)}`);
+        return;
+      }
+      report.requests++;
+      report.statuses[status] = (report.statuses[status] ?? 0) + 1;
+      // The import route reports an unreachable Hub as 502/503 (the fuzz points it at a closed port); anything else is a bug.
+      const upstream = route.url.endsWith("/import") && (status === 502 || status === 503);
+      if (status >= 500 && !upstream)
+        report.problems.push(
+          `${route.method} ${path}?${qs} as ${c.actor} body=${(body ?? "").slice(0, 200)} -> ${status} ${text.slice(0, 200)}`,
+        );
+      if (status >= 400) {
+        const after = tableChecksums(sqlite);
+        const changed = Object.keys({ ...before, ...after }).filter((t) => before[t] !== after[t]);
+        if (changed.length > 0)
+          report.problems.push(`${route.method} ${path} as ${c.actor} -> ${status} but changed ${changed.join(", ")}`);
+      }
+    }),
+    { numRuns: options.runs, seed: options.seed, endOnFailure: true },
+  );
   return report;
 }

@@ -3,7 +3,10 @@ import type { SecurityConfig } from "./config.js";
 import { CUSTOM_FIELD_FRAME_CSP, CUSTOM_FIELD_FRAME_HTML, securityHeaders } from "./headers.js";
 import { LoginLimiter, type LoginAttempt } from "./login-limiter.js";
 
-export interface RouteEntry { method: string; url: string }
+export interface RouteEntry {
+  method: string;
+  url: string;
+}
 
 const tables = new WeakMap<FastifyInstance, RouteEntry[]>();
 
@@ -41,8 +44,13 @@ export function installSecurity(app: FastifyInstance, config: SecurityConfig): v
 
   const { login } = config;
   const limiter = new LoginLimiter({
-    freePerPair: login.maxPerUser, freePerUser: 4 * login.maxPerUser, freePerAddress: login.maxPerAddress,
-    baseDelayMs: 1000, maxDelayMs: login.maxDelaySeconds * 1000, userMaxDelayMs: login.userMaxDelaySeconds * 1000, forgetMs: login.windowSeconds * 1000,
+    freePerPair: login.maxPerUser,
+    freePerUser: 4 * login.maxPerUser,
+    freePerAddress: login.maxPerAddress,
+    baseDelayMs: 1000,
+    maxDelayMs: login.maxDelaySeconds * 1000,
+    userMaxDelayMs: login.userMaxDelaySeconds * 1000,
+    forgetMs: login.windowSeconds * 1000,
   });
   const attempts = new WeakMap<FastifyRequest, LoginAttempt>();
   app.addHook("preHandler", async (request, reply) => {
@@ -64,5 +72,10 @@ export function installSecurity(app: FastifyInstance, config: SecurityConfig): v
   });
 
   app.get(CUSTOM_FIELD_FRAME_PATH, async (_request, reply) =>
-    reply.header("Content-Security-Policy", CUSTOM_FIELD_FRAME_CSP).header("Cache-Control", "no-cache").type("text/html; charset=utf-8").send(CUSTOM_FIELD_FRAME_HTML));
+    reply
+      .header("Content-Security-Policy", CUSTOM_FIELD_FRAME_CSP)
+      .header("Cache-Control", "no-cache")
+      .type("text/html; charset=utf-8")
+      .send(CUSTOM_FIELD_FRAME_HTML),
+  );
 }

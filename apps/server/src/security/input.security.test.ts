@@ -11,7 +11,10 @@ import { HOSTILE_SEARCH_TEXTS } from "../testing/hostile-inputs.js";
 const fx = serverForFile();
 
 const pattern = (field: string, regex: string, input: string) => ({
-  detail: { code: "argilla.api.errors::ValidationError", params: { errors: [{ type: "string_pattern_mismatch", loc: ["body", field], msg: `String should match pattern '${regex}'` }] } },
+  detail: {
+    code: "argilla.api.errors::ValidationError",
+    params: { errors: [{ type: "string_pattern_mismatch", loc: ["body", field], msg: `String should match pattern '${regex}'` }] },
+  },
   input,
 });
 
@@ -35,7 +38,10 @@ describe("names", () => {
       expect({ ...(created.body as Json), input: username }).toEqual(pattern("username", "^[A-Za-z0-9][A-Za-z0-9-_]*$", username));
       expect((await fx.request("PATCH", `/users/${user.id}`, { body: { username } })).status).toBe(422);
     }
-    expect((await fx.request("POST", "/users", { body: { username: `Mixed_Case-${Date.now()}`, first_name: "X", password: "password-1234" } })).status).toBe(201);
+    expect(
+      (await fx.request("POST", "/users", { body: { username: `Mixed_Case-${Date.now()}`, first_name: "X", password: "password-1234" } }))
+        .status,
+    ).toBe(201);
   });
 
   it("refuses control characters, edge whitespace and over-long names of datasets, fields, questions, metadata and vectors", async () => {
@@ -57,9 +63,16 @@ describe("names", () => {
       }
     }
     // Names the SDK and people use stay accepted: inner spaces and punctuation in dataset, field and vector names.
-    expect((await fx.request("POST", "/datasets", { body: { name: "My dataset (v2): reviews/2024", workspace_id: ws.id } })).status).toBe(201);
-    expect((await fx.request("POST", `/datasets/${ds.id}/fields`, { body: { name: "Text Field.1", title: "T", settings: { type: "text" } } })).status).toBe(201);
-    expect((await fx.request("POST", `/datasets/${ds.id}/vectors-settings`, { body: { name: "mini-lm:v2", title: "T", dimensions: 2 } })).status).toBe(201);
+    expect((await fx.request("POST", "/datasets", { body: { name: "My dataset (v2): reviews/2024", workspace_id: ws.id } })).status).toBe(
+      201,
+    );
+    expect(
+      (await fx.request("POST", `/datasets/${ds.id}/fields`, { body: { name: "Text Field.1", title: "T", settings: { type: "text" } } }))
+        .status,
+    ).toBe(201);
+    expect(
+      (await fx.request("POST", `/datasets/${ds.id}/vectors-settings`, { body: { name: "mini-lm:v2", title: "T", dimensions: 2 } })).status,
+    ).toBe(201);
     expect((await fx.request("PATCH", `/datasets/${ds.id}`, { body: { name: "renamed\u0007" } })).status).toBe(422);
   });
 });
@@ -67,7 +80,9 @@ describe("names", () => {
 describe("search text", () => {
   it("answers every hostile text with a result or a 4xx, never a 500, on both search routes, whole and per field", async () => {
     const { datasetId, fieldName } = await fx.readyDataset();
-    await fx.ok("POST", `/datasets/${datasetId}/records/bulk`, { items: [{ fields: { [fieldName]: "quick brown fox" } }, { fields: { [fieldName]: "it's a \"quoted\" text" } }] });
+    await fx.ok("POST", `/datasets/${datasetId}/records/bulk`, {
+      items: [{ fields: { [fieldName]: "quick brown fox" } }, { fields: { [fieldName]: 'it\'s a "quoted" text' } }],
+    });
     const statuses = new Map<number, number>();
     for (const q of [...HOSTILE_SEARCH_TEXTS, "x".repeat(10_001), Array.from({ length: 65 }, (_, i) => `w${i}`).join(" ")]) {
       for (const path of [`/me/datasets/${datasetId}/records/search`, `/datasets/${datasetId}/records/search`]) {
@@ -79,10 +94,14 @@ describe("search text", () => {
       }
     }
     expect([...statuses.keys()].sort()).toEqual([200, 422]);
-    const nul = await fx.request<{ total: number }>("POST", `/me/datasets/${datasetId}/records/search`, { body: { query: { text: { q: "quick\u0000fox" } } } });
+    const nul = await fx.request<{ total: number }>("POST", `/me/datasets/${datasetId}/records/search`, {
+      body: { query: { text: { q: "quick\u0000fox" } } },
+    });
     expect(nul.status).toBe(200);
     expect(nul.body.total).toBe(1);
-    const tooMany = await fx.request("POST", `/me/datasets/${datasetId}/records/search`, { body: { query: { text: { q: Array.from({ length: 65 }, (_, i) => `w${i}`).join(" ") } } } });
+    const tooMany = await fx.request("POST", `/me/datasets/${datasetId}/records/search`, {
+      body: { query: { text: { q: Array.from({ length: 65 }, (_, i) => `w${i}`).join(" ") } } },
+    });
     expect(tooMany.body).toEqual({ detail: "The search text has more than 64 different words" });
   });
 });

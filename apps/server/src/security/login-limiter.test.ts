@@ -1,7 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { LoginLimiter, type LoginLimits } from "./login-limiter.js";
 
-const LIMITS: LoginLimits = { freePerPair: 3, freePerUser: 12, freePerAddress: 8, baseDelayMs: 1000, maxDelayMs: 60_000, userMaxDelayMs: 5000, forgetMs: 900_000 };
+const LIMITS: LoginLimits = {
+  freePerPair: 3,
+  freePerUser: 12,
+  freePerAddress: 8,
+  baseDelayMs: 1000,
+  maxDelayMs: 60_000,
+  userMaxDelayMs: 5000,
+  forgetMs: 900_000,
+};
 
 function limiter() {
   let t = 1_000_000;
@@ -11,7 +19,13 @@ function limiter() {
     if (r.ok) l.failed(r.attempt);
     return r;
   };
-  return { l, fail, advance: (ms: number) => { t += ms; } };
+  return {
+    l,
+    fail,
+    advance: (ms: number) => {
+      t += ms;
+    },
+  };
 }
 
 describe("LoginLimiter", () => {

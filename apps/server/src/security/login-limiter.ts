@@ -23,14 +23,23 @@ export interface LoginLimits {
   forgetMs: number;
 }
 
-interface Counter { failures: number; lastAt: number }
+interface Counter {
+  failures: number;
+  lastAt: number;
+}
 type Key = "pair" | "user" | "address";
-export interface LoginAttempt { keys: Record<Key, string>; previous: Record<Key, Counter | undefined> }
+export interface LoginAttempt {
+  keys: Record<Key, string>;
+  previous: Record<Key, Counter | undefined>;
+}
 
 export class LoginLimiter {
   private readonly counters = new Map<string, Counter>();
 
-  constructor(private readonly limits: LoginLimits, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly limits: LoginLimits,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** Starts an attempt, or returns the seconds to wait when one of its counters is in a delay. */
   begin(username: string, address: string): { ok: true; attempt: LoginAttempt } | { ok: false; retryAfterSeconds: number } {
@@ -61,7 +70,11 @@ export class LoginLimiter {
       if (!current) continue;
       const previous = attempt.previous[key];
       if (current.failures <= 1) this.counters.delete(attempt.keys[key]);
-      else this.counters.set(attempt.keys[key], { failures: current.failures - 1, lastAt: previous && current.failures - 1 <= previous.failures ? previous.lastAt : current.lastAt });
+      else
+        this.counters.set(attempt.keys[key], {
+          failures: current.failures - 1,
+          lastAt: previous && current.failures - 1 <= previous.failures ? previous.lastAt : current.lastAt,
+        });
     }
   }
 

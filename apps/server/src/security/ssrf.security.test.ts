@@ -10,7 +10,11 @@ import { Fixtures } from "../testing/fixtures.js";
  * it request another host.
  */
 
-interface Recorder { server: Server; url: string; hits: string[] }
+interface Recorder {
+  server: Server;
+  url: string;
+  hits: string[];
+}
 
 async function recorder(handler: (url: string) => { status: number; headers?: Record<string, string>; body?: string }): Promise<Recorder> {
   const hits: string[] = [];
@@ -35,20 +39,46 @@ beforeAll(async () => {
   evil = await recorder(() => ({ status: 200, body: "{}" }));
   // The "Hub" answers every call with a redirect to the evil host.
   hub = await recorder((url) => ({ status: 302, headers: { location: `${evil.url}/stolen?from=${encodeURIComponent(url)}` } }));
-  server = await startTestServer({ TESSERA_HUB_DATASETS_SERVER_URL: hub.url, TESSERA_HUB_TIMEOUT_MS: "2000", TESSERA_HUB_RETRY_DELAY_MS: "10" });
+  server = await startTestServer({
+    TESSERA_HUB_DATASETS_SERVER_URL: hub.url,
+    TESSERA_HUB_TIMEOUT_MS: "2000",
+    TESSERA_HUB_RETRY_DELAY_MS: "10",
+  });
   fx = new Fixtures(server);
   const ready = await fx.readyDataset();
   datasetId = ready.datasetId;
   target = ready.fieldName;
 });
-afterAll(async () => { await server.stop(); evil.server.close(); hub.server.close(); });
+afterAll(async () => {
+  await server.stop();
+  evil.server.close();
+  hub.server.close();
+});
 
-const importBody = (name: string, extra: Record<string, unknown> = {}) => ({ name, subset: "default", split: "train", mapping: { fields: [{ source: "text", target }] }, ...extra });
+const importBody = (name: string, extra: Record<string, unknown> = {}) => ({
+  name,
+  subset: "default",
+  split: "train",
+  mapping: { fields: [{ source: "text", target }] },
+  ...extra,
+});
 
 describe("the Hub client only reaches the configured host", () => {
   it.each([
-    `${"http"}://127.0.0.1:1/x`, "//evil.example/x", "owner/name@evil.example", "../../etc/passwd", "owner/../../x", "owner/name/../../..", "owner/name?x=1",
-    "owner/name#frag", "owner%2Fname", "owner/name\r\nHost: evil", "file:///etc/passwd", "owner/name%00", "[::1]/x", "owner/name with space",
+    `${"http"}://127.0.0.1:1/x`,
+    "//evil.example/x",
+    "owner/name@evil.example",
+    "../../etc/passwd",
+    "owner/../../x",
+    "owner/name/../../..",
+    "owner/name?x=1",
+    "owner/name#frag",
+    "owner%2Fname",
+    "owner/name\r\nHost: evil",
+    "file:///etc/passwd",
+    "owner/name%00",
+    "[::1]/x",
+    "owner/name with space",
   ])("refuses the dataset name %j without any request", async (name) => {
     const before = hub.hits.length;
     const res = await fx.request("POST", `/datasets/${datasetId}/import`, { body: importBody(name) });
@@ -58,7 +88,9 @@ describe("the Hub client only reaches the configured host", () => {
   });
 
   it("sends hostile subset and split only as encoded query parameters to the configured host, and does not follow its redirects", async () => {
-    const res = await fx.request("POST", `/datasets/${datasetId}/import`, { body: importBody("owner/name", { subset: `x&dataset=evil/x#${evil.url}`, split: `${evil.url}/y` }) });
+    const res = await fx.request("POST", `/datasets/${datasetId}/import`, {
+      body: importBody("owner/name", { subset: `x&dataset=evil/x#${evil.url}`, split: `${evil.url}/y` }),
+    });
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.status).toBeLessThan(600);
     expect(res.status).not.toBe(500);

@@ -13,7 +13,10 @@ export const MAX_NAME_LENGTH = 200;
  * 28): 1-200 characters, no control characters (they hide in the UI and in exports), no leading or
  * trailing whitespace (" lead" and "lead" would look the same). 422 legacy ValidationError otherwise.
  */
-export const nameSchema = z.string().min(1).max(MAX_NAME_LENGTH)
+export const nameSchema = z
+  .string()
+  .min(1)
+  .max(MAX_NAME_LENGTH)
   .regex(/^\P{Cc}*$/u, { message: "String should not contain control characters" })
   .regex(/^(?!\s)[\s\S]*(?<!\s)$/, { message: "String should not start or end with whitespace" });
 
@@ -22,7 +25,10 @@ export const nameSchema = z.string().min(1).max(MAX_NAME_LENGTH)
  * `ES_INDEX_REGEX_PATTERN`): lower-case letters, digits, '-' and '_', not starting with '-' or '_'.
  */
 export const WORKSPACE_NAME_REGEX = /^[a-z0-9][a-z0-9-_]*$/;
-export const workspaceNameSchema = z.string().min(1).max(MAX_NAME_LENGTH)
+export const workspaceNameSchema = z
+  .string()
+  .min(1)
+  .max(MAX_NAME_LENGTH)
   .regex(WORKSPACE_NAME_REGEX, { message: `String should match pattern '${WORKSPACE_NAME_REGEX.source}'` });
 export const strictNameSchema = nameSchema.regex(NAME_REGEX, { message: `String should match pattern '${NAME_REGEX.source}'` });
 export const titleSchema = z.string().min(1).max(API_TITLE_MAX_LENGTH);
@@ -37,12 +43,15 @@ export function rejectNullKeys(body: unknown, keys: readonly string[]): void {
   const record = body as Record<string, unknown>;
   const nullKeys = keys.filter((key) => key in record && record[key] === null);
   if (nullKeys.length > 0) {
-    throw validationError([{ type: "value_error", loc: ["body"], msg: `The following keys must have non-null values: ${nullKeys.join(", ")}` }]);
+    throw validationError([
+      { type: "value_error", loc: ["body"], msg: `The following keys must have non-null values: ${nullKeys.join(", ")}` },
+    ]);
   }
 }
 
 /** Python-style set repr used in duplicate messages, e.g. `{'a', 'b'}`. */
-export const pySet = (values: readonly unknown[]): string => `{${values.map((v) => (typeof v === "string" ? `'${v}'` : String(v))).join(", ")}}`;
+export const pySet = (values: readonly unknown[]): string =>
+  `{${values.map((v) => (typeof v === "string" ? `'${v}'` : String(v))).join(", ")}}`;
 
 /** Python-style list repr, e.g. `['a', 'b']`. */
 export const pyList = (values: readonly string[]): string => `[${values.map((v) => `'${v}'`).join(", ")}]`;

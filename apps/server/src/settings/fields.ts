@@ -17,7 +17,10 @@ export const CustomFieldSettingsSchema = z.object({
 });
 
 export const FieldSettingsCreateSchema = z.discriminatedUnion("type", [
-  TextFieldSettingsSchema, ImageFieldSettingsSchema, ChatFieldSettingsSchema, CustomFieldSettingsSchema,
+  TextFieldSettingsSchema,
+  ImageFieldSettingsSchema,
+  ChatFieldSettingsSchema,
+  CustomFieldSettingsSchema,
 ]);
 /** The stored/returned shape of field settings. */
 export type FieldSettings = z.infer<typeof FieldSettingsCreateSchema>;

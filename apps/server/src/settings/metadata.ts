@@ -18,16 +18,23 @@ export const TermsMetadataSettingsSchema = z.object({
   type: z.literal("terms"),
   values: z.array(z.json()).min(1).max(TERMS_MAX_VALUES).nullable().default(null),
 });
-export const IntegerMetadataSettingsSchema = z.object({ type: z.literal("integer") })
-  .extend(minMax(z.number().int().min(Number.MIN_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER)).shape).superRefine(checkMinMax);
-export const FloatMetadataSettingsSchema = z.object({ type: z.literal("float") })
-  .extend(minMax(z.number()).shape).superRefine(checkMinMax);
+export const IntegerMetadataSettingsSchema = z
+  .object({ type: z.literal("integer") })
+  .extend(minMax(z.number().int().min(Number.MIN_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER)).shape)
+  .superRefine(checkMinMax);
+export const FloatMetadataSettingsSchema = z
+  .object({ type: z.literal("float") })
+  .extend(minMax(z.number()).shape)
+  .superRefine(checkMinMax);
 
 export const MetadataSettingsSchema = z.discriminatedUnion("type", [
-  TermsMetadataSettingsSchema, IntegerMetadataSettingsSchema, FloatMetadataSettingsSchema,
+  TermsMetadataSettingsSchema,
+  IntegerMetadataSettingsSchema,
+  FloatMetadataSettingsSchema,
 ]);
 export type MetadataSettings = z.infer<typeof MetadataSettingsSchema>;
 export type MetadataType = MetadataSettings["type"];
 
 export type MetadataRole = "admin" | "annotator";
-export const allowedRolesFor = (visibleForAnnotators: boolean): MetadataRole[] => (visibleForAnnotators ? ["admin", "annotator"] : ["admin"]);
+export const allowedRolesFor = (visibleForAnnotators: boolean): MetadataRole[] =>
+  visibleForAnnotators ? ["admin", "annotator"] : ["admin"];

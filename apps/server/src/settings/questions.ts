@@ -1,7 +1,15 @@
 import { z } from "zod";
 import {
-  HSL_COLOR_PATTERN, OPTION_COUNT_LIMITS, OPTION_TEXT_MAX_LENGTH, OPTION_VALUE_MAX_LENGTH, RATING_VALUE_MAX, RATING_VALUE_MIN,
-  SPAN_COLOR_MAX_LENGTH, VISIBLE_OPTIONS_MIN, duplicateOptionValues, visibleOptionsViolation,
+  HSL_COLOR_PATTERN,
+  OPTION_COUNT_LIMITS,
+  OPTION_TEXT_MAX_LENGTH,
+  OPTION_VALUE_MAX_LENGTH,
+  RATING_VALUE_MAX,
+  RATING_VALUE_MIN,
+  SPAN_COLOR_MAX_LENGTH,
+  VISIBLE_OPTIONS_MIN,
+  duplicateOptionValues,
+  visibleOptionsViolation,
 } from "@tessera/domain";
 import { descriptionSchema, pySet } from "./common.js";
 
@@ -44,7 +52,10 @@ const uniqueValues = (options: readonly { value: string | number }[], ctx: z.Ref
 
 const options = (min: number, max: number) => z.array(OptionSchema).min(min).max(max).superRefine(uniqueValues);
 const spanOptions = (min: number, max: number) => z.array(SpanOptionSchema).min(min).max(max).superRefine(uniqueValues);
-const visibleOptions = z.number().int().min(MIN_VISIBLE_OPTIONS, { message: `Input should be greater than or equal to ${MIN_VISIBLE_OPTIONS}` });
+const visibleOptions = z
+  .number()
+  .int()
+  .min(MIN_VISIBLE_OPTIONS, { message: `Input should be greater than or equal to ${MIN_VISIBLE_OPTIONS}` });
 
 export const visibleOptionsMessage = (count: number) =>
   `the value for 'visible_options' must be less or equal to the number of items in 'options' (${count})`;
@@ -60,29 +71,43 @@ export const RatingQuestionSettingsSchema = z.object({
   type: z.literal("rating"),
   options: z.array(RatingOptionSchema).min(OPTION_COUNT_LIMITS.rating.min).max(OPTION_COUNT_LIMITS.rating.max).superRefine(uniqueValues),
 });
-export const LabelSelectionQuestionSettingsSchema = z.object({
-  type: z.literal("label_selection"),
-  options: options(OPTION_COUNT_LIMITS.label_selection.min, LABEL_SELECTION_MAX_OPTIONS),
-  visible_options: visibleOptions.nullable().default(null),
-}).superRefine(checkVisible);
-export const MultiLabelSelectionQuestionSettingsSchema = z.object({
-  type: z.literal("multi_label_selection"),
-  options: options(OPTION_COUNT_LIMITS.multi_label_selection.min, OPTION_COUNT_LIMITS.multi_label_selection.max),
-  visible_options: visibleOptions.nullable().default(null),
-  options_order: z.enum(["natural", "suggestion"]).default("natural"),
-}).superRefine(checkVisible);
-export const RankingQuestionSettingsSchema = z.object({ type: z.literal("ranking"), options: options(OPTION_COUNT_LIMITS.ranking.min, RANKING_MAX_OPTIONS) });
-export const SpanQuestionSettingsSchema = z.object({
-  type: z.literal("span"),
-  field: z.string().min(1).max(200),
-  options: spanOptions(OPTION_COUNT_LIMITS.span.min, SPAN_MAX_OPTIONS),
-  visible_options: visibleOptions.nullable().default(null),
-  allow_overlapping: z.boolean().default(false),
-}).superRefine(checkVisible).transform((s) => ({ ...s, allow_character_annotation: true as const }));
+export const LabelSelectionQuestionSettingsSchema = z
+  .object({
+    type: z.literal("label_selection"),
+    options: options(OPTION_COUNT_LIMITS.label_selection.min, LABEL_SELECTION_MAX_OPTIONS),
+    visible_options: visibleOptions.nullable().default(null),
+  })
+  .superRefine(checkVisible);
+export const MultiLabelSelectionQuestionSettingsSchema = z
+  .object({
+    type: z.literal("multi_label_selection"),
+    options: options(OPTION_COUNT_LIMITS.multi_label_selection.min, OPTION_COUNT_LIMITS.multi_label_selection.max),
+    visible_options: visibleOptions.nullable().default(null),
+    options_order: z.enum(["natural", "suggestion"]).default("natural"),
+  })
+  .superRefine(checkVisible);
+export const RankingQuestionSettingsSchema = z.object({
+  type: z.literal("ranking"),
+  options: options(OPTION_COUNT_LIMITS.ranking.min, RANKING_MAX_OPTIONS),
+});
+export const SpanQuestionSettingsSchema = z
+  .object({
+    type: z.literal("span"),
+    field: z.string().min(1).max(200),
+    options: spanOptions(OPTION_COUNT_LIMITS.span.min, SPAN_MAX_OPTIONS),
+    visible_options: visibleOptions.nullable().default(null),
+    allow_overlapping: z.boolean().default(false),
+  })
+  .superRefine(checkVisible)
+  .transform((s) => ({ ...s, allow_character_annotation: true as const }));
 
 export const QuestionSettingsCreateSchema = z.discriminatedUnion("type", [
-  TextQuestionSettingsSchema, RatingQuestionSettingsSchema, LabelSelectionQuestionSettingsSchema,
-  MultiLabelSelectionQuestionSettingsSchema, RankingQuestionSettingsSchema, SpanQuestionSettingsSchema,
+  TextQuestionSettingsSchema,
+  RatingQuestionSettingsSchema,
+  LabelSelectionQuestionSettingsSchema,
+  MultiLabelSelectionQuestionSettingsSchema,
+  RankingQuestionSettingsSchema,
+  SpanQuestionSettingsSchema,
 ]);
 
 /** The stored/returned shape of question settings. */
@@ -102,14 +127,22 @@ export const QuestionSettingsUpdateSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("text"), use_markdown: z.boolean().optional() }),
   z.object({ type: z.literal("rating") }),
   z.object({ type: z.literal("ranking") }),
-  z.object({ type: z.literal("label_selection"), visible_options: visibleOptions.nullable().optional(), options: options(OPTION_COUNT_LIMITS.label_selection.min, LABEL_SELECTION_MAX_OPTIONS).optional() }),
   z.object({
-    type: z.literal("multi_label_selection"), visible_options: visibleOptions.nullable().optional(),
-    options: options(OPTION_COUNT_LIMITS.multi_label_selection.min, OPTION_COUNT_LIMITS.multi_label_selection.max).optional(), options_order: z.enum(["natural", "suggestion"]).optional(),
+    type: z.literal("label_selection"),
+    visible_options: visibleOptions.nullable().optional(),
+    options: options(OPTION_COUNT_LIMITS.label_selection.min, LABEL_SELECTION_MAX_OPTIONS).optional(),
   }),
   z.object({
-    type: z.literal("span"), visible_options: visibleOptions.nullable().optional(),
-    options: spanOptions(OPTION_COUNT_LIMITS.span.min, SPAN_MAX_OPTIONS).optional(), allow_overlapping: z.boolean().optional(),
+    type: z.literal("multi_label_selection"),
+    visible_options: visibleOptions.nullable().optional(),
+    options: options(OPTION_COUNT_LIMITS.multi_label_selection.min, OPTION_COUNT_LIMITS.multi_label_selection.max).optional(),
+    options_order: z.enum(["natural", "suggestion"]).optional(),
+  }),
+  z.object({
+    type: z.literal("span"),
+    visible_options: visibleOptions.nullable().optional(),
+    options: spanOptions(OPTION_COUNT_LIMITS.span.min, SPAN_MAX_OPTIONS).optional(),
+    allow_overlapping: z.boolean().optional(),
   }),
 ]);
 export type QuestionSettingsUpdate = z.infer<typeof QuestionSettingsUpdateSchema>;
@@ -118,7 +151,10 @@ export type QuestionSettingsUpdate = z.infer<typeof QuestionSettingsUpdateSchema
  * Applies a validated settings update to stored settings. Returns the new settings or a flat-422 message
  * (contract 3.6 update rules: same type, same option values, visible_options bound, allow_overlapping not disabled).
  */
-export function applyQuestionSettingsUpdate(stored: QuestionSettings, update: QuestionSettingsUpdate): { settings: QuestionSettings } | { error: string } {
+export function applyQuestionSettingsUpdate(
+  stored: QuestionSettings,
+  update: QuestionSettingsUpdate,
+): { settings: QuestionSettings } | { error: string } {
   if (stored.type !== update.type) return { error: `question type cannot be changed. expected '${stored.type}' but got '${update.type}'` };
   if (update.type === "text" || update.type === "rating" || update.type === "ranking") {
     const next = { ...stored } as Record<string, unknown>;
@@ -134,7 +170,9 @@ export function applyQuestionSettingsUpdate(stored: QuestionSettings, update: Qu
     const after = update.options.map((o) => o.value).sort();
     const unexpected = after.filter((value, i) => value !== before[i]);
     if (unexpected.length > 0) {
-      return { error: `the option values cannot be modified. found unexpected option values: [${unexpected.map((v) => `'${v}'`).join(", ")}]` };
+      return {
+        error: `the option values cannot be modified. found unexpected option values: [${unexpected.map((v) => `'${v}'`).join(", ")}]`,
+      };
     }
   }
   if (visibleOptionsViolation(update.visible_options, current.options.length)?.kind === "visibleOptions.overOptions") {

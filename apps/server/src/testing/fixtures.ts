@@ -8,7 +8,10 @@ import { startTestServer, type TestServer } from "./test-server.js";
  */
 export type Headers = Record<string, string>;
 export type Json = Record<string, unknown>;
-export interface ApiResponse<T = Json> { status: number; body: T }
+export interface ApiResponse<T = Json> {
+  status: number;
+  body: T;
+}
 
 export interface Actor {
   id: string;
@@ -22,17 +25,26 @@ export interface Actor {
 
 let counter = 0;
 /** A short unique name (safe for question/metadata name regexes). */
-export const uniqueName = (prefix = "n"): string => `${prefix}-${Date.now().toString(36)}-${(counter++).toString(36)}-${randomUUID().slice(0, 4)}`;
+export const uniqueName = (prefix = "n"): string =>
+  `${prefix}-${Date.now().toString(36)}-${(counter++).toString(36)}-${randomUUID().slice(0, 4)}`;
 
 export class Fixtures {
   constructor(private readonly serverOrGetter: TestServer | (() => TestServer)) {}
 
-  get server(): TestServer { return typeof this.serverOrGetter === "function" ? this.serverOrGetter() : this.serverOrGetter; }
+  get server(): TestServer {
+    return typeof this.serverOrGetter === "function" ? this.serverOrGetter() : this.serverOrGetter;
+  }
 
-  get owner(): Headers { return this.server.ownerHeaders; }
+  get owner(): Headers {
+    return this.server.ownerHeaders;
+  }
 
   /** Sends a request; `body` objects go as JSON, strings are sent raw with a JSON content type. */
-  async request<T = Json>(method: string, path: string, options: { headers?: Headers | null; body?: unknown } = {}): Promise<ApiResponse<T>> {
+  async request<T = Json>(
+    method: string,
+    path: string,
+    options: { headers?: Headers | null; body?: unknown } = {},
+  ): Promise<ApiResponse<T>> {
     const headers: Headers = { ...(options.headers === undefined ? this.owner : (options.headers ?? {})) };
     let body: string | undefined;
     if (options.body !== undefined) {
@@ -45,7 +57,13 @@ export class Fixtures {
   }
 
   /** Like `request`, but throws unless the status is the expected one; returns the body. */
-  async ok<T = Json>(method: string, path: string, body?: unknown, expected = method === "POST" ? 201 : 200, headers?: Headers): Promise<T> {
+  async ok<T = Json>(
+    method: string,
+    path: string,
+    body?: unknown,
+    expected = method === "POST" ? 201 : 200,
+    headers?: Headers,
+  ): Promise<T> {
     const res = await this.request<T>(method, path, { body, headers });
     if (res.status !== expected) throw new Error(`${method} ${path}: expected ${expected}, got ${res.status} ${JSON.stringify(res.body)}`);
     return res.body;
@@ -54,7 +72,13 @@ export class Fixtures {
   async user(role: Actor["role"] = "annotator", overrides: Json = {}): Promise<Actor> {
     const username = uniqueName(role);
     const password = "password-1234";
-    const user = await this.ok<Json & { id: string; api_key: string }>("POST", "/users", { username, password, role, first_name: username, ...overrides });
+    const user = await this.ok<Json & { id: string; api_key: string }>("POST", "/users", {
+      username,
+      password,
+      role,
+      first_name: username,
+      ...overrides,
+    });
     return { id: user.id, username, password, role, apiKey: user.api_key, headers: { "x-argilla-api-key": user.api_key } };
   }
 
@@ -85,14 +109,28 @@ export class Fixtures {
   async question(datasetId: string, body: Json = {}): Promise<Json & { id: string; name: string }> {
     const name = uniqueName("q");
     return this.ok("POST", `/datasets/${datasetId}/questions`, {
-      name, title: name, required: true,
-      settings: { type: "label_selection", options: [{ value: "yes", text: "Yes" }, { value: "no", text: "No" }] }, ...body,
+      name,
+      title: name,
+      required: true,
+      settings: {
+        type: "label_selection",
+        options: [
+          { value: "yes", text: "Yes" },
+          { value: "no", text: "No" },
+        ],
+      },
+      ...body,
     });
   }
 
   async metadataProperty(datasetId: string, body: Json = {}): Promise<Json & { id: string; name: string }> {
     const name = uniqueName("m");
-    return this.ok("POST", `/datasets/${datasetId}/metadata-properties`, { name, title: name, settings: { type: "terms", values: null }, ...body });
+    return this.ok("POST", `/datasets/${datasetId}/metadata-properties`, {
+      name,
+      title: name,
+      settings: { type: "terms", values: null },
+      ...body,
+    });
   }
 
   async vectorSettings(datasetId: string, body: Json = {}): Promise<Json & { id: string; name: string }> {
@@ -105,7 +143,9 @@ export class Fixtures {
   }
 
   /** A workspace, a draft dataset in it, one required text field and one required label question, published unless `draft`. */
-  async readyDataset(options: { draft?: boolean } = {}): Promise<{ workspaceId: string; datasetId: string; fieldName: string; questionName: string }> {
+  async readyDataset(
+    options: { draft?: boolean } = {},
+  ): Promise<{ workspaceId: string; datasetId: string; fieldName: string; questionName: string }> {
     const ws = await this.workspace();
     const ds = await this.dataset(ws.id);
     const field = await this.field(ds.id);
@@ -121,8 +161,12 @@ export class Fixtures {
  */
 export function serverForFile(env: Record<string, string> | (() => Record<string, string>) = {}): Fixtures {
   let server: TestServer | undefined;
-  beforeAll(async () => { server = await startTestServer(typeof env === "function" ? env() : env); });
-  afterAll(async () => { await server?.stop(); });
+  beforeAll(async () => {
+    server = await startTestServer(typeof env === "function" ? env() : env);
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
   return new Fixtures(() => {
     if (!server) throw new Error("the test server is not started: use the fixtures inside tests or hooks");
     return server;
@@ -139,4 +183,6 @@ export const MISSING = "00000000-0000-4000-8000-000000000000";
 /** The legacy 403 body of contract 1.4. */
 export const FORBIDDEN = { detail: { code: "argilla.api.errors::ForbiddenOperationError", params: { detail: "Operation not allowed" } } };
 /** The legacy 401 body of contract 1.1. */
-export const UNAUTHORIZED = { detail: { code: "argilla.api.errors::UnauthorizedError", params: { detail: "Could not validate credentials" } } };
+export const UNAUTHORIZED = {
+  detail: { code: "argilla.api.errors::UnauthorizedError", params: { detail: "Could not validate credentials" } },
+};

@@ -11,7 +11,11 @@ import type { Store } from "../db/store.js";
  * A migrated template database is made once per migration list (under an advisory lock, so parallel
  * test workers share it); every test database is a fresh copy of it (`CREATE DATABASE ... TEMPLATE`).
  */
-export interface TestDatabase { url: string; name: string; drop(): Promise<void> }
+export interface TestDatabase {
+  url: string;
+  name: string;
+  drop(): Promise<void>;
+}
 
 export const testDatabaseUrl = (): string | null => process.env.TESSERA_TEST_DATABASE_URL || null;
 
@@ -34,7 +38,14 @@ async function admin<T>(adminUrl: string, work: (client: pg.Client) => Promise<T
 }
 
 const templateName = (): string => {
-  const hash = createHash("sha256").update(JSON.stringify([Object.entries(migrations), Object.entries(postgresVariants)].map((list) => list.map(([name, m]) => [name, String(m.up)])))).digest("hex").slice(0, 12);
+  const hash = createHash("sha256")
+    .update(
+      JSON.stringify(
+        [Object.entries(migrations), Object.entries(postgresVariants)].map((list) => list.map(([name, m]) => [name, String(m.up)])),
+      ),
+    )
+    .digest("hex")
+    .slice(0, 12);
   return `tessera_tpl_${hash}`;
 };
 
@@ -75,8 +86,12 @@ export async function createTestDatabase(adminUrl: string): Promise<TestDatabase
     }
   });
   return {
-    url: withDatabase(adminUrl, name), name,
-    drop: () => admin(adminUrl, async (client) => { await client.query(`drop database if exists ${name} with (force)`); }),
+    url: withDatabase(adminUrl, name),
+    name,
+    drop: () =>
+      admin(adminUrl, async (client) => {
+        await client.query(`drop database if exists ${name} with (force)`);
+      }),
   };
 }
 
@@ -84,5 +99,11 @@ export async function createTestDatabase(adminUrl: string): Promise<TestDatabase
 export async function openTestPostgresStore(options: { poolSize?: number } = {}): Promise<Store> {
   const database = await createTestDatabase(testDatabaseUrl()!);
   const store = await openPostgresStore(database.url, { poolSize: options.poolSize ?? 4 });
-  return { ...store, close: async () => { await store.close(); await database.drop(); } };
+  return {
+    ...store,
+    close: async () => {
+      await store.close();
+      await database.drop();
+    },
+  };
 }

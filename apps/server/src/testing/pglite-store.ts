@@ -10,7 +10,9 @@ import { postgresKysely, preparePostgres } from "../db/postgres.js";
  * unaccent extensions: tests run the real PostgreSQL SQL, including pgvector's HNSW and `<=>`,
  * without a server. PGlite has one session, so the pool hands out one connection at a time.
  */
-export interface PgliteStore extends Store { pglite: PGlite }
+export interface PgliteStore extends Store {
+  pglite: PGlite;
+}
 
 const COMMAND = /^\s*(insert|update|delete|merge)\b/i;
 
@@ -19,8 +21,10 @@ export async function openPgliteStore(options: { pgvector?: boolean } = {}): Pro
     extensions: options.pgvector === false ? { unaccent } : { vector, unaccent },
     // The row shapes of the node-postgres pool (db/postgres.ts): JSON as text, bigint/numeric as numbers, booleans as 1/0.
     parsers: {
-      [types.JSON]: (v: string) => v, [types.JSONB]: (v: string) => v,
-      [types.INT8]: (v: string) => Number(v), [types.NUMERIC]: (v: string) => Number(v),
+      [types.JSON]: (v: string) => v,
+      [types.JSONB]: (v: string) => v,
+      [types.INT8]: (v: string) => Number(v),
+      [types.NUMERIC]: (v: string) => Number(v),
       [types.BOOL]: (v: string) => (v === "t" ? 1 : 0),
     },
   });
@@ -34,13 +38,26 @@ export async function openPgliteStore(options: { pgvector?: boolean } = {}): Pro
     release,
   });
   const pool: PostgresPool = {
-    connect: () => new Promise<PostgresPoolClient>((resolve) => {
-      queue = queue.then(() => new Promise<void>((release) => resolve(client(release))));
-    }),
-    end: async () => { await pglite.close(); },
+    connect: () =>
+      new Promise<PostgresPoolClient>((resolve) => {
+        queue = queue.then(() => new Promise<void>((release) => resolve(client(release))));
+      }),
+    end: async () => {
+      await pglite.close();
+    },
     options: {},
   };
   const db = postgresKysely(pool);
   const { vectorSearch } = await preparePostgres(db);
-  return { db, dialect: "postgres", sqlite: null, databaseUrl: null, vectorSearch, pglite, close: async () => { await db.destroy(); } };
+  return {
+    db,
+    dialect: "postgres",
+    sqlite: null,
+    databaseUrl: null,
+    vectorSearch,
+    pglite,
+    close: async () => {
+      await db.destroy();
+    },
+  };
 }

@@ -23,8 +23,19 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   const adminUrl = testDatabaseUrl();
   const database: TestDatabase | null = adminUrl && !env.DATABASE_URL ? await createTestDatabase(adminUrl) : null;
   const config = {
-    ...loadConfig({ TESSERA_OWNER_USERNAME: "owner", TESSERA_OWNER_PASSWORD: ownerPassword, ...(database ? { DATABASE_URL: database.url, TESSERA_DATABASE_POOL_SIZE: "4" } : {}), ...env }, []),
-    dataDir, port: 0, host: "127.0.0.1", webDist: null,
+    ...loadConfig(
+      {
+        TESSERA_OWNER_USERNAME: "owner",
+        TESSERA_OWNER_PASSWORD: ownerPassword,
+        ...(database ? { DATABASE_URL: database.url, TESSERA_DATABASE_POOL_SIZE: "4" } : {}),
+        ...env,
+      },
+      [],
+    ),
+    dataDir,
+    port: 0,
+    host: "127.0.0.1",
+    webDist: null,
   };
   let server: RunningServer;
   try {
@@ -40,8 +51,14 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     return { authorization: `Bearer ${access_token}` };
   };
   return {
-    ...server, ownerPassword, login,
+    ...server,
+    ownerPassword,
+    login,
     ownerHeaders: await login("owner", ownerPassword),
-    stop: async () => { await server.close(); await database?.drop(); rmSync(dataDir, { recursive: true, force: true }); },
+    stop: async () => {
+      await server.close();
+      await database?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
   };
 }

@@ -2,7 +2,13 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
 /** A local webhook receiver for tests (127.0.0.1, free port): records every request; `respond` picks the status. */
-export interface ReceivedRequest { method: string; path: string; headers: IncomingHttpHeaders; body: string; json: { type: string; version: number; timestamp: string; data: Record<string, unknown> } }
+export interface ReceivedRequest {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+  json: { type: string; version: number; timestamp: string; data: Record<string, unknown> };
+}
 
 export interface Receiver {
   url: string;
@@ -16,16 +22,25 @@ export interface Receiver {
 
 export async function startReceiver(): Promise<Receiver> {
   const receiver: Receiver = {
-    url: "", requests: [], respond: () => 200,
+    url: "",
+    requests: [],
+    respond: () => 200,
     async waitFor(predicate, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
       while (!predicate(receiver.requests)) {
-        if (Date.now() > deadline) throw new Error(`receiver: condition not met within ${timeoutMs} ms; got ${receiver.requests.map((r) => r.json?.type).join(", ")}`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `receiver: condition not met within ${timeoutMs} ms; got ${receiver.requests.map((r) => r.json?.type).join(", ")}`,
+          );
         await new Promise((r) => setTimeout(r, 25));
       }
       return receiver.requests;
     },
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -33,11 +48,24 @@ export async function startReceiver(): Promise<Receiver> {
     req.on("end", () => {
       const body = Buffer.concat(chunks).toString("utf8");
       let json: ReceivedRequest["json"];
-      try { json = JSON.parse(body) as ReceivedRequest["json"]; } catch { json = { type: "?", version: 0, timestamp: "", data: {} }; }
+      try {
+        json = JSON.parse(body) as ReceivedRequest["json"];
+      } catch {
+        json = { type: "?", version: 0, timestamp: "", data: {} };
+      }
       const entry: ReceivedRequest = { method: req.method ?? "", path: req.url ?? "", headers: req.headers, body, json };
       const index = receiver.requests.length;
       receiver.requests.push(entry);
-      void Promise.resolve(receiver.respond(entry, index)).then((status) => { res.statusCode = status; res.end(); }, () => { res.statusCode = 500; res.end(); });
+      void Promise.resolve(receiver.respond(entry, index)).then(
+        (status) => {
+          res.statusCode = status;
+          res.end();
+        },
+        () => {
+          res.statusCode = 500;
+          res.end();
+        },
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

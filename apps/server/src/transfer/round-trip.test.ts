@@ -16,7 +16,18 @@ async function datasetWithSettings(): Promise<string> {
   const ds = await fx.dataset(workspaceId);
   await fx.field(ds.id, { name: "text", title: "Text" });
   await fx.question(ds.id, { name: "label", title: "Label" });
-  await fx.question(ds.id, { name: "topics", title: "Topics", required: false, settings: { type: "multi_label_selection", options: [{ value: "a", text: "A" }, { value: "b", text: "B" }] } });
+  await fx.question(ds.id, {
+    name: "topics",
+    title: "Topics",
+    required: false,
+    settings: {
+      type: "multi_label_selection",
+      options: [
+        { value: "a", text: "A" },
+        { value: "b", text: "B" },
+      ],
+    },
+  });
   await fx.question(ds.id, { name: "note", title: "Note", required: false, settings: { type: "text" } });
   await fx.metadataProperty(ds.id, { name: "genre", title: "Genre" });
   await fx.metadataProperty(ds.id, { name: "n", title: "N", settings: { type: "integer" } });
@@ -36,11 +47,24 @@ beforeAll(async () => {
     external_id: `ext-${i}`,
     fields: { text: `Text ${i}: "quoted", comma, ünïcode\nsecond line` },
     metadata: { genre: i % 3 === 0 ? "news" : "blog", n: i, weight: i / 4 },
-    suggestions: i % 2 === 0 ? [{ question_id: q("label"), value: "yes", score: 0.5, agent: "m1" }, { question_id: q("topics"), value: ["a", "b"], score: [0.1, 0.2], agent: "m2" }] : [],
-    responses: i < 10 ? [
-      { user_id: a1.id, status: "submitted", values: { label: { value: "no" }, topics: { value: ["b"] }, note: { value: `note ${i}` } } },
-      ...(i < 5 ? [{ user_id: a2.id, status: i % 2 ? "draft" : "submitted", values: { label: { value: "yes" } } }] : []),
-    ] : [],
+    suggestions:
+      i % 2 === 0
+        ? [
+            { question_id: q("label"), value: "yes", score: 0.5, agent: "m1" },
+            { question_id: q("topics"), value: ["a", "b"], score: [0.1, 0.2], agent: "m2" },
+          ]
+        : [],
+    responses:
+      i < 10
+        ? [
+            {
+              user_id: a1.id,
+              status: "submitted",
+              values: { label: { value: "no" }, topics: { value: ["b"] }, note: { value: `note ${i}` } },
+            },
+            ...(i < 5 ? [{ user_id: a2.id, status: i % 2 ? "draft" : "submitted", values: { label: { value: "yes" } } }] : []),
+          ]
+        : [],
   }));
   await fx.ok("POST", `/datasets/${source}/records/bulk`, { items }, 201);
 }, 60_000);
@@ -50,16 +74,39 @@ const exported = async (datasetId: string, format: "jsonl" | "parquet") => {
   return Buffer.from(await res.arrayBuffer());
 };
 /** What must survive: everything but server ids and timestamps; responses by user. */
-const comparable = (bytes: Buffer) => bytes.toString("utf8").trim().split("\n").map((l) => JSON.parse(l) as ExportRecord).map((r) => ({
-  external_id: r.external_id, status: r.status, fields: r.fields, metadata: r.metadata, suggestions: r.suggestions,
-  responses: r.responses.map((x) => ({ username: x.username, status: x.status, values: x.values })).sort((a, b) => String(a.username).localeCompare(String(b.username))),
-}));
+const comparable = (bytes: Buffer) =>
+  bytes
+    .toString("utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as ExportRecord)
+    .map((r) => ({
+      external_id: r.external_id,
+      status: r.status,
+      fields: r.fields,
+      metadata: r.metadata,
+      suggestions: r.suggestions,
+      responses: r.responses
+        .map((x) => ({ username: x.username, status: x.status, values: x.values }))
+        .sort((a, b) => String(a.username).localeCompare(String(b.username))),
+    }));
 
 const MAPPING = {
   fields: [{ source: "text", target: "text" }],
-  metadata: [{ source: "metadata.genre", target: "genre" }, { source: "metadata.n", target: "n" }, { source: "metadata.weight", target: "weight" }],
-  suggestions: [{ source: "label.suggestion", target: "label" }, { source: "topics.suggestion", target: "topics" }],
-  responses: [{ source: "label.responses", target: "label" }, { source: "topics.responses", target: "topics" }, { source: "note.responses", target: "note" }],
+  metadata: [
+    { source: "metadata.genre", target: "genre" },
+    { source: "metadata.n", target: "n" },
+    { source: "metadata.weight", target: "weight" },
+  ],
+  suggestions: [
+    { source: "label.suggestion", target: "label" },
+    { source: "topics.suggestion", target: "topics" },
+  ],
+  responses: [
+    { source: "label.responses", target: "label" },
+    { source: "topics.responses", target: "topics" },
+    { source: "note.responses", target: "note" },
+  ],
   external_id: "external_id",
 };
 
@@ -68,14 +115,21 @@ describe("download, then upload into a new dataset", () => {
     it(`gives the same records, responses, suggestions and metadata (${format})`, async () => {
       const file = await exported(source, format);
       const target = await datasetWithSettings();
-      const res = await fetch(`${fx.server.url}/api/v1/uploads?filename=records.${format}`, { method: "POST", headers: { ...fx.owner, "content-type": "application/octet-stream" }, body: file });
+      const res = await fetch(`${fx.server.url}/api/v1/uploads?filename=records.${format}`, {
+        method: "POST",
+        headers: { ...fx.owner, "content-type": "application/octet-stream" },
+        body: file,
+      });
       expect(res.status).toBe(201);
-      const upload = await res.json() as { id: string; columns: Array<{ name: string; hint: string | null }> };
+      const upload = (await res.json()) as { id: string; columns: Array<{ name: string; hint: string | null }> };
       expect(upload.columns.find((c) => c.name === "label.responses")?.hint).toBe("responses");
       await fx.ok("POST", `/uploads/${upload.id}/import`, { dataset_id: target, mapping: MAPPING }, 202);
       for (let i = 0; i < 400; i++) {
         const state = await fx.ok<{ status: string; rows_stored: number; error: string | null }>("GET", `/uploads/${upload.id}`);
-        if (state.status !== "queued" && state.status !== "importing") { expect(state).toMatchObject({ status: "finished", rows_stored: 30, error: null }); break; }
+        if (state.status !== "queued" && state.status !== "importing") {
+          expect(state).toMatchObject({ status: "finished", rows_stored: 30, error: null });
+          break;
+        }
         await new Promise((r) => setTimeout(r, 25));
       }
       const before = comparable(await exported(source, "jsonl"));

@@ -11,11 +11,21 @@ import { PermanentJobError, type JobContext } from "../jobs/port.js";
  * `id.timestamp.body` with the webhook's secret). Redirects are never followed.
  */
 
-export interface WebhookMessage { id: string; type: string; timestamp: string; data: unknown }
+export interface WebhookMessage {
+  id: string;
+  type: string;
+  timestamp: string;
+  data: unknown;
+}
 
 /** The payload of one delivery job: one message for one webhook (the message id stays the same across retries). */
-export interface DeliveryPayload extends WebhookMessage { webhook_id: string }
-export interface DeliveryResult { status: number | null; skipped?: string }
+export interface DeliveryPayload extends WebhookMessage {
+  webhook_id: string;
+}
+export interface DeliveryResult {
+  status: number | null;
+  skipped?: string;
+}
 
 export const newMessageId = (): string => `msg_${randomBytes(16).toString("base64url")}`;
 /** A signing secret: 24 random bytes, base64 (what the Standard Webhooks libraries decode). */
@@ -29,11 +39,22 @@ export const messageBody = (message: WebhookMessage): string =>
 
 export class DeliveryError extends Error {
   override name = "DeliveryError";
-  constructor(message: string, readonly retryable: boolean) { super(message); }
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+  ) {
+    super(message);
+  }
 }
 
 /** POSTs one signed message; returns the receiver's status. Network failures and timeouts throw a retryable DeliveryError. */
-export async function sendMessage(url: string, secret: string, message: WebhookMessage, timeoutMs: number, signal?: AbortSignal): Promise<number> {
+export async function sendMessage(
+  url: string,
+  secret: string,
+  message: WebhookMessage,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<number> {
   const body = messageBody(message);
   const sentAt = new Date();
   const signature = new StandardWebhook(secret).sign(message.id, sentAt, body);
@@ -54,9 +75,11 @@ export async function sendMessage(url: string, secret: string, message: WebhookM
       body,
     });
   } catch (error) {
-    const reason = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")
-      ? `no answer within ${timeoutMs} ms`
-      : ((error as { cause?: { code?: string; message?: string } }).cause?.code ?? (error instanceof Error ? error.message : String(error)));
+    const reason =
+      error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")
+        ? `no answer within ${timeoutMs} ms`
+        : ((error as { cause?: { code?: string; message?: string } }).cause?.code ??
+          (error instanceof Error ? error.message : String(error)));
     throw new DeliveryError(`The webhook receiver at ${url} could not be reached: ${reason}`, true);
   }
   await res.body?.cancel().catch(() => undefined);
@@ -68,7 +91,12 @@ export async function sendMessage(url: string, secret: string, message: WebhookM
  * message and classifies the answer. 2xx: delivered. Network errors, timeouts, 408, 429 and 5xx:
  * retried by the queue. Other statuses (4xx, 3xx redirects): failed at once, retrying cannot help.
  */
-export async function deliverWebhook(db: Kysely<DB>, timeoutMs: number, payload: DeliveryPayload, context: Pick<JobContext, "signal">): Promise<DeliveryResult> {
+export async function deliverWebhook(
+  db: Kysely<DB>,
+  timeoutMs: number,
+  payload: DeliveryPayload,
+  context: Pick<JobContext, "signal">,
+): Promise<DeliveryResult> {
   const webhook = await db.selectFrom("webhooks").selectAll().where("id", "=", payload.webhook_id).executeTakeFirst();
   if (!webhook) return { status: null, skipped: "the webhook was deleted" };
   if (!webhook.enabled) return { status: null, skipped: "the webhook is disabled" };

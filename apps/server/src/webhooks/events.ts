@@ -7,9 +7,17 @@ import { datasetEventData, recordsEventData, responseEventData } from "./payload
 
 /** The event catalogue of contract 3.16. */
 export const WEBHOOK_EVENTS = [
-  "dataset.created", "dataset.updated", "dataset.deleted", "dataset.published",
-  "record.created", "record.updated", "record.deleted", "record.completed",
-  "response.created", "response.updated", "response.deleted",
+  "dataset.created",
+  "dataset.updated",
+  "dataset.deleted",
+  "dataset.published",
+  "record.created",
+  "record.updated",
+  "record.deleted",
+  "record.completed",
+  "response.created",
+  "response.updated",
+  "response.deleted",
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 
@@ -47,26 +55,38 @@ export interface EventSink {
  * event's data or drop it. The server answers a request only once the reads of the events emitted
  * so far are done (`read`, an onSend hook), so a client's next request cannot race them.
  */
-interface Snapshot { webhooks: { id: string }[]; data: unknown[] }
+interface Snapshot {
+  webhooks: { id: string }[];
+  data: unknown[];
+}
 
 export class WebhookEvents implements EventSink {
   private chain: Promise<void> = Promise.resolve();
   private pending = 0;
   private readonly reading = new Set<Promise<void>>();
 
-  constructor(private readonly db: Kysely<DB>, private readonly queue: JobQueue, private readonly onError: (error: unknown) => void = (error) => console.error("webhook events:", error)) {}
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly queue: JobQueue,
+    private readonly onError: (error: unknown) => void = (error) => console.error("webhook events:", error),
+  ) {}
 
   emit<T extends WebhookEventType>(type: T, ref: EventRefs[T]): void {
     const at = new Date();
     this.pending++;
     const snapshot = this.snapshot(type, ref as EventRefs[WebhookEventType]);
-    const read = snapshot.then(() => undefined, () => undefined);
+    const read = snapshot.then(
+      () => undefined,
+      () => undefined,
+    );
     this.reading.add(read);
     void read.then(() => this.reading.delete(read));
     this.chain = this.chain
       .then(async () => this.enqueue(type, await snapshot, at))
       .catch((error: unknown) => this.onError(error))
-      .finally(() => { this.pending--; });
+      .finally(() => {
+        this.pending--;
+      });
   }
 
   /** Resolves when the webhooks and data of every event emitted so far have been read (never rejects). */
@@ -80,8 +100,9 @@ export class WebhookEvents implements EventSink {
   }
 
   private async snapshot(type: WebhookEventType, ref: EventRefs[WebhookEventType]): Promise<Snapshot> {
-    const webhooks = (await this.db.selectFrom("webhooks").select(["id", "events"]).where("enabled", "=", 1).orderBy("inserted_at").orderBy("id").execute())
-      .filter((w) => (JSON.parse(w.events) as string[]).includes(type));
+    const webhooks = (
+      await this.db.selectFrom("webhooks").select(["id", "events"]).where("enabled", "=", 1).orderBy("inserted_at").orderBy("id").execute()
+    ).filter((w) => (JSON.parse(w.events) as string[]).includes(type));
     if (webhooks.length === 0) return { webhooks, data: [] };
     return { webhooks, data: await this.eventData(type, ref) };
   }

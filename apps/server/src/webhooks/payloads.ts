@@ -45,15 +45,27 @@ export async function datasetEventData(db: Kysely<DB>, datasetId: string) {
 }
 
 export interface RecordEventData {
-  id: string; status: string; fields: Record<string, unknown>; metadata: Record<string, unknown> | null; external_id: string | null;
-  dataset: DatasetEventData; inserted_at: string; updated_at: string;
+  id: string;
+  status: string;
+  fields: Record<string, unknown>;
+  metadata: Record<string, unknown> | null;
+  external_id: string | null;
+  dataset: DatasetEventData;
+  inserted_at: string;
+  updated_at: string;
 }
 
 /** Records that still exist, in the order of `recordIds` (datasets are loaded once each). */
 export async function recordsEventData(db: Kysely<DB>, recordIds: string[]): Promise<RecordEventData[]> {
   const rows = [];
   for (let i = 0; i < recordIds.length; i += 500) {
-    rows.push(...(await db.selectFrom("records").selectAll().where("id", "in", recordIds.slice(i, i + 500)).execute()));
+    rows.push(
+      ...(await db
+        .selectFrom("records")
+        .selectAll()
+        .where("id", "in", recordIds.slice(i, i + 500))
+        .execute()),
+    );
   }
   const byId = new Map(rows.map((r) => [r.id, r]));
   const datasets = new Map<string, DatasetEventData>();
@@ -69,8 +81,14 @@ export async function recordsEventData(db: Kysely<DB>, recordIds: string[]): Pro
     if (!dataset) continue;
     const record = recordOut(row);
     out.push({
-      id: record.id, status: record.status, fields: record.fields, metadata: record.metadata, external_id: record.external_id,
-      dataset, inserted_at: record.inserted_at, updated_at: record.updated_at,
+      id: record.id,
+      status: record.status,
+      fields: record.fields,
+      metadata: record.metadata,
+      external_id: record.external_id,
+      dataset,
+      inserted_at: record.inserted_at,
+      updated_at: record.updated_at,
     });
   }
   return out;
@@ -80,8 +98,20 @@ export async function responseEventData(db: Kysely<DB>, responseId: string) {
   const row = await db.selectFrom("responses").selectAll().where("id", "=", responseId).executeTakeFirst();
   if (!row) return null;
   const [record] = await recordsEventData(db, [row.record_id]);
-  const user = await db.selectFrom("users").select(["id", "first_name", "last_name", "username", "role", "inserted_at", "updated_at"]).where("id", "=", row.user_id).executeTakeFirst();
+  const user = await db
+    .selectFrom("users")
+    .select(["id", "first_name", "last_name", "username", "role", "inserted_at", "updated_at"])
+    .where("id", "=", row.user_id)
+    .executeTakeFirst();
   if (!record || !user) return null;
   const response = responseOut(row);
-  return { id: response.id, values: response.values, status: response.status, record, user, inserted_at: response.inserted_at, updated_at: response.updated_at };
+  return {
+    id: response.id,
+    values: response.values,
+    status: response.status,
+    record,
+    user,
+    inserted_at: response.inserted_at,
+    updated_at: response.updated_at,
+  };
 }

@@ -20,15 +20,19 @@ export const AppShell = observer(function AppShell({ children }: { children: Rea
 
   useEffect(() => watchConnectivity(window, toasts, (key) => t(key)), [toasts, t]);
 
-  useEffect(() => autorun(() => {
-    const user = session.user;
-    if (!user || warned.current) return;
-    warned.current = true;
-    void environment.execute().then((env) => {
-      const warning = persistentStorageWarning(env, user, (key, vars) => t(key, vars ?? {}));
-      if (warning) toasts.notify(warning);
-    });
-  }), [session, environment, toasts, t]);
+  useEffect(
+    () =>
+      autorun(() => {
+        const user = session.user;
+        if (!user || warned.current) return;
+        warned.current = true;
+        void environment.execute().then((env) => {
+          const warning = persistentStorageWarning(env, user, (key, vars) => t(key, vars ?? {}));
+          if (warning) toasts.notify(warning);
+        });
+      }),
+    [session, environment, toasts, t],
+  );
 
   return (
     <>

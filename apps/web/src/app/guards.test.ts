@@ -9,7 +9,9 @@ describe("route guard (spec section 2)", () => {
     expect(routeGuard(base)).toBe("/sign-in");
   });
   it("remembers the full wanted path as redirect", () => {
-    expect(routeGuard({ ...base, routeName: "dataset-settings", fullPath: "/dataset/1/settings?tab=x" })).toBe("/sign-in?redirect=%2Fdataset%2F1%2Fsettings%3Ftab%3Dx");
+    expect(routeGuard({ ...base, routeName: "dataset-settings", fullPath: "/dataset/1/settings?tab=x" })).toBe(
+      "/sign-in?redirect=%2Fdataset%2F1%2Fsettings%3Ftab%3Dx",
+    );
   });
   it("lets a logged-in user in and sends them away from sign-in", () => {
     expect(routeGuard({ ...base, loggedIn: true })).toBeNull();

@@ -1,14 +1,29 @@
 import { describe, expect, it, vi } from "vitest";
 import { Suspense } from "react";
 import { render, screen } from "@testing-library/react";
-import { canPrefetch, configureChunkReload, isChunkLoadError, lazyPage, prefetchPath, registerPrefetch, reloadAfterChunkError } from "./lazy-page";
+import {
+  canPrefetch,
+  configureChunkReload,
+  isChunkLoadError,
+  lazyPage,
+  prefetchPath,
+  registerPrefetch,
+  reloadAfterChunkError,
+} from "./lazy-page";
 
 describe("chunk reload (spec section 8)", () => {
   it("reloads at most once a minute", () => {
     let stored: number | undefined;
     let now = 1_000_000;
     const reload = vi.fn();
-    const deps = { get: () => stored, set: (v: number) => { stored = v; }, now: () => now, reload };
+    const deps = {
+      get: () => stored,
+      set: (v: number) => {
+        stored = v;
+      },
+      now: () => now,
+      reload,
+    };
     expect(reloadAfterChunkError(deps)).toBe(true);
     now += 59_999;
     expect(reloadAfterChunkError(deps)).toBe(false);
@@ -25,8 +40,14 @@ describe("chunk reload (spec section 8)", () => {
   it("a lazy page whose chunk fails reloads the page instead of erroring", async () => {
     const reload = vi.fn();
     configureChunkReload({ get: () => undefined, set: () => {}, now: () => 0, reload });
-    const Page = lazyPage(async () => { throw new TypeError("Failed to fetch dynamically imported module"); });
-    render(<Suspense fallback={<p>loading</p>}><Page /></Suspense>);
+    const Page = lazyPage(async () => {
+      throw new TypeError("Failed to fetch dynamically imported module");
+    });
+    render(
+      <Suspense fallback={<p>loading</p>}>
+        <Page />
+      </Suspense>,
+    );
     await vi.waitFor(() => expect(reload).toHaveBeenCalledOnce());
     expect(screen.getByText("loading")).toBeTruthy();
   });

@@ -23,12 +23,16 @@ export function reloadAfterChunkError(deps: ChunkReloadDeps): boolean {
 
 export function isChunkLoadError(error: unknown): boolean {
   const message = error instanceof Error ? `${error.name} ${error.message}` : String(error);
-  return /dynamically imported module|Importing a module script failed|ChunkLoadError|Unable to preload CSS|Loading chunk \S+ failed/i.test(message);
+  return /dynamically imported module|Importing a module script failed|ChunkLoadError|Unable to preload CSS|Loading chunk \S+ failed/i.test(
+    message,
+  );
 }
 
 let chunkDeps: ChunkReloadDeps | null = null;
 /** main.tsx wires the product storage and window.location here. */
-export function configureChunkReload(deps: ChunkReloadDeps): void { chunkDeps = deps; }
+export function configureChunkReload(deps: ChunkReloadDeps): void {
+  chunkDeps = deps;
+}
 
 export type LazyPage<P extends object = object> = LazyExoticComponent<ComponentType<P>> & { preload(): Promise<unknown> };
 
@@ -39,7 +43,10 @@ export type LazyPage<P extends object = object> = LazyExoticComponent<ComponentT
 export function lazyPage<P extends object>(load: () => Promise<ComponentType<P>>): LazyPage<P> {
   let pending: Promise<ComponentType<P>> | null = null;
   const preload = () => {
-    pending ??= load().catch((error: unknown) => { pending = null; throw error; });
+    pending ??= load().catch((error: unknown) => {
+      pending = null;
+      throw error;
+    });
     return pending;
   };
   const component = lazy(async () => {
@@ -69,10 +76,15 @@ export function prefetchPath(path: string): boolean {
   return true;
 }
 
-interface NetworkNavigator { onLine?: boolean; connection?: { saveData?: boolean; effectiveType?: string } }
+interface NetworkNavigator {
+  onLine?: boolean;
+  connection?: { saveData?: boolean; effectiveType?: string };
+}
 
 /** Spec section 1: no prefetch when offline, on a 2g connection or in data-saver mode. */
-export function canPrefetch(nav: NetworkNavigator | undefined = typeof navigator === "undefined" ? undefined : (navigator as NetworkNavigator)): boolean {
+export function canPrefetch(
+  nav: NetworkNavigator | undefined = typeof navigator === "undefined" ? undefined : (navigator as NetworkNavigator),
+): boolean {
   if (!nav) return false;
   if (nav.onLine === false) return false;
   if (nav.connection?.saveData) return false;

@@ -5,11 +5,18 @@ import { renderApp } from "./test-app";
 
 describe("route table (spec section 2)", () => {
   it.each([
-    ["/", "index"], ["/sign-in", "sign-in"], ["/welcome-hf-sign-in", "welcome-hf-sign-in"],
-    ["/new/stanfordnlp%2Fimdb", "new-id"], ["/new", "new-id"], ["/new-from-file", "new-from-file"],
-    ["/dataset/42/annotation-mode", "dataset-id-annotation-mode"], ["/dataset/42/settings", "dataset-id-settings"],
-    ["/oauth/huggingface/callback", "oauth-provider-callback"], ["/user-settings", "user-settings"],
-    ["/stanfordnlp%2Fimdb", "id"], ["/a/b/c", undefined],
+    ["/", "index"],
+    ["/sign-in", "sign-in"],
+    ["/welcome-hf-sign-in", "welcome-hf-sign-in"],
+    ["/new/stanfordnlp%2Fimdb", "new-id"],
+    ["/new", "new-id"],
+    ["/new-from-file", "new-from-file"],
+    ["/dataset/42/annotation-mode", "dataset-id-annotation-mode"],
+    ["/dataset/42/settings", "dataset-id-settings"],
+    ["/oauth/huggingface/callback", "oauth-provider-callback"],
+    ["/user-settings", "user-settings"],
+    ["/stanfordnlp%2Fimdb", "id"],
+    ["/a/b/c", undefined],
   ])("%s is %s", (path, name) => {
     expect(routeNameFor(path)).toBe(name);
   });

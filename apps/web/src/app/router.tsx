@@ -12,7 +12,9 @@ import { routeGuard } from "./guards";
 import { lazyPage, registerPrefetch, type LazyPage } from "./lazy-page";
 import { ROUTE_NAMES } from "./routes";
 
-export interface RouteHandle { name?: string }
+export interface RouteHandle {
+  name?: string;
+}
 
 /** The big pages are separate code chunks, prefetched when a link to them becomes visible. */
 export const pages = {
@@ -26,7 +28,11 @@ export const pages = {
 };
 
 function lazyElement(Page: LazyPage): ReactNode {
-  return <Suspense fallback={<PageLoading />}><Page /></Suspense>;
+  return (
+    <Suspense fallback={<PageLoading />}>
+      <Page />
+    </Suspense>
+  );
 }
 
 export interface MiddlewareDeps {
@@ -47,10 +53,28 @@ export function routeTable(): RouteObject[] {
     { index: true, element: <HomePage />, handle: { name: ROUTE_NAMES.index } },
     r("sign-in", ROUTE_NAMES.signIn, <SignInPage />, "/sign-in"),
     r("welcome-hf-sign-in", ROUTE_NAMES.welcomeHfSignIn, <WelcomeHfSignInPage />, "/welcome-hf-sign-in"),
-    r("new-from-file", ROUTE_NAMES.newFromFile, lazyElement(pages.fileDatasetCreation), "/new-from-file", pages.fileDatasetCreation.preload),
+    r(
+      "new-from-file",
+      ROUTE_NAMES.newFromFile,
+      lazyElement(pages.fileDatasetCreation),
+      "/new-from-file",
+      pages.fileDatasetCreation.preload,
+    ),
     r("new/:id?", ROUTE_NAMES.newDataset, lazyElement(pages.datasetCreation), "/new/:id?", pages.datasetCreation.preload),
-    r("dataset/:id?/annotation-mode", ROUTE_NAMES.annotation, lazyElement(pages.annotation), "/dataset/:id?/annotation-mode", pages.annotation.preload),
-    r("dataset/:id?/settings", ROUTE_NAMES.datasetSettings, lazyElement(pages.datasetSettings), "/dataset/:id?/settings", pages.datasetSettings.preload),
+    r(
+      "dataset/:id?/annotation-mode",
+      ROUTE_NAMES.annotation,
+      lazyElement(pages.annotation),
+      "/dataset/:id?/annotation-mode",
+      pages.annotation.preload,
+    ),
+    r(
+      "dataset/:id?/settings",
+      ROUTE_NAMES.datasetSettings,
+      lazyElement(pages.datasetSettings),
+      "/dataset/:id?/settings",
+      pages.datasetSettings.preload,
+    ),
     r("dataset/:id/agreement", ROUTE_NAMES.agreement, lazyElement(pages.agreement), "/dataset/:id/agreement", pages.agreement.preload),
     r("dataset/:id/review", ROUTE_NAMES.review, lazyElement(pages.review), "/dataset/:id/review", pages.review.preload),
     r("oauth/:provider?/callback", ROUTE_NAMES.oauthCallback, <OAuthCallbackPage />, "/oauth/:provider?/callback"),
@@ -96,10 +120,18 @@ export function createRoutes(deps: MiddlewareDeps): RouteObject[] {
     {
       id: "root",
       path: "/",
-      element: <AppShell><Outlet /></AppShell>,
+      element: (
+        <AppShell>
+          <Outlet />
+        </AppShell>
+      ),
       loader: middleware,
       shouldRevalidate: () => true,
-      errorElement: <AppShell><ErrorPage /></AppShell>,
+      errorElement: (
+        <AppShell>
+          <ErrorPage />
+        </AppShell>
+      ),
       hydrateFallbackElement: <PageLoading />,
       children,
     },

@@ -9,8 +9,13 @@ export function AppHeader({ children, actions }: { children?: ReactNode; actions
   const { t } = useTranslation();
   return (
     <header className="app-header">
-      <a className="skip-link" href="#main">{t("common.skipToContent")}</a>
-      <Link to="/" className="app-header__brand" aria-label={t("brand.homeLink")}><img src="/favicon.svg" alt="" width={28} height={28} /><span>{t("brand.name")}</span></Link>
+      <a className="skip-link" href="#main">
+        {t("common.skipToContent")}
+      </a>
+      <Link to="/" className="app-header__brand" aria-label={t("brand.homeLink")}>
+        <img src="/favicon.svg" alt="" width={28} height={28} />
+        <span>{t("brand.name")}</span>
+      </Link>
       <div className="app-header__trail">{children}</div>
       {actions && <div className="app-header__actions">{actions}</div>}
       <OutboxStatus />

@@ -1,7 +1,10 @@
 import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
 
-export interface Breadcrumb { label: string; to?: string }
+export interface Breadcrumb {
+  label: string;
+  to?: string;
+}
 
 /** A breadcrumb trail; the last item is the current page. */
 export function Breadcrumbs({ items }: { items: Breadcrumb[] }) {
@@ -13,7 +16,11 @@ export function Breadcrumbs({ items }: { items: Breadcrumb[] }) {
           const last = i === items.length - 1;
           return (
             <li key={`${item.label}-${i}`}>
-              {item.to && !last ? <Link to={item.to}>{item.label}</Link> : <span aria-current={last ? "page" : undefined}>{item.label}</span>}
+              {item.to && !last ? (
+                <Link to={item.to}>{item.label}</Link>
+              ) : (
+                <span aria-current={last ? "page" : undefined}>{item.label}</span>
+              )}
             </li>
           );
         })}

@@ -7,10 +7,19 @@ export function CopyButton({ text, label, onCopied }: { text: string; label: str
   const { t } = useTranslation();
   const [copied, setCopied] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  useEffect(() => () => { if (timer.current) clearTimeout(timer.current); }, []);
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current);
+    },
+    [],
+  );
 
   const copy = async () => {
-    try { await navigator.clipboard.writeText(text); } catch { fallbackCopy(text); }
+    try {
+      await navigator.clipboard.writeText(text);
+    } catch {
+      fallbackCopy(text);
+    }
     setCopied(true);
     onCopied?.();
     if (timer.current) clearTimeout(timer.current);
@@ -20,10 +29,17 @@ export function CopyButton({ text, label, onCopied }: { text: string; label: str
   return (
     <span className="copy-button">
       <button type="button" className="button button--small" onClick={() => void copy()} aria-label={label}>
-        <svg aria-hidden="true" width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2"><rect x="9" y="9" width="13" height="13" rx="2" /><path d="M5 15H4a2 2 0 0 1-2-2V4a2 2 0 0 1 2-2h9a2 2 0 0 1 2 2v1" /></svg>
+        <svg aria-hidden="true" width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2">
+          <rect x="9" y="9" width="13" height="13" rx="2" />
+          <path d="M5 15H4a2 2 0 0 1-2-2V4a2 2 0 0 1 2-2h9a2 2 0 0 1 2 2v1" />
+        </svg>
         <span>{t("common.copy")}</span>
       </button>
-      {copied && <span role="status" className="tooltip">{t("common.copied")}</span>}
+      {copied && (
+        <span role="status" className="tooltip">
+          {t("common.copied")}
+        </span>
+      )}
     </span>
   );
 }
@@ -36,6 +52,10 @@ function fallbackCopy(text: string): void {
   area.style.opacity = "0";
   document.body.appendChild(area);
   area.select();
-  try { document.execCommand("copy"); } catch { /* nothing more we can do */ }
+  try {
+    document.execCommand("copy");
+  } catch {
+    /* nothing more we can do */
+  }
   area.remove();
 }

@@ -7,7 +7,8 @@ export function errorStatus(error: unknown): number {
   if (isRouteErrorResponse(error)) return error.status;
   if (error && typeof error === "object") {
     const e = error as { statusCode?: unknown; status?: unknown; response?: { status?: unknown } };
-    for (const candidate of [e.statusCode, e.status, e.response?.status]) if (typeof candidate === "number" && candidate >= 400) return candidate;
+    for (const candidate of [e.statusCode, e.status, e.response?.status])
+      if (typeof candidate === "number" && candidate >= 400) return candidate;
   }
   return 500;
 }
@@ -21,12 +22,16 @@ export function ErrorPage({ status: forced }: { status?: number }) {
   const message = notFound ? t("errors.notFound") : error instanceof Error && error.message ? error.message : t("errors.unknown");
   return (
     <DefaultLayout className="error-page">
-      <p className="error-page__code" aria-hidden="true">{status}</p>
+      <p className="error-page__code" aria-hidden="true">
+        {status}
+      </p>
       <span className="pill">{t("errors.pill", { status })}</span>
       <h1>{message}</h1>
       <p>{t("errors.somethingWrong")}</p>
       <p>{t("errors.cantFind")}</p>
-      <Link className="button button--primary" to="/">{t("errors.backHome")}</Link>
+      <Link className="button button--primary" to="/">
+        {t("errors.backHome")}
+      </Link>
     </DefaultLayout>
   );
 }

@@ -26,7 +26,10 @@ export function PrefetchLink(props: LinkProps) {
       }
     });
     observer.observe(element);
-    return () => { observer.disconnect(); cancelIdle?.(); };
+    return () => {
+      observer.disconnect();
+      cancelIdle?.();
+    };
   }, [to]);
   return <Link ref={ref} {...props} />;
 }

@@ -13,7 +13,10 @@ describe("i18n", () => {
       expect(keys(resources[locale].translation).sort()).toEqual(en);
     }
     for (const locale of ["en", "de", "es"] as const) {
-      const walk = (v: unknown): void => { if (typeof v === "string") expect(v.trim()).not.toBe(""); else Object.values(v as object).forEach(walk); };
+      const walk = (v: unknown): void => {
+        if (typeof v === "string") expect(v.trim()).not.toBe("");
+        else Object.values(v as object).forEach(walk);
+      };
       walk(resources[locale].translation);
     }
   });

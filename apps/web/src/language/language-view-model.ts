@@ -15,7 +15,11 @@ export function initialLocale(storage: ProductStorage, languages: readonly strin
 export class LanguageViewModel {
   locale: Locale;
 
-  constructor(private readonly i18n: i18n, private readonly storage: ProductStorage, private readonly root?: { lang: string }) {
+  constructor(
+    private readonly i18n: i18n,
+    private readonly storage: ProductStorage,
+    private readonly root?: { lang: string },
+  ) {
     this.locale = (SUPPORTED_LOCALES as readonly string[]).includes(i18n.language) ? (i18n.language as Locale) : "en";
     makeObservable(this, { locale: observable, setLocale: action });
   }

@@ -14,7 +14,9 @@ export function AnnotationLayout({ breadcrumbs, headerActions, children }: Annot
   return (
     <div className="annotation-layout">
       <AppHeader actions={headerActions}>{breadcrumbs && <Breadcrumbs items={breadcrumbs} />}</AppHeader>
-      <main id="main" className="annotation-layout__center">{children}</main>
+      <main id="main" className="annotation-layout__center">
+        {children}
+      </main>
     </div>
   );
 }

@@ -16,13 +16,17 @@ export function AuthLayout({ title, subtitle, children, footer }: AuthLayoutProp
   return (
     <div className="auth-layout">
       <aside className="auth-brand" aria-hidden="true">
-        <div className="auth-brand__logo"><img src="/favicon.svg" alt="" width={40} height={40} /> {t("brand.name")}</div>
+        <div className="auth-brand__logo">
+          <img src="/favicon.svg" alt="" width={40} height={40} /> {t("brand.name")}
+        </div>
         <p className="auth-brand__claim">{t("brand.claim")}</p>
         <p className="auth-brand__subclaim">{t("brand.subclaim")}</p>
       </aside>
       <main id="main" className="auth-form">
         <div className="auth-form__column">
-          <div className="auth-form__mobile-logo"><img src="/favicon.svg" alt="" width={32} height={32} /> {t("brand.name")}</div>
+          <div className="auth-form__mobile-logo">
+            <img src="/favicon.svg" alt="" width={32} height={32} /> {t("brand.name")}
+          </div>
           {subtitle && <p className="auth-form__subtitle">{subtitle}</p>}
           <h1 id="auth-title">{title}</h1>
           {children}

@@ -7,8 +7,14 @@ export function HomeLayout({ children, sidebar, sidebarLabel }: { children: Reac
     <div className="home-layout">
       <AppHeader />
       <div className="home-layout__body">
-        <main id="main" className="home-layout__content">{children}</main>
-        {sidebar && <aside className="home-layout__sidebar" aria-label={sidebarLabel}>{sidebar}</aside>}
+        <main id="main" className="home-layout__content">
+          {children}
+        </main>
+        {sidebar && (
+          <aside className="home-layout__sidebar" aria-label={sidebarLabel}>
+            {sidebar}
+          </aside>
+        )}
       </div>
     </div>
   );

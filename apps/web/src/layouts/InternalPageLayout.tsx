@@ -16,7 +16,9 @@ export function InternalPageLayout({ breadcrumbs, pageHeader, children }: Intern
       <AppHeader>{breadcrumbs && <Breadcrumbs items={breadcrumbs} />}</AppHeader>
       <div className="internal-layout__container">
         {pageHeader && <div className="internal-layout__page-header">{pageHeader}</div>}
-        <main id="main" className="internal-layout__content">{children}</main>
+        <main id="main" className="internal-layout__content">
+          {children}
+        </main>
       </div>
     </div>
   );

@@ -24,9 +24,13 @@ export const Toasts = observer(function Toasts({ store }: { store: ToastStore })
                 <span className="toast__icon" aria-hidden="true" />
                 <p className="toast__message">{toast.message}</p>
                 {toast.buttonText && (
-                  <button type="button" className="toast__action" onClick={() => store.clickAction(toast)}>{toast.buttonText}</button>
+                  <button type="button" className="toast__action" onClick={() => store.clickAction(toast)}>
+                    {toast.buttonText}
+                  </button>
                 )}
-                <button type="button" className="toast__close" aria-label={t("toast.close")} onClick={() => store.close(toast)}>×</button>
+                <button type="button" className="toast__close" aria-label={t("toast.close")} onClick={() => store.close(toast)}>
+                  ×
+                </button>
               </div>
             ))}
           </div>

@@ -3,8 +3,17 @@ import { User } from "@tessera/domain";
 import { createI18n } from "../i18n/i18n";
 import { persistentStorageWarning } from "./persistent-storage";
 
-const user = (role: "owner" | "admin" | "annotator") => new User({ id: "1", username: "u", firstName: "", lastName: null, role, apiKey: "k" });
-const space = { id: "me/space", title: "S", subdomain: "me-space", host: "me-space.hf.space", repoName: "space", authorName: "me", persistentStorageEnabled: false };
+const user = (role: "owner" | "admin" | "annotator") =>
+  new User({ id: "1", username: "u", firstName: "", lastName: null, role, apiKey: "k" });
+const space = {
+  id: "me/space",
+  title: "S",
+  subdomain: "me-space",
+  host: "me-space.hf.space",
+  repoName: "space",
+  authorName: "me",
+  persistentStorageEnabled: false,
+};
 
 describe("persistent-storage warning", () => {
   it("is shown only when the server asks for it, permanent, worded by role", async () => {

@@ -2,8 +2,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { toastDuration } from "@tessera/domain";
 import { ToastStore } from "./toast-store";
 
-beforeEach(() => { vi.useFakeTimers(); });
-afterEach(() => { vi.useRealTimers(); });
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe("toast timings (spec sections 2 and 9)", () => {
   it("lasts 6000 ms plus 1000 ms per started 120 characters", () => {

@@ -1,10 +1,17 @@
 import { action, computed, makeObservable, observable, observableRef } from "mobx";
-import { TOAST_HIDE_DELAY_MS, TOAST_OPEN_DELAY_MS, TOAST_QUEUE_RECHECK_MS, toastDuration, type Notification, type NotificationPort, type NotificationType } from "@tessera/domain";
+import {
+  TOAST_HIDE_DELAY_MS,
+  TOAST_OPEN_DELAY_MS,
+  TOAST_QUEUE_RECHECK_MS,
+  toastDuration,
+  type Notification,
+  type NotificationPort,
+  type NotificationType,
+} from "@tessera/domain";
 
 /** Spec section 2: where a toast shows. */
 export type ToastPosition = "top-right" | "top" | "top-left" | "bottom-right" | "bottom" | "bottom-left";
 export const TOAST_POSITIONS: readonly ToastPosition[] = ["top-right", "top", "top-left", "bottom-right", "bottom", "bottom-left"];
-
 
 /** What the UI may pass on top of the domain's notification: a position and an action button. */
 export interface ToastOptions extends Notification {
@@ -65,18 +72,29 @@ export class ToastStore implements NotificationPort {
 
   constructor(private readonly timers: Timers = realTimers) {
     makeObservable<ToastStore, "show" | "remove">(this, {
-      toasts: observableRef, isShowing: computed,
-      show: action, close: action, remove: action, clear: action, pause: action, resume: action,
+      toasts: observableRef,
+      isShowing: computed,
+      show: action,
+      close: action,
+      remove: action,
+      clear: action,
+      pause: action,
+      resume: action,
     });
   }
 
-  get isShowing(): boolean { return this.toasts.length > 0; }
+  get isShowing(): boolean {
+    return this.toasts.length > 0;
+  }
 
   notify(options: ToastOptions): void {
     const toast = new Toast(options);
     const slot: { handle: unknown } = { handle: null };
     const attempt = () => {
-      if (this.isShowing) { slot.handle = this.timers.setTimeout(attempt, TOAST_QUEUE_RECHECK_MS); return; }
+      if (this.isShowing) {
+        slot.handle = this.timers.setTimeout(attempt, TOAST_QUEUE_RECHECK_MS);
+        return;
+      }
       this.waiting.delete(slot);
       this.show(toast);
     };

@@ -5,11 +5,18 @@ import { nextQuery, parseQuery, stringifyQuery, useQueryParams, type QueryValue 
 
 describe("query parameters (spec section 2)", () => {
   it("reads URL-encoded values, '+' as space, repeated keys as arrays", () => {
-    expect(parseQuery("?q=hello%20world&repo=stanfordnlp%2Fimdb&s=a+b&f=1&f=2")).toEqual({ q: "hello world", repo: "stanfordnlp/imdb", s: "a b", f: ["1", "2"] });
+    expect(parseQuery("?q=hello%20world&repo=stanfordnlp%2Fimdb&s=a+b&f=1&f=2")).toEqual({
+      q: "hello world",
+      repo: "stanfordnlp/imdb",
+      s: "a b",
+      f: ["1", "2"],
+    });
     expect(parseQuery("")).toEqual({});
   });
   it("writes URL-encoded values and drops empty ones", () => {
-    expect(stringifyQuery({ q: "a b&c", page: 2, empty: "", gone: null, none: undefined, list: ["x/y", "z"], nothing: [] })).toBe("?q=a%20b%26c&page=2&list=x%2Fy&list=z");
+    expect(stringifyQuery({ q: "a b&c", page: 2, empty: "", gone: null, none: undefined, list: ["x/y", "z"], nothing: [] })).toBe(
+      "?q=a%20b%26c&page=2&list=x%2Fy&list=z",
+    );
     expect(stringifyQuery({ a: "" })).toBe("");
   });
   it("replaces history when there was no query, pushes when there was one", () => {

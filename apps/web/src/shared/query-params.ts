@@ -5,7 +5,11 @@ export type QueryValue = string | number | boolean | null | undefined | readonly
 export type QueryParams = Record<string, string | string[]>;
 
 const decode = (value: string) => {
-  try { return decodeURIComponent(value.replace(/\+/g, " ")); } catch { return value; }
+  try {
+    return decodeURIComponent(value.replace(/\+/g, " "));
+  } catch {
+    return value;
+  }
 };
 
 /** Reads a search string ('?a=1&b=x%20y') into decoded values; repeated keys become arrays. */
@@ -50,10 +54,13 @@ export function useQueryParams(): [QueryParams, (updates: Record<string, QueryVa
   const location = useLocation();
   const navigate = useNavigate();
   const query = useMemo(() => parseQuery(location.search), [location.search]);
-  const setQuery = useCallback((updates: Record<string, QueryValue>) => {
-    const { search, replace } = nextQuery(location.search, updates);
-    if (search === location.search) return;
-    void navigate({ pathname: location.pathname, search, hash: location.hash }, { replace });
-  }, [location.search, location.pathname, location.hash, navigate]);
+  const setQuery = useCallback(
+    (updates: Record<string, QueryValue>) => {
+      const { search, replace } = nextQuery(location.search, updates);
+      if (search === location.search) return;
+      void navigate({ pathname: location.pathname, search, hash: location.hash }, { replace });
+    },
+    [location.search, location.pathname, location.hash, navigate],
+  );
   return [query, setQuery];
 }

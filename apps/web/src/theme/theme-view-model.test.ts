@@ -6,8 +6,19 @@ function env(dark: boolean) {
   const attrs: Record<string, string> = {};
   let listener: ((e: { matches: boolean }) => void) | null = null;
   const e: ThemeEnvironment = {
-    root: { setAttribute: (n, v) => { attrs[n] = v; } },
-    matchMedia: () => ({ matches: dark, addEventListener: (_: string, l: never) => { listener = l; }, removeEventListener: () => {} }) as never,
+    root: {
+      setAttribute: (n, v) => {
+        attrs[n] = v;
+      },
+    },
+    matchMedia: () =>
+      ({
+        matches: dark,
+        addEventListener: (_: string, l: never) => {
+          listener = l;
+        },
+        removeEventListener: () => {},
+      }) as never,
   };
   return { e, attrs, fire: (matches: boolean) => listener?.({ matches }) };
 }

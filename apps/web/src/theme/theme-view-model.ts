@@ -17,13 +17,22 @@ export class ThemeViewModel {
   preference: ThemePreference;
   systemDark: boolean;
 
-  constructor(private readonly storage: ProductStorage, private readonly env: ThemeEnvironment) {
+  constructor(
+    private readonly storage: ProductStorage,
+    private readonly env: ThemeEnvironment,
+  ) {
     const stored = storage.get<string>(THEME_STORAGE_KEY);
     this.preference = THEME_PREFERENCES.includes(stored as ThemePreference) ? (stored as ThemePreference) : "system";
     const media = env.matchMedia?.(DARK_QUERY);
     this.systemDark = media?.matches ?? false;
     media?.addEventListener("change", (event) => this.setSystemDark(event.matches));
-    makeObservable(this, { preference: observable, systemDark: observable, applied: computed, setPreference: action, setSystemDark: action });
+    makeObservable(this, {
+      preference: observable,
+      systemDark: observable,
+      applied: computed,
+      setPreference: action,
+      setSystemDark: action,
+    });
     this.apply();
   }
 
@@ -44,5 +53,7 @@ export class ThemeViewModel {
     this.apply();
   }
 
-  private apply(): void { this.env.root.setAttribute("data-theme", this.applied); }
+  private apply(): void {
+    this.env.root.setAttribute("data-theme", this.applied);
+  }
 }

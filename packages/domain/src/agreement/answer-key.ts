@@ -11,11 +11,17 @@ export function answerKey(type: QuestionType, value: AnswerValue): string {
     case "multi_label_selection":
       return JSON.stringify([...(value as (string | number)[])].map(String).sort());
     case "span":
-      return JSON.stringify([...(value as SpanItem[])].map((s) => [s.start, s.end, s.label] as const)
-        .sort((a, b) => a[0] - b[0] || a[1] - b[1] || (a[2] < b[2] ? -1 : a[2] > b[2] ? 1 : 0)));
+      return JSON.stringify(
+        [...(value as SpanItem[])]
+          .map((s) => [s.start, s.end, s.label] as const)
+          .sort((a, b) => a[0] - b[0] || a[1] - b[1] || (a[2] < b[2] ? -1 : a[2] > b[2] ? 1 : 0)),
+      );
     case "ranking":
-      return JSON.stringify([...(value as RankingItem[])].map((i) => [String(i.value), i.rank] as const)
-        .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)));
+      return JSON.stringify(
+        [...(value as RankingItem[])]
+          .map((i) => [String(i.value), i.rank] as const)
+          .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)),
+      );
     case "text":
       return `s${String(value).trim()}`;
     default:
@@ -28,10 +34,15 @@ export function answerKey(type: QuestionType, value: AnswerValue): string {
 export function isGivenAnswer(type: QuestionType, value: AnswerValue | null | undefined): value is AnswerValue {
   if (value === null || value === undefined) return false;
   switch (type) {
-    case "text": return typeof value === "string" && value.trim() !== "";
-    case "multi_label_selection": return Array.isArray(value) && value.length > 0;
-    case "ranking": return Array.isArray(value) && value.length > 0;
-    case "span": return Array.isArray(value);
-    default: return typeof value === "string" || typeof value === "number";
+    case "text":
+      return typeof value === "string" && value.trim() !== "";
+    case "multi_label_selection":
+      return Array.isArray(value) && value.length > 0;
+    case "ranking":
+      return Array.isArray(value) && value.length > 0;
+    case "span":
+      return Array.isArray(value);
+    default:
+      return typeof value === "string" || typeof value === "number";
   }
 }

@@ -3,8 +3,14 @@ import type { QuestionType } from "../entities/question-type.js";
 import { answerKey, isGivenAnswer } from "./answer-key.js";
 
 /** The shape the review rules read: a question and the submitted answers of a record, by annotator. */
-export interface ReviewQuestion { name: string; type: QuestionType }
-export interface SubmittedAnswers { userId: string; values: { [questionName: string]: AnswerValue | null | undefined } }
+export interface ReviewQuestion {
+  name: string;
+  type: QuestionType;
+}
+export interface SubmittedAnswers {
+  userId: string;
+  values: { [questionName: string]: AnswerValue | null | undefined };
+}
 
 /**
  * A record disagrees on a question when two or more of its submitted responses answer it and not
@@ -12,7 +18,10 @@ export interface SubmittedAnswers { userId: string; values: { [questionName: str
  * annotator only is no disagreement: there is nobody to disagree with.
  */
 export function disagreesOn(question: ReviewQuestion, responses: readonly SubmittedAnswers[]): boolean {
-  return differ(question.type, responses.map((r) => r.values[question.name]));
+  return differ(
+    question.type,
+    responses.map((r) => r.values[question.name]),
+  );
 }
 
 /** Whether two or more given answers are not all equal. */
@@ -28,9 +37,20 @@ function differ(type: QuestionType, values: readonly (AnswerValue | null | undef
 }
 
 /** The records (of one question's answers, as `questionAgreement` reads them) that disagree on it. */
-export function disagreeingRecordIds(type: QuestionType, records: readonly { recordId: string; answers: readonly { value: AnswerValue }[] }[]): string[] {
+export function disagreeingRecordIds(
+  type: QuestionType,
+  records: readonly { recordId: string; answers: readonly { value: AnswerValue }[] }[],
+): string[] {
   const out: string[] = [];
-  for (const record of records) if (record.answers.length >= 2 && differ(type, record.answers.map((a) => a.value))) out.push(record.recordId);
+  for (const record of records)
+    if (
+      record.answers.length >= 2 &&
+      differ(
+        type,
+        record.answers.map((a) => a.value),
+      )
+    )
+      out.push(record.recordId);
   return out;
 }
 
@@ -43,7 +63,10 @@ export function disagreementsOf(questions: readonly ReviewQuestion[], responses:
  * Review progress: a record needs review when it disagrees on some question or already has a
  * final answer (a reviewer may settle a record that agrees); it is reviewed when it has a final answer.
  */
-export interface ReviewProgress { reviewed: number; needingReview: number }
+export interface ReviewProgress {
+  reviewed: number;
+  needingReview: number;
+}
 
 export function reviewProgress(records: readonly { disagrees: boolean; hasFinalAnswer: boolean }[]): ReviewProgress {
   let reviewed = 0;

@@ -2,7 +2,11 @@ import { describe, expect, it } from "vitest";
 import { cohenKappa, fleissKappa, percentAgreement, unitAgreement } from "./kappa.js";
 
 /** 3 annotators x 7 records of labels 1..3 (reference values below computed with scikit-learn 1.9.1 and statsmodels 0.15.0). */
-const annotators = [[1, 2, 1, 3, 2, 2, 1], [1, 2, 2, 3, 2, 1, 1], [1, 2, 1, 3, 3, 2, 1]].map((row) => row.map(String));
+const annotators = [
+  [1, 2, 1, 3, 2, 2, 1],
+  [1, 2, 2, 3, 2, 1, 1],
+  [1, 2, 1, 3, 3, 2, 1],
+].map((row) => row.map(String));
 const pairs = (a: string[], b: string[]) => a.map((v, i) => [v, b[i]!] as const);
 const units = annotators[0]!.map((_, i) => annotators.map((row) => row[i]!));
 
@@ -18,7 +22,12 @@ describe("cohenKappa", () => {
     expect(cohenKappa(pairs(a, b))).toEqual({ value: expect.closeTo(0.09090909090909094, 12), records: 10, responses: 20 });
   });
   it("is undefined when both always give the same single label, and with no record", () => {
-    expect(cohenKappa([["a", "a"], ["a", "a"]]).value).toBeNull();
+    expect(
+      cohenKappa([
+        ["a", "a"],
+        ["a", "a"],
+      ]).value,
+    ).toBeNull();
     expect(cohenKappa([])).toEqual({ value: null, records: 0, responses: 0 });
   });
 });
@@ -28,7 +37,12 @@ describe("fleissKappa", () => {
     expect(fleissKappa(units)).toEqual({ value: expect.closeTo(0.55, 12), records: 7, responses: 21 });
   });
   it("is undefined when records have different numbers of answers", () => {
-    expect(fleissKappa([["a", "b"], ["a", "a", "b"]])).toEqual({ value: null, records: 2, responses: 5 });
+    expect(
+      fleissKappa([
+        ["a", "b"],
+        ["a", "a", "b"],
+      ]),
+    ).toEqual({ value: null, records: 2, responses: 5 });
   });
 });
 

@@ -44,7 +44,10 @@ export function fleissKappa(units: readonly (readonly string[])[]): AgreementFig
     const counts = new Map<string, number>();
     for (const v of unit) counts.set(v, (counts.get(v) ?? 0) + 1);
     let sq = 0;
-    for (const [v, c] of counts) { sq += c * c; totals.set(v, (totals.get(v) ?? 0) + c); }
+    for (const [v, c] of counts) {
+      sq += c * c;
+      totals.set(v, (totals.get(v) ?? 0) + c);
+    }
     agreement += (sq - m) / (m * (m - 1));
   }
   const observed = agreement / pairable.length;

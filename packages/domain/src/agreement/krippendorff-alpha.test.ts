@@ -23,8 +23,13 @@ describe("krippendorffAlpha", () => {
   it("matches the paper's worked example C (nominal, ordinal, interval)", () => {
     const nominal = krippendorffAlpha(units(byObserver), key, nominalDistance);
     expect(nominal.value).toBeCloseTo(0.743421052631579, 12);
-    const ordinal = krippendorffAlpha(units(byObserver), key, (counts: Map<string, { value: number; count: number }>) =>
-      ordinalDistance(new Map([...counts.values()].map((c) => [c.value, c.count]))), true);
+    const ordinal = krippendorffAlpha(
+      units(byObserver),
+      key,
+      (counts: Map<string, { value: number; count: number }>) =>
+        ordinalDistance(new Map([...counts.values()].map((c) => [c.value, c.count]))),
+      true,
+    );
     expect(ordinal.value).toBeCloseTo(0.8153875037548814, 12);
     expect(krippendorffAlpha(units(byObserver), key, intervalDistance).value).toBeCloseTo(0.8491071428571428, 12);
   });
@@ -36,13 +41,25 @@ describe("krippendorffAlpha", () => {
   });
 
   it("matches the paper's example A (two observers, binary data): 0.095", () => {
-    const a = [[0, 1, 0, 0, 0, 0, 0, 0, 1, 0], [1, 1, 1, 0, 0, 1, 0, 0, 0, 0]];
+    const a = [
+      [0, 1, 0, 0, 0, 0, 0, 0, 1, 0],
+      [1, 1, 1, 0, 0, 1, 0, 0, 0, 0],
+    ];
     // krippendorff.alpha(reliability_data=A, level_of_measurement="nominal") = 0.09523809523809534
     expect(krippendorffAlpha(units(a), key, nominalDistance).value).toBeCloseTo(0.09523809523809534, 12);
   });
 
   it("is undefined (null) with a single value in the data, and with no pairable unit", () => {
-    expect(krippendorffAlpha([[1, 1], [1, 1, 1]], key, nominalDistance).value).toBeNull();
+    expect(
+      krippendorffAlpha(
+        [
+          [1, 1],
+          [1, 1, 1],
+        ],
+        key,
+        nominalDistance,
+      ).value,
+    ).toBeNull();
     expect(krippendorffAlpha([[1], [2]], key, nominalDistance)).toEqual({ value: null, records: 0, responses: 0 });
   });
 
@@ -61,9 +78,27 @@ describe("krippendorffAlpha", () => {
     // nltk 3.10.4 AnnotationTask(..., distance=rd).alpha() with rd(a, b) = sum((x - y)^2) / (n(n^2 - 1)/3)
     // over rank vectors of options x, y, z, w: 0.7227722772277227
     const ranking = (ranks: number[]) => ranks.map((rank, i) => ({ value: "xyzw"[i]!, rank }));
-    const c1 = [[1, 2, 3, 4], [1, 2, 3, 4], [2, 1, 3, 4], [4, 3, 2, 1], [1, 3, 2, 4]];
-    const c2 = [[1, 2, 3, 4], [2, 1, 3, 4], [2, 1, 3, 4], [4, 3, 1, 2], [1, 2, 3, 4]];
-    const c3 = [[1, 2, 4, 3], [1, 2, 3, 4], [1, 2, 3, 4], [4, 3, 2, 1], [3, 1, 2, 4]];
+    const c1 = [
+      [1, 2, 3, 4],
+      [1, 2, 3, 4],
+      [2, 1, 3, 4],
+      [4, 3, 2, 1],
+      [1, 3, 2, 4],
+    ];
+    const c2 = [
+      [1, 2, 3, 4],
+      [2, 1, 3, 4],
+      [2, 1, 3, 4],
+      [4, 3, 1, 2],
+      [1, 2, 3, 4],
+    ];
+    const c3 = [
+      [1, 2, 4, 3],
+      [1, 2, 3, 4],
+      [1, 2, 3, 4],
+      [4, 3, 2, 1],
+      [3, 1, 2, 4],
+    ];
     const rankings = c1.map((_, i) => [ranking(c1[i]!), ranking(c2[i]!), ranking(c3[i]!)]);
     expect(krippendorffAlpha(rankings, (r) => r.map((i) => i.rank).join(), rankDistance).value).toBeCloseTo(0.7227722772277227, 12);
   });
@@ -74,7 +109,12 @@ describe("distances", () => {
     const r = (...values: string[]) => values.map((value, i) => ({ value, rank: i + 1 }));
     expect(rankDistance(r("a", "b", "c"), r("a", "b", "c"))).toBe(0);
     expect(rankDistance(r("a", "b", "c"), r("c", "b", "a"))).toBe(1);
-    expect(rankDistance(r("a", "b"), [{ value: "a", rank: 1 }, { value: "b", rank: null }])).toBeGreaterThan(0);
+    expect(
+      rankDistance(r("a", "b"), [
+        { value: "a", rank: 1 },
+        { value: "b", rank: null },
+      ]),
+    ).toBeGreaterThan(0);
   });
   it("jaccard distance: disjoint 1, equal 0, half overlap", () => {
     expect(jaccardDistance(["a"], ["b"])).toBe(1);

@@ -8,7 +8,10 @@ import { figure, type AgreementFigure } from "./figure.js";
 export class DistanceTable {
   private readonly table: Float64Array | null;
   private readonly map = new Map<number, number>();
-  constructor(private readonly size: number, private readonly distance: (a: number, b: number) => number) {
+  constructor(
+    private readonly size: number,
+    private readonly distance: (a: number, b: number) => number,
+  ) {
     this.table = size <= 2048 ? new Float64Array(size * size).fill(Number.NaN) : null;
   }
 
@@ -18,11 +21,17 @@ export class DistanceTable {
     const index = low * this.size + high;
     if (this.table) {
       let d = this.table[index]!;
-      if (Number.isNaN(d)) { d = this.distance(low, high); this.table[index] = d; }
+      if (Number.isNaN(d)) {
+        d = this.distance(low, high);
+        this.table[index] = d;
+      }
       return d;
     }
     let d = this.map.get(index);
-    if (d === undefined) { d = this.distance(low, high); this.map.set(index, d); }
+    if (d === undefined) {
+      d = this.distance(low, high);
+      this.map.set(index, d);
+    }
     return d;
   }
 }
@@ -33,7 +42,12 @@ export class DistanceTable {
  * alpha = 1 - D_o / D_e with D_o = (1/n) sum_u sum_{i != j} d / (m_u - 1) and
  * D_e = sum_{k != l} n_k n_l d(k, l) / (n (n - 1)) (Krippendorff 2011).
  */
-export function alphaOfIds(ids: ArrayLike<number>, starts: ArrayLike<number>, counts: ArrayLike<number>, distance: DistanceTable): AgreementFigure {
+export function alphaOfIds(
+  ids: ArrayLike<number>,
+  starts: ArrayLike<number>,
+  counts: ArrayLike<number>,
+  distance: DistanceTable,
+): AgreementFigure {
   const units = starts.length - 1;
   const n = ids.length;
   const present: number[] = [];
@@ -66,10 +80,16 @@ export class Interner<T> {
   private readonly ids = new Map<string | number, number>();
   id(key: string | number, value: T): number {
     let id = this.ids.get(key);
-    if (id === undefined) { id = this.values.length; this.ids.set(key, id); this.values.push(value); }
+    if (id === undefined) {
+      id = this.values.length;
+      this.ids.set(key, id);
+      this.values.push(value);
+    }
     return id;
   }
-  get size(): number { return this.values.length; }
+  get size(): number {
+    return this.values.length;
+  }
 }
 
 /**

@@ -19,8 +19,23 @@ describe("majorityAnswer", () => {
   });
   it("text and ranking: canonical equality (trimmed text, ranking order irrelevant)", () => {
     expect(majorityAnswer("text", ["yes ", "yes", "no"])).toBe("yes ");
-    const r1 = [{ value: "a", rank: 1 }, { value: "b", rank: 2 }];
-    const r2 = [{ value: "b", rank: 2 }, { value: "a", rank: 1 }];
-    expect(majorityAnswer("ranking", [r1, r2, [{ value: "a", rank: 2 }, { value: "b", rank: 1 }]])).toEqual(r1);
+    const r1 = [
+      { value: "a", rank: 1 },
+      { value: "b", rank: 2 },
+    ];
+    const r2 = [
+      { value: "b", rank: 2 },
+      { value: "a", rank: 1 },
+    ];
+    expect(
+      majorityAnswer("ranking", [
+        r1,
+        r2,
+        [
+          { value: "a", rank: 2 },
+          { value: "b", rank: 1 },
+        ],
+      ]),
+    ).toEqual(r1);
   });
 });

@@ -39,7 +39,10 @@ export function majorityAnswer(type: QuestionType, values: readonly (AnswerValue
         counts.set(key, entry);
       }
     }
-    const chosen = [...counts.values()].filter((c) => c.count > half).map((c) => c.span).sort((a, b) => a.start - b.start || a.end - b.end);
+    const chosen = [...counts.values()]
+      .filter((c) => c.count > half)
+      .map((c) => c.span)
+      .sort((a, b) => a.start - b.start || a.end - b.end);
     return chosen.length > 0 ? chosen : undefined;
   }
   const counts = new Map<string, { value: AnswerValue; count: number }>();

@@ -11,7 +11,11 @@ describe("questionAgreement", () => {
   it("label_selection: alpha (nominal), Fleiss, percent agreement, Cohen per pair", () => {
     // Reference: krippendorff 0.9.0 nominal alpha 0.5714285714285714; statsmodels fleiss_kappa 0.55;
     // sklearn cohen_kappa_score 0.5333 (u1,u2), 0.78125 (u1,u3), 0.34375 (u2,u3).
-    const data = [["1", "2", "1", "3", "2", "2", "1"], ["1", "2", "2", "3", "2", "1", "1"], ["1", "2", "1", "3", "3", "2", "1"]];
+    const data = [
+      ["1", "2", "1", "3", "2", "2", "1"],
+      ["1", "2", "2", "3", "2", "1", "1"],
+      ["1", "2", "1", "3", "3", "2", "1"],
+    ];
     const result = questionAgreement({ name: "label", type: "label_selection" }, records(data));
     expect(result).toMatchObject({ records: 7, responses: 21 });
     expect(result.figures.alpha_nominal).toEqual({ value: expect.closeTo(0.5714285714285714, 12), records: 7, responses: 21 });
@@ -21,7 +25,10 @@ describe("questionAgreement", () => {
     expect(kappa["u1-u2"]).toBeCloseTo(0.5333333333333333, 12);
     expect(kappa["u1-u3"]).toBeCloseTo(0.78125, 12);
     expect(kappa["u2-u3"]).toBeCloseTo(0.34375, 12);
-    expect(result.pairs[0]).toMatchObject({ records: 7, figures: { percent_agreement: { value: expect.closeTo(5 / 7, 12), records: 7, responses: 14 } } });
+    expect(result.pairs[0]).toMatchObject({
+      records: 7,
+      figures: { percent_agreement: { value: expect.closeTo(5 / 7, 12), records: 7, responses: 14 } },
+    });
     // lowest: the three records with one dissenter (1/3 of pairs agree), record order among ties
     expect(result.lowest.map((r) => r.recordId)).toEqual(["r02", "r04", "r05"]);
   });
@@ -43,13 +50,28 @@ describe("questionAgreement", () => {
 
   it("span: exact and token-overlap F1 over every pair and record", () => {
     const text = "Ada Lovelace met Charles Babbage";
-    const spans: AnnotatedRecord[] = [{
-      recordId: "r1", text,
-      answers: [
-        { userId: "a", value: [{ start: 0, end: 12, label: "PER" }, { start: 17, end: 31, label: "PER" }] },
-        { userId: "b", value: [{ start: 0, end: 3, label: "PER" }, { start: 17, end: 31, label: "PER" }] },
-      ],
-    }];
+    const spans: AnnotatedRecord[] = [
+      {
+        recordId: "r1",
+        text,
+        answers: [
+          {
+            userId: "a",
+            value: [
+              { start: 0, end: 12, label: "PER" },
+              { start: 17, end: 31, label: "PER" },
+            ],
+          },
+          {
+            userId: "b",
+            value: [
+              { start: 0, end: 3, label: "PER" },
+              { start: 17, end: 31, label: "PER" },
+            ],
+          },
+        ],
+      },
+    ];
     const result = questionAgreement({ name: "ner", type: "span" }, spans);
     // exact: 1 match of 4 spans -> 0.5; tokens: a {0,1,3,4}, b {0,3,4} -> 2*3/7
     expect(result.figures.span_f1_exact).toEqual({ value: 0.5, records: 1, responses: 2 });
@@ -59,7 +81,13 @@ describe("questionAgreement", () => {
   });
 
   it("text: only the share of identical answers (trimmed)", () => {
-    const result = questionAgreement({ name: "comment", type: "text" }, records([["good", "bad "], ["good ", "worse"]]));
+    const result = questionAgreement(
+      { name: "comment", type: "text" },
+      records([
+        ["good", "bad "],
+        ["good ", "worse"],
+      ]),
+    );
     expect(Object.keys(result.figures)).toEqual(["percent_agreement"]);
     expect(result.figures.percent_agreement?.value).toBe(0.5);
   });
@@ -70,7 +98,10 @@ describe("questionAgreement", () => {
       [["a"], ["a"], ["b"], ["c"], ["c", "a"], ["c"]],
       [["a", "b"], ["a", "b"], ["b", "c"], ["c"], ["a"], ["b", "c"]],
     ];
-    const data: AnnotatedRecord[] = sets[0]!.map((_, r) => ({ recordId: `r${r}`, answers: sets.map((row, u) => ({ userId: `u${u}`, value: row[r]! })) }));
+    const data: AnnotatedRecord[] = sets[0]!.map((_, r) => ({
+      recordId: `r${r}`,
+      answers: sets.map((row, u) => ({ userId: `u${u}`, value: row[r]! })),
+    }));
     const result = questionAgreement({ name: "topics", type: "multi_label_selection" }, data);
     expect(result.figures.alpha_jaccard?.value).toBeCloseTo(0.575, 12);
     // exact-set agreement per record: 1/3, 1/3, 1/3, 1, 1/3, 1/3 -> 4/9
@@ -78,7 +109,9 @@ describe("questionAgreement", () => {
   });
 
   it("leaves records with a single answer out of every figure", () => {
-    const result = questionAgreement({ name: "label", type: "label_selection" }, [{ recordId: "x", answers: [{ userId: "a", value: "1" }] }]);
+    const result = questionAgreement({ name: "label", type: "label_selection" }, [
+      { recordId: "x", answers: [{ userId: "a", value: "1" }] },
+    ]);
     expect(result).toMatchObject({ records: 0, responses: 0, pairs: [], lowest: [] });
     expect(result.figures.alpha_nominal).toEqual({ value: null, records: 0, responses: 0 });
   });

@@ -9,8 +9,16 @@ import { exactSpanTally, f1Of, tokenize, tokenSpanTally, type SpanTally } from "
 
 /** The figures a question can have, by type (see `METRICS_BY_TYPE`). */
 export type AgreementMetric =
-  | "alpha_nominal" | "alpha_interval" | "alpha_ordinal" | "alpha_jaccard" | "alpha_rank"
-  | "fleiss_kappa" | "cohen_kappa" | "percent_agreement" | "span_f1_exact" | "span_f1_token";
+  | "alpha_nominal"
+  | "alpha_interval"
+  | "alpha_ordinal"
+  | "alpha_jaccard"
+  | "alpha_rank"
+  | "fleiss_kappa"
+  | "cohen_kappa"
+  | "percent_agreement"
+  | "span_f1_exact"
+  | "span_f1_token";
 
 /** Dataset-level figures per question type; text has only the share of identical answers. */
 export const METRICS_BY_TYPE: Record<QuestionType, AgreementMetric[]> = {
@@ -36,7 +44,11 @@ export const PAIR_METRICS_BY_TYPE: Record<QuestionType, AgreementMetric[]> = {
 export const primaryMetric = (type: QuestionType): AgreementMetric => METRICS_BY_TYPE[type][0]!;
 export const primaryPairMetric = (type: QuestionType): AgreementMetric => PAIR_METRICS_BY_TYPE[type][0]!;
 
-export interface AgreementQuestion { name: string; type: QuestionType; options?: { value: OptionValue }[] }
+export interface AgreementQuestion {
+  name: string;
+  type: QuestionType;
+  options?: { value: OptionValue }[];
+}
 
 /** One record's submitted answers to one question (one per annotator). */
 export interface AnnotatedRecord {
@@ -47,9 +59,17 @@ export interface AnnotatedRecord {
 }
 
 export type Figures = Partial<Record<AgreementMetric, AgreementFigure>>;
-export interface PairAgreement { users: [string, string]; records: number; figures: Figures }
+export interface PairAgreement {
+  users: [string, string];
+  records: number;
+  figures: Figures;
+}
 /** A record's agreement: the mean similarity (0..1) of its annotator pairs. */
-export interface RecordAgreement { recordId: string; agreement: number; responses: number }
+export interface RecordAgreement {
+  recordId: string;
+  agreement: number;
+  responses: number;
+}
 
 export interface QuestionAgreement {
   question: string;
@@ -70,11 +90,16 @@ type Dissimilarity = (a: AnswerValue, b: AnswerValue) => number;
 /** The distance of the type's alpha (nominal labels, interval ratings, Jaccard sets, rank distance), or null (span, text). */
 function alphaDistance(type: QuestionType): { metric: AgreementMetric; distance: Dissimilarity } | null {
   switch (type) {
-    case "label_selection": return { metric: "alpha_nominal", distance: () => 1 };
-    case "rating": return { metric: "alpha_interval", distance: (a, b) => intervalDistance(Number(a), Number(b)) };
-    case "multi_label_selection": return { metric: "alpha_jaccard", distance: (a, b) => jaccardDistance(a as OptionValue[], b as OptionValue[]) };
-    case "ranking": return { metric: "alpha_rank", distance: (a, b) => rankDistance(a as RankingItem[], b as RankingItem[]) };
-    default: return null;
+    case "label_selection":
+      return { metric: "alpha_nominal", distance: () => 1 };
+    case "rating":
+      return { metric: "alpha_interval", distance: (a, b) => intervalDistance(Number(a), Number(b)) };
+    case "multi_label_selection":
+      return { metric: "alpha_jaccard", distance: (a, b) => jaccardDistance(a as OptionValue[], b as OptionValue[]) };
+    case "ranking":
+      return { metric: "alpha_rank", distance: (a, b) => rankDistance(a as RankingItem[], b as RankingItem[]) };
+    default:
+      return null;
   }
 }
 
@@ -86,10 +111,14 @@ function dissimilarityFor(question: AgreementQuestion): Dissimilarity {
       const range = values.length > 1 ? Math.max(...values) - Math.min(...values) : 0;
       return (a, b) => (range === 0 ? 1 : Math.abs(Number(a) - Number(b)) / range);
     }
-    case "multi_label_selection": return (a, b) => jaccardDistance(a as OptionValue[], b as OptionValue[]);
-    case "ranking": return (a, b) => rankDistance(a as RankingItem[], b as RankingItem[]);
-    case "span": return (a, b) => 1 - (f1Of(exactSpanTally(a as SpanItem[], b as SpanItem[])) ?? 1);
-    default: return () => 1;
+    case "multi_label_selection":
+      return (a, b) => jaccardDistance(a as OptionValue[], b as OptionValue[]);
+    case "ranking":
+      return (a, b) => rankDistance(a as RankingItem[], b as RankingItem[]);
+    case "span":
+      return (a, b) => 1 - (f1Of(exactSpanTally(a as SpanItem[], b as SpanItem[])) ?? 1);
+    default:
+      return () => 1;
   }
 }
 
@@ -123,7 +152,8 @@ export function questionAgreement(question: AgreementQuestion, records: readonly
     if (record.answers.length < 2) continue;
     for (const answer of record.answers) {
       // label and rating answers are their own keys (a Map tells 1 from "1"); others get a canonical string
-      const key = scalar && (typeof answer.value === "number" || typeof answer.value === "string") ? answer.value : answerKey(type, answer.value);
+      const key =
+        scalar && (typeof answer.value === "number" || typeof answer.value === "string") ? answer.value : answerKey(type, answer.value);
       ids.push(values.id(key, answer.value));
       users.push(annotators.id(answer.userId, answer.userId));
     }
@@ -161,18 +191,32 @@ export function questionAgreement(question: AgreementQuestion, records: readonly
         const id = users[x]! * 65536 + users[y]!;
         let tally = pairs.get(id);
         if (!tally) {
-          tally = { users: [names[users[x]!]!, names[users[y]!]!], ids: [], agree: 0, exact: { matched: 0, total: 0 }, token: { matched: 0, total: 0 } };
+          tally = {
+            users: [names[users[x]!]!, names[users[y]!]!],
+            ids: [],
+            agree: 0,
+            exact: { matched: 0, total: 0 },
+            token: { matched: 0, total: 0 },
+          };
           pairs.set(id, tally);
         }
         tally.ids.push(ids[x]!, ids[y]!);
-        if (ids[x] === ids[y]) { tally.agree++; agreeing++; }
+        if (ids[x] === ids[y]) {
+          tally.agree++;
+          agreeing++;
+        }
         if (type === "span") {
           tokens ??= tokenize(units[u]!.text ?? "");
           const a = raw[ids[x]!] as SpanItem[];
           const b = raw[ids[y]!] as SpanItem[];
           const exact = exactSpanTally(a, b);
           const token = tokenSpanTally(a, b, tokens);
-          for (const [into, add] of [[tally.exact, exact], [tally.token, token], [datasetExact, exact], [datasetToken, token]] as const) {
+          for (const [into, add] of [
+            [tally.exact, exact],
+            [tally.token, token],
+            [datasetExact, exact],
+            [datasetToken, token],
+          ] as const) {
             into.matched += add.matched;
             into.total += add.total;
           }
@@ -196,7 +240,12 @@ export function questionAgreement(question: AgreementQuestion, records: readonly
     const byNumber = new Map<number, number>();
     raw.forEach((value, id) => byNumber.set(Number(value), (byNumber.get(Number(value)) ?? 0) + counts[id]!));
     const ordinal = ordinalDistance(byNumber);
-    figures.alpha_ordinal = alphaOfIds(ids, starts, counts, new DistanceTable(values.size, (a, b) => ordinal(Number(raw[a]), Number(raw[b]))));
+    figures.alpha_ordinal = alphaOfIds(
+      ids,
+      starts,
+      counts,
+      new DistanceTable(values.size, (a, b) => ordinal(Number(raw[a]), Number(raw[b]))),
+    );
   }
   if (wanted.has("fleiss_kappa")) {
     let chance = 0;
@@ -204,7 +253,8 @@ export function questionAgreement(question: AgreementQuestion, records: readonly
     const value = units.length === 0 || !equalSizes || chance === 1 ? null : (agreementSum / units.length - chance) / (1 - chance);
     figures.fleiss_kappa = figure(value, units.length, n);
   }
-  if (wanted.has("percent_agreement")) figures.percent_agreement = figure(units.length === 0 ? null : agreementSum / units.length, units.length, n);
+  if (wanted.has("percent_agreement"))
+    figures.percent_agreement = figure(units.length === 0 ? null : agreementSum / units.length, units.length, n);
   if (type === "span") {
     figures.span_f1_exact = figure(f1Of(datasetExact), units.length, n);
     figures.span_f1_token = figure(f1Of(datasetToken), units.length, n);
@@ -212,41 +262,63 @@ export function questionAgreement(question: AgreementQuestion, records: readonly
 
   const pairWanted = new Set(PAIR_METRICS_BY_TYPE[type]);
   let pairStarts = new Int32Array(0);
-  const pairList: PairAgreement[] = [...pairs.values()].map((tally) => {
-    const count = tally.ids.length / 2;
-    const pairFigures: Figures = {};
-    if (pairWanted.has("cohen_kappa")) {
-      const left = new Float64Array(values.size);
-      const right = new Float64Array(values.size);
-      for (let i = 0; i < tally.ids.length; i += 2) { left[tally.ids[i]!]!++; right[tally.ids[i + 1]!]!++; }
-      const toMap = (counts: Float64Array) => new Map([...counts.entries()].filter(([, c]) => c > 0));
-      pairFigures.cohen_kappa = cohenFromCounts(count, tally.agree, toMap(left), toMap(right));
-    }
-    if (alpha && distance && pairWanted.has(alpha.metric)) {
-      if (pairStarts.length <= count) pairStarts = Int32Array.from({ length: count + 1 }, (_, i) => 2 * i);
-      const pairCounts = new Float64Array(values.size);
-      for (const id of tally.ids) pairCounts[id]!++;
-      pairFigures[alpha.metric] = alphaOfIds(tally.ids, pairStarts.subarray(0, count + 1), pairCounts, distance);
-    }
-    if (type !== "span") pairFigures.percent_agreement = figure(tally.agree / count, count, 2 * count);
-    if (type === "span") {
-      pairFigures.span_f1_exact = figure(f1Of(tally.exact), count, 2 * count);
-      pairFigures.span_f1_token = figure(f1Of(tally.token), count, 2 * count);
-    }
-    return { users: tally.users, records: count, figures: pairFigures };
-  }).sort((a, b) => (a.users.join() < b.users.join() ? -1 : 1));
+  const pairList: PairAgreement[] = [...pairs.values()]
+    .map((tally) => {
+      const count = tally.ids.length / 2;
+      const pairFigures: Figures = {};
+      if (pairWanted.has("cohen_kappa")) {
+        const left = new Float64Array(values.size);
+        const right = new Float64Array(values.size);
+        for (let i = 0; i < tally.ids.length; i += 2) {
+          left[tally.ids[i]!]!++;
+          right[tally.ids[i + 1]!]!++;
+        }
+        const toMap = (counts: Float64Array) => new Map([...counts.entries()].filter(([, c]) => c > 0));
+        pairFigures.cohen_kappa = cohenFromCounts(count, tally.agree, toMap(left), toMap(right));
+      }
+      if (alpha && distance && pairWanted.has(alpha.metric)) {
+        if (pairStarts.length <= count) pairStarts = Int32Array.from({ length: count + 1 }, (_, i) => 2 * i);
+        const pairCounts = new Float64Array(values.size);
+        for (const id of tally.ids) pairCounts[id]!++;
+        pairFigures[alpha.metric] = alphaOfIds(tally.ids, pairStarts.subarray(0, count + 1), pairCounts, distance);
+      }
+      if (type !== "span") pairFigures.percent_agreement = figure(tally.agree / count, count, 2 * count);
+      if (type === "span") {
+        pairFigures.span_f1_exact = figure(f1Of(tally.exact), count, 2 * count);
+        pairFigures.span_f1_token = figure(f1Of(tally.token), count, 2 * count);
+      }
+      return { users: tally.users, records: count, figures: pairFigures };
+    })
+    .sort((a, b) => (a.users.join() < b.users.join() ? -1 : 1));
 
-  return { question: question.name, type, records: units.length, responses: n, figures, pairs: pairList, lowest: lowestRecords(candidates, lowestCount), disagreeing };
+  return {
+    question: question.name,
+    type,
+    records: units.length,
+    responses: n,
+    figures,
+    pairs: pairList,
+    lowest: lowestRecords(candidates, lowestCount),
+    disagreeing,
+  };
 }
 
 /** The `count` records of lowest agreement (ties: more answers first, then record id), without sorting them all. */
 export function lowestRecords(records: readonly RecordAgreement[], count: number): RecordAgreement[] {
-  const order = (a: RecordAgreement, b: RecordAgreement) => a.agreement - b.agreement || b.responses - a.responses || (a.recordId < b.recordId ? -1 : a.recordId > b.recordId ? 1 : 0);
+  const order = (a: RecordAgreement, b: RecordAgreement) =>
+    a.agreement - b.agreement || b.responses - a.responses || (a.recordId < b.recordId ? -1 : a.recordId > b.recordId ? 1 : 0);
   const kept: RecordAgreement[] = [];
   for (const r of records) {
     if (r.agreement >= 1) continue;
-    if (kept.length < count) { kept.push(r); kept.sort(order); continue; }
-    if (order(r, kept[kept.length - 1]!) < 0) { kept[kept.length - 1] = r; kept.sort(order); }
+    if (kept.length < count) {
+      kept.push(r);
+      kept.sort(order);
+      continue;
+    }
+    if (order(r, kept[kept.length - 1]!) < 0) {
+      kept[kept.length - 1] = r;
+      kept.sort(order);
+    }
   }
   return kept;
 }

@@ -6,12 +6,23 @@ describe("span F1", () => {
   const tokens = tokenize(text);
 
   it("tokenizes on whitespace with offsets", () => {
-    expect(tokens.slice(0, 3)).toEqual([[0, 3], [4, 12], [13, 16]]);
+    expect(tokens.slice(0, 3)).toEqual([
+      [0, 3],
+      [4, 12],
+      [13, 16],
+    ]);
   });
 
   it("exact: only identical (label, start, end) triples match", () => {
-    const a = [{ start: 0, end: 12, label: "PER" }, { start: 36, end: 42, label: "LOC" }];
-    const b = [{ start: 0, end: 3, label: "PER" }, { start: 36, end: 42, label: "LOC" }, { start: 17, end: 32, label: "PER" }];
+    const a = [
+      { start: 0, end: 12, label: "PER" },
+      { start: 36, end: 42, label: "LOC" },
+    ];
+    const b = [
+      { start: 0, end: 3, label: "PER" },
+      { start: 36, end: 42, label: "LOC" },
+      { start: 17, end: 32, label: "PER" },
+    ];
     const tally = exactSpanTally(a, b);
     expect(tally).toEqual({ matched: 1, total: 5 });
     expect(f1Of(tally)).toBeCloseTo(0.4, 12);

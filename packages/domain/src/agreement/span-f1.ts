@@ -1,7 +1,10 @@
 import type { SpanItem } from "../entities/answer.js";
 
 /** Matched and total counts of a span comparison; F1 = 2 * matched / total (Dice). */
-export interface SpanTally { matched: number; total: number }
+export interface SpanTally {
+  matched: number;
+  total: number;
+}
 
 /** Exact spans: the number of (label, start, end) triples both annotators marked, and both annotators' span counts. */
 export function exactSpanTally(a: readonly SpanItem[], b: readonly SpanItem[]): SpanTally {
@@ -11,7 +14,10 @@ export function exactSpanTally(a: readonly SpanItem[], b: readonly SpanItem[]): 
   let matched = 0;
   for (const s of a) {
     const left = right.get(key(s)) ?? 0;
-    if (left > 0) { matched++; right.set(key(s), left - 1); }
+    if (left > 0) {
+      matched++;
+      right.set(key(s), left - 1);
+    }
   }
   return { matched, total: a.length + b.length };
 }

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import {
-  hasOptionValues, normalizeSort, responseFilterKinds, sortableKeys, sortKeyFromId, sortKeyId, suggestionFilterProperties,
+  hasOptionValues,
+  normalizeSort,
+  responseFilterKinds,
+  sortableKeys,
+  sortKeyFromId,
+  sortKeyId,
+  suggestionFilterProperties,
 } from "./filter-capabilities.js";
 
 describe("filter capabilities per question type", () => {
@@ -20,13 +26,26 @@ describe("filter capabilities per question type", () => {
 });
 
 describe("sort keys", () => {
-  const keys = sortableKeys([{ name: "label", type: "label_selection" }, { name: "tags", type: "multi_label_selection" }, { name: "stars", type: "rating" }], ["len"]);
+  const keys = sortableKeys(
+    [
+      { name: "label", type: "label_selection" },
+      { name: "tags", type: "multi_label_selection" },
+      { name: "stars", type: "rating" },
+    ],
+    ["len"],
+  );
   it("lists record times, metadata, suggestion score for all, suggestion/response value for single-value questions", () => {
     expect(keys.map(sortKeyId)).toEqual([
-      "record:inserted_at", "record:updated_at", "metadata:len",
-      "suggestion.score:label", "suggestion.value:label", "response:label",
+      "record:inserted_at",
+      "record:updated_at",
+      "metadata:len",
+      "suggestion.score:label",
+      "suggestion.value:label",
+      "response:label",
       "suggestion.score:tags",
-      "suggestion.score:stars", "suggestion.value:stars", "response:stars",
+      "suggestion.score:stars",
+      "suggestion.value:stars",
+      "response:stars",
     ]);
   });
   it("maps ids back to keys and normalizes a sort list", () => {

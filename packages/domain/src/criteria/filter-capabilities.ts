@@ -14,10 +14,14 @@ export type ResponseFilterKind = "terms" | "range" | "exact";
 export function responseFilterKinds(type: QuestionType): ResponseFilterKind[] {
   switch (type) {
     case "label_selection":
-    case "multi_label_selection": return ["terms"];
-    case "rating": return ["terms", "range"];
-    case "text": return ["exact"];
-    default: return [];
+    case "multi_label_selection":
+      return ["terms"];
+    case "rating":
+      return ["terms", "range"];
+    case "text":
+      return ["exact"];
+    default:
+      return [];
   }
 }
 
@@ -36,7 +40,10 @@ export function isSortableByValue(type: QuestionType): boolean {
   return type === "label_selection" || type === "rating";
 }
 
-export interface SortableQuestion { name: string; type: QuestionType }
+export interface SortableQuestion {
+  name: string;
+  type: QuestionType;
+}
 
 /**
  * The sort keys the annotation screen offers: record inserted/updated time, each metadata property,
@@ -61,10 +68,14 @@ export function sortableKeys(questions: SortableQuestion[], metadataNames: strin
 /** A stable string id of a sort key (for select options and duplicates). */
 export function sortKeyId(key: SortKey): string {
   switch (key.entity) {
-    case "record": return `record:${key.property}`;
-    case "metadata": return `metadata:${key.name}`;
-    case "suggestion": return `suggestion.${key.property}:${key.question}`;
-    case "response": return `response:${key.question}`;
+    case "record":
+      return `record:${key.property}`;
+    case "metadata":
+      return `metadata:${key.name}`;
+    case "suggestion":
+      return `suggestion.${key.property}:${key.question}`;
+    case "response":
+      return `response:${key.question}`;
   }
 }
 

@@ -4,10 +4,12 @@ import { MAX_FILTERS, MAX_TERMS_VALUES, normalizeRange, PageCriteria, RecordCrit
 describe("RecordCriteria.toSearchBody (api-contract section 4)", () => {
   it("the pending filter adds a record-status filter of pending", () => {
     expect(new RecordCriteria({ datasetId: "d" }).toSearchBody()).toEqual({
-      filters: { and: [
-        { type: "terms", scope: { entity: "response", property: "status" }, values: ["pending"] },
-        { type: "terms", scope: { entity: "record", property: "status" }, values: ["pending"] },
-      ] },
+      filters: {
+        and: [
+          { type: "terms", scope: { entity: "response", property: "status" }, values: ["pending"] },
+          { type: "terms", scope: { entity: "record", property: "status" }, values: ["pending"] },
+        ],
+      },
     });
     expect(new RecordCriteria({ datasetId: "d", status: "submitted" }).toSearchBody().filters?.and).toEqual([
       { type: "terms", scope: { entity: "response", property: "status" }, values: ["submitted"] },
@@ -15,12 +17,29 @@ describe("RecordCriteria.toSearchBody (api-contract section 4)", () => {
   });
   it("maps text, metadata, response, suggestion filters and sort", () => {
     const c = new RecordCriteria({
-      datasetId: "d", status: "draft", searchText: " cats ", searchField: "text",
-      metadata: [{ kind: "terms", name: "lang", values: ["en"] }, { kind: "range", name: "len", ge: 1, le: 5 }, { kind: "range", name: "n", ge: null, le: 9 }],
-      responses: [{ kind: "terms", question: "label", values: ["positive"] }, { kind: "range", question: "rating", ge: 2 }],
-      suggestions: [{ kind: "range", question: "label", property: "score", ge: 0.5, le: 1 }, { kind: "terms", question: "label", property: "agent", values: ["gpt"] }],
-      sort: [{ key: { entity: "record", property: "inserted_at" }, order: "desc" }, { key: { entity: "metadata", name: "len" }, order: "asc" },
-        { key: { entity: "suggestion", question: "label", property: "score" }, order: "desc" }, { key: { entity: "response", question: "rating" }, order: "asc" }],
+      datasetId: "d",
+      status: "draft",
+      searchText: " cats ",
+      searchField: "text",
+      metadata: [
+        { kind: "terms", name: "lang", values: ["en"] },
+        { kind: "range", name: "len", ge: 1, le: 5 },
+        { kind: "range", name: "n", ge: null, le: 9 },
+      ],
+      responses: [
+        { kind: "terms", question: "label", values: ["positive"] },
+        { kind: "range", question: "rating", ge: 2 },
+      ],
+      suggestions: [
+        { kind: "range", question: "label", property: "score", ge: 0.5, le: 1 },
+        { kind: "terms", question: "label", property: "agent", values: ["gpt"] },
+      ],
+      sort: [
+        { key: { entity: "record", property: "inserted_at" }, order: "desc" },
+        { key: { entity: "metadata", name: "len" }, order: "asc" },
+        { key: { entity: "suggestion", question: "label", property: "score" }, order: "desc" },
+        { key: { entity: "response", question: "rating" }, order: "asc" },
+      ],
     });
     const body = c.toSearchBody();
     expect(body.query).toEqual({ text: { q: "cats", field: "text" } });
@@ -85,9 +104,17 @@ describe("PageCriteria", () => {
 describe("RecordCriteria.toSearchBody keeps the contract's limits", () => {
   it("drops filters without values or bounds, orders swapped bounds and caps values, filters and sort", () => {
     const c = new RecordCriteria({
-      datasetId: "d", status: "submitted",
-      metadata: [{ kind: "terms", name: "a", values: [] }, { kind: "range", name: "b", ge: null, le: null }, { kind: "range", name: "c", ge: 9, le: 2 }],
-      responses: [{ kind: "range", question: "rating", ge: Number.NaN, le: 4 }, { kind: "terms", question: "label", values: Array.from({ length: 300 }, (_, i) => `v${i}`) }],
+      datasetId: "d",
+      status: "submitted",
+      metadata: [
+        { kind: "terms", name: "a", values: [] },
+        { kind: "range", name: "b", ge: null, le: null },
+        { kind: "range", name: "c", ge: 9, le: 2 },
+      ],
+      responses: [
+        { kind: "range", question: "rating", ge: Number.NaN, le: 4 },
+        { kind: "terms", question: "label", values: Array.from({ length: 300 }, (_, i) => `v${i}`) },
+      ],
       sort: Array.from({ length: 12 }, (_, i) => ({ key: { entity: "metadata" as const, name: `m${i}` }, order: "asc" as const })),
     });
     const body = c.toSearchBody();
@@ -98,7 +125,10 @@ describe("RecordCriteria.toSearchBody keeps the contract's limits", () => {
     const terms = body.filters?.and[3];
     expect(terms?.type === "terms" ? terms.values.length : 0).toBe(MAX_TERMS_VALUES);
     expect(body.sort).toHaveLength(10);
-    const many = new RecordCriteria({ datasetId: "d", metadata: Array.from({ length: 60 }, (_, i) => ({ kind: "terms" as const, name: `m${i}`, values: ["x"] })) });
+    const many = new RecordCriteria({
+      datasetId: "d",
+      metadata: Array.from({ length: 60 }, (_, i) => ({ kind: "terms" as const, name: `m${i}`, values: ["x"] })),
+    });
     expect(many.toSearchBody().filters?.and).toHaveLength(MAX_FILTERS);
     expect(normalizeRange(1, 2)).toEqual({ ge: 1, le: 2 });
     expect(normalizeRange(undefined, null)).toBeNull();

@@ -20,28 +20,50 @@ export class PageCriteria {
   ) {}
 
   /** Records shown at once. */
-  get shown(): number { return this.mode === "focus" ? 1 : this.size; }
+  get shown(): number {
+    return this.mode === "focus" ? 1 : this.size;
+  }
   /** Records fetched per request. */
-  get fetchSize(): number { return this.mode === "focus" ? FOCUS_FETCH_SIZE : this.size; }
+  get fetchSize(): number {
+    return this.mode === "focus" ? FOCUS_FETCH_SIZE : this.size;
+  }
   /** A buffer is prefetched when the records ahead are at or below this number. */
-  get buffer(): number { return this.mode === "focus" ? Math.floor(FOCUS_FETCH_SIZE / 2) : this.size; }
-  get isFirstPage(): boolean { return this.page <= 1; }
-  get isBackward(): boolean { return this.direction === "backward"; }
+  get buffer(): number {
+    return this.mode === "focus" ? Math.floor(FOCUS_FETCH_SIZE / 2) : this.size;
+  }
+  get isFirstPage(): boolean {
+    return this.page <= 1;
+  }
+  get isBackward(): boolean {
+    return this.direction === "backward";
+  }
 
-  next(): void { this.page += this.shown; this.direction = "forward"; }
-  previous(): void { this.page = Math.max(1, this.page - this.shown); this.direction = "backward"; }
-  goTo(page: number): void { this.direction = page < this.page ? "backward" : "forward"; this.page = Math.max(1, page); }
-  goToFirst(): void { this.page = 1; this.direction = "forward"; }
-  clone(): PageCriteria { return new PageCriteria(this.page, this.mode, this.size, this.direction); }
+  next(): void {
+    this.page += this.shown;
+    this.direction = "forward";
+  }
+  previous(): void {
+    this.page = Math.max(1, this.page - this.shown);
+    this.direction = "backward";
+  }
+  goTo(page: number): void {
+    this.direction = page < this.page ? "backward" : "forward";
+    this.page = Math.max(1, page);
+  }
+  goToFirst(): void {
+    this.page = 1;
+    this.direction = "forward";
+  }
+  clone(): PageCriteria {
+    return new PageCriteria(this.page, this.mode, this.size, this.direction);
+  }
 }
 
 export type MetadataFilter =
-  | { kind: "terms"; name: string; values: Array<string | number> }
-  | { kind: "range"; name: string; ge?: number | null; le?: number | null };
+  { kind: "terms"; name: string; values: Array<string | number> } | { kind: "range"; name: string; ge?: number | null; le?: number | null };
 
 export type ResponseFilter =
-  | { kind: "terms"; question: string; values: OptionValue[] }
-  | { kind: "range"; question: string; ge?: number | null; le?: number | null };
+  { kind: "terms"; question: string; values: OptionValue[] } | { kind: "range"; question: string; ge?: number | null; le?: number | null };
 
 export type SuggestionFilter =
   | { kind: "terms"; question: string; property: "value" | "agent"; values: OptionValue[] }
@@ -53,7 +75,10 @@ export type SortKey =
   | { entity: "suggestion"; question: string; property: "value" | "score" }
   | { entity: "response"; question: string };
 
-export interface SortItem { key: SortKey; order: "asc" | "desc" }
+export interface SortItem {
+  key: SortKey;
+  order: "asc" | "desc";
+}
 
 export interface SimilarityCriteria {
   recordId: string;
@@ -101,23 +126,40 @@ export class RecordCriteria {
     this.similarity = props.similarity ?? null;
   }
 
-  get isFilteringBySimilarity(): boolean { return this.similarity !== null; }
-  get isFilteredByText(): boolean { return this.searchText.trim() !== ""; }
-  get isFiltered(): boolean {
-    return this.isFilteredByText || this.metadata.length + this.responses.length + this.suggestions.length > 0 || this.isFilteringBySimilarity;
+  get isFilteringBySimilarity(): boolean {
+    return this.similarity !== null;
   }
-  get isSorted(): boolean { return this.sort.length > 0; }
+  get isFilteredByText(): boolean {
+    return this.searchText.trim() !== "";
+  }
+  get isFiltered(): boolean {
+    return (
+      this.isFilteredByText || this.metadata.length + this.responses.length + this.suggestions.length > 0 || this.isFilteringBySimilarity
+    );
+  }
+  get isSorted(): boolean {
+    return this.sort.length > 0;
+  }
   /**
    * The plain pending queue (no search, filter, sort or similarity): the records the server hands
    * out to the team, which it reserves for the annotator who takes them (issue 29).
    */
-  get takesFromTeamQueue(): boolean { return this.status === "pending" && !this.isFiltered && !this.isSorted; }
+  get takesFromTeamQueue(): boolean {
+    return this.status === "pending" && !this.isFiltered && !this.isSorted;
+  }
 
   clone(): RecordCriteria {
     return new RecordCriteria({
-      datasetId: this.datasetId, page: this.page.clone(), status: this.status, searchText: this.searchText, searchField: this.searchField,
-      metadata: structuredClone(this.metadata), responses: structuredClone(this.responses), suggestions: structuredClone(this.suggestions),
-      sort: structuredClone(this.sort), similarity: this.similarity ? { ...this.similarity } : null,
+      datasetId: this.datasetId,
+      page: this.page.clone(),
+      status: this.status,
+      searchText: this.searchText,
+      searchField: this.searchField,
+      metadata: structuredClone(this.metadata),
+      responses: structuredClone(this.responses),
+      suggestions: structuredClone(this.suggestions),
+      sort: structuredClone(this.sort),
+      similarity: this.similarity ? { ...this.similarity } : null,
     });
   }
 
@@ -139,7 +181,9 @@ export class RecordCriteria {
     const and: SearchFilter[] = [{ type: "terms", scope: { entity: "response", property: "status" }, values: [this.status] }];
     // The pending filter also adds a record-status filter of pending.
     if (this.status === "pending") and.push({ type: "terms", scope: { entity: "record", property: "status" }, values: ["pending"] });
-    const push = (f: SearchFilter | null) => { if (f) and.push(f); };
+    const push = (f: SearchFilter | null) => {
+      if (f) and.push(f);
+    };
     for (const m of this.metadata) push(toFilter({ entity: "metadata", metadata_property: m.name }, m));
     for (const r of this.responses) push(toFilter({ entity: "response", question: r.question }, r));
     for (const s of this.suggestions) push(toFilter({ entity: "suggestion", question: s.question, property: s.property }, s));
@@ -158,7 +202,10 @@ export const MAX_TERMS_VALUES = 250;
  * A range with its bounds in order (swapped when ge > le), or null when it has no bound
  * (the contract needs at least one bound, and ge <= le).
  */
-export function normalizeRange(ge: number | null | undefined, le: number | null | undefined): { ge: number | null; le: number | null } | null {
+export function normalizeRange(
+  ge: number | null | undefined,
+  le: number | null | undefined,
+): { ge: number | null; le: number | null } | null {
   const g = typeof ge === "number" && Number.isFinite(ge) ? ge : null;
   const l = typeof le === "number" && Number.isFinite(le) ? le : null;
   if (g === null && l === null) return null;
@@ -186,9 +233,13 @@ function toFilter(
 function toSort(item: SortItem): SearchSort {
   const k = item.key;
   switch (k.entity) {
-    case "record": return { scope: { entity: "record", property: k.property }, order: item.order };
-    case "metadata": return { scope: { entity: "metadata", metadata_property: k.name }, order: item.order };
-    case "suggestion": return { scope: { entity: "suggestion", question: k.question, property: k.property }, order: item.order };
-    case "response": return { scope: { entity: "response", question: k.question }, order: item.order };
+    case "record":
+      return { scope: { entity: "record", property: k.property }, order: item.order };
+    case "metadata":
+      return { scope: { entity: "metadata", metadata_property: k.name }, order: item.order };
+    case "suggestion":
+      return { scope: { entity: "suggestion", question: k.question, property: k.property }, order: item.order };
+    case "response":
+      return { scope: { entity: "response", question: k.question }, order: item.order };
   }
 }

@@ -11,7 +11,10 @@ export type SearchFilter =
   | { type: "terms"; scope: SearchScope; values: Array<string | number> }
   | { type: "range"; scope: SearchScope; ge?: number | string | null; le?: number | string | null };
 
-export interface SearchSort { scope: SearchScope; order: "asc" | "desc" }
+export interface SearchSort {
+  scope: SearchScope;
+  order: "asc" | "desc";
+}
 
 export interface RecordSearchBody {
   query?: {

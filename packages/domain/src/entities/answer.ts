@@ -1,6 +1,13 @@
 /** Answer value shapes (spec section 3). */
-export interface SpanItem { start: number; end: number; label: string }
-export interface RankingItem { value: string; rank: number | null }
+export interface SpanItem {
+  start: number;
+  end: number;
+  label: string;
+}
+export interface RankingItem {
+  value: string;
+  rank: number | null;
+}
 export type OptionValue = string | number;
 
 /**

@@ -19,7 +19,8 @@ export function colorForLabel(label: string): string {
  * An HSL or HSLA colour as the server stores it (commas optional, as in CSS; nothing around it).
  * The one definition for the server's settings validation and the web app's editors.
  */
-export const HSL_COLOR_PATTERN = /^hsla?\(\s*\d{1,3}(\.\d+)?(deg)?\s*,?\s*\d{1,3}(\.\d+)?%\s*,?\s*\d{1,3}(\.\d+)?%\s*(,\s*(0|1|0?\.\d+)\s*)?\)$/i;
+export const HSL_COLOR_PATTERN =
+  /^hsla?\(\s*\d{1,3}(\.\d+)?(deg)?\s*,?\s*\d{1,3}(\.\d+)?%\s*,?\s*\d{1,3}(\.\d+)?%\s*(,\s*(0|1|0?\.\d+)\s*)?\)$/i;
 
 /** Colour values must be HSL ('The value color must be HSL for now.'). */
 export function isHslColor(value: string): boolean {

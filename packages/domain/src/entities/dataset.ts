@@ -2,7 +2,10 @@ import { MESSAGES, type Message } from "../messages.js";
 
 export type DatasetStatus = "draft" | "ready";
 
-export interface DistributionProps { strategy: "overlap"; minSubmitted: number; }
+export interface DistributionProps {
+  strategy: "overlap";
+  minSubmitted: number;
+}
 
 export interface DatasetProps {
   id: string;
@@ -46,23 +49,49 @@ export class Dataset {
     this.updated = props.updatedAt;
     this.original = { guidelines: this.guidelines, distribution: { ...this.distribution }, allowExtraMetadata: this.allowExtraMetadata };
   }
-  get id(): string { return this.props.id; }
-  get name(): string { return this.props.name; }
-  get status(): DatasetStatus { return this.props.status; }
-  get workspaceId(): string { return this.props.workspaceId; }
-  get workspaceName(): string { return this.props.workspaceName; }
-  get metadata(): Record<string, unknown> | null { return this.props.metadata; }
-  get createdAt(): string { return this.props.createdAt; }
-  get updatedAt(): string { return this.updated; }
-  get lastActivityAt(): string { return this.props.lastActivityAt; }
+  get id(): string {
+    return this.props.id;
+  }
+  get name(): string {
+    return this.props.name;
+  }
+  get status(): DatasetStatus {
+    return this.props.status;
+  }
+  get workspaceId(): string {
+    return this.props.workspaceId;
+  }
+  get workspaceName(): string {
+    return this.props.workspaceName;
+  }
+  get metadata(): Record<string, unknown> | null {
+    return this.props.metadata;
+  }
+  get createdAt(): string {
+    return this.props.createdAt;
+  }
+  get updatedAt(): string {
+    return this.updated;
+  }
+  get lastActivityAt(): string {
+    return this.props.lastActivityAt;
+  }
   /** A dataset counts as created from the UI when its metadata has a repoId (spec section 3). */
-  get createdFromUI(): boolean { return typeof this.props.metadata?.["repoId"] === "string"; }
+  get createdFromUI(): boolean {
+    return typeof this.props.metadata?.["repoId"] === "string";
+  }
 
   isModified(part: DatasetPart): boolean {
-    if (part === "distribution") return this.distribution.minSubmitted !== this.original.distribution.minSubmitted || this.distribution.strategy !== this.original.distribution.strategy;
+    if (part === "distribution")
+      return (
+        this.distribution.minSubmitted !== this.original.distribution.minSubmitted ||
+        this.distribution.strategy !== this.original.distribution.strategy
+      );
     return this[part] !== this.original[part];
   }
-  get isModifiedAny(): boolean { return this.isModified("guidelines") || this.isModified("distribution") || this.isModified("allowExtraMetadata"); }
+  get isModifiedAny(): boolean {
+    return this.isModified("guidelines") || this.isModified("distribution") || this.isModified("allowExtraMetadata");
+  }
 
   /** Guidelines required (non-empty after trimming); minSubmitted required and at least 1. */
   validate(): { guidelines: Message[]; distribution: Message[] } {
@@ -92,8 +121,10 @@ export class Dataset {
 
   /** A successful save of one part: it becomes the baseline and updatedAt takes the returned updated_at. */
   commit(part: DatasetPart, updatedAt: string): void {
-    if (part === "guidelines") { this.guidelines = (this.guidelines ?? "").trim(); this.original.guidelines = this.guidelines; }
-    else if (part === "distribution") this.original.distribution = { ...this.distribution };
+    if (part === "guidelines") {
+      this.guidelines = (this.guidelines ?? "").trim();
+      this.original.guidelines = this.guidelines;
+    } else if (part === "distribution") this.original.distribution = { ...this.distribution };
     else this.original.allowExtraMetadata = this.allowExtraMetadata;
     this.updated = updatedAt;
   }

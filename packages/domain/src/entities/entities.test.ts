@@ -6,9 +6,18 @@ import { ListDatasetsUseCase } from "../use-cases/list-datasets.js";
 import { SignOutUseCase } from "../use-cases/sign-out.js";
 
 const base = {
-  id: "d1", name: "a", guidelines: null, status: "ready" as const, workspaceId: "w", workspaceName: "ws",
-  allowExtraMetadata: false, distribution: { strategy: "overlap" as const, minSubmitted: 1 }, metadata: null,
-  createdAt: "2026-01-01T00:00:00", updatedAt: "2026-01-01T00:00:00", lastActivityAt: "2026-01-01T00:00:00",
+  id: "d1",
+  name: "a",
+  guidelines: null,
+  status: "ready" as const,
+  workspaceId: "w",
+  workspaceName: "ws",
+  allowExtraMetadata: false,
+  distribution: { strategy: "overlap" as const, minSubmitted: 1 },
+  metadata: null,
+  createdAt: "2026-01-01T00:00:00",
+  updatedAt: "2026-01-01T00:00:00",
+  lastActivityAt: "2026-01-01T00:00:00",
 };
 
 describe("entities", () => {
@@ -34,12 +43,21 @@ describe("entities", () => {
   it("ListDatasetsUseCase sorts by most recent update", async () => {
     const older = new Dataset({ ...base, id: "old", updatedAt: "2026-01-01T00:00:00" });
     const newer = new Dataset({ ...base, id: "new", updatedAt: "2026-02-01T00:00:00" });
-    const list = await new ListDatasetsUseCase({ list: async () => [older, newer], getProgress: async () => new Progress(0, 0, 0) }).execute();
+    const list = await new ListDatasetsUseCase({
+      list: async () => [older, newer],
+      getProgress: async () => new Progress(0, 0, 0),
+    }).execute();
     expect(list.map((d) => d.id)).toEqual(["new", "old"]);
   });
   it("SignOutUseCase clears the token", () => {
     let value: string | null = "t";
-    new SignOutUseCase({ get: () => value, set: () => {}, clear: () => { value = null; } }).execute();
+    new SignOutUseCase({
+      get: () => value,
+      set: () => {},
+      clear: () => {
+        value = null;
+      },
+    }).execute();
     expect(value).toBeNull();
   });
 });

@@ -21,7 +21,10 @@ export interface FieldProps {
   updatedAt?: string;
 }
 
-export interface ChatMessage { role: string; content: string }
+export interface ChatMessage {
+  role: string;
+  content: string;
+}
 
 /** Field content by type: text and image are strings, chat is a list of messages, custom is the raw record value. */
 export type FieldContent = string | ChatMessage[] | unknown;
@@ -48,14 +51,28 @@ export class Field {
     this.original = { title: this.title, settings: { ...this.settings } };
   }
 
-  get type(): FieldType { return this.settings.type; }
-  get isText(): boolean { return this.type === "text"; }
-  get isImage(): boolean { return this.type === "image"; }
-  get isChat(): boolean { return this.type === "chat"; }
-  get isCustom(): boolean { return this.type === "custom"; }
-  get useMarkdown(): boolean { return this.settings.use_markdown ?? false; }
+  get type(): FieldType {
+    return this.settings.type;
+  }
+  get isText(): boolean {
+    return this.type === "text";
+  }
+  get isImage(): boolean {
+    return this.type === "image";
+  }
+  get isChat(): boolean {
+    return this.type === "chat";
+  }
+  get isCustom(): boolean {
+    return this.type === "custom";
+  }
+  get useMarkdown(): boolean {
+    return this.settings.use_markdown ?? false;
+  }
   /** Custom fields take their template from the settings. */
-  get template(): string { return this.settings.template ?? ""; }
+  get template(): string {
+    return this.settings.template ?? "";
+  }
 
   get isModified(): boolean {
     return this.title !== this.original.title || JSON.stringify(this.settings) !== JSON.stringify(this.original.settings);
@@ -65,7 +82,9 @@ export class Field {
     return { title: this.title.length > FIELD_TITLE_MAX ? [maxLengthMessage(FIELD_TITLE_MAX)] : [] };
   }
 
-  get isValid(): boolean { return this.validate().title.length === 0; }
+  get isValid(): boolean {
+    return this.validate().title.length === 0;
+  }
 
   /** Restores the last saved values (Cancel, or a failed save). */
   restore(): void {
@@ -80,10 +99,20 @@ export class Field {
   }
 
   /** The title sent on update: the name when the title is empty. */
-  get titleForUpdate(): string { return this.title.trim() === "" ? this.name : this.title; }
+  get titleForUpdate(): string {
+    return this.title.trim() === "" ? this.name : this.title;
+  }
 
   toProps(): FieldProps {
-    return { id: this.id, name: this.name, title: this.title, required: this.required, datasetId: this.datasetId, settings: { ...this.settings }, ...(this.updatedAt ? { updatedAt: this.updatedAt } : {}) };
+    return {
+      id: this.id,
+      name: this.name,
+      title: this.title,
+      required: this.required,
+      datasetId: this.datasetId,
+      settings: { ...this.settings },
+      ...(this.updatedAt ? { updatedAt: this.updatedAt } : {}),
+    };
   }
 
   /** Normalizes a record's raw value for this field. */

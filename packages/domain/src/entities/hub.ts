@@ -8,7 +8,10 @@ import { validateQuestionOptions } from "./question.js";
 import type { QuestionType } from "./question-type.js";
 
 /** Hub import mapping: fields, metadata and suggestions as source/target lists, plus an optional external_id column. */
-export interface MappingItem { source: string; target: string }
+export interface MappingItem {
+  source: string;
+  target: string;
+}
 export interface HubMapping {
   fields: MappingItem[];
   metadata: MappingItem[];
@@ -28,9 +31,13 @@ export type ColumnTyping =
 const INTEGER_DTYPES = ["uint8", "uint16", "uint32", "uint64", "int8", "int32", "int64"];
 const FLOAT_DTYPES = ["float16", "float32", "float64"];
 
-const obj = (f: unknown): { [key: string]: unknown } | null => (f && typeof f === "object" && !Array.isArray(f) ? (f as { [key: string]: unknown }) : null);
+const obj = (f: unknown): { [key: string]: unknown } | null =>
+  f && typeof f === "object" && !Array.isArray(f) ? (f as { [key: string]: unknown }) : null;
 const isClassLabel = (f: unknown) => obj(f)?.["_type"] === "ClassLabel";
-const isMessageDict = (f: unknown) => { const o = obj(f); return !!o && !("_type" in o) && "role" in o && "content" in o; };
+const isMessageDict = (f: unknown) => {
+  const o = obj(f);
+  return !!o && !("_type" in o) && "role" in o && "content" in o;
+};
 
 /** The item feature of a sequence: legacy one-item array, Sequence, List or LargeList. */
 function sequenceItem(feature: unknown): unknown {
@@ -80,7 +87,13 @@ const SERVER_NAME_MAX = 200;
  * leading and trailing `_` trimmed, at most 200 characters; `fallback` when nothing usable is left.
  */
 export function serverName(raw: string, fallback: string): string {
-  const name = raw.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/[^a-z0-9_-]+/g, "_").replace(/^_+|_+$/g, "").slice(0, SERVER_NAME_MAX);
+  const name = raw
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9_-]+/g, "_")
+    .replace(/^_+|_+$/g, "")
+    .slice(0, SERVER_NAME_MAX);
   return SERVER_NAME_PATTERN.test(name) ? name : fallback;
 }
 
@@ -108,12 +121,14 @@ export function convertHubCell(feature: HubFeature | undefined, value: unknown):
   const type = o?.["_type"];
   if (type === "ClassLabel") {
     const names = o?.["names"];
-    if (typeof value === "number" && Number.isInteger(value) && Array.isArray(names)) return value >= 0 && value < names.length ? String(names[value]) : null;
+    if (typeof value === "number" && Number.isInteger(value) && Array.isArray(names))
+      return value >= 0 && value < names.length ? String(names[value]) : null;
     return value;
   }
   if (type === "Image") return isDict(value) && typeof value["src"] === "string" ? value["src"] : value;
   if (type === "Sequence" || type === "List" || type === "LargeList") return convertHubList(o?.["feature"], value);
-  if (o && type === undefined && isDict(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k in o ? convertHubCell(o[k] as HubFeature, v) : v]));
+  if (o && type === undefined && isDict(value))
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k in o ? convertHubCell(o[k] as HubFeature, v) : v]));
   return value;
 }
 
@@ -121,7 +136,10 @@ function convertHubList(item: unknown, value: unknown): unknown {
   if (Array.isArray(value)) return value.map((v) => convertHubCell(item as HubFeature, v));
   // A Sequence of a dict may come back as a dict of lists.
   const o = obj(item);
-  if (o && !("_type" in o) && isDict(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, Array.isArray(v) ? v.map((c) => convertHubCell(o[k] as HubFeature, c)) : v]));
+  if (o && !("_type" in o) && isDict(value))
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, Array.isArray(v) ? v.map((c) => convertHubCell(o[k] as HubFeature, c)) : v]),
+    );
   return value;
 }
 
@@ -136,19 +154,36 @@ const cellText = (v: unknown): string => (typeof v === "string" ? v : typeof v =
 export function hubSuggestionValue(type: QuestionType, value: unknown): AnswerValue | null {
   if (value === null || value === undefined) return null;
   switch (type) {
-    case "text": case "label_selection": return cellText(value);
-    case "rating": { const n = Math.trunc(Number(value)); return Number.isFinite(n) ? n : null; }
+    case "text":
+    case "label_selection":
+      return cellText(value);
+    case "rating": {
+      const n = Math.trunc(Number(value));
+      return Number.isFinite(n) ? n : null;
+    }
     case "multi_label_selection": {
       const items = (Array.isArray(value) ? value : [value]).filter((v) => v !== null && v !== undefined).map(cellText);
       return items.length > 0 ? items : null;
     }
-    default: return null;
+    default:
+      return null;
   }
 }
 
-export interface FieldCreation { name: string; title: string; required: boolean; type: Exclude<FieldType, "custom"> | "no mapping"; useMarkdown: boolean }
+export interface FieldCreation {
+  name: string;
+  title: string;
+  required: boolean;
+  type: Exclude<FieldType, "custom"> | "no mapping";
+  useMarkdown: boolean;
+}
 /** A metadata property to create: `name` follows the server's name rule, `column` is the Hub column it is read from. */
-export interface MetadataCreation { name: string; column: string; title: string; type: MetadataType }
+export interface MetadataCreation {
+  name: string;
+  column: string;
+  title: string;
+  type: MetadataType;
+}
 
 /** A question to create; `column` is the source column of its suggestions (null: not mapped). */
 export class QuestionCreation {
@@ -156,7 +191,13 @@ export class QuestionCreation {
   column: string | null;
   options: QuestionOption[];
   settings: Omit<QuestionSettings, "type" | "options">;
-  constructor(public name: string, public type: QuestionType, options: Array<string | number> = [], column: string | null = null, public title = name) {
+  constructor(
+    public name: string,
+    public type: QuestionType,
+    options: Array<string | number> = [],
+    column: string | null = null,
+    public title = name,
+  ) {
     this.column = column;
     this.options = options.map((o) => ({ value: o, text: String(o) }));
     this.settings = type === "span" ? { field: "text", allow_overlapping: true } : type === "text" ? { use_markdown: false } : {};
@@ -164,21 +205,33 @@ export class QuestionCreation {
 
   /** A question with the default example options of its type. */
   static withDefaults(name: string, type: QuestionType): QuestionCreation {
-    const defaults: Array<string | number> = type === "rating" ? Array.from({ length: 11 }, (_, i) => i)
-      : type === "text" ? [] : [...DEFAULT_OPTIONS[type]];
+    const defaults: Array<string | number> =
+      type === "rating" ? Array.from({ length: 11 }, (_, i) => i) : type === "text" ? [] : [...DEFAULT_OPTIONS[type]];
     return new QuestionCreation(name, type, defaults);
   }
 
-  validate(): Message[] { return validateQuestionOptions(this.type, this.options); }
-  get isValid(): boolean { return this.validate().length === 0; }
+  validate(): Message[] {
+    return validateQuestionOptions(this.type, this.options);
+  }
+  get isValid(): boolean {
+    return this.validate().length === 0;
+  }
 
   toSettings(): QuestionSettings {
     const withOptions = this.type !== "text";
-    return { type: this.type, ...this.settings, ...(withOptions ? { options: this.options.map((o) => ({ value: o.value, text: o.text ?? String(o.value) })) } : {}) };
+    return {
+      type: this.type,
+      ...this.settings,
+      ...(withOptions ? { options: this.options.map((o) => ({ value: o.value, text: o.text ?? String(o.value) })) } : {}),
+    };
   }
 }
 
-export interface HubSubsetInfo { name: string; splits: string[]; features: { [column: string]: HubFeature } }
+export interface HubSubsetInfo {
+  name: string;
+  splits: string[];
+  features: { [column: string]: HubFeature };
+}
 
 /** One subset of a Hub dataset with its proposed fields, questions and metadata. */
 export class HubSubset {
@@ -192,7 +245,11 @@ export class HubSubset {
   /** The column used as the records' external id (a column named id by default; null: none). */
   externalId: string | null;
 
-  constructor(readonly name: string, readonly splits: string[], features: { [column: string]: HubFeature }) {
+  constructor(
+    readonly name: string,
+    readonly splits: string[],
+    features: { [column: string]: HubFeature },
+  ) {
     this.split = splits[0] ?? "train";
     this.columns = Object.keys(features);
     this.features = features;
@@ -205,7 +262,8 @@ export class HubSubset {
       else this.fields.push({ name: column, title: column, required: false, type: "no mapping", useMarkdown: false });
     }
     if (this.questions.length === 0) this.questions.push(new QuestionCreation("comment", "text"));
-    if (!this.fields.some((f) => f.type !== "no mapping")) this.fields.push({ name: "prompt", title: "prompt", required: true, type: "text", useMarkdown: false });
+    if (!this.fields.some((f) => f.type !== "no mapping"))
+      this.fields.push({ name: "prompt", title: "prompt", required: true, type: "text", useMarkdown: false });
     const mapped = this.fields.filter((f) => f.type !== "no mapping");
     if (mapped.length === 1 && mapped[0]) mapped[0].required = true;
     this.normalizeRequired();
@@ -243,7 +301,9 @@ export class HubSubset {
   /** The import mapping; external_id is the chosen column (by default a column named id). */
   get mapping(): HubMapping {
     return {
-      fields: this.fields.filter((f) => f.type !== "no mapping" && this.columns.includes(f.name)).map((f) => ({ source: f.name, target: f.name })),
+      fields: this.fields
+        .filter((f) => f.type !== "no mapping" && this.columns.includes(f.name))
+        .map((f) => ({ source: f.name, target: f.name })),
       metadata: this.metadata.filter((m) => this.columns.includes(m.column)).map((m) => ({ source: m.column, target: m.name })),
       suggestions: this.questions.filter((q) => q.column !== null).map((q) => ({ source: q.column as string, target: q.name })),
       external_id: this.externalId !== null && this.columns.includes(this.externalId) ? this.externalId : null,
@@ -257,14 +317,20 @@ export class DatasetCreation {
   selectedSubset: HubSubset;
   workspace: { id?: string; name: string } | null = null;
 
-  constructor(readonly repoId: string, readonly subsets: HubSubset[]) {
+  constructor(
+    readonly repoId: string,
+    readonly subsets: HubSubset[],
+  ) {
     if (!subsets[0]) throw new Error("A Hub dataset needs at least one subset");
     this.selectedSubset = subsets[0];
     this.name = repoId.split("/").pop() ?? repoId;
   }
 
   static fromInfo(repoId: string, infos: HubSubsetInfo[]): DatasetCreation {
-    return new DatasetCreation(repoId, infos.map((i) => new HubSubset(i.name, i.splits, i.features)));
+    return new DatasetCreation(
+      repoId,
+      infos.map((i) => new HubSubset(i.name, i.splits, i.features)),
+    );
   }
 
   selectSubset(name: string): void {
@@ -272,7 +338,9 @@ export class DatasetCreation {
     if (s) this.selectedSubset = s;
   }
 
-  get mapping(): HubMapping { return this.selectedSubset.mapping; }
+  get mapping(): HubMapping {
+    return this.selectedSubset.mapping;
+  }
 
   /** At least one question, at least one required question, no invalid questions. */
   validate(): Message[] {
@@ -284,5 +352,7 @@ export class DatasetCreation {
     return errors;
   }
 
-  get isValid(): boolean { return this.validate().length === 0 && this.name.trim() !== "" && this.workspace !== null; }
+  get isValid(): boolean {
+    return this.validate().length === 0 && this.name.trim() !== "" && this.workspace !== null;
+  }
 }

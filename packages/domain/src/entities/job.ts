@@ -1,2 +1,5 @@
 export type JobStatus = "queued" | "started" | "deferred" | "scheduled" | "finished" | "failed" | "stopped" | "canceled";
-export interface Job { id: string; status: JobStatus }
+export interface Job {
+  id: string;
+  status: JobStatus;
+}

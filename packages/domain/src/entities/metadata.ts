@@ -49,16 +49,29 @@ export class MetadataProperty {
     this.original = { title: this.title, visibleForAnnotators: this.visibleForAnnotators };
   }
 
-  get type(): MetadataType { return this.settings.type; }
-  get isTerms(): boolean { return this.type === "terms"; }
-  get isNumeric(): boolean { return this.type === "integer" || this.type === "float"; }
+  get type(): MetadataType {
+    return this.settings.type;
+  }
+  get isTerms(): boolean {
+    return this.type === "terms";
+  }
+  get isNumeric(): boolean {
+    return this.type === "integer" || this.type === "float";
+  }
 
-  get isModified(): boolean { return this.title !== this.original.title || this.visibleForAnnotators !== this.original.visibleForAnnotators; }
+  get isModified(): boolean {
+    return this.title !== this.original.title || this.visibleForAnnotators !== this.original.visibleForAnnotators;
+  }
   validate(): { title: Message[] } {
     return { title: this.title.length > METADATA_TITLE_MAX ? [maxLengthMessage(METADATA_TITLE_MAX)] : [] };
   }
-  get isValid(): boolean { return this.validate().title.length === 0; }
-  restore(): void { this.title = this.original.title; this.visibleForAnnotators = this.original.visibleForAnnotators; }
+  get isValid(): boolean {
+    return this.validate().title.length === 0;
+  }
+  restore(): void {
+    this.title = this.original.title;
+    this.visibleForAnnotators = this.original.visibleForAnnotators;
+  }
   commit(updatedAt?: string): void {
     if (updatedAt !== undefined) this.updatedAt = updatedAt;
     this.original = { title: this.title, visibleForAnnotators: this.visibleForAnnotators };

@@ -19,12 +19,16 @@ describe("answer validity (spec section 4)", () => {
     const rating = new Question(QUESTIONS.rating);
     const multi = new Question(QUESTIONS.multi);
     expect([label.answer.isValid, rating.answer.isValid, multi.answer.isValid]).toEqual([false, false, false]);
-    label.answer.set("positive"); rating.answer.set(1); multi.answer.set(["a"]);
+    label.answer.set("positive");
+    rating.answer.set(1);
+    multi.answer.set(["a"]);
     expect([label.answer.isValid, rating.answer.isValid, multi.answer.isValid]).toEqual([true, true, true]);
     multi.answer.set([]);
     expect(multi.answer.isValid).toBe(false);
     // The server's rule, from the same domain function: a value that is not an option is no answer.
-    label.answer.set("neutral"); rating.answer.set(0); multi.answer.set(["a", "z"]);
+    label.answer.set("neutral");
+    rating.answer.set(0);
+    multi.answer.set(["a", "z"]);
     expect([label.answer.isValid, rating.answer.isValid, multi.answer.isValid]).toEqual([false, false, false]);
   });
   it("span is always valid", () => {
@@ -38,13 +42,22 @@ describe("answer validity (spec section 4)", () => {
     const q = new Question(QUESTIONS.ranking);
     expect([q.answer.isValid, q.answer.isPartiallyValid, q.answer.hasValidValues]).toEqual([false, false, true]);
     q.answer.set([{ value: "x", rank: 1 }]);
-    expect(q.answer.value).toEqual([{ value: "x", rank: 1 }, { value: "y", rank: null }]);
+    expect(q.answer.value).toEqual([
+      { value: "x", rank: 1 },
+      { value: "y", rank: null },
+    ]);
     expect([q.answer.isValid, q.answer.isPartiallyValid, q.answer.hasValidValues]).toEqual([false, true, false]);
     expect(q.answer.valueToSend(true)).toBeUndefined();
     expect(q.answer.valueToSend(false)).toEqual([{ value: "x", rank: 1 }]);
-    q.answer.set([{ value: "x", rank: 1 }, { value: "y", rank: 2 }]);
+    q.answer.set([
+      { value: "x", rank: 1 },
+      { value: "y", rank: 2 },
+    ]);
     expect([q.answer.isValid, q.answer.isPartiallyValid, q.answer.hasValidValues]).toEqual([true, false, true]);
-    expect(q.answer.valueToSend(true)).toEqual([{ value: "x", rank: 1 }, { value: "y", rank: 2 }]);
+    expect(q.answer.valueToSend(true)).toEqual([
+      { value: "x", rank: 1 },
+      { value: "y", rank: 2 },
+    ]);
   });
   it("invalid non-ranking answers are not sent; set(null) clears", () => {
     const q = new Question(QUESTIONS.label);
@@ -55,7 +68,9 @@ describe("answer validity (spec section 4)", () => {
     expect(q.answer.value).toBeNull();
   });
   it("an unknown question type throws the spec message", () => {
-    expect(() => new QuestionAnswer("image_annotation" as never, () => [])).toThrow("Question answer for type image_annotation is not implemented yet.");
+    expect(() => new QuestionAnswer("image_annotation" as never, () => [])).toThrow(
+      "Question answer for type image_annotation is not implemented yet.",
+    );
     expect(() => assertQuestionType("nope")).toThrow("Question answer for type nope is not implemented yet.");
     expect(isQuestionType("span")).toBe(true);
   });
@@ -80,7 +95,16 @@ describe("Question", () => {
     expect(many.showVisibleOptions).toBe(true);
   });
   it("span options get a colour from the label hash with saturation and lightness 80, keeping given colours", () => {
-    const q = new Question(question("s", { type: "span", field: "text", options: [{ value: "PER", text: "PER" }, { value: "ORG", text: "ORG", color: "hsl(1, 2%, 3%)" }] }));
+    const q = new Question(
+      question("s", {
+        type: "span",
+        field: "text",
+        options: [
+          { value: "PER", text: "PER" },
+          { value: "ORG", text: "ORG", color: "hsl(1, 2%, 3%)" },
+        ],
+      }),
+    );
     expect(q.options[0]?.color).toBe(`hsl(${hashText("PER") % 360}, 80%, 80%)`);
     expect(q.options[0]?.color).toBe(colorForLabel("PER"));
     expect(q.options[1]?.color).toBe("hsl(1, 2%, 3%)");
@@ -135,7 +159,12 @@ describe("dataset creation option rules (spec section 5)", () => {
     expect(validateQuestionOptions("label_selection", opts("a")).map((m) => [m.key, m.text])).toEqual([
       ["datasetCreation.questions.labelSelection.atLeastTwoOptions", "At least two options are required"],
     ]);
-    expect(validateQuestionOptions("span", [{ value: "a", text: "a" }, { value: "b", text: " " }]).map((m) => m.text)).toEqual(["Empty options are not allowed"]);
+    expect(
+      validateQuestionOptions("span", [
+        { value: "a", text: "a" },
+        { value: "b", text: " " },
+      ]).map((m) => m.text),
+    ).toEqual(["Empty options are not allowed"]);
     expect(validateQuestionOptions("multi_label_selection", opts("a", "b"))).toEqual([]);
     expect(validateQuestionOptions("rating", opts(1)).map((m) => m.key)).toEqual(["datasetCreation.questions.rating.atLeastTwoOptions"]);
     expect(validateQuestionOptions("text", [])).toEqual([]);

@@ -50,7 +50,9 @@ export class QuestionAnswer {
     this.clear();
   }
 
-  get value(): AnswerValue | null { return this.current; }
+  get value(): AnswerValue | null {
+    return this.current;
+  }
 
   /** Sets a value; a ranking is merged onto the options (unranked ones keep rank null). */
   set(value: AnswerValue | null | undefined): void {
@@ -72,14 +74,24 @@ export class QuestionAnswer {
 
   clear(): void {
     switch (this.type) {
-      case "text": this.current = ""; break;
-      case "multi_label_selection": case "span": this.current = []; break;
-      case "ranking": this.current = this.optionValues().map((v) => ({ value: String(v), rank: null })); break;
-      default: this.current = null;
+      case "text":
+        this.current = "";
+        break;
+      case "multi_label_selection":
+      case "span":
+        this.current = [];
+        break;
+      case "ranking":
+        this.current = this.optionValues().map((v) => ({ value: String(v), rank: null }));
+        break;
+      default:
+        this.current = null;
     }
   }
 
-  private get rankedCount(): number { return (this.current as RankingItem[]).filter((i) => i.rank !== null).length; }
+  private get rankedCount(): number {
+    return (this.current as RankingItem[]).filter((i) => i.rank !== null).length;
+  }
 
   /**
    * Whether the answer can be submitted: the domain's answer rules for a submitted response, the
@@ -124,8 +136,12 @@ export class QuestionAnswer {
     return undefined;
   }
 
-  snapshot(): string { return JSON.stringify(this.current); }
-  restore(snapshot: string): void { this.current = JSON.parse(snapshot) as AnswerValue | null; }
+  snapshot(): string {
+    return JSON.stringify(this.current);
+  }
+  restore(snapshot: string): void {
+    this.current = JSON.parse(snapshot) as AnswerValue | null;
+  }
 }
 
 /** A question of a dataset. Each record owns its own copies (each holds its answer state). */
@@ -155,13 +171,20 @@ export class Question {
     this.answer = new QuestionAnswer(
       props.settings.type,
       () => (this.settings.options ?? []).map((o) => o.value),
-      () => ({ allowOverlapping: this.settings.allow_overlapping ?? false, ...(this.settings.field ? { spanField: this.settings.field } : {}) }),
+      () => ({
+        allowOverlapping: this.settings.allow_overlapping ?? false,
+        ...(this.settings.field ? { spanField: this.settings.field } : {}),
+      }),
     );
     this.original = this.snapshotSettings();
   }
 
-  get type(): QuestionType { return this.settings.type; }
-  get required(): boolean { return this.isRequired; }
+  get type(): QuestionType {
+    return this.settings.type;
+  }
+  get required(): boolean {
+    return this.isRequired;
+  }
 
   /** Options, with a generated HSL colour for span options that have none. */
   get options(): QuestionOption[] {
@@ -171,11 +194,17 @@ export class Question {
   }
 
   /** visible_options defaults to the number of options. */
-  get visibleOptions(): number { return this.settings.visible_options ?? this.options.length; }
+  get visibleOptions(): number {
+    return this.settings.visible_options ?? this.options.length;
+  }
 
   /** The visible-options setting shows only with more than 3 options and a value set. */
   get showVisibleOptions(): boolean {
-    return this.options.length > VISIBLE_OPTIONS_MIN_OPTIONS && this.settings.visible_options !== undefined && this.settings.visible_options !== null;
+    return (
+      this.options.length > VISIBLE_OPTIONS_MIN_OPTIONS &&
+      this.settings.visible_options !== undefined &&
+      this.settings.visible_options !== null
+    );
   }
 
   /** With options_order 'suggestion', suggested options come first by descending score. */
@@ -187,7 +216,9 @@ export class Question {
     return [...suggested, ...options.filter((o) => !s.isSuggested(o.value))];
   }
 
-  get useMarkdown(): boolean { return this.settings.use_markdown ?? false; }
+  get useMarkdown(): boolean {
+    return this.settings.use_markdown ?? false;
+  }
 
   /** Prefill from the suggestion (pending records). */
   fillFromSuggestion(): void {
@@ -196,7 +227,9 @@ export class Question {
 
   // ---- settings editing ----
 
-  private snapshotSettings() { return { title: this.title, description: this.description, settings: JSON.stringify(this.settings) }; }
+  private snapshotSettings() {
+    return { title: this.title, description: this.description, settings: JSON.stringify(this.settings) };
+  }
 
   get isModified(): boolean {
     const now = this.snapshotSettings();
@@ -208,7 +241,9 @@ export class Question {
     if (this.title.trim() === "") title.push(MESSAGES.required);
     if (this.title.length > QUESTION_TITLE_MAX) title.push(maxLengthMessage(QUESTION_TITLE_MAX));
     const description = this.description.length > QUESTION_DESCRIPTION_MAX ? [maxLengthMessage(QUESTION_DESCRIPTION_MAX)] : [];
-    const options = (this.settings.options ?? []).some((o) => o.color !== undefined && !isHslColor(o.color)) ? [MESSAGES.colorMustBeHsl] : [];
+    const options = (this.settings.options ?? []).some((o) => o.color !== undefined && !isHslColor(o.color))
+      ? [MESSAGES.colorMustBeHsl]
+      : [];
     return { title, description, options };
   }
 
@@ -218,7 +253,9 @@ export class Question {
   }
 
   /** A description blank after trimming is sent as null. */
-  get descriptionForUpdate(): string | null { return this.description.trim() === "" ? null : this.description.trim(); }
+  get descriptionForUpdate(): string | null {
+    return this.description.trim() === "" ? null : this.description.trim();
+  }
 
   restore(): void {
     this.title = this.original.title;
@@ -234,7 +271,16 @@ export class Question {
   }
 
   toProps(): QuestionProps {
-    return { id: this.id, name: this.name, datasetId: this.datasetId, title: this.title, description: this.description, required: this.isRequired, settings: structuredClone(this.settings), ...(this.updatedAt ? { updatedAt: this.updatedAt } : {}) };
+    return {
+      id: this.id,
+      name: this.name,
+      datasetId: this.datasetId,
+      title: this.title,
+      description: this.description,
+      required: this.isRequired,
+      settings: structuredClone(this.settings),
+      ...(this.updatedAt ? { updatedAt: this.updatedAt } : {}),
+    };
   }
 }
 

@@ -26,7 +26,12 @@ describe("DatasetRecord", () => {
     expect(r.question("span")?.answer.value).toEqual([{ start: 0, end: 4, label: "PER" }]);
   });
   it("other records are filled from the saved answer, not the suggestions", () => {
-    const r = new DatasetRecord(recordProps("r1", { suggestions, response: response("draft", { label: "positive", text: "hi" }) }), all, FIELDS, 1);
+    const r = new DatasetRecord(
+      recordProps("r1", { suggestions, response: response("draft", { label: "positive", text: "hi" }) }),
+      all,
+      FIELDS,
+      1,
+    );
     r.initialize();
     expect(r.status).toBe("draft");
     expect(r.isDraft).toBe(true);
@@ -86,7 +91,12 @@ describe("DatasetRecord", () => {
     expect(new RecordScore(0.87654).percentage).toBe(87.7);
     expect(new RecordScore(-1).hasScore).toBe(false);
     expect(new RecordScore(-1).percentage).toBe(-1);
-    const r = new DatasetRecord(recordProps("r1", { queryScore: 0.5, taskStatus: "completed", response: response("discarded", {}) }), all, FIELDS, 3);
+    const r = new DatasetRecord(
+      recordProps("r1", { queryScore: 0.5, taskStatus: "completed", response: response("discarded", {}) }),
+      all,
+      FIELDS,
+      3,
+    );
     expect(r.score.percentage).toBe(50);
     expect(r.isCompleted).toBe(true);
     expect(r.isDiscarded).toBe(true);
@@ -100,7 +110,10 @@ describe("DatasetRecord", () => {
     expect(r.field("image")?.content).toBe("http://img/x.png");
     expect(r.field("custom")?.content).toEqual({ a: 1 });
     expect(r.field("custom")?.field.template).toBe("<b>{{record.fields.text}}</b>");
-    expect(normalizeFieldContent("chat", [{ role: "assistant", content: "hey" }, {}])).toEqual([{ role: "assistant", content: "hey" }, { role: "user", content: "" }]);
+    expect(normalizeFieldContent("chat", [{ role: "assistant", content: "hey" }, {}])).toEqual([
+      { role: "assistant", content: "hey" },
+      { role: "user", content: "" },
+    ]);
     expect(normalizeFieldContent("chat", 3)).toEqual([]);
     expect(normalizeFieldContent("image", "data:image/png;base64,xx")).toBe("data:image/png;base64,xx");
     expect(normalizeFieldContent("image", null)).toBe("");

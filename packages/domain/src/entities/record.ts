@@ -28,8 +28,12 @@ export interface RecordProps {
 /** A record's similarity/search score: a percentage with 1 decimal; negative means none. */
 export class RecordScore {
   constructor(readonly value: number) {}
-  get hasScore(): boolean { return this.value >= 0; }
-  get percentage(): number { return this.hasScore ? roundTo(this.value * 100, RECORD_SCORE_DECIMALS) : -1; }
+  get hasScore(): boolean {
+    return this.value >= 0;
+  }
+  get percentage(): number {
+    return this.hasScore ? roundTo(this.value * 100, RECORD_SCORE_DECIMALS) : -1;
+  }
 }
 
 /**
@@ -63,8 +67,16 @@ export class DatasetRecord {
     this.externalId = props.externalId ?? null;
     this.taskStatus = props.taskStatus;
     this.answer = props.response;
-    this.suggestions = props.suggestions.map((s) => new Suggestion({ ...s, questionType: s.questionType ?? questions.find((q) => q.id === s.questionId)?.settings.type }));
-    this.questions = questions.map((q) => new Question(q, this.suggestions.find((s) => s.questionId === q.id)));
+    this.suggestions = props.suggestions.map(
+      (s) => new Suggestion({ ...s, questionType: s.questionType ?? questions.find((q) => q.id === s.questionId)?.settings.type }),
+    );
+    this.questions = questions.map(
+      (q) =>
+        new Question(
+          q,
+          this.suggestions.find((s) => s.questionId === q.id),
+        ),
+    );
     this.fields = fields.map((f) => {
       const field = new Field(f);
       return { field, name: f.name, title: f.title, content: field.contentFrom(props.fields[f.name]) };
@@ -72,16 +84,32 @@ export class DatasetRecord {
   }
 
   /** pending (no response), draft, submitted or discarded. */
-  get status(): RecordStatus { return this.answer?.status ?? "pending"; }
-  get isPending(): boolean { return this.status === "pending"; }
-  get isSubmitted(): boolean { return this.status === "submitted"; }
-  get isDraft(): boolean { return this.status === "draft"; }
-  get isDiscarded(): boolean { return this.status === "discarded"; }
+  get status(): RecordStatus {
+    return this.answer?.status ?? "pending";
+  }
+  get isPending(): boolean {
+    return this.status === "pending";
+  }
+  get isSubmitted(): boolean {
+    return this.status === "submitted";
+  }
+  get isDraft(): boolean {
+    return this.status === "draft";
+  }
+  get isDiscarded(): boolean {
+    return this.status === "discarded";
+  }
   /** Shown as complete when it has the minimum number of responses. */
-  get isCompleted(): boolean { return this.taskStatus === "completed"; }
+  get isCompleted(): boolean {
+    return this.taskStatus === "completed";
+  }
 
-  field(name: string): RecordField | undefined { return this.fields.find((f) => f.name === name); }
-  question(name: string): Question | undefined { return this.questions.find((q) => q.name === name); }
+  field(name: string): RecordField | undefined {
+    return this.fields.find((f) => f.name === name);
+  }
+  question(name: string): Question | undefined {
+    return this.questions.find((q) => q.name === name);
+  }
 
   /**
    * Fills the answers: a pending record from its suggestions (in bulk mode only span suggestions
@@ -99,11 +127,17 @@ export class DatasetRecord {
     this.resetBaseline();
   }
 
-  private snapshot(): string { return JSON.stringify(this.questions.map((q) => q.answer.snapshot())); }
-  private resetBaseline(): void { this.baseline = this.snapshot(); }
+  private snapshot(): string {
+    return JSON.stringify(this.questions.map((q) => q.answer.snapshot()));
+  }
+  private resetBaseline(): void {
+    this.baseline = this.snapshot();
+  }
 
   /** Whether the answers differ from the baseline (the last load or save). */
-  get isModified(): boolean { return this.snapshot() !== this.baseline; }
+  get isModified(): boolean {
+    return this.snapshot() !== this.baseline;
+  }
 
   /** Reset: back to the baseline answers. */
   reset(): void {
@@ -112,7 +146,9 @@ export class DatasetRecord {
   }
 
   /** Clear: removes all answers (locally). */
-  clear(): void { for (const q of this.questions) q.answer.clear(); }
+  clear(): void {
+    for (const q of this.questions) q.answer.clear();
+  }
 
   /** Copies the current answers of another record with the same questions (bulk mode). */
   answerWith(other: DatasetRecord): void {
@@ -128,7 +164,9 @@ export class DatasetRecord {
   }
 
   /** Whether a draft can be saved: every answer is valid, partially valid or empty. */
-  get hasAnyAnswer(): boolean { return this.questions.some((q) => q.answer.isAnswered); }
+  get hasAnyAnswer(): boolean {
+    return this.questions.some((q) => q.answer.isAnswered);
+  }
 
   /** The values to send for a status: only valid (or, for drafts and discards, partially valid) answers. */
   valuesFor(status: ResponseStatus): AnswerValues {

@@ -11,7 +11,16 @@ describe("Suggestion", () => {
     expect(s.agent).toBe("gpt");
   });
   it("ranking scores and ranks are per item", () => {
-    const s = new Suggestion({ id: "s", questionId: "q", value: [{ value: "x", rank: 2 }, { value: "y", rank: 1 }], score: [0.1, 0.9], agent: null });
+    const s = new Suggestion({
+      id: "s",
+      questionId: "q",
+      value: [
+        { value: "x", rank: 2 },
+        { value: "y", rank: 1 },
+      ],
+      score: [0.1, 0.9],
+      agent: null,
+    });
     expect(s.scoreFor("y")).toBe(0.9);
     expect(s.rankFor("x")).toBe(2);
     expect(s.rankFor("nope")).toBeNull();
@@ -26,7 +35,16 @@ describe("Suggestion", () => {
     expect(new Suggestion({ id: "s", questionId: "q", value: "pos", score: [0.1], agent: null }).scoreFor()).toBeNull();
   });
   it("span suggestions match on label, start and end", () => {
-    const s = new Suggestion({ id: "s", questionId: "q", value: [{ start: 0, end: 4, label: "PER" }, { start: 5, end: 9, label: "ORG" }], score: [0.3, 0.8], agent: null });
+    const s = new Suggestion({
+      id: "s",
+      questionId: "q",
+      value: [
+        { start: 0, end: 4, label: "PER" },
+        { start: 5, end: 9, label: "ORG" },
+      ],
+      score: [0.3, 0.8],
+      agent: null,
+    });
     expect(s.spanFor({ start: 5, end: 9, label: "ORG" })).toEqual({ span: { start: 5, end: 9, label: "ORG" }, score: 0.8 });
     expect(s.spanFor({ start: 5, end: 9, label: "PER" })).toBeNull();
     expect(s.spanFor({ start: 5, end: 8, label: "ORG" })).toBeNull();

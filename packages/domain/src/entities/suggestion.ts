@@ -17,18 +17,32 @@ export interface SuggestionProps {
 export class Suggestion {
   constructor(readonly props: SuggestionProps) {}
 
-  get id(): string { return this.props.id; }
-  get questionId(): string { return this.props.questionId; }
-  get questionType(): QuestionType | undefined { return this.props.questionType; }
-  get suggestedAnswer(): AnswerValue { return this.props.value; }
-  get agent(): string | null { return this.props.agent; }
-  get score(): number | number[] | null { return this.props.score; }
+  get id(): string {
+    return this.props.id;
+  }
+  get questionId(): string {
+    return this.props.questionId;
+  }
+  get questionType(): QuestionType | undefined {
+    return this.props.questionType;
+  }
+  get suggestedAnswer(): AnswerValue {
+    return this.props.value;
+  }
+  get agent(): string | null {
+    return this.props.agent;
+  }
+  get score(): number | number[] | null {
+    return this.props.score;
+  }
 
   /** Whether an option value is part of the suggestion (label, multi-label, rating, ranking). */
   isSuggested(value: OptionValue): boolean {
     const v = this.props.value;
     if (Array.isArray(v)) {
-      return (v as unknown[]).some((item) => (typeof item === "object" && item !== null ? (item as RankingItem).value === value : item === value));
+      return (v as unknown[]).some((item) =>
+        typeof item === "object" && item !== null ? (item as RankingItem).value === value : item === value,
+      );
     }
     return v === value;
   }
@@ -39,7 +53,9 @@ export class Suggestion {
     if (!Array.isArray(s)) return s;
     const v = this.props.value;
     if (!Array.isArray(v) || value === undefined) return null;
-    const index = (v as unknown[]).findIndex((item) => (typeof item === "object" && item !== null ? (item as RankingItem).value === value : item === value));
+    const index = (v as unknown[]).findIndex((item) =>
+      typeof item === "object" && item !== null ? (item as RankingItem).value === value : item === value,
+    );
     return index >= 0 ? (s[index] ?? null) : null;
   }
 

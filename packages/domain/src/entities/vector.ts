@@ -1,7 +1,14 @@
 import { VECTOR_TITLE_MAX } from "../constants.js";
 import { maxLengthMessage, type Message } from "../messages.js";
 
-export interface VectorProps { id: string; name: string; title: string; dimensions: number; datasetId: string; updatedAt?: string }
+export interface VectorProps {
+  id: string;
+  name: string;
+  title: string;
+  dimensions: number;
+  datasetId: string;
+  updatedAt?: string;
+}
 
 /** A vector setting of a dataset; its title is editable (vector settings: id, title, datasetId). */
 export class Vector {
@@ -23,14 +30,24 @@ export class Vector {
     this.originalTitle = props.title;
   }
 
-  get isModified(): boolean { return this.title !== this.originalTitle; }
-  validate(): { title: Message[] } { return { title: this.title.length > VECTOR_TITLE_MAX ? [maxLengthMessage(VECTOR_TITLE_MAX)] : [] }; }
-  get isValid(): boolean { return this.validate().title.length === 0; }
-  restore(): void { this.title = this.originalTitle; }
+  get isModified(): boolean {
+    return this.title !== this.originalTitle;
+  }
+  validate(): { title: Message[] } {
+    return { title: this.title.length > VECTOR_TITLE_MAX ? [maxLengthMessage(VECTOR_TITLE_MAX)] : [] };
+  }
+  get isValid(): boolean {
+    return this.validate().title.length === 0;
+  }
+  restore(): void {
+    this.title = this.originalTitle;
+  }
   commit(updatedAt?: string): void {
     if (updatedAt !== undefined) this.updatedAt = updatedAt;
     this.originalTitle = this.title;
   }
   /** The settings payload of an update. */
-  get settings(): { id: string; title: string; datasetId: string } { return { id: this.id, title: this.title, datasetId: this.datasetId }; }
+  get settings(): { id: string; title: string; datasetId: string } {
+    return { id: this.id, title: this.title, datasetId: this.datasetId };
+  }
 }

@@ -1,1 +1,4 @@
-export interface Workspace { id: string; name: string }
+export interface Workspace {
+  id: string;
+  name: string;
+}

@@ -48,7 +48,11 @@ export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
 /** An error a repository throws: a catalogued code plus the HTTP status when one is known. */
 export class RepositoryError extends Error {
-  constructor(readonly code: ErrorCode, readonly status?: number, options?: { cause?: unknown }) {
+  constructor(
+    readonly code: ErrorCode,
+    readonly status?: number,
+    options?: { cause?: unknown },
+  ) {
     super(code, options);
     this.name = "RepositoryError";
   }

@@ -19,7 +19,14 @@ export interface FormDraft {
 export function formDraftOf(userId: string, record: DatasetRecord, savedAt: string, previous?: FormDraft | null): FormDraft {
   const answers: FormDraft["answers"] = {};
   for (const q of record.questions) answers[q.name] = q.answer.snapshot();
-  return { userId, datasetId: record.datasetId, recordId: record.id, answers, base: previous ? previous.base : baseOf(record.answer), savedAt };
+  return {
+    userId,
+    datasetId: record.datasetId,
+    recordId: record.id,
+    answers,
+    base: previous ? previous.base : baseOf(record.answer),
+    savedAt,
+  };
 }
 
 /** Puts a draft's answers into the record's form (questions that no longer exist are ignored). Returns whether anything changed. */
@@ -31,7 +38,9 @@ export function applyFormDraft(record: DatasetRecord, draft: FormDraft): boolean
     try {
       q.answer.restore(saved);
       changed = true;
-    } catch { /* a corrupt entry is skipped, the server's answer stays */ }
+    } catch {
+      /* a corrupt entry is skipped, the server's answer stays */
+    }
   }
   return changed;
 }

@@ -1,12 +1,28 @@
 import { describe, expect, it } from "vitest";
 import {
-  applyConflict, applyRejected, applySent, applyUnreachable, classifyFailure, enqueueAnswer, markSending, nextToSend, releaseAbandoned, resolveEntry,
-  retryDelay, sameAnswer, type AnswerInput, type OutboxEntry,
+  applyConflict,
+  applyRejected,
+  applySent,
+  applyUnreachable,
+  classifyFailure,
+  enqueueAnswer,
+  markSending,
+  nextToSend,
+  releaseAbandoned,
+  resolveEntry,
+  retryDelay,
+  sameAnswer,
+  type AnswerInput,
+  type OutboxEntry,
 } from "./outbox.js";
 import { response } from "../testing/fixtures.js";
 
-const input = (recordId: string, status: AnswerInput["status"] = "submitted", values = { label: "positive" }, base: AnswerInput["base"] = null): AnswerInput =>
-  ({ userId: "u1", datasetId: "d1", recordId, status, values, base, queuedAt: "2026-01-01T00:00:00.000Z" });
+const input = (
+  recordId: string,
+  status: AnswerInput["status"] = "submitted",
+  values = { label: "positive" },
+  base: AnswerInput["base"] = null,
+): AnswerInput => ({ userId: "u1", datasetId: "d1", recordId, status, values, base, queuedAt: "2026-01-01T00:00:00.000Z" });
 
 const T = Date.parse("2026-01-01T00:00:00.000Z") * 1000;
 const queue = (...inputs: AnswerInput[]): OutboxEntry[] => inputs.reduce<OutboxEntry[]>((entries, i) => enqueueAnswer(entries, i), []);
@@ -15,7 +31,11 @@ describe("outbox rules", () => {
   it("keeps answers in the order given, numbered", () => {
     const entries = queue(input("r1"), input("r2"), input("r3"));
     const t = Date.parse("2026-01-01T00:00:00.000Z") * 1000;
-    expect(entries.map((e) => [e.seq, e.recordId])).toEqual([[t, "r1"], [t + 1, "r2"], [t + 2, "r3"]]);
+    expect(entries.map((e) => [e.seq, e.recordId])).toEqual([
+      [t, "r1"],
+      [t + 1, "r2"],
+      [t + 2, "r3"],
+    ]);
     // a number is not given again after its entry left the queue
     const later = enqueueAnswer([], { ...input("r4"), queuedAt: "2026-01-01T00:00:00.001Z" });
     expect(later[0]?.seq).toBe(t + 1000);
@@ -24,8 +44,15 @@ describe("outbox rules", () => {
 
   it("replaces a record's unsent answer by the later one, at the end, keeping the base it was given on", () => {
     const base = { responseId: "x", updatedAt: "t0" };
-    const entries = queue(input("r1", "draft", { label: "negative" }, base), input("r2"), input("r1", "submitted", { label: "positive" }, { responseId: "x", updatedAt: "t9" }));
-    expect(entries.map((e) => [e.recordId, e.status])).toEqual([["r2", "submitted"], ["r1", "submitted"]]);
+    const entries = queue(
+      input("r1", "draft", { label: "negative" }, base),
+      input("r2"),
+      input("r1", "submitted", { label: "positive" }, { responseId: "x", updatedAt: "t9" }),
+    );
+    expect(entries.map((e) => [e.recordId, e.status])).toEqual([
+      ["r2", "submitted"],
+      ["r1", "submitted"],
+    ]);
     expect(entries[1]?.base).toEqual(base);
   });
 
@@ -79,7 +106,12 @@ describe("outbox rules", () => {
   });
 
   it("compares answers by status and values, whatever the key order", () => {
-    expect(sameAnswer({ status: "submitted", values: { a: 1, b: [{ value: "x", rank: 1 }] } }, response("submitted", { b: [{ value: "x", rank: 1 }], a: 1 }))).toBe(true);
+    expect(
+      sameAnswer(
+        { status: "submitted", values: { a: 1, b: [{ value: "x", rank: 1 }] } },
+        response("submitted", { b: [{ value: "x", rank: 1 }], a: 1 }),
+      ),
+    ).toBe(true);
     expect(sameAnswer({ status: "draft", values: { a: 1 } }, response("submitted", { a: 1 }))).toBe(false);
     expect(sameAnswer({ status: "submitted", values: { a: 1 } }, response("submitted", { a: 2 }))).toBe(false);
     expect(sameAnswer({ status: "discarded", values: {} }, null)).toBe(false);

@@ -7,7 +7,10 @@ import type { AnswerValues, RecordResponse, ResponseStatus } from "../entities/a
  */
 
 /** The server response an answer was given on: its id and `updated_at`. Null when the user had no response yet. */
-export interface ResponseBase { responseId: string; updatedAt: string }
+export interface ResponseBase {
+  responseId: string;
+  updatedAt: string;
+}
 
 /**
  * waiting: to be sent (again); conflict: the response changed on the server meanwhile, the annotator chooses;
@@ -50,14 +53,22 @@ const sameBase = (a: ResponseBase | null, b: ResponseBase | null): boolean =>
 const canonical = (value: unknown): unknown => {
   if (Array.isArray(value)) return value.map(canonical);
   if (value !== null && typeof value === "object") {
-    return Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical((value as Record<string, unknown>)[k])]));
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
+    );
   }
   return value;
 };
 
 /** Whether the server's response already says what the entry says (status and values): then sending it is done. */
 export function sameAnswer(entry: Pick<OutboxEntry, "status" | "values">, response: RecordResponse | null): boolean {
-  return response !== null && response.status === entry.status && JSON.stringify(canonical(response.values ?? {})) === JSON.stringify(canonical(entry.values));
+  return (
+    response !== null &&
+    response.status === entry.status &&
+    JSON.stringify(canonical(response.values ?? {})) === JSON.stringify(canonical(entry.values))
+  );
 }
 
 /**
@@ -71,7 +82,14 @@ export function enqueueAnswer(entries: readonly OutboxEntry[], input: AnswerInpu
   // numbers are not reused once an entry has left the queue: at least the time given, in microseconds
   const seq = Math.max(entries.reduce((max, e) => Math.max(max, e.seq), 0) + 1, Date.parse(input.queuedAt) * 1000 || 0);
   const entry: OutboxEntry = {
-    ...input, base: replaced ? replaced.base : input.base, seq, attempts: 0, state: "waiting", sending: false, server: null, error: null,
+    ...input,
+    base: replaced ? replaced.base : input.base,
+    seq,
+    attempts: 0,
+    state: "waiting",
+    sending: false,
+    server: null,
+    error: null,
   };
   return [...kept, entry];
 }
@@ -92,7 +110,8 @@ export function nextToSend(entries: readonly OutboxEntry[]): OutboxEntry | null 
 const update = (entries: readonly OutboxEntry[], seq: number, change: (e: OutboxEntry) => OutboxEntry): OutboxEntry[] =>
   entries.map((e) => (e.seq === seq ? change(e) : e));
 
-export const markSending = (entries: readonly OutboxEntry[], seq: number): OutboxEntry[] => update(entries, seq, (e) => ({ ...e, sending: true }));
+export const markSending = (entries: readonly OutboxEntry[], seq: number): OutboxEntry[] =>
+  update(entries, seq, (e) => ({ ...e, sending: true }));
 
 /** When the send lock is taken: entries left 'sending' by a tab that died are waiting again. */
 export const releaseAbandoned = (entries: readonly OutboxEntry[]): OutboxEntry[] =>
@@ -130,7 +149,12 @@ export type ConflictChoice = "mine" | "theirs";
 export function resolveEntry(entries: readonly OutboxEntry[], seq: number, choice: ConflictChoice): OutboxEntry[] {
   if (choice === "theirs") return entries.filter((e) => e.seq !== seq);
   return update(entries, seq, (e) => ({
-    ...e, state: "waiting", attempts: 0, error: null, server: null, base: e.state === "conflict" ? baseOf(e.server) : e.base,
+    ...e,
+    state: "waiting",
+    attempts: 0,
+    error: null,
+    server: null,
+    base: e.state === "conflict" ? baseOf(e.server) : e.base,
   }));
 }
 

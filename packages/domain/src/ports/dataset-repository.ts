@@ -10,7 +10,12 @@ export interface DatasetCreate {
   metadata: { repoId: string; subset: string; split: string; mapping: HubMapping };
 }
 
-export interface DatasetImport { name: string; subset: string; split: string; mapping: HubMapping }
+export interface DatasetImport {
+  name: string;
+  subset: string;
+  split: string;
+  mapping: HubMapping;
+}
 
 export interface DatasetRepository {
   /** GET /v1/me/datasets; throws ERROR_FETCHING_FEEDBACK_DATASETS. */

@@ -17,7 +17,10 @@ export interface JobRepository {
 }
 export type { JobStatus };
 
-export interface HubDatasetInfo { repoId: string; subsets: HubSubsetInfo[] }
+export interface HubDatasetInfo {
+  repoId: string;
+  subsets: HubSubsetInfo[];
+}
 
 export interface HubRepository {
   /** The external datasets server's dataset_info (public call); throws ERROR_FETCHING_DATASET_INFO. */

@@ -17,16 +17,26 @@ export interface RecordRepository {
   getById(recordId: string): Promise<RecordProps>;
 }
 
-export interface QuestionAgents { questionId: string; questionName: string; agents: string[] }
+export interface QuestionAgents {
+  questionId: string;
+  questionName: string;
+  agents: string[];
+}
 
 export interface AgentRepository {
   /** GET /v1/datasets/{id}/records/search/suggestions/options; throws GET_AGENTS. */
   getAgents(datasetId: string): Promise<QuestionAgents[]>;
 }
 
-export interface ResponsePayload { status: ResponseStatus; values: AnswerValues }
-export interface BulkResponseItem extends ResponsePayload { recordId: string }
-export type BulkResponseResult = { recordId: string; success: true; response: RecordResponse } | { recordId: string; success: false; error: string };
+export interface ResponsePayload {
+  status: ResponseStatus;
+  values: AnswerValues;
+}
+export interface BulkResponseItem extends ResponsePayload {
+  recordId: string;
+}
+export type BulkResponseResult =
+  { recordId: string; success: true; response: RecordResponse } | { recordId: string; success: false; error: string };
 
 export interface ResponseRepository {
   /** POST /v1/records/{id}/responses; throws ERROR_CREATING_RECORD_RESPONSE. */

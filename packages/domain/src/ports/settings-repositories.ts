@@ -3,9 +3,16 @@ import type { QuestionProps, QuestionSettings } from "../entities/question.js";
 import type { MetadataMetrics, MetadataPropertyProps, MetadataSettings } from "../entities/metadata.js";
 import type { VectorProps } from "../entities/vector.js";
 
-export interface Updated { updatedAt: string }
+export interface Updated {
+  updatedAt: string;
+}
 
-export interface FieldCreate { name: string; title: string; required: boolean; settings: FieldSettings }
+export interface FieldCreate {
+  name: string;
+  title: string;
+  required: boolean;
+  settings: FieldSettings;
+}
 export interface FieldRepository {
   /** GET /v1/datasets/{id}/fields; throws ERROR_FETCHING_FIELDS. */
   list(datasetId: string): Promise<FieldProps[]>;
@@ -15,7 +22,13 @@ export interface FieldRepository {
   update(fieldId: string, change: { title: string; settings: FieldSettings }): Promise<FieldProps>;
 }
 
-export interface QuestionCreate { name: string; title: string; description?: string | null; required: boolean; settings: QuestionSettings }
+export interface QuestionCreate {
+  name: string;
+  title: string;
+  description?: string | null;
+  required: boolean;
+  settings: QuestionSettings;
+}
 export interface QuestionRepository {
   /** GET /v1/datasets/{id}/questions; throws ERROR_FETCHING_QUESTIONS. */
   list(datasetId: string): Promise<QuestionProps[]>;
@@ -25,7 +38,12 @@ export interface QuestionRepository {
   update(questionId: string, change: { title: string; description: string | null; settings: QuestionSettings }): Promise<QuestionProps>;
 }
 
-export interface MetadataCreate { name: string; title: string; settings: MetadataSettings; visibleForAnnotators?: boolean }
+export interface MetadataCreate {
+  name: string;
+  title: string;
+  settings: MetadataSettings;
+  visibleForAnnotators?: boolean;
+}
 export interface MetadataRepository {
   /** GET /v1/me/datasets/{id}/metadata-properties; throws ERROR_FETCHING_METADATA. */
   list(datasetId: string): Promise<MetadataPropertyProps[]>;

@@ -13,7 +13,8 @@ function setup(n: number) {
   const get = new GetRecordsByCriteriaUseCase(records, questions, fakeFields());
   return { records, questions, get, uc: new LoadRecordsUseCase(get) };
 }
-const criteria = (page = 1, mode: "focus" | "bulk" = "focus", size = 10) => new RecordCriteria({ datasetId: "d1", page: new PageCriteria(page, mode, size) });
+const criteria = (page = 1, mode: "focus" | "bulk" = "focus", size = 10) =>
+  new RecordCriteria({ datasetId: "d1", page: new PageCriteria(page, mode, size) });
 
 describe("records queue (spec section 4)", () => {
   it("fetches records, questions and fields in parallel and numbers records by queue page", async () => {
@@ -31,11 +32,16 @@ describe("records queue (spec section 4)", () => {
     const { uc, records } = setup(30);
     const c = criteria();
     const queue = await uc.load(c);
-    for (let i = 0; i < 3; i++) { c.page.next(); await uc.paginate(c, queue); }
+    for (let i = 0; i < 3; i++) {
+      c.page.next();
+      await uc.paginate(c, queue);
+    }
     expect(records.requests).toHaveLength(1); // page 4: 6 records ahead, above the buffer of 5
     c.page.next(); // page 5: 5 ahead, at the buffer size
     let release!: () => void;
-    records.gate = new Promise((r) => { release = r; });
+    records.gate = new Promise((r) => {
+      release = r;
+    });
     await uc.paginate(c, queue);
     expect(queue.isBuffering).toBe(true);
     c.page.next();
@@ -101,7 +107,9 @@ describe("records queue (spec section 4)", () => {
     const existing = new DatasetRecord(recordProps("r3"), [], FIELDS, 3);
     const c = criteria();
     c.similarity = { recordId: "r3", vectorName: "v", limit: 5, order: "most" };
-    records.getById = async () => { throw new Error("should not fetch"); };
+    records.getById = async () => {
+      throw new Error("should not fetch");
+    };
     const page = await get.execute(c, { from: 1, many: 5, queuePage: 1 }, new RecordsQueue([existing], 30));
     expect(page.reference).toBe(existing);
     const q2 = new RecordsQueue([], 30, existing);
@@ -164,7 +172,8 @@ describe("records queue (spec section 4)", () => {
     for (let i = 1; i <= 2500; i++) {
       const record = queue.recordsOn(c)[0]!;
       expect(record.id).toBe(`r${i}`); // no record skipped or shown twice
-      if (i % 3 !== 0) { // answer two records out of three (they leave the pending result set); skip the third
+      if (i % 3 !== 0) {
+        // answer two records out of three (they leave the pending result set); skip the third
         const saved = response(i % 3 === 1 ? "submitted" : "discarded", {}, `resp-${i}`, record.id);
         record.answerSaved(saved);
         records.store[i - 1] = { ...records.store[i - 1]!, response: saved };
@@ -207,7 +216,8 @@ describe("records queue (spec section 4)", () => {
       const { uc, records } = setup(40);
       const c = criteria();
       const queue = await uc.load(c);
-      for (let i = 1; i <= 5; i++) { // five submits in flight: the records are still pending locally
+      for (let i = 1; i <= 5; i++) {
+        // five submits in flight: the records are still pending locally
         const record = queue.recordsOn(c)[0]!;
         queue.saving(record.id);
         if (handled) records.store[i - 1] = { ...records.store[i - 1]!, response: response("submitted", {}, `resp-${i}`, record.id) };
@@ -220,7 +230,8 @@ describe("records queue (spec section 4)", () => {
       const expected = handled ? 24 : 20; // r11..r24 new, or r7..r20 of which r7..r10 already queued
       expect(queue.records.map((r) => r.id)).toEqual(Array.from({ length: expected }, (_, i) => `r${i + 1}`));
       expect(queue.records.map((r) => r.page)).toEqual(Array.from({ length: expected }, (_, i) => i + 1));
-      for (let i = 1; i <= 5; i++) { // the responses land
+      for (let i = 1; i <= 5; i++) {
+        // the responses land
         const record = queue.recordAt(i)!;
         record.answerSaved(response("submitted", {}, `resp-${i}`, record.id));
         records.store[i - 1] = { ...records.store[i - 1]!, response: record.answer };
@@ -235,7 +246,9 @@ describe("records queue (spec section 4)", () => {
     const c = criteria();
     const queue = await uc.load(c);
     let release!: () => void;
-    records.gate = new Promise((r) => { release = r; });
+    records.gate = new Promise((r) => {
+      release = r;
+    });
     c.page.goTo(5);
     await uc.paginate(c, queue); // starts the buffer (pages 11..20)
     c.page.goTo(12);
@@ -246,4 +259,3 @@ describe("records queue (spec section 4)", () => {
     expect(records.requests.map((r) => r.offset)).toEqual([0, 10]);
   });
 });
-

@@ -7,7 +7,12 @@ import type { QueueReservations } from "../use-cases/reservations/ports.js";
  * pages from `queuePage`. With `skipQueued`, fetched records already in the queue are left out
  * (the window starts early by the number of responses still on their way, see `saving`).
  */
-export interface FetchWindow { from: number; many: number; queuePage: number; skipQueued?: boolean }
+export interface FetchWindow {
+  from: number;
+  many: number;
+  queuePage: number;
+  skipQueued?: boolean;
+}
 
 /** Fetch windows kept on each side of the shown records (see `retain`). */
 export const QUEUE_WINDOWS_KEPT = 2;
@@ -31,20 +36,35 @@ export class RecordsQueue {
   /** What the last load of a reserving queue told (issue 29); null when the queue does not reserve. */
   reservations: QueueReservations | null = null;
 
-  constructor(records: DatasetRecord[] = [], public total = 0, public reference: DatasetRecord | null = null) {
+  constructor(
+    records: DatasetRecord[] = [],
+    public total = 0,
+    public reference: DatasetRecord | null = null,
+  ) {
     this.append(records, total);
   }
 
-  get records(): readonly DatasetRecord[] { return this.items; }
-  get isEmpty(): boolean { return this.items.length === 0; }
-  get firstRecord(): DatasetRecord | undefined { return this.items[0]; }
-  get lastRecord(): DatasetRecord | undefined { return this.items[this.items.length - 1]; }
+  get records(): readonly DatasetRecord[] {
+    return this.items;
+  }
+  get isEmpty(): boolean {
+    return this.items.length === 0;
+  }
+  get firstRecord(): DatasetRecord | undefined {
+    return this.items[0];
+  }
+  get lastRecord(): DatasetRecord | undefined {
+    return this.items[this.items.length - 1];
+  }
 
   /** Upserts by id and keeps the queue sorted by page. */
   append(records: DatasetRecord[], total: number = this.total): void {
     if (records.length > 0) {
       const byId = new Map(this.items.map((r) => [r.id, r]));
-      for (const r of records) { byId.set(r.id, r); this.forgetDropped(r.page); }
+      for (const r of records) {
+        byId.set(r.id, r);
+        this.forgetDropped(r.page);
+      }
       this.items = [...byId.values()].sort((a, b) => a.page - b.page);
     }
     this.total = total;
@@ -56,11 +76,19 @@ export class RecordsQueue {
    * one record, leaving out what the queue already holds, so that no record is skipped or shown
    * twice whichever the server handles first. The record is not dropped meanwhile.
    */
-  saving(recordId: string): void { this.unsettled.add(recordId); }
-  settled(recordId: string): void { this.unsettled.delete(recordId); }
-  has(recordId: string): boolean { return this.items.some((r) => r.id === recordId); }
+  saving(recordId: string): void {
+    this.unsettled.add(recordId);
+  }
+  settled(recordId: string): void {
+    this.unsettled.delete(recordId);
+  }
+  has(recordId: string): boolean {
+    return this.items.some((r) => r.id === recordId);
+  }
 
-  recordAt(page: number): DatasetRecord | undefined { return this.items.find((r) => r.page === page); }
+  recordAt(page: number): DatasetRecord | undefined {
+    return this.items.find((r) => r.page === page);
+  }
 
   /** The records shown for a position (one in focus, a page in bulk). */
   recordsOn(criteria: RecordCriteria): DatasetRecord[] {
@@ -123,7 +151,10 @@ export class RecordsQueue {
     for (const r of this.items) if (r.page < queuePage && (r.status !== criteria.status || this.unsettled.has(r.id))) count++;
     for (const [status, pages] of this.dropped) {
       if (status === criteria.status) continue;
-      for (const p of pages) { if (p >= queuePage) break; count++; }
+      for (const p of pages) {
+        if (p >= queuePage) break;
+        count++;
+      }
     }
     return count;
   }

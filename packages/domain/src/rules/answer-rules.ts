@@ -80,8 +80,10 @@ export function answerViolation(question: AnswerRuleQuestion, value: unknown, ct
       const invalid = value.filter((v) => !allowed.includes(v as string));
       return invalid.length > 0 ? { kind: "multiLabel.notOptions", invalid, allowed } : null;
     }
-    case "ranking": return rankingViolation(allowed, value, ctx);
-    case "span": return spanViolation(question, value, ctx);
+    case "ranking":
+      return rankingViolation(allowed, value, ctx);
+    case "span":
+      return spanViolation(question, value, ctx);
   }
 }
 
@@ -100,7 +102,8 @@ function rankingViolation(allowed: readonly (string | number)[], value: unknown,
     if (values.length !== allowed.length) return { kind: "ranking.incomplete", expected: allowed.length, found: values.length };
     for (const item of value as { rank?: unknown }[]) {
       const rank = item.rank;
-      if (!isInteger(rank) || rank < 1 || rank > allowed.length) return { kind: "ranking.rankOutOfRange", rank: rank ?? null, allowedRanks: allowed.map((_, i) => i + 1) };
+      if (!isInteger(rank) || rank < 1 || rank > allowed.length)
+        return { kind: "ranking.rankOutOfRange", rank: rank ?? null, allowedRanks: allowed.map((_, i) => i + 1) };
     }
   }
   return null;
@@ -110,12 +113,15 @@ function spanViolation(question: AnswerRuleQuestion, value: unknown, ctx: Answer
   if (!Array.isArray(value)) return { kind: "span.notList", value };
   if (value.length > SPAN_MAX_ITEMS) return { kind: "span.tooMany", max: SPAN_MAX_ITEMS };
   const field = question.spanField ?? "";
-  if (ctx.fieldText === null || (ctx.fieldText !== undefined && typeof ctx.fieldText !== "string")) return { kind: "span.noFieldText", field };
+  if (ctx.fieldText === null || (ctx.fieldText !== undefined && typeof ctx.fieldText !== "string"))
+    return { kind: "span.noFieldText", field };
   const length = ctx.fieldText === undefined ? Number.POSITIVE_INFINITY : ctx.fieldText.length;
   const spans: { start: number; end: number; index: number }[] = [];
   for (const [index, item] of value.entries()) {
-    if (!isPlainObject(item) || typeof item.label !== "string" || !isInteger(item.start) || !isInteger(item.end)) return { kind: "span.badItem" };
-    if (!question.optionValues.includes(item.label)) return { kind: "span.unknownLabel", label: item.label, allowed: question.optionValues };
+    if (!isPlainObject(item) || typeof item.label !== "string" || !isInteger(item.start) || !isInteger(item.end))
+      return { kind: "span.badItem" };
+    if (!question.optionValues.includes(item.label))
+      return { kind: "span.unknownLabel", label: item.label, allowed: question.optionValues };
     if (item.start < 0) return { kind: "span.startNegative" };
     if (item.end < 1) return { kind: "span.endTooSmall" };
     if (item.start > length - 1) return { kind: "span.startBeyondText", field, length };
@@ -139,6 +145,6 @@ export function recordStatusFor(submittedResponses: number, minSubmitted: number
 
 /** The distribution's `min_submitted` of a stored or sent distribution (at least 1; 1 when absent or not a number). */
 export function minSubmittedOf(distribution: unknown): number {
-  const value = isPlainObject(distribution) ? distribution.min_submitted ?? distribution.minSubmitted : undefined;
+  const value = isPlainObject(distribution) ? (distribution.min_submitted ?? distribution.minSubmitted) : undefined;
   return typeof value === "number" && Number.isFinite(value) && value >= 1 ? value : 1;
 }

@@ -76,16 +76,27 @@ export function questionSettingsViolations(settings: QuestionSettingsInput): Que
   options.forEach((option, index) => {
     if (settings.type === "rating") {
       const v = option.value;
-      if (typeof v !== "number" || !Number.isInteger(v) || v < RATING_VALUE_MIN || v > RATING_VALUE_MAX) violations.push({ kind: "rating.badValue", index });
+      if (typeof v !== "number" || !Number.isInteger(v) || v < RATING_VALUE_MIN || v > RATING_VALUE_MAX)
+        violations.push({ kind: "rating.badValue", index });
       return;
     }
-    if (typeof option.value !== "string" || option.value.length < 1 || option.value.length > OPTION_VALUE_MAX_LENGTH) violations.push({ kind: "option.badValue", index });
-    if (typeof option.text !== "string" || option.text.length < 1 || option.text.length > OPTION_TEXT_MAX_LENGTH) violations.push({ kind: "option.badText", index });
+    if (typeof option.value !== "string" || option.value.length < 1 || option.value.length > OPTION_VALUE_MAX_LENGTH)
+      violations.push({ kind: "option.badValue", index });
+    if (typeof option.text !== "string" || option.text.length < 1 || option.text.length > OPTION_TEXT_MAX_LENGTH)
+      violations.push({ kind: "option.badText", index });
     const description = option.description;
-    if (description !== undefined && description !== null && (typeof description !== "string" || description.length < 1 || description.length > OPTION_DESCRIPTION_MAX_LENGTH)) {
+    if (
+      description !== undefined &&
+      description !== null &&
+      (typeof description !== "string" || description.length < 1 || description.length > OPTION_DESCRIPTION_MAX_LENGTH)
+    ) {
       violations.push({ kind: "option.badDescription", index });
     }
-    if (settings.type === "span" && option.color !== undefined && (typeof option.color !== "string" || option.color.length > SPAN_COLOR_MAX_LENGTH || !isHslColor(option.color))) {
+    if (
+      settings.type === "span" &&
+      option.color !== undefined &&
+      (typeof option.color !== "string" || option.color.length > SPAN_COLOR_MAX_LENGTH || !isHslColor(option.color))
+    ) {
       violations.push({ kind: "option.badColor", index });
     }
   });
@@ -95,6 +106,7 @@ export function questionSettingsViolations(settings: QuestionSettingsInput): Que
     const visible = visibleOptionsViolation(settings.visible_options, options.length);
     if (visible) violations.push(visible);
   }
-  if (settings.type === "span" && (typeof settings.field !== "string" || settings.field.length === 0)) violations.push({ kind: "span.noField" });
+  if (settings.type === "span" && (typeof settings.field !== "string" || settings.field.length === 0))
+    violations.push({ kind: "span.noField" });
   return violations;
 }

@@ -23,7 +23,14 @@ export const FIELDS: FieldProps[] = [
   { id: "f-text", name: "text", title: "Text", required: true, datasetId: "d1", settings: { type: "text", use_markdown: false } },
   { id: "f-chat", name: "chat", title: "Chat", required: false, datasetId: "d1", settings: { type: "chat", use_markdown: true } },
   { id: "f-image", name: "image", title: "Image", required: false, datasetId: "d1", settings: { type: "image" } },
-  { id: "f-custom", name: "custom", title: "Custom", required: false, datasetId: "d1", settings: { type: "custom", template: "<b>{{record.fields.text}}</b>" } },
+  {
+    id: "f-custom",
+    name: "custom",
+    title: "Custom",
+    required: false,
+    datasetId: "d1",
+    settings: { type: "custom", template: "<b>{{record.fields.text}}</b>" },
+  },
 ];
 
 export function response(status: ResponseStatus, values: RecordResponse["values"], id = "resp-1", recordId = "r1"): RecordResponse {
@@ -32,8 +39,16 @@ export function response(status: ResponseStatus, values: RecordResponse["values"
 
 export function recordProps(id: string, overrides: Partial<RecordProps> = {}): RecordProps {
   return {
-    id, datasetId: "d1", fields: { text: `text of ${id}`, chat: "hello", image: { src: "http://img/x.png" }, custom: { a: 1 } },
-    metadata: null, response: null, suggestions: [], insertedAt: "2026-01-01T00:00:00", updatedAt: "2026-01-01T00:00:00",
-    queryScore: null, taskStatus: "pending", ...overrides,
+    id,
+    datasetId: "d1",
+    fields: { text: `text of ${id}`, chat: "hello", image: { src: "http://img/x.png" }, custom: { a: 1 } },
+    metadata: null,
+    response: null,
+    suggestions: [],
+    insertedAt: "2026-01-01T00:00:00",
+    updatedAt: "2026-01-01T00:00:00",
+    queryScore: null,
+    taskStatus: "pending",
+    ...overrides,
   };
 }

@@ -8,27 +8,40 @@ import type { ResponsePayload } from "../ports/record-repository.js";
 /** In-memory outbox (the rules' tests; the IndexedDB adapter has its own). */
 export class MemoryOutbox implements OutboxStore {
   entries: OutboxEntry[] = [];
-  private mine(userId: string) { return this.entries.filter((e) => e.userId === userId).sort((a, b) => a.seq - b.seq); }
-  async list(userId: string) { return this.mine(userId); }
+  private mine(userId: string) {
+    return this.entries.filter((e) => e.userId === userId).sort((a, b) => a.seq - b.seq);
+  }
+  async list(userId: string) {
+    return this.mine(userId);
+  }
   /** Read, change and write without a pause, like one IndexedDB read-write transaction. */
   async change(userId: string, change: (entries: OutboxEntry[]) => OutboxEntry[]) {
     const next = change(this.mine(userId));
     this.entries = [...this.entries.filter((e) => e.userId !== userId), ...next];
     return this.mine(userId);
   }
-  async clear(userId: string) { this.entries = this.entries.filter((e) => e.userId !== userId); }
+  async clear(userId: string) {
+    this.entries = this.entries.filter((e) => e.userId !== userId);
+  }
 }
 
 export class MemoryDrafts implements FormDraftStore {
   readonly drafts = new Map<string, FormDraft>();
-  async get(userId: string, recordId: string) { return this.drafts.get(`${userId}/${recordId}`) ?? null; }
+  async get(userId: string, recordId: string) {
+    return this.drafts.get(`${userId}/${recordId}`) ?? null;
+  }
   async change(userId: string, recordId: string, change: (draft: FormDraft | null) => FormDraft | null) {
     const key = `${userId}/${recordId}`;
     const next = change(this.drafts.get(key) ?? null);
-    if (next) this.drafts.set(key, next); else this.drafts.delete(key);
+    if (next) this.drafts.set(key, next);
+    else this.drafts.delete(key);
   }
-  async list(userId: string) { return [...this.drafts.values()].filter((d) => d.userId === userId); }
-  async clear(userId: string) { for (const d of await this.list(userId)) this.drafts.delete(`${userId}/${d.recordId}`); }
+  async list(userId: string) {
+    return [...this.drafts.values()].filter((d) => d.userId === userId);
+  }
+  async clear(userId: string) {
+    for (const d of await this.list(userId)) this.drafts.delete(`${userId}/${d.recordId}`);
+  }
 }
 
 /**
@@ -48,7 +61,9 @@ export class FakeAnswerServer implements AnswerSyncRepository {
     const status = this.failures.shift();
     throw new RepositoryError(ErrorCode.ERROR_UPDATING_RECORD_RESPONSE, status);
   }
-  private stamp(): string { return `2026-01-01T00:00:${String(++this.n).padStart(2, "0")}`; }
+  private stamp(): string {
+    return `2026-01-01T00:00:${String(++this.n).padStart(2, "0")}`;
+  }
 
   /** Another writer (tab, reviewer, SDK) puts a response. */
   write(recordId: string, payload: ResponsePayload): RecordResponse {
@@ -56,14 +71,22 @@ export class FakeAnswerServer implements AnswerSyncRepository {
   }
   private put(recordId: string, payload: ResponsePayload): RecordResponse & { userId: string } {
     const existing = [...this.responses.values()].find((r) => r.recordId === recordId);
-    const response = { id: existing?.id ?? `resp-${recordId}`, recordId, status: payload.status, values: payload.values, updatedAt: this.stamp(), userId: this.userId };
+    const response = {
+      id: existing?.id ?? `resp-${recordId}`,
+      recordId,
+      status: payload.status,
+      values: payload.values,
+      updatedAt: this.stamp(),
+      userId: this.userId,
+    };
     this.responses.set(response.id, response);
     return response;
   }
   async create(recordId: string, payload: ResponsePayload) {
     this.calls.push(`create ${recordId}`);
     this.fail();
-    if ([...this.responses.values()].some((r) => r.recordId === recordId)) throw new RepositoryError(ErrorCode.ERROR_CREATING_RECORD_RESPONSE, 409);
+    if ([...this.responses.values()].some((r) => r.recordId === recordId))
+      throw new RepositoryError(ErrorCode.ERROR_CREATING_RECORD_RESPONSE, 409);
     return this.write(recordId, payload);
   }
   async update(responseId: string, payload: ResponsePayload, basedOn: string) {

@@ -5,9 +5,14 @@ import { RepositoryError } from "../errors/error-codes.js";
 
 /** Loads the signed-in user; a 401 logs the user out (spec section 4) and yields null. */
 export class LoadUserUseCase {
-  constructor(private readonly tokens: TokenStore, private readonly users: UserRepository) {}
+  constructor(
+    private readonly tokens: TokenStore,
+    private readonly users: UserRepository,
+  ) {}
 
-  isLoggedIn(): boolean { return this.tokens.get() !== null; }
+  isLoggedIn(): boolean {
+    return this.tokens.get() !== null;
+  }
 
   async execute(): Promise<User | null> {
     if (!this.isLoggedIn()) return null;

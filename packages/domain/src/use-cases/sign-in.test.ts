@@ -8,7 +8,15 @@ const user = new User({ id: "u1", username: "ana", firstName: "Ana", lastName: "
 
 function memoryTokens(): TokenStore {
   let value: string | null = null;
-  return { get: () => value, set: (t) => { value = t; }, clear: () => { value = null; } };
+  return {
+    get: () => value,
+    set: (t) => {
+      value = t;
+    },
+    clear: () => {
+      value = null;
+    },
+  };
 }
 
 describe("SignInUseCase", () => {
@@ -23,14 +31,24 @@ describe("SignInUseCase", () => {
 
   it("propagates a failed sign-in and stores nothing", async () => {
     const tokens = memoryTokens();
-    const auth = { signIn: async () => { throw new RepositoryError(ErrorCode.ERROR_SIGNING_IN, 401); } };
-    await expect(new SignInUseCase(auth, tokens, { getMe: async () => user }).execute("a", "b")).rejects.toMatchObject({ code: "ERROR_SIGNING_IN" });
+    const auth = {
+      signIn: async () => {
+        throw new RepositoryError(ErrorCode.ERROR_SIGNING_IN, 401);
+      },
+    };
+    await expect(new SignInUseCase(auth, tokens, { getMe: async () => user }).execute("a", "b")).rejects.toMatchObject({
+      code: "ERROR_SIGNING_IN",
+    });
     expect(tokens.get()).toBeNull();
   });
 
   it("clears the token when the user cannot be loaded", async () => {
     const tokens = memoryTokens();
-    const users = { getMe: async () => { throw new RepositoryError(ErrorCode.ERROR_FETCHING_USER, 500); } };
+    const users = {
+      getMe: async () => {
+        throw new RepositoryError(ErrorCode.ERROR_FETCHING_USER, 500);
+      },
+    };
     await expect(new SignInUseCase({ signIn: async () => "jwt" }, tokens, users).execute("a", "b")).rejects.toBeInstanceOf(RepositoryError);
     expect(tokens.get()).toBeNull();
   });

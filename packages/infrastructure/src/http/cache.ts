@@ -38,7 +38,13 @@ export function invalidationsFor(method: string, path: string): RegExp[] {
   return always;
 }
 
-interface Entry { path: string; expires: number; status: number; headers: [string, string][]; body: string }
+interface Entry {
+  path: string;
+  expires: number;
+  status: number;
+  headers: [string, string][];
+  body: string;
+}
 
 /** An in-memory max-age cache of GET responses, keyed by URL and credentials. */
 export class HttpCache {
@@ -48,25 +54,40 @@ export class HttpCache {
   get(key: string): Response | null {
     const e = this.entries.get(key);
     if (!e) return null;
-    if (e.expires <= this.now()) { this.entries.delete(key); return null; }
+    if (e.expires <= this.now()) {
+      this.entries.delete(key);
+      return null;
+    }
     return new Response(e.body, { status: e.status, headers: [...e.headers, ["x-tessera-cached", "1"]] });
   }
 
   async put(key: string, path: string, response: Response, seconds: number): Promise<void> {
     const body = await response.text();
-    this.entries.set(key, { path, expires: this.now() + seconds * 1000, status: response.status, headers: headerList(response.headers), body });
+    this.entries.set(key, {
+      path,
+      expires: this.now() + seconds * 1000,
+      status: response.status,
+      headers: headerList(response.headers),
+      body,
+    });
   }
 
   invalidate(patterns: RegExp[]): void {
     for (const [key, e] of this.entries) if (patterns.some((p) => p.test(e.path))) this.entries.delete(key);
   }
 
-  clear(): void { this.entries.clear(); }
-  get size(): number { return this.entries.size; }
+  clear(): void {
+    this.entries.clear();
+  }
+  get size(): number {
+    return this.entries.size;
+  }
 }
 
 function headerList(headers: Headers): [string, string][] {
   const list: [string, string][] = [];
-  headers.forEach((value, name) => { list.push([name, value]); });
+  headers.forEach((value, name) => {
+    list.push([name, value]);
+  });
   return list;
 }

@@ -1,7 +1,10 @@
 import { BUSINESS_CODE_MESSAGES, HTTP_STATUS_MESSAGES, type NotificationPort } from "@tessera/domain";
 
 /** What the handler reads from a failed response: the status, data.code and data.detail. */
-export interface FailedRequest { status: number; data: unknown }
+export interface FailedRequest {
+  status: number;
+  data: unknown;
+}
 
 /**
  * The failed-request handler of spec section 8: clear the notifications, then a danger toast with

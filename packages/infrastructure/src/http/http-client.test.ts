@@ -10,7 +10,15 @@ const tokens = (t: string | null = "jwt") => ({ get: () => t, set: () => {}, cle
 function fakeNotifications() {
   const log: Array<string> = [];
   const shown: Notification[] = [];
-  const port: NotificationPort = { notify: (n) => { shown.push(n); log.push(`notify:${n.message}`); }, clear: () => { log.push("clear"); } };
+  const port: NotificationPort = {
+    notify: (n) => {
+      shown.push(n);
+      log.push(`notify:${n.message}`);
+    },
+    clear: () => {
+      log.push("clear");
+    },
+  };
   return { port, log, shown };
 }
 
@@ -22,7 +30,13 @@ function client(handler: (r: Request) => Response | Promise<Response>, extra: { 
     return handler(request);
   }) as typeof fetch;
   const n = fakeNotifications();
-  const http = createHttpClient(tokens(), { origin: "http://app.test", fetch: fetchFn, notifications: n.port, cache: new HttpCache(extra.now), ...(extra.basePath ? { basePath: extra.basePath } : {}) });
+  const http = createHttpClient(tokens(), {
+    origin: "http://app.test",
+    fetch: fetchFn,
+    notifications: n.port,
+    cache: new HttpCache(extra.now),
+    ...(extra.basePath ? { basePath: extra.basePath } : {}),
+  });
   return { http, calls, n };
 }
 
@@ -45,7 +59,11 @@ describe("failed-request handler (spec section 8)", () => {
     expect(n.log).toEqual(["clear", "notify:Vector not found for the selected record"]);
     const second = client(() => json({ code: "update_distribution_with_existing_responses", detail: "raw" }, 500));
     await expect(second.http.patch("v1/datasets/d").json()).rejects.toThrow();
-    expect(second.n.log).toEqual(["clear", "notify:An error occurred, please try again later", "notify:Distribution settings can't be modified for a dataset containing user responses"]);
+    expect(second.n.log).toEqual([
+      "clear",
+      "notify:An error occurred, please try again later",
+      "notify:Distribution settings can't be modified for a dataset containing user responses",
+    ]);
   });
 
   it("otherwise a string detail is shown as is; object details are not", async () => {
@@ -68,7 +86,15 @@ describe("failed-request handler (spec section 8)", () => {
 describe("HTTP client", () => {
   it("uses a configurable base path, sends Authorization except on public calls, and URL-encodes queries", async () => {
     const { http, calls } = client(() => json({}), { basePath: "/custom/" });
-    await http.get("v1/me/datasets/x", { searchParams: new URLSearchParams([["q", "a b&c"], ["include", "responses"], ["include", "suggestions"]]) }).json();
+    await http
+      .get("v1/me/datasets/x", {
+        searchParams: new URLSearchParams([
+          ["q", "a b&c"],
+          ["include", "responses"],
+          ["include", "suggestions"],
+        ]),
+      })
+      .json();
     await http.get("v1/settings").json();
     await http.get("v1/oauth2/providers").json();
     expect(calls[0]!.url).toBe("http://app.test/custom/v1/me/datasets/x?q=a+b%26c&include=responses&include=suggestions");

@@ -5,7 +5,14 @@ import { createContainer } from "../container.js";
 import { MemoryStorage } from "../storage/local-storage.js";
 import { fakeFetch, json } from "../testing/fake-fetch.js";
 
-const wire = { id: "resp-1", status: "submitted", values: { label: { value: "positive" } }, record_id: "r1", user_id: "u1", updated_at: "2026-01-01T00:00:01" };
+const wire = {
+  id: "resp-1",
+  status: "submitted",
+  values: { label: { value: "positive" } },
+  record_id: "r1",
+  user_id: "u1",
+  updated_at: "2026-01-01T00:00:01",
+};
 
 describe("HttpAnswerSyncRepository", () => {
   it("creates with POST, updates with PUT and If-Match, reads the user's own response, and raises no toast on failure", async () => {
@@ -13,13 +20,28 @@ describe("HttpAnswerSyncRepository", () => {
     const fetch = fakeFetch((request) => {
       const url = new URL(request.url);
       if (request.method === "POST") return json(wire, 201);
-      if (request.method === "PUT") return request.headers.get("if-match") === '"2026-01-01T00:00:01"' ? json(wire) : json({ detail: "changed" }, 412);
+      if (request.method === "PUT")
+        return request.headers.get("if-match") === '"2026-01-01T00:00:01"' ? json(wire) : json({ detail: "changed" }, 412);
       if (url.pathname === "/api/v1/records/r1") return json({ id: "r1", responses: [{ ...wire, id: "other", user_id: "u2" }, wire] });
       return json({ detail: "Service Unavailable" }, 503);
     });
-    const c = createContainer({ storage: new MemoryStorage(), origin: "http://app.test", fetch: fetch.fn, offlineDatabase: "sync-test", notifications: { notify: (n) => { toasts.push(n.message); }, clear: () => {} } });
+    const c = createContainer({
+      storage: new MemoryStorage(),
+      origin: "http://app.test",
+      fetch: fetch.fn,
+      offlineDatabase: "sync-test",
+      notifications: {
+        notify: (n) => {
+          toasts.push(n.message);
+        },
+        clear: () => {},
+      },
+    });
     const sync = c.resolve<AnswerSyncRepository>(OFFLINE_TOKENS.AnswerSyncRepository);
-    expect(await sync.create("r1", { status: "submitted", values: { label: "positive" } })).toMatchObject({ id: "resp-1", values: { label: "positive" } });
+    expect(await sync.create("r1", { status: "submitted", values: { label: "positive" } })).toMatchObject({
+      id: "resp-1",
+      values: { label: "positive" },
+    });
     expect(JSON.parse(await fetch.calls[0]!.text())).toEqual({ status: "submitted", values: { label: { value: "positive" } } });
     expect((await sync.update("resp-1", { status: "draft", values: {} }, "2026-01-01T00:00:01")).id).toBe("resp-1");
     const stale = await sync.update("resp-1", { status: "draft", values: {} }, "2026-01-01T00:00:00").catch((e: unknown) => e);

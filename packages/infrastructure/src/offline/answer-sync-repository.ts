@@ -12,15 +12,25 @@ export class HttpAnswerSyncRepository implements AnswerSyncRepository {
 
   create(recordId: string, payload: ResponsePayload): Promise<RecordResponse> {
     return call(ErrorCode.ERROR_CREATING_RECORD_RESPONSE, async () =>
-      toResponse(await this.http.post(`v1/records/${seg(recordId)}/responses`, { json: { status: payload.status, values: toWireValues(payload.values) } }).json<BackendResponse>()));
+      toResponse(
+        await this.http
+          .post(`v1/records/${seg(recordId)}/responses`, { json: { status: payload.status, values: toWireValues(payload.values) } })
+          .json<BackendResponse>(),
+      ),
+    );
   }
 
   update(responseId: string, payload: ResponsePayload, basedOn: string): Promise<RecordResponse> {
     return call(ErrorCode.ERROR_UPDATING_RECORD_RESPONSE, async () =>
-      toResponse(await this.http.put(`v1/responses/${seg(responseId)}`, {
-        json: { status: payload.status, values: toWireValues(payload.values) },
-        headers: { "If-Match": `"${basedOn}"` },
-      }).json<BackendResponse>()));
+      toResponse(
+        await this.http
+          .put(`v1/responses/${seg(responseId)}`, {
+            json: { status: payload.status, values: toWireValues(payload.values) },
+            headers: { "If-Match": `"${basedOn}"` },
+          })
+          .json<BackendResponse>(),
+      ),
+    );
   }
 
   current(recordId: string, userId: string): Promise<RecordResponse | null> {

@@ -5,10 +5,23 @@ import { IndexedDbFormDraftStore, IndexedDbOutboxStore, OfflineDatabaseHandle } 
 
 let n = 0;
 const fresh = () => new OfflineDatabaseHandle(`test-offline-${++n}`);
-const input = (userId: string, recordId: string): AnswerInput =>
-  ({ userId, datasetId: "d1", recordId, status: "submitted", values: { label: "positive" }, base: null, queuedAt: "2026-01-01T00:00:00.000Z" });
-const draft = (userId: string, recordId: string, savedAt: string): FormDraft =>
-  ({ userId, datasetId: "d1", recordId, answers: { text: JSON.stringify("typed") }, base: null, savedAt });
+const input = (userId: string, recordId: string): AnswerInput => ({
+  userId,
+  datasetId: "d1",
+  recordId,
+  status: "submitted",
+  values: { label: "positive" },
+  base: null,
+  queuedAt: "2026-01-01T00:00:00.000Z",
+});
+const draft = (userId: string, recordId: string, savedAt: string): FormDraft => ({
+  userId,
+  datasetId: "d1",
+  recordId,
+  answers: { text: JSON.stringify("typed") },
+  base: null,
+  savedAt,
+});
 
 describe("IndexedDB outbox (through idb, on fake-indexeddb)", () => {
   it("keeps each user's entries in order, changes them atomically and survives a reopen", async () => {
@@ -17,9 +30,17 @@ describe("IndexedDB outbox (through idb, on fake-indexeddb)", () => {
     for (const r of ["r1", "r2", "r3"]) await store.change("u1", (es) => enqueueAnswer(es, input("u1", r)));
     await store.change("u2", (es) => enqueueAnswer(es, input("u2", "r9")));
     const [first] = await store.list("u1");
-    await store.change("u1", (es) => markSending(es.filter((e) => e.recordId !== "r2"), first!.seq));
+    await store.change("u1", (es) =>
+      markSending(
+        es.filter((e) => e.recordId !== "r2"),
+        first!.seq,
+      ),
+    );
     const reopened = new IndexedDbOutboxStore(new OfflineDatabaseHandle(`test-offline-${n}`));
-    expect((await reopened.list("u1")).map((e) => [e.seq - first!.seq, e.recordId, e.sending])).toEqual([[0, "r1", true], [2, "r3", false]]);
+    expect((await reopened.list("u1")).map((e) => [e.seq - first!.seq, e.recordId, e.sending])).toEqual([
+      [0, "r1", true],
+      [2, "r3", false],
+    ]);
     expect((await reopened.list("u2")).map((e) => e.recordId)).toEqual(["r9"]);
     await reopened.clear("u1");
     expect(await store.list("u1")).toEqual([]);
@@ -40,7 +61,13 @@ describe("IndexedDB outbox (through idb, on fake-indexeddb)", () => {
 describe("the offline database", () => {
   it("repairs a database of that name created empty by something else", async () => {
     const name = `test-offline-${++n}`;
-    await new Promise<void>((resolve) => { const r = indexedDB.open(name, 1); r.onsuccess = () => { r.result.close(); resolve(); }; });
+    await new Promise<void>((resolve) => {
+      const r = indexedDB.open(name, 1);
+      r.onsuccess = () => {
+        r.result.close();
+        resolve();
+      };
+    });
     const store = new IndexedDbOutboxStore(new OfflineDatabaseHandle(name));
     await store.change("u1", (es) => enqueueAnswer(es, input("u1", "r1")));
     expect(await store.list("u1")).toHaveLength(1);

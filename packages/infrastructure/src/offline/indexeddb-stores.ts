@@ -12,8 +12,10 @@ interface OfflineSchema extends DBSchema {
 export type OfflineDatabase = IDBPDatabase<OfflineSchema>;
 
 const createMissingStores = (db: IDBPDatabase<OfflineSchema>) => {
-  if (!db.objectStoreNames.contains("outbox")) db.createObjectStore("outbox", { keyPath: ["userId", "seq"] }).createIndex("byUser", "userId");
-  if (!db.objectStoreNames.contains("drafts")) db.createObjectStore("drafts", { keyPath: ["userId", "recordId"] }).createIndex("byUser", "userId");
+  if (!db.objectStoreNames.contains("outbox"))
+    db.createObjectStore("outbox", { keyPath: ["userId", "seq"] }).createIndex("byUser", "userId");
+  if (!db.objectStoreNames.contains("drafts"))
+    db.createObjectStore("drafts", { keyPath: ["userId", "recordId"] }).createIndex("byUser", "userId");
 };
 
 /**
@@ -34,7 +36,10 @@ export class OfflineDatabaseHandle {
   constructor(private readonly name = OFFLINE_DB_NAME) {}
   get(): Promise<OfflineDatabase> {
     // a failed open (blocked, aborted by another page, quota) is tried again on the next use, not kept
-    this.db ??= openOfflineDatabase(this.name).catch((error: unknown) => { this.db = null; throw error; });
+    this.db ??= openOfflineDatabase(this.name).catch((error: unknown) => {
+      this.db = null;
+      throw error;
+    });
     return this.db;
   }
 }
@@ -89,7 +94,9 @@ export class IndexedDbFormDraftStore implements FormDraftStore {
     const tx = db.transaction("drafts", "readwrite", STRICT);
     const draft = (await tx.store.get([userId, recordId])) ?? null;
     const next = change(draft);
-    if (next === null) { if (draft) await tx.store.delete([userId, recordId]); } else if (next !== draft) await tx.store.put({ ...next, userId, recordId });
+    if (next === null) {
+      if (draft) await tx.store.delete([userId, recordId]);
+    } else if (next !== draft) await tx.store.put({ ...next, userId, recordId });
     await tx.done;
   }
 

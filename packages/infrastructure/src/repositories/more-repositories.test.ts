@@ -1,7 +1,16 @@
 import { describe, expect, it } from "vitest";
 import {
-  CreateDatasetUseCase, DatasetCreation, ErrorCode, GetDatasetCreationUseCase, GetFirstRecordFromHubUseCase, GetJobStatusUseCase, TOKENS,
-  UpdateDatasetSettingUseCase, type Notification, type WorkspaceRepository, LoadDatasetWithSettingsUseCase,
+  CreateDatasetUseCase,
+  DatasetCreation,
+  ErrorCode,
+  GetDatasetCreationUseCase,
+  GetFirstRecordFromHubUseCase,
+  GetJobStatusUseCase,
+  TOKENS,
+  UpdateDatasetSettingUseCase,
+  type Notification,
+  type WorkspaceRepository,
+  LoadDatasetWithSettingsUseCase,
 } from "@tessera/domain";
 import { createContainer } from "../container.js";
 import { MemoryStorage, PRODUCT_STORAGE_KEY } from "../storage/local-storage.js";
@@ -14,9 +23,17 @@ function app(handler: Handler) {
   const toasts: Notification[] = [];
   const delays: number[] = [];
   const c = createContainer({
-    storage, origin: "http://app.test", fetch: fetchFn, hubUrl: "http://hub.test",
+    storage,
+    origin: "http://app.test",
+    fetch: fetchFn,
+    hubUrl: "http://hub.test",
     notifications: { notify: (n) => toasts.push(n), clear: () => toasts.splice(0) },
-    clock: { now: () => 0, delay: async (ms) => { delays.push(ms); } },
+    clock: {
+      now: () => 0,
+      delay: async (ms) => {
+        delays.push(ms);
+      },
+    },
   });
   return { c, calls, toasts, delays };
 }
@@ -32,14 +49,30 @@ describe("workspace, job and Hub repositories", () => {
   });
 
   it("a failed job-status call is treated as failed", async () => {
-    expect(await app(() => json({ id: "j", status: "queued" })).c.resolve(GetJobStatusUseCase).execute("j")).toBe("queued");
-    expect(await app(() => json({ detail: "Job with id `j` not found" }, 404)).c.resolve(GetJobStatusUseCase).execute("j")).toBe("failed");
+    expect(
+      await app(() => json({ id: "j", status: "queued" }))
+        .c.resolve(GetJobStatusUseCase)
+        .execute("j"),
+    ).toBe("queued");
+    expect(
+      await app(() => json({ detail: "Job with id `j` not found" }, 404))
+        .c.resolve(GetJobStatusUseCase)
+        .execute("j"),
+    ).toBe("failed");
   });
 
   it("reads dataset_info from the datasets server without credentials, and the first row for the preview", async () => {
     const { c, calls } = app((req) => {
       const url = new URL(req.url);
-      if (url.pathname === "/info") return json({ dataset_info: { plain_text: { features: { text: { _type: "Value", dtype: "string" }, label: { _type: "ClassLabel", names: ["neg", "pos"] } }, splits: { train: {}, test: {} } } } });
+      if (url.pathname === "/info")
+        return json({
+          dataset_info: {
+            plain_text: {
+              features: { text: { _type: "Value", dtype: "string" }, label: { _type: "ClassLabel", names: ["neg", "pos"] } },
+              splits: { train: {}, test: {} },
+            },
+          },
+        });
       if (url.pathname === "/first-rows") return json({ rows: [{ row_idx: 0, row: { text: "great", label: 1 } }] });
       return json({}, 404);
     });
@@ -54,9 +87,13 @@ describe("workspace, job and Hub repositories", () => {
 
   it("an unknown repository gives ERROR_FETCHING_DATASET_INFO, and a failed first row an empty record", async () => {
     const { c, toasts } = app(() => json({ error: "not found" }, 404));
-    await expect(c.resolve(GetDatasetCreationUseCase).execute("nobody/nothing")).rejects.toMatchObject({ code: ErrorCode.ERROR_FETCHING_DATASET_INFO });
+    await expect(c.resolve(GetDatasetCreationUseCase).execute("nobody/nothing")).rejects.toMatchObject({
+      code: ErrorCode.ERROR_FETCHING_DATASET_INFO,
+    });
     const empty = app(() => json({ dataset_info: {} }));
-    await expect(empty.c.resolve(GetDatasetCreationUseCase).execute("a/b")).rejects.toMatchObject({ code: ErrorCode.ERROR_FETCHING_DATASET_INFO });
+    await expect(empty.c.resolve(GetDatasetCreationUseCase).execute("a/b")).rejects.toMatchObject({
+      code: ErrorCode.ERROR_FETCHING_DATASET_INFO,
+    });
     const creation = DatasetCreation.fromInfo("a/b", [{ name: "default", splits: ["train"], features: {} }]);
     expect(await c.resolve(GetFirstRecordFromHubUseCase).execute(creation)).toEqual({});
     expect(toasts).toEqual([]); // public Hub calls raise no toasts
@@ -75,9 +112,14 @@ describe("use cases through the composition root", () => {
       if (path.endsWith("/import")) return json({ id: "job", status: "queued" }, 202);
       if (path.endsWith("/progress")) return json({ total: 10, completed: 0, pending: 10 });
       if (req.method === "DELETE") return json({ id: "d9" });
-      return json({ id: "x", name: "x", title: "x", required: true, settings: { type: "text" }, dataset_id: "d9", visible_for_annotators: true }, 201);
+      return json(
+        { id: "x", name: "x", title: "x", required: true, settings: { type: "text" }, dataset_id: "d9", visible_for_annotators: true },
+        201,
+      );
     });
-    const creation = DatasetCreation.fromInfo("org/ds", [{ name: "default", splits: ["train"], features: { text: { _type: "Value", dtype: "string" } } }]);
+    const creation = DatasetCreation.fromInfo("org/ds", [
+      { name: "default", splits: ["train"], features: { text: { _type: "Value", dtype: "string" } } },
+    ]);
     creation.workspace = { id: "w1", name: "team" };
     expect(await c.resolve(CreateDatasetUseCase).execute(creation)).toBeNull();
     expect(seen.at(-1)).toBe("DELETE v1/datasets/d9");
@@ -85,12 +127,31 @@ describe("use cases through the composition root", () => {
     publishFails = false;
     seen.length = 0;
     expect(await c.resolve(CreateDatasetUseCase).execute(creation)).toBe("d9");
-    expect(seen).toEqual(["POST v1/datasets", "POST v1/datasets/d9/fields", "POST v1/datasets/d9/questions", "PUT v1/datasets/d9/publish", "POST v1/datasets/d9/import", "GET v1/datasets/d9/progress"]);
+    expect(seen).toEqual([
+      "POST v1/datasets",
+      "POST v1/datasets/d9/fields",
+      "POST v1/datasets/d9/questions",
+      "PUT v1/datasets/d9/publish",
+      "POST v1/datasets/d9/import",
+      "GET v1/datasets/d9/progress",
+    ]);
     expect(delays).toEqual([3000]);
   });
 
   it("a failed distribution update shows the business message and reverts", async () => {
-    const ds = { id: "d", name: "n", guidelines: "g", status: "ready", workspace_id: "w", allow_extra_metadata: false, distribution: { strategy: "overlap", min_submitted: 1 }, metadata: null, inserted_at: "i", updated_at: "u", last_activity_at: "l" };
+    const ds = {
+      id: "d",
+      name: "n",
+      guidelines: "g",
+      status: "ready",
+      workspace_id: "w",
+      allow_extra_metadata: false,
+      distribution: { strategy: "overlap", min_submitted: 1 },
+      metadata: null,
+      inserted_at: "i",
+      updated_at: "u",
+      last_activity_at: "l",
+    };
     const { c, toasts } = app((req) => {
       const path = new URL(req.url).pathname;
       if (req.method === "PATCH") return json({ code: "update_distribution_with_existing_responses", detail: "x" }, 422);
@@ -101,6 +162,8 @@ describe("use cases through the composition root", () => {
     dataset.distribution.minSubmitted = 2;
     expect(await c.resolve(UpdateDatasetSettingUseCase).execute(dataset, "distribution")).toBe(false);
     expect(dataset.distribution.minSubmitted).toBe(1);
-    expect(toasts.map((t) => [t.type, t.message])).toEqual([["danger", "Distribution settings can't be modified for a dataset containing user responses"]]);
+    expect(toasts.map((t) => [t.type, t.message])).toEqual([
+      ["danger", "Distribution settings can't be modified for a dataset containing user responses"],
+    ]);
   });
 });

@@ -1,20 +1,36 @@
 import ky, { type KyInstance } from "ky";
 import {
-  ErrorCode, type Clock, type HubDatasetInfo, type HubFeature, type HubRepository, type Job, type JobRepository, type JobStatus,
-  type Workspace, type WorkspaceRepository,
+  ErrorCode,
+  type Clock,
+  type HubDatasetInfo,
+  type HubFeature,
+  type HubRepository,
+  type Job,
+  type JobRepository,
+  type JobStatus,
+  type Workspace,
+  type WorkspaceRepository,
 } from "@tessera/domain";
 import { call, seg } from "../http/call.js";
 
 export class HttpWorkspaceRepository implements WorkspaceRepository {
   constructor(private readonly http: KyInstance) {}
   list(): Promise<Workspace[]> {
-    return call(ErrorCode.GET_WORKSPACES, async () => (await this.http.get("v1/me/workspaces").json<{ items: Workspace[] }>()).items.map((w) => ({ id: w.id, name: w.name })));
+    return call(ErrorCode.GET_WORKSPACES, async () =>
+      (await this.http.get("v1/me/workspaces").json<{ items: Workspace[] }>()).items.map((w) => ({ id: w.id, name: w.name })),
+    );
   }
   create(name: string): Promise<Workspace> {
-    return call(ErrorCode.CREATE_WORKSPACE, async () => { const w = await this.http.post("v1/workspaces", { json: { name } }).json<Workspace>(); return { id: w.id, name: w.name }; });
+    return call(ErrorCode.CREATE_WORKSPACE, async () => {
+      const w = await this.http.post("v1/workspaces", { json: { name } }).json<Workspace>();
+      return { id: w.id, name: w.name };
+    });
   }
   getById(workspaceId: string): Promise<Workspace> {
-    return call(ErrorCode.ERROR_FETCHING_WORKSPACE_INFO, async () => { const w = await this.http.get(`v1/workspaces/${seg(workspaceId)}`).json<Workspace>(); return { id: w.id, name: w.name }; });
+    return call(ErrorCode.ERROR_FETCHING_WORKSPACE_INFO, async () => {
+      const w = await this.http.get(`v1/workspaces/${seg(workspaceId)}`).json<Workspace>();
+      return { id: w.id, name: w.name };
+    });
   }
 }
 
@@ -26,7 +42,11 @@ export class HttpJobRepository implements JobRepository {
   }
 }
 
-interface BackendDatasetInfo { dataset_name?: string; features?: { [column: string]: HubFeature }; splits?: { [split: string]: unknown } }
+interface BackendDatasetInfo {
+  dataset_name?: string;
+  features?: { [column: string]: HubFeature };
+  splits?: { [split: string]: unknown };
+}
 
 /**
  * The external datasets server (public, no credentials, no toasts): dataset_info for the creation
@@ -40,8 +60,14 @@ export class HttpHubRepository implements HubRepository {
 
   getDatasetInfo(repoId: string): Promise<HubDatasetInfo> {
     return call(ErrorCode.ERROR_FETCHING_DATASET_INFO, async () => {
-      const info = await this.http.get("info", { searchParams: { dataset: repoId } }).json<{ dataset_info: { [config: string]: BackendDatasetInfo } }>();
-      const subsets = Object.entries(info.dataset_info ?? {}).map(([name, d]) => ({ name, splits: Object.keys(d.splits ?? {}), features: d.features ?? {} }));
+      const info = await this.http
+        .get("info", { searchParams: { dataset: repoId } })
+        .json<{ dataset_info: { [config: string]: BackendDatasetInfo } }>();
+      const subsets = Object.entries(info.dataset_info ?? {}).map(([name, d]) => ({
+        name,
+        splits: Object.keys(d.splits ?? {}),
+        features: d.features ?? {},
+      }));
       if (subsets.length === 0) throw new Error("Dataset not found or available on Hugging Face");
       return { repoId, subsets };
     });
@@ -49,7 +75,9 @@ export class HttpHubRepository implements HubRepository {
 
   async getFirstRow(repoId: string, subset: string, split: string): Promise<{ [column: string]: unknown }> {
     try {
-      const result = await this.http.get("first-rows", { searchParams: { dataset: repoId, config: subset, split } }).json<{ rows: Array<{ row: { [column: string]: unknown } }> }>();
+      const result = await this.http
+        .get("first-rows", { searchParams: { dataset: repoId, config: subset, split } })
+        .json<{ rows: Array<{ row: { [column: string]: unknown } }> }>();
       return result.rows[0]?.row ?? {};
     } catch {
       return {};

@@ -5,7 +5,10 @@ import { statusOf } from "../http/http-client.js";
 /** OAuth sign-in through the server's /v1/oauth2 routes (public: no credentials are sent). */
 export class HttpOAuthRepository implements OAuthRepository {
   /** `apiRoot`: absolute URL of the API base path, e.g. https://host/api (for browser navigation). */
-  constructor(private readonly http: KyInstance, private readonly apiRoot: string) {}
+  constructor(
+    private readonly http: KyInstance,
+    private readonly apiRoot: string,
+  ) {}
 
   async getProviders(): Promise<OAuthProvider[]> {
     try {
@@ -18,7 +21,8 @@ export class HttpOAuthRepository implements OAuthRepository {
 
   async getAccessToken(provider: string, query: Record<string, string>): Promise<OAuthToken> {
     try {
-      const body = await this.http.get(`v1/oauth2/providers/${encodeURIComponent(provider)}/access-token`, { searchParams: query })
+      const body = await this.http
+        .get(`v1/oauth2/providers/${encodeURIComponent(provider)}/access-token`, { searchParams: query })
         .json<{ access_token: string; redirect_to?: string | null }>();
       if (typeof body.access_token !== "string") throw new Error("no access_token in the answer");
       return { accessToken: body.access_token, redirectTo: typeof body.redirect_to === "string" ? body.redirect_to : null };

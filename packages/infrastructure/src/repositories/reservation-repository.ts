@@ -3,39 +3,62 @@ import { ErrorCode, type QueueReservations, type RecordsInProgress, type Reserva
 import { call, seg } from "../http/call.js";
 
 /** The `reservations` member of a reserving search (docs/api.md, "Reservations"). */
-export interface BackendReservations { expires_at: string; ttl_seconds: number; held_by_others: { records: number; teammates: number } }
+export interface BackendReservations {
+  expires_at: string;
+  ttl_seconds: number;
+  held_by_others: { records: number; teammates: number };
+}
 
 export function toQueueReservations(wire: BackendReservations | undefined): QueueReservations | null {
   if (!wire) return null;
-  return { expiresAt: wire.expires_at, ttlSeconds: wire.ttl_seconds, heldByOthers: { records: wire.held_by_others.records, teammates: wire.held_by_others.teammates } };
+  return {
+    expiresAt: wire.expires_at,
+    ttlSeconds: wire.ttl_seconds,
+    heldByOthers: { records: wire.held_by_others.records, teammates: wire.held_by_others.teammates },
+  };
 }
 
 /** Reservations of the annotation queue (Tessera's own endpoints, issue 29). */
 export class HttpReservationRepository implements ReservationRepository {
-  constructor(private readonly http: KyInstance, private readonly tokens: TokenStore) {}
+  constructor(
+    private readonly http: KyInstance,
+    private readonly tokens: TokenStore,
+  ) {}
 
   renew(datasetId: string): Promise<void> {
-    return call(ErrorCode.ERROR_RESERVATIONS, async () => { await this.http.post(`v1/me/datasets/${seg(datasetId)}/reservations/renew`); });
+    return call(ErrorCode.ERROR_RESERVATIONS, async () => {
+      await this.http.post(`v1/me/datasets/${seg(datasetId)}/reservations/renew`);
+    });
   }
 
   release(datasetId: string): Promise<void> {
-    return call(ErrorCode.ERROR_RESERVATIONS, async () => { await this.http.delete(`v1/me/datasets/${seg(datasetId)}/reservations`, this.leaving()); });
+    return call(ErrorCode.ERROR_RESERVATIONS, async () => {
+      await this.http.delete(`v1/me/datasets/${seg(datasetId)}/reservations`, this.leaving());
+    });
   }
 
   releaseAll(): Promise<void> {
-    return call(ErrorCode.ERROR_RESERVATIONS, async () => { await this.http.delete("v1/me/reservations", this.leaving()); });
+    return call(ErrorCode.ERROR_RESERVATIONS, async () => {
+      await this.http.delete("v1/me/reservations", this.leaving());
+    });
   }
 
   inProgress(datasetId: string): Promise<RecordsInProgress> {
     return call(ErrorCode.ERROR_RESERVATIONS, async () => {
-      const wire = await this.http.get(`v1/datasets/${seg(datasetId)}/reservations`)
+      const wire = await this.http
+        .get(`v1/datasets/${seg(datasetId)}/reservations`)
         .json<{ in_progress: number; users: Array<{ user_id: string; username: string; records: number; expires_at: string }> }>();
-      return { records: wire.in_progress, users: wire.users.map((u) => ({ userId: u.user_id, username: u.username, records: u.records, expiresAt: u.expires_at })) };
+      return {
+        records: wire.in_progress,
+        users: wire.users.map((u) => ({ userId: u.user_id, username: u.username, records: u.records, expiresAt: u.expires_at })),
+      };
     });
   }
 
   releaseUser(datasetId: string, userId: string): Promise<void> {
-    return call(ErrorCode.ERROR_RESERVATIONS, async () => { await this.http.delete(`v1/datasets/${seg(datasetId)}/reservations/users/${seg(userId)}`); });
+    return call(ErrorCode.ERROR_RESERVATIONS, async () => {
+      await this.http.delete(`v1/datasets/${seg(datasetId)}/reservations/users/${seg(userId)}`);
+    });
   }
 
   /**

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { DEVELOPER_TOGGLES_KEY, DeveloperToggles, LocalTokenStore, MemoryStorage, PRODUCT_STORAGE_KEY, ProductStorage } from "./local-storage.js";
+import {
+  DEVELOPER_TOGGLES_KEY,
+  DeveloperToggles,
+  LocalTokenStore,
+  MemoryStorage,
+  PRODUCT_STORAGE_KEY,
+  ProductStorage,
+} from "./local-storage.js";
 
 describe("local storage (spec section 1)", () => {
   it("keeps one product JSON object, auth keys prefixed 'auth.', and developer toggles apart", () => {

@@ -14,9 +14,15 @@ export interface KeyValueStorage {
 /** In-memory storage for environments without window.localStorage (tests, server rendering). */
 export class MemoryStorage implements KeyValueStorage {
   private readonly map = new Map<string, string>();
-  getItem(key: string) { return this.map.get(key) ?? null; }
-  setItem(key: string, value: string) { this.map.set(key, value); }
-  removeItem(key: string) { this.map.delete(key); }
+  getItem(key: string) {
+    return this.map.get(key) ?? null;
+  }
+  setItem(key: string, value: string) {
+    this.map.set(key, value);
+  }
+  removeItem(key: string) {
+    this.map.delete(key);
+  }
 }
 
 /** The product's single local-storage object. */
@@ -32,7 +38,9 @@ export class ProductStorage {
     }
   }
 
-  get<T = unknown>(key: string): T | undefined { return this.read()[key] as T | undefined; }
+  get<T = unknown>(key: string): T | undefined {
+    return this.read()[key] as T | undefined;
+  }
 
   set(key: string, value: unknown): void {
     const next = this.read();
@@ -45,9 +53,15 @@ export class ProductStorage {
 /** The access token lives in the product object under 'auth.token'. */
 export class LocalTokenStore implements TokenStore {
   constructor(private readonly storage: ProductStorage) {}
-  get(): string | null { return this.storage.get<string>(`${AUTH_PREFIX}token`) ?? null; }
-  set(token: string): void { this.storage.set(`${AUTH_PREFIX}token`, token); }
-  clear(): void { this.storage.set(`${AUTH_PREFIX}token`, undefined); }
+  get(): string | null {
+    return this.storage.get<string>(`${AUTH_PREFIX}token`) ?? null;
+  }
+  set(token: string): void {
+    this.storage.set(`${AUTH_PREFIX}token`, token);
+  }
+  clear(): void {
+    this.storage.set(`${AUTH_PREFIX}token`, undefined);
+  }
 }
 
 /** Developer feature toggles, kept apart from the product object under their own key. */
@@ -63,7 +77,9 @@ export class DeveloperToggles {
     }
   }
 
-  isEnabled(name: string): boolean { return this.read()[name] === true; }
+  isEnabled(name: string): boolean {
+    return this.read()[name] === true;
+  }
 
   set(name: string, enabled: boolean): void {
     this.storage.setItem(DEVELOPER_TOGGLES_KEY, JSON.stringify({ ...this.read(), [name]: enabled }));

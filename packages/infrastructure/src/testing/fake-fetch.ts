@@ -12,4 +12,5 @@ export function fakeFetch(handler: Handler): { fn: typeof fetch; calls: Request[
 }
 
 /** A JSON response. */
-export const json = (body: unknown, status = 200): Response => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+export const json = (body: unknown, status = 200): Response =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });

@@ -17,7 +17,9 @@ export function cluster(): { adminUrl: string; pgCtl: string } {
   const adminUrl = process.env.TESSERA_TEST_DATABASE_URL;
   const pgCtl = process.env.TESSERA_PG_CTL;
   if (!adminUrl || !pgCtl) {
-    throw new Error("The PostgreSQL fault tests need the cluster of the PostgreSQL stage: run them with `./tessera test postgres` (TESSERA_TEST_DATABASE_URL and TESSERA_PG_CTL are not set)");
+    throw new Error(
+      "The PostgreSQL fault tests need the cluster of the PostgreSQL stage: run them with `./tessera test postgres` (TESSERA_TEST_DATABASE_URL and TESSERA_PG_CTL are not set)",
+    );
   }
   return { adminUrl, pgCtl };
 }
@@ -59,7 +61,9 @@ export async function waitForPostgres(): Promise<number> {
   const deadline = Date.now() + 30_000;
   for (;;) {
     try {
-      await admin(async (client) => { await client.query("select 1"); });
+      await admin(async (client) => {
+        await client.query("select 1");
+      });
       return Date.now();
     } catch (error) {
       if (Date.now() > deadline) throw error;
@@ -70,14 +74,26 @@ export async function waitForPostgres(): Promise<number> {
 
 export async function createDatabase(): Promise<{ name: string; url: string; drop(): Promise<void> }> {
   const name = `tessera_faults_${randomBytes(4).toString("hex")}`;
-  await admin(async (client) => { await client.query(`create database ${name}`); });
-  return { name, url: databaseUrl(name), drop: () => admin(async (client) => { await client.query(`drop database if exists ${name} with (force)`); }) };
+  await admin(async (client) => {
+    await client.query(`create database ${name}`);
+  });
+  return {
+    name,
+    url: databaseUrl(name),
+    drop: () =>
+      admin(async (client) => {
+        await client.query(`drop database if exists ${name} with (force)`);
+      }),
+  };
 }
 
 /** pg_terminate_backend on every connection to `database` (what a failover or an administrator does): the number killed. */
 export async function terminateBackends(database: string): Promise<number> {
   return admin(async (client) => {
-    const { rows } = await client.query<{ ok: boolean }>("select pg_terminate_backend(pid) as ok from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()", [database]);
+    const { rows } = await client.query<{ ok: boolean }>(
+      "select pg_terminate_backend(pid) as ok from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()",
+      [database],
+    );
     return rows.filter((r) => r.ok).length;
   });
 }
@@ -89,7 +105,9 @@ export async function terminateBackends(database: string): Promise<number> {
 export async function killBackend(database: string): Promise<number> {
   const pid = await admin(async (client) => {
     const { rows } = await client.query<{ pid: number }>(
-      "select pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid() and backend_type = 'client backend' order by (state = 'active') desc, backend_start limit 1", [database]);
+      "select pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid() and backend_type = 'client backend' order by (state = 'active') desc, backend_start limit 1",
+      [database],
+    );
     return rows[0]?.pid;
   });
   if (!pid) throw new Error(`no backend serves ${database}`);
@@ -106,13 +124,25 @@ export async function restartPostgres(): Promise<void> {
 export async function startReplica(databaseUrl: string): Promise<BuiltServer & { stop(): Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), "tessera-pg-faults-"));
   const server = await startBuiltServer({
-    dataDir, ownerPassword: OWNER_PASSWORD, keepOutput: 100_000, startTimeoutMs: 60_000,
+    dataDir,
+    ownerPassword: OWNER_PASSWORD,
+    keepOutput: 100_000,
+    startTimeoutMs: 60_000,
     env: {
-      DATABASE_URL: databaseUrl, TESSERA_AUTH_SECRET_KEY: "fault-tests-shared-secret-".padEnd(64, "x"),
-      TESSERA_HUB_DATASETS_SERVER_URL: "http://127.0.0.1:9", TESSERA_LOG_LEVEL: "error", TESSERA_LOGIN_MAX_PER_ADDRESS: "1000",
+      DATABASE_URL: databaseUrl,
+      TESSERA_AUTH_SECRET_KEY: "fault-tests-shared-secret-".padEnd(64, "x"),
+      TESSERA_HUB_DATASETS_SERVER_URL: "http://127.0.0.1:9",
+      TESSERA_LOG_LEVEL: "error",
+      TESSERA_LOGIN_MAX_PER_ADDRESS: "1000",
     },
   });
-  return { ...server, stop: async () => { await server.kill("SIGTERM"); rmSync(dataDir, { recursive: true, force: true }); } };
+  return {
+    ...server,
+    stop: async () => {
+      await server.kill("SIGTERM");
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** Whether the process is still running. */

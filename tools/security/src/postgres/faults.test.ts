@@ -20,15 +20,30 @@ const STREAMS = 4;
 const ANNOTATORS = 20;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const fieldText = (batch: string, i: number) => `fault test ${batch} record ${i} ${"lorem ipsum ".repeat(6)}`;
-const vectorOf = (batch: string, i: number) => Array.from({ length: DIMS }, (_, d) => Math.fround(Math.sin((batch.length + i) * 7.3 + d * 1.7 + batch.charCodeAt(batch.length - 1))));
+const vectorOf = (batch: string, i: number) =>
+  Array.from({ length: DIMS }, (_, d) => Math.fround(Math.sin((batch.length + i) * 7.3 + d * 1.7 + batch.charCodeAt(batch.length - 1))));
 
-interface Observed { unavailable: number; unexpected: string[] }
+interface Observed {
+  unavailable: number;
+  unexpected: string[];
+}
 
 /** POST JSON, bounded in time; a 503 must carry Retry-After and the database message; anything unexpected is recorded. */
-async function post(url: string, headers: Headers, body: unknown, seen: Observed, expected: number[]): Promise<{ status: number; json: unknown }> {
+async function post(
+  url: string,
+  headers: Headers,
+  body: unknown,
+  seen: Observed,
+  expected: number[],
+): Promise<{ status: number; json: unknown }> {
   let res: Response;
   try {
-    res = await fetch(url, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify(body), signal: AbortSignal.timeout(60_000) });
+    res = await fetch(url, {
+      method: "POST",
+      headers: { ...headers, "content-type": "application/json" },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(60_000),
+    });
   } catch (error) {
     seen.unexpected.push(`${url}: no answer (${String(error)})`);
     return { status: 0, json: null };
@@ -38,7 +53,8 @@ async function post(url: string, headers: Headers, body: unknown, seen: Observed
   if (res.status === 503) {
     seen.unavailable++;
     const detail = (json as { detail?: string } | null)?.detail ?? "";
-    if (res.headers.get("retry-after") !== "5" || !/database is unavailable/.test(detail)) seen.unexpected.push(`503 without Retry-After or message: ${text}`);
+    if (res.headers.get("retry-after") !== "5" || !/database is unavailable/.test(detail))
+      seen.unexpected.push(`503 without Retry-After or message: ${text}`);
   } else if (!expected.includes(res.status)) {
     seen.unexpected.push(`${url}: ${res.status} ${text.slice(0, 300)}`);
   }
@@ -50,11 +66,28 @@ async function receiver(): Promise<{ url: string; types: string[]; close(): Prom
   const types: string[] = [];
   const server: Server = createServer((req, res) => {
     let body = "";
-    req.on("data", (c: Buffer) => { body += c.toString(); });
-    req.on("end", () => { try { types.push((JSON.parse(body) as { type: string }).type); } catch { /* not ours */ } res.end(); });
+    req.on("data", (c: Buffer) => {
+      body += c.toString();
+    });
+    req.on("end", () => {
+      try {
+        types.push((JSON.parse(body) as { type: string }).type);
+      } catch {
+        /* not ours */
+      }
+      res.end();
+    });
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/hook`, types, close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}/hook`,
+    types,
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
 }
 
 describe.each([1, 2])("PostgreSQL failing under %i replica(s)", (replicaCount) => {
@@ -93,7 +126,11 @@ describe.each([1, 2])("PostgreSQL failing under %i replica(s)", (replicaCount) =
       for (let k = 0; !stop; k++) {
         const batch = `s${s}b${k}`;
         sent.add(batch);
-        const items = Array.from({ length: BATCH }, (_, i) => ({ external_id: `${batch}-${i}`, fields: { text: fieldText(batch, i) }, vectors: { emb: vectorOf(batch, i) } }));
+        const items = Array.from({ length: BATCH }, (_, i) => ({
+          external_id: `${batch}-${i}`,
+          fields: { text: fieldText(batch, i) },
+          vectors: { emb: vectorOf(batch, i) },
+        }));
         const { status } = await post(url, owner, { items }, seen, [201]);
         if (status === 201) acknowledgedBatches.add(batch);
         else await sleep(100);
@@ -106,24 +143,56 @@ describe.each([1, 2])("PostgreSQL failing under %i replica(s)", (replicaCount) =
     const annotator = async (who: { id: string; headers: Headers }, w: number) => {
       const base = urls[w % urls.length]!;
       while (!stop) {
-        const page = await post(`${base}/api/v1/me/datasets/${annotated}/records/search?offset=0&limit=10`, who.headers,
-          { filters: { and: [{ type: "terms", scope: { entity: "response", property: "status" }, values: ["pending"] }] } }, seen, [200]);
-        if (page.status !== 200) { await sleep(100); continue; }
+        const page = await post(
+          `${base}/api/v1/me/datasets/${annotated}/records/search?offset=0&limit=10`,
+          who.headers,
+          { filters: { and: [{ type: "terms", scope: { entity: "response", property: "status" }, values: ["pending"] }] } },
+          seen,
+          [200],
+        );
+        if (page.status !== 200) {
+          await sleep(100);
+          continue;
+        }
         const items = (page.json as { items: { record: { id: string } }[] }).items;
         if (items.length === 0) return;
         for (const [i, { record }] of items.entries()) {
           const value = (i + w) % 2 ? "yes" : "no";
           const key = `${who.id}/${record.id}`;
           for (let attempt = 0; !stop || attempt > 0; attempt++) {
-            if (attempt > 20) { seen.unexpected.push(`${key}: no answer after 20 attempts`); return; }
+            if (attempt > 20) {
+              seen.unexpected.push(`${key}: no answer after 20 attempts`);
+              return;
+            }
             const single = (i + w) % 3 !== 0;
             const res = single
-              ? await post(`${base}/api/v1/records/${record.id}/responses`, who.headers, { values: { label: { value } }, status: "submitted" }, seen, [201, 409])
-              : await post(`${base}/api/v1/me/responses/bulk`, who.headers, { items: [{ record_id: record.id, values: { label: { value } }, status: "submitted" }] }, seen, [200]);
+              ? await post(
+                  `${base}/api/v1/records/${record.id}/responses`,
+                  who.headers,
+                  { values: { label: { value } }, status: "submitted" },
+                  seen,
+                  [201, 409],
+                )
+              : await post(
+                  `${base}/api/v1/me/responses/bulk`,
+                  who.headers,
+                  { items: [{ record_id: record.id, values: { label: { value } }, status: "submitted" }] },
+                  seen,
+                  [200],
+                );
             const bulkOk = !single && res.status === 200 && (res.json as { items: { error: unknown }[] }).items[0]?.error === null;
-            if (res.status === 201 || bulkOk) { acknowledged.set(key, value); break; }
-            if (res.status === 409 && attempt > 0) { unacknowledged.set(key, value); break; } // stored by the attempt caught in the outage
-            if (res.status !== 503) { seen.unexpected.push(`${key}: ${res.status} ${JSON.stringify(res.json)}`); return; }
+            if (res.status === 201 || bulkOk) {
+              acknowledged.set(key, value);
+              break;
+            }
+            if (res.status === 409 && attempt > 0) {
+              unacknowledged.set(key, value);
+              break;
+            } // stored by the attempt caught in the outage
+            if (res.status !== 503) {
+              seen.unexpected.push(`${key}: ${res.status} ${JSON.stringify(res.json)}`);
+              return;
+            }
             await sleep(100 + 50 * attempt);
           }
           if (stop) return;
@@ -135,15 +204,17 @@ describe.each([1, 2])("PostgreSQL failing under %i replica(s)", (replicaCount) =
     const recoveries: { fault: string; ms: number }[] = [];
     const recovered = async (fault: string) => {
       const back = await waitForPostgres();
-      await Promise.all(urls.map(async (url) => {
-        for (;;) {
-          const res = await fetch(`${url}/api/v1/me`, { headers: owner, signal: AbortSignal.timeout(10_000) }).catch(() => null);
-          if (res?.status === 200) break;
-          if (Date.now() - back > 30_000) throw new Error(`${url} did not serve again within 30 s after ${fault}`);
-          await sleep(20);
-        }
-        recoveries.push({ fault, ms: Date.now() - back });
-      }));
+      await Promise.all(
+        urls.map(async (url) => {
+          for (;;) {
+            const res = await fetch(`${url}/api/v1/me`, { headers: owner, signal: AbortSignal.timeout(10_000) }).catch(() => null);
+            if (res?.status === 200) break;
+            if (Date.now() - back > 30_000) throw new Error(`${url} did not serve again within 30 s after ${fault}`);
+            await sleep(20);
+          }
+          recoveries.push({ fault, ms: Date.now() - back });
+        }),
+      );
     };
 
     const load = [...Array.from({ length: STREAMS }, (_, s) => importer(s)), ...annotators.map((a, w) => annotator(a, w))];
@@ -165,9 +236,11 @@ describe.each([1, 2])("PostgreSQL failing under %i replica(s)", (replicaCount) =
       expect(alive(r.pid), `replica ${r.url} exited:\n${r.output()}`).toBe(true);
       expect(r.output()).not.toMatch(/survived|Unhandled 'error' event/);
     }
-    console.info(`faults (${replicaCount} replica(s)): ${terminated} connections terminated; ${seen.unavailable} answers 503; `
-      + `${sent.size} batches sent, ${acknowledgedBatches.size} acknowledged; ${acknowledged.size} responses acknowledged, ${unacknowledged.size} stored unacknowledged; `
-      + `service back after PostgreSQL: ${recoveries.map((r) => `${r.ms} ms (${r.fault})`).join(", ")}`);
+    console.info(
+      `faults (${replicaCount} replica(s)): ${terminated} connections terminated; ${seen.unavailable} answers 503; ` +
+        `${sent.size} batches sent, ${acknowledgedBatches.size} acknowledged; ${acknowledged.size} responses acknowledged, ${unacknowledged.size} stored unacknowledged; ` +
+        `service back after PostgreSQL: ${recoveries.map((r) => `${r.ms} ms (${r.fault})`).join(", ")}`,
+    );
     expect(seen.unexpected.slice(0, 10)).toEqual([]);
     expect(seen.unavailable).toBeGreaterThan(0); // requests were caught in the outages, and answered 503
     for (const r of recoveries) expect(r.ms, r.fault).toBeLessThanOrEqual(5000);
@@ -177,7 +250,9 @@ describe.each([1, 2])("PostgreSQL failing under %i replica(s)", (replicaCount) =
     await admin(async (db) => {
       // Records: every stored batch whole (records and vectors), every acknowledged batch there as sent.
       const { rows } = await db.query<{ external_id: string; fields: { text: string }; vector: number[] | null }>(
-        "select r.external_id, r.fields, v.vector from records r left join record_vectors v on v.record_id = r.id where r.dataset_id = $1", [imported]);
+        "select r.external_id, r.fields, v.vector from records r left join record_vectors v on v.record_id = r.id where r.dataset_id = $1",
+        [imported],
+      );
       const byBatch = new Map<string, typeof rows>();
       for (const row of rows) {
         const batch = row.external_id.slice(0, row.external_id.lastIndexOf("-"));
@@ -190,20 +265,33 @@ describe.each([1, 2])("PostgreSQL failing under %i replica(s)", (replicaCount) =
         const stored = new Map((byBatch.get(batch) ?? []).map((r) => [r.external_id, r]));
         for (let i = 0; i < BATCH; i++) {
           const row = stored.get(`${batch}-${i}`);
-          if (!row || row.fields.text !== fieldText(batch, i) || JSON.stringify(row.vector?.map(Math.fround)) !== JSON.stringify(vectorOf(batch, i))) wrong.push(`${batch}-${i}`);
+          if (
+            !row ||
+            row.fields.text !== fieldText(batch, i) ||
+            JSON.stringify(row.vector?.map(Math.fround)) !== JSON.stringify(vectorOf(batch, i))
+          )
+            wrong.push(`${batch}-${i}`);
         }
       }
       expect(wrong.slice(0, 10)).toEqual([]);
 
       // Responses: every acknowledged one there with its value, one per user and record.
       const responses = await db.query<{ user_id: string; record_id: string; status: string; values: { label: { value: string } } }>(
-        "select s.user_id, s.record_id, s.status, s.values from responses s join records r on r.id = s.record_id where r.dataset_id = $1", [annotated]);
+        "select s.user_id, s.record_id, s.status, s.values from responses s join records r on r.id = s.record_id where r.dataset_id = $1",
+        [annotated],
+      );
       const stored = new Map(responses.rows.map((r) => [`${r.user_id}/${r.record_id}`, r]));
       expect(stored.size).toBe(responses.rows.length);
-      const lost = [...acknowledged, ...unacknowledged].filter(([key, value]) => { const r = stored.get(key); return !r || r.status !== "submitted" || r.values.label.value !== value; });
+      const lost = [...acknowledged, ...unacknowledged].filter(([key, value]) => {
+        const r = stored.get(key);
+        return !r || r.status !== "submitted" || r.values.label.value !== value;
+      });
       expect(lost.slice(0, 10)).toEqual([]);
       // Record statuses follow the responses (min_submitted = 1), written in the same transactions.
-      const completed = await db.query<{ n: number }>("select count(*)::int as n from records where dataset_id = $1 and status = 'completed'", [annotated]);
+      const completed = await db.query<{ n: number }>(
+        "select count(*)::int as n from records where dataset_id = $1 and status = 'completed'",
+        [annotated],
+      );
       expect(completed.rows[0]!.n).toBe(new Set(responses.rows.filter((r) => r.status === "submitted").map((r) => r.record_id)).size);
     }, database.url);
 
@@ -228,7 +316,17 @@ async function importDataset(url: string, owner: Headers): Promise<{ workspaceId
   const ws = await ok<{ id: string }>(url, "POST", "/workspaces", owner, { name: `import-${stamp}` });
   const ds = await ok<{ id: string }>(url, "POST", "/datasets", owner, { name: `import-${stamp}`, workspace_id: ws.id });
   await ok(url, "POST", `/datasets/${ds.id}/fields`, owner, { name: "text", title: "Text", settings: { type: "text" } });
-  await ok(url, "POST", `/datasets/${ds.id}/questions`, owner, { name: "label", title: "Label", settings: { type: "label_selection", options: [{ value: "yes", text: "Yes" }, { value: "no", text: "No" }] } });
+  await ok(url, "POST", `/datasets/${ds.id}/questions`, owner, {
+    name: "label",
+    title: "Label",
+    settings: {
+      type: "label_selection",
+      options: [
+        { value: "yes", text: "Yes" },
+        { value: "no", text: "No" },
+      ],
+    },
+  });
   await ok(url, "POST", `/datasets/${ds.id}/vectors-settings`, owner, { name: "emb", title: "Embedding", dimensions: DIMS });
   await ok(url, "PUT", `/datasets/${ds.id}/publish`, owner);
   return { workspaceId: ws.id, datasetId: ds.id };

@@ -1,12 +1,14 @@
 import { type Kysely, sql } from "kysely";
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.createTable("server_settings")
+  await db.schema
+    .createTable("server_settings")
     .addColumn("key", "text", (c) => c.primaryKey())
     .addColumn("value", "text", (c) => c.notNull())
     .execute();
 
-  await db.schema.createTable("users")
+  await db.schema
+    .createTable("users")
     .addColumn("id", "text", (c) => c.primaryKey())
     .addColumn("username", "text", (c) => c.notNull().unique())
     .addColumn("first_name", "text", (c) => c.notNull())
@@ -18,14 +20,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("updated_at", "text", (c) => c.notNull())
     .execute();
 
-  await db.schema.createTable("workspaces")
+  await db.schema
+    .createTable("workspaces")
     .addColumn("id", "text", (c) => c.primaryKey())
     .addColumn("name", "text", (c) => c.notNull().unique())
     .addColumn("inserted_at", "text", (c) => c.notNull())
     .addColumn("updated_at", "text", (c) => c.notNull())
     .execute();
 
-  await db.schema.createTable("workspaces_users")
+  await db.schema
+    .createTable("workspaces_users")
     .addColumn("workspace_id", "text", (c) => c.notNull().references("workspaces.id").onDelete("cascade"))
     .addColumn("user_id", "text", (c) => c.notNull().references("users.id").onDelete("cascade"))
     .addColumn("inserted_at", "text", (c) => c.notNull())
@@ -33,7 +37,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.createIndex("workspaces_users_user_idx").on("workspaces_users").column("user_id").execute();
 
-  await db.schema.createTable("datasets")
+  await db.schema
+    .createTable("datasets")
     .addColumn("id", "text", (c) => c.primaryKey())
     .addColumn("name", "text", (c) => c.notNull())
     .addColumn("guidelines", "text")

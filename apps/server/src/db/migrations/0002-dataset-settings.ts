@@ -6,7 +6,8 @@ import type { Kysely } from "kysely";
  * `metadata_properties.allowed_roles` is a JSON array: `["admin","annotator"]` or `["admin"]`.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.createTable("fields")
+  await db.schema
+    .createTable("fields")
     .addColumn("id", "text", (c) => c.primaryKey())
     .addColumn("dataset_id", "text", (c) => c.notNull().references("datasets.id").onDelete("cascade"))
     .addColumn("name", "text", (c) => c.notNull())
@@ -18,7 +19,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addUniqueConstraint("fields_dataset_name_uq", ["dataset_id", "name"])
     .execute();
 
-  await db.schema.createTable("questions")
+  await db.schema
+    .createTable("questions")
     .addColumn("id", "text", (c) => c.primaryKey())
     .addColumn("dataset_id", "text", (c) => c.notNull().references("datasets.id").onDelete("cascade"))
     .addColumn("name", "text", (c) => c.notNull())
@@ -31,7 +33,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addUniqueConstraint("questions_dataset_name_uq", ["dataset_id", "name"])
     .execute();
 
-  await db.schema.createTable("metadata_properties")
+  await db.schema
+    .createTable("metadata_properties")
     .addColumn("id", "text", (c) => c.primaryKey())
     .addColumn("dataset_id", "text", (c) => c.notNull().references("datasets.id").onDelete("cascade"))
     .addColumn("name", "text", (c) => c.notNull())
@@ -43,7 +46,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addUniqueConstraint("metadata_properties_dataset_name_uq", ["dataset_id", "name"])
     .execute();
 
-  await db.schema.createTable("vectors_settings")
+  await db.schema
+    .createTable("vectors_settings")
     .addColumn("id", "text", (c) => c.primaryKey())
     .addColumn("dataset_id", "text", (c) => c.notNull().references("datasets.id").onDelete("cascade"))
     .addColumn("name", "text", (c) => c.notNull())

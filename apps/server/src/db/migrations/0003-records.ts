@@ -13,7 +13,8 @@ import { type Kysely, sql } from "kysely";
  *   with sqlite-vec's `vec_distance_cosine`; foreign keys cascade from records and vector settings.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.createTable("records")
+  await db.schema
+    .createTable("records")
     .addColumn("seq", "integer", (c) => c.primaryKey())
     .addColumn("id", "text", (c) => c.notNull().unique())
     .addColumn("dataset_id", "text", (c) => c.notNull().references("datasets.id").onDelete("cascade"))
@@ -28,7 +29,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex("records_dataset_seq_idx").on("records").columns(["dataset_id", "seq"]).execute();
   await db.schema.createIndex("records_dataset_status_seq_idx").on("records").columns(["dataset_id", "status", "seq"]).execute();
 
-  await db.schema.createTable("responses")
+  await db.schema
+    .createTable("responses")
     .addColumn("id", "text", (c) => c.primaryKey())
     .addColumn("record_id", "text", (c) => c.notNull().references("records.id").onDelete("cascade"))
     .addColumn("user_id", "text", (c) => c.notNull().references("users.id").onDelete("cascade"))
@@ -40,7 +42,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.createIndex("responses_user_record_idx").on("responses").columns(["user_id", "record_id"]).execute();
 
-  await db.schema.createTable("suggestions")
+  await db.schema
+    .createTable("suggestions")
     .addColumn("id", "text", (c) => c.primaryKey())
     .addColumn("record_id", "text", (c) => c.notNull().references("records.id").onDelete("cascade"))
     .addColumn("question_id", "text", (c) => c.notNull().references("questions.id").onDelete("cascade"))

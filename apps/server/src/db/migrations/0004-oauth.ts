@@ -5,7 +5,8 @@ import type { Kysely } from "kysely";
  * link between a provider identity (provider + subject) and a Tessera user.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.createTable("oauth_states")
+  await db.schema
+    .createTable("oauth_states")
     .addColumn("id", "text", (c) => c.primaryKey())
     .addColumn("provider", "text", (c) => c.notNull())
     .addColumn("code_verifier", "text", (c) => c.notNull())
@@ -16,7 +17,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.createIndex("oauth_states_expires_at").on("oauth_states").column("expires_at").execute();
 
-  await db.schema.createTable("oauth_identities")
+  await db.schema
+    .createTable("oauth_identities")
     .addColumn("provider", "text", (c) => c.notNull())
     .addColumn("subject", "text", (c) => c.notNull())
     .addColumn("user_id", "text", (c) => c.notNull().references("users.id").onDelete("cascade"))

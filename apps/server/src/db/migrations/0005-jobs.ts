@@ -6,7 +6,8 @@ import type { Kysely } from "kysely";
  * `payload` and `result` are JSON; `error` is the failure message; `run_after` delays retries.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.createTable("jobs")
+  await db.schema
+    .createTable("jobs")
     .addColumn("id", "text", (c) => c.primaryKey())
     .addColumn("type", "text", (c) => c.notNull())
     .addColumn("status", "text", (c) => c.notNull())

@@ -11,7 +11,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     record_id TEXT NOT NULL REFERENCES records(id) ON DELETE CASCADE,
     vector BLOB NOT NULL
   )`.execute(db);
-  await sql`INSERT INTO record_vectors_new (vector_settings_id, record_id, vector) SELECT vector_settings_id, record_id, vector FROM record_vectors`.execute(db);
+  await sql`INSERT INTO record_vectors_new (vector_settings_id, record_id, vector) SELECT vector_settings_id, record_id, vector FROM record_vectors`.execute(
+    db,
+  );
   await sql`DROP TABLE record_vectors`.execute(db);
   await sql`ALTER TABLE record_vectors_new RENAME TO record_vectors`.execute(db);
   await sql`CREATE UNIQUE INDEX record_vectors_settings_record_uq ON record_vectors(vector_settings_id, record_id)`.execute(db);

@@ -5,7 +5,8 @@ import type { Kysely } from "kysely";
  * `enabled` 0/1, `secret` the Standard Webhooks signing secret (base64). Portable on both dialects.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.createTable("webhooks")
+  await db.schema
+    .createTable("webhooks")
     .addColumn("id", "text", (c) => c.primaryKey())
     .addColumn("url", "text", (c) => c.notNull())
     .addColumn("secret", "text", (c) => c.notNull())

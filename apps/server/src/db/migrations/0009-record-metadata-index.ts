@@ -32,13 +32,19 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     PRIMARY KEY (dataset_id, name, value, seq)
   ) WITHOUT ROWID`.execute(db);
   await sql`CREATE TABLE search_index_state (name TEXT PRIMARY KEY, seq INTEGER NOT NULL)`.execute(db);
-  await sql.raw(`INSERT OR IGNORE INTO record_metadata (dataset_id, name, value, seq) ${metadataRowsOf("r", "records AS r, ")}`).execute(db);
+  await sql
+    .raw(`INSERT OR IGNORE INTO record_metadata (dataset_id, name, value, seq) ${metadataRowsOf("r", "records AS r, ")}`)
+    .execute(db);
   await sql`INSERT INTO search_index_state (name, seq) VALUES ('record_metadata', coalesce((SELECT max(seq) FROM records), 0))`.execute(db);
   await sql`CREATE INDEX record_metadata_seq_idx ON record_metadata (seq, name, value)`.execute(db);
-  await sql.raw(`CREATE TRIGGER record_metadata_after_update AFTER UPDATE OF metadata ON records BEGIN
+  await sql
+    .raw(
+      `CREATE TRIGGER record_metadata_after_update AFTER UPDATE OF metadata ON records BEGIN
     DELETE FROM record_metadata WHERE seq = old.seq;
     INSERT OR IGNORE INTO record_metadata (dataset_id, name, value, seq) ${metadataRowsOf("new")};
-  END`).execute(db);
+  END`,
+    )
+    .execute(db);
   await sql`CREATE TRIGGER record_metadata_after_delete AFTER DELETE ON records BEGIN
     DELETE FROM record_metadata WHERE seq = old.seq;
     UPDATE search_index_state SET seq = coalesce((SELECT max(seq) FROM records), 0)

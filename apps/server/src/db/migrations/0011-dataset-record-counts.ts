@@ -30,19 +30,29 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   ) WITHOUT ROWID`.execute(db);
   await sql`INSERT INTO dataset_record_counts (dataset_id, status, n)
     SELECT dataset_id, status, count(*) FROM records WHERE true GROUP BY dataset_id, status`.execute(db);
-  await sql`INSERT OR REPLACE INTO search_index_state (name, seq) VALUES ('dataset_record_counts', coalesce((SELECT max(seq) FROM records), 0))`.execute(db);
+  await sql`INSERT OR REPLACE INTO search_index_state (name, seq) VALUES ('dataset_record_counts', coalesce((SELECT max(seq) FROM records), 0))`.execute(
+    db,
+  );
   const counted = (rec: string) => `${rec}.seq <= (SELECT seq FROM search_index_state WHERE name = 'dataset_record_counts')`;
-  await sql.raw(`CREATE TRIGGER dataset_record_counts_after_delete AFTER DELETE ON records BEGIN
+  await sql
+    .raw(
+      `CREATE TRIGGER dataset_record_counts_after_delete AFTER DELETE ON records BEGIN
     UPDATE dataset_record_counts SET n = n - 1 WHERE dataset_id = old.dataset_id AND status = old.status AND ${counted("old")};
     UPDATE search_index_state SET seq = coalesce((SELECT max(seq) FROM records), 0)
       WHERE name = 'dataset_record_counts' AND seq > coalesce((SELECT max(seq) FROM records), 0);
-  END`).execute(db);
-  await sql.raw(`CREATE TRIGGER dataset_record_counts_after_update AFTER UPDATE OF dataset_id, status ON records
+  END`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `CREATE TRIGGER dataset_record_counts_after_update AFTER UPDATE OF dataset_id, status ON records
     WHEN (old.status IS NOT new.status OR old.dataset_id IS NOT new.dataset_id) AND ${counted("old")} BEGIN
     UPDATE dataset_record_counts SET n = n - 1 WHERE dataset_id = old.dataset_id AND status = old.status;
     INSERT INTO dataset_record_counts (dataset_id, status, n) VALUES (new.dataset_id, new.status, 1)
       ON CONFLICT (dataset_id, status) DO UPDATE SET n = n + 1;
-  END`).execute(db);
+  END`,
+    )
+    .execute(db);
   await sql`CREATE INDEX suggestions_question_agent_idx ON suggestions (question_id, agent)`.execute(db);
   await sql`DROP INDEX suggestions_question_idx`.execute(db);
 }

@@ -11,7 +11,12 @@ import { type Kysely, sql } from "kysely";
  * The `record_vectors_knn_` prefix keeps the log out of migrate-to-postgres.ts (SQLite-only state).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  const old = await sql<{ name: string; type: string }>`SELECT name, type FROM sqlite_master WHERE name LIKE 'record_vectors_knn_%' AND (type = 'trigger' OR sql LIKE 'CREATE VIRTUAL TABLE%')`.execute(db);
+  const old = await sql<{
+    name: string;
+    type: string;
+  }>`SELECT name, type FROM sqlite_master WHERE name LIKE 'record_vectors_knn_%' AND (type = 'trigger' OR sql LIKE 'CREATE VIRTUAL TABLE%')`.execute(
+    db,
+  );
   for (const t of old.rows.filter((r) => r.type === "trigger")) await sql.raw(`DROP TRIGGER IF EXISTS "${t.name}"`).execute(db);
   for (const t of old.rows.filter((r) => r.type === "table")) await sql.raw(`DROP TABLE IF EXISTS "${t.name}"`).execute(db);
   await sql`CREATE TABLE record_vectors_knn_changes (id INTEGER PRIMARY KEY AUTOINCREMENT, vrow INTEGER NOT NULL)`.execute(db);

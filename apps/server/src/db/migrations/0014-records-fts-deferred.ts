@@ -14,7 +14,9 @@ import { type Kysely, sql } from "kysely";
  * SQLite only: PostgreSQL keeps its tsvector triggers (variant: no-op).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await sql`INSERT OR REPLACE INTO search_index_state (name, seq) VALUES ('records_fts', coalesce((SELECT max(seq) FROM records), 0))`.execute(db);
+  await sql`INSERT OR REPLACE INTO search_index_state (name, seq) VALUES ('records_fts', coalesce((SELECT max(seq) FROM records), 0))`.execute(
+    db,
+  );
   await sql`DROP TRIGGER IF EXISTS records_fts_after_update`.execute(db);
   await sql`CREATE TRIGGER records_fts_after_update AFTER UPDATE OF fields ON records
     WHEN old.seq <= (SELECT seq FROM search_index_state WHERE name = 'records_fts') BEGIN

@@ -9,10 +9,18 @@ import { hashApiKey, isHashedApiKey } from "../../auth/api-keys.js";
  *   keys of an existing database are replaced by their digests here, and keep working.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.alterTable("users").addColumn("session_version", "integer", (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable("users")
+    .addColumn("session_version", "integer", (c) => c.notNull().defaultTo(0))
+    .execute();
   const users = db as unknown as Kysely<{ users: { id: string; api_key: string } }>;
   const rows = await users.selectFrom("users").select(["id", "api_key"]).execute();
   for (const row of rows) {
-    if (!isHashedApiKey(row.api_key)) await users.updateTable("users").set({ api_key: hashApiKey(row.api_key) }).where("id", "=", row.id).execute();
+    if (!isHashedApiKey(row.api_key))
+      await users
+        .updateTable("users")
+        .set({ api_key: hashApiKey(row.api_key) })
+        .where("id", "=", row.id)
+        .execute();
   }
 }

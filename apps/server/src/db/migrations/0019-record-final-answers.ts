@@ -8,7 +8,8 @@ import type { Kysely } from "kysely";
  * account is deleted (reviewer set to null).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.createTable("record_final_answers")
+  await db.schema
+    .createTable("record_final_answers")
     .addColumn("record_id", "text", (c) => c.primaryKey().references("records.id").onDelete("cascade"))
     .addColumn("dataset_id", "text", (c) => c.notNull().references("datasets.id").onDelete("cascade"))
     .addColumn("values", "text", (c) => c.notNull())

@@ -23,7 +23,10 @@ export async function* jsonLines(pages: Pages): AsyncGenerator<string> {
     let chunk = "";
     for (const record of page) {
       const raw = rawJsonOf(record);
-      if (!raw) { chunk += `${JSON.stringify(record)}\n`; continue; }
+      if (!raw) {
+        chunk += `${JSON.stringify(record)}\n`;
+        continue;
+      }
       const { fields: _f, metadata: _m, ...rest } = record;
       const head = JSON.stringify(rest);
       chunk += `{"fields":${raw.fields},"metadata":${raw.metadata ?? "{}"},${head.slice(1)}\n`;
@@ -46,8 +49,12 @@ class ChunkWriter extends ByteWriter {
     this.chunks.push(Buffer.from(this.buffer.slice(0, this.index)));
     this.index = 0;
   }
-  override finish(): void { this.flush(); }
-  take(): Buffer[] { return this.chunks.splice(0); }
+  override finish(): void {
+    this.flush();
+  }
+  take(): Buffer[] {
+    return this.chunks.splice(0);
+  }
 }
 
 /** Records per Parquet row group (memory per group is bounded by this many records). */
@@ -58,9 +65,13 @@ export async function* parquet(pages: Pages, columns: FlatColumn[]): AsyncGenera
   const writer = new ChunkWriter();
   const schema = [
     { name: "root", num_children: columns.length },
-    ...columns.map((c) => (c.kind === "number" ? { name: c.name, type: "DOUBLE" as const, repetition_type: "OPTIONAL" as const }
-      : c.kind === "json" ? { name: c.name, type: "BYTE_ARRAY" as const, converted_type: "JSON" as const, repetition_type: "OPTIONAL" as const }
-        : { name: c.name, type: "BYTE_ARRAY" as const, converted_type: "UTF8" as const, repetition_type: "OPTIONAL" as const })),
+    ...columns.map((c) =>
+      c.kind === "number"
+        ? { name: c.name, type: "DOUBLE" as const, repetition_type: "OPTIONAL" as const }
+        : c.kind === "json"
+          ? { name: c.name, type: "BYTE_ARRAY" as const, converted_type: "JSON" as const, repetition_type: "OPTIONAL" as const }
+          : { name: c.name, type: "BYTE_ARRAY" as const, converted_type: "UTF8" as const, repetition_type: "OPTIONAL" as const },
+    ),
   ];
   const pq = new ParquetWriter({ writer, schema, createdBy: "tessera" });
   writer.flush(); // the magic bytes go out at once: the download starts before the first row group is encoded
@@ -68,7 +79,13 @@ export async function* parquet(pages: Pages, columns: FlatColumn[]): AsyncGenera
   const writeGroup = () => {
     if (group.length === 0) return;
     pq.write({
-      columnData: columns.map((c) => ({ name: c.name, data: group.map((r) => { const v = c.value(r); return v === undefined ? null : v; }) })),
+      columnData: columns.map((c) => ({
+        name: c.name,
+        data: group.map((r) => {
+          const v = c.value(r);
+          return v === undefined ? null : v;
+        }),
+      })),
       rowGroupSize: group.length,
     });
     group = [];
@@ -76,7 +93,10 @@ export async function* parquet(pages: Pages, columns: FlatColumn[]): AsyncGenera
   yield* writer.take();
   for await (const page of pages) {
     group.push(...page);
-    if (group.length >= ROW_GROUP) { writeGroup(); yield* writer.take(); }
+    if (group.length >= ROW_GROUP) {
+      writeGroup();
+      yield* writer.take();
+    }
   }
   writeGroup();
   pq.finish();

@@ -19,7 +19,13 @@ export interface ExportRecord {
   suggestions: Record<string, { value: unknown; score: unknown; agent: string | null }>;
   responses: ExportResponse[];
 }
-export interface ExportResponse { user_id: string; username: string | null; status: string; values: Record<string, unknown>; updated_at: string }
+export interface ExportResponse {
+  user_id: string;
+  username: string | null;
+  status: string;
+  values: Record<string, unknown>;
+  updated_at: string;
+}
 
 export interface ExportSelection {
   /** The annotation page's criteria (text and filters of the `/me` search; response scopes refer to `userId`). */
@@ -29,7 +35,12 @@ export interface ExportSelection {
   vectors: boolean;
 }
 
-export interface ExportSource { db: Kysely<DB>; search: SearchPort; schema: DatasetSchema; view: RecordView }
+export interface ExportSource {
+  db: Kysely<DB>;
+  search: SearchPort;
+  schema: DatasetSchema;
+  view: RecordView;
+}
 
 /** Records read from the store per step (one cursor step, by `seq`). */
 export const EXPORT_PAGE = 2000;
@@ -38,7 +49,7 @@ export const EXPORT_PAGE = 2000;
 const rawJson = new WeakMap<ExportRecord, { fields: string; metadata: string | null }>();
 export const rawJsonOf = (record: ExportRecord) => rawJson.get(record);
 
-const parse = (text: string | null): unknown => (text === null ? null : JSON.parse(text) as unknown);
+const parse = (text: string | null): unknown => (text === null ? null : (JSON.parse(text) as unknown));
 
 /**
  * The records of a dataset that match the selection, in insertion order, a page at a time: a
@@ -46,7 +57,11 @@ const parse = (text: string | null): unknown => (text === null ? null : JSON.par
  * port when there are criteria, then its responses, suggestions and vectors in one query each, cut
  * to what the caller's `RecordView` allows.
  */
-export async function* exportRecordPages(source: ExportSource, selection: ExportSelection, page = EXPORT_PAGE): AsyncGenerator<ExportRecord[]> {
+export async function* exportRecordPages(
+  source: ExportSource,
+  selection: ExportSelection,
+  page = EXPORT_PAGE,
+): AsyncGenerator<ExportRecord[]> {
   const { db, schema, view } = source;
   const datasetId = schema.dataset.id;
   const questionName = new Map(schema.questions.map((q) => [q.id, q.name]));
@@ -55,18 +70,33 @@ export async function* exportRecordPages(source: ExportSource, selection: Export
   const narrowed = selection.text !== null || selection.filters.length > 0;
   let cursor = -1;
   for (;;) {
-    let rows = await db.selectFrom("records").select(["seq", "id", "external_id", "status", "fields", "metadata", "inserted_at", "updated_at"])
-      .where("dataset_id", "=", datasetId).where("seq", ">", cursor).orderBy("seq").limit(page).execute();
+    let rows = await db
+      .selectFrom("records")
+      .select(["seq", "id", "external_id", "status", "fields", "metadata", "inserted_at", "updated_at"])
+      .where("dataset_id", "=", datasetId)
+      .where("seq", ">", cursor)
+      .orderBy("seq")
+      .limit(page)
+      .execute();
     if (rows.length === 0) return;
     cursor = rows[rows.length - 1]!.seq;
     if (narrowed) {
       const result = await source.search.search({
-        datasetId, userId: selection.userId, text: selection.text, vector: null, sort: [], offset: 0, limit: rows.length,
+        datasetId,
+        userId: selection.userId,
+        text: selection.text,
+        vector: null,
+        sort: [],
+        offset: 0,
+        limit: rows.length,
         filters: [...selection.filters, { type: "terms", scope: { entity: "record", property: "id" }, values: rows.map((r) => r.id) }],
       });
       const matching = new Set(result.hits.map((h) => h.recordId));
       rows = rows.filter((r) => matching.has(r.id));
-      if (rows.length === 0) { await new Promise((resolve) => setImmediate(resolve)); continue; }
+      if (rows.length === 0) {
+        await new Promise((resolve) => setImmediate(resolve));
+        continue;
+      }
     }
     const ids = rows.map((r) => r.id);
     const records = new Map<string, ExportRecord>();
@@ -78,33 +108,60 @@ export async function* exportRecordPages(source: ExportSource, selection: Export
         else hidden = true;
       }
       const record: ExportRecord = {
-        id: r.id, external_id: r.external_id, status: r.status, inserted_at: r.inserted_at, updated_at: r.updated_at,
-        fields: parse(r.fields) as Record<string, unknown>, metadata, ...(selection.vectors ? { vectors: {} } : {}), suggestions: {}, responses: [],
+        id: r.id,
+        external_id: r.external_id,
+        status: r.status,
+        inserted_at: r.inserted_at,
+        updated_at: r.updated_at,
+        fields: parse(r.fields) as Record<string, unknown>,
+        metadata,
+        ...(selection.vectors ? { vectors: {} } : {}),
+        suggestions: {},
+        responses: [],
       };
       if (!hidden) rawJson.set(record, { fields: r.fields, metadata: r.metadata });
       records.set(r.id, record);
     }
-    let responses = db.selectFrom("responses").select(["record_id", "user_id", "status", "values", "updated_at"]).where("record_id", "in", ids);
+    let responses = db
+      .selectFrom("responses")
+      .select(["record_id", "user_id", "status", "values", "updated_at"])
+      .where("record_id", "in", ids);
     if (view.responsesOf !== null) responses = responses.where("user_id", "=", view.responsesOf);
     const responseRows = await responses.orderBy("inserted_at").orderBy("user_id").execute();
     const unknownUsers = [...new Set(responseRows.map((r) => r.user_id).filter((id) => !usernames.has(id)))];
     if (unknownUsers.length > 0) {
-      for (const u of await db.selectFrom("users").select(["id", "username"]).where("id", "in", unknownUsers).execute()) usernames.set(u.id, u.username);
+      for (const u of await db.selectFrom("users").select(["id", "username"]).where("id", "in", unknownUsers).execute())
+        usernames.set(u.id, u.username);
     }
     for (const r of responseRows) {
       const values: Record<string, unknown> = {};
-      for (const [name, answer] of Object.entries((parse(r.values) ?? {}) as Record<string, { value: unknown }>)) values[name] = answer?.value;
-      records.get(r.record_id)!.responses.push({ user_id: r.user_id, username: usernames.get(r.user_id) ?? null, status: r.status, values, updated_at: r.updated_at });
+      for (const [name, answer] of Object.entries((parse(r.values) ?? {}) as Record<string, { value: unknown }>))
+        values[name] = answer?.value;
+      records.get(r.record_id)!.responses.push({
+        user_id: r.user_id,
+        username: usernames.get(r.user_id) ?? null,
+        status: r.status,
+        values,
+        updated_at: r.updated_at,
+      });
     }
     if (questionName.size > 0) {
-      const suggestionRows = await db.selectFrom("suggestions").select(["record_id", "question_id", "value", "score", "agent"]).where("record_id", "in", ids).execute();
+      const suggestionRows = await db
+        .selectFrom("suggestions")
+        .select(["record_id", "question_id", "value", "score", "agent"])
+        .where("record_id", "in", ids)
+        .execute();
       for (const s of suggestionRows) {
         const name = questionName.get(s.question_id);
         if (name) records.get(s.record_id)!.suggestions[name] = { value: parse(s.value), score: parse(s.score), agent: s.agent };
       }
     }
     if (selection.vectors && vectorName.size > 0) {
-      const vectorRows = await db.selectFrom("record_vectors").select(["record_id", "vector_settings_id", "vector"]).where("record_id", "in", ids).execute();
+      const vectorRows = await db
+        .selectFrom("record_vectors")
+        .select(["record_id", "vector_settings_id", "vector"])
+        .where("record_id", "in", ids)
+        .execute();
       for (const v of vectorRows) {
         const name = vectorName.get(v.vector_settings_id);
         if (name) records.get(v.record_id)!.vectors![name] = decodeVector(v.vector);

@@ -10,7 +10,11 @@ import type { RecordView } from "./record-view.js";
  * `<q>.suggestion.agent`. docs/api.md "Record exports" documents it.
  */
 export type ColumnKind = "string" | "number" | "json";
-export interface FlatColumn { name: string; kind: ColumnKind; value(record: ExportRecord): unknown }
+export interface FlatColumn {
+  name: string;
+  kind: ColumnKind;
+  value(record: ExportRecord): unknown;
+}
 
 export const RECORD_COLUMNS = ["id", "external_id", "status", "inserted_at", "updated_at"] as const;
 
@@ -24,14 +28,24 @@ export function flatColumns(schema: DatasetSchema, view: RecordView, vectors: bo
   }
   for (const property of schema.metadataProperties) {
     if (!view.metadataVisible(property.name)) continue;
-    columns.push({ name: `metadata.${property.name}`, kind: property.settings.type === "terms" ? "json" : "number", value: (r) => r.metadata[property.name] });
+    columns.push({
+      name: `metadata.${property.name}`,
+      kind: property.settings.type === "terms" ? "json" : "number",
+      value: (r) => r.metadata[property.name],
+    });
   }
-  if (vectors) for (const v of schema.vectorSettings) columns.push({ name: `vector.${v.name}`, kind: "json", value: (r) => r.vectors?.[v.name] });
+  if (vectors)
+    for (const v of schema.vectorSettings) columns.push({ name: `vector.${v.name}`, kind: "json", value: (r) => r.vectors?.[v.name] });
   for (const q of schema.questions) {
-    const answering = (r: ExportRecord) => r.responses.filter((response) => q.name in response.values && response.values[q.name] !== undefined);
+    const answering = (r: ExportRecord) =>
+      r.responses.filter((response) => q.name in response.values && response.values[q.name] !== undefined);
     columns.push(
       { name: `${q.name}.responses`, kind: "json", value: (r) => answering(r).map((response) => response.values[q.name]) },
-      { name: `${q.name}.responses.users`, kind: "json", value: (r) => answering(r).map((response) => response.username ?? response.user_id) },
+      {
+        name: `${q.name}.responses.users`,
+        kind: "json",
+        value: (r) => answering(r).map((response) => response.username ?? response.user_id),
+      },
       { name: `${q.name}.responses.status`, kind: "json", value: (r) => answering(r).map((response) => response.status) },
       { name: `${q.name}.suggestion`, kind: "json", value: (r) => r.suggestions[q.name]?.value },
       { name: `${q.name}.suggestion.score`, kind: "json", value: (r) => r.suggestions[q.name]?.score },

@@ -12,11 +12,19 @@ import { RowError, rowToRecord } from "./row-to-record.js";
 import type { RowFailure, UploadState, UploadStore } from "./upload-store.js";
 
 export const FILE_IMPORT_JOB = "file_import";
-export interface FileImportPayload { upload_id: string }
+export interface FileImportPayload {
+  upload_id: string;
+}
 /** Rows stored per transaction: a batch is stored whole or not at all. */
 export const IMPORT_BATCH = 500;
 
-export interface FileImportDeps { db: Kysely<DB>; uploads: UploadStore; config: UploadConfig; events?: Pick<EventSink, "emit">; batch?: number }
+export interface FileImportDeps {
+  db: Kysely<DB>;
+  uploads: UploadStore;
+  config: UploadConfig;
+  events?: Pick<EventSink, "emit">;
+  batch?: number;
+}
 
 const detailOf = (error: HttpError): string => {
   const body = error.body as { detail?: unknown } | null;
@@ -32,7 +40,11 @@ const detailOf = (error: HttpError): string => {
  * batches. A file that cannot be read further fails the import with the row (and column) named; the
  * batches before it stay stored.
  */
-export async function runFileImport(deps: FileImportDeps, payload: FileImportPayload, context: Pick<JobContext, "signal">): Promise<unknown> {
+export async function runFileImport(
+  deps: FileImportDeps,
+  payload: FileImportPayload,
+  context: Pick<JobContext, "signal">,
+): Promise<unknown> {
   const batchSize = deps.batch ?? IMPORT_BATCH;
   const state = await deps.uploads.get(payload.upload_id);
   if (!state || !state.dataset_id || !state.mapping) throw new PermanentJobError(`Upload \`${payload.upload_id}\` not found`);
@@ -55,11 +67,19 @@ export async function runFileImport(deps: FileImportDeps, payload: FileImportPay
     const bad = batch.filter((b) => b.error !== null);
     let failures: RowFailure[] = [];
     if (bad.length > 0) {
-      failures = batch.map((b) => b.error ? { row: b.row, column: b.error.column, message: b.error.message }
-        : { row: b.row, column: null, message: `Not stored: rows ${first}-${last} were imported together and row ${bad[0]!.row} failed` });
+      failures = batch.map((b) =>
+        b.error
+          ? { row: b.row, column: b.error.column, message: b.error.message }
+          : { row: b.row, column: null, message: `Not stored: rows ${first}-${last} were imported together and row ${bad[0]!.row} failed` },
+      );
     } else {
       try {
-        const result = await ingestRecords(deps.db, schema.dataset.id, batch.map((b) => b.item!), { mode: "upsert", raiseOnError: true });
+        const result = await ingestRecords(
+          deps.db,
+          schema.dataset.id,
+          batch.map((b) => b.item!),
+          { mode: "upsert", raiseOnError: true },
+        );
         if (result.createdIds.length) deps.events?.emit("record.created", { recordIds: result.createdIds });
         if (result.updatedIds.length) deps.events?.emit("record.updated", { recordIds: result.updatedIds });
         state.rows_stored += batch.length;
@@ -67,9 +87,12 @@ export async function runFileImport(deps: FileImportDeps, payload: FileImportPay
         if (!(error instanceof HttpError) || error.status >= 500) throw error;
         const detail = detailOf(error);
         const position = /position (\d+)/.exec(detail);
-        const failed = position ? batch[Number(position[1])]?.row ?? first : first;
-        failures = batch.map((b) => (b.row === failed ? { row: b.row, column: null, message: `Row ${b.row}: ${detail.replace(/^Record at position \d+ is not valid because /, "")}` }
-          : { row: b.row, column: null, message: `Not stored: rows ${first}-${last} were imported together and row ${failed} failed` }));
+        const failed = position ? (batch[Number(position[1])]?.row ?? first) : first;
+        failures = batch.map((b) =>
+          b.row === failed
+            ? { row: b.row, column: null, message: `Row ${b.row}: ${detail.replace(/^Record at position \d+ is not valid because /, "")}` }
+            : { row: b.row, column: null, message: `Not stored: rows ${first}-${last} were imported together and row ${failed} failed` },
+        );
         if (!position && error.status !== 422) return "stop";
       }
     }
@@ -87,7 +110,13 @@ export async function runFileImport(deps: FileImportDeps, payload: FileImportPay
   };
 
   try {
-    for await (const { row, values } of readRows(deps.uploads.dataPath(state.id), state.format, deps.config, state.rows_done + 1, progress)) {
+    for await (const { row, values } of readRows(
+      deps.uploads.dataPath(state.id),
+      state.format,
+      deps.config,
+      state.rows_done + 1,
+      progress,
+    )) {
       if (context.signal.aborted) throw new Error("The import was interrupted; it goes on when the server is back");
       let entry: (typeof batch)[number];
       try {

@@ -7,8 +7,13 @@ import type { FileRow, UploadFormat } from "./readers.js";
  * numbers → integer or float metadata. `hint` marks the columns of a Tessera export (responses,
  * suggestion parts, vectors, record columns) so the page can map them back.
  */
-export type ColumnHint = "record" | "external_id" | "metadata" | "vector" | "responses" | "responses_part" | "suggestion" | "suggestion_part" | null;
-export interface ColumnPreview { name: string; feature: Record<string, unknown>; hint: ColumnHint }
+export type ColumnHint =
+  "record" | "external_id" | "metadata" | "vector" | "responses" | "responses_part" | "suggestion" | "suggestion_part" | null;
+export interface ColumnPreview {
+  name: string;
+  feature: Record<string, unknown>;
+  hint: ColumnHint;
+}
 
 const IMAGE_URL = /^(https?:\/\/\S+\.(png|jpe?g|gif|webp|svg|bmp)(\?\S*)?|data:image\/[a-z+]+;base64,)/i;
 const INTEGER = /^-?\d+$/;
@@ -20,7 +25,11 @@ export function cellValue(format: UploadFormat, value: unknown): unknown {
   if (typeof value !== "string" || value === "") return null;
   const t = value.trim();
   if ((t.startsWith("[") && t.endsWith("]")) || (t.startsWith("{") && t.endsWith("}"))) {
-    try { return JSON.parse(t) as unknown; } catch { return value; }
+    try {
+      return JSON.parse(t) as unknown;
+    } catch {
+      return value;
+    }
   }
   return value;
 }
@@ -41,7 +50,9 @@ function featureOf(format: UploadFormat, values: unknown[]): Record<string, unkn
   const present = values.filter((v) => v !== null && v !== undefined && v !== "");
   if (present.length === 0) return { _type: "Value", dtype: "null" };
   const delimited = format === "csv" || format === "tsv";
-  const numbers = present.map((v) => (typeof v === "number" ? v : delimited && typeof v === "string" && FLOAT.test(v.trim()) ? Number(v) : null));
+  const numbers = present.map((v) =>
+    typeof v === "number" ? v : delimited && typeof v === "string" && FLOAT.test(v.trim()) ? Number(v) : null,
+  );
   if (numbers.every((n) => n !== null)) {
     const integral = present.every((v) => (typeof v === "number" ? Number.isInteger(v) : INTEGER.test(String(v).trim())));
     return { _type: "Value", dtype: integral ? "int64" : "float64" };
@@ -56,7 +67,8 @@ function featureOf(format: UploadFormat, values: unknown[]): Record<string, unkn
     if (items.length > 0 && items.every((i) => typeof i === "object" && i !== null && "role" in i && "content" in i)) {
       return { _type: "Sequence", feature: { role: { _type: "Value", dtype: "string" }, content: { _type: "Value", dtype: "string" } } };
     }
-    if (items.length > 0 && items.every((i) => typeof i === "number")) return { _type: "Sequence", feature: { _type: "Value", dtype: "float64" } };
+    if (items.length > 0 && items.every((i) => typeof i === "number"))
+      return { _type: "Sequence", feature: { _type: "Value", dtype: "float64" } };
     if (items.every((i) => typeof i === "string")) {
       const names = [...new Set(items as string[])].sort();
       if (names.length > 0 && names.length <= 50) return { _type: "Sequence", feature: { _type: "ClassLabel", names } };
@@ -70,10 +82,18 @@ function featureOf(format: UploadFormat, values: unknown[]): Record<string, unkn
 export function inferColumns(format: UploadFormat, rows: FileRow[]): ColumnPreview[] {
   const names: string[] = [];
   const seen = new Set<string>();
-  for (const r of rows) for (const k of Object.keys(r.values)) if (!seen.has(k)) { seen.add(k); names.push(k); }
+  for (const r of rows)
+    for (const k of Object.keys(r.values))
+      if (!seen.has(k)) {
+        seen.add(k);
+        names.push(k);
+      }
   return names.map((name) => {
     const hint = hintOf(name);
-    const raw = featureOf(format, rows.map((r) => r.values[name]));
+    const raw = featureOf(
+      format,
+      rows.map((r) => r.values[name]),
+    );
     // the answers of a Tessera export are not label lists to turn into questions
     const feature = hint === "responses" || hint === "responses_part" || hint === "suggestion_part" ? { _type: "json" } : raw;
     return { name, feature, hint };

@@ -11,7 +11,11 @@ export type UploadFormat = (typeof UPLOAD_FORMATS)[number];
 /** A file that cannot be read as its format: the message names the row (1 = first data row) and, when known, the column. */
 export class FileFormatError extends Error {
   override name = "FileFormatError";
-  constructor(readonly row: number | null, readonly column: string | null, detail: string) {
+  constructor(
+    readonly row: number | null,
+    readonly column: string | null,
+    detail: string,
+  ) {
     super(`${row !== null ? `Row ${row}` : "The file"}${column !== null ? `, column \`${column}\`` : ""}: ${detail}`);
   }
 }
@@ -23,9 +27,15 @@ export function formatOf(filename: string): UploadFormat | null {
   return (UPLOAD_FORMATS as readonly string[]).includes(ext ?? "") ? (ext as UploadFormat) : null;
 }
 
-export interface FileRow { row: number; values: Record<string, unknown> }
+export interface FileRow {
+  row: number;
+  values: Record<string, unknown>;
+}
 /** How far a reader is: bytes read of a text file, or the total rows of a Parquet file. */
-export interface ReadProgress { bytes: number; totalRows: number | null }
+export interface ReadProgress {
+  bytes: number;
+  totalRows: number | null;
+}
 
 /** A Tessera JSON Lines export line (`fields`, `responses`, …) in the flat shape of the CSV and Parquet exports. */
 export function flattenExportShape(value: Record<string, unknown>): Record<string, unknown> {
@@ -36,7 +46,12 @@ export function flattenExportShape(value: Record<string, unknown>): Record<strin
   for (const [k, v] of Object.entries(value.fields)) out[k in out ? `field.${k}` : k] = v;
   if (isObject(value.metadata)) for (const [k, v] of Object.entries(value.metadata)) out[`metadata.${k}`] = v;
   if (isObject(value.vectors)) for (const [k, v] of Object.entries(value.vectors)) out[`vector.${k}`] = v;
-  const responses = value.responses.filter(isObject) as Array<{ username?: string; user_id?: string; status?: string; values?: Record<string, unknown> }>;
+  const responses = value.responses.filter(isObject) as Array<{
+    username?: string;
+    user_id?: string;
+    status?: string;
+    values?: Record<string, unknown>;
+  }>;
   const questions = new Set<string>(isObject(value.suggestions) ? Object.keys(value.suggestions) : []);
   for (const r of responses) for (const q of Object.keys(r.values ?? {})) questions.add(q);
   for (const q of questions) {
@@ -55,7 +70,8 @@ export function flattenExportShape(value: Record<string, unknown>): Record<strin
 const REPLACEMENT = "\uFFFD";
 function checkText(row: number, values: Record<string, unknown>): void {
   for (const [column, value] of Object.entries(values)) {
-    if (typeof value === "string" && value.includes(REPLACEMENT)) throw new FileFormatError(row, column, "the text is not valid UTF-8 (save the file as UTF-8)");
+    if (typeof value === "string" && value.includes(REPLACEMENT))
+      throw new FileFormatError(row, column, "the text is not valid UTF-8 (save the file as UTF-8)");
   }
 }
 
@@ -74,8 +90,10 @@ async function* delimited(path: string, delimiter: string, fromRow: number, prog
   } catch (error) {
     if (error instanceof CsvError) {
       const line = (error as CsvError & { lines?: number }).lines;
-      const detail = error.code === "CSV_RECORD_INCONSISTENT_COLUMNS" || error.code === "CSV_RECORD_INCONSISTENT_FIELDS_LENGTH"
-        ? "the row does not have as many columns as the header" : error.message;
+      const detail =
+        error.code === "CSV_RECORD_INCONSISTENT_COLUMNS" || error.code === "CSV_RECORD_INCONSISTENT_FIELDS_LENGTH"
+          ? "the row does not have as many columns as the header"
+          : error.message;
       throw new FileFormatError(line !== undefined ? Math.max(1, line - 1) : row + 1, null, detail);
     }
     throw error;
@@ -95,8 +113,13 @@ async function* jsonLines(path: string, fromRow: number, progress: ReadProgress)
       row += 1;
       if (row < fromRow) continue;
       let value: unknown;
-      try { value = JSON.parse(text); } catch (error) { throw new FileFormatError(row, null, `not valid JSON (${(error as Error).message})`); }
-      if (typeof value !== "object" || value === null || Array.isArray(value)) throw new FileFormatError(row, null, "each line must be a JSON object");
+      try {
+        value = JSON.parse(text);
+      } catch (error) {
+        throw new FileFormatError(row, null, `not valid JSON (${(error as Error).message})`);
+      }
+      if (typeof value !== "object" || value === null || Array.isArray(value))
+        throw new FileFormatError(row, null, "each line must be a JSON object");
       const values = flattenExportShape(value as Record<string, unknown>);
       checkText(row, values);
       progress.bytes = input.bytesRead;
@@ -110,13 +133,23 @@ async function* jsonLines(path: string, fromRow: number, progress: ReadProgress)
 
 async function* jsonArray(path: string, fromRow: number, config: UploadConfig): AsyncGenerator<FileRow> {
   const { size } = await stat(path);
-  if (size > config.jsonMaxBytes) throw new FileFormatError(null, null, `a JSON array file may have at most ${config.jsonMaxBytes} bytes; upload larger data as JSON Lines`);
+  if (size > config.jsonMaxBytes)
+    throw new FileFormatError(
+      null,
+      null,
+      `a JSON array file may have at most ${config.jsonMaxBytes} bytes; upload larger data as JSON Lines`,
+    );
   let value: unknown;
-  try { value = JSON.parse((await readFile(path, "utf8")).replace(/^\uFEFF/, "")); } catch (error) { throw new FileFormatError(null, null, `not valid JSON (${(error as Error).message})`); }
+  try {
+    value = JSON.parse((await readFile(path, "utf8")).replace(/^\uFEFF/, ""));
+  } catch (error) {
+    throw new FileFormatError(null, null, `not valid JSON (${(error as Error).message})`);
+  }
   if (!Array.isArray(value)) throw new FileFormatError(null, null, "a JSON file must hold an array of objects");
   for (let i = fromRow - 1; i < value.length; i++) {
     const item: unknown = value[i];
-    if (typeof item !== "object" || item === null || Array.isArray(item)) throw new FileFormatError(i + 1, null, "each item must be a JSON object");
+    if (typeof item !== "object" || item === null || Array.isArray(item))
+      throw new FileFormatError(i + 1, null, "each item must be a JSON object");
     const values = flattenExportShape(item as Record<string, unknown>);
     checkText(i + 1, values);
     yield { row: i + 1, values };
@@ -127,17 +160,28 @@ async function* jsonArray(path: string, fromRow: number, config: UploadConfig): 
 async function* parquetRows(path: string, fromRow: number, config: UploadConfig, progress: ReadProgress): AsyncGenerator<FileRow> {
   const file = await asyncBufferFromFile(path);
   let metadata;
-  try { metadata = await parquetMetadataAsync(file); } catch (error) { throw new FileFormatError(null, null, `not a Parquet file (${(error as Error).message})`); }
+  try {
+    metadata = await parquetMetadataAsync(file);
+  } catch (error) {
+    throw new FileFormatError(null, null, `not a Parquet file (${(error as Error).message})`);
+  }
   progress.totalRows = Number(metadata.num_rows);
   let start = 0;
   for (const [index, group] of metadata.row_groups.entries()) {
     const rows = Number(group.num_rows);
     const end = start + rows;
     const bytes = Number(group.total_byte_size);
-    if (bytes > config.parquetGroupMaxBytes) throw new FileFormatError(start + 1, null, `row group ${index + 1} would take ${bytes} bytes once decompressed, over the limit of ${config.parquetGroupMaxBytes}`);
+    if (bytes > config.parquetGroupMaxBytes)
+      throw new FileFormatError(
+        start + 1,
+        null,
+        `row group ${index + 1} would take ${bytes} bytes once decompressed, over the limit of ${config.parquetGroupMaxBytes}`,
+      );
     if (end >= fromRow) {
       let objects: Record<string, unknown>[];
-      try { objects = await parquetReadObjects({ file, metadata, rowStart: start, rowEnd: end }) as Record<string, unknown>[]; } catch (error) {
+      try {
+        objects = (await parquetReadObjects({ file, metadata, rowStart: start, rowEnd: end })) as Record<string, unknown>[];
+      } catch (error) {
         throw new FileFormatError(start + 1, null, `the Parquet data cannot be read (${(error as Error).message})`);
       }
       for (const [i, values] of objects.entries()) {
@@ -153,12 +197,23 @@ async function* parquetRows(path: string, fromRow: number, config: UploadConfig,
 }
 
 /** The data rows of a file from `fromRow` on (1-based), in order; a malformed file throws FileFormatError. */
-export function readRows(path: string, format: UploadFormat, config: UploadConfig, fromRow = 1, progress: ReadProgress = { bytes: 0, totalRows: null }): AsyncGenerator<FileRow> {
+export function readRows(
+  path: string,
+  format: UploadFormat,
+  config: UploadConfig,
+  fromRow = 1,
+  progress: ReadProgress = { bytes: 0, totalRows: null },
+): AsyncGenerator<FileRow> {
   switch (format) {
-    case "csv": return delimited(path, ",", fromRow, progress);
-    case "tsv": return delimited(path, "\t", fromRow, progress);
-    case "jsonl": return jsonLines(path, fromRow, progress);
-    case "json": return jsonArray(path, fromRow, config);
-    case "parquet": return parquetRows(path, fromRow, config, progress);
+    case "csv":
+      return delimited(path, ",", fromRow, progress);
+    case "tsv":
+      return delimited(path, "\t", fromRow, progress);
+    case "jsonl":
+      return jsonLines(path, fromRow, progress);
+    case "json":
+      return jsonArray(path, fromRow, config);
+    case "parquet":
+      return parquetRows(path, fromRow, config, progress);
   }
 }

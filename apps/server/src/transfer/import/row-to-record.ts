@@ -6,12 +6,17 @@ import type { UploadMapping } from "./upload-store.js";
 
 /** A cell that does not fit its mapping. */
 export class RowError extends Error {
-  constructor(readonly row: number, readonly column: string | null, detail: string) {
+  constructor(
+    readonly row: number,
+    readonly column: string | null,
+    detail: string,
+  ) {
     super(`Row ${row}${column !== null ? `, column \`${column}\`` : ""}: ${detail}`);
   }
 }
 
-const asText = (value: unknown): string => (typeof value === "string" ? value : typeof value === "object" ? JSON.stringify(value) : String(value));
+const asText = (value: unknown): string =>
+  typeof value === "string" ? value : typeof value === "object" ? JSON.stringify(value) : String(value);
 
 /** Resolves usernames of response columns to user ids (null: no such user). */
 export type UserIds = (username: string) => string | null;
@@ -22,12 +27,23 @@ export type UserIds = (username: string) => string | null;
  * of answers with `<column>.users` and `<column>.status`, as the exports write them; a single answer
  * without them is the uploader's submitted response), vectors and the external id.
  */
-export function rowToRecord(schema: DatasetSchema, format: UploadFormat, mapping: UploadMapping, row: number, values: Record<string, unknown>, users: UserIds, uploaderId: string): RecordItem {
+export function rowToRecord(
+  schema: DatasetSchema,
+  format: UploadFormat,
+  mapping: UploadMapping,
+  row: number,
+  values: Record<string, unknown>,
+  users: UserIds,
+  uploaderId: string,
+): RecordItem {
   const cell = (column: string) => cellValue(format, values[column]);
-  const fail = (column: string, detail: string): never => { throw new RowError(row, column, detail); };
+  const fail = (column: string, detail: string): never => {
+    throw new RowError(row, column, detail);
+  };
   const number = (column: string, value: unknown, integer: boolean): number => {
     const n = typeof value === "number" ? value : typeof value === "string" && value.trim() !== "" ? Number(value) : NaN;
-    if (!Number.isFinite(n) || (integer && !Number.isInteger(n))) fail(column, `\`${asText(value)}\` is not ${integer ? "an integer" : "a number"}`);
+    if (!Number.isFinite(n) || (integer && !Number.isInteger(n)))
+      fail(column, `\`${asText(value)}\` is not ${integer ? "an integer" : "a number"}`);
     return n;
   };
 
@@ -46,7 +62,8 @@ export function rowToRecord(schema: DatasetSchema, format: UploadFormat, mapping
     const value = cell(source);
     if (value === null) continue;
     const type = property.settings.type;
-    metadata[target] = type === "terms" ? (Array.isArray(value) ? value.map(asText) : asText(value)) : number(source, value, type === "integer");
+    metadata[target] =
+      type === "terms" ? (Array.isArray(value) ? value.map(asText) : asText(value)) : number(source, value, type === "integer");
   }
   const suggestions: SuggestionCreate[] = [];
   for (const { source, target } of mapping.suggestions) {
@@ -56,8 +73,11 @@ export function rowToRecord(schema: DatasetSchema, format: UploadFormat, mapping
     const score = cell(`${source}.score`);
     const agent = cell(`${source}.agent`);
     suggestions.push({
-      question_name: question.name, value,
-      ...(score !== null ? { score: Array.isArray(score) ? score.map((s) => number(`${source}.score`, s, false)) : number(`${source}.score`, score, false) } : {}),
+      question_name: question.name,
+      value,
+      ...(score !== null
+        ? { score: Array.isArray(score) ? score.map((s) => number(`${source}.score`, s, false)) : number(`${source}.score`, score, false) }
+        : {}),
       ...(agent !== null ? { agent: asText(agent) } : {}),
     });
   }
@@ -72,7 +92,8 @@ export function rowToRecord(schema: DatasetSchema, format: UploadFormat, mapping
     if (listed === null) {
       pairs.push({ userId: uploaderId, value: answers, status: "submitted" });
     } else {
-      if (!Array.isArray(answers) || !Array.isArray(listed) || answers.length !== listed.length) fail(source, `the answers and \`${usersColumn}\` must be lists of the same length`);
+      if (!Array.isArray(answers) || !Array.isArray(listed) || answers.length !== listed.length)
+        fail(source, `the answers and \`${usersColumn}\` must be lists of the same length`);
       const statuses = cell(`${source}.status`);
       (answers as unknown[]).forEach((value, i) => {
         const username = asText((listed as unknown[])[i]);
@@ -100,7 +121,10 @@ export function rowToRecord(schema: DatasetSchema, format: UploadFormat, mapping
   const externalId = mapping.external_id ? cell(mapping.external_id) : null;
   return {
     ...(externalId !== null ? { external_id: asText(externalId) } : {}),
-    fields, metadata, suggestions, vectors,
+    fields,
+    metadata,
+    suggestions,
+    vectors,
     responses: [...responses.entries()].map(([user_id, r]) => ({ user_id, status: r.status, values: r.values })),
   };
 }
@@ -110,14 +134,22 @@ function answerValue(type: string, value: unknown, fail: (detail: string) => nev
   if (value === null || value === undefined || value === "") return null;
   switch (type) {
     case "text":
-    case "label_selection": return asText(value);
+    case "label_selection":
+      return asText(value);
     case "rating": {
       const n = typeof value === "number" ? value : Number(value);
       return Number.isInteger(n) ? n : fail(`\`${asText(value)}\` is not a rating`);
     }
-    case "multi_label_selection": return (Array.isArray(value) ? value : [value]).map(asText);
+    case "multi_label_selection":
+      return (Array.isArray(value) ? value : [value]).map(asText);
     default:
-      if (typeof value === "string") { try { return JSON.parse(value) as unknown; } catch { return fail(`\`${value}\` is not a ${type} answer (JSON)`); } }
+      if (typeof value === "string") {
+        try {
+          return JSON.parse(value) as unknown;
+        } catch {
+          return fail(`\`${value}\` is not a ${type} answer (JSON)`);
+        }
+      }
       return value;
   }
 }

@@ -37,16 +37,24 @@ export interface UploadState {
 }
 
 export class UploadTooLarge extends Error {
-  constructor(readonly limit: number) { super(`The file is larger than the limit of ${limit} bytes`); }
+  constructor(readonly limit: number) {
+    super(`The file is larger than the limit of ${limit} bytes`);
+  }
 }
 
 /** Upload files and their state under `<dataDir>/uploads/<id>/`. */
 export class UploadStore {
   constructor(private readonly root: string) {}
 
-  dir(id: string): string { return join(this.root, id); }
-  dataPath(id: string): string { return join(this.dir(id), "data"); }
-  failuresPath(id: string): string { return join(this.dir(id), "failures.jsonl"); }
+  dir(id: string): string {
+    return join(this.root, id);
+  }
+  dataPath(id: string): string {
+    return join(this.dir(id), "data");
+  }
+  failuresPath(id: string): string {
+    return join(this.dir(id), "failures.jsonl");
+  }
 
   /** Streams `body` to disk (never in memory), refusing it past `maxBytes` (the partial file is removed). */
   async receive(body: Readable, meta: { userId: string; filename: string; format: UploadFormat }, maxBytes: number): Promise<UploadState> {
@@ -68,15 +76,34 @@ export class UploadStore {
     }
     const now = new Date().toISOString();
     const state: UploadState = {
-      id, user_id: meta.userId, filename: meta.filename, format: meta.format, size, status: "uploaded", dataset_id: null, mapping: null,
-      rows_done: 0, rows_stored: 0, rows_failed: 0, rows_total: null, bytes_done: 0, cancel_requested: false, error: null, inserted_at: now, updated_at: now,
+      id,
+      user_id: meta.userId,
+      filename: meta.filename,
+      format: meta.format,
+      size,
+      status: "uploaded",
+      dataset_id: null,
+      mapping: null,
+      rows_done: 0,
+      rows_stored: 0,
+      rows_failed: 0,
+      rows_total: null,
+      bytes_done: 0,
+      cancel_requested: false,
+      error: null,
+      inserted_at: now,
+      updated_at: now,
     };
     await this.save(state);
     return state;
   }
 
   async get(id: string): Promise<UploadState | null> {
-    try { return JSON.parse(await readFile(join(this.dir(id), "state.json"), "utf8")) as UploadState; } catch { return null; }
+    try {
+      return JSON.parse(await readFile(join(this.dir(id), "state.json"), "utf8")) as UploadState;
+    } catch {
+      return null;
+    }
   }
 
   /** Writes the state atomically (a crash leaves the previous state, never half of one). */
@@ -99,8 +126,14 @@ export class UploadStore {
     if (failures.length > 0) await appendFile(this.failuresPath(id), failures.map((f) => `${JSON.stringify(f)}\n`).join(""));
   }
 
-  async remove(id: string): Promise<void> { await rm(this.dir(id), { recursive: true, force: true }); }
+  async remove(id: string): Promise<void> {
+    await rm(this.dir(id), { recursive: true, force: true });
+  }
 }
 
 /** A row that was not stored, and why (the row is 1-based over the file's data rows). */
-export interface RowFailure { row: number; column: string | null; message: string }
+export interface RowFailure {
+  row: number;
+  column: string | null;
+  message: string;
+}

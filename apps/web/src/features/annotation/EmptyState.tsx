@@ -9,14 +9,26 @@ export function emptyStateKey(vm: Pick<AnnotationViewModel, "criteria">, dataset
   if (c.isFiltered) return "annotation.empty.noMatch";
   if (datasetEmpty) return "annotation.empty.datasetEmpty";
   switch (c.status) {
-    case "pending": return "annotation.empty.taskCompleted";
-    case "submitted": return "annotation.empty.noSubmitted";
-    case "draft": return "annotation.empty.noDraft";
-    default: return "annotation.empty.noDiscarded";
+    case "pending":
+      return "annotation.empty.taskCompleted";
+    case "submitted":
+      return "annotation.empty.noSubmitted";
+    case "draft":
+      return "annotation.empty.noDraft";
+    default:
+      return "annotation.empty.noDiscarded";
   }
 }
 
-export const EmptyState = observer(function EmptyState({ vm, settings, datasetEmpty = false }: { vm: AnnotationViewModel; settings: DatasetSettings | null; datasetEmpty?: boolean }) {
+export const EmptyState = observer(function EmptyState({
+  vm,
+  settings,
+  datasetEmpty = false,
+}: {
+  vm: AnnotationViewModel;
+  settings: DatasetSettings | null;
+  datasetEmpty?: boolean;
+}) {
   const { t } = useTranslation();
   void settings;
   const key = emptyStateKey(vm, datasetEmpty);

@@ -10,7 +10,12 @@ export function ShortcutsHelp({ onClose }: { onClose: () => void }) {
   const mod = isMac() ? "⌘" : "Ctrl";
   useEffect(() => {
     ref.current?.focus();
-    const onKey = (e: KeyboardEvent) => { if (e.key === "Escape") { e.stopPropagation(); onClose(); } };
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape") {
+        e.stopPropagation();
+        onClose();
+      }
+    };
     window.addEventListener("keydown", onKey, true);
     return () => window.removeEventListener("keydown", onKey, true);
   }, [onClose]);
@@ -29,14 +34,31 @@ export function ShortcutsHelp({ onClose }: { onClose: () => void }) {
   ];
   return (
     <div className="modal-backdrop" onClick={onClose}>
-      <div className="modal" role="dialog" aria-modal="true" aria-labelledby="shortcuts-title" tabIndex={-1} ref={ref} onClick={(e) => e.stopPropagation()}>
+      <div
+        className="modal"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="shortcuts-title"
+        tabIndex={-1}
+        ref={ref}
+        onClick={(e) => e.stopPropagation()}
+      >
         <h2 id="shortcuts-title">{t("annotation.shortcuts.title")}</h2>
         <table className="shortcuts">
           <tbody>
-            {rows.map(([key, keys]) => <tr key={key}><th scope="row">{t(`annotation.shortcuts.${key}`)}</th><td><kbd>{keys}</kbd></td></tr>)}
+            {rows.map(([key, keys]) => (
+              <tr key={key}>
+                <th scope="row">{t(`annotation.shortcuts.${key}`)}</th>
+                <td>
+                  <kbd>{keys}</kbd>
+                </td>
+              </tr>
+            ))}
           </tbody>
         </table>
-        <button type="button" className="button" onClick={onClose}>{t("annotation.shortcuts.close")}</button>
+        <button type="button" className="button" onClick={onClose}>
+          {t("annotation.shortcuts.close")}
+        </button>
       </div>
     </div>
   );

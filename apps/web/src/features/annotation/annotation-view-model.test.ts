@@ -8,13 +8,17 @@ const flush = () => new Promise((r) => setTimeout(r, 0));
 async function setup(count = 30, mode: "focus" | "bulk" = "focus", autosaveMs = 1000) {
   const server = new FakeServer(Array.from({ length: count }, (_, i) => recordProps(i + 1)));
   const useCases = server.useCases();
-  const vm = new AnnotationViewModel("d", useCases, new RecordCriteria({ datasetId: "d", page: new PageCriteria(1, mode) }), { autosaveMs });
+  const vm = new AnnotationViewModel("d", useCases, new RecordCriteria({ datasetId: "d", page: new PageCriteria(1, mode) }), {
+    autosaveMs,
+  });
   await vm.load();
   await useCases.loadRecords.whenBuffered();
   return { server, vm, useCases };
 }
 
-afterEach(() => { vi.useRealTimers(); });
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe("AnnotationViewModel, focus view", () => {
   it("shows the first pending record and enables submit only when required questions are answered", async () => {
@@ -44,7 +48,10 @@ describe("AnnotationViewModel, focus view", () => {
     await flush();
     await useCases.loadRecords.whenBuffered();
     expect(server.searches).toBe(before + 1);
-    for (let i = 0; i < 6; i++) { vm.next(); await flush(); }
+    for (let i = 0; i < 6; i++) {
+      vm.next();
+      await flush();
+    }
     expect(vm.current?.id).toBe("r12");
   });
 
@@ -54,7 +61,9 @@ describe("AnnotationViewModel, focus view", () => {
     const searches = server.searches;
     const metricsCalls = server.metricsCalls;
     let release!: () => void;
-    server.saveGate = new Promise((r) => { release = r; });
+    server.saveGate = new Promise((r) => {
+      release = r;
+    });
     vm.form.set(vm.current!, vm.current!.question("sentiment")!, "negative");
     const revision = vm.revision;
     const done = vm.act("submitted");
@@ -78,7 +87,9 @@ describe("AnnotationViewModel, focus view", () => {
   it("loads buffers while responses are in flight, without skipping or repeating a record", async () => {
     const { vm, server, useCases } = await setup(30);
     let release!: () => void;
-    server.saveGate = new Promise((r) => { release = r; });
+    server.saveGate = new Promise((r) => {
+      release = r;
+    });
     const saves: Array<Promise<boolean>> = [];
     const searches = server.searches;
     for (let i = 1; i <= 6; i++) {
@@ -93,14 +104,21 @@ describe("AnnotationViewModel, focus view", () => {
     expect(await Promise.all(saves)).toEqual([true, true, true, true, true, true]);
     await flush();
     await useCases.loadRecords.whenBuffered();
-    for (let i = 7; i <= 25; i++) { expect(vm.current?.id).toBe(`r${i}`); vm.next(); await flush(); await useCases.loadRecords.whenBuffered(); }
+    for (let i = 7; i <= 25; i++) {
+      expect(vm.current?.id).toBe(`r${i}`);
+      vm.next();
+      await flush();
+      await useCases.loadRecords.whenBuffered();
+    }
   });
 
   it("a failed background save is reported, keeps the answers, and leads back to the record to retry", async () => {
     const failures: string[] = [];
     const server = new FakeServer(Array.from({ length: 40 }, (_, i) => recordProps(i + 1)));
     const useCases = server.useCases();
-    const vm = new AnnotationViewModel("d", useCases, new RecordCriteria({ datasetId: "d" }), { onSaveFailed: (f) => failures.push(`${f.record.id} ${f.status}`) });
+    const vm = new AnnotationViewModel("d", useCases, new RecordCriteria({ datasetId: "d" }), {
+      onSaveFailed: (f) => failures.push(`${f.record.id} ${f.status}`),
+    });
     await vm.load();
     await useCases.loadRecords.whenBuffered();
     server.failSaves = 1;
@@ -113,7 +131,11 @@ describe("AnnotationViewModel, focus view", () => {
     const failed = vm.failedSaves[0]!;
     expect(vm.isFailed(failed.record)).toBe(true);
     // the user goes on well past the queue's kept window: the failed record is dropped from the queue...
-    for (let i = 0; i < 30; i++) { vm.next(); await flush(); await useCases.loadRecords.whenBuffered(); }
+    for (let i = 0; i < 30; i++) {
+      vm.next();
+      await flush();
+      await useCases.loadRecords.whenBuffered();
+    }
     expect(vm.queue!.records.some((r) => r.id === "r1")).toBe(false);
     // ...and 'Go to record' brings it back with the answers given
     vm.goToFailed(failed);
@@ -132,7 +154,9 @@ describe("AnnotationViewModel, focus view", () => {
   it("a second save of a record waits for the first (create, then update); one not sent yet is replaced by the last word", async () => {
     const { vm, server } = await setup(1);
     let release!: () => void;
-    server.saveGate = new Promise((r) => { release = r; });
+    server.saveGate = new Promise((r) => {
+      release = r;
+    });
     vm.form.set(vm.current!, vm.current!.question("sentiment")!, "positive");
     const first = vm.act("submitted"); // the last record: it stays shown
     expect(vm.current?.id).toBe("r1");
@@ -144,7 +168,9 @@ describe("AnnotationViewModel, focus view", () => {
     expect(server.calls).toEqual(["create r1 submitted", "update r1 submitted"]);
     expect(server.responses.get("r1")?.values).toEqual({ sentiment: "negative" });
     // two answers given before either is sent: only the last is sent, and both callers learn it landed
-    server.saveGate = new Promise((r) => { release = r; });
+    server.saveGate = new Promise((r) => {
+      release = r;
+    });
     vm.form.set(vm.current!, vm.current!.question("sentiment")!, "positive");
     const a = vm.act("draft");
     vm.form.set(vm.current!, vm.current!.question("sentiment")!, "neutral");
@@ -153,7 +179,9 @@ describe("AnnotationViewModel, focus view", () => {
     expect(await Promise.all([a, b])).toEqual([true, true]);
     expect(server.calls.slice(2)).toEqual(["update r1 submitted"]);
     // Clear right after a Submit waits for the response, then deletes it
-    server.saveGate = new Promise((r) => { release = r; });
+    server.saveGate = new Promise((r) => {
+      release = r;
+    });
     vm.form.set(vm.current!, vm.current!.question("sentiment")!, "neutral");
     const third = vm.act("submitted");
     const cleared = vm.clear();
@@ -217,7 +245,8 @@ describe("AnnotationViewModel, focus view", () => {
     vm.form.set(vm.current!, vm.current!.question("sentiment")!, "positive");
     await vm.act("submitted");
     vm.setStatus("submitted");
-    await flush(); await flush();
+    await flush();
+    await flush();
     expect(vm.criteria.status).toBe("submitted");
     expect(vm.records.map((r) => r.id)).toEqual(["r1"]);
   });
@@ -228,7 +257,9 @@ describe("AnnotationViewModel, focus view", () => {
     await vm.act("submitted");
     const realLoad = useCases.loadRecords.load.bind(useCases.loadRecords);
     let releaseFirst: () => void = () => {};
-    const firstGate = new Promise<void>((r) => { releaseFirst = r; });
+    const firstGate = new Promise<void>((r) => {
+      releaseFirst = r;
+    });
     let calls = 0;
     useCases.loadRecords.load = async (criteria) => {
       calls++;
@@ -237,10 +268,12 @@ describe("AnnotationViewModel, focus view", () => {
     };
     vm.setStatus("submitted");
     vm.setStatus("pending");
-    await flush(); await flush();
+    await flush();
+    await flush();
     expect(vm.records.map((r) => r.id)).toEqual(["r2"]);
     releaseFirst();
-    await flush(); await flush();
+    await flush();
+    await flush();
     expect(vm.criteria.status).toBe("pending");
     expect(vm.records.map((r) => r.id)).toEqual(["r2"]);
   });
@@ -250,7 +283,8 @@ describe("AnnotationViewModel, bulk view", () => {
   it("applies one form to the selected records in chunks of 10 and reports per-record failures", async () => {
     const { vm, server } = await setup(50, "bulk");
     await vm.setPageSize(50);
-    await flush(); await flush();
+    await flush();
+    await flush();
     expect(vm.records).toHaveLength(50);
     expect(vm.canBulkAct).toBe(false);
     vm.togglePage();
@@ -272,8 +306,11 @@ describe("AnnotationViewModel, bulk view", () => {
     const { vm, server } = await setup(150, "bulk");
     vm.togglePage();
     expect(vm.canSelectAllMatched).toBe(false);
-    vm.setCriteria((c) => { c.searchText = "Record"; });
-    await flush(); await flush();
+    vm.setCriteria((c) => {
+      c.searchText = "Record";
+    });
+    await flush();
+    await flush();
     vm.togglePage();
     expect(vm.canSelectAllMatched).toBe(true);
     vm.selectAllMatched();
@@ -327,7 +364,15 @@ describe("AnnotationViewModel, my progress and answer filters", () => {
     const server = new FakeServer([recordProps(1)]);
     const useCases = server.useCases();
     let fail = false;
-    const vm = new AnnotationViewModel("d", { ...useCases, metrics: { execute: async () => { if (fail) throw new Error("500"); return server.metrics(); } } });
+    const vm = new AnnotationViewModel("d", {
+      ...useCases,
+      metrics: {
+        execute: async () => {
+          if (fail) throw new Error("500");
+          return server.metrics();
+        },
+      },
+    });
     await vm.init();
     expect(vm.metrics?.total).toBe(1);
     fail = true;
@@ -347,7 +392,10 @@ describe("AnnotationViewModel, my progress and answer filters", () => {
     vm.setSuggestionFilter("sentiment", "score", { kind: "range", question: "sentiment", property: "score", ge: 0.5, le: null });
     vm.setSuggestionFilter("sentiment", "agent", { kind: "terms", question: "sentiment", property: "agent", values: ["human"] });
     expect(vm.criteria.responses).toEqual([{ kind: "terms", question: "sentiment", values: ["positive"] }]);
-    expect(vm.criteria.suggestions.map((s) => [s.property, s.kind === "terms" ? s.values : s.ge])).toEqual([["score", 0.5], ["agent", ["human"]]]);
+    expect(vm.criteria.suggestions.map((s) => [s.property, s.kind === "terms" ? s.values : s.ge])).toEqual([
+      ["score", 0.5],
+      ["agent", ["human"]],
+    ]);
     const filters = vm.criteria.toSearchBody().filters?.and ?? [];
     expect(filters).toContainEqual({ type: "range", scope: { entity: "suggestion", question: "sentiment", property: "score" }, ge: 0.5 });
     expect(filters).toContainEqual({ type: "terms", scope: { entity: "response", question: "sentiment" }, values: ["positive"] });
@@ -359,7 +407,14 @@ describe("AnnotationViewModel, my progress and answer filters", () => {
 
   it("an agents call that fails leaves the agent filter empty", async () => {
     const server = new FakeServer([recordProps(1)]);
-    const vm = new AnnotationViewModel("d", { ...server.useCases(), agents: { execute: async () => { throw new Error("x"); } } });
+    const vm = new AnnotationViewModel("d", {
+      ...server.useCases(),
+      agents: {
+        execute: async () => {
+          throw new Error("x");
+        },
+      },
+    });
     await vm.loadAgents();
     expect(vm.agents).toEqual([]);
   });

@@ -5,8 +5,23 @@ import {
   bulkAnswerValues,
   classifyFailure,
   normalizeSort,
-  type AnswerValues, type BulkAnnotateInput, type BulkAnnotateResult, type DatasetMetrics, type MetadataMetrics, type MetadataProperty, type SortItem, type DatasetRecord, type QuestionAgents, type RecordResponse,
-  type RecordsQueue, type RecordStatus, type ResponseFilter, type ResponseStatus, type SimilarityCriteria, type SuggestionFilter, type ViewMode,
+  type AnswerValues,
+  type BulkAnnotateInput,
+  type BulkAnnotateResult,
+  type DatasetMetrics,
+  type MetadataMetrics,
+  type MetadataProperty,
+  type SortItem,
+  type DatasetRecord,
+  type QuestionAgents,
+  type RecordResponse,
+  type RecordsQueue,
+  type RecordStatus,
+  type ResponseFilter,
+  type ResponseStatus,
+  type SimilarityCriteria,
+  type SuggestionFilter,
+  type ViewMode,
 } from "@tessera/domain";
 import { FormController } from "./form-controller";
 
@@ -26,7 +41,10 @@ export interface AnswerOutbox {
 
 /** What the page needs from the domain (the use cases, narrowed so tests can pass fakes). */
 export interface AnnotationUseCases {
-  loadRecords: { load(criteria: RecordCriteria): Promise<RecordsQueue>; paginate(criteria: RecordCriteria, queue: RecordsQueue): Promise<boolean> };
+  loadRecords: {
+    load(criteria: RecordCriteria): Promise<RecordsQueue>;
+    paginate(criteria: RecordCriteria, queue: RecordsQueue): Promise<boolean>;
+  };
   /** Submit, Save as draft, Discard (and bulk actions without a connection). */
   answers: AnswerOutbox;
   clear: { execute(record: DatasetRecord): Promise<void> };
@@ -49,7 +67,10 @@ export interface AnnotationOptions {
 }
 
 /** A submit or discard whose background save failed: the record keeps the user's answers until it is saved. */
-export interface FailedSave { record: DatasetRecord; status: ResponseStatus }
+export interface FailedSave {
+  record: DatasetRecord;
+  status: ResponseStatus;
+}
 
 export type SaveState = "idle" | "saving" | "saved";
 export const PAGE_SIZES = [10, 25, 50, 100] as const;
@@ -57,7 +78,11 @@ export const PAGE_SIZES = [10, 25, 50, 100] as const;
 export const SELECT_ALL_MAX = 1000;
 export const CONFIRM_ABOVE = 100;
 
-export interface Notice { key: string; params?: Record<string, string | number>; type: "success" | "danger" }
+export interface Notice {
+  key: string;
+  params?: Record<string, string | number>;
+  type: "success" | "danger";
+}
 
 /**
  * The annotation screen: criteria (status, search, filters, sort, similarity, page), the records
@@ -101,31 +126,86 @@ export class AnnotationViewModel {
   private readonly saving = new Map<string, Promise<RecordResponse>>();
   private readonly stops: Array<() => void> = [];
 
-  constructor(datasetId: string, private readonly useCases: AnnotationUseCases, initial?: RecordCriteria, private readonly options: AnnotationOptions = {}) {
+  constructor(
+    datasetId: string,
+    private readonly useCases: AnnotationUseCases,
+    initial?: RecordCriteria,
+    private readonly options: AnnotationOptions = {},
+  ) {
     this.criteria = initial ?? new RecordCriteria({ datasetId });
     this.form = new FormController((record) => this.changed(record));
     makeObservable<AnnotationViewModel, "bump">(this, {
-      criteria: observableRef, queue: observableRef, revision: observable, loading: observable, fetching: observable, failed: observable,
-      saveState: observable, busy: observable, guard: observableRef, notice: observableRef,
-      selected: observable, allMatched: observable, bulkProgress: observable, confirmBulk: observable,
-      metrics: observableRef, responseEvents: observable, agents: observableRef, responded: action,
-      setResponseFilter: action, setSuggestionFilter: action, setSort: action, metadataMetrics: observable, failedSaves: observableRef,
-      records: computed, current: computed, total: computed, mode: computed,
-      bump: action, load: action, next: action, previous: action, setStatus: action, setCriteria: action,
-      toggleSelected: action, togglePage: action, selectAllMatched: action, clearSelection: action,
-      setPageSize: action, setMode: action, dismissNotice: action, cancelGuard: action, ignoreGuard: action, cancelBulk: action,
-      goToFailed: action, restoredWork: computed,
+      criteria: observableRef,
+      queue: observableRef,
+      revision: observable,
+      loading: observable,
+      fetching: observable,
+      failed: observable,
+      saveState: observable,
+      busy: observable,
+      guard: observableRef,
+      notice: observableRef,
+      selected: observable,
+      allMatched: observable,
+      bulkProgress: observable,
+      confirmBulk: observable,
+      metrics: observableRef,
+      responseEvents: observable,
+      agents: observableRef,
+      responded: action,
+      setResponseFilter: action,
+      setSuggestionFilter: action,
+      setSort: action,
+      metadataMetrics: observable,
+      failedSaves: observableRef,
+      records: computed,
+      current: computed,
+      total: computed,
+      mode: computed,
+      bump: action,
+      load: action,
+      next: action,
+      previous: action,
+      setStatus: action,
+      setCriteria: action,
+      toggleSelected: action,
+      togglePage: action,
+      selectAllMatched: action,
+      clearSelection: action,
+      setPageSize: action,
+      setMode: action,
+      dismissNotice: action,
+      cancelGuard: action,
+      ignoreGuard: action,
+      cancelBulk: action,
+      goToFailed: action,
+      restoredWork: computed,
     });
     // a record shown again gets the form kept on this device back (after a reload, a crash, a new sign-in)
-    this.stops.push(reaction(() => (this.mode === "focus" ? this.current : null), (record) => { if (record) void this.restoreForm(record); }, { fireImmediately: true }));
+    this.stops.push(
+      reaction(
+        () => (this.mode === "focus" ? this.current : null),
+        (record) => {
+          if (record) void this.restoreForm(record);
+        },
+        { fireImmediately: true },
+      ),
+    );
     // answers queued earlier (another session or tab) that land update the loaded copy of their record
-    this.stops.push(useCases.answers.onDelivered((recordId, response) => runInAction(() => {
-      const record = this.queue?.records.find((r) => r.id === recordId);
-      if (!record || record.answer?.id === response.id && record.answer.updatedAt === response.updatedAt) return;
-      if (record.isModified) record.answer = response;
-      else { record.answerSaved(response); record.initialize(); }
-      this.bump();
-    })));
+    this.stops.push(
+      useCases.answers.onDelivered((recordId, response) =>
+        runInAction(() => {
+          const record = this.queue?.records.find((r) => r.id === recordId);
+          if (!record || (record.answer?.id === response.id && record.answer.updatedAt === response.updatedAt)) return;
+          if (record.isModified) record.answer = response;
+          else {
+            record.answerSaved(response);
+            record.initialize();
+          }
+          this.bump();
+        }),
+      ),
+    );
   }
 
   private async restoreForm(record: DatasetRecord): Promise<void> {
@@ -133,22 +213,38 @@ export class AnnotationViewModel {
   }
 
   /** The record in focus holds work restored from this device that the server does not have. */
-  get restoredWork(): boolean { void this.form.version; const r = this.current; return !!r && this.useCases.answers.holdsRestoredWork(r); }
+  get restoredWork(): boolean {
+    void this.form.version;
+    const r = this.current;
+    return !!r && this.useCases.answers.holdsRestoredWork(r);
+  }
 
   /** The record's answer is kept on this device, waiting to be sent. */
-  isQueued(record: DatasetRecord): boolean { void this.form.version; return this.useCases.answers.isQueued(record.id); }
+  isQueued(record: DatasetRecord): boolean {
+    void this.form.version;
+    return this.useCases.answers.isQueued(record.id);
+  }
 
-  private bump(): void { this.revision++; this.form.touch(); }
+  private bump(): void {
+    this.revision++;
+    this.form.touch();
+  }
 
-  get datasetId(): string { return this.criteria.datasetId; }
+  get datasetId(): string {
+    return this.criteria.datasetId;
+  }
 
   /** Reloads 'My progress' from the server (errors keep the last counts). */
   async refreshMetrics(): Promise<void> {
     if (!this.useCases.metrics) return;
     try {
       const metrics = await this.useCases.metrics.execute(this.datasetId);
-      runInAction(() => { this.metrics = metrics; });
-    } catch { /* keep the last counts */ }
+      runInAction(() => {
+        this.metrics = metrics;
+      });
+    } catch {
+      /* keep the last counts */
+    }
   }
 
   /** Loads the suggestion agents per question once (errors leave the list empty). */
@@ -156,20 +252,30 @@ export class AnnotationViewModel {
     if (!this.useCases.agents) return;
     try {
       const agents = await this.useCases.agents.execute(this.datasetId);
-      runInAction(() => { this.agents = agents; });
-    } catch { /* no agent filter */ }
+      runInAction(() => {
+        this.agents = agents;
+      });
+    } catch {
+      /* no agent filter */
+    }
   }
 
   /** Loads the observed terms or min/max of each metadata property given (those the user can see); failures leave it out. */
   async loadMetadataMetrics(properties: MetadataProperty[]): Promise<void> {
     const useCase = this.useCases.metadataMetrics;
     if (!useCase) return;
-    await Promise.all(properties.map(async (property) => {
-      try {
-        const metrics = await useCase.execute(property);
-        runInAction(() => { this.metadataMetrics.set(property.name, metrics); });
-      } catch { /* the filter falls back to the property's settings */ }
-    }));
+    await Promise.all(
+      properties.map(async (property) => {
+        try {
+          const metrics = await useCase.execute(property);
+          runInAction(() => {
+            this.metadataMetrics.set(property.name, metrics);
+          });
+        } catch {
+          /* the filter falls back to the property's settings */
+        }
+      }),
+    );
   }
 
   /** Observed terms of a terms property (most frequent first), else its configured values. */
@@ -188,10 +294,14 @@ export class AnnotationViewModel {
 
   /** Replaces the sort list (repeated keys dropped, at most 10). */
   setSort(items: SortItem[]): void {
-    this.setCriteria((c) => { c.sort = normalizeSort(items); });
+    this.setCriteria((c) => {
+      c.sort = normalizeSort(items);
+    });
   }
 
-  agentsFor(question: string): string[] { return this.agents.find((a) => a.questionName === question)?.agents ?? []; }
+  agentsFor(question: string): string[] {
+    return this.agents.find((a) => a.questionName === question)?.agents ?? [];
+  }
 
   /** A response was saved: count the event and refresh 'My progress'. */
   responded(): void {
@@ -201,7 +311,9 @@ export class AnnotationViewModel {
 
   /** Sets (or with null removes) the response filter of a question. */
   setResponseFilter(question: string, filter: ResponseFilter | null): void {
-    this.setCriteria((c) => { c.responses = [...c.responses.filter((r) => r.question !== question), ...(filter ? [filter] : [])]; });
+    this.setCriteria((c) => {
+      c.responses = [...c.responses.filter((r) => r.question !== question), ...(filter ? [filter] : [])];
+    });
   }
 
   /** Sets (or with null removes) the suggestion filter of a question on one property (value, score or agent). */
@@ -211,7 +323,10 @@ export class AnnotationViewModel {
     });
   }
 
-  get mode(): ViewMode { void this.revision; return this.criteria.page.mode; }
+  get mode(): ViewMode {
+    void this.revision;
+    return this.criteria.page.mode;
+  }
 
   /** The records shown: one in focus, a page in bulk. */
   get records(): DatasetRecord[] {
@@ -219,15 +334,30 @@ export class AnnotationViewModel {
     return this.queue ? this.queue.recordsOn(this.criteria) : [];
   }
 
-  get current(): DatasetRecord | null { return this.records[0] ?? null; }
-  get total(): number { void this.revision; return this.queue?.total ?? 0; }
-  get reference(): DatasetRecord | null { void this.revision; return this.queue?.reference ?? null; }
+  get current(): DatasetRecord | null {
+    return this.records[0] ?? null;
+  }
+  get total(): number {
+    void this.revision;
+    return this.queue?.total ?? 0;
+  }
+  get reference(): DatasetRecord | null {
+    void this.revision;
+    return this.queue?.reference ?? null;
+  }
 
-  get hasPrevious(): boolean { void this.revision; return !this.criteria.page.isFirstPage && !this.loading; }
+  get hasPrevious(): boolean {
+    void this.revision;
+    return !this.criteria.page.isFirstPage && !this.loading;
+  }
   get hasNext(): boolean {
     void this.revision;
     if (!this.queue || this.records.length === 0) return false;
-    return this.queue.recordsAhead(this.criteria) > 0 || this.queue.isBuffering || this.criteria.page.page + this.criteria.page.shown - 1 < this.queue.total;
+    return (
+      this.queue.recordsAhead(this.criteria) > 0 ||
+      this.queue.isBuffering ||
+      this.criteria.page.page + this.criteria.page.shown - 1 < this.queue.total
+    );
   }
 
   // ---------- loading and navigation ----------
@@ -247,10 +377,19 @@ export class AnnotationViewModel {
     try {
       const queue = await this.useCases.loadRecords.load(criteria);
       if (criteria !== this.criteria) return;
-      runInAction(() => { this.queue = queue; this.loading = false; this.bump(); });
+      runInAction(() => {
+        this.queue = queue;
+        this.loading = false;
+        this.bump();
+      });
     } catch {
       if (criteria !== this.criteria) return;
-      runInAction(() => { this.loading = false; this.failed = true; this.queue = null; this.bump(); });
+      runInAction(() => {
+        this.loading = false;
+        this.failed = true;
+        this.queue = null;
+        this.bump();
+      });
     }
   }
 
@@ -265,7 +404,9 @@ export class AnnotationViewModel {
     go();
   }
 
-  cancelGuard(): void { this.guard = null; }
+  cancelGuard(): void {
+    this.guard = null;
+  }
   ignoreGuard(): void {
     const guard = this.guard;
     this.guard = null;
@@ -276,8 +417,12 @@ export class AnnotationViewModel {
     guard?.proceed();
   }
 
-  next(): void { if (this.hasNext) this.guarded(() => this.paginate("next")); }
-  previous(): void { if (this.hasPrevious) this.guarded(() => this.paginate("previous")); }
+  next(): void {
+    if (this.hasNext) this.guarded(() => this.paginate("next"));
+  }
+  previous(): void {
+    if (this.hasPrevious) this.guarded(() => this.paginate("previous"));
+  }
 
   private paginate(direction: "next" | "previous" | "stay"): void {
     const queue = this.queue;
@@ -287,13 +432,22 @@ export class AnnotationViewModel {
     this.clearSelection();
     this.fetching = !queue.hasRecordsFor(this.criteria);
     this.bump(); // shows a prefetched record at once
-    void this.useCases.loadRecords.paginate(this.criteria, queue)
-      .then((found) => runInAction(() => {
-        if (!found && direction === "next") this.criteria.page.previous();
-        this.fetching = false;
-        this.bump();
-      }))
-      .catch(() => runInAction(() => { this.fetching = false; this.failed = true; this.bump(); }));
+    void this.useCases.loadRecords
+      .paginate(this.criteria, queue)
+      .then((found) =>
+        runInAction(() => {
+          if (!found && direction === "next") this.criteria.page.previous();
+          this.fetching = false;
+          this.bump();
+        }),
+      )
+      .catch(() =>
+        runInAction(() => {
+          this.fetching = false;
+          this.failed = true;
+          this.bump();
+        }),
+      );
   }
 
   /** Replaces the criteria (filters, search, sort, status, similarity) and reloads from page 1. */
@@ -302,28 +456,40 @@ export class AnnotationViewModel {
       const next = this.criteria.clone();
       update(next);
       next.page.goToFirst();
-      runInAction(() => { this.criteria = next; this.bump(); });
+      runInAction(() => {
+        this.criteria = next;
+        this.bump();
+      });
       void this.load();
     });
   }
 
   /** Changing the status filter forces focus view. */
   setStatus(status: RecordStatus): void {
-    this.setCriteria((c) => { c.status = status; c.page.mode = "focus"; });
+    this.setCriteria((c) => {
+      c.status = status;
+      c.page.mode = "focus";
+    });
   }
 
   setMode(mode: ViewMode): void {
     if (mode === this.mode) return;
-    this.setCriteria((c) => { c.page.mode = mode; });
+    this.setCriteria((c) => {
+      c.page.mode = mode;
+    });
   }
 
   setPageSize(size: number): void {
     const valid = (PAGE_SIZES as readonly number[]).includes(size) ? size : 10;
-    this.setCriteria((c) => { c.page.size = valid; });
+    this.setCriteria((c) => {
+      c.page.size = valid;
+    });
   }
 
   findSimilar(similarity: SimilarityCriteria | null): void {
-    this.setCriteria((c) => { c.similarity = similarity; });
+    this.setCriteria((c) => {
+      c.similarity = similarity;
+    });
   }
 
   // ---------- focus actions ----------
@@ -338,7 +504,9 @@ export class AnnotationViewModel {
   private scheduleAutosave(record: DatasetRecord): void {
     if (this.autosaveTimer) clearTimeout(this.autosaveTimer);
     this.autosaveRecord = record;
-    this.autosaveTimer = setTimeout(() => { void this.autosave(); }, this.options.autosaveMs ?? 2500);
+    this.autosaveTimer = setTimeout(() => {
+      void this.autosave();
+    }, this.options.autosaveMs ?? 2500);
   }
 
   private cancelAutosave(): void {
@@ -349,11 +517,17 @@ export class AnnotationViewModel {
 
   /** Saves a pending autosave right away (e.g. before leaving the record). */
   flushAutosave(): void {
-    if (this.autosaveTimer) { clearTimeout(this.autosaveTimer); this.autosaveTimer = null; void this.autosave(); }
+    if (this.autosaveTimer) {
+      clearTimeout(this.autosaveTimer);
+      this.autosaveTimer = null;
+      void this.autosave();
+    }
   }
 
   /** Whether a save is in flight or waiting (for the beforeunload prompt). */
-  get hasUnsavedWork(): boolean { return this.autosaveTimer !== null || this.saveState === "saving" || this.saving.size > 0; }
+  get hasUnsavedWork(): boolean {
+    return this.autosaveTimer !== null || this.saveState === "saving" || this.saving.size > 0;
+  }
 
   /**
    * Saves the record's response through the outbox (kept on this device at once, sent in order, create or
@@ -363,15 +537,14 @@ export class AnnotationViewModel {
     // until it lands, the queue counts the record as possibly answered (its buffer loads stay exact)
     const queue = this.queue;
     queue?.saving(record.id);
-    const run = this.useCases.answers.send(record, status)
-      .then((response) => {
-        record.answerSaved(response);
-        runInAction(() => {
-          if (this.failedSaves.some((f) => f.record === record)) this.failedSaves = this.failedSaves.filter((f) => f.record !== record);
-          this.bump();
-        });
-        return response;
+    const run = this.useCases.answers.send(record, status).then((response) => {
+      record.answerSaved(response);
+      runInAction(() => {
+        if (this.failedSaves.some((f) => f.record === record)) this.failedSaves = this.failedSaves.filter((f) => f.record !== record);
+        this.bump();
       });
+      return response;
+    });
     this.saving.set(record.id, run);
     const done = () => {
       if (this.saving.get(record.id) !== run) return;
@@ -384,7 +557,10 @@ export class AnnotationViewModel {
 
   /** A background save failed: keep the record (with its answers) and tell the user. A conflict is chosen on in the outbox panel instead. */
   private saveFailed(record: DatasetRecord, status: ResponseStatus, error?: unknown): void {
-    if (error instanceof Error && error.name === "AnswerConflictError") { runInAction(() => this.bump()); return; }
+    if (error instanceof Error && error.name === "AnswerConflictError") {
+      runInAction(() => this.bump());
+      return;
+    }
     const failure: FailedSave = { record, status };
     runInAction(() => {
       this.failedSaves = [...this.failedSaves.filter((f) => f.record !== record), failure];
@@ -394,18 +570,22 @@ export class AnnotationViewModel {
   }
 
   /** Whether the record's last background save failed. */
-  isFailed(record: DatasetRecord): boolean { return this.failedSaves.some((f) => f.record === record); }
+  isFailed(record: DatasetRecord): boolean {
+    return this.failedSaves.some((f) => f.record === record);
+  }
 
   /** Back to a record whose save failed, with the answers the user gave (put back in the queue if it was dropped). */
   goToFailed(failure: FailedSave): void {
     const queue = this.queue;
     if (!queue) return;
-    this.guarded(() => runInAction(() => {
-      if (queue.recordAt(failure.record.page) !== failure.record) queue.append([failure.record]);
-      this.criteria.page.goTo(failure.record.page);
-      this.clearSelection();
-      this.bump();
-    }));
+    this.guarded(() =>
+      runInAction(() => {
+        if (queue.recordAt(failure.record.page) !== failure.record) queue.append([failure.record]);
+        this.criteria.page.goTo(failure.record.page);
+        this.clearSelection();
+        this.bump();
+      }),
+    );
   }
 
   /** The annotator kept the server's answer over theirs (a conflict): the loaded record shows it. */
@@ -413,7 +593,10 @@ export class AnnotationViewModel {
     const record = this.queue?.records.find((r) => r.id === recordId);
     runInAction(() => {
       if (record) {
-        if (response) { record.answerSaved(response); record.initialize(); } else record.markPending();
+        if (response) {
+          record.answerSaved(response);
+          record.initialize();
+        } else record.markPending();
         this.failedSaves = this.failedSaves.filter((f) => f.record !== record);
       }
       this.bump();
@@ -425,7 +608,10 @@ export class AnnotationViewModel {
   async retryFailed(failure: FailedSave): Promise<boolean> {
     try {
       await this.save(failure.record, failure.status);
-      runInAction(() => { this.bump(); this.responded(); });
+      runInAction(() => {
+        this.bump();
+        this.responded();
+      });
       return true;
     } catch (error) {
       this.saveFailed(failure.record, failure.status, error);
@@ -438,12 +624,20 @@ export class AnnotationViewModel {
     this.autosaveTimer = null;
     this.autosaveRecord = null;
     if (!record || !record.isModified || record.isSubmitted) return;
-    runInAction(() => { this.saveState = "saving"; });
+    runInAction(() => {
+      this.saveState = "saving";
+    });
     try {
       await this.save(record, "draft");
-      runInAction(() => { this.saveState = "saved"; this.bump(); this.responded(); });
+      runInAction(() => {
+        this.saveState = "saved";
+        this.bump();
+        this.responded();
+      });
     } catch {
-      runInAction(() => { this.saveState = "idle"; });
+      runInAction(() => {
+        this.saveState = "idle";
+      });
     }
   }
 
@@ -452,8 +646,16 @@ export class AnnotationViewModel {
     const r = this.current;
     return !!r && !this.busy && r.questionsAreCompletedCorrectly && (!r.isSubmitted || r.isModified);
   }
-  get canDiscard(): boolean { void this.form.version; const r = this.current; return !!r && !this.busy && !r.isDiscarded; }
-  get canSaveDraft(): boolean { void this.form.version; const r = this.current; return !!r && !this.busy && (r.isModified || !r.isDraft); }
+  get canDiscard(): boolean {
+    void this.form.version;
+    const r = this.current;
+    return !!r && !this.busy && !r.isDiscarded;
+  }
+  get canSaveDraft(): boolean {
+    void this.form.version;
+    const r = this.current;
+    return !!r && !this.busy && (r.isModified || !r.isDraft);
+  }
 
   /**
    * Submit, discard or save as draft the focused record. Submit and discard show the next
@@ -469,22 +671,38 @@ export class AnnotationViewModel {
     this.cancelAutosave();
     if (status === "draft") {
       // kept on this device at once; without a connection it waits there (the form says so) and the annotator goes on
-      runInAction(() => { this.saveState = "saving"; });
+      runInAction(() => {
+        this.saveState = "saving";
+      });
       try {
         await this.save(record, status);
-        runInAction(() => { this.saveState = "saved"; this.bump(); this.responded(); });
+        runInAction(() => {
+          this.saveState = "saved";
+          this.bump();
+          this.responded();
+        });
         return true;
       } catch (error) {
-        runInAction(() => { this.saveState = "idle"; this.bump(); });
+        runInAction(() => {
+          this.saveState = "idle";
+          this.bump();
+        });
         if (error instanceof Error && error.name === "AnswerRefusedError") this.saveFailed(record, status, error);
         return false;
       }
     }
     const saving = this.save(record, status);
-    runInAction(() => { this.saveState = "idle"; if (this.hasNext) this.paginate("next"); else this.bump(); });
+    runInAction(() => {
+      this.saveState = "idle";
+      if (this.hasNext) this.paginate("next");
+      else this.bump();
+    });
     try {
       await saving;
-      runInAction(() => { this.bump(); this.responded(); });
+      runInAction(() => {
+        this.bump();
+        this.responded();
+      });
       return true;
     } catch (error) {
       this.saveFailed(record, status, error);
@@ -496,14 +714,20 @@ export class AnnotationViewModel {
     const record = this.current;
     if (!record || this.busy) return;
     this.cancelAutosave();
-    runInAction(() => { this.busy = true; });
+    runInAction(() => {
+      this.busy = true;
+    });
     try {
       await this.saving.get(record.id)?.catch(() => undefined); // a response on its way lands first
       await this.useCases.clear.execute(record);
       void this.useCases.answers.keep(record); // nothing left to keep
       runInAction(() => this.responded());
     } finally {
-      runInAction(() => { this.busy = false; this.saveState = "idle"; this.bump(); });
+      runInAction(() => {
+        this.busy = false;
+        this.saveState = "idle";
+        this.bump();
+      });
     }
   }
 
@@ -517,13 +741,20 @@ export class AnnotationViewModel {
 
   // ---------- bulk ----------
 
-  isSelected(record: DatasetRecord): boolean { return this.allMatched || this.selected.has(record.id); }
-  get selectedCount(): number { return this.allMatched ? this.total : this.records.filter((r) => this.selected.has(r.id)).length; }
-  get pageSelected(): boolean { return this.records.length > 0 && this.records.every((r) => this.selected.has(r.id)); }
+  isSelected(record: DatasetRecord): boolean {
+    return this.allMatched || this.selected.has(record.id);
+  }
+  get selectedCount(): number {
+    return this.allMatched ? this.total : this.records.filter((r) => this.selected.has(r.id)).length;
+  }
+  get pageSelected(): boolean {
+    return this.records.length > 0 && this.records.every((r) => this.selected.has(r.id));
+  }
 
   toggleSelected(record: DatasetRecord): void {
     this.allMatched = false;
-    if (this.selected.has(record.id)) this.selected.delete(record.id); else this.selected.add(record.id);
+    if (this.selected.has(record.id)) this.selected.delete(record.id);
+    else this.selected.add(record.id);
   }
 
   togglePage(): void {
@@ -541,27 +772,50 @@ export class AnnotationViewModel {
     return this.pageSelected && !this.allMatched && filtered && this.total > this.records.length && this.total <= SELECT_ALL_MAX;
   }
 
-  selectAllMatched(): void { if (this.canSelectAllMatched) this.allMatched = true; }
-  clearSelection(): void { this.selected.clear(); this.allMatched = false; }
-  dismissNotice(): void { this.notice = null; }
-  cancelBulk(): void { this.confirmBulk = null; }
+  selectAllMatched(): void {
+    if (this.canSelectAllMatched) this.allMatched = true;
+  }
+  clearSelection(): void {
+    this.selected.clear();
+    this.allMatched = false;
+  }
+  dismissNotice(): void {
+    this.notice = null;
+  }
+  cancelBulk(): void {
+    this.confirmBulk = null;
+  }
 
-  get canBulkAct(): boolean { return this.selectedCount > 0 && this.bulkProgress === null; }
+  get canBulkAct(): boolean {
+    return this.selectedCount > 0 && this.bulkProgress === null;
+  }
 
   /** Bulk submit, discard or draft. All-matched with more than 100 records asks for confirmation first. */
   async bulkAct(status: ResponseStatus, confirmed = false): Promise<void> {
     const reference = this.records[0];
     if (!reference || !this.canBulkAct) return;
     if (status === "submitted" && !reference.questionsAreCompletedCorrectly) return;
-    if (this.allMatched && this.total > CONFIRM_ABOVE && !confirmed) { runInAction(() => { this.confirmBulk = status; }); return; }
+    if (this.allMatched && this.total > CONFIRM_ABOVE && !confirmed) {
+      runInAction(() => {
+        this.confirmBulk = status;
+      });
+      return;
+    }
     const all = this.allMatched;
     const total = this.total;
-    const selection = all ? "all" as const : this.records.filter((r) => this.selected.has(r.id));
-    runInAction(() => { this.confirmBulk = null; this.bulkProgress = 0; this.notice = null; });
+    const selection = all ? ("all" as const) : this.records.filter((r) => this.selected.has(r.id));
+    runInAction(() => {
+      this.confirmBulk = null;
+      this.bulkProgress = 0;
+      this.notice = null;
+    });
     try {
       const result = await this.useCases.bulk.execute(
         { criteria: this.criteria, answers: reference, selection, status, onScreen: this.records },
-        (p) => runInAction(() => { this.bulkProgress = p; }),
+        (p) =>
+          runInAction(() => {
+            this.bulkProgress = p;
+          }),
       );
       runInAction(() => {
         if (!result.allSucceeded) this.notice = { key: "annotation.bulk.someFailed", type: "danger" };
@@ -572,12 +826,20 @@ export class AnnotationViewModel {
       const unreachable = error instanceof RepositoryError && classifyFailure(error.status) === "unreachable";
       if (selection !== "all" && unreachable) {
         this.queueBulk(selection, status, bulkAnswerValues({ answers: reference, status, onScreen: this.records }));
-        runInAction(() => { this.bulkProgress = null; this.clearSelection(); });
+        runInAction(() => {
+          this.bulkProgress = null;
+          this.clearSelection();
+        });
         return;
       }
-      runInAction(() => { this.notice = { key: all && unreachable ? "offline.allNeedsConnection" : "annotation.bulk.someFailed", type: "danger" }; });
+      runInAction(() => {
+        this.notice = { key: all && unreachable ? "offline.allNeedsConnection" : "annotation.bulk.someFailed", type: "danger" };
+      });
     } finally {
-      runInAction(() => { this.bulkProgress = null; this.responded(); });
+      runInAction(() => {
+        this.bulkProgress = null;
+        this.responded();
+      });
     }
     await this.load();
   }
@@ -585,11 +847,21 @@ export class AnnotationViewModel {
   /** Bulk answers given without a connection: each goes into the outbox, in the order shown. */
   private queueBulk(records: DatasetRecord[], status: ResponseStatus, valuesOf: (record: DatasetRecord) => AnswerValues): void {
     for (const record of records) {
-      this.useCases.answers.send(record, status, valuesOf(record))
-        .then((response) => { record.answerSaved(response); record.initialize(true); runInAction(() => { this.bump(); this.responded(); }); })
+      this.useCases.answers
+        .send(record, status, valuesOf(record))
+        .then((response) => {
+          record.answerSaved(response);
+          record.initialize(true);
+          runInAction(() => {
+            this.bump();
+            this.responded();
+          });
+        })
         .catch(() => runInAction(() => this.bump()));
     }
-    runInAction(() => { this.notice = { key: "offline.bulkQueued", params: { count: records.length }, type: "success" }; });
+    runInAction(() => {
+      this.notice = { key: "offline.bulkQueued", params: { count: records.length }, type: "success" };
+    });
     this.options.onQueued?.(records.length);
   }
 

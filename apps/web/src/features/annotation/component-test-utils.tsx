@@ -20,10 +20,24 @@ export function questionProps(name: string, settings: QuestionProps["settings"],
 export function recordWith(questions: QuestionProps[], fields: FieldProps[] = [], extra: Partial<RecordProps> = {}) {
   const values: { [name: string]: unknown } = {};
   for (const f of fields) values[f.name] = "";
-  const record = new DatasetRecord({
-    id: "r1", datasetId: "d", fields: values, metadata: null, response: null, suggestions: [], insertedAt: "", updatedAt: "",
-    queryScore: null, taskStatus: "pending", ...extra,
-  }, questions, fields, 1);
+  const record = new DatasetRecord(
+    {
+      id: "r1",
+      datasetId: "d",
+      fields: values,
+      metadata: null,
+      response: null,
+      suggestions: [],
+      insertedAt: "",
+      updatedAt: "",
+      queryScore: null,
+      taskStatus: "pending",
+      ...extra,
+    },
+    questions,
+    fields,
+    1,
+  );
   record.initialize();
   const changes: string[] = [];
   const form = new FormController((_r, q) => changes.push(q.name));

@@ -7,8 +7,12 @@ describe("annotation criteria in the URL", () => {
     const c = criteriaFromQuery("d", {});
     expect(c.page.mode).toBe("focus");
     expect(c.status).toBe("pending");
-    c.page.page = 3; c.page.mode = "bulk"; c.page.size = 50;
-    c.status = "draft"; c.searchText = "hello world"; c.searchField = "text";
+    c.page.page = 3;
+    c.page.mode = "bulk";
+    c.page.size = 50;
+    c.status = "draft";
+    c.searchText = "hello world";
+    c.searchField = "text";
     c.metadata = [{ kind: "terms", name: "split", values: ["train"] }];
     c.sort = [{ key: { entity: "record", property: "inserted_at" }, order: "desc" }];
     c.similarity = { recordId: "r1", vectorName: "v", limit: 50, order: "least" };

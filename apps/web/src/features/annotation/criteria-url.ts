@@ -1,6 +1,12 @@
 import {
-  PageCriteria, RecordCriteria,
-  type MetadataFilter, type RecordStatus, type ResponseFilter, type SimilarityCriteria, type SortItem, type SuggestionFilter,
+  PageCriteria,
+  RecordCriteria,
+  type MetadataFilter,
+  type RecordStatus,
+  type ResponseFilter,
+  type SimilarityCriteria,
+  type SortItem,
+  type SuggestionFilter,
 } from "@tessera/domain";
 import type { QueryParams, QueryValue } from "../../shared/query-params";
 import { PAGE_SIZES } from "./annotation-view-model";
@@ -15,7 +21,11 @@ function one(query: QueryParams, key: string): string | undefined {
 function json<T>(query: QueryParams, key: string, fallback: T): T {
   const raw = one(query, key);
   if (!raw) return fallback;
-  try { return JSON.parse(raw) as T; } catch { return fallback; }
+  try {
+    return JSON.parse(raw) as T;
+  } catch {
+    return fallback;
+  }
 }
 
 /** A JSON list of objects from the URL (anything else, e.g. a hand-edited value, gives the empty list). */
@@ -44,7 +54,9 @@ export function criteriaFromQuery(datasetId: string, query: QueryParams): Record
     metadata: list<MetadataFilter>(query, "_metadata"),
     responses: list<ResponseFilter>(query, "_response"),
     suggestions: list<SuggestionFilter>(query, "_suggestion"),
-    sort: list<SortItem>(query, "_sort").filter((s) => typeof s.key === "object" && s.key !== null && (s.order === "asc" || s.order === "desc")),
+    sort: list<SortItem>(query, "_sort").filter(
+      (s) => typeof s.key === "object" && s.key !== null && (s.order === "asc" || s.order === "desc"),
+    ),
     similarity: json<SimilarityCriteria | null>(query, "_similarity", null),
   });
 }

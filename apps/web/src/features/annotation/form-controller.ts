@@ -14,10 +14,20 @@ export class FormController {
   entities = new Map<string, string>();
 
   constructor(private readonly onChange: (record: DatasetRecord, question: Question) => void = () => {}) {
-    makeObservable(this, { version: observable, activeQuestion: observable, entities: observable, set: action, touch: action, activate: action, pickEntity: action });
+    makeObservable(this, {
+      version: observable,
+      activeQuestion: observable,
+      entities: observable,
+      set: action,
+      touch: action,
+      activate: action,
+      pickEntity: action,
+    });
   }
 
-  track(): number { return this.version; }
+  track(): number {
+    return this.version;
+  }
 
   set(record: DatasetRecord, question: Question, value: AnswerValue | null): void {
     question.answer.set(value);
@@ -26,9 +36,13 @@ export class FormController {
   }
 
   /** After a mutation done elsewhere (save, reset, clear, navigation). */
-  touch(): void { this.version++; }
+  touch(): void {
+    this.version++;
+  }
 
-  activate(name: string | null): void { this.activeQuestion = name; }
+  activate(name: string | null): void {
+    this.activeQuestion = name;
+  }
 
   pickEntity(question: string, label: string | null): void {
     if (label === null) this.entities.delete(question);

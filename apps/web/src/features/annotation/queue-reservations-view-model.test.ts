@@ -3,18 +3,39 @@ import { DatasetRecord, RecordsQueue, type QueueReservations } from "@tessera/do
 import { QueueReservationsViewModel, type QueueHost } from "./queue-reservations-view-model";
 import { FIELDS, QUESTIONS, recordProps } from "./test-fixtures";
 
-const held = (records: number, teammates: number, ttlSeconds = 300): QueueReservations => ({ expiresAt: "2026-01-01T00:05:00Z", ttlSeconds, heldByOthers: { records, teammates } });
+const held = (records: number, teammates: number, ttlSeconds = 300): QueueReservations => ({
+  expiresAt: "2026-01-01T00:05:00Z",
+  ttlSeconds,
+  heldByOthers: { records, teammates },
+});
 
 function setup(reservations: QueueReservations | null, pendingRecords = 0) {
   const records = Array.from({ length: pendingRecords }, (_, i) => new DatasetRecord(recordProps(i + 1), QUESTIONS, FIELDS, i + 1));
   const queue = new RecordsQueue(records, pendingRecords);
   queue.reservations = reservations;
-  const host: QueueHost & { loads: number } = { datasetId: "d", queue, loading: false, revision: 0, loads: 0, load: async () => { host.loads++; } };
+  const host: QueueHost & { loads: number } = {
+    datasetId: "d",
+    queue,
+    loading: false,
+    revision: 0,
+    loads: 0,
+    load: async () => {
+      host.loads++;
+    },
+  };
   let clock = 1_000_000;
   const renew = vi.fn(async () => undefined);
   const release = vi.fn(async () => undefined);
   const vm = new QueueReservationsViewModel(host, { renew: { execute: renew }, release: { execute: release } }, () => clock);
-  return { vm, host, renew, release, advance: (ms: number) => { clock += ms; } };
+  return {
+    vm,
+    host,
+    renew,
+    release,
+    advance: (ms: number) => {
+      clock += ms;
+    },
+  };
 }
 
 describe("QueueReservationsViewModel", () => {

@@ -34,14 +34,21 @@ export class QueueReservationsViewModel {
   /** Bumped on each look; observed so the starved state refreshes. */
   looks = 0;
 
-  constructor(private readonly host: QueueHost, private readonly useCases: QueueReservationsUseCases, private readonly now: () => number = Date.now) {
+  constructor(
+    private readonly host: QueueHost,
+    private readonly useCases: QueueReservationsUseCases,
+    private readonly now: () => number = Date.now,
+  ) {
     this.lastActivity = now();
     this.lastRenewal = now();
     makeObservable(this, { looks: observable, reservations: computed, starvedBy: computed });
   }
 
   /** What the last queue load said about reservations (null when the current queue does not reserve). */
-  get reservations(): QueueReservations | null { void this.host.revision; return this.host.queue?.reservations ?? null; }
+  get reservations(): QueueReservations | null {
+    void this.host.revision;
+    return this.host.queue?.reservations ?? null;
+  }
 
   /**
    * Teammates holding every record left to this annotator: 0 unless no pending record is left in
@@ -57,12 +64,16 @@ export class QueueReservationsViewModel {
   }
 
   /** The annotator did something (key, pointer, answer): their reservations are renewed at the next tick that is due. */
-  activity(): void { this.lastActivity = this.now(); }
+  activity(): void {
+    this.lastActivity = this.now();
+  }
 
   start(): void {
     if (this.timer) return;
     this.released = false;
-    this.timer = setInterval(() => { void this.tick(); }, RESERVATION_TICK_MS);
+    this.timer = setInterval(() => {
+      void this.tick();
+    }, RESERVATION_TICK_MS);
   }
 
   /** One look: renews when due and the annotator was active since the last renewal; loads again when starved. */
@@ -71,7 +82,9 @@ export class QueueReservationsViewModel {
     if (!r || this.released) return;
     if (this.starvedBy > 0 && !this.host.loading) {
       await this.host.load();
-      runInAction(() => { this.looks++; });
+      runInAction(() => {
+        this.looks++;
+      });
       return;
     }
     const due = this.now() - this.lastRenewal >= (r.ttlSeconds * 1000) / 3;

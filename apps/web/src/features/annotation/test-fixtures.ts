@@ -1,21 +1,61 @@
 import {
-  BulkAnnotateUseCase, DatasetMetrics, ClearRecordUseCase, DatasetRecord, ErrorCode, LoadRecordsUseCase, RepositoryError,
-  type AnswerSyncRepository, type BulkResponseItem, type BulkResponseResult, type FieldProps, type GetRecordsByCriteriaUseCase, type QuestionProps,
-  type FetchWindow, type RecordCriteria, type RecordProps, type RecordsQueue, type RecordResponse, type ResponsePayload, type ResponseRepository,
+  BulkAnnotateUseCase,
+  DatasetMetrics,
+  ClearRecordUseCase,
+  DatasetRecord,
+  ErrorCode,
+  LoadRecordsUseCase,
+  RepositoryError,
+  type AnswerSyncRepository,
+  type BulkResponseItem,
+  type BulkResponseResult,
+  type FieldProps,
+  type GetRecordsByCriteriaUseCase,
+  type QuestionProps,
+  type FetchWindow,
+  type RecordCriteria,
+  type RecordProps,
+  type RecordsQueue,
+  type RecordResponse,
+  type ResponsePayload,
+  type ResponseRepository,
 } from "@tessera/domain";
 import type { AnnotationUseCases } from "./annotation-view-model";
 import { testOfflineAnswers } from "../offline/test-environment";
 
 export const QUESTIONS: QuestionProps[] = [
-  { id: "q1", name: "sentiment", datasetId: "d", title: "Sentiment", required: true, settings: { type: "label_selection", options: [{ value: "positive", text: "Positive" }, { value: "negative", text: "Negative" }, { value: "neutral", text: "Neutral" }] } },
+  {
+    id: "q1",
+    name: "sentiment",
+    datasetId: "d",
+    title: "Sentiment",
+    required: true,
+    settings: {
+      type: "label_selection",
+      options: [
+        { value: "positive", text: "Positive" },
+        { value: "negative", text: "Negative" },
+        { value: "neutral", text: "Neutral" },
+      ],
+    },
+  },
   { id: "q2", name: "comment", datasetId: "d", title: "Comment", required: false, settings: { type: "text", use_markdown: true } },
 ];
 export const FIELDS: FieldProps[] = [{ id: "f1", name: "text", title: "Text", required: true, datasetId: "d", settings: { type: "text" } }];
 
 export function recordProps(i: number, extra: Partial<RecordProps> = {}): RecordProps {
   return {
-    id: `r${i}`, datasetId: "d", fields: { text: `Record number ${i}` }, metadata: null, response: null, suggestions: [],
-    insertedAt: "2026-01-01T00:00:00", updatedAt: "2026-01-01T00:00:00", queryScore: null, taskStatus: "pending", ...extra,
+    id: `r${i}`,
+    datasetId: "d",
+    fields: { text: `Record number ${i}` },
+    metadata: null,
+    response: null,
+    suggestions: [],
+    insertedAt: "2026-01-01T00:00:00",
+    updatedAt: "2026-01-01T00:00:00",
+    queryScore: null,
+    taskStatus: "pending",
+    ...extra,
   };
 }
 
@@ -36,17 +76,33 @@ export class FakeServer implements ResponseRepository, AnswerSyncRepository {
   bulkUnreachable = false;
   agents = [{ questionId: "q1", questionName: "sentiment", agents: ["gpt-4", "human"] }];
   private seq = 0;
-  constructor(public records: RecordProps[], public questions: QuestionProps[] = QUESTIONS, public fields: FieldProps[] = FIELDS) {}
+  constructor(
+    public records: RecordProps[],
+    public questions: QuestionProps[] = QUESTIONS,
+    public fields: FieldProps[] = FIELDS,
+  ) {}
 
   private respond(recordId: string, payload: ResponsePayload, id?: string): RecordResponse {
-    const response: RecordResponse = { id: id ?? `resp${++this.seq}`, recordId, status: payload.status, values: payload.values, updatedAt: "now" };
+    const response: RecordResponse = {
+      id: id ?? `resp${++this.seq}`,
+      recordId,
+      status: payload.status,
+      values: payload.values,
+      updatedAt: "now",
+    };
     this.responses.set(recordId, response);
     return response;
   }
   private async saving(): Promise<void> {
     if (this.saveGate) await this.saveGate;
-    if (this.failSaves > 0) { this.failSaves--; throw new RepositoryError(ErrorCode.ERROR_CREATING_RECORD_RESPONSE, 422); }
-    if (this.unreachable > 0) { this.unreachable--; throw new RepositoryError(ErrorCode.ERROR_CREATING_RECORD_RESPONSE, 503); }
+    if (this.failSaves > 0) {
+      this.failSaves--;
+      throw new RepositoryError(ErrorCode.ERROR_CREATING_RECORD_RESPONSE, 422);
+    }
+    if (this.unreachable > 0) {
+      this.unreachable--;
+      throw new RepositoryError(ErrorCode.ERROR_CREATING_RECORD_RESPONSE, 503);
+    }
   }
   async create(recordId: string, payload: ResponsePayload) {
     await this.saving();
@@ -59,16 +115,24 @@ export class FakeServer implements ResponseRepository, AnswerSyncRepository {
     this.calls.push(`update ${recordId} ${payload.status}`);
     return this.respond(recordId, payload, responseId);
   }
-  async current(recordId: string) { return this.responses.get(recordId) ?? null; }
+  async current(recordId: string) {
+    return this.responses.get(recordId) ?? null;
+  }
   async delete(responseId: string) {
-    for (const [k, r] of this.responses) if (r.id === responseId) { this.responses.delete(k); this.calls.push(`delete ${k}`); }
+    for (const [k, r] of this.responses)
+      if (r.id === responseId) {
+        this.responses.delete(k);
+        this.calls.push(`delete ${k}`);
+      }
   }
   async bulk(items: BulkResponseItem[]): Promise<BulkResponseResult[]> {
     if (this.bulkUnreachable) throw new RepositoryError(ErrorCode.ERROR_CREATING_RECORD_RESPONSE_BULK); // no connection
     this.calls.push(`bulk ${items.length}`);
-    return items.map((i) => this.failBulkFor.has(i.recordId)
-      ? { recordId: i.recordId, success: false as const, error: "boom" }
-      : { recordId: i.recordId, success: true as const, response: this.respond(i.recordId, i) });
+    return items.map((i) =>
+      this.failBulkFor.has(i.recordId)
+        ? { recordId: i.recordId, success: false as const, error: "boom" }
+        : { recordId: i.recordId, success: true as const, response: this.respond(i.recordId, i) },
+    );
   }
 
   getRecords: Pick<GetRecordsByCriteriaUseCase, "execute"> = {
@@ -77,7 +141,12 @@ export class FakeServer implements ResponseRepository, AnswerSyncRepository {
       const matching = this.records.filter((r) => (this.responses.get(r.id)?.status ?? "pending") === criteria.status);
       const slice = matching.slice(window.from - 1, window.from - 1 + window.many).filter((r) => !(window.skipQueued && queue?.has(r.id)));
       const records = slice.map((props, i) => {
-        const record = new DatasetRecord({ ...props, response: this.responses.get(props.id) ?? null }, this.questions, this.fields, window.queuePage + i);
+        const record = new DatasetRecord(
+          { ...props, response: this.responses.get(props.id) ?? null },
+          this.questions,
+          this.fields,
+          window.queuePage + i,
+        );
         record.initialize(criteria.page.mode === "bulk");
         return record;
       });
@@ -86,7 +155,9 @@ export class FakeServer implements ResponseRepository, AnswerSyncRepository {
   };
 
   /** The page's use cases; answers go through a real outbox (in memory) to this server. */
-  useCases(offline = testOfflineAnswers(this)): AnnotationUseCases & { loadRecords: LoadRecordsUseCase } & { offline: ReturnType<typeof testOfflineAnswers> } {
+  useCases(
+    offline = testOfflineAnswers(this),
+  ): AnnotationUseCases & { loadRecords: LoadRecordsUseCase } & { offline: ReturnType<typeof testOfflineAnswers> } {
     const getRecords = this.getRecords as GetRecordsByCriteriaUseCase;
     return {
       offline,

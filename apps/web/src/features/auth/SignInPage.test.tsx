@@ -12,14 +12,20 @@ import { SignInPage } from "./SignInPage";
 
 describe("SignInPage", () => {
   it("keeps typed values, shows the spec's error on a failed login and enables the button again", async () => {
-    const fetch = (async () => new Response(JSON.stringify({ detail: "x" }), { status: 401, headers: { "content-type": "application/json" } })) as typeof globalThis.fetch;
+    const fetch = (async () =>
+      new Response(JSON.stringify({ detail: "x" }), {
+        status: 401,
+        headers: { "content-type": "application/json" },
+      })) as typeof globalThis.fetch;
     const container = createContainer({ storage: new MemoryStorage(), origin: "http://app.test", fetch });
     const session = new SessionViewModel(container.resolve(LoadUserUseCase), container.resolve(SignOutUseCase));
     const router = createMemoryRouter([{ path: "/sign-in", element: <SignInPage /> }], { initialEntries: ["/sign-in"] });
     render(
       <I18nextProvider i18n={await createI18n("en")}>
         <ContainerProvider container={container}>
-          <SessionProvider session={session}><RouterProvider router={router} /></SessionProvider>
+          <SessionProvider session={session}>
+            <RouterProvider router={router} />
+          </SessionProvider>
         </ContainerProvider>
       </I18nextProvider>,
     );

@@ -24,13 +24,35 @@ export const SignInPage = observer(function SignInPage() {
   };
 
   return (
-    <AuthLayout title={t("signIn.title")} subtitle={t("signIn.subtitle")} footer={<p className="auth-form__text">{t("signIn.firstTime")}</p>}>
+    <AuthLayout
+      title={t("signIn.title")}
+      subtitle={t("signIn.subtitle")}
+      footer={<p className="auth-form__text">{t("signIn.firstTime")}</p>}
+    >
       <form onSubmit={onSubmit} noValidate aria-labelledby="auth-title" className="auth-form__form">
         <label htmlFor="username">{t("signIn.username")}</label>
-        <input id="username" name="username" autoComplete="username" autoFocus value={vm.username} onChange={(e) => vm.setUsername(e.target.value)} />
+        <input
+          id="username"
+          name="username"
+          autoComplete="username"
+          autoFocus
+          value={vm.username}
+          onChange={(e) => vm.setUsername(e.target.value)}
+        />
         <label htmlFor="password">{t("signIn.password")}</label>
-        <input id="password" name="password" type="password" autoComplete="current-password" value={vm.password} onChange={(e) => vm.setPassword(e.target.value)} />
-        {vm.errorKey && <p className="form-error" role="alert">{t(vm.errorKey)}</p>}
+        <input
+          id="password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          value={vm.password}
+          onChange={(e) => vm.setPassword(e.target.value)}
+        />
+        {vm.errorKey && (
+          <p className="form-error" role="alert">
+            {t(vm.errorKey)}
+          </p>
+        )}
         <button type="submit" className="button button--primary" disabled={!vm.canSubmit}>
           {vm.submitting ? t("signIn.submitting") : t("signIn.submit")}
         </button>

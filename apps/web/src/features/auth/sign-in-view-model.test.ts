@@ -14,8 +14,16 @@ describe("SignInViewModel", () => {
     expect(vm.canSubmit).toBe(true);
   });
   it("reports the wrong-credentials key and clears the password on failure", async () => {
-    const vm = new SignInViewModel({ execute: async () => { throw new RepositoryError(ErrorCode.ERROR_SIGNING_IN, 401); } } as unknown as SignInUseCase, () => {});
-    vm.setUsername("ana"); vm.setPassword("bad");
+    const vm = new SignInViewModel(
+      {
+        execute: async () => {
+          throw new RepositoryError(ErrorCode.ERROR_SIGNING_IN, 401);
+        },
+      } as unknown as SignInUseCase,
+      () => {},
+    );
+    vm.setUsername("ana");
+    vm.setPassword("bad");
     expect(await vm.submit()).toBe(false);
     expect(vm.errorKey).toBe("signIn.wrongCredentials");
     expect(vm.password).toBe("");
@@ -23,7 +31,8 @@ describe("SignInViewModel", () => {
   it("hands the user over on success", async () => {
     const onSignedIn = vi.fn();
     const vm = new SignInViewModel({ execute: async () => user } as unknown as SignInUseCase, onSignedIn);
-    vm.setUsername("ana"); vm.setPassword("good");
+    vm.setUsername("ana");
+    vm.setPassword("good");
     expect(await vm.submit()).toBe(true);
     expect(onSignedIn).toHaveBeenCalledWith(user);
     expect(vm.errorKey).toBeNull();

@@ -7,7 +7,13 @@ import { QuestionsForm } from "../annotation/questions/QuestionsForm";
 import "../annotation/annotation.css";
 
 /** The live preview of a record: its fields and/or its question form, with the annotation page's components. */
-export const RecordPreview = observer(function RecordPreview({ record, show = "both" }: { record: DatasetRecord; show?: "fields" | "questions" | "both" }) {
+export const RecordPreview = observer(function RecordPreview({
+  record,
+  show = "both",
+}: {
+  record: DatasetRecord;
+  show?: "fields" | "questions" | "both";
+}) {
   const form = useMemo(() => new FormController(), [record]);
   form.track();
   return (

@@ -1,10 +1,18 @@
 import { describe, expect, it, vi } from "vitest";
-import { GetDatasetCreationUseCase, GetFirstRecordFromHubUseCase, type DatasetCreation, type HubRepository, type HubSubsetInfo } from "@tessera/domain";
+import {
+  GetDatasetCreationUseCase,
+  GetFirstRecordFromHubUseCase,
+  type DatasetCreation,
+  type HubRepository,
+  type HubSubsetInfo,
+} from "@tessera/domain";
 import { DatasetCreationViewModel, NEW_WORKSPACE } from "./dataset-creation-view-model";
 
 const REVIEWS: HubSubsetInfo[] = [
   {
-    name: "en", splits: ["train", "test"], features: {
+    name: "en",
+    splits: ["train", "test"],
+    features: {
       id: { _type: "Value", dtype: "string" },
       review: { _type: "Value", dtype: "string" },
       rating: { _type: "Value", dtype: "int32" },
@@ -19,11 +27,25 @@ const REVIEWS: HubSubsetInfo[] = [
   },
   { name: "de", splits: ["train"], features: { text: { _type: "Value", dtype: "string" } } },
 ];
-const ROW = { id: "r-1", review: "Great kettle", rating: 5, price: 9.5, "Helpful Votes": 3, verified: true, sentiment: 1, "Topic Tags": [0], photo: { src: "http://hub/x.png" }, chat: [{ role: "user", content: "hi" }] };
+const ROW = {
+  id: "r-1",
+  review: "Great kettle",
+  rating: 5,
+  price: 9.5,
+  "Helpful Votes": 3,
+  verified: true,
+  sentiment: 1,
+  "Topic Tags": [0],
+  photo: { src: "http://hub/x.png" },
+  chat: [{ role: "user", content: "hi" }],
+};
 
 function setup(options: { missing?: boolean; workspaces?: Array<{ id: string; name: string }>; createResult?: string | null } = {}) {
   const hub: HubRepository = {
-    getDatasetInfo: vi.fn(async (repoId: string) => { if (options.missing) throw new Error("401"); return { repoId, subsets: REVIEWS }; }),
+    getDatasetInfo: vi.fn(async (repoId: string) => {
+      if (options.missing) throw new Error("401");
+      return { repoId, subsets: REVIEWS };
+    }),
     getFirstRow: vi.fn(async () => ROW),
   };
   const create = { execute: vi.fn(async (_c: DatasetCreation) => (options.createResult === undefined ? "new-id" : options.createResult)) };
@@ -52,9 +74,22 @@ describe("DatasetCreationViewModel", () => {
     expect(vm.creation?.subsets.map((s) => s.name)).toEqual(["en", "de"]);
     const s = vm.subset!;
     expect(s.split).toBe("train");
-    expect(s.fields.map((f) => [f.name, f.type, f.required])).toEqual([["id", "text", true], ["review", "text", false], ["verified", "no mapping", false], ["photo", "image", false], ["chat", "chat", false]]);
-    expect(s.metadata.map((m) => [m.name, m.column, m.type])).toEqual([["rating", "rating", "integer"], ["price", "price", "float"], ["helpful_votes", "Helpful Votes", "integer"]]);
-    expect(s.questions.map((q) => [q.name, q.type, q.column])).toEqual([["sentiment", "label_selection", "sentiment"], ["topic_tags", "multi_label_selection", "Topic Tags"]]);
+    expect(s.fields.map((f) => [f.name, f.type, f.required])).toEqual([
+      ["id", "text", true],
+      ["review", "text", false],
+      ["verified", "no mapping", false],
+      ["photo", "image", false],
+      ["chat", "chat", false],
+    ]);
+    expect(s.metadata.map((m) => [m.name, m.column, m.type])).toEqual([
+      ["rating", "rating", "integer"],
+      ["price", "price", "float"],
+      ["helpful_votes", "Helpful Votes", "integer"],
+    ]);
+    expect(s.questions.map((q) => [q.name, q.type, q.column])).toEqual([
+      ["sentiment", "label_selection", "sentiment"],
+      ["topic_tags", "multi_label_selection", "Topic Tags"],
+    ]);
     expect(s.questions[0]!.options.map((o) => o.value)).toEqual(["negative", "positive"]);
     expect(vm.creation!.name).toBe("product-reviews");
     expect(vm.workspaceChoice).toBe("w1");
@@ -73,8 +108,16 @@ describe("DatasetCreationViewModel", () => {
     vm.setColumnType("id", "no mapping");
     vm.setQuestionColumn("topic_tags", null);
     expect(vm.creation!.mapping).toEqual({
-      fields: [{ source: "review", target: "review" }, { source: "price", target: "price" }, { source: "chat", target: "chat" }],
-      metadata: [{ source: "rating", target: "rating" }, { source: "Helpful Votes", target: "helpful_votes" }, { source: "verified", target: "verified" }],
+      fields: [
+        { source: "review", target: "review" },
+        { source: "price", target: "price" },
+        { source: "chat", target: "chat" },
+      ],
+      metadata: [
+        { source: "rating", target: "rating" },
+        { source: "Helpful Votes", target: "helpful_votes" },
+        { source: "verified", target: "verified" },
+      ],
       suggestions: [{ source: "sentiment", target: "sentiment" }],
       external_id: "id",
     });
@@ -110,9 +153,21 @@ describe("DatasetCreationViewModel", () => {
     await vm.load();
     const added = ["label_selection", "multi_label_selection", "rating", "ranking", "text", "span"].map((t) => vm.addQuestion(t as never)!);
     expect(added.map((q) => q.name)).toEqual(["label_selection_2", "multi_label_selection_2", "rating_1", "ranking_1", "text_1", "span_1"]);
-    expect(added.map((q) => q.title)).toEqual(["label selection 2", "multi label selection 2", "rating 1", "ranking 1", "text 1", "span 1"]);
+    expect(added.map((q) => q.title)).toEqual([
+      "label selection 2",
+      "multi label selection 2",
+      "rating 1",
+      "ranking 1",
+      "text 1",
+      "span 1",
+    ]);
     expect(added.map((q) => q.options.map((o) => o.value))).toEqual([
-      ["positive", "negative", "neutral"], ["news", "sports", "international", "politics"], [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10], ["Option 1", "Option 2"], [], ["organisation", "person", "event"],
+      ["positive", "negative", "neutral"],
+      ["news", "sports", "international", "politics"],
+      [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+      ["Option 1", "Option 2"],
+      [],
+      ["organisation", "person", "event"],
     ]);
     expect(added[5]!.settings).toMatchObject({ field: "id", allow_overlapping: true });
     expect(vm.errors).toEqual([]);
@@ -135,10 +190,16 @@ describe("DatasetCreationViewModel", () => {
 
   it("titles added questions in the user's language when the page gives a translator", async () => {
     const { hub } = setup();
-    const vm = new DatasetCreationViewModel("tessera/product-reviews", {
-      getCreation: new GetDatasetCreationUseCase(hub), getFirstRow: new GetFirstRecordFromHubUseCase(hub),
-      getWorkspaces: { execute: async () => [] }, create: { execute: async () => null },
-    }, (type, n) => `${type === "rating" ? "Bewertung" : type} ${n}`);
+    const vm = new DatasetCreationViewModel(
+      "tessera/product-reviews",
+      {
+        getCreation: new GetDatasetCreationUseCase(hub),
+        getFirstRow: new GetFirstRecordFromHubUseCase(hub),
+        getWorkspaces: { execute: async () => [] },
+        create: { execute: async () => null },
+      },
+      (type, n) => `${type === "rating" ? "Bewertung" : type} ${n}`,
+    );
     await vm.load();
     expect(vm.addQuestion("rating")!.title).toBe("Bewertung 1");
   });
@@ -176,7 +237,12 @@ describe("DatasetCreationViewModel", () => {
   it("previews the first row without the external id column, with a fake suggestion for multi-label with more than 3 options", async () => {
     const { vm } = setup();
     await vm.load();
-    expect(vm.preview!.fields.map((f) => [f.name, f.content])).toEqual([["id", ""], ["review", "Great kettle"], ["photo", "http://hub/x.png"], ["chat", [{ role: "user", content: "hi" }]]]);
+    expect(vm.preview!.fields.map((f) => [f.name, f.content])).toEqual([
+      ["id", ""],
+      ["review", "Great kettle"],
+      ["photo", "http://hub/x.png"],
+      ["chat", [{ role: "user", content: "hi" }]],
+    ]);
     vm.setExternalId(null);
     await vm.loadFirstRow();
     expect(vm.preview!.fields[0]!.content).toBe("r-1");
@@ -201,7 +267,10 @@ describe("DatasetCreationViewModel", () => {
     const text = vm.addQuestion("text")!;
     vm.setQuestionColumn(text.name, "review");
     expect(vm.previewSuggestions.map((s) => [s.questionId, s.value])).toEqual([
-      ["q-sentiment", "positive"], ["q-topic_tags", ["a"]], [`q-${rating.name}`, 5], [`q-${text.name}`, "Great kettle"],
+      ["q-sentiment", "positive"],
+      ["q-topic_tags", ["a"]],
+      [`q-${rating.name}`, 5],
+      [`q-${text.name}`, "Great kettle"],
     ]);
     expect(vm.preview!.questions.find((q) => q.name === rating.name)!.answer.value).toBe(5);
     vm.setQuestionColumn("sentiment", null);

@@ -1,9 +1,26 @@
 import { action, computed, makeObservable, observable, observableRef, runInAction } from "mobx";
 import {
-  MESSAGES, convertHubCell, hubSuggestionValue, serverName, uniqueServerName,
-  type CreateDatasetUseCase, type DatasetCreation, type DatasetRecord, type FieldCreation, type FieldProps, type GetDatasetCreationUseCase,
-  type GetFirstRecordFromHubUseCase, type GetWorkspacesUseCase, type HubSubset, type Message, type MetadataType, type QuestionCreation, type QuestionProps,
-  type QuestionType, type SuggestionProps, type Workspace,
+  MESSAGES,
+  convertHubCell,
+  hubSuggestionValue,
+  serverName,
+  uniqueServerName,
+  type CreateDatasetUseCase,
+  type DatasetCreation,
+  type DatasetRecord,
+  type FieldCreation,
+  type FieldProps,
+  type GetDatasetCreationUseCase,
+  type GetFirstRecordFromHubUseCase,
+  type GetWorkspacesUseCase,
+  type HubSubset,
+  type Message,
+  type MetadataType,
+  type QuestionCreation,
+  type QuestionProps,
+  type QuestionType,
+  type SuggestionProps,
+  type Workspace,
 } from "@tessera/domain";
 import { previewRecord } from "./preview-record";
 
@@ -18,16 +35,34 @@ export interface DatasetCreationUseCases {
 export type ColumnType = "text" | "image" | "chat" | "no mapping" | MetadataType;
 export const COLUMN_TYPES: readonly ColumnType[] = ["text", "image", "chat", "no mapping", "terms", "integer", "float"];
 const METADATA_TYPES: readonly string[] = ["terms", "integer", "float"];
-export const ADDABLE_QUESTION_TYPES: readonly QuestionType[] = ["label_selection", "multi_label_selection", "rating", "ranking", "text", "span"];
+export const ADDABLE_QUESTION_TYPES: readonly QuestionType[] = [
+  "label_selection",
+  "multi_label_selection",
+  "rating",
+  "ranking",
+  "text",
+  "span",
+];
 const WITH_LABELS: readonly QuestionType[] = ["label_selection", "multi_label_selection", "span", "ranking"];
 export const NEW_WORKSPACE = "__new__";
 
-export const SPAN_NEEDS_TEXT_FIELD: Message = { key: "datasetCreation.questions.span.needsTextField", text: "A span question needs a text field to annotate" };
-export const AT_LEAST_ONE_FIELD: Message = { key: "datasetCreation.atLeastOneField", text: "At least one column must be mapped to a field." };
-export const AT_LEAST_ONE_REQUIRED_FIELD: Message = { key: "datasetCreation.atLeastOneRequiredField", text: "At least one field must be required." };
+export const SPAN_NEEDS_TEXT_FIELD: Message = {
+  key: "datasetCreation.questions.span.needsTextField",
+  text: "A span question needs a text field to annotate",
+};
+export const AT_LEAST_ONE_FIELD: Message = {
+  key: "datasetCreation.atLeastOneField",
+  text: "At least one column must be mapped to a field.",
+};
+export const AT_LEAST_ONE_REQUIRED_FIELD: Message = {
+  key: "datasetCreation.atLeastOneRequiredField",
+  text: "At least one field must be required.",
+};
 
 /** Question names must match the server's pattern (lower-case letters, digits, _ and -). */
-export function questionName(raw: string): string { return serverName(raw, "question"); }
+export function questionName(raw: string): string {
+  return serverName(raw, "question");
+}
 
 /**
  * Dataset creation from a Hub repository (`/new/:id`): loads the Hub dataset's subsets, splits and
@@ -53,22 +88,62 @@ export class DatasetCreationViewModel {
    * `questionTitle` gives an added question its title in the user's language (the page passes i18next);
    * without it the title is the type with spaces and the number, e.g. "label selection 2".
    */
-  constructor(readonly repoId: string, private readonly useCases: DatasetCreationUseCases, private readonly questionTitle: (type: QuestionType, n: number) => string = (type, n) => `${type.replace(/_/g, " ")} ${n}`) {
+  constructor(
+    readonly repoId: string,
+    private readonly useCases: DatasetCreationUseCases,
+    private readonly questionTitle: (type: QuestionType, n: number) => string = (type, n) => `${type.replace(/_/g, " ")} ${n}`,
+  ) {
     makeObservable(this, {
-      state: observable, creation: observableRef, version: observable, firstRow: observableRef, workspaces: observableRef,
-      workspaceChoice: observable, newWorkspaceName: observable, labelDrafts: observable, creating: observable, failed: observable, createdId: observable,
-      subset: computed, errors: computed, canCreate: computed, preview: computed, previewSuggestions: computed,
-      load: action, selectSubset: action, selectSplit: action, setColumnType: action, setFieldRequired: action, setFieldMarkdown: action,
-      setExternalId: action, addQuestion: action, removeQuestion: action, setQuestionTitle: action, setQuestionRequired: action,
-      setQuestionColumn: action, setLabels: action, moveLabel: action, setRatingRange: action, setSpanField: action, setQuestionMarkdown: action,
-      setName: action, chooseWorkspace: action, setNewWorkspaceName: action,
+      state: observable,
+      creation: observableRef,
+      version: observable,
+      firstRow: observableRef,
+      workspaces: observableRef,
+      workspaceChoice: observable,
+      newWorkspaceName: observable,
+      labelDrafts: observable,
+      creating: observable,
+      failed: observable,
+      createdId: observable,
+      subset: computed,
+      errors: computed,
+      canCreate: computed,
+      preview: computed,
+      previewSuggestions: computed,
+      load: action,
+      selectSubset: action,
+      selectSplit: action,
+      setColumnType: action,
+      setFieldRequired: action,
+      setFieldMarkdown: action,
+      setExternalId: action,
+      addQuestion: action,
+      removeQuestion: action,
+      setQuestionTitle: action,
+      setQuestionRequired: action,
+      setQuestionColumn: action,
+      setLabels: action,
+      moveLabel: action,
+      setRatingRange: action,
+      setSpanField: action,
+      setQuestionMarkdown: action,
+      setName: action,
+      chooseWorkspace: action,
+      setNewWorkspaceName: action,
     });
   }
 
-  track(): number { return this.version; }
-  private touch(): void { this.version++; }
+  track(): number {
+    return this.version;
+  }
+  private touch(): void {
+    this.version++;
+  }
 
-  get subset(): HubSubset | null { void this.version; return this.creation?.selectedSubset ?? null; }
+  get subset(): HubSubset | null {
+    void this.version;
+    return this.creation?.selectedSubset ?? null;
+  }
 
   async load(): Promise<void> {
     this.state = "loading";
@@ -76,7 +151,9 @@ export class DatasetCreationViewModel {
     try {
       creation = await this.useCases.getCreation.execute(this.repoId);
     } catch {
-      runInAction(() => { this.state = "notFound"; });
+      runInAction(() => {
+        this.state = "notFound";
+      });
       return;
     }
     for (const s of creation.subsets) this.prepare(s);
@@ -112,11 +189,25 @@ export class DatasetCreationViewModel {
     const creation = this.creation;
     if (!creation) return;
     const row = await this.useCases.getFirstRow.execute(creation);
-    runInAction(() => { this.firstRow = row; this.touch(); });
+    runInAction(() => {
+      this.firstRow = row;
+      this.touch();
+    });
   }
 
-  selectSubset(name: string): void { this.creation?.selectSubset(name); this.touch(); void this.loadFirstRow(); }
-  selectSplit(split: string): void { const s = this.subset; if (s && s.splits.includes(split)) { s.split = split; this.touch(); void this.loadFirstRow(); } }
+  selectSubset(name: string): void {
+    this.creation?.selectSubset(name);
+    this.touch();
+    void this.loadFirstRow();
+  }
+  selectSplit(split: string): void {
+    const s = this.subset;
+    if (s && s.splits.includes(split)) {
+      s.split = split;
+      this.touch();
+      void this.loadFirstRow();
+    }
+  }
 
   // ---- columns ----
 
@@ -145,9 +236,18 @@ export class DatasetCreationViewModel {
     if (METADATA_TYPES.includes(type)) {
       s.addMetadata(column, type as MetadataType, previousMetadata?.title ?? column);
     } else {
-      s.fields.push({ name: column, title: previous?.title ?? column, required: type !== "no mapping" && (previous?.required ?? false), type: type as FieldCreation["type"], useMarkdown: previous?.useMarkdown ?? false });
+      s.fields.push({
+        name: column,
+        title: previous?.title ?? column,
+        required: type !== "no mapping" && (previous?.required ?? false),
+        type: type as FieldCreation["type"],
+        useMarkdown: previous?.useMarkdown ?? false,
+      });
     }
-    const order = (name: string) => { const i = s.columns.indexOf(name); return i < 0 ? Number.MAX_SAFE_INTEGER : i; };
+    const order = (name: string) => {
+      const i = s.columns.indexOf(name);
+      return i < 0 ? Number.MAX_SAFE_INTEGER : i;
+    };
     s.fields.sort((a, b) => order(a.name) - order(b.name));
     s.metadata.sort((a, b) => order(a.column) - order(b.column));
     // The placeholder 'prompt' field (no column) goes once a real column is a field.
@@ -156,21 +256,48 @@ export class DatasetCreationViewModel {
     const fields = s.fields.filter((f) => f.type !== "no mapping");
     if (fields.length === 1 && fields[0]) fields[0].required = true;
     DatasetCreationViewModel.ensureRequiredField(s);
-    for (const q of s.questions) if (q.type === "span" && !this.textFields.includes(String(q.settings.field))) q.settings = { ...q.settings, field: this.textFields[0] ?? "" };
+    for (const q of s.questions)
+      if (q.type === "span" && !this.textFields.includes(String(q.settings.field)))
+        q.settings = { ...q.settings, field: this.textFields[0] ?? "" };
     this.touch();
   }
 
-  field(column: string): FieldCreation | undefined { return this.subset?.fields.find((f) => f.name === column); }
-  setFieldRequired(column: string, required: boolean): void { const f = this.field(column); if (f) { f.required = required; this.touch(); } }
-  setFieldMarkdown(column: string, value: boolean): void { const f = this.field(column); if (f) { f.useMarkdown = value; this.touch(); } }
+  field(column: string): FieldCreation | undefined {
+    return this.subset?.fields.find((f) => f.name === column);
+  }
+  setFieldRequired(column: string, required: boolean): void {
+    const f = this.field(column);
+    if (f) {
+      f.required = required;
+      this.touch();
+    }
+  }
+  setFieldMarkdown(column: string, value: boolean): void {
+    const f = this.field(column);
+    if (f) {
+      f.useMarkdown = value;
+      this.touch();
+    }
+  }
 
-  get textFields(): string[] { return (this.subset?.fields ?? []).filter((f) => f.type === "text").map((f) => f.name); }
+  get textFields(): string[] {
+    return (this.subset?.fields ?? []).filter((f) => f.type === "text").map((f) => f.name);
+  }
 
-  setExternalId(column: string | null): void { const s = this.subset; if (s) { s.externalId = column; this.touch(); void this.loadFirstRow(); } }
+  setExternalId(column: string | null): void {
+    const s = this.subset;
+    if (s) {
+      s.externalId = column;
+      this.touch();
+      void this.loadFirstRow();
+    }
+  }
 
   // ---- questions ----
 
-  question(name: string): QuestionCreation | undefined { return this.subset?.questions.find((q) => q.name === name); }
+  question(name: string): QuestionCreation | undefined {
+    return this.subset?.questions.find((q) => q.name === name);
+  }
 
   addQuestion(type: QuestionType): QuestionCreation | null {
     const s = this.subset;
@@ -181,14 +308,23 @@ export class DatasetCreationViewModel {
     while (s.questions.some((x) => x !== q && x.name === name)) name = questionName(`${type}_${++n}`);
     q.name = name;
     q.title = this.questionTitle(type, n);
-    if (type === "span") q.settings = { ...q.settings, field: this.textFields.includes("text") ? "text" : this.textFields[0] ?? "" };
+    if (type === "span") q.settings = { ...q.settings, field: this.textFields.includes("text") ? "text" : (this.textFields[0] ?? "") };
     this.touch();
     return q;
   }
 
-
-  removeQuestion(name: string): void { this.subset?.removeQuestion(name); this.labelDrafts.delete(name); this.touch(); }
-  setQuestionTitle(name: string, title: string): void { const q = this.question(name); if (q) { q.title = title; this.touch(); } }
+  removeQuestion(name: string): void {
+    this.subset?.removeQuestion(name);
+    this.labelDrafts.delete(name);
+    this.touch();
+  }
+  setQuestionTitle(name: string, title: string): void {
+    const q = this.question(name);
+    if (q) {
+      q.title = title;
+      this.touch();
+    }
+  }
   setQuestionRequired(name: string, required: boolean): void {
     const s = this.subset;
     const q = this.question(name);
@@ -197,11 +333,27 @@ export class DatasetCreationViewModel {
     s.normalizeRequired();
     this.touch();
   }
-  setQuestionColumn(name: string, column: string | null): void { const q = this.question(name); if (q) { q.column = column; this.touch(); } }
-  setQuestionMarkdown(name: string, value: boolean): void { const q = this.question(name); if (q) { q.settings = { ...q.settings, use_markdown: value }; this.touch(); } }
+  setQuestionColumn(name: string, column: string | null): void {
+    const q = this.question(name);
+    if (q) {
+      q.column = column;
+      this.touch();
+    }
+  }
+  setQuestionMarkdown(name: string, value: boolean): void {
+    const q = this.question(name);
+    if (q) {
+      q.settings = { ...q.settings, use_markdown: value };
+      this.touch();
+    }
+  }
 
-  hasLabels(q: QuestionCreation): boolean { return WITH_LABELS.includes(q.type); }
-  labelsText(q: QuestionCreation): string { return this.labelDrafts.get(q.name) ?? q.options.map((o) => o.text ?? String(o.value)).join(", "); }
+  hasLabels(q: QuestionCreation): boolean {
+    return WITH_LABELS.includes(q.type);
+  }
+  labelsText(q: QuestionCreation): string {
+    return this.labelDrafts.get(q.name) ?? q.options.map((o) => o.text ?? String(o.value)).join(", ");
+  }
 
   /** Comma-separated labels; an empty item stays (and is reported as an empty option). */
   setLabels(name: string, text: string): void {
@@ -241,7 +393,13 @@ export class DatasetCreationViewModel {
     this.touch();
   }
 
-  setSpanField(name: string, field: string): void { const q = this.question(name); if (q) { q.settings = { ...q.settings, field }; this.touch(); } }
+  setSpanField(name: string, field: string): void {
+    const q = this.question(name);
+    if (q) {
+      q.settings = { ...q.settings, field };
+      this.touch();
+    }
+  }
 
   questionErrors(q: QuestionCreation): Message[] {
     void this.version;
@@ -253,15 +411,31 @@ export class DatasetCreationViewModel {
 
   // ---- dataset name and workspace ----
 
-  setName(name: string): void { if (this.creation) { this.creation.name = name; this.touch(); } }
-  chooseWorkspace(choice: string): void { this.workspaceChoice = choice; this.syncWorkspace(); this.touch(); }
-  setNewWorkspaceName(name: string): void { this.newWorkspaceName = name; this.syncWorkspace(); this.touch(); }
+  setName(name: string): void {
+    if (this.creation) {
+      this.creation.name = name;
+      this.touch();
+    }
+  }
+  chooseWorkspace(choice: string): void {
+    this.workspaceChoice = choice;
+    this.syncWorkspace();
+    this.touch();
+  }
+  setNewWorkspaceName(name: string): void {
+    this.newWorkspaceName = name;
+    this.syncWorkspace();
+    this.touch();
+  }
 
   private syncWorkspace(): void {
     const c = this.creation;
     if (!c) return;
     if (this.workspaceChoice === NEW_WORKSPACE) c.workspace = this.newWorkspaceName.trim() ? { name: this.newWorkspaceName.trim() } : null;
-    else { const w = this.workspaces.find((x) => x.id === this.workspaceChoice); c.workspace = w ? { id: w.id, name: w.name } : null; }
+    else {
+      const w = this.workspaces.find((x) => x.id === this.workspaceChoice);
+      c.workspace = w ? { id: w.id, name: w.name } : null;
+    }
   }
 
   // ---- validation, preview, creation ----
@@ -273,7 +447,8 @@ export class DatasetCreationViewModel {
     if (!c) return [];
     const errors = c.validate();
     const s = c.selectedSubset;
-    if (s.questions.some((q) => this.questionErrors(q).length > 0) && !errors.includes(MESSAGES.hasInvalidQuestions)) errors.push(MESSAGES.hasInvalidQuestions);
+    if (s.questions.some((q) => this.questionErrors(q).length > 0) && !errors.includes(MESSAGES.hasInvalidQuestions))
+      errors.push(MESSAGES.hasInvalidQuestions);
     if (c.mapping.fields.length === 0) errors.push(AT_LEAST_ONE_FIELD);
     else if (!s.fields.some((f) => f.type !== "no mapping" && f.required)) errors.push(AT_LEAST_ONE_REQUIRED_FIELD);
     return errors;
@@ -302,7 +477,15 @@ export class DatasetCreationViewModel {
     for (const q of s.questions) {
       if (q.column === null || !q.isValid) continue;
       const value = hubSuggestionValue(q.type, this.cell(q.column));
-      if (value !== null) suggestions.push({ id: `hub-suggestion-${q.name}`, questionId: `q-${q.name}`, questionType: q.type, value, score: null, agent: null });
+      if (value !== null)
+        suggestions.push({
+          id: `hub-suggestion-${q.name}`,
+          questionId: `q-${q.name}`,
+          questionType: q.type,
+          value,
+          score: null,
+          agent: null,
+        });
     }
     return suggestions;
   }
@@ -316,13 +499,25 @@ export class DatasetCreationViewModel {
     for (const f of s.fields) {
       if (f.type === "no mapping") continue;
       fields.push({
-        id: `f-${f.name}`, name: f.name, title: f.title || f.name, required: f.required, datasetId: "preview",
+        id: `f-${f.name}`,
+        name: f.name,
+        title: f.title || f.name,
+        required: f.required,
+        datasetId: "preview",
         settings: f.type === "image" ? { type: "image" } : { type: f.type, use_markdown: f.useMarkdown },
       });
     }
-    const questions: QuestionProps[] = s.questions.filter((q) => q.isValid).map((q) => ({
-      id: `q-${q.name}`, name: q.name, datasetId: "preview", title: q.title || q.name, description: null, required: q.required, settings: q.toSettings(),
-    }));
+    const questions: QuestionProps[] = s.questions
+      .filter((q) => q.isValid)
+      .map((q) => ({
+        id: `q-${q.name}`,
+        name: q.name,
+        datasetId: "preview",
+        title: q.title || q.name,
+        description: null,
+        required: q.required,
+        settings: q.toSettings(),
+      }));
     const values = Object.fromEntries(Object.keys(this.firstRow).map((column) => [column, this.cell(column)]));
     return previewRecord(questions, fields, values, this.previewSuggestions);
   }
@@ -330,13 +525,22 @@ export class DatasetCreationViewModel {
   async create(): Promise<string | null> {
     const c = this.creation;
     if (!c || !this.canCreate) return null;
-    runInAction(() => { this.creating = true; this.failed = false; });
+    runInAction(() => {
+      this.creating = true;
+      this.failed = false;
+    });
     const id = await this.useCases.create.execute(c).catch(() => null);
-    runInAction(() => { this.creating = false; this.createdId = id; this.failed = id === null; });
+    runInAction(() => {
+      this.creating = false;
+      this.createdId = id;
+      this.failed = id === null;
+    });
     if (id === null) {
       // A workspace created on the way now exists: pick it next time.
       const workspaces = await this.useCases.getWorkspaces.execute().catch(() => this.workspaces);
-      runInAction(() => { this.workspaces = workspaces; });
+      runInAction(() => {
+        this.workspaces = workspaces;
+      });
     }
     return id;
   }

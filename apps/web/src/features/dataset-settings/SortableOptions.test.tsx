@@ -4,12 +4,20 @@ import { I18nextProvider } from "react-i18next";
 import { createI18n } from "../../i18n/i18n";
 import { SortableOptions } from "./SortableOptions";
 
-const ITEMS = [{ id: "a", label: "Alpha" }, { id: "b", label: "Beta" }, { id: "c", label: "Gamma" }];
+const ITEMS = [
+  { id: "a", label: "Alpha" },
+  { id: "b", label: "Beta" },
+  { id: "c", label: "Gamma" },
+];
 
 async function setup(locale: "en" | "de" | "es" = "en") {
   const i18n = await createI18n(locale);
   const onMove = vi.fn();
-  render(<I18nextProvider i18n={i18n}><SortableOptions items={ITEMS} onMove={onMove} /></I18nextProvider>);
+  render(
+    <I18nextProvider i18n={i18n}>
+      <SortableOptions items={ITEMS} onMove={onMove} />
+    </I18nextProvider>,
+  );
   return onMove;
 }
 
@@ -21,7 +29,10 @@ describe("SortableOptions", () => {
     expect((screen.getByRole("button", { name: "Move Gamma down" }) as HTMLButtonElement).disabled).toBe(true);
     fireEvent.click(screen.getByRole("button", { name: "Move Beta up" }));
     fireEvent.click(screen.getByRole("button", { name: "Move Beta down" }));
-    expect(onMove.mock.calls).toEqual([[1, 0], [1, 2]]);
+    expect(onMove.mock.calls).toEqual([
+      [1, 0],
+      [1, 2],
+    ]);
     const handle = screen.getByRole("button", { name: "Drag Alpha to reorder" });
     expect(handle.getAttribute("aria-roledescription")).toBe("sortable label");
     expect(handle.tabIndex).toBe(0);

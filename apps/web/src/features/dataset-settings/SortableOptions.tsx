@@ -1,12 +1,22 @@
 import { useRef, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import {
-  DndContext, KeyboardSensor, PointerSensor, closestCenter, useSensor, useSensors,
-  type Announcements, type DragEndEvent, type UniqueIdentifier,
+  DndContext,
+  KeyboardSensor,
+  PointerSensor,
+  closestCenter,
+  useSensor,
+  useSensors,
+  type Announcements,
+  type DragEndEvent,
+  type UniqueIdentifier,
 } from "@dnd-kit/core";
 import { SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from "@dnd-kit/sortable";
 
-export interface SortableOption { id: string; label: string }
+export interface SortableOption {
+  id: string;
+  label: string;
+}
 
 interface Props {
   items: readonly SortableOption[];
@@ -36,7 +46,10 @@ export function SortableOptions({ items, onMove, children, className = "" }: Pro
   // dnd-kit reports the start position as a first "over": keep saying "picked up" until the item really moves.
   const moved = useRef(false);
   const announcements: Announcements = {
-    onDragStart: ({ active }) => { moved.current = false; return said("pickedUp", active.id); },
+    onDragStart: ({ active }) => {
+      moved.current = false;
+      return said("pickedUp", active.id);
+    },
     onDragOver: ({ active, over }) => {
       if (!over) return undefined;
       if (over.id !== active.id) moved.current = true;
@@ -52,13 +65,17 @@ export function SortableOptions({ items, onMove, children, className = "" }: Pro
   };
   return (
     <DndContext
-      sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd}
+      sensors={sensors}
+      collisionDetection={closestCenter}
+      onDragEnd={onDragEnd}
       accessibility={{ announcements, screenReaderInstructions: { draggable: t("datasetSettings.sortable.instructions") } }}
     >
       <SortableContext items={items.map((i) => i.id)} strategy={verticalListSortingStrategy}>
         <ol className={`sortable-options ${className}`.trim()}>
           {items.map((item, index) => (
-            <SortableRow key={item.id} item={item} index={index} count={items.length} onMove={onMove}>{children?.(item, index)}</SortableRow>
+            <SortableRow key={item.id} item={item} index={index} count={items.length} onMove={onMove}>
+              {children?.(item, index)}
+            </SortableRow>
           ))}
         </ol>
       </SortableContext>
@@ -66,23 +83,59 @@ export function SortableOptions({ items, onMove, children, className = "" }: Pro
   );
 }
 
-function SortableRow({ item, index, count, onMove, children }: { item: SortableOption; index: number; count: number; onMove: (from: number, to: number) => void; children: ReactNode }) {
+function SortableRow({
+  item,
+  index,
+  count,
+  onMove,
+  children,
+}: {
+  item: SortableOption;
+  index: number;
+  count: number;
+  onMove: (from: number, to: number) => void;
+  children: ReactNode;
+}) {
   const { t } = useTranslation();
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({
-    id: item.id, attributes: { roleDescription: t("datasetSettings.sortable.roleDescription") },
+    id: item.id,
+    attributes: { roleDescription: t("datasetSettings.sortable.roleDescription") },
   });
-  const style = { transform: transform ? `translate3d(${Math.round(transform.x)}px, ${Math.round(transform.y)}px, 0)` : undefined, transition };
+  const style = {
+    transform: transform ? `translate3d(${Math.round(transform.x)}px, ${Math.round(transform.y)}px, 0)` : undefined,
+    transition,
+  };
   return (
     <li ref={setNodeRef} style={style} className={`settings-option${isDragging ? " settings-option--dragging" : ""}`} data-option={item.id}>
       <button
-        ref={setActivatorNodeRef} type="button" className="button button--small sortable-option__handle"
-        {...attributes} {...listeners} aria-label={t("datasetSettings.sortable.handle", { label: item.label })}
+        ref={setActivatorNodeRef}
+        type="button"
+        className="button button--small sortable-option__handle"
+        {...attributes}
+        {...listeners}
+        aria-label={t("datasetSettings.sortable.handle", { label: item.label })}
       >
         <span aria-hidden="true">⠿</span>
       </button>
       {children ?? <span className="sortable-option__label">{item.label}</span>}
-      <button type="button" className="button button--small" disabled={index === 0} aria-label={t("datasetSettings.questions.moveUp", { label: item.label })} onClick={() => onMove(index, index - 1)}>↑</button>
-      <button type="button" className="button button--small" disabled={index === count - 1} aria-label={t("datasetSettings.questions.moveDown", { label: item.label })} onClick={() => onMove(index, index + 1)}>↓</button>
+      <button
+        type="button"
+        className="button button--small"
+        disabled={index === 0}
+        aria-label={t("datasetSettings.questions.moveUp", { label: item.label })}
+        onClick={() => onMove(index, index - 1)}
+      >
+        ↑
+      </button>
+      <button
+        type="button"
+        className="button button--small"
+        disabled={index === count - 1}
+        aria-label={t("datasetSettings.questions.moveDown", { label: item.label })}
+        onClick={() => onMove(index, index + 1)}
+      >
+        ↓
+      </button>
     </li>
   );
 }

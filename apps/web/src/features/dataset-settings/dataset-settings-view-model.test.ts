@@ -1,27 +1,90 @@
 import { describe, expect, it, vi } from "vitest";
 import {
-  Dataset, DeleteDatasetUseCase, Field, MetadataProperty, Question, UpdateDatasetSettingUseCase, UpdateFieldSettingUseCase,
-  UpdateMetadataSettingUseCase, UpdateQuestionSettingUseCase, UpdateVectorSettingUseCase, Vector,
-  type DatasetManagementRepository, type DatasetSettings, type FieldRepository, type MetadataRepository, type QuestionRepository, type VectorRepository,
+  Dataset,
+  DeleteDatasetUseCase,
+  Field,
+  MetadataProperty,
+  Question,
+  UpdateDatasetSettingUseCase,
+  UpdateFieldSettingUseCase,
+  UpdateMetadataSettingUseCase,
+  UpdateQuestionSettingUseCase,
+  UpdateVectorSettingUseCase,
+  Vector,
+  type DatasetManagementRepository,
+  type DatasetSettings,
+  type FieldRepository,
+  type MetadataRepository,
+  type QuestionRepository,
+  type VectorRepository,
 } from "@tessera/domain";
 import { DatasetSettingsViewModel } from "./dataset-settings-view-model";
 
 function settings(): DatasetSettings {
   const dataset = new Dataset({
-    id: "d1", name: "reviews", guidelines: "Read twice", status: "ready", workspaceId: "w1", workspaceName: "team", allowExtraMetadata: false,
-    distribution: { strategy: "overlap", minSubmitted: 1 }, metadata: null, createdAt: "2026-01-01", updatedAt: "2026-01-01T00:00:00", lastActivityAt: "2026-01-01",
+    id: "d1",
+    name: "reviews",
+    guidelines: "Read twice",
+    status: "ready",
+    workspaceId: "w1",
+    workspaceName: "team",
+    allowExtraMetadata: false,
+    distribution: { strategy: "overlap", minSubmitted: 1 },
+    metadata: null,
+    createdAt: "2026-01-01",
+    updatedAt: "2026-01-01T00:00:00",
+    lastActivityAt: "2026-01-01",
   });
-  const label = new Question({ id: "q1", name: "label", datasetId: "d1", title: "Label", description: "Pick one", required: true, settings: { type: "label_selection", options: ["a", "b", "c", "d"].map((v) => ({ value: v, text: v.toUpperCase() })) } });
-  const span = new Question({ id: "q2", name: "span", datasetId: "d1", title: "Entities", description: null, required: false, settings: { type: "span", field: "text", options: [{ value: "PER", text: "Person" }, { value: "ORG", text: "Org" }] } });
-  const field = new Field({ id: "f1", name: "text", title: "Text", required: true, datasetId: "d1", settings: { type: "text", use_markdown: false } });
-  const metadata = new MetadataProperty({ id: "m1", name: "price", title: "Price", settings: { type: "float" }, visibleForAnnotators: true, datasetId: "d1" });
+  const label = new Question({
+    id: "q1",
+    name: "label",
+    datasetId: "d1",
+    title: "Label",
+    description: "Pick one",
+    required: true,
+    settings: { type: "label_selection", options: ["a", "b", "c", "d"].map((v) => ({ value: v, text: v.toUpperCase() })) },
+  });
+  const span = new Question({
+    id: "q2",
+    name: "span",
+    datasetId: "d1",
+    title: "Entities",
+    description: null,
+    required: false,
+    settings: {
+      type: "span",
+      field: "text",
+      options: [
+        { value: "PER", text: "Person" },
+        { value: "ORG", text: "Org" },
+      ],
+    },
+  });
+  const field = new Field({
+    id: "f1",
+    name: "text",
+    title: "Text",
+    required: true,
+    datasetId: "d1",
+    settings: { type: "text", use_markdown: false },
+  });
+  const metadata = new MetadataProperty({
+    id: "m1",
+    name: "price",
+    title: "Price",
+    settings: { type: "float" },
+    visibleForAnnotators: true,
+    datasetId: "d1",
+  });
   const vector = new Vector({ id: "v1", name: "emb", title: "Embedding", dimensions: 3, datasetId: "d1" });
   return { dataset, questions: [label, span], fields: [field], metadata: [metadata], vectors: [vector], isFull: true };
 }
 
 function setup(options: { responses?: boolean; failing?: boolean } = {}) {
   const s = settings();
-  const fail = () => { throw new Error("422"); };
+  const fail = () => {
+    throw new Error("422");
+  };
   const datasets = {
     update: vi.fn(async () => (options.failing ? fail() : { updatedAt: "2026-02-02T00:00:00" })),
     delete: vi.fn(async () => undefined),
@@ -154,10 +217,22 @@ describe("DatasetSettingsViewModel", () => {
     vm.setVisibleOptions(label, 1);
     expect(label.settings.visible_options).toBe(3);
     expect(await vm.save(label)).toBe(true);
-    expect(updated).toHaveBeenCalledWith("q1", expect.objectContaining({
-      title: "Label", description: null,
-      settings: expect.objectContaining({ visible_options: 3, options: [{ value: "b", text: "B" }, { value: "a", text: "A" }, { value: "c", text: "C" }, { value: "d", text: "Delta" }] }),
-    }));
+    expect(updated).toHaveBeenCalledWith(
+      "q1",
+      expect.objectContaining({
+        title: "Label",
+        description: null,
+        settings: expect.objectContaining({
+          visible_options: 3,
+          options: [
+            { value: "b", text: "B" },
+            { value: "a", text: "A" },
+            { value: "c", text: "C" },
+            { value: "d", text: "Delta" },
+          ],
+        }),
+      }),
+    );
     expect(label.updatedAt).toBe("2026-03-03T00:00:00");
     expect(vm.isModified(label)).toBe(false);
     vm.setOptionText(label, 0, " ");

@@ -1,10 +1,23 @@
 import { action, computed, makeObservable, observable, observableRef, runInAction } from "mobx";
 import {
-  VISIBLE_OPTIONS_MIN_OPTIONS, isHslColor,
-  type DatasetPart, type DatasetSettings, type DeleteDatasetUseCase, type Field, type HasDatasetResponsesUseCase,
-  type LoadDatasetWithSettingsUseCase, type Message, type MetadataProperty, type Question, type QuestionOption,
-  type UpdateDatasetSettingUseCase, type UpdateFieldSettingUseCase, type UpdateMetadataSettingUseCase,
-  type UpdateQuestionSettingUseCase, type UpdateVectorSettingUseCase, type Vector,
+  VISIBLE_OPTIONS_MIN_OPTIONS,
+  isHslColor,
+  type DatasetPart,
+  type DatasetSettings,
+  type DeleteDatasetUseCase,
+  type Field,
+  type HasDatasetResponsesUseCase,
+  type LoadDatasetWithSettingsUseCase,
+  type Message,
+  type MetadataProperty,
+  type Question,
+  type QuestionOption,
+  type UpdateDatasetSettingUseCase,
+  type UpdateFieldSettingUseCase,
+  type UpdateMetadataSettingUseCase,
+  type UpdateQuestionSettingUseCase,
+  type UpdateVectorSettingUseCase,
+  type Vector,
 } from "@tessera/domain";
 import { MESSAGES } from "@tessera/domain";
 
@@ -48,51 +61,109 @@ export class DatasetSettingsViewModel {
   deleting = false;
   deleted = false;
 
-  constructor(private readonly datasetId: string, private readonly useCases: DatasetSettingsUseCases) {
+  constructor(
+    private readonly datasetId: string,
+    private readonly useCases: DatasetSettingsUseCases,
+  ) {
     makeObservable(this, {
-      state: observable, settings: observableRef, version: observable, tab: observable, saving: observable, outcomes: observable,
-      distributionLocked: observable, confirmingDelete: observable, deleting: observable, deleted: observable,
+      state: observable,
+      settings: observableRef,
+      version: observable,
+      tab: observable,
+      saving: observable,
+      outcomes: observable,
+      distributionLocked: observable,
+      confirmingDelete: observable,
+      deleting: observable,
+      deleted: observable,
       dataset: computed,
-      load: action, setTab: action, edit: action, setGuidelines: action, setMinSubmitted: action, cancelDataset: action,
-      cancel: action, setTitle: action, setDescription: action, setUseMarkdown: action, setVisibleForAnnotators: action,
-      moveOption: action, moveOptionTo: action, setOptionText: action, setOptionColor: action, setVisibleOptions: action, setSuggestionsFirst: action,
-      askDelete: action, cancelDelete: action,
+      load: action,
+      setTab: action,
+      edit: action,
+      setGuidelines: action,
+      setMinSubmitted: action,
+      cancelDataset: action,
+      cancel: action,
+      setTitle: action,
+      setDescription: action,
+      setUseMarkdown: action,
+      setVisibleForAnnotators: action,
+      moveOption: action,
+      moveOptionTo: action,
+      setOptionText: action,
+      setOptionColor: action,
+      setVisibleOptions: action,
+      setSuggestionsFirst: action,
+      askDelete: action,
+      cancelDelete: action,
     });
   }
 
   /** Components read this to re-render after an entity mutation. */
-  track(): number { return this.version; }
+  track(): number {
+    return this.version;
+  }
 
-  get dataset() { return this.settings?.dataset ?? null; }
+  get dataset() {
+    return this.settings?.dataset ?? null;
+  }
 
   async load(user: { isAdminOrOwner: boolean }): Promise<void> {
-    if (!user.isAdminOrOwner) { this.state = "notAllowed"; return; }
+    if (!user.isAdminOrOwner) {
+      this.state = "notAllowed";
+      return;
+    }
     this.state = "loading";
     try {
       const [settings, hasResponses] = await Promise.all([
         this.useCases.load.execute(this.datasetId, user),
         this.useCases.hasResponses.execute(this.datasetId),
       ]);
-      runInAction(() => { this.settings = settings; this.distributionLocked = hasResponses; this.state = "ready"; this.version++; });
+      runInAction(() => {
+        this.settings = settings;
+        this.distributionLocked = hasResponses;
+        this.state = "ready";
+        this.version++;
+      });
     } catch {
-      runInAction(() => { this.state = "failed"; });
+      runInAction(() => {
+        this.state = "failed";
+      });
     }
   }
 
-  setTab(tab: SettingsTab): void { this.tab = tab; }
+  setTab(tab: SettingsTab): void {
+    this.tab = tab;
+  }
 
   /** Runs a mutation of an entity and re-renders. */
-  edit(mutate: () => void): void { mutate(); this.version++; }
+  edit(mutate: () => void): void {
+    mutate();
+    this.version++;
+  }
 
-  isSaving(key: string): boolean { return this.saving.has(key); }
-  outcome(key: string): SaveOutcome | undefined { return this.outcomes.get(key); }
+  isSaving(key: string): boolean {
+    return this.saving.has(key);
+  }
+  outcome(key: string): SaveOutcome | undefined {
+    return this.outcomes.get(key);
+  }
 
   // ---- dataset info ----
 
-  setGuidelines(text: string): void { const d = this.dataset; if (d) { d.guidelines = text; this.version++; } }
+  setGuidelines(text: string): void {
+    const d = this.dataset;
+    if (d) {
+      d.guidelines = text;
+      this.version++;
+    }
+  }
   setMinSubmitted(value: number): void {
     const d = this.dataset;
-    if (d && !this.distributionLocked) { d.distribution = { ...d.distribution, minSubmitted: value }; this.version++; }
+    if (d && !this.distributionLocked) {
+      d.distribution = { ...d.distribution, minSubmitted: value };
+      this.version++;
+    }
   }
 
   datasetErrors(part: Exclude<DatasetPart, "allowExtraMetadata">): Message[] {
@@ -108,31 +179,47 @@ export class DatasetSettingsViewModel {
     return d.isModified(part) && d.isValid(part);
   }
 
-  cancelDataset(part: DatasetPart): void { this.dataset?.restore(part); this.version++; }
+  cancelDataset(part: DatasetPart): void {
+    this.dataset?.restore(part);
+    this.version++;
+  }
 
   async saveDataset(part: DatasetPart): Promise<boolean> {
     const d = this.dataset;
     if (!d) return false;
     if (part !== "allowExtraMetadata" && !d.isValid(part)) return false;
-    return this.run(`dataset:${part}`, () => this.useCases.updateDataset.execute(d, part), async (ok) => {
-      // The server refuses distribution changes once responses exist: lock the setting with its message.
-      if (!ok && part === "distribution" && (await this.useCases.hasResponses.execute(d.id))) runInAction(() => { this.distributionLocked = true; });
-    });
+    return this.run(
+      `dataset:${part}`,
+      () => this.useCases.updateDataset.execute(d, part),
+      async (ok) => {
+        // The server refuses distribution changes once responses exist: lock the setting with its message.
+        if (!ok && part === "distribution" && (await this.useCases.hasResponses.execute(d.id)))
+          runInAction(() => {
+            this.distributionLocked = true;
+          });
+      },
+    );
   }
 
   /** The allow-extra-metadata switch saves at once. */
   async toggleAllowExtraMetadata(value: boolean): Promise<boolean> {
     const d = this.dataset;
     if (!d) return false;
-    this.edit(() => { d.allowExtraMetadata = value; });
+    this.edit(() => {
+      d.allowExtraMetadata = value;
+    });
     return this.saveDataset("allowExtraMetadata");
   }
 
-  get distributionMessage(): Message | null { return this.distributionLocked ? MESSAGES.updateDistributionWithExistingResponses : null; }
+  get distributionMessage(): Message | null {
+    return this.distributionLocked ? MESSAGES.updateDistributionWithExistingResponses : null;
+  }
 
   // ---- fields, questions, metadata, vectors ----
 
-  key(item: Editable): string { return `${this.kindOf(item)}:${item.id}`; }
+  key(item: Editable): string {
+    return `${this.kindOf(item)}:${item.id}`;
+  }
   private kindOf(item: Editable): "question" | "field" | "metadata" | "vector" {
     const s = this.settings;
     if (s?.questions.includes(item as Question)) return "question";
@@ -141,13 +228,27 @@ export class DatasetSettingsViewModel {
     return "vector";
   }
 
-  setTitle(item: Editable, title: string): void { item.title = title; this.version++; }
-  setDescription(question: Question, description: string): void { question.description = description; this.version++; }
-  setUseMarkdown(item: Question | Field, value: boolean): void { item.settings = { ...item.settings, use_markdown: value }; this.version++; }
-  setVisibleForAnnotators(property: MetadataProperty, value: boolean): void { property.visibleForAnnotators = value; this.version++; }
+  setTitle(item: Editable, title: string): void {
+    item.title = title;
+    this.version++;
+  }
+  setDescription(question: Question, description: string): void {
+    question.description = description;
+    this.version++;
+  }
+  setUseMarkdown(item: Question | Field, value: boolean): void {
+    item.settings = { ...item.settings, use_markdown: value };
+    this.version++;
+  }
+  setVisibleForAnnotators(property: MetadataProperty, value: boolean): void {
+    property.visibleForAnnotators = value;
+    this.version++;
+  }
 
   /** Moves a label option by `delta` places (label order, up/down buttons). */
-  moveOption(question: Question, index: number, delta: number): void { this.moveOptionTo(question, index, index + delta); }
+  moveOption(question: Question, index: number, delta: number): void {
+    this.moveOptionTo(question, index, index + delta);
+  }
 
   /** Moves the label option at `from` to `to` (label order, drag and drop); out-of-range moves do nothing. */
   moveOptionTo(question: Question, from: number, to: number): void {
@@ -161,18 +262,27 @@ export class DatasetSettingsViewModel {
   }
 
   setOptionText(question: Question, index: number, text: string): void {
-    question.settings = { ...question.settings, options: (question.settings.options ?? []).map((o, i) => (i === index ? { ...o, text } : o)) };
+    question.settings = {
+      ...question.settings,
+      options: (question.settings.options ?? []).map((o, i) => (i === index ? { ...o, text } : o)),
+    };
     this.version++;
   }
 
   setOptionColor(question: Question, index: number, color: string): void {
-    question.settings = { ...question.settings, options: (question.settings.options ?? []).map((o, i) => (i === index ? { ...o, color } : o)) };
+    question.settings = {
+      ...question.settings,
+      options: (question.settings.options ?? []).map((o, i) => (i === index ? { ...o, color } : o)),
+    };
     this.version++;
   }
 
   /** Visible labels: from 3 up to the number of options (only offered with more than 3 options). */
   hasVisibleOptions(question: Question): boolean {
-    return ["label_selection", "multi_label_selection", "span"].includes(question.type) && (question.settings.options ?? []).length > VISIBLE_OPTIONS_MIN_OPTIONS;
+    return (
+      ["label_selection", "multi_label_selection", "span"].includes(question.type) &&
+      (question.settings.options ?? []).length > VISIBLE_OPTIONS_MIN_OPTIONS
+    );
   }
   setVisibleOptions(question: Question, value: number): void {
     const max = (question.settings.options ?? []).length;
@@ -191,66 +301,97 @@ export class DatasetSettingsViewModel {
     const v = item.validate() as { title: Message[]; description?: Message[]; options?: Message[] };
     const options = [...(v.options ?? [])];
     // Option labels may be edited but never emptied.
-    if ("answer" in item && (item.settings.options ?? []).some((o: QuestionOption) => o.text !== undefined && o.text.trim() === "")) options.push(MESSAGES.optionsWithoutLabel);
+    if ("answer" in item && (item.settings.options ?? []).some((o: QuestionOption) => o.text !== undefined && o.text.trim() === ""))
+      options.push(MESSAGES.optionsWithoutLabel);
     return { title: v.title, description: v.description ?? [], options };
   }
 
   /** Whether one span option's colour is invalid (not HSL). */
-  colorInvalid(option: QuestionOption): boolean { return option.color !== undefined && !isHslColor(option.color); }
+  colorInvalid(option: QuestionOption): boolean {
+    return option.color !== undefined && !isHslColor(option.color);
+  }
 
-  isModified(item: Editable): boolean { this.track(); return item.isModified; }
+  isModified(item: Editable): boolean {
+    this.track();
+    return item.isModified;
+  }
 
   canUpdate(item: Editable): boolean {
     const e = this.errors(item);
     return item.isModified && !this.saving.has(this.key(item)) && e.title.length + e.description.length + e.options.length === 0;
   }
 
-  cancel(item: Editable): void { item.restore(); this.outcomes.delete(this.key(item)); this.version++; }
+  cancel(item: Editable): void {
+    item.restore();
+    this.outcomes.delete(this.key(item));
+    this.version++;
+  }
 
   async save(item: Editable): Promise<boolean> {
     if (!this.canUpdate(item)) return false;
     const kind = this.kindOf(item);
     const run = () => {
       switch (kind) {
-        case "question": return this.useCases.updateQuestion.execute(item as Question);
-        case "field": return this.useCases.updateField.execute(item as Field);
-        case "metadata": return this.useCases.updateMetadata.execute(item as MetadataProperty);
-        case "vector": return this.useCases.updateVector.execute(item as Vector);
+        case "question":
+          return this.useCases.updateQuestion.execute(item as Question);
+        case "field":
+          return this.useCases.updateField.execute(item as Field);
+        case "metadata":
+          return this.useCases.updateMetadata.execute(item as MetadataProperty);
+        case "vector":
+          return this.useCases.updateVector.execute(item as Vector);
       }
     };
     return this.run(this.key(item), run);
   }
 
   private async run(key: string, save: () => Promise<boolean>, after?: (ok: boolean) => Promise<void>): Promise<boolean> {
-    runInAction(() => { this.saving.add(key); });
+    runInAction(() => {
+      this.saving.add(key);
+    });
     let ok = false;
     try {
       ok = await save();
     } catch {
       ok = false;
     }
-    runInAction(() => { this.saving.delete(key); this.outcomes.set(key, ok ? "saved" : "reverted"); this.version++; });
+    runInAction(() => {
+      this.saving.delete(key);
+      this.outcomes.set(key, ok ? "saved" : "reverted");
+      this.version++;
+    });
     await after?.(ok);
     return ok;
   }
 
   // ---- danger zone ----
 
-  askDelete(): void { this.confirmingDelete = true; }
-  cancelDelete(): void { this.confirmingDelete = false; }
+  askDelete(): void {
+    this.confirmingDelete = true;
+  }
+  cancelDelete(): void {
+    this.confirmingDelete = false;
+  }
 
   async confirmDelete(): Promise<boolean> {
     const d = this.dataset;
     if (!d || this.deleting) return false;
-    runInAction(() => { this.deleting = true; });
+    runInAction(() => {
+      this.deleting = true;
+    });
     try {
       await this.useCases.deleteDataset.execute(d.id);
-      runInAction(() => { this.deleted = true; this.confirmingDelete = false; });
+      runInAction(() => {
+        this.deleted = true;
+        this.confirmingDelete = false;
+      });
       return true;
     } catch {
       return false;
     } finally {
-      runInAction(() => { this.deleting = false; });
+      runInAction(() => {
+        this.deleting = false;
+      });
     }
   }
 }

@@ -3,11 +3,21 @@ import { fireEvent, screen, within } from "@testing-library/react";
 import { json, renderApp } from "../../app/test-app";
 
 const dataset = (id: string, name: string, updated: string) => ({
-  id, name, guidelines: null, status: "ready", workspace_id: "w1", allow_extra_metadata: false,
-  distribution: { strategy: "overlap", min_submitted: 1 }, metadata: null, inserted_at: "2026-01-01T00:00:00", updated_at: updated, last_activity_at: updated,
+  id,
+  name,
+  guidelines: null,
+  status: "ready",
+  workspace_id: "w1",
+  allow_extra_metadata: false,
+  distribution: { strategy: "overlap", min_submitted: 1 },
+  metadata: null,
+  inserted_at: "2026-01-01T00:00:00",
+  updated_at: updated,
+  last_activity_at: updated,
 });
 const api = (path: string) => {
-  if (path === "/api/v1/me/datasets") return json({ items: [dataset("d1", "imdb reviews", "2026-02-01T00:00:00"), dataset("d2", "banking", "2026-03-01T00:00:00")] });
+  if (path === "/api/v1/me/datasets")
+    return json({ items: [dataset("d1", "imdb reviews", "2026-02-01T00:00:00"), dataset("d2", "banking", "2026-03-01T00:00:00")] });
   if (path === "/api/v1/me/workspaces") return json({ items: [{ id: "w1", name: "team" }] });
   if (path === "/api/v1/datasets/d1/progress") return json({ total: 3, completed: 1, pending: 2 });
   if (path === "/api/v1/datasets/d2/progress") return json({ total: 0, completed: 0, pending: 0 });
@@ -18,7 +28,10 @@ describe("HomePage", () => {
   it("lists datasets with links to annotation, team progress, search and sorting", async () => {
     await renderApp("/", { loggedIn: true, api });
     const table = await screen.findByRole("table");
-    const names = () => within(table).getAllByRole("rowheader").map((c) => c.textContent);
+    const names = () =>
+      within(table)
+        .getAllByRole("rowheader")
+        .map((c) => c.textContent);
     expect(names()).toEqual(["banking", "imdb reviews"]);
     expect(within(table).getByRole("link", { name: "imdb reviews" }).getAttribute("href")).toBe("/dataset/d1/annotation-mode");
     const bar = await within(table).findByRole("progressbar", { name: "1 of 3 records completed (33.33%)" });

@@ -33,7 +33,9 @@ export const HomePage = observer(function HomePage() {
   const list = useResolve(ListDatasetsUseCase);
   const progress = useResolve(GetDatasetProgressUseCase);
   const vm = useMemo(() => new HomeViewModel(list, progress), [list, progress]);
-  useEffect(() => { void vm.load(); }, [vm]);
+  useEffect(() => {
+    void vm.load();
+  }, [vm]);
   const admin = session.user?.isAdminOrOwner ?? false;
 
   return (
@@ -42,13 +44,29 @@ export const HomePage = observer(function HomePage() {
         <h1>{t("home.yourDatasets")}</h1>
         {vm.datasets.length > 0 && (
           <div className="search-box">
-            <label htmlFor="dataset-search" className="visually-hidden">{t("home.search")}</label>
-            <input id="dataset-search" type="search" placeholder={t("home.search")} value={vm.search} onChange={(e) => vm.setSearch(e.target.value)} />
+            <label htmlFor="dataset-search" className="visually-hidden">
+              {t("home.search")}
+            </label>
+            <input
+              id="dataset-search"
+              type="search"
+              placeholder={t("home.search")}
+              value={vm.search}
+              onChange={(e) => vm.setSearch(e.target.value)}
+            />
           </div>
         )}
       </div>
-      {vm.loading && <p aria-busy="true" className="muted">{t("common.loading")}</p>}
-      {vm.failed && <p role="alert" className="form-error">{t("home.loadError")}</p>}
+      {vm.loading && (
+        <p aria-busy="true" className="muted">
+          {t("common.loading")}
+        </p>
+      )}
+      {vm.failed && (
+        <p role="alert" className="form-error">
+          {t("home.loadError")}
+        </p>
+      )}
       {vm.isEmpty && (
         <section className="empty-state" aria-live="polite">
           <h2>{t("home.noneYet")}</h2>
@@ -72,7 +90,9 @@ const DatasetTable = observer(function DatasetTable({ vm }: { vm: HomeViewModel 
   const { t, i18n } = useTranslation();
   return (
     <>
-      <p className="muted" role="status">{t("home.found", { count: vm.visible.length })}</p>
+      <p className="muted" role="status">
+        {t("home.found", { count: vm.visible.length })}
+      </p>
       <div className="table-scroll">
         <table className="dataset-table">
           <thead>
@@ -83,7 +103,9 @@ const DatasetTable = observer(function DatasetTable({ vm }: { vm: HomeViewModel 
                   <th key={column.key} scope="col" aria-sort={active ? (vm.sortDirection === "asc" ? "ascending" : "descending") : "none"}>
                     <button type="button" className="sort-button" onClick={() => vm.sortBy(column.key)}>
                       {t(column.label)}
-                      <span aria-hidden="true" className="sort-button__icon">{active ? (vm.sortDirection === "asc" ? "▲" : "▼") : "↕"}</span>
+                      <span aria-hidden="true" className="sort-button__icon">
+                        {active ? (vm.sortDirection === "asc" ? "▲" : "▼") : "↕"}
+                      </span>
                     </button>
                   </th>
                 );
@@ -95,12 +117,20 @@ const DatasetTable = observer(function DatasetTable({ vm }: { vm: HomeViewModel 
               const p = vm.progress.get(d.id);
               return (
                 <tr key={d.id}>
-                  <th scope="row"><PrefetchLink to={paths.annotation(d.id)}>{d.name}</PrefetchLink></th>
+                  <th scope="row">
+                    <PrefetchLink to={paths.annotation(d.id)}>{d.name}</PrefetchLink>
+                  </th>
                   <td data-label={t("home.columns.workspace")}>{d.workspaceName}</td>
                   <td data-label={t("home.columns.created")}>{formatDate(d.createdAt, i18n.language)}</td>
                   <td data-label={t("home.columns.updated")}>{formatDate(d.updatedAt, i18n.language)}</td>
                   <td className="dataset-table__progress" data-label={t("home.columns.progress")}>
-                    {p === "loading" || p === undefined ? <span className="skeleton" aria-label={t("common.loading")} /> : p === "failed" ? <span className="muted">—</span> : <ProgressBar progress={p} />}
+                    {p === "loading" || p === undefined ? (
+                      <span className="skeleton" aria-label={t("common.loading")} />
+                    ) : p === "failed" ? (
+                      <span className="muted">—</span>
+                    ) : (
+                      <ProgressBar progress={p} />
+                    )}
                   </td>
                 </tr>
               );
@@ -130,9 +160,19 @@ const HomeSidebar = observer(function HomeSidebar({ vm, admin }: { vm: HomeViewM
           <h2 id="hub-import-title">{t("home.hub.title")}</h2>
           <p>{t("home.hub.text")}</p>
           <form onSubmit={onImport} className="hub-import">
-            <label htmlFor="hub-repo-id" className="visually-hidden">{t("home.hub.label")}</label>
-            <input id="hub-repo-id" type="text" placeholder={t("home.hub.placeholder")} value={vm.repoId} onChange={(e) => vm.setRepoId(e.target.value)} />
-            <button type="submit" className="button button--primary" disabled={!vm.importPath}>{t("home.hub.button")}</button>
+            <label htmlFor="hub-repo-id" className="visually-hidden">
+              {t("home.hub.label")}
+            </label>
+            <input
+              id="hub-repo-id"
+              type="text"
+              placeholder={t("home.hub.placeholder")}
+              value={vm.repoId}
+              onChange={(e) => vm.setRepoId(e.target.value)}
+            />
+            <button type="submit" className="button button--primary" disabled={!vm.importPath}>
+              {t("home.hub.button")}
+            </button>
           </form>
         </section>
       )}
@@ -141,10 +181,16 @@ const HomeSidebar = observer(function HomeSidebar({ vm, admin }: { vm: HomeViewM
         <section className="card" aria-labelledby="python-import-title">
           <div className="card__title-row">
             <h2 id="python-import-title">{t("home.python.title")}</h2>
-            <CopyButton text={snippet} label={t("home.python.copy")} onCopied={() => toasts.notify({ message: t("common.copied"), type: "success" })} />
+            <CopyButton
+              text={snippet}
+              label={t("home.python.copy")}
+              onCopied={() => toasts.notify({ message: t("common.copied"), type: "success" })}
+            />
           </div>
           <p>{t("home.python.text")}</p>
-          <pre className="code" tabIndex={0} aria-label={t("home.python.title")}><code>{snippet}</code></pre>
+          <pre className="code" tabIndex={0} aria-label={t("home.python.title")}>
+            <code>{snippet}</code>
+          </pre>
         </section>
       )}
       {admin && (
@@ -152,7 +198,11 @@ const HomeSidebar = observer(function HomeSidebar({ vm, admin }: { vm: HomeViewM
           <h2 id="examples-title">{t("home.examples.title")}</h2>
           <p>{t("home.examples.text")}</p>
           <ul className="link-list">
-            {EXAMPLE_DATASETS.map((repo) => <li key={repo}><PrefetchLink to={paths.newDataset(repo)}>{repo}</PrefetchLink></li>)}
+            {EXAMPLE_DATASETS.map((repo) => (
+              <li key={repo}>
+                <PrefetchLink to={paths.newDataset(repo)}>{repo}</PrefetchLink>
+              </li>
+            ))}
           </ul>
         </section>
       )}
@@ -160,8 +210,18 @@ const HomeSidebar = observer(function HomeSidebar({ vm, admin }: { vm: HomeViewM
         <h2 id="guides-title">{t("home.guides.title")}</h2>
         <p>{t("home.guides.text")}</p>
         <ul className="link-list">
-          {GUIDES.map((g) => <li key={g.key}><a href={g.href} target="_blank" rel="noreferrer noopener">{t(`home.guides.${g.key}`)}</a></li>)}
-          <li><a href={DEMO_URL} target="_blank" rel="noreferrer noopener">{t("home.demo")}</a></li>
+          {GUIDES.map((g) => (
+            <li key={g.key}>
+              <a href={g.href} target="_blank" rel="noreferrer noopener">
+                {t(`home.guides.${g.key}`)}
+              </a>
+            </li>
+          ))}
+          <li>
+            <a href={DEMO_URL} target="_blank" rel="noreferrer noopener">
+              {t("home.demo")}
+            </a>
+          </li>
         </ul>
       </section>
     </>

@@ -2,12 +2,30 @@ import { describe, expect, it } from "vitest";
 import { Dataset, Progress, type GetDatasetProgressUseCase, type ListDatasetsUseCase } from "@tessera/domain";
 import { HomeViewModel, pythonSnippet } from "./home-view-model";
 
-const ds = (id: string, name: string, workspace: string, created: string, updated: string) => new Dataset({
-  id, name, guidelines: null, status: "ready", workspaceId: workspace, workspaceName: workspace, allowExtraMetadata: false,
-  distribution: { strategy: "overlap", minSubmitted: 1 }, metadata: null, createdAt: created, updatedAt: updated, lastActivityAt: updated,
-});
+const ds = (id: string, name: string, workspace: string, created: string, updated: string) =>
+  new Dataset({
+    id,
+    name,
+    guidelines: null,
+    status: "ready",
+    workspaceId: workspace,
+    workspaceName: workspace,
+    allowExtraMetadata: false,
+    distribution: { strategy: "overlap", minSubmitted: 1 },
+    metadata: null,
+    createdAt: created,
+    updatedAt: updated,
+    lastActivityAt: updated,
+  });
 const list = (items: Dataset[]) => ({ execute: async () => items }) as unknown as ListDatasetsUseCase;
-const progress = (map: Record<string, Progress | Error>) => ({ execute: async (id: string) => { const p = map[id]; if (p instanceof Error) throw p; return p; } }) as unknown as GetDatasetProgressUseCase;
+const progress = (map: Record<string, Progress | Error>) =>
+  ({
+    execute: async (id: string) => {
+      const p = map[id];
+      if (p instanceof Error) throw p;
+      return p;
+    },
+  }) as unknown as GetDatasetProgressUseCase;
 
 const a = ds("a", "imdb", "team", "2026-01-01T00:00:00", "2026-03-01T00:00:00");
 const b = ds("b", "Banking77", "research", "2026-02-01T00:00:00", "2026-02-15T00:00:00");

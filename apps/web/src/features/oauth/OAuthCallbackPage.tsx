@@ -20,15 +20,21 @@ export const OAuthCallbackPage = observer(function OAuthCallbackPage() {
   const signIn = useResolve(SignInWithOAuthUseCase);
   const vm = useMemo(() => new OAuthCallbackViewModel(signIn, (user) => session.setUser(user)), [signIn, session]);
   useEffect(() => {
-    void vm.exchange(provider, location.search).then((target) => { if (target) navigate(target, { replace: true }); });
+    void vm.exchange(provider, location.search).then((target) => {
+      if (target) navigate(target, { replace: true });
+    });
   }, [vm, provider, location.search, navigate]);
 
   const name = providerDisplayName(provider);
   if (vm.status === "failed") {
     return (
       <AuthLayout title={t("oauth.failedTitle")}>
-        <p className="form-error" role="alert">{t("oauth.failed", { provider: name })}</p>
-        <Link className="button button--primary" to="/sign-in?omitCTA=true">{t("oauth.backToSignIn")}</Link>
+        <p className="form-error" role="alert">
+          {t("oauth.failed", { provider: name })}
+        </p>
+        <Link className="button button--primary" to="/sign-in?omitCTA=true">
+          {t("oauth.backToSignIn")}
+        </Link>
       </AuthLayout>
     );
   }

@@ -14,13 +14,20 @@ export const OAuthProviderButtons = observer(function OAuthProviderButtons() {
   const load = useResolve(LoadOAuthProvidersUseCase);
   const start = useResolve(StartOAuthSignInUseCase);
   const vm = useMemo(() => new OAuthProvidersViewModel(load, start, windowNavigator), [load, start]);
-  useEffect(() => { void vm.load(); }, [vm]);
+  useEffect(() => {
+    void vm.load();
+  }, [vm]);
   if (vm.providers.length === 0) return null;
   return (
     <div className="oauth-providers">
       <p className="oauth-providers__or">{t("oauth.or")}</p>
       {vm.providers.map((p) => (
-        <button key={p.name} type="button" className="button button--secondary oauth-providers__button" onClick={() => vm.signInWith(p.name, location.search)}>
+        <button
+          key={p.name}
+          type="button"
+          className="button button--secondary oauth-providers__button"
+          onClick={() => vm.signInWith(p.name, location.search)}
+        >
           {t("oauth.signInWith", { provider: providerDisplayName(p.name) })}
         </button>
       ))}

@@ -21,10 +21,15 @@ export const WelcomeHfSignInPage = observer(function WelcomeHfSignInPage() {
   const environment = useResolve(GetEnvironmentUseCase);
   const load = useResolve(LoadOAuthProvidersUseCase);
   const start = useResolve(StartOAuthSignInUseCase);
-  const vm = useMemo(() => new WelcomeViewModel(environment, new OAuthProvidersViewModel(load, start, windowNavigator)), [environment, load, start]);
+  const vm = useMemo(
+    () => new WelcomeViewModel(environment, new OAuthProvidersViewModel(load, start, windowNavigator)),
+    [environment, load, start],
+  );
   const usernameSignIn = `/sign-in?${new URLSearchParams({ ...Object.fromEntries(new URLSearchParams(location.search)), omitCTA: "true" }).toString()}`;
   useEffect(() => {
-    void vm.load().then((offered) => { if (!offered) navigate(usernameSignIn, { replace: true }); });
+    void vm.load().then((offered) => {
+      if (!offered) navigate(usernameSignIn, { replace: true });
+    });
   }, [vm, navigate, usernameSignIn]);
 
   if (!vm.loaded) return <PageLoading />;
@@ -38,7 +43,9 @@ export const WelcomeHfSignInPage = observer(function WelcomeHfSignInPage() {
         <button type="button" className="button button--primary" onClick={() => vm.providers.signInWith(HF_PROVIDER, location.search)}>
           {t("oauth.signInWith", { provider: "Hugging Face" })}
         </button>
-        <Link className="button button--secondary" to={usernameSignIn}>{t("welcome.signInWithUsername")}</Link>
+        <Link className="button button--secondary" to={usernameSignIn}>
+          {t("welcome.signInWithUsername")}
+        </Link>
       </div>
     </AuthLayout>
   );

@@ -15,7 +15,9 @@ export const windowNavigator: BrowserNavigator = {
     }
   },
   assign: (url) => window.location.assign(url),
-  openNewWindow: (url) => { window.open(url, "_blank", "noopener"); },
+  openNewWindow: (url) => {
+    window.open(url, "_blank", "noopener");
+  },
 };
 
 /** Display names of known providers; others show their configured name. */

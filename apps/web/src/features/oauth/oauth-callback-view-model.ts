@@ -9,7 +9,10 @@ export class OAuthCallbackViewModel {
   status: CallbackStatus = "exchanging";
   private started: Promise<string | null> | null = null;
 
-  constructor(private readonly signIn: SignInWithOAuthUseCase, private readonly onSignedIn: (user: User) => void) {
+  constructor(
+    private readonly signIn: SignInWithOAuthUseCase,
+    private readonly onSignedIn: (user: User) => void,
+  ) {
     makeObservable(this, { status: observable });
   }
 
@@ -21,7 +24,9 @@ export class OAuthCallbackViewModel {
         this.onSignedIn(user);
         return localTarget(redirectTo);
       } catch {
-        runInAction(() => { this.status = "failed"; });
+        runInAction(() => {
+          this.status = "failed";
+        });
         return null;
       }
     })();

@@ -7,7 +7,15 @@ import type { BrowserNavigator } from "./browser-navigator";
 
 const SPACE = {
   argilla: { show_huggingface_space_persistent_storage_warning: true },
-  huggingface: { space_id: "team/annotate", space_title: "Annotate", space_subdomain: "team-annotate", space_host: "team-annotate.hf.space", space_repo_name: "annotate", space_author_name: "team", space_persistent_storage_enabled: true },
+  huggingface: {
+    space_id: "team/annotate",
+    space_title: "Annotate",
+    space_subdomain: "team-annotate",
+    space_host: "team-annotate.hf.space",
+    space_repo_name: "annotate",
+    space_author_name: "team",
+    space_persistent_storage_enabled: true,
+  },
 };
 const providers = (items: { name: string }[]) => (path: string) => (path === "/api/v1/oauth2/providers" ? json({ items }) : undefined);
 
@@ -31,7 +39,9 @@ describe("OAuth callback page", () => {
     const { router } = await renderApp("/oauth/huggingface/callback?code=c1&state=s1", {
       api: (p) => {
         seen.push(p);
-        return p === "/api/v1/oauth2/providers/huggingface/access-token" ? json({ access_token: "jwt", token_type: "bearer", redirect_to: "/user-settings" }) : undefined;
+        return p === "/api/v1/oauth2/providers/huggingface/access-token"
+          ? json({ access_token: "jwt", token_type: "bearer", redirect_to: "/user-settings" })
+          : undefined;
       },
     });
     await waitFor(() => expect(router.state.location.pathname).toBe("/user-settings"));
@@ -88,7 +98,10 @@ describe("OAuthProvidersViewModel", () => {
   };
   const make = (embedded: boolean) => {
     const navigator: BrowserNavigator = { isEmbedded: () => embedded, assign: vi.fn(), openNewWindow: vi.fn() };
-    return { navigator, vm: new OAuthProvidersViewModel(new LoadOAuthProvidersUseCase(repo), new StartOAuthSignInUseCase(repo), navigator) };
+    return {
+      navigator,
+      vm: new OAuthProvidersViewModel(new LoadOAuthProvidersUseCase(repo), new StartOAuthSignInUseCase(repo), navigator),
+    };
   };
 
   it("navigates in the same window, passing the current query on (without omitCTA)", () => {

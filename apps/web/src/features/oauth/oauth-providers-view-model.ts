@@ -17,11 +17,16 @@ export class OAuthProvidersViewModel {
 
   async load(): Promise<OAuthProvider[]> {
     const providers = await this.loadProviders.execute();
-    runInAction(() => { this.providers = providers; this.loaded = true; });
+    runInAction(() => {
+      this.providers = providers;
+      this.loaded = true;
+    });
     return providers;
   }
 
-  has(name: string): boolean { return this.providers.some((p) => p.name === name); }
+  has(name: string): boolean {
+    return this.providers.some((p) => p.name === name);
+  }
 
   /** Goes to the provider with the current query (e.g. the remembered redirect); a new window when embedded. */
   signInWith(provider: string, search: string): void {

@@ -10,11 +10,19 @@ export const OutboxStatus = observer(function OutboxStatus() {
   const choices = offline.conflicts.length + offline.refused.length;
   if (!offline.userId || (offline.waiting === 0 && choices === 0)) return null;
   return (
-    <div className="outbox-status" role="status" aria-label={t("offline.status")} data-outbox-waiting={offline.waiting} data-outbox-choices={choices}>
+    <div
+      className="outbox-status"
+      role="status"
+      aria-label={t("offline.status")}
+      data-outbox-waiting={offline.waiting}
+      data-outbox-choices={choices}
+    >
       {offline.waiting > 0 && <span className="outbox-status__count">{t("offline.waiting", { count: offline.waiting })}</span>}
       {choices > 0 && <span className="outbox-status__choices">{t("offline.choices", { count: choices })}</span>}
       {offline.waiting > 0 && offline.online && (
-        <button type="button" className="button button--ghost" onClick={() => offline.sendNow()}>{t("offline.sendNow")}</button>
+        <button type="button" className="button button--ghost" onClick={() => offline.sendNow()}>
+          {t("offline.sendNow")}
+        </button>
       )}
     </div>
   );

@@ -12,8 +12,18 @@ export const SignOutPrompt = observer(function SignOutPrompt() {
     <div className="sign-out-prompt" role="alertdialog" aria-labelledby="sign-out-title" aria-describedby="sign-out-text">
       <h2 id="sign-out-title">{t("offline.signOut.title")}</h2>
       <p id="sign-out-text">{t("offline.signOut.text", { answers: unsent.answers, forms: unsent.forms })}</p>
-      <button type="button" className="button button--primary" onClick={() => offline.cancelSignOut()}>{t("offline.signOut.stay")}</button>
-      <button type="button" className="button" onClick={() => { void offline.confirmSignOut(); }}>{t("offline.signOut.anyway")}</button>
+      <button type="button" className="button button--primary" onClick={() => offline.cancelSignOut()}>
+        {t("offline.signOut.stay")}
+      </button>
+      <button
+        type="button"
+        className="button"
+        onClick={() => {
+          void offline.confirmSignOut();
+        }}
+      >
+        {t("offline.signOut.anyway")}
+      </button>
     </div>
   );
 });

@@ -5,11 +5,15 @@ import { AnnotationViewModel } from "../annotation/annotation-view-model";
 import { FakeServer, recordProps } from "../annotation/test-fixtures";
 import { testOfflineAnswers } from "./test-environment";
 
-const flush = async (n = 20) => { for (let i = 0; i < n; i++) await new Promise((r) => setTimeout(r, 0)); };
+const flush = async (n = 20) => {
+  for (let i = 0; i < n; i++) await new Promise((r) => setTimeout(r, 0));
+};
 
 async function page(server: FakeServer, offline: ReturnType<typeof testOfflineAnswers>, mode: "focus" | "bulk" = "focus") {
   const useCases = server.useCases(offline);
-  const vm = new AnnotationViewModel("d", useCases, new RecordCriteria({ datasetId: "d", page: new PageCriteria(1, mode) }), { autosaveMs: 60_000 });
+  const vm = new AnnotationViewModel("d", useCases, new RecordCriteria({ datasetId: "d", page: new PageCriteria(1, mode) }), {
+    autosaveMs: 60_000,
+  });
   await vm.load();
   await flush();
   return vm;

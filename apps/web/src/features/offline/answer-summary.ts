@@ -6,11 +6,13 @@ const isRank = (v: unknown): v is RankingItem => typeof v === "object" && v !== 
 /** One answer as a short text: labels joined, ranks in order, spans as label [start-end]. */
 export function answerText(value: AnswerValue): string {
   if (!Array.isArray(value)) return String(value);
-  return (value as unknown[]).map((item) => {
-    if (isSpan(item)) return `${item.label} [${item.start}-${item.end}]`;
-    if (isRank(item)) return `${item.rank ?? "-"}. ${item.value}`;
-    return String(item);
-  }).join(", ");
+  return (value as unknown[])
+    .map((item) => {
+      if (isSpan(item)) return `${item.label} [${item.start}-${item.end}]`;
+      if (isRank(item)) return `${item.rank ?? "-"}. ${item.value}`;
+      return String(item);
+    })
+    .join(", ");
 }
 
 /** An answer's values as (question name, text) rows, for both sides of a conflict (the union of their questions). */

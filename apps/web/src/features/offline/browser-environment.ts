@@ -12,13 +12,19 @@ export function browserOfflineEnvironment(win: Window = window): OfflineEnvironm
       const offline = () => listener(false);
       win.addEventListener("online", online);
       win.addEventListener("offline", offline);
-      return () => { win.removeEventListener("online", online); win.removeEventListener("offline", offline); };
+      return () => {
+        win.removeEventListener("online", online);
+        win.removeEventListener("offline", offline);
+      };
     },
-    withLock: <T>(name: string, task: () => Promise<T>): Promise<T> => (win.navigator.locks ? win.navigator.locks.request(name, task) as Promise<T> : task()),
+    withLock: <T>(name: string, task: () => Promise<T>): Promise<T> =>
+      win.navigator.locks ? (win.navigator.locks.request(name, task) as Promise<T>) : task(),
     notify: (userId) => channel?.postMessage({ userId }),
     onNotice(listener) {
       if (!channel) return () => {};
-      const onMessage = (event: MessageEvent<{ userId?: unknown }>) => { if (typeof event.data?.userId === "string") listener(event.data.userId); };
+      const onMessage = (event: MessageEvent<{ userId?: unknown }>) => {
+        if (typeof event.data?.userId === "string") listener(event.data.userId);
+      };
       channel.addEventListener("message", onMessage);
       return () => channel.removeEventListener("message", onMessage);
     },

@@ -5,7 +5,9 @@ import { FIELDS, QUESTIONS, recordProps } from "../annotation/test-fixtures";
 import { AnswerConflictError } from "./offline-answers-view-model";
 import { ManualOfflineEnvironment, testOfflineAnswers } from "./test-environment";
 
-const flush = async (n = 20) => { for (let i = 0; i < n; i++) await new Promise((r) => setTimeout(r, 0)); };
+const flush = async (n = 20) => {
+  for (let i = 0; i < n; i++) await new Promise((r) => setTimeout(r, 0));
+};
 function record(i: number, response: RecordResponse | null = null, sentiment = "positive"): DatasetRecord {
   const r = new DatasetRecord(recordProps(i, { response }), QUESTIONS, FIELDS, i);
   r.initialize();
@@ -29,7 +31,15 @@ describe("OfflineAnswersViewModel", () => {
     env.fireTimers();
     const responses = await Promise.all(delivered);
     expect(responses.map((r) => r.recordId)).toEqual(["r1", "r2", "r3", "r4", "r5"]);
-    expect(server.calls.filter((c) => c.startsWith("create"))).toEqual(["create r1", "create r1", "create r1", "create r2", "create r3", "create r4", "create r5"]);
+    expect(server.calls.filter((c) => c.startsWith("create"))).toEqual([
+      "create r1",
+      "create r1",
+      "create r1",
+      "create r2",
+      "create r3",
+      "create r4",
+      "create r5",
+    ]);
     expect(server.responses.size).toBe(5);
     expect(offline.waiting).toBe(0);
   });
@@ -108,7 +118,9 @@ describe("OfflineAnswersViewModel", () => {
     const { offline, env, outbox, drafts } = testOfflineAnswers(server);
     await offline.send(record(1), "submitted");
     let signedOut = 0;
-    await offline.requestSignOut(() => { signedOut++; });
+    await offline.requestSignOut(() => {
+      signedOut++;
+    });
     expect(signedOut).toBe(1);
 
     await offline.setUser("u1");
@@ -118,12 +130,16 @@ describe("OfflineAnswersViewModel", () => {
     const typed = record(3);
     await offline.keep(typed);
     await flush();
-    await offline.requestSignOut(() => { signedOut++; });
+    await offline.requestSignOut(() => {
+      signedOut++;
+    });
     expect(signedOut).toBe(1);
     expect(offline.signOutPrompt).toEqual({ answers: 1, forms: 1 });
     offline.cancelSignOut();
     expect(await outbox.list("u1")).toHaveLength(1);
-    await offline.requestSignOut(() => { signedOut++; });
+    await offline.requestSignOut(() => {
+      signedOut++;
+    });
     await offline.confirmSignOut();
     expect(signedOut).toBe(2);
     expect(await outbox.list("u1")).toEqual([]);

@@ -1,9 +1,21 @@
 import { action, computed, makeObservable, observable, observableRef, runInAction, when } from "mobx";
 import {
   retryDelay,
-  type AnswerValues, type ClearOfflineAnswersUseCase, type ConflictChoice, type DatasetRecord, type GetUnsentWorkUseCase, type KeepFormDraftUseCase,
-  type ListQueuedAnswersUseCase, type OutboxEntry, type QueueAnswerUseCase, type RecordResponse, type ResolveQueuedAnswerUseCase,
-  type ResponseStatus, type RestoreFormDraftUseCase, type SendNextAnswerUseCase, type UnsentWork,
+  type AnswerValues,
+  type ClearOfflineAnswersUseCase,
+  type ConflictChoice,
+  type DatasetRecord,
+  type GetUnsentWorkUseCase,
+  type KeepFormDraftUseCase,
+  type ListQueuedAnswersUseCase,
+  type OutboxEntry,
+  type QueueAnswerUseCase,
+  type RecordResponse,
+  type ResolveQueuedAnswerUseCase,
+  type ResponseStatus,
+  type RestoreFormDraftUseCase,
+  type SendNextAnswerUseCase,
+  type UnsentWork,
 } from "@tessera/domain";
 
 /** What the view model needs from the domain (narrowed so tests can pass the real use cases over other stores). */
@@ -35,15 +47,30 @@ export interface OfflineEnvironment {
 
 /** A queued answer the server had a newer version of: the annotator chooses (see `resolve`). */
 export class AnswerConflictError extends Error {
-  constructor(readonly entry: OutboxEntry, readonly server: RecordResponse | null) { super("answer conflict"); this.name = "AnswerConflictError"; }
+  constructor(
+    readonly entry: OutboxEntry,
+    readonly server: RecordResponse | null,
+  ) {
+    super("answer conflict");
+    this.name = "AnswerConflictError";
+  }
 }
 
 /** A queued answer the server refused (4xx): kept in the outbox until retried or dropped. */
 export class AnswerRefusedError extends Error {
-  constructor(readonly entry: OutboxEntry, readonly status: number) { super(`answer refused (${status})`); this.name = "AnswerRefusedError"; }
+  constructor(
+    readonly entry: OutboxEntry,
+    readonly status: number,
+  ) {
+    super(`answer refused (${status})`);
+    this.name = "AnswerRefusedError";
+  }
 }
 
-interface Waiter { resolve: (response: RecordResponse) => void; reject: (error: Error) => void }
+interface Waiter {
+  resolve: (response: RecordResponse) => void;
+  reject: (error: Error) => void;
+}
 
 /**
  * The signed-in user's answers that are only on this device: every Submit, Save as draft, Discard (and bulk
@@ -71,45 +98,80 @@ export class OfflineAnswersViewModel {
   private timer: unknown = null;
   private readonly stops: Array<() => void> = [];
 
-  constructor(private readonly useCases: OfflineAnswersUseCases, private readonly env: OfflineEnvironment) {
+  constructor(
+    private readonly useCases: OfflineAnswersUseCases,
+    private readonly env: OfflineEnvironment,
+  ) {
     this.online = env.isOnline();
     makeObservable<OfflineAnswersViewModel, "setEntries">(this, {
-      userId: observable, entries: observableRef, online: observable, retryAt: observable, restored: observable,
-      waiting: computed, conflicts: computed, refused: computed, setEntries: action, markRestored: action, signOutPrompt: observableRef, cancelSignOut: action,
+      userId: observable,
+      entries: observableRef,
+      online: observable,
+      retryAt: observable,
+      restored: observable,
+      waiting: computed,
+      conflicts: computed,
+      refused: computed,
+      setEntries: action,
+      markRestored: action,
+      signOutPrompt: observableRef,
+      cancelSignOut: action,
     });
-    this.stops.push(env.onConnectivity((online) => {
-      runInAction(() => { this.online = online; });
-      if (online) this.sendNow();
-    }));
-    this.stops.push(env.onNotice((userId) => {
-      if (userId !== this.userId) return;
-      void this.refresh();
-      this.kick();
-    }));
+    this.stops.push(
+      env.onConnectivity((online) => {
+        runInAction(() => {
+          this.online = online;
+        });
+        if (online) this.sendNow();
+      }),
+    );
+    this.stops.push(
+      env.onNotice((userId) => {
+        if (userId !== this.userId) return;
+        void this.refresh();
+        this.kick();
+      }),
+    );
   }
 
   /** Answers waiting to be sent. */
-  get waiting(): number { return this.entries.filter((e) => e.state === "waiting").length; }
+  get waiting(): number {
+    return this.entries.filter((e) => e.state === "waiting").length;
+  }
   /** Answers the server had a newer version of: the annotator chooses. */
-  get conflicts(): OutboxEntry[] { return this.entries.filter((e) => e.state === "conflict"); }
+  get conflicts(): OutboxEntry[] {
+    return this.entries.filter((e) => e.state === "conflict");
+  }
   /** Answers the server refused, kept until retried or dropped. */
-  get refused(): OutboxEntry[] { return this.entries.filter((e) => e.state === "rejected"); }
+  get refused(): OutboxEntry[] {
+    return this.entries.filter((e) => e.state === "rejected");
+  }
   /** Anything not on the server yet (the page warns before it is left). */
-  get hasUnsent(): boolean { return this.entries.length > 0; }
+  get hasUnsent(): boolean {
+    return this.entries.length > 0;
+  }
 
-  isQueued(recordId: string): boolean { return this.entries.some((e) => e.recordId === recordId); }
+  isQueued(recordId: string): boolean {
+    return this.entries.some((e) => e.recordId === recordId);
+  }
 
   /** The signed-in user changed (sign-in, sign-out, reload): their outbox is loaded and sent. */
   async setUser(userId: string | null): Promise<void> {
     if (userId === this.userId) return;
-    runInAction(() => { this.userId = userId; this.restored.clear(); this.retryAt = null; });
+    runInAction(() => {
+      this.userId = userId;
+      this.restored.clear();
+      this.retryAt = null;
+    });
     this.setEntries([]);
     if (!userId) return;
     await this.refresh();
     this.kick();
   }
 
-  private setEntries(entries: OutboxEntry[]): void { this.entries = entries; }
+  private setEntries(entries: OutboxEntry[]): void {
+    this.entries = entries;
+  }
 
   private async refresh(): Promise<void> {
     const userId = this.userId;
@@ -140,7 +202,7 @@ export class OfflineAnswersViewModel {
     const { entry, replaced } = await this.inOrder(() => this.useCases.queue.execute(userId, record, status, values));
     const delivered = new Promise<RecordResponse>((resolve, reject) => {
       // an earlier answer for the record that this one replaced is delivered with it
-      const moved = replaced !== null ? this.waiters.get(replaced) ?? [] : [];
+      const moved = replaced !== null ? (this.waiters.get(replaced) ?? []) : [];
       if (replaced !== null) this.waiters.delete(replaced);
       this.waiters.set(entry.seq, [...(this.waiters.get(entry.seq) ?? []), ...moved, { resolve, reject }]);
     });
@@ -174,15 +236,21 @@ export class OfflineAnswersViewModel {
     return restored;
   }
 
-  markRestored(recordId: string): void { this.restored.add(recordId); }
+  markRestored(recordId: string): void {
+    this.restored.add(recordId);
+  }
 
   /** Whether the record's form was restored from this device in this session and still differs from the server's. */
-  holdsRestoredWork(record: DatasetRecord): boolean { return this.restored.has(record.id) && record.isModified; }
+  holdsRestoredWork(record: DatasetRecord): boolean {
+    return this.restored.has(record.id) && record.isModified;
+  }
 
   /** Called with every answer the server took (also those queued in an earlier session or another tab). */
   onDelivered(listener: (recordId: string, response: RecordResponse) => void): () => void {
     this.delivered.add(listener);
-    return () => { this.delivered.delete(listener); };
+    return () => {
+      this.delivered.delete(listener);
+    };
   }
 
   /** The annotator's choice on a conflict (or a refused answer: 'mine' retries, 'theirs' drops). */
@@ -196,8 +264,13 @@ export class OfflineAnswersViewModel {
 
   /** Tries at once (the 'Send now' button, the connection coming back). */
   sendNow(): void {
-    if (this.timer !== null) { this.env.clearTimer(this.timer); this.timer = null; }
-    runInAction(() => { this.retryAt = null; });
+    if (this.timer !== null) {
+      this.env.clearTimer(this.timer);
+      this.timer = null;
+    }
+    runInAction(() => {
+      this.retryAt = null;
+    });
     this.kick();
   }
 
@@ -209,12 +282,19 @@ export class OfflineAnswersViewModel {
     const userId = this.userId;
     if (!userId || !this.online) return; // offline: the 'online' event starts it
     if (this.retryAt !== null) return; // backing off after a failure: the timer (or 'Send now') starts it
-    if (this.draining) { this.again = true; return; }
-    this.draining = this.env.withLock(`tessera-outbox-${userId}`, () => this.drain(userId))
+    if (this.draining) {
+      this.again = true;
+      return;
+    }
+    this.draining = this.env
+      .withLock(`tessera-outbox-${userId}`, () => this.drain(userId))
       .catch(() => undefined)
       .finally(() => {
         this.draining = null;
-        if (this.again) { this.again = false; this.kick(); }
+        if (this.again) {
+          this.again = false;
+          this.kick();
+        }
       });
   }
 
@@ -248,10 +328,14 @@ export class OfflineAnswersViewModel {
 
   private scheduleRetry(ms: number): void {
     if (this.timer !== null) this.env.clearTimer(this.timer);
-    runInAction(() => { this.retryAt = Date.now() + ms; });
+    runInAction(() => {
+      this.retryAt = Date.now() + ms;
+    });
     this.timer = this.env.setTimer(() => {
       this.timer = null;
-      runInAction(() => { this.retryAt = null; });
+      runInAction(() => {
+        this.retryAt = null;
+      });
       this.kick();
     }, ms);
   }
@@ -281,20 +365,30 @@ export class OfflineAnswersViewModel {
    */
   async requestSignOut(signOut: () => void): Promise<void> {
     const result = await this.prepareSignOut();
-    if (result === "clean") { signOut(); return; }
+    if (result === "clean") {
+      signOut();
+      return;
+    }
     this.signedOut = signOut;
-    runInAction(() => { this.signOutPrompt = result; });
+    runInAction(() => {
+      this.signOutPrompt = result;
+    });
   }
 
   async confirmSignOut(): Promise<void> {
     const signOut = this.signedOut;
     this.signedOut = null;
     await this.forget();
-    runInAction(() => { this.signOutPrompt = null; });
+    runInAction(() => {
+      this.signOutPrompt = null;
+    });
     signOut?.();
   }
 
-  cancelSignOut(): void { this.signOutPrompt = null; this.signedOut = null; }
+  cancelSignOut(): void {
+    this.signOutPrompt = null;
+    this.signedOut = null;
+  }
 
   /** Sign-out: nothing of the user's answers stays on this device. */
   async forget(): Promise<void> {

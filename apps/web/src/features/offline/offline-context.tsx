@@ -9,10 +9,26 @@ const OfflineAnswersContext = createContext<OfflineAnswersViewModel | null>(null
  * Gives the app its offline answers: follows the signed-in user (their outbox is loaded and sent) and warns
  * before the page is left while answers are only on this device.
  */
-export function OfflineAnswersProvider({ offline, session, children }: { offline: OfflineAnswersViewModel; session: SessionViewModel; children: ReactNode }) {
-  useEffect(() => autorun(() => { void offline.setUser(session.user?.id ?? null); }), [offline, session]);
+export function OfflineAnswersProvider({
+  offline,
+  session,
+  children,
+}: {
+  offline: OfflineAnswersViewModel;
+  session: SessionViewModel;
+  children: ReactNode;
+}) {
+  useEffect(
+    () =>
+      autorun(() => {
+        void offline.setUser(session.user?.id ?? null);
+      }),
+    [offline, session],
+  );
   useEffect(() => {
-    const onUnload = (event: BeforeUnloadEvent) => { if (offline.hasUnsent) event.preventDefault(); };
+    const onUnload = (event: BeforeUnloadEvent) => {
+      if (offline.hasUnsent) event.preventDefault();
+    };
     window.addEventListener("beforeunload", onUnload);
     return () => window.removeEventListener("beforeunload", onUnload);
   }, [offline]);

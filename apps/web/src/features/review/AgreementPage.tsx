@@ -28,30 +28,50 @@ export const AgreementPage = observer(function AgreementPage() {
   const getAgreement = useResolve(GetAgreementUseCase);
   const allowed = session.user ? mayReview(session.user.role) : false;
   const vm = useMemo(() => new AgreementViewModel(id, getAgreement, metadataFiltersOf(id, location.search)), [id]);
-  useEffect(() => { if (allowed) void vm.load(); }, [vm, allowed]);
+  useEffect(() => {
+    if (allowed) void vm.load();
+  }, [vm, allowed]);
 
   const breadcrumbs = [{ label: t("breadcrumbs.home"), to: "/" }, { label: t("review.agreement.title") }];
   if (!allowed) {
-    return <InternalPageLayout breadcrumbs={breadcrumbs}><p role="alert" className="form-error">{t("review.forbidden")}</p></InternalPageLayout>;
+    return (
+      <InternalPageLayout breadcrumbs={breadcrumbs}>
+        <p role="alert" className="form-error">
+          {t("review.forbidden")}
+        </p>
+      </InternalPageLayout>
+    );
   }
   const report = vm.report;
   return (
     <InternalPageLayout
       breadcrumbs={breadcrumbs}
-      pageHeader={(
+      pageHeader={
         <div className="review-header">
           <h1>{t("review.agreement.title")}</h1>
           <nav className="review-header__links" aria-label={t("review.agreement.title")}>
-            <Link className="button" to={paths.annotation(id)}>{t("review.links.annotate")}</Link>
-            <Link className="button button--primary" to={paths.review(id)}>{t("review.agreement.reviewDisagreements")}</Link>
+            <Link className="button" to={paths.annotation(id)}>
+              {t("review.links.annotate")}
+            </Link>
+            <Link className="button button--primary" to={paths.review(id)}>
+              {t("review.agreement.reviewDisagreements")}
+            </Link>
           </nav>
         </div>
-      )}
+      }
     >
       <p className="muted">{t("review.agreement.intro")}</p>
       <AgreementFilters vm={vm} />
-      {vm.loading && <p aria-busy="true" className="muted">{t("review.agreement.loading")}</p>}
-      {vm.failed && <p role="alert" className="form-error">{t("review.agreement.loadError")}</p>}
+      {vm.loading && (
+        <p aria-busy="true" className="muted">
+          {t("review.agreement.loading")}
+        </p>
+      )}
+      {vm.failed && (
+        <p role="alert" className="form-error">
+          {t("review.agreement.loadError")}
+        </p>
+      )}
       {report && (
         <div className="agreement" aria-busy={vm.loading}>
           <p>{t("review.agreement.summary", { records: report.records, responses: report.responses })}</p>
@@ -59,16 +79,25 @@ export const AgreementPage = observer(function AgreementPage() {
           <PairMatrix vm={vm} />
           <h2>{t("review.agreement.questions")}</h2>
           <div className="agreement__cards">
-            {report.questions.map((q) => <QuestionCard key={q.name} question={q} datasetId={id} />)}
+            {report.questions.map((q) => (
+              <QuestionCard key={q.name} question={q} datasetId={id} />
+            ))}
           </div>
           <section className="panel" aria-labelledby="lowest-title">
             <h2 id="lowest-title">{t("review.agreement.lowest.title")}</h2>
-            {report.lowest.length === 0 ? <p className="muted">{t("review.agreement.lowest.none")}</p> : (
+            {report.lowest.length === 0 ? (
+              <p className="muted">{t("review.agreement.lowest.none")}</p>
+            ) : (
               <ol className="agreement__lowest">
                 {report.lowest.map((l) => (
                   <li key={l.recordId}>
                     <Link to={paths.review(id, { record: l.recordId })}>{t("review.agreement.lowest.open")}</Link>{" "}
-                    <span>{t("review.agreement.lowest.item", { percent: Math.round(l.agreement * 100), questions: l.questions.map((name) => report.questions.find((q) => q.name === name)?.title ?? name).join(", ") })}</span>
+                    <span>
+                      {t("review.agreement.lowest.item", {
+                        percent: Math.round(l.agreement * 100),
+                        questions: l.questions.map((name) => report.questions.find((q) => q.name === name)?.title ?? name).join(", "),
+                      })}
+                    </span>
                     {l.validated && <span className="status-badge status-badge--validated">{t("review.validated")}</span>}
                   </li>
                 ))}
@@ -106,14 +135,22 @@ const AgreementFilters = observer(function AgreementFilters({ vm }: { vm: Agreem
       {vm.metadataFilters.length > 0 && (
         <p>
           {t("review.agreement.filters.metadata", { count: vm.metadataFilters.length })}{" "}
-          <button type="button" className="button button--small" onClick={() => vm.dropMetadata()}>{t("review.agreement.filters.dropMetadata")}</button>
+          <button type="button" className="button button--small" onClick={() => vm.dropMetadata()}>
+            {t("review.agreement.filters.dropMetadata")}
+          </button>
         </p>
       )}
     </form>
   );
 });
 
-function FigureValue({ metric, figure }: { metric: AgreementMetric; figure: { value: number | null; records: number; responses: number } | undefined }) {
+function FigureValue({
+  metric,
+  figure,
+}: {
+  metric: AgreementMetric;
+  figure: { value: number | null; records: number; responses: number } | undefined;
+}) {
   const { t, i18n } = useTranslation();
   const shown = formatFigure(metric, figure?.value, i18n.language);
   return (
@@ -134,10 +171,16 @@ function QuestionCard({ question, datasetId }: { question: QuestionAgreementRepo
   return (
     <section className="panel agreement__card" aria-labelledby={`q-${question.name}`} data-question={question.name}>
       <h3 id={`q-${question.name}`}>{question.title}</h3>
-      <dl>{ordered.map((m) => <FigureValue key={m} metric={m} figure={question.figures[m]} />)}</dl>
+      <dl>
+        {ordered.map((m) => (
+          <FigureValue key={m} metric={m} figure={question.figures[m]} />
+        ))}
+      </dl>
       {question.type === "text" && <p className="muted">{t("review.agreement.textNote")}</p>}
       {question.lowest.length > 0 && (
-        <p><Link to={paths.review(datasetId, { question: question.name })}>{t("review.agreement.reviewDisagreements")}</Link></p>
+        <p>
+          <Link to={paths.review(datasetId, { question: question.name })}>{t("review.agreement.reviewDisagreements")}</Link>
+        </p>
       )}
     </section>
   );
@@ -155,15 +198,28 @@ const PairMatrix = observer(function PairMatrix({ vm }: { vm: AgreementViewModel
       <label>
         {t("review.agreement.matrix.question")}{" "}
         <select value={matrix.question.name} onChange={(e) => vm.setMatrixQuestion(e.target.value)}>
-          {questions.map((q) => <option key={q.name} value={q.name}>{q.title}</option>)}
+          {questions.map((q) => (
+            <option key={q.name} value={q.name}>
+              {q.title}
+            </option>
+          ))}
         </select>
       </label>
-      {matrix.users.length < 2 ? <p className="muted">{t("review.agreement.matrix.none")}</p> : (
+      {matrix.users.length < 2 ? (
+        <p className="muted">{t("review.agreement.matrix.none")}</p>
+      ) : (
         <div className="agreement__matrix-wrap">
           <table className="agreement__matrix">
             <caption>{t("review.agreement.matrix.caption", { metric: t(`review.metrics.${metric}`) })}</caption>
             <thead>
-              <tr><td />{matrix.users.map((u) => <th key={u} scope="col">{vm.usernameOf(u)}</th>)}</tr>
+              <tr>
+                <td />
+                {matrix.users.map((u) => (
+                  <th key={u} scope="col">
+                    {vm.usernameOf(u)}
+                  </th>
+                ))}
+              </tr>
             </thead>
             <tbody>
               {matrix.users.map((a) => (
@@ -174,7 +230,16 @@ const PairMatrix = observer(function PairMatrix({ vm }: { vm: AgreementViewModel
                     const shown = cell ? formatFigure(metric, cell.figure?.value, i18n.language) : null;
                     return (
                       <td key={b} className={a === b ? "agreement__self" : undefined}>
-                        {cell && <span title={t("review.agreement.matrix.cell", { value: shown ?? t("review.agreement.undefined"), records: cell.records })}>{shown ?? "–"}</span>}
+                        {cell && (
+                          <span
+                            title={t("review.agreement.matrix.cell", {
+                              value: shown ?? t("review.agreement.undefined"),
+                              records: cell.records,
+                            })}
+                          >
+                            {shown ?? "–"}
+                          </span>
+                        )}
                       </td>
                     );
                   })}

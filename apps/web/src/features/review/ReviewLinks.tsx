@@ -9,8 +9,12 @@ export function ReviewLinks({ datasetId, role, search }: { datasetId: string; ro
   if (!role || !mayReview(role)) return null;
   return (
     <>
-      <PrefetchLink className="button button--ghost" to={paths.review(datasetId)}>{t("review.links.review")}</PrefetchLink>
-      <PrefetchLink className="button button--ghost" to={paths.agreement(datasetId, search)}>{t("review.links.agreement")}</PrefetchLink>
+      <PrefetchLink className="button button--ghost" to={paths.review(datasetId)}>
+        {t("review.links.review")}
+      </PrefetchLink>
+      <PrefetchLink className="button button--ghost" to={paths.agreement(datasetId, search)}>
+        {t("review.links.agreement")}
+      </PrefetchLink>
     </>
   );
 }

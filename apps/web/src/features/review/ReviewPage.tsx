@@ -3,8 +3,14 @@ import { observer } from "mobx-react-lite";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation, useParams } from "react-router";
 import {
-  ClearFinalAnswerUseCase, GetReviewItemUseCase, ListReviewRecordsUseCase, LoadDatasetWithSettingsUseCase, SubmitFinalAnswerUseCase, mayReview,
-  type DatasetSettings, type Question,
+  ClearFinalAnswerUseCase,
+  GetReviewItemUseCase,
+  ListReviewRecordsUseCase,
+  LoadDatasetWithSettingsUseCase,
+  SubmitFinalAnswerUseCase,
+  mayReview,
+  type DatasetSettings,
+  type Question,
 } from "@tessera/domain";
 import { useResolve } from "../../app/container-context";
 import { paths } from "../../app/routes";
@@ -20,7 +26,11 @@ import "../annotation/annotation.css";
 import "./review.css";
 
 const isEditable = (el: EventTarget | null) =>
-  el instanceof HTMLElement && (el.tagName === "TEXTAREA" || el.tagName === "SELECT" || (el.tagName === "INPUT" && !["checkbox", "radio", "button"].includes((el as HTMLInputElement).type)) || el.isContentEditable);
+  el instanceof HTMLElement &&
+  (el.tagName === "TEXTAREA" ||
+    el.tagName === "SELECT" ||
+    (el.tagName === "INPUT" && !["checkbox", "radio", "button"].includes((el as HTMLInputElement).type)) ||
+    el.isContentEditable);
 
 /** Review mode of the annotation page (owners and admins): disagreements, every annotator's response side by side, the final answer. */
 export const ReviewPage = observer(function ReviewPage() {
@@ -30,13 +40,18 @@ export const ReviewPage = observer(function ReviewPage() {
   const session = useSession();
   const allowed = session.user ? mayReview(session.user.role) : false;
   const useCases = {
-    list: useResolve(ListReviewRecordsUseCase), get: useResolve(GetReviewItemUseCase),
-    submit: useResolve(SubmitFinalAnswerUseCase), clear: useResolve(ClearFinalAnswerUseCase),
+    list: useResolve(ListReviewRecordsUseCase),
+    get: useResolve(GetReviewItemUseCase),
+    submit: useResolve(SubmitFinalAnswerUseCase),
+    clear: useResolve(ClearFinalAnswerUseCase),
   };
   const loadSettings = useResolve(LoadDatasetWithSettingsUseCase);
   const vm = useMemo(() => {
     const query = parseQuery(location.search);
-    const one = (k: string) => { const v = query[k]; return Array.isArray(v) ? v[0] : v; };
+    const one = (k: string) => {
+      const v = query[k];
+      return Array.isArray(v) ? v[0] : v;
+    };
     const record = one("record");
     const question = one("question");
     return new ReviewViewModel(id, useCases, { ...(record ? { record } : {}), ...(question ? { question } : {}) });
@@ -47,18 +62,34 @@ export const ReviewPage = observer(function ReviewPage() {
   useEffect(() => {
     if (!allowed) return;
     let live = true;
-    loadSettings.execute(id, { isAdminOrOwner: true }).then((s) => { if (!live) return; settingsRef.current = s; vm.setSettings(s); }).catch(() => undefined);
+    loadSettings
+      .execute(id, { isAdminOrOwner: true })
+      .then((s) => {
+        if (!live) return;
+        settingsRef.current = s;
+        vm.setSettings(s);
+      })
+      .catch(() => undefined);
     void vm.load();
-    return () => { live = false; };
+    return () => {
+      live = false;
+    };
   }, [vm, allowed]);
 
   // shortcuts as in the focus view: Enter submits, arrows move between records
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (isEditable(e.target) || e.shiftKey || e.altKey || e.ctrlKey || e.metaKey) return;
-      if (e.key === "Enter") { e.preventDefault(); void vm.submit(); }
-      else if (e.key === "ArrowRight") { e.preventDefault(); vm.next(); }
-      else if (e.key === "ArrowLeft") { e.preventDefault(); vm.previous(); }
+      if (e.key === "Enter") {
+        e.preventDefault();
+        void vm.submit();
+      } else if (e.key === "ArrowRight") {
+        e.preventDefault();
+        vm.next();
+      } else if (e.key === "ArrowLeft") {
+        e.preventDefault();
+        vm.previous();
+      }
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
@@ -73,15 +104,29 @@ export const ReviewPage = observer(function ReviewPage() {
   }, [recordId]);
 
   const dataset = settingsRef.current?.dataset;
-  const breadcrumbs = [{ label: t("breadcrumbs.home"), to: "/" }, { label: dataset ? `${dataset.workspaceName} / ${dataset.name}` : "…", to: paths.annotation(id) }, { label: t("review.review.title") }];
+  const breadcrumbs = [
+    { label: t("breadcrumbs.home"), to: "/" },
+    { label: dataset ? `${dataset.workspaceName} / ${dataset.name}` : "…", to: paths.annotation(id) },
+    { label: t("review.review.title") },
+  ];
   const headerActions = (
     <>
-      <Link className="button button--ghost" to={paths.annotation(id)}>{t("review.links.annotate")}</Link>
-      <Link className="button button--ghost" to={paths.agreement(id)}>{t("review.links.agreement")}</Link>
+      <Link className="button button--ghost" to={paths.annotation(id)}>
+        {t("review.links.annotate")}
+      </Link>
+      <Link className="button button--ghost" to={paths.agreement(id)}>
+        {t("review.links.agreement")}
+      </Link>
     </>
   );
   if (!allowed) {
-    return <AnnotationLayout breadcrumbs={breadcrumbs}><p role="alert" className="form-error review-forbidden">{t("review.forbidden")}</p></AnnotationLayout>;
+    return (
+      <AnnotationLayout breadcrumbs={breadcrumbs}>
+        <p role="alert" className="form-error review-forbidden">
+          {t("review.forbidden")}
+        </p>
+      </AnnotationLayout>
+    );
   }
   const questions = settingsRef.current?.questions ?? [];
   const item = vm.item;
@@ -94,18 +139,38 @@ export const ReviewPage = observer(function ReviewPage() {
           <ReviewFilters vm={vm} questions={questions} />
           {vm.progress && <ReviewProgressBar reviewed={vm.progress.reviewed} total={vm.progress.needingReview} />}
           <p className="muted review__shortcuts">{t("review.review.shortcuts")}</p>
-          {vm.failed && <p role="alert" className="form-error">{t("review.review.loadError")}</p>}
-          {vm.loading && !item && <p aria-busy="true" className="muted">{t("review.review.loading")}</p>}
-          {!vm.loading && !vm.failed && !item && <p className="muted" role="status">{t("review.review.empty")}</p>}
+          {vm.failed && (
+            <p role="alert" className="form-error">
+              {t("review.review.loadError")}
+            </p>
+          )}
+          {vm.loading && !item && (
+            <p aria-busy="true" className="muted">
+              {t("review.review.loading")}
+            </p>
+          )}
+          {!vm.loading && !vm.failed && !item && (
+            <p className="muted" role="status">
+              {t("review.review.empty")}
+            </p>
+          )}
           {item && (
             <nav className="record-nav" aria-label={t("review.review.nav.label")}>
               {vm.pinned ? (
-                <button type="button" className="button" onClick={() => vm.unpin()}>{t("review.review.backToList")}</button>
+                <button type="button" className="button" onClick={() => vm.unpin()}>
+                  {t("review.review.backToList")}
+                </button>
               ) : (
                 <>
-                  <button type="button" className="button" disabled={!vm.hasPrevious} onClick={() => vm.previous()}>{t("review.review.nav.previous")}</button>
-                  <span className="record-nav__position">{t("review.review.nav.position", { position: vm.position + 1, total: vm.total })}</span>
-                  <button type="button" className="button" disabled={!vm.hasNext} onClick={() => vm.next()}>{t("review.review.nav.next")}</button>
+                  <button type="button" className="button" disabled={!vm.hasPrevious} onClick={() => vm.previous()}>
+                    {t("review.review.nav.previous")}
+                  </button>
+                  <span className="record-nav__position">
+                    {t("review.review.nav.position", { position: vm.position + 1, total: vm.total })}
+                  </span>
+                  <button type="button" className="button" disabled={!vm.hasNext} onClick={() => vm.next()}>
+                    {t("review.review.nav.next")}
+                  </button>
                 </>
               )}
             </nav>
@@ -125,11 +190,19 @@ export const ReviewPage = observer(function ReviewPage() {
               <ul>
                 {item.suggestions.map((s) => {
                   const q = questions.find((x) => x.id === s.questionId);
-                  const score = typeof s.score === "number" ? s.score.toFixed(2) : Array.isArray(s.score) ? s.score.map((x) => x.toFixed(2)).join(", ") : "–";
+                  const score =
+                    typeof s.score === "number"
+                      ? s.score.toFixed(2)
+                      : Array.isArray(s.score)
+                        ? s.score.map((x) => x.toFixed(2)).join(", ")
+                        : "–";
                   return (
                     <li key={`${s.questionId}-${s.agent ?? ""}`}>
-                      <strong>{q?.title ?? s.questionName}</strong>: {q ? formatAnswer(q.type, s.value, spanText(q, item.record.fields)) : String(s.value)}{" "}
-                      <span className="muted">({t("review.review.suggestions.by", { agent: s.agent ?? t("review.review.suggestions.noAgent"), score })})</span>
+                      <strong>{q?.title ?? s.questionName}</strong>:{" "}
+                      {q ? formatAnswer(q.type, s.value, spanText(q, item.record.fields)) : String(s.value)}{" "}
+                      <span className="muted">
+                        ({t("review.review.suggestions.by", { agent: s.agent ?? t("review.review.suggestions.noAgent"), score })})
+                      </span>
                     </li>
                   );
                 })}
@@ -142,14 +215,39 @@ export const ReviewPage = observer(function ReviewPage() {
             <h2 id="final-answer-title">{t("review.review.finalAnswer.title")}</h2>
             <p className="muted">
               {item.finalAnswer
-                ? t("review.review.finalAnswer.fromFinal", { reviewer: item.finalAnswer.reviewer?.username ?? "?", date: new Date(`${item.finalAnswer.updatedAt}Z`).toLocaleString() })
+                ? t("review.review.finalAnswer.fromFinal", {
+                    reviewer: item.finalAnswer.reviewer?.username ?? "?",
+                    date: new Date(`${item.finalAnswer.updatedAt}Z`).toLocaleString(),
+                  })
                 : t("review.review.finalAnswer.fromMajority")}
             </p>
             <QuestionsForm record={record} form={vm.form} />
             <footer className="form-footer">
-              <span className="form-footer__state" role="status" aria-live="polite">{vm.outcome ? t(`review.review.finalAnswer.${vm.outcome}`) : ""}</span>
-              {item.finalAnswer && <button type="button" className="button button--ghost" onClick={() => { void vm.clear(); }} disabled={vm.saving}>{t("review.review.finalAnswer.clear")}</button>}
-              <button type="button" className="button button--primary" onClick={() => { void vm.submit(); }} disabled={vm.saving}><kbd>↵</kbd> {t("review.review.finalAnswer.submit")}</button>
+              <span className="form-footer__state" role="status" aria-live="polite">
+                {vm.outcome ? t(`review.review.finalAnswer.${vm.outcome}`) : ""}
+              </span>
+              {item.finalAnswer && (
+                <button
+                  type="button"
+                  className="button button--ghost"
+                  onClick={() => {
+                    void vm.clear();
+                  }}
+                  disabled={vm.saving}
+                >
+                  {t("review.review.finalAnswer.clear")}
+                </button>
+              )}
+              <button
+                type="button"
+                className="button button--primary"
+                onClick={() => {
+                  void vm.submit();
+                }}
+                disabled={vm.saving}
+              >
+                <kbd>↵</kbd> {t("review.review.finalAnswer.submit")}
+              </button>
             </footer>
           </section>
         )}
@@ -172,7 +270,11 @@ const ReviewFilters = observer(function ReviewFilters({ vm, questions }: { vm: R
         {t("review.review.filters.disagreements")}{" "}
         <select value={vm.question} onChange={(e) => vm.setQuestion(e.target.value)}>
           <option value="">{t("review.review.filters.anyQuestion")}</option>
-          {questions.map((q) => <option key={q.name} value={q.name}>{q.title}</option>)}
+          {questions.map((q) => (
+            <option key={q.name} value={q.name}>
+              {q.title}
+            </option>
+          ))}
           <option value={ALL_RECORDS}>{t("review.review.filters.allRecords")}</option>
         </select>
       </label>
@@ -195,7 +297,9 @@ const ResponsesTable = observer(function ResponsesTable({ vm, questions }: { vm:
   return (
     <section className="panel" aria-labelledby="review-responses">
       <h2 id="review-responses">{t("review.review.responses.title")}</h2>
-      {item.responses.length === 0 ? <p className="muted">{t("review.review.responses.none")}</p> : (
+      {item.responses.length === 0 ? (
+        <p className="muted">{t("review.review.responses.none")}</p>
+      ) : (
         <div className="review__table-wrap">
           <table className="review__responses">
             <thead>
@@ -206,7 +310,12 @@ const ResponsesTable = observer(function ResponsesTable({ vm, questions }: { vm:
                 {questions.map((q) => (
                   <th scope="col" key={q.name} className={item.disagreements.includes(q.name) ? "review__disagree" : undefined}>
                     {q.title}
-                    {item.disagreements.includes(q.name) && <span className="review__disagree-mark" title={t("review.review.responses.disagreement")}> ≠<span className="visually-hidden">{t("review.review.responses.disagreement")}</span></span>}
+                    {item.disagreements.includes(q.name) && (
+                      <span className="review__disagree-mark" title={t("review.review.responses.disagreement")}>
+                        {" "}
+                        ≠<span className="visually-hidden">{t("review.review.responses.disagreement")}</span>
+                      </span>
+                    )}
                   </th>
                 ))}
               </tr>
@@ -215,9 +324,17 @@ const ResponsesTable = observer(function ResponsesTable({ vm, questions }: { vm:
               {item.responses.map((r) => (
                 <tr key={r.id} data-user={r.username}>
                   <th scope="row">{r.username}</th>
-                  <td><span className={`status-badge status-badge--${r.status}`}>{t(`annotation.status.${r.status}`)}</span></td>
-                  <td><time dateTime={r.updatedAt}>{new Date(`${r.updatedAt}Z`).toLocaleString()}</time></td>
-                  {questions.map((q) => <td key={q.name}>{formatAnswer(q.type, r.values[q.name], spanText(q, item.record.fields)) ?? t("review.review.responses.noAnswer")}</td>)}
+                  <td>
+                    <span className={`status-badge status-badge--${r.status}`}>{t(`annotation.status.${r.status}`)}</span>
+                  </td>
+                  <td>
+                    <time dateTime={r.updatedAt}>{new Date(`${r.updatedAt}Z`).toLocaleString()}</time>
+                  </td>
+                  {questions.map((q) => (
+                    <td key={q.name}>
+                      {formatAnswer(q.type, r.values[q.name], spanText(q, item.record.fields)) ?? t("review.review.responses.noAnswer")}
+                    </td>
+                  ))}
                 </tr>
               ))}
             </tbody>

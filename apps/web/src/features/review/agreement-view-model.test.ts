@@ -3,19 +3,39 @@ import type { AgreementReport, GetAgreementUseCase, ReviewScope } from "@tessera
 import { AgreementViewModel, formatFigure } from "./agreement-view-model";
 
 const report = (annotators: string[]): AgreementReport => ({
-  datasetId: "d", records: 3, responses: 6, annotators: annotators.map((id) => ({ id, username: `user-${id}`, responses: 3 })),
-  questions: [{
-    name: "label", title: "Label", type: "label_selection", records: 3, responses: 6, primaryMetric: "alpha_nominal", pairMetric: "cohen_kappa",
-    figures: { alpha_nominal: { value: 0.44, records: 3, responses: 6 } },
-    pairs: [{ userIds: ["b", "a"], records: 3, figures: { cohen_kappa: { value: 0.4, records: 3, responses: 6 } } }, { userIds: ["a", "c"], records: 1, figures: { cohen_kappa: { value: null, records: 1, responses: 2 } } }],
-    lowest: [],
-  }],
-  lowest: [], review: { reviewed: 0, needingReview: 1 },
+  datasetId: "d",
+  records: 3,
+  responses: 6,
+  annotators: annotators.map((id) => ({ id, username: `user-${id}`, responses: 3 })),
+  questions: [
+    {
+      name: "label",
+      title: "Label",
+      type: "label_selection",
+      records: 3,
+      responses: 6,
+      primaryMetric: "alpha_nominal",
+      pairMetric: "cohen_kappa",
+      figures: { alpha_nominal: { value: 0.44, records: 3, responses: 6 } },
+      pairs: [
+        { userIds: ["b", "a"], records: 3, figures: { cohen_kappa: { value: 0.4, records: 3, responses: 6 } } },
+        { userIds: ["a", "c"], records: 1, figures: { cohen_kappa: { value: null, records: 1, responses: 2 } } },
+      ],
+      lowest: [],
+    },
+  ],
+  lowest: [],
+  review: { reviewed: 0, needingReview: 1 },
 });
 
 function fake(reports: AgreementReport[]) {
   const scopes: ReviewScope[] = [];
-  const useCase = { execute: async (_d: string, scope: ReviewScope) => { scopes.push(scope); return reports[Math.min(scopes.length - 1, reports.length - 1)]!; } } as unknown as GetAgreementUseCase;
+  const useCase = {
+    execute: async (_d: string, scope: ReviewScope) => {
+      scopes.push(scope);
+      return reports[Math.min(scopes.length - 1, reports.length - 1)]!;
+    },
+  } as unknown as GetAgreementUseCase;
   return { useCase, scopes };
 }
 
@@ -39,7 +59,10 @@ describe("AgreementViewModel", () => {
     vm.toggleUser("a");
     vm.setStatus("completed");
     await vm.load();
-    expect(scopes.at(-1)).toEqual({ userIds: ["a"], filters: [...metadata, { type: "terms", scope: { entity: "record", property: "status" }, values: ["completed"] }] });
+    expect(scopes.at(-1)).toEqual({
+      userIds: ["a"],
+      filters: [...metadata, { type: "terms", scope: { entity: "record", property: "status" }, values: ["completed"] }],
+    });
     expect(vm.annotators.map((a) => a.id)).toEqual(["a", "b"]);
     vm.dropMetadata();
     await vm.load();
@@ -47,7 +70,11 @@ describe("AgreementViewModel", () => {
   });
 
   it("marks a failed load", async () => {
-    const vm = new AgreementViewModel("d", { execute: async () => { throw new Error("403"); } } as unknown as GetAgreementUseCase);
+    const vm = new AgreementViewModel("d", {
+      execute: async () => {
+        throw new Error("403");
+      },
+    } as unknown as GetAgreementUseCase);
     await vm.load();
     expect(vm.failed).toBe(true);
   });

@@ -1,10 +1,20 @@
 import { action, computed, makeObservable, observable, observableRef, runInAction } from "mobx";
-import type { AgreementFigure, AgreementReport, GetAgreementUseCase, QuestionAgreementReport, ReviewScope, SearchFilter } from "@tessera/domain";
+import type {
+  AgreementFigure,
+  AgreementReport,
+  GetAgreementUseCase,
+  QuestionAgreementReport,
+  ReviewScope,
+  SearchFilter,
+} from "@tessera/domain";
 
 export type RecordStatusFilter = "" | "pending" | "completed";
 
 /** One cell of the annotator-pair matrix: the pair's headline figure for the chosen question. */
-export interface MatrixCell { figure: AgreementFigure | null; records: number }
+export interface MatrixCell {
+  figure: AgreementFigure | null;
+  records: number;
+}
 
 /**
  * The Agreement screen: the figures of a dataset restricted to chosen annotators, a record status
@@ -22,11 +32,30 @@ export class AgreementViewModel {
   matrixQuestion = "";
   private request = 0;
 
-  constructor(private readonly datasetId: string, private readonly getAgreement: GetAgreementUseCase, metadataFilters: SearchFilter[] = []) {
+  constructor(
+    private readonly datasetId: string,
+    private readonly getAgreement: GetAgreementUseCase,
+    metadataFilters: SearchFilter[] = [],
+  ) {
     this.metadataFilters = metadataFilters;
     makeObservable<AgreementViewModel, "request">(this, {
-      report: observableRef, known: observableRef, loading: observable, failed: observable, selectedUsers: observable, status: observable, metadataFilters: observableRef, matrixQuestion: observable,
-      request: false, load: action, toggleUser: action, setStatus: action, dropMetadata: action, setMatrixQuestion: action, scope: computed, matrix: computed, annotators: computed,
+      report: observableRef,
+      known: observableRef,
+      loading: observable,
+      failed: observable,
+      selectedUsers: observable,
+      status: observable,
+      metadataFilters: observableRef,
+      matrixQuestion: observable,
+      request: false,
+      load: action,
+      toggleUser: action,
+      setStatus: action,
+      dropMetadata: action,
+      setMatrixQuestion: action,
+      scope: computed,
+      matrix: computed,
+      annotators: computed,
     });
   }
 
@@ -49,9 +78,13 @@ export class AgreementViewModel {
         this.known = [...this.known, ...report.annotators.filter((a) => !ids.has(a.id)).map((a) => ({ id: a.id, username: a.username }))];
       });
     } catch {
-      runInAction(() => { if (request === this.request) this.failed = true; });
+      runInAction(() => {
+        if (request === this.request) this.failed = true;
+      });
     } finally {
-      runInAction(() => { if (request === this.request) this.loading = false; });
+      runInAction(() => {
+        if (request === this.request) this.loading = false;
+      });
     }
   }
 
@@ -62,18 +95,28 @@ export class AgreementViewModel {
     return [...this.known].sort((a, b) => a.username.localeCompare(b.username));
   }
 
-  usernameOf(id: string): string { return this.annotators.find((a) => a.id === id)?.username ?? id.slice(0, 8); }
+  usernameOf(id: string): string {
+    return this.annotators.find((a) => a.id === id)?.username ?? id.slice(0, 8);
+  }
 
   toggleUser(id: string): void {
     this.selectedUsers = this.selectedUsers.includes(id) ? this.selectedUsers.filter((u) => u !== id) : [...this.selectedUsers, id];
     void this.load();
   }
 
-  setStatus(status: RecordStatusFilter): void { this.status = status; void this.load(); }
+  setStatus(status: RecordStatusFilter): void {
+    this.status = status;
+    void this.load();
+  }
 
-  dropMetadata(): void { this.metadataFilters = []; void this.load(); }
+  dropMetadata(): void {
+    this.metadataFilters = [];
+    void this.load();
+  }
 
-  setMatrixQuestion(name: string): void { this.matrixQuestion = name; }
+  setMatrixQuestion(name: string): void {
+    this.matrixQuestion = name;
+  }
 
   get matrixFor(): QuestionAgreementReport | null {
     const questions = this.report?.questions ?? [];
@@ -84,10 +127,13 @@ export class AgreementViewModel {
   get matrix(): { question: QuestionAgreementReport; users: string[]; cell: (a: string, b: string) => MatrixCell | null } | null {
     const question = this.matrixFor;
     if (!question) return null;
-    const users = [...new Set(question.pairs.flatMap((p) => p.userIds))].sort((a, b) => this.usernameOf(a).localeCompare(this.usernameOf(b)));
+    const users = [...new Set(question.pairs.flatMap((p) => p.userIds))].sort((a, b) =>
+      this.usernameOf(a).localeCompare(this.usernameOf(b)),
+    );
     const byPair = new Map(question.pairs.map((p) => [[...p.userIds].sort().join("|"), p]));
     return {
-      question, users,
+      question,
+      users,
       cell: (a, b) => {
         const pair = byPair.get([a, b].sort().join("|"));
         return pair ? { figure: pair.figures[question.pairMetric] ?? null, records: pair.records } : null;

@@ -3,13 +3,35 @@ import { Field, Question, type DatasetSettings, type ReviewItem, type ReviewList
 import { ReviewViewModel, ALL_RECORDS, type ReviewUseCases } from "./review-view-model";
 
 const item = (id: string, finalAnswer: ReviewItem["finalAnswer"] = null): ReviewItem => ({
-  record: { id, externalId: null, fields: { text: "hello" }, metadata: null, status: "completed", insertedAt: "2026-01-01T00:00:00", updatedAt: "2026-01-01T00:00:00" },
-  responses: [], suggestions: [], disagreements: ["label"], majority: { label: "pos" }, finalAnswer, validated: finalAnswer !== null,
+  record: {
+    id,
+    externalId: null,
+    fields: { text: "hello" },
+    metadata: null,
+    status: "completed",
+    insertedAt: "2026-01-01T00:00:00",
+    updatedAt: "2026-01-01T00:00:00",
+  },
+  responses: [],
+  suggestions: [],
+  disagreements: ["label"],
+  majority: { label: "pos" },
+  finalAnswer,
+  validated: finalAnswer !== null,
 });
 
 const settings = {
-  questions: [new Question({ id: "q1", name: "label", datasetId: "d", title: "Label", required: true, settings: { type: "label_selection", options: [{ value: "pos" }, { value: "neg" }] } }),
-    new Question({ id: "q2", name: "note", datasetId: "d", title: "Note", required: false, settings: { type: "text" } })],
+  questions: [
+    new Question({
+      id: "q1",
+      name: "label",
+      datasetId: "d",
+      title: "Label",
+      required: true,
+      settings: { type: "label_selection", options: [{ value: "pos" }, { value: "neg" }] },
+    }),
+    new Question({ id: "q2", name: "note", datasetId: "d", title: "Note", required: false, settings: { type: "text" } }),
+  ],
   fields: [new Field({ id: "f1", name: "text", title: "Text", required: true, settings: { type: "text" }, datasetId: "d" } as never)],
 } as unknown as DatasetSettings;
 
@@ -18,9 +40,21 @@ function fakes(items: ReviewItem[]) {
   const sent: { id: string; values: unknown }[] = [];
   let current = [...items];
   const useCases = {
-    list: { execute: async (_d: string, q: ReviewListQuery) => { queries.push(q); const page = current.slice(q.offset, q.offset + q.limit); return { items: page, total: current.length, review: { reviewed: items.length - current.length, needingReview: items.length } }; } },
+    list: {
+      execute: async (_d: string, q: ReviewListQuery) => {
+        queries.push(q);
+        const page = current.slice(q.offset, q.offset + q.limit);
+        return { items: page, total: current.length, review: { reviewed: items.length - current.length, needingReview: items.length } };
+      },
+    },
     get: { execute: async (id: string) => items.find((i) => i.record.id === id)! },
-    submit: { execute: async (id: string, values: unknown) => { sent.push({ id, values }); current = current.filter((i) => i.record.id !== id); return item(id, { values: values as never, reviewer: null, insertedAt: "t", updatedAt: "t" }); } },
+    submit: {
+      execute: async (id: string, values: unknown) => {
+        sent.push({ id, values });
+        current = current.filter((i) => i.record.id !== id);
+        return item(id, { values: values as never, reviewer: null, insertedAt: "t", updatedAt: "t" });
+      },
+    },
     clear: { execute: async (id: string) => item(id) },
   } as unknown as ReviewUseCases;
   return { useCases, queries, sent };

@@ -1,7 +1,14 @@
 import { action, computed, makeObservable, observable, observableRef, runInAction } from "mobx";
 import {
-  DatasetRecord, ValidationError,
-  type ClearFinalAnswerUseCase, type DatasetSettings, type GetReviewItemUseCase, type ListReviewRecordsUseCase, type ReviewItem, type ReviewProgressReport, type SubmitFinalAnswerUseCase,
+  DatasetRecord,
+  ValidationError,
+  type ClearFinalAnswerUseCase,
+  type DatasetSettings,
+  type GetReviewItemUseCase,
+  type ListReviewRecordsUseCase,
+  type ReviewItem,
+  type ReviewProgressReport,
+  type SubmitFinalAnswerUseCase,
 } from "@tessera/domain";
 import { FormController } from "../annotation/form-controller";
 
@@ -10,7 +17,12 @@ export type ReviewShow = "toReview" | "reviewed" | "all";
 export type ReviewQuestionFilter = string;
 export const ALL_RECORDS = "*";
 
-export interface ReviewUseCases { list: ListReviewRecordsUseCase; get: GetReviewItemUseCase; submit: SubmitFinalAnswerUseCase; clear: ClearFinalAnswerUseCase }
+export interface ReviewUseCases {
+  list: ListReviewRecordsUseCase;
+  get: GetReviewItemUseCase;
+  submit: SubmitFinalAnswerUseCase;
+  clear: ClearFinalAnswerUseCase;
+}
 
 const REVIEWED: Record<ReviewShow, boolean | null> = { toReview: false, reviewed: true, all: null };
 
@@ -39,14 +51,38 @@ export class ReviewViewModel {
   private settings: DatasetSettings | null = null;
   private request = 0;
 
-  constructor(private readonly datasetId: string, private readonly useCases: ReviewUseCases, options: { question?: string; show?: ReviewShow; record?: string } = {}) {
+  constructor(
+    private readonly datasetId: string,
+    private readonly useCases: ReviewUseCases,
+    options: { question?: string; show?: ReviewShow; record?: string } = {},
+  ) {
     this.question = options.question ?? "";
     this.show = options.show ?? "toReview";
     this.pinned = options.record ?? null;
     makeObservable<ReviewViewModel, "request" | "settings">(this, {
-      item: observableRef, record: observableRef, total: observable, position: observable, progress: observableRef, question: observable, show: observable, pinned: observable,
-      loading: observable, failed: observable, saving: observable, outcome: observable, request: false, settings: false,
-      load: action, next: action, previous: action, setQuestion: action, setShow: action, submit: action, clear: action, hasNext: computed, hasPrevious: computed,
+      item: observableRef,
+      record: observableRef,
+      total: observable,
+      position: observable,
+      progress: observableRef,
+      question: observable,
+      show: observable,
+      pinned: observable,
+      loading: observable,
+      failed: observable,
+      saving: observable,
+      outcome: observable,
+      request: false,
+      settings: false,
+      load: action,
+      next: action,
+      previous: action,
+      setQuestion: action,
+      setShow: action,
+      submit: action,
+      clear: action,
+      hasNext: computed,
+      hasPrevious: computed,
     });
   }
 
@@ -56,8 +92,12 @@ export class ReviewViewModel {
     if (this.item) this.showItem(this.item);
   }
 
-  get hasNext(): boolean { return this.pinned === null && this.position + 1 < this.total; }
-  get hasPrevious(): boolean { return this.pinned === null && this.position > 0; }
+  get hasNext(): boolean {
+    return this.pinned === null && this.position + 1 < this.total;
+  }
+  get hasPrevious(): boolean {
+    return this.pinned === null && this.position > 0;
+  }
 
   async load(): Promise<void> {
     const request = ++this.request;
@@ -68,7 +108,8 @@ export class ReviewViewModel {
         question: this.question && this.question !== ALL_RECORDS ? this.question : null,
         disagreements: this.question !== ALL_RECORDS,
         reviewed: REVIEWED[this.show],
-        offset: this.position, limit: 1,
+        offset: this.position,
+        limit: 1,
       });
       let item = list.items[0] ?? null;
       if (this.pinned) item = await this.useCases.get.execute(this.pinned);
@@ -76,39 +117,94 @@ export class ReviewViewModel {
         if (request !== this.request) return;
         this.total = list.total;
         this.progress = list.review;
-        if (!item && this.position > 0 && list.total > 0) { this.position = list.total - 1; void this.load(); return; }
+        if (!item && this.position > 0 && list.total > 0) {
+          this.position = list.total - 1;
+          void this.load();
+          return;
+        }
         this.showItem(item);
       });
     } catch {
-      runInAction(() => { if (request === this.request) this.failed = true; });
+      runInAction(() => {
+        if (request === this.request) this.failed = true;
+      });
     } finally {
-      runInAction(() => { if (request === this.request) this.loading = false; });
+      runInAction(() => {
+        if (request === this.request) this.loading = false;
+      });
     }
   }
 
   private showItem(item: ReviewItem | null): void {
     this.item = item;
-    if (!item || !this.settings) { this.record = null; return; }
+    if (!item || !this.settings) {
+      this.record = null;
+      return;
+    }
     const settings = this.settings;
-    const record = new DatasetRecord({
-      id: item.record.id, datasetId: this.datasetId, fields: item.record.fields, metadata: item.record.metadata, response: null,
-      suggestions: item.suggestions.map((s, i) => ({ id: `${item.record.id}-${i}`, questionId: s.questionId, value: s.value, score: s.score, agent: s.agent })),
-      insertedAt: item.record.insertedAt, updatedAt: item.record.updatedAt, queryScore: null, taskStatus: item.record.status, externalId: item.record.externalId,
-    }, settings.questions.map((q) => q.toProps()), settings.fields.map((f) => f.toProps()), this.position + 1);
+    const record = new DatasetRecord(
+      {
+        id: item.record.id,
+        datasetId: this.datasetId,
+        fields: item.record.fields,
+        metadata: item.record.metadata,
+        response: null,
+        suggestions: item.suggestions.map((s, i) => ({
+          id: `${item.record.id}-${i}`,
+          questionId: s.questionId,
+          value: s.value,
+          score: s.score,
+          agent: s.agent,
+        })),
+        insertedAt: item.record.insertedAt,
+        updatedAt: item.record.updatedAt,
+        queryScore: null,
+        taskStatus: item.record.status,
+        externalId: item.record.externalId,
+      },
+      settings.questions.map((q) => q.toProps()),
+      settings.fields.map((f) => f.toProps()),
+      this.position + 1,
+    );
     const prefill = item.finalAnswer?.values ?? item.majority;
     for (const q of record.questions) q.answer.set(prefill[q.name] ?? null);
     this.record = record;
     this.form.touch();
   }
 
-  next(): void { if (this.hasNext) { this.position++; void this.load(); } }
-  previous(): void { if (this.hasPrevious) { this.position--; void this.load(); } }
+  next(): void {
+    if (this.hasNext) {
+      this.position++;
+      void this.load();
+    }
+  }
+  previous(): void {
+    if (this.hasPrevious) {
+      this.position--;
+      void this.load();
+    }
+  }
 
   /** Leaves a record opened from the Agreement screen for the list. */
-  unpin(): void { runInAction(() => { this.pinned = null; }); void this.load(); }
+  unpin(): void {
+    runInAction(() => {
+      this.pinned = null;
+    });
+    void this.load();
+  }
 
-  setQuestion(question: ReviewQuestionFilter): void { this.question = question; this.position = 0; this.pinned = null; void this.load(); }
-  setShow(show: ReviewShow): void { this.show = show; this.position = 0; this.pinned = null; void this.load(); }
+  setQuestion(question: ReviewQuestionFilter): void {
+    this.question = question;
+    this.position = 0;
+    this.pinned = null;
+    void this.load();
+  }
+  setShow(show: ReviewShow): void {
+    this.show = show;
+    this.position = 0;
+    this.pinned = null;
+    void this.load();
+  }
 
   async submit(): Promise<void> {
     const record = this.record;
@@ -117,14 +213,20 @@ export class ReviewViewModel {
     this.outcome = null;
     try {
       const item = await this.useCases.submit.execute(record.id, record.valuesFor("submitted"));
-      runInAction(() => { this.outcome = "saved"; });
+      runInAction(() => {
+        this.outcome = "saved";
+      });
       // "To review" loses the record once it has a final answer: the next one takes its place
       if (this.pinned || this.show !== "toReview") runInAction(() => this.showItem(item));
       await this.load();
     } catch (error) {
-      runInAction(() => { this.outcome = error instanceof ValidationError ? "empty" : "failed"; });
+      runInAction(() => {
+        this.outcome = error instanceof ValidationError ? "empty" : "failed";
+      });
     } finally {
-      runInAction(() => { this.saving = false; });
+      runInAction(() => {
+        this.saving = false;
+      });
     }
   }
 
@@ -135,12 +237,19 @@ export class ReviewViewModel {
     this.outcome = null;
     try {
       const item = await this.useCases.clear.execute(record.id);
-      runInAction(() => { this.outcome = "cleared"; this.showItem(item); });
+      runInAction(() => {
+        this.outcome = "cleared";
+        this.showItem(item);
+      });
       await this.load();
     } catch {
-      runInAction(() => { this.outcome = "failed"; });
+      runInAction(() => {
+        this.outcome = "failed";
+      });
     } finally {
-      runInAction(() => { this.saving = false; });
+      runInAction(() => {
+        this.saving = false;
+      });
     }
   }
 }

@@ -6,7 +6,15 @@ import { HomeViewModel } from "../home/home-view-model";
 const user = new User({ id: "1", username: "owner", firstName: "O", lastName: null, role: "owner", apiKey: "k" });
 function tokens(initial: string | null): TokenStore {
   let v = initial;
-  return { get: () => v, set: (t) => { v = t; }, clear: () => { v = null; } };
+  return {
+    get: () => v,
+    set: (t) => {
+      v = t;
+    },
+    clear: () => {
+      v = null;
+    },
+  };
 }
 
 describe("SessionViewModel", () => {
@@ -28,7 +36,11 @@ describe("HomeViewModel", () => {
     const empty = new HomeViewModel({ execute: async () => [] } as never);
     await empty.load();
     expect(empty.isEmpty).toBe(true);
-    const failing = new HomeViewModel({ execute: async () => { throw new Error("x"); } } as never);
+    const failing = new HomeViewModel({
+      execute: async () => {
+        throw new Error("x");
+      },
+    } as never);
     await failing.load();
     expect(failing.failed).toBe(true);
     expect(failing.isEmpty).toBe(false);

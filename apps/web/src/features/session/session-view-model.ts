@@ -6,22 +6,35 @@ export class SessionViewModel {
   user: User | null = null;
   loaded = false;
 
-  constructor(private readonly loadUser: LoadUserUseCase, private readonly signOut: SignOutUseCase) {
+  constructor(
+    private readonly loadUser: LoadUserUseCase,
+    private readonly signOut: SignOutUseCase,
+  ) {
     makeObservable(this, { user: observableRef, loaded: observable, isLoggedIn: computed, setUser: action, logout: action });
   }
 
-  get isLoggedIn(): boolean { return this.user !== null; }
+  get isLoggedIn(): boolean {
+    return this.user !== null;
+  }
 
   /** True when a token is stored (the route guard's cheap check before /me answers). */
-  hasToken(): boolean { return this.loadUser.isLoggedIn(); }
+  hasToken(): boolean {
+    return this.loadUser.isLoggedIn();
+  }
 
   async refresh(): Promise<User | null> {
     const user = await this.loadUser.execute().catch(() => this.user);
-    runInAction(() => { this.user = user; this.loaded = true; });
+    runInAction(() => {
+      this.user = user;
+      this.loaded = true;
+    });
     return user;
   }
 
-  setUser(user: User): void { this.user = user; this.loaded = true; }
+  setUser(user: User): void {
+    this.user = user;
+    this.loaded = true;
+  }
 
   logout(): void {
     this.signOut.execute();

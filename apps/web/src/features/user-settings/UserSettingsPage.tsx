@@ -21,12 +21,18 @@ export const UserSettingsPage = observer(function UserSettingsPage() {
   const list = useResolve(ListMyWorkspacesUseCase);
   const regenerate = useResolve(RegenerateApiKeyUseCase);
   const vm = useMemo(() => new UserSettingsViewModel(list, regenerate), [list, regenerate]);
-  useEffect(() => { void vm.load(); }, [vm]);
+  useEffect(() => {
+    void vm.load();
+  }, [vm]);
   const user = session.user;
 
   return (
     <InternalPageLayout
-      breadcrumbs={[{ label: t("breadcrumbs.home"), to: "/" }, { label: t("breadcrumbs.settings") }, { label: t("breadcrumbs.mySettings") }]}
+      breadcrumbs={[
+        { label: t("breadcrumbs.home"), to: "/" },
+        { label: t("breadcrumbs.settings") },
+        { label: t("breadcrumbs.mySettings") },
+      ]}
       pageHeader={<h1>{t("userSettings.title")}</h1>}
     >
       {user && (
@@ -34,15 +40,29 @@ export const UserSettingsPage = observer(function UserSettingsPage() {
           <section className="card" aria-labelledby="profile-title">
             <h2 id="profile-title">{t("userSettings.profile")}</h2>
             <dl className="field-list">
-              <dt>{t("userSettings.username")}</dt><dd>{user.username}</dd>
-              <dt>{t("userSettings.name")}</dt><dd>{user.firstName || "—"}</dd>
-              <dt>{t("userSettings.surname")}</dt><dd>{user.lastName || "—"}</dd>
-              <dt>{t("userSettings.role")}</dt><dd>{user.role}</dd>
+              <dt>{t("userSettings.username")}</dt>
+              <dd>{user.username}</dd>
+              <dt>{t("userSettings.name")}</dt>
+              <dd>{user.firstName || "—"}</dd>
+              <dt>{t("userSettings.surname")}</dt>
+              <dd>{user.lastName || "—"}</dd>
+              <dt>{t("userSettings.role")}</dt>
+              <dd>{user.role}</dd>
               <dt>{t("userSettings.workspaces")}</dt>
               <dd>
-                {vm.loadingWorkspaces ? t("common.loading") : vm.workspacesFailed ? t("userSettings.workspacesError") : vm.workspaces.length === 0 ? "—" : (
+                {vm.loadingWorkspaces ? (
+                  t("common.loading")
+                ) : vm.workspacesFailed ? (
+                  t("userSettings.workspacesError")
+                ) : vm.workspaces.length === 0 ? (
+                  "—"
+                ) : (
                   <ul className="chips" aria-label={t("userSettings.workspaces")}>
-                    {vm.workspaces.map((w) => <li key={w.id} className="chip">{w.name}</li>)}
+                    {vm.workspaces.map((w) => (
+                      <li key={w.id} className="chip">
+                        {w.name}
+                      </li>
+                    ))}
                   </ul>
                 )}
               </dd>
@@ -56,12 +76,21 @@ export const UserSettingsPage = observer(function UserSettingsPage() {
               <>
                 <p>{t("userSettings.apiKeyNew")}</p>
                 <div className="api-key">
-                  <code className="api-key__value" aria-label={t("userSettings.apiKey")}>{user.apiKey}</code>
+                  <code className="api-key__value" aria-label={t("userSettings.apiKey")}>
+                    {user.apiKey}
+                  </code>
                   <CopyButton text={user.apiKey} label={t("userSettings.copyApiKey")} />
                 </div>
               </>
-            ) : <p>{t("userSettings.apiKeyHidden")}</p>}
-            <button type="button" className="button button--secondary" disabled={vm.regenerating} onClick={() => void vm.regenerateApiKey(user, (u) => session.setUser(u))}>
+            ) : (
+              <p>{t("userSettings.apiKeyHidden")}</p>
+            )}
+            <button
+              type="button"
+              className="button button--secondary"
+              disabled={vm.regenerating}
+              onClick={() => void vm.regenerateApiKey(user, (u) => session.setUser(u))}
+            >
               {t("userSettings.regenerateApiKey")}
             </button>
             {vm.regenerateFailed && <p role="alert">{t("userSettings.regenerateApiKeyError")}</p>}
@@ -73,7 +102,13 @@ export const UserSettingsPage = observer(function UserSettingsPage() {
               <legend>{t("userSettings.theme")}</legend>
               {THEME_PREFERENCES.map((value) => (
                 <label key={value} className="radio">
-                  <input type="radio" name="theme" value={value} checked={theme.preference === value} onChange={() => theme.setPreference(value)} />
+                  <input
+                    type="radio"
+                    name="theme"
+                    value={value}
+                    checked={theme.preference === value}
+                    onChange={() => theme.setPreference(value)}
+                  />
                   <span>{t(`theme.${value}`)}</span>
                 </label>
               ))}
@@ -81,7 +116,11 @@ export const UserSettingsPage = observer(function UserSettingsPage() {
             <div className="select-field">
               <label htmlFor="language-select">{t("userSettings.language")}</label>
               <select id="language-select" value={language.locale} onChange={(e) => void language.setLocale(e.target.value as Locale)}>
-                {SUPPORTED_LOCALES.map((l) => <option key={l} value={l} lang={l}>{LANGUAGE_NAMES[l]}</option>)}
+                {SUPPORTED_LOCALES.map((l) => (
+                  <option key={l} value={l} lang={l}>
+                    {LANGUAGE_NAMES[l]}
+                  </option>
+                ))}
               </select>
             </div>
           </section>

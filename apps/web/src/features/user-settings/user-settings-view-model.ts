@@ -13,10 +13,18 @@ export class UserSettingsViewModel {
   regenerating = false;
   regenerateFailed = false;
 
-  constructor(private readonly listWorkspaces: ListMyWorkspacesUseCase, private readonly regenerate: RegenerateApiKeyUseCase) {
+  constructor(
+    private readonly listWorkspaces: ListMyWorkspacesUseCase,
+    private readonly regenerate: RegenerateApiKeyUseCase,
+  ) {
     makeObservable(this, {
-      workspaces: observableRef, loadingWorkspaces: observable, workspacesFailed: observable, regenerating: observable, regenerateFailed: observable,
-      load: action, regenerateApiKey: action,
+      workspaces: observableRef,
+      loadingWorkspaces: observable,
+      workspacesFailed: observable,
+      regenerating: observable,
+      regenerateFailed: observable,
+      load: action,
+      regenerateApiKey: action,
     });
   }
 
@@ -26,11 +34,17 @@ export class UserSettingsViewModel {
     this.regenerateFailed = false;
     try {
       const updated = await this.regenerate.execute(user);
-      runInAction(() => { onUser(updated); });
+      runInAction(() => {
+        onUser(updated);
+      });
     } catch {
-      runInAction(() => { this.regenerateFailed = true; });
+      runInAction(() => {
+        this.regenerateFailed = true;
+      });
     } finally {
-      runInAction(() => { this.regenerating = false; });
+      runInAction(() => {
+        this.regenerating = false;
+      });
     }
   }
 
@@ -39,11 +53,17 @@ export class UserSettingsViewModel {
     this.workspacesFailed = false;
     try {
       const list = await this.listWorkspaces.execute();
-      runInAction(() => { this.workspaces = list; });
+      runInAction(() => {
+        this.workspaces = list;
+      });
     } catch {
-      runInAction(() => { this.workspacesFailed = true; });
+      runInAction(() => {
+        this.workspacesFailed = true;
+      });
     } finally {
-      runInAction(() => { this.loadingWorkspaces = false; });
+      runInAction(() => {
+        this.loadingWorkspaces = false;
+      });
     }
   }
 }

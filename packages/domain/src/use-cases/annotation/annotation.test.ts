@@ -26,7 +26,11 @@ describe("submit, draft, discard: create or update (spec section 4)", () => {
     const r = record();
     r.question("label")?.answer.set("positive");
     const first = await submit.execute(r);
-    expect(responses.calls[0]).toEqual({ op: "create", id: "r1", payload: { status: "submitted", values: { label: "positive", span: [] } } });
+    expect(responses.calls[0]).toEqual({
+      op: "create",
+      id: "r1",
+      payload: { status: "submitted", values: { label: "positive", span: [] } },
+    });
     expect(r.answer).toBe(first);
     expect(r.isSubmitted).toBe(true);
     expect(r.isModified).toBe(false);
@@ -70,7 +74,9 @@ describe("submit, draft, discard: create or update (spec section 4)", () => {
 
   it("a failed save keeps the record as it was", async () => {
     const responses = new FakeResponses();
-    responses.create = async () => { throw new Error("down"); };
+    responses.create = async () => {
+      throw new Error("down");
+    };
     const r = record();
     r.question("label")?.answer.set("positive");
     await expect(new SubmitRecordUseCase(responses).execute(r)).rejects.toThrow("down");
@@ -88,7 +94,10 @@ describe("BulkAnnotateUseCase", () => {
     const form = record("form");
     form.question("label")?.answer.set("negative");
     const progress: number[] = [];
-    const result = await uc.execute({ criteria: new RecordCriteria({ datasetId: "d1" }), answers: form, selection, status: "submitted" }, (p) => progress.push(p));
+    const result = await uc.execute(
+      { criteria: new RecordCriteria({ datasetId: "d1" }), answers: form, selection, status: "submitted" },
+      (p) => progress.push(p),
+    );
     const bulkCalls = responses.calls.filter((c) => c.op === "bulk");
     expect(bulkCalls.map((c) => (c.payload as unknown[]).length)).toEqual([10, 10, 5]);
     expect((bulkCalls[0]?.payload as Array<{ values: unknown }>)[0]?.values).toEqual({ label: "negative" });
@@ -106,7 +115,12 @@ describe("BulkAnnotateUseCase", () => {
     const records = FakeRecords.withCount(12);
     const uc = new BulkAnnotateUseCase(responses, new GetRecordsByCriteriaUseCase(records, fakeQuestions(), fakeFields()));
     const form = record("form");
-    const result = await uc.execute({ criteria: new RecordCriteria({ datasetId: "d1" }), answers: form, selection: "all", status: "discarded" });
+    const result = await uc.execute({
+      criteria: new RecordCriteria({ datasetId: "d1" }),
+      answers: form,
+      selection: "all",
+      status: "discarded",
+    });
     expect(records.requests[0]).toMatchObject({ offset: 0, limit: 1000 });
     expect(result.results).toHaveLength(12);
     expect(result.results.find((r) => r.recordId === "r2")).toEqual({ recordId: "r2", success: false, error: "invalid" });
@@ -116,10 +130,24 @@ describe("BulkAnnotateUseCase", () => {
 });
 
 describe("BulkAnnotateUseCase and span questions (spans are per text)", () => {
-  const spanSuggestion = (id: string, start: number, end: number) =>
-    ({ id: `s-${id}`, questionId: "q-span", value: [{ start, end, label: "PER" }], score: null, agent: "ner" });
+  const spanSuggestion = (id: string, start: number, end: number) => ({
+    id: `s-${id}`,
+    questionId: "q-span",
+    value: [{ start, end, label: "PER" }],
+    score: null,
+    agent: "ner",
+  });
   const bulkRecord = (id: string, suggested: boolean) => {
-    const r = new DatasetRecord(recordProps(id, { suggestions: suggested ? [spanSuggestion(id, 0, 4), { id: `l-${id}`, questionId: "q-label", value: "positive", score: 0.9, agent: "m" }] : [] }), all, FIELDS, 1);
+    const r = new DatasetRecord(
+      recordProps(id, {
+        suggestions: suggested
+          ? [spanSuggestion(id, 0, 4), { id: `l-${id}`, questionId: "q-label", value: "positive", score: 0.9, agent: "m" }]
+          : [],
+      }),
+      all,
+      FIELDS,
+      1,
+    );
     r.initialize(true);
     return r;
   };
@@ -132,9 +160,17 @@ describe("BulkAnnotateUseCase and span questions (spans are per text)", () => {
     const third = bulkRecord("r3", true);
     third.question("span")?.answer.set([{ start: 5, end: 7, label: "ORG" }]);
     // in bulk only span suggestions prefill
-    expect([first.question("label")?.answer.value, first.question("span")?.answer.value]).toEqual([null, [{ start: 0, end: 4, label: "PER" }]]);
+    expect([first.question("label")?.answer.value, first.question("span")?.answer.value]).toEqual([
+      null,
+      [{ start: 0, end: 4, label: "PER" }],
+    ]);
     first.question("label")?.answer.set("negative");
-    await uc.execute({ criteria: new RecordCriteria({ datasetId: "d1" }), answers: first, selection: [first, second, third], status: "submitted" });
+    await uc.execute({
+      criteria: new RecordCriteria({ datasetId: "d1" }),
+      answers: first,
+      selection: [first, second, third],
+      status: "submitted",
+    });
     const items = responses.calls.find((c) => c.op === "bulk")?.payload as Array<{ recordId: string; values: Record<string, unknown> }>;
     expect(items.map((i) => [i.recordId, i.values])).toEqual([
       ["r1", { label: "negative", span: [{ start: 0, end: 4, label: "PER" }] }],

@@ -31,7 +31,9 @@ export interface BulkAnnotateResult {
  * The values each record gets from the bulk form: the form's answers, except span questions, answered per record
  * from that record's own span answer (the on-screen copy when there is one) and left out when it has no span.
  */
-export function bulkAnswerValues(input: Pick<BulkAnnotateInput, "answers" | "status" | "onScreen">): (record: DatasetRecord) => AnswerValues {
+export function bulkAnswerValues(
+  input: Pick<BulkAnnotateInput, "answers" | "status" | "onScreen">,
+): (record: DatasetRecord) => AnswerValues {
   const onScreen = new Map((input.onScreen ?? []).map((r) => [r.id, r]));
   const shared = input.answers.valuesFor(input.status);
   const spanQuestions = input.answers.questions.filter((q) => q.type === "span").map((q) => q.name);
@@ -56,12 +58,16 @@ export function bulkAnswerValues(input: Pick<BulkAnnotateInput, "answers" | "sta
  * record's values when it has no span.
  */
 export class BulkAnnotateUseCase {
-  constructor(private readonly responses: ResponseRepository, private readonly getRecords: GetRecordsByCriteriaUseCase) {}
+  constructor(
+    private readonly responses: ResponseRepository,
+    private readonly getRecords: GetRecordsByCriteriaUseCase,
+  ) {}
 
   async execute(input: BulkAnnotateInput, onProgress: (percent: number) => void = () => {}): Promise<BulkAnnotateResult> {
-    const records = input.selection === "all"
-      ? (await this.getRecords.execute(input.criteria, { from: 1, many: BULK_ALL_FETCH_LIMIT, queuePage: 1 })).records
-      : input.selection;
+    const records =
+      input.selection === "all"
+        ? (await this.getRecords.execute(input.criteria, { from: 1, many: BULK_ALL_FETCH_LIMIT, queuePage: 1 })).records
+        : input.selection;
     const valuesOf = bulkAnswerValues(input);
     const byId = new Map(records.map((r) => [r.id, r]));
     const chunks: DatasetRecord[][] = [];

@@ -6,5 +6,7 @@ import { saveResponse } from "./save-response.js";
 /** Discards the record, keeping whatever valid or partial answers it has. */
 export class DiscardRecordUseCase {
   constructor(private readonly responses: ResponseRepository) {}
-  execute(record: DatasetRecord): Promise<RecordResponse> { return saveResponse(this.responses, record, "discarded"); }
+  execute(record: DatasetRecord): Promise<RecordResponse> {
+    return saveResponse(this.responses, record, "discarded");
+  }
 }

@@ -5,7 +5,12 @@ import type { RecordRepository } from "../../ports/record-repository.js";
 import type { FieldRepository, QuestionRepository } from "../../ports/settings-repositories.js";
 import type { QueueReservations } from "../reservations/ports.js";
 
-export interface RecordsPage { records: DatasetRecord[]; total: number; reference: DatasetRecord | null; reservations?: QueueReservations | null }
+export interface RecordsPage {
+  records: DatasetRecord[];
+  total: number;
+  reference: DatasetRecord | null;
+  reservations?: QueueReservations | null;
+}
 
 /** Fetches records, questions and fields in parallel and builds records with their own question copies. */
 export class GetRecordsByCriteriaUseCase {
@@ -17,7 +22,13 @@ export class GetRecordsByCriteriaUseCase {
 
   async execute(criteria: RecordCriteria, window: FetchWindow, queue?: RecordsQueue): Promise<RecordsPage> {
     const [result, questions, fields] = await Promise.all([
-      this.records.search({ datasetId: criteria.datasetId, offset: Math.max(0, window.from - 1), limit: window.many, body: criteria.toSearchBody(), ...(criteria.takesFromTeamQueue ? { reserve: true } : {}) }),
+      this.records.search({
+        datasetId: criteria.datasetId,
+        offset: Math.max(0, window.from - 1),
+        limit: window.many,
+        body: criteria.toSearchBody(),
+        ...(criteria.takesFromTeamQueue ? { reserve: true } : {}),
+      }),
       this.questions.list(criteria.datasetId),
       this.fields.list(criteria.datasetId),
     ]);

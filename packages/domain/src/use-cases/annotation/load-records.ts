@@ -40,14 +40,18 @@ export class LoadRecordsUseCase {
   }
 
   /** Resolves when the current background buffer load (if any) has ended. */
-  whenBuffered(): Promise<void> { return this.buffering; }
+  whenBuffered(): Promise<void> {
+    return this.buffering;
+  }
 
   private startBuffer(criteria: RecordCriteria, queue: RecordsQueue): void {
     if (!queue.shouldBuffer(criteria)) return;
     queue.isBuffering = true;
     this.buffering = this.fetchInto(queue, criteria, queue.bufferWindow(criteria))
       .catch(() => undefined) // errors while prefetching the buffer are ignored
-      .finally(() => { queue.isBuffering = false; });
+      .finally(() => {
+        queue.isBuffering = false;
+      });
   }
 
   private async fetchInto(queue: RecordsQueue, criteria: RecordCriteria, window: FetchWindow): Promise<void> {

@@ -6,5 +6,7 @@ import { saveResponse } from "./save-response.js";
 /** Saves the answers as a draft (partial rankings allowed). */
 export class SaveDraftUseCase {
   constructor(private readonly responses: ResponseRepository) {}
-  execute(record: DatasetRecord): Promise<RecordResponse> { return saveResponse(this.responses, record, "draft"); }
+  execute(record: DatasetRecord): Promise<RecordResponse> {
+    return saveResponse(this.responses, record, "draft");
+  }
 }

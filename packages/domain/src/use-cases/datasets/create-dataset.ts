@@ -31,7 +31,8 @@ export class CreateDatasetUseCase {
       if (!ws) return null;
       const workspaceId = ws.id ?? (await this.workspaces.create(ws.name)).id;
       datasetId = await this.datasets.create({
-        name: creation.name.trim(), workspaceId,
+        name: creation.name.trim(),
+        workspaceId,
         metadata: { repoId: creation.repoId, subset: subset.name, split: subset.split, mapping },
       });
     } catch {

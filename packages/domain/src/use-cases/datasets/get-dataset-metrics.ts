@@ -4,5 +4,7 @@ import type { DatasetManagementRepository } from "../../ports/dataset-repository
 /** The user's own metrics on a dataset (responded = submitted + discarded + draft). */
 export class GetDatasetMetricsUseCase {
   constructor(private readonly datasets: DatasetManagementRepository) {}
-  execute(datasetId: string): Promise<DatasetMetrics> { return this.datasets.getMetrics(datasetId); }
+  execute(datasetId: string): Promise<DatasetMetrics> {
+    return this.datasets.getMetrics(datasetId);
+  }
 }

@@ -8,7 +8,10 @@ export class GetFirstRecordFromHubUseCase {
     try {
       const row = await this.hub.getFirstRow(creation.repoId, creation.selectedSubset.name, creation.selectedSubset.split);
       const externalId = creation.mapping.external_id;
-      if (externalId) { const { [externalId]: _omit, ...rest } = row; return rest; }
+      if (externalId) {
+        const { [externalId]: _omit, ...rest } = row;
+        return rest;
+      }
       return row;
     } catch {
       return {};

@@ -50,7 +50,10 @@ export class LoadDatasetWithSettingsUseCase {
       questions: questions.map((q) => new Question(q)),
       fields: fields.map((f) => new Field(f)),
       vectors: vectors.map((v) => new Vector(v)),
-      metadata: visibleMetadataFor(metadata.map((m) => new MetadataProperty(m)), full),
+      metadata: visibleMetadataFor(
+        metadata.map((m) => new MetadataProperty(m)),
+        full,
+      ),
       isFull: full,
     };
   }

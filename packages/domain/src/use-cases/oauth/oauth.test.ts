@@ -9,19 +9,35 @@ const repo = (over: Partial<OAuthRepository> = {}): OAuthRepository => ({
   authenticationUrl: (provider, query) => `/api/v1/oauth2/providers/${provider}/authentication?${new URLSearchParams(query).toString()}`,
   ...over,
 });
-const tokenStore = () => { let t: string | null = null; return { get: () => t, set: (v: string) => { t = v; }, clear: () => { t = null; } }; };
+const tokenStore = () => {
+  let t: string | null = null;
+  return {
+    get: () => t,
+    set: (v: string) => {
+      t = v;
+    },
+    clear: () => {
+      t = null;
+    },
+  };
+};
 const alice = new User({ id: "1", username: "alice", firstName: "Alice", lastName: null, role: "annotator", apiKey: "k" });
 
 describe("OAuth use cases", () => {
   it("lists providers, and an empty list when they cannot be loaded", async () => {
     expect(await new LoadOAuthProvidersUseCase(repo()).execute()).toEqual([{ name: "huggingface" }]);
-    const failing = repo({ getProviders: async () => { throw new RepositoryError(ErrorCode.ERROR_FETCHING_OAUTH_PROVIDERS, 500); } });
+    const failing = repo({
+      getProviders: async () => {
+        throw new RepositoryError(ErrorCode.ERROR_FETCHING_OAUTH_PROVIDERS, 500);
+      },
+    });
     expect(await new LoadOAuthProvidersUseCase(failing).execute()).toEqual([]);
   });
 
   it("builds the authentication URL with the current query", () => {
-    expect(new StartOAuthSignInUseCase(repo()).execute("huggingface", { redirect: "/x" }))
-      .toBe("/api/v1/oauth2/providers/huggingface/authentication?redirect=%2Fx");
+    expect(new StartOAuthSignInUseCase(repo()).execute("huggingface", { redirect: "/x" })).toBe(
+      "/api/v1/oauth2/providers/huggingface/authentication?redirect=%2Fx",
+    );
   });
 
   it("exchanges the callback query, stores the token and loads the user", async () => {
@@ -35,7 +51,11 @@ describe("OAuth use cases", () => {
 
   it("fails with ERROR_FETCHING_OAUTH_ACCESS_TOKEN and leaves no token when the user cannot be loaded", async () => {
     const tokens = tokenStore();
-    const uc = new SignInWithOAuthUseCase(repo(), tokens, { getMe: async () => { throw new Error("401"); } });
+    const uc = new SignInWithOAuthUseCase(repo(), tokens, {
+      getMe: async () => {
+        throw new Error("401");
+      },
+    });
     await expect(uc.execute("huggingface", {})).rejects.toMatchObject({ code: ErrorCode.ERROR_FETCHING_OAUTH_ACCESS_TOKEN });
     expect(tokens.get()).toBeNull();
   });

@@ -1,6 +1,8 @@
 /** Ports of OAuth sign-in (issue 8): the providers the server offers and the code exchange. */
 
-export interface OAuthProvider { name: string }
+export interface OAuthProvider {
+  name: string;
+}
 
 export interface OAuthToken {
   accessToken: string;

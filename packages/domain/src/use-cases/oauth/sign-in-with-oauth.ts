@@ -4,7 +4,10 @@ import type { User } from "../../entities/user.js";
 import { ErrorCode, RepositoryError } from "../../errors/error-codes.js";
 import type { OAuthRepository } from "./ports.js";
 
-export interface OAuthSignInResult { user: User; redirectTo: string | null }
+export interface OAuthSignInResult {
+  user: User;
+  redirectTo: string | null;
+}
 
 /**
  * Finishes an OAuth sign-in on the callback page: exchanges the provider's query for a token, stores

@@ -8,7 +8,10 @@ import { formDraftOf } from "../../offline/form-draft.js";
  * forgets it when the form is back to what the server has (reset, saved).
  */
 export class KeepFormDraftUseCase {
-  constructor(private readonly drafts: FormDraftStore, private readonly clock: Clock) {}
+  constructor(
+    private readonly drafts: FormDraftStore,
+    private readonly clock: Clock,
+  ) {}
 
   async execute(userId: string, record: DatasetRecord): Promise<void> {
     const savedAt = new Date(this.clock.now()).toISOString();

@@ -25,7 +25,9 @@ let outbox: MemoryOutbox, drafts: MemoryDrafts, server: FakeAnswerServer;
 let queueAnswer: QueueAnswerUseCase, send: SendNextAnswerUseCase, keep: KeepFormDraftUseCase, restore: RestoreFormDraftUseCase;
 beforeEach(() => {
   now = 1_000;
-  outbox = new MemoryOutbox(); drafts = new MemoryDrafts(); server = new FakeAnswerServer("u1");
+  outbox = new MemoryOutbox();
+  drafts = new MemoryDrafts();
+  server = new FakeAnswerServer("u1");
   queueAnswer = new QueueAnswerUseCase(outbox, drafts, clock);
   send = new SendNextAnswerUseCase(outbox, drafts, server);
   keep = new KeepFormDraftUseCase(drafts, clock);
@@ -45,14 +47,20 @@ async function drain(): Promise<string[]> {
 describe("offline answers: queue, send, conflicts", () => {
   it("queues 20 submits while unreachable and sends each exactly once, in order, when the server is back", async () => {
     const records = Array.from({ length: 20 }, (_, i) => record(`r${i + 1}`));
-    for (const r of records) { r.question("label")?.answer.set("positive"); await queueAnswer.execute("u1", r, "submitted"); }
+    for (const r of records) {
+      r.question("label")?.answer.set("positive");
+      await queueAnswer.execute("u1", r, "submitted");
+    }
     server.failures = [undefined, 503, 502];
     expect(await drain()).toEqual(["unreachable"]);
     expect(await drain()).toEqual(["unreachable"]);
     expect(await drain()).toEqual(["unreachable"]);
     expect((await outbox.list("u1"))[0]).toMatchObject({ attempts: 3, recordId: "r1" });
     expect(await drain()).toEqual(Array(20).fill("sent"));
-    expect(server.calls.filter((c) => c.startsWith("create"))).toEqual([...Array(3).fill("create r1"), ...records.map((r) => `create ${r.id}`)]);
+    expect(server.calls.filter((c) => c.startsWith("create"))).toEqual([
+      ...Array(3).fill("create r1"),
+      ...records.map((r) => `create ${r.id}`),
+    ]);
     expect(server.responses.size).toBe(20);
     expect(await outbox.list("u1")).toEqual([]);
   });
@@ -132,8 +140,10 @@ describe("offline answers: queue, send, conflicts", () => {
   });
 
   it("a refused answer (422) is kept, marked, and does not block other records", async () => {
-    const a = record("r1"); a.question("label")?.answer.set("positive");
-    const b = record("r2"); b.question("label")?.answer.set("positive");
+    const a = record("r1");
+    a.question("label")?.answer.set("positive");
+    const b = record("r2");
+    b.question("label")?.answer.set("positive");
     await queueAnswer.execute("u1", a, "submitted");
     await queueAnswer.execute("u1", b, "submitted");
     server.failures = [422];
@@ -187,11 +197,14 @@ describe("forms kept at every change", () => {
     s.question("text")?.answer.set("more");
     await keep.execute("u1", s);
     const result = await send.execute("u1");
-    expect((await drafts.get("u1", "r2"))?.base).toEqual(result.kind === "sent" ? { responseId: result.response.id, updatedAt: result.response.updatedAt } : null);
+    expect((await drafts.get("u1", "r2"))?.base).toEqual(
+      result.kind === "sent" ? { responseId: result.response.id, updatedAt: result.response.updatedAt } : null,
+    );
   });
 
   it("counts and clears a user's unsent work (sign-out)", async () => {
-    const r = record("r1"); r.question("label")?.answer.set("positive");
+    const r = record("r1");
+    r.question("label")?.answer.set("positive");
     await keep.execute("u1", r);
     await queueAnswer.execute("u1", r, "submitted");
     await queueAnswer.execute("u2", record("r2"), "draft");

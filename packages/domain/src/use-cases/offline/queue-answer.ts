@@ -12,18 +12,32 @@ import { baseOf, enqueueAnswer, type OutboxEntry } from "../../offline/outbox.js
  * started on (the kept form draft's), else the record's current response.
  */
 export class QueueAnswerUseCase {
-  constructor(private readonly outbox: OutboxStore, private readonly drafts: FormDraftStore, private readonly clock: Clock) {}
+  constructor(
+    private readonly outbox: OutboxStore,
+    private readonly drafts: FormDraftStore,
+    private readonly clock: Clock,
+  ) {}
 
   /**
    * `values` replaces the record's own answers (bulk: the bulk form's answers). Returns the queued entry and the
    * position of the earlier answer of the record it replaced, if any.
    */
-  async execute(userId: string, record: DatasetRecord, status: ResponseStatus, values?: AnswerValues): Promise<{ entry: OutboxEntry; replaced: number | null }> {
+  async execute(
+    userId: string,
+    record: DatasetRecord,
+    status: ResponseStatus,
+    values?: AnswerValues,
+  ): Promise<{ entry: OutboxEntry; replaced: number | null }> {
     if (status === "submitted" && !values && !record.questionsAreCompletedCorrectly) throw new ValidationError(MESSAGES.incompleteRecord);
     const draft = await this.drafts.get(userId, record.id);
     const input = {
-      userId, datasetId: record.datasetId, recordId: record.id, status, values: values ?? record.valuesFor(status),
-      base: draft ? draft.base : baseOf(record.answer), queuedAt: new Date(this.clock.now()).toISOString(),
+      userId,
+      datasetId: record.datasetId,
+      recordId: record.id,
+      status,
+      values: values ?? record.valuesFor(status),
+      base: draft ? draft.base : baseOf(record.answer),
+      queuedAt: new Date(this.clock.now()).toISOString(),
     };
     let replaced: number | null = null;
     const entries = await this.outbox.change(userId, (current) => {

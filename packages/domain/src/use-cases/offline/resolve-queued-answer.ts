@@ -8,7 +8,10 @@ import { resolveEntry, type ConflictChoice, type OutboxEntry } from "../../offli
  * server's response to show, when the choice was 'theirs'.
  */
 export class ResolveQueuedAnswerUseCase {
-  constructor(private readonly outbox: OutboxStore, private readonly drafts: FormDraftStore) {}
+  constructor(
+    private readonly outbox: OutboxStore,
+    private readonly drafts: FormDraftStore,
+  ) {}
 
   async execute(entry: OutboxEntry, choice: ConflictChoice): Promise<RecordResponse | null> {
     await this.outbox.change(entry.userId, (entries) => resolveEntry(entries, entry.seq, choice));

@@ -2,7 +2,17 @@ import type { RecordResponse } from "../../entities/answer.js";
 import { RepositoryError } from "../../errors/error-codes.js";
 import type { AnswerSyncRepository, FormDraftStore, OutboxStore } from "../../offline/ports.js";
 import {
-  applyConflict, applyRejected, applySent, applyUnreachable, baseOf, classifyFailure, markSending, nextToSend, releaseAbandoned, sameAnswer, type OutboxEntry,
+  applyConflict,
+  applyRejected,
+  applySent,
+  applyUnreachable,
+  baseOf,
+  classifyFailure,
+  markSending,
+  nextToSend,
+  releaseAbandoned,
+  sameAnswer,
+  type OutboxEntry,
 } from "../../offline/outbox.js";
 
 /** What one send did, with the user's entries after it (`entries`, oldest first). */
@@ -11,7 +21,8 @@ export type SendResult = { entries: OutboxEntry[] } & (
   | { kind: "sent"; entry: OutboxEntry; response: RecordResponse }
   | { kind: "unreachable"; entry: OutboxEntry; attempts: number }
   | { kind: "conflict"; entry: OutboxEntry; server: RecordResponse | null }
-  | { kind: "rejected"; entry: OutboxEntry; status: number });
+  | { kind: "rejected"; entry: OutboxEntry; status: number }
+);
 
 const statusOf = (error: unknown): number | undefined => (error instanceof RepositoryError ? error.status : undefined);
 
@@ -23,7 +34,11 @@ const statusOf = (error: unknown): number | undefined => (error instanceof Repos
  * otherwise the entry waits for the annotator's choice. Network errors and 5xx leave it waiting.
  */
 export class SendNextAnswerUseCase {
-  constructor(private readonly outbox: OutboxStore, private readonly drafts: FormDraftStore, private readonly sync: AnswerSyncRepository) {}
+  constructor(
+    private readonly outbox: OutboxStore,
+    private readonly drafts: FormDraftStore,
+    private readonly sync: AnswerSyncRepository,
+  ) {}
 
   /** Called once the caller holds the send lock: an entry still marked as being sent was cut off (crash, closed tab) and is sent again. */
   async recover(userId: string): Promise<void> {

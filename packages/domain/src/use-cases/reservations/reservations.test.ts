@@ -32,8 +32,13 @@ describe("reservations of the team's queue (issue 29)", () => {
 
   it("keeps what the server said about teammates' reservations on the queue", async () => {
     const records = FakeRecords.withCount(0);
-    records.search = async (request) => { records.requests.push(request); return { records: [], total: 0, reservations }; };
-    const queue = await new LoadRecordsUseCase(new GetRecordsByCriteriaUseCase(records, fakeQuestions(), fakeFields())).load(new RecordCriteria({ datasetId: "d" }));
+    records.search = async (request) => {
+      records.requests.push(request);
+      return { records: [], total: 0, reservations };
+    };
+    const queue = await new LoadRecordsUseCase(new GetRecordsByCriteriaUseCase(records, fakeQuestions(), fakeFields())).load(
+      new RecordCriteria({ datasetId: "d" }),
+    );
     expect(queue.isEmpty).toBe(true);
     expect(queue.reservations).toEqual(reservations);
   });
@@ -41,8 +46,17 @@ describe("reservations of the team's queue (issue 29)", () => {
   it("signing out gives the records back while the token is still held, then forgets the token", () => {
     const order: string[] = [];
     let token: string | null = "t";
-    const tokens = { get: () => token, set: () => undefined, clear: () => { order.push("clear"); token = null; } };
-    const releaseAll = vi.fn(async () => { order.push(`release with ${token}`); });
+    const tokens = {
+      get: () => token,
+      set: () => undefined,
+      clear: () => {
+        order.push("clear");
+        token = null;
+      },
+    };
+    const releaseAll = vi.fn(async () => {
+      order.push(`release with ${token}`);
+    });
     new SignOutUseCase(tokens, { releaseAll }).execute();
     expect(order).toEqual(["release with t", "clear"]);
     new SignOutUseCase(tokens, { releaseAll }).execute(); // signed out already: nothing to release

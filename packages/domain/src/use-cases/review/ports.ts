@@ -29,7 +29,10 @@ export interface QuestionAgreementReport {
   lowest: { recordId: string; agreement: number; responses: number; validated: boolean }[];
 }
 
-export interface ReviewProgressReport { reviewed: number; needingReview: number }
+export interface ReviewProgressReport {
+  reviewed: number;
+  needingReview: number;
+}
 
 export interface AgreementReport {
   datasetId: string;
@@ -41,19 +44,46 @@ export interface AgreementReport {
   review: ReviewProgressReport;
 }
 
-export interface ReviewResponse { id: string; userId: string; username: string; status: "submitted" | "draft" | "discarded"; values: AnswerValues; insertedAt: string; updatedAt: string }
+export interface ReviewResponse {
+  id: string;
+  userId: string;
+  username: string;
+  status: "submitted" | "draft" | "discarded";
+  values: AnswerValues;
+  insertedAt: string;
+  updatedAt: string;
+}
 
 export interface ReviewItem {
-  record: { id: string; externalId: string | null; fields: { [name: string]: unknown }; metadata: { [name: string]: unknown } | null; status: "pending" | "completed"; insertedAt: string; updatedAt: string };
+  record: {
+    id: string;
+    externalId: string | null;
+    fields: { [name: string]: unknown };
+    metadata: { [name: string]: unknown } | null;
+    status: "pending" | "completed";
+    insertedAt: string;
+    updatedAt: string;
+  };
   responses: ReviewResponse[];
-  suggestions: { questionId: string; questionName: string; value: AnswerValue; score: number | number[] | null; agent: string | null; type: "model" | "human" | null }[];
+  suggestions: {
+    questionId: string;
+    questionName: string;
+    value: AnswerValue;
+    score: number | number[] | null;
+    agent: string | null;
+    type: "model" | "human" | null;
+  }[];
   disagreements: string[];
   majority: AnswerValues;
   finalAnswer: { values: AnswerValues; reviewer: { id: string; username: string } | null; insertedAt: string; updatedAt: string } | null;
   validated: boolean;
 }
 
-export interface ReviewList { items: ReviewItem[]; total: number; review: ReviewProgressReport }
+export interface ReviewList {
+  items: ReviewItem[];
+  total: number;
+  review: ReviewProgressReport;
+}
 
 export interface ReviewListQuery extends ReviewScope {
   /** Only records whose submitted responses differ (on `question`, or any). */

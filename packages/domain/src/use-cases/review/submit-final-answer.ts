@@ -6,7 +6,8 @@ import type { ReviewItem, ReviewRepository } from "./ports.js";
 export class SubmitFinalAnswerUseCase {
   constructor(private readonly reviews: ReviewRepository) {}
   async execute(recordId: string, values: AnswerValues): Promise<ReviewItem> {
-    if (Object.keys(values).length === 0) throw new ValidationError({ key: "review.finalAnswer.empty", text: "A final answer needs at least one answered question" });
+    if (Object.keys(values).length === 0)
+      throw new ValidationError({ key: "review.finalAnswer.empty", text: "A final answer needs at least one answered question" });
     await this.reviews.setFinalAnswer(recordId, values);
     return this.reviews.getReviewItem(recordId);
   }

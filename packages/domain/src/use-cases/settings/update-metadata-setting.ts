@@ -8,6 +8,8 @@ export class UpdateMetadataSettingUseCase {
   constructor(private readonly metadata: MetadataRepository) {}
   execute(property: MetadataProperty): Promise<boolean> {
     if (!property.isValid) throw new InvalidSettingsUpdateError("Metadata");
-    return saveSetting(property, () => this.metadata.update(property.id, { title: property.title, visibleForAnnotators: property.visibleForAnnotators }));
+    return saveSetting(property, () =>
+      this.metadata.update(property.id, { title: property.title, visibleForAnnotators: property.visibleForAnnotators }),
+    );
   }
 }

@@ -8,6 +8,12 @@ export class UpdateQuestionSettingUseCase {
   constructor(private readonly questions: QuestionRepository) {}
   execute(question: Question): Promise<boolean> {
     if (!question.isValid) throw new InvalidSettingsUpdateError("Question");
-    return saveSetting(question, () => this.questions.update(question.id, { title: question.title.trim(), description: question.descriptionForUpdate, settings: question.settings }));
+    return saveSetting(question, () =>
+      this.questions.update(question.id, {
+        title: question.title.trim(),
+        description: question.descriptionForUpdate,
+        settings: question.settings,
+      }),
+    );
   }
 }

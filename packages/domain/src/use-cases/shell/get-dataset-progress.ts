@@ -5,5 +5,7 @@ import type { Progress } from "../../entities/progress.js";
 export class GetDatasetProgressUseCase {
   constructor(private readonly datasets: DatasetRepository) {}
 
-  execute(datasetId: string): Promise<Progress> { return this.datasets.getProgress(datasetId); }
+  execute(datasetId: string): Promise<Progress> {
+    return this.datasets.getProgress(datasetId);
+  }
 }

@@ -12,7 +12,10 @@ export class GetEnvironmentUseCase {
   constructor(private readonly environment: EnvironmentRepository) {}
 
   execute(): Promise<Environment> {
-    this.cached ??= this.environment.getEnvironment().catch(() => { this.cached = null; return NO_SPACE; });
+    this.cached ??= this.environment.getEnvironment().catch(() => {
+      this.cached = null;
+      return NO_SPACE;
+    });
     return this.cached;
   }
 }

@@ -1,6 +1,9 @@
 /** Ports used by the web app's shell (home, user settings, hosted-space detection). */
 
-export interface WorkspaceSummary { id: string; name: string }
+export interface WorkspaceSummary {
+  id: string;
+  name: string;
+}
 
 export interface MyWorkspacesRepository {
   /** GET /v1/me/workspaces; throws ERROR_FETCHING_WORKSPACES. */

@@ -4,7 +4,12 @@ import { Progress } from "../../entities/progress.js";
 
 describe("shell use cases", () => {
   it("lists my workspaces by name", async () => {
-    const uc = new ListMyWorkspacesUseCase({ listMine: async () => [{ id: "2", name: "zeta" }, { id: "1", name: "alpha" }] });
+    const uc = new ListMyWorkspacesUseCase({
+      listMine: async () => [
+        { id: "2", name: "zeta" },
+        { id: "1", name: "alpha" },
+      ],
+    });
     expect((await uc.execute()).map((w) => w.name)).toEqual(["alpha", "zeta"]);
   });
 

@@ -3,11 +3,19 @@ import type { UploadColumn, UploadMapping } from "./ports.js";
 
 /** Where a file column goes in a dataset. */
 export type TargetKind = "ignore" | "field" | "metadata" | "suggestion" | "response" | "vector" | "external_id";
-export interface ColumnTarget { kind: TargetKind; name: string | null }
+export interface ColumnTarget {
+  kind: TargetKind;
+  name: string | null;
+}
 export const TARGET_KINDS: readonly TargetKind[] = ["ignore", "field", "metadata", "suggestion", "response", "vector", "external_id"];
 
 /** The names a dataset offers for each kind of target. */
-export interface MappingSettings { fields: string[]; questions: string[]; metadata: string[]; vectors: string[] }
+export interface MappingSettings {
+  fields: string[];
+  questions: string[];
+  metadata: string[];
+  vectors: string[];
+}
 
 /** A column's inferred type by the Hub import's rules: text, image, chat, labels, integer, float, or other. */
 export function columnType(column: UploadColumn): "text" | "image" | "chat" | "label" | "labels" | "integer" | "float" | "terms" | "other" {
@@ -18,7 +26,8 @@ export function columnType(column: UploadColumn): "text" | "image" | "chat" | "l
   return "other";
 }
 
-const stripped = (name: string, prefix: string, suffix = "") => (name.startsWith(prefix) && name.endsWith(suffix) ? name.slice(prefix.length, name.length - suffix.length) : null);
+const stripped = (name: string, prefix: string, suffix = "") =>
+  name.startsWith(prefix) && name.endsWith(suffix) ? name.slice(prefix.length, name.length - suffix.length) : null;
 
 /**
  * A first mapping of the columns onto the dataset's settings: the columns of a Tessera export by
@@ -33,7 +42,8 @@ export function proposeTargets(columns: UploadColumn[], settings: MappingSetting
   for (const column of columns) {
     const n = column.name;
     let target: ColumnTarget = { kind: "ignore", name: null };
-    if (n === "external_id" || (n === "id" && !columns.some((c) => c.name === "external_id") && column.hint === null)) target = { kind: "external_id", name: null };
+    if (n === "external_id" || (n === "id" && !columns.some((c) => c.name === "external_id") && column.hint === null))
+      target = { kind: "external_id", name: null };
     else if (has(settings.metadata, stripped(n, "metadata."))) target = { kind: "metadata", name: stripped(n, "metadata.") };
     else if (has(settings.vectors, stripped(n, "vector."))) target = { kind: "vector", name: stripped(n, "vector.") };
     else if (has(settings.questions, stripped(n, "", ".suggestion"))) target = { kind: "suggestion", name: stripped(n, "", ".suggestion") };
@@ -54,7 +64,13 @@ export function proposeTargets(columns: UploadColumn[], settings: MappingSetting
 /** The import mapping of the chosen targets (columns with a kind but no name are left out). */
 export function toMapping(targets: Map<string, ColumnTarget>): UploadMapping {
   const mapping: UploadMapping = { fields: [], metadata: [], suggestions: [], responses: [], vectors: [], external_id: null };
-  const lists = { field: mapping.fields, metadata: mapping.metadata, suggestion: mapping.suggestions, response: mapping.responses, vector: mapping.vectors } as const;
+  const lists = {
+    field: mapping.fields,
+    metadata: mapping.metadata,
+    suggestion: mapping.suggestions,
+    response: mapping.responses,
+    vector: mapping.vectors,
+  } as const;
   for (const [source, target] of targets) {
     if (target.kind === "external_id") mapping.external_id = source;
     else if (target.kind !== "ignore" && target.name) lists[target.kind].push({ source, target: target.name });
@@ -64,4 +80,5 @@ export function toMapping(targets: Map<string, ColumnTarget>): UploadMapping {
 
 /** True when the mapping stores something. */
 export const mapsAnything = (mapping: UploadMapping): boolean =>
-  mapping.fields.length + mapping.metadata.length + mapping.suggestions.length + mapping.responses.length + mapping.vectors.length > 0 || mapping.external_id !== null;
+  mapping.fields.length + mapping.metadata.length + mapping.suggestions.length + mapping.responses.length + mapping.vectors.length > 0 ||
+  mapping.external_id !== null;

@@ -24,12 +24,23 @@ export function creationFromUpload(preview: UploadPreview): DatasetCreation {
  * settled or stored its first records. Any failure deletes the dataset (null).
  */
 export class CreateDatasetFromUploadUseCase {
-  constructor(private readonly create: (fill: (datasetId: string, creation: DatasetCreation) => Promise<void>) => CreateDatasetUseCase, private readonly uploads: RecordUploadRepository, private readonly clock: Clock) {}
+  constructor(
+    private readonly create: (fill: (datasetId: string, creation: DatasetCreation) => Promise<void>) => CreateDatasetUseCase,
+    private readonly uploads: RecordUploadRepository,
+    private readonly clock: Clock,
+  ) {}
 
   execute(creation: DatasetCreation, uploadId: string): Promise<string | null> {
     return this.create(async (datasetId, c) => {
       const m = c.mapping;
-      const mapping: UploadMapping = { fields: m.fields, metadata: m.metadata, suggestions: m.suggestions, responses: [], vectors: [], external_id: m.external_id ?? null };
+      const mapping: UploadMapping = {
+        fields: m.fields,
+        metadata: m.metadata,
+        suggestions: m.suggestions,
+        responses: [],
+        vectors: [],
+        external_id: m.external_id ?? null,
+      };
       let progress = await this.uploads.startImport(uploadId, datasetId, mapping);
       for (let i = 0; i < UPLOAD_FIRST_RECORDS_TRIES && !SETTLED.includes(progress.status) && progress.rowsStored < FIRST_RECORDS; i++) {
         await this.clock.delay(1000);

@@ -14,7 +14,10 @@ class RecordingExports implements RecordExportRepository {
 
 describe("DownloadRecordsUseCase", () => {
   const criteria = new RecordCriteria({
-    datasetId: "d1", status: "submitted", searchText: " fox ", searchField: null,
+    datasetId: "d1",
+    status: "submitted",
+    searchText: " fox ",
+    searchField: null,
     metadata: [{ kind: "terms", name: "genre", values: ["news"] }],
     sort: [{ key: { entity: "record", property: "inserted_at" }, order: "desc" }],
     similarity: { recordId: "r1", vectorName: "emb", limit: 50, order: "most" },
@@ -23,16 +26,21 @@ describe("DownloadRecordsUseCase", () => {
   it("sends the page's status, text and filters, without the similarity query and the sort", async () => {
     const exports = new RecordingExports();
     expect(await new DownloadRecordsUseCase(exports).execute(criteria, "csv", "filtered")).toEqual({ filename: "x.csv", bytes: 1 });
-    expect(exports.calls).toEqual([{
-      datasetId: "d1", format: "csv",
-      body: {
-        query: { text: { q: "fox", field: null } },
-        filters: { and: [
-          { type: "terms", scope: { entity: "response", property: "status" }, values: ["submitted"] },
-          { type: "terms", scope: { entity: "metadata", metadata_property: "genre" }, values: ["news"] },
-        ] },
+    expect(exports.calls).toEqual([
+      {
+        datasetId: "d1",
+        format: "csv",
+        body: {
+          query: { text: { q: "fox", field: null } },
+          filters: {
+            and: [
+              { type: "terms", scope: { entity: "response", property: "status" }, values: ["submitted"] },
+              { type: "terms", scope: { entity: "metadata", metadata_property: "genre" }, values: ["news"] },
+            ],
+          },
+        },
       },
-    }]);
+    ]);
   });
 
   it("sends no criteria for all records", async () => {

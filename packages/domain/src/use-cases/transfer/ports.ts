@@ -10,7 +10,10 @@ export const EXPORT_FORMATS = ["jsonl", "csv", "parquet"] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 /** A file the user received: its name and size in bytes. */
-export interface DownloadedFile { filename: string; bytes: number }
+export interface DownloadedFile {
+  filename: string;
+  bytes: number;
+}
 
 export interface RecordExportRepository {
   /**
@@ -21,13 +24,30 @@ export interface RecordExportRepository {
 }
 
 /** A file the user picked (a browser File); the repository adapter reads it. */
-export interface FileLike { readonly name: string; readonly size: number }
+export interface FileLike {
+  readonly name: string;
+  readonly size: number;
+}
 
 /** One column of an uploaded file: its inferred type in the Hub's features shape, and a hint for the columns of a Tessera export. */
-export interface UploadColumn { name: string; feature: Record<string, unknown>; hint: string | null }
-export interface UploadPreview { id: string; filename: string; format: string; size: number; columns: UploadColumn[]; rows: Array<Record<string, unknown>> }
+export interface UploadColumn {
+  name: string;
+  feature: Record<string, unknown>;
+  hint: string | null;
+}
+export interface UploadPreview {
+  id: string;
+  filename: string;
+  format: string;
+  size: number;
+  columns: UploadColumn[];
+  rows: Array<Record<string, unknown>>;
+}
 
-export interface MappingPair { source: string; target: string }
+export interface MappingPair {
+  source: string;
+  target: string;
+}
 /** Columns onto a dataset's settings (server: POST /v1/uploads/{id}/import). */
 export interface UploadMapping {
   fields: MappingPair[];
@@ -39,7 +59,15 @@ export interface UploadMapping {
 }
 
 export type UploadStatus = "uploaded" | "queued" | "importing" | "finished" | "failed" | "cancelled";
-export interface UploadProgress { id: string; status: UploadStatus; rowsDone: number; rowsStored: number; rowsFailed: number; progress: number; error: string | null }
+export interface UploadProgress {
+  id: string;
+  status: UploadStatus;
+  rowsDone: number;
+  rowsStored: number;
+  rowsFailed: number;
+  progress: number;
+  error: string | null;
+}
 
 export interface RecordUploadRepository {
   /** POST /v1/uploads?filename=…: the file streamed to the server; its preview. Throws RepositoryError(ERROR_UPLOADING_FILE) with the server's message. */

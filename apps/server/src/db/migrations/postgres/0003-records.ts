@@ -88,6 +88,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         from jsonb_each(new.fields) as j where jsonb_typeof(j.value) = 'string';
       return null;
     end $$`.execute(db);
-  await sql`create trigger records_fts_after_insert after insert on records for each row execute function tessera_records_fts()`.execute(db);
-  await sql`create trigger records_fts_after_update after update of fields on records for each row execute function tessera_records_fts()`.execute(db);
+  await sql`create trigger records_fts_after_insert after insert on records for each row execute function tessera_records_fts()`.execute(
+    db,
+  );
+  await sql`create trigger records_fts_after_update after update of fields on records for each row execute function tessera_records_fts()`.execute(
+    db,
+  );
 }

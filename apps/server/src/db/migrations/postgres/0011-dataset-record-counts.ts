@@ -42,7 +42,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`create trigger dataset_record_counts_after_delete after delete on records
     referencing old table as old_rows for each statement execute function tessera_dataset_record_counts()`.execute(db);
   await sql`create trigger dataset_record_counts_after_update after update on records
-    referencing old table as old_rows new table as new_rows for each statement execute function tessera_dataset_record_counts()`.execute(db);
+    referencing old table as old_rows new table as new_rows for each statement execute function tessera_dataset_record_counts()`.execute(
+    db,
+  );
   await sql`create index suggestions_question_agent_idx on suggestions (question_id, agent)`.execute(db);
   await sql`drop index suggestions_question_idx`.execute(db);
 }

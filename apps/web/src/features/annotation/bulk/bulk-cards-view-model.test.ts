@@ -26,7 +26,12 @@ describe("BulkCardsViewModel", () => {
     cards.setOverflowing("long", true);
     cards.toggleCard("long");
     cards.toggleCollapsed();
-    expect([cards.collapsed, cards.isClamped("long"), cards.offersToggle("long"), cards.fades("long")]).toEqual([false, false, false, false]);
+    expect([cards.collapsed, cards.isClamped("long"), cards.offersToggle("long"), cards.fades("long")]).toEqual([
+      false,
+      false,
+      false,
+      false,
+    ]);
     cards.toggleCollapsed();
     expect([cards.isClamped("long"), cards.fades("long")]).toEqual([true, true]);
   });

@@ -13,24 +13,48 @@ export class BulkCardsViewModel {
   readonly overflowing = new Set<string>();
 
   constructor() {
-    makeObservable(this, { collapsed: observable, opened: observable, overflowing: observable, toggleCollapsed: action, toggleCard: action, setOverflowing: action, forgetCards: action });
+    makeObservable(this, {
+      collapsed: observable,
+      opened: observable,
+      overflowing: observable,
+      toggleCollapsed: action,
+      toggleCard: action,
+      setOverflowing: action,
+      forgetCards: action,
+    });
   }
 
-  toggleCollapsed(): void { this.collapsed = !this.collapsed; this.opened.clear(); }
-  toggleCard(id: string): void { if (this.opened.has(id)) this.opened.delete(id); else this.opened.add(id); }
+  toggleCollapsed(): void {
+    this.collapsed = !this.collapsed;
+    this.opened.clear();
+  }
+  toggleCard(id: string): void {
+    if (this.opened.has(id)) this.opened.delete(id);
+    else this.opened.add(id);
+  }
 
   setOverflowing(id: string, overflowing: boolean): void {
     if (overflowing === this.overflowing.has(id)) return;
-    if (overflowing) this.overflowing.add(id); else this.overflowing.delete(id);
+    if (overflowing) this.overflowing.add(id);
+    else this.overflowing.delete(id);
   }
 
   /** Whether a card's fields are cut at the clamp height. */
-  isClamped(id: string): boolean { return this.collapsed && !this.opened.has(id); }
+  isClamped(id: string): boolean {
+    return this.collapsed && !this.opened.has(id);
+  }
   /** Whether a card offers 'Show more' / 'Show less'. */
-  offersToggle(id: string): boolean { return this.collapsed && (this.opened.has(id) || this.overflowing.has(id)); }
+  offersToggle(id: string): boolean {
+    return this.collapsed && (this.opened.has(id) || this.overflowing.has(id));
+  }
   /** Whether the fade over the cut shows (clamped and taller than the clamp). */
-  fades(id: string): boolean { return this.isClamped(id) && this.overflowing.has(id); }
+  fades(id: string): boolean {
+    return this.isClamped(id) && this.overflowing.has(id);
+  }
 
   /** A new page: cards opened one by one close again. */
-  forgetCards(): void { this.opened.clear(); this.overflowing.clear(); }
+  forgetCards(): void {
+    this.opened.clear();
+    this.overflowing.clear();
+  }
 }

@@ -4,7 +4,14 @@ import type { FieldProps } from "@tessera/domain";
 import { recordWith, renderWithI18n } from "../component-test-utils";
 import { RecordFields } from "./RecordFields";
 
-const field = (name: string, settings: FieldProps["settings"]): FieldProps => ({ id: `f-${name}`, name, title: name.toUpperCase(), required: false, datasetId: "d", settings });
+const field = (name: string, settings: FieldProps["settings"]): FieldProps => ({
+  id: `f-${name}`,
+  name,
+  title: name.toUpperCase(),
+  required: false,
+  datasetId: "d",
+  settings,
+});
 
 async function renderFields(fields: FieldProps[], values: { [name: string]: unknown }) {
   const { record, form } = recordWith([], fields, { fields: values });
@@ -31,7 +38,11 @@ describe("RecordFields renderers", () => {
   it("chat: a plain string is one user message; with more than two roles everything is left-aligned", async () => {
     await renderFields([field("a", { type: "chat" }), field("b", { type: "chat" })], {
       a: "just text",
-      b: [{ role: "system", content: "s" }, { role: "user", content: "u" }, { role: "assistant", content: "a" }],
+      b: [
+        { role: "system", content: "s" },
+        { role: "user", content: "u" },
+        { role: "assistant", content: "a" },
+      ],
     });
     const a = within(screen.getByRole("region", { name: "A" })).getAllByRole("listitem");
     expect(a.map((m) => [m.getAttribute("data-role"), m.textContent])).toEqual([["user", "userjust text"]]);
@@ -40,7 +51,10 @@ describe("RecordFields renderers", () => {
   });
 
   it("image: a spinner until loaded; on error 'Could not load image'", async () => {
-    await renderFields([field("image", { type: "image" }), field("ok", { type: "image" })], { image: { src: "http://img.test/missing.png" }, ok: "data:image/png;base64,AAAA" });
+    await renderFields([field("image", { type: "image" }), field("ok", { type: "image" })], {
+      image: { src: "http://img.test/missing.png" },
+      ok: "data:image/png;base64,AAAA",
+    });
     const broken = screen.getByRole("img", { name: "IMAGE" });
     expect(broken.getAttribute("src")).toBe("http://img.test/missing.png");
     expect(screen.getAllByRole("img").length).toBe(2);
@@ -53,7 +67,10 @@ describe("RecordFields renderers", () => {
   });
 
   it("custom: a sandboxed iframe (allow-scripts only, never allow-same-origin) on the server's frame page", async () => {
-    await renderFields([field("custom", { type: "custom", template: "<b>{{record.fields.text}}</b>" }), field("text", { type: "text" })], { custom: { a: 1 }, text: "hello" });
+    await renderFields([field("custom", { type: "custom", template: "<b>{{record.fields.text}}</b>" }), field("text", { type: "text" })], {
+      custom: { a: 1 },
+      text: "hello",
+    });
     const frame = screen.getByTitle("CUSTOM");
     expect(frame.tagName).toBe("IFRAME");
     expect(frame.getAttribute("sandbox")).toBe("allow-scripts");

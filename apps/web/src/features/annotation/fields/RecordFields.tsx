@@ -33,9 +33,13 @@ function ImageFieldContent({ field }: { field: RecordField }) {
   return (
     <div className="field-image">
       {state === "loading" && <span aria-busy="true" className="spinner" />}
-      {state === "error"
-        ? <p role="alert" className="field-image__error">{t("annotation.fields.imageError")}</p>
-        : <img src={src} alt={field.title} onLoad={() => setState("loaded")} onError={() => setState("error")} />}
+      {state === "error" ? (
+        <p role="alert" className="field-image__error">
+          {t("annotation.fields.imageError")}
+        </p>
+      ) : (
+        <img src={src} alt={field.title} onLoad={() => setState("loaded")} onError={() => setState("error")} />
+      )}
     </div>
   );
 }
@@ -57,8 +61,17 @@ function ChatFieldContent({ field, search }: { field: RecordField; search: strin
         const color = ROLE_COLORS[roles.indexOf(m.role) % ROLE_COLORS.length];
         const showRole = i === 0 || messages[i - 1]?.role !== m.role;
         return (
-          <li key={i} className={`chat__message ${chatSideClass(alternate && roles.indexOf(m.role) === 0)}`} style={{ borderColor: color }} data-role={m.role}>
-            {showRole && <span className="chat__role" style={{ color }}>{m.role}</span>}
+          <li
+            key={i}
+            className={`chat__message ${chatSideClass(alternate && roles.indexOf(m.role) === 0)}`}
+            style={{ borderColor: color }}
+            data-role={m.role}
+          >
+            {showRole && (
+              <span className="chat__role" style={{ color }}>
+                {m.role}
+              </span>
+            )}
             {field.field.useMarkdown ? <Markdown text={m.content} /> : <p dir={textDirection(m.content)}>{m.content}</p>}
           </li>
         );
@@ -74,7 +87,12 @@ function CustomFieldContent({ field, record }: { field: RecordField; record: Dat
   const doc = useMemo(() => {
     const fields: Record<string, unknown> = {};
     for (const f of record.fields) fields[f.name] = f.content;
-    return buildCustomFieldDocument(field.field.template, { id: record.id, fields, metadata: record.metadata }, field.field.settings.advanced_mode ?? false, frameId);
+    return buildCustomFieldDocument(
+      field.field.template,
+      { id: record.id, fields, metadata: record.metadata },
+      field.field.settings.advanced_mode ?? false,
+      frameId,
+    );
   }, [field, record, frameId]);
   useEffect(() => {
     const onMessage = (event: MessageEvent) => {
@@ -91,18 +109,38 @@ function CustomFieldContent({ field, record }: { field: RecordField; record: Dat
   // Not srcdoc: a srcdoc frame inherits the app's CSP (no inline script), so templates load into a
   // same-server page whose CSP allows their scripts, in a sandbox without allow-same-origin. A new
   // document gets a new frame (key).
-  return <iframe key={doc} ref={ref} className="field-custom" title={field.title} sandbox="allow-scripts" src={CUSTOM_FIELD_FRAME_URL} style={{ height }} />;
+  return (
+    <iframe
+      key={doc}
+      ref={ref}
+      className="field-custom"
+      title={field.title}
+      sandbox="allow-scripts"
+      src={CUSTOM_FIELD_FRAME_URL}
+      style={{ height }}
+    />
+  );
 }
 
 /** Served by the server (apps/server/src/security/index.ts). */
 export const CUSTOM_FIELD_FRAME_URL = "/frames/custom-field.html";
 
 /** The fields of one record; a text field annotated by a span question becomes a span area. */
-export const RecordFields = observer(function RecordFields({ record, form, search = "", spanDisabled = false }: {
-  record: DatasetRecord; form: FormController; search?: string; spanDisabled?: boolean;
+export const RecordFields = observer(function RecordFields({
+  record,
+  form,
+  search = "",
+  spanDisabled = false,
+}: {
+  record: DatasetRecord;
+  form: FormController;
+  search?: string;
+  spanDisabled?: boolean;
 }) {
   const { t } = useTranslation();
-  const copy = (text: string) => { void navigator.clipboard?.writeText(text); };
+  const copy = (text: string) => {
+    void navigator.clipboard?.writeText(text);
+  };
   return (
     <div className="record-fields">
       {record.fields.map((f) => {
@@ -112,14 +150,28 @@ export const RecordFields = observer(function RecordFields({ record, form, searc
           <section key={f.name} className="record-field" aria-label={f.title}>
             <header className="record-field__header">
               <h3>{f.title}</h3>
-              {f.field.isText && <button type="button" className="record-field__copy" aria-label={t("annotation.fields.copy")} onClick={() => copy(String(f.content))}>⧉</button>}
+              {f.field.isText && (
+                <button
+                  type="button"
+                  className="record-field__copy"
+                  aria-label={t("annotation.fields.copy")}
+                  onClick={() => copy(String(f.content))}
+                >
+                  ⧉
+                </button>
+              )}
             </header>
-            {span && f.field.isText
-              ? <SpanText record={record} question={span} text={String(f.content)} form={form} disabled={spanDisabled} search={search} />
-              : f.field.isImage ? <ImageFieldContent field={f} />
-              : f.field.isChat ? <ChatFieldContent field={f} search={search} />
-              : f.field.isCustom ? <CustomFieldContent field={f} record={record} />
-              : <TextFieldContent field={f} search={search} />}
+            {span && f.field.isText ? (
+              <SpanText record={record} question={span} text={String(f.content)} form={form} disabled={spanDisabled} search={search} />
+            ) : f.field.isImage ? (
+              <ImageFieldContent field={f} />
+            ) : f.field.isChat ? (
+              <ChatFieldContent field={f} search={search} />
+            ) : f.field.isCustom ? (
+              <CustomFieldContent field={f} record={record} />
+            ) : (
+              <TextFieldContent field={f} search={search} />
+            )}
           </section>
         );
       })}

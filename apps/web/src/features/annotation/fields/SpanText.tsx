@@ -9,7 +9,10 @@ import { supportsHighlights, useSearchHighlight } from "./search-highlight";
 import { SuggestionIcon } from "../questions/SuggestionIcon";
 
 /** Whether the CSS Custom Highlight API (used to paint spans) exists in this browser. */
-interface HighlightRegistry { set(name: string, h: unknown): void; delete(name: string): void }
+interface HighlightRegistry {
+  set(name: string, h: unknown): void;
+  delete(name: string): void;
+}
 const registry = (): HighlightRegistry => (CSS as unknown as { highlights: HighlightRegistry }).highlights;
 type HighlightCtor = new (...ranges: Range[]) => unknown;
 
@@ -23,15 +26,32 @@ function offsetIn(container: Node, node: Node, offset: number): number {
 
 const cssName = (s: string) => s.replace(/[^a-zA-Z0-9_-]/g, "_");
 
-interface BadgePosition { span: SpanItem; left: number; top: number; level: number }
+interface BadgePosition {
+  span: SpanItem;
+  left: number;
+  top: number;
+  level: number;
+}
 
 /**
  * A text field annotated by a span question: select text with the mouse to label it with the
  * entity picked in the form (word snapping; character level while holding Shift when allowed).
  * Spans are painted with the CSS Custom Highlight API; each has a badge with a remove button.
  */
-export const SpanText = observer(function SpanText({ record, question, text, form, disabled = false, search = "" }: {
-  record: DatasetRecord; question: Question; text: string; form: FormController; disabled?: boolean; search?: string;
+export const SpanText = observer(function SpanText({
+  record,
+  question,
+  text,
+  form,
+  disabled = false,
+  search = "",
+}: {
+  record: DatasetRecord;
+  question: Question;
+  text: string;
+  form: FormController;
+  disabled?: boolean;
+  search?: string;
 }) {
   const { t } = useTranslation();
   form.track();
@@ -58,12 +78,14 @@ export const SpanText = observer(function SpanText({ record, question, text, for
     const box = textRef.current.getBoundingClientRect();
     const positions: BadgePosition[] = [];
     options.forEach((o, i) => {
-      const ranges = spans.filter((s) => s.label === String(o.value)).map((s) => {
-        const range = document.createRange();
-        range.setStart(node, Math.min(s.start, text.length));
-        range.setEnd(node, Math.min(s.end, text.length));
-        return range;
-      });
+      const ranges = spans
+        .filter((s) => s.label === String(o.value))
+        .map((s) => {
+          const range = document.createRange();
+          range.setStart(node, Math.min(s.start, text.length));
+          range.setEnd(node, Math.min(s.end, text.length));
+          return range;
+        });
       const name = `${prefix}-${i}`;
       names.push(name);
       registry().set(name, new Highlight(...ranges));
@@ -76,14 +98,20 @@ export const SpanText = observer(function SpanText({ record, question, text, for
       positions.push({ span: s, left: rect.left - box.left, top: rect.bottom - box.top, level: levels[i] ?? 0 });
     });
     setBadges(positions);
-    return () => { for (const n of names) registry().delete(n); };
+    return () => {
+      for (const n of names) registry().delete(n);
+    };
   }, [key, text, supported, prefix]);
 
   if (!supported) {
     return (
       <div>
-        <div className="field-text" dir={textDirection(text)}>{text}</div>
-        <p role="alert" className="form-error">{t("annotation.span.notSupported")}</p>
+        <div className="field-text" dir={textDirection(text)}>
+          {text}
+        </div>
+        <p role="alert" className="form-error">
+          {t("annotation.span.notSupported")}
+        </p>
       </div>
     );
   }
@@ -104,7 +132,9 @@ export const SpanText = observer(function SpanText({ record, question, text, for
     form.set(record, question, addSpan(spans, { ...snapped, label: entity }, question.settings.allow_overlapping ?? false));
   };
 
-  const rules = options.map((o, i) => `::highlight(${prefix}-${i}) { background-color: ${o.color ?? "hsl(0,0%,80%)"}; color: #1b1b1f; }`).join("\n");
+  const rules = options
+    .map((o, i) => `::highlight(${prefix}-${i}) { background-color: ${o.color ?? "hsl(0,0%,80%)"}; color: #1b1b1f; }`)
+    .join("\n");
 
   return (
     <div className="span-text" data-span-question={question.name}>
@@ -115,10 +145,18 @@ export const SpanText = observer(function SpanText({ record, question, text, for
         dir={textDirection(text)}
         data-testid={`span-text-${question.name}`}
         title={entityText ? t("annotation.span.cursor", { entity: entityText }) : undefined}
-        onMouseDown={() => { if (allowCharacter) setHint(true); }}
+        onMouseDown={() => {
+          if (allowCharacter) setHint(true);
+        }}
         onMouseUp={onMouseUp}
-      >{text}</div>
-      {hint && <span className="span-text__hint" role="status">{t("annotation.span.shiftHint")}</span>}
+      >
+        {text}
+      </div>
+      {hint && (
+        <span className="span-text__hint" role="status">
+          {t("annotation.span.shiftHint")}
+        </span>
+      )}
       <div className="span-text__badges">
         {badges.map((b) => {
           const label = options.find((o) => String(o.value) === b.span.label);
@@ -130,10 +168,24 @@ export const SpanText = observer(function SpanText({ record, question, text, for
               data-span={`${b.span.start}-${b.span.end}`}
               style={{ left: b.left, top: b.top + b.level * 16, borderColor: colorOf(b.span.label), background: colorOf(b.span.label) }}
             >
-              {suggested && <span aria-label={t("annotation.suggestion.label")}><SuggestionIcon />{Suggestion.formatScore(suggested.score)}</span>}
+              {suggested && (
+                <span aria-label={t("annotation.suggestion.label")}>
+                  <SuggestionIcon />
+                  {Suggestion.formatScore(suggested.score)}
+                </span>
+              )}
               {label?.text ?? b.span.label}
               {!disabled && (
-                <button type="button" aria-label={t("annotation.span.remove", { label: label?.text ?? b.span.label, text: text.slice(b.span.start, b.span.end) })} onClick={() => form.set(record, question, removeSpan(spans, b.span))}>×</button>
+                <button
+                  type="button"
+                  aria-label={t("annotation.span.remove", {
+                    label: label?.text ?? b.span.label,
+                    text: text.slice(b.span.start, b.span.end),
+                  })}
+                  onClick={() => form.set(record, question, removeSpan(spans, b.span))}
+                >
+                  ×
+                </button>
               )}
             </span>
           );

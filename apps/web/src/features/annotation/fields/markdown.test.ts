@@ -16,7 +16,9 @@ describe("renderMarkdown", () => {
     expect(html).toContain('target="_blank"');
   });
   it("keeps javascript: out of object/embed (data is URI-safe for embedded PDFs), and keeps data: PDFs", () => {
-    const html = renderMarkdown(`<object data="javascript:alert(1)"></object><embed src=" JavaScript:alert(2)"><object data="data:application/pdf;base64,JVBERi0="></object>`);
+    const html = renderMarkdown(
+      `<object data="javascript:alert(1)"></object><embed src=" JavaScript:alert(2)"><object data="data:application/pdf;base64,JVBERi0="></object>`,
+    );
     expect(html.toLowerCase()).not.toContain("javascript:");
     expect(html).toContain('data="data:application/pdf;base64,JVBERi0="');
   });

@@ -36,13 +36,21 @@ function purifier() {
   if (!hooked) {
     // Links open in a new tab; SVGs with only width/height get a viewBox so they scale.
     DOMPurify.addHook("afterSanitizeAttributes", (node) => {
-      if (node.tagName === "A") { node.setAttribute("target", "_blank"); node.setAttribute("rel", "noopener noreferrer"); }
+      if (node.tagName === "A") {
+        node.setAttribute("target", "_blank");
+        node.setAttribute("rel", "noopener noreferrer");
+      }
       // `data` is URI-safe for DOMPurify (so PDFs can be embedded as data: URLs): allow only data:, blob: and http(s) URLs there.
-      if ((node.tagName === "OBJECT" || node.tagName === "EMBED") && /^\s*(?!data:|blob:|https?:)[\w+.-]+:/i.test(node.getAttribute("data") ?? node.getAttribute("src") ?? "")) {
-        node.removeAttribute("data"); node.removeAttribute("src");
+      if (
+        (node.tagName === "OBJECT" || node.tagName === "EMBED") &&
+        /^\s*(?!data:|blob:|https?:)[\w+.-]+:/i.test(node.getAttribute("data") ?? node.getAttribute("src") ?? "")
+      ) {
+        node.removeAttribute("data");
+        node.removeAttribute("src");
       }
       if (node.tagName === "svg" && !node.getAttribute("viewBox")) {
-        const w = node.getAttribute("width"), h = node.getAttribute("height");
+        const w = node.getAttribute("width"),
+          h = node.getAttribute("height");
         if (w && h) node.setAttribute("viewBox", `0 0 ${parseFloat(w)} ${parseFloat(h)}`);
       }
     });

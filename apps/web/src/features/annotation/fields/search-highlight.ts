@@ -11,9 +11,16 @@ export function useSearchHighlight(ref: React.RefObject<HTMLElement | null>, nam
     const el = ref.current;
     if (!el || !supportsHighlights()) return;
     const highlightName = `search-text-highlight-${name.replace(/[^a-zA-Z0-9_-]/g, "_")}`;
-    const terms = query.trim().toLowerCase().split(/\s+/).filter((w) => w.length > 0);
+    const terms = query
+      .trim()
+      .toLowerCase()
+      .split(/\s+/)
+      .filter((w) => w.length > 0);
     const registry = (CSS as unknown as { highlights: { set(n: string, h: unknown): void; delete(n: string): void } }).highlights;
-    if (terms.length === 0) { registry.delete(highlightName); return; }
+    if (terms.length === 0) {
+      registry.delete(highlightName);
+      return;
+    }
     const ranges: Range[] = [];
     const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
@@ -32,4 +39,3 @@ export function useSearchHighlight(ref: React.RefObject<HTMLElement | null>, nam
     return () => registry.delete(highlightName);
   }, [ref, name, query, content]);
 }
-

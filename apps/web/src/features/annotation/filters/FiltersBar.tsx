@@ -16,7 +16,13 @@ const STATUSES: RecordStatus[] = ["pending", "draft", "submitted", "discarded"];
 function ActiveCount({ count }: { count: number }) {
   const { t } = useTranslation();
   if (count === 0) return null;
-  return <>{" "}<span className="count-badge">{count}</span>{" "}<span className="visually-hidden">{t("annotation.filters.activeSuffix", { count })}</span></>;
+  return (
+    <>
+      {" "}
+      <span className="count-badge">{count}</span>{" "}
+      <span className="visually-hidden">{t("annotation.filters.activeSuffix", { count })}</span>
+    </>
+  );
 }
 
 /**
@@ -32,28 +38,70 @@ export const FiltersBar = observer(function FiltersBar({ vm, settings }: { vm: A
   const [panel] = useState(() => new FiltersPanelViewModel(vm));
   const [text, setText] = useState(c.searchText);
   const [field, setField] = useState(c.searchField ?? "");
-  useEffect(() => { setText(c.searchText); setField(c.searchField ?? ""); }, [c.searchText, c.searchField]);
+  useEffect(() => {
+    setText(c.searchText);
+    setField(c.searchField ?? "");
+  }, [c.searchText, c.searchField]);
   // only what the API gave this user: annotators get the metadata properties visible to them
-  useEffect(() => { panel.setSchema(settings?.metadata ?? [], settings?.questions ?? []); }, [panel, settings]);
+  useEffect(() => {
+    panel.setSchema(settings?.metadata ?? [], settings?.questions ?? []);
+  }, [panel, settings]);
   const fields = settings?.fields ?? vm.current?.fields.map((f) => f.field) ?? [];
   const count = panel.activeCount;
   const sorted = c.sort.length;
   return (
     <div className="filters-bar" onKeyDown={keepKeysInside}>
       <div className="filters-bar__row">
-        <form role="search" className="filters-bar__search" onSubmit={(e) => { e.preventDefault(); vm.setCriteria((cr) => { cr.searchText = text; cr.searchField = field || null; }); }}>
-          <input type="search" placeholder={t("annotation.filters.searchPlaceholder")} aria-label={t("annotation.filters.search")} value={text} onChange={(e) => setText(e.target.value)} />
+        <form
+          role="search"
+          className="filters-bar__search"
+          onSubmit={(e) => {
+            e.preventDefault();
+            vm.setCriteria((cr) => {
+              cr.searchText = text;
+              cr.searchField = field || null;
+            });
+          }}
+        >
+          <input
+            type="search"
+            placeholder={t("annotation.filters.searchPlaceholder")}
+            aria-label={t("annotation.filters.search")}
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+          />
           <select aria-label={t("annotation.filters.searchField")} value={field} onChange={(e) => setField(e.target.value)}>
             <option value="">{t("annotation.filters.allFields")}</option>
-            {fields.map((f) => <option key={f.name} value={f.name}>{f.title}</option>)}
+            {fields.map((f) => (
+              <option key={f.name} value={f.name}>
+                {f.title}
+              </option>
+            ))}
           </select>
-          <button type="submit" className="button button--small">{t("annotation.filters.searchButton")}</button>
+          <button type="submit" className="button button--small">
+            {t("annotation.filters.searchButton")}
+          </button>
         </form>
         <div className="filters-bar__tools">
-          <select className="filters-bar__status" aria-label={t("annotation.filters.status")} value={c.status} onChange={(e) => vm.setStatus(e.target.value as RecordStatus)}>
-            {STATUSES.map((s) => <option key={s} value={s}>{t(`annotation.status.${s}`)}</option>)}
+          <select
+            className="filters-bar__status"
+            aria-label={t("annotation.filters.status")}
+            value={c.status}
+            onChange={(e) => vm.setStatus(e.target.value as RecordStatus)}
+          >
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {t(`annotation.status.${s}`)}
+              </option>
+            ))}
           </select>
-          <button type="button" className={`tool-button${count ? " tool-button--active" : ""}`} aria-expanded={panel.expanded} aria-controls={panel.expanded ? panelId : undefined} onClick={() => panel.toggleExpanded()}>
+          <button
+            type="button"
+            className={`tool-button${count ? " tool-button--active" : ""}`}
+            aria-expanded={panel.expanded}
+            aria-controls={panel.expanded ? panelId : undefined}
+            onClick={() => panel.toggleExpanded()}
+          >
             <FilterIcon active={count > 0} />
             {t("annotation.filters.filters")}
             <ActiveCount count={count} />
@@ -65,18 +113,41 @@ export const FiltersBar = observer(function FiltersBar({ vm, settings }: { vm: A
               <ActiveCount count={sorted} />
             </Popover.Trigger>
             <Popover.Portal>
-              <Popover.Content className="filter-popover filter-popover--sort" align={POPOVER_ALIGN} sideOffset={6} collisionPadding={8} onKeyDown={keepKeysInside}
-                aria-label={t("annotation.filters.sort")}>
+              <Popover.Content
+                className="filter-popover filter-popover--sort"
+                align={POPOVER_ALIGN}
+                sideOffset={6}
+                collisionPadding={8}
+                onKeyDown={keepKeysInside}
+                aria-label={t("annotation.filters.sort")}
+              >
                 <SortEditor vm={vm} questions={panel.questions} metadata={panel.metadata} />
               </Popover.Content>
             </Popover.Portal>
           </Popover.Root>
-          {panel.canReset && <button type="button" className="link-button" onClick={() => { setText(""); panel.reset(); }}>{t("annotation.filters.reset")}</button>}
+          {panel.canReset && (
+            <button
+              type="button"
+              className="link-button"
+              onClick={() => {
+                setText("");
+                panel.reset();
+              }}
+            >
+              {t("annotation.filters.reset")}
+            </button>
+          )}
           <span className="filters-bar__spacer" />
           {c.status === "pending" && (vm.records.length > 0 || vm.mode === "bulk") && (
             <div className="segmented" role="radiogroup" aria-label={t("annotation.view.label")}>
-              <label><input type="radio" name="view" checked={vm.mode === "focus"} onChange={() => vm.setMode("focus")} /> {t("annotation.view.focus")}</label>
-              <label><input type="radio" name="view" checked={vm.mode === "bulk"} onChange={() => vm.setMode("bulk")} /> {t("annotation.view.bulk")}</label>
+              <label>
+                <input type="radio" name="view" checked={vm.mode === "focus"} onChange={() => vm.setMode("focus")} />{" "}
+                {t("annotation.view.focus")}
+              </label>
+              <label>
+                <input type="radio" name="view" checked={vm.mode === "bulk"} onChange={() => vm.setMode("bulk")} />{" "}
+                {t("annotation.view.bulk")}
+              </label>
             </div>
           )}
         </div>
@@ -84,9 +155,16 @@ export const FiltersBar = observer(function FiltersBar({ vm, settings }: { vm: A
       {panel.expanded && <FiltersPanel panel={panel} vm={vm} id={panelId} />}
       {c.similarity && (
         <div className="similarity-reference" role="status">
-          {t("annotation.similarity.similarTo", { order: t(`annotation.similarity.${c.similarity.order}`), vector: c.similarity.vectorName })}
-          {vm.reference && <span className="similarity-reference__text">{String(vm.reference.fields[0]?.content ?? "").slice(0, 120)}</span>}
-          <button type="button" className="button button--ghost" onClick={() => vm.findSimilar(null)}>{t("annotation.similarity.clear")}</button>
+          {t("annotation.similarity.similarTo", {
+            order: t(`annotation.similarity.${c.similarity.order}`),
+            vector: c.similarity.vectorName,
+          })}
+          {vm.reference && (
+            <span className="similarity-reference__text">{String(vm.reference.fields[0]?.content ?? "").slice(0, 120)}</span>
+          )}
+          <button type="button" className="button button--ghost" onClick={() => vm.findSimilar(null)}>
+            {t("annotation.similarity.clear")}
+          </button>
         </div>
       )}
     </div>

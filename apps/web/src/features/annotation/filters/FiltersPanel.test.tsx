@@ -8,13 +8,28 @@ import { FiltersBar } from "./FiltersBar";
 
 afterEach(cleanup);
 // jsdom has no ResizeObserver (Radix measures the popover's anchor with it); layout is not what these tests check
-globalThis.ResizeObserver ??= class { observe() {} unobserve() {} disconnect() {} };
+globalThis.ResizeObserver ??= class {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+};
 
-const genre = new MetadataProperty({ id: "m-genre", name: "genre", title: "Genre", settings: { type: "terms", values: ["news", "blog"] }, visibleForAnnotators: true, datasetId: "d" });
+const genre = new MetadataProperty({
+  id: "m-genre",
+  name: "genre",
+  title: "Genre",
+  settings: { type: "terms", values: ["news", "blog"] },
+  visibleForAnnotators: true,
+  datasetId: "d",
+});
 
 async function setUp(criteria: Partial<ConstructorParameters<typeof RecordCriteria>[0]> = {}) {
   const server = new FakeServer(Array.from({ length: 3 }, (_, i) => recordProps(i + 1)));
-  const vm = new AnnotationViewModel("d", server.useCases(), new RecordCriteria({ datasetId: "d", page: new PageCriteria(1, "focus"), ...criteria }));
+  const vm = new AnnotationViewModel(
+    "d",
+    server.useCases(),
+    new RecordCriteria({ datasetId: "d", page: new PageCriteria(1, "focus"), ...criteria }),
+  );
   await vm.load();
   const settings = { metadata: [genre], questions: [], fields: [], vectors: [] } as unknown as DatasetSettings;
   await renderWithI18n(<FiltersBar vm={vm} settings={settings} />);
@@ -29,8 +44,14 @@ describe("FiltersBar and its panel", () => {
     expect(screen.queryByRole("group", { name: "Filters" })).toBeNull();
     fireEvent.click(toggle);
     const panel = screen.getByRole("group", { name: "Filters" });
-    expect(within(panel).getAllByRole("button").map((b) => b.textContent?.trim())).toEqual(["Metadata", "Responses", "Suggestions"]);
-    vm.setCriteria((c) => { c.metadata = [{ kind: "terms", name: "genre", values: ["news"] }]; });
+    expect(
+      within(panel)
+        .getAllByRole("button")
+        .map((b) => b.textContent?.trim()),
+    ).toEqual(["Metadata", "Responses", "Suggestions"]);
+    vm.setCriteria((c) => {
+      c.metadata = [{ kind: "terms", name: "genre", values: ["news"] }];
+    });
     await waitFor(() => expect(toggle.textContent).toBe("Filters 1 active"));
     // the visible count is part of the name (label in name), with the word screen readers need
     expect(screen.getByRole("button", { name: "Filters 1 active" })).toBe(toggle);
@@ -39,7 +60,10 @@ describe("FiltersBar and its panel", () => {
   });
 
   it("a badge's × clears its filter and gives the focus to the next badge, then to the first category", async () => {
-    const vm = await setUp({ metadata: [{ kind: "terms", name: "genre", values: ["news"] }], suggestions: [{ kind: "terms", question: "sentiment", property: "agent", values: ["gpt-4"] }] });
+    const vm = await setUp({
+      metadata: [{ kind: "terms", name: "genre", values: ["news"] }],
+      suggestions: [{ kind: "terms", question: "sentiment", property: "agent", values: ["gpt-4"] }],
+    });
     // the URL brought filters: the panel starts open, with their badges
     const clearGenre = screen.getByRole("button", { name: "Remove filter Genre: news" });
     fireEvent.click(clearGenre);

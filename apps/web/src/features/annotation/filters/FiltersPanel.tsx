@@ -18,16 +18,31 @@ const CONTROLS = "input:not([type=hidden]), button, select, textarea, [role=slid
 export function focusFirst(root: HTMLElement | null): boolean {
   if (!root) return false;
   // the first control that takes the focus (a slider's hidden form input, say, does not)
-  const takes = (el: HTMLElement) => { el.focus(); return root.ownerDocument.activeElement === el; };
+  const takes = (el: HTMLElement) => {
+    el.focus();
+    return root.ownerDocument.activeElement === el;
+  };
   const inEditor = Array.from(root.querySelectorAll<HTMLElement>(`.filter-popover__editor :is(${CONTROLS})`));
   return inEditor.some(takes) || Array.from(root.querySelectorAll<HTMLElement>(CONTROLS)).some(takes);
 }
 
 /** `focusFirst` on the next frame: a slider's thumbs only show once it has measured them. */
-const focusFirstSoon = (root: HTMLElement | null) => { requestAnimationFrame(() => { if (!focusFirst(root)) root?.focus(); }); };
+const focusFirstSoon = (root: HTMLElement | null) => {
+  requestAnimationFrame(() => {
+    if (!focusFirst(root)) root?.focus();
+  });
+};
 
 /** A category's popover content: the list of its properties or questions (searchable when long), or one's editor. */
-const CategoryContent = observer(function CategoryContent({ panel, vm, category }: { panel: FiltersPanelViewModel; vm: AnnotationViewModel; category: FilterCategory }) {
+const CategoryContent = observer(function CategoryContent({
+  panel,
+  vm,
+  category,
+}: {
+  panel: FiltersPanelViewModel;
+  vm: AnnotationViewModel;
+  category: FilterCategory;
+}) {
   const { t } = useTranslation();
   const ref = useRef<HTMLDivElement>(null);
   const editing = panel.editing;
@@ -35,18 +50,28 @@ const CategoryContent = observer(function CategoryContent({ panel, vm, category 
   const first = useRef(true);
   useEffect(() => {
     // the popover focuses its first control when it opens; later steps (chosen, back) move focus themselves
-    if (first.current) { first.current = false; return; }
+    if (first.current) {
+      first.current = false;
+      return;
+    }
     focusFirstSoon(ref.current);
   }, [editingKey]);
   const many = panel.subjects(category).length > 1;
   if (editing) {
-    const title = editing.category === "metadata" ? panel.metadata.find((m) => m.name === editing.name)?.title : panel.question(editing.question)?.title;
+    const title =
+      editing.category === "metadata"
+        ? panel.metadata.find((m) => m.name === editing.name)?.title
+        : panel.question(editing.question)?.title;
     const property = editing.category === "metadata" ? panel.metadata.find((m) => m.name === editing.name) : undefined;
     const question = editing.category !== "metadata" ? panel.question(editing.question) : undefined;
     return (
       <div ref={ref} className="filter-popover__body">
         <div className="filter-popover__header">
-          {many && <button type="button" className="icon-button" aria-label={t("annotation.filters.back")} onClick={() => panel.back()}>←</button>}
+          {many && (
+            <button type="button" className="icon-button" aria-label={t("annotation.filters.back")} onClick={() => panel.back()}>
+              ←
+            </button>
+          )}
           <h3 className="filter-popover__title">{title}</h3>
         </div>
         <div className="filter-popover__editor">
@@ -60,15 +85,25 @@ const CategoryContent = observer(function CategoryContent({ panel, vm, category 
   return (
     <div ref={ref} className="filter-popover__body">
       {panel.hasSubjectSearch && (
-        <input type="search" className="terms-list__search" value={panel.subjectQuery} onChange={(e) => panel.setSubjectQuery(e.target.value)}
-          aria-label={t("annotation.filters.searchIn", { category: t(`annotation.filters.${category}`) })} placeholder={t("annotation.filters.searchValues")} />
+        <input
+          type="search"
+          className="terms-list__search"
+          value={panel.subjectQuery}
+          onChange={(e) => panel.setSubjectQuery(e.target.value)}
+          aria-label={t("annotation.filters.searchIn", { category: t(`annotation.filters.${category}`) })}
+          placeholder={t("annotation.filters.searchValues")}
+        />
       )}
       <ul className="subject-list">
         {panel.shownSubjects.map((s) => (
           <li key={s.title + ("name" in s.subject ? s.subject.name : s.subject.question)}>
             <button type="button" className="subject-list__item" onClick={() => panel.choose(s.subject)}>
               <span>{s.title}</span>
-              {s.active && <span className="subject-list__active" aria-label={t("annotation.filters.active")} role="img">●</span>}
+              {s.active && (
+                <span className="subject-list__active" aria-label={t("annotation.filters.active")} role="img">
+                  ●
+                </span>
+              )}
             </button>
           </li>
         ))}
@@ -100,21 +135,42 @@ function clearKeepingFocus(button: HTMLElement, filter: ActiveFilter): void {
  * The filters panel under the bar: one popover per category (Metadata, Responses, Suggestions) and the active
  * filters as badges (click to edit, × to clear).
  */
-export const FiltersPanel = observer(function FiltersPanel({ panel, vm, id }: { panel: FiltersPanelViewModel; vm: AnnotationViewModel; id: string }) {
+export const FiltersPanel = observer(function FiltersPanel({
+  panel,
+  vm,
+  id,
+}: {
+  panel: FiltersPanelViewModel;
+  vm: AnnotationViewModel;
+  id: string;
+}) {
   const { t } = useTranslation();
   const filters = panel.activeFilters;
   return (
     <div id={id} className="filters-panel" role="group" aria-label={t("annotation.filters.filters")}>
       <div className="filters-panel__categories">
         {panel.categories.map((category) => (
-          <Popover.Root key={category} open={panel.openCategory === category} onOpenChange={(open) => (open ? panel.openPopover(category) : panel.closePopover())}>
+          <Popover.Root
+            key={category}
+            open={panel.openCategory === category}
+            onOpenChange={(open) => (open ? panel.openPopover(category) : panel.closePopover())}
+          >
             <Popover.Trigger className="filter-trigger">
               {t(`annotation.filters.${category}`)} <ChevronIcon />
             </Popover.Trigger>
             <Popover.Portal>
-              <Popover.Content className="filter-popover" align={POPOVER_ALIGN} sideOffset={6} collisionPadding={8} onKeyDown={keepKeysInside}
-                onOpenAutoFocus={(e) => { e.preventDefault(); focusFirstSoon(e.currentTarget as HTMLElement); }}
-                aria-label={t(`annotation.filters.${category}`)}>
+              <Popover.Content
+                className="filter-popover"
+                align={POPOVER_ALIGN}
+                sideOffset={6}
+                collisionPadding={8}
+                onKeyDown={keepKeysInside}
+                onOpenAutoFocus={(e) => {
+                  e.preventDefault();
+                  focusFirstSoon(e.currentTarget as HTMLElement);
+                }}
+                aria-label={t(`annotation.filters.${category}`)}
+              >
                 <CategoryContent panel={panel} vm={vm} category={category} />
               </Popover.Content>
             </Popover.Portal>
@@ -128,10 +184,22 @@ export const FiltersPanel = observer(function FiltersPanel({ panel, vm, id }: { 
             const text = badgeText(t, f);
             return (
               <li key={f.key} className="filter-badge" data-category={f.subject.category}>
-                <button type="button" className="filter-badge__label" onClick={() => panel.editFilter(f)} title={t("annotation.filters.edit", { name: text })}>
+                <button
+                  type="button"
+                  className="filter-badge__label"
+                  onClick={() => panel.editFilter(f)}
+                  title={t("annotation.filters.edit", { name: text })}
+                >
                   <span className="filter-badge__category">{t(`annotation.filters.${f.subject.category}`)}</span> {text}
                 </button>
-                <button type="button" className="filter-badge__clear" aria-label={t("annotation.filters.remove", { name: text })} onClick={(e) => clearKeepingFocus(e.currentTarget, f)}>×</button>
+                <button
+                  type="button"
+                  className="filter-badge__clear"
+                  aria-label={t("annotation.filters.remove", { name: text })}
+                  onClick={(e) => clearKeepingFocus(e.currentTarget, f)}
+                >
+                  ×
+                </button>
               </li>
             );
           })}

@@ -9,7 +9,9 @@ import { RangeDraft, type RangeBounds } from "./range-draft";
  * Keys pressed inside the filters (search box, popovers, slider, radios) belong to those controls: they must not
  * reach the page's annotation shortcuts (Enter submits, arrows change record, Backspace discards).
  */
-export const keepKeysInside = (e: SyntheticEvent) => { e.stopPropagation(); };
+export const keepKeysInside = (e: SyntheticEvent) => {
+  e.stopPropagation();
+};
 
 /** Filter popovers open under their button, aligned on its start. */
 export const POPOVER_ALIGN = "start";
@@ -22,8 +24,20 @@ function toggled<T>(values: T[], value: T): T[] {
 }
 
 /** A searchable list of checkboxes that applies the filter on every click (none checked removes it). */
-export function TermsChecklist<T extends string | number>({ legend, values, chosen, label, onChange, searchable }: {
-  legend: string; values: T[]; chosen: T[]; label: (v: T) => string; onChange: (next: T[]) => void; searchable?: boolean;
+export function TermsChecklist<T extends string | number>({
+  legend,
+  values,
+  chosen,
+  label,
+  onChange,
+  searchable,
+}: {
+  legend: string;
+  values: T[];
+  chosen: T[];
+  label: (v: T) => string;
+  onChange: (next: T[]) => void;
+  searchable?: boolean;
 }) {
   const { t } = useTranslation();
   const [query, setQuery] = useState("");
@@ -32,8 +46,14 @@ export function TermsChecklist<T extends string | number>({ legend, values, chos
     <fieldset className="terms-list">
       <legend className="visually-hidden">{legend}</legend>
       {(searchable ?? values.length >= TERMS_SEARCH_FROM) && (
-        <input type="search" className="terms-list__search" value={query} onChange={(e) => setQuery(e.target.value)}
-          placeholder={t("annotation.filters.searchValues")} aria-label={t("annotation.filters.searchValuesOf", { name: legend })} />
+        <input
+          type="search"
+          className="terms-list__search"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          placeholder={t("annotation.filters.searchValues")}
+          aria-label={t("annotation.filters.searchValuesOf", { name: legend })}
+        />
       )}
       <div className="terms-list__options">
         {shown.map((v) => (
@@ -42,7 +62,11 @@ export function TermsChecklist<T extends string | number>({ legend, values, chos
             <span>{label(v)}</span>
           </label>
         ))}
-        {shown.length === 0 && <p className="muted terms-list__empty">{values.length === 0 ? t("annotation.filters.noTerms") : t("annotation.filters.noMatches")}</p>}
+        {shown.length === 0 && (
+          <p className="muted terms-list__empty">
+            {values.length === 0 ? t("annotation.filters.noTerms") : t("annotation.filters.noMatches")}
+          </p>
+        )}
       </div>
     </fieldset>
   );
@@ -52,8 +76,22 @@ export function TermsChecklist<T extends string | number>({ legend, values, chos
  * A range between min and max: a two-thumb slider (Radix) and From / To number inputs clamped to the bounds.
  * The filter applies when the slider is released (or moved with the keyboard) and when a typed bound is done.
  */
-export const RangeFilter = observer(function RangeFilter({ label, hint, min, max, integer, current, onApply }: {
-  label: string; hint?: string; min: number; max: number; integer: boolean; current: Partial<RangeBounds> | null; onApply: (bounds: RangeBounds) => void;
+export const RangeFilter = observer(function RangeFilter({
+  label,
+  hint,
+  min,
+  max,
+  integer,
+  current,
+  onApply,
+}: {
+  label: string;
+  hint?: string;
+  min: number;
+  max: number;
+  integer: boolean;
+  current: Partial<RangeBounds> | null;
+  onApply: (bounds: RangeBounds) => void;
 }) {
   const { t } = useTranslation();
   const id = useId();
@@ -61,30 +99,74 @@ export const RangeFilter = observer(function RangeFilter({ label, hint, min, max
   // a filter cleared or changed elsewhere (its badge) shows here too
   const ge = current?.ge ?? min;
   const le = current?.le ?? max;
-  useEffect(() => { draft.setValues([ge, le]); }, [draft, ge, le]);
+  useEffect(() => {
+    draft.setValues([ge, le]);
+  }, [draft, ge, le]);
   const apply = () => onApply(draft.bounds);
-  const commit = (which: "low" | "high") => { if (draft.commitText(which)) apply(); };
-  const onEnter = (which: "low" | "high") => (e: KeyboardEvent<HTMLInputElement>) => { if (e.key === "Enter") { e.preventDefault(); commit(which); } };
+  const commit = (which: "low" | "high") => {
+    if (draft.commitText(which)) apply();
+  };
+  const onEnter = (which: "low" | "high") => (e: KeyboardEvent<HTMLInputElement>) => {
+    if (e.key === "Enter") {
+      e.preventDefault();
+      commit(which);
+    }
+  };
   return (
     <div className="range-filter" role="group" aria-labelledby={`${id}-label`}>
-      <span id={`${id}-label`} className="visually-hidden">{label}</span>
+      <span id={`${id}-label`} className="visually-hidden">
+        {label}
+      </span>
       {hint && <span className="range-filter__hint muted">{hint}</span>}
       {draft.hasSpan && (
-        <Slider.Root className="range-slider" min={min} max={max} step={draft.step} value={draft.values} minStepsBetweenThumbs={0}
-          onValueChange={(v) => draft.setValues(v)} onValueCommit={(v) => { draft.setValues(v); apply(); }}>
-          <Slider.Track className="range-slider__track"><Slider.Range className="range-slider__range" /></Slider.Track>
+        <Slider.Root
+          className="range-slider"
+          min={min}
+          max={max}
+          step={draft.step}
+          value={draft.values}
+          minStepsBetweenThumbs={0}
+          onValueChange={(v) => draft.setValues(v)}
+          onValueCommit={(v) => {
+            draft.setValues(v);
+            apply();
+          }}
+        >
+          <Slider.Track className="range-slider__track">
+            <Slider.Range className="range-slider__range" />
+          </Slider.Track>
           <Slider.Thumb className="range-slider__thumb" aria-label={t("annotation.filters.minimumOf", { name: label })} />
           <Slider.Thumb className="range-slider__thumb" aria-label={t("annotation.filters.maximumOf", { name: label })} />
         </Slider.Root>
       )}
       <div className="range-filter__inputs">
-        <label>{t("annotation.filters.from")}
-          <input type="number" inputMode="decimal" min={min} max={max} step={draft.step} value={draft.lowText}
-            onChange={(e) => draft.setText("low", e.target.value)} onBlur={() => commit("low")} onKeyDown={onEnter("low")} />
+        <label>
+          {t("annotation.filters.from")}
+          <input
+            type="number"
+            inputMode="decimal"
+            min={min}
+            max={max}
+            step={draft.step}
+            value={draft.lowText}
+            onChange={(e) => draft.setText("low", e.target.value)}
+            onBlur={() => commit("low")}
+            onKeyDown={onEnter("low")}
+          />
         </label>
-        <label>{t("annotation.filters.to")}
-          <input type="number" inputMode="decimal" min={min} max={max} step={draft.step} value={draft.highText}
-            onChange={(e) => draft.setText("high", e.target.value)} onBlur={() => commit("high")} onKeyDown={onEnter("high")} />
+        <label>
+          {t("annotation.filters.to")}
+          <input
+            type="number"
+            inputMode="decimal"
+            min={min}
+            max={max}
+            step={draft.step}
+            value={draft.highText}
+            onChange={(e) => draft.setText("high", e.target.value)}
+            onBlur={() => commit("high")}
+            onKeyDown={onEnter("high")}
+          />
         </label>
       </div>
     </div>
@@ -92,8 +174,16 @@ export const RangeFilter = observer(function RangeFilter({ label, hint, min, max
 });
 
 /** A small segmented choice (native radios: arrows move between them), e.g. values or range, or a suggestion's property. */
-export function ChoiceGroup<T extends string>({ legend, value, options, onChange }: {
-  legend: string; value: T; options: Array<{ value: T; label: string }>; onChange: (value: T) => void;
+export function ChoiceGroup<T extends string>({
+  legend,
+  value,
+  options,
+  onChange,
+}: {
+  legend: string;
+  value: T;
+  options: Array<{ value: T; label: string }>;
+  onChange: (value: T) => void;
 }) {
   const name = useId();
   return (

@@ -7,15 +7,42 @@ import { FiltersPanelViewModel, matchTerms, optionText, SUBJECT_SEARCH_FROM } fr
 
 const prop = (name: string, settings: MetadataProperty["settings"]) =>
   new MetadataProperty({ id: `m-${name}`, name, title: name.toUpperCase(), settings, visibleForAnnotators: true, datasetId: "d" });
-const q = (props: Omit<QuestionProps, "datasetId" | "description" | "required">) => new Question({ datasetId: "d", description: null, required: false, ...props });
-const sentiment = q({ id: "q1", name: "sentiment", title: "Sentiment", settings: { type: "label_selection", options: [{ value: "pos", text: "Positive" }, { value: "neg", text: "Negative" }] } });
-const ranking = q({ id: "q2", name: "rank", title: "Rank", settings: { type: "ranking", options: [{ value: "a", text: "A" }, { value: "b", text: "B" }] } });
+const q = (props: Omit<QuestionProps, "datasetId" | "description" | "required">) =>
+  new Question({ datasetId: "d", description: null, required: false, ...props });
+const sentiment = q({
+  id: "q1",
+  name: "sentiment",
+  title: "Sentiment",
+  settings: {
+    type: "label_selection",
+    options: [
+      { value: "pos", text: "Positive" },
+      { value: "neg", text: "Negative" },
+    ],
+  },
+});
+const ranking = q({
+  id: "q2",
+  name: "rank",
+  title: "Rank",
+  settings: {
+    type: "ranking",
+    options: [
+      { value: "a", text: "A" },
+      { value: "b", text: "B" },
+    ],
+  },
+});
 const genre = prop("genre", { type: "terms", values: ["news", "blog"] });
 const length = prop("length", { type: "integer", min: 0, max: 10 });
 
 async function setUp(initial?: RecordCriteria) {
   const server = new FakeServer(Array.from({ length: 3 }, (_, i) => recordProps(i + 1)));
-  const vm = new AnnotationViewModel("d", server.useCases(), initial ?? new RecordCriteria({ datasetId: "d", page: new PageCriteria(1, "focus") }));
+  const vm = new AnnotationViewModel(
+    "d",
+    server.useCases(),
+    initial ?? new RecordCriteria({ datasetId: "d", page: new PageCriteria(1, "focus") }),
+  );
   await vm.load();
   const panel = new FiltersPanelViewModel(vm);
   panel.setSchema([genre, length], [sentiment, ranking]);
@@ -51,7 +78,12 @@ describe("FiltersPanelViewModel", () => {
   it("lists active filters as badges with option texts, ranges and suggestion properties; clearing one restores the rest", async () => {
     const { vm, panel } = await setUp();
     expect([panel.activeCount, panel.expanded, panel.canReset]).toEqual([0, false, false]);
-    vm.setCriteria((c) => { c.metadata = [{ kind: "terms", name: "genre", values: ["news"] }, { kind: "range", name: "length", ge: 2, le: 5 }]; });
+    vm.setCriteria((c) => {
+      c.metadata = [
+        { kind: "terms", name: "genre", values: ["news"] },
+        { kind: "range", name: "length", ge: 2, le: 5 },
+      ];
+    });
     vm.setResponseFilter("sentiment", { kind: "terms", question: "sentiment", values: ["pos"] });
     vm.setSuggestionFilter("sentiment", "agent", { kind: "terms", question: "sentiment", property: "agent", values: ["gpt-4"] });
     vm.setSuggestionFilter("rank", "score", { kind: "range", question: "rank", property: "score", ge: 0.5, le: 1 });
@@ -72,15 +104,26 @@ describe("FiltersPanelViewModel", () => {
   });
 
   it("starts expanded when the URL brings filters; a badge opens its editor; Reset clears filters, search and sort but keeps the status", async () => {
-    const initial = new RecordCriteria({ datasetId: "d", status: "submitted", searchText: "cats", metadata: [{ kind: "terms", name: "genre", values: ["blog"] }],
-      sort: [{ key: { entity: "record", property: "inserted_at" }, order: "desc" }] });
+    const initial = new RecordCriteria({
+      datasetId: "d",
+      status: "submitted",
+      searchText: "cats",
+      metadata: [{ kind: "terms", name: "genre", values: ["blog"] }],
+      sort: [{ key: { entity: "record", property: "inserted_at" }, order: "desc" }],
+    });
     const { vm, panel } = await setUp(initial);
     expect(panel.expanded).toBe(true);
     panel.toggleExpanded();
     panel.editFilter(panel.activeFilters[0]!);
     expect([panel.expanded, panel.openCategory, panel.editing]).toEqual([true, "metadata", { category: "metadata", name: "genre" }]);
     panel.reset();
-    expect([vm.criteria.metadata, vm.criteria.sort, vm.criteria.searchText, vm.criteria.status, panel.openCategory]).toEqual([[], [], "", "submitted", null]);
+    expect([vm.criteria.metadata, vm.criteria.sort, vm.criteria.searchText, vm.criteria.status, panel.openCategory]).toEqual([
+      [],
+      [],
+      "",
+      "submitted",
+      null,
+    ]);
     expect(panel.canReset).toBe(false);
   });
 

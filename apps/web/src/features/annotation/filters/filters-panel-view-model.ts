@@ -1,7 +1,11 @@
 import { action, computed, makeObservable, observable, observableRef } from "mobx";
 import {
-  responseFilterKinds, suggestionFilterProperties,
-  type MetadataProperty, type OptionValue, type Question, type SuggestionFilter,
+  responseFilterKinds,
+  suggestionFilterProperties,
+  type MetadataProperty,
+  type OptionValue,
+  type Question,
+  type SuggestionFilter,
 } from "@tessera/domain";
 import type { AnnotationViewModel } from "../annotation-view-model";
 
@@ -11,12 +15,14 @@ export type SuggestionProperty = SuggestionFilter["property"];
 
 /** What one editor of the panel filters on: a metadata property, or a question's responses or suggestions. */
 export type FilterSubject =
-  | { category: "metadata"; name: string }
-  | { category: "responses"; question: string }
-  | { category: "suggestions"; question: string };
+  { category: "metadata"; name: string } | { category: "responses"; question: string } | { category: "suggestions"; question: string };
 
 /** One entry of a category's list (a property or a question), with whether it filters now. */
-export interface SubjectEntry { subject: FilterSubject; title: string; active: boolean }
+export interface SubjectEntry {
+  subject: FilterSubject;
+  title: string;
+  active: boolean;
+}
 
 /**
  * An active filter as its badge shows it: the category, the property or question title, the suggestion
@@ -47,7 +53,7 @@ export function matchTerms<T>(values: T[], label: (v: T) => string, query: strin
 /** The text of an option value: the question's option text when it has one. */
 export function optionText(question: Question | undefined, value: OptionValue): string {
   const option = question?.options.find((o) => o.value === value);
-  return option ? option.text ?? String(option.value) : String(value);
+  return option ? (option.text ?? String(option.value)) : String(value);
 }
 
 /**
@@ -66,11 +72,25 @@ export class FiltersPanelViewModel {
 
   constructor(private readonly annotation: AnnotationViewModel) {
     makeObservable<FiltersPanelViewModel, "schemaQuestions">(this, {
-      expanded: observable, openCategory: observable, editing: observableRef, subjectQuery: observable,
-      metadata: observableRef, schemaQuestions: observableRef,
-      questions: computed, activeFilters: computed, activeCount: computed, categories: computed,
-      setSchema: action, toggleExpanded: action, openPopover: action, closePopover: action, choose: action, back: action,
-      setSubjectQuery: action, editFilter: action, reset: action,
+      expanded: observable,
+      openCategory: observable,
+      editing: observableRef,
+      subjectQuery: observable,
+      metadata: observableRef,
+      schemaQuestions: observableRef,
+      questions: computed,
+      activeFilters: computed,
+      activeCount: computed,
+      categories: computed,
+      setSchema: action,
+      toggleExpanded: action,
+      openPopover: action,
+      closePopover: action,
+      choose: action,
+      back: action,
+      setSubjectQuery: action,
+      editFilter: action,
+      reset: action,
     });
     this.expanded = this.activeCount > 0;
   }
@@ -88,9 +108,14 @@ export class FiltersPanelViewModel {
     return this.annotation.current?.questions ?? [];
   }
 
-  question(name: string): Question | undefined { return this.questions.find((q) => q.name === name); }
+  question(name: string): Question | undefined {
+    return this.questions.find((q) => q.name === name);
+  }
 
-  private get criteria() { void this.annotation.revision; return this.annotation.criteria; }
+  private get criteria() {
+    void this.annotation.revision;
+    return this.annotation.criteria;
+  }
 
   /** Categories that have something to filter on. */
   get categories(): FilterCategory[] {
@@ -102,13 +127,27 @@ export class FiltersPanelViewModel {
     const c = this.criteria;
     switch (category) {
       case "metadata":
-        return this.metadata.map((m) => ({ subject: { category, name: m.name }, title: m.title, active: c.metadata.some((f) => f.name === m.name) }));
+        return this.metadata.map((m) => ({
+          subject: { category, name: m.name },
+          title: m.title,
+          active: c.metadata.some((f) => f.name === m.name),
+        }));
       case "responses":
-        return this.questions.filter((q) => responseFilterKinds(q.type).length > 0)
-          .map((q) => ({ subject: { category, question: q.name }, title: q.title, active: c.responses.some((f) => f.question === q.name) }));
+        return this.questions
+          .filter((q) => responseFilterKinds(q.type).length > 0)
+          .map((q) => ({
+            subject: { category, question: q.name },
+            title: q.title,
+            active: c.responses.some((f) => f.question === q.name),
+          }));
       case "suggestions":
-        return this.questions.filter((q) => suggestionFilterProperties(q.type).length > 0)
-          .map((q) => ({ subject: { category, question: q.name }, title: q.title, active: c.suggestions.some((f) => f.question === q.name) }));
+        return this.questions
+          .filter((q) => suggestionFilterProperties(q.type).length > 0)
+          .map((q) => ({
+            subject: { category, question: q.name },
+            title: q.title,
+            active: c.suggestions.some((f) => f.question === q.name),
+          }));
     }
   }
 
@@ -127,23 +166,37 @@ export class FiltersPanelViewModel {
     const out: ActiveFilter[] = [];
     for (const m of c.metadata) {
       out.push({
-        key: `m-${m.name}`, subject: { category: "metadata", name: m.name }, title: this.metadata.find((p) => p.name === m.name)?.title ?? m.name, property: null,
-        values: m.kind === "terms" ? m.values.map(String) : null, range: m.kind === "range" ? { ge: m.ge ?? null, le: m.le ?? null } : null,
-        clear: () => vm.setCriteria((cr) => { cr.metadata = cr.metadata.filter((x) => x.name !== m.name); }),
+        key: `m-${m.name}`,
+        subject: { category: "metadata", name: m.name },
+        title: this.metadata.find((p) => p.name === m.name)?.title ?? m.name,
+        property: null,
+        values: m.kind === "terms" ? m.values.map(String) : null,
+        range: m.kind === "range" ? { ge: m.ge ?? null, le: m.le ?? null } : null,
+        clear: () =>
+          vm.setCriteria((cr) => {
+            cr.metadata = cr.metadata.filter((x) => x.name !== m.name);
+          }),
       });
     }
     for (const r of c.responses) {
       const q = this.question(r.question);
       out.push({
-        key: `r-${r.question}`, subject: { category: "responses", question: r.question }, title: q?.title ?? r.question, property: null,
-        values: r.kind === "terms" ? r.values.map((v) => optionText(q, v)) : null, range: r.kind === "range" ? { ge: r.ge ?? null, le: r.le ?? null } : null,
+        key: `r-${r.question}`,
+        subject: { category: "responses", question: r.question },
+        title: q?.title ?? r.question,
+        property: null,
+        values: r.kind === "terms" ? r.values.map((v) => optionText(q, v)) : null,
+        range: r.kind === "range" ? { ge: r.ge ?? null, le: r.le ?? null } : null,
         clear: () => vm.setResponseFilter(r.question, null),
       });
     }
     for (const s of c.suggestions) {
       const q = this.question(s.question);
       out.push({
-        key: `s-${s.question}-${s.property}`, subject: { category: "suggestions", question: s.question }, title: q?.title ?? s.question, property: s.property,
+        key: `s-${s.question}-${s.property}`,
+        subject: { category: "suggestions", question: s.question },
+        title: q?.title ?? s.question,
+        property: s.property,
         values: s.kind === "terms" ? s.values.map((v) => (s.property === "value" ? optionText(q, v) : String(v))) : null,
         range: s.kind === "range" ? { ge: s.ge ?? null, le: s.le ?? null } : null,
         clear: () => vm.setSuggestionFilter(s.question, s.property, null),
@@ -152,10 +205,15 @@ export class FiltersPanelViewModel {
     return out;
   }
 
-  get activeCount(): number { return this.activeFilters.length; }
+  get activeCount(): number {
+    return this.activeFilters.length;
+  }
 
   /** Whether Reset is offered: any filter, search, similarity or sort. */
-  get canReset(): boolean { const c = this.criteria; return c.isFiltered || c.isSorted; }
+  get canReset(): boolean {
+    const c = this.criteria;
+    return c.isFiltered || c.isSorted;
+  }
 
   toggleExpanded(): void {
     this.expanded = !this.expanded;
@@ -170,11 +228,23 @@ export class FiltersPanelViewModel {
     this.editing = subjects.length === 1 ? subjects[0]!.subject : null;
   }
 
-  closePopover(): void { this.openCategory = null; this.editing = null; this.subjectQuery = ""; }
-  choose(subject: FilterSubject): void { this.editing = subject; }
-  back(): void { this.editing = null; }
-  setSubjectQuery(query: string): void { this.subjectQuery = query; }
-  isEditing(subject: FilterSubject): boolean { return sameSubject(this.editing, subject); }
+  closePopover(): void {
+    this.openCategory = null;
+    this.editing = null;
+    this.subjectQuery = "";
+  }
+  choose(subject: FilterSubject): void {
+    this.editing = subject;
+  }
+  back(): void {
+    this.editing = null;
+  }
+  setSubjectQuery(query: string): void {
+    this.subjectQuery = query;
+  }
+  isEditing(subject: FilterSubject): boolean {
+    return sameSubject(this.editing, subject);
+  }
 
   /** A badge was clicked: opens its category on that filter's editor. */
   editFilter(filter: ActiveFilter): void {
@@ -188,7 +258,13 @@ export class FiltersPanelViewModel {
   reset(): void {
     this.closePopover();
     this.annotation.setCriteria((cr) => {
-      cr.searchText = ""; cr.searchField = null; cr.metadata = []; cr.responses = []; cr.suggestions = []; cr.sort = []; cr.similarity = null;
+      cr.searchText = "";
+      cr.searchField = null;
+      cr.metadata = [];
+      cr.responses = [];
+      cr.suggestions = [];
+      cr.sort = [];
+      cr.similarity = null;
     });
   }
 }

@@ -36,7 +36,9 @@ describe("RangeDraft", () => {
   });
 
   it("steps integers by 1 and floats by a power of ten near a hundredth of the span", () => {
-    expect([rangeStep(0, 1000, true), rangeStep(0, 1000, false), rangeStep(0.5, 2.5, false), rangeStep(2, 2, false)]).toEqual([1, 10, 0.01, 0.01]);
+    expect([rangeStep(0, 1000, true), rangeStep(0, 1000, false), rangeStep(0.5, 2.5, false), rangeStep(2, 2, false)]).toEqual([
+      1, 10, 0.01, 0.01,
+    ]);
     expect(new RangeDraft(2, 2, false, null).hasSpan).toBe(false);
   });
 });

@@ -1,6 +1,9 @@
 import { action, computed, makeObservable, observable } from "mobx";
 
-export interface RangeBounds { ge: number | null; le: number | null }
+export interface RangeBounds {
+  ge: number | null;
+  le: number | null;
+}
 
 /** A slider step for a float range: a power of ten near a hundredth of the span (integers step by 1). */
 export function rangeStep(min: number, max: number, integer: boolean): number {
@@ -25,7 +28,12 @@ export class RangeDraft {
   readonly step: number;
   private readonly decimals: number;
 
-  constructor(readonly min: number, readonly max: number, integer: boolean, current: Partial<RangeBounds> | null) {
+  constructor(
+    readonly min: number,
+    readonly max: number,
+    integer: boolean,
+    current: Partial<RangeBounds> | null,
+  ) {
     this.step = rangeStep(min, max, integer);
     this.decimals = decimalsOf(this.step);
     this.low = this.clamp(current?.ge ?? min);
@@ -34,29 +42,49 @@ export class RangeDraft {
     this.lowText = String(this.low);
     this.highText = String(this.high);
     makeObservable(this, {
-      low: observable, high: observable, lowText: observable, highText: observable,
-      values: computed, bounds: computed, setValues: action, setText: action, commitText: action,
+      low: observable,
+      high: observable,
+      lowText: observable,
+      highText: observable,
+      values: computed,
+      bounds: computed,
+      setValues: action,
+      setText: action,
+      commitText: action,
     });
   }
 
   /** Whether a slider can show (a real span between min and max). */
-  get hasSpan(): boolean { return this.max > this.min; }
-  get values(): [number, number] { return [this.low, this.high]; }
-  get bounds(): RangeBounds { return { ge: this.low, le: this.high }; }
+  get hasSpan(): boolean {
+    return this.max > this.min;
+  }
+  get values(): [number, number] {
+    return [this.low, this.high];
+  }
+  get bounds(): RangeBounds {
+    return { ge: this.low, le: this.high };
+  }
 
-  private round(n: number): number { return Number(n.toFixed(this.decimals)); }
-  private clamp(n: number): number { return this.round(Math.min(this.max, Math.max(this.min, n))); }
+  private round(n: number): number {
+    return Number(n.toFixed(this.decimals));
+  }
+  private clamp(n: number): number {
+    return this.round(Math.min(this.max, Math.max(this.min, n)));
+  }
 
   /** The slider moved. */
   setValues([a, b]: number[]): void {
     const low = this.clamp(Math.min(a ?? this.low, b ?? this.high));
     const high = this.clamp(Math.max(a ?? this.low, b ?? this.high));
-    this.low = low; this.high = high;
-    this.lowText = String(low); this.highText = String(high);
+    this.low = low;
+    this.high = high;
+    this.lowText = String(low);
+    this.highText = String(high);
   }
 
   setText(which: "low" | "high", text: string): void {
-    if (which === "low") this.lowText = text; else this.highText = text;
+    if (which === "low") this.lowText = text;
+    else this.highText = text;
   }
 
   /**

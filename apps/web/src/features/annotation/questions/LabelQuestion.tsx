@@ -15,7 +15,12 @@ export const optionLabel = (o: QuestionOption) => o.text ?? String(o.value);
  * Which options show: all, or (collapsed) the first `visible_options` plus selected ones beyond
  * the cut-off; filtered by the search text. `hidden` is the '+N' count.
  */
-export function visibleLabelOptions(question: Question, selected: OptionValue[], expanded: boolean, search: string): { shown: QuestionOption[]; hidden: number; collapsible: boolean } {
+export function visibleLabelOptions(
+  question: Question,
+  selected: OptionValue[],
+  expanded: boolean,
+  search: string,
+): { shown: QuestionOption[]; hidden: number; collapsible: boolean } {
   const options = question.orderedOptions;
   const collapsible = question.showVisibleOptions && question.visibleOptions < options.length;
   const term = search.trim().toLowerCase();
@@ -26,8 +31,18 @@ export function visibleLabelOptions(question: Question, selected: OptionValue[],
 }
 
 /** Single-label (pills, radio) and multi-label (chips, checkboxes) questions. */
-export const LabelQuestion = observer(function LabelQuestion({ record, question, form, onSelected, disabled = false }: {
-  record: DatasetRecord; question: Question; form: FormController; onSelected?: () => void; disabled?: boolean;
+export const LabelQuestion = observer(function LabelQuestion({
+  record,
+  question,
+  form,
+  onSelected,
+  disabled = false,
+}: {
+  record: DatasetRecord;
+  question: Question;
+  form: FormController;
+  onSelected?: () => void;
+  disabled?: boolean;
 }) {
   const { t } = useTranslation();
   form.track();
@@ -56,7 +71,10 @@ export const LabelQuestion = observer(function LabelQuestion({ record, question,
     if (/^\d$/.test(event.key)) {
       event.preventDefault();
       event.stopPropagation();
-      buffer.push(event.key, shown.length, (i) => { const o = shown[i - 1]; if (o) toggle(o); });
+      buffer.push(event.key, shown.length, (i) => {
+        const o = shown[i - 1];
+        if (o) toggle(o);
+      });
     } else if (showSearch && event.key.length === 1 && event.key !== " " && !event.shiftKey) {
       event.preventDefault();
       event.stopPropagation();
@@ -76,10 +94,20 @@ export const LabelQuestion = observer(function LabelQuestion({ record, question,
           aria-label={t("annotation.questions.searchLabels")}
           value={search}
           onChange={(e) => setSearch(e.target.value)}
-          onKeyDown={(e) => { e.stopPropagation(); if (e.key === "Escape") { setSearch(""); (e.currentTarget.closest("[data-question]") as HTMLElement | null)?.focus(); } }}
+          onKeyDown={(e) => {
+            e.stopPropagation();
+            if (e.key === "Escape") {
+              setSearch("");
+              (e.currentTarget.closest("[data-question]") as HTMLElement | null)?.focus();
+            }
+          }}
         />
       )}
-      <div className={`chips ${multi ? "chips--multi" : "chips--single"}`} role={multi ? "group" : "radiogroup"} aria-label={question.title}>
+      <div
+        className={`chips ${multi ? "chips--multi" : "chips--single"}`}
+        role={multi ? "group" : "radiogroup"}
+        aria-label={question.title}
+      >
         {shown.map((o, i) => {
           const on = selected.includes(o.value);
           const s = question.suggestion;
@@ -93,7 +121,9 @@ export const LabelQuestion = observer(function LabelQuestion({ record, question,
               disabled={disabled}
               title={o.description ?? undefined}
               onClick={() => toggle(o)}
-              onKeyDown={(e) => { if (e.key === "Enter") e.preventDefault(); }}
+              onKeyDown={(e) => {
+                if (e.key === "Enter") e.preventDefault();
+              }}
             >
               <kbd className="chip__key">{i + 1}</kbd>
               <span>{optionLabel(o)}</span>
@@ -102,10 +132,14 @@ export const LabelQuestion = observer(function LabelQuestion({ record, question,
           );
         })}
         {collapsible && !search && hidden > 0 && (
-          <button type="button" className="chip chip--more" onClick={() => setExpanded(true)}>+{hidden}</button>
+          <button type="button" className="chip chip--more" onClick={() => setExpanded(true)}>
+            +{hidden}
+          </button>
         )}
         {collapsible && !search && expanded && (
-          <button type="button" className="chip chip--more" onClick={() => setExpanded(false)}>{t("annotation.questions.less")}</button>
+          <button type="button" className="chip chip--more" onClick={() => setExpanded(false)}>
+            {t("annotation.questions.less")}
+          </button>
         )}
       </div>
     </QuestionShell>

@@ -10,15 +10,28 @@ export function SuggestionMark({ suggestion, score }: { suggestion: Suggestion; 
   const { t } = useTranslation();
   const agent = suggestion.agent ?? "";
   return (
-    <span className="suggestion-mark" title={t("annotation.suggestion.tooltip", { agent })} aria-label={t("annotation.suggestion.aria", { score: Suggestion.formatScore(score), agent })}>
-      <SuggestionIcon />{score !== null && <span className="suggestion-mark__score">{Suggestion.formatScore(score)}</span>}
+    <span
+      className="suggestion-mark"
+      title={t("annotation.suggestion.tooltip", { agent })}
+      aria-label={t("annotation.suggestion.aria", { score: Suggestion.formatScore(score), agent })}
+    >
+      <SuggestionIcon />
+      {score !== null && <span className="suggestion-mark__score">{Suggestion.formatScore(score)}</span>}
     </span>
   );
 }
 
 /** Title, required asterisk or '(optional)', description and suggestion agent of a question, and its key handling. */
-export const QuestionShell = observer(function QuestionShell({ question, form, onKeyDown, children }: {
-  question: Question; form: FormController; onKeyDown?: (event: KeyboardEvent<HTMLDivElement>) => void; children: ReactNode;
+export const QuestionShell = observer(function QuestionShell({
+  question,
+  form,
+  onKeyDown,
+  children,
+}: {
+  question: Question;
+  form: FormController;
+  onKeyDown?: (event: KeyboardEvent<HTMLDivElement>) => void;
+  children: ReactNode;
 }) {
   const { t } = useTranslation();
   const titleId = `question-${question.name}-title`;
@@ -36,11 +49,23 @@ export const QuestionShell = observer(function QuestionShell({ question, form, o
       <div className="question__header">
         <h3 id={titleId} className="question__title">
           {question.title}
-          {question.isRequired
-            ? <span className="question__required" title={t("annotation.questions.requiredResponse")} aria-label={t("annotation.questions.requiredResponse")}>*</span>
-            : <span className="question__optional"> {t("annotation.questions.optional")}</span>}
+          {question.isRequired ? (
+            <span
+              className="question__required"
+              title={t("annotation.questions.requiredResponse")}
+              aria-label={t("annotation.questions.requiredResponse")}
+            >
+              *
+            </span>
+          ) : (
+            <span className="question__optional"> {t("annotation.questions.optional")}</span>
+          )}
         </h3>
-        {s && s.agent && <span className="question__agent" title={t("annotation.suggestion.tooltip", { agent: s.agent })}><SuggestionIcon /> {s.agent}</span>}
+        {s && s.agent && (
+          <span className="question__agent" title={t("annotation.suggestion.tooltip", { agent: s.agent })}>
+            <SuggestionIcon /> {s.agent}
+          </span>
+        )}
       </div>
       {question.description && <p className="question__description">{question.description}</p>}
       {children}

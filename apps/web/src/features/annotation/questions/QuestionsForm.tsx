@@ -20,13 +20,24 @@ export function focusQuestion(form: HTMLElement | null, index: number): void {
  * Ctrl+↓/↑ (or ↓/↑ on a question) move between questions. `onAutoSubmit` is called when the record
  * has exactly one question, single-label or rating, and the user picked a value.
  */
-export const QuestionsForm = observer(function QuestionsForm({ record, form, onAutoSubmit, disabled = false }: {
-  record: DatasetRecord; form: FormController; onAutoSubmit?: () => void; disabled?: boolean;
+export const QuestionsForm = observer(function QuestionsForm({
+  record,
+  form,
+  onAutoSubmit,
+  disabled = false,
+}: {
+  record: DatasetRecord;
+  form: FormController;
+  onAutoSubmit?: () => void;
+  disabled?: boolean;
 }) {
   const ref = useRef<HTMLDivElement>(null);
   const questions = record.questions;
   const advance = (q: Question) => {
-    if (questions.length === 1 && (q.type === "label_selection" || q.type === "rating")) { onAutoSubmit?.(); return; }
+    if (questions.length === 1 && (q.type === "label_selection" || q.type === "rating")) {
+      onAutoSubmit?.();
+      return;
+    }
     const i = questions.indexOf(q);
     if (i < questions.length - 1) focusQuestion(ref.current, i + 1);
   };

@@ -10,10 +10,26 @@ import { QuestionShell, SuggestionMark } from "./QuestionShell";
 
 function Zone({ id, className, label, children }: { id: string; className: string; label: string; children: ReactNode }) {
   const { setNodeRef, isOver } = useDroppable({ id });
-  return <div ref={setNodeRef} className={`${className}${isOver ? " rank-zone--over" : ""}`} data-rank-zone={id} aria-label={label} role="list">{children}</div>;
+  return (
+    <div ref={setNodeRef} className={`${className}${isOver ? " rank-zone--over" : ""}`} data-rank-zone={id} aria-label={label} role="list">
+      {children}
+    </div>
+  );
 }
 
-function Card({ item, text, question, onKeyDown, disabled }: { item: RankingItem; text: string; question: Question; onKeyDown: (e: KeyboardEvent<HTMLButtonElement>, item: RankingItem) => void; disabled: boolean }) {
+function Card({
+  item,
+  text,
+  question,
+  onKeyDown,
+  disabled,
+}: {
+  item: RankingItem;
+  text: string;
+  question: Question;
+  onKeyDown: (e: KeyboardEvent<HTMLButtonElement>, item: RankingItem) => void;
+  disabled: boolean;
+}) {
   const { t } = useTranslation();
   const { attributes, listeners, setNodeRef, transform, isDragging } = useDraggable({ id: item.value, disabled });
   const s = question.suggestion;
@@ -34,7 +50,12 @@ function Card({ item, text, question, onKeyDown, disabled }: { item: RankingItem
       onKeyDown={(e) => onKeyDown(e, item)}
     >
       {text}
-      {s && suggestedRank !== null && <><span className="rank-card__suggested">#{suggestedRank}</span><SuggestionMark suggestion={s} score={s.scoreFor(item.value)} /></>}
+      {s && suggestedRank !== null && (
+        <>
+          <span className="rank-card__suggested">#{suggestedRank}</span>
+          <SuggestionMark suggestion={s} score={s.scoreFor(item.value)} />
+        </>
+      )}
     </button>
   );
 }
@@ -44,8 +65,16 @@ function Card({ item, text, question, onKeyDown, disabled }: { item: RankingItem
  * ties), or drag back to unrank. Keyboard: type a slot number on a focused card, Backspace unranks,
  * Tab / Shift+Tab move between cards.
  */
-export const RankingQuestion = observer(function RankingQuestion({ record, question, form, disabled = false }: {
-  record: DatasetRecord; question: Question; form: FormController; disabled?: boolean;
+export const RankingQuestion = observer(function RankingQuestion({
+  record,
+  question,
+  form,
+  disabled = false,
+}: {
+  record: DatasetRecord;
+  question: Question;
+  form: FormController;
+  disabled?: boolean;
 }) {
   const { t } = useTranslation();
   form.track();
@@ -94,17 +123,23 @@ export const RankingQuestion = observer(function RankingQuestion({ record, quest
     }
   };
 
-  const card = (i: RankingItem) => <Card key={i.value} item={i} text={textOf(i.value)} question={question} onKeyDown={onCardKey} disabled={disabled} />;
+  const card = (i: RankingItem) => (
+    <Card key={i.value} item={i} text={textOf(i.value)} question={question} onKeyDown={onCardKey} disabled={disabled} />
+  );
 
   return (
     <QuestionShell question={question} form={form}>
       <DndContext sensors={sensors} onDragEnd={onDragEnd}>
         <div className="ranking" ref={root}>
-          <Zone id="unranked" className="rank-zone rank-zone--unranked" label={t("annotation.ranking.unranked")}>{unranked.map(card)}</Zone>
+          <Zone id="unranked" className="rank-zone rank-zone--unranked" label={t("annotation.ranking.unranked")}>
+            {unranked.map(card)}
+          </Zone>
           <div className="rank-slots">
             {slots.map((cards, i) => (
               <Zone key={i} id={`slot-${i + 1}`} className="rank-zone rank-slot" label={t("annotation.ranking.slot", { rank: i + 1 })}>
-                <span className="rank-slot__number" aria-hidden="true">{i + 1}</span>
+                <span className="rank-slot__number" aria-hidden="true">
+                  {i + 1}
+                </span>
                 {cards.map(card)}
               </Zone>
             ))}

@@ -6,8 +6,18 @@ import { DigitBuffer } from "./digit-buffer";
 import { QuestionShell, SuggestionMark } from "./QuestionShell";
 
 /** A row of numbered chips; digits pick a value (multi-digit with 300 ms), the same value again unrates. */
-export const RatingQuestion = observer(function RatingQuestion({ record, question, form, onSelected, disabled = false }: {
-  record: DatasetRecord; question: Question; form: FormController; onSelected?: () => void; disabled?: boolean;
+export const RatingQuestion = observer(function RatingQuestion({
+  record,
+  question,
+  form,
+  onSelected,
+  disabled = false,
+}: {
+  record: DatasetRecord;
+  question: Question;
+  form: FormController;
+  onSelected?: () => void;
+  disabled?: boolean;
 }) {
   form.track();
   const buffer = useMemo(() => new DigitBuffer(), []);
@@ -26,7 +36,10 @@ export const RatingQuestion = observer(function RatingQuestion({ record, questio
     if (!/^\d$/.test(event.key) || event.ctrlKey || event.metaKey) return;
     event.preventDefault();
     event.stopPropagation();
-    buffer.push(event.key, max, (n) => { const o = options.find((x) => Number(x.value) === n); if (o) pick(o.value); });
+    buffer.push(event.key, max, (n) => {
+      const o = options.find((x) => Number(x.value) === n);
+      if (o) pick(o.value);
+    });
   };
 
   return (
@@ -35,7 +48,18 @@ export const RatingQuestion = observer(function RatingQuestion({ record, questio
         {options.map((o) => {
           const s = question.suggestion;
           return (
-            <button key={String(o.value)} type="button" role="radio" aria-checked={value === o.value} className={`chip chip--rating${value === o.value ? " chip--on" : ""}`} disabled={disabled} onClick={() => pick(o.value)} onKeyDown={(e) => { if (e.key === "Enter") e.preventDefault(); }}>
+            <button
+              key={String(o.value)}
+              type="button"
+              role="radio"
+              aria-checked={value === o.value}
+              className={`chip chip--rating${value === o.value ? " chip--on" : ""}`}
+              disabled={disabled}
+              onClick={() => pick(o.value)}
+              onKeyDown={(e) => {
+                if (e.key === "Enter") e.preventDefault();
+              }}
+            >
               {o.text ?? String(o.value)}
               {s?.isSuggested(o.value) && <SuggestionMark suggestion={s} score={s.scoreFor(o.value)} />}
             </button>

@@ -25,20 +25,43 @@ export const SpanQuestion = observer(function SpanQuestion({ question, form }: {
     if (event.target instanceof HTMLInputElement || !/^\d$/.test(event.key) || event.ctrlKey || event.metaKey) return;
     event.preventDefault();
     event.stopPropagation();
-    buffer.push(event.key, options.length, (i) => { const o = options[i - 1]; if (o) form.pickEntity(question.name, String(o.value)); });
+    buffer.push(event.key, options.length, (i) => {
+      const o = options[i - 1];
+      if (o) form.pickEntity(question.name, String(o.value));
+    });
   };
 
   return (
     <QuestionShell question={question} form={form} onKeyDown={onKeyDown}>
       {question.options.length >= SEARCH_FROM_OPTIONS && (
-        <input type="search" className="question__search" placeholder={t("annotation.questions.searchLabels")} aria-label={t("annotation.questions.searchLabels")} value={search} onChange={(e) => setSearch(e.target.value)} onKeyDown={(e) => e.stopPropagation()} />
+        <input
+          type="search"
+          className="question__search"
+          placeholder={t("annotation.questions.searchLabels")}
+          aria-label={t("annotation.questions.searchLabels")}
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+          onKeyDown={(e) => e.stopPropagation()}
+        />
       )}
       <div className="chips chips--span" role="radiogroup" aria-label={question.title}>
         {options.map((o, i) => {
           const on = entity === String(o.value);
           return (
-            <button key={String(o.value)} type="button" role="radio" aria-checked={on} className={`chip chip--entity${on ? " chip--on" : ""}`} style={{ borderColor: o.color, background: on ? o.color : undefined }} onClick={() => form.pickEntity(question.name, String(o.value))} onKeyDown={(e) => { if (e.key === "Enter") e.preventDefault(); }}>
-              <kbd className="chip__key">{i + 1}</kbd>{optionLabel(o)}
+            <button
+              key={String(o.value)}
+              type="button"
+              role="radio"
+              aria-checked={on}
+              className={`chip chip--entity${on ? " chip--on" : ""}`}
+              style={{ borderColor: o.color, background: on ? o.color : undefined }}
+              onClick={() => form.pickEntity(question.name, String(o.value))}
+              onKeyDown={(e) => {
+                if (e.key === "Enter") e.preventDefault();
+              }}
+            >
+              <kbd className="chip__key">{i + 1}</kbd>
+              {optionLabel(o)}
             </button>
           );
         })}

@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { DigitBuffer } from "./digit-buffer";
 
-afterEach(() => { vi.useRealTimers(); });
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe("DigitBuffer (number keys, spec 2.2)", () => {
   it("picks at once when only one option starts with the digit", () => {

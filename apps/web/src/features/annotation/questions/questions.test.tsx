@@ -36,7 +36,11 @@ describe("LabelQuestion", () => {
   });
 
   it("multi label: collapsed to visible_options with '+N' and 'Less'; selected ones beyond the cut-off stay visible", async () => {
-    const q = questionProps("topics", { type: "multi_label_selection", options: opts("a", "b", "c", "d", "e", "f"), visible_options: 3 }, false);
+    const q = questionProps(
+      "topics",
+      { type: "multi_label_selection", options: opts("a", "b", "c", "d", "e", "f"), visible_options: 3 },
+      false,
+    );
     const { record, form } = recordWith([q]);
     const question = record.question("topics")!;
     await renderWithI18n(<LabelQuestion record={record} question={question} form={form} />);
@@ -56,7 +60,11 @@ describe("LabelQuestion", () => {
   });
 
   it("typing a letter jumps to the label search, which filters the chips", async () => {
-    const q = questionProps("topics", { type: "multi_label_selection", options: opts("apple", "banana", "cherry", "date"), visible_options: 2 });
+    const q = questionProps("topics", {
+      type: "multi_label_selection",
+      options: opts("apple", "banana", "cherry", "date"),
+      visible_options: 2,
+    });
     const { record, form } = recordWith([q]);
     await renderWithI18n(<LabelQuestion record={record} question={record.question("topics")!} form={form} />);
     fireEvent.keyDown(group("TOPICS"), { key: "b" });
@@ -67,7 +75,9 @@ describe("LabelQuestion", () => {
 
   it("suggested options show the sparkle with the score and the agent", async () => {
     const q = questionProps("sentiment", { type: "label_selection", options: opts("positive", "negative") });
-    const { record, form } = recordWith([q], [], { suggestions: [{ id: "s", questionId: "q-sentiment", value: "positive", score: 0.87, agent: "gpt" }] });
+    const { record, form } = recordWith([q], [], {
+      suggestions: [{ id: "s", questionId: "q-sentiment", value: "positive", score: 0.87, agent: "gpt" }],
+    });
     await renderWithI18n(<LabelQuestion record={record} question={record.question("sentiment")!} form={form} />);
     expect(screen.getByLabelText("Suggestion, score 0.9, by gpt")).toBeTruthy();
     expect(record.question("sentiment")?.answer.value).toBe("positive"); // pending record prefilled from the suggestion
@@ -75,7 +85,9 @@ describe("LabelQuestion", () => {
 });
 
 describe("RatingQuestion", () => {
-  afterEach(() => { vi.useRealTimers(); });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
 
   it("digits pick a value, multi-digit '10' works, the same value again unrates, out of range is ignored", async () => {
     const q = questionProps("stars", { type: "rating", options: Array.from({ length: 10 }, (_, i) => ({ value: i + 1 })) });
@@ -91,10 +103,14 @@ describe("RatingQuestion", () => {
     fireEvent.keyDown(group("STARS"), { key: "0" });
     expect(question.answer.value).toBe(10);
     fireEvent.keyDown(group("STARS"), { key: "1" });
-    act(() => { vi.advanceTimersByTime(300); });
+    act(() => {
+      vi.advanceTimersByTime(300);
+    });
     expect(question.answer.value).toBe(1);
     fireEvent.keyDown(group("STARS"), { key: "1" });
-    act(() => { vi.advanceTimersByTime(300); });
+    act(() => {
+      vi.advanceTimersByTime(300);
+    });
     expect(question.answer.value).toBeNull();
     fireEvent.keyDown(group("STARS"), { key: "0" });
     expect(question.answer.value).toBeNull();
@@ -111,11 +127,19 @@ describe("RankingQuestion keyboard", () => {
     const question = record.question("order")!;
     await renderWithI18n(<RankingQuestion record={record} question={question} form={form} />);
     const unranked = screen.getByRole("list", { name: "Unranked options" });
-    expect(within(unranked).getAllByRole("listitem").map((c) => c.textContent)).toEqual(["x", "y", "z"]);
+    expect(
+      within(unranked)
+        .getAllByRole("listitem")
+        .map((c) => c.textContent),
+    ).toEqual(["x", "y", "z"]);
     const y = screen.getByRole("listitem", { name: "y" });
     y.focus();
     fireEvent.keyDown(y, { key: "2" });
-    expect(question.answer.value).toEqual([{ value: "x", rank: null }, { value: "y", rank: 2 }, { value: "z", rank: null }]);
+    expect(question.answer.value).toEqual([
+      { value: "x", rank: null },
+      { value: "y", rank: 2 },
+      { value: "z", rank: null },
+    ]);
     expect(within(screen.getByRole("list", { name: "Rank 2" })).getByRole("listitem", { name: "y, rank 2" })).toBeTruthy();
     await waitFor(() => expect((document.activeElement as HTMLElement).getAttribute("data-rank-card")).toBe("x"));
     fireEvent.keyDown(screen.getByRole("listitem", { name: "x" }), { key: "1" });
@@ -123,7 +147,11 @@ describe("RankingQuestion keyboard", () => {
     expect(question.answer.isValid).toBe(true);
     fireEvent.keyDown(screen.getByRole("listitem", { name: "y, rank 2" }), { key: "Backspace" });
     expect(question.answer.isPartiallyValid).toBe(true);
-    expect(within(unranked).getAllByRole("listitem").map((c) => c.textContent)).toEqual(["y"]);
+    expect(
+      within(unranked)
+        .getAllByRole("listitem")
+        .map((c) => c.textContent),
+    ).toEqual(["y"]);
   });
 });
 
@@ -133,7 +161,11 @@ describe("TextQuestion", () => {
     const { record, form, changes } = recordWith([q]);
     const question = record.question("comment")!;
     const outer = vi.fn();
-    const view = await renderWithI18n(<div onKeyDown={outer}><TextQuestion record={record} question={question} form={form} /></div>);
+    const view = await renderWithI18n(
+      <div onKeyDown={outer}>
+        <TextQuestion record={record} question={question} form={form} />
+      </div>,
+    );
     const area = screen.getByRole("textbox", { name: "COMMENT" });
     fireEvent.change(area, { target: { value: "**bold** <img src=x onerror=alert(1)> [link](http://example.com)" } });
     expect(question.answer.value).toContain("**bold**");
@@ -160,19 +192,30 @@ describe("TextQuestion", () => {
 });
 
 describe("span question and span text", () => {
-  const spanQuestion = questionProps("entities", { type: "span", field: "text", options: opts("PER", "ORG"), allow_character_annotation: true }, false);
+  const spanQuestion = questionProps(
+    "entities",
+    { type: "span", field: "text", options: opts("PER", "ORG"), allow_character_annotation: true },
+    false,
+  );
   const textField = { id: "f", name: "text", title: "Text", required: true, datasetId: "d", settings: { type: "text" as const } };
   const TEXT = "Alice works at Acme today";
 
   function installHighlights() {
     const highlights = new Map<string, unknown>();
     Object.defineProperty(CSS, "highlights", { configurable: true, value: highlights });
-    (globalThis as { Highlight?: unknown }).Highlight = class { constructor(...ranges: Range[]) { Object.assign(this, { ranges }); } };
+    (globalThis as { Highlight?: unknown }).Highlight = class {
+      constructor(...ranges: Range[]) {
+        Object.assign(this, { ranges });
+      }
+    };
     const rect = { left: 0, top: 0, bottom: 10, right: 10, width: 10, height: 10, x: 0, y: 0, toJSON: () => ({}) } as DOMRect;
     const proto = Range.prototype as unknown as { getClientRects?: () => DOMRect[]; getBoundingClientRect?: () => DOMRect };
     proto.getClientRects = () => [rect];
     proto.getBoundingClientRect = () => rect;
-    return () => { Reflect.deleteProperty(CSS, "highlights"); delete (globalThis as { Highlight?: unknown }).Highlight; };
+    return () => {
+      Reflect.deleteProperty(CSS, "highlights");
+      delete (globalThis as { Highlight?: unknown }).Highlight;
+    };
   }
 
   function select(node: Node, start: number, end: number) {
@@ -189,7 +232,12 @@ describe("span question and span text", () => {
     try {
       const { record, form } = recordWith([spanQuestion], [textField]);
       const question = record.question("entities")!;
-      await renderWithI18n(<><SpanQuestion question={question} form={form} /><SpanText record={record} question={question} text={TEXT} form={form} /></>);
+      await renderWithI18n(
+        <>
+          <SpanQuestion question={question} form={form} />
+          <SpanText record={record} question={question} text={TEXT} form={form} />
+        </>,
+      );
       expect(screen.getByRole("radio", { name: /PER/ }).getAttribute("aria-checked")).toBe("true"); // first entity by default
       fireEvent.keyDown(group("ENTITIES"), { key: "2" });
       expect(screen.getByRole("radio", { name: /ORG/ }).getAttribute("aria-checked")).toBe("true");
@@ -201,7 +249,10 @@ describe("span question and span text", () => {
       fireEvent.click(screen.getByRole("radio", { name: /PER/ }));
       select(content.firstChild!, 1, 3); // "lic" with Shift: character level
       fireEvent.mouseUp(content, { shiftKey: true });
-      expect(question.answer.value).toEqual([{ start: 1, end: 3, label: "PER" }, { start: 15, end: 19, label: "ORG" }]);
+      expect(question.answer.value).toEqual([
+        { start: 1, end: 3, label: "PER" },
+        { start: 15, end: 19, label: "ORG" },
+      ]);
       expect(screen.getByText("Pick a label, then select text in the record to annotate it (2 spans).")).toBeTruthy();
       fireEvent.click(await screen.findByRole("button", { name: 'Remove ORG from "Acme"' }));
       expect(question.answer.value).toEqual([{ start: 1, end: 3, label: "PER" }]);

@@ -2,7 +2,15 @@ import { describe, expect, it } from "vitest";
 import { Question } from "@tessera/domain";
 import { rankOption, rankingSlots } from "./ranking";
 
-const question = () => new Question({ id: "q", name: "rank", datasetId: "d", title: "Rank", required: true, settings: { type: "ranking", options: [{ value: "a" }, { value: "b" }, { value: "c" }] } });
+const question = () =>
+  new Question({
+    id: "q",
+    name: "rank",
+    datasetId: "d",
+    title: "Rank",
+    required: true,
+    settings: { type: "ranking", options: [{ value: "a" }, { value: "b" }, { value: "c" }] },
+  });
 
 describe("ranking moves and validity (spec section 4)", () => {
   it("ranks, ties and unranks options; partial rankings are partially valid, full ones valid", () => {
@@ -23,6 +31,15 @@ describe("ranking moves and validity (spec section 4)", () => {
     expect(rankingSlots(items).unranked.map((i) => i.value)).toEqual(["a"]);
   });
   it("clamps ranks into 1..N", () => {
-    expect(rankOption([{ value: "a", rank: null }, { value: "b", rank: null }], "a", 9)[0]).toEqual({ value: "a", rank: 2 });
+    expect(
+      rankOption(
+        [
+          { value: "a", rank: null },
+          { value: "b", rank: null },
+        ],
+        "a",
+        9,
+      )[0],
+    ).toEqual({ value: "a", rank: 2 });
   });
 });

@@ -8,8 +8,10 @@ const offline = {
   status: "Auf diesem Gerät gespeicherte Antworten",
   restored: "Aus diesem Browser wiederhergestellt: Dieses Formular enthält Arbeit, die noch nicht gesendet wurde.",
   queued: "Auf diesem Gerät gespeichert, wird gesendet, sobald die Verbindung zurück ist",
-  bulkQueued_one: "Keine Verbindung: {{count}} Antwort ist auf diesem Gerät gespeichert und wird gesendet, sobald die Verbindung zurück ist.",
-  bulkQueued_other: "Keine Verbindung: {{count}} Antworten sind auf diesem Gerät gespeichert und werden gesendet, sobald die Verbindung zurück ist.",
+  bulkQueued_one:
+    "Keine Verbindung: {{count}} Antwort ist auf diesem Gerät gespeichert und wird gesendet, sobald die Verbindung zurück ist.",
+  bulkQueued_other:
+    "Keine Verbindung: {{count}} Antworten sind auf diesem Gerät gespeichert und werden gesendet, sobald die Verbindung zurück ist.",
   allNeedsConnection: "Alle gefundenen Datensätze zu beantworten braucht eine Verbindung. Wähle stattdessen die Datensätze dieser Seite.",
   conflict: {
     title: "Antworten zur Auswahl",

@@ -20,7 +20,8 @@ const review: typeof en = {
   },
   agreement: {
     title: "Übereinstimmung",
-    intro: "Wie sehr Ihre Annotatoren übereinstimmen, berechnet aus ihren übermittelten Antworten. Datensätze mit weniger als zwei Antworten auf eine Frage zählen für diese nicht.",
+    intro:
+      "Wie sehr Ihre Annotatoren übereinstimmen, berechnet aus ihren übermittelten Antworten. Datensätze mit weniger als zwei Antworten auf eine Frage zählen für diese nicht.",
     loading: "Übereinstimmung wird berechnet…",
     loadError: "Die Übereinstimmung konnte nicht berechnet werden.",
     summary: "{{records}} Datensätze mit {{responses}} übermittelten Antworten",
@@ -70,7 +71,12 @@ const review: typeof en = {
     },
     backToList: "Alle zu prüfenden Datensätze",
     empty: "Mit diesen Filtern gibt es keine zu prüfenden Datensätze.",
-    nav: { label: "Navigation zwischen zu prüfenden Datensätzen", previous: "Zurück (←)", next: "Weiter (→)", position: "Datensatz {{position}} von {{total}}" },
+    nav: {
+      label: "Navigation zwischen zu prüfenden Datensätzen",
+      previous: "Zurück (←)",
+      next: "Weiter (→)",
+      position: "Datensatz {{position}} von {{total}}",
+    },
     responses: {
       title: "Antworten der Annotatoren",
       annotator: "Annotator",

@@ -18,7 +18,8 @@ const review = {
   },
   agreement: {
     title: "Agreement",
-    intro: "How much your annotators agree, computed from their submitted responses. Records with fewer than two answers to a question do not count for it.",
+    intro:
+      "How much your annotators agree, computed from their submitted responses. Records with fewer than two answers to a question do not count for it.",
     loading: "Computing agreement…",
     loadError: "The agreement could not be computed.",
     summary: "{{records}} records with {{responses}} submitted responses",
@@ -68,7 +69,12 @@ const review = {
     },
     backToList: "All records to review",
     empty: "No records to review with these filters.",
-    nav: { label: "Navigation between records to review", previous: "Previous (←)", next: "Next (→)", position: "Record {{position}} of {{total}}" },
+    nav: {
+      label: "Navigation between records to review",
+      previous: "Previous (←)",
+      next: "Next (→)",
+      position: "Record {{position}} of {{total}}",
+    },
     responses: {
       title: "Annotators' responses",
       annotator: "Annotator",

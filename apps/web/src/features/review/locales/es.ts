@@ -3,7 +3,8 @@ import type en from "./en";
 /** Spanish texts of the agreement and review screens. */
 const review: typeof en = {
   links: { agreement: "Acuerdo", review: "Revisar", annotate: "Anotar" },
-  forbidden: "Solo los propietarios y administradores del espacio de trabajo de este conjunto de datos ven el acuerdo y revisan respuestas.",
+  forbidden:
+    "Solo los propietarios y administradores del espacio de trabajo de este conjunto de datos ven el acuerdo y revisan respuestas.",
   progress: { label: "Progreso de la revisión", text: "{{reviewed}} de {{total}} registros revisados" },
   validated: "Validado",
   metrics: {
@@ -20,7 +21,8 @@ const review: typeof en = {
   },
   agreement: {
     title: "Acuerdo",
-    intro: "Cuánto coinciden tus anotadores, calculado a partir de sus respuestas enviadas. Los registros con menos de dos respuestas a una pregunta no cuentan para ella.",
+    intro:
+      "Cuánto coinciden tus anotadores, calculado a partir de sus respuestas enviadas. Los registros con menos de dos respuestas a una pregunta no cuentan para ella.",
     loading: "Calculando el acuerdo…",
     loadError: "No se pudo calcular el acuerdo.",
     summary: "{{records}} registros con {{responses}} respuestas enviadas",
@@ -70,7 +72,12 @@ const review: typeof en = {
     },
     backToList: "Todos los registros por revisar",
     empty: "No hay registros por revisar con estos filtros.",
-    nav: { label: "Navegación entre registros por revisar", previous: "Anterior (←)", next: "Siguiente (→)", position: "Registro {{position}} de {{total}}" },
+    nav: {
+      label: "Navegación entre registros por revisar",
+      previous: "Anterior (←)",
+      next: "Siguiente (→)",
+      position: "Registro {{position}} de {{total}}",
+    },
     responses: {
       title: "Respuestas de los anotadores",
       annotator: "Anotador",

@@ -6,7 +6,15 @@ describe("DownloadViewModel", () => {
   it("downloads with the criteria on screen at the time, the chosen format and scope", async () => {
     const calls: [string, ExportFormat, DownloadScope][] = [];
     let criteria = new RecordCriteria({ datasetId: "d", status: "pending" });
-    const vm = new DownloadViewModel({ execute: async (c, f, s) => { calls.push([c.status, f, s]); return { filename: "d.csv", bytes: 3 }; } }, () => criteria);
+    const vm = new DownloadViewModel(
+      {
+        execute: async (c, f, s) => {
+          calls.push([c.status, f, s]);
+          return { filename: "d.csv", bytes: 3 };
+        },
+      },
+      () => criteria,
+    );
     vm.show();
     vm.setFormat("csv");
     criteria = new RecordCriteria({ datasetId: "d", status: "submitted" });
@@ -21,7 +29,15 @@ describe("DownloadViewModel", () => {
 
   it("shows a failure and can be tried again", async () => {
     let fail = true;
-    const vm = new DownloadViewModel({ execute: async () => { if (fail) throw new Error("403"); return { filename: "x", bytes: 0 }; } }, () => new RecordCriteria({ datasetId: "d" }));
+    const vm = new DownloadViewModel(
+      {
+        execute: async () => {
+          if (fail) throw new Error("403");
+          return { filename: "x", bytes: 0 };
+        },
+      },
+      () => new RecordCriteria({ datasetId: "d" }),
+    );
     await vm.start();
     expect(vm).toMatchObject({ failed: true, busy: false, done: null });
     fail = false;

@@ -14,9 +14,25 @@ export function FileDrop({ disabled, onFile }: { disabled: boolean; onFile: (fil
     if (file) onFile(file);
   };
   return (
-    <label className={`upload__drop${dragging ? " upload__drop--over" : ""}`} onDragOver={(e) => { e.preventDefault(); setDragging(true); }} onDragLeave={() => setDragging(false)} onDrop={onDrop}>
+    <label
+      className={`upload__drop${dragging ? " upload__drop--over" : ""}`}
+      onDragOver={(e) => {
+        e.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={() => setDragging(false)}
+      onDrop={onDrop}
+    >
       <span>{t("transfer.upload.drop")}</span>
-      <input type="file" accept={UPLOAD_ACCEPT} disabled={disabled} onChange={(e) => { const file = e.target.files?.[0]; if (file) onFile(file); }} />
+      <input
+        type="file"
+        accept={UPLOAD_ACCEPT}
+        disabled={disabled}
+        onChange={(e) => {
+          const file = e.target.files?.[0];
+          if (file) onFile(file);
+        }}
+      />
     </label>
   );
 }

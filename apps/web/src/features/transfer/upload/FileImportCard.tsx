@@ -9,7 +9,9 @@ export function FileImportCard() {
     <section className="card" aria-labelledby="file-import-title">
       <h2 id="file-import-title">{t("transfer.newDataset.title")}</h2>
       <p>{t("transfer.newDataset.text")}</p>
-      <Link className="button button--primary" to={paths.newFromFile()}>{t("transfer.newDataset.button")}</Link>
+      <Link className="button button--primary" to={paths.newFromFile()}>
+        {t("transfer.newDataset.button")}
+      </Link>
     </section>
   );
 }

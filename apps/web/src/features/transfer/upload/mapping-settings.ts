@@ -6,8 +6,10 @@ export function mappingSettingsOf(settings: DatasetSettings): MappingSettings {
   let names = cache.get(settings);
   if (!names) {
     names = {
-      fields: settings.fields.map((f) => f.name), questions: settings.questions.map((q) => q.name),
-      metadata: settings.metadata.map((m) => m.name), vectors: settings.vectors.map((v) => v.name),
+      fields: settings.fields.map((f) => f.name),
+      questions: settings.questions.map((q) => q.name),
+      metadata: settings.metadata.map((m) => m.name),
+      vectors: settings.vectors.map((v) => v.name),
     };
     cache.set(settings, names);
   }

@@ -3,17 +3,37 @@ import type { UploadMapping, UploadPreview, UploadProgress } from "@tessera/doma
 import { UploadViewModel, type UploadUseCases } from "./upload-view-model";
 
 const preview: UploadPreview = {
-  id: "u1", filename: "a.csv", format: "csv", size: 10,
-  columns: [{ name: "key", feature: { _type: "Value", dtype: "string" }, hint: null }, { name: "review", feature: { _type: "Value", dtype: "string" }, hint: null }, { name: "stars", feature: { _type: "Value", dtype: "int64" }, hint: null }],
+  id: "u1",
+  filename: "a.csv",
+  format: "csv",
+  size: 10,
+  columns: [
+    { name: "key", feature: { _type: "Value", dtype: "string" }, hint: null },
+    { name: "review", feature: { _type: "Value", dtype: "string" }, hint: null },
+    { name: "stars", feature: { _type: "Value", dtype: "int64" }, hint: null },
+  ],
   rows: [{ key: "k1", review: "Good", stars: "5" }],
 };
-const progress = (status: UploadProgress["status"], stored = 0, failed = 0): UploadProgress => ({ id: "u1", status, rowsDone: stored + failed, rowsStored: stored, rowsFailed: failed, progress: status === "finished" ? 1 : 0.5, error: null });
+const progress = (status: UploadProgress["status"], stored = 0, failed = 0): UploadProgress => ({
+  id: "u1",
+  status,
+  rowsDone: stored + failed,
+  rowsStored: stored,
+  rowsFailed: failed,
+  progress: status === "finished" ? 1 : 0.5,
+  error: null,
+});
 
 function fakes(statuses: UploadProgress[]) {
   const imported: UploadMapping[] = [];
   const useCases: UploadUseCases = {
     upload: { execute: async () => preview },
-    importUpload: { execute: async (_id, _ds, mapping) => { imported.push(mapping); return progress("queued"); } },
+    importUpload: {
+      execute: async (_id, _ds, mapping) => {
+        imported.push(mapping);
+        return progress("queued");
+      },
+    },
     progress: { execute: async () => statuses.shift() ?? progress("finished", 1) },
     cancel: { execute: async () => progress("cancelled") },
     failures: { execute: async () => ({ filename: "f.csv", bytes: 1 }) },
@@ -21,7 +41,9 @@ function fakes(statuses: UploadProgress[]) {
   return { useCases, imported };
 }
 
-const settled = async (vm: UploadViewModel) => { for (let i = 0; i < 100 && vm.step !== "done"; i++) await new Promise((r) => setTimeout(r, 2)); };
+const settled = async (vm: UploadViewModel) => {
+  for (let i = 0; i < 100 && vm.step !== "done"; i++) await new Promise((r) => setTimeout(r, 2));
+};
 
 describe("UploadViewModel", () => {
   it("proposes a mapping, lets the user change it, imports and follows the progress to the end", async () => {
@@ -35,13 +57,26 @@ describe("UploadViewModel", () => {
     expect(vm.targets.get("review")).toEqual({ kind: "field", name: "text" });
     await vm.start();
     await settled(vm);
-    expect(imported).toEqual([{ fields: [{ source: "review", target: "text" }], metadata: [{ source: "stars", target: "stars" }], suggestions: [], responses: [], vectors: [], external_id: "key" }]);
+    expect(imported).toEqual([
+      {
+        fields: [{ source: "review", target: "text" }],
+        metadata: [{ source: "stars", target: "stars" }],
+        suggestions: [],
+        responses: [],
+        vectors: [],
+        external_id: "key",
+      },
+    ]);
     expect(vm.progress).toMatchObject({ status: "finished", rowsStored: 1 });
   });
 
   it("shows the server's message for a refused file and stays on the picker", async () => {
     const { useCases } = fakes([]);
-    useCases.upload = { execute: async () => { throw Object.assign(new Error("x"), { detail: "Row 3: not valid JSON" }); } };
+    useCases.upload = {
+      execute: async () => {
+        throw Object.assign(new Error("x"), { detail: "Row 3: not valid JSON" });
+      },
+    };
     const vm = new UploadViewModel(useCases, "d1", { fields: ["text"], questions: [], metadata: [], vectors: [] }, 1);
     await vm.pick({ name: "a.jsonl", size: 3 });
     expect(vm).toMatchObject({ step: "pick", error: "Row 3: not valid JSON" });

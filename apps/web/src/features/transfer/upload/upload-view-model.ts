@@ -1,7 +1,16 @@
 import { action, computed, makeObservable, observable, observableRef, runInAction } from "mobx";
 import {
-  mapsAnything, proposeTargets, toMapping,
-  type ColumnTarget, type DownloadedFile, type FileLike, type MappingSettings, type TargetKind, type UploadMapping, type UploadPreview, type UploadProgress,
+  mapsAnything,
+  proposeTargets,
+  toMapping,
+  type ColumnTarget,
+  type DownloadedFile,
+  type FileLike,
+  type MappingSettings,
+  type TargetKind,
+  type UploadMapping,
+  type UploadPreview,
+  type UploadProgress,
 } from "@tessera/domain";
 
 export interface UploadUseCases {
@@ -29,35 +38,65 @@ export class UploadViewModel {
   error: string | null = null;
   private timer: ReturnType<typeof setTimeout> | null = null;
 
-  constructor(private readonly useCases: UploadUseCases, private readonly datasetId: string, readonly settings: MappingSettings, private readonly pollMs = 1000) {
+  constructor(
+    private readonly useCases: UploadUseCases,
+    private readonly datasetId: string,
+    readonly settings: MappingSettings,
+    private readonly pollMs = 1000,
+  ) {
     makeObservable<UploadViewModel, "poll">(this, {
-      step: observable, preview: observableRef, targets: observable, progress: observableRef, error: observable,
-      mapping: computed, canImport: computed, setTarget: action, reset: action, poll: action,
+      step: observable,
+      preview: observableRef,
+      targets: observable,
+      progress: observableRef,
+      error: observable,
+      mapping: computed,
+      canImport: computed,
+      setTarget: action,
+      reset: action,
+      poll: action,
     });
   }
 
-  get mapping(): UploadMapping { return toMapping(this.targets); }
-  get canImport(): boolean { return this.step === "preview" && mapsAnything(this.mapping); }
+  get mapping(): UploadMapping {
+    return toMapping(this.targets);
+  }
+  get canImport(): boolean {
+    return this.step === "preview" && mapsAnything(this.mapping);
+  }
 
   /** The names a target kind offers. */
   namesFor(kind: TargetKind): string[] {
     switch (kind) {
-      case "field": return this.settings.fields;
-      case "metadata": return this.settings.metadata;
+      case "field":
+        return this.settings.fields;
+      case "metadata":
+        return this.settings.metadata;
       case "suggestion":
-      case "response": return this.settings.questions;
-      case "vector": return this.settings.vectors;
-      default: return [];
+      case "response":
+        return this.settings.questions;
+      case "vector":
+        return this.settings.vectors;
+      default:
+        return [];
     }
   }
 
   setTarget(column: string, kind: TargetKind, name?: string | null): void {
     const names = this.namesFor(kind);
-    this.targets.set(column, { kind, name: name ?? (names.includes(this.targets.get(column)?.name ?? "") ? this.targets.get(column)!.name : names[0] ?? null) });
+    this.targets.set(column, {
+      kind,
+      name: name ?? (names.includes(this.targets.get(column)?.name ?? "") ? this.targets.get(column)!.name : (names[0] ?? null)),
+    });
   }
 
   async pick(file: FileLike): Promise<void> {
-    runInAction(() => { this.step = "uploading"; this.error = null; this.preview = null; this.progress = null; });
+    runInAction(() => {
+      this.step = "uploading";
+      this.error = null;
+      this.preview = null;
+      this.progress = null;
+    });
     try {
       const preview = await this.useCases.upload.execute(file);
       runInAction(() => {
@@ -66,25 +105,38 @@ export class UploadViewModel {
         this.step = "preview";
       });
     } catch (error) {
-      runInAction(() => { this.error = (error as { detail?: string }).detail ?? ""; this.step = "pick"; });
+      runInAction(() => {
+        this.error = (error as { detail?: string }).detail ?? "";
+        this.step = "pick";
+      });
     }
   }
 
   async start(): Promise<void> {
     if (!this.canImport || !this.preview) return;
     const id = this.preview.id;
-    runInAction(() => { this.step = "importing"; this.error = null; });
+    runInAction(() => {
+      this.step = "importing";
+      this.error = null;
+    });
     try {
       const progress = await this.useCases.importUpload.execute(id, this.datasetId, this.mapping);
-      runInAction(() => { this.progress = progress; });
+      runInAction(() => {
+        this.progress = progress;
+      });
       this.schedule(id);
     } catch {
-      runInAction(() => { this.error = ""; this.step = "preview"; });
+      runInAction(() => {
+        this.error = "";
+        this.step = "preview";
+      });
     }
   }
 
   private schedule(id: string): void {
-    this.timer = setTimeout(() => { void this.poll(id); }, this.pollMs);
+    this.timer = setTimeout(() => {
+      void this.poll(id);
+    }, this.pollMs);
   }
 
   private async poll(id: string): Promise<void> {
@@ -103,7 +155,10 @@ export class UploadViewModel {
   async cancel(): Promise<void> {
     if (!this.preview) return;
     const progress = await this.useCases.cancel.execute(this.preview.id).catch(() => null);
-    if (progress) runInAction(() => { this.progress = progress; });
+    if (progress)
+      runInAction(() => {
+        this.progress = progress;
+      });
   }
 
   async downloadFailures(): Promise<void> {
@@ -119,5 +174,8 @@ export class UploadViewModel {
     this.targets = new Map();
   }
 
-  dispose(): void { if (this.timer) clearTimeout(this.timer); this.timer = null; }
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
 }
