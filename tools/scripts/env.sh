@@ -51,5 +51,7 @@ fi
 export PATH="$TOOLS_DIR/bin:$PATH"
 
 tessera_install() {
-  (cd "$ROOT" && tessera_step pnpm-install pnpm install --frozen-lockfile --reporter=append-only)
+  # --config.confirm-modules-purge=false: a checkout whose node_modules came from another pnpm store
+  # (another home directory) is re-linked instead of aborting with "no TTY".
+  (cd "$ROOT" && tessera_step pnpm-install pnpm install --frozen-lockfile --reporter=append-only --config.confirm-modules-purge=false)
 }
