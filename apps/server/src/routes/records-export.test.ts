@@ -149,12 +149,16 @@ describe("GET/POST /datasets/{id}/records/export", () => {
       "label.suggestion",
       "label.suggestion.score",
       "label.suggestion.agent",
+      "label.final",
       "note.responses",
       "note.responses.users",
       "note.responses.status",
       "note.suggestion",
       "note.suggestion.score",
       "note.suggestion.agent",
+      "note.final",
+      "final_answer.reviewer",
+      "final_answer.updated_at",
     ]);
     expect(rows[0]).toMatchObject({
       external_id: "r-0",
@@ -232,6 +236,35 @@ describe("GET/POST /datasets/{id}/records/export", () => {
     expect(csvRows((await download("?format=csv", { body: text })).bytes).map((r) => r.external_id)).toEqual(["r-1249"]);
     const none = await parquetRows((await download("?format=parquet", { body: submitted, headers: s.a2.headers })).bytes);
     expect(none.rows).toEqual([]);
+  });
+
+  it("carries the reviewer's final answers to owners and admins in every format, never to annotators", async () => {
+    const first = lines((await download("?format=jsonl")).bytes)[0]!;
+    expect(first.final_answer).toBeNull();
+    await fx.ok("PUT", `/records/${first.id}/final-answer`, { values: { label: { value: "no" }, note: { value: "settled" } } });
+    const settled = lines((await download("?format=jsonl")).bytes);
+    expect(settled[0]!.final_answer).toMatchObject({ values: { label: "no", note: "settled" }, reviewer: "owner" });
+    expect(Date.parse(settled[0]!.final_answer!.updated_at)).not.toBeNaN();
+    expect(settled[1]!.final_answer).toBeNull();
+    expect(settled[0]!.responses).toHaveLength(2); // the annotators' responses stay as they were
+    const admin = lines((await download("?format=jsonl", { headers: s.admin.headers })).bytes);
+    expect(admin[0]!.final_answer).toMatchObject({ values: { label: "no" } });
+
+    const csv = csvRows((await download("?format=csv")).bytes);
+    expect(csv[0]).toMatchObject({ "label.final": "no", "note.final": "settled", "final_answer.reviewer": "owner" });
+    expect(csv[1]).toMatchObject({ "label.final": "", "final_answer.reviewer": "" });
+    const pq = await parquetRows((await download("?format=parquet")).bytes);
+    expect(pq.rows[0]).toMatchObject({ "label.final": "no", "note.final": "settled", "final_answer.reviewer": "owner" });
+    expect(pq.rows[1]!["label.final"]).toBeNull();
+
+    // annotators do not see others' work: no final answer key, column or Parquet column
+    const mine = lines((await download("?format=jsonl", { headers: s.a1.headers })).bytes);
+    expect(mine[0]).not.toHaveProperty("final_answer");
+    const mineCsv = csvRows((await download("?format=csv", { headers: s.a1.headers })).bytes);
+    expect(Object.keys(mineCsv[0]!).filter((k) => k.includes("final"))).toEqual([]);
+    const minePq = await parquetRows((await download("?format=parquet", { headers: s.a1.headers })).bytes);
+    expect(Object.keys(minePq.rows[0]!).filter((k) => k.includes("final"))).toEqual([]);
+    await fx.ok("DELETE", `/records/${first.id}/final-answer`, undefined, 204);
   });
 
   it("answers 401, 403, 404 and 422 before streaming anything", async () => {

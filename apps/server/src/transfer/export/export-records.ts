@@ -18,6 +18,17 @@ export interface ExportRecord {
   /** By question name. */
   suggestions: Record<string, { value: unknown; score: unknown; agent: string | null }>;
   responses: ExportResponse[];
+  /**
+   * The reviewer's settled answer (issue 22), by question name, with who set it and when; null when
+   * the record has none. Only for callers who see every response (owners and admins of the
+   * workspace): an annotator's export has no `final_answer` key at all.
+   */
+  final_answer?: ExportFinalAnswer | null;
+}
+export interface ExportFinalAnswer {
+  values: Record<string, unknown>;
+  reviewer: string | null;
+  updated_at: string;
 }
 export interface ExportResponse {
   user_id: string;
@@ -118,6 +129,7 @@ export async function* exportRecordPages(
         ...(selection.vectors ? { vectors: {} } : {}),
         suggestions: {},
         responses: [],
+        ...(view.finalAnswers ? { final_answer: null } : {}),
       };
       if (!hidden) rawJson.set(record, { fields: r.fields, metadata: r.metadata });
       records.set(r.id, record);
@@ -144,6 +156,20 @@ export async function* exportRecordPages(
         values,
         updated_at: r.updated_at,
       });
+    }
+    if (view.finalAnswers) {
+      const finalRows = await db
+        .selectFrom("record_final_answers as f")
+        .leftJoin("users as u", "u.id", "f.reviewer_id")
+        .select(["f.record_id", "f.values", "u.username", "f.updated_at"])
+        .where("f.record_id", "in", ids)
+        .execute();
+      for (const f of finalRows) {
+        const values: Record<string, unknown> = {};
+        for (const [name, answer] of Object.entries((parse(f.values) ?? {}) as Record<string, { value: unknown }>))
+          values[name] = answer?.value;
+        records.get(f.record_id)!.final_answer = { values, reviewer: f.username ?? null, updated_at: f.updated_at };
+      }
     }
     if (questionName.size > 0) {
       const suggestionRows = await db

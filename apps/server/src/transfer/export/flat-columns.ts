@@ -7,7 +7,9 @@ import type { RecordView } from "./record-view.js";
  * property, vector and per question six columns (the Argilla `to_datasets` flattening):
  * `<q>.responses`, `<q>.responses.users`, `<q>.responses.status` (lists, one entry per response that
  * answers the question, in the same order) and `<q>.suggestion`, `<q>.suggestion.score`,
- * `<q>.suggestion.agent`. docs/api.md "Record exports" documents it.
+ * `<q>.suggestion.agent`; for owners and admins also `<q>.final` (the reviewer's final answer) per
+ * question and `final_answer.reviewer`, `final_answer.updated_at` after them. docs/api.md "Record
+ * exports" documents it.
  */
 export type ColumnKind = "string" | "number" | "json";
 export interface FlatColumn {
@@ -51,7 +53,13 @@ export function flatColumns(schema: DatasetSchema, view: RecordView, vectors: bo
       { name: `${q.name}.suggestion.score`, kind: "json", value: (r) => r.suggestions[q.name]?.score },
       { name: `${q.name}.suggestion.agent`, kind: "string", value: (r) => r.suggestions[q.name]?.agent },
     );
+    if (view.finalAnswers) columns.push({ name: `${q.name}.final`, kind: "json", value: (r) => r.final_answer?.values[q.name] });
   }
+  if (view.finalAnswers)
+    columns.push(
+      { name: "final_answer.reviewer", kind: "string", value: (r) => r.final_answer?.reviewer },
+      { name: "final_answer.updated_at", kind: "string", value: (r) => r.final_answer?.updated_at },
+    );
   return columns;
 }
 

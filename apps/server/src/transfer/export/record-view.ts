@@ -9,6 +9,8 @@ import { visibleForAnnotators, type RecordViewer } from "../../records/visibilit
 export interface RecordView {
   /** null: every user's responses; otherwise only this user's. */
   responsesOf: string | null;
+  /** Whether the reviewers' final answers are shown (only to those who see every response: they settle others' work). */
+  finalAnswers: boolean;
   /** Whether the value of a metadata key is visible (defined property or extra key). */
   metadataVisible(key: string): boolean;
 }
@@ -16,6 +18,7 @@ export interface RecordView {
 export function recordViewFor(viewer: RecordViewer, schema: DatasetSchema): RecordView {
   return {
     responsesOf: viewer.responses === "all" ? null : viewer.userId,
+    finalAnswers: viewer.responses === "all",
     metadataVisible: (key) => {
       if (viewer.metadata === "all") return true;
       const property = schema.metadataByName.get(key);

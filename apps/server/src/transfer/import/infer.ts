@@ -8,7 +8,17 @@ import type { FileRow, UploadFormat } from "./readers.js";
  * suggestion parts, vectors, record columns) so the page can map them back.
  */
 export type ColumnHint =
-  "record" | "external_id" | "metadata" | "vector" | "responses" | "responses_part" | "suggestion" | "suggestion_part" | null;
+  | "record"
+  | "external_id"
+  | "metadata"
+  | "vector"
+  | "responses"
+  | "responses_part"
+  | "suggestion"
+  | "suggestion_part"
+  /** A reviewer's final answer (`<q>.final`, `final_answer.*`): not restored by an upload, ignored unless mapped by hand. */
+  | "final"
+  | null;
 export interface ColumnPreview {
   name: string;
   feature: Record<string, unknown>;
@@ -43,6 +53,7 @@ function hintOf(name: string): ColumnHint {
   if (name.endsWith(".responses.users") || name.endsWith(".responses.status")) return "responses_part";
   if (name.endsWith(".suggestion")) return "suggestion";
   if (name.endsWith(".suggestion.score") || name.endsWith(".suggestion.agent")) return "suggestion_part";
+  if (name.endsWith(".final") || name.startsWith("final_answer.")) return "final";
   return null;
 }
 

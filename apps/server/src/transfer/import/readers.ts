@@ -54,6 +54,9 @@ export function flattenExportShape(value: Record<string, unknown>): Record<strin
   }>;
   const questions = new Set<string>(isObject(value.suggestions) ? Object.keys(value.suggestions) : []);
   for (const r of responses) for (const q of Object.keys(r.values ?? {})) questions.add(q);
+  const final = isObject(value.final_answer) ? value.final_answer : null;
+  const finalValues = final && isObject(final.values) ? final.values : null;
+  for (const q of Object.keys(finalValues ?? {})) questions.add(q);
   for (const q of questions) {
     const answering = responses.filter((r) => r.values && q in r.values);
     out[`${q}.responses`] = answering.map((r) => r.values![q]);
@@ -63,6 +66,11 @@ export function flattenExportShape(value: Record<string, unknown>): Record<strin
     out[`${q}.suggestion`] = s?.value ?? null;
     out[`${q}.suggestion.score`] = s?.score ?? null;
     out[`${q}.suggestion.agent`] = s?.agent ?? null;
+    if (finalValues) out[`${q}.final`] = finalValues[q] ?? null;
+  }
+  if (final) {
+    out["final_answer.reviewer"] = final.reviewer ?? null;
+    out["final_answer.updated_at"] = final.updated_at ?? null;
   }
   return out;
 }
