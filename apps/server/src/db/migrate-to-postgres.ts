@@ -33,9 +33,12 @@ const TABLE_ORDER = [
   "oauth_states",
   "jobs",
 ];
-/** Maintained by triggers (search index) or by the migrator itself. */
+/**
+ * Maintained by triggers (search index) or by the migrator itself; and file uploads (their bytes are
+ * on the embedded store's disk, not in a table: an upload not imported yet is uploaded again).
+ */
 const SKIPPED =
-  /^(records_fts.*|record_metadata|search_index_state|dataset_record_counts|search_index_versions|records_status_changes|record_vectors_knn_.*|kysely_migration.*|sqlite_.*)$/;
+  /^(records_fts.*|record_metadata|search_index_state|dataset_record_counts|search_index_versions|records_status_changes|record_vectors_knn_.*|kysely_migration.*|sqlite_.*|uploads|upload_failures)$/;
 const CHUNK = 500;
 
 export interface TableReport {

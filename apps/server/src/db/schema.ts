@@ -166,6 +166,46 @@ export interface DB {
   record_final_answers: RecordFinalAnswersTable;
   record_reservations: RecordReservationsTable;
   dataset_reservation_settings: DatasetReservationSettingsTable;
+  uploads: UploadsTable;
+  upload_failures: UploadFailuresTable;
+  upload_chunks: UploadChunksTable;
+}
+
+/** A file upload and its import's progress (migration 0022-uploads, transfer/import/upload-store.ts). */
+export interface UploadsTable {
+  id: string;
+  user_id: string;
+  filename: string;
+  format: string;
+  size: number;
+  status: string;
+  dataset_id: string | null;
+  /** JSON, the import's column mapping. */
+  mapping: string | null;
+  rows_done: number;
+  rows_stored: number;
+  rows_failed: number;
+  rows_total: number | null;
+  bytes_done: number;
+  cancel_requested: number;
+  error: string | null;
+  inserted_at: string;
+  updated_at: string;
+}
+
+/** A row of an upload that was not stored, and why. */
+export interface UploadFailuresTable {
+  upload_id: string;
+  row_no: number;
+  column_name: string | null;
+  message: string;
+}
+
+/** PostgreSQL only: an upload's bytes, 1 MiB per row in order of `seq` (postgres/0022-uploads). */
+export interface UploadChunksTable {
+  upload_id: string;
+  seq: number;
+  data: Buffer;
 }
 
 /** A pending OAuth authorization request; deleted when used (single use) or expired. */

@@ -1,6 +1,10 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { parse as parseCsv } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
+import { isPostgres } from "../db/dialect.js";
 import { FORBIDDEN, serverForFile, type Json } from "../testing/fixtures.js";
+import { UploadStore } from "../transfer/import/upload-store.js";
 
 const fx = serverForFile({ TESSERA_UPLOAD_MAX_BYTES: "2000000" });
 
@@ -43,6 +47,15 @@ const records = async (datasetId: string) =>
       `/datasets/${datasetId}/records?include=suggestions&include=responses&limit=1000`,
     )
   ).items;
+
+/** Whether the upload's bytes are still kept anywhere: this server's disk, or the database's chunks (PostgreSQL). */
+const bytesKept = async (id: string) => {
+  const db = fx.server.ctx.db;
+  const onDisk = existsSync(join(fx.server.ctx.config.dataDir, "uploads", id));
+  if (!isPostgres(db)) return onDisk;
+  const chunks = await db.selectFrom("upload_chunks").select("seq").where("upload_id", "=", id).execute();
+  return onDisk || chunks.length > 0;
+};
 
 async function dataset() {
   const ws = await fx.workspace();
@@ -89,6 +102,27 @@ describe("POST /uploads: a file streamed to disk, previewed with typed columns",
     expect(bomb.status).toBe(422);
   });
 
+  it("reads a JSON array as a stream: the first rows preview even when the array breaks further on", async () => {
+    const items = Array.from({ length: 3000 }, (_, i) => JSON.stringify({ key: `k${i + 1}`, body: `Row ${i + 1}`, n: i }));
+    // parsed whole, this file would be refused at once; streamed, the preview reads its first 20 items
+    const broken = await upload("big.json", `[${items.join(",")},{"key": oops}]`);
+    expect(broken.status).toBe(201);
+    expect(broken.body.preview).toHaveLength(20);
+    expect(broken.body.preview[19]).toEqual({ key: "k20", body: "Row 20", n: 19 });
+    const { datasetId } = await dataset();
+    const mapping = { fields: [{ source: "body", target: "text" }], metadata: [{ source: "n", target: "n" }], external_id: "key" };
+    await fx.ok("POST", `/uploads/${broken.body.id}/import`, { dataset_id: datasetId, mapping }, 202);
+    const state = await settle(broken.body.id);
+    expect(state).toMatchObject({ status: "failed", rows_stored: 3000 });
+    expect(state.error).toMatch(/^Row 3001: not valid JSON/);
+    expect(await bytesKept(broken.body.id)).toBe(false);
+    const notArray = await upload("o.json", '{"a": 1}');
+    expect(notArray.status).toBe(422);
+    expect(JSON.stringify(notArray.body.detail)).toContain("a JSON file must hold an array of objects");
+    const notObjects = await upload("n.json", "[1, 2]");
+    expect(JSON.stringify(notObjects.body.detail)).toContain("Row 1: each item must be a JSON object");
+  });
+
   it("is for owners and admins", async () => {
     const { workspaceId } = await dataset();
     const annotator = await fx.member(workspaceId, "annotator");
@@ -118,6 +152,7 @@ describe("POST /uploads/{id}/import: a background job", () => {
     const queued = await fx.request<State>("POST", `/uploads/${first.body.id}/import`, { body: { dataset_id: datasetId, mapping } });
     expect(queued.status).toBe(202);
     expect(await settle(first.body.id)).toMatchObject({ status: "finished", rows_stored: 2, rows_failed: 0, progress: 1 });
+    expect(await bytesKept(first.body.id)).toBe(false); // removed once imported; the state stays readable
     const again = await upload(
       "b.jsonl",
       '{"key":"k2","body":"Two, edited","count":22,"kind":"blog"}\n{"key":"k3","body":"Three","count":3,"kind":"news"}\n',
@@ -176,6 +211,37 @@ describe("POST /uploads/{id}/import: a background job", () => {
       ).status,
     ).toBe(422);
     expect((await fx.request("GET", "/uploads/00000000-0000-4000-8000-000000000000")).status).toBe(404);
+    expect(await bytesKept(file.body.id)).toBe(true);
     expect(await fx.ok("POST", `/uploads/${file.body.id}/cancel`, undefined, 200)).toMatchObject({ status: "cancelled" });
+    expect(await bytesKept(file.body.id)).toBe(false);
+  });
+});
+
+describe("uploads expire", () => {
+  it("removes an upload never imported after the expiry, its bytes with it, and the bytes of settled imports", async () => {
+    const store = new UploadStore(fx.server.ctx.db, join(fx.server.ctx.config.dataDir, "uploads"));
+    const expiry = fx.server.ctx.config.uploads.expiryMs;
+    expect(expiry).toBe(24 * 3_600_000);
+    const kept = await upload("keep.csv", "a\n1\n");
+    const abandoned = await upload("old.csv", "a\n1\n");
+    expect(await bytesKept(abandoned.body.id)).toBe(true);
+    const day = Date.now() + expiry + 60_000;
+    // only what is older than the expiry goes: backdate one upload
+    await fx.server.ctx.db
+      .updateTable("uploads")
+      .set({ updated_at: new Date(Date.now() - expiry - 60_000).toISOString() })
+      .where("id", "=", abandoned.body.id)
+      .execute();
+    const swept = await store.sweep(new Date(), expiry);
+    expect(swept.removed).toBeGreaterThanOrEqual(1);
+    expect((await fx.request("GET", `/uploads/${abandoned.body.id}`)).status).toBe(404);
+    expect(await bytesKept(abandoned.body.id)).toBe(false);
+    expect((await fx.ok<State>("GET", `/uploads/${kept.body.id}`)).status).toBe("uploaded");
+    expect(await bytesKept(kept.body.id)).toBe(true);
+    // an import whose job died for good (no progress for the expiry) is failed and its bytes removed
+    await fx.server.ctx.db.updateTable("uploads").set({ status: "importing" }).where("id", "=", kept.body.id).execute();
+    await store.sweep(new Date(day), expiry);
+    expect(await fx.ok<State>("GET", `/uploads/${kept.body.id}`)).toMatchObject({ status: "failed" });
+    expect(await bytesKept(kept.body.id)).toBe(false);
   });
 });

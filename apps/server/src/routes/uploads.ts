@@ -1,6 +1,4 @@
-import { createReadStream } from "node:fs";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { Readable } from "node:stream";
 import { stringify } from "csv-stringify/sync";
 import type { FastifyInstance, FastifyRequest } from "fastify";
@@ -45,17 +43,27 @@ const requireAdmin = (user: UserRow) => {
 
 /**
  * Record uploads (docs/api.md "Record uploads"): `POST /api/v1/uploads?filename=…` streams a file to
- * disk and answers its preview (columns typed by the Hub import's rules, first rows);
+ * disk (then, on PostgreSQL, into the database, so that any replica can import it) and answers its preview (columns typed by the Hub import's rules, first rows);
  * `POST /api/v1/uploads/{id}/import` maps it onto a published dataset and queues the import job;
  * `GET /api/v1/uploads/{id}` tells its progress; `POST /api/v1/uploads/{id}/cancel` stops it;
  * `GET /api/v1/uploads/{id}/failures` lists the rows not stored as CSV. Owners and admins only.
  */
 export function uploadsRoutes(app: FastifyInstance, ctx: AppContext): void {
   const config = ctx.config.uploads;
-  const store = new UploadStore(join(ctx.config.dataDir, "uploads"));
+  const store = new UploadStore(ctx.db, join(ctx.config.dataDir, "uploads"));
   ctx.jobs.register<FileImportPayload, unknown>(FILE_IMPORT_JOB, (payload, context) =>
     runFileImport({ db: ctx.db, uploads: store, config, events: ctx.events }, payload, context),
   );
+  // Abandoned uploads expire (TESSERA_UPLOAD_EXPIRY_HOURS): swept once the server is up, then every
+  // hour (or a quarter of the expiry when shorter). Every replica sweeps; the sweep is idempotent.
+  const sweep = () =>
+    store.sweep(new Date(), config.expiryMs).catch((error: unknown) => app.log.warn({ err: error }, "upload sweep failed"));
+  const timer = setInterval(sweep, Math.min(3_600_000, Math.max(1_000, config.expiryMs / 4)));
+  timer.unref();
+  app.addHook("onReady", async () => {
+    void sweep();
+  });
+  app.addHook("onClose", async () => clearInterval(timer));
 
   const uploadOf = async (request: FastifyRequest, user: UserRow) => {
     const upload = await store.get(uuidPath(request, "upload_id"));
@@ -98,6 +106,7 @@ export function uploadsRoutes(app: FastifyInstance, ctx: AppContext): void {
         await store.remove(upload.id);
         throw unprocessable("The file has no rows");
       }
+      await store.keep(upload.id);
       return reply.status(201).send({ ...publicState(upload), columns: inferColumns(format, rows), preview: rows.map((r) => r.values) });
     });
   });
@@ -131,11 +140,9 @@ export function uploadsRoutes(app: FastifyInstance, ctx: AppContext): void {
     const user = await ctx.currentUser(request);
     requireAdmin(user);
     const upload = await uploadOf(request, user);
-    const state = await store.update(upload.id, (s) => {
-      if (s.status === "queued" || s.status === "importing") s.cancel_requested = true;
-      if (s.status === "queued" || s.status === "uploaded") s.status = "cancelled";
-    });
-    return publicState(state!);
+    const state = await store.requestCancel(upload.id);
+    if (!state) throw notFound("Upload not found");
+    return publicState(state);
   });
 
   app.get("/api/v1/uploads/:upload_id/failures", async (request, reply) => {
@@ -144,21 +151,7 @@ export function uploadsRoutes(app: FastifyInstance, ctx: AppContext): void {
     const upload = await uploadOf(request, user);
     async function* csv() {
       yield stringify([["row", "column", "message"]]);
-      let lines;
-      try {
-        lines = createInterface({ input: createReadStream(store.failuresPath(upload.id), { encoding: "utf8" }), crlfDelay: Infinity });
-      } catch {
-        return;
-      }
-      try {
-        for await (const line of lines) {
-          if (!line) continue;
-          const f = JSON.parse(line) as { row: number; column: string | null; message: string };
-          yield stringify([[f.row, f.column ?? "", f.message]]);
-        }
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-      }
+      for await (const f of store.failures(upload.id)) yield stringify([[f.row, f.column ?? "", f.message]]);
     }
     const name = upload.filename.replace(/[^\w.-]+/g, "_");
     return reply

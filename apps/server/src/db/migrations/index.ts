@@ -20,6 +20,7 @@ import * as m0018sessions from "./0018-user-sessions-and-key-digests.js";
 import * as m0019finalAnswers from "./0019-record-final-answers.js";
 import * as m0020reservations from "./0020-record-reservations.js";
 import * as m0021 from "./0021-record-vector-exact.js";
+import * as m0022uploads from "./0022-uploads.js";
 
 /**
  * Versioned migrations, applied in key order by Kysely's Migrator. Add a new file per change
@@ -47,6 +48,7 @@ export const migrations: Record<string, Migration> = {
   "0019-record-final-answers": m0019finalAnswers,
   "0020-record-reservations": m0020reservations,
   "0021-record-vector-exact": m0021,
+  "0022-uploads": m0022uploads,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

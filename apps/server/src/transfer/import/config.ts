@@ -2,10 +2,13 @@
 export interface UploadConfig {
   /** Largest file accepted (`TESSERA_UPLOAD_MAX_BYTES`, default 2 GiB). */
   maxBytes: number;
-  /** Largest JSON array file (parsed whole; `TESSERA_UPLOAD_JSON_MAX_BYTES`, default 256 MiB): larger data goes as JSON Lines. */
-  jsonMaxBytes: number;
   /** Largest decompressed Parquet row group (`TESSERA_UPLOAD_PARQUET_GROUP_MAX_BYTES`, default 512 MiB): guards against zip bombs. */
   parquetGroupMaxBytes: number;
+  /**
+   * How long an upload that was never imported (or an import that stopped and did not resume) is
+   * kept unchanged before its bytes and state are removed (`TESSERA_UPLOAD_EXPIRY_HOURS`, default 24).
+   */
+  expiryMs: number;
 }
 
 const positive = (value: string | undefined, fallback: number) => {
@@ -16,7 +19,7 @@ const positive = (value: string | undefined, fallback: number) => {
 export function loadUploadConfig(env: NodeJS.ProcessEnv): UploadConfig {
   return {
     maxBytes: positive(env.TESSERA_UPLOAD_MAX_BYTES, 2 * 1024 ** 3),
-    jsonMaxBytes: positive(env.TESSERA_UPLOAD_JSON_MAX_BYTES, 256 * 1024 ** 2),
     parquetGroupMaxBytes: positive(env.TESSERA_UPLOAD_PARQUET_GROUP_MAX_BYTES, 512 * 1024 ** 2),
+    expiryMs: Math.round((Number(env.TESSERA_UPLOAD_EXPIRY_HOURS) > 0 ? Number(env.TESSERA_UPLOAD_EXPIRY_HOURS) : 24) * 3_600_000),
   };
 }

@@ -13,7 +13,7 @@ let dir = "";
 let store: UploadStore;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "tessera-uploads-"));
-  store = new UploadStore(dir);
+  store = new UploadStore(fx.server.ctx.db, dir);
 });
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
@@ -26,7 +26,7 @@ class WatchedStore extends UploadStore {
     root: string,
     private readonly onSave: (state: Parameters<UploadStore["save"]>[0]) => Promise<void> | void,
   ) {
-    super(root);
+    super(fx.server.ctx.db, root);
   }
   override async save(state: Parameters<UploadStore["save"]>[0]): Promise<void> {
     await super.save(state);
@@ -93,10 +93,7 @@ describe("the file import job", () => {
     const { upload, count } = await prepared(50);
     let batches = 0;
     const cancelling = new WatchedStore(dir, async (s) => {
-      if (s.rows_done > 0 && ++batches === 2)
-        await store.update(s.id, (x) => {
-          x.cancel_requested = true;
-        });
+      if (s.rows_done > 0 && ++batches === 2) await store.requestCancel(s.id);
     });
     const result = await runFileImport(
       { db: fx.server.ctx.db, uploads: cancelling, config, batch: 10 },

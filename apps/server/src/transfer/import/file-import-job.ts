@@ -32,13 +32,14 @@ const detailOf = (error: HttpError): string => {
 };
 
 /**
- * The file import job: reads the uploaded file from disk row by row, maps each row to a record and
+ * The file import job: reads the uploaded file row by row (from this server's disk; on PostgreSQL
+ * first copied there from the database, so any replica can run it), maps each row to a record and
  * upserts them by external id in batches of `IMPORT_BATCH`, each in one transaction. A batch with a
  * row that does not fit its mapping (or that the records module refuses) stores nothing, and its
  * rows are listed in the upload's failures. After each batch the upload's state records how far it
  * got, so a job interrupted by a restart goes on from there; a cancel request stops it between
  * batches. A file that cannot be read further fails the import with the row (and column) named; the
- * batches before it stay stored.
+ * batches before it stay stored. A settled import (finished, failed, cancelled) removes the bytes.
  */
 export async function runFileImport(
   deps: FileImportDeps,
@@ -48,12 +49,17 @@ export async function runFileImport(
   const batchSize = deps.batch ?? IMPORT_BATCH;
   const state = await deps.uploads.get(payload.upload_id);
   if (!state || !state.dataset_id || !state.mapping) throw new PermanentJobError(`Upload \`${payload.upload_id}\` not found`);
-  if (state.status === "cancelled" || state.status === "finished" || state.status === "failed") return summary(state);
+  if (state.status === "cancelled" || state.status === "finished" || state.status === "failed") {
+    await deps.uploads.discardBytes(state.id);
+    return summary(state);
+  }
   const dataset = await deps.db.selectFrom("datasets").selectAll().where("id", "=", state.dataset_id).executeTakeFirst();
   if (!dataset) return fail(deps, state, `Dataset with id \`${state.dataset_id}\` not found`);
   const schema = await loadDatasetSchema(deps.db, dataset);
   state.status = "importing";
   await deps.uploads.save(state);
+  const path = await deps.uploads.readablePath(state);
+  if (path === null) return fail(deps, state, "The uploaded file is gone; upload it again");
 
   const usernames = await loadUsernames(deps.db);
   const progress: ReadProgress = { bytes: state.bytes_done, totalRows: state.rows_total };
@@ -110,13 +116,7 @@ export async function runFileImport(
   };
 
   try {
-    for await (const { row, values } of readRows(
-      deps.uploads.dataPath(state.id),
-      state.format,
-      deps.config,
-      state.rows_done + 1,
-      progress,
-    )) {
+    for await (const { row, values } of readRows(path, state.format, deps.config, state.rows_done + 1, progress)) {
       if (context.signal.aborted) throw new Error("The import was interrupted; it goes on when the server is back");
       let entry: (typeof batch)[number];
       try {
@@ -147,8 +147,14 @@ export async function runFileImport(
     throw error;
   }
   state.status = "finished";
-  await deps.uploads.save(state);
+  await settle(deps, state);
   return summary(state);
+}
+
+/** Removes a settled import's bytes, then saves its state (which stays readable with its failures): once settled, the bytes are gone. */
+async function settle(deps: FileImportDeps, state: UploadState): Promise<void> {
+  await deps.uploads.discardBytes(state.id);
+  await deps.uploads.save(state);
 }
 
 /** Usernames to ids, for the response columns (users are few next to records: one query per import). */
@@ -164,12 +170,12 @@ function summary(state: UploadState) {
 async function fail(deps: FileImportDeps, state: UploadState, message: string) {
   state.status = "failed";
   state.error = message;
-  await deps.uploads.save(state);
+  await settle(deps, state);
   return summary(state);
 }
 
 async function cancelled(deps: FileImportDeps, state: UploadState) {
   state.status = "cancelled";
-  await deps.uploads.save(state);
+  await settle(deps, state);
   return summary(state);
 }

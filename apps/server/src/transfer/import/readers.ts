@@ -1,7 +1,10 @@
 import { createReadStream } from "node:fs";
-import { readFile, stat } from "node:fs/promises";
 import { createInterface } from "node:readline";
 import { parse as csvParser, CsvError } from "csv-parse";
+import { none } from "stream-chain/defs.js";
+import gen from "stream-chain/gen.js";
+import { parser } from "stream-json/parser.js";
+import streamArray from "stream-json/streamers/stream-array.js";
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from "hyparquet";
 import type { UploadConfig } from "./config.js";
 
@@ -139,28 +142,76 @@ async function* jsonLines(path: string, fromRow: number, progress: ReadProgress)
   }
 }
 
-async function* jsonArray(path: string, fromRow: number, config: UploadConfig): AsyncGenerator<FileRow> {
-  const { size } = await stat(path);
-  if (size > config.jsonMaxBytes)
-    throw new FileFormatError(
-      null,
-      null,
-      `a JSON array file may have at most ${config.jsonMaxBytes} bytes; upload larger data as JSON Lines`,
-    );
-  let value: unknown;
+/** A JSON text that stream-json cannot parse (not a file error). */
+const isSyntaxError = (error: unknown) => error instanceof Error && (error as NodeJS.ErrnoException).code === undefined;
+
+/**
+ * The elements of a JSON array file, parsed as a stream (stream-json's parser and array streamer
+ * driven a file chunk at a time: one element assembled at a time, never the whole file). The parser
+ * throws on a chunk before yielding its elements, so on a syntax error the file is read again with
+ * the failing chunk fed a byte at a time: every element before the error is yielded, and the error
+ * comes right after them (its row is exact). That second pass happens only for a broken file.
+ */
+async function* arrayElements(path: string, progress: ReadProgress): AsyncGenerator<unknown> {
+  const pipeline = () => gen(parser(), streamArray()) as (chunk: unknown) => AsyncIterable<{ value: unknown }>;
+  let yielded = 0;
+  let failing = 0;
+  const first = pipeline();
+  const input = createReadStream(path);
   try {
-    value = JSON.parse((await readFile(path, "utf8")).replace(/^\uFEFF/, ""));
+    for await (const chunk of input as AsyncIterable<Buffer>) {
+      for await (const { value } of first(chunk)) {
+        yielded += 1;
+        yield value;
+      }
+      failing += 1;
+      progress.bytes = input.bytesRead;
+    }
+    for await (const { value } of first(none)) {
+      yielded += 1;
+      yield value;
+    }
+    return;
   } catch (error) {
-    throw new FileFormatError(null, null, `not valid JSON (${(error as Error).message})`);
+    if (!isSyntaxError(error)) throw error;
+  } finally {
+    input.destroy();
   }
-  if (!Array.isArray(value)) throw new FileFormatError(null, null, "a JSON file must hold an array of objects");
-  for (let i = fromRow - 1; i < value.length; i++) {
-    const item: unknown = value[i];
-    if (typeof item !== "object" || item === null || Array.isArray(item))
-      throw new FileFormatError(i + 1, null, "each item must be a JSON object");
-    const values = flattenExportShape(item as Record<string, unknown>);
-    checkText(i + 1, values);
-    yield { row: i + 1, values };
+  const again = pipeline();
+  let seen = 0;
+  let index = 0;
+  const retry = createReadStream(path);
+  try {
+    for await (const chunk of retry as AsyncIterable<Buffer>) {
+      const pieces = index === failing ? Array.from({ length: chunk.length }, (_, i) => chunk.subarray(i, i + 1)) : [chunk];
+      for (const piece of pieces) for await (const { value } of again(piece)) if (++seen > yielded) yield value;
+      index += 1;
+    }
+    for await (const { value } of again(none)) if (++seen > yielded) yield value;
+  } finally {
+    retry.destroy();
+  }
+}
+
+/** A JSON array of objects, streamed (`arrayElements`): bounded only by the upload limit like the other formats. */
+async function* jsonArray(path: string, fromRow: number, progress: ReadProgress): AsyncGenerator<FileRow> {
+  let row = 0;
+  try {
+    for await (const value of arrayElements(path, progress)) {
+      row += 1;
+      if (row < fromRow) continue;
+      if (typeof value !== "object" || value === null || Array.isArray(value))
+        throw new FileFormatError(row, null, "each item must be a JSON object");
+      const values = flattenExportShape(value as Record<string, unknown>);
+      checkText(row, values);
+      yield { row, values };
+    }
+  } catch (error) {
+    if (error instanceof FileFormatError || !isSyntaxError(error)) throw error;
+    const message = (error as Error).message;
+    if (/top-level object should be an array/i.test(message))
+      throw new FileFormatError(null, null, "a JSON file must hold an array of objects");
+    throw new FileFormatError(row + 1, null, `not valid JSON (${message})`);
   }
 }
 
@@ -220,7 +271,7 @@ export function readRows(
     case "jsonl":
       return jsonLines(path, fromRow, progress);
     case "json":
-      return jsonArray(path, fromRow, config);
+      return jsonArray(path, fromRow, progress);
     case "parquet":
       return parquetRows(path, fromRow, config, progress);
   }

@@ -5,6 +5,7 @@ import * as pg0002 from "./0002-dataset-settings.js";
 import * as pg0003 from "./0003-records.js";
 import * as pg0011 from "./0011-dataset-record-counts.js";
 import * as pg0017 from "./0017-text-search-changes.js";
+import * as pg0022 from "./0022-uploads.js";
 
 /**
  * PostgreSQL runs the same, versioned migration list as SQLite (same names, so the history is
@@ -40,6 +41,8 @@ export const postgresVariants: Record<string, Migration> = {
   "0016-records-fts-own-file": noop,
   /** PostgreSQL: the log that versions the ranked-match cache of text search; SQLite's 0017 is empty. */
   "0017-text-search-changes": pg0017,
+  /** The uploaded bytes live in the database (`upload_chunks`): replicas share no disk. */
+  "0022-uploads": pg0022,
 };
 
 export const postgresMigrationProvider: MigrationProvider = {
