@@ -55,8 +55,8 @@ const floatsOf = (blob: Uint8Array): number[] => Array.from(new Float32Array(Uin
 /**
  * The code stores record vectors as float32 blobs (`Buffer`, as in SQLite); on PostgreSQL the column
  * is `real[]`. This plugin converts blob parameters to float arrays on the way in and `vector`
- * arrays back to float32 blobs on the way out. PostgreSQL tables have no bytea column, so every
- * blob parameter is a vector.
+ * arrays back to float32 blobs on the way out. The only bytea column (`upload_chunks.data`) is
+ * written with `withoutPlugins()`; every other blob parameter is a vector.
  */
 export class PostgresVectorPlugin implements KyselyPlugin {
   private readonly transformer = new BufferToFloatArray();

@@ -152,7 +152,8 @@ export class UploadStore {
     if (!this.bytesInDatabase) return;
     let seq = 0;
     for await (const chunk of createReadStream(this.dataPath(id), { highWaterMark: CHUNK_BYTES }) as AsyncIterable<Buffer>) {
-      await this.db.insertInto("upload_chunks").values({ upload_id: id, seq, data: chunk }).execute();
+      // without the PostgreSQL vector plugin, which takes every binary parameter for a float32 vector
+      await this.db.withoutPlugins().insertInto("upload_chunks").values({ upload_id: id, seq, data: chunk }).execute();
       seq += 1;
     }
     await rm(this.dir(id), { recursive: true, force: true });
