@@ -64,7 +64,12 @@ try {
     });
     const bearer = ((await token.json()) as { access_token: string }).access_token;
     const me = await fetch(`${server.url}/api/v1/me`, { headers: { Authorization: `Bearer ${bearer}` } });
-    owner = new Api(server.url, ((await me.json()) as { api_key: string }).api_key);
+    // API keys are stored as digests: the owner's key is not readable, so the bench rotates it
+    const key = await fetch(`${server.url}/api/v1/users/${((await me.json()) as { id: string }).id}/api-key`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${bearer}` },
+    });
+    owner = new Api(server.url, ((await key.json()) as { api_key: string }).api_key);
   }
   const id = args["data-dir"]
     ? (await owner.json<{ items: { id: string; name: string }[] }>("GET", "/me/datasets")).items.find((d) => d.name === "agreement-bench")!

@@ -169,6 +169,13 @@ export interface DB {
   uploads: UploadsTable;
   upload_failures: UploadFailuresTable;
   upload_chunks: UploadChunksTable;
+  dataset_answer_versions: DatasetAnswerVersionsTable;
+}
+
+/** Moves on every response write of a dataset (triggers of migration 0023); read as max(version) by dataset. */
+export interface DatasetAnswerVersionsTable {
+  dataset_id: string;
+  version: number;
 }
 
 /** A file upload and its import's progress (migration 0022-uploads, transfer/import/upload-store.ts). */

@@ -3,9 +3,9 @@ import { primaryMetric, primaryPairMetric, questionAgreement, type AgreementFigu
 import type { DB } from "../db/schema.js";
 import type { QuestionDef } from "../records/dataset-schema.js";
 import { annotatedRecords, finalAnswerIds, loadSubmissions, type RecordSubmissions } from "./submitted-answers.js";
-import { questionsOf } from "./progress.js";
+import { questionsOf, summaryProgress } from "./progress.js";
 import type { ReviewScope } from "./scope.js";
-import { scopeProgress } from "./progress.js";
+import { figuresCache, scopeKey } from "./agreement-cache.js";
 
 type FiguresOut = Record<string, AgreementFigure>;
 export interface AgreementOut {
@@ -53,8 +53,38 @@ async function spanTexts(
   return out;
 }
 
-/** Agreement figures of a dataset's scope (issue 22): per question, per annotator pair, lowest records, review progress. */
+/** What the agreement of a scope computes from the submitted responses alone (cached); final answers are added per call. */
+interface AgreementFigures {
+  out: Omit<AgreementOut, "review">;
+  /** The scope's answered records, in insertion order, and those whose answers differ. */
+  recordIds: string[];
+  disagreeing: Set<string>;
+}
+
+/**
+ * Agreement figures of a dataset's scope (issue 22): per question, per annotator pair, lowest
+ * records, review progress. The figures come from the cache while the dataset's answers (its
+ * answers version, migration 0023), questions and the scope are unchanged (review/agreement-cache.ts);
+ * final answers (the `validated` flags, review progress) are read on every call.
+ */
 export async function computeAgreement(db: Kysely<DB>, scope: ReviewScope): Promise<AgreementOut> {
+  const key = `agreement:${await scopeKey(db, scope)}`;
+  const figures = await figuresCache.through(
+    key,
+    () => agreementFigures(db, scope),
+    (f) => f.recordIds.length + 1,
+  );
+  const finals = await finalAnswerIds(db, scope.dataset.id);
+  const out = figures.out;
+  return {
+    ...out,
+    questions: out.questions.map((q) => ({ ...q, lowest: q.lowest.map((l) => ({ ...l, validated: finals.has(l.record_id) })) })),
+    lowest: out.lowest.map((l) => ({ ...l, validated: finals.has(l.record_id) })),
+    review: summaryProgress({ recordIds: figures.recordIds, disagreeing: figures.disagreeing }, finals),
+  };
+}
+
+async function agreementFigures(db: Kysely<DB>, scope: ReviewScope): Promise<AgreementFigures> {
   const loaded = await loadSubmissions(db, scope, questionsOf(scope.schema, scope.question));
   const submissions = loaded.records;
   const titles = new Map(
@@ -64,7 +94,7 @@ export async function computeAgreement(db: Kysely<DB>, scope: ReviewScope): Prom
     ]),
   );
   const questions = scope.question ? [scope.question] : scope.schema.questions;
-  const [texts, finals] = await Promise.all([spanTexts(db, questions, submissions), finalAnswerIds(db, scope.dataset.id)]);
+  const texts = await spanTexts(db, questions, submissions);
   const perUser = new Map<string, number>();
   let responses = 0;
   for (const record of submissions) {
@@ -115,12 +145,12 @@ export async function computeAgreement(db: Kysely<DB>, scope: ReviewScope): Prom
         record_id: l.recordId,
         agreement: l.agreement,
         responses: l.responses,
-        validated: finals.has(l.recordId),
+        validated: false,
       })),
     };
   });
 
-  return {
+  const out: AgreementFigures["out"] = {
     dataset_id: scope.dataset.id,
     records: submissions.length,
     responses,
@@ -129,9 +159,9 @@ export async function computeAgreement(db: Kysely<DB>, scope: ReviewScope): Prom
       .sort((a, b) => a.username.localeCompare(b.username)),
     questions: questionsOut,
     lowest: [...lowestByRecord.entries()]
-      .map(([id, v]) => ({ record_id: id, agreement: v.agreement, questions: v.questions, validated: finals.has(id) }))
+      .map(([id, v]) => ({ record_id: id, agreement: v.agreement, questions: v.questions, validated: false }))
       .sort((a, b) => a.agreement - b.agreement || (a.record_id < b.record_id ? -1 : 1))
       .slice(0, LOWEST),
-    review: scopeProgress(loaded, finals, disagreeing),
   };
+  return { out, recordIds: submissions.map((r) => r.recordId), disagreeing };
 }

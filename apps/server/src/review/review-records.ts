@@ -3,9 +3,9 @@ import { disagreementsOf, majorityAnswer, type AnswerValue } from "@tessera/doma
 import type { DB } from "../db/schema.js";
 import type { RecordRow } from "../records/read.js";
 import type { DatasetSchema } from "../records/dataset-schema.js";
-import { finalAnswerIds, loadSubmissions, unwrapValues } from "./submitted-answers.js";
+import { finalAnswerIds, unwrapValues } from "./submitted-answers.js";
 import type { ReviewScope } from "./scope.js";
-import { disagreeingRecords, questionsOf, scopeProgress } from "./progress.js";
+import { questionsOf, scopeSummary, summaryProgress } from "./progress.js";
 
 type Wrapped = Record<string, { value: unknown }>;
 const wrap = (values: Record<string, unknown>): Wrapped => Object.fromEntries(Object.entries(values).map(([k, value]) => [k, { value }]));
@@ -145,12 +145,9 @@ export async function listReviewRecords(
   scope: ReviewScope,
   options: ReviewListOptions,
 ): Promise<{ items: ReviewItem[]; total: number; review: { reviewed: number; needing_review: number } }> {
-  const [submissions, finals] = await Promise.all([
-    loadSubmissions(db, scope, questionsOf(scope.schema, scope.question)),
-    finalAnswerIds(db, scope.dataset.id),
-  ]);
-  const disagreeing = disagreeingRecords(submissions);
-  let ids = submissions.records.map((s) => s.recordId);
+  const [summary, finals] = await Promise.all([scopeSummary(db, scope), finalAnswerIds(db, scope.dataset.id)]);
+  const disagreeing = summary.disagreeing;
+  let ids = summary.recordIds;
   if (options.disagreements) ids = ids.filter((id) => disagreeing.has(id));
   if (options.reviewed !== null) ids = ids.filter((id) => finals.has(id) === options.reviewed);
   const page = ids.slice(options.offset, options.offset + options.limit);
@@ -163,6 +160,6 @@ export async function listReviewRecords(
       page.map((id) => byId.get(id)).filter((r): r is RecordRow => r !== undefined),
     ),
     total: ids.length,
-    review: scopeProgress(submissions, finals, disagreeing),
+    review: summaryProgress(summary, finals),
   };
 }

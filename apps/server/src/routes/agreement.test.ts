@@ -143,4 +143,66 @@ describe("agreement endpoint", () => {
     expect((await d.f.request("POST", "/datasets/not-a-uuid/agreement", { body: {} })).status).toBe(422);
     expect((await d.f.request("POST", `/datasets/${MISSING}/agreement`, { body: {} })).status).toBe(404);
   });
+
+  it("serves cached figures until a response of the dataset is written or deleted, on every write path", async () => {
+    const labelOf = async () => {
+      const res = await agreement();
+      expect(res.status).toBe(200);
+      const label = res.body.questions.find((q) => q.name === "label")!;
+      return { records: label.records, responses: label.responses, lowest: label.lowest.map((l) => l.record_id) };
+    };
+    const version = async () =>
+      Number(
+        (
+          await server.ctx.db
+            .selectFrom("dataset_answer_versions")
+            .select((eb) => eb.fn.max("version").as("v"))
+            .where("dataset_id", "=", d.datasetId)
+            .executeTakeFirst()
+        )?.v ?? 0,
+      );
+    const before = await labelOf();
+    expect(before).toEqual({ records: 3, responses: 6, lowest: [ids[1]] });
+    const unchanged = await version();
+    await labelOf(); // a read, and a final answer, leave the version (and the cached figures) as they are
+    await d.f.ok("PUT", `/records/${ids[0]}/final-answer`, { values: { label: { value: "positive" } } });
+    expect(await version()).toBe(unchanged);
+    expect((await agreement()).body.lowest.length).toBeGreaterThan(0);
+
+    // the draft of record 3 submitted through the bulk route: a fourth record with two answers, disagreeing
+    const bulk = await d.f.ok<{ items: { item: { id: string } | null }[] }>(
+      "POST",
+      "/me/responses/bulk",
+      { items: [{ record_id: ids[3], status: "submitted", values: { label: { value: "negative" }, rating: { value: 3 } } }] },
+      200,
+      d.annotator2.headers,
+    );
+    expect(await version()).not.toBe(unchanged);
+    expect(await labelOf()).toEqual({ records: 4, responses: 8, lowest: expect.arrayContaining([ids[1], ids[3]]) });
+    // changed through PUT /responses/{id}: record 3 agrees now
+    const responseId = bulk.items[0]!.item!.id;
+    await d.f.ok(
+      "PUT",
+      `/responses/${responseId}`,
+      { status: "submitted", values: { label: { value: "neutral" }, rating: { value: 3 } } },
+      200,
+      d.annotator2.headers,
+    );
+    expect(await labelOf()).toEqual({ records: 4, responses: 8, lowest: [ids[1]] });
+    // deleted: back to three records
+    await d.f.ok("DELETE", `/responses/${responseId}`, undefined, 200, d.annotator2.headers);
+    expect(await labelOf()).toEqual(before);
+    // a new response through POST /records/{id}/responses, then the record deleted with its responses
+    await d.f.ok(
+      "POST",
+      `/records/${ids[3]}/responses`,
+      { status: "submitted", values: { label: { value: "positive" }, rating: { value: 3 } } },
+      201,
+      d.admin.headers,
+    );
+    expect((await labelOf()).records).toBe(4);
+    await d.f.ok("DELETE", `/records/${ids[3]}`);
+    expect(await labelOf()).toEqual(before);
+    await d.f.ok("DELETE", `/records/${ids[0]}/final-answer`, undefined, 204);
+  });
 });

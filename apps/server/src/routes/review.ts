@@ -11,8 +11,8 @@ import { loadDatasetSchema } from "../records/dataset-schema.js";
 import { checkFinalAnswer, clearFinalAnswer, FinalAnswerBody, saveFinalAnswer } from "../review/final-answers.js";
 import { listReviewRecords, reviewItems } from "../review/review-records.js";
 import { resolveScope, reviewDataset, ScopeBody } from "../review/scope.js";
-import { finalAnswerIds, loadSubmissions } from "../review/submitted-answers.js";
-import { disagreeingRecords, questionsOf, scopeProgress } from "../review/progress.js";
+import { finalAnswerIds } from "../review/submitted-answers.js";
+import { scopeSummary, summaryProgress } from "../review/progress.js";
 
 const ReviewListBody = ScopeBody.extend({
   /** Only records whose submitted responses differ (on `question`, or on any question). Default true. */
@@ -48,11 +48,8 @@ export function reviewRoutes(app: FastifyInstance, ctx: AppContext): void {
     const dataset = await reviewDataset(ctx.db, user, uuidPath(request, "dataset_id"));
     const query = parse(ProgressQuery, request.query, "query");
     const scope = await resolveScope(ctx.store, dataset, { question: query.question ?? null });
-    const [submissions, finals] = await Promise.all([
-      loadSubmissions(ctx.db, scope, questionsOf(scope.schema, scope.question)),
-      finalAnswerIds(ctx.db, dataset.id),
-    ]);
-    return scopeProgress(submissions, finals, disagreeingRecords(submissions));
+    const [summary, finals] = await Promise.all([scopeSummary(ctx.db, scope), finalAnswerIds(ctx.db, dataset.id)]);
+    return summaryProgress(summary, finals);
   });
 
   app.get("/api/v1/records/:record_id/review", async (request) => {

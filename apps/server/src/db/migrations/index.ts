@@ -21,6 +21,7 @@ import * as m0019finalAnswers from "./0019-record-final-answers.js";
 import * as m0020reservations from "./0020-record-reservations.js";
 import * as m0021 from "./0021-record-vector-exact.js";
 import * as m0022uploads from "./0022-uploads.js";
+import * as m0023 from "./0023-dataset-answer-versions.js";
 
 /**
  * Versioned migrations, applied in key order by Kysely's Migrator. Add a new file per change
@@ -49,6 +50,7 @@ export const migrations: Record<string, Migration> = {
   "0020-record-reservations": m0020reservations,
   "0021-record-vector-exact": m0021,
   "0022-uploads": m0022uploads,
+  "0023-dataset-answer-versions": m0023,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

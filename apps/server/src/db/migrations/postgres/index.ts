@@ -6,6 +6,7 @@ import * as pg0003 from "./0003-records.js";
 import * as pg0011 from "./0011-dataset-record-counts.js";
 import * as pg0017 from "./0017-text-search-changes.js";
 import * as pg0022 from "./0022-uploads.js";
+import * as pg0023 from "./0023-dataset-answer-versions.js";
 
 /**
  * PostgreSQL runs the same, versioned migration list as SQLite (same names, so the history is
@@ -43,6 +44,8 @@ export const postgresVariants: Record<string, Migration> = {
   "0017-text-search-changes": pg0017,
   /** The uploaded bytes live in the database (`upload_chunks`): replicas share no disk. */
   "0022-uploads": pg0022,
+  /** Versions appended by statement-level triggers (no row to contend on), as 0011. */
+  "0023-dataset-answer-versions": pg0023,
 };
 
 export const postgresMigrationProvider: MigrationProvider = {
