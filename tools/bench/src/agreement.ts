@@ -3,7 +3,9 @@
  * dataset of `--records` records answered by `--annotators` annotators (submitted responses to a
  * label, a rating and a multi-label question, ~70 % alike), then the wall time of the agreement
  * endpoint (whole dataset, one question, a metadata filter), the review list and the review
- * progress, with the server's CPU per call. Timings are printed, never asserted.
+ * progress, with the server's CPU per call. Figures are cached per dataset answers version: the
+ * first call measures a computation (a response is written before each run), the others the
+ * answers from the cache after a warm-up. Timings are printed, never asserted.
  *
  *   pnpm --filter @tessera/bench run bench:agreement -- --records 100000 [--annotators 3] [--runs 5] [--json FILE]
  *     [--keep-data]        keep the seeded data directory (printed) to measure again without seeding
@@ -77,7 +79,22 @@ try {
     : await seed(owner);
 
   const filter = { filters: { and: [{ type: "terms", scope: { entity: "metadata", metadata_property: "source" }, values: ["news"] }] } };
-  const calls: { name: string; method: string; path: string; body?: unknown }[] = [
+  // A response written before a call moves the dataset's answers version: the call computes afresh (cold), not from the cache.
+  const someRecord = (await owner.json<{ items: { id: string }[] }>("GET", `/datasets/${id}/records?limit=1`)).items[0]!.id;
+  let flips = 0;
+  const newResponse = async () => {
+    const label = LABELS[flips++ % LABELS.length]!;
+    const items = [{ record_id: someRecord, status: "submitted", values: { sentiment: { value: label }, quality: { value: 3 } } }];
+    await owner.json("POST", "/me/responses/bulk", { items });
+  };
+  const calls: { name: string; method: string; path: string; body?: unknown; before?: () => Promise<void> }[] = [
+    {
+      name: "agreement, whole dataset, after a new response (computed)",
+      method: "POST",
+      path: `/datasets/${id}/agreement`,
+      body: {},
+      before: newResponse,
+    },
     { name: "agreement, whole dataset (3 questions)", method: "POST", path: `/datasets/${id}/agreement`, body: {} },
     { name: "agreement, one question", method: "GET", path: `/datasets/${id}/agreement?question=sentiment` },
     { name: "agreement, metadata filter (1/3 of the records)", method: "POST", path: `/datasets/${id}/agreement`, body: filter },
@@ -88,13 +105,16 @@ try {
   for (const call of calls.filter((c) => !args.only || c.name.includes(args.only))) {
     await owner.json(call.method, call.path, call.body); // warm-up
     const samples: number[] = [];
-    const cpuBefore = readCpuMs(server.pid);
+    let cpu = 0;
     for (let i = 0; i < runs; i++) {
+      await call.before?.();
+      const cpuBefore = readCpuMs(server.pid);
       const t0 = performance.now();
       await owner.json(call.method, call.path, call.body);
       samples.push(performance.now() - t0);
+      cpu += readCpuMs(server.pid) - cpuBefore;
     }
-    const cpuPerCall = Math.round((readCpuMs(server.pid) - cpuBefore) / runs);
+    const cpuPerCall = Math.round(cpu / runs);
     const s = summarize(samples, 0, 0);
     rows.push({ call: call.name, runs, p50Ms: s.p50, maxMs: s.max, serverCpuMsPerCall: cpuPerCall });
     log(`${call.name}: p50 ${s.p50} ms, max ${s.max} ms, server CPU ${cpuPerCall} ms/call`);

@@ -1,7 +1,7 @@
 /**
  * Record downloads and uploads (issue 23), against the real built server on a fresh data directory:
  *
- *   node src/transfer.ts --records 50000 --upload-rows 200000
+ *   node src/transfer.ts --records 50000 --upload-rows 200000 [--upload-row-bytes 90]
  *
  * 1. Seeds `--records` records (text field, 3 metadata properties, a label suggestion; a response on
  *    every 10th) through the bulk API, in batches of 500.
@@ -26,6 +26,8 @@ const arg = (name: string, fallback: number) => {
 };
 const RECORDS = arg("records", 50_000);
 const UPLOAD_ROWS = arg("upload-rows", 200_000);
+/** Bytes of each uploaded row's text (about): `--upload-rows 500000 --upload-row-bytes 2000` makes a 1 GB file. */
+const UPLOAD_ROW_BYTES = arg("upload-row-bytes", 90);
 const log = (message: string) => process.stderr.write(`${message}\n`);
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 
@@ -122,10 +124,14 @@ async function main(): Promise<void> {
     const csvPath = join(dir, "upload.csv");
     const out = createWriteStream(csvPath);
     out.write("id,text,source,length,quality,label\n");
+    const words = "and some words to make it long enough ";
+    const padding = words
+      .repeat(Math.max(0, Math.ceil((UPLOAD_ROW_BYTES - 60) / words.length)))
+      .slice(0, Math.max(0, UPLOAD_ROW_BYTES - 60));
     for (let i = 0; i < UPLOAD_ROWS; i++) {
       if (
         !out.write(
-          `u-${i},"Uploaded row ${i}, with a comma and some words to make it about a hundred characters long",${["news", "forum", "wiki"][i % 3]},${i % 500},${(i % 100) / 100},${i % 2 ? "yes" : "no"}\n`,
+          `u-${i},"Uploaded row ${i}, with a comma ${padding}",${["news", "forum", "wiki"][i % 3]},${i % 500},${(i % 100) / 100},${i % 2 ? "yes" : "no"}\n`,
         )
       )
         await once(out, "drain");

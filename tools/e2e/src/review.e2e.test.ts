@@ -62,9 +62,14 @@ async function seed(): Promise<void> {
     required: false,
     settings: { type: "rating", options: [1, 2, 3].map((value) => ({ value })) },
   });
+  await owner("POST", `/datasets/${ds.id}/metadata-properties`, {
+    name: "genre",
+    title: "Genre",
+    settings: { type: "terms", values: ["news", "blog"] },
+  });
   await owner("PUT", `/datasets/${ds.id}/publish`);
   const records = await owner<{ items: { id: string }[] }>("POST", `/datasets/${ds.id}/records/bulk`, {
-    items: [1, 2, 3].map((n) => ({ external_id: `story-${n}`, fields: { text: `Story ${n}: a short tale` } })),
+    items: [1, 2, 3].map((n) => ({ external_id: `story-${n}`, fields: { text: `Story ${n}: a short tale` }, metadata: { genre: "news" } })),
   });
   const [, second, third] = records.items;
   for (const a of ANN) {
@@ -166,6 +171,15 @@ describe("review workflow", () => {
       await reviewer.getByText("1 of 1 records reviewed").waitFor();
       expect(await sentimentPercent(reviewer)).toBe("66.7%");
       await screenshot(reviewer, "review-agreement");
+
+      // review mode keeps the annotation page's metadata filters (carried in the URL): no story is a blog post
+      const blog = encodeURIComponent(JSON.stringify([{ kind: "terms", name: "genre", values: ["blog"] }]));
+      await reviewer.goto(`${app.url}/dataset/${datasetId}/review?_metadata=${blog}`);
+      await reviewer.getByText("1 metadata filter from the annotation page applies").waitFor();
+      await reviewer.getByLabel("Show").selectOption("all");
+      await reviewer.getByText("No records to review with these filters.").waitFor();
+      await reviewer.getByRole("button", { name: "Remove the metadata filters" }).click();
+      await reviewer.getByText("Story 1: a short tale").waitFor();
     } catch (error) {
       for (const page of context.pages()) await screenshot(page, "review-failure");
       throw error;

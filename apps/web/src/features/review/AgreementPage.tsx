@@ -2,22 +2,15 @@ import { useEffect, useMemo } from "react";
 import { observer } from "mobx-react-lite";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation, useParams } from "react-router";
-import { GetAgreementUseCase, mayReview, type AgreementMetric, type QuestionAgreementReport, type SearchFilter } from "@tessera/domain";
+import { GetAgreementUseCase, mayReview, type AgreementMetric, type QuestionAgreementReport } from "@tessera/domain";
 import { useResolve } from "../../app/container-context";
 import { paths } from "../../app/routes";
 import { InternalPageLayout } from "../../layouts";
-import { parseQuery } from "../../shared/query-params";
 import { useSession } from "../session/session-context";
-import { criteriaFromQuery } from "../annotation/criteria-url";
 import { AgreementViewModel, formatFigure, type RecordStatusFilter } from "./agreement-view-model";
 import { ReviewProgressBar } from "./ReviewProgressBar";
+import { MetadataFiltersNote, metadataFiltersOf } from "./metadata-filters";
 import "./review.css";
-
-/** The annotation page's metadata filters, carried in the same URL keys (`_metadata`). */
-function metadataFiltersOf(datasetId: string, search: string): SearchFilter[] {
-  const body = criteriaFromQuery(datasetId, parseQuery(search)).toSearchBody();
-  return (body.filters?.and ?? []).filter((f) => f.scope.entity === "metadata");
-}
 
 /** The Agreement screen of a dataset (owners and admins): figures per question, the annotator-pair matrix, the records of lowest agreement. */
 export const AgreementPage = observer(function AgreementPage() {
@@ -132,14 +125,7 @@ const AgreementFilters = observer(function AgreementFilters({ vm }: { vm: Agreem
           <option value="completed">{t("review.agreement.filters.completed")}</option>
         </select>
       </label>
-      {vm.metadataFilters.length > 0 && (
-        <p>
-          {t("review.agreement.filters.metadata", { count: vm.metadataFilters.length })}{" "}
-          <button type="button" className="button button--small" onClick={() => vm.dropMetadata()}>
-            {t("review.agreement.filters.dropMetadata")}
-          </button>
-        </p>
-      )}
+      <MetadataFiltersNote count={vm.metadataFilters.length} onDrop={() => vm.dropMetadata()} />
     </form>
   );
 });

@@ -23,6 +23,7 @@ import { ALL_RECORDS, ReviewViewModel, type ReviewShow } from "./review-view-mod
 import { ReviewProgressBar } from "./ReviewProgressBar";
 import { formatAnswer } from "./format-answer";
 import "../annotation/annotation.css";
+import { MetadataFiltersNote, metadataFiltersOf } from "./metadata-filters";
 import "./review.css";
 
 const isEditable = (el: EventTarget | null) =>
@@ -54,7 +55,11 @@ export const ReviewPage = observer(function ReviewPage() {
     };
     const record = one("record");
     const question = one("question");
-    return new ReviewViewModel(id, useCases, { ...(record ? { record } : {}), ...(question ? { question } : {}) });
+    return new ReviewViewModel(id, useCases, {
+      ...(record ? { record } : {}),
+      ...(question ? { question } : {}),
+      metadataFilters: metadataFiltersOf(id, location.search),
+    });
   }, [id]);
   const settingsRef = useRef<DatasetSettings | null>(null);
   const formRef = useRef<HTMLDivElement>(null);
@@ -286,6 +291,7 @@ const ReviewFilters = observer(function ReviewFilters({ vm, questions }: { vm: R
           <option value="all">{t("review.review.filters.all")}</option>
         </select>
       </label>
+      <MetadataFiltersNote count={vm.metadataFilters.length} onDrop={() => vm.dropMetadata()} />
     </form>
   );
 });

@@ -107,4 +107,19 @@ describe("ReviewViewModel", () => {
     await new Promise((r) => setTimeout(r, 0));
     expect(queries.at(-1)).toMatchObject({ disagreements: true, question: "label" });
   });
+
+  it("reviews only the records matching the annotation page's metadata filters, until they are dropped", async () => {
+    const { useCases, queries } = fakes([item("r1"), item("r2")]);
+    const genre = { type: "terms" as const, scope: { entity: "metadata" as const, metadata_property: "genre" }, values: ["news"] };
+    const vm = new ReviewViewModel("d", useCases, { metadataFilters: [genre] });
+    vm.setSettings(settings);
+    await vm.load();
+    expect(queries.at(-1)).toMatchObject({ filters: [genre], disagreements: true });
+    vm.next();
+    vm.dropMetadata();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(vm.metadataFilters).toEqual([]);
+    expect(queries.at(-1)).toMatchObject({ offset: 0 });
+    expect(queries.at(-1)).not.toHaveProperty("filters");
+  });
 });

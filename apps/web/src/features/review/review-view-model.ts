@@ -8,6 +8,7 @@ import {
   type ListReviewRecordsUseCase,
   type ReviewItem,
   type ReviewProgressReport,
+  type SearchFilter,
   type SubmitFinalAnswerUseCase,
 } from "@tessera/domain";
 import { FormController } from "../annotation/form-controller";
@@ -42,6 +43,8 @@ export class ReviewViewModel {
   show: ReviewShow = "toReview";
   /** A record opened directly (from the Agreement screen), shown before the list. */
   pinned: string | null;
+  /** The annotation page's metadata filters (carried in the URL): only the records matching them are reviewed. */
+  metadataFilters: SearchFilter[];
   loading = false;
   failed = false;
   saving = false;
@@ -54,8 +57,9 @@ export class ReviewViewModel {
   constructor(
     private readonly datasetId: string,
     private readonly useCases: ReviewUseCases,
-    options: { question?: string; show?: ReviewShow; record?: string } = {},
+    options: { question?: string; show?: ReviewShow; record?: string; metadataFilters?: SearchFilter[] } = {},
   ) {
+    this.metadataFilters = options.metadataFilters ?? [];
     this.question = options.question ?? "";
     this.show = options.show ?? "toReview";
     this.pinned = options.record ?? null;
@@ -68,6 +72,7 @@ export class ReviewViewModel {
       question: observable,
       show: observable,
       pinned: observable,
+      metadataFilters: observableRef,
       loading: observable,
       failed: observable,
       saving: observable,
@@ -79,6 +84,7 @@ export class ReviewViewModel {
       previous: action,
       setQuestion: action,
       setShow: action,
+      dropMetadata: action,
       submit: action,
       clear: action,
       hasNext: computed,
@@ -108,6 +114,7 @@ export class ReviewViewModel {
         question: this.question && this.question !== ALL_RECORDS ? this.question : null,
         disagreements: this.question !== ALL_RECORDS,
         reviewed: REVIEWED[this.show],
+        ...(this.metadataFilters.length > 0 ? { filters: this.metadataFilters } : {}),
         offset: this.position,
         limit: 1,
       });
@@ -201,6 +208,13 @@ export class ReviewViewModel {
   }
   setShow(show: ReviewShow): void {
     this.show = show;
+    this.position = 0;
+    this.pinned = null;
+    void this.load();
+  }
+  /** Reviews every record again, not only those matching the annotation page's metadata filters. */
+  dropMetadata(): void {
+    this.metadataFilters = [];
     this.position = 0;
     this.pinned = null;
     void this.load();
