@@ -19,6 +19,7 @@ import { join } from "node:path";
 import { once } from "node:events";
 import { Api } from "./api.ts";
 import { readRss, startServer } from "./server.ts";
+import { topFunctions } from "./profile.ts";
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -28,6 +29,9 @@ const RECORDS = arg("records", 50_000);
 const UPLOAD_ROWS = arg("upload-rows", 200_000);
 /** Bytes of each uploaded row's text (about): `--upload-rows 500000 --upload-row-bytes 2000` makes a 1 GB file. */
 const UPLOAD_ROW_BYTES = arg("upload-row-bytes", 90);
+/** `--profile DIR`: the server's CPU profile (.cpuprofile) of the run, and its top functions. `--skip-upload`: exports only. */
+const PROFILE = process.argv.includes("--profile") ? process.argv[process.argv.indexOf("--profile") + 1] : undefined;
+const SKIP_UPLOAD = process.argv.includes("--skip-upload");
 const log = (message: string) => process.stderr.write(`${message}\n`);
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 
@@ -48,7 +52,7 @@ async function withPeak<T>(pid: number, work: () => Promise<T>): Promise<{ value
 }
 
 async function main(): Promise<void> {
-  const server = await startServer();
+  const server = await startServer({ cpuProfileDir: PROFILE });
   const api = new Api(server.url, server.ownerApiKey);
   const rows: string[][] = [["measure", "value"]];
   const dir = mkdtempSync(join(tmpdir(), "tessera-bench-transfer-"));
@@ -121,73 +125,79 @@ async function main(): Promise<void> {
       rows.push([`export ${format}: server RSS peak above before`, `${mb(peakAbove)} MB (before ${mb(before)} MB)`]);
     }
 
-    const csvPath = join(dir, "upload.csv");
-    const out = createWriteStream(csvPath);
-    out.write("id,text,source,length,quality,label\n");
-    const words = "and some words to make it long enough ";
-    const padding = words
-      .repeat(Math.max(0, Math.ceil((UPLOAD_ROW_BYTES - 60) / words.length)))
-      .slice(0, Math.max(0, UPLOAD_ROW_BYTES - 60));
-    for (let i = 0; i < UPLOAD_ROWS; i++) {
-      if (
-        !out.write(
-          `u-${i},"Uploaded row ${i}, with a comma ${padding}",${["news", "forum", "wiki"][i % 3]},${i % 500},${(i % 100) / 100},${i % 2 ? "yes" : "no"}\n`,
+    if (!SKIP_UPLOAD) {
+      const csvPath = join(dir, "upload.csv");
+      const out = createWriteStream(csvPath);
+      out.write("id,text,source,length,quality,label\n");
+      const words = "and some words to make it long enough ";
+      const padding = words
+        .repeat(Math.max(0, Math.ceil((UPLOAD_ROW_BYTES - 60) / words.length)))
+        .slice(0, Math.max(0, UPLOAD_ROW_BYTES - 60));
+      for (let i = 0; i < UPLOAD_ROWS; i++) {
+        if (
+          !out.write(
+            `u-${i},"Uploaded row ${i}, with a comma ${padding}",${["news", "forum", "wiki"][i % 3]},${i % 500},${(i % 100) / 100},${i % 2 ? "yes" : "no"}\n`,
+          )
         )
-      )
-        await once(out, "drain");
-    }
-    out.end();
-    await once(out, "finish");
-    const size = statSync(csvPath).size;
-    const target = await dataset("uploaded");
-    log(`uploading ${mb(size)} MB (${UPLOAD_ROWS} rows)…`);
-    const {
-      value: upload,
-      before,
-      peakAbove,
-    } = await withPeak(server.pid, async () => {
-      const t0 = performance.now();
-      const res = await fetch(`${server.url}/api/v1/uploads?filename=upload.csv`, {
-        method: "POST",
-        headers: { "X-Argilla-Api-Key": server.ownerApiKey, "content-type": "application/octet-stream", "content-length": String(size) },
-        body: createReadStream(csvPath) as unknown as BodyInit,
-        duplex: "half",
-      } as RequestInit);
-      const preview = (await res.json()) as { id: string };
-      if (res.status !== 201) throw new Error(`upload: ${res.status} ${JSON.stringify(preview)}`);
-      const uploadSeconds = (performance.now() - t0) / 1000;
-      const mapping = {
-        fields: [{ source: "text", target: "text" }],
-        metadata: [
-          { source: "source", target: "source" },
-          { source: "length", target: "length" },
-          { source: "quality", target: "quality" },
-        ],
-        suggestions: [{ source: "label", target: "label" }],
-        external_id: "id",
-      };
-      await api.json("POST", `/uploads/${preview.id}/import`, { dataset_id: target, mapping });
-      const t1 = performance.now();
-      for (;;) {
-        const state = await api.json<{ status: string; rows_stored: number; rows_failed: number; error: string | null }>(
-          "GET",
-          `/uploads/${preview.id}`,
-        );
-        if (!["queued", "importing"].includes(state.status))
-          return { uploadSeconds, importSeconds: (performance.now() - t1) / 1000, state };
-        await new Promise((r) => setTimeout(r, 250));
+          await once(out, "drain");
       }
-    });
-    if (upload.state.status !== "finished" || upload.state.rows_stored !== UPLOAD_ROWS)
-      throw new Error(`import: ${JSON.stringify(upload.state)}`);
-    rows.push([`upload: ${mb(size)} MB CSV streamed to disk`, `${(size / 1024 / 1024 / upload.uploadSeconds).toFixed(1)} MB/s`]);
-    rows.push([`upload import: rows/s (${UPLOAD_ROWS} rows)`, String(Math.round(UPLOAD_ROWS / upload.importSeconds))]);
-    rows.push(["upload + import: server RSS peak above before", `${mb(peakAbove)} MB (before ${mb(before)} MB)`]);
+      out.end();
+      await once(out, "finish");
+      const size = statSync(csvPath).size;
+      const target = await dataset("uploaded");
+      log(`uploading ${mb(size)} MB (${UPLOAD_ROWS} rows)…`);
+      const {
+        value: upload,
+        before,
+        peakAbove,
+      } = await withPeak(server.pid, async () => {
+        const t0 = performance.now();
+        const res = await fetch(`${server.url}/api/v1/uploads?filename=upload.csv`, {
+          method: "POST",
+          headers: { "X-Argilla-Api-Key": server.ownerApiKey, "content-type": "application/octet-stream", "content-length": String(size) },
+          body: createReadStream(csvPath) as unknown as BodyInit,
+          duplex: "half",
+        } as RequestInit);
+        const preview = (await res.json()) as { id: string };
+        if (res.status !== 201) throw new Error(`upload: ${res.status} ${JSON.stringify(preview)}`);
+        const uploadSeconds = (performance.now() - t0) / 1000;
+        const mapping = {
+          fields: [{ source: "text", target: "text" }],
+          metadata: [
+            { source: "source", target: "source" },
+            { source: "length", target: "length" },
+            { source: "quality", target: "quality" },
+          ],
+          suggestions: [{ source: "label", target: "label" }],
+          external_id: "id",
+        };
+        await api.json("POST", `/uploads/${preview.id}/import`, { dataset_id: target, mapping });
+        const t1 = performance.now();
+        for (;;) {
+          const state = await api.json<{ status: string; rows_stored: number; rows_failed: number; error: string | null }>(
+            "GET",
+            `/uploads/${preview.id}`,
+          );
+          if (!["queued", "importing"].includes(state.status))
+            return { uploadSeconds, importSeconds: (performance.now() - t1) / 1000, state };
+          await new Promise((r) => setTimeout(r, 250));
+        }
+      });
+      if (upload.state.status !== "finished" || upload.state.rows_stored !== UPLOAD_ROWS)
+        throw new Error(`import: ${JSON.stringify(upload.state)}`);
+      rows.push([`upload: ${mb(size)} MB CSV streamed to disk`, `${(size / 1024 / 1024 / upload.uploadSeconds).toFixed(1)} MB/s`]);
+      rows.push([`upload import: rows/s (${UPLOAD_ROWS} rows)`, String(Math.round(UPLOAD_ROWS / upload.importSeconds))]);
+      rows.push(["upload + import: server RSS peak above before", `${mb(peakAbove)} MB (before ${mb(before)} MB)`]);
+    }
   } finally {
     await server.stop();
     rmSync(dir, { recursive: true, force: true });
   }
   process.stdout.write(`${rows.map((r, i) => `| ${r.join(" | ")} |${i === 0 ? "\n|---|---|" : ""}`).join("\n")}\n`);
+  if (PROFILE) {
+    process.stdout.write("\nserver CPU profile, top functions (self time):\n");
+    for (const f of topFunctions(PROFILE, 30)) process.stdout.write(`${f.selfMs} ms ${f.percent}% ${f.fn}\n`);
+  }
 }
 
 await main();

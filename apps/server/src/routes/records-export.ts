@@ -60,7 +60,7 @@ export function recordsExportRoutes(app: FastifyInstance, ctx: AppContext): void
     const vectors = options.vectors === "true";
     const pages = exportRecordPages(
       { db: ctx.db, search: searchFor(ctx.store), schema, view },
-      { text, filters, userId: user.id, vectors },
+      { text, filters, userId: user.id, vectors, rawJson: options.format === "jsonl" },
     );
     const columns = () => flatColumns(schema, view, vectors);
     const content =

@@ -27,9 +27,12 @@ export async function* jsonLines(pages: Pages): AsyncGenerator<string> {
         chunk += `${JSON.stringify(record)}\n`;
         continue;
       }
-      const { fields: _f, metadata: _m, ...rest } = record;
-      const head = JSON.stringify(rest);
-      chunk += `{"fields":${raw.fields},"metadata":${raw.metadata ?? "{}"},${head.slice(1)}\n`;
+      // written out key by key (no intermediate object): the stored fields and metadata as they are
+      let line = `{"fields":${raw.fields},"metadata":${raw.metadata ?? "{}"},"id":${JSON.stringify(record.id)},"external_id":${JSON.stringify(record.external_id)},"status":${JSON.stringify(record.status)},"inserted_at":${JSON.stringify(record.inserted_at)},"updated_at":${JSON.stringify(record.updated_at)}`;
+      if (record.vectors) line += `,"vectors":${JSON.stringify(record.vectors)}`;
+      line += `,"suggestions":${JSON.stringify(record.suggestions)},"responses":${JSON.stringify(record.responses)}`;
+      if (record.final_answer !== undefined) line += `,"final_answer":${JSON.stringify(record.final_answer)}`;
+      chunk += `${line}}\n`;
     }
     yield chunk;
   }

@@ -11,6 +11,8 @@ export interface RecordView {
   responsesOf: string | null;
   /** Whether the reviewers' final answers are shown (only to those who see every response: they settle others' work). */
   finalAnswers: boolean;
+  /** Every metadata key is visible (owners and admins). */
+  allMetadata: boolean;
   /** Whether the value of a metadata key is visible (defined property or extra key). */
   metadataVisible(key: string): boolean;
 }
@@ -19,6 +21,7 @@ export function recordViewFor(viewer: RecordViewer, schema: DatasetSchema): Reco
   return {
     responsesOf: viewer.responses === "all" ? null : viewer.userId,
     finalAnswers: viewer.responses === "all",
+    allMetadata: viewer.metadata === "all",
     metadataVisible: (key) => {
       if (viewer.metadata === "all") return true;
       const property = schema.metadataByName.get(key);
