@@ -26,8 +26,12 @@ describe("column mapping of an upload", () => {
       col("label.suggestion", json, "suggestion"),
       col("label.suggestion.score", json, "suggestion_part"),
       col("vector.emb", json, "vector"),
+      // a reviewer's final answer travels in the file but is not restored (docs/api.md "Record uploads")
+      col("label.final", text, "final"),
+      col("final_answer.reviewer", text, "final"),
     ];
     const targets = proposeTargets(columns, { fields: ["text"], questions: ["label"], metadata: ["genre"], vectors: ["emb"] });
+    expect(targets.get("label.final")).toEqual({ kind: "ignore", name: null });
     expect(toMapping(targets)).toEqual({
       fields: [{ source: "text", target: "text" }],
       metadata: [{ source: "metadata.genre", target: "genre" }],
