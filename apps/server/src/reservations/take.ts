@@ -1,6 +1,5 @@
 import { sql, type Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
-import { isPostgres } from "../db/dialect.js";
 import { recordCounts } from "../records/counts.js";
 import { freeFor, fullFor, inPendingQueue, queueTotalsFor, type FullSet } from "./rules.js";
 import { withRetriedTransaction } from "./transaction.js";
