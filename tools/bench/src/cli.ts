@@ -195,6 +195,7 @@ try {
       }
       log(`${scenario.name} x${requests} at concurrency ${c}`);
       const cpu0 = readCpuMs(server.pid);
+      const requestThreadCpu0 = readCpuMs(server.pid, server.pid);
       let loaded: Awaited<ReturnType<typeof runLoad>>;
       try {
         loaded = await runLoad(scenario, clients.slice(0, c), {
@@ -211,14 +212,12 @@ try {
         continue;
       }
       // Server CPU per request (warm-up included in the divisor): a figure far less sensitive to the machine's load than wall time.
+      // The request thread's share: what every other call waits behind (the rest runs on the server's other threads).
+      const calls = Math.max(1, loaded.count + loaded.errors + warmupCalls({ concurrency: c, warmup: opts.warmup }));
       const result = {
         ...loaded,
-        serverCpuMsPerRequest:
-          Math.round(
-            ((readCpuMs(server.pid) - cpu0) /
-              Math.max(1, loaded.count + loaded.errors + warmupCalls({ concurrency: c, warmup: opts.warmup }))) *
-              10,
-          ) / 10,
+        serverCpuMsPerRequest: Math.round(((readCpuMs(server.pid) - cpu0) / calls) * 10) / 10,
+        requestThreadCpuMsPerRequest: Math.round(((readCpuMs(server.pid, server.pid) - requestThreadCpu0) / calls) * 10) / 10,
       };
       if (result.errors > 0) problems.push(`${scenario.name} @${c}: ${result.errors} errors, first: ${result.firstError}`);
       latency[k]!.levels[c] = result;
