@@ -13,6 +13,8 @@ export interface ServerConfig {
   databaseUrl: string | null;
   /** Connections per replica in the PostgreSQL pool (`TESSERA_DATABASE_POOL_SIZE`, default 10). */
   databasePoolSize: number;
+  /** Embedded store: threads computing the FTS part of text searches not cached yet (`TESSERA_TEXT_MATCH_THREADS`; unset: 2, or 1 on one core; 0: the request thread). */
+  textMatchThreads: number | undefined;
   /** Directory of the built web app; served on the same origin when it exists. */
   webDist: string | null;
   ownerUsername: string;
@@ -49,6 +51,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     dataDir: resolve(option("data-dir") ?? env.TESSERA_DATA_DIR ?? "./data"),
     databaseUrl: option("database-url") ?? (env.TESSERA_DATABASE_URL || env.DATABASE_URL || null),
     databasePoolSize: Math.max(1, Number(env.TESSERA_DATABASE_POOL_SIZE ?? 10) || 10),
+    textMatchThreads: env.TESSERA_TEXT_MATCH_THREADS
+      ? Math.max(0, Math.min(16, Math.floor(Number(env.TESSERA_TEXT_MATCH_THREADS)) || 0))
+      : undefined,
     webDist: option("web-dist") ?? env.TESSERA_WEB_DIST ?? null,
     // In a hosted space (SPACE_ID set) the first owner is the space author, or the USERNAME /
     // PASSWORD secrets when the space sets them (hub.md); elsewhere USERNAME is the shell's, not ours.

@@ -16,7 +16,7 @@
 import { writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { parseArgs } from "node:util";
-import { Api, createAnnotators } from "./api.ts";
+import { Api, createAnnotators, signInOwner } from "./api.ts";
 import { readCpuMs, startServer } from "./server.ts";
 import { topFunctions } from "./profile.ts";
 import { summarize } from "./stats.ts";
@@ -57,22 +57,8 @@ const SOURCES = ["news", "blog", "forum"];
 const server = await startServer({ keepData: args["keep-data"], dataDir: args["data-dir"], cpuProfileDir: args.profile });
 const started = Date.now();
 try {
-  let owner = new Api(server.url, server.ownerApiKey);
-  if (!server.ownerApiKey) {
-    // a kept data directory: the owner signs in with the bench's password
-    const token = await fetch(`${server.url}/api/v1/token`, {
-      method: "POST",
-      body: new URLSearchParams({ username: "owner", password: server.ownerPassword }),
-    });
-    const bearer = ((await token.json()) as { access_token: string }).access_token;
-    const me = await fetch(`${server.url}/api/v1/me`, { headers: { Authorization: `Bearer ${bearer}` } });
-    // API keys are stored as digests: the owner's key is not readable, so the bench rotates it
-    const key = await fetch(`${server.url}/api/v1/users/${((await me.json()) as { id: string }).id}/api-key`, {
-      method: "POST",
-      headers: { Authorization: `Bearer ${bearer}` },
-    });
-    owner = new Api(server.url, ((await key.json()) as { api_key: string }).api_key);
-  }
+  // a kept data directory: the owner signs in with the bench's password
+  const owner = server.ownerApiKey ? new Api(server.url, server.ownerApiKey) : await signInOwner(server.url, server.ownerPassword);
   const id = args["data-dir"]
     ? (await owner.json<{ items: { id: string; name: string }[] }>("GET", "/me/datasets")).items.find((d) => d.name === "agreement-bench")!
         .id

@@ -129,6 +129,30 @@ export async function createDataset(api: Api, name: string): Promise<BenchDatase
   return { workspaceId: ws.id, datasetId: id, questionIds: { sentiment: sentiment.id, topics: topics.id } };
 }
 
+/** The owner of a kept data directory (its API key was printed by an earlier run): signs in with the bench's password and rotates its API key. */
+export async function signInOwner(baseUrl: string, password: string): Promise<Api> {
+  const token = await fetch(`${baseUrl}/api/v1/token`, { method: "POST", body: new URLSearchParams({ username: "owner", password }) });
+  if (!token.ok) throw new Error(`owner sign-in: ${token.status} ${await token.text()}`);
+  const bearer = ((await token.json()) as { access_token: string }).access_token;
+  const auth = { Authorization: `Bearer ${bearer}` };
+  const me = (await (await fetch(`${baseUrl}/api/v1/me`, { headers: auth })).json()) as { id: string };
+  // Keys are stored as digests and shown once: the owner's is rotated to get one.
+  const rotated = await fetch(`${baseUrl}/api/v1/users/${me.id}/api-key`, { method: "POST", headers: auth });
+  if (!rotated.ok) throw new Error(`owner API key: ${rotated.status} ${await rotated.text()}`);
+  return new Api(baseUrl, ((await rotated.json()) as { api_key: string }).api_key);
+}
+
+/** The dataset an earlier run created in a kept data directory (`--data-dir`). */
+export async function keptDataset(api: Api, name: string): Promise<BenchDataset> {
+  const ds = (await api.json<{ items: { id: string; name: string; workspace_id: string }[] }>("GET", "/me/datasets")).items.find(
+    (d) => d.name === name,
+  );
+  if (!ds) throw new Error(`no dataset "${name}" in the kept data directory`);
+  const questions = (await api.json<{ items: { id: string; name: string }[] }>("GET", `/datasets/${ds.id}/questions`)).items;
+  const id = (q: string) => questions.find((x) => x.name === q)?.id ?? "";
+  return { workspaceId: ds.workspace_id, datasetId: ds.id, questionIds: { sentiment: id("sentiment"), topics: id("topics") } };
+}
+
 export interface ImportResult {
   records: number;
   seconds: number;

@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { Api, createAnnotators, createDataset, importRecords, type ImportResult } from "./api.ts";
+import { Api, createAnnotators, createDataset, importRecords, keptDataset, signInOwner, type ImportResult } from "./api.ts";
 import { DatasetGenerator } from "./data.ts";
 import { RecordPool, runLoad, scenarios, warmupCalls } from "./latency.ts";
 import { measureRecall } from "./recall.ts";
@@ -49,6 +49,7 @@ const { values: args } = parseArgs({
     smoke: { type: "boolean", default: false },
     strict: { type: "boolean", default: false },
     "keep-data": { type: "boolean", default: false },
+    "data-dir": { type: "string" },
     "live-bodies": { type: "boolean", default: false },
     "bodies-dir": { type: "string" },
     only: { type: "string" },
@@ -57,7 +58,7 @@ const { values: args } = parseArgs({
 });
 if (args.help) {
   console.log(
-    "usage: bench [--records N] [--batch 256] [--postgres URL] [--json FILE] [--markdown FILE] [--concurrency 1,20] [--requests N] [--max-seconds S] [--sdk-records N] [--browser-records N] [--browser-warmup N] [--browser-loads N] [--recall-samples N] [--profile DIR] [--smoke] [--strict] [--keep-data] [--live-bodies] [--bodies-dir DIR] [--only SCENARIO-SUBSTRING]",
+    "usage: bench [--records N] [--batch 256] [--postgres URL] [--json FILE] [--markdown FILE] [--concurrency 1,20] [--requests N] [--max-seconds S] [--sdk-records N] [--browser-records N] [--browser-warmup N] [--browser-loads N] [--recall-samples N] [--profile DIR] [--smoke] [--strict] [--keep-data] [--data-dir DIR] [--live-bodies] [--bodies-dir DIR] [--only SCENARIO-SUBSTRING]",
   );
   process.exit(0);
 }
@@ -96,32 +97,43 @@ const machine = {
 };
 log(`machine: ${machine.cpus} cores (${machine.cpuModel}), load ${machine.loadBefore.join(" ")}`);
 const webDist = snapshotWebDist();
-const server = await startServer({ postgres: args.postgres, cpuProfileDir: profileDir, keepData: args["keep-data"], webDist });
+const server = await startServer({
+  postgres: args.postgres,
+  cpuProfileDir: profileDir,
+  keepData: args["keep-data"],
+  dataDir: args["data-dir"],
+  webDist,
+});
 const problems: string[] = [];
 let report: BenchReport | undefined;
 try {
   const idleRss = readRss(server.pid).rss;
   log(`server ${server.url} (pid ${server.pid}), data in ${server.dataDir}`);
-  const owner = new Api(server.url, server.ownerApiKey);
+  // A kept data directory's owner exists already: it signs in with the bench's password.
+  const owner = args["data-dir"] ? await signInOwner(server.url, server.ownerPassword) : new Api(server.url, server.ownerApiKey);
   const gen = new DatasetGenerator();
-  const ds = await createDataset(owner, "bench");
+  const kept = args["data-dir"] ? await keptDataset(owner, "bench") : null;
+  const ds = kept ?? (await createDataset(owner, "bench"));
 
-  log(`importing ${opts.records} records in batches of ${opts.batch}`);
+  if (!kept) log(`importing ${opts.records} records in batches of ${opts.batch}`);
+  else log(`kept data directory: dataset ${ds.datasetId}, no import (the calls that take record ids are skipped)`);
   let lastLog = 0;
   const importCpu0 = readCpuMs(server.pid);
   const importThreadCpu0 = readCpuMs(server.pid, server.pid);
   const importThreads0 = readThreadsCpuMs(server.pid);
   if (!args["live-bodies"]) log("building the request bodies first (--live-bodies to build them during the import)");
-  const imported: ImportResult = await importRecords(owner, ds, gen, opts.records, opts.batch, {
-    prebuilt: !args["live-bodies"],
-    tmpDir: args["bodies-dir"],
-    onProgress: (done) => {
-      if (performance.now() - lastLog > 10_000) {
-        lastLog = performance.now();
-        log(`  ${done} records`);
-      }
-    },
-  });
+  const imported: ImportResult = kept
+    ? { records: 0, seconds: 0, clientCpuMs: 0, recordsPerSecond: 0, batchP50Ms: 0, batchP95Ms: 0, recordIds: [], bodies: "prebuilt" }
+    : await importRecords(owner, ds, gen, opts.records, opts.batch, {
+        prebuilt: !args["live-bodies"],
+        tmpDir: args["bodies-dir"],
+        onProgress: (done) => {
+          if (performance.now() - lastLog > 10_000) {
+            lastLog = performance.now();
+            log(`  ${done} records`);
+          }
+        },
+      });
   if (imported.prebuildSeconds !== undefined) log(`bodies built in ${imported.prebuildSeconds} s`);
   const importCpuMs = readCpuMs(server.pid) - importCpu0;
   const importThreadCpuMs = readCpuMs(server.pid, server.pid) - importThreadCpu0;
@@ -138,7 +150,7 @@ try {
 
   // Before any submit: the fresh annotator's queue filters keep every record, as the exact answer does.
   let recall: BenchReport["recall"] = { skipped: "--recall-samples 0" };
-  if (opts.recallSamples > 0) {
+  if (opts.recallSamples > 0 && !kept) {
     log(`similarity recall@50 over ${opts.recallSamples} records`);
     try {
       recall = await measureRecall(
@@ -155,8 +167,10 @@ try {
     }
   }
 
-  const clients = await createAnnotators(owner, ds.workspaceId, Math.max(...opts.concurrency, 1));
-  const browserUser = (await createAnnotators(owner, ds.workspaceId, 1, "browser"))[0]!;
+  // On a kept data directory the annotators of earlier runs exist: this run's get names of their own.
+  const run = kept ? `r${Date.now().toString(36)}-` : "";
+  const clients = await createAnnotators(owner, ds.workspaceId, Math.max(...opts.concurrency, 1), `${run}annotator`);
+  const browserUser = (await createAnnotators(owner, ds.workspaceId, 1, `${run}browser`))[0]!;
   // Submits take records from the head of the queue; keep enough pending records for the browser part.
   const reserve = opts.browserWarmup + opts.browserRecords + 50;
   const ids = imported.recordIds;
@@ -181,6 +195,7 @@ try {
       }
       log(`${scenario.name} x${requests} at concurrency ${c}`);
       const cpu0 = readCpuMs(server.pid);
+      const requestThreadCpu0 = readCpuMs(server.pid, server.pid);
       let loaded: Awaited<ReturnType<typeof runLoad>>;
       try {
         loaded = await runLoad(scenario, clients.slice(0, c), {
@@ -197,14 +212,12 @@ try {
         continue;
       }
       // Server CPU per request (warm-up included in the divisor): a figure far less sensitive to the machine's load than wall time.
+      // The request thread's share: what every other call waits behind (the rest runs on the server's other threads).
+      const calls = Math.max(1, loaded.count + loaded.errors + warmupCalls({ concurrency: c, warmup: opts.warmup }));
       const result = {
         ...loaded,
-        serverCpuMsPerRequest:
-          Math.round(
-            ((readCpuMs(server.pid) - cpu0) /
-              Math.max(1, loaded.count + loaded.errors + warmupCalls({ concurrency: c, warmup: opts.warmup }))) *
-              10,
-          ) / 10,
+        serverCpuMsPerRequest: Math.round(((readCpuMs(server.pid) - cpu0) / calls) * 10) / 10,
+        requestThreadCpuMsPerRequest: Math.round(((readCpuMs(server.pid, server.pid) - requestThreadCpu0) / calls) * 10) / 10,
       };
       if (result.errors > 0) problems.push(`${scenario.name} @${c}: ${result.errors} errors, first: ${result.firstError}`);
       latency[k]!.levels[c] = result;

@@ -5,7 +5,10 @@ import type { BrowserOutcome, BundleSizes } from "./web.ts";
 
 export interface LatencyRow {
   name: string;
-  levels: Record<number, (Summary & { firstError?: string; serverCpuMsPerRequest: number }) | { skipped: string }>;
+  levels: Record<
+    number,
+    (Summary & { firstError?: string; serverCpuMsPerRequest: number; requestThreadCpuMsPerRequest?: number }) | { skipped: string }
+  >;
 }
 
 export interface BenchReport {
@@ -133,7 +136,7 @@ function renderLatency(out: string[], r: BenchReport, levels: number[]): void {
       const s = row.levels[c];
       if (!s) return "–";
       if ("skipped" in s) return `not measured: ${s.skipped}`;
-      return `${s.p50} / **${s.p95}** / ${s.p99} (n=${s.count}, ${s.throughput} req/s, ${s.serverCpuMsPerRequest} ms server CPU/req${s.errors ? `, ${s.errors} errors` : ""})`;
+      return `${s.p50} / **${s.p95}** / ${s.p99} (n=${s.count}, ${s.throughput} req/s, ${s.serverCpuMsPerRequest} ms server CPU/req${s.requestThreadCpuMsPerRequest !== undefined ? ` (${s.requestThreadCpuMsPerRequest} on the request thread)` : ""}${s.errors ? `, ${s.errors} errors` : ""})`;
     });
     out.push(`| ${row.name} | ${cells.join(" | ")} | ${TARGETS[row.name] ?? ""} |`);
   }

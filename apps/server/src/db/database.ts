@@ -10,6 +10,7 @@ import { Checkpointer, FALLBACK_AUTOCHECKPOINT } from "./checkpointer.js";
 import { withStatementCache } from "./statement-cache.js";
 import { onRecordsWritten } from "../records/write-hooks.js";
 import { attachTextIndex, registerTextIndex, TextIndex } from "../search/text-index.js";
+import { registerTextMatchPool, TextMatchPool } from "../search/sqlite-text-pool.js";
 
 export type { Store, StoreConfig } from "./store.js";
 export { migrate } from "./migrate.js";
@@ -20,7 +21,7 @@ export async function openStore(config: StoreConfig): Promise<Store> {
     const { openPostgresStore } = await import("./postgres.js");
     return openPostgresStore(config.databaseUrl, { poolSize: config.databasePoolSize });
   }
-  return openEmbeddedStore(config.dataDir);
+  return openEmbeddedStore(config.dataDir, { textMatchThreads: config.textMatchThreads });
 }
 
 const rawConnections = new WeakMap<object, SQLite.Database>();
@@ -35,7 +36,7 @@ const rawConnections = new WeakMap<object, SQLite.Database>();
 export const rawSqliteOf = (db: Kysely<any>): SQLite.Database | null => rawConnections.get(db) ?? null;
 
 /** Opens (creating when needed) the embedded store in dataDir and applies pending migrations. */
-export async function openEmbeddedStore(dataDir: string): Promise<Store> {
+export async function openEmbeddedStore(dataDir: string, options: { textMatchThreads?: number | undefined } = {}): Promise<Store> {
   mkdirSync(dataDir, { recursive: true });
   const file = join(dataDir, "tessera.db");
   const sqlite = new SQLite(file);
@@ -55,6 +56,9 @@ export async function openEmbeddedStore(dataDir: string): Promise<Store> {
     console.error("text index: background indexing failed", error);
   });
   registerTextIndex(db, textIndex);
+  // Text searches not cached yet: their FTS part on threads of their own (search/sqlite-text-pool.ts).
+  const textMatches = new TextMatchPool({ mainFile: file, ftsFile }, options.textMatchThreads);
+  if (textMatches.size > 0) registerTextMatchPool(db, textMatches);
   onRecordsWritten(db, (written) => textIndex.noteWrite(written.created, written.datasetId));
   // Checkpoints off the request thread (db/checkpointer.ts); the connection's own stays as a safety net.
   const checkpointer = new Checkpointer(file, (message) => {
@@ -70,6 +74,7 @@ export async function openEmbeddedStore(dataDir: string): Promise<Store> {
     checkpointer,
     close: async () => {
       await textIndex.stop();
+      await textMatches.close();
       await checkpointer?.close();
       await db.destroy();
     },

@@ -24,4 +24,6 @@ export interface StoreConfig {
   /** `postgres://...` selects PostgreSQL; null keeps the embedded SQLite store in dataDir. */
   databaseUrl?: string | null;
   databasePoolSize?: number;
+  /** Embedded store: text match threads (search/sqlite-text-pool.ts); default 2, 0 for none. */
+  textMatchThreads?: number;
 }

@@ -27,10 +27,10 @@ export class SqliteSearch extends SqliteQueries implements SearchPort {
   private readonly text: SqliteText;
   private readonly metadata: SqliteMetadata;
 
-  /** `fewMatches`: see SqliteText; `metadataColumns: false` keeps metadata filters in SQL (tests compare both). */
+  /** `fewMatches`, `offThread`: see SqliteText; `metadataColumns: false` keeps metadata filters in SQL (tests compare both). */
   constructor(
     db: Kysely<DB>,
-    private readonly options: { fewMatches?: number; metadataColumns?: boolean } = {},
+    private readonly options: { fewMatches?: number; metadataColumns?: boolean; offThread?: boolean } = {},
   ) {
     super(db);
     this.knn = new SqliteKnn(db);

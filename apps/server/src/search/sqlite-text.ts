@@ -6,8 +6,11 @@ import type { SearchFilter, SearchQuery, SearchResult } from "./search-port.js";
 import { queueExclusions } from "./sqlite-metadata.js";
 import { Builder, ftsExpression, type Param, SqliteQueries, splitPending } from "./sqlite-sql.js";
 import { textIndexFor } from "./text-index.js";
+import { type MatchAnswer, textMatchPoolFor } from "./sqlite-text-pool.js";
 
 const FEW_MATCHES = 2048;
+/** FTS rows first asked for a page ending at `need` in score order (grown by the pass rate when too few pass the filters). */
+const firstK = (need: number) => Math.max(64, Math.ceil(need * 3) + 32);
 /** Best FTS rows kept per cached query (16 bytes each). */
 const RANKED_ROWS = 1024;
 /** Memory budget of the cached match lists of all datasets (bytes); least recently used first out. */
@@ -39,11 +42,17 @@ export class SqliteText extends SqliteQueries {
   private readonly cache = new Map<string, Matches>();
   private cacheVersion: Buffer | null = null;
   private cacheBytes = 0;
+  private readonly inFlight = new Map<string, Promise<MatchAnswer>>();
+  /** Answers of the text match threads kept (tests, diagnostics). */
+  adopted = 0;
 
-  /** `fewMatches`: up to it the queue's text count probes each match (textCount); tests set -1 to exercise the other path. `cacheBytes`: the cache's budget. */
+  /**
+   * `fewMatches`: up to it the queue's text count probes each match (textCount); tests set -1 to exercise the other path.
+   * `cacheBytes`: the cache's budget. `offThread: false`: no text match threads (tests compare both paths).
+   */
   constructor(
     db: Kysely<DB>,
-    private readonly options: { fewMatches?: number; cacheBytes?: number } = {},
+    private readonly options: { fewMatches?: number; cacheBytes?: number; offThread?: boolean } = {},
   ) {
     super(db);
   }
@@ -111,10 +120,13 @@ export class SqliteText extends SqliteQueries {
       `records_fts WHERE records_fts MATCH ${b.p(expression)} AND rowid BETWEEN ${b.p(span.lo! * 1024)} AND ${b.p(span.hi! * 1024 + 1023)}${text.field !== null ? ` AND field = ${b.p(text.field)}` : ""}`;
 
     const key = `${span.lo}:${span.hi}:${text.field ?? ""}:${expression}`;
-    const total =
-      (span.shared === 0 ? await this.queueTextCount(query, span.lo, span.hi, expression, text.field, key) : null) ??
-      (await this.textCount(query, fts, span.shared === 0));
     const need = query.offset + query.limit;
+    const queueShape = span.shared === 0 && this.queueShaped(query);
+    if (this.options.offThread !== false)
+      await this.prefetch(key, expression, span.lo, span.hi, text.field, queueShape, query.sort.length === 0 ? need : 0);
+    const total =
+      (queueShape ? await this.queueTextCount(query, span.lo, span.hi, expression, text.field, key) : null) ??
+      (await this.textCount(query, fts, span.shared === 0));
     if (total === 0 || query.offset >= total || query.limit === 0) return { hits: [], total };
 
     if (query.sort.length > 0) {
@@ -139,7 +151,7 @@ export class SqliteText extends SqliteQueries {
     // By score: the k best FTS rows (score, then rowid: the final order, seq ascending on ties), a
     // record's first row being its best field; the filters on those records only. The records seen
     // are an exact prefix of the ordering, so k grows only while too few of them pass.
-    let k = Math.max(64, Math.ceil(need * 3) + 32);
+    let k = firstK(need);
     const raw = rawSqliteOf(this.db);
     for (;;) {
       const topRows = (limit: number) => {
@@ -219,6 +231,66 @@ export class SqliteText extends SqliteQueries {
     });
   }
 
+  /** The filters of the queue's cached total (queueTextCount): a record status terms filter and/or response status `pending`. */
+  private queueShaped(query: SearchQuery): boolean {
+    const split = splitPending(query.filters);
+    const others = split ? split.others : query.filters;
+    const statusFilter = (f: SearchFilter) => f.type === "terms" && f.scope.entity === "record" && f.scope.property === "status";
+    return !(others.length > 1 || (others.length === 1 && !statusFilter(others[0]!)) || (!split && others.length === 0));
+  }
+
+  /**
+   * A query whose matches are not cached yet: the FTS part (the distinct matching seqs for the queue's
+   * total, the best rows by bm25 for a page in score order) computed on the text match threads
+   * (sqlite-text-pool.ts) while this thread answers other calls, then kept if the index did not change
+   * meanwhile; else (or without threads, or on a thread's error) the callers below compute it here.
+   * Concurrent searches of the same query wait for the same job.
+   */
+  private async prefetch(
+    key: string,
+    expression: string,
+    lo: number,
+    hi: number,
+    field: string | null,
+    seqs: boolean,
+    need: number,
+  ): Promise<void> {
+    const pool = textMatchPoolFor(this.db);
+    const raw = rawSqliteOf(this.db);
+    if (!pool || !raw || hi >= 2 ** 32) return;
+    const missing = await this.db.connection().execute(async () => {
+      const entry = this.matches(raw, key);
+      const wantSeqs = seqs && !entry.seqs;
+      const k = need > 0 ? firstK(need) : 0;
+      const wantRanked = k > 0 && (!entry.ranked || (!entry.ranked.complete && entry.ranked.k < k)) ? Math.max(k, RANKED_ROWS) : 0;
+      return { wantSeqs, wantRanked };
+    });
+    if (!missing.wantSeqs && missing.wantRanked === 0) return;
+    const job = { expression, lo: lo * 1024, hi: hi * 1024 + 1023, field, seqs: missing.wantSeqs, ranked: missing.wantRanked };
+    const jobKey = JSON.stringify(job);
+    let pending = this.inFlight.get(jobKey);
+    if (!pending) {
+      pending = pool.run(job).finally(() => this.inFlight.delete(jobKey));
+      this.inFlight.set(jobKey, pending);
+    }
+    let answer: MatchAnswer;
+    try {
+      answer = await pending;
+    } catch {
+      return; // computed on this thread instead
+    }
+    await this.db.connection().execute(async () => {
+      const entry = this.matches(raw, key);
+      if (!this.cacheVersion || !answer.version.equals(this.cacheVersion)) return; // the index moved: not adopted
+      if (answer.seqs && !entry.seqs) entry.seqs = answer.seqs;
+      const ranked = answer.ranked;
+      if (ranked && (!entry.ranked || (!entry.ranked.complete && entry.ranked.k < job.ranked)))
+        entry.ranked = { k: job.ranked, fr: ranked.fr, bm: ranked.bm, complete: ranked.fr.length < job.ranked };
+      this.adopted++;
+      this.account(entry);
+    });
+  }
+
   /**
    * Exact total of a text search whose filters are only a record status terms filter and/or response
    * status `pending` (the annotation queue's shape), on a dataset alone in its seq range: the distinct
@@ -241,8 +313,6 @@ export class SqliteText extends SqliteQueries {
     if (!raw) return null;
     const split = splitPending(query.filters);
     const others = split ? split.others : query.filters;
-    const statusFilter = (f: SearchFilter) => f.type === "terms" && f.scope.entity === "record" && f.scope.property === "status";
-    if (others.length > 1 || (others.length === 1 && !statusFilter(others[0]!)) || (!split && others.length === 0)) return null;
     if (split && query.userId === null && !(await this.answeredSetIsSmall(query.datasetId))) return null;
     // The connection itself (no transaction of another request in progress), read synchronously.
     return this.db.connection().execute(async () => {

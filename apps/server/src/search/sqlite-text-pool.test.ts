@@ -1,0 +1,124 @@
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openEmbeddedStore, type Store } from "../db/database.js";
+import { indexRecordTexts } from "../records/ingest.js";
+import type { SearchQuery } from "./search-port.js";
+import { seedSearchData } from "./search-port.suite.js";
+import { SqliteSearch } from "./sqlite-search.js";
+import { textMatchPoolFor } from "./sqlite-text-pool.js";
+import { SqliteText } from "./sqlite-text.js";
+
+/**
+ * Text searches not cached yet take their FTS part from the text match threads (sqlite-text-pool.ts):
+ * the hits, scores, order and totals must be exactly those of the request thread's own path, before
+ * and after records are added, changed, deleted or answered, and when the threads are gone.
+ */
+describe("SQLite text search on the text match threads", () => {
+  let dir: string;
+  let store: Store;
+  let data: Awaited<ReturnType<typeof seedSearchData>>;
+  const ts = "2024-01-01T00:00:00";
+  const words = ["alpha", "beta", "gamma", "alpha beta", "filler", "alp*"];
+
+  const insert = async (text: string) => {
+    const id = randomUUID();
+    await store.db
+      .insertInto("records")
+      .values({
+        id,
+        dataset_id: data.ids.ds,
+        external_id: `r-${id}`,
+        fields: JSON.stringify({ text, context: `${text} context` }),
+        metadata: null,
+        status: "pending",
+        inserted_at: ts,
+        updated_at: ts,
+      })
+      .execute();
+    await indexRecordTexts(store.db);
+    return id;
+  };
+  const queue = (q: string, offset = 0, limit = 10, sorted = false): SearchQuery => ({
+    datasetId: data.ids.ds,
+    userId: data.ids.u1,
+    text: { q, field: null },
+    vector: null,
+    sort: sorted ? [{ scope: { entity: "record", property: "inserted_at" }, order: "desc" }] : [],
+    offset,
+    limit,
+    filters: [
+      { type: "terms", scope: { entity: "response_status" }, values: ["pending"] },
+      { type: "terms", scope: { entity: "record", property: "status" }, values: ["pending"] },
+    ],
+  });
+  /** Every query, by a new adapter on the threads (nothing cached) and by the request thread's path. */
+  const same = async () => {
+    const text = new SqliteText(store.db, { fewMatches: -1 });
+    const answered = textMatchPoolFor(store.db)!.answered;
+    for (const q of words)
+      for (const query of [queue(q), queue(q, 3, 5), queue(q, 0, 200), queue(q, 0, 10, true)]) {
+        const expected = await new SqliteSearch(store.db, { fewMatches: -1, offThread: false }).search(query);
+        expect(await text.textSearch(query, query.text!)).toEqual(expected);
+        expect(await new SqliteSearch(store.db).search(query)).toEqual(
+          await new SqliteSearch(store.db, { offThread: false }).search(query),
+        );
+      }
+    return { adopted: text.adopted, jobs: textMatchPoolFor(store.db)!.answered - answered };
+  };
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "tessera-text-pool-"));
+    store = await openEmbeddedStore(dir);
+    data = await seedSearchData(store);
+    for (let i = 0; i < 150; i++) await insert(`${words[i % 3]} ${i % 5 === 0 ? words[(i + 1) % 3] : "filler"} word ${i}`);
+  }, 60_000);
+  afterAll(async () => {
+    await store?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("answers as the request thread does, from the threads' matches", async () => {
+    const { adopted, jobs } = await same();
+    expect(jobs).toBeGreaterThan(0);
+    expect(adopted).toBeGreaterThan(0);
+  });
+
+  it("answers as the request thread does after records are added, changed, deleted and answered", async () => {
+    await insert("alpha newcomer");
+    expect((await same()).adopted).toBeGreaterThan(0);
+    const first = (await new SqliteSearch(store.db, { offThread: false }).search(queue("alpha"))).hits[0]!.recordId;
+    await store.db.deleteFrom("records").where("id", "=", first).execute();
+    await indexRecordTexts(store.db);
+    expect((await same()).adopted).toBeGreaterThan(0);
+    const second = (await new SqliteSearch(store.db, { offThread: false }).search(queue("beta"))).hits[0]!.recordId;
+    await store.db
+      .updateTable("records")
+      .set({ fields: JSON.stringify({ text: "gamma only now" }) })
+      .where("id", "=", second)
+      .execute();
+    await indexRecordTexts(store.db);
+    await store.db
+      .insertInto("responses")
+      .values({
+        id: randomUUID(),
+        record_id: second,
+        user_id: data.ids.u1,
+        status: "submitted",
+        values: "{}",
+        inserted_at: ts,
+        updated_at: ts,
+      })
+      .execute();
+    expect((await same()).adopted).toBeGreaterThan(0);
+  });
+
+  it("computes on the request thread when the threads are gone", async () => {
+    await textMatchPoolFor(store.db)!.close();
+    const { adopted, jobs } = await same();
+    expect(jobs).toBe(0);
+    expect(adopted).toBe(0);
+  });
+});

@@ -1,0 +1,194 @@
+import { createRequire } from "node:module";
+import { availableParallelism } from "node:os";
+import { Worker } from "node:worker_threads";
+import type { Kysely } from "kysely";
+import type { DB } from "../db/schema.js";
+
+/**
+ * The FTS part of a text search that is not cached yet (a word never asked before), computed on
+ * threads of their own with read-only connections (WAL: readers do not wait for the writer), so that
+ * the request thread stays free for everyone else's calls and a second core does the work. At 1M
+ * records, a word in 80% of them costs ~150 ms to list its matching records and ~380 ms for FTS5 to
+ * score every match with bm25 (docs/performance.md): on the request thread, every other annotator's
+ * call waited behind it.
+ *
+ * A job reads, in one read transaction, the index's version (the blocks sqlite-text.ts versions its
+ * cache with), the distinct matching seqs and the best `limit` FTS rows by bm25, with the same SQL as
+ * the request thread's path. The caller adopts the answer only if the version is still the current one
+ * (sqlite-text.ts); otherwise it computes on its own connection as before. So the answers are the same.
+ */
+export interface MatchJob {
+  expression: string;
+  /** FTS rowid range (seq * 1024 .. seq * 1024 + 1023 of the dataset's first and last record). */
+  lo: number;
+  hi: number;
+  field: string | null;
+  /** Distinct matching seqs wanted (the queue's total). */
+  seqs: boolean;
+  /** Best FTS rows by bm25 wanted (0: none). */
+  ranked: number;
+}
+
+export interface MatchAnswer {
+  version: Buffer;
+  seqs: Uint32Array | null;
+  ranked: { fr: Float64Array; bm: Float64Array } | null;
+}
+
+/** Worker code (CommonJS, evaluated: the server is bundled into one file; as text-index.ts). */
+const source = `
+const { parentPort, workerData } = require("node:worker_threads");
+const SQLite = require(workerData.module);
+const db = new SQLite(workerData.mainFile, { readonly: true, fileMustExist: true });
+db.pragma("busy_timeout = 5000");
+db.prepare("ATTACH DATABASE ? AS fts").run(workerData.ftsFile);
+const version = db.prepare("SELECT block FROM fts.records_fts_data WHERE id IN (1, 10) ORDER BY id").pluck();
+const begin = db.prepare("BEGIN"), commit = db.prepare("COMMIT");
+const statements = new Map();
+const prepared = (sql) => {
+  let s = statements.get(sql);
+  if (!s) { s = db.prepare(sql); statements.set(sql, s); }
+  return s;
+};
+parentPort.on("message", (job) => {
+  if (job.type === "close") { db.close(); process.exit(0); }
+  try {
+    const where = "records_fts WHERE records_fts MATCH ? AND rowid BETWEEN ? AND ?" + (job.field !== null ? " AND field = ?" : "");
+    const params = [job.expression, job.lo, job.hi, ...(job.field !== null ? [job.field] : [])];
+    begin.run();
+    let blocks, seqs = null, fr = null, bm = null;
+    try {
+      blocks = version.all();
+      if (job.seqs) {
+        const rows = prepared("SELECT rowid >> 10 FROM " + where + " ORDER BY rowid").pluck().all(...params);
+        let n = 0;
+        for (const seq of rows) if (n === 0 || seq !== rows[n - 1]) rows[n++] = seq;
+        seqs = new Uint32Array(n);
+        for (let i = 0; i < n; i++) seqs[i] = rows[i];
+      }
+      if (job.ranked > 0) {
+        const rows = prepared("SELECT rowid AS fr, bm25(records_fts) AS bm FROM " + where + " ORDER BY bm, rowid LIMIT ?").raw().all(...params, job.ranked);
+        fr = Float64Array.from(rows, (r) => r[0]);
+        bm = Float64Array.from(rows, (r) => r[1]);
+      }
+    } finally {
+      commit.run();
+    }
+    const v = Buffer.concat(blocks);
+    const buffer = new Uint8Array(v.length);
+    buffer.set(v);
+    const transfer = [buffer.buffer, ...(seqs ? [seqs.buffer] : []), ...(fr ? [fr.buffer, bm.buffer] : [])];
+    parentPort.postMessage({ id: job.id, version: buffer, seqs, fr, bm }, transfer);
+  } catch (error) {
+    parentPort.postMessage({ id: job.id, error: String(error && error.message || error) });
+  }
+});
+`;
+
+interface Reply {
+  id: number;
+  error?: string;
+  version?: Uint8Array;
+  seqs?: Uint32Array | null;
+  fr?: Float64Array | null;
+  bm?: Float64Array | null;
+}
+
+interface Thread {
+  worker: Worker;
+  busy: number;
+}
+
+/** Threads answering MatchJobs (lazily started, at most one per core); jobs go to the least busy one. */
+export class TextMatchPool {
+  private threads: Thread[] = [];
+  private nextId = 1;
+  private readonly waiting = new Map<number, { thread: Thread; resolve: (a: MatchAnswer) => void; reject: (e: Error) => void }>();
+  private closed = false;
+  /** Jobs answered (tests, diagnostics). */
+  answered = 0;
+
+  /** At most `size` threads (default: 2, or 1 on a single core; 0: none, the store registers no pool). */
+  readonly size: number;
+  constructor(
+    private readonly files: { mainFile: string; ftsFile: string },
+    size?: number,
+  ) {
+    this.size = size ?? Math.min(2, availableParallelism());
+  }
+
+  run(job: MatchJob): Promise<MatchAnswer> {
+    if (this.closed) return Promise.reject(new Error("the text match pool is closed"));
+    const thread = this.thread();
+    const id = this.nextId++;
+    thread.busy++;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { thread, resolve, reject });
+      thread.worker.postMessage({ ...job, id });
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const threads = this.threads;
+    this.threads = [];
+    await Promise.all(
+      threads.map(
+        (t) =>
+          new Promise<void>((resolve) => {
+            t.worker.once("exit", () => resolve());
+            t.worker.postMessage({ type: "close" });
+          }),
+      ),
+    );
+    for (const w of this.waiting.values()) w.reject(new Error("the text match pool is closed"));
+    this.waiting.clear();
+  }
+
+  private thread(): Thread {
+    const idle = this.threads.find((t) => t.busy === 0);
+    if (idle) return idle;
+    if (this.threads.length < this.size) return this.spawn();
+    return this.threads.reduce((a, b) => (b.busy < a.busy ? b : a));
+  }
+
+  private spawn(): Thread {
+    const module = createRequire(import.meta.url).resolve("better-sqlite3");
+    const worker = new Worker(source, { eval: true, workerData: { ...this.files, module } });
+    worker.unref();
+    const thread: Thread = { worker, busy: 0 };
+    worker.on("message", (m: Reply) => {
+      const w = this.waiting.get(m.id);
+      if (!w) return;
+      this.waiting.delete(m.id);
+      thread.busy--;
+      if (m.error !== undefined) return w.reject(new Error(`text match thread: ${m.error}`));
+      this.answered++;
+      w.resolve({
+        version: Buffer.from(m.version!.buffer, m.version!.byteOffset, m.version!.byteLength),
+        seqs: m.seqs ?? null,
+        ranked: m.fr && m.bm ? { fr: m.fr, bm: m.bm } : null,
+      });
+    });
+    worker.on("error", (error) => {
+      // The thread died: its jobs fail (their callers compute on their own connection); a new thread replaces it.
+      this.threads = this.threads.filter((t) => t !== thread);
+      for (const [id, w] of this.waiting)
+        if (w.thread === thread) {
+          this.waiting.delete(id);
+          w.reject(error);
+        }
+    });
+    this.threads.push(thread);
+    return thread;
+  }
+}
+
+const pools = new WeakMap<object, TextMatchPool>();
+/** The embedded store registers its pool (db/database.ts); null for other connections (tests on a bare database). */
+export function registerTextMatchPool(db: Kysely<DB>, pool: TextMatchPool): void {
+  pools.set(db, pool);
+}
+export function textMatchPoolFor(db: Kysely<DB>): TextMatchPool | null {
+  return pools.get(db) ?? null;
+}
