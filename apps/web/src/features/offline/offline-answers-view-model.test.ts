@@ -145,4 +145,50 @@ describe("OfflineAnswersViewModel", () => {
     expect(await outbox.list("u1")).toEqual([]);
     expect(await drafts.list("u1")).toEqual([]);
   });
+
+  it("says when the form's changes are on disk: 'keeping' until the latest change's write completed, 'failed' when it cannot be", async () => {
+    /** A drafts store whose writes wait until released, and fail while `broken`. */
+    class HeldDrafts extends MemoryDrafts {
+      broken = false;
+      private readonly held: Array<() => void> = [];
+      override async change(...args: Parameters<MemoryDrafts["change"]>) {
+        await new Promise<void>((release) => this.held.push(release));
+        if (this.broken) throw new Error("QuotaExceededError");
+        return super.change(...args);
+      }
+      release() {
+        for (const r of this.held.splice(0)) r();
+      }
+    }
+    const drafts = new HeldDrafts();
+    const { offline } = testOfflineAnswers(new FakeAnswerServer("u1"), { drafts });
+    await flush();
+    expect(offline.formKept).toBe("kept");
+    const r = record(1);
+    void offline.keep(r);
+    await flush(); // the first write is under way
+    r.question("sentiment")?.answer.set("negative");
+    void offline.keep(r); // waits behind it
+    expect(offline.formKept).toBe("keeping");
+    drafts.release();
+    await flush();
+    expect(offline.formKept).toBe("keeping"); // the first write is done, the latest change is not on disk yet
+    await flush();
+    drafts.release();
+    await flush();
+    expect(offline.formKept).toBe("kept");
+    expect(JSON.parse((await drafts.get("u1", r.id))!.answers["sentiment"]!)).toBe("negative");
+    drafts.broken = true;
+    void offline.keep(r);
+    await flush();
+    drafts.release();
+    await flush();
+    expect(offline.formKept).toBe("failed");
+    drafts.broken = false;
+    void offline.keep(r);
+    await flush();
+    drafts.release();
+    await flush();
+    expect(offline.formKept).toBe("kept");
+  });
 });

@@ -87,12 +87,17 @@ export class OfflineAnswersViewModel {
   restored = new Set<string>();
   /** Sign-out was asked for while work is only on this device: what, until the user decides. */
   signOutPrompt: UnsentWork | null = null;
+  /** Form changes asked to be kept that are not on this device's disk yet (their transaction has not committed). */
+  private keepsOutstanding = 0;
+  /** The last keep failed: this browser cannot keep work (no IndexedDB, a private window, quota, a stuck database). */
+  keepFailed = false;
   private signedOut: (() => void) | null = null;
 
   private readonly waiters = new Map<number, Waiter[]>();
   private readonly delivered = new Set<(recordId: string, response: RecordResponse) => void>();
   private serial: Promise<unknown> = Promise.resolve();
-  private readonly keeping = new Set<string>();
+  /** Records whose keep waits in line, with the number of changes it will cover. */
+  private readonly keeping = new Map<string, number>();
   private draining: Promise<void> | null = null;
   private again = false;
   private timer: unknown = null;
@@ -103,7 +108,7 @@ export class OfflineAnswersViewModel {
     private readonly env: OfflineEnvironment,
   ) {
     this.online = env.isOnline();
-    makeObservable<OfflineAnswersViewModel, "setEntries">(this, {
+    makeObservable<OfflineAnswersViewModel, "setEntries" | "keepsOutstanding">(this, {
       userId: observable,
       entries: observableRef,
       online: observable,
@@ -115,6 +120,9 @@ export class OfflineAnswersViewModel {
       setEntries: action,
       markRestored: action,
       signOutPrompt: observableRef,
+      keepsOutstanding: observable,
+      keepFailed: observable,
+      formKept: computed,
       cancelSignOut: action,
     });
     this.stops.push(
@@ -212,17 +220,45 @@ export class OfflineAnswersViewModel {
     return delivered;
   }
 
+  /**
+   * Whether the form changes made so far are on this device's disk: "kept" once the transaction of the latest
+   * change has committed (a crash from then on loses nothing), "keeping" before, "failed" when this browser
+   * cannot keep them.
+   */
+  get formKept(): "kept" | "keeping" | "failed" {
+    if (this.keepsOutstanding > 0) return "keeping";
+    return this.keepFailed ? "failed" : "kept";
+  }
+
   /** Keeps the record's form on this device (each change); forgets it when the form is back to the server's. */
   keep(record: DatasetRecord): Promise<void> {
     const userId = this.userId;
     if (!userId) return Promise.resolve();
+    runInAction(() => {
+      this.keepsOutstanding++;
+    });
     // a keep of this record already waiting in line will read the latest form when it runs
-    if (this.keeping.has(record.id)) return this.serial.then(() => undefined);
-    this.keeping.add(record.id);
+    const waiting = this.keeping.get(record.id);
+    if (waiting !== undefined) {
+      this.keeping.set(record.id, waiting + 1);
+      return this.serial.then(() => undefined);
+    }
+    this.keeping.set(record.id, 1);
     return this.inOrder(async () => {
+      // this run reads the form as it is now: it covers every change of the record asked so far
+      const covers = this.keeping.get(record.id) ?? 1;
       this.keeping.delete(record.id);
-      await this.useCases.keepForm.execute(userId, record);
-    }).catch(() => undefined);
+      let failed = false;
+      try {
+        await this.useCases.keepForm.execute(userId, record);
+      } catch {
+        failed = true;
+      }
+      runInAction(() => {
+        this.keepsOutstanding -= covers;
+        this.keepFailed = failed;
+      });
+    });
   }
 
   /** Puts a kept form back into a record being shown. Resolves true when the form now holds unsent work. */

@@ -8,6 +8,8 @@ const offline = {
   status: "Auf diesem Gerät gespeicherte Antworten",
   restored: "Aus diesem Browser wiederhergestellt: Dieses Formular enthält Arbeit, die noch nicht gesendet wurde.",
   queued: "Auf diesem Gerät gespeichert, wird gesendet, sobald die Verbindung zurück ist",
+  formKept: "Ihre Änderungen sind in diesem Browser gesichert",
+  formNotKept: "Dieser Browser kann Ihre Änderungen nicht sichern: Senden Sie sie, bevor Sie die Seite schließen.",
   bulkQueued_one:
     "Keine Verbindung: {{count}} Antwort ist auf diesem Gerät gespeichert und wird gesendet, sobald die Verbindung zurück ist.",
   bulkQueued_other:
