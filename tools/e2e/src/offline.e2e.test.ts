@@ -328,6 +328,36 @@ describe("offline answers in real Chromium", () => {
     await context.close();
   }, 180_000);
 
+  it("a server answering 429 with Retry-After is not asked again before that time; then the answer lands once", async () => {
+    const context = await browser.newContext({ locale: "en-US", viewport: { width: 1400, height: 1000 } });
+    const page = await signedInPage(context, app);
+    let busy = true;
+    const attempts: number[] = [];
+    await page.route(/\/api\/v1\/(records\/[^/]+\/responses|responses\/[^/]+)$/, async (route) => {
+      if (busy) {
+        attempts.push(Date.now());
+        await route.fulfill({
+          status: 429,
+          headers: { "Retry-After": "3" },
+          contentType: "application/json",
+          body: JSON.stringify({ detail: "Too Many Requests" }),
+        });
+      } else await route.continue();
+    });
+    const writes = countWrites(page);
+    await openAnnotation(page);
+    const [given] = await submitInFocus(page, 1, /Positive/);
+    await page.locator('[data-outbox-waiting="1"]').waitFor();
+    await expect.poll(() => attempts.length, { timeout: 20_000 }).toBe(2);
+    // without Retry-After the first back-off is about 1 s
+    expect(attempts[1]! - attempts[0]!).toBeGreaterThanOrEqual(2900);
+    busy = false;
+    await expect.poll(async () => (await responses([given!])).size, { timeout: 20_000 }).toBe(1);
+    await page.locator("[data-outbox-waiting]").waitFor({ state: "detached" });
+    expect(writes.get(201)).toBe(1);
+    await context.close();
+  }, 120_000);
+
   it("a conflict from a second tab is shown with both answers; 'Keep mine' writes it over the other, once", async () => {
     const context: BrowserContext = await browser.newContext({ locale: "en-US", viewport: { width: 1400, height: 1000 } });
     const tabA = await signedInPage(context, app);

@@ -2,7 +2,7 @@ import type { RecordResponse } from "../entities/answer.js";
 import { RepositoryError, ErrorCode } from "../errors/error-codes.js";
 import type { FormDraft } from "../offline/form-draft.js";
 import type { OutboxEntry } from "../offline/outbox.js";
-import type { AnswerSyncRepository, FormDraftStore, OutboxStore } from "../offline/ports.js";
+import { RetryLaterError, type AnswerSyncRepository, type FormDraftStore, type OutboxStore } from "../offline/ports.js";
 import type { ResponsePayload } from "../ports/record-repository.js";
 
 /** In-memory outbox (the rules' tests; the IndexedDB adapter has its own). */
@@ -52,14 +52,17 @@ export class MemoryDrafts implements FormDraftStore {
 export class FakeAnswerServer implements AnswerSyncRepository {
   readonly responses = new Map<string, RecordResponse & { userId: string }>();
   readonly calls: string[] = [];
-  failures: Array<number | undefined> = [];
+  /** The next calls' failures: an HTTP status, undefined (network error), or a status with a `Retry-After` wait. */
+  failures: Array<number | undefined | { status: number; retryAfterMs: number }> = [];
   private n = 0;
   constructor(readonly userId = "u1") {}
 
   private fail(): void {
     if (this.failures.length === 0) return;
-    const status = this.failures.shift();
-    throw new RepositoryError(ErrorCode.ERROR_UPDATING_RECORD_RESPONSE, status);
+    const failure = this.failures.shift();
+    if (typeof failure === "object")
+      throw new RetryLaterError(ErrorCode.ERROR_UPDATING_RECORD_RESPONSE, failure.status, failure.retryAfterMs);
+    throw new RepositoryError(ErrorCode.ERROR_UPDATING_RECORD_RESPONSE, failure);
   }
   private stamp(): string {
     return `2026-01-01T00:00:${String(++this.n).padStart(2, "0")}`;

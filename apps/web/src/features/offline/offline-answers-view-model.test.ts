@@ -44,6 +44,20 @@ describe("OfflineAnswersViewModel", () => {
     expect(offline.waiting).toBe(0);
   });
 
+  it("waits as long as the server's Retry-After says (429 / 503), then the back-off again", async () => {
+    const server = new FakeAnswerServer("u1");
+    const { offline, env } = testOfflineAnswers(server);
+    server.failures = [{ status: 429, retryAfterMs: 12_000 }, 503];
+    const delivered = offline.send(record(1), "submitted");
+    await flush();
+    expect([...env.timers.values()].map((t) => t.ms)).toEqual([12_000]);
+    env.fireTimers();
+    await flush();
+    expect([...env.timers.values()].map((t) => t.ms)).toEqual([2000]); // no Retry-After: the back-off of a second failure
+    env.fireTimers();
+    expect((await delivered).recordId).toBe("r1");
+  });
+
   it("offline: nothing is attempted until the connection is back, then all is sent", async () => {
     const server = new FakeAnswerServer("u1");
     const { offline, env } = testOfflineAnswers(server);

@@ -350,7 +350,7 @@ export class OfflineAnswersViewModel {
       } else if (result.kind === "rejected") {
         this.settle(result.entry.seq, (w) => w.reject(new AnswerRefusedError(result.entry, result.status)));
       } else {
-        this.scheduleRetry(retryDelay(result.attempts, this.env.random()));
+        this.scheduleRetry(retryDelay(result.attempts, this.env.random(), result.retryAfterMs));
         return;
       }
     }
