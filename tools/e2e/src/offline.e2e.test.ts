@@ -358,6 +358,33 @@ describe("offline answers in real Chromium", () => {
     await context.close();
   }, 120_000);
 
+  it("a browser whose IndexedDB cannot be opened (private window): the annotator is told, and answers still reach the server", async () => {
+    const context = await browser.newContext({ locale: "en-US", viewport: { width: 1400, height: 1000 } });
+    // as in some private windows: every open fails
+    await context.addInitScript(() => {
+      IDBFactory.prototype.open = () => {
+        throw new DOMException("A mutation operation was attempted on a database that did not allow mutations.", "InvalidStateError");
+      };
+    });
+    const page = await signedInPage(context, app);
+    const writes = countWrites(page);
+    await openAnnotation(page);
+    await page.getByRole("alert").filter({ hasText: "This browser cannot keep your answers on this device" }).waitFor();
+    const record = (await shownRecord(page))!;
+    await page.getByRole("textbox", { name: "Comment" }).fill("sent without a disk");
+    await expect.poll(() => page.locator("section.form-panel").getAttribute("data-form-kept")).toBe("failed");
+    await page.getByRole("radio", { name: /Negative/ }).click();
+    await page.getByRole("button", { name: /Submit/ }).click();
+    await expect.poll(() => shownRecord(page)).not.toBe(record);
+    await expect
+      .poll(async () => (await responses([record])).get(record)?.values["comment"]?.value, { timeout: 20_000 })
+      .toBe("sent without a disk");
+    expect((await responses([record])).get(record)?.status).toBe("submitted");
+    await screenshot(page, "offline-storage-unavailable");
+    expect(writes.get(201)).toBe(1);
+    await context.close();
+  }, 120_000);
+
   it("a conflict from a second tab is shown with both answers; 'Keep mine' writes it over the other, once", async () => {
     const context: BrowserContext = await browser.newContext({ locale: "en-US", viewport: { width: 1400, height: 1000 } });
     const tabA = await signedInPage(context, app);

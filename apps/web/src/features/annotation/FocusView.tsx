@@ -84,11 +84,13 @@ export const FormFooter = observer(function FormFooter({ vm }: { vm: AnnotationV
             ? t("annotation.form.saving")
             : vm.saveState === "saved"
               ? t("annotation.form.saved")
-              : vm.formKept === "failed"
-                ? t("offline.formNotKept")
-                : record.isModified && vm.formKept === "kept"
-                  ? t("offline.formKept")
-                  : ""}
+              : !record.isModified
+                ? ""
+                : vm.formKept === "failed"
+                  ? t("offline.formNotKept")
+                  : vm.formKept === "kept"
+                    ? t("offline.formKept")
+                    : ""}
       </span>
       <button type="button" className="button button--ghost" onClick={() => vm.reset()} disabled={!record.isModified}>
         {t("annotation.form.reset")}

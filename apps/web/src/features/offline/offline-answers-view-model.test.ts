@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { DatasetRecord, type RecordResponse } from "@tessera/domain";
 import { FakeAnswerServer, MemoryDrafts, MemoryOutbox } from "@tessera/domain/testing";
 import { FIELDS, QUESTIONS, recordProps } from "../annotation/test-fixtures";
+import { FallbackFormDraftStore, FallbackOutboxStore, OfflineStorageState, OfflineStorageUnavailableError } from "@tessera/infrastructure";
 import { AnswerConflictError } from "./offline-answers-view-model";
 import { ManualOfflineEnvironment, testOfflineAnswers } from "./test-environment";
 
@@ -204,5 +205,22 @@ describe("OfflineAnswersViewModel", () => {
     drafts.release();
     await flush();
     expect(offline.formKept).toBe("kept");
+  });
+
+  it("a browser that cannot keep answers on disk: the page says so, the form is 'not kept', and answers still reach the server", async () => {
+    const broken = () => Promise.reject(new OfflineStorageUnavailableError("no IndexedDB"));
+    const disk = { list: broken, change: broken, clear: broken, get: broken };
+    const storage = new OfflineStorageState();
+    const outbox = new FallbackOutboxStore(disk, storage);
+    const drafts = new FallbackFormDraftStore(disk, storage);
+    const server = new FakeAnswerServer("u1");
+    const { offline } = testOfflineAnswers(server, { outbox, drafts, storage });
+    await flush();
+    expect(offline.storageUnavailable).toBe(true); // loading the user's outbox found out
+    const r = record(1);
+    await offline.keep(r);
+    expect(offline.formKept).toBe("failed");
+    expect((await offline.send(r, "submitted")).recordId).toBe("r1");
+    expect(server.responses.size).toBe(1);
   });
 });

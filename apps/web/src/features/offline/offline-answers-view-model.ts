@@ -45,6 +45,14 @@ export interface OfflineEnvironment {
   random(): number;
 }
 
+/** Whether this page keeps answers on disk (infrastructure's `OfflineStorageState`). */
+export interface OfflineStorageHealth {
+  readonly unavailable: boolean;
+  onChange(listener: () => void): () => void;
+}
+
+const ALWAYS_AVAILABLE: OfflineStorageHealth = { unavailable: false, onChange: () => () => undefined };
+
 /** A queued answer the server had a newer version of: the annotator chooses (see `resolve`). */
 export class AnswerConflictError extends Error {
   constructor(
@@ -91,6 +99,8 @@ export class OfflineAnswersViewModel {
   private keepsOutstanding = 0;
   /** The last keep failed: this browser cannot keep work (no IndexedDB, a private window, quota, a stuck database). */
   keepFailed = false;
+  /** This browser cannot keep answers on disk: they live in this page only (sent at once when online). */
+  storageUnavailable: boolean;
   private signedOut: (() => void) | null = null;
 
   private readonly waiters = new Map<number, Waiter[]>();
@@ -106,8 +116,10 @@ export class OfflineAnswersViewModel {
   constructor(
     private readonly useCases: OfflineAnswersUseCases,
     private readonly env: OfflineEnvironment,
+    storage: OfflineStorageHealth = ALWAYS_AVAILABLE,
   ) {
     this.online = env.isOnline();
+    this.storageUnavailable = storage.unavailable;
     makeObservable<OfflineAnswersViewModel, "setEntries" | "keepsOutstanding">(this, {
       userId: observable,
       entries: observableRef,
@@ -122,6 +134,7 @@ export class OfflineAnswersViewModel {
       signOutPrompt: observableRef,
       keepsOutstanding: observable,
       keepFailed: observable,
+      storageUnavailable: observable,
       formKept: computed,
       cancelSignOut: action,
     });
@@ -132,6 +145,13 @@ export class OfflineAnswersViewModel {
         });
         if (online) this.sendNow();
       }),
+    );
+    this.stops.push(
+      storage.onChange(() =>
+        runInAction(() => {
+          this.storageUnavailable = storage.unavailable;
+        }),
+      ),
     );
     this.stops.push(
       env.onNotice((userId) => {
@@ -227,7 +247,7 @@ export class OfflineAnswersViewModel {
    */
   get formKept(): "kept" | "keeping" | "failed" {
     if (this.keepsOutstanding > 0) return "keeping";
-    return this.keepFailed ? "failed" : "kept";
+    return this.keepFailed || this.storageUnavailable ? "failed" : "kept";
   }
 
   /** Keeps the record's form on this device (each change); forgets it when the form is back to the server's. */
