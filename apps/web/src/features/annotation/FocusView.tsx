@@ -88,9 +88,9 @@ export const FormFooter = observer(function FormFooter({ vm }: { vm: AnnotationV
                 ? ""
                 : vm.formKept === "failed"
                   ? t("offline.formNotKept")
-                  : vm.formKept === "kept"
-                    ? t("offline.formKept")
-                    : ""}
+                  : // also while the latest change is being written (a few ms): a live region that flickered at
+                    // every keystroke would be read out again and again; data-form-kept has the exact state
+                    t("offline.formKept")}
       </span>
       <button type="button" className="button button--ghost" onClick={() => vm.reset()} disabled={!record.isModified}>
         {t("annotation.form.reset")}
