@@ -169,8 +169,10 @@ describe("offline answers in real Chromium", () => {
   // stopped every later page from keeping forms (docs/offline-answers.md, "Crash safety").
   it("a typed answer survives a killed browser process: after a restart on the same profile it is back, marked as unsent", async () => {
     const profile = mkdtempSync(join(tmpdir(), "tessera-profile-"));
+    let firstPid: number | undefined;
     try {
       const first = await startChromium(profile);
+      firstPid = first.process.pid;
       const context = first.browser.contexts()[0]!;
       const page = await signedInPage(context, app);
       // a submitted record: its changes are not autosaved to the server (they would be kept there too), only here
@@ -237,6 +239,12 @@ describe("offline answers in real Chromium", () => {
         }
       }
     } finally {
+      // a test that failed before the crash leaves no browser behind
+      try {
+        if (firstPid) process.kill(-firstPid, "SIGKILL");
+      } catch {
+        /* already gone */
+      }
       rmSync(profile, { recursive: true, force: true });
     }
   }, 120_000);
