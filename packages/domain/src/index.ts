@@ -64,6 +64,7 @@ export * from "./use-cases/settings-extra/index.js";
 export * from "./offline/outbox.js";
 export * from "./offline/form-draft.js";
 export * from "./offline/ports.js";
+export * from "./offline/memory-stores.js";
 export * from "./use-cases/offline/index.js";
 export * from "./use-cases/reservations/index.js";
 export * from "./rules/answer-rules.js";

@@ -17,6 +17,7 @@ export * from "./http/failed-request-handler.js";
 export * from "./settings-extra-bindings.js";
 export * from "./offline-bindings.js";
 export * from "./offline/indexeddb-stores.js";
+export * from "./offline/fallback-stores.js";
 export * from "./offline/answer-sync-repository.js";
 export * from "./transfer-bindings.js";
 export * from "./review-bindings.js";

@@ -20,6 +20,7 @@ import { createHttpClient, type HttpClientOptions } from "./http/http-client.js"
 import type { HttpCache } from "./http/cache.js";
 import { HttpAnswerSyncRepository } from "./offline/answer-sync-repository.js";
 import { IndexedDbFormDraftStore, IndexedDbOutboxStore, OfflineDatabaseHandle } from "./offline/indexeddb-stores.js";
+import { FallbackFormDraftStore, FallbackOutboxStore, OfflineStorageState } from "./offline/fallback-stores.js";
 
 export interface OfflineOptions extends HttpClientOptions {
   /** The IndexedDB database name of offline answers (tests give each app its own). */
@@ -31,8 +32,11 @@ export function registerOffline(c: DependencyContainer, options: OfflineOptions,
   const single = <T>(token: InjectionToken<T>, make: (d: DependencyContainer) => T) =>
     c.register(token, { useFactory: instanceCachingFactory(make) });
   const handle = new OfflineDatabaseHandle(options.offlineDatabase);
-  single(OFFLINE_TOKENS.OutboxStore, () => new IndexedDbOutboxStore(handle));
-  single(OFFLINE_TOKENS.FormDraftStore, () => new IndexedDbFormDraftStore(handle));
+  // IndexedDB, or this page's memory when the browser cannot keep them (the annotator is told, see OfflineStorageState)
+  const state = new OfflineStorageState();
+  c.register(OfflineStorageState, { useValue: state });
+  single(OFFLINE_TOKENS.OutboxStore, () => new FallbackOutboxStore(new IndexedDbOutboxStore(handle), state));
+  single(OFFLINE_TOKENS.FormDraftStore, () => new FallbackFormDraftStore(new IndexedDbFormDraftStore(handle), state));
   // a quiet client: no failed-request toasts for answers that only have to wait
   single(
     OFFLINE_TOKENS.AnswerSyncRepository,

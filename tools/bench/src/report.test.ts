@@ -56,6 +56,7 @@ describe("markdown report, browser part", () => {
       browser: {
         firstRecordMs: [500],
         nextRecordMs: { count: 600, p50: 3, p95: 12, p99: 40, max: 80 },
+        keptMs: { count: 50, p50: 6, p95: 15, max: 30 },
         nextRecordPaintP50: 20,
         heapBaselineBytes: 10 * mib,
         heapFinalBytes: 10.5 * mib,
@@ -73,6 +74,7 @@ describe("markdown report, browser part", () => {
     });
     expect(md).toContain("| JS heap after GC, 100 warm-up records → 600 annotated | 10.0 MB → 10.5 MB (**+5%**) | < 10% |");
     expect(md).toContain("| JS heap after GC, from the 20th record | 8.0 MB → 10.5 MB (+31.3%) | |");
+    expect(md).toContain("| form change → kept on this device's disk (50 changes) | p50 6 ms, **p95 15 ms**, max 30 ms | < 1000 ms |");
     expect(md).toContain("JS 2.0 MB → 2.0 MB (**+2%**); code 5.0 MB → 5.4 MB; native 4.0 MB → 4.5 MB");
   });
 });

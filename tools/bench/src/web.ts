@@ -58,6 +58,11 @@ export interface BrowserResult {
   heapGrowthFromTieringPercent?: number;
   /** Heap snapshots at the baseline and at the end, split by what grows (see HeapComposition). */
   heapComposition?: { baseline: HeapComposition; final: HeapComposition; jsGrowthPercent: number };
+  /**
+   * A form change (a label clicked) → the form says it is on this device's disk (its IndexedDB transaction
+   * completed: what a crash from then on cannot lose, docs/offline-answers.md). Absent in older reports.
+   */
+  keptMs?: { count: number; p50: number; p95: number; max: number };
   stoppedEarly?: string;
 }
 export type BrowserOutcome = BrowserResult | { skipped: string };
@@ -109,7 +114,39 @@ declare global {
   interface Window {
     __benchFirstRecord?: number;
     __benchSubmit?: () => Promise<{ dom: number; paint: number }>;
+    __benchKeep?: () => Promise<number>;
   }
+}
+
+/** Runs in the page: clicks the first label the current record does not have and times until the form says it is kept on disk. */
+async function changeAndWaitKept(): Promise<number> {
+  const panel = document.querySelector(".form-panel");
+  if (!panel) throw new Error("no form on the page");
+  const option = document.querySelector<HTMLElement>('.form-panel [role="radio"][aria-checked="false"]');
+  if (!option) throw new Error("no label to change to");
+  const kept = () => panel.getAttribute("data-form-kept") === "kept";
+  const t0 = performance.now();
+  option.click();
+  if (panel.getAttribute("data-form-kept") === "failed") throw new Error("this browser cannot keep forms");
+  await new Promise<void>((resolve, reject) => {
+    // the click starts a write ('keeping'); the attribute turns 'kept' when its transaction completed
+    const seenKeeping = () => panel.getAttribute("data-form-kept") === "keeping";
+    let started = seenKeeping();
+    const observer = new MutationObserver(() => {
+      if (seenKeeping()) started = true;
+      else if (started && kept()) {
+        observer.disconnect();
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    observer.observe(panel, { attributes: true, attributeFilter: ["data-form-kept"] });
+    const timer = setTimeout(() => {
+      observer.disconnect();
+      reject(new Error("the form was not kept within 10 s"));
+    }, 10_000);
+  });
+  return performance.now() - t0;
 }
 
 /** Runs in the page: answers the current record if needed, clicks Submit and times until another record is in the DOM. */
@@ -219,6 +256,7 @@ export async function measureBrowser(options: BrowserOptions): Promise<BrowserOu
     // passed to page.evaluate is compiled in the page on every call, and 600 of them are V8 code
     // that the heap figure would count against the app.
     await context.addInitScript({ content: `window.__benchSubmit = ${submitAndWait.toString()};` });
+    await context.addInitScript({ content: `window.__benchKeep = ${changeAndWaitKept.toString()};` });
     const page = await context.newPage();
     page.on("pageerror", (error) => {
       pageErrors.push(error.message.split("\n")[0] ?? "");
@@ -245,6 +283,21 @@ export async function measureBrowser(options: BrowserOptions): Promise<BrowserOu
       if (at === null) return { skipped: "not measured: could not time the first record" };
       firstRecordMs.push(Math.round(at));
     }
+
+    // a form change → kept on disk, on the first record (its label changed back and forth)
+    const kept: number[] = [];
+    for (let i = 0; i < Math.min(50, options.records); i++) {
+      try {
+        kept.push((await page.evaluate("window.__benchKeep()")) as number);
+      } catch (error) {
+        return {
+          skipped: `not measured: keeping the form failed (${error instanceof Error ? error.message.split("\n")[0] : String(error)})`,
+        };
+      }
+    }
+    const keptSorted = [...kept].sort((a, b) => a - b);
+    const kq = (p: number) =>
+      Math.round(keptSorted[Math.min(keptSorted.length - 1, Math.max(0, Math.ceil(p * keptSorted.length) - 1))]! * 10) / 10;
 
     const warmup = options.warmup ?? Math.min(100, Math.max(1, Math.floor(options.records / 5)));
     const early = Math.min(20, warmup);
@@ -303,6 +356,7 @@ export async function measureBrowser(options: BrowserOptions): Promise<BrowserOu
           }
         : {}),
       annotated: dom.length,
+      ...(kept.length ? { keptMs: { count: kept.length, p50: kq(0.5), p95: kq(0.95), max: kq(1) } } : {}),
       ...(stoppedEarly ? { stoppedEarly } : {}),
     };
   } catch (error) {

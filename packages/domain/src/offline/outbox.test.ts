@@ -127,5 +127,10 @@ describe("outbox rules", () => {
     expect([1, 2, 3, 4].map((n) => retryDelay(n, 0))).toEqual([1000, 2000, 4000, 8000]);
     expect(retryDelay(20, 0)).toBe(30_000);
     expect(retryDelay(1, 0.999)).toBeLessThanOrEqual(1200);
+    // the server's Retry-After is the wait, within bounds
+    expect(retryDelay(1, 0.5, 7000)).toBe(7000);
+    expect(retryDelay(6, 0.5, 2000)).toBe(2000);
+    expect(retryDelay(1, 0.5, 0)).toBe(1000);
+    expect(retryDelay(1, 0.5, 86_400_000)).toBe(600_000);
   });
 });

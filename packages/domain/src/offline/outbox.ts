@@ -172,8 +172,17 @@ export function classifyFailure(status: number | undefined): SendFailure {
   return "rejected";
 }
 
-/** Back-off before the next attempt: 1 s, 2 s, 4 s ... up to 30 s, with up to 20 % jitter (`random` in [0, 1)). */
-export function retryDelay(attempts: number, random = 0.5): number {
+/** The shortest and longest wait a server's `Retry-After` may ask for: no hammering, and no outbox silenced for hours. */
+export const RETRY_AFTER_BOUNDS = { min: 1000, max: 10 * 60_000 } as const;
+
+/**
+ * Back-off before the next attempt: 1 s, 2 s, 4 s ... up to 30 s, with up to 20 % jitter (`random` in [0, 1)).
+ * When the server said when to come back (`retryAfterMs`, from `Retry-After`), that is the wait, within
+ * `RETRY_AFTER_BOUNDS`.
+ */
+export function retryDelay(attempts: number, random = 0.5, retryAfterMs?: number): number {
+  if (retryAfterMs !== undefined && Number.isFinite(retryAfterMs))
+    return Math.min(RETRY_AFTER_BOUNDS.max, Math.max(RETRY_AFTER_BOUNDS.min, Math.round(retryAfterMs)));
   const base = Math.min(30_000, 1000 * 2 ** Math.max(0, attempts - 1));
   return Math.round(base * (1 + 0.2 * random));
 }

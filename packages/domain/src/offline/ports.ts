@@ -2,6 +2,20 @@ import type { RecordResponse } from "../entities/answer.js";
 import type { ResponsePayload } from "../ports/record-repository.js";
 import type { FormDraft } from "./form-draft.js";
 import type { OutboxEntry } from "./outbox.js";
+import { RepositoryError, type ErrorCode } from "../errors/error-codes.js";
+
+/** A failure the server asked to retry later (503 or 429 with `Retry-After`): `retryAfterMs` is its delay. */
+export class RetryLaterError extends RepositoryError {
+  constructor(
+    code: ErrorCode,
+    status: number | undefined,
+    readonly retryAfterMs: number,
+    options?: { cause?: unknown },
+  ) {
+    super(code, status, options);
+    this.name = "RetryLaterError";
+  }
+}
 
 /** The outbox of each user on this device (IndexedDB in the browser). */
 export interface OutboxStore {
@@ -31,7 +45,7 @@ export interface FormDraftStore {
 
 /**
  * The server side of sending queued answers. Failures throw `RepositoryError` with the HTTP status
- * (none for a network error).
+ * (none for a network error), `RetryLaterError` when the server said when to come back (`Retry-After`).
  */
 export interface AnswerSyncRepository {
   /** POST /v1/records/{id}/responses (409 when the user already has one). */

@@ -1,48 +1,9 @@
 import type { RecordResponse } from "../entities/answer.js";
 import { RepositoryError, ErrorCode } from "../errors/error-codes.js";
-import type { FormDraft } from "../offline/form-draft.js";
-import type { OutboxEntry } from "../offline/outbox.js";
-import type { AnswerSyncRepository, FormDraftStore, OutboxStore } from "../offline/ports.js";
+import { RetryLaterError, type AnswerSyncRepository } from "../offline/ports.js";
 import type { ResponsePayload } from "../ports/record-repository.js";
 
-/** In-memory outbox (the rules' tests; the IndexedDB adapter has its own). */
-export class MemoryOutbox implements OutboxStore {
-  entries: OutboxEntry[] = [];
-  private mine(userId: string) {
-    return this.entries.filter((e) => e.userId === userId).sort((a, b) => a.seq - b.seq);
-  }
-  async list(userId: string) {
-    return this.mine(userId);
-  }
-  /** Read, change and write without a pause, like one IndexedDB read-write transaction. */
-  async change(userId: string, change: (entries: OutboxEntry[]) => OutboxEntry[]) {
-    const next = change(this.mine(userId));
-    this.entries = [...this.entries.filter((e) => e.userId !== userId), ...next];
-    return this.mine(userId);
-  }
-  async clear(userId: string) {
-    this.entries = this.entries.filter((e) => e.userId !== userId);
-  }
-}
-
-export class MemoryDrafts implements FormDraftStore {
-  readonly drafts = new Map<string, FormDraft>();
-  async get(userId: string, recordId: string) {
-    return this.drafts.get(`${userId}/${recordId}`) ?? null;
-  }
-  async change(userId: string, recordId: string, change: (draft: FormDraft | null) => FormDraft | null) {
-    const key = `${userId}/${recordId}`;
-    const next = change(this.drafts.get(key) ?? null);
-    if (next) this.drafts.set(key, next);
-    else this.drafts.delete(key);
-  }
-  async list(userId: string) {
-    return [...this.drafts.values()].filter((d) => d.userId === userId);
-  }
-  async clear(userId: string) {
-    for (const d of await this.list(userId)) this.drafts.delete(`${userId}/${d.recordId}`);
-  }
-}
+export { MemoryDrafts, MemoryOutbox } from "../offline/memory-stores.js";
 
 /**
  * A server holding one response per user and record, with the real endpoints' rules: create refuses a second
@@ -52,14 +13,17 @@ export class MemoryDrafts implements FormDraftStore {
 export class FakeAnswerServer implements AnswerSyncRepository {
   readonly responses = new Map<string, RecordResponse & { userId: string }>();
   readonly calls: string[] = [];
-  failures: Array<number | undefined> = [];
+  /** The next calls' failures: an HTTP status, undefined (network error), or a status with a `Retry-After` wait. */
+  failures: Array<number | undefined | { status: number; retryAfterMs: number }> = [];
   private n = 0;
   constructor(readonly userId = "u1") {}
 
   private fail(): void {
     if (this.failures.length === 0) return;
-    const status = this.failures.shift();
-    throw new RepositoryError(ErrorCode.ERROR_UPDATING_RECORD_RESPONSE, status);
+    const failure = this.failures.shift();
+    if (typeof failure === "object")
+      throw new RetryLaterError(ErrorCode.ERROR_UPDATING_RECORD_RESPONSE, failure.status, failure.retryAfterMs);
+    throw new RepositoryError(ErrorCode.ERROR_UPDATING_RECORD_RESPONSE, failure);
   }
   private stamp(): string {
     return `2026-01-01T00:00:${String(++this.n).padStart(2, "0")}`;

@@ -1,7 +1,13 @@
 import "fake-indexeddb/auto";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { enqueueAnswer, markSending, type AnswerInput, type FormDraft } from "@tessera/domain";
-import { IndexedDbFormDraftStore, IndexedDbOutboxStore, OfflineDatabaseHandle } from "./indexeddb-stores.js";
+import {
+  IndexedDbFormDraftStore,
+  IndexedDbOutboxStore,
+  OfflineDatabaseHandle,
+  OfflineStorageUnavailableError,
+  type FrozenPageWaker,
+} from "./indexeddb-stores.js";
 
 let n = 0;
 const fresh = () => new OfflineDatabaseHandle(`test-offline-${++n}`);
@@ -71,6 +77,76 @@ describe("the offline database", () => {
     const store = new IndexedDbOutboxStore(new OfflineDatabaseHandle(name));
     await store.change("u1", (es) => enqueueAnswer(es, input("u1", "r1")));
     expect(await store.list("u1")).toHaveLength(1);
+  });
+});
+
+/**
+ * A database of that name without the stores, held open by a connection that ignores 'versionchange': the
+ * handle's repair (an upgrade) waits for it without end, like an open queued behind a page that the browser
+ * froze in its back/forward cache in the middle of creating the database. `release` closes it (the eviction).
+ */
+async function heldOpen(name: string): Promise<{ release: () => void }> {
+  const db = await new Promise<IDBDatabase>((resolve) => {
+    const r = indexedDB.open(name, 1);
+    r.onsuccess = () => resolve(r.result);
+  });
+  return { release: () => db.close() };
+}
+
+const waker = (onWake: () => void = () => undefined): FrozenPageWaker & { listening: number; woken: number } => {
+  const w = {
+    listening: 0,
+    woken: 0,
+    listen: () => void w.listening++,
+    wake: () => {
+      w.woken++;
+      onWake();
+    },
+  };
+  return w;
+};
+
+describe("opening the offline database never hangs", () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it("an open that takes long wakes the app's frozen pages, and completes once the one holding it is gone", async () => {
+    const name = `test-offline-${++n}`;
+    const held = await heldOpen(name);
+    const w = waker(() => held.release());
+    const store = new IndexedDbFormDraftStore(new OfflineDatabaseHandle({ name, waker: w, wakeAfterMs: 20, timeoutMs: 5000 }));
+    await store.change("u1", "r1", () => draft("u1", "r1", "2026-01-01T00:00:01.000Z"));
+    expect(await store.get("u1", "r1")).not.toBeNull();
+    expect(w.listening).toBe(1); // this page too is one that another page's wake evicts when the browser froze it
+    expect(w.woken).toBe(1);
+  });
+
+  it("an open that does not complete fails with OfflineStorageUnavailableError after the timeout; the next use tries again", async () => {
+    const name = `test-offline-${++n}`;
+    const held = await heldOpen(name);
+    const w = waker();
+    const store = new IndexedDbFormDraftStore(new OfflineDatabaseHandle({ name, waker: w, wakeAfterMs: 10, timeoutMs: 150 }));
+    const write = () => store.change("u1", "r1", () => draft("u1", "r1", "2026-01-01T00:00:01.000Z"));
+    await expect(write()).rejects.toBeInstanceOf(OfflineStorageUnavailableError);
+    expect(w.woken).toBe(1);
+    held.release();
+    await write();
+    expect(await store.get("u1", "r1")).not.toBeNull();
+  });
+
+  it("a quick open wakes nobody", async () => {
+    const w = waker();
+    const store = new IndexedDbFormDraftStore(new OfflineDatabaseHandle({ name: `test-offline-${++n}`, waker: w, wakeAfterMs: 1000 }));
+    await store.change("u1", "r1", () => draft("u1", "r1", "2026-01-01T00:00:01.000Z"));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(w.woken).toBe(0);
+  });
+
+  it("without IndexedDB (some private windows) every use fails with OfflineStorageUnavailableError", async () => {
+    vi.stubGlobal("indexedDB", undefined);
+    const store = new IndexedDbOutboxStore(new OfflineDatabaseHandle({ name: `test-offline-${++n}`, waker: waker() }));
+    await expect(store.list("u1")).rejects.toBeInstanceOf(OfflineStorageUnavailableError);
   });
 });
 

@@ -30,17 +30,114 @@ export async function openOfflineDatabase(name = OFFLINE_DB_NAME): Promise<Offli
   return openDB<OfflineSchema>(name, version, { upgrade: createMissingStores });
 }
 
-/** One lazily opened database shared by the stores of a container. */
+/** The database could not be opened (no IndexedDB, a private window, quota, or an open that never completed). */
+export class OfflineStorageUnavailableError extends Error {
+  constructor(
+    message: string,
+    override readonly cause?: unknown,
+  ) {
+    super(message);
+    this.name = "OfflineStorageUnavailableError";
+  }
+}
+
+/** The channel on which every page of the app listens, so that a page can wake the app's pages held frozen by the browser. */
+export const OFFLINE_WAKE_CHANNEL = "tessera-offline-db";
+
+/**
+ * Evicts the app's pages that the browser keeps frozen in its back/forward cache. A page left (a full navigation,
+ * e.g. right after sign-in) while it was creating or upgrading the database is frozen with the upgrade still
+ * pending, and Chromium then queues every later open of that database behind it, without end (reproduced in
+ * Chromium 156: the next page's drafts were never written). A frozen page that gets a message on a
+ * BroadcastChannel it listens on is evicted instead, which ends its pending open.
+ */
+export interface FrozenPageWaker {
+  /** Makes this page one that a `wake` of another page evicts while it is frozen. */
+  listen(): void;
+  wake(): void;
+}
+
+export const broadcastChannelWaker = (channelName = OFFLINE_WAKE_CHANNEL): FrozenPageWaker => {
+  let listening: BroadcastChannel | null = null;
+  const unref = (channel: BroadcastChannel) => (channel as { unref?: () => void }).unref?.(); // Node: keeps no test process alive
+  return {
+    listen() {
+      if (listening || typeof BroadcastChannel === "undefined") return;
+      listening = new BroadcastChannel(channelName);
+      listening.onmessage = () => undefined;
+      unref(listening);
+    },
+    wake() {
+      if (typeof BroadcastChannel === "undefined") return;
+      const channel = new BroadcastChannel(channelName);
+      channel.postMessage("wake");
+      channel.close();
+    },
+  };
+};
+
+export interface OfflineDatabaseOptions {
+  name?: string;
+  waker?: FrozenPageWaker;
+  /** An open taking longer than this wakes the frozen pages of the app (ms). */
+  wakeAfterMs?: number;
+  /** An open taking longer than this fails with `OfflineStorageUnavailableError`; the next use tries again (ms). */
+  timeoutMs?: number;
+}
+
+/** One lazily opened database shared by the stores of a container; an open never hangs (see `FrozenPageWaker`). */
 export class OfflineDatabaseHandle {
   private db: Promise<OfflineDatabase> | null = null;
-  constructor(private readonly name = OFFLINE_DB_NAME) {}
+  private readonly name: string;
+  private readonly waker: FrozenPageWaker;
+  private readonly wakeAfterMs: number;
+  private readonly timeoutMs: number;
+
+  constructor(options: OfflineDatabaseOptions | string = {}) {
+    const o = typeof options === "string" ? { name: options } : options;
+    this.name = o.name ?? OFFLINE_DB_NAME;
+    this.waker = o.waker ?? broadcastChannelWaker();
+    this.wakeAfterMs = o.wakeAfterMs ?? 250;
+    this.timeoutMs = o.timeoutMs ?? 8000;
+  }
+
   get(): Promise<OfflineDatabase> {
-    // a failed open (blocked, aborted by another page, quota) is tried again on the next use, not kept
-    this.db ??= openOfflineDatabase(this.name).catch((error: unknown) => {
+    // a failed open (blocked, aborted by another page, quota, too slow) is tried again on the next use, not kept
+    this.db ??= this.open().catch((error: unknown) => {
       this.db = null;
-      throw error;
+      throw error instanceof OfflineStorageUnavailableError
+        ? error
+        : new OfflineStorageUnavailableError("the offline database cannot be opened", error);
     });
     return this.db;
+  }
+
+  private open(): Promise<OfflineDatabase> {
+    if (typeof indexedDB === "undefined") return Promise.reject(new OfflineStorageUnavailableError("this browser has no IndexedDB"));
+    this.waker.listen();
+    const opening = openOfflineDatabase(this.name);
+    return new Promise<OfflineDatabase>((resolve, reject) => {
+      let settled = false;
+      const wake = setTimeout(() => this.waker.wake(), this.wakeAfterMs);
+      const giveUp = setTimeout(() => {
+        settled = true;
+        reject(new OfflineStorageUnavailableError(`the offline database did not open within ${this.timeoutMs} ms`));
+      }, this.timeoutMs);
+      opening.then(
+        (db) => {
+          clearTimeout(wake);
+          clearTimeout(giveUp);
+          if (settled)
+            db.close(); // given up on: the next use opens its own
+          else resolve(db);
+        },
+        (error: unknown) => {
+          clearTimeout(wake);
+          clearTimeout(giveUp);
+          if (!settled) reject(error as Error);
+        },
+      );
+    });
   }
 }
 

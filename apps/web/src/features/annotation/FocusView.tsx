@@ -48,6 +48,7 @@ export const FocusView = observer(function FocusView({ vm, settings }: { vm: Ann
         <section
           className={`form-panel form-panel--${record.status}${vm.saveState === "saving" ? " form-panel--saving" : ""}`}
           aria-label={t("annotation.form.label")}
+          data-form-kept={vm.formKept}
           ref={formRef}
         >
           {vm.restoredWork && (
@@ -83,7 +84,13 @@ export const FormFooter = observer(function FormFooter({ vm }: { vm: AnnotationV
             ? t("annotation.form.saving")
             : vm.saveState === "saved"
               ? t("annotation.form.saved")
-              : ""}
+              : !record.isModified
+                ? ""
+                : vm.formKept === "failed"
+                  ? t("offline.formNotKept")
+                  : // also while the latest change is being written (a few ms): a live region that flickered at
+                    // every keystroke would be read out again and again; data-form-kept has the exact state
+                    t("offline.formKept")}
       </span>
       <button type="button" className="button button--ghost" onClick={() => vm.reset()} disabled={!record.isModified}>
         {t("annotation.form.reset")}

@@ -36,6 +36,8 @@ export interface AnswerOutbox {
   restore(record: DatasetRecord): Promise<boolean>;
   holdsRestoredWork(record: DatasetRecord): boolean;
   isQueued(recordId: string): boolean;
+  /** Whether the form changes so far are on this device's disk ("kept"), on their way ("keeping"), or cannot be kept ("failed"). */
+  readonly formKept: "kept" | "keeping" | "failed";
   onDelivered(listener: (recordId: string, response: RecordResponse) => void): () => void;
 }
 
@@ -217,6 +219,11 @@ export class AnnotationViewModel {
     void this.form.version;
     const r = this.current;
     return !!r && this.useCases.answers.holdsRestoredWork(r);
+  }
+
+  /** Whether the form changes so far are on this device's disk (see `AnswerOutbox.formKept`). */
+  get formKept(): "kept" | "keeping" | "failed" {
+    return this.useCases.answers.formKept;
   }
 
   /** The record's answer is kept on this device, waiting to be sent. */

@@ -8,7 +8,13 @@ export const OutboxStatus = observer(function OutboxStatus() {
   const { t } = useTranslation();
   const offline = useOfflineAnswers();
   const choices = offline.conflicts.length + offline.refused.length;
-  if (!offline.userId || (offline.waiting === 0 && choices === 0)) return null;
+  if (!offline.userId) return null;
+  const unavailable = offline.storageUnavailable && (
+    <p className="outbox-status outbox-status--unavailable" role="alert" data-offline-storage="unavailable">
+      {t("offline.storageUnavailable")}
+    </p>
+  );
+  if (offline.waiting === 0 && choices === 0) return unavailable || null;
   return (
     <div
       className="outbox-status"
@@ -17,6 +23,7 @@ export const OutboxStatus = observer(function OutboxStatus() {
       data-outbox-waiting={offline.waiting}
       data-outbox-choices={choices}
     >
+      {unavailable}
       {offline.waiting > 0 && <span className="outbox-status__count">{t("offline.waiting", { count: offline.waiting })}</span>}
       {choices > 0 && <span className="outbox-status__choices">{t("offline.choices", { count: choices })}</span>}
       {offline.waiting > 0 && offline.online && (

@@ -9,6 +9,7 @@ import {
   RestoreFormDraftUseCase,
   SendNextAnswerUseCase,
 } from "@tessera/domain";
+import { OfflineStorageState } from "@tessera/infrastructure";
 import { OfflineAnswersViewModel, type OfflineEnvironment } from "./offline-answers-view-model";
 import { browserOfflineEnvironment } from "./browser-environment";
 
@@ -29,5 +30,6 @@ export function createOfflineAnswers(
       clear: container.resolve(ClearOfflineAnswersUseCase),
     },
     env,
+    container.isRegistered(OfflineStorageState) ? container.resolve(OfflineStorageState) : undefined,
   );
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { DatasetRecord, type RecordResponse } from "@tessera/domain";
 import { FakeAnswerServer, MemoryDrafts, MemoryOutbox } from "@tessera/domain/testing";
 import { FIELDS, QUESTIONS, recordProps } from "../annotation/test-fixtures";
+import { FallbackFormDraftStore, FallbackOutboxStore, OfflineStorageState, OfflineStorageUnavailableError } from "@tessera/infrastructure";
 import { AnswerConflictError } from "./offline-answers-view-model";
 import { ManualOfflineEnvironment, testOfflineAnswers } from "./test-environment";
 
@@ -42,6 +43,20 @@ describe("OfflineAnswersViewModel", () => {
     ]);
     expect(server.responses.size).toBe(5);
     expect(offline.waiting).toBe(0);
+  });
+
+  it("waits as long as the server's Retry-After says (429 / 503), then the back-off again", async () => {
+    const server = new FakeAnswerServer("u1");
+    const { offline, env } = testOfflineAnswers(server);
+    server.failures = [{ status: 429, retryAfterMs: 12_000 }, 503];
+    const delivered = offline.send(record(1), "submitted");
+    await flush();
+    expect([...env.timers.values()].map((t) => t.ms)).toEqual([12_000]);
+    env.fireTimers();
+    await flush();
+    expect([...env.timers.values()].map((t) => t.ms)).toEqual([2000]); // no Retry-After: the back-off of a second failure
+    env.fireTimers();
+    expect((await delivered).recordId).toBe("r1");
   });
 
   it("offline: nothing is attempted until the connection is back, then all is sent", async () => {
@@ -144,5 +159,68 @@ describe("OfflineAnswersViewModel", () => {
     expect(signedOut).toBe(2);
     expect(await outbox.list("u1")).toEqual([]);
     expect(await drafts.list("u1")).toEqual([]);
+  });
+
+  it("says when the form's changes are on disk: 'keeping' until the latest change's write completed, 'failed' when it cannot be", async () => {
+    /** A drafts store whose writes wait until released, and fail while `broken`. */
+    class HeldDrafts extends MemoryDrafts {
+      broken = false;
+      private readonly held: Array<() => void> = [];
+      override async change(...args: Parameters<MemoryDrafts["change"]>) {
+        await new Promise<void>((release) => this.held.push(release));
+        if (this.broken) throw new Error("QuotaExceededError");
+        return super.change(...args);
+      }
+      release() {
+        for (const r of this.held.splice(0)) r();
+      }
+    }
+    const drafts = new HeldDrafts();
+    const { offline } = testOfflineAnswers(new FakeAnswerServer("u1"), { drafts });
+    await flush();
+    expect(offline.formKept).toBe("kept");
+    const r = record(1);
+    void offline.keep(r);
+    await flush(); // the first write is under way
+    r.question("sentiment")?.answer.set("negative");
+    void offline.keep(r); // waits behind it
+    expect(offline.formKept).toBe("keeping");
+    drafts.release();
+    await flush();
+    expect(offline.formKept).toBe("keeping"); // the first write is done, the latest change is not on disk yet
+    await flush();
+    drafts.release();
+    await flush();
+    expect(offline.formKept).toBe("kept");
+    expect(JSON.parse((await drafts.get("u1", r.id))!.answers["sentiment"]!)).toBe("negative");
+    drafts.broken = true;
+    void offline.keep(r);
+    await flush();
+    drafts.release();
+    await flush();
+    expect(offline.formKept).toBe("failed");
+    drafts.broken = false;
+    void offline.keep(r);
+    await flush();
+    drafts.release();
+    await flush();
+    expect(offline.formKept).toBe("kept");
+  });
+
+  it("a browser that cannot keep answers on disk: the page says so, the form is 'not kept', and answers still reach the server", async () => {
+    const broken = () => Promise.reject(new OfflineStorageUnavailableError("no IndexedDB"));
+    const disk = { list: broken, change: broken, clear: broken, get: broken };
+    const storage = new OfflineStorageState();
+    const outbox = new FallbackOutboxStore(disk, storage);
+    const drafts = new FallbackFormDraftStore(disk, storage);
+    const server = new FakeAnswerServer("u1");
+    const { offline } = testOfflineAnswers(server, { outbox, drafts, storage });
+    await flush();
+    expect(offline.storageUnavailable).toBe(true); // loading the user's outbox found out
+    const r = record(1);
+    await offline.keep(r);
+    expect(offline.formKept).toBe("failed");
+    expect((await offline.send(r, "submitted")).recordId).toBe("r1");
+    expect(server.responses.size).toBe(1);
   });
 });

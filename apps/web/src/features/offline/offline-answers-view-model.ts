@@ -45,6 +45,14 @@ export interface OfflineEnvironment {
   random(): number;
 }
 
+/** Whether this page keeps answers on disk (infrastructure's `OfflineStorageState`). */
+export interface OfflineStorageHealth {
+  readonly unavailable: boolean;
+  onChange(listener: () => void): () => void;
+}
+
+const ALWAYS_AVAILABLE: OfflineStorageHealth = { unavailable: false, onChange: () => () => undefined };
+
 /** A queued answer the server had a newer version of: the annotator chooses (see `resolve`). */
 export class AnswerConflictError extends Error {
   constructor(
@@ -87,12 +95,19 @@ export class OfflineAnswersViewModel {
   restored = new Set<string>();
   /** Sign-out was asked for while work is only on this device: what, until the user decides. */
   signOutPrompt: UnsentWork | null = null;
+  /** Form changes asked to be kept that are not on this device's disk yet (their transaction has not committed). */
+  private keepsOutstanding = 0;
+  /** The last keep failed: this browser cannot keep work (no IndexedDB, a private window, quota, a stuck database). */
+  keepFailed = false;
+  /** This browser cannot keep answers on disk: they live in this page only (sent at once when online). */
+  storageUnavailable: boolean;
   private signedOut: (() => void) | null = null;
 
   private readonly waiters = new Map<number, Waiter[]>();
   private readonly delivered = new Set<(recordId: string, response: RecordResponse) => void>();
   private serial: Promise<unknown> = Promise.resolve();
-  private readonly keeping = new Set<string>();
+  /** Records whose keep waits in line, with the number of changes it will cover. */
+  private readonly keeping = new Map<string, number>();
   private draining: Promise<void> | null = null;
   private again = false;
   private timer: unknown = null;
@@ -101,9 +116,11 @@ export class OfflineAnswersViewModel {
   constructor(
     private readonly useCases: OfflineAnswersUseCases,
     private readonly env: OfflineEnvironment,
+    storage: OfflineStorageHealth = ALWAYS_AVAILABLE,
   ) {
     this.online = env.isOnline();
-    makeObservable<OfflineAnswersViewModel, "setEntries">(this, {
+    this.storageUnavailable = storage.unavailable;
+    makeObservable<OfflineAnswersViewModel, "setEntries" | "keepsOutstanding">(this, {
       userId: observable,
       entries: observableRef,
       online: observable,
@@ -115,6 +132,10 @@ export class OfflineAnswersViewModel {
       setEntries: action,
       markRestored: action,
       signOutPrompt: observableRef,
+      keepsOutstanding: observable,
+      keepFailed: observable,
+      storageUnavailable: observable,
+      formKept: computed,
       cancelSignOut: action,
     });
     this.stops.push(
@@ -124,6 +145,13 @@ export class OfflineAnswersViewModel {
         });
         if (online) this.sendNow();
       }),
+    );
+    this.stops.push(
+      storage.onChange(() =>
+        runInAction(() => {
+          this.storageUnavailable = storage.unavailable;
+        }),
+      ),
     );
     this.stops.push(
       env.onNotice((userId) => {
@@ -212,17 +240,45 @@ export class OfflineAnswersViewModel {
     return delivered;
   }
 
+  /**
+   * Whether the form changes made so far are on this device's disk: "kept" once the transaction of the latest
+   * change has committed (a crash from then on loses nothing), "keeping" before, "failed" when this browser
+   * cannot keep them.
+   */
+  get formKept(): "kept" | "keeping" | "failed" {
+    if (this.keepsOutstanding > 0) return "keeping";
+    return this.keepFailed || this.storageUnavailable ? "failed" : "kept";
+  }
+
   /** Keeps the record's form on this device (each change); forgets it when the form is back to the server's. */
   keep(record: DatasetRecord): Promise<void> {
     const userId = this.userId;
     if (!userId) return Promise.resolve();
+    runInAction(() => {
+      this.keepsOutstanding++;
+    });
     // a keep of this record already waiting in line will read the latest form when it runs
-    if (this.keeping.has(record.id)) return this.serial.then(() => undefined);
-    this.keeping.add(record.id);
+    const waiting = this.keeping.get(record.id);
+    if (waiting !== undefined) {
+      this.keeping.set(record.id, waiting + 1);
+      return this.serial.then(() => undefined);
+    }
+    this.keeping.set(record.id, 1);
     return this.inOrder(async () => {
+      // this run reads the form as it is now: it covers every change of the record asked so far
+      const covers = this.keeping.get(record.id) ?? 1;
       this.keeping.delete(record.id);
-      await this.useCases.keepForm.execute(userId, record);
-    }).catch(() => undefined);
+      let failed = false;
+      try {
+        await this.useCases.keepForm.execute(userId, record);
+      } catch {
+        failed = true;
+      }
+      runInAction(() => {
+        this.keepsOutstanding -= covers;
+        this.keepFailed = failed;
+      });
+    });
   }
 
   /** Puts a kept form back into a record being shown. Resolves true when the form now holds unsent work. */
@@ -314,7 +370,7 @@ export class OfflineAnswersViewModel {
       } else if (result.kind === "rejected") {
         this.settle(result.entry.seq, (w) => w.reject(new AnswerRefusedError(result.entry, result.status)));
       } else {
-        this.scheduleRetry(retryDelay(result.attempts, this.env.random()));
+        this.scheduleRetry(retryDelay(result.attempts, this.env.random(), result.retryAfterMs));
         return;
       }
     }

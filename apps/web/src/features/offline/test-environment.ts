@@ -12,7 +12,7 @@ import {
   type OutboxStore,
 } from "@tessera/domain";
 import { MemoryDrafts, MemoryOutbox } from "@tessera/domain/testing";
-import { OfflineAnswersViewModel, type OfflineEnvironment } from "./offline-answers-view-model";
+import { OfflineAnswersViewModel, type OfflineEnvironment, type OfflineStorageHealth } from "./offline-answers-view-model";
 
 /**
  * For tests: a browser stand-in that several view models ('tabs') can share: connectivity switched by hand, one
@@ -78,7 +78,13 @@ export class ManualOfflineEnvironment implements OfflineEnvironment {
 /** An offline-answers view model over in-memory stores (shared when given: another tab of the same browser). */
 export function testOfflineAnswers(
   sync: AnswerSyncRepository,
-  options: { env?: ManualOfflineEnvironment; outbox?: OutboxStore; drafts?: FormDraftStore; userId?: string } = {},
+  options: {
+    env?: ManualOfflineEnvironment;
+    outbox?: OutboxStore;
+    drafts?: FormDraftStore;
+    userId?: string;
+    storage?: OfflineStorageHealth;
+  } = {},
 ) {
   const env = options.env ?? new ManualOfflineEnvironment();
   const outbox = options.outbox ?? new MemoryOutbox();
@@ -96,6 +102,7 @@ export function testOfflineAnswers(
       clear: new ClearOfflineAnswersUseCase(outbox, drafts),
     },
     env,
+    options.storage,
   );
   void offline.setUser(options.userId ?? "u1");
   return { offline, env, outbox, drafts };

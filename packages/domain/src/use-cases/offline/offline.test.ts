@@ -45,6 +45,16 @@ async function drain(): Promise<string[]> {
 }
 
 describe("offline answers: queue, send, conflicts", () => {
+  it("a server that says when to come back (Retry-After) has its wait in the result; one that does not, none", async () => {
+    const r = record("r1");
+    r.question("label")?.answer.set("positive");
+    await queueAnswer.execute("u1", r, "submitted");
+    server.failures = [{ status: 503, retryAfterMs: 7000 }, 503];
+    expect(await send.execute("u1")).toMatchObject({ kind: "unreachable", attempts: 1, retryAfterMs: 7000 });
+    expect(await send.execute("u1")).not.toHaveProperty("retryAfterMs");
+    expect(await send.execute("u1")).toMatchObject({ kind: "sent" });
+  });
+
   it("queues 20 submits while unreachable and sends each exactly once, in order, when the server is back", async () => {
     const records = Array.from({ length: 20 }, (_, i) => record(`r${i + 1}`));
     for (const r of records) {

@@ -1,6 +1,6 @@
 import type { RecordResponse } from "../../entities/answer.js";
 import { RepositoryError } from "../../errors/error-codes.js";
-import type { AnswerSyncRepository, FormDraftStore, OutboxStore } from "../../offline/ports.js";
+import { RetryLaterError, type AnswerSyncRepository, type FormDraftStore, type OutboxStore } from "../../offline/ports.js";
 import {
   applyConflict,
   applyRejected,
@@ -19,7 +19,7 @@ import {
 export type SendResult = { entries: OutboxEntry[] } & (
   | { kind: "idle" }
   | { kind: "sent"; entry: OutboxEntry; response: RecordResponse }
-  | { kind: "unreachable"; entry: OutboxEntry; attempts: number }
+  | { kind: "unreachable"; entry: OutboxEntry; attempts: number; retryAfterMs?: number }
   | { kind: "conflict"; entry: OutboxEntry; server: RecordResponse | null }
   | { kind: "rejected"; entry: OutboxEntry; status: number }
 );
@@ -63,7 +63,7 @@ export class SendNextAnswerUseCase {
     } catch (error) {
       const status = statusOf(error);
       const failure = classifyFailure(status);
-      if (failure === "unreachable") return this.unreachable(entry);
+      if (failure === "unreachable") return this.unreachable(entry, error instanceof RetryLaterError ? error.retryAfterMs : undefined);
       if (failure === "rejected") {
         const after = await this.outbox.change(userId, (current) => applyRejected(current, entry.seq, status ?? 0));
         return { kind: "rejected", entry, status: status ?? 0, entries: after };
@@ -80,9 +80,9 @@ export class SendNextAnswerUseCase {
     }
   }
 
-  private async unreachable(entry: OutboxEntry): Promise<SendResult> {
+  private async unreachable(entry: OutboxEntry, retryAfterMs?: number): Promise<SendResult> {
     const entries = await this.outbox.change(entry.userId, (current) => applyUnreachable(current, entry.seq));
-    return { kind: "unreachable", entry, attempts: entry.attempts + 1, entries };
+    return { kind: "unreachable", entry, attempts: entry.attempts + 1, entries, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
   }
 
   /** Out of the queue; the record's kept form is forgotten when nothing was typed after it was queued, else it builds on the new response. */

@@ -8,6 +8,10 @@ const offline = {
   status: "Auf diesem Gerät gespeicherte Antworten",
   restored: "Aus diesem Browser wiederhergestellt: Dieses Formular enthält Arbeit, die noch nicht gesendet wurde.",
   queued: "Auf diesem Gerät gespeichert, wird gesendet, sobald die Verbindung zurück ist",
+  formKept: "Deine Änderungen sind in diesem Browser gesichert",
+  formNotKept: "Dieser Browser kann deine Änderungen nicht sichern: Sende sie, bevor du die Seite schließt.",
+  storageUnavailable:
+    "Dieser Browser kann deine Antworten nicht auf diesem Gerät sichern (privates Fenster oder kein Speicher): Sie werden sofort gesendet, und noch nicht Gesendetes geht verloren, wenn die Seite geschlossen wird.",
   bulkQueued_one:
     "Keine Verbindung: {{count}} Antwort ist auf diesem Gerät gespeichert und wird gesendet, sobald die Verbindung zurück ist.",
   bulkQueued_other:

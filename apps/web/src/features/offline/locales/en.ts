@@ -8,6 +8,10 @@ const offline = {
   status: "Answers kept on this device",
   restored: "Restored from this browser: this form holds work that has not been sent yet.",
   queued: "Kept on this device, sent when the connection is back",
+  formKept: "Your changes are kept in this browser",
+  formNotKept: "This browser cannot keep your changes: send them before you close the page.",
+  storageUnavailable:
+    "This browser cannot keep your answers on this device (private window or no storage): they are sent at once, and work not sent yet is lost if the page closes.",
   bulkQueued_one: "No connection: {{count}} answer is kept on this device and will be sent when the connection is back.",
   bulkQueued_other: "No connection: {{count}} answers are kept on this device and will be sent when the connection is back.",
   allNeedsConnection: "Answering all matched records needs a connection. Select the records on this page instead.",

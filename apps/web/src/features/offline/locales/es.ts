@@ -8,6 +8,10 @@ const offline = {
   status: "Respuestas guardadas en este dispositivo",
   restored: "Restaurado desde este navegador: este formulario contiene trabajo que aún no se ha enviado.",
   queued: "Guardado en este dispositivo, se enviará cuando vuelva la conexión",
+  formKept: "Tus cambios se guardan en este navegador",
+  formNotKept: "Este navegador no puede guardar tus cambios: envíalos antes de cerrar la página.",
+  storageUnavailable:
+    "Este navegador no puede guardar tus respuestas en este dispositivo (ventana privada o sin almacenamiento): se envían al momento, y lo que aún no se ha enviado se pierde si se cierra la página.",
   bulkQueued_one: "Sin conexión: {{count}} respuesta se guarda en este dispositivo y se enviará cuando vuelva la conexión.",
   bulkQueued_other: "Sin conexión: {{count}} respuestas se guardan en este dispositivo y se enviarán cuando vuelva la conexión.",
   allNeedsConnection: "Responder todos los registros encontrados necesita conexión. Selecciona los registros de esta página.",
