@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../context.js";
 import { datasetFor } from "../auth/policies.js";
-import { parse, unprocessable, uuidParam } from "../http/errors.js";
+import { parse, uuidParam } from "../http/errors.js";
 import { uuidPath } from "../records/access.js";
 import { recordItemSchema, suggestionCreateSchema, vectorsSchema, type RecordItem } from "../records/input.js";
 import { importRecords } from "../records/use-cases/import-records.js";
