@@ -278,8 +278,7 @@ describe("answer values: the domain and the server agree", () => {
     await fx.question(ds.id, { name: "gate", title: "gate", required: true, settings: QUESTION_SETTINGS.label });
     await fx.publish(ds.id);
     const items = Array.from({ length: ANSWER_CASES.length * 2 }, () => ({ fields: { text: RECORD_TEXT } }));
-    const res = await fx.ok<{ items: { id: string }[] }>("POST", `/datasets/${ds.id}/records/bulk`, { items });
-    recordIds = res.items.map((r) => r.id);
+    recordIds = await fx.records(ds.id, items);
   }, 60_000);
 
   it.each(ANSWER_CASES.map(([name, c], i) => [name, c, i] as const))("%s", async (_name, c, index) => {
@@ -308,10 +307,7 @@ describe("record status: the domain and the server agree", () => {
     await fx.field(ds.id, { name: "text", title: "Text" });
     const question = await fx.question(ds.id);
     await fx.publish(ds.id);
-    const res = await fx.ok<{ items: { id: string }[] }>("POST", `/datasets/${ds.id}/records/bulk`, {
-      items: [{ fields: { text: "one" } }],
-    });
-    const recordId = res.items[0]!.id;
+    const [recordId] = await fx.records(ds.id, [{ fields: { text: "one" } }]);
     const status = async () => (await fx.ok<{ status: string }>("GET", `/records/${recordId}`)).status;
     const answer = async (responseStatus: "submitted" | "draft") => {
       const user = await fx.member(ws.id);
