@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { UserRow } from "../../auth/authenticate.js";
 import { requireAdminMember, type DatasetRow } from "../../auth/policies.js";
-import { isUniqueViolation } from "../../db/introspect.js";
+import { writeUnique } from "../../db/introspect.js";
 import { unprocessable } from "../../http/errors.js";
 import { now } from "../../clock.js";
 import type { ChangeDeps } from "../../use-case-deps.js";
@@ -43,12 +43,10 @@ export async function createDataset({ db, events }: ChangeDeps, user: UserRow, i
     updated_at: timestamp,
     last_activity_at: timestamp,
   };
-  try {
-    await db.insertInto("datasets").values(row).execute();
-  } catch (error) {
-    if (isUniqueViolation(error)) throw duplicateDatasetName(input.name, input.workspace_id);
-    throw error;
-  }
+  await writeUnique(
+    () => db.insertInto("datasets").values(row).execute(),
+    () => duplicateDatasetName(input.name, input.workspace_id),
+  );
   events.emit("dataset.created", { datasetId: row.id });
   return row;
 }

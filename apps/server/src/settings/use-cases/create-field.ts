@@ -2,11 +2,12 @@ import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { DB } from "../../db/schema.js";
 import type { DatasetRow } from "../../auth/policies.js";
-import { isUniqueViolation } from "../../db/introspect.js";
+import { writeUnique } from "../../db/introspect.js";
 import { conflict, unprocessable } from "../../http/errors.js";
 import { now } from "../../clock.js";
 import type { FieldSettings } from "../fields.js";
 import type { FieldRow } from "./find-field.js";
+import { settingNameTaken } from "./setting-name-taken.js";
 
 export interface FieldInput {
   name: string;
@@ -21,13 +22,7 @@ const duplicateName = (name: string, datasetId: string) =>
 /** Adds a field to a draft dataset (422 once published, 409 for a taken name). */
 export async function createField(db: Kysely<DB>, dataset: DatasetRow, input: FieldInput): Promise<FieldRow> {
   if (dataset.status === "ready") throw unprocessable("Field cannot be created for a published dataset");
-  const taken = await db
-    .selectFrom("fields")
-    .select("id")
-    .where("dataset_id", "=", dataset.id)
-    .where("name", "=", input.name)
-    .executeTakeFirst();
-  if (taken) throw duplicateName(input.name, dataset.id);
+  if (await settingNameTaken(db, "fields", dataset.id, input.name)) throw duplicateName(input.name, dataset.id);
   const timestamp = now();
   const row: FieldRow = {
     id: randomUUID(),
@@ -39,11 +34,9 @@ export async function createField(db: Kysely<DB>, dataset: DatasetRow, input: Fi
     inserted_at: timestamp,
     updated_at: timestamp,
   };
-  try {
-    await db.insertInto("fields").values(row).execute();
-  } catch (error) {
-    if (isUniqueViolation(error)) throw duplicateName(input.name, dataset.id);
-    throw error;
-  }
+  await writeUnique(
+    () => db.insertInto("fields").values(row).execute(),
+    () => duplicateName(input.name, dataset.id),
+  );
   return row;
 }

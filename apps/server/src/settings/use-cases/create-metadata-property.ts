@@ -2,11 +2,12 @@ import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { DB } from "../../db/schema.js";
 import type { DatasetRow } from "../../auth/policies.js";
-import { isUniqueViolation } from "../../db/introspect.js";
+import { writeUnique } from "../../db/introspect.js";
 import { conflict } from "../../http/errors.js";
 import { now } from "../../clock.js";
 import { allowedRolesFor, type MetadataSettings } from "../metadata.js";
 import type { MetadataPropertyRow } from "./find-metadata-property.js";
+import { settingNameTaken } from "./setting-name-taken.js";
 
 export interface MetadataPropertyInput {
   name: string;
@@ -24,13 +25,7 @@ export async function createMetadataProperty(
   dataset: DatasetRow,
   input: MetadataPropertyInput,
 ): Promise<MetadataPropertyRow> {
-  const taken = await db
-    .selectFrom("metadata_properties")
-    .select("id")
-    .where("dataset_id", "=", dataset.id)
-    .where("name", "=", input.name)
-    .executeTakeFirst();
-  if (taken) throw duplicateName(input.name, dataset.id);
+  if (await settingNameTaken(db, "metadata_properties", dataset.id, input.name)) throw duplicateName(input.name, dataset.id);
   const timestamp = now();
   const row: MetadataPropertyRow = {
     id: randomUUID(),
@@ -42,11 +37,9 @@ export async function createMetadataProperty(
     inserted_at: timestamp,
     updated_at: timestamp,
   };
-  try {
-    await db.insertInto("metadata_properties").values(row).execute();
-  } catch (error) {
-    if (isUniqueViolation(error)) throw duplicateName(input.name, dataset.id);
-    throw error;
-  }
+  await writeUnique(
+    () => db.insertInto("metadata_properties").values(row).execute(),
+    () => duplicateName(input.name, dataset.id),
+  );
   return row;
 }

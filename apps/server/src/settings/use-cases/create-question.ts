@@ -2,13 +2,14 @@ import { randomUUID } from "node:crypto";
 import { type Kysely, sql } from "kysely";
 import type { DB } from "../../db/schema.js";
 import type { DatasetRow } from "../../auth/policies.js";
-import { isUniqueViolation } from "../../db/introspect.js";
+import { writeUnique } from "../../db/introspect.js";
 import { conflict, unprocessable } from "../../http/errors.js";
 import { now } from "../../clock.js";
 import { pyList } from "../common.js";
 import type { FieldSettings } from "../fields.js";
 import type { QuestionSettings } from "../questions.js";
 import type { QuestionRow } from "./find-question.js";
+import { settingNameTaken } from "./setting-name-taken.js";
 
 export interface QuestionInput {
   name: string;
@@ -46,13 +47,7 @@ async function validateSpanField(db: Kysely<DB>, datasetId: string, settings: Qu
 /** Adds a question to a draft dataset (422 once published or for a bad span field, 409 for a taken name). */
 export async function createQuestion(db: Kysely<DB>, dataset: DatasetRow, input: QuestionInput): Promise<QuestionRow> {
   if (dataset.status === "ready") throw unprocessable("questions cannot be created for a published dataset");
-  const taken = await db
-    .selectFrom("questions")
-    .select("id")
-    .where("dataset_id", "=", dataset.id)
-    .where("name", "=", input.name)
-    .executeTakeFirst();
-  if (taken) throw duplicateName(input.name, dataset.id);
+  if (await settingNameTaken(db, "questions", dataset.id, input.name)) throw duplicateName(input.name, dataset.id);
   await validateSpanField(db, dataset.id, input.settings);
   const timestamp = now();
   const row: QuestionRow = {
@@ -66,11 +61,9 @@ export async function createQuestion(db: Kysely<DB>, dataset: DatasetRow, input:
     inserted_at: timestamp,
     updated_at: timestamp,
   };
-  try {
-    await db.insertInto("questions").values(row).execute();
-  } catch (error) {
-    if (isUniqueViolation(error)) throw duplicateName(input.name, dataset.id);
-    throw error;
-  }
+  await writeUnique(
+    () => db.insertInto("questions").values(row).execute(),
+    () => duplicateName(input.name, dataset.id),
+  );
   return row;
 }

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { DB } from "../../db/schema.js";
 import type { DatasetRow } from "../../auth/policies.js";
-import { isUniqueViolation } from "../../db/introspect.js";
+import { writeUnique } from "../../db/introspect.js";
 import { conflict, unprocessable } from "../../http/errors.js";
 import { now } from "../../clock.js";
 import type { VectorSettingsRow } from "./find-vector-settings.js";
@@ -33,11 +33,9 @@ export async function createVectorSettings(
     inserted_at: timestamp,
     updated_at: timestamp,
   };
-  try {
-    await db.insertInto("vectors_settings").values(row).execute();
-  } catch (error) {
-    if (isUniqueViolation(error)) throw duplicateName(input.name, dataset.id);
-    throw error;
-  }
+  await writeUnique(
+    () => db.insertInto("vectors_settings").values(row).execute(),
+    () => duplicateName(input.name, dataset.id),
+  );
   return row;
 }

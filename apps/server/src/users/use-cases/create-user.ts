@@ -4,7 +4,7 @@ import type { DB } from "../../db/schema.js";
 import type { UserRow } from "../../auth/authenticate.js";
 import { hashPassword } from "../../auth/passwords.js";
 import { newApiKey } from "../../auth/api-keys.js";
-import { isUniqueViolation } from "../../db/introspect.js";
+import { writeUnique } from "../../db/introspect.js";
 import { conflict } from "../../http/errors.js";
 import { now } from "../../clock.js";
 
@@ -40,11 +40,9 @@ export async function createUser(db: Kysely<DB>, input: UserInput): Promise<{ us
     inserted_at: timestamp,
     updated_at: timestamp,
   };
-  try {
-    await db.insertInto("users").values(row).execute();
-  } catch (error) {
-    if (isUniqueViolation(error)) throw duplicateUsername(input.username);
-    throw error;
-  }
+  await writeUnique(
+    () => db.insertInto("users").values(row).execute(),
+    () => duplicateUsername(input.username),
+  );
   return { user: row, apiKey: apiKey.key };
 }

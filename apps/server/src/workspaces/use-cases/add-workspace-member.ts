@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { DB } from "../../db/schema.js";
 import type { UserRow } from "../../auth/authenticate.js";
-import { isUniqueViolation } from "../../db/introspect.js";
+import { writeUnique } from "../../db/introspect.js";
 import { conflict, unprocessable } from "../../http/errors.js";
 import { now } from "../../clock.js";
 import type { WorkspaceRow } from "./find-workspace.js";
@@ -18,11 +18,9 @@ export async function addWorkspaceMember(db: Kysely<DB>, workspace: WorkspaceRow
     .where("user_id", "=", member.id)
     .executeTakeFirst();
   if (existing) throw pairTaken();
-  try {
-    await db.insertInto("workspaces_users").values({ workspace_id: workspace.id, user_id: member.id, inserted_at: now() }).execute();
-  } catch (error) {
-    if (isUniqueViolation(error)) throw pairTaken();
-    throw error;
-  }
+  await writeUnique(
+    () => db.insertInto("workspaces_users").values({ workspace_id: workspace.id, user_id: member.id, inserted_at: now() }).execute(),
+    pairTaken,
+  );
   return member;
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { DB } from "../../db/schema.js";
-import { isUniqueViolation } from "../../db/introspect.js";
+import { writeUnique } from "../../db/introspect.js";
 import { conflict } from "../../http/errors.js";
 import { now } from "../../clock.js";
 import type { WorkspaceRow } from "./find-workspace.js";
@@ -15,11 +15,9 @@ export async function createWorkspace(db: Kysely<DB>, input: { id?: string | nul
     throw conflict(`Workspace with id \`${input.id}\` already exists`);
   const timestamp = now();
   const row = { id: input.id?.toLowerCase() ?? randomUUID(), name: input.name, inserted_at: timestamp, updated_at: timestamp };
-  try {
-    await db.insertInto("workspaces").values(row).execute();
-  } catch (error) {
-    if (isUniqueViolation(error)) throw duplicateName(input.name);
-    throw error;
-  }
+  await writeUnique(
+    () => db.insertInto("workspaces").values(row).execute(),
+    () => duplicateName(input.name),
+  );
   return row;
 }
