@@ -7,7 +7,7 @@ import { conflict, unprocessable } from "../../http/errors.js";
 import { now } from "../../clock.js";
 import type { FieldSettings } from "../fields.js";
 import type { FieldRow } from "./find-field.js";
-import { settingNameTaken } from "./setting-name-taken.js";
+import { settingNameTaken } from "../setting-name-taken.js";
 
 export interface FieldInput {
   name: string;

@@ -7,7 +7,7 @@ import { conflict } from "../../http/errors.js";
 import { now } from "../../clock.js";
 import { allowedRolesFor, type MetadataSettings } from "../metadata.js";
 import type { MetadataPropertyRow } from "./find-metadata-property.js";
-import { settingNameTaken } from "./setting-name-taken.js";
+import { settingNameTaken } from "../setting-name-taken.js";
 
 export interface MetadataPropertyInput {
   name: string;

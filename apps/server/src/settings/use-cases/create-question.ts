@@ -9,7 +9,7 @@ import { pyList } from "../common.js";
 import type { FieldSettings } from "../fields.js";
 import type { QuestionSettings } from "../questions.js";
 import type { QuestionRow } from "./find-question.js";
-import { settingNameTaken } from "./setting-name-taken.js";
+import { settingNameTaken } from "../setting-name-taken.js";
 
 export interface QuestionInput {
   name: string;

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { DB } from "../../db/schema.js";
+import type { DB } from "../db/schema.js";
 
 /** True when the dataset already has a field, question or metadata property of that name. */
 export async function settingNameTaken(
