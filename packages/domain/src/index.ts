@@ -70,6 +70,7 @@ export * from "./rules/answer-rules.js";
 export * from "./rules/question-settings-rules.js";
 export * from "./rules/metadata-value-rules.js";
 export * from "./rules/field-value-rules.js";
+export * from "./rules/reservation-rules.js";
 export * from "./use-cases/transfer/index.js";
 export * from "./agreement/index.js";
 export * from "./use-cases/review/index.js";

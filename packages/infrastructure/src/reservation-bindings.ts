@@ -4,6 +4,7 @@ import {
   ReleaseReservationsUseCase,
   ReleaseUserReservationsUseCase,
   RenewReservationsUseCase,
+  SetReservationTimeoutUseCase,
   RESERVATION_TOKENS,
   TOKENS,
   type ReservationRepository,
@@ -21,6 +22,7 @@ export function registerReservations(c: DependencyContainer, http: (d: Dependenc
   c.register(RenewReservationsUseCase, { useFactory: instanceCachingFactory((d) => new RenewReservationsUseCase(repository(d))) });
   c.register(ReleaseReservationsUseCase, { useFactory: instanceCachingFactory((d) => new ReleaseReservationsUseCase(repository(d))) });
   c.register(GetRecordsInProgressUseCase, { useFactory: instanceCachingFactory((d) => new GetRecordsInProgressUseCase(repository(d))) });
+  c.register(SetReservationTimeoutUseCase, { useFactory: instanceCachingFactory((d) => new SetReservationTimeoutUseCase(repository(d))) });
   c.register(ReleaseUserReservationsUseCase, {
     useFactory: instanceCachingFactory((d) => new ReleaseUserReservationsUseCase(repository(d))),
   });

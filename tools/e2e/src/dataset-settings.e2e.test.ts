@@ -59,6 +59,23 @@ async function open(tab = ""): Promise<Page> {
 }
 
 describe("dataset settings in real Chromium", () => {
+  it("sets how long a record stays reserved for an annotator (minutes), refusing what the server would refuse", async () => {
+    const page = await open();
+    const timeout = page.getByRole("textbox", { name: "Reservation time-out (minutes)" });
+    await expect.poll(() => timeout.inputValue()).toBe("5");
+    const save = page.getByRole("button", { name: "Save" });
+    await timeout.fill("2000");
+    await page.getByText("The time-out can be at most 1440 minutes (one day).").waitFor();
+    expect(await save.isDisabled()).toBe(true);
+    await timeout.fill("2.5");
+    await timeout.press("Enter");
+    await page.getByRole("status").filter({ hasText: "Saved" }).first().waitFor();
+    expect((await api<{ ttl_seconds: number }>("GET", `/datasets/${datasetId}/reservations`)).ttl_seconds).toBe(150);
+    await page.reload();
+    await expect.poll(() => page.getByRole("textbox", { name: "Reservation time-out (minutes)" }).inputValue()).toBe("2.5");
+    await page.close();
+  });
+
   it("edits guidelines (required, trimmed) and the minimum submitted responses", async () => {
     const page = await open();
     const guidelines = page.getByRole("textbox", { name: "Annotation guidelines" });

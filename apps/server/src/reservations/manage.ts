@@ -1,10 +1,12 @@
 import { sql, type Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 
-/** Reservation time-out when the dataset sets none: five minutes, renewed while the annotator works. */
-export const DEFAULT_TTL_SECONDS = 300;
-export const MIN_TTL_SECONDS = 1;
-export const MAX_TTL_SECONDS = 86_400;
+import { RESERVATION_TIMEOUT_DEFAULT_SECONDS, RESERVATION_TIMEOUT_MAX_SECONDS, RESERVATION_TIMEOUT_MIN_SECONDS } from "@tessera/domain";
+
+/** Reservation time-out when the dataset sets none: five minutes, renewed while the annotator works (the domain's rule). */
+export const DEFAULT_TTL_SECONDS = RESERVATION_TIMEOUT_DEFAULT_SECONDS;
+export const MIN_TTL_SECONDS = RESERVATION_TIMEOUT_MIN_SECONDS;
+export const MAX_TTL_SECONDS = RESERVATION_TIMEOUT_MAX_SECONDS;
 
 /** Time-outs read in the last few seconds, by dataset (every take asks; another replica's change shows within TTL_CACHE_MS). */
 const ttlCache = new Map<string, { ttl: number; at: number }>();

@@ -1,9 +1,10 @@
-import { sql, type Kysely, type Transaction } from "kysely";
+import { sql, type Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
-import { isPostgres } from "../db/dialect.js";
 import { recordCounts } from "../records/counts.js";
-import { blockedFor, freeFor, inPendingQueue } from "./rules.js";
+import { freeFor, fullFor, inPendingQueue, queueTotalsFor, type FullSet } from "./rules.js";
 import { withRetriedTransaction } from "./transaction.js";
+import { rawSqliteOf } from "../db/database.js";
+import { runOnPostgres, runOnSqlite, type Steps } from "./steps.js";
 
 export interface TakeRequest {
   datasetId: string;
@@ -44,147 +45,154 @@ const ROUNDS = 5;
  */
 export async function takeReserved(db: Kysely<DB>, request: TakeRequest): Promise<TakeResult> {
   for (let attempt = 1; ; attempt++) {
-    const result = await takeOnce(db, request);
     // PostgreSQL skips records that concurrent takers are locking: when they left none for the caller
-    // while some are free again (a concurrent taker found them full), take once more.
+    // while some are free again (a concurrent taker found them full), take once more; the last time
+    // waiting for those locks instead of skipping them, so that the answer is exact (empty only when
+    // teammates really hold the rest).
+    const result = await takeOnce(db, request, attempt >= 3);
     if (result.recordIds.length > 0 || result.total === 0 || attempt >= 3) return result;
     await new Promise((r) => setTimeout(r, 5 * attempt));
   }
 }
 
-async function takeOnce(db: Kysely<DB>, request: TakeRequest): Promise<TakeResult> {
-  const { datasetId, userId, minSubmitted, offset, limit } = request;
-  const taken = await withRetriedTransaction(db, async (trx) => {
-    const at = new Date();
-    const now = at.toISOString();
-    const expiresAt = new Date(at.getTime() + request.ttlSeconds * 1000).toISOString();
-    // one take at a time per annotator and dataset (two tabs, or the web app's load and buffer at once), on every replica
-    if (isPostgres(trx)) await sql`SELECT pg_advisory_xact_lock(hashtext(${`reservations:${datasetId}:${userId}`}))`.execute(trx);
-    const held = (
-      await sql<{ id: string; pending: number | boolean; submitted: number | boolean }>`SELECT r.id,
-        CASE WHEN ${inPendingQueue(userId)} THEN 1 ELSE 0 END AS pending,
-        CASE WHEN EXISTS (SELECT 1 FROM responses s WHERE s.record_id = r.id AND s.user_id = ${userId} AND s.status = 'submitted') THEN 1 ELSE 0 END AS submitted
-      FROM record_reservations m JOIN records r ON r.id = m.record_id
-      WHERE m.dataset_id = ${datasetId} AND m.user_id = ${userId} AND m.expires_at > ${now} AND r.dataset_id = ${datasetId}
-      ORDER BY m.taken_at, r.seq`.execute(trx)
-    ).rows;
-    // a submitted answer has taken its reservation's place: drop those, so that the live reservations stay few
-    const done = held.filter((r) => Number(r.submitted) === 1).map((r) => r.id);
-    if (done.length > 0) await trx.deleteFrom("record_reservations").where("user_id", "=", userId).where("record_id", "in", done).execute();
-    // a take renews the caller's other live reservations (draft and discard keep theirs)
-    if (held.length > done.length) {
-      await trx
-        .updateTable("record_reservations")
-        .set({ expires_at: expiresAt })
-        .where("dataset_id", "=", datasetId)
-        .where("user_id", "=", userId)
-        .where("expires_at", ">", now)
-        .execute();
-    }
-    const own = held.filter((r) => Number(r.pending) === 1).map((r) => r.id);
-    const window = own.slice(offset, offset + limit);
-    for (let round = 0; round < ROUNDS && window.length < limit; round++) {
-      const fresh = await reserveFree(trx, request, limit - window.length, now, expiresAt);
-      if (fresh.candidates === 0) break;
-      window.push(...fresh.reserved);
-    }
-    return { window, now, expiresAt };
-  });
-  const [total, heldByOthers] = await Promise.all([
-    pendingQueueTotal(db, datasetId, userId),
-    heldByOthersOf(db, datasetId, userId, minSubmitted, new Date().toISOString()),
-  ]);
+/**
+ * One take. Its statements are written once (`takeSteps`, a generator that yields each statement and
+ * receives its rows) and run by the store's driver: on SQLite synchronously on the embedded
+ * connection in one immediate transaction (no other statement comes in between, the records at
+ * capacity are read once and reused by the take and by the totals, and there is no round trip
+ * through the query builder's driver per statement); on PostgreSQL statement by statement in a
+ * transaction retried on deadlocks, every statement reading the records at capacity afresh (it must
+ * see what concurrent takers committed), the totals after it.
+ */
+async function takeOnce(db: Kysely<DB>, request: TakeRequest, waitForLocks: boolean): Promise<TakeResult> {
+  const counts = await recordCounts(db, request.datasetId);
+  const raw = rawSqliteOf(db);
+  if (raw) {
+    const { taken, totals } = await db
+      .connection()
+      .execute(async () => raw.transaction(() => runOnSqlite(raw, sqliteSteps(db, request, new Date()))).immediate());
+    return resultOf(taken, counts.pending, totals);
+  }
+  const taken = await withRetriedTransaction(db, (trx) => runOnPostgres(trx, takeSteps(db, request, new Date(), { waitForLocks })));
+  const at = new Date().toISOString();
+  const totals = await runOnPostgres(
+    db,
+    totalsSteps(db, request, at, { query: fullFor(request.datasetId, request.userId, request.minSubmitted, at) }),
+  );
+  return resultOf(taken, counts.pending, totals);
+}
+
+interface Taken {
+  window: string[];
+  expiresAt: string;
+}
+interface Totals {
+  answered: number;
+  heldByOthers: HeldByOthers;
+}
+
+function resultOf(taken: Taken, pending: number, totals: Totals): TakeResult {
+  // The caller's queue: the dataset's pending records (its counters, migration 0011) minus those the
+  // caller answered, minus those teammates fill.
+  const total = pending - totals.answered - totals.heldByOthers.records;
   return {
     recordIds: taken.window,
-    total: Math.max(taken.window.length, total - heldByOthers.records),
-    heldByOthers,
+    total: Math.max(taken.window.length, total),
+    heldByOthers: totals.heldByOthers,
     expiresAt: taken.expiresAt,
   };
 }
 
-async function reserveFree(
-  trx: Transaction<DB>,
-  request: TakeRequest,
-  many: number,
-  now: string,
-  expiresAt: string,
-): Promise<{ candidates: number; reserved: string[] }> {
-  const { datasetId, userId, minSubmitted } = request;
-  // PostgreSQL: the candidates are locked, skipping those another taker is locking (it is taking them)
-  const lock = isPostgres(trx) ? sql`FOR NO KEY UPDATE OF r SKIP LOCKED` : sql``;
-  const candidates = (
-    await sql<{
-      id: string;
-    }>`SELECT r.id FROM records r WHERE r.dataset_id = ${datasetId} AND ${freeFor(datasetId, userId, minSubmitted, now)}
-    ORDER BY r.seq LIMIT ${many} ${lock}`.execute(trx)
-  ).rows.map((r) => r.id);
-  if (candidates.length === 0) return { candidates: 0, reserved: [] };
-  let reserved = candidates;
-  if (isPostgres(trx)) {
-    // re-checked by a new statement: it sees what a taker that locked them before us committed
-    const list = sql.join(candidates.map((id) => sql`${id}`));
-    reserved = (
-      await sql<{
-        id: string;
-      }>`SELECT r.id FROM records r WHERE r.id IN (${list}) AND ${freeFor(datasetId, userId, minSubmitted, now)} ORDER BY r.seq`.execute(
-        trx,
-      )
-    ).rows.map((r) => r.id);
-  }
-  if (reserved.length > 0) {
-    await trx
-      .insertInto("record_reservations")
-      .values(reserved.map((id) => ({ record_id: id, user_id: userId, dataset_id: datasetId, taken_at: now, expires_at: expiresAt })))
-      .onConflict((oc) => oc.columns(["record_id", "user_id"]).doUpdateSet({ taken_at: now, expires_at: expiresAt }))
-      .execute();
-  }
-  return { candidates: candidates.length, reserved };
+/** SQLite: the records at capacity read once, then the take and the totals on that set. */
+function* sqliteSteps(db: Kysely<DB>, request: TakeRequest, at: Date): Steps<{ taken: Taken; totals: Totals }> {
+  const now = at.toISOString();
+  const rows = (yield fullFor(request.datasetId, request.userId, request.minSubmitted, now).compile(db)) as {
+    record_id: string;
+    user_id: string;
+  }[];
+  const full: FullSet = { rows: rows.map((r) => [r.record_id, r.user_id]) };
+  const taken = yield* takeSteps(db, request, at, { full });
+  const totals = yield* totalsSteps(db, request, now, full);
+  return { taken, totals };
 }
 
+/** The take's statements, in order: the caller's reservations renewed, then free records reserved until the window is full. */
 /**
- * The caller's pending queue without reservations: the dataset's pending records (its counters,
- * migration 0011) minus those the caller answered (one probe per answer of theirs), as
- * `GET /me/datasets/{id}/metrics` counts it; cheaper than the search's total on every take.
+ * On PostgreSQL (`waitForLocks` given), the candidates are row-locked, skipping those other takers
+ * lock unless `waitForLocks`; on SQLite (`full` given) the records at capacity were read in the same transaction.
  */
-async function pendingQueueTotal(db: Kysely<DB>, datasetId: string, userId: string): Promise<number> {
-  const [counts, answered] = await Promise.all([
-    recordCounts(db, datasetId),
-    db
-      .selectFrom("responses as s")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("s.user_id", "=", userId)
-      .where((eb) =>
-        eb.exists(
-          eb
-            .selectFrom("records as r")
-            .select("r.id")
-            .whereRef("r.id", "=", "s.record_id")
-            .where("r.dataset_id", "=", datasetId)
-            .where("r.status", "=", "pending"),
-        ),
-      )
-      .executeTakeFirstOrThrow(),
-  ]);
-  return counts.pending - Number(answered.n);
+function* takeSteps(db: Kysely<DB>, request: TakeRequest, at: Date, how: { full: FullSet } | { waitForLocks: boolean }): Steps<Taken> {
+  const postgres = "waitForLocks" in how;
+  const { datasetId, userId, minSubmitted, offset, limit } = request;
+  const now = at.toISOString();
+  const expiresAt = new Date(at.getTime() + request.ttlSeconds * 1000).toISOString();
+  const full: FullSet = "full" in how ? how.full : { query: fullFor(datasetId, userId, minSubmitted, now) };
+  // one take at a time per annotator and dataset (two tabs, or the web app's load and buffer at once), on every replica
+  if (postgres) yield sql`SELECT pg_advisory_xact_lock(hashtext(${`reservations:${datasetId}:${userId}`}))`.compile(db);
+  const held = (yield sql`SELECT r.id,
+        CASE WHEN ${inPendingQueue(userId)} THEN 1 ELSE 0 END AS pending,
+        CASE WHEN EXISTS (SELECT 1 FROM responses s WHERE s.record_id = r.id AND s.user_id = ${userId} AND s.status = 'submitted') THEN 1 ELSE 0 END AS submitted
+      FROM record_reservations m JOIN records r ON r.id = m.record_id
+      WHERE m.dataset_id = ${datasetId} AND m.user_id = ${userId} AND m.expires_at > ${now} AND r.dataset_id = ${datasetId}
+      ORDER BY m.taken_at, r.seq`.compile(db)) as { id: string; pending: number | boolean; submitted: number | boolean }[];
+  // a submitted answer has taken its reservation's place: drop those, so that the live reservations stay few
+  const done = held.filter((r) => Number(r.submitted) === 1).map((r) => r.id);
+  if (done.length > 0) yield db.deleteFrom("record_reservations").where("user_id", "=", userId).where("record_id", "in", done).compile();
+  // a take renews the caller's other live reservations (draft and discard keep theirs)
+  if (held.length > done.length) {
+    yield db
+      .updateTable("record_reservations")
+      .set({ expires_at: expiresAt })
+      .where("dataset_id", "=", datasetId)
+      .where("user_id", "=", userId)
+      .where("expires_at", ">", now)
+      .compile();
+  }
+  const window = held
+    .filter((r) => Number(r.pending) === 1)
+    .map((r) => r.id)
+    .slice(offset, offset + limit);
+  // PostgreSQL: the candidates are locked, skipping those another taker is locking (it is taking them)
+  const lock = !postgres ? sql`` : how.waitForLocks ? sql`FOR NO KEY UPDATE OF r` : sql`FOR NO KEY UPDATE OF r SKIP LOCKED`;
+  for (let round = 0; round < ROUNDS && window.length < limit; round++) {
+    const candidates = (
+      (yield sql`SELECT r.id FROM records r WHERE r.dataset_id = ${datasetId} AND ${freeFor(userId, now, full)}
+        ORDER BY r.seq LIMIT ${limit - window.length} ${lock}`.compile(db)) as { id: string }[]
+    ).map((r) => r.id);
+    if (candidates.length === 0) break;
+    let reserved = candidates;
+    if (postgres) {
+      // re-checked by a new statement: it sees what a taker that locked them before us committed
+      const list = sql.join(candidates.map((id) => sql`${id}`));
+      reserved = (
+        (yield sql`SELECT r.id FROM records r WHERE r.id IN (${list}) AND ${freeFor(userId, now, full)} ORDER BY r.seq`.compile(db)) as {
+          id: string;
+        }[]
+      ).map((r) => r.id);
+    }
+    if (reserved.length > 0) {
+      yield db
+        .insertInto("record_reservations")
+        .values(reserved.map((id) => ({ record_id: id, user_id: userId, dataset_id: datasetId, taken_at: now, expires_at: expiresAt })))
+        .onConflict((oc) => oc.columns(["record_id", "user_id"]).doUpdateSet({ taken_at: now, expires_at: expiresAt }))
+        .compile();
+      window.push(...reserved);
+    }
+  }
+  return { window, expiresAt };
 }
 
-/** The records of the caller's queue that teammates hold (the places left are taken), and how many teammates hold them. */
-export async function heldByOthersOf(
-  db: Kysely<DB>,
-  datasetId: string,
-  userId: string,
-  minSubmitted: number,
-  now: string,
-): Promise<HeldByOthers> {
+/** What the caller's queue total needs beside the dataset's counters (rules.ts `queueTotalsFor`). */
+function* totalsSteps(db: Kysely<DB>, request: TakeRequest, now: string, full: FullSet): Steps<Totals> {
   const row = (
-    await sql<{
+    (yield queueTotalsFor(request.datasetId, request.userId, now, full).compile(db)) as {
+      answered: number | string;
       records: number | string;
       teammates: number | string;
-    }>`SELECT count(DISTINCT r.id) AS records, count(DISTINCT o.user_id) AS teammates
-    FROM record_reservations o JOIN records r ON r.id = o.record_id
-    WHERE o.dataset_id = ${datasetId} AND o.user_id <> ${userId} AND o.expires_at > ${now} AND r.dataset_id = ${datasetId}
-      AND NOT EXISTS (SELECT 1 FROM responses so WHERE so.record_id = r.id AND so.user_id = o.user_id AND so.status = 'submitted')
-      AND ${blockedFor(userId, minSubmitted, now)}`.execute(db)
-  ).rows[0];
-  return { records: Number(row?.records ?? 0), teammates: Number(row?.teammates ?? 0) };
+    }[]
+  )[0];
+  return {
+    answered: Number(row?.answered ?? 0),
+    heldByOthers: { records: Number(row?.records ?? 0), teammates: Number(row?.teammates ?? 0) },
+  };
 }

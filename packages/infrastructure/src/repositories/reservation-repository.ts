@@ -45,11 +45,14 @@ export class HttpReservationRepository implements ReservationRepository {
 
   inProgress(datasetId: string): Promise<RecordsInProgress> {
     return call(ErrorCode.ERROR_RESERVATIONS, async () => {
-      const wire = await this.http
-        .get(`v1/datasets/${seg(datasetId)}/reservations`)
-        .json<{ in_progress: number; users: Array<{ user_id: string; username: string; records: number; expires_at: string }> }>();
+      const wire = await this.http.get(`v1/datasets/${seg(datasetId)}/reservations`).json<{
+        in_progress: number;
+        ttl_seconds: number;
+        users: Array<{ user_id: string; username: string; records: number; expires_at: string }>;
+      }>();
       return {
         records: wire.in_progress,
+        ttlSeconds: wire.ttl_seconds,
         users: wire.users.map((u) => ({ userId: u.user_id, username: u.username, records: u.records, expiresAt: u.expires_at })),
       };
     });
@@ -65,6 +68,15 @@ export class HttpReservationRepository implements ReservationRepository {
    * Requests sent as the user leaves (page unload, sign-out): the token is read now, before it is
    * cleared, and the browser keeps the request alive after the page is gone.
    */
+  setTimeout(datasetId: string, ttlSeconds: number): Promise<number> {
+    return call(ErrorCode.ERROR_RESERVATIONS, async () => {
+      const wire = await this.http
+        .put(`v1/datasets/${seg(datasetId)}/reservations/settings`, { json: { ttl_seconds: ttlSeconds } })
+        .json<{ ttl_seconds: number }>();
+      return wire.ttl_seconds;
+    });
+  }
+
   private leaving(): { headers?: Record<string, string>; keepalive: true } {
     const token = this.tokens.get();
     return { keepalive: true, ...(token ? { headers: { Authorization: `Bearer ${token}` } } : {}) };

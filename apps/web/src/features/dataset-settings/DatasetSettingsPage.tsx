@@ -29,6 +29,7 @@ import { renderMarkdown } from "../annotation/fields/markdown";
 import { DatasetSettingsViewModel, SETTINGS_TABS, type SettingsTab } from "./dataset-settings-view-model";
 import { translateMessage } from "./translate-message";
 import { SortableOptions } from "./SortableOptions";
+import { ReservationTimeoutCard } from "./ReservationTimeoutCard";
 import "./dataset-settings.css";
 import { UploadRecordsPanel } from "../transfer/upload/UploadRecordsPanel";
 import { mappingSettingsOf } from "../transfer/upload/mapping-settings";
@@ -369,6 +370,7 @@ const InfoSection = observer(function InfoSection({ vm }: { vm: DatasetSettingsV
         </div>
         {datasetActions(DISTRIBUTION, t("datasetSettings.info.distribution"))}
       </Card>
+      <ReservationTimeoutCard datasetId={d.id} />
       <Card title={t("datasetSettings.info.guidelines")}>
         <div
           className="settings-write-preview"

@@ -17,6 +17,8 @@ export interface QueueReservations {
 /** Records in progress of a dataset (admins): overall and per annotator. */
 export interface RecordsInProgress {
   records: number;
+  /** The dataset's reservation time-out in seconds. */
+  ttlSeconds: number;
   users: Array<{ userId: string; username: string; records: number; expiresAt: string }>;
 }
 
@@ -31,6 +33,8 @@ export interface ReservationRepository {
   inProgress(datasetId: string): Promise<RecordsInProgress>;
   /** DELETE /v1/datasets/{id}/reservations/users/{userId}; throws ERROR_RESERVATIONS. */
   releaseUser(datasetId: string, userId: string): Promise<void>;
+  /** PUT /v1/datasets/{id}/reservations/settings; returns the time-out now in force; throws ERROR_RESERVATIONS. */
+  setTimeout(datasetId: string, ttlSeconds: number): Promise<number>;
 }
 
 export const RESERVATION_TOKENS = {

@@ -40,6 +40,20 @@ const datasetSettings: DatasetSettingsTexts = {
     allowExtraMetadata: "Zusätzliche Metadaten erlauben",
     allowExtraMetadataHelp: "Datensätze dürfen Metadaten enthalten, die nicht als Metadaten-Eigenschaft definiert sind.",
   },
+  reservations: {
+    title: "Datensätze in Bearbeitung",
+    timeout: "Reservierungsdauer (Minuten)",
+    help: "Ein Datensatz, der einer annotierenden Person zugeteilt wurde, bleibt ihr, solange sie daran arbeitet; nach so langer Inaktivität geht er an das Team zurück.",
+    save: "Speichern",
+    cancel: "Abbrechen",
+    saveFailed: "Die Reservierungsdauer konnte nicht gespeichert werden.",
+    loadFailed: "Die Reservierungsdauer konnte nicht geladen werden.",
+    problems: {
+      notANumber: "Geben Sie eine Anzahl von Minuten ein.",
+      tooShort: "Die Reservierungsdauer muss mindestens eine Sekunde betragen.",
+      tooLong: "Die Reservierungsdauer darf höchstens {{max}} Minuten (einen Tag) betragen.",
+    },
+  },
   fields: {
     title: "Titel",
     useMarkdown: "Markdown verwenden",

@@ -29,6 +29,20 @@ const datasetSettings = {
     allowExtraMetadata: "Allow extra metadata",
     allowExtraMetadataHelp: "Records may carry metadata that is not defined as a metadata property.",
   },
+  reservations: {
+    title: "Records in progress",
+    timeout: "Reservation time-out (minutes)",
+    help: "A record handed to an annotator is theirs while they work on it; after this long without activity it goes back to the team.",
+    save: "Save",
+    cancel: "Cancel",
+    saveFailed: "The time-out could not be saved.",
+    loadFailed: "The reservation time-out could not be loaded.",
+    problems: {
+      notANumber: "Enter a number of minutes.",
+      tooShort: "The time-out must be at least one second.",
+      tooLong: "The time-out can be at most {{max}} minutes (one day).",
+    },
+  },
   fields: {
     title: "Title",
     useMarkdown: "Use Markdown",

@@ -40,6 +40,20 @@ const datasetSettings: DatasetSettingsTexts = {
     allowExtraMetadata: "Permitir metadatos adicionales",
     allowExtraMetadataHelp: "Los registros pueden llevar metadatos que no están definidos como propiedad de metadatos.",
   },
+  reservations: {
+    title: "Registros en curso",
+    timeout: "Tiempo de reserva (minutos)",
+    help: "Un registro asignado a un anotador sigue siendo suyo mientras trabaja en él; tras este tiempo sin actividad vuelve al equipo.",
+    save: "Guardar",
+    cancel: "Cancelar",
+    saveFailed: "No se pudo guardar el tiempo de reserva.",
+    loadFailed: "No se pudo cargar el tiempo de reserva.",
+    problems: {
+      notANumber: "Introduce un número de minutos.",
+      tooShort: "El tiempo de reserva debe ser de al menos un segundo.",
+      tooLong: "El tiempo de reserva puede ser como máximo de {{max}} minutos (un día).",
+    },
+  },
   fields: {
     title: "Título",
     useMarkdown: "Usar Markdown",
