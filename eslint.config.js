@@ -38,17 +38,49 @@ const domainForbidden = [
   { group: ["tsyringe", "reflect-metadata"], message: "packages/domain declares injection tokens; it never imports the container." },
 ];
 
+const forbiddenSyntax = [
+  { selector: "CallExpression[callee.name='eval']", message: "eval is forbidden." },
+  { selector: "NewExpression[callee.name='Function']", message: "new Function is forbidden." },
+];
+
+const serverForbidden = [
+  {
+    group: ["@tessera/infrastructure", "@tessera/infrastructure/*", "@tessera/web", "@tessera/web/*"],
+    message: "The server depends on the domain only.",
+  },
+];
+
+// Issue 20: apps/server/src/routes/ is HTTP only (parse, authorize, call a use case, shape the contract's
+// answer). Database work lives in use cases (`src/<area>/use-cases/<verb-noun>.ts`) and the store adapters.
+const routesMessage = "routes/ is HTTP only: move database work to a use case (src/<area>/use-cases/, docs/architecture.md).";
+const routesForbidden = [...serverForbidden, { group: ["kysely", "kysely/*", "**/db/*", "**/db"], message: routesMessage }];
+const routesForbiddenSyntax = [
+  ...forbiddenSyntax,
+  {
+    selector: "CallExpression[callee.property.name=/^(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|transaction)$/]",
+    message: routesMessage,
+  },
+  { selector: "TaggedTemplateExpression[tag.name='sql']", message: routesMessage },
+];
+/**
+ * Route files owned by other pieces of work while the layout moved (the list only shrinks):
+ * - search.ts: records search and the suggestions options, owned by the search performance work;
+ *   still queries the store directly;
+ * - reservations.ts: the annotation queue reservations (issue 29), owned by the integrator; still
+ *   queries the store directly;
+ * - review.ts: the review workflow, owned by the data/review work; still queries the store directly;
+ * - records-export.ts, uploads.ts, agreement.ts: owned by the data/review work; they already call use
+ *   cases only and stay listed until that work lands, so that its changes are not refused mid-merge.
+ */
+export const ROUTES_LEFT_TO_OTHERS = ["search.ts", "reservations.ts", "review.ts", "records-export.ts", "uploads.ts", "agreement.ts"];
+
 export default tseslint.config(
   { ignores: ["**/dist/**", "**/node_modules/**", "**/coverage/**", ".tools/**"] },
   ...tseslint.configs.recommended,
   {
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
-      "no-restricted-syntax": [
-        "error",
-        { selector: "CallExpression[callee.name='eval']", message: "eval is forbidden." },
-        { selector: "NewExpression[callee.name='Function']", message: "new Function is forbidden." },
-      ],
+      "no-restricted-syntax": ["error", ...forbiddenSyntax],
     },
   },
   {
@@ -192,18 +224,14 @@ export default tseslint.config(
   },
   {
     files: ["apps/server/**/*.ts"],
+    rules: { "no-restricted-imports": ["error", { patterns: serverForbidden }] },
+  },
+  {
+    files: ["apps/server/src/routes/**/*.ts"],
+    ignores: ["apps/server/src/routes/**/*.test.ts", ...ROUTES_LEFT_TO_OTHERS.map((file) => `apps/server/src/routes/${file}`)],
     rules: {
-      "no-restricted-imports": [
-        "error",
-        {
-          patterns: [
-            {
-              group: ["@tessera/infrastructure", "@tessera/infrastructure/*", "@tessera/web", "@tessera/web/*"],
-              message: "The server depends on the domain only.",
-            },
-          ],
-        },
-      ],
+      "no-restricted-imports": ["error", { patterns: routesForbidden }],
+      "no-restricted-syntax": ["error", ...routesForbiddenSyntax],
     },
   },
 );

@@ -1,13 +1,18 @@
 import {
   answerViolation,
+  fieldValueViolation,
+  metadataValueViolation,
+  QUESTION_TYPES,
   questionSettingsViolations,
   recordStatusFor,
   type AnswerRuleContext,
   type AnswerRuleQuestion,
+  type FieldRuleType,
+  type MetadataRuleSettings,
   type QuestionSettingsInput,
 } from "@tessera/domain";
 import { beforeAll, describe, expect, it } from "vitest";
-import { serverForFile, uniqueName, type Json } from "./testing/fixtures.js";
+import { serverForFile, uniqueName, type Json, type ValidationBody } from "./testing/fixtures.js";
 
 /**
  * One domain for the whole product (issue 20): the same table of valid and invalid inputs goes
@@ -273,8 +278,7 @@ describe("answer values: the domain and the server agree", () => {
     await fx.question(ds.id, { name: "gate", title: "gate", required: true, settings: QUESTION_SETTINGS.label });
     await fx.publish(ds.id);
     const items = Array.from({ length: ANSWER_CASES.length * 2 }, () => ({ fields: { text: RECORD_TEXT } }));
-    const res = await fx.ok<{ items: { id: string }[] }>("POST", `/datasets/${ds.id}/records/bulk`, { items });
-    recordIds = res.items.map((r) => r.id);
+    recordIds = await fx.records(ds.id, items);
   }, 60_000);
 
   it.each(ANSWER_CASES.map(([name, c], i) => [name, c, i] as const))("%s", async (_name, c, index) => {
@@ -303,10 +307,7 @@ describe("record status: the domain and the server agree", () => {
     await fx.field(ds.id, { name: "text", title: "Text" });
     const question = await fx.question(ds.id);
     await fx.publish(ds.id);
-    const res = await fx.ok<{ items: { id: string }[] }>("POST", `/datasets/${ds.id}/records/bulk`, {
-      items: [{ fields: { text: "one" } }],
-    });
-    const recordId = res.items[0]!.id;
+    const [recordId] = await fx.records(ds.id, [{ fields: { text: "one" } }]);
     const status = async () => (await fx.ok<{ status: string }>("GET", `/records/${recordId}`)).status;
     const answer = async (responseStatus: "submitted" | "draft") => {
       const user = await fx.member(ws.id);
@@ -326,5 +327,129 @@ describe("record status: the domain and the server agree", () => {
     await answer("submitted");
     expect(await status()).toBe(recordStatusFor(2, 2));
     expect(await status()).toBe("completed");
+  });
+});
+
+describe("question types: the server knows the domain's types, in its order", () => {
+  it("lists the domain's QUESTION_TYPES when it refuses an unknown type, on create and on update", async () => {
+    const ws = await fx.workspace();
+    const ds = await fx.dataset(ws.id);
+    const expected = `Expected ${QUESTION_TYPES.map((t) => `'${t}'`).join(" | ")}`;
+    const created = await fx.request<ValidationBody>("POST", `/datasets/${ds.id}/questions`, {
+      body: { name: "q", title: "q", settings: { type: "bogus" } },
+    });
+    expect(created.status).toBe(422);
+    expect(created.body.detail.params.errors[0]!.msg).toContain(expected);
+    const question = await fx.question(ds.id);
+    const updated = await fx.request<ValidationBody>("PATCH", `/questions/${question.id}`, { body: { settings: { type: "bogus" } } });
+    expect(updated.status).toBe(422);
+    expect(updated.body.detail.params.errors[0]!.msg).toContain(expected);
+    for (const type of QUESTION_TYPES) expect(created.body.detail.params.errors[0]!.msg).toContain(`'${type}'`);
+  });
+});
+
+const METADATA_PROPERTIES = {
+  genre: { type: "terms", values: ["news", "blog", 3, true] },
+  anyterm: { type: "terms", values: null },
+  words: { type: "integer", min: 0, max: 1000 },
+  quality: { type: "float", min: 0, max: 1 },
+  score: { type: "float", min: null, max: null },
+} as const satisfies Record<string, MetadataRuleSettings>;
+
+const METADATA_CASES: [string, keyof typeof METADATA_PROPERTIES, Json[string]][] = [
+  ["terms: an allowed term", "genre", "news"],
+  ["terms: allowed terms", "genre", ["news", "blog"]],
+  ["terms: an allowed number", "genre", 3],
+  ["terms: an allowed boolean", "genre", true],
+  ["terms: not allowed", "genre", "sports"],
+  ["terms: one of the list not allowed", "genre", ["news", "sports"]],
+  ["terms: any term", "anyterm", "whatever"],
+  ["terms: an object", "anyterm", { a: 1 }],
+  ["terms: a nested list", "anyterm", [["a"]]],
+  ["integer: in range", "words", 12],
+  ["integer: the bounds", "words", 1000],
+  ["integer: below", "words", -1],
+  ["integer: above", "words", 1001],
+  ["integer: a fraction", "words", 1.5],
+  ["integer: a string", "words", "12"],
+  ["integer: a boolean", "words", true],
+  ["float: in range", "quality", 0.5],
+  ["float: above", "quality", 1.01],
+  ["float: an integer", "quality", 1],
+  ["float: a string", "quality", "0.5"],
+  ["float: unbounded", "score", -12345.678],
+];
+
+describe("metadata values: the domain and the server agree", () => {
+  let datasetId = "";
+  beforeAll(async () => {
+    const ws = await fx.workspace();
+    const ds = await fx.dataset(ws.id, { allow_extra_metadata: false });
+    datasetId = ds.id;
+    await fx.field(ds.id, { name: "text", title: "Text" });
+    await fx.question(ds.id);
+    for (const [name, settings] of Object.entries(METADATA_PROPERTIES)) await fx.metadataProperty(ds.id, { name, title: name, settings });
+    await fx.publish(ds.id);
+  }, 60_000);
+
+  it.each(METADATA_CASES)("%s", async (_name, property, value) => {
+    const domainAccepts = metadataValueViolation(METADATA_PROPERTIES[property], value) === null;
+    const res = await fx.request("POST", `/datasets/${datasetId}/records/bulk`, {
+      body: { items: [{ fields: { text: "t" }, metadata: { [property]: value } }] },
+    });
+    expect(res.status === 201 ? "accepted" : `refused (${res.status})`).toBe(domainAccepts ? "accepted" : "refused (422)");
+  });
+});
+
+const FIELD_TYPES = { text: "text", image: "image", chat: "chat", custom: "custom" } as const satisfies Record<string, FieldRuleType>;
+const FIELD_CASES: [string, keyof typeof FIELD_TYPES, unknown][] = [
+  ["text: a string", "text", "hello"],
+  ["text: a number", "text", 3],
+  ["text: a list", "text", ["a"]],
+  ["image: an https URL", "image", "https://example.com/cat.png"],
+  ["image: an http URL without a path", "image", "http://example.com"],
+  ["image: a png data URL", "image", "data:image/png;base64,iVBORw0KGgo="],
+  ["image: an html data URL", "image", "data:text/html;base64,PGI+"],
+  ["image: an ftp URL", "image", "ftp://example.com/cat.png"],
+  ["image: not a URL", "image", "cat.png"],
+  ["image: a URL of 2,100 characters", "image", `https://example.com/${"a".repeat(2100)}`],
+  ["image: a number", "image", 3],
+  [
+    "chat: two messages",
+    "chat",
+    [
+      { role: "user", content: "hi" },
+      { role: "assistant", content: "hello" },
+    ],
+  ],
+  ["chat: a message without content", "chat", [{ role: "user" }]],
+  ["chat: a role with a space", "chat", [{ role: "a user", content: "hi" }]],
+  ["chat: a role of 21 characters", "chat", [{ role: "r".repeat(21), content: "hi" }]],
+  ["chat: content of 20,001 characters", "chat", [{ role: "user", content: "c".repeat(20_001) }]],
+  ["chat: 501 messages", "chat", Array.from({ length: 501 }, () => ({ role: "user", content: "hi" }))],
+  ["chat: a string", "chat", "hi"],
+  ["custom: an object", "custom", { a: 1 }],
+  ["custom: a string", "custom", "a"],
+  ["custom: a list", "custom", [1]],
+];
+
+describe("field values: the domain and the server agree", () => {
+  let datasetId = "";
+  beforeAll(async () => {
+    const ws = await fx.workspace();
+    const ds = await fx.dataset(ws.id);
+    datasetId = ds.id;
+    for (const [name, type] of Object.entries(FIELD_TYPES)) {
+      const settings = type === "custom" ? { type, template: "<div>{{record.fields.custom.a}}</div>" } : { type };
+      await fx.field(ds.id, { name, title: name, required: false, settings });
+    }
+    await fx.question(ds.id);
+    await fx.publish(ds.id);
+  }, 60_000);
+
+  it.each(FIELD_CASES)("%s", async (_name, field, value) => {
+    const domainAccepts = fieldValueViolation(FIELD_TYPES[field], value) === null;
+    const res = await fx.request("POST", `/datasets/${datasetId}/records/bulk`, { body: { items: [{ fields: { [field]: value } }] } });
+    expect(res.status === 201 ? "accepted" : `refused (${res.status})`).toBe(domainAccepts ? "accepted" : "refused (422)");
   });
 });

@@ -69,6 +69,8 @@ export * from "./use-cases/offline/index.js";
 export * from "./use-cases/reservations/index.js";
 export * from "./rules/answer-rules.js";
 export * from "./rules/question-settings-rules.js";
+export * from "./rules/metadata-value-rules.js";
+export * from "./rules/field-value-rules.js";
 export * from "./rules/reservation-rules.js";
 export * from "./use-cases/transfer/index.js";
 export * from "./agreement/index.js";

@@ -17,3 +17,16 @@ export function isUniqueViolation(error: unknown): boolean {
   const code = typeof error === "object" && error !== null && "code" in error ? String((error as { code: unknown }).code) : "";
   return code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY" || code === "23505";
 }
+
+/**
+ * Runs a write that may race a concurrent duplicate (the caller checked first): a UNIQUE / PRIMARY KEY
+ * violation becomes `duplicate()` (the contract's 409 or 422), any other error passes through.
+ */
+export async function writeUnique<T>(write: () => Promise<T>, duplicate: () => Error): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw duplicate();
+    throw error;
+  }
+}

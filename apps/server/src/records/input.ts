@@ -108,6 +108,7 @@ export const recordUpdateSchema = z.object({
   suggestions: z.array(suggestionCreateSchema).nullable().optional(),
   vectors: vectorsSchema.nullable().optional(),
 });
+export type RecordUpdate = z.infer<typeof recordUpdateSchema>;
 
 /**
  * The bulk body as `recordsBulkSchema` parses it, about 4x cheaper for items with vectors: the vector

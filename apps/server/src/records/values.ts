@@ -1,4 +1,12 @@
-import { answerViolation, type AnswerRuleQuestion, type AnswerViolation } from "@tessera/domain";
+import {
+  answerViolation,
+  fieldValueViolation,
+  metadataValueViolation,
+  type AnswerRuleQuestion,
+  type AnswerViolation,
+  type FieldValueViolation,
+  type MetadataValueViolation,
+} from "@tessera/domain";
 import type { DatasetSchema, FieldDef, MetadataPropertyDef, QuestionDef } from "./dataset-schema.js";
 
 /**
@@ -39,68 +47,33 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v ===
 
 // ---------------------------------------------------------------- fields
 
-const IMAGE_MIME_TYPES = new Set([
-  "image/avif",
-  "image/gif",
-  "image/ico",
-  "image/jpeg",
-  "image/jpg",
-  "image/png",
-  "image/svg",
-  "image/svg+xml",
-  "image/webp",
-]);
-
-function validateImage(name: string, value: unknown): void {
-  if (typeof value !== "string") fail(`Wrong value found for field ${pyRepr(name)}. Expected 'str', found ${pyRepr(pyType(value))}`);
-  const url = value as string;
-  if (url.startsWith("data:")) {
-    if (url.length > 5_000_000) fail(`image field ${pyRepr(name)} data URL is too long, the maximum is 5000000 characters`);
-    const mime = /^data:([^;,]+)/.exec(url)?.[1]?.toLowerCase();
-    if (!mime || !IMAGE_MIME_TYPES.has(mime)) fail(`image field ${pyRepr(name)} has an invalid data URL MIME type: ${pyRepr(mime ?? "")}`);
-    return;
+/** The contract's wording (the reference server's ValueError texts) of a domain field value rule violation. */
+export function fieldViolationMessage(name: string, v: FieldValueViolation): string {
+  switch (v.kind) {
+    case "field.wrongType":
+      return `Wrong value found for field ${pyRepr(name)}. Expected ${pyRepr(v.expected)}, found ${pyRepr(pyType(v.value))}`;
+    case "image.dataUrlTooLong":
+      return `image field ${pyRepr(name)} data URL is too long, the maximum is ${v.max} characters`;
+    case "image.badMimeType":
+      return `image field ${pyRepr(name)} has an invalid data URL MIME type: ${pyRepr(v.mime)}`;
+    case "image.urlTooLong":
+      return `image field ${pyRepr(name)} URL is too long, the maximum is ${v.max} characters`;
+    case "image.badUrl":
+      return `image field ${pyRepr(name)} has an invalid URL: it must be an http(s) URL with a host and a path, or a data URL`;
+    case "chat.tooManyMessages":
+      return `chat field ${pyRepr(name)} has ${v.count} messages, the maximum is ${v.max}`;
+    case "chat.badMessage":
+      return `chat field ${pyRepr(name)} message at position ${v.position} must be an object with string 'role' and 'content'`;
+    case "chat.badRole":
+      return `chat field ${pyRepr(name)} message at position ${v.position} has an invalid role: 1 to ${v.max} characters without whitespace`;
+    case "chat.contentTooLong":
+      return `chat field ${pyRepr(name)} message at position ${v.position} content is longer than ${v.max} characters`;
   }
-  if (url.length > 2038) fail(`image field ${pyRepr(name)} URL is too long, the maximum is 2038 characters`);
-  let parsed: URL | null = null;
-  try {
-    parsed = new URL(url);
-  } catch {
-    parsed = null;
-  }
-  if (!parsed || !["http:", "https:"].includes(parsed.protocol) || !parsed.host || parsed.pathname.length === 0) {
-    fail(`image field ${pyRepr(name)} has an invalid URL: it must be an http(s) URL with a host and a path, or a data URL`);
-  }
-}
-
-function validateChat(name: string, value: unknown): void {
-  if (!Array.isArray(value)) fail(`Wrong value found for field ${pyRepr(name)}. Expected 'list', found ${pyRepr(pyType(value))}`);
-  const messages = value as unknown[];
-  if (messages.length > 500) fail(`chat field ${pyRepr(name)} has ${messages.length} messages, the maximum is 500`);
-  messages.forEach((m, i) => {
-    if (!isPlainObject(m) || typeof m.role !== "string" || typeof m.content !== "string") {
-      fail(`chat field ${pyRepr(name)} message at position ${i} must be an object with string 'role' and 'content'`);
-    }
-    const msg = m as { role: string; content: string };
-    if (msg.role.length < 1 || msg.role.length > 20 || !/^\S+$/.test(msg.role))
-      fail(`chat field ${pyRepr(name)} message at position ${i} has an invalid role: 1 to 20 characters without whitespace`);
-    if (msg.content.length > 20000) fail(`chat field ${pyRepr(name)} message at position ${i} content is longer than 20000 characters`);
-  });
 }
 
 function validateFieldValue(field: FieldDef, value: unknown): void {
-  switch (field.settings.type) {
-    case "text":
-      if (typeof value !== "string")
-        fail(`Wrong value found for field ${pyRepr(field.name)}. Expected 'str', found ${pyRepr(pyType(value))}`);
-      return;
-    case "image":
-      return validateImage(field.name, value);
-    case "chat":
-      return validateChat(field.name, value);
-    case "custom":
-      if (!isPlainObject(value)) fail(`Wrong value found for field ${pyRepr(field.name)}. Expected 'dict', found ${pyRepr(pyType(value))}`);
-      return;
-  }
+  const violation = fieldValueViolation(field.settings.type, value);
+  if (violation) fail(fieldViolationMessage(field.name, violation));
 }
 
 /** Contract 3.10: fields of a new record (required values present, no unknown fields, per-type values). */
@@ -121,28 +94,28 @@ export function validateFields(schema: DatasetSchema, fields: Record<string, unk
 
 // ---------------------------------------------------------------- metadata
 
+/** The contract's wording of a domain metadata value rule violation (the text after "... failed because "). */
+export function metadataViolationReason(v: MetadataValueViolation): string {
+  switch (v.kind) {
+    case "metadata.notANumber":
+      return `${pyRepr(String(v.value))} is not a valid number`;
+    case "terms.notATerm":
+      return `${pyRepr(v.term)} is not a valid term`;
+    case "terms.notAllowed":
+      return `${pyRepr(v.term)} is not an allowed term.`;
+    case "number.wrongType":
+      return `${pyRepr(v.value)} is not ${v.expected === "integer" ? "an integer" : "a float"}`;
+    case "number.outOfRange":
+      return `${pyRepr(v.value)} is out of range [${v.min ?? "None"}, ${v.max ?? "None"}]`;
+  }
+}
+
 function validateMetadataValue(property: MetadataPropertyDef, value: unknown): void {
-  const settings = property.settings;
-  const because = (reason: string): never =>
-    fail(`metadata is not valid: ${pyRepr(property.name)} metadata property validation failed because ${reason}`);
-  if (typeof value === "number" && !Number.isFinite(value)) because(`${pyRepr(String(value))} is not a valid number`);
-  if (settings.type === "terms") {
-    const terms = Array.isArray(value) ? value : [value];
-    for (const term of terms) {
-      if (typeof term !== "string" && typeof term !== "number" && typeof term !== "boolean") because(`${pyRepr(term)} is not a valid term`);
-      if (settings.values && !settings.values.some((v) => v === term)) because(`${pyRepr(term)} is not an allowed term.`);
-    }
-    return;
-  }
-  if (typeof value !== "number" || (settings.type === "integer" && !Number.isInteger(value))) {
-    because(`${pyRepr(value)} is not ${settings.type === "integer" ? "an integer" : "a float"}`);
-  }
-  const n = value as number;
-  if (
-    (settings.min !== null && settings.min !== undefined && n < settings.min) ||
-    (settings.max !== null && settings.max !== undefined && n > settings.max)
-  ) {
-    because(`${pyRepr(n)} is out of range [${settings.min ?? "None"}, ${settings.max ?? "None"}]`);
+  const violation = metadataValueViolation(property.settings, value);
+  if (violation) {
+    fail(
+      `metadata is not valid: ${pyRepr(property.name)} metadata property validation failed because ${metadataViolationReason(violation)}`,
+    );
   }
 }
 

@@ -65,7 +65,7 @@ describe("POST /datasets/{id}/export (contract 3.15)", () => {
   });
 
   it("queues a job that fails with a clear error while no Hub uploader is configured, never storing the token", async () => {
-    await f.ok("POST", `/datasets/${d.datasetId}/records/bulk`, { items: [{ external_id: "e-1", fields: { [d.fieldName]: "hello" } }] });
+    await f.records(d.datasetId, [{ external_id: "e-1", fields: { [d.fieldName]: "hello" } }]);
     const res = await f.request<{ id: string; status: string }>("POST", `/datasets/${d.datasetId}/export`, { body: exportBody() });
     expect(res.status).toBe(202);
     expect(res.body.status).toBe("queued");
@@ -88,12 +88,8 @@ describe("POST /datasets/{id}/export (contract 3.15)", () => {
       runHubExport({ db: server.ctx.db, uploader: memory }, payload as Parameters<typeof runHubExport>[1], context),
     );
     try {
-      const record = (
-        await f.ok<{ items: { id: string }[] }>("POST", `/datasets/${d.datasetId}/records/bulk`, {
-          items: [{ external_id: "e-2", fields: { [d.fieldName]: "world" } }],
-        })
-      ).items[0]!;
-      await f.ok("POST", `/records/${record.id}/responses`, { status: "submitted", values: { [d.questionName]: { value: "yes" } } });
+      const [recordId] = await f.records(d.datasetId, [{ external_id: "e-2", fields: { [d.fieldName]: "world" } }]);
+      await f.ok("POST", `/records/${recordId}/responses`, { status: "submitted", values: { [d.questionName]: { value: "yes" } } });
       const res = await f.request<{ id: string }>("POST", `/datasets/${d.datasetId}/export`, {
         body: exportBody({ subset: "en", split: "test", private: true }),
       });
@@ -113,7 +109,7 @@ describe("POST /datasets/{id}/export (contract 3.15)", () => {
         expect.objectContaining({ id: "e-1", status: "pending", [d.fieldName]: "hello", [`${d.questionName}.responses`]: [] }),
         expect.objectContaining({
           id: "e-2",
-          _server_id: record.id,
+          _server_id: recordId,
           status: "completed",
           [d.fieldName]: "world",
           [`${d.questionName}.responses`]: ["yes"],

@@ -1,11 +1,10 @@
-import { randomUUID } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../context.js";
 import { datasetFor } from "../auth/policies.js";
-import { parse, unprocessable, validationError } from "../http/errors.js";
+import { parse, validationError } from "../http/errors.js";
 import { isValidRepoId } from "../hub/client.js";
-import { exportTokens, HUB_EXPORT_JOB, type HubExportPayload } from "../hub/export-job.js";
+import { startHubExport } from "../hub/use-cases/start-hub-export.js";
 import { uuidPath } from "../records/access.js";
 
 const HubExportBody = z.object({
@@ -43,19 +42,7 @@ export function exportRoutes(app: FastifyInstance, ctx: AppContext): void {
         { type: "value_error", loc: ["body", "subset"], msg: "Value error, subset must not contain path separators" },
       ]);
     }
-    const any = await ctx.db.selectFrom("records").select("id").where("dataset_id", "=", dataset.id).limit(1).executeTakeFirst();
-    if (!any) throw unprocessable(`Dataset with id \`${dataset.id}\` has no records to export`);
-    const tokenRef = randomUUID();
-    exportTokens.put(tokenRef, body.token);
-    const payload: HubExportPayload = {
-      dataset_id: dataset.id,
-      name: body.name,
-      subset: body.subset,
-      split: body.split,
-      private: body.private,
-      token_ref: tokenRef,
-    };
-    const job = await ctx.jobs.enqueue(HUB_EXPORT_JOB, payload, { maxAttempts: 1 });
+    const job = await startHubExport(ctx, dataset, body);
     return reply.status(202).send({ id: job.id, status: job.status });
   });
 }

@@ -1,11 +1,10 @@
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../context.js";
 import { datasetFor } from "../auth/policies.js";
-import { HttpError, parse, unprocessable, uuidParam, validationError } from "../http/errors.js";
-import { HubError, isValidRepoId } from "../hub/client.js";
-import { HUB_IMPORT_JOB, HUB_NOT_FOUND_MESSAGE, type HubImportPayload } from "../hub/import-job.js";
-import { hubImportBodySchema, mappedColumns } from "../hub/mapping.js";
-import { loadDatasetSchema } from "../records/dataset-schema.js";
+import { parse, uuidParam, validationError } from "../http/errors.js";
+import { isValidRepoId } from "../hub/client.js";
+import { hubImportBodySchema } from "../hub/mapping.js";
+import { startHubImport } from "../hub/use-cases/start-hub-import.js";
 import { z } from "zod";
 
 /**
@@ -28,53 +27,7 @@ export function importRoutes(app: FastifyInstance, ctx: AppContext): void {
         { type: "value_error", loc: ["body", "name"], msg: "Value error, name must be a Hugging Face dataset id such as `owner/name`" },
       ]);
     }
-    if (dataset.status !== "ready") throw unprocessable("It is not possible to import records to a non published dataset");
-
-    const schema = await loadDatasetSchema(ctx.db, dataset);
-    const unknownTargets = [
-      ...body.mapping.fields.filter((m) => !schema.fieldByName.has(m.target)).map((m) => `field \`${m.target}\``),
-      ...body.mapping.metadata.filter((m) => !schema.metadataByName.has(m.target)).map((m) => `metadata property \`${m.target}\``),
-      ...body.mapping.suggestions.filter((m) => !schema.questionByName.has(m.target)).map((m) => `question \`${m.target}\``),
-    ];
-    if (unknownTargets.length > 0)
-      throw unprocessable(`The mapping targets do not exist in dataset with id \`${datasetId}\`: ${unknownTargets.join(", ")}`);
-
-    const features = await hubCall(async () => {
-      const { splits } = await ctx.hub.splits(body.name);
-      if (!splits.some((s) => s.config === body.subset && s.split === body.split)) {
-        throw unprocessable(`Subset \`${body.subset}\` with split \`${body.split}\` not found in Hugging Face dataset \`${body.name}\``);
-      }
-      return (await ctx.hub.info(body.name, body.subset)).features ?? null;
-    });
-    if (features) {
-      const missing = mappedColumns(body.mapping).filter((column) => !(column in features));
-      if (missing.length > 0)
-        throw unprocessable(
-          `Columns not found in Hugging Face dataset \`${body.name}\` (subset \`${body.subset}\`): ${missing.join(", ")}`,
-        );
-    }
-
-    const payload: HubImportPayload = {
-      dataset_id: datasetId,
-      name: body.name,
-      subset: body.subset,
-      split: body.split,
-      mapping: body.mapping,
-    };
-    const job = await ctx.jobs.enqueue(HUB_IMPORT_JOB, payload);
+    const job = await startHubImport(ctx, dataset, body);
     return reply.status(202).send({ id: job.id, status: job.status });
   });
-}
-
-/** Hub failures as clear HTTP answers: unknown repo 422, Hub down 502/503 (never a 500). */
-async function hubCall<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    if (error instanceof HttpError || !(error instanceof HubError)) throw error;
-    if (error.kind === "not_found") throw unprocessable(HUB_NOT_FOUND_MESSAGE);
-    if (error.kind === "not_ready")
-      throw new HttpError(503, { detail: "The Hugging Face Hub is preparing this dataset; retry in a moment" });
-    throw new HttpError(502, { detail: error.message });
-  }
 }

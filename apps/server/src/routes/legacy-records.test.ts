@@ -88,29 +88,29 @@ describe("POST /datasets/{id}/records (legacy create, contract 3.10)", () => {
 
 describe("PATCH /datasets/{id}/records (legacy update, contract 3.10)", () => {
   it("updates metadata, suggestions and vectors of existing records by id, never their fields, and answers 204", async () => {
-    const created = await d.f.ok<{ items: RecordJson[] }>("POST", `/datasets/${d.datasetId}/records/bulk`, {
-      items: recordItems(2, "upd", () => ({ metadata: { genre: "blog" } })),
-    });
-    const [a, b] = created.items as [RecordJson, RecordJson];
+    const [a, b] = (await d.f.records(
+      d.datasetId,
+      recordItems(2, "upd", () => ({ metadata: { genre: "blog" } })),
+    )) as [string, string];
     const res = await d.f.request("PATCH", `/datasets/${d.datasetId}/records`, {
       body: {
         items: [
           {
-            id: a.id,
+            id: a,
             metadata: { genre: "forum" },
             fields: { text: "ignored" },
             external_id: "ignored",
             suggestions: [{ question_id: d.questions.label.id, value: "positive", score: 0.5 }],
             vectors: { [d.vectorName]: [0, 1, 0] },
           },
-          { id: b.id, vectors: { [d.vectorName]: [1, 0, 0] } },
+          { id: b, vectors: { [d.vectorName]: [1, 0, 0] } },
         ],
       },
     });
     expect(res).toEqual({ status: 204, body: null });
     const after = await records();
-    const a2 = after.items.find((r) => r.id === a.id)!;
-    const b2 = after.items.find((r) => r.id === b.id)!;
+    const a2 = after.items.find((r) => r.id === a)!;
+    const b2 = after.items.find((r) => r.id === b)!;
     expect(a2).toMatchObject({
       external_id: "upd-0",
       fields: { text: "Record number 0 about cats" },
@@ -122,16 +122,12 @@ describe("PATCH /datasets/{id}/records (legacy update, contract 3.10)", () => {
   });
 
   it("refuses unknown or duplicate ids, records of other datasets, bad values and non-admins, changing nothing", async () => {
-    const created = await d.f.ok<{ items: RecordJson[] }>("POST", `/datasets/${d.datasetId}/records/bulk`, {
-      items: recordItems(1, "keep", () => ({ metadata: { genre: "news" } })),
-    });
-    const id = created.items[0]!.id;
+    const [id] = await d.f.records(
+      d.datasetId,
+      recordItems(1, "keep", () => ({ metadata: { genre: "news" } })),
+    );
     const other = await d.f.readyDataset();
-    const foreign = (
-      await d.f.ok<{ items: RecordJson[] }>("POST", `/datasets/${other.datasetId}/records/bulk`, {
-        items: [{ fields: { [other.fieldName]: "x" } }],
-      })
-    ).items[0]!.id;
+    const [foreign] = await d.f.records(other.datasetId, [{ fields: { [other.fieldName]: "x" } }]);
     const patch = (items: unknown, headers = d.f.owner) =>
       d.f.request<Json>("PATCH", `/datasets/${d.datasetId}/records`, { body: { items }, headers });
     const missing = "00000000-0000-4000-8000-000000000001";

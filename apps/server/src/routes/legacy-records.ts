@@ -2,12 +2,11 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../context.js";
 import { datasetFor } from "../auth/policies.js";
-import { parse, unprocessable, uuidParam } from "../http/errors.js";
+import { parse, uuidParam } from "../http/errors.js";
 import { uuidPath } from "../records/access.js";
-import { ingestRecords } from "../records/ingest.js";
 import { recordItemSchema, suggestionCreateSchema, vectorsSchema, type RecordItem } from "../records/input.js";
-import { emitIngested } from "./records.js";
-import { requireAttributableResponses } from "../records/response-attribution.js";
+import { importRecords } from "../records/use-cases/import-records.js";
+import { updateRecordsById } from "../records/use-cases/update-records-by-id.js";
 
 /** 1..1000 items per call (contract 3.10, legacy). */
 export const MAX_LEGACY_RECORDS = 1000;
@@ -54,9 +53,7 @@ export function legacyRecordsRoutes(app: FastifyInstance, ctx: AppContext): void
     const datasetId = uuidPath(request, "dataset_id");
     const dataset = await datasetFor(ctx.db, user, datasetId, "admin");
     const body = parse(legacyCreateSchema, request.body);
-    await requireAttributableResponses(ctx.db, user, dataset, body.items);
-    const result = await ingestRecords(ctx.db, datasetId, body.items, { mode: "create" });
-    emitIngested(ctx, result);
+    await importRecords(ctx, user, dataset, body.items, "create");
     return reply.status(204).send();
   });
 
@@ -65,24 +62,9 @@ export function legacyRecordsRoutes(app: FastifyInstance, ctx: AppContext): void
     const datasetId = uuidPath(request, "dataset_id");
     await datasetFor(ctx.db, user, datasetId, "admin");
     const body = parse(legacyUpdateSchema, request.body);
-    const ids = body.items.map((i) => i.id);
-    if (new Set(ids).size !== ids.length) throw unprocessable("Found duplicate records IDs");
-    const found = new Set<string>();
-    for (let i = 0; i < ids.length; i += 500) {
-      const rows = await ctx.db
-        .selectFrom("records")
-        .select("id")
-        .where("dataset_id", "=", datasetId)
-        .where("id", "in", ids.slice(i, i + 500))
-        .execute();
-      for (const row of rows) found.add(row.id);
-    }
-    const missing = ids.filter((id) => !found.has(id));
-    if (missing.length > 0) throw unprocessable(`Found records that do not exist: ${missing.join(", ")}`);
     // Matched by id only (no external_id, no fields, no responses: the legacy update carries none).
     const items: RecordItem[] = body.items.map((i) => ({ id: i.id, metadata: i.metadata, suggestions: i.suggestions, vectors: i.vectors }));
-    const result = await ingestRecords(ctx.db, datasetId, items, { mode: "upsert" });
-    emitIngested(ctx, result);
+    await updateRecordsById(ctx, datasetId, items);
     return reply.status(204).send();
   });
 }

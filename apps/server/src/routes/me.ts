@@ -4,6 +4,8 @@ import { datasetOut, userOut, workspaceOut } from "../http/serializers.js";
 import { z } from "zod";
 import { parse, uuidParam } from "../http/errors.js";
 import { requireMember } from "../auth/policies.js";
+import { listUserDatasets } from "../datasets/use-cases/list-user-datasets.js";
+import { listUserWorkspaces } from "../workspaces/use-cases/list-user-workspaces.js";
 
 const MeDatasetsQuery = z.object({
   workspace_id: uuidParam.optional(),
@@ -16,11 +18,7 @@ export function meRoutes(app: FastifyInstance, ctx: AppContext): void {
 
   app.get("/api/v1/me/workspaces", async (request) => {
     const user = await ctx.currentUser(request);
-    let query = ctx.db.selectFrom("workspaces").selectAll("workspaces").orderBy("workspaces.name");
-    if (user.role !== "owner") {
-      query = query.innerJoin("workspaces_users as wu", "wu.workspace_id", "workspaces.id").where("wu.user_id", "=", user.id);
-    }
-    return { items: (await query.execute()).map(workspaceOut) };
+    return { items: (await listUserWorkspaces(ctx.db, user, "name")).map(workspaceOut) };
   });
 
   app.get("/api/v1/me/datasets", async (request) => {
@@ -28,13 +26,6 @@ export function meRoutes(app: FastifyInstance, ctx: AppContext): void {
     const filters = parse(MeDatasetsQuery, request.query, "query");
     // Contract 3.4: filtering by a workspace the caller is not a member of is refused.
     if (filters.workspace_id !== undefined) await requireMember(ctx.db, user, filters.workspace_id);
-    let query = ctx.db.selectFrom("datasets").selectAll("datasets").orderBy("datasets.inserted_at");
-    if (user.role !== "owner") {
-      query = query.innerJoin("workspaces_users as wu", "wu.workspace_id", "datasets.workspace_id").where("wu.user_id", "=", user.id);
-    }
-    if (filters.workspace_id !== undefined) query = query.where("datasets.workspace_id", "=", filters.workspace_id);
-    if (filters.name !== undefined) query = query.where("datasets.name", "=", filters.name);
-    if (filters.status !== undefined) query = query.where("datasets.status", "=", filters.status);
-    return { items: (await query.execute()).map(datasetOut) };
+    return { items: (await listUserDatasets(ctx.db, user, filters)).map(datasetOut) };
   });
 }

@@ -1,18 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../testing/test-server.js";
-import { recordItems, richDataset, type RichDataset } from "../records/testing.js";
+import type { TestServer } from "../testing/test-server.js";
+import type { RichDataset } from "../records/testing.js";
+import { datasetWithRecords } from "../testing/dataset-with-records.js";
 
 let server: TestServer;
 let d: RichDataset;
 let ids: string[];
 beforeAll(async () => {
-  server = await startTestServer();
-  d = await richDataset(server);
-  ids = (
-    await d.f.request<{ items: { id: string }[] }>("POST", `/datasets/${d.datasetId}/records/bulk`, {
-      body: { items: recordItems(5, "p") },
-    })
-  ).body.items.map((r) => r.id);
+  ({ server, d, ids } = await datasetWithRecords(5, { prefix: "p" }));
   const respond = (i: number, status: string, headers: Record<string, string>) =>
     d.f.request("POST", `/records/${ids[i]}/responses`, { body: { status, values: { label: { value: "positive" } } }, headers });
   await respond(0, "submitted", d.annotator.headers);

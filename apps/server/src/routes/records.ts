@@ -1,28 +1,15 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AppContext } from "../context.js";
 import { datasetFor } from "../auth/policies.js";
-import { parse, unprocessable } from "../http/errors.js";
-import { now } from "../clock.js";
+import { parse } from "../http/errors.js";
 import { parseIdList, parseInclude, parsePaging, recordFor, uuidPath } from "../records/access.js";
-import { loadDatasetSchema } from "../records/dataset-schema.js";
-import { ingestRecords, prepareSuggestions, upsertSuggestions, upsertVectors, type IngestResult } from "../records/ingest.js";
 import { parseRecordsBulk, recordUpdateSchema } from "../records/input.js";
-import { FULL_INCLUDE, withIncludes } from "../records/read.js";
-import { RecordValueError, validateMetadata, validateVectors } from "../records/values.js";
-import { recordViewer } from "../records/visibility.js";
-import { requireAttributableResponses } from "../records/response-attribution.js";
-
-/**
- * Webhook events of a bulk ingestion: record.created / record.updated, and record.completed for new
- * records that are completed on arrival (their responses were part of the item).
- */
-export function emitIngested(ctx: AppContext, result: IngestResult): void {
-  if (result.createdIds.length > 0) ctx.events.emit("record.created", { recordIds: result.createdIds });
-  if (result.updatedIds.length > 0) ctx.events.emit("record.updated", { recordIds: result.updatedIds });
-  const created = new Set(result.createdIds);
-  const completed = result.items.filter((r) => r.status === "completed" && created.has(r.id)).map((r) => r.id);
-  if (completed.length > 0) ctx.events.emit("record.completed", { recordIds: completed });
-}
+import { importRecords } from "../records/use-cases/import-records.js";
+import { listDatasetRecords } from "../records/use-cases/list-dataset-records.js";
+import { deleteRecords } from "../records/use-cases/delete-records.js";
+import { readRecord } from "../records/use-cases/read-record.js";
+import { updateRecord } from "../records/use-cases/update-record.js";
+import { deleteRecord } from "../records/use-cases/delete-record.js";
 
 /**
  * The default JSON body parser (secure-json-parse) scans the whole text with two regular expressions
@@ -72,9 +59,7 @@ export function recordsRoutes(app: FastifyInstance, ctx: AppContext): void {
       const datasetId = uuidPath(request, "dataset_id");
       const dataset = await datasetFor(ctx.db, user, datasetId, "admin");
       const body = parseRecordsBulk(request.body);
-      await requireAttributableResponses(ctx.db, user, dataset, body.items);
-      const result = await ingestRecords(ctx.db, datasetId, body.items, { mode: "create" });
-      emitIngested(ctx, result);
+      const result = await importRecords(ctx, user, dataset, body.items, "create");
       return reply.status(201).type(JSON_TYPE).send(`{"items":${result.itemsJson()}}`);
     });
 
@@ -83,9 +68,7 @@ export function recordsRoutes(app: FastifyInstance, ctx: AppContext): void {
       const datasetId = uuidPath(request, "dataset_id");
       const dataset = await datasetFor(ctx.db, user, datasetId, "admin");
       const body = parseRecordsBulk(request.body);
-      await requireAttributableResponses(ctx.db, user, dataset, body.items);
-      const result = await ingestRecords(ctx.db, datasetId, body.items, { mode: "upsert" });
-      emitIngested(ctx, result);
+      const result = await importRecords(ctx, user, dataset, body.items, "upsert");
       return reply.type(JSON_TYPE).send(`{"items":${result.itemsJson()},"updated_item_ids":${JSON.stringify(result.updatedIds)}}`);
     });
   });
@@ -96,17 +79,7 @@ export function recordsRoutes(app: FastifyInstance, ctx: AppContext): void {
     const dataset = await datasetFor(ctx.db, user, datasetId, "admin");
     const { offset, limit } = parsePaging(request.query);
     const include = parseInclude(request.query);
-    const [rows, count] = await Promise.all([
-      ctx.db.selectFrom("records").selectAll().where("dataset_id", "=", datasetId).orderBy("seq").limit(limit).offset(offset).execute(),
-      ctx.db
-        .selectFrom("records")
-        .select((eb) => eb.fn.countAll<number>().as("n"))
-        .where("dataset_id", "=", datasetId)
-        .executeTakeFirstOrThrow(),
-    ]);
-    const schema = await loadDatasetSchema(ctx.db, dataset);
-    const viewer = await recordViewer(ctx.db, user, dataset.workspace_id);
-    return { items: await withIncludes(ctx.db, schema, rows, include, viewer), total: Number(count.n) };
+    return listDatasetRecords(ctx.db, user, dataset, { offset, limit }, include);
   });
 
   app.delete("/api/v1/datasets/:dataset_id/records", async (request, reply) => {
@@ -114,16 +87,14 @@ export function recordsRoutes(app: FastifyInstance, ctx: AppContext): void {
     const datasetId = uuidPath(request, "dataset_id");
     await datasetFor(ctx.db, user, datasetId, "admin");
     const ids = parseIdList(request.query, "No record IDs provided", "Cannot delete more than 100 records at once");
-    const deleted = await ctx.db.deleteFrom("records").where("dataset_id", "=", datasetId).where("id", "in", ids).returning("id").execute();
-    if (deleted.length > 0) ctx.events.emit("record.deleted", { ids: deleted.map((r) => r.id) });
+    await deleteRecords(ctx, datasetId, ids);
     return reply.status(204).send();
   });
 
   app.get("/api/v1/records/:record_id", async (request) => {
     const user = await ctx.currentUser(request);
     const { record, dataset } = await recordFor(ctx.db, user, uuidPath(request, "record_id"), "read");
-    const schema = await loadDatasetSchema(ctx.db, dataset);
-    return (await withIncludes(ctx.db, schema, [record], FULL_INCLUDE, await recordViewer(ctx.db, user, dataset.workspace_id)))[0];
+    return readRecord(ctx.db, user, dataset, record);
   });
 
   app.patch("/api/v1/records/:record_id", async (request) => {
@@ -131,50 +102,12 @@ export function recordsRoutes(app: FastifyInstance, ctx: AppContext): void {
     const { record, dataset } = await recordFor(ctx.db, user, uuidPath(request, "record_id"), "admin");
     const body = parse(recordUpdateSchema, request.body);
     const raw = (request.body ?? {}) as Record<string, unknown>;
-    const schema = await loadDatasetSchema(ctx.db, dataset);
-    const fields = JSON.parse(record.fields) as Record<string, unknown>;
-    let suggestions: ReturnType<typeof prepareSuggestions> = [];
-    try {
-      validateMetadata(schema, body.metadata);
-      if (body.suggestions) suggestions = prepareSuggestions(schema, body.suggestions, fields);
-      validateVectors(schema, body.vectors);
-    } catch (error) {
-      if (error instanceof RecordValueError) throw unprocessable(error.message);
-      throw error;
-    }
-    const timestamp = now();
-    await ctx.db.transaction().execute(async (trx) => {
-      const changes: { updated_at: string; metadata?: string | null } = { updated_at: timestamp };
-      if ("metadata" in raw) changes.metadata = body.metadata ? JSON.stringify(body.metadata) : null;
-      await trx.updateTable("records").set(changes).where("id", "=", record.id).execute();
-      if (body.suggestions !== undefined) {
-        await trx.deleteFrom("suggestions").where("record_id", "=", record.id).execute();
-        await upsertSuggestions(
-          trx,
-          suggestions.map((s) => ({ recordId: record.id, ...s })),
-          timestamp,
-        );
-      }
-      if (body.vectors) {
-        await upsertVectors(
-          trx,
-          schema,
-          Object.entries(body.vectors).map(([name, values]) => ({ recordId: record.id, name, values })),
-        );
-      }
-    });
-    const updated = await ctx.db.selectFrom("records").selectAll().where("id", "=", record.id).executeTakeFirstOrThrow();
-    ctx.events.emit("record.updated", { recordIds: [record.id] });
-    return (await withIncludes(ctx.db, schema, [updated], FULL_INCLUDE, await recordViewer(ctx.db, user, dataset.workspace_id)))[0];
+    return updateRecord(ctx, user, dataset, record, body, "metadata" in raw);
   });
 
   app.delete("/api/v1/records/:record_id", async (request) => {
     const user = await ctx.currentUser(request);
     const { record, dataset } = await recordFor(ctx.db, user, uuidPath(request, "record_id"), "admin");
-    const schema = await loadDatasetSchema(ctx.db, dataset);
-    const out = (await withIncludes(ctx.db, schema, [record], FULL_INCLUDE, await recordViewer(ctx.db, user, dataset.workspace_id)))[0];
-    await ctx.db.deleteFrom("records").where("id", "=", record.id).execute();
-    ctx.events.emit("record.deleted", { ids: [record.id] });
-    return out;
+    return deleteRecord(ctx, user, dataset, record);
   });
 }

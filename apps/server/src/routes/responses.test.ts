@@ -1,18 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../testing/test-server.js";
+import type { TestServer } from "../testing/test-server.js";
 import { FORBIDDEN, type Json } from "../testing/fixtures.js";
-import { recordItems, richDataset, type RichDataset } from "../records/testing.js";
+import type { RichDataset } from "../records/testing.js";
+import { datasetWithRecords } from "../testing/dataset-with-records.js";
 
 let server: TestServer;
 let d: RichDataset;
 let ids: string[];
 beforeAll(async () => {
-  server = await startTestServer();
-  d = await richDataset(server, { minSubmitted: 2 });
-  const res = await d.f.request<{ items: { id: string }[] }>("POST", `/datasets/${d.datasetId}/records/bulk`, {
-    body: { items: recordItems(12, "resp") },
-  });
-  ids = res.body.items.map((r) => r.id);
+  ({ server, d, ids } = await datasetWithRecords(12, { prefix: "resp", minSubmitted: 2 }));
 }, 60_000);
 afterAll(async () => {
   await server.stop();

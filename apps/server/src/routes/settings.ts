@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { HostedSpace } from "../oauth/oauth-config.js";
-import type { Store } from "../db/database.js";
-import { databaseStatus } from "../db/availability.js";
+import { SERVER_VERSION } from "../status/server-version.js";
+import { getServerStatus, type StatusStore } from "../status/use-cases/get-server-status.js";
 
 /** The public settings of GET /api/v1/settings (hub.md section 4). */
 export function settingsBody(space: HostedSpace | null) {
@@ -35,23 +35,11 @@ export function settingsBody(space: HostedSpace | null) {
 export function settingsRoutes(
   app: FastifyInstance,
   hostedSpace: HostedSpace | null = null,
-  store: Pick<Store, "dialect" | "vectorSearch"> & Partial<Pick<Store, "db">> = { dialect: "sqlite", vectorSearch: true },
+  store: StatusStore = { dialect: "sqlite", vectorSearch: true },
   signedIn?: (request: FastifyRequest) => Promise<boolean>,
 ): void {
   const body = settingsBody(hostedSpace);
   app.get("/api/v1/settings", async () => body);
   app.get("/api/v1/version", async () => ({ version: SERVER_VERSION }));
-  app.get("/api/v1/status", async (request) => {
-    if (!signedIn || !(await signedIn(request))) return { version: SERVER_VERSION };
-    const status = { version: SERVER_VERSION, search_engine: searchEngine(store), memory: process.memoryUsage() };
-    if (!store.db) return status;
-    return { ...status, database: { dialect: store.dialect, ...(await databaseStatus(store.db)) } };
-  });
-}
-
-export const SERVER_VERSION = "2.8.0";
-
-/** What answers text and vector search on this store (the search port's adapter). */
-export function searchEngine(store: Pick<Store, "dialect" | "vectorSearch">): { name: string; vector_search: boolean } {
-  return { name: store.dialect === "postgres" ? "postgresql-tsvector" : "sqlite-fts5", vector_search: store.vectorSearch };
+  app.get("/api/v1/status", async (request) => getServerStatus(store, signedIn !== undefined && (await signedIn(request))));
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../testing/test-server.js";
-import { searchEngine } from "./settings.js";
+import { searchEngine } from "../status/use-cases/get-server-status.js";
 
 let server: TestServer;
 beforeAll(async () => {

@@ -1,18 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../testing/test-server.js";
+import type { TestServer } from "../testing/test-server.js";
 import { FORBIDDEN, type Json } from "../testing/fixtures.js";
-import { richDataset, type RichDataset } from "../records/testing.js";
+import type { RichDataset } from "../records/testing.js";
+import { datasetWithRecords } from "../testing/dataset-with-records.js";
 
 let server: TestServer;
 let d: RichDataset;
 let recordId: string;
 beforeAll(async () => {
-  server = await startTestServer();
-  d = await richDataset(server);
-  const res = await d.f.request<{ items: { id: string }[] }>("POST", `/datasets/${d.datasetId}/records/bulk`, {
-    body: { items: [{ fields: { text: "Alan Turing at Bletchley" } }] },
-  });
-  recordId = res.body.items[0]!.id;
+  let ids: string[];
+  ({ server, d, ids } = await datasetWithRecords(1, { items: [{ fields: { text: "Alan Turing at Bletchley" } }] }));
+  recordId = ids[0]!;
 }, 60_000);
 afterAll(async () => {
   await server.stop();

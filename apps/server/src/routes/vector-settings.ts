@@ -1,19 +1,17 @@
-import { randomUUID } from "node:crypto";
 import type { FastifyInstance } from "fastify";
-import { type Kysely, type Selectable, sql } from "kysely";
 import { z } from "zod";
 import type { AppContext } from "../context.js";
-import type { DB, VectorsSettingsTable } from "../db/schema.js";
-import type { UserRow } from "../auth/authenticate.js";
-import { conflict, notFound, parse, unprocessable } from "../http/errors.js";
+import { parse } from "../http/errors.js";
 import { pathIds } from "../http/params.js";
 import { vectorSettingsOut } from "../http/serializers.js";
-import { datasetFor, type DatasetRow } from "../auth/policies.js";
-import { isUniqueViolation } from "../db/introspect.js";
+import { datasetFor } from "../auth/policies.js";
 import { nameSchema, rejectNullKeys, titleSchema } from "../settings/common.js";
-import { now } from "../clock.js";
+import { findVectorSettings } from "../settings/use-cases/find-vector-settings.js";
+import { listVectorSettings } from "../settings/use-cases/list-vector-settings.js";
+import { createVectorSettings } from "../settings/use-cases/create-vector-settings.js";
+import { updateVectorSettings } from "../settings/use-cases/update-vector-settings.js";
+import { deleteVectorSettings } from "../settings/use-cases/delete-vector-settings.js";
 
-export const MAX_VECTOR_SETTINGS_PER_DATASET = 5;
 /** Upper bound on dimensions (the contract only says "> 0"); large enough for every common embedding model. */
 export const MAX_VECTOR_DIMENSIONS = 16384;
 
@@ -24,36 +22,13 @@ const VectorSettingsCreate = z.object({
 });
 const VectorSettingsUpdate = z.object({ title: titleSchema.optional() });
 
-export type VectorSettingsRow = Selectable<VectorsSettingsTable>;
-
-export async function vectorSettingsFor(
-  db: Kysely<DB>,
-  user: UserRow,
-  id: string,
-  access: "read" | "admin",
-): Promise<{ vectorSettings: VectorSettingsRow; dataset: DatasetRow }> {
-  const vectorSettings = await db.selectFrom("vectors_settings").selectAll().where("id", "=", id).executeTakeFirst();
-  if (!vectorSettings) throw notFound(`Vector settings with id \`${id}\` not found`);
-  return { vectorSettings, dataset: await datasetFor(db, user, vectorSettings.dataset_id, access) };
-}
-
-const duplicateName = (name: string, datasetId: string) =>
-  conflict(`Vector settings with name \`${name}\` already exists for dataset with id \`${datasetId}\``);
-
 /** Vector settings (contract 3.8). */
 export function vectorSettingsRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.get("/api/v1/datasets/:dataset_id/vectors-settings", async (request) => {
     const user = await ctx.currentUser(request);
     const { dataset_id } = pathIds(request, "dataset_id");
     const dataset = await datasetFor(ctx.db, user, dataset_id, "read");
-    const items = await ctx.db
-      .selectFrom("vectors_settings")
-      .selectAll()
-      .where("dataset_id", "=", dataset.id)
-      .orderBy("inserted_at")
-      .orderBy(sql`rowid`)
-      .execute();
-    return { items: items.map(vectorSettingsOut) };
+    return { items: (await listVectorSettings(ctx.db, dataset.id)).map(vectorSettingsOut) };
   });
 
   app.post("/api/v1/datasets/:dataset_id/vectors-settings", async (request, reply) => {
@@ -61,28 +36,7 @@ export function vectorSettingsRoutes(app: FastifyInstance, ctx: AppContext): voi
     const { dataset_id } = pathIds(request, "dataset_id");
     const body = parse(VectorSettingsCreate, request.body);
     const dataset = await datasetFor(ctx.db, user, dataset_id, "admin");
-    const existing = await ctx.db.selectFrom("vectors_settings").select("name").where("dataset_id", "=", dataset.id).execute();
-    if (existing.some((v) => v.name === body.name)) throw duplicateName(body.name, dataset.id);
-    if (existing.length >= MAX_VECTOR_SETTINGS_PER_DATASET) {
-      throw unprocessable(`The maximum number of vector settings has been reached for dataset with id \`${dataset.id}\``);
-    }
-    const timestamp = now();
-    const row: VectorSettingsRow = {
-      id: randomUUID(),
-      dataset_id: dataset.id,
-      name: body.name,
-      title: body.title,
-      dimensions: body.dimensions,
-      inserted_at: timestamp,
-      updated_at: timestamp,
-    };
-    try {
-      await ctx.db.insertInto("vectors_settings").values(row).execute();
-    } catch (error) {
-      if (isUniqueViolation(error)) throw duplicateName(body.name, dataset.id);
-      throw error;
-    }
-    return reply.status(201).send(vectorSettingsOut(row));
+    return reply.status(201).send(vectorSettingsOut(await createVectorSettings(ctx.db, dataset, body)));
   });
 
   app.patch("/api/v1/vectors-settings/:vector_settings_id", async (request) => {
@@ -90,18 +44,15 @@ export function vectorSettingsRoutes(app: FastifyInstance, ctx: AppContext): voi
     const { vector_settings_id } = pathIds(request, "vector_settings_id");
     rejectNullKeys(request.body, ["title"]);
     const body = parse(VectorSettingsUpdate, request.body);
-    const { vectorSettings } = await vectorSettingsFor(ctx.db, user, vector_settings_id, "admin");
-    const changes: Partial<VectorSettingsRow> = { updated_at: now() };
-    if (body.title !== undefined) changes.title = body.title;
-    await ctx.db.updateTable("vectors_settings").set(changes).where("id", "=", vectorSettings.id).execute();
-    return vectorSettingsOut({ ...vectorSettings, ...changes });
+    const { vectorSettings } = await findVectorSettings(ctx.db, user, vector_settings_id, "admin");
+    return vectorSettingsOut(await updateVectorSettings(ctx.db, vectorSettings, body));
   });
 
   app.delete("/api/v1/vectors-settings/:vector_settings_id", async (request) => {
     const user = await ctx.currentUser(request);
     const { vector_settings_id } = pathIds(request, "vector_settings_id");
-    const { vectorSettings } = await vectorSettingsFor(ctx.db, user, vector_settings_id, "admin");
-    await ctx.db.deleteFrom("vectors_settings").where("id", "=", vectorSettings.id).execute();
+    const { vectorSettings } = await findVectorSettings(ctx.db, user, vector_settings_id, "admin");
+    await deleteVectorSettings(ctx.db, vectorSettings);
     return vectorSettingsOut(vectorSettings);
   });
 }

@@ -273,13 +273,10 @@ describe("event delivery", () => {
         "response.deleted",
       ],
     });
-    const bulk = await f.ok<{ items: { id: string }[] }>("POST", `/datasets/${d.datasetId}/records/bulk`, {
-      items: [
-        { external_id: "a", fields: { [d.fieldName]: "one" } },
-        { external_id: "b", fields: { [d.fieldName]: "two" } },
-      ],
-    });
-    const [a, b] = bulk.items.map((r) => r.id) as [string, string];
+    const [a, b] = (await f.records(d.datasetId, [
+      { external_id: "a", fields: { [d.fieldName]: "one" } },
+      { external_id: "b", fields: { [d.fieldName]: "two" } },
+    ])) as [string, string];
     await receiver.waitFor((r) => ofType("record.created")(r).length === 2);
     const createdEvents = ofType("record.created")(receiver.requests);
     expect(createdEvents.map((r) => r.json.data.id)).toEqual([a, b]);

@@ -1,26 +1,19 @@
-import { randomUUID } from "node:crypto";
 import type { FastifyInstance } from "fastify";
-import type { Selectable } from "kysely";
 import { z } from "zod";
 import type { AppContext } from "../context.js";
-import type { WebhooksTable } from "../db/schema.js";
 import { requireOwner } from "../auth/policies.js";
-import { HttpError, notFound, parse } from "../http/errors.js";
+import { HttpError, parse } from "../http/errors.js";
 import { uuidPath } from "../records/access.js";
 import { rejectNullKeys } from "../settings/common.js";
-import { now } from "../clock.js";
 import { WEBHOOK_DELIVERY_JOB } from "../jobs/create.js";
-import { SERVER_VERSION } from "./settings.js";
 import { WEBHOOK_EVENTS } from "../webhooks/events.js";
-import {
-  deliverWebhook,
-  DeliveryError,
-  eventTimestamp,
-  newMessageId,
-  newWebhookSecret,
-  sendMessage,
-  type DeliveryPayload,
-} from "../webhooks/delivery.js";
+import { deliverWebhook, DeliveryError, type DeliveryPayload } from "../webhooks/delivery.js";
+import { findWebhook, type WebhookRow } from "../webhooks/use-cases/find-webhook.js";
+import { listWebhooks } from "../webhooks/use-cases/list-webhooks.js";
+import { createWebhook } from "../webhooks/use-cases/create-webhook.js";
+import { updateWebhook } from "../webhooks/use-cases/update-webhook.js";
+import { deleteWebhook } from "../webhooks/use-cases/delete-webhook.js";
+import { pingWebhook } from "../webhooks/use-cases/ping-webhook.js";
 
 /** pydantic's HttpUrl limit. */
 const MAX_URL_LENGTH = 2083;
@@ -65,7 +58,6 @@ const WebhookUpdate = z.object({
   description: description.optional(),
 });
 
-type WebhookRow = Selectable<WebhooksTable>;
 export const webhookOut = (w: WebhookRow) => ({
   id: w.id,
   url: w.url,
@@ -100,35 +92,16 @@ export function webhooksRoutes(app: FastifyInstance, ctx: AppContext): void {
     await ctx.events.read();
   });
 
-  const webhookFor = async (id: string): Promise<WebhookRow> => {
-    const row = await ctx.db.selectFrom("webhooks").selectAll().where("id", "=", id).executeTakeFirst();
-    if (!row) throw notFound(`Webhook with id \`${id}\` not found`);
-    return row;
-  };
-
   app.get("/api/v1/webhooks", async (request) => {
     requireOwner(await ctx.currentUser(request));
-    const rows = await ctx.db.selectFrom("webhooks").selectAll().orderBy("inserted_at").orderBy("id").execute();
-    return { items: rows.map(webhookOut) };
+    return { items: (await listWebhooks(ctx.db)).map(webhookOut) };
   });
 
   app.post("/api/v1/webhooks", async (request, reply) => {
     const user = await ctx.currentUser(request);
     const body = parse(WebhookCreate, request.body);
     requireOwner(user);
-    const timestamp = now();
-    const row: WebhookRow = {
-      id: randomUUID(),
-      url: body.url,
-      secret: newWebhookSecret(),
-      events: JSON.stringify(body.events),
-      enabled: 1,
-      description: body.description,
-      inserted_at: timestamp,
-      updated_at: timestamp,
-    };
-    await ctx.db.insertInto("webhooks").values(row).execute();
-    return reply.status(201).send(webhookOut(row));
+    return reply.status(201).send(webhookOut(await createWebhook(ctx.db, body)));
   });
 
   app.patch("/api/v1/webhooks/:webhook_id", async (request) => {
@@ -136,22 +109,16 @@ export function webhooksRoutes(app: FastifyInstance, ctx: AppContext): void {
     const id = uuidPath(request, "webhook_id");
     rejectNullKeys(request.body, ["url", "events", "enabled"]);
     const body = parse(WebhookUpdate, request.body ?? {});
-    const webhook = await webhookFor(id);
+    const webhook = await findWebhook(ctx.db, id);
     requireOwner(user);
-    const changes: Partial<WebhookRow> = { updated_at: now() };
-    if (body.url !== undefined) changes.url = body.url;
-    if (body.events !== undefined) changes.events = JSON.stringify(body.events);
-    if (body.enabled !== undefined) changes.enabled = body.enabled ? 1 : 0;
-    if (body.description !== undefined) changes.description = body.description;
-    await ctx.db.updateTable("webhooks").set(changes).where("id", "=", id).execute();
-    return webhookOut({ ...webhook, ...changes });
+    return webhookOut(await updateWebhook(ctx.db, webhook, body));
   });
 
   app.delete("/api/v1/webhooks/:webhook_id", async (request) => {
     const user = await ctx.currentUser(request);
-    const webhook = await webhookFor(uuidPath(request, "webhook_id"));
+    const webhook = await findWebhook(ctx.db, uuidPath(request, "webhook_id"));
     requireOwner(user);
-    await ctx.db.deleteFrom("webhooks").where("id", "=", webhook.id).execute();
+    await deleteWebhook(ctx.db, webhook);
     return webhookOut(webhook);
   });
 
@@ -159,16 +126,10 @@ export function webhooksRoutes(app: FastifyInstance, ctx: AppContext): void {
   // 204 when it answered (whatever its status), 502 with the reason when it could not be reached.
   app.post("/api/v1/webhooks/:webhook_id/ping", async (request, reply) => {
     const user = await ctx.currentUser(request);
-    const webhook = await webhookFor(uuidPath(request, "webhook_id"));
+    const webhook = await findWebhook(ctx.db, uuidPath(request, "webhook_id"));
     requireOwner(user);
-    const message = {
-      id: newMessageId(),
-      type: "ping",
-      timestamp: eventTimestamp(new Date()),
-      data: { agent: "tessera-server", version: SERVER_VERSION },
-    };
     try {
-      await sendMessage(webhook.url, webhook.secret, message, ctx.config.webhooks.timeoutMs);
+      await pingWebhook(webhook, ctx.config.webhooks.timeoutMs);
     } catch (error) {
       if (error instanceof DeliveryError) throw new HttpError(502, { detail: error.message });
       throw error;

@@ -2,6 +2,7 @@ import { z } from "zod";
 import {
   HSL_COLOR_PATTERN,
   OPTION_COUNT_LIMITS,
+  QUESTION_TYPES,
   OPTION_TEXT_MAX_LENGTH,
   OPTION_VALUE_MAX_LENGTH,
   RATING_VALUE_MAX,
@@ -10,6 +11,7 @@ import {
   VISIBLE_OPTIONS_MIN,
   duplicateOptionValues,
   visibleOptionsViolation,
+  type QuestionType,
 } from "@tessera/domain";
 import { descriptionSchema, pySet } from "./common.js";
 
@@ -19,8 +21,11 @@ import { descriptionSchema, pySet } from "./common.js";
  * `allow_character_annotation: true`). The records engineer validates response and suggestion values
  * against the `QuestionSettings` union exported here.
  */
-export const QUESTION_TYPES = ["text", "rating", "label_selection", "multi_label_selection", "ranking", "span"] as const;
-export type QuestionType = (typeof QUESTION_TYPES)[number];
+
+/** One settings schema per question type, listed in the domain's order (what 422 texts for an unknown `type` show). */
+function inDomainOrder<S extends Record<QuestionType, z.ZodType<{ type: string }>>>(byType: S): [S[QuestionType], ...S[QuestionType][]] {
+  return QUESTION_TYPES.map((type) => byType[type]) as unknown as [S[QuestionType], ...S[QuestionType][]];
+}
 
 // The rules themselves live in @tessera/domain (rules/question-settings-rules.ts); this file gives
 // them the contract's request shapes and 422 wording.
@@ -101,14 +106,17 @@ export const SpanQuestionSettingsSchema = z
   .superRefine(checkVisible)
   .transform((s) => ({ ...s, allow_character_annotation: true as const }));
 
-export const QuestionSettingsCreateSchema = z.discriminatedUnion("type", [
-  TextQuestionSettingsSchema,
-  RatingQuestionSettingsSchema,
-  LabelSelectionQuestionSettingsSchema,
-  MultiLabelSelectionQuestionSettingsSchema,
-  RankingQuestionSettingsSchema,
-  SpanQuestionSettingsSchema,
-]);
+export const QuestionSettingsCreateSchema = z.discriminatedUnion(
+  "type",
+  inDomainOrder({
+    text: TextQuestionSettingsSchema,
+    rating: RatingQuestionSettingsSchema,
+    label_selection: LabelSelectionQuestionSettingsSchema,
+    multi_label_selection: MultiLabelSelectionQuestionSettingsSchema,
+    ranking: RankingQuestionSettingsSchema,
+    span: SpanQuestionSettingsSchema,
+  }),
+);
 
 /** The stored/returned shape of question settings. */
 export type QuestionSettings = z.output<typeof QuestionSettingsCreateSchema>;
@@ -123,28 +131,31 @@ export type SpanQuestionSettings = z.output<typeof SpanQuestionSettingsSchema>;
  * PATCH /questions/{id} settings: `type` is required (and must match the stored one); only the keys
  * the contract lists per type are applied; absent keys keep their stored values.
  */
-export const QuestionSettingsUpdateSchema = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("text"), use_markdown: z.boolean().optional() }),
-  z.object({ type: z.literal("rating") }),
-  z.object({ type: z.literal("ranking") }),
-  z.object({
-    type: z.literal("label_selection"),
-    visible_options: visibleOptions.nullable().optional(),
-    options: options(OPTION_COUNT_LIMITS.label_selection.min, LABEL_SELECTION_MAX_OPTIONS).optional(),
+export const QuestionSettingsUpdateSchema = z.discriminatedUnion(
+  "type",
+  inDomainOrder({
+    text: z.object({ type: z.literal("text"), use_markdown: z.boolean().optional() }),
+    rating: z.object({ type: z.literal("rating") }),
+    label_selection: z.object({
+      type: z.literal("label_selection"),
+      visible_options: visibleOptions.nullable().optional(),
+      options: options(OPTION_COUNT_LIMITS.label_selection.min, LABEL_SELECTION_MAX_OPTIONS).optional(),
+    }),
+    multi_label_selection: z.object({
+      type: z.literal("multi_label_selection"),
+      visible_options: visibleOptions.nullable().optional(),
+      options: options(OPTION_COUNT_LIMITS.multi_label_selection.min, OPTION_COUNT_LIMITS.multi_label_selection.max).optional(),
+      options_order: z.enum(["natural", "suggestion"]).optional(),
+    }),
+    ranking: z.object({ type: z.literal("ranking") }),
+    span: z.object({
+      type: z.literal("span"),
+      visible_options: visibleOptions.nullable().optional(),
+      options: spanOptions(OPTION_COUNT_LIMITS.span.min, SPAN_MAX_OPTIONS).optional(),
+      allow_overlapping: z.boolean().optional(),
+    }),
   }),
-  z.object({
-    type: z.literal("multi_label_selection"),
-    visible_options: visibleOptions.nullable().optional(),
-    options: options(OPTION_COUNT_LIMITS.multi_label_selection.min, OPTION_COUNT_LIMITS.multi_label_selection.max).optional(),
-    options_order: z.enum(["natural", "suggestion"]).optional(),
-  }),
-  z.object({
-    type: z.literal("span"),
-    visible_options: visibleOptions.nullable().optional(),
-    options: spanOptions(OPTION_COUNT_LIMITS.span.min, SPAN_MAX_OPTIONS).optional(),
-    allow_overlapping: z.boolean().optional(),
-  }),
-]);
+);
 export type QuestionSettingsUpdate = z.infer<typeof QuestionSettingsUpdateSchema>;
 
 /**

@@ -138,6 +138,12 @@ export class Fixtures {
     return this.ok("POST", `/datasets/${datasetId}/vectors-settings`, { name, title: name, dimensions: 3, ...body });
   }
 
+  /** Creates records through `POST /datasets/{id}/records/bulk` (201 expected); their ids, in the items' order. */
+  async records(datasetId: string, items: Json[], headers?: Headers): Promise<string[]> {
+    const created = await this.ok<{ items: { id: string }[] }>("POST", `/datasets/${datasetId}/records/bulk`, { items }, 201, headers);
+    return created.items.map((r) => r.id);
+  }
+
   async publish(datasetId: string): Promise<Json> {
     return this.ok("PUT", `/datasets/${datasetId}/publish`, undefined, 200);
   }

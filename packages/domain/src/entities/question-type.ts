@@ -1,6 +1,10 @@
 import { UnknownQuestionTypeError } from "../messages.js";
 
-export const QUESTION_TYPES = ["label_selection", "multi_label_selection", "ranking", "text", "span", "rating"] as const;
+/**
+ * The question types, in the contract's order (api-contract.md 3.6; the server lists them in this order
+ * when it refuses an unknown `type`, as the reference server does).
+ */
+export const QUESTION_TYPES = ["text", "rating", "label_selection", "multi_label_selection", "ranking", "span"] as const;
 export type QuestionType = (typeof QUESTION_TYPES)[number];
 
 export function isQuestionType(value: string): value is QuestionType {

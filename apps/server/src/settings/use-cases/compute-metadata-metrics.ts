@@ -1,0 +1,39 @@
+import type { Kysely } from "kysely";
+import type { DB } from "../../db/schema.js";
+import { tableExists } from "../../db/introspect.js";
+import { isPostgres } from "../../db/dialect.js";
+import { metadataNumberRange, metadataTermCounts } from "../../db/postgres-queries.js";
+import { numberRange, termMetrics } from "../../records/metadata-metrics.js";
+import type { MetadataSettings } from "../metadata.js";
+import type { MetadataPropertyRow } from "./find-metadata-property.js";
+
+export type MetadataMetrics =
+  | { type: "terms"; total: number; values: { term: unknown; count: number }[] }
+  | { type: "integer" | "float"; min: number | null; max: number | null };
+
+export const TERMS_METRICS_LIMIT = 250;
+
+/** Metrics of one property over `records.metadata` (empty metrics before the records migration lands). */
+export async function computeMetadataMetrics(db: Kysely<DB>, property: MetadataPropertyRow): Promise<MetadataMetrics> {
+  const settings = JSON.parse(property.settings) as MetadataSettings;
+  const hasRecords = await tableExists(db, "records");
+  if (settings.type === "terms") {
+    if (!hasRecords) return { type: "terms", total: 0, values: [] };
+    if (isPostgres(db)) {
+      const counts = await metadataTermCounts(db, property.dataset_id, property.name);
+      return { type: "terms", total: counts.length, values: counts.slice(0, TERMS_METRICS_LIMIT) };
+    }
+    // Kept up to date per dataset and property instead of scanning every record (records/metadata-metrics.ts).
+    const counts = await termMetrics(db, property.dataset_id, property.name);
+    return { type: "terms", total: counts.length, values: counts.slice(0, TERMS_METRICS_LIMIT) };
+  }
+  if (!hasRecords) return { type: settings.type, min: null, max: null };
+  const round = (v: number | null | undefined) =>
+    v === null || v === undefined ? null : settings.type === "float" ? Math.round(v * 1e5) / 1e5 : v;
+  if (isPostgres(db)) {
+    const range = await metadataNumberRange(db, property.dataset_id, property.name);
+    return { type: settings.type, min: round(range.min), max: round(range.max) };
+  }
+  const range = await numberRange(db, property.dataset_id, property.name);
+  return { type: settings.type, min: round(range.min), max: round(range.max) };
+}
