@@ -71,6 +71,12 @@ export async function release(db: Kysely<DB>, userId: string, datasetId: string 
   return Number(live.n);
 }
 
+/** An admin releases a user's reservations of the dataset; null when the user does not exist. */
+export async function releaseUserOf(db: Kysely<DB>, userId: string, datasetId: string): Promise<number | null> {
+  const target = await db.selectFrom("users").select("id").where("id", "=", userId).executeTakeFirst();
+  return target ? release(db, target.id, datasetId) : null;
+}
+
 export interface InProgress {
   /** Pending records that someone holds a live reservation of (and has not submitted). */
   records: number;

@@ -4,7 +4,7 @@ import type { AppContext } from "../context.js";
 import { datasetFor } from "../auth/policies.js";
 import { notFound, parse } from "../http/errors.js";
 import { uuidPath } from "../records/access.js";
-import { inProgress, MAX_TTL_SECONDS, MIN_TTL_SECONDS, release, renew, setTtl, ttlOf } from "../reservations/manage.js";
+import { inProgress, MAX_TTL_SECONDS, MIN_TTL_SECONDS, release, releaseUserOf, renew, setTtl, ttlOf } from "../reservations/manage.js";
 
 const TtlBody = z.object({ ttl_seconds: z.number().int().min(MIN_TTL_SECONDS).max(MAX_TTL_SECONDS) }).strict();
 
@@ -48,9 +48,9 @@ export function reservationsRoutes(app: FastifyInstance, ctx: AppContext): void 
     const datasetId = uuidPath(request, "dataset_id");
     const userId = uuidPath(request, "user_id");
     const dataset = await datasetFor(ctx.db, user, datasetId, "admin");
-    const target = await ctx.db.selectFrom("users").select("id").where("id", "=", userId).executeTakeFirst();
-    if (!target) throw notFound(`User with id \`${userId}\` not found`);
-    return { released: await release(ctx.db, target.id, dataset.id) };
+    const released = await releaseUserOf(ctx.db, userId, dataset.id);
+    if (released === null) throw notFound(`User with id \`${userId}\` not found`);
+    return { released };
   });
 
   /** The dataset's reservation time-out in seconds (1..86400; default 300). */
