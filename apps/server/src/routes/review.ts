@@ -1,12 +1,9 @@
 import type { FastifyInstance } from "fastify";
-import type { Kysely } from "kysely";
 import { z } from "zod";
-import { mayReview } from "@tessera/domain";
 import type { AppContext } from "../context.js";
-import type { DB } from "../db/schema.js";
-import type { UserRow } from "../auth/authenticate.js";
-import { forbidden, notFound, parse } from "../http/errors.js";
-import { parsePaging, recordFor, uuidPath } from "../records/access.js";
+import { notFound, parse } from "../http/errors.js";
+import { parsePaging, uuidPath } from "../records/access.js";
+import { reviewRecord } from "../review/review-record.js";
 import { loadDatasetSchema } from "../records/dataset-schema.js";
 import { checkFinalAnswer, clearFinalAnswer, FinalAnswerBody, saveFinalAnswer } from "../review/final-answers.js";
 import { listReviewRecords, reviewItems } from "../review/review-records.js";
@@ -21,12 +18,6 @@ const ReviewListBody = ScopeBody.extend({
   reviewed: z.boolean().nullable().optional(),
 });
 const ProgressQuery = z.object({ question: z.string().min(1).optional() });
-
-/** A record the caller may review: 404 unknown, 403 unless owner or admin of its workspace. */
-async function reviewRecord(db: Kysely<DB>, user: UserRow, recordId: string) {
-  if (!mayReview(user.role)) throw forbidden();
-  return recordFor(db, user, recordId, "admin");
-}
 
 /**
  * Review workflow (issue 22, docs/api.md "Agreement and review"): records to review with every

@@ -1,14 +1,15 @@
 import type { FastifyInstance } from "fastify";
-import { sql, type Kysely } from "kysely";
 import { z } from "zod";
 import type { AppContext } from "../context.js";
-import type { DB } from "../db/schema.js";
 import type { UserRow } from "../auth/authenticate.js";
 import { datasetFor } from "../auth/policies.js";
 import { businessError, parse, unprocessable, uuidParam } from "../http/errors.js";
 import { parseInclude, parsePaging, uuidPath } from "../records/access.js";
 import { loadDatasetSchema, type DatasetSchema } from "../records/dataset-schema.js";
-import { decodeVector, withIncludes, type RecordOut } from "../records/read.js";
+import { withIncludes, type RecordOut } from "../records/read.js";
+import { recordRowsByIds } from "../records/use-cases/record-rows-by-ids.js";
+import { referenceVector } from "../records/use-cases/reference-vector.js";
+import { suggestionAgents } from "../records/use-cases/suggestion-agents.js";
 import type { SearchFilter, SearchQuery, SearchScope, SearchSort } from "../search/search-port.js";
 import { searchFor } from "../search/for-store.js";
 import { countSearchWords, MAX_SEARCH_TEXT_LENGTH, MAX_SEARCH_WORDS } from "../search/text-query.js";
@@ -155,22 +156,11 @@ export function searchRoutes(app: FastifyInstance, ctx: AppContext): void {
       let value = v.value ?? null;
       const recordId = v.record_id ?? null;
       if (recordId !== null) {
-        const record = await ctx.db
-          .selectFrom("records")
-          .select("id")
-          .where("id", "=", recordId)
-          .where("dataset_id", "=", dataset.id)
-          .executeTakeFirst();
-        if (!record) throw unprocessable(`Record with id \`${recordId}\` not found in dataset \`${dataset.id}\`.`);
-        const stored = await ctx.db
-          .selectFrom("record_vectors")
-          .select("vector")
-          .where("record_id", "=", recordId)
-          .where("vector_settings_id", "=", settings.id)
-          .executeTakeFirst();
-        if (!stored)
+        const reference = await referenceVector(ctx.db, dataset.id, recordId, settings.id);
+        if (reference === "no-record") throw unprocessable(`Record with id \`${recordId}\` not found in dataset \`${dataset.id}\`.`);
+        if (reference === "no-vector")
           throw businessError("missing_vector", `Record \`${recordId}\` does not have a vector for vector settings \`${v.name}\``);
-        value = decodeVector(stored.vector);
+        value = reference;
       }
       if (value!.length !== settings.dimensions)
         throw unprocessable(`vector must have ${settings.dimensions} elements, got ${value!.length} elements`);
@@ -201,7 +191,7 @@ export function searchRoutes(app: FastifyInstance, ctx: AppContext): void {
     const result = reserved ?? (await searchFor(ctx.store).search(query));
     const hits = vector ? result.hits.slice(paging.offset) : result.hits;
     const ids = hits.map((h) => h.recordId);
-    const rows = ids.length ? await ctx.db.selectFrom("records").selectAll().where("id", "in", ids).execute() : [];
+    const rows = await recordRowsByIds(ctx.db, ids);
     const byId = new Map(rows.map((r) => [r.id, r]));
     const records = await withIncludes(
       ctx.db,
@@ -234,35 +224,4 @@ export function searchRoutes(app: FastifyInstance, ctx: AppContext): void {
     const dataset = await datasetFor(ctx.db, user, uuidPath(request, "dataset_id"), "read");
     return { items: await suggestionAgents(ctx.db, dataset.id) };
   });
-}
-
-/**
- * The questions of a dataset that have suggestions, by name, with their distinct non-null agents
- * (ascending). A suggestion's question belongs to its record's dataset, so the dataset's questions
- * select its suggestions without the records. The agents come from a loose scan of
- * `suggestions_question_agent_idx` (migration 0011): one index probe per distinct agent, instead of
- * grouping every suggestion of the dataset (5.8 s of CPU at 1M records with 2 questions; the
- * annotation page asks on opening).
- */
-export async function suggestionAgents(
-  db: Kysely<DB>,
-  datasetId: string,
-): Promise<{ question: { id: string; name: string }; agents: string[] }[]> {
-  const questions = await db
-    .selectFrom("questions as q")
-    .select(["q.id", "q.name"])
-    .where("q.dataset_id", "=", datasetId)
-    .where((eb) => eb.exists(eb.selectFrom("suggestions as g").select("g.id").whereRef("g.question_id", "=", "q.id")))
-    .orderBy("q.name")
-    .execute();
-  return Promise.all(
-    questions.map(async (q) => {
-      const rows = await sql<{ agent: string | null }>`WITH RECURSIVE a(agent) AS (
-        SELECT min(agent) FROM suggestions WHERE question_id = ${q.id}
-        UNION ALL
-        SELECT (SELECT min(g.agent) FROM suggestions g WHERE g.question_id = ${q.id} AND g.agent > a.agent) FROM a WHERE a.agent IS NOT NULL
-      ) SELECT agent FROM a WHERE agent IS NOT NULL`.execute(db);
-      return { question: { id: q.id, name: q.name }, agents: rows.rows.map((r) => r.agent!) };
-    }),
-  );
 }

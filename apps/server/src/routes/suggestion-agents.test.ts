@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { openEmbeddedStore, type Store } from "../db/database.js";
 import { openPgliteStore } from "../testing/pglite-store.js";
 import { seedSearchData } from "../search/search-port.suite.js";
-import { suggestionAgents } from "./search.js";
+import { suggestionAgents } from "../records/use-cases/suggestion-agents.js";
 
 /** The loose index scan gives what grouping every suggestion of the dataset gave. */
 async function check(store: Store): Promise<void> {
