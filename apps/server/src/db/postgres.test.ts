@@ -111,7 +111,8 @@ describe.skipIf(!adminUrl)("connections lost under the pool (PostgreSQL)", () =>
   };
 
   it("survives a backend killed inside a transaction and between queries, answers unavailable, then reconnects", async () => {
-    const db = postgresKysely(createPool(database.url, 3));
+    const pool = createPool(database.url, 3);
+    const db = postgresKysely(pool);
     try {
       const outcome = await db
         .transaction()
@@ -131,6 +132,10 @@ describe.skipIf(!adminUrl)("connections lost under the pool (PostgreSQL)", () =>
         [1, 2, 3].map(async () => (await sql<{ pid: number }>`select pg_backend_pid() as pid, pg_sleep(0.05)`.execute(db)).rows[0]!.pid),
       );
       for (const pid of new Set(pids)) await terminate(pid);
+      // The pool drops each idle client once its socket reports the termination (asynchronously: a
+      // query sent before that would meet the dead connection and answer unavailable, as the fault tests check).
+      for (let i = 0; i < 250 && pool.idleCount > 0; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(pool.idleCount).toBe(0);
       // The next queries open new connections.
       for (let i = 0; i < 5; i++) expect((await sql<{ n: number }>`select 1 as n`.execute(db)).rows[0]!.n).toBe(1);
     } finally {
