@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import SQLite from "better-sqlite3";
 import * as sqliteVec from "sqlite-vec";
-import { Kysely, SqliteDialect } from "kysely";
+import { Kysely, SqliteDialect, type SqliteDatabase } from "kysely";
 import type { DB } from "./schema.js";
 import { migrate } from "./migrate.js";
 import type { Store, StoreConfig } from "./store.js";
@@ -25,6 +25,7 @@ export async function openStore(config: StoreConfig): Promise<Store> {
 }
 
 const rawConnections = new WeakMap<object, SQLite.Database>();
+const cachedConnections = new WeakMap<object, SqliteDatabase>();
 
 /**
  * The better-sqlite3 connection behind an embedded store's Kysely instance (null on PostgreSQL or
@@ -34,6 +35,14 @@ const rawConnections = new WeakMap<object, SQLite.Database>();
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any Kysely instance, whatever its table types
 export const rawSqliteOf = (db: Kysely<any>): SQLite.Database | null => rawConnections.get(db) ?? null;
+
+/**
+ * The same connection as Kysely's dialect sees it, with its compiled-statement cache
+ * (db/statement-cache.ts): for hot paths that run Kysely-compiled SQL directly, under the same rules
+ * as `rawSqliteOf`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any Kysely instance, whatever its table types
+export const cachedSqliteOf = (db: Kysely<any>): SqliteDatabase | null => cachedConnections.get(db) ?? null;
 
 /** Opens (creating when needed) the embedded store in dataDir and applies pending migrations. */
 export async function openEmbeddedStore(dataDir: string, options: { textMatchThreads?: number | undefined } = {}): Promise<Store> {
@@ -46,8 +55,10 @@ export async function openEmbeddedStore(dataDir: string, options: { textMatchThr
   sqlite.pragma("busy_timeout = 5000");
   sqliteVec.load(sqlite);
   // Kysely compiles each query it runs: the cache keeps them compiled (db/statement-cache.ts).
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const cached = withStatementCache(sqlite);
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: cached }) });
   rawConnections.set(db, sqlite);
+  cachedConnections.set(db, cached);
   await migrate(db);
   // The full-text index: a file of its own, written by a thread of its own (search/text-index.ts).
   const ftsFile = join(dataDir, "tessera-fts.db");

@@ -1,5 +1,4 @@
-import type SQLite from "better-sqlite3";
-import type { CompiledQuery, Kysely, Transaction } from "kysely";
+import type { CompiledQuery, Kysely, SqliteDatabase, Transaction } from "kysely";
 import type { DB } from "../db/schema.js";
 
 /** Rows a statement answered (empty for a write). */
@@ -12,35 +11,19 @@ export type Rows = Record<string, unknown>[];
  */
 export type Steps<T> = Generator<CompiledQuery, T, Rows>;
 
-const statements = new WeakMap<SQLite.Database, Map<string, SQLite.Statement>>();
-/** Distinct SQL texts kept prepared per connection (a take's texts vary only with its window's size). */
-const PREPARED = 200;
-
-function prepared(raw: SQLite.Database, text: string): SQLite.Statement {
-  let cache = statements.get(raw);
-  if (!cache) statements.set(raw, (cache = new Map()));
-  let statement = cache.get(text);
-  if (!statement || statement.busy) {
-    statement = raw.prepare(text);
-    if (cache.size >= PREPARED) cache.clear();
-    cache.set(text, statement);
-  }
-  return statement;
-}
-
 /**
- * Runs the steps synchronously on the embedded connection: nothing else runs between its statements.
+ * Runs the steps synchronously on the embedded connection (`cachedSqliteOf`): nothing else runs between its statements.
  * The caller holds the query builder's connection (`db.connection().execute`) and, for writes, wraps
  * this in a better-sqlite3 transaction.
  */
-export function runOnSqlite<T>(raw: SQLite.Database, steps: Steps<T>): T {
+export function runOnSqlite<T>(connection: SqliteDatabase, steps: Steps<T>): T {
   let next = steps.next();
   while (!next.done) {
-    const statement = prepared(raw, next.value.sql);
-    const parameters = next.value.parameters as unknown[];
+    // the connection's compiled-statement cache (db/statement-cache.ts), as Kysely's own queries use it
+    const statement = connection.prepare(next.value.sql);
     let rows: Rows = [];
-    if (statement.reader) rows = statement.all(...parameters) as Rows;
-    else statement.run(...parameters);
+    if (statement.reader) rows = statement.all(next.value.parameters) as Rows;
+    else statement.run(next.value.parameters);
     next = steps.next(rows);
   }
   return next.value;

@@ -3,7 +3,7 @@ import type { DB } from "../db/schema.js";
 import { recordCounts } from "../records/counts.js";
 import { freeFor, fullFor, inPendingQueue, queueTotalsFor, type FullSet } from "./rules.js";
 import { withRetriedTransaction } from "./transaction.js";
-import { rawSqliteOf } from "../db/database.js";
+import { cachedSqliteOf, rawSqliteOf } from "../db/database.js";
 import { runOnPostgres, runOnSqlite, type Steps } from "./steps.js";
 
 export interface TakeRequest {
@@ -67,10 +67,11 @@ export async function takeReserved(db: Kysely<DB>, request: TakeRequest): Promis
 async function takeOnce(db: Kysely<DB>, request: TakeRequest, waitForLocks: boolean): Promise<TakeResult> {
   const counts = await recordCounts(db, request.datasetId);
   const raw = rawSqliteOf(db);
-  if (raw) {
+  const connection = cachedSqliteOf(db);
+  if (raw && connection) {
     const { taken, totals } = await db
       .connection()
-      .execute(async () => raw.transaction(() => runOnSqlite(raw, sqliteSteps(db, request, new Date()))).immediate());
+      .execute(async () => raw.transaction(() => runOnSqlite(connection, sqliteSteps(db, request, new Date()))).immediate());
     return resultOf(taken, counts.pending, totals);
   }
   const taken = await withRetriedTransaction(db, (trx) => runOnPostgres(trx, takeSteps(db, request, new Date(), { waitForLocks })));
