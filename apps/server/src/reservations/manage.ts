@@ -1,12 +1,7 @@
 import { sql, type Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 
-import { RESERVATION_TIMEOUT_DEFAULT_SECONDS, RESERVATION_TIMEOUT_MAX_SECONDS, RESERVATION_TIMEOUT_MIN_SECONDS } from "@tessera/domain";
-
-/** Reservation time-out when the dataset sets none: five minutes, renewed while the annotator works (the domain's rule). */
-export const DEFAULT_TTL_SECONDS = RESERVATION_TIMEOUT_DEFAULT_SECONDS;
-export const MIN_TTL_SECONDS = RESERVATION_TIMEOUT_MIN_SECONDS;
-export const MAX_TTL_SECONDS = RESERVATION_TIMEOUT_MAX_SECONDS;
+import { RESERVATION_TIMEOUT_DEFAULT_SECONDS } from "@tessera/domain";
 
 /** Time-outs read in the last few seconds, by dataset (every take asks; another replica's change shows within TTL_CACHE_MS). */
 const ttlCache = new Map<string, { ttl: number; at: number }>();
@@ -21,7 +16,8 @@ export async function ttlOf(db: Kysely<DB>, datasetId: string): Promise<number> 
     .select("ttl_seconds")
     .where("dataset_id", "=", datasetId)
     .executeTakeFirst();
-  const ttl = row ? Number(row.ttl_seconds) : DEFAULT_TTL_SECONDS;
+  // five minutes when the dataset sets none (the domain's rule), renewed while the annotator works
+  const ttl = row ? Number(row.ttl_seconds) : RESERVATION_TIMEOUT_DEFAULT_SECONDS;
   if (ttlCache.size > 10_000) ttlCache.clear();
   ttlCache.set(datasetId, { ttl, at: Date.now() });
   return ttl;

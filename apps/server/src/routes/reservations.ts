@@ -4,9 +4,12 @@ import type { AppContext } from "../context.js";
 import { datasetFor } from "../auth/policies.js";
 import { notFound, parse } from "../http/errors.js";
 import { uuidPath } from "../records/access.js";
-import { inProgress, MAX_TTL_SECONDS, MIN_TTL_SECONDS, release, releaseUserOf, renew, setTtl, ttlOf } from "../reservations/manage.js";
+import { RESERVATION_TIMEOUT_MAX_SECONDS, RESERVATION_TIMEOUT_MIN_SECONDS } from "@tessera/domain";
+import { inProgress, release, releaseUserOf, renew, setTtl, ttlOf } from "../reservations/manage.js";
 
-const TtlBody = z.object({ ttl_seconds: z.number().int().min(MIN_TTL_SECONDS).max(MAX_TTL_SECONDS) }).strict();
+const TtlBody = z
+  .object({ ttl_seconds: z.number().int().min(RESERVATION_TIMEOUT_MIN_SECONDS).max(RESERVATION_TIMEOUT_MAX_SECONDS) })
+  .strict();
 
 /**
  * Reservations of the annotation queue (issue 29, docs/api.md "Reservations"): Tessera's own
