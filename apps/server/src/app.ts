@@ -82,7 +82,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   return app;
 }
 
-/** Whether the caller is signed in (a 401 means no; a database outage propagates: 503). */
+/** Whether the caller is signed in (a 401 means no; a database outage propagates: the status route tells that caller the database is unreachable, every other route answers 503). */
 async function signedIn(ctx: AppContext, request: FastifyRequest): Promise<boolean> {
   try {
     await ctx.currentUser(request);

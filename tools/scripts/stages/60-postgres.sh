@@ -14,6 +14,15 @@ trap tessera_pg_stop EXIT
 tessera_pg_start
 export TESSERA_TEST_DATABASE_URL="$TESSERA_PG_URL/postgres"
 
+# The pgvector proof above must fail, clearly, when the extension cannot load: here one that is not installed.
+if probe="$(tessera_pg_prove_pgvector vector_not_installed 2>&1)"; then
+  echo "postgres stage: the pgvector proof passed for an extension that is not installed"; exit 1
+fi
+if ! grep -q "pgvector does not work on this PostgreSQL" <<<"$probe" || ! grep -q 'vector_not_installed' <<<"$probe"; then
+  echo "postgres stage: the pgvector proof failed without saying why:"; echo "$probe"; exit 1
+fi
+echo "pgvector proof: an extension that cannot load fails it with the reason ($(grep -m1 ERROR <<<"$probe"))"
+
 # Each suite runs even when an earlier one failed (so that one failure does not hide another); the
 # stage fails at the end if any did.
 failed=()

@@ -4,18 +4,10 @@ import Fastify from "fastify";
 import pg from "pg";
 import { sql } from "kysely";
 import { installErrorHandler, notFound } from "../http/errors.js";
+import { closedPort } from "../testing/closed-port.js";
 import { openPgliteStore, type PgliteStore } from "../testing/pglite-store.js";
 import { createPool, postgresKysely } from "./postgres.js";
 import { backgroundErrorLogger, DATABASE_UNAVAILABLE_MESSAGE, databaseStatus, isDatabaseUnavailable } from "./availability.js";
-
-/** A port nothing listens on (connections are refused). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
 
 const failure = async (work: () => Promise<unknown>): Promise<unknown> => {
   try {

@@ -1,7 +1,7 @@
-import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
 import { sql } from "kysely";
+import { closedPort } from "../testing/closed-port.js";
 import { openPgliteStore } from "../testing/pglite-store.js";
 import { createTestDatabase, testDatabaseUrl, type TestDatabase } from "../testing/pg-test-database.js";
 import { isDatabaseUnavailable } from "./availability.js";
@@ -40,6 +40,23 @@ describe("the pgvector check at start (PGlite)", () => {
   }, 60_000);
 });
 
+describe("a PostgreSQL without pgvector at start (PGlite)", () => {
+  it("starts with similarity search off and says why, with the database's own error", async () => {
+    const store = await openPgliteStore({ pgvector: false });
+    try {
+      expect(store.vectorSearch).toBe(false);
+      const prepared = await preparePostgres(store.db);
+      expect(prepared.vectorSearch).toBe(false);
+      expect(prepared.vectorSearchOff).toMatch(
+        /^PostgreSQL: similarity search is off: the extension pgvector \("vector"\) is not installed in this database \(CREATE EXTENSION vector: .*vector.*\)\./,
+      );
+      expect(prepared.vectorSearchOff).toContain("docs/deployment.md");
+    } finally {
+      await store.close();
+    }
+  }, 60_000);
+});
+
 describe("the pgvector check at start (PostgreSQL)", () => {
   it.skipIf(!testDatabaseUrl())("is skipped, with a warning, for a role that may not create temporary tables", async () => {
     const database = await createTestDatabase(testDatabaseUrl()!);
@@ -69,10 +86,7 @@ describe("the pgvector check at start (PostgreSQL)", () => {
 
 describe("a PostgreSQL that cannot be reached at start", () => {
   it("is waited for, then refused with a clear message", async () => {
-    const server = createServer();
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    const port = (server.address() as { port: number }).port;
-    await new Promise<void>((r) => server.close(() => r()));
+    const port = await closedPort();
     const started = Date.now();
     const error = await openPostgresStore(`postgres://tessera@127.0.0.1:${port}/tessera`, { startTimeoutMs: 1200 }).catch(
       (e: unknown) => e,

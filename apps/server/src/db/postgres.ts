@@ -82,11 +82,14 @@ export function postgresKysely(pool: PostgresPool): Kysely<DB> {
  * and allowed, proves that it works (an HNSW index built and queried), and refuses to start when
  * vector settings exist without it or when it is installed but broken.
  */
-export async function preparePostgres(db: Kysely<DB>): Promise<{ vectorSearch: boolean }> {
+export async function preparePostgres(db: Kysely<DB>): Promise<{ vectorSearch: boolean; vectorSearchOff?: string }> {
+  let createError: unknown = null;
   try {
     await sql`create extension if not exists vector`.execute(db);
-  } catch {
-    // Not installed on the server or no permission: checked below.
+  } catch (error) {
+    // Not installed on the server or no permission: checked below (and said at start).
+    if (isDatabaseUnavailable(error)) throw error;
+    createError = error;
   }
   await migrate(db);
   const vectorSearch = await hasPgvector(db);
@@ -111,6 +114,14 @@ export async function preparePostgres(db: Kysely<DB>): Promise<{ vectorSearch: b
           "or use a database without vector settings.",
       );
     }
+    return {
+      vectorSearch,
+      vectorSearchOff:
+        'PostgreSQL: similarity search is off: the extension pgvector ("vector") is not installed in this database' +
+        (createError ? ` (CREATE EXTENSION vector: ${rootMessage(createError)})` : "") +
+        ". Everything else works and similarity searches answer 422, but once a dataset has vector settings Tessera will not start without it. " +
+        "Install pgvector on the database server and run `CREATE EXTENSION vector;` in this database as a superuser (see docs/deployment.md).",
+    };
   }
   return { vectorSearch };
 }
@@ -195,7 +206,12 @@ export async function openPostgresStore(databaseUrl: string, options: PostgresSt
   const pool = createPool(databaseUrl, options.poolSize ?? 10);
   const db = postgresKysely(pool);
   try {
-    const { vectorSearch } = await untilReachable(() => preparePostgres(db), databaseUrl, options.startTimeoutMs ?? 30_000);
+    const { vectorSearch, vectorSearchOff } = await untilReachable(
+      () => preparePostgres(db),
+      databaseUrl,
+      options.startTimeoutMs ?? 30_000,
+    );
+    if (vectorSearchOff) console.error(vectorSearchOff);
     const statistics = new PlannerStatistics(db, {}, (error) => {
       console.error("PostgreSQL: ANALYZE after an import failed", error);
     });

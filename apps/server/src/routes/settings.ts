@@ -30,7 +30,8 @@ export function settingsBody(space: HostedSpace | null) {
  * connect (it calls /me; contract 3.1), so anonymous callers (and wrong credentials) get only the
  * version (public anyway at /version); the search engine, memory figures and, with `signedIn` (the
  * app passes it), whether the database answers now (`database`: reachable, latency) are for
- * signed-in users (issue 28, finding 7).
+ * signed-in users (issue 28, finding 7); during a database outage, a caller whose credentials cannot
+ * be checked is told only that the database is unreachable (issue 30).
  */
 export function settingsRoutes(
   app: FastifyInstance,
@@ -41,5 +42,5 @@ export function settingsRoutes(
   const body = settingsBody(hostedSpace);
   app.get("/api/v1/settings", async () => body);
   app.get("/api/v1/version", async () => ({ version: SERVER_VERSION }));
-  app.get("/api/v1/status", async (request) => getServerStatus(store, signedIn !== undefined && (await signedIn(request))));
+  app.get("/api/v1/status", async (request) => getServerStatus(store, async () => signedIn !== undefined && (await signedIn(request))));
 }

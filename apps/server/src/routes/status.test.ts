@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import Fastify from "fastify";
+import { sql } from "kysely";
+import { installErrorHandler } from "../http/errors.js";
+import { createPool, postgresKysely } from "../db/postgres.js";
+import { closedPort } from "../testing/closed-port.js";
 import { startTestServer, type TestServer } from "../testing/test-server.js";
 import { searchEngine } from "../status/use-cases/get-server-status.js";
+import { settingsRoutes } from "./settings.js";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -47,5 +53,35 @@ describe("GET /api/v1/status", () => {
   });
   it("says postgresql for a PostgreSQL store without pgvector", () => {
     expect(searchEngine({ dialect: "postgres", vectorSearch: false })).toEqual({ name: "postgresql-tsvector", vector_search: false });
+  });
+});
+
+describe("GET /api/v1/status while the database is unavailable", () => {
+  it("tells a caller whose credentials cannot be checked that the database is unreachable (200, nothing else), not 503", async () => {
+    // A PostgreSQL that refuses connections (stopped, restarting): checking credentials fails as the app's does.
+    const db = postgresKysely(createPool(`postgres://tessera@127.0.0.1:${await closedPort()}/tessera`, 2));
+    const app = Fastify();
+    installErrorHandler(app);
+    settingsRoutes(app, null, { dialect: "postgres", vectorSearch: true, db }, async (request) => {
+      if (!request.headers["x-argilla-api-key"]) return false; // no credentials: anonymous without asking the database
+      await sql`select 1 from users where api_key = ${request.headers["x-argilla-api-key"]}`.execute(db);
+      return true;
+    });
+    app.get("/api/v1/needs-the-caller", async () => sql`select 1`.execute(db));
+    try {
+      const withKey = await app.inject({ url: "/api/v1/status", headers: { "x-argilla-api-key": "tsr.some-key" } });
+      expect(withKey.statusCode).toBe(200);
+      // Only reachability: the error text names the database's host, and the caller is not known.
+      expect(withKey.json()).toEqual({ version: "2.8.0", database: { reachable: false } });
+      const anonymous = await app.inject({ url: "/api/v1/status" });
+      expect(anonymous.json()).toEqual({ version: "2.8.0" });
+      // Any other route that needs the caller answers 503 with Retry-After (http/errors.ts).
+      const other = await app.inject({ url: "/api/v1/needs-the-caller" });
+      expect(other.statusCode).toBe(503);
+      expect(other.headers["retry-after"]).toBe("5");
+    } finally {
+      await app.close();
+      await db.destroy();
+    }
   });
 });

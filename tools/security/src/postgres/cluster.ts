@@ -120,6 +120,16 @@ export async function restartPostgres(): Promise<void> {
   await promisify(execFile)(cluster().pgCtl, ["restart", "-m", "immediate", "-w", "-t", "60"]);
 }
 
+/** `pg_ctl stop -m immediate` (a crash: nothing is flushed, crash recovery at the next start); resolves once it is down. */
+export async function stopPostgres(): Promise<void> {
+  await promisify(execFile)(cluster().pgCtl, ["stop", "-m", "immediate", "-w", "-t", "60"]);
+}
+
+/** `pg_ctl start` after stopPostgres (the configuration is in the cluster's postgresql.conf); resolves once it accepts connections. */
+export async function startPostgres(): Promise<void> {
+  await promisify(execFile)(cluster().pgCtl, ["start", "-w", "-t", "60"]);
+}
+
 /** The built server as a replica on `databaseUrl` (its own empty data directory). */
 export async function startReplica(databaseUrl: string): Promise<BuiltServer & { stop(): Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), "tessera-pg-faults-"));

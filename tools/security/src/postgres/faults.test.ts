@@ -1,13 +1,26 @@
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { annotationSetup, ok, ownerHeaders, type Headers } from "../harness.js";
-import { admin, alive, createDatabase, killBackend, restartPostgres, startReplica, terminateBackends, waitForPostgres } from "./cluster.js";
+import {
+  admin,
+  alive,
+  createDatabase,
+  killBackend,
+  restartPostgres,
+  startPostgres,
+  startReplica,
+  stopPostgres,
+  terminateBackends,
+  waitForPostgres,
+} from "./cluster.js";
 
 /**
  * Tessera on PostgreSQL while PostgreSQL fails under it (the PostgreSQL stage's cluster): during a
  * bulk import (4 clients, 200 records with a vector each per call) and a 20-annotator load, every
  * connection is terminated (pg_terminate_backend), a backend is killed with kill -9 (PostgreSQL then
- * resets every connection and recovers) and PostgreSQL is restarted (`pg_ctl restart -m immediate`).
+ * resets every connection and recovers), PostgreSQL is restarted (`pg_ctl restart -m immediate`) and
+ * it is stopped for 3 s (`pg_ctl stop -m immediate`, then `pg_ctl start`: while it is down a signed-in
+ * caller's /api/v1/status says the database is unreachable).
  * With one replica and with two on one database, each server must stay up, answer requests caught
  * in the outage with 503 + Retry-After (never 500), serve again within 5 s of PostgreSQL being back,
  * keep every acknowledged record and response, store each unacknowledged bulk whole or not at all,
@@ -228,6 +241,20 @@ describe.each([1, 2])("PostgreSQL failing under %i replica(s)", (replicaCount) =
     await restartPostgres();
     await recovered("pg_ctl restart -m immediate");
     await sleep(2000);
+    // A longer outage: PostgreSQL down for 3 s. Meanwhile each replica answers, tells a signed-in
+    // caller that the database is unreachable, and answers requests that need it with 503.
+    await stopPostgres();
+    const duringOutage: string[] = [];
+    for (const url of urls) {
+      const status = await fetch(`${url}/api/v1/status`, { headers: owner, signal: AbortSignal.timeout(10_000) });
+      duringOutage.push(`${url} status ${status.status} ${await status.text()}`);
+      const me = await fetch(`${url}/api/v1/me`, { headers: owner, signal: AbortSignal.timeout(10_000) });
+      duringOutage.push(`${url} me ${me.status} retry-after=${me.headers.get("retry-after")}`);
+    }
+    await sleep(3000);
+    await startPostgres();
+    await recovered("pg_ctl stop -m immediate, 3 s down, pg_ctl start");
+    await sleep(2000);
     stop = true;
     await Promise.all(load);
 
@@ -240,6 +267,9 @@ describe.each([1, 2])("PostgreSQL failing under %i replica(s)", (replicaCount) =
       `faults (${replicaCount} replica(s)): ${terminated} connections terminated; ${seen.unavailable} answers 503; ` +
         `${sent.size} batches sent, ${acknowledgedBatches.size} acknowledged; ${acknowledged.size} responses acknowledged, ${unacknowledged.size} stored unacknowledged; ` +
         `service back after PostgreSQL: ${recoveries.map((r) => `${r.ms} ms (${r.fault})`).join(", ")}`,
+    );
+    expect(duringOutage).toEqual(
+      urls.flatMap((url) => [`${url} status 200 {"version":"2.8.0","database":{"reachable":false}}`, `${url} me 503 retry-after=5`]),
     );
     expect(seen.unexpected.slice(0, 10)).toEqual([]);
     expect(seen.unavailable).toBeGreaterThan(0); // requests were caught in the outages, and answered 503

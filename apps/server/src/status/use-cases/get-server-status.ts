@@ -1,5 +1,5 @@
 import type { Store } from "../../db/store.js";
-import { databaseStatus } from "../../db/availability.js";
+import { databaseStatus, isDatabaseUnavailable } from "../../db/availability.js";
 import { SERVER_VERSION } from "../server-version.js";
 
 export type StatusStore = Pick<Store, "dialect" | "vectorSearch"> & Partial<Pick<Store, "db">>;
@@ -10,11 +10,25 @@ export function searchEngine(store: Pick<Store, "dialect" | "vectorSearch">): { 
 }
 
 /**
- * GET /api/v1/status: the version for everyone; for signed-in users also the search engine, memory
+ * GET /api/v1/status (`signedIn` checks the caller's credentials): the version for everyone; for signed-in users also the search engine, memory
  * figures and, when the store is given, whether the database answers now (reachable, latency).
+ * During a database outage nobody's credentials can be checked: a caller who sends some is told
+ * only whether the database answers (`database: {reachable}`, which every other route's 503 tells
+ * anyone anyway), without the error text (it may name the database's host) or other figures.
  */
-export async function getServerStatus(store: StatusStore, signedIn: boolean) {
-  if (!signedIn) return { version: SERVER_VERSION };
+export async function getServerStatus(store: StatusStore, signedIn: () => Promise<boolean>) {
+  let caller: "signed-in" | "anonymous" | "unchecked";
+  try {
+    caller = (await signedIn()) ? "signed-in" : "anonymous";
+  } catch (error) {
+    if (!isDatabaseUnavailable(error)) throw error;
+    caller = "unchecked";
+  }
+  if (caller === "anonymous") return { version: SERVER_VERSION };
+  if (caller === "unchecked") {
+    if (!store.db) return { version: SERVER_VERSION };
+    return { version: SERVER_VERSION, database: { reachable: (await databaseStatus(store.db)).reachable } };
+  }
   const status = { version: SERVER_VERSION, search_engine: searchEngine(store), memory: process.memoryUsage() };
   if (!store.db) return status;
   return { ...status, database: { dialect: store.dialect, ...(await databaseStatus(store.db)) } };
