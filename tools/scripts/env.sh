@@ -50,7 +50,30 @@ if [ ! -e "$TOOLS_DIR/bin/pnpm" ]; then
 fi
 export PATH="$TOOLS_DIR/bin:$PATH"
 
+# Native modules (better-sqlite3, argon2...) are built from source (the registries carry no binary
+# for them), which needs a C++ compiler, make and python3 (node-gyp). When one is missing, Debian's
+# packages are installed through apt (as root or with sudo), else the step fails naming them.
+tessera_build_tools() {
+  local missing=()
+  command -v c++ >/dev/null 2>&1 || command -v g++ >/dev/null 2>&1 || missing+=(c++)
+  command -v make >/dev/null 2>&1 || missing+=(make)
+  command -v python3 >/dev/null 2>&1 || missing+=(python3)
+  [ ${#missing[@]} -eq 0 ] && return 0
+  local sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null 2>&1; then sudo="sudo"; else sudo="none"; fi
+  fi
+  if ! command -v apt-get >/dev/null 2>&1 || [ "$sudo" = none ]; then
+    echo "tessera: set-up step 'build-tools' failed: ${missing[*]} missing and no apt-get to run as root; install them (Debian: apt-get install build-essential python3) and run again" >&2
+    return 1
+  fi
+  echo "tessera: building the native modules needs ${missing[*]}, which this machine lacks: installing Debian's build-essential and python3 through apt" >&2
+  tessera_step apt-update $sudo apt-get update || return 1
+  DEBIAN_FRONTEND=noninteractive tessera_step build-tools $sudo apt-get install -y build-essential python3 || return 1
+}
+
 tessera_install() {
+  tessera_build_tools || return 1
   # --config.confirm-modules-purge=false: a checkout whose node_modules came from another pnpm store
   # (another home directory) is re-linked instead of aborting with "no TTY".
   (cd "$ROOT" && tessera_step pnpm-install pnpm install --frozen-lockfile --reporter=append-only --config.confirm-modules-purge=false)

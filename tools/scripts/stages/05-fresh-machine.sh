@@ -8,7 +8,8 @@
 #   3. the SDK's virtual environment installs from PyPI alone;
 #   4. the proxy saw the registries and nothing else (any "deny" line fails the stage);
 #   5. a failing set-up step (registry refused) exits non-zero and prints the step's name and its
-#      real error, for the Node download and for the workspace install.
+#      real error, for the Node download and for the workspace install; a machine without the
+#      tools that build native modules (and no apt-get to install them) fails naming them.
 set -euo pipefail
 ROOT="$TESSERA_ROOT"
 DIR="$(mktemp -d /tmp/tessera-fresh-XXXXXX)"
@@ -107,6 +108,23 @@ expect_failure() {
 }
 rm -rf "$DIR/clone/node_modules"
 expect_failure pnpm-install ./tessera install
+
+# A machine without a C++ compiler or make (needed to build the native modules from source) and no
+# apt-get to install them: the install stops first, naming the step and what is missing.
+mkdir -p "$DIR/no-build-tools"
+for dir in $(echo "$SYSTEM_PATH" | tr ':' ' '); do
+  for tool in "$dir"/*; do
+    name="$(basename "$tool")"
+    case "$name" in c++ | g++ | g++-* | cc | gcc | gcc-* | make | apt-get | sudo) continue ;; esac
+    if [ -x "$tool" ] && [ ! -e "$DIR/no-build-tools/$name" ]; then ln -s "$tool" "$DIR/no-build-tools/$name"; fi
+  done
+done
+rc=0
+(cd "$DIR/clone" && fresh env PATH="$DIR/no-build-tools" ./tessera install) >"$DIR/failure-build-tools.log" 2>&1 || rc=$?
+[ "$rc" -ne 0 ] || { cat "$DIR/failure-build-tools.log" >&2; fail "an install without a C++ compiler or make still exited 0"; }
+grep -q "set-up step 'build-tools' failed: c++ make missing" "$DIR/failure-build-tools.log" ||
+  { cat "$DIR/failure-build-tools.log" >&2; fail "an install without a C++ compiler or make did not name the step and what is missing"; }
+echo "fresh machine: without a C++ compiler, make or apt-get the install fails naming them (exit $rc)"
 rm -rf "$DIR/clone/.tools"
 expect_failure node ./tessera start
 echo "fresh machine: all checks passed"
