@@ -129,11 +129,13 @@ function* takeSteps(db: Kysely<DB>, request: TakeRequest, at: Date, how: { full:
   const expiresAt = new Date(at.getTime() + request.ttlSeconds * 1000).toISOString();
   const full: FullSet = "full" in how ? how.full : { query: fullFor(datasetId, userId, minSubmitted, now) };
   // one take at a time per annotator and dataset (two tabs, or the web app's load and buffer at once), on every replica
+  // SQLite: read the caller's reservations by (dataset, user), not by the dataset's live reservations of every annotator
+  const byHolder = postgres ? sql`` : sql`INDEXED BY record_reservations_dataset_user_idx`;
   if (postgres) yield sql`SELECT pg_advisory_xact_lock(hashtext(${`reservations:${datasetId}:${userId}`}))`.compile(db);
   const held = (yield sql`SELECT r.id,
         CASE WHEN ${inPendingQueue(userId)} THEN 1 ELSE 0 END AS pending,
         CASE WHEN EXISTS (SELECT 1 FROM responses s WHERE s.record_id = r.id AND s.user_id = ${userId} AND s.status = 'submitted') THEN 1 ELSE 0 END AS submitted
-      FROM record_reservations m JOIN records r ON r.id = m.record_id
+      FROM record_reservations m ${byHolder} JOIN records r ON r.id = m.record_id
       WHERE m.dataset_id = ${datasetId} AND m.user_id = ${userId} AND m.expires_at > ${now} AND r.dataset_id = ${datasetId}
       ORDER BY m.taken_at, r.seq`.compile(db)) as { id: string; pending: number | boolean; submitted: number | boolean }[];
   // a submitted answer has taken its reservation's place: drop those, so that the live reservations stay few
