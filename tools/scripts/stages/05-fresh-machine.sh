@@ -37,7 +37,7 @@ PROXY="http://127.0.0.1:$(cat "$DIR/proxy.port")"
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
 # A new machine: empty home and caches, the system's PATH, nothing the parent exported for builds.
-FRESH_ENV=(env -u npm_config_nodedir -u npm_config_build_from_source -u PIP_FIND_LINKS -u npm_config_store_dir
+FRESH_ENV=(env -u npm_config_nodedir -u npm_config_build_from_source -u PIP_FIND_LINKS -u npm_config_store_dir -u npm_config_devdir
   -u VIRTUAL_ENV -u PYTHONPATH -u TESSERA_ROOT
   HOME="$DIR/home" PATH="$SYSTEM_PATH"
   XDG_CACHE_HOME="$DIR/home/.cache" XDG_DATA_HOME="$DIR/home/.local/share" XDG_CONFIG_HOME="$DIR/home/.config"
