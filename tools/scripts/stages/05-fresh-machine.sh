@@ -9,7 +9,8 @@
 #   4. the proxy saw the registries and nothing else (any "deny" line fails the stage);
 #   5. a failing set-up step (registry refused) exits non-zero and prints the step's name and its
 #      real error, for the Node download and for the workspace install; a machine without the
-#      tools that build native modules (and no apt-get to install them) fails naming them.
+#      tools that build native modules (and no apt-get to install them) fails naming them, and a
+#      failing build stops `./tessera start` naming the step and showing the error.
 set -euo pipefail
 ROOT="$TESSERA_ROOT"
 DIR="$(mktemp -d /tmp/tessera-fresh-XXXXXX)"
@@ -80,6 +81,17 @@ start_and_time || fail "./tessera start failed on a fresh machine"
 echo "fresh machine: first ./tessera start (build, database, demo data) served after $SERVED_AFTER s"
 start_and_time || fail "./tessera start failed on restart"
 echo "fresh machine: restart of ./tessera start served after $SERVED_AFTER s"
+
+# A build that fails (a syntax error in the server) stops the start, naming the step and showing the error.
+cp "$DIR/clone/apps/server/src/main.ts" "$DIR/main.ts.orig"
+echo "const = ;" >>"$DIR/clone/apps/server/src/main.ts"
+rc=0
+(cd "$DIR/clone" && fresh env TESSERA_PORT="$(free_port)" TESSERA_DATA_DIR="$DIR/data" TESSERA_OFFLINE_HUB=0 ./tessera start) >"$DIR/failure-build.log" 2>&1 </dev/null || rc=$?
+cp "$DIR/main.ts.orig" "$DIR/clone/apps/server/src/main.ts"
+[ "$rc" -ne 0 ] || { cat "$DIR/failure-build.log" >&2; fail "a start whose build fails still exited 0"; }
+grep -q "set-up step 'build' failed" "$DIR/failure-build.log" && grep -q "main.ts" "$DIR/failure-build.log" ||
+  { cat "$DIR/failure-build.log" >&2; fail "a failing build did not name the step and show the error"; }
+echo "fresh machine: a failing build stops ./tessera start with the step's name and the error (exit $rc)"
 
 echo "fresh machine: the SDK's virtual environment from PyPI alone"
 (cd "$DIR/clone" && fresh python3 -m venv "$DIR/venv" && fresh "$DIR/venv/bin/pip" install --disable-pip-version-check -q -r tests/sdk/requirements.txt) \
