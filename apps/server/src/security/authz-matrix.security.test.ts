@@ -1109,6 +1109,66 @@ describe("no leaks through lists and search", () => {
     expect((byOwner.body as { items: { responses: { user_id: string }[] }[] }).items[0]!.responses[0]!.user_id).toBe(annotatorB);
   });
 
+  it("lets an admin's file import attribute responses only to members of the dataset's workspace; the owner's to any user", async () => {
+    const usernameOf = async (actor: ActorName) => (await get<{ username: string }>(actor, "/api/v1/me")).username;
+    const annotatorB = await usernameOf("annotatorB");
+    const q = world.ids.questionName;
+    const importAs = async (actor: ActorName, username: string) => {
+      const text = `imported ${randomUUID()}`;
+      const row = { text, [`${q}.responses`]: ["yes"], [`${q}.responses.users`]: [username], [`${q}.responses.status`]: ["submitted"] };
+      const res = await fetch(`${server.url}/api/v1/uploads?filename=rows.jsonl`, {
+        method: "POST",
+        headers: { ...world.headers[actor], "content-type": "application/octet-stream" },
+        body: `${JSON.stringify(row)}\n`,
+      });
+      expect(res.status).toBe(201);
+      const { id } = (await res.json()) as { id: string };
+      const mapping = {
+        fields: [{ source: "text", target: world.fieldName }],
+        metadata: [],
+        suggestions: [],
+        responses: [{ source: `${q}.responses`, target: q }],
+        vectors: [],
+        external_id: null,
+      };
+      const started = await call(
+        world,
+        "POST",
+        { path: `/api/v1/uploads/${id}/import`, body: { dataset_id: world.ids.dataset, mapping } },
+        actor,
+      );
+      expect(started.status).toBe(202);
+      let state: Json = {};
+      for (let i = 0; i < 400 && !["finished", "failed", "cancelled"].includes(String(state.status)); i++) {
+        await new Promise((r) => setTimeout(r, 25));
+        state = (await call(world, "GET", { path: `/api/v1/uploads/${id}` }, actor)).body as Json;
+      }
+      const failures = await (await fetch(`${server.url}/api/v1/uploads/${id}/failures`, { headers: world.headers[actor] })).text();
+      const found = await call(
+        world,
+        "POST",
+        { path: `/api/v1/datasets/${world.ids.dataset}/records/search?include=responses`, body: { query: { text: { q: text } } } },
+        "owner",
+      );
+      const responses = (found.body as { items: { record: { responses: { user_id: string }[] } }[] }).items.flatMap(
+        (i) => i.record.responses,
+      );
+      return { state, failures, responses };
+    };
+    // Before the fix the import resolved every username of the server: the answer was stored in annotator B's name.
+    const refused = await importAs("adminA", annotatorB);
+    expect(refused.state).toMatchObject({ status: "finished", rows_stored: 0, rows_failed: 1 });
+    expect(refused.failures).toContain(`there is no user \`${annotatorB}\` whose answers this import may add`);
+    expect(refused.responses).toEqual([]);
+    // A member of A: stored; the owner may name anyone, as with the bulk routes.
+    const member = await importAs("adminA", await usernameOf("annotatorA2"));
+    expect(member.state).toMatchObject({ status: "finished", rows_stored: 1, rows_failed: 0 });
+    expect(member.responses.map((r) => r.user_id)).toEqual([world.ids.member]);
+    const byOwner = await importAs("owner", annotatorB);
+    expect(byOwner.state).toMatchObject({ status: "finished", rows_stored: 1 });
+    expect(byOwner.responses).toHaveLength(1);
+  });
+
   it("tells anonymous callers and wrong keys only the version at /status; signed-in users get the rest", async () => {
     for (const actor of ["anonymous", "wrongKey"] as const) expect(await get(actor, "/api/v1/status")).toEqual({ version: "2.8.0" });
     for (const actor of ["owner", "annotatorB"] as const)

@@ -23,7 +23,9 @@ describe("names", () => {
     for (const name of [" lead", "trail ", "a/b", "a\u0007b", "-dash", "_under", "Upper", "with space", "ümlaut", "a.b", "a\u0000", ""]) {
       const res = await fx.request("POST", "/workspaces", { body: { name } });
       expect(res.status, JSON.stringify(name)).toBe(422);
-      if (name !== "") expect({ ...(res.body as Json), input: name }).toEqual(pattern("name", "^[a-z0-9][a-z0-9-_]*$", name));
+      // A NUL is refused before any route by the storable-text rule (security/storable-text.ts), at the same location.
+      if (name.includes("\u0000")) expect(JSON.stringify(res.body)).toContain('"loc":["body","name"]');
+      else if (name !== "") expect({ ...(res.body as Json), input: name }).toEqual(pattern("name", "^[a-z0-9][a-z0-9-_]*$", name));
     }
     for (const name of [uniqueName("ok"), `0${uniqueName("x")}`, `a_b-${uniqueName("c")}`]) {
       expect((await fx.request("POST", "/workspaces", { body: { name } })).status).toBe(201);
@@ -94,11 +96,16 @@ describe("search text", () => {
       }
     }
     expect([...statuses.keys()].sort()).toEqual([200, 422]);
-    const nul = await fx.request<{ total: number }>("POST", `/me/datasets/${datasetId}/records/search`, {
+    // Other control characters are word breaks; a NUL is text no store can keep: 422 (security/storable-text.ts).
+    const bell = await fx.request<{ total: number }>("POST", `/me/datasets/${datasetId}/records/search`, {
+      body: { query: { text: { q: "quick\u0007fox" } } },
+    });
+    expect(bell.status).toBe(200);
+    expect(bell.body.total).toBe(1);
+    const nul = await fx.request("POST", `/me/datasets/${datasetId}/records/search`, {
       body: { query: { text: { q: "quick\u0000fox" } } },
     });
-    expect(nul.status).toBe(200);
-    expect(nul.body.total).toBe(1);
+    expect(nul.status).toBe(422);
     const tooMany = await fx.request("POST", `/me/datasets/${datasetId}/records/search`, {
       body: { query: { text: { q: Array.from({ length: 65 }, (_, i) => `w${i}`).join(" ") } } },
     });
