@@ -44,6 +44,18 @@ describe("names", () => {
       (await fx.request("POST", "/users", { body: { username: `Mixed_Case-${Date.now()}`, first_name: "X", password: "password-1234" } }))
         .status,
     ).toBe(201);
+    // First and last names: trimmed (as the reference server), no control characters.
+    for (const first_name of ["bell\u0007", "esc\u001b[31m", "line\nbreak", "   "]) {
+      const created = await fx.request("POST", "/users", { body: { username: `fn-${Date.now()}`, first_name, password: "password-1234" } });
+      expect(created.status, JSON.stringify(first_name)).toBe(422);
+      expect((await fx.request("PATCH", `/users/${user.id}`, { body: { last_name: first_name } })).status).toBe(422);
+    }
+    const trimmed = await fx.ok<{ first_name: string }>("POST", "/users", {
+      username: `trim-${Date.now()}`,
+      first_name: "  Ada Lovelace ",
+      password: "password-1234",
+    });
+    expect(trimmed.first_name).toBe("Ada Lovelace");
   });
 
   it("refuses control characters, edge whitespace and over-long names of datasets, fields, questions, metadata and vectors", async () => {
