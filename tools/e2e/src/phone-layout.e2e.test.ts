@@ -179,6 +179,14 @@ describe.each<Theme>(["light", "dark"])("at 390 px in the %s theme", (theme) => 
       await page.goto(`${app.url}/dataset/${datasetId}/settings?tab=${tab}`);
       await page.locator(`#settings-panel-${tab}`).waitFor();
       found.push(...(await fits(page, `settings-${tab}-${theme}`)));
+      if (tab === "info") {
+        // every card's buttons have one size, the "Records in progress" card's too
+        const heights = await page
+          .locator(`#settings-panel-info .settings-item__actions .button`)
+          .evaluateAll((els) => els.map((el) => Math.round(el.getBoundingClientRect().height)));
+        expect(heights.length).toBeGreaterThanOrEqual(6);
+        expect(new Set(heights).size).toBe(1);
+      }
     }
     // review mode (the responses table scrolls inside its box) and the agreement page
     await page.goto(`${app.url}/dataset/${datasetId}/review`);
