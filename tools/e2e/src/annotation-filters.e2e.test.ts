@@ -410,8 +410,15 @@ describe("annotation filters in real Chromium", () => {
       await press("Enter");
     };
     /** The badge shows, the list is what the server answers for the filter; its × (reached by Tab) restores the full list. */
+    /** The Filters button's funnel: filled (the brand colour) while a filter is on, an outline otherwise. */
+    const funnelFill = () =>
+      page
+        .locator(".filters-bar .tool-button svg path")
+        .first()
+        .evaluate((el) => getComputedStyle(el).fill);
     const expectBadgeThenClear = async (text: string, filter: unknown) => {
       await badge(page, text).waitFor();
+      expect(await funnelFill()).not.toBe("none");
       const filtered = await serverAnswer("pending", { filters: [filter] });
       expect(filtered.total).toBeLessThan(all.total);
       expect(filtered.total).toBeGreaterThan(0);
@@ -424,6 +431,7 @@ describe("annotation filters in real Chromium", () => {
       await expect.poll(() => position(page)).toBe(`Record 1 of ${all.total}`);
       await page.getByText(all.records[0]!.fields.text, { exact: true }).waitFor();
       expect(new URL(page.url()).search).not.toMatch(/_metadata|_response|_suggestion/);
+      expect(await funnelFill()).toBe("none");
     };
 
     // Filters opens the panel (Enter on a button presses it, it does not submit the record)
