@@ -143,6 +143,14 @@ async function onTop(page: Page, selector: string): Promise<boolean> {
   });
 }
 
+/** Whether the element keeps a margin from every edge of the screen (a dialog that does not touch the sides). */
+async function inset(page: Page, selector: string): Promise<boolean> {
+  return page.locator(selector).evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    return r.left >= 8 && r.top >= 8 && r.right <= window.innerWidth - 8 && r.bottom <= window.innerHeight - 8;
+  });
+}
+
 async function phone(theme: Theme): Promise<BrowserContext> {
   // not isMobile: a mobile viewport widens itself to the content, which would hide the overflow this test looks for
   return browser.newContext({ locale: "en-US", colorScheme: theme, viewport: PHONE });
@@ -273,6 +281,12 @@ describe.each<Theme>(["light", "dark"])("at 390 px in the %s theme", (theme) => 
     await page.getByRole("button", { name: "Shortcuts" }).click();
     await page.getByRole("dialog", { name: /Keyboard shortcuts/ }).waitFor();
     found.push(...(await fits(page, `annotation-shortcuts-${theme}`)));
+    expect(await inset(page, ".modal")).toBe(true);
+    await page.keyboard.press("Escape");
+    await page.getByRole("button", { name: "Download" }).click();
+    await page.getByRole("dialog", { name: "Download records" }).waitFor();
+    found.push(...(await fits(page, `annotation-download-${theme}`)));
+    expect(await inset(page, ".modal")).toBe(true);
     await page.keyboard.press("Escape");
     await page.goto(`${app.url}/dataset/${datasetId}/annotation-mode?_page=1~10`);
     await page.getByRole("checkbox", { name: "Select all" }).waitFor();
