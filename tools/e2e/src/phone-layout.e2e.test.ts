@@ -9,7 +9,7 @@ import { accessToken, addEveryQuestionSchema, apiWithToken, ownerApi, signedInPa
  * Every screen fits a phone (390 x 844) without horizontal scrolling, in the light and the dark theme:
  * `document.documentElement.scrollWidth <= innerWidth` on sign-in, home, My settings, the 404 page, the annotation page
  * (focus view, filters panel with an open popover and a badge, sort popover, shortcuts, bulk view), every dataset settings
- * tab, dataset creation, review mode and the agreement page (with two annotators' answers, so the responses table and the
+ * tab, dataset creation (from the Hub and from a file), review mode and the agreement page (with two annotators' answers, so the responses table and the
  * pairs matrix show). On the annotation page the form goes under the record and the filters stay in their panel; the
  * header scrolls away with the page (its actions on a row of their own) and a new record never scrolls the search away.
  * The data is made to be wide: long dataset and workspace names, a long unbroken token in a record, markdown code.
@@ -157,7 +157,7 @@ async function phone(theme: Theme): Promise<BrowserContext> {
 }
 
 describe.each<Theme>(["light", "dark"])("at 390 px in the %s theme", (theme) => {
-  it("sign-in, home, My settings, the 404 page, dataset settings (every tab) and dataset creation fit the screen", async () => {
+  it("sign-in, home, My settings, the 404 page, dataset settings (every tab), dataset creation (Hub and file), review mode and agreement fit the screen", async () => {
     const context = await phone(theme);
     const anonymous = await context.newPage();
     await anonymous.goto(`${app.url}/sign-in`);
@@ -207,6 +207,9 @@ describe.each<Theme>(["light", "dark"])("at 390 px in the %s theme", (theme) => 
     await page.goto(`${app.url}/new/${encodeURIComponent("tessera/product-reviews")}`);
     await page.getByRole("button", { name: "Create dataset" }).waitFor({ timeout: 20_000 });
     found.push(...(await fits(page, `dataset-creation-${theme}`)));
+    await page.goto(`${app.url}/new-from-file`);
+    await page.locator("input[type=file]").waitFor({ state: "attached" });
+    found.push(...(await fits(page, `dataset-from-file-${theme}`)));
     await context.close();
     expect(found).toEqual([]);
   }, 120_000);
