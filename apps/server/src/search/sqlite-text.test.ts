@@ -127,6 +127,35 @@ describe("SQLite text search cache", () => {
     expect((await same(queue("alpha"))).total).toBe(before.total - 3);
   });
 
+  it("counts up to a bound: exact below it, else the bound as a lower bound; the same page either way", async () => {
+    const admin = (q: SearchQuery): SearchQuery => ({ ...q, userId: null, filters: [] });
+    const statusOnly = (q: SearchQuery): SearchQuery => ({ ...q, filters: q.filters.slice(1) });
+    const pendingOnly = (q: SearchQuery): SearchQuery => ({ ...q, filters: q.filters.slice(0, 1) });
+    const bounded = [
+      new SqliteText(store.db, { fewMatches: -1 }),
+      new SqliteText(store.db),
+      new SqliteText(store.db, { offThread: false }),
+    ];
+    for (const q of words)
+      for (const shape of [(x: SearchQuery) => x, admin, statusOnly, pendingOnly])
+        for (const [offset, limit] of [
+          [0, 10],
+          [25, 10],
+        ] as const) {
+          const query = shape(queue(q, offset, limit));
+          const exact = await new SqliteSearch(store.db, { fewMatches: -1 }).search(query);
+          expect(exact.total).toBeGreaterThan(30);
+          for (const bound of [1, 20, exact.total - 1, exact.total, exact.total + 5])
+            for (const adapter of bounded) {
+              const limitOf = Math.max(bound, offset + limit);
+              const got = await adapter.textSearch({ ...query, totalBound: bound }, query.text!);
+              expect(got.hits).toEqual(exact.hits);
+              if (exact.total > limitOf) expect(got).toMatchObject({ total: limitOf, totalIsLowerBound: true });
+              else expect(got).toEqual(exact);
+            }
+        }
+  });
+
   it("stays within its memory budget", async () => {
     const small = new SqliteText(store.db, { fewMatches: -1, cacheBytes: 2048 });
     for (const q of [...words, ...words]) {
