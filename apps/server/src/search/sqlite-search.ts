@@ -53,6 +53,16 @@ export class SqliteSearch extends SqliteQueries implements SearchPort {
     return this.metadata.follow(datasetId, names);
   }
 
+  /** The frequent words of the large datasets ranked ahead on the text match threads (SqliteText.rankFrequentWords). */
+  rankFrequentWords(): Promise<void> {
+    return this.text.rankFrequentWords();
+  }
+
+  /** Frequent words ranked ahead at the index's current version, and searches that used them (tests, diagnostics). */
+  get rankedAhead(): { words: number; searches: number } {
+    return { words: this.text.frequentWords, searches: this.text.rankedAhead };
+  }
+
   /** Syncs of similarity codes made after writes (diagnostics, tests). */
   get codesFollowed(): number {
     return this.knn.followed;

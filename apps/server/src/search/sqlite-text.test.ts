@@ -156,6 +156,41 @@ describe("SQLite text search cache", () => {
         }
   });
 
+  it("ranks the frequent words ahead: the first page of a word never searched equals FTS5's full ranking, also after writes", async () => {
+    const ahead = new SqliteText(store.db, { frequentRows: 30 });
+    const slow = () => new SqliteSearch(store.db, { offThread: false });
+    const plain = (q: string, offset = 0, limit = 10): SearchQuery => ({ ...queue(q, offset, limit), userId: null, filters: [] });
+    const check = async () => {
+      for (const q of ["alpha", "Beta", "WORD", "context", "filler"])
+        for (const query of [queue(q, 0, 10), plain(q), plain(q, 20, 10)]) {
+          const before = ahead.rankedAhead;
+          expect(await ahead.textSearch(query, query.text!)).toEqual(await slow().search(query));
+          expect(ahead.rankedAhead - before).toBeLessThanOrEqual(1);
+        }
+    };
+    await ahead.rankFrequentWords();
+    // alpha, beta, gamma (40+ rows each), word, filler, context: in at least 30 FTS rows of the dataset.
+    expect(ahead.frequentWords).toBeGreaterThanOrEqual(6);
+    const used = ahead.rankedAhead;
+    await check();
+    expect(ahead.rankedAhead - used).toBeGreaterThanOrEqual(5); // each word's first search started from the rows ranked ahead
+
+    // A write moves the index: the words ranked ahead are dropped, searches stay exact, and the next ranking serves again.
+    const id = await insert("alpha alpha alpha word");
+    expect((await ahead.textSearch(plain("alpha"), plain("alpha").text!)).hits[0]!.recordId).toBe(id);
+    expect(ahead.frequentWords).toBe(0);
+    await check();
+    await store.db.deleteFrom("records").where("id", "=", id).execute();
+    await ahead.rankFrequentWords(); // run, or (soon after the last run) scheduled: either way the answers stay exact
+    await check();
+    const fresh = new SqliteText(store.db, { frequentRows: 30 });
+    await fresh.rankFrequentWords();
+    expect(fresh.frequentWords).toBeGreaterThanOrEqual(6);
+    const query = plain("gamma");
+    expect(await fresh.textSearch(query, query.text!)).toEqual(await slow().search(query));
+    expect(fresh.rankedAhead).toBe(1);
+  });
+
   it("stays within its memory budget", async () => {
     const small = new SqliteText(store.db, { fewMatches: -1, cacheBytes: 2048 });
     for (const q of [...words, ...words]) {

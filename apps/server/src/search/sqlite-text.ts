@@ -15,6 +15,14 @@ const firstK = (need: number) => Math.max(64, Math.ceil(need * 3) + 32);
 const RANKED_ROWS = 1024;
 /** Memory budget of the cached match lists of all datasets (bytes); least recently used first out. */
 const CACHE_BYTES = 64 * 1024 * 1024;
+/** Words in at least this many FTS rows are ranked ahead (rankFrequentWords): below it FTS5's bm25 of every match costs < ~2 ms at 1M records. */
+const FREQUENT_ROWS = 4096;
+/** Best FTS rows kept per word ranked ahead (16 bytes each): a first page of 10 reads 64 of them. */
+const FREQUENT_RANKED = 256;
+/** Words per job of the text match threads while ranking ahead (a thread stays free for searches meanwhile). */
+const FREQUENT_BATCH = 32;
+/** A cache key (`lo:hi:field:expression`) without a field and with one plain ASCII word: the words ranked ahead. */
+const PLAIN_WORD_KEY = /^(\d+:\d+)::"([A-Za-z0-9]+)"$/;
 
 /**
  * What a text query yields from the FTS index alone, whoever asks: the distinct matching seqs of the
@@ -62,14 +70,27 @@ export class SqliteText extends SqliteQueries {
   private readonly inFlight = new Map<string, Promise<MatchAnswer>>();
   /** Answers of the text match threads kept (tests, diagnostics). */
   adopted = 0;
+  /**
+   * The best FTS rows of every frequent word (in at least FREQUENT_ROWS rows) of each large dataset's
+   * range, ranked ahead on the text match threads once the index settles (rankFrequentWords), keyed
+   * `lo:hi:"word"`; valid only at the index version they were read at, as the cache.
+   */
+  private frequent: { version: Buffer; byKey: Map<string, { fr: Float64Array; bm: Float64Array }> } | null = null;
+  private ranking: Promise<void> | null = null;
+  /** When the last ranking ahead ended and how long it took (ms): the next waits 3 times as long. */
+  private lastRanking = { end: 0, took: 0 };
+  private rankingTimer: NodeJS.Timeout | null = null;
+  /** Searches whose first page came from the words ranked ahead (tests, diagnostics). */
+  rankedAhead = 0;
 
   /**
    * `fewMatches`: up to it the queue's text count probes each match (textCount); tests set -1 to exercise the other path.
    * `cacheBytes`: the cache's budget. `offThread: false`: no text match threads (tests compare both paths).
+   * `frequentRows`: words in at least this many FTS rows are ranked ahead (FREQUENT_ROWS; 0: none).
    */
   constructor(
     db: Kysely<DB>,
-    private readonly options: { fewMatches?: number; cacheBytes?: number; offThread?: boolean } = {},
+    private readonly options: { fewMatches?: number; cacheBytes?: number; offThread?: boolean; frequentRows?: number } = {},
   ) {
     super(db);
   }
@@ -88,10 +109,20 @@ export class SqliteText extends SqliteQueries {
       this.cacheBytes = 0;
       this.cacheVersion = version;
     }
+    if (this.frequent && !this.frequent.version.equals(version)) this.frequent = null; // ranked at another version
     let entry = this.cache.get(key);
     if (entry) this.cache.delete(key);
     else entry = { seqs: null, prefix: null, ranked: null, bytes: 0 };
     this.cache.set(key, entry); // most recent last
+    if (!entry.ranked && this.frequent) {
+      const plain = PLAIN_WORD_KEY.exec(key);
+      const ahead = plain ? this.frequent.byKey.get(`${plain[1]}:"${plain[2]!.toLowerCase()}"`) : undefined;
+      if (ahead) {
+        entry.ranked = { k: FREQUENT_RANKED, fr: ahead.fr, bm: ahead.bm, complete: ahead.fr.length < FREQUENT_RANKED };
+        this.rankedAhead++;
+        this.account(entry);
+      }
+    }
     return entry;
   }
 
@@ -116,6 +147,78 @@ export class SqliteText extends SqliteQueries {
       this.cacheBytes -= entry.bytes;
       entry.bytes = 0;
     }
+  }
+
+  /** Frequent words ranked ahead at the index's current version (tests, diagnostics). */
+  get frequentWords(): number {
+    return this.frequent?.byKey.size ?? 0;
+  }
+
+  /**
+   * Ranks the frequent words ahead (issue 31): FTS5's bm25 scores every match of a word whatever the
+   * LIMIT (a word in 72% of 1M records: ~380 ms of CPU), so the first search of a common word cannot
+   * be fast; the best FREQUENT_RANKED rows of every word in at least FREQUENT_ROWS FTS rows are
+   * computed here instead, for each dataset of at least that many records, on the text match threads
+   * (a batch of words per job, one job at a time: the other thread stays free for searches), with the
+   * same SQL as a search (so the same rows and scores), all at one index version: if the index moves
+   * meanwhile the work is dropped and the next settled index starts it over. A search of a single
+   * plain word (no field) then starts from these rows (matches). Called when the text index has
+   * settled (search/warm-up.ts); a run waits at least 3 times the last run's duration after it, so
+   * ranking takes at most a quarter of a core while records keep changing.
+   */
+  rankFrequentWords(): Promise<void> {
+    const pool = textMatchPoolFor(this.db);
+    const minRows = this.options.frequentRows ?? FREQUENT_ROWS;
+    if (!pool || !rawSqliteOf(this.db) || minRows <= 0 || this.options.offThread === false) return Promise.resolve();
+    if (this.ranking) return this.ranking;
+    const wait = this.lastRanking.end + 3 * this.lastRanking.took - Date.now();
+    if (wait > 0) {
+      this.rankingTimer ??= setTimeout(() => {
+        this.rankingTimer = null;
+        void this.rankFrequentWords().catch(() => undefined);
+      }, wait);
+      this.rankingTimer.unref();
+      return Promise.resolve();
+    }
+    const started = Date.now();
+    this.ranking = this.rankAhead(pool, minRows).finally(() => {
+      this.ranking = null;
+      this.lastRanking = { end: Date.now(), took: Date.now() - started };
+    });
+    return this.ranking;
+  }
+
+  private async rankAhead(pool: NonNullable<ReturnType<typeof textMatchPoolFor>>, minRows: number): Promise<void> {
+    const raw = rawSqliteOf(this.db)!;
+    const current = await this.db
+      .connection()
+      .execute(async () =>
+        Buffer.concat(raw.prepare("SELECT block FROM records_fts_data WHERE id IN (1, 10) ORDER BY id").pluck().all() as Buffer[]),
+      );
+    if (this.frequent?.version.equals(current)) return; // already ranked at this version
+    const spans = (
+      await this.all<{ lo: number | null; hi: number | null }>(
+        "SELECT (SELECT min(seq) FROM records WHERE dataset_id = d.id) AS lo, (SELECT max(seq) FROM records WHERE dataset_id = d.id) AS hi FROM datasets d",
+        [],
+      )
+    ).filter((s): s is { lo: number; hi: number } => s.lo !== null && s.hi !== null && s.hi - s.lo + 1 >= minRows && s.hi < 2 ** 32);
+    if (spans.length === 0) return;
+    const { version, terms } = await pool.terms(minRows);
+    const words = terms.filter((t) => /^[a-z0-9]+$/.test(t));
+    const byKey = new Map<string, { fr: Float64Array; bm: Float64Array }>();
+    for (const span of spans)
+      for (let i = 0; i < words.length; i += FREQUENT_BATCH) {
+        const batch = words.slice(i, i + FREQUENT_BATCH);
+        const answer = await pool.rank({
+          expressions: batch.map((w) => `"${w}"`),
+          lo: span.lo * 1024,
+          hi: span.hi * 1024 + 1023,
+          k: FREQUENT_RANKED,
+        });
+        if (!answer.version.equals(version)) return; // the index moved: the next settled index starts over
+        batch.forEach((w, j) => byKey.set(`${span.lo}:${span.hi}:"${w}"`, answer.ranked[j]!));
+      }
+    this.frequent = { version, byKey };
   }
 
   /**
