@@ -99,7 +99,12 @@ export class SqliteSearch extends SqliteQueries implements SearchPort {
       const knn = await this.knn.knnSearch(query);
       if (knn) return knn;
     }
-    if (query.text && !query.vector) return this.text.textSearch(query, query.text);
+    if (query.text && !query.vector)
+      return this.text.textSearch(
+        query,
+        query.text,
+        this.options.metadataColumns === false ? undefined : () => this.metadata.seqFilter(query),
+      );
     const b = new Builder(query.userId);
     const ctes: string[] = [];
     let from = "records r";

@@ -226,7 +226,12 @@ export class SqliteText extends SqliteQueries {
    * and a dataset's records are mostly contiguous in seq), counted without scoring, ranked inside
    * FTS5 with a bounded sort (`ORDER BY bm25 LIMIT k`) when the order is the text score.
    */
-  async textSearch(query: SearchQuery, text: { q: string; field: string | null }): Promise<SearchResult> {
+  async textSearch(
+    query: SearchQuery,
+    text: { q: string; field: string | null },
+    /** The filters as a test per seq when they have metadata (SqliteMetadata.seqFilter): the bounded total walks the matches with it. */
+    seqFilter?: () => Promise<((seq: number) => boolean) | null>,
+  ): Promise<SearchResult> {
     await textIndexFor(this.db)?.catchUp(); // records acknowledged but not yet in records_fts (search/text-index.ts)
     const expression = ftsExpression(text.q);
     if (expression === null) return { hits: [], total: 0 };
@@ -248,8 +253,12 @@ export class SqliteText extends SqliteQueries {
     const limit = countLimit(query);
     if (this.options.offThread !== false)
       await this.prefetch(key, expression, span.lo, span.hi, text.field, queueShape && limit === null, query.sort.length === 0 ? need : 0);
+    const passes =
+      !queueShape && seqFilter && limit !== null && span.shared === 0 && query.filters.some((f) => f.scope.entity === "metadata")
+        ? await seqFilter()
+        : null;
     const counted =
-      (queueShape ? await this.queueTextCount(query, span.lo, span.hi, expression, text.field, key, limit) : null) ??
+      (queueShape || passes ? await this.queueTextCount(query, span.lo, span.hi, expression, text.field, key, limit, passes) : null) ??
       (await this.textCount(query, fts, span.shared === 0, limit));
     const total = counted.n;
     const bounded = counted.lowerBound ? { totalIsLowerBound: true } : {};
@@ -437,7 +446,10 @@ export class SqliteText extends SqliteQueries {
     field: string | null,
     key: string,
     limit: number | null,
+    /** Other filters (metadata) as a test per seq: bounded totals only. */
+    passes: ((seq: number) => boolean) | null = null,
   ): Promise<Counted | null> {
+    if (passes && limit === null) return null;
     const raw = rawSqliteOf(this.db);
     if (!raw) return null;
     const split = splitPending(query.filters);
@@ -476,7 +488,9 @@ export class SqliteText extends SqliteQueries {
           this.account(entry);
           return null;
         }
-        const { excluded } = queueExclusions(raw, query.datasetId, query.userId, others, split !== null);
+        const excluded = passes
+          ? (seq: number) => !passes(seq)
+          : queueExclusions(raw, query.datasetId, query.userId, others, split !== null).excluded;
         let n = 0;
         let i = 0;
         for (;;) {
