@@ -110,6 +110,25 @@ export function scenarios(ds: BenchDataset, gen: DatasetGenerator, pool: RecordP
       },
     },
     {
+      // The same with the annotation page's metadata filters (the "metadata filter + count" row's: ~10% of the records pass).
+      name: "text search, new word + metadata filter (cold)",
+      recordsPerRequest: 0,
+      run: async (c, i) => {
+        const filters = {
+          and: [
+            ...PENDING_FILTERS.and,
+            {
+              type: "terms",
+              scope: { entity: "metadata", metadata_property: "source" },
+              values: [["news", "forum", "reviews", "support", "wiki"][Math.abs(i) % 5]],
+            },
+            { type: "range", scope: { entity: "metadata", metadata_property: "quality" }, ge: 0.25, le: 0.75 },
+          ],
+        };
+        await search(c, { query: { text: { q: coldWord() } }, filters }, 10);
+      },
+    },
+    {
       name: "metadata filter + count",
       recordsPerRequest: 0,
       run: async (c, i) => {
