@@ -24,14 +24,14 @@ if (!args["data-dir"]) throw new Error("usage: text-steps --data-dir DIR [--boun
 const bound = Number(args.bound);
 const minRows = Number(args["min-rows"]);
 
-type Statement = { all(...p: unknown[]): unknown[]; pluck(): Statement; raw(): Statement };
+type Statement = { all(...p: unknown[]): unknown[]; run(...p: unknown[]): unknown; pluck(): Statement; raw(): Statement };
 type Database = { prepare(sql: string): Statement; exec(sql: string): void };
 const SQLite = createRequire(new URL("../../../apps/server/package.json", import.meta.url))("better-sqlite3") as new (
   file: string,
   options: { readonly: boolean },
 ) => Database;
 const db = new SQLite(join(args["data-dir"], "tessera.db"), { readonly: true });
-db.prepare("ATTACH DATABASE ? AS fts").all(join(args["data-dir"], "tessera-fts.db"));
+db.prepare("ATTACH DATABASE ? AS fts").run(join(args["data-dir"], "tessera-fts.db"));
 
 const cpu = <T>(f: () => T): { ms: number; value: T } => {
   const before = process.cpuUsage();
