@@ -81,13 +81,9 @@ export class SqliteMetadata extends SqliteQueries {
   async search(query: SearchQuery): Promise<SearchResult | null> {
     const raw = rawSqliteOf(this.db);
     if (!raw || query.text || query.vector || query.sort.length > 0) return null;
-    const split = splitPending(query.filters);
-    const others = split ? split.others : query.filters;
-    const metadata = others.filter((f) => f.scope.entity === "metadata");
-    const statuses = others.filter((f) => f.type === "terms" && f.scope.entity === "record" && f.scope.property === "status");
-    if (metadata.length === 0 || metadata.length + statuses.length !== others.length) return null;
-    if (!metadata.every(paramsSupported)) return null;
-    if (split && query.userId === null && !(await this.answeredSetIsSmall(query.datasetId))) return null;
+    const shape = await this.columnsShape(query);
+    if (!shape) return null;
+    const { split, metadata, statuses } = shape;
     await this.preload(
       raw,
       query.datasetId,
@@ -144,13 +140,9 @@ export class SqliteMetadata extends SqliteQueries {
   async seqFilter(query: SearchQuery): Promise<((seq: number) => boolean) | null> {
     const raw = rawSqliteOf(this.db);
     if (!raw || query.vector) return null;
-    const split = splitPending(query.filters);
-    const others = split ? split.others : query.filters;
-    const metadata = others.filter((f) => f.scope.entity === "metadata");
-    const statuses = others.filter((f) => f.type === "terms" && f.scope.entity === "record" && f.scope.property === "status");
-    if (metadata.length === 0 || metadata.length + statuses.length !== others.length) return null;
-    if (!metadata.every(paramsSupported)) return null;
-    if (split && query.userId === null && !(await this.answeredSetIsSmall(query.datasetId))) return null;
+    const shape = await this.columnsShape(query);
+    if (!shape) return null;
+    const { split, metadata, statuses } = shape;
     const names = metadata.map((f) => (f.scope as { name: string }).name);
     await this.preload(raw, query.datasetId, names);
     return this.db.connection().execute(async () => {
@@ -171,6 +163,20 @@ export class SqliteMetadata extends SqliteQueries {
         return !excluded(seq);
       };
     });
+  }
+
+  /** The filters the columns answer: metadata (at least one), record status terms, response status `pending`; else null. */
+  private async columnsShape(
+    query: SearchQuery,
+  ): Promise<{ split: { others: SearchFilter[] } | null; metadata: SearchFilter[]; statuses: SearchFilter[] } | null> {
+    const split = splitPending(query.filters);
+    const others = split ? split.others : query.filters;
+    const metadata = others.filter((f) => f.scope.entity === "metadata");
+    const statuses = others.filter((f) => f.type === "terms" && f.scope.entity === "record" && f.scope.property === "status");
+    if (metadata.length === 0 || metadata.length + statuses.length !== others.length) return null;
+    if (!metadata.every(paramsSupported)) return null;
+    if (split && query.userId === null && !(await this.answeredSetIsSmall(query.datasetId))) return null;
+    return { split, metadata, statuses };
   }
 
   /** Loads (or brings up to date) the dataset's columns of these properties ahead of a first filter (search/warm-up.ts). */
