@@ -252,7 +252,15 @@ export class SqliteText extends SqliteQueries {
     const queueShape = span.shared === 0 && this.queueShaped(query);
     const limit = countLimit(query);
     if (this.options.offThread !== false)
-      await this.prefetch(key, expression, span.lo, span.hi, text.field, queueShape && limit === null, query.sort.length === 0 ? need : 0);
+      await this.prefetch(
+        key,
+        expression,
+        span.lo,
+        span.hi,
+        text.field,
+        queueShape && limit === null,
+        query.sort.length === 0 ? firstK(need) : 0,
+      );
     const passes =
       !queueShape && seqFilter && limit !== null && span.shared === 0 && query.filters.some((f) => f.scope.entity === "metadata")
         ? await seqFilter()
@@ -296,6 +304,8 @@ export class SqliteText extends SqliteQueries {
           params: b.params,
         };
       };
+      // More of the ranking than kept (filters passing few of the best rows): FTS5 ranks on a text match thread.
+      if (raw && this.options.offThread !== false) await this.prefetch(key, expression, span.lo, span.hi, text.field, false, k);
       const rows = raw
         ? await this.ranked(raw, key, topRows, k)
         : await this.all<{ fr: number; bm: number }>(topRows(k).sql, topRows(k).params);
@@ -388,7 +398,8 @@ export class SqliteText extends SqliteQueries {
     hi: number,
     field: string | null,
     seqs: boolean,
-    need: number,
+    /** The best FTS rows wanted (0: none). */
+    k: number,
   ): Promise<void> {
     const pool = textMatchPoolFor(this.db);
     const raw = rawSqliteOf(this.db);
@@ -396,7 +407,6 @@ export class SqliteText extends SqliteQueries {
     const missing = await this.db.connection().execute(async () => {
       const entry = this.matches(raw, key);
       const wantSeqs = seqs && !entry.seqs;
-      const k = need > 0 ? firstK(need) : 0;
       const wantRanked = k > 0 && (!entry.ranked || (!entry.ranked.complete && entry.ranked.k < k)) ? Math.max(k, RANKED_ROWS) : 0;
       return { wantSeqs, wantRanked };
     });
