@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
 import { launchBrowser, startApp, type RunningApp } from "./harness.js";
-import { ownerApi, signedInPage } from "./seed.js";
+import { addEveryQuestionSchema, ownerApi, signedInPage } from "./seed.js";
 
 /**
  * A text search whose total is past the server's count bound (issue 31; TESSERA_TEXT_TOTAL_BOUND=5
@@ -18,19 +18,7 @@ beforeAll(async () => {
   const ws = await api<{ id: string }>("POST", "/workspaces", { name: "text-total-e2e" });
   const ds = await api<{ id: string }>("POST", "/datasets", { name: "text-total", workspace_id: ws.id });
   datasetId = ds.id;
-  await api("POST", `/datasets/${ds.id}/fields`, { name: "text", title: "Text", required: true, settings: { type: "text" } });
-  await api("POST", `/datasets/${ds.id}/questions`, {
-    name: "sentiment",
-    title: "Sentiment",
-    required: true,
-    settings: {
-      type: "label_selection",
-      options: [
-        { value: "positive", text: "Positive" },
-        { value: "negative", text: "Negative" },
-      ],
-    },
-  });
+  await addEveryQuestionSchema(api, ds.id);
   await api("PUT", `/datasets/${ds.id}/publish`);
   const items = Array.from({ length: 15 }, (_, i) => ({ fields: { text: `Story ${i + 1} about ${i < 12 ? "cats" : "dogs"}` } }));
   await api("POST", `/datasets/${ds.id}/records/bulk`, { items });
