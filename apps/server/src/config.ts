@@ -15,6 +15,8 @@ export interface ServerConfig {
   databasePoolSize: number;
   /** Embedded store: threads computing the FTS part of text searches not cached yet (`TESSERA_TEXT_MATCH_THREADS`; unset: 2, or 1 on one core; 0: the request thread). */
   textMatchThreads: number | undefined;
+  /** Text searches count their total exactly up to this many records, then answer it as a lower bound (`TESSERA_TEXT_TOTAL_BOUND`, default 10,000; 0: always exact). */
+  textTotalBound: number | null;
   /** Directory of the built web app; served on the same origin when it exists. */
   webDist: string | null;
   ownerUsername: string;
@@ -54,6 +56,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     textMatchThreads: env.TESSERA_TEXT_MATCH_THREADS
       ? Math.max(0, Math.min(16, Math.floor(Number(env.TESSERA_TEXT_MATCH_THREADS)) || 0))
       : undefined,
+    textTotalBound: textTotalBound(env.TESSERA_TEXT_TOTAL_BOUND),
     webDist: option("web-dist") ?? env.TESSERA_WEB_DIST ?? null,
     // In a hosted space (SPACE_ID set) the first owner is the space author, or the USERNAME /
     // PASSWORD secrets when the space sets them (hub.md); elsewhere USERNAME is the shell's, not ours.
@@ -70,4 +73,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     webhooks: loadWebhookConfig(env),
     uploads: loadUploadConfig(env),
   };
+}
+
+/** `TESSERA_TEXT_TOTAL_BOUND`: unset 10,000; 0 (or not a positive number) none. */
+function textTotalBound(value: string | undefined): number | null {
+  if (value === undefined || value === "") return 10_000;
+  const n = Math.floor(Number(value));
+  return Number.isFinite(n) && n > 0 ? n : null;
 }

@@ -65,6 +65,18 @@ export function scenarios(ds: BenchDataset, gen: DatasetGenerator, pool: RecordP
       return gen.wordAt(rank);
     }
   };
+  /** The annotation page's queue with two metadata filters (a source, a quality range: ~10% of the records pass). */
+  const metadataFilters = (i: number) => ({
+    and: [
+      ...PENDING_FILTERS.and,
+      {
+        type: "terms",
+        scope: { entity: "metadata", metadata_property: "source" },
+        values: [["news", "forum", "reviews", "support", "wiki"][Math.abs(i) % 5]],
+      },
+      { type: "range", scope: { entity: "metadata", metadata_property: "quality" }, ge: 0.25, le: 0.75 },
+    ],
+  });
   const values = (i: number) => ({
     sentiment: { value: ["positive", "negative", "neutral"][Math.abs(i) % 3] },
     topics: { value: ["science"] },
@@ -110,21 +122,18 @@ export function scenarios(ds: BenchDataset, gen: DatasetGenerator, pool: RecordP
       },
     },
     {
+      // The same with the annotation page's metadata filters (the "metadata filter + count" row's: ~10% of the records pass).
+      name: "text search, new word + metadata filter (cold)",
+      recordsPerRequest: 0,
+      run: async (c, i) => {
+        await search(c, { query: { text: { q: coldWord() } }, filters: metadataFilters(i) }, 10);
+      },
+    },
+    {
       name: "metadata filter + count",
       recordsPerRequest: 0,
       run: async (c, i) => {
-        const filters = {
-          and: [
-            ...PENDING_FILTERS.and,
-            {
-              type: "terms",
-              scope: { entity: "metadata", metadata_property: "source" },
-              values: [["news", "forum", "reviews", "support", "wiki"][Math.abs(i) % 5]],
-            },
-            { type: "range", scope: { entity: "metadata", metadata_property: "quality" }, ge: 0.25, le: 0.75 },
-          ],
-        };
-        const text = await search(c, { filters }, 10);
+        const text = await search(c, { filters: metadataFilters(i) }, 10);
         if (typeof (JSON.parse(text) as { total?: unknown }).total !== "number") throw new Error("no total");
       },
     },

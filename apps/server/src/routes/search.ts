@@ -185,6 +185,7 @@ export function searchRoutes(app: FastifyInstance, ctx: AppContext): void {
       sort: vector ? [] : sort,
       offset: vector ? 0 : paging.offset,
       limit: vector ? Math.min(SIMILARITY_MAX_RESULTS, paging.offset + paging.limit) : paging.limit,
+      totalBound: text && !vector ? ctx.config.textTotalBound : null,
     };
     // reserve=true (web app's queue, issue 29): the window is reserved for the caller (reservations/)
     const reserved = mine && reserveRequested(rawQuery) ? await reservedQueueWindow(ctx.db, dataset, user.id, query) : null;
@@ -204,7 +205,12 @@ export function searchRoutes(app: FastifyInstance, ctx: AppContext): void {
     const items = hits
       .filter((h) => recordById.has(h.recordId))
       .map((h) => ({ record: recordById.get(h.recordId)!, query_score: h.score }));
-    const answer: { items: typeof items; total: number; reservations?: ReservationsOut } = { items, total: result.total };
+    const answer: { items: typeof items; total: number; total_is_lower_bound?: true; reservations?: ReservationsOut } = {
+      items,
+      total: result.total,
+    };
+    // More records match than `total` (text searches count up to TESSERA_TEXT_TOTAL_BOUND); the SDK ignores the field.
+    if (result.totalIsLowerBound) answer.total_is_lower_bound = true;
     if (reserved) answer.reservations = reserved.reservations;
     return answer;
   };

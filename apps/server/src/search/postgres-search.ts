@@ -2,7 +2,7 @@ import { sql, type Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import { unprocessable } from "../http/errors.js";
 import { recordCountWithStatus } from "../records/counts.js";
-import type { SearchPort, SearchQuery, SearchResult } from "./search-port.js";
+import { countLimit, type SearchPort, type SearchQuery, type SearchResult } from "./search-port.js";
 import { Builder, json, queueFilters, queryRows, textCount, textWords } from "./postgres-sql.js";
 import { PostgresText } from "./postgres-text.js";
 
@@ -110,7 +110,8 @@ export class PostgresSearch implements SearchPort {
     if (query.vector?.excludeRecordId) where.push(`r.id <> ${b.p(query.vector.excludeRecordId)}`);
     for (const f of query.filters) where.push(b.filter(f));
     const base = `${ctes.length ? `WITH ${ctes.join(", ")} ` : ""}SELECT r.id AS id, r.seq AS seq, ${score} AS score FROM ${from} WHERE ${where.join(" AND ")}`;
-    const count = query.text ? textCount(query) : { sql: `SELECT count(*) AS n FROM (${base}) AS matches`, params: [...b.params] };
+    const limit = countLimit(query);
+    const count = query.text ? textCount(query, limit) : { sql: `SELECT count(*) AS n FROM (${base}) AS matches`, params: [...b.params] };
 
     if (query.vector) {
       const direction = query.vector.order === "most_similar" ? "ASC" : "DESC";
@@ -140,6 +141,8 @@ export class PostgresSearch implements SearchPort {
         async (queue) => queue ?? Number((await queryRows<{ n: number }>(this.db, count.sql, count.params))[0]?.n ?? 0),
       ),
     ]);
+    if (limit !== null && total > limit)
+      return { hits: rows.map((r) => ({ recordId: r.id, score: r.score })), total: limit, totalIsLowerBound: true };
     return { hits: rows.map((r) => ({ recordId: r.id, score: r.score })), total };
   }
 

@@ -196,7 +196,7 @@ export class Builder {
  * query ranks every match with ts_rank (which reads each match's tsvector), the total needs only the
  * match itself (100K bench records, a word in 79% of them: 810 -> 331 ms in PostgreSQL).
  */
-export function textCount(query: SearchQuery): { sql: string; params: Param[] } {
+export function textCount(query: SearchQuery, limit: number | null = null): { sql: string; params: Param[] } {
   const c = new Builder(query.userId);
   const q = c.tsQuery(textWords(query.text!.q));
   const field = query.text!.field !== null ? ` AND f.field = ${c.p(query.text!.field)}` : "";
@@ -205,5 +205,11 @@ export function textCount(query: SearchQuery): { sql: string; params: Param[] } 
     `EXISTS (SELECT 1 FROM records_fts f WHERE f.record_seq = r.seq AND f.tsv @@ (${q})${field})`,
   ];
   for (const f of query.filters) where.push(c.filter(f));
+  // A count limit: the first `limit + 1` passing records, then no further (search-port.ts countLimit).
+  if (limit !== null)
+    return {
+      sql: `SELECT count(*) AS n FROM (SELECT 1 FROM records r WHERE ${where.join(" AND ")} LIMIT ${c.p(limit + 1)}) AS first`,
+      params: c.params,
+    };
   return { sql: `SELECT count(*) AS n FROM records r WHERE ${where.join(" AND ")}`, params: c.params };
 }

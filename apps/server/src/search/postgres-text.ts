@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import { Builder, queueFilters, RECORD_STATUSES, queryRows, textCount, textWords } from "./postgres-sql.js";
-import type { SearchQuery, SearchResult } from "./search-port.js";
+import { countLimit, type SearchQuery, type SearchResult } from "./search-port.js";
 
 /** Best matches kept per cached query, at least (ts_rank scores every match whatever the limit). */
 const RANKED_ROWS = 1024;
@@ -65,6 +65,16 @@ export class PostgresText {
     ) => `WITH q AS (SELECT ${b.tsQuery(words)} AS query) SELECT f.record_seq AS seq, max(ts_rank(f.tsv, q.query))::float8 AS score
       FROM records_fts f JOIN records r ON r.seq = f.record_seq, q WHERE f.tsv @@ q.query AND r.dataset_id = ${b.p(query.datasetId)}${text.field !== null ? ` AND f.field = ${b.p(text.field)}` : ""}
       GROUP BY f.record_seq`;
+    const limit = countLimit(query);
+    if (limit !== null) {
+      // Bounded total: the first `limit + 1` passing records (SQL), not every match (postgres-sql.ts textCount).
+      const { sql, params } = textCount(query, limit);
+      const [hits, n] = await Promise.all([
+        this.page(query, entry, matches),
+        queryRows<{ n: number | string }>(this.db, sql, params).then((rows) => Number(rows[0]?.n ?? 0)),
+      ]);
+      return n > limit ? { hits, total: limit, totalIsLowerBound: true } : { hits, total: n };
+    }
     const [hits, total] = await Promise.all([this.page(query, entry, matches), this.total(query, entry, matches)]);
     return { hits, total };
   }

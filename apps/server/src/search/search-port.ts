@@ -33,6 +33,12 @@ export interface SearchQuery {
   sort: SearchSort[];
   offset: number;
   limit: number;
+  /**
+   * Text searches: the total is counted exactly up to this many records (at least `offset + limit`);
+   * beyond it the total is that number with `totalIsLowerBound` (counting every match of a common
+   * word costs more than the page, issue 31). Unset or null: always exact.
+   */
+  totalBound?: number | null;
 }
 
 export interface SearchHit {
@@ -42,6 +48,14 @@ export interface SearchHit {
 export interface SearchResult {
   hits: SearchHit[];
   total: number;
+  /** The total is a lower bound: more records than `total` match (see SearchQuery.totalBound). */
+  totalIsLowerBound?: boolean;
+}
+
+/** The count limit of a query: its bound, raised to the end of its page; null when the total is exact. */
+export function countLimit(query: SearchQuery): number | null {
+  const bound = query.totalBound ?? null;
+  return bound === null || bound <= 0 ? null : Math.max(bound, query.offset + query.limit);
 }
 
 export interface SearchPort {

@@ -53,6 +53,16 @@ export class SqliteSearch extends SqliteQueries implements SearchPort {
     return this.metadata.follow(datasetId, names);
   }
 
+  /** The frequent words of the large datasets ranked ahead on the text match threads (SqliteText.rankFrequentWords). */
+  rankFrequentWords(): Promise<void> {
+    return this.text.rankFrequentWords();
+  }
+
+  /** Frequent words ranked ahead at the index's current version, and searches that used them (tests, diagnostics). */
+  get rankedAhead(): { words: number; searches: number } {
+    return { words: this.text.frequentWords, searches: this.text.rankedAhead };
+  }
+
   /** Syncs of similarity codes made after writes (diagnostics, tests). */
   get codesFollowed(): number {
     return this.knn.followed;
@@ -89,7 +99,12 @@ export class SqliteSearch extends SqliteQueries implements SearchPort {
       const knn = await this.knn.knnSearch(query);
       if (knn) return knn;
     }
-    if (query.text && !query.vector) return this.text.textSearch(query, query.text);
+    if (query.text && !query.vector)
+      return this.text.textSearch(
+        query,
+        query.text,
+        this.options.metadataColumns === false ? undefined : () => this.metadata.seqFilter(query),
+      );
     const b = new Builder(query.userId);
     const ctes: string[] = [];
     let from = "records r";

@@ -29,6 +29,24 @@ export interface MatchJob {
   ranked: number;
 }
 
+/** The terms of the index in at least `minRows` FTS rows (fts5vocab), most frequent first, read with the index's version. */
+export interface TermsAnswer {
+  version: Buffer;
+  terms: string[];
+}
+
+/** The best `k` FTS rows by bm25 of each expression in the range, as MatchJob's `ranked` (same SQL), in one read transaction. */
+export interface RankJob {
+  expressions: string[];
+  lo: number;
+  hi: number;
+  k: number;
+}
+export interface RankAnswer {
+  version: Buffer;
+  ranked: { fr: Float64Array; bm: Float64Array }[];
+}
+
 export interface MatchAnswer {
   version: Buffer;
   seqs: Uint32Array | null;
@@ -50,9 +68,49 @@ const prepared = (sql) => {
   if (!s) { s = db.prepare(sql); statements.set(sql, s); }
   return s;
 };
+let vocab = null;
+const reply = (id, blocks, payload, transfer) => {
+  const v = Buffer.concat(blocks);
+  const buffer = new Uint8Array(v.length);
+  buffer.set(v);
+  parentPort.postMessage({ id, version: buffer, ...payload }, [buffer.buffer, ...transfer]);
+};
+const ranked = (where, params, k) => {
+  const rows = prepared("SELECT rowid AS fr, bm25(records_fts) AS bm FROM " + where + " ORDER BY bm, rowid LIMIT ?").raw().all(...params, k);
+  return { fr: Float64Array.from(rows, (r) => r[0]), bm: Float64Array.from(rows, (r) => r[1]) };
+};
 parentPort.on("message", (job) => {
   if (job.type === "close") { db.close(); process.exit(0); }
   try {
+    if (job.type === "terms") {
+      // The temp schema is writable on a read-only connection; fts5vocab counts each term's rows by reading its doclist.
+      vocab ??= (db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.records_fts_vocab USING fts5vocab(fts, records_fts, row)"),
+        db.prepare("SELECT term FROM temp.records_fts_vocab WHERE doc >= ? ORDER BY doc DESC").pluck());
+      begin.run();
+      let blocks, terms;
+      try {
+        blocks = version.all();
+        terms = vocab.all(job.minRows);
+      } finally {
+        commit.run();
+      }
+      reply(job.id, blocks, { terms }, []);
+      return;
+    }
+    if (job.type === "rank") {
+      const where = "records_fts WHERE records_fts MATCH ? AND rowid BETWEEN ? AND ?";
+      begin.run();
+      let blocks;
+      const out = [];
+      try {
+        blocks = version.all();
+        for (const expression of job.expressions) out.push(ranked(where, [expression, job.lo, job.hi], job.k));
+      } finally {
+        commit.run();
+      }
+      reply(job.id, blocks, { rankedMany: out }, out.flatMap((r) => [r.fr.buffer, r.bm.buffer]));
+      return;
+    }
     const where = "records_fts WHERE records_fts MATCH ? AND rowid BETWEEN ? AND ?" + (job.field !== null ? " AND field = ?" : "");
     const params = [job.expression, job.lo, job.hi, ...(job.field !== null ? [job.field] : [])];
     begin.run();
@@ -66,19 +124,11 @@ parentPort.on("message", (job) => {
         seqs = new Uint32Array(n);
         for (let i = 0; i < n; i++) seqs[i] = rows[i];
       }
-      if (job.ranked > 0) {
-        const rows = prepared("SELECT rowid AS fr, bm25(records_fts) AS bm FROM " + where + " ORDER BY bm, rowid LIMIT ?").raw().all(...params, job.ranked);
-        fr = Float64Array.from(rows, (r) => r[0]);
-        bm = Float64Array.from(rows, (r) => r[1]);
-      }
+      if (job.ranked > 0) ({ fr, bm } = ranked(where, params, job.ranked));
     } finally {
       commit.run();
     }
-    const v = Buffer.concat(blocks);
-    const buffer = new Uint8Array(v.length);
-    buffer.set(v);
-    const transfer = [buffer.buffer, ...(seqs ? [seqs.buffer] : []), ...(fr ? [fr.buffer, bm.buffer] : [])];
-    parentPort.postMessage({ id: job.id, version: buffer, seqs, fr, bm }, transfer);
+    reply(job.id, blocks, { seqs, fr, bm }, [...(seqs ? [seqs.buffer] : []), ...(fr ? [fr.buffer, bm.buffer] : [])]);
   } catch (error) {
     parentPort.postMessage({ id: job.id, error: String(error && error.message || error) });
   }
@@ -92,6 +142,8 @@ interface Reply {
   seqs?: Uint32Array | null;
   fr?: Float64Array | null;
   bm?: Float64Array | null;
+  terms?: string[];
+  rankedMany?: { fr: Float64Array; bm: Float64Array }[];
 }
 
 interface Thread {
@@ -103,7 +155,7 @@ interface Thread {
 export class TextMatchPool {
   private threads: Thread[] = [];
   private nextId = 1;
-  private readonly waiting = new Map<number, { thread: Thread; resolve: (a: MatchAnswer) => void; reject: (e: Error) => void }>();
+  private readonly waiting = new Map<number, { thread: Thread; resolve: (reply: Reply) => void; reject: (e: Error) => void }>();
   private closed = false;
   /** Jobs answered (tests, diagnostics). */
   answered = 0;
@@ -117,14 +169,31 @@ export class TextMatchPool {
     this.size = size ?? Math.min(2, availableParallelism());
   }
 
-  run(job: MatchJob): Promise<MatchAnswer> {
+  async run(job: MatchJob): Promise<MatchAnswer> {
+    const m = await this.send({ ...job });
+    return { version: versionOf(m), seqs: m.seqs ?? null, ranked: m.fr && m.bm ? { fr: m.fr, bm: m.bm } : null };
+  }
+
+  /** The index's terms in at least `minRows` FTS rows (search/sqlite-text.ts ranks them ahead). */
+  async terms(minRows: number): Promise<TermsAnswer> {
+    const m = await this.send({ type: "terms", minRows });
+    return { version: versionOf(m), terms: m.terms ?? [] };
+  }
+
+  /** The best rows of several expressions, in one read transaction. */
+  async rank(job: RankJob): Promise<RankAnswer> {
+    const m = await this.send({ type: "rank", ...job });
+    return { version: versionOf(m), ranked: m.rankedMany ?? [] };
+  }
+
+  private send(message: Record<string, unknown>): Promise<Reply> {
     if (this.closed) return Promise.reject(new Error("the text match pool is closed"));
     const thread = this.thread();
     const id = this.nextId++;
     thread.busy++;
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { thread, resolve, reject });
-      thread.worker.postMessage({ ...job, id });
+      thread.worker.postMessage({ ...message, id });
     });
   }
 
@@ -164,11 +233,7 @@ export class TextMatchPool {
       thread.busy--;
       if (m.error !== undefined) return w.reject(new Error(`text match thread: ${m.error}`));
       this.answered++;
-      w.resolve({
-        version: Buffer.from(m.version!.buffer, m.version!.byteOffset, m.version!.byteLength),
-        seqs: m.seqs ?? null,
-        ranked: m.fr && m.bm ? { fr: m.fr, bm: m.bm } : null,
-      });
+      w.resolve(m);
     });
     worker.on("error", (error) => {
       // The thread died: its jobs fail (their callers compute on their own connection); a new thread replaces it.
@@ -183,6 +248,8 @@ export class TextMatchPool {
     return thread;
   }
 }
+
+const versionOf = (m: Reply): Buffer => Buffer.from(m.version!.buffer, m.version!.byteOffset, m.version!.byteLength);
 
 const pools = new WeakMap<object, TextMatchPool>();
 /** The embedded store registers its pool (db/database.ts); null for other connections (tests on a bare database). */

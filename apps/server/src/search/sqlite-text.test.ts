@@ -2,11 +2,12 @@ import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openEmbeddedStore, type Store } from "../db/database.js";
 import { indexRecordTexts } from "../records/ingest.js";
 import type { SearchQuery } from "./search-port.js";
 import { seedSearchData } from "./search-port.suite.js";
+import { SqliteMetadata } from "./sqlite-metadata.js";
 import { SqliteSearch } from "./sqlite-search.js";
 import { SqliteText } from "./sqlite-text.js";
 
@@ -22,7 +23,7 @@ describe("SQLite text search cache", () => {
   const ts = "2024-01-01T00:00:00";
   const words = ["alpha", "beta", "gamma"];
 
-  const insert = async (text: string) => {
+  const insert = async (text: string, metadata: Record<string, unknown> | null = null) => {
     const id = randomUUID();
     await store.db
       .insertInto("records")
@@ -31,7 +32,7 @@ describe("SQLite text search cache", () => {
         dataset_id: data.ids.ds,
         external_id: `r-${id}`,
         fields: JSON.stringify({ text, context: `${text} context` }),
-        metadata: null,
+        metadata: metadata ? JSON.stringify(metadata) : null,
         status: "pending",
         inserted_at: ts,
         updated_at: ts,
@@ -67,7 +68,11 @@ describe("SQLite text search cache", () => {
     dir = mkdtempSync(join(tmpdir(), "tessera-text-"));
     store = await openEmbeddedStore(dir);
     data = await seedSearchData(store);
-    for (let i = 0; i < 120; i++) await insert(`${words[i % 3]} ${i % 5 === 0 ? words[(i + 1) % 3] : "filler"} word ${i}`);
+    for (let i = 0; i < 120; i++)
+      await insert(`${words[i % 3]} ${i % 5 === 0 ? words[(i + 1) % 3] : "filler"} word ${i}`, {
+        genre: i % 4 === 0 ? "blog" : "news",
+        n: i % 7,
+      });
     warm = new SqliteSearch(store.db, { fewMatches: -1 });
     text = new SqliteText(store.db, { fewMatches: -1 });
   }, 60_000);
@@ -125,6 +130,97 @@ describe("SQLite text search cache", () => {
     expect(afterAnswer.hits.map((h) => h.recordId)).not.toContain(answered);
     await store.db.updateTable("records").set({ status: "completed" }).where("id", "=", afterAnswer.hits[0]!.recordId).execute();
     expect((await same(queue("alpha"))).total).toBe(before.total - 3);
+  });
+
+  it("counts up to a bound: exact below it, else the bound as a lower bound; the same page either way", async () => {
+    // The dataset alone in its seq range (the other dataset's record sits inside it): the queue's count walks the matches.
+    await store.db.deleteFrom("records").where("dataset_id", "=", data.ids.other).execute();
+    const admin = (q: SearchQuery): SearchQuery => ({ ...q, userId: null, filters: [] });
+    const statusOnly = (q: SearchQuery): SearchQuery => ({ ...q, filters: q.filters.slice(1) });
+    const pendingOnly = (q: SearchQuery): SearchQuery => ({ ...q, filters: q.filters.slice(0, 1) });
+    const bounded = [
+      new SqliteText(store.db, { fewMatches: -1 }),
+      new SqliteText(store.db),
+      new SqliteText(store.db, { offThread: false }),
+    ];
+    for (const q of words)
+      for (const shape of [(x: SearchQuery) => x, admin, statusOnly, pendingOnly])
+        for (const [offset, limit] of [
+          [0, 10],
+          [25, 10],
+        ] as const) {
+          const query = shape(queue(q, offset, limit));
+          const exact = await new SqliteSearch(store.db, { fewMatches: -1 }).search(query);
+          expect(exact.total).toBeGreaterThan(30);
+          for (const bound of [1, 20, exact.total - 1, exact.total, exact.total + 5])
+            for (const adapter of bounded) {
+              const limitOf = Math.max(bound, offset + limit);
+              const got = await adapter.textSearch({ ...query, totalBound: bound }, query.text!);
+              expect(got.hits).toEqual(exact.hits);
+              if (exact.total > limitOf) expect(got).toMatchObject({ total: limitOf, totalIsLowerBound: true });
+              else expect(got).toEqual(exact);
+            }
+        }
+    // With metadata filters (the annotation page's): the bounded total walks the matches with the in-memory columns.
+    const metadata = (q: string): SearchQuery => ({
+      ...queue(q, 0, 5),
+      filters: [
+        ...queue(q).filters,
+        { type: "terms", scope: { entity: "metadata", name: "genre" }, values: ["news"] },
+        { type: "range", scope: { entity: "metadata", name: "n" }, ge: 1, le: 4 },
+      ],
+    });
+    const seqFilter = vi.spyOn(SqliteMetadata.prototype, "seqFilter");
+    for (const q of words) {
+      const query = metadata(q);
+      const exact = await new SqliteSearch(store.db, { fewMatches: -1, metadataColumns: false }).search(query);
+      expect(exact.total).toBeGreaterThan(8);
+      for (const bound of [3, 8, exact.total, exact.total + 1])
+        for (const adapter of [new SqliteSearch(store.db, { fewMatches: -1 }), new SqliteSearch(store.db, { metadataColumns: false })]) {
+          const got = await adapter.search({ ...query, totalBound: bound });
+          expect(got.hits).toEqual(exact.hits);
+          if (exact.total > Math.max(bound, 5)) expect(got).toMatchObject({ total: Math.max(bound, 5), totalIsLowerBound: true });
+          else expect(got).toEqual(exact);
+        }
+    }
+    const filters = await Promise.all(seqFilter.mock.results.map((r) => r.value as Promise<unknown>));
+    expect(filters.filter((f) => typeof f === "function").length).toBeGreaterThanOrEqual(12);
+    seqFilter.mockRestore();
+  });
+
+  it("ranks the frequent words ahead: the first page of a word never searched equals FTS5's full ranking, also after writes", async () => {
+    const ahead = new SqliteText(store.db, { frequentRows: 30 });
+    const slow = () => new SqliteSearch(store.db, { offThread: false });
+    const plain = (q: string, offset = 0, limit = 10): SearchQuery => ({ ...queue(q, offset, limit), userId: null, filters: [] });
+    const check = async () => {
+      for (const q of ["alpha", "Beta", "WORD", "context", "filler"])
+        for (const query of [queue(q, 0, 10), plain(q), plain(q, 20, 10)]) {
+          const before = ahead.rankedAhead;
+          expect(await ahead.textSearch(query, query.text!)).toEqual(await slow().search(query));
+          expect(ahead.rankedAhead - before).toBeLessThanOrEqual(1);
+        }
+    };
+    await ahead.rankFrequentWords();
+    // alpha, beta, gamma (40+ rows each), word, filler, context: in at least 30 FTS rows of the dataset.
+    expect(ahead.frequentWords).toBeGreaterThanOrEqual(6);
+    const used = ahead.rankedAhead;
+    await check();
+    expect(ahead.rankedAhead - used).toBeGreaterThanOrEqual(5); // each word's first search started from the rows ranked ahead
+
+    // A write moves the index: the words ranked ahead are dropped, searches stay exact, and the next ranking serves again.
+    const id = await insert("alpha alpha alpha word");
+    expect((await ahead.textSearch(plain("alpha"), plain("alpha").text!)).hits[0]!.recordId).toBe(id);
+    expect(ahead.frequentWords).toBe(0);
+    await check();
+    await store.db.deleteFrom("records").where("id", "=", id).execute();
+    await ahead.rankFrequentWords(); // run, or (soon after the last run) scheduled: either way the answers stay exact
+    await check();
+    const fresh = new SqliteText(store.db, { frequentRows: 30 });
+    await fresh.rankFrequentWords();
+    expect(fresh.frequentWords).toBeGreaterThanOrEqual(6);
+    const query = plain("gamma");
+    expect(await fresh.textSearch(query, query.text!)).toEqual(await slow().search(query));
+    expect(fresh.rankedAhead).toBe(1);
   });
 
   it("stays within its memory budget", async () => {

@@ -2,7 +2,7 @@ import type SQLite from "better-sqlite3";
 import { rawSqliteOf } from "../db/database.js";
 import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
-import type { SearchFilter, SearchQuery, SearchResult } from "./search-port.js";
+import { countLimit, type SearchFilter, type SearchQuery, type SearchResult } from "./search-port.js";
 import { queueExclusions } from "./sqlite-metadata.js";
 import { Builder, ftsExpression, type Param, SqliteQueries, splitPending } from "./sqlite-sql.js";
 import { textIndexFor } from "./text-index.js";
@@ -15,6 +15,14 @@ const firstK = (need: number) => Math.max(64, Math.ceil(need * 3) + 32);
 const RANKED_ROWS = 1024;
 /** Memory budget of the cached match lists of all datasets (bytes); least recently used first out. */
 const CACHE_BYTES = 64 * 1024 * 1024;
+/** Words in at least this many FTS rows are ranked ahead (rankFrequentWords): below it FTS5's bm25 of every match costs < ~2 ms at 1M records. */
+const FREQUENT_ROWS = 4096;
+/** Best FTS rows kept per word ranked ahead (16 bytes each): a first page of 10 reads 64 of them. */
+const FREQUENT_RANKED = 256;
+/** Words per job of the text match threads while ranking ahead (a thread stays free for searches meanwhile). */
+const FREQUENT_BATCH = 32;
+/** A cache key (`lo:hi:field:expression`) without a field and with one plain ASCII word: the words ranked ahead. */
+const PLAIN_WORD_KEY = /^(\d+:\d+)::"([A-Za-z0-9]+)"$/;
 
 /**
  * What a text query yields from the FTS index alone, whoever asks: the distinct matching seqs of the
@@ -24,8 +32,25 @@ const CACHE_BYTES = 64 * 1024 * 1024;
  */
 interface Matches {
   seqs: Uint32Array | null;
+  /** The first distinct matching seqs in order (a bounded total reads no further than it needs), `complete` when all. */
+  prefix: SeqPrefix | null;
   ranked: { k: number; fr: Float64Array; bm: Float64Array; complete: boolean } | null;
   bytes: number;
+}
+
+/** The first distinct matching seqs of a query, read in rowid order as far as a bounded total needed them. */
+interface SeqPrefix {
+  seqs: Uint32Array;
+  length: number;
+  /** The FTS rowid to read on from (the record after the last one read). */
+  next: number;
+  complete: boolean;
+}
+
+/** A total: exact, or (`lowerBound`) more records than `n` match. */
+interface Counted {
+  n: number;
+  lowerBound: boolean;
 }
 
 /** Text search of the SQLite adapter (no vector query): FTS5 `records_fts`. */
@@ -45,14 +70,27 @@ export class SqliteText extends SqliteQueries {
   private readonly inFlight = new Map<string, Promise<MatchAnswer>>();
   /** Answers of the text match threads kept (tests, diagnostics). */
   adopted = 0;
+  /**
+   * The best FTS rows of every frequent word (in at least FREQUENT_ROWS rows) of each large dataset's
+   * range, ranked ahead on the text match threads once the index settles (rankFrequentWords), keyed
+   * `lo:hi:"word"`; valid only at the index version they were read at, as the cache.
+   */
+  private frequent: { version: Buffer; byKey: Map<string, { fr: Float64Array; bm: Float64Array }> } | null = null;
+  private ranking: Promise<void> | null = null;
+  /** When the last ranking ahead ended and how long it took (ms): the next waits 3 times as long. */
+  private lastRanking = { end: 0, took: 0 };
+  private rankingTimer: NodeJS.Timeout | null = null;
+  /** Searches whose first page came from the words ranked ahead (tests, diagnostics). */
+  rankedAhead = 0;
 
   /**
    * `fewMatches`: up to it the queue's text count probes each match (textCount); tests set -1 to exercise the other path.
    * `cacheBytes`: the cache's budget. `offThread: false`: no text match threads (tests compare both paths).
+   * `frequentRows`: words in at least this many FTS rows are ranked ahead (FREQUENT_ROWS; 0: none).
    */
   constructor(
     db: Kysely<DB>,
-    private readonly options: { fewMatches?: number; cacheBytes?: number; offThread?: boolean } = {},
+    private readonly options: { fewMatches?: number; cacheBytes?: number; offThread?: boolean; frequentRows?: number } = {},
   ) {
     super(db);
   }
@@ -71,16 +109,29 @@ export class SqliteText extends SqliteQueries {
       this.cacheBytes = 0;
       this.cacheVersion = version;
     }
+    if (this.frequent && !this.frequent.version.equals(version)) this.frequent = null; // ranked at another version
     let entry = this.cache.get(key);
     if (entry) this.cache.delete(key);
-    else entry = { seqs: null, ranked: null, bytes: 0 };
+    else entry = { seqs: null, prefix: null, ranked: null, bytes: 0 };
     this.cache.set(key, entry); // most recent last
+    if (!entry.ranked && this.frequent) {
+      const plain = PLAIN_WORD_KEY.exec(key);
+      const ahead = plain ? this.frequent.byKey.get(`${plain[1]}:"${plain[2]!.toLowerCase()}"`) : undefined;
+      if (ahead) {
+        entry.ranked = { k: FREQUENT_RANKED, fr: ahead.fr, bm: ahead.bm, complete: ahead.fr.length < FREQUENT_RANKED };
+        this.rankedAhead++;
+        this.account(entry);
+      }
+    }
     return entry;
   }
 
   /** Re-measures an entry after it grew and evicts the least recently used ones beyond the budget. */
   private account(entry: Matches): void {
-    const bytes = (entry.seqs?.byteLength ?? 0) + (entry.ranked ? entry.ranked.fr.byteLength + entry.ranked.bm.byteLength : 0);
+    const bytes =
+      (entry.seqs?.byteLength ?? 0) +
+      (entry.prefix?.seqs.byteLength ?? 0) +
+      (entry.ranked ? entry.ranked.fr.byteLength + entry.ranked.bm.byteLength : 0);
     this.cacheBytes += bytes - entry.bytes;
     entry.bytes = bytes;
     const budget = this.options.cacheBytes ?? CACHE_BYTES;
@@ -98,12 +149,89 @@ export class SqliteText extends SqliteQueries {
     }
   }
 
+  /** Frequent words ranked ahead at the index's current version (tests, diagnostics). */
+  get frequentWords(): number {
+    return this.frequent?.byKey.size ?? 0;
+  }
+
+  /**
+   * Ranks the frequent words ahead (issue 31): FTS5's bm25 scores every match of a word whatever the
+   * LIMIT (a word in 72% of 1M records: ~380 ms of CPU), so the first search of a common word cannot
+   * be fast; the best FREQUENT_RANKED rows of every word in at least FREQUENT_ROWS FTS rows are
+   * computed here instead, for each dataset of at least that many records, on the text match threads
+   * (a batch of words per job, one job at a time: the other thread stays free for searches), with the
+   * same SQL as a search (so the same rows and scores), all at one index version: if the index moves
+   * meanwhile the work is dropped and the next settled index starts it over. A search of a single
+   * plain word (no field) then starts from these rows (matches). Called when the text index has
+   * settled (search/warm-up.ts); a run waits at least 3 times the last run's duration after it, so
+   * ranking takes at most a quarter of a core while records keep changing.
+   */
+  rankFrequentWords(): Promise<void> {
+    const pool = textMatchPoolFor(this.db);
+    const minRows = this.options.frequentRows ?? FREQUENT_ROWS;
+    if (!pool || !rawSqliteOf(this.db) || minRows <= 0 || this.options.offThread === false) return Promise.resolve();
+    if (this.ranking) return this.ranking;
+    const wait = this.lastRanking.end + 3 * this.lastRanking.took - Date.now();
+    if (wait > 0) {
+      this.rankingTimer ??= setTimeout(() => {
+        this.rankingTimer = null;
+        void this.rankFrequentWords().catch(() => undefined);
+      }, wait);
+      this.rankingTimer.unref();
+      return Promise.resolve();
+    }
+    const started = Date.now();
+    this.ranking = this.rankAhead(pool, minRows).finally(() => {
+      this.ranking = null;
+      this.lastRanking = { end: Date.now(), took: Date.now() - started };
+    });
+    return this.ranking;
+  }
+
+  private async rankAhead(pool: NonNullable<ReturnType<typeof textMatchPoolFor>>, minRows: number): Promise<void> {
+    const raw = rawSqliteOf(this.db)!;
+    const current = await this.db
+      .connection()
+      .execute(async () =>
+        Buffer.concat(raw.prepare("SELECT block FROM records_fts_data WHERE id IN (1, 10) ORDER BY id").pluck().all() as Buffer[]),
+      );
+    if (this.frequent?.version.equals(current)) return; // already ranked at this version
+    const spans = (
+      await this.all<{ lo: number | null; hi: number | null }>(
+        "SELECT (SELECT min(seq) FROM records WHERE dataset_id = d.id) AS lo, (SELECT max(seq) FROM records WHERE dataset_id = d.id) AS hi FROM datasets d",
+        [],
+      )
+    ).filter((s): s is { lo: number; hi: number } => s.lo !== null && s.hi !== null && s.hi - s.lo + 1 >= minRows && s.hi < 2 ** 32);
+    if (spans.length === 0) return;
+    const { version, terms } = await pool.terms(minRows);
+    const words = terms.filter((t) => /^[a-z0-9]+$/.test(t));
+    const byKey = new Map<string, { fr: Float64Array; bm: Float64Array }>();
+    for (const span of spans)
+      for (let i = 0; i < words.length; i += FREQUENT_BATCH) {
+        const batch = words.slice(i, i + FREQUENT_BATCH);
+        const answer = await pool.rank({
+          expressions: batch.map((w) => `"${w}"`),
+          lo: span.lo * 1024,
+          hi: span.hi * 1024 + 1023,
+          k: FREQUENT_RANKED,
+        });
+        if (!answer.version.equals(version)) return; // the index moved: the next settled index starts over
+        batch.forEach((w, j) => byKey.set(`${span.lo}:${span.hi}:"${w}"`, answer.ranked[j]!));
+      }
+    this.frequent = { version, byKey };
+  }
+
   /**
    * Text search (no vector): FTS5 restricted to the dataset's rowid range (rowid = seq * 1024 + i,
    * and a dataset's records are mostly contiguous in seq), counted without scoring, ranked inside
    * FTS5 with a bounded sort (`ORDER BY bm25 LIMIT k`) when the order is the text score.
    */
-  async textSearch(query: SearchQuery, text: { q: string; field: string | null }): Promise<SearchResult> {
+  async textSearch(
+    query: SearchQuery,
+    text: { q: string; field: string | null },
+    /** The filters as a test per seq when they have metadata (SqliteMetadata.seqFilter): the bounded total walks the matches with it. */
+    seqFilter?: () => Promise<((seq: number) => boolean) | null>,
+  ): Promise<SearchResult> {
     await textIndexFor(this.db)?.catchUp(); // records acknowledged but not yet in records_fts (search/text-index.ts)
     const expression = ftsExpression(text.q);
     if (expression === null) return { hits: [], total: 0 };
@@ -122,12 +250,27 @@ export class SqliteText extends SqliteQueries {
     const key = `${span.lo}:${span.hi}:${text.field ?? ""}:${expression}`;
     const need = query.offset + query.limit;
     const queueShape = span.shared === 0 && this.queueShaped(query);
+    const limit = countLimit(query);
     if (this.options.offThread !== false)
-      await this.prefetch(key, expression, span.lo, span.hi, text.field, queueShape, query.sort.length === 0 ? need : 0);
-    const total =
-      (queueShape ? await this.queueTextCount(query, span.lo, span.hi, expression, text.field, key) : null) ??
-      (await this.textCount(query, fts, span.shared === 0));
-    if (total === 0 || query.offset >= total || query.limit === 0) return { hits: [], total };
+      await this.prefetch(
+        key,
+        expression,
+        span.lo,
+        span.hi,
+        text.field,
+        queueShape && limit === null,
+        query.sort.length === 0 ? firstK(need) : 0,
+      );
+    const passes =
+      !queueShape && seqFilter && limit !== null && span.shared === 0 && query.filters.some((f) => f.scope.entity === "metadata")
+        ? await seqFilter()
+        : null;
+    const counted =
+      (queueShape || passes ? await this.queueTextCount(query, span.lo, span.hi, expression, text.field, key, limit, passes) : null) ??
+      (await this.textCount(query, fts, span.shared === 0, limit));
+    const total = counted.n;
+    const bounded = counted.lowerBound ? { totalIsLowerBound: true } : {};
+    if (total === 0 || (!counted.lowerBound && query.offset >= total) || query.limit === 0) return { hits: [], total, ...bounded };
 
     if (query.sort.length > 0) {
       // Ordered by other values: every match is a candidate; scores only for the matches.
@@ -145,7 +288,7 @@ export class SqliteText extends SqliteQueries {
         `${cte}SELECT r.id AS id, -t.bm AS score FROM t CROSS JOIN records r ON r.seq = t.seq WHERE ${where.join(" AND ")} ORDER BY ${order.join(", ")}, r.seq ASC LIMIT ${b.p(query.limit)} OFFSET ${b.p(query.offset)}`,
         [...head.params, ...b.params],
       );
-      return { hits: rows.map((r) => ({ recordId: r.id, score: r.score })), total };
+      return { hits: rows.map((r) => ({ recordId: r.id, score: r.score })), total, ...bounded };
     }
 
     // By score: the k best FTS rows (score, then rowid: the final order, seq ascending on ties), a
@@ -161,6 +304,8 @@ export class SqliteText extends SqliteQueries {
           params: b.params,
         };
       };
+      // More of the ranking than kept (filters passing few of the best rows): FTS5 ranks on a text match thread.
+      if (raw && this.options.offThread !== false) await this.prefetch(key, expression, span.lo, span.hi, text.field, false, k);
       const rows = raw
         ? await this.ranked(raw, key, topRows, k)
         : await this.all<{ fr: number; bm: number }>(topRows(k).sql, topRows(k).params);
@@ -184,7 +329,7 @@ export class SqliteText extends SqliteQueries {
           .filter(([seq]) => idOf.has(seq))
           .slice(query.offset, need)
           .map(([seq, bm]) => ({ recordId: idOf.get(seq)!, score: -bm }));
-        return { hits, total };
+        return { hits, total, ...bounded };
       }
       // Grow by the observed pass rate (at least 4x).
       const kept = Math.max(passing.length, 1) / Math.max(rows.length, 1);
@@ -253,7 +398,8 @@ export class SqliteText extends SqliteQueries {
     hi: number,
     field: string | null,
     seqs: boolean,
-    need: number,
+    /** The best FTS rows wanted (0: none). */
+    k: number,
   ): Promise<void> {
     const pool = textMatchPoolFor(this.db);
     const raw = rawSqliteOf(this.db);
@@ -261,7 +407,6 @@ export class SqliteText extends SqliteQueries {
     const missing = await this.db.connection().execute(async () => {
       const entry = this.matches(raw, key);
       const wantSeqs = seqs && !entry.seqs;
-      const k = need > 0 ? firstK(need) : 0;
       const wantRanked = k > 0 && (!entry.ranked || (!entry.ranked.complete && entry.ranked.k < k)) ? Math.max(k, RANKED_ROWS) : 0;
       return { wantSeqs, wantRanked };
     });
@@ -292,14 +437,16 @@ export class SqliteText extends SqliteQueries {
   }
 
   /**
-   * Exact total of a text search whose filters are only a record status terms filter and/or response
+   * Total of a text search whose filters are only a record status terms filter and/or response
    * status `pending` (the annotation queue's shape), on a dataset alone in its seq range: the distinct
    * matching seqs read in rowid order (no scoring, no per-match probe), minus those the filters
    * exclude: with a record status filter, each match checked against the in-memory statuses
-   * (sqlite-status.ts) and the answered records; else the few answered records looked up by binary
-   * search. Same number as textCount, at the cost of the match walk alone (bench dataset, 100K records,
-   * a word in 79% of them: 77 -> 22 ms of CPU). Null when the filters have another shape or the
-   * excluded set could be large (admin search over an instance holding many more responses).
+   * (sqlite-status.ts) and the answered records; else against the answered records. Same number as
+   * textCount, at the cost of the match walk alone (bench dataset, 100K records, a word in 79% of
+   * them: 77 -> 22 ms of CPU). With a count limit (countLimit) the walk stops after `limit + 1`
+   * passing records and reads the matches only that far (a word in 72% of 1M records: ~12K of its
+   * 878K FTS rows). Null when the filters have another shape or the excluded set could be large
+   * (admin search over an instance holding many more responses), or when there are few matches.
    */
   private async queueTextCount(
     query: SearchQuery,
@@ -308,23 +455,68 @@ export class SqliteText extends SqliteQueries {
     expression: string,
     field: string | null,
     key: string,
-  ): Promise<number | null> {
+    limit: number | null,
+    /** Other filters (metadata) as a test per seq: bounded totals only. */
+    passes: ((seq: number) => boolean) | null = null,
+  ): Promise<Counted | null> {
+    if (passes && limit === null) return null;
     const raw = rawSqliteOf(this.db);
     if (!raw) return null;
     const split = splitPending(query.filters);
     const others = split ? split.others : query.filters;
     if (split && query.userId === null && !(await this.answeredSetIsSmall(query.datasetId))) return null;
+    const fewMatches = this.options.fewMatches ?? FEW_MATCHES;
     // The connection itself (no transaction of another request in progress), read synchronously.
     return this.db.connection().execute(async () => {
       // The distinct matching seqs (cached: they do not depend on the user or the records' state).
       const entry = this.matches(raw, key);
+      const fieldClause = field !== null ? " AND field = ?" : "";
+      const fieldParams = field !== null ? [field] : [];
+      if (limit !== null && !entry.seqs) {
+        // Bounded: the first matches only, as far as the count needs them.
+        const prefix = (entry.prefix ??= { seqs: new Uint32Array(0), length: 0, next: lo * 1024, complete: false });
+        const readMore = (want: number) => {
+          const rows = Math.ceil(want * 1.25) + 16; // FTS rows: a record may match in several fields
+          const seqs = raw
+            .prepare(
+              `SELECT rowid >> 10 FROM records_fts WHERE records_fts MATCH ? AND rowid BETWEEN ? AND ?${fieldClause} ORDER BY rowid LIMIT ?`,
+            )
+            .pluck()
+            .all(expression, prefix.next, hi * 1024 + 1023, ...fieldParams, rows) as number[];
+          if (prefix.length + seqs.length > prefix.seqs.length) {
+            const grown = new Uint32Array(Math.max(prefix.length + seqs.length, prefix.seqs.length * 2));
+            grown.set(prefix.seqs.subarray(0, prefix.length));
+            prefix.seqs = grown;
+          }
+          for (const seq of seqs) if (prefix.length === 0 || prefix.seqs[prefix.length - 1] !== seq) prefix.seqs[prefix.length++] = seq;
+          prefix.complete = seqs.length < rows;
+          if (seqs.length > 0) prefix.next = (seqs[seqs.length - 1]! + 1) * 1024;
+        };
+        if (prefix.length <= fewMatches && !prefix.complete) readMore(Math.max(limit + 1, fewMatches + 1) - prefix.length);
+        // Few matches: textCount's probe per match is cheaper than reading every excluded record.
+        if (prefix.complete && prefix.length <= fewMatches) {
+          this.account(entry);
+          return null;
+        }
+        const excluded = passes
+          ? (seq: number) => !passes(seq)
+          : queueExclusions(raw, query.datasetId, query.userId, others, split !== null).excluded;
+        let n = 0;
+        let i = 0;
+        for (;;) {
+          for (; i < prefix.length && n <= limit; i++) if (!excluded(prefix.seqs[i]!)) n++;
+          if (n > limit || prefix.complete) break;
+          readMore(Math.max(limit + 1 - n, prefix.length));
+        }
+        this.account(entry);
+        return n > limit ? { n: limit, lowerBound: true } : { n, lowerBound: false };
+      }
       let seqs = entry.seqs;
       if (!seqs) {
-        const fieldClause = field !== null ? " AND field = ?" : "";
         const rows = raw
           .prepare(`SELECT rowid >> 10 FROM records_fts WHERE records_fts MATCH ? AND rowid BETWEEN ? AND ?${fieldClause} ORDER BY rowid`)
           .pluck()
-          .all(...[expression, lo * 1024, hi * 1024 + 1023, ...(field !== null ? [field] : [])]) as number[];
+          .all(...[expression, lo * 1024, hi * 1024 + 1023, ...fieldParams]) as number[];
         let n = 0;
         for (const seq of rows) if (n === 0 || seq !== rows[n - 1]) rows[n++] = seq;
         seqs = new Uint32Array(n); // no intermediate copy: a common word has ~1M matches at 1M records
@@ -335,7 +527,7 @@ export class SqliteText extends SqliteQueries {
         }
       }
       // Few matches: textCount's probe per match is cheaper than reading every excluded record.
-      if (seqs.length <= (this.options.fewMatches ?? FEW_MATCHES)) return null;
+      if (seqs.length <= fewMatches) return null;
       const exclusions = queueExclusions(raw, query.datasetId, query.userId, others, split !== null);
       let dropped = 0;
       if (exclusions.byStatus) {
@@ -355,7 +547,8 @@ export class SqliteText extends SqliteQueries {
           if (a < seqs.length && seqs[a] === seq) dropped++;
         }
       }
-      return seqs.length - dropped;
+      const n = seqs.length - dropped;
+      return limit !== null && n > limit ? { n: limit, lowerBound: true } : { n, lowerBound: false };
     });
   }
 
@@ -364,20 +557,30 @@ export class SqliteText extends SqliteQueries {
    * seqs of the FTS rows (no scoring); the dataset is checked through `records_dataset_seq_idx`
    * (or not at all when no other dataset has records in the range). A `pending` response status
    * filter is counted as matches - answered matches (see pendingQueueCount) when there are more
-   * matches than responses to go through, else with one probe per match.
+   * matches than responses to go through, else with one probe per match. With a count limit: the
+   * first `limit + 1` passing records in seq order, one probe per match, then no further.
    */
-  private async textCount(query: SearchQuery, fts: (b: Builder) => string, exclusive: boolean): Promise<number> {
+  private async textCount(query: SearchQuery, fts: (b: Builder) => string, exclusive: boolean, limit: number | null): Promise<Counted> {
     const b = new Builder(query.userId);
+    // Record status and metadata filters read nothing else of the record: stay in the (dataset, status, seq) index.
+    const statusOnly = (filters: SearchFilter[]) =>
+      filters.some((f) => f.scope.entity === "record" && f.scope.property === "status" && f.type === "terms") &&
+      filters.every(
+        (f) => f.scope.entity === "metadata" || (f.scope.entity === "record" && f.scope.property === "status" && f.type === "terms"),
+      );
+    if (limit !== null) {
+      const matches = `SELECT rowid >> 10 AS seq FROM ${fts(b)}`;
+      const sqlText =
+        query.filters.length === 0 && exclusive
+          ? `SELECT count(*) AS n FROM (SELECT DISTINCT m.seq FROM (${matches}) m LIMIT ${b.p(limit + 1)})`
+          : `SELECT count(*) AS n FROM (SELECT DISTINCT m.seq FROM (${matches}) m CROSS JOIN records r${statusOnly(query.filters) ? " INDEXED BY records_dataset_status_seq_idx" : ""} ON r.seq = m.seq WHERE r.dataset_id = ${b.p(query.datasetId)}${query.filters.map((f) => ` AND ${b.filter(f)}`).join("")} LIMIT ${b.p(limit + 1)})`;
+      const n = (await this.all<{ n: number }>(sqlText, b.params))[0]?.n ?? 0;
+      return n > limit ? { n: limit, lowerBound: true } : { n, lowerBound: false };
+    }
     const cte = `WITH m AS MATERIALIZED (SELECT DISTINCT rowid >> 10 AS seq FROM ${fts(b)}) `;
     const perMatch = (filters: SearchFilter[]) => {
       if (filters.length === 0 && exclusive) return "SELECT count(*) FROM m";
-      // Record status and metadata filters read nothing else of the record: stay in the (dataset, status, seq) index.
-      const statusOnly =
-        filters.some((f) => f.scope.entity === "record" && f.scope.property === "status" && f.type === "terms") &&
-        filters.every(
-          (f) => f.scope.entity === "metadata" || (f.scope.entity === "record" && f.scope.property === "status" && f.type === "terms"),
-        );
-      return `SELECT count(*) FROM m CROSS JOIN records r${statusOnly ? " INDEXED BY records_dataset_status_seq_idx" : ""} ON r.seq = m.seq WHERE r.dataset_id = ${b.p(query.datasetId)}${filters.map((f) => ` AND ${b.filter(f)}`).join("")}`;
+      return `SELECT count(*) FROM m CROSS JOIN records r${statusOnly(filters) ? " INDEXED BY records_dataset_status_seq_idx" : ""} ON r.seq = m.seq WHERE r.dataset_id = ${b.p(query.datasetId)}${filters.map((f) => ` AND ${b.filter(f)}`).join("")}`;
     };
     const split = splitPending(query.filters);
     let sqlText: string;
@@ -395,6 +598,6 @@ export class SqliteText extends SqliteQueries {
       sqlText = `${cte}SELECT CASE WHEN (SELECT count(*) FROM m) <= ${responses} THEN (${probe}) ELSE (${all}) - (${answered}) END AS n`;
     }
     const rows = await this.all<{ n: number }>(sqlText, b.params);
-    return rows[0]?.n ?? 0;
+    return { n: rows[0]?.n ?? 0, lowerBound: false };
   }
 }

@@ -1,7 +1,10 @@
 import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import { followMetrics, numberRange, termMetrics } from "../records/metadata-metrics.js";
+import { backgroundErrorLogger } from "../db/availability.js";
 import { sqliteSearchFor } from "./sqlite-search.js";
+
+const rankingError = backgroundErrorLogger("ranking the frequent words ahead");
 
 /**
  * What the first opening of the annotation page, the first metadata filter and the first similarity
@@ -15,6 +18,12 @@ import { sqliteSearchFor } from "./sqlite-search.js";
  * SQLite only (the PostgreSQL store computes both in the database).
  */
 export async function warmUpDatasets(db: Kysely<DB>, datasetIds: string[]): Promise<void> {
+  // The settled index's frequent words, ranked on the text match threads (issue 31); not awaited (minutes at 1M records).
+  sqliteSearchFor(db)
+    .rankFrequentWords()
+    .catch((error: unknown) => {
+      if (!String(error).includes("closed")) rankingError(error);
+    });
   for (const datasetId of datasetIds) {
     const filterable: string[] = [];
     for (const { name, kind } of await metadataOf(db, datasetId)) {

@@ -32,6 +32,14 @@ describe("i18n", () => {
     expect(detectLocale(languages)).toBe(expected);
   });
 
+  it("shows a total given as a lower bound as 'N+', with the language's digit grouping", async () => {
+    const position = { page: 3, total: 10000 };
+    expect((await createI18n("en")).t("annotation.nav.positionAtLeast", position)).toBe("Record 3 of 10,000+");
+    expect((await createI18n("de")).t("annotation.nav.positionAtLeast", position)).toBe("Datensatz 3 von 10.000+");
+    expect((await createI18n("es")).t("annotation.nav.positionAtLeast", position)).toMatch(/^Registro 3 de 10.000\+$/);
+    expect((await createI18n("en")).t("annotation.bulk.pageAtLeast", { page: 1, pages: 1000 })).toBe("Page 1 of 1,000+");
+  });
+
   it("translates the sign-in error in each language", async () => {
     expect((await createI18n("en")).t("signIn.wrongCredentials")).toBe("Wrong username or password. Try again");
     expect((await createI18n("de")).t("signIn.wrongCredentials")).toMatch(/Falscher Benutzername/);

@@ -6,6 +6,8 @@ import type { QueueReservations } from "../use-cases/reservations/ports.js";
 export interface RecordSearchResult {
   records: RecordProps[];
   total: number;
+  /** More records match than `total` (the server counts a text search's matches only up to a bound). */
+  totalIsLowerBound?: boolean;
   /** Set when the search reserved its records (`reserve`). */
   reservations?: QueueReservations | null;
 }

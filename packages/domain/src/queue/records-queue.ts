@@ -33,6 +33,8 @@ export class RecordsQueue {
   private readonly unsettled = new Set<string>();
   /** Only one buffer load runs at a time. */
   isBuffering = false;
+  /** `total` is a lower bound: more records match (a text search's total past the server's count bound). */
+  totalIsLowerBound = false;
   /** What the last load of a reserving queue told (issue 29); null when the queue does not reserve. */
   reservations: QueueReservations | null = null;
 
@@ -58,7 +60,7 @@ export class RecordsQueue {
   }
 
   /** Upserts by id and keeps the queue sorted by page. */
-  append(records: DatasetRecord[], total: number = this.total): void {
+  append(records: DatasetRecord[], total: number = this.total, totalIsLowerBound = this.totalIsLowerBound): void {
     if (records.length > 0) {
       const byId = new Map(this.items.map((r) => [r.id, r]));
       for (const r of records) {
@@ -68,6 +70,7 @@ export class RecordsQueue {
       this.items = [...byId.values()].sort((a, b) => a.page - b.page);
     }
     this.total = total;
+    this.totalIsLowerBound = totalIsLowerBound;
   }
 
   /**
@@ -99,7 +102,7 @@ export class RecordsQueue {
   /** Whether every record shown at this position is already in the queue. */
   hasRecordsFor(criteria: RecordCriteria): boolean {
     const { page, shown } = criteria.page;
-    const expected = Math.max(0, Math.min(shown, this.total - page + 1));
+    const expected = this.totalIsLowerBound ? shown : Math.max(0, Math.min(shown, this.total - page + 1));
     return this.recordsOn(criteria).length >= Math.max(1, expected);
   }
 
@@ -168,7 +171,7 @@ export class RecordsQueue {
     if (criteria.isFilteringBySimilarity || criteria.page.isBackward || this.isBuffering) return false;
     const last = this.lastRecord;
     if (!last) return false;
-    if (last.page - this.answeredBefore(last.page + 1, criteria) >= this.total) return false;
+    if (!this.totalIsLowerBound && last.page - this.answeredBefore(last.page + 1, criteria) >= this.total) return false;
     return this.recordsAhead(criteria) <= criteria.page.buffer;
   }
 

@@ -31,9 +31,19 @@ export class HttpRecordRepository implements RecordRepository, AgentRepository {
       if (request.reserve) searchParams.set("reserve", "true");
       const result = await this.http
         .post(`v1/me/datasets/${seg(request.datasetId)}/records/search`, { searchParams, json: request.body })
-        .json<{ items: Array<{ record: BackendRecord; query_score: number | null }>; total: number; reservations?: BackendReservations }>();
+        .json<{
+          items: Array<{ record: BackendRecord; query_score: number | null }>;
+          total: number;
+          total_is_lower_bound?: boolean;
+          reservations?: BackendReservations;
+        }>();
       const records = result.items.map((i) => toRecord(i.record, i.query_score ?? null));
-      return { records, total: result.total, ...(request.reserve ? { reservations: toQueueReservations(result.reservations) } : {}) };
+      return {
+        records,
+        total: result.total,
+        ...(result.total_is_lower_bound === true ? { totalIsLowerBound: true } : {}),
+        ...(request.reserve ? { reservations: toQueueReservations(result.reservations) } : {}),
+      };
     });
   }
 

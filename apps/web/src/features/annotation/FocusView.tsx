@@ -37,7 +37,12 @@ export const FocusView = observer(function FocusView({ vm, settings }: { vm: Ann
         <button type="button" className="button" disabled={!vm.hasPrevious} onClick={() => vm.previous()}>
           {t("annotation.nav.previous")}
         </button>
-        <span className="record-nav__position">{t("annotation.nav.position", { page: vm.criteria.page.page, total: vm.total })}</span>
+        <span className="record-nav__position">
+          {t(vm.totalIsLowerBound ? "annotation.nav.positionAtLeast" : "annotation.nav.position", {
+            page: vm.criteria.page.page,
+            total: vm.total,
+          })}
+        </span>
         <button type="button" className="button" disabled={!vm.hasNext} onClick={() => vm.next()}>
           {t("annotation.nav.next")}
         </button>

@@ -279,6 +279,55 @@ describe("AnnotationViewModel, focus view", () => {
   });
 });
 
+describe("AnnotationViewModel, a total the server gives as a lower bound (issue 31)", () => {
+  it("flags the total as a lower bound, keeps paging past it, and offers no select-all-matched", async () => {
+    const server = new FakeServer(Array.from({ length: 60 }, (_, i) => recordProps(i + 1)));
+    server.totalBound = 20;
+    const useCases = server.useCases();
+    const vm = new AnnotationViewModel("d", useCases, new RecordCriteria({ datasetId: "d", page: new PageCriteria(1, "focus") }));
+    await vm.load();
+    await useCases.loadRecords.whenBuffered();
+    expect(vm.total).toBe(20);
+    expect(vm.totalIsLowerBound).toBe(true);
+    // Past the bound: the queue still buffers and moves on to the last record, where the total is exact.
+    for (let i = 1; i < 60; i++) {
+      expect(vm.hasNext).toBe(true);
+      vm.next();
+      await flush();
+      await useCases.loadRecords.whenBuffered();
+    }
+    expect(vm.current?.id).toBe("r60");
+    expect(vm.total).toBe(60);
+    expect(vm.totalIsLowerBound).toBe(false);
+    expect(vm.hasNext).toBe(false);
+  });
+
+  it("offers no 'select all matched' when the total is a lower bound", async () => {
+    const server = new FakeServer(Array.from({ length: 150 }, (_, i) => recordProps(i + 1)));
+    server.totalBound = 100;
+    const useCases = server.useCases();
+    const vm = new AnnotationViewModel("d", useCases, new RecordCriteria({ datasetId: "d", page: new PageCriteria(1, "bulk") }));
+    await vm.load();
+    vm.setCriteria((c) => {
+      c.searchText = "Record";
+    });
+    await flush();
+    await flush();
+    vm.togglePage();
+    expect(vm.totalIsLowerBound).toBe(true);
+    expect(vm.canSelectAllMatched).toBe(false);
+    server.totalBound = null;
+    vm.setCriteria((c) => {
+      c.searchText = "Record 1";
+    });
+    await flush();
+    await flush();
+    vm.togglePage();
+    expect(vm.totalIsLowerBound).toBe(false);
+    expect(vm.canSelectAllMatched).toBe(true);
+  });
+});
+
 describe("AnnotationViewModel, bulk view", () => {
   it("applies one form to the selected records in chunks of 10 and reports per-record failures", async () => {
     const { vm, server } = await setup(50, "bulk");

@@ -163,6 +163,7 @@ export class AnnotationViewModel {
       records: computed,
       current: computed,
       total: computed,
+      totalIsLowerBound: computed,
       mode: computed,
       bump: action,
       load: action,
@@ -348,6 +349,11 @@ export class AnnotationViewModel {
     void this.revision;
     return this.queue?.total ?? 0;
   }
+  /** More records match than `total` (the server counts a text search's matches only up to a bound): shown as "N+". */
+  get totalIsLowerBound(): boolean {
+    void this.revision;
+    return this.queue?.totalIsLowerBound ?? false;
+  }
   get reference(): DatasetRecord | null {
     void this.revision;
     return this.queue?.reference ?? null;
@@ -363,6 +369,7 @@ export class AnnotationViewModel {
     return (
       this.queue.recordsAhead(this.criteria) > 0 ||
       this.queue.isBuffering ||
+      this.queue.totalIsLowerBound ||
       this.criteria.page.page + this.criteria.page.shown - 1 < this.queue.total
     );
   }
@@ -776,7 +783,14 @@ export class AnnotationViewModel {
     void this.revision;
     const c = this.criteria;
     const filtered = c.isFilteredByText || c.metadata.length + c.responses.length + c.suggestions.length > 0;
-    return this.pageSelected && !this.allMatched && filtered && this.total > this.records.length && this.total <= SELECT_ALL_MAX;
+    return (
+      this.pageSelected &&
+      !this.allMatched &&
+      filtered &&
+      !this.totalIsLowerBound &&
+      this.total > this.records.length &&
+      this.total <= SELECT_ALL_MAX
+    );
   }
 
   selectAllMatched(): void {

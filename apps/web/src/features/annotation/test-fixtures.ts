@@ -74,6 +74,8 @@ export class FakeServer implements ResponseRepository, AnswerSyncRepository {
   unreachable = 0;
   /** Bulk calls fail as without a connection. */
   bulkUnreachable = false;
+  /** Totals above it are answered as at least max(bound, end of the window), as the real server counts text searches. */
+  totalBound: number | null = null;
   agents = [{ questionId: "q1", questionName: "sentiment", agents: ["gpt-4", "human"] }];
   private seq = 0;
   constructor(
@@ -150,7 +152,9 @@ export class FakeServer implements ResponseRepository, AnswerSyncRepository {
         record.initialize(criteria.page.mode === "bulk");
         return record;
       });
-      return { records, total: matching.length, reference: null };
+      const limit = this.totalBound === null ? null : Math.max(this.totalBound, window.from - 1 + window.many);
+      if (limit !== null && matching.length > limit) return { records, total: limit, totalIsLowerBound: true, reference: null };
+      return { records, total: matching.length, totalIsLowerBound: false, reference: null };
     },
   };
 

@@ -8,6 +8,8 @@ import type { QueueReservations } from "../reservations/ports.js";
 export interface RecordsPage {
   records: DatasetRecord[];
   total: number;
+  /** More records match than `total` (RecordSearchResult.totalIsLowerBound). */
+  totalIsLowerBound: boolean;
   reference: DatasetRecord | null;
   reservations?: QueueReservations | null;
 }
@@ -49,6 +51,12 @@ export class GetRecordsByCriteriaUseCase {
         reference.initialize(bulk);
       }
     }
-    return { records, total: result.total, reference, reservations: result.reservations ?? null };
+    return {
+      records,
+      total: result.total,
+      totalIsLowerBound: result.totalIsLowerBound === true,
+      reference,
+      reservations: result.reservations ?? null,
+    };
   }
 }

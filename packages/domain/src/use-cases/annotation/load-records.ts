@@ -56,7 +56,7 @@ export class LoadRecordsUseCase {
 
   private async fetchInto(queue: RecordsQueue, criteria: RecordCriteria, window: FetchWindow): Promise<void> {
     const page = await this.getRecords.execute(criteria, window, queue);
-    queue.append(page.records, page.total);
+    queue.append(page.records, page.total, page.totalIsLowerBound);
     if (page.reservations !== undefined) queue.reservations = page.reservations;
     if (page.reference) queue.reference = page.reference;
   }

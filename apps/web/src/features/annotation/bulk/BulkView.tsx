@@ -125,7 +125,9 @@ export const BulkView = observer(function BulkView({ vm }: { vm: AnnotationViewM
           <button type="button" className="button" disabled={!vm.hasPrevious} onClick={() => vm.previous()}>
             {t("annotation.nav.previous")}
           </button>
-          <span>{t("annotation.bulk.page", { page: currentPage, pages: lastPage })}</span>
+          <span>
+            {t(vm.totalIsLowerBound ? "annotation.bulk.pageAtLeast" : "annotation.bulk.page", { page: currentPage, pages: lastPage })}
+          </span>
           <button type="button" className="button" disabled={!vm.hasNext} onClick={() => vm.next()}>
             {t("annotation.nav.next")}
           </button>

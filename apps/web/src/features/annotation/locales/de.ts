@@ -10,6 +10,7 @@ const annotation: typeof en = {
     previous: "Zurück (←)",
     next: "Weiter (→)",
     position: "Datensatz {{page}} von {{total}}",
+    positionAtLeast: "Datensatz {{page}} von {{total, number}}+",
   },
   view: { label: "Ansicht", focus: "Fokusansicht", bulk: "Massenansicht" },
   form: {
@@ -149,6 +150,7 @@ const annotation: typeof en = {
     cancel: "Abbrechen",
     pageSize: "Datensätze pro Seite",
     page: "Seite {{page}} von {{pages}}",
+    pageAtLeast: "Seite {{page}} von {{pages, number}}+",
     expand: "Datensätze aufklappen",
     collapse: "Datensätze einklappen",
     noneSelected: "Kein Datensatz ausgewählt",

@@ -3,7 +3,13 @@ const annotation = {
   loading: "Loading records…",
   loadError: "The records could not be loaded.",
   status: { pending: "Pending", draft: "Draft", submitted: "Submitted", discarded: "Discarded" },
-  nav: { label: "Record navigation", previous: "Previous (←)", next: "Next (→)", position: "Record {{page}} of {{total}}" },
+  nav: {
+    label: "Record navigation",
+    previous: "Previous (←)",
+    next: "Next (→)",
+    position: "Record {{page}} of {{total}}",
+    positionAtLeast: "Record {{page}} of {{total, number}}+",
+  },
   view: { label: "View", focus: "Focus view", bulk: "Bulk view" },
   form: {
     label: "Questions",
@@ -133,6 +139,7 @@ const annotation = {
     cancel: "Cancel",
     pageSize: "Records per page",
     page: "Page {{page}} of {{pages}}",
+    pageAtLeast: "Page {{page}} of {{pages, number}}+",
     expand: "Expand records",
     collapse: "Collapse records",
     noneSelected: "No record selected",

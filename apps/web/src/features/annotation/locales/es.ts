@@ -5,7 +5,13 @@ const annotation: typeof en = {
   loading: "Cargando registros…",
   loadError: "No se pudieron cargar los registros.",
   status: { pending: "Pendiente", draft: "Borrador", submitted: "Enviado", discarded: "Descartado" },
-  nav: { label: "Navegación de registros", previous: "Anterior (←)", next: "Siguiente (→)", position: "Registro {{page}} de {{total}}" },
+  nav: {
+    label: "Navegación de registros",
+    previous: "Anterior (←)",
+    next: "Siguiente (→)",
+    position: "Registro {{page}} de {{total}}",
+    positionAtLeast: "Registro {{page}} de {{total, number}}+",
+  },
   view: { label: "Vista", focus: "Vista de enfoque", bulk: "Vista masiva" },
   form: {
     label: "Preguntas",
@@ -144,6 +150,7 @@ const annotation: typeof en = {
     cancel: "Cancelar",
     pageSize: "Registros por página",
     page: "Página {{page}} de {{pages}}",
+    pageAtLeast: "Página {{page}} de {{pages, number}}+",
     expand: "Expandir registros",
     collapse: "Contraer registros",
     noneSelected: "Ningún registro seleccionado",

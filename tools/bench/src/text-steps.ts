@@ -1,0 +1,109 @@
+/**
+ * Where a text search for a word never searched before spends its time (issue 31), step by step, on
+ * a data directory kept by `bench --keep-data`: the same SQL as apps/server/src/search/sqlite-text.ts
+ * run alone with better-sqlite3 (read-only), CPU ms of this process per step, for the words of the
+ * bench's new-word bands (Zipf ranks 20, 60, 200, 600, 2000), then what ranking every frequent word
+ * ahead costs (SqliteText.rankFrequentWords).
+ *
+ *   node src/text-steps.ts --data-dir DIR [--bound 10000] [--min-rows 4096] [--rank-all]
+ */
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { DatasetGenerator } from "./data.ts";
+
+const { values: args } = parseArgs({
+  options: {
+    "data-dir": { type: "string" },
+    bound: { type: "string", default: "10000" },
+    "min-rows": { type: "string", default: "4096" },
+    "rank-all": { type: "boolean", default: false },
+  },
+});
+if (!args["data-dir"]) throw new Error("usage: text-steps --data-dir DIR [--bound 10000] [--min-rows 4096] [--rank-all]");
+const bound = Number(args.bound);
+const minRows = Number(args["min-rows"]);
+
+type Statement = { all(...p: unknown[]): unknown[]; run(...p: unknown[]): unknown; pluck(): Statement; raw(): Statement };
+type Database = { prepare(sql: string): Statement; exec(sql: string): void };
+const SQLite = createRequire(new URL("../../../apps/server/package.json", import.meta.url))("better-sqlite3") as new (
+  file: string,
+  options: { readonly: boolean },
+) => Database;
+const db = new SQLite(join(args["data-dir"], "tessera.db"), { readonly: true });
+db.prepare("ATTACH DATABASE ? AS fts").run(join(args["data-dir"], "tessera-fts.db"));
+
+const cpu = <T>(f: () => T): { ms: number; value: T } => {
+  const before = process.cpuUsage();
+  const value = f();
+  const used = process.cpuUsage(before);
+  return { ms: Math.round((used.user + used.system) / 100) / 10, value };
+};
+
+const span = db.prepare("SELECT min(seq) AS lo, max(seq) AS hi FROM records").all()[0] as { lo: number; hi: number };
+const lo = span.lo * 1024;
+const hi = span.hi * 1024 + 1023;
+const where = "records_fts WHERE records_fts MATCH ? AND rowid BETWEEN ? AND ?";
+const gen = new DatasetGenerator();
+
+console.log(
+  `| word (rank) | records matching | FTS rows | all matching records listed (exact total) | first ${bound + 1} records (bounded total) | bm25, best 1,024 | bm25, best 256 (ranked ahead) |`,
+);
+console.log("|---|---|---|---|---|---|---|");
+for (const rank of [20, 60, 200, 600, 2000]) {
+  const expression = `"${gen.wordAt(rank)}"`;
+  const params = [expression, lo, hi];
+  db.prepare(`SELECT count(*) FROM ${where}`)
+    .pluck()
+    .all(...params); // pages into the cache once
+  const rows =
+    (db
+      .prepare(`SELECT count(*) FROM ${where}`)
+      .pluck()
+      .all(...params)[0] as number) ?? 0;
+  const listed = cpu(
+    () =>
+      new Set(
+        db
+          .prepare(`SELECT rowid >> 10 FROM ${where} ORDER BY rowid`)
+          .pluck()
+          .all(...params) as number[],
+      ).size,
+  );
+  const bounded = cpu(() => {
+    const want = Math.ceil((bound + 1) * 1.25) + 16;
+    return new Set(
+      db
+        .prepare(`SELECT rowid >> 10 FROM ${where} ORDER BY rowid LIMIT ?`)
+        .pluck()
+        .all(...params, want) as number[],
+    ).size;
+  });
+  const top = (k: number) =>
+    cpu(() =>
+      db
+        .prepare(`SELECT rowid AS fr, bm25(records_fts) AS bm FROM ${where} ORDER BY bm, rowid LIMIT ?`)
+        .raw()
+        .all(...params, k),
+    );
+  const best1024 = top(1024);
+  const best256 = top(256);
+  console.log(`| ${expression} (${rank}) | ${listed.value} | ${rows} | ${listed.ms} | ${bounded.ms} | ${best1024.ms} | ${best256.ms} |`);
+}
+
+db.exec("CREATE VIRTUAL TABLE temp.records_fts_vocab USING fts5vocab(fts, records_fts, row)");
+const terms = cpu(
+  () =>
+    db.prepare("SELECT term, doc FROM temp.records_fts_vocab WHERE doc >= ? ORDER BY doc DESC").raw().all(minRows) as [string, number][],
+);
+const rowsAhead = terms.value.reduce((n, [, doc]) => n + doc, 0);
+console.log(`\nterms in >= ${minRows} FTS rows: ${terms.value.length} (fts5vocab read: ${terms.ms} ms), ${rowsAhead} FTS rows in all`);
+if (args["rank-all"]) {
+  const statement = db.prepare(`SELECT rowid AS fr, bm25(records_fts) AS bm FROM ${where} ORDER BY bm, rowid LIMIT 256`).raw();
+  const all = cpu(() => {
+    for (const [term] of terms.value) if (/^[a-z0-9]+$/.test(term)) statement.all(`"${term}"`, lo, hi);
+  });
+  console.log(
+    `ranking all of them ahead (best 256 each): ${all.ms} ms of CPU, ${Math.round((terms.value.length * 256 * 16) / 1024 / 1024)} MB kept`,
+  );
+}
