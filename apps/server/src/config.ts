@@ -15,6 +15,8 @@ export interface ServerConfig {
   databasePoolSize: number;
   /** Embedded store: threads computing the FTS part of text searches not cached yet (`TESSERA_TEXT_MATCH_THREADS`; unset: 2, or 1 on one core; 0: the request thread). */
   textMatchThreads: number | undefined;
+  /** Embedded store: SQLite page cache of the request thread's connection, MiB per database file (`TESSERA_SQLITE_CACHE_MIB`; unset: db/database.ts's default). */
+  sqliteCacheMib: number | undefined;
   /** Directory of the built web app; served on the same origin when it exists. */
   webDist: string | null;
   ownerUsername: string;
@@ -53,6 +55,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     databasePoolSize: Math.max(1, Number(env.TESSERA_DATABASE_POOL_SIZE ?? 10) || 10),
     textMatchThreads: env.TESSERA_TEXT_MATCH_THREADS
       ? Math.max(0, Math.min(16, Math.floor(Number(env.TESSERA_TEXT_MATCH_THREADS)) || 0))
+      : undefined,
+    sqliteCacheMib: env.TESSERA_SQLITE_CACHE_MIB
+      ? Math.max(1, Math.min(4096, Math.floor(Number(env.TESSERA_SQLITE_CACHE_MIB)) || 1))
       : undefined,
     webDist: option("web-dist") ?? env.TESSERA_WEB_DIST ?? null,
     // In a hosted space (SPACE_ID set) the first owner is the space author, or the USERNAME /
