@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { MAIN_SEMI_SPACE_MIB, MALLOC_ARENAS, TUNED_MARKER, tunedCommand } from "./process-tuning.js";
+import { MAIN_SEMI_SPACE_MIB, MALLOC_ARENAS, MALLOC_MMAP_THRESHOLD, TUNED_MARKER, tunedCommand } from "./process-tuning.js";
 
 describe("tunedCommand", () => {
   it("adds the young generation's cap and the malloc arenas, keeps the rest of the command", () => {
@@ -12,7 +12,12 @@ describe("tunedCommand", () => {
     expect(c).toEqual({
       execArgv: [`--max-semi-space-size=${MAIN_SEMI_SPACE_MIB}`, "--cpu-prof"],
       argv: ["/srv/dist/main.js", "--demo"],
-      env: { PATH: "/bin", MALLOC_ARENA_MAX: String(MALLOC_ARENAS), [TUNED_MARKER]: "1" },
+      env: {
+        PATH: "/bin",
+        MALLOC_ARENA_MAX: String(MALLOC_ARENAS),
+        MALLOC_MMAP_THRESHOLD_: String(MALLOC_MMAP_THRESHOLD),
+        [TUNED_MARKER]: "1",
+      },
     });
   });
   it("keeps an operator's own settings and never re-executes twice", () => {

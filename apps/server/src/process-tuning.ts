@@ -10,12 +10,16 @@
  *   concurrently, up to 8 per core; SQLite's page caches, FTS5's pending terms and sorters on the
  *   text indexer, text match and checkpoint threads each left tens of MB free-but-resident in arenas
  *   of their own. 2 arenas keep that memory reused across threads.
+ * - `MALLOC_MMAP_THRESHOLD_`: allocations from 128 KB up get pages of their own, returned to the
+ *   system when freed (glibc otherwise raises this threshold up to 32 MB after the first such frees,
+ *   and large short-lived buffers then fragment the heaps).
  *
  * Kept as given: an explicit `--max-semi-space-size` on the command line, `MALLOC_*` variables in the
  * environment, and `TESSERA_PROCESS_TUNING=0` (no re-execution at all).
  */
 export const MAIN_SEMI_SPACE_MIB = 8;
 export const MALLOC_ARENAS = 2;
+export const MALLOC_MMAP_THRESHOLD = 128 * 1024;
 /** Set in the environment of the re-executed process (and never re-executed again). */
 export const TUNED_MARKER = "TESSERA_PROCESS_TUNED";
 
@@ -34,7 +38,7 @@ export function tunedCommand(current: Command): Command | null {
   const execArgv = hasSemiSpace ? current.execArgv : [`--max-semi-space-size=${MAIN_SEMI_SPACE_MIB}`, ...current.execArgv];
   const mallocSet = Object.keys(env).some((k) => k.startsWith("MALLOC_") || k.startsWith("GLIBC_TUNABLES"));
   const tuned: Record<string, string | undefined> = { ...env, [TUNED_MARKER]: "1" };
-  if (!mallocSet) tuned.MALLOC_ARENA_MAX = String(MALLOC_ARENAS);
+  if (!mallocSet) Object.assign(tuned, { MALLOC_ARENA_MAX: String(MALLOC_ARENAS), MALLOC_MMAP_THRESHOLD_: String(MALLOC_MMAP_THRESHOLD) });
   return { execArgv, argv: current.argv, env: tuned };
 }
 

@@ -49,7 +49,7 @@ export const cachedSqliteOf = (db: Kysely<any>): SqliteDatabase | null => cached
  * text index): what it saves is a read from the operating system's cache (a page ~1-2 µs), what it
  * costs is resident memory (docs/performance.md, "Memory"). `TESSERA_SQLITE_CACHE_MIB` overrides it.
  */
-export const CACHE_MIB = 16;
+export const CACHE_MIB = 8;
 
 /** Opens (creating when needed) the embedded store in dataDir and applies pending migrations. */
 export async function openEmbeddedStore(
@@ -73,7 +73,7 @@ export async function openEmbeddedStore(
   // The full-text index: a file of its own, written by a thread of its own (search/text-index.ts).
   const ftsFile = join(dataDir, "tessera-fts.db");
   attachTextIndex(sqlite, ftsFile);
-  // Page caches (better-sqlite3's default: 16 MB per database file and connection, i.e. 32 MB here).
+  // Page caches: better-sqlite3's default is 16 MB per database file and connection (32 MB here).
   const cacheKib = (options.cacheMib ?? CACHE_MIB) * 1024;
   sqlite.pragma(`main.cache_size = -${cacheKib}`);
   sqlite.pragma(`fts.cache_size = -${cacheKib}`);

@@ -29,6 +29,7 @@ describe("GET /api/v1/status", () => {
       expect(body.memory.search).toEqual({
         similarity_codes: expect.any(Number),
         metadata_columns: expect.any(Number),
+        metadata_matches: expect.any(Number),
         record_statuses: expect.any(Number),
         text_matches: expect.any(Number),
       });
