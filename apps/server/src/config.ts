@@ -15,7 +15,7 @@ export interface ServerConfig {
   databasePoolSize: number;
   /** Embedded store: threads computing the FTS part of text searches not cached yet (`TESSERA_TEXT_MATCH_THREADS`; unset: 2, or 1 on one core; 0: the request thread). */
   textMatchThreads: number | undefined;
-  /** Embedded store: SQLite page cache of the request thread's connection, MiB per database file (`TESSERA_SQLITE_CACHE_MIB`; unset: db/database.ts's default). */
+  /** Embedded store: SQLite page cache of the request thread's connection, MiB per database file (`TESSERA_SQLITE_CACHE_MIB`, 1-4096; unset or invalid: db/database.ts's default). */
   sqliteCacheMib: number | undefined;
   /** Directory of the built web app; served on the same origin when it exists. */
   webDist: string | null;
@@ -56,9 +56,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     textMatchThreads: env.TESSERA_TEXT_MATCH_THREADS
       ? Math.max(0, Math.min(16, Math.floor(Number(env.TESSERA_TEXT_MATCH_THREADS)) || 0))
       : undefined,
-    sqliteCacheMib: env.TESSERA_SQLITE_CACHE_MIB
-      ? Math.max(1, Math.min(4096, Math.floor(Number(env.TESSERA_SQLITE_CACHE_MIB)) || 1))
-      : undefined,
+    sqliteCacheMib: mib(env.TESSERA_SQLITE_CACHE_MIB),
     webDist: option("web-dist") ?? env.TESSERA_WEB_DIST ?? null,
     // In a hosted space (SPACE_ID set) the first owner is the space author, or the USERNAME /
     // PASSWORD secrets when the space sets them (hub.md); elsewhere USERNAME is the shell's, not ours.
@@ -75,4 +73,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     webhooks: loadWebhookConfig(env),
     uploads: loadUploadConfig(env),
   };
+}
+
+/** A whole number of MiB from 1 to 4096, or undefined (unset, or not such a number). */
+function mib(value: string | undefined): number | undefined {
+  const n = Number(value);
+  return value && Number.isInteger(n) && n >= 1 && n <= 4096 ? n : undefined;
 }
