@@ -6,8 +6,12 @@
  * Mode `plain` is the queue without reservations (what the SDK's search and the web app did
  * before), mode `reserve` the web app's reserving queue (`reserve=true`).
  *
+ * `--windows`: how many records one ask fetches. 1 asks for the first record before every answer;
+ * 10 is how the web app's focus view asks (the domain's FOCUS_FETCH_SIZE): a window of 10 after the
+ * records it holds, asked again when 5 or fewer are left (its buffer), so one ask per ~5 answers.
+ *
  *   pnpm --filter @tessera/bench bench:team -- [--annotators 50] [--records 2000] [--min-submitted 1,2,3]
- *     [--seconds 60] [--modes plain,reserve] [--postgres URL] [--json FILE]
+ *     [--seconds 60] [--modes plain,reserve] [--windows 1,10] [--postgres URL] [--json FILE]
  *
  * Reports answers, answers per minute, answers beyond min_submitted (and the largest count on one
  * record), records completed, idle takes (an empty answer while records free for that annotator
@@ -28,6 +32,7 @@ const { values: args } = parseArgs({
     "min-submitted": { type: "string", default: "1,2,3" },
     seconds: { type: "string", default: "60" },
     modes: { type: "string", default: "plain,reserve" },
+    windows: { type: "string", default: "1,10" },
     postgres: { type: "string" },
     json: { type: "string" },
     profile: { type: "string" },
@@ -47,6 +52,7 @@ const opts = {
     if (m !== "plain" && m !== "reserve") throw new Error("--modes: plain and/or reserve");
     return m;
   }),
+  windows: args.windows!.split(",").map((v) => int(v, "windows")),
 };
 const log = (msg: string) => process.stderr.write(`[bench:team ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
 
@@ -62,6 +68,8 @@ const QUEUE = {
 interface Row {
   store: string;
   mode: string;
+  /** Records per ask (1: the first record before each answer; 10: the web app's focus view). */
+  window: number;
   minSubmitted: number;
   annotators: number;
   records: number;
@@ -130,12 +138,16 @@ async function run(
   annotators: Annotator[],
   datasetId: string,
   mode: string,
+  window: number,
   minSubmitted: number,
   store: string,
   serverPid: number,
 ): Promise<Row> {
   const reserve = mode === "reserve";
-  const path = `/me/datasets/${datasetId}/records/search?include=responses&offset=0&limit=1${reserve ? "&reserve=true" : ""}`;
+  // the web app asks for the next window after the records it holds, when its buffer runs low
+  const buffer = Math.floor(window / 2);
+  const path = (offset: number) =>
+    `/me/datasets/${datasetId}/records/search?include=responses&offset=${offset}&limit=${window}${reserve ? "&reserve=true" : ""}`;
   const takes: number[] = [];
   const submits: number[] = [];
   let idleTakes = 0;
@@ -144,9 +156,9 @@ async function run(
   const cpuBefore = readCpuMs(serverPid);
   const started = Date.now();
   const deadline = started + opts.seconds * 1000;
-  const take = async (a: Annotator) => {
+  const take = async (a: Annotator, offset: number) => {
     const t0 = performance.now();
-    const res = await a.api.raw("POST", path, QUEUE);
+    const res = await a.api.raw("POST", path(offset), QUEUE);
     const body = res.ok
       ? ((await res.json()) as {
           items: { record: { id: string } }[];
@@ -164,22 +176,26 @@ async function run(
   };
   await Promise.all(
     annotators.map(async (a) => {
+      const held: string[] = []; // fetched, not answered yet (the web app's loaded records ahead)
       while (Date.now() < deadline) {
-        let page = await take(a);
-        if (page && page.items.length === 0 && page.total > 0) page = await take(a); // asked again at once: still nothing while records are free?
-        if (!page) continue;
-        const record = page.items[0]?.record;
-        if (!record) {
-          if (page.total > 0) idleTakes++;
-          if ((page.reservations?.held_by_others.records ?? 0) > 0 || page.total > 0) {
-            waits++;
-            await new Promise((r) => setTimeout(r, 250));
-            continue;
+        if (held.length <= buffer) {
+          let page = await take(a, held.length);
+          if (page && page.items.length === 0 && page.total > held.length) page = await take(a, held.length); // asked again at once: still nothing while records are free?
+          if (!page) continue;
+          for (const { record } of page.items) if (!held.includes(record.id)) held.push(record.id);
+          if (held.length === 0) {
+            if (page.total > 0) idleTakes++;
+            if ((page.reservations?.held_by_others.records ?? 0) > 0 || page.total > 0) {
+              waits++;
+              await new Promise((r) => setTimeout(r, 250));
+              continue;
+            }
+            return; // nothing left for this annotator
           }
-          return; // nothing left for this annotator
         }
+        const recordId = held.shift()!;
         const t0 = performance.now();
-        const res = await a.api.raw("POST", `/records/${record.id}/responses`, {
+        const res = await a.api.raw("POST", `/records/${recordId}/responses`, {
           status: "submitted",
           values: { label: { value: "yes" } },
         });
@@ -197,6 +213,7 @@ async function run(
   return {
     store,
     mode,
+    window,
     minSubmitted,
     annotators: annotators.length,
     records: counts.length,
@@ -229,27 +246,28 @@ try {
   const owner = new Api(server.url, server.ownerApiKey);
   const ws = await owner.json<{ id: string }>("POST", "/workspaces", { name: `team-${Date.now()}` });
   const annotators = await createAnnotators(owner, ws.id, opts.annotators, `team-${Date.now().toString(36)}`);
-  for (const minSubmitted of opts.minSubmitted) {
-    for (const mode of opts.modes) {
-      const datasetId = await createQueueDataset(owner, ws.id, `team-${mode}-${minSubmitted}-${Date.now()}`, opts.records, minSubmitted);
-      log(`run: ${mode}, min_submitted ${minSubmitted}`);
-      const row = await run(owner, annotators, datasetId, mode, minSubmitted, store, server.pid);
-      rows.push(row);
-      log(
-        `  ${row.answers} answers (${row.answersPerMinute}/min, useful ${row.usefulPerMinute}/min, server CPU ${row.serverCpuMsPerAnswer} ms/answer), beyond ${row.beyond} (${row.beyondPercent}%), max ${row.maxOnOneRecord} on one record, idle ${row.idleTakes}, errors ${row.errors}, take p50 ${row.take.p50} ms p95 ${row.take.p95} ms`,
-      );
+  for (const window of opts.windows)
+    for (const minSubmitted of opts.minSubmitted) {
+      for (const mode of opts.modes) {
+        const datasetId = await createQueueDataset(owner, ws.id, `team-${mode}-${minSubmitted}-${Date.now()}`, opts.records, minSubmitted);
+        log(`run: ${mode}, window ${window}, min_submitted ${minSubmitted}`);
+        const row = await run(owner, annotators, datasetId, mode, window, minSubmitted, store, server.pid);
+        rows.push(row);
+        log(
+          `  ${row.answers} answers (${row.answersPerMinute}/min, useful ${row.usefulPerMinute}/min, server CPU ${row.serverCpuMsPerAnswer} ms/answer), beyond ${row.beyond} (${row.beyondPercent}%), max ${row.maxOnOneRecord} on one record, idle ${row.idleTakes}, errors ${row.errors}, take p50 ${row.take.p50} ms p95 ${row.take.p95} ms`,
+        );
+      }
     }
-  }
 } finally {
   await server.stop();
 }
 console.log(
-  `| store | queue | min_submitted | answers | answers/min | useful answers/min | beyond min_submitted | most on one record | records completed | idle takes | server CPU ms per answer | take p50 / p95 ms | submit p50 / p95 ms | errors |`,
+  `| store | queue | window | min_submitted | answers | answers/min | useful answers/min | beyond min_submitted | most on one record | records completed | idle takes | server CPU ms per answer | take p50 / p95 ms | submit p50 / p95 ms | errors |`,
 );
-console.log(`|---|---|---|---|---|---|---|---|---|---|---|---|---|---|`);
+console.log(`|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|`);
 for (const r of rows) {
   console.log(
-    `| ${r.store} | ${r.mode} | ${r.minSubmitted} | ${r.answers} | ${r.answersPerMinute} | ${r.usefulPerMinute} | ${r.beyond} (${r.beyondPercent}%) | ${r.maxOnOneRecord} | ${r.completed} / ${r.records} | ${r.idleTakes} | ${r.serverCpuMsPerAnswer} | ${r.take.p50} / ${r.take.p95} | ${r.submit.p50} / ${r.submit.p95} | ${r.errors} |`,
+    `| ${r.store} | ${r.mode} | ${r.window} | ${r.minSubmitted} | ${r.answers} | ${r.answersPerMinute} | ${r.usefulPerMinute} | ${r.beyond} (${r.beyondPercent}%) | ${r.maxOnOneRecord} | ${r.completed} / ${r.records} | ${r.idleTakes} | ${r.serverCpuMsPerAnswer} | ${r.take.p50} / ${r.take.p95} | ${r.submit.p50} / ${r.submit.p95} | ${r.errors} |`,
   );
 }
 if (args.json) writeFileSync(args.json, JSON.stringify({ options: opts, rows }, null, 2));

@@ -16,14 +16,12 @@ export interface ReservationsOut {
 }
 
 const single = (v: unknown) => (Array.isArray(v) ? v[v.length - 1] : v);
-const ReserveParam = z.enum(["true", "false"], { message: "Input should be 'true' or 'false'" }).optional();
+const ReserveQuery = z.object({ reserve: z.enum(["true", "false"], { message: "Input should be 'true' or 'false'" }).optional() });
 
 /** `reserve=true|false` on `/me/datasets/{id}/records/search` (absent: false); anything else is a 422. */
 export function reserveRequested(rawQuery: unknown): boolean {
   const value = single((rawQuery as Record<string, unknown> | null)?.reserve);
-  return (
-    parse(z.object({ reserve: ReserveParam }), { reserve: value === undefined ? undefined : String(value) }, "query").reserve === "true"
-  );
+  return parse(ReserveQuery, { reserve: value === undefined ? undefined : String(value) }, "query").reserve === "true";
 }
 
 const isPendingTerms = (f: SearchFilter, entity: "response_status" | "record_status") =>

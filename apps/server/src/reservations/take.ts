@@ -1,7 +1,16 @@
 import { sql, type Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import { recordCounts } from "../records/counts.js";
-import { freeFor, fullFor, inPendingQueue, queueTotalsFor, type FullSet } from "./rules.js";
+import {
+  answeredPendingBy,
+  freeFor,
+  fullFor,
+  fullSetOf,
+  inPendingQueue,
+  queueOutOfReachAmong,
+  queueTotalsFor,
+  type FullSet,
+} from "./rules.js";
 import { withRetriedTransaction } from "./transaction.js";
 import { cachedSqliteOf, rawSqliteOf } from "../db/database.js";
 import { runOnPostgres, runOnSqlite, type Steps } from "./steps.js";
@@ -111,7 +120,7 @@ function* sqliteSteps(db: Kysely<DB>, request: TakeRequest, at: Date): Steps<{ t
     record_id: string;
     user_id: string;
   }[];
-  const full: FullSet = { rows: rows.map((r) => [r.record_id, r.user_id]) };
+  const full = fullSetOf(rows.map((r) => [r.record_id, r.user_id]));
   const taken = yield* takeSteps(db, request, at, { full });
   const totals = yield* totalsSteps(db, request, now, full);
   return { taken, totals };
@@ -129,11 +138,13 @@ function* takeSteps(db: Kysely<DB>, request: TakeRequest, at: Date, how: { full:
   const expiresAt = new Date(at.getTime() + request.ttlSeconds * 1000).toISOString();
   const full: FullSet = "full" in how ? how.full : { query: fullFor(datasetId, userId, minSubmitted, now) };
   // one take at a time per annotator and dataset (two tabs, or the web app's load and buffer at once), on every replica
+  // SQLite: read the caller's reservations by (dataset, user), not by the dataset's live reservations of every annotator
+  const byHolder = postgres ? sql`` : sql`INDEXED BY record_reservations_dataset_user_idx`;
   if (postgres) yield sql`SELECT pg_advisory_xact_lock(hashtext(${`reservations:${datasetId}:${userId}`}))`.compile(db);
   const held = (yield sql`SELECT r.id,
         CASE WHEN ${inPendingQueue(userId)} THEN 1 ELSE 0 END AS pending,
         CASE WHEN EXISTS (SELECT 1 FROM responses s WHERE s.record_id = r.id AND s.user_id = ${userId} AND s.status = 'submitted') THEN 1 ELSE 0 END AS submitted
-      FROM record_reservations m JOIN records r ON r.id = m.record_id
+      FROM record_reservations m ${byHolder} JOIN records r ON r.id = m.record_id
       WHERE m.dataset_id = ${datasetId} AND m.user_id = ${userId} AND m.expires_at > ${now} AND r.dataset_id = ${datasetId}
       ORDER BY m.taken_at, r.seq`.compile(db)) as { id: string; pending: number | boolean; submitted: number | boolean }[];
   // a submitted answer has taken its reservation's place: drop those, so that the live reservations stay few
@@ -183,17 +194,28 @@ function* takeSteps(db: Kysely<DB>, request: TakeRequest, at: Date, how: { full:
   return { window, expiresAt };
 }
 
-/** What the caller's queue total needs beside the dataset's counters (rules.ts `queueTotalsFor`). */
+/** What the caller's queue total needs beside the dataset's counters (rules.ts `queueTotalsFor`, `queueOutOfReachAmong`). */
 function* totalsSteps(db: Kysely<DB>, request: TakeRequest, now: string, full: FullSet): Steps<Totals> {
-  const row = (
-    (yield queueTotalsFor(request.datasetId, request.userId, now, full).compile(db)) as {
-      answered: number | string;
-      records: number | string;
-      teammates: number | string;
-    }[]
-  )[0];
-  return {
-    answered: Number(row?.answered ?? 0),
-    heldByOthers: { records: Number(row?.records ?? 0), teammates: Number(row?.teammates ?? 0) },
-  };
+  const { datasetId, userId } = request;
+  if ("query" in full) {
+    const row = (
+      (yield queueTotalsFor(datasetId, userId, now, full.query).compile(db)) as {
+        answered: number | string;
+        records: number | string;
+        teammates: number | string;
+      }[]
+    )[0];
+    return {
+      answered: Number(row?.answered ?? 0),
+      heldByOthers: { records: Number(row?.records ?? 0), teammates: Number(row?.teammates ?? 0) },
+    };
+  }
+  const answered = ((yield answeredPendingBy(datasetId, userId).compile(db)) as { answered: number }[])[0]?.answered ?? 0;
+  const outOfReach = new Set(
+    full.records.length === 0
+      ? []
+      : ((yield queueOutOfReachAmong(datasetId, userId, now, full.records).compile(db)) as { id: string }[]).map((r) => r.id),
+  );
+  const teammates = new Set(full.rows.filter(([record]) => outOfReach.has(record)).map(([, holder]) => holder));
+  return { answered: Number(answered), heldByOthers: { records: outOfReach.size, teammates: teammates.size } };
 }
