@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser, screenshot, startApp, type RunningApp } from "./harness.js";
+import { launchBrowser, screenshot, signIn, startApp, type RunningApp } from "./harness.js";
 import { ownerApi, signedInPage, type Api } from "./seed.js";
 
 /**
@@ -206,7 +206,7 @@ async function expectSequence(page: Page, texts: string[], total: number): Promi
 }
 
 describe("annotation filters in real Chromium", () => {
-  it("owner: a response filter on submitted records and a suggestion-agent filter, both kept in the URL", async () => {
+  it("owner: a response filter on submitted records and a suggestion-agent filter, both kept in the URL; the link opens the same view in a new browser after sign-in", async () => {
     const page = await openAs("owner", app.ownerPassword);
     // 'My progress' comes from the server: 4 submitted, 16 pending
     await expect.poll(() => page.locator('.status-counts [data-status="submitted"] strong').textContent()).toBe("4");
@@ -247,6 +247,19 @@ describe("annotation filters in real Chromium", () => {
     await expect.poll(() => position(again)).toBe("Record 1 of 8");
     await badge(again, "Sentiment · Agent: model-b").waitFor();
     await page.context().close();
+    // a link shared with someone else: a new browser (no session) goes through sign-in and lands on the same view
+    const other = await browser.newContext({ locale: "en-US", viewport: { width: 1400, height: 1000 } });
+    const shared = await other.newPage();
+    await shared.goto(url);
+    await shared.waitForURL(/\/sign-in/);
+    await signIn(shared, app);
+    await shared.waitForURL((u) => u.pathname.endsWith("/annotation-mode"));
+    expect(new URL(shared.url()).searchParams.get("_suggestion")).toBe(new URL(url).searchParams.get("_suggestion"));
+    await shared.getByText("Story 6 is a news item").waitFor();
+    await expect.poll(() => position(shared)).toBe("Record 1 of 8");
+    await badge(shared, "Sentiment · Agent: model-b").waitFor();
+    expect(await shared.getByRole("button", { name: /^Filters/ }).textContent()).toMatch(/Filters\s*1/);
+    await other.close();
   }, 90_000);
 
   it("owner: a rating range response filter, sort by a metadata property (descending) and by suggestion score, each as the server answers", async () => {
@@ -397,8 +410,15 @@ describe("annotation filters in real Chromium", () => {
       await press("Enter");
     };
     /** The badge shows, the list is what the server answers for the filter; its × (reached by Tab) restores the full list. */
+    /** The Filters button's funnel: filled (the brand colour) while a filter is on, an outline otherwise. */
+    const funnelFill = () =>
+      page
+        .locator(".filters-bar .tool-button svg path")
+        .first()
+        .evaluate((el) => getComputedStyle(el).fill);
     const expectBadgeThenClear = async (text: string, filter: unknown) => {
       await badge(page, text).waitFor();
+      expect(await funnelFill()).not.toBe("none");
       const filtered = await serverAnswer("pending", { filters: [filter] });
       expect(filtered.total).toBeLessThan(all.total);
       expect(filtered.total).toBeGreaterThan(0);
@@ -411,6 +431,7 @@ describe("annotation filters in real Chromium", () => {
       await expect.poll(() => position(page)).toBe(`Record 1 of ${all.total}`);
       await page.getByText(all.records[0]!.fields.text, { exact: true }).waitFor();
       expect(new URL(page.url()).search).not.toMatch(/_metadata|_response|_suggestion/);
+      expect(await funnelFill()).toBe("none");
     };
 
     // Filters opens the panel (Enter on a button presses it, it does not submit the record)
@@ -489,6 +510,23 @@ describe("annotation filters in real Chromium", () => {
       scope: { entity: "suggestion", question: "sentiment", property: "agent" },
       values: ["model-a"],
     });
+
+    // the range's numbers are clamped to what the records hold (1 to 20): From -100 becomes 1, To 999 becomes 20, and
+    // the whole range is no filter at all
+    await openByKeys("Metadata", "Length", true);
+    await tabTo("From");
+    await press("Control+A");
+    await page.keyboard.type("-100");
+    await press("Tab");
+    expect(await page.getByRole("spinbutton", { name: "From" }).inputValue()).toBe("1");
+    await tabTo("To");
+    await press("Control+A");
+    await page.keyboard.type("999");
+    await press("Enter");
+    expect(await page.getByRole("spinbutton", { name: "To" }).inputValue()).toBe("20");
+    expect(new URL(page.url()).searchParams.get("_metadata")).toBeNull();
+    expect(await page.locator(".filter-badge").count()).toBe(0);
+    await press("Escape");
     await screenshot(page, "annotation-filters-keyboard");
     await page.context().close();
   }, 120_000);

@@ -3,13 +3,15 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 // The fake hub is consumed as source (vitest compiles it), like dataset-creation.e2e.test.ts does.
 import { startFakeHub, FAKE_HUB_TOKEN, type FakeHub } from "../../fake-hub/src/index.js";
 import { launchBrowser, screenshot, startApp, type RunningApp } from "./harness.js";
-import { addEveryQuestionSchema, ownerApi, signedInPage, type Api } from "./seed.js";
+import { accessToken, addEveryQuestionSchema, apiWithToken, ownerApi, signedInPage, type Api } from "./seed.js";
 
 /**
  * Every screen fits a phone (390 x 844) without horizontal scrolling, in the light and the dark theme:
  * `document.documentElement.scrollWidth <= innerWidth` on sign-in, home, My settings, the 404 page, the annotation page
  * (focus view, filters panel with an open popover and a badge, sort popover, shortcuts, bulk view), every dataset settings
- * tab and dataset creation. On the annotation page the form goes under the record and the filters stay in their panel.
+ * tab, dataset creation (from the Hub and from a file), review mode and the agreement page (with two annotators' answers, so the responses table and the
+ * pairs matrix show). On the annotation page the form goes under the record and the filters stay in their panel; the
+ * header scrolls away with the page (its actions on a row of their own) and a new record never scrolls the search away.
  * The data is made to be wide: long dataset and workspace names, a long unbroken token in a record, markdown code.
  */
 let app: RunningApp;
@@ -61,6 +63,30 @@ async function seed(): Promise<void> {
     suggestions: [{ question_id: sentimentId, value: "positive", score: 0.87, agent: "a-model-with-a-rather-long-agent-name-v2" }],
   }));
   await api("POST", `/datasets/${ds.id}/records/bulk`, { items });
+  // two annotators answer the last three records (they complete and leave the owner's pending queue), differently on
+  // two: review mode and agreement have data to show
+  const records = (await api<{ items: Array<{ id: string }> }>("GET", `/datasets/${ds.id}/records?limit=20`)).items.slice(-3);
+  for (const [n, username] of ["annotator-with-a-long-username-one", "annotator-with-a-long-username-two"].entries()) {
+    const user = await api<{ id: string }>("POST", "/users", {
+      username,
+      first_name: username,
+      password: "annotator-pw-1",
+      role: "annotator",
+    });
+    await api("POST", `/workspaces/${ws.id}/users`, { user_id: user.id });
+    const annotator = apiWithToken(app, await accessToken(app, username, "annotator-pw-1"));
+    for (const [i, record] of records.entries()) {
+      const sentiment = i === 0 || n === 0 ? "positive" : "negative";
+      await annotator("POST", `/records/${record.id}/responses`, {
+        status: "submitted",
+        values: {
+          sentiment: { value: sentiment },
+          quality: { value: 1 + ((i + n) % 5) },
+          comment: { value: `A comment ${"that goes on ".repeat(6)}` },
+        },
+      });
+    }
+  }
   // a second dataset: the home table has more than one row
   await api("POST", "/datasets", { name: "short", workspace_id: ws.id });
 }
@@ -105,13 +131,33 @@ async function fits(page: Page, name: string): Promise<string[]> {
   return [`${name}: scrollWidth ${o.scrollWidth} > innerWidth ${o.innerWidth}; widest: ${o.widest}`];
 }
 
+/** Whether the element's centre is on screen and not covered (by a sticky header, say). */
+async function onTop(page: Page, selector: string): Promise<boolean> {
+  return page.locator(selector).evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    const x = r.left + r.width / 2;
+    const y = r.top + r.height / 2;
+    if (y < 0 || y > window.innerHeight) return false;
+    const hit = document.elementFromPoint(x, y);
+    return hit === el || el.contains(hit);
+  });
+}
+
+/** Whether the element keeps a margin from every edge of the screen (a dialog that does not touch the sides). */
+async function inset(page: Page, selector: string): Promise<boolean> {
+  return page.locator(selector).evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    return r.left >= 8 && r.top >= 8 && r.right <= window.innerWidth - 8 && r.bottom <= window.innerHeight - 8;
+  });
+}
+
 async function phone(theme: Theme): Promise<BrowserContext> {
   // not isMobile: a mobile viewport widens itself to the content, which would hide the overflow this test looks for
   return browser.newContext({ locale: "en-US", colorScheme: theme, viewport: PHONE });
 }
 
 describe.each<Theme>(["light", "dark"])("at 390 px in the %s theme", (theme) => {
-  it("sign-in, home, My settings, the 404 page, dataset settings (every tab) and dataset creation fit the screen", async () => {
+  it("sign-in, home, My settings, the 404 page, dataset settings (every tab), dataset creation (Hub and file), review mode and agreement fit the screen", async () => {
     const context = await phone(theme);
     const anonymous = await context.newPage();
     await anonymous.goto(`${app.url}/sign-in`);
@@ -141,10 +187,29 @@ describe.each<Theme>(["light", "dark"])("at 390 px in the %s theme", (theme) => 
       await page.goto(`${app.url}/dataset/${datasetId}/settings?tab=${tab}`);
       await page.locator(`#settings-panel-${tab}`).waitFor();
       found.push(...(await fits(page, `settings-${tab}-${theme}`)));
+      if (tab === "info") {
+        // every card's buttons have one size, the "Records in progress" card's too
+        const heights = await page
+          .locator(`#settings-panel-info .settings-item__actions .button`)
+          .evaluateAll((els) => els.map((el) => Math.round(el.getBoundingClientRect().height)));
+        expect(heights.length).toBeGreaterThanOrEqual(6);
+        expect(new Set(heights).size).toBe(1);
+      }
     }
+    // review mode (the responses table scrolls inside its box) and the agreement page
+    await page.goto(`${app.url}/dataset/${datasetId}/review`);
+    await page.locator("table.review__responses").waitFor();
+    found.push(...(await fits(page, `review-${theme}`)));
+    await page.goto(`${app.url}/dataset/${datasetId}/agreement`);
+    await page.getByRole("heading", { name: "Annotator pairs" }).waitFor();
+    await page.locator(".agreement__matrix").waitFor();
+    found.push(...(await fits(page, `agreement-${theme}`)));
     await page.goto(`${app.url}/new/${encodeURIComponent("tessera/product-reviews")}`);
     await page.getByRole("button", { name: "Create dataset" }).waitFor({ timeout: 20_000 });
     found.push(...(await fits(page, `dataset-creation-${theme}`)));
+    await page.goto(`${app.url}/new-from-file`);
+    await page.locator("input[type=file]").waitFor({ state: "attached" });
+    found.push(...(await fits(page, `dataset-from-file-${theme}`)));
     await context.close();
     expect(found).toEqual([]);
   }, 120_000);
@@ -159,12 +224,41 @@ describe.each<Theme>(["light", "dark"])("at 390 px in the %s theme", (theme) => 
       .first()
       .waitFor();
     const found = await fits(page, `annotation-focus-${theme}`);
+    // the first question took the keyboard without scrolling the page: the search box is on screen, uncovered
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.closest("[data-question]") !== null)).toBe(true);
+    expect(await onTop(page, "input[aria-label='Search records']")).toBe(true);
+    // the header's actions (Download, Review, Agreement, Shortcuts) get one row of their own, under the breadcrumbs
+    const actions = page.locator(".app-header__actions");
+    const actionsBox = (await actions.boundingBox())!;
+    const trailBox = (await page.locator(".app-header__trail").boundingBox())!;
+    expect(actionsBox.y).toBeGreaterThanOrEqual(trailBox.y + trailBox.height);
+    const tops = await actions.locator(".button").evaluateAll((els) => els.map((el) => Math.round(el.getBoundingClientRect().top)));
+    expect(tops.length).toBe(4);
+    expect(new Set(tops).size).toBe(1);
+    // the header scrolls away with the page instead of holding the top of a small screen
+    await page.evaluate(() => window.scrollTo(0, 600));
+    expect((await page.locator(".app-header").boundingBox())!.y).toBeLessThan(0);
     // the record and the form stack (the form under the record, both as wide as the screen allows)
     const record = (await page.locator("article[data-record-id]").boundingBox())!;
     const form = (await page.locator(".form-panel").boundingBox())!;
     expect(form.y).toBeGreaterThanOrEqual(record.y + record.height);
     expect(record.width).toBeGreaterThan(300);
     expect(form.width).toBeGreaterThan(300);
+    // Submit at the foot of the form (on the second record: the first, the wide one, stays for the other theme): the
+    // next record shows from its top (its navigation on screen)
+    const shown = () => page.locator("article[data-record-id]").getAttribute("data-record-id");
+    const first = await shown();
+    await page.getByRole("button", { name: /^Next/ }).click();
+    await expect.poll(shown).not.toBe(first);
+    const before = await shown();
+    await page.getByRole("radio", { name: /Negative/ }).click();
+    await page.getByRole("button", { name: /Submit/ }).click();
+    await expect.poll(shown).not.toBe(before);
+    await expect
+      .poll(() => page.locator(".record-nav").evaluate((el) => el.getBoundingClientRect().top >= 0 && el.getBoundingClientRect().top < 200))
+      .toBe(true);
+    await page.evaluate(() => window.scrollTo(0, 0));
     // the filters are collapsed into their panel until the Filters button opens it
     expect(await page.locator(".filters-panel").count()).toBe(0);
     await page.getByRole("button", { name: /^Filters/ }).click();
@@ -190,6 +284,12 @@ describe.each<Theme>(["light", "dark"])("at 390 px in the %s theme", (theme) => 
     await page.getByRole("button", { name: "Shortcuts" }).click();
     await page.getByRole("dialog", { name: /Keyboard shortcuts/ }).waitFor();
     found.push(...(await fits(page, `annotation-shortcuts-${theme}`)));
+    expect(await inset(page, ".modal")).toBe(true);
+    await page.keyboard.press("Escape");
+    await page.getByRole("button", { name: "Download" }).click();
+    await page.getByRole("dialog", { name: "Download records" }).waitFor();
+    found.push(...(await fits(page, `annotation-download-${theme}`)));
+    expect(await inset(page, ".modal")).toBe(true);
     await page.keyboard.press("Escape");
     await page.goto(`${app.url}/dataset/${datasetId}/annotation-mode?_page=1~10`);
     await page.getByRole("checkbox", { name: "Select all" }).waitFor();

@@ -24,8 +24,7 @@ export async function authenticate(request: FastifyRequest, db: Kysely<DB>, toke
     const claims = await tokens.verify(authorization.slice(7).trim());
     if (!claims) throw unauthorized("Invalid token");
     const user = await db.selectFrom("users").selectAll().where("username", "=", claims.username).executeTakeFirst();
-    if (user && ((claims.identity !== null && claims.identity !== user.id) || claims.ver !== user.session_version))
-      throw unauthorized("Invalid token");
+    if (user && (claims.identity !== user.id || claims.ver !== user.session_version)) throw unauthorized("Invalid token");
     if (user) return user;
   }
   throw unauthorized();

@@ -35,16 +35,16 @@ export class TokenService {
       .sign(this.key);
   }
 
-  /** The claims of a valid, unexpired token (identity and ver absent from tokens of older versions), or null. */
-  async verify(token: string): Promise<{ username: string; identity: string | null; ver: number } | null> {
+  /**
+   * The claims of a valid, unexpired token, or null. A token without the user's id and session version
+   * (as versions before them issued) is refused: it could not be told from a token of a deleted user
+   * whose username a new user took.
+   */
+  async verify(token: string): Promise<{ username: string; identity: string; ver: number } | null> {
     try {
       const { payload } = await jwtVerify(token, this.key, { algorithms: ["HS256"] });
-      if (typeof payload.username !== "string") return null;
-      return {
-        username: payload.username,
-        identity: typeof payload.identity === "string" ? payload.identity : null,
-        ver: typeof payload.ver === "number" ? payload.ver : 0,
-      };
+      if (typeof payload.username !== "string" || typeof payload.identity !== "string" || typeof payload.ver !== "number") return null;
+      return { username: payload.username, identity: payload.identity, ver: payload.ver };
     } catch {
       return null;
     }

@@ -6,6 +6,7 @@ import type { DB } from "../db/schema.js";
 import { now } from "../clock.js";
 import { rawSqliteOf } from "../db/database.js";
 import { notFound, unprocessable } from "../http/errors.js";
+import { findUnstorableText } from "../security/storable-text.js";
 import { textIndexFor } from "../search/text-index.js";
 import { loadDatasetSchema, type DatasetSchema } from "./dataset-schema.js";
 import type { RecordItem, SuggestionCreate } from "./input.js";
@@ -178,6 +179,11 @@ export async function ingestWithSchema(
           (item.id ? byId.get(item.id) : undefined) ??
           null;
       }
+      const unstorable = findUnstorableText({ ...item, vectors: undefined });
+      if (unstorable)
+        throw new RecordValueError(
+          `\`${unstorable.join(".")}\` has the NUL character (U+0000) or an unpaired surrogate, which cannot be stored`,
+        );
       const id = existing?.id ?? newId();
       if (seenIds.has(id)) throw new RecordValueError(`record with id \`${id}\` appears more than once in the request`);
       let recordFields = item.fields ?? null;

@@ -5,19 +5,45 @@ import { unprocessable } from "../http/errors.js";
 import type { DatasetRow } from "./dataset-schema.js";
 
 /**
- * Who a bulk import may write responses for (issue 28): the owner, for any existing user (the SDK's
- * own suite logs responses of users outside the workspace as an owner, as the real server allows);
- * an admin only for members of the dataset's workspace, so nobody can write answers in the name of
- * a user they do not manage and who cannot even see the dataset. Unknown users are left to the
+ * Who an import may write responses for (issue 28), by the bulk routes (user ids) and by file uploads
+ * (usernames, `attributableUsernames`): the owner, for any existing user (the SDK's own suite logs
+ * responses of users outside the workspace as an owner, as the real server allows); anybody else
+ * (an admin) only for members of the dataset's workspace, so nobody can write answers in the name of
+ * a user they do not manage and who cannot even see the dataset. Unknown user ids are left to the
  * ingestion's own "not found" error.
  */
+const attributesToAnyone = (user: Pick<UserRow, "role">): boolean => user.role === "owner";
+
+/**
+ * The users a file import started by `user` may attribute responses to, by username: every user for
+ * the owner, the members of the dataset's workspace for anybody else (`user` null: the uploader no
+ * longer exists, so nobody). A name outside it is a row failure, the same whether or not such a user
+ * exists elsewhere (an admin cannot learn the usernames of other workspaces from it).
+ */
+export async function attributableUsernames(
+  db: Kysely<DB>,
+  user: Pick<UserRow, "role"> | null,
+  dataset: Pick<DatasetRow, "workspace_id">,
+): Promise<Map<string, string>> {
+  if (user === null) return new Map();
+  const rows = attributesToAnyone(user)
+    ? await db.selectFrom("users").select(["id", "username"]).execute()
+    : await db
+        .selectFrom("users")
+        .innerJoin("workspaces_users", "workspaces_users.user_id", "users.id")
+        .select(["users.id", "users.username"])
+        .where("workspaces_users.workspace_id", "=", dataset.workspace_id)
+        .execute();
+  return new Map(rows.map((r) => [r.username, r.id]));
+}
+
 export async function requireAttributableResponses(
   db: Kysely<DB>,
   user: UserRow,
   dataset: DatasetRow,
   items: readonly { responses?: readonly { user_id: string }[] | null }[],
 ): Promise<void> {
-  if (user.role === "owner") return;
+  if (attributesToAnyone(user)) return;
   const userIds = [...new Set(items.flatMap((item) => (item.responses ?? []).map((r) => r.user_id)))];
   if (userIds.length === 0) return;
   const allowed = new Set<string>();

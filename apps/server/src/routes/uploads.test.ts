@@ -100,6 +100,10 @@ describe("POST /uploads: a file streamed to disk, previewed with typed columns",
     expect((await upload("big.jsonl", `${'{"a":"x"}\n'.repeat(250_000)}`)).status).toBe(413);
     const bomb = await upload("r.parquet", "PAR1 not really");
     expect(bomb.status).toBe(422);
+    // No body and no content type at all (the stream parser never runs): an empty file, not a 500.
+    const bare = await fetch(`${fx.server.url}/api/v1/uploads?filename=empty.jsonl`, { method: "POST", headers: fx.owner });
+    expect(bare.status).toBe(422);
+    expect(await bare.json()).toEqual({ detail: "The file has no rows" });
   });
 
   it("reads a JSON array as a stream: the first rows preview even when the array breaks further on", async () => {

@@ -86,7 +86,9 @@ export function uploadsRoutes(app: FastifyInstance, ctx: AppContext): void {
         throw new HttpError(413, { detail: `The file is larger than the limit of ${config.maxBytes} bytes` });
       let upload: UploadState;
       try {
-        upload = await store.receive(request.body as Readable, { userId: user.id, filename, format }, config.maxBytes);
+        // No body at all (no content type: the parser never ran) is an empty file, refused below as one.
+        const body = request.body instanceof Readable ? request.body : Readable.from([]);
+        upload = await store.receive(body, { userId: user.id, filename, format }, config.maxBytes);
       } catch (error) {
         if (error instanceof UploadTooLarge) throw new HttpError(413, { detail: error.message });
         throw error;

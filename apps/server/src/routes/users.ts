@@ -18,8 +18,15 @@ import { listUserWorkspaces } from "../workspaces/use-cases/list-user-workspaces
 export const USERNAME_REGEX = /^[A-Za-z0-9][A-Za-z0-9-_]*$/;
 const ROLES = ["owner", "admin", "annotator"] as const;
 
-const firstName = z.string().trim().min(1).max(200);
-const lastName = z.string().trim().min(1).max(200).nullable();
+// Trimmed, as the reference server strips them; no control characters, as every other name (settings/common.ts).
+const personName = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .regex(/^\P{Cc}*$/u, { message: "String should not contain control characters" });
+const firstName = personName;
+const lastName = personName.nullable();
 const username = z
   .string()
   .min(1)

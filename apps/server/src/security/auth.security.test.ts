@@ -13,6 +13,7 @@ import { Kysely, SqliteDialect } from "kysely";
 import { Migrator } from "kysely/migration";
 import { migrationProvider } from "../db/migrations/index.js";
 import { hashApiKey } from "../auth/api-keys.js";
+import type { TokenClaims } from "../auth/tokens.js";
 
 const OWNER_PASSWORD = "owner-password-1";
 
@@ -385,6 +386,10 @@ describe("sessions end with a password or role change or the user's deletion; AP
     await fx.ok("POST", "/users", { username: user.username, first_name: "Again", password: user.password, role: "admin" });
     expect((await me(server.url, before)).status).toBe(401);
     expect((await me(server.url, user.headers)).status).toBe(401);
+    // A token of the shape older versions issued (no user id, no session version), signed with this
+    // server's own secret, could not be told from one of the deleted user: refused.
+    const unversioned = await server.ctx.tokens.sign({ username: user.username, name: "Again", role: "admin" } as unknown as TokenClaims);
+    expect((await me(server.url, { authorization: `Bearer ${unversioned}` })).status).toBe(401);
   });
 
   it("stores API keys as SHA-256 digests, shows a key only when created or rotated, and never in lists", async () => {

@@ -82,21 +82,26 @@ interface Ids {
 
 /** The value of the seeded record's hidden metadata property: no annotator may ever receive it. */
 const HIDDEN_VALUE = "hidden-value-7c1e";
+/**
+ * The text answers (question `note`) of annotatorA, annotatorA2 and adminA on the seeded record, and of
+ * its final answer: answers carry no response id in exports and review pages, so the bodies are also
+ * searched for the values themselves.
+ */
+const NOTES = { annotatorA: "note-by-annotator-a-3f9d", annotatorA2: "note-by-annotator-a2-81c4", adminA: "note-by-admin-a-5b27" };
+const FINAL_NOTE = "final-note-by-reviewer-d0e6";
 
 /**
  * What an actor must never find in a body (issues 21 and 28): the hidden metadata value, and for each
- * annotator the ids of the other members' responses. Owners and admins of A see everything.
+ * annotator the other members' responses (ids and answer texts) and the final answer. Owners and admins of A see everything.
  */
 function secretsFor(actor: ActorName, ids: Ids): string[] {
-  const others: Partial<Record<ActorName, string[]>> = {
-    annotatorA: [ids.responseA2, ids.responseAdminA],
-    annotatorA2: [ids.response, ids.responseAdminA],
-    adminB: [ids.response, ids.responseA2, ids.responseAdminA],
-    annotatorB: [ids.response, ids.responseA2, ids.responseAdminA],
-    anonymous: [ids.response, ids.responseA2, ids.responseAdminA],
-    wrongKey: [ids.response, ids.responseA2, ids.responseAdminA],
+  const all = [ids.response, ids.responseA2, ids.responseAdminA, NOTES.annotatorA, NOTES.annotatorA2, NOTES.adminA, FINAL_NOTE];
+  const own: Partial<Record<ActorName, string[]>> = {
+    annotatorA: [ids.response, NOTES.annotatorA],
+    annotatorA2: [ids.responseA2, NOTES.annotatorA2],
   };
-  return actor === "owner" || actor === "adminA" ? [] : [HIDDEN_VALUE, ...(others[actor] ?? [])];
+  if (actor === "owner" || actor === "adminA") return [];
+  return [HIDDEN_VALUE, ...all.filter((secret) => !(own[actor] ?? []).includes(secret))];
 }
 interface Req {
   path: string;
@@ -597,18 +602,21 @@ const CASES: Record<string, Case> = {
     ok: [200],
     req: (ids) => ({ path: `/api/v1/records/${ids.record}/review` }),
   },
+  // On fresh records: the seeded record keeps its final answer (FINAL_NOTE) for the body checks.
   "PUT /api/v1/records/:record_id/final-answer": {
     policy: "adminMember",
     ok: [200],
     req: (ids) => ({ path: `/api/v1/records/${ids.record}/final-answer`, body: { values: labelValues(ids) } }),
+    fresh: freshRecord,
   },
   "DELETE /api/v1/records/:record_id/final-answer": {
     policy: "adminMember",
     ok: [204],
     req: (ids) => ({ path: `/api/v1/records/${ids.record}/final-answer` }),
     fresh: async (w) => {
-      await w.fx.ok("PUT", `/records/${w.ids.record}/final-answer`, { values: labelValues(w.ids) }, 200);
-      return {};
+      const { record } = await freshRecord(w);
+      await w.fx.ok("PUT", `/records/${record}/final-answer`, { values: labelValues(w.ids) }, 200);
+      return { record };
     },
   },
 
@@ -762,6 +770,7 @@ beforeAll(async () => {
   const ds = await fx.dataset(wsA.id);
   await fx.field(ds.id, { name: "text", title: "Text", settings: { type: "text" } });
   const question = await fx.question(ds.id);
+  await fx.question(ds.id, { name: "note", title: "Note", required: false, settings: { type: "text" } });
   const metadata = await fx.metadataProperty(ds.id, { name: "genre", visible_for_annotators: true });
   const hiddenMetadata = await fx.metadataProperty(ds.id, { name: "secret", visible_for_annotators: false });
   const vector = await fx.vectorSettings(ds.id);
@@ -779,24 +788,25 @@ beforeAll(async () => {
   const response = await fx.ok<{ id: string }>(
     "POST",
     `/records/${record}/responses`,
-    { values: labelValues(ids0 as Ids), status: "submitted" },
+    { values: { ...labelValues(ids0 as Ids), note: { value: NOTES.annotatorA } }, status: "submitted" },
     201,
     headers.annotatorA,
   );
   const responseA2 = await fx.ok<{ id: string }>(
     "POST",
     `/records/${record}/responses`,
-    { values: labelValues(ids0 as Ids, "no"), status: "submitted" },
+    { values: { ...labelValues(ids0 as Ids, "no"), note: { value: NOTES.annotatorA2 } }, status: "submitted" },
     201,
     headers.annotatorA2,
   );
   const responseAdminA = await fx.ok<{ id: string }>(
     "POST",
     `/records/${record}/responses`,
-    { values: labelValues(ids0 as Ids, "no"), status: "draft" },
+    { values: { ...labelValues(ids0 as Ids, "no"), note: { value: NOTES.adminA } }, status: "draft" },
     201,
     headers.adminA,
   );
+  await fx.ok("PUT", `/records/${record}/final-answer`, { values: { ...labelValues(ids0 as Ids), note: { value: FINAL_NOTE } } }, 200);
   const suggestion = await fx.ok<{ id: string }>("PUT", `/records/${record}/suggestions`, { question_id: question.id, value: "yes" }, 201);
   const job = randomUUID();
   const webhook = await fx.ok<{ id: string }>("POST", "/webhooks", { url: UNREACHABLE_RECEIVER, events: ["record.created"] });
@@ -995,6 +1005,15 @@ describe("no leaks through lists and search", () => {
         req: { path: me, body: { sort: [{ scope: { entity: "record", property: "inserted_at" }, order: "desc" }] } },
       },
       { name: "metadata properties", method: "GET", req: { path: `/api/v1/me/datasets/${world.ids.dataset}/metadata-properties` } },
+      { name: "export (JSON Lines)", method: "GET", req: { path: `/api/v1/datasets/${world.ids.dataset}/records/export?format=jsonl` } },
+      {
+        name: "export (CSV, filtered)",
+        method: "POST",
+        req: {
+          path: `/api/v1/datasets/${world.ids.dataset}/records/export?format=csv`,
+          body: { filters: { and: [{ type: "terms", scope: { entity: "metadata", metadata_property: "genre" }, values: ["news"] }] } },
+        },
+      },
       { name: "admin record list", method: "GET", req: { path: `/api/v1/datasets/${world.ids.dataset}/records?include=responses` } },
       {
         name: "admin search",
@@ -1028,16 +1047,35 @@ describe("no leaks through lists and search", () => {
       }
     }
     // The annotators did get the record (and their own response) on the record paths: the check above is not vacuous.
-    expect(recordsSeen).toBeGreaterThanOrEqual(10);
+    expect(recordsSeen).toBeGreaterThanOrEqual(14);
+    // ... and their own answer text, in the record and in the exports.
+    for (const actor of ["annotatorA", "annotatorA2"] as const) {
+      for (const p of recordPaths(vectorName).filter((x) => x.name === "single record" || x.name.startsWith("export"))) {
+        const text = JSON.stringify((await call(world, p.method, p.req, actor)).body);
+        if (!text.includes(NOTES[actor])) failures.push(`${p.name} as ${actor}: misses their own answer`);
+      }
+    }
     const own = await call(world, "GET", { path: `/api/v1/records/${world.ids.record}` }, "annotatorA");
     expect((own.body as { responses: { id: string }[] }).responses.map((r) => r.id)).toEqual([world.ids.response]);
     expect((own.body as { metadata: Json }).metadata).toEqual({ genre: "news" });
     for (const actor of ["owner", "adminA"] as const) {
       for (const p of recordPaths(vectorName).filter((x) => x.name === "single record" || x.name.startsWith("admin"))) {
         const text = JSON.stringify((await call(world, p.method, p.req, actor)).body);
-        for (const expected of [HIDDEN_VALUE, world.ids.response, world.ids.responseA2, world.ids.responseAdminA]) {
+        for (const expected of [
+          HIDDEN_VALUE,
+          world.ids.response,
+          world.ids.responseA2,
+          world.ids.responseAdminA,
+          ...Object.values(NOTES),
+        ]) {
           if (!text.includes(expected)) failures.push(`${p.name} as ${actor}: misses ${expected}`);
         }
+      }
+      // Their exports carry every answer and the reviewer's final answer too.
+      for (const p of recordPaths(vectorName).filter((x) => x.name.startsWith("export"))) {
+        const text = JSON.stringify((await call(world, p.method, p.req, actor)).body);
+        for (const expected of [HIDDEN_VALUE, ...Object.values(NOTES), FINAL_NOTE])
+          if (!text.includes(expected)) failures.push(`${p.name} as ${actor}: misses ${expected}`);
       }
     }
     expect(failures).toEqual([]);
@@ -1062,6 +1100,8 @@ describe("no leaks through lists and search", () => {
       expect((await call(world, "GET", { path: `/api/v1/metadata-properties/${world.ids.hiddenMetadata}/metrics` }, actor)).status).toBe(
         403,
       );
+      // Nor the property itself (its settings may list the values), as the reference server's policy.
+      expect((await call(world, "GET", { path: `/api/v1/metadata-properties/${world.ids.hiddenMetadata}` }, actor)).status).toBe(403);
     }
     for (const actor of ["owner", "adminA"] as const) {
       const res = await call(world, "POST", { path, body: bodies[0] }, actor);
@@ -1107,6 +1147,66 @@ describe("no leaks through lists and search", () => {
     );
     expect(byOwner.status).toBe(201);
     expect((byOwner.body as { items: { responses: { user_id: string }[] }[] }).items[0]!.responses[0]!.user_id).toBe(annotatorB);
+  });
+
+  it("lets an admin's file import attribute responses only to members of the dataset's workspace; the owner's to any user", async () => {
+    const usernameOf = async (actor: ActorName) => (await get<{ username: string }>(actor, "/api/v1/me")).username;
+    const annotatorB = await usernameOf("annotatorB");
+    const q = world.ids.questionName;
+    const importAs = async (actor: ActorName, username: string) => {
+      const text = `imported ${randomUUID()}`;
+      const row = { text, [`${q}.responses`]: ["yes"], [`${q}.responses.users`]: [username], [`${q}.responses.status`]: ["submitted"] };
+      const res = await fetch(`${server.url}/api/v1/uploads?filename=rows.jsonl`, {
+        method: "POST",
+        headers: { ...world.headers[actor], "content-type": "application/octet-stream" },
+        body: `${JSON.stringify(row)}\n`,
+      });
+      expect(res.status).toBe(201);
+      const { id } = (await res.json()) as { id: string };
+      const mapping = {
+        fields: [{ source: "text", target: world.fieldName }],
+        metadata: [],
+        suggestions: [],
+        responses: [{ source: `${q}.responses`, target: q }],
+        vectors: [],
+        external_id: null,
+      };
+      const started = await call(
+        world,
+        "POST",
+        { path: `/api/v1/uploads/${id}/import`, body: { dataset_id: world.ids.dataset, mapping } },
+        actor,
+      );
+      expect(started.status).toBe(202);
+      let state: Json = {};
+      for (let i = 0; i < 400 && !["finished", "failed", "cancelled"].includes(String(state.status)); i++) {
+        await new Promise((r) => setTimeout(r, 25));
+        state = (await call(world, "GET", { path: `/api/v1/uploads/${id}` }, actor)).body as Json;
+      }
+      const failures = await (await fetch(`${server.url}/api/v1/uploads/${id}/failures`, { headers: world.headers[actor] })).text();
+      const found = await call(
+        world,
+        "POST",
+        { path: `/api/v1/datasets/${world.ids.dataset}/records/search?include=responses`, body: { query: { text: { q: text } } } },
+        "owner",
+      );
+      const responses = (found.body as { items: { record: { responses: { user_id: string }[] } }[] }).items.flatMap(
+        (i) => i.record.responses,
+      );
+      return { state, failures, responses };
+    };
+    // Before the fix the import resolved every username of the server: the answer was stored in annotator B's name.
+    const refused = await importAs("adminA", annotatorB);
+    expect(refused.state).toMatchObject({ status: "finished", rows_stored: 0, rows_failed: 1 });
+    expect(refused.failures).toContain(`there is no user \`${annotatorB}\` whose answers this import may add`);
+    expect(refused.responses).toEqual([]);
+    // A member of A: stored; the owner may name anyone, as with the bulk routes.
+    const member = await importAs("adminA", await usernameOf("annotatorA2"));
+    expect(member.state).toMatchObject({ status: "finished", rows_stored: 1, rows_failed: 0 });
+    expect(member.responses.map((r) => r.user_id)).toEqual([world.ids.member]);
+    const byOwner = await importAs("owner", annotatorB);
+    expect(byOwner.state).toMatchObject({ status: "finished", rows_stored: 1 });
+    expect(byOwner.responses).toHaveLength(1);
   });
 
   it("tells anonymous callers and wrong keys only the version at /status; signed-in users get the rest", async () => {

@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto";
 import type SQLite from "better-sqlite3";
+import { sql } from "kysely";
+import type { Store } from "../db/store.js";
 
 /** Tables whose rows change without anyone changing data (sign-in bookkeeping, job leases). */
 export const VOLATILE_TABLES = new Set(["oauth_states"]);
@@ -34,6 +36,29 @@ export function tableChecksums(sqlite: SQLite.Database, skip: ReadonlySet<string
     const hash = createHash("sha256");
     for (const row of rows) hash.update(`${row}\n`);
     out[name] = `${rows.length}:${hash.digest("hex").slice(0, 16)}`;
+  }
+  return out;
+}
+
+/** PostgreSQL's derived search state (tsvector rows and their change log), skipped like DERIVED_TABLES. */
+const POSTGRES_DERIVED = new Set(["records_fts", "text_search_changes"]);
+
+/**
+ * `tableChecksums` for either store: the embedded file's tables, or every table of PostgreSQL's
+ * `public` schema (each row as text, sorted; the job queue's own schema is not data). The fuzz
+ * suite compares it before and after failing requests on both stores.
+ */
+export async function storeChecksums(store: Pick<Store, "db" | "sqlite">): Promise<Record<string, string>> {
+  if (store.sqlite) return tableChecksums(store.sqlite);
+  const tables = await sql<{ name: string }>`
+    SELECT table_name AS name FROM information_schema.tables
+    WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name`.execute(store.db);
+  const out: Record<string, string> = {};
+  for (const { name } of tables.rows) {
+    if (VOLATILE_TABLES.has(name) || DERIVED_TABLES.has(name) || POSTGRES_DERIVED.has(name)) continue;
+    const { rows } = await sql<{ n: string; digest: string | null }>`
+      SELECT count(*)::text AS n, md5(string_agg(t::text, E'\n' ORDER BY t::text)) AS digest FROM ${sql.table(name)} t`.execute(store.db);
+    out[name] = `${rows[0]!.n}:${(rows[0]!.digest ?? "").slice(0, 16)}`;
   }
   return out;
 }

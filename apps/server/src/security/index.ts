@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { SecurityConfig } from "./config.js";
 import { CUSTOM_FIELD_FRAME_CSP, CUSTOM_FIELD_FRAME_HTML, securityHeaders } from "./headers.js";
 import { LoginLimiter, type LoginAttempt } from "./login-limiter.js";
+import { installStorableTextCheck } from "./storable-text.js";
 
 export interface RouteEntry {
   method: string;
@@ -25,7 +26,7 @@ const isBulkRoute = (url: string) => url.endsWith("/bulk");
 
 /**
  * Installs the server's defences (docs/security.md): security headers and CSP on every answer,
- * per-route body limits, the login rate limit and the custom-field frame. Call it before any route
+ * per-route body limits, text no store can keep (422), the login rate limit and the custom-field frame. Call it before any route
  * is registered so the route table and the body limits see every route.
  */
 export function installSecurity(app: FastifyInstance, config: SecurityConfig): void {
@@ -41,6 +42,7 @@ export function installSecurity(app: FastifyInstance, config: SecurityConfig): v
   });
 
   app.addHook("onSend", securityHeaders(config));
+  installStorableTextCheck(app);
 
   const { login } = config;
   const limiter = new LoginLimiter({

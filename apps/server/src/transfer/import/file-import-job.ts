@@ -4,6 +4,7 @@ import { HttpError } from "../../http/errors.js";
 import { PermanentJobError, type JobContext } from "../../jobs/port.js";
 import { loadDatasetSchema } from "../../records/dataset-schema.js";
 import { ingestRecords } from "../../records/ingest.js";
+import { attributableUsernames } from "../../records/response-attribution.js";
 import type { RecordItem } from "../../records/input.js";
 import type { EventSink } from "../../webhooks/events.js";
 import type { UploadConfig } from "./config.js";
@@ -61,7 +62,9 @@ export async function runFileImport(
   const path = await deps.uploads.readablePath(state);
   if (path === null) return fail(deps, state, "The uploaded file is gone; upload it again");
 
-  const usernames = await loadUsernames(deps.db);
+  // Whose responses the rows may carry: the rule of the bulk routes, for the user who started the import (as they are now).
+  const uploader = (await deps.db.selectFrom("users").select("role").where("id", "=", state.user_id).executeTakeFirst()) ?? null;
+  const usernames = await attributableUsernames(deps.db, uploader, dataset);
   const progress: ReadProgress = { bytes: state.bytes_done, totalRows: state.rows_total };
   let batch: Array<{ row: number; item: RecordItem | null; error: RowError | null }> = [];
   let externalIds = new Set<string>();
@@ -158,11 +161,6 @@ async function settle(deps: FileImportDeps, state: UploadState): Promise<void> {
 }
 
 /** Usernames to ids, for the response columns (users are few next to records: one query per import). */
-export async function loadUsernames(db: Kysely<DB>): Promise<Map<string, string | null>> {
-  const rows = await db.selectFrom("users").select(["id", "username"]).execute();
-  return new Map(rows.map((r) => [r.username, r.id]));
-}
-
 function summary(state: UploadState) {
   return { upload_id: state.id, status: state.status, rows_stored: state.rows_stored, rows_failed: state.rows_failed, error: state.error };
 }

@@ -18,7 +18,7 @@ export class RowError extends Error {
 const asText = (value: unknown): string =>
   typeof value === "string" ? value : typeof value === "object" ? JSON.stringify(value) : String(value);
 
-/** Resolves usernames of response columns to user ids (null: no such user). */
+/** Resolves usernames of response columns to user ids (null: no such user, or one the import may not answer for: records/response-attribution.ts). */
 export type UserIds = (username: string) => string | null;
 
 /**
@@ -97,7 +97,12 @@ export function rowToRecord(
       const statuses = cell(`${source}.status`);
       (answers as unknown[]).forEach((value, i) => {
         const username = asText((listed as unknown[])[i]);
-        const userId = users(username) ?? fail(usersColumn, `there is no user \`${username}\``);
+        const userId =
+          users(username) ??
+          fail(
+            usersColumn,
+            `there is no user \`${username}\` whose answers this import may add (an admin's import takes the members of the dataset's workspace)`,
+          );
         pairs.push({ userId, value, status: Array.isArray(statuses) ? statuses[i] : "submitted" });
       });
     }

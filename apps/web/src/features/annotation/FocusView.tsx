@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import type { DatasetSettings } from "@tessera/domain";
 import type { AnnotationViewModel } from "./annotation-view-model";
 import { RecordFields } from "./fields/RecordFields";
-import { QuestionsForm, focusQuestion } from "./questions/QuestionsForm";
+import { QuestionsForm, focusNewRecord } from "./questions/QuestionsForm";
 import { EmptyState } from "./EmptyState";
 import { RecordCard } from "./RecordCard";
 
@@ -12,6 +12,7 @@ import { RecordCard } from "./RecordCard";
 export const FocusView = observer(function FocusView({ vm, settings }: { vm: AnnotationViewModel; settings: DatasetSettings | null }) {
   const { t } = useTranslation();
   const formRef = useRef<HTMLDivElement>(null);
+  const navRef = useRef<HTMLElement>(null);
   const record = vm.current;
   vm.form.track();
 
@@ -19,7 +20,7 @@ export const FocusView = observer(function FocusView({ vm, settings }: { vm: Ann
   useEffect(() => {
     const active = document.activeElement;
     if (active && active !== document.body && !formRef.current?.contains(active) && !active.closest?.(".record-nav")) return;
-    focusQuestion(formRef.current, 0);
+    focusNewRecord(formRef.current, navRef.current);
   }, [record?.id]);
 
   if (!record)
@@ -32,7 +33,7 @@ export const FocusView = observer(function FocusView({ vm, settings }: { vm: Ann
     );
   return (
     <div className="focus-view">
-      <nav className="record-nav" aria-label={t("annotation.nav.label")}>
+      <nav ref={navRef} className="record-nav" aria-label={t("annotation.nav.label")}>
         <button type="button" className="button" disabled={!vm.hasPrevious} onClick={() => vm.previous()}>
           {t("annotation.nav.previous")}
         </button>

@@ -63,10 +63,10 @@ export const ReservationTimeoutCard = observer(function ReservationTimeoutCard({
                     ? t("datasetSettings.reservations.saveFailed")
                     : ""}
             </span>
-            <button type="button" className="button" disabled={!vm.modified || vm.saving} onClick={() => vm.cancel()}>
+            <button type="button" className="button button--small" disabled={!vm.modified || vm.saving} onClick={() => vm.cancel()}>
               {t("datasetSettings.reservations.cancel")}
             </button>
-            <button type="submit" className="button button--primary" disabled={!vm.canSave}>
+            <button type="submit" className="button button--small button--primary" disabled={!vm.canSave}>
               {t("datasetSettings.reservations.save")}
             </button>
           </div>

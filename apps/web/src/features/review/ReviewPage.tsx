@@ -18,7 +18,7 @@ import { AnnotationLayout } from "../../layouts";
 import { parseQuery } from "../../shared/query-params";
 import { useSession } from "../session/session-context";
 import { RecordFields } from "../annotation/fields/RecordFields";
-import { QuestionsForm, focusQuestion } from "../annotation/questions/QuestionsForm";
+import { QuestionsForm, focusNewRecord } from "../annotation/questions/QuestionsForm";
 import { ALL_RECORDS, ReviewViewModel, type ReviewShow } from "./review-view-model";
 import { ReviewProgressBar } from "./ReviewProgressBar";
 import { formatAnswer } from "./format-answer";
@@ -63,6 +63,7 @@ export const ReviewPage = observer(function ReviewPage() {
   }, [id]);
   const settingsRef = useRef<DatasetSettings | null>(null);
   const formRef = useRef<HTMLDivElement>(null);
+  const navRef = useRef<HTMLElement>(null);
 
   useEffect(() => {
     if (!allowed) return;
@@ -105,7 +106,7 @@ export const ReviewPage = observer(function ReviewPage() {
   useEffect(() => {
     const active = document.activeElement;
     if (active && active !== document.body && !formRef.current?.contains(active) && !active.closest?.(".record-nav")) return;
-    focusQuestion(formRef.current, 0);
+    focusNewRecord(formRef.current, navRef.current);
   }, [recordId]);
 
   const dataset = settingsRef.current?.dataset;
@@ -160,7 +161,7 @@ export const ReviewPage = observer(function ReviewPage() {
             </p>
           )}
           {item && (
-            <nav className="record-nav" aria-label={t("review.review.nav.label")}>
+            <nav ref={navRef} className="record-nav" aria-label={t("review.review.nav.label")}>
               {vm.pinned ? (
                 <button type="button" className="button" onClick={() => vm.unpin()}>
                   {t("review.review.backToList")}

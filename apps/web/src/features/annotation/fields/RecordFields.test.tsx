@@ -91,4 +91,19 @@ describe("RecordFields renderers", () => {
     expect(view.container.querySelector("script")).toBeNull();
     expect(screen.queryByRole("region", { name: "MISSING" })).toBeNull();
   });
+
+  it("text: the copy button is an icon (no character a font may lack), copies the field's text and says 'Copied'", async () => {
+    const written: string[] = [];
+    Object.defineProperty(navigator, "clipboard", {
+      configurable: true,
+      value: { writeText: (text: string) => (written.push(text), Promise.resolve()) },
+    });
+    await renderFields([field("text", { type: "text" })], { text: "Plain review text" });
+    const copy = within(screen.getByRole("region", { name: "TEXT" })).getByRole("button", { name: "Copy to clipboard" });
+    expect(copy.querySelector("svg")).not.toBeNull();
+    expect(copy.textContent).toBe("");
+    fireEvent.click(copy);
+    expect(await screen.findByRole("status")).toHaveProperty("textContent", "Copied");
+    expect(written).toEqual(["Plain review text"]);
+  });
 });

@@ -8,6 +8,7 @@ import { buildCustomFieldDocument } from "./custom-template";
 import { SpanText } from "./SpanText";
 import { useSearchHighlight } from "./search-highlight";
 import { textDirection } from "../../../shared/text-direction";
+import { CopyButton } from "../../../components/CopyButton";
 
 function Markdown({ text }: { text: string }) {
   const html = useMemo(() => renderMarkdown(text), [text]);
@@ -138,9 +139,6 @@ export const RecordFields = observer(function RecordFields({
   spanDisabled?: boolean;
 }) {
   const { t } = useTranslation();
-  const copy = (text: string) => {
-    void navigator.clipboard?.writeText(text);
-  };
   return (
     <div className="record-fields">
       {record.fields.map((f) => {
@@ -151,14 +149,7 @@ export const RecordFields = observer(function RecordFields({
             <header className="record-field__header">
               <h3>{f.title}</h3>
               {f.field.isText && (
-                <button
-                  type="button"
-                  className="record-field__copy"
-                  aria-label={t("annotation.fields.copy")}
-                  onClick={() => copy(String(f.content))}
-                >
-                  ⧉
-                </button>
+                <CopyButton text={String(f.content)} label={t("annotation.fields.copy")} iconOnly className="record-field__copy" />
               )}
             </header>
             {span && f.field.isText ? (

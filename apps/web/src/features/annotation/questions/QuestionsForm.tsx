@@ -9,10 +9,20 @@ import { TextQuestion } from "./TextQuestion";
 import { SpanQuestion } from "./SpanQuestion";
 
 /** Focuses a question container by index within a form element. */
-export function focusQuestion(form: HTMLElement | null, index: number): void {
+export function focusQuestion(form: HTMLElement | null, index: number, options?: FocusOptions): void {
   const questions = form?.querySelectorAll<HTMLElement>("[data-question]");
   if (!questions || questions.length === 0) return;
-  questions[Math.max(0, Math.min(index, questions.length - 1))]?.focus();
+  questions[Math.max(0, Math.min(index, questions.length - 1))]?.focus(options);
+}
+
+/**
+ * A new record takes the keyboard: its first question gets the focus without scrolling the page to the form (on a
+ * phone the form is under the record, which is what to read first). When the page is scrolled past `top` (the record's
+ * navigation, e.g. after Submit at the foot of a long form), `top` comes back into view.
+ */
+export function focusNewRecord(form: HTMLElement | null, top: HTMLElement | null): void {
+  focusQuestion(form, 0, { preventScroll: true });
+  if (top && top.getBoundingClientRect().top < 0) top.scrollIntoView?.({ block: "start" });
 }
 
 /**

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../testing/test-server.js";
 import { fuzzRoutes } from "./fuzz.js";
 
-// A quick seeded pass over every route; tools/security runs thousands (FUZZ_RUNS).
+// A quick seeded pass over every route, on the store of the run (SQLite in stage 20, PostgreSQL in stage 60:
+// NUL bytes and lone surrogates answered 500 only there); tools/security runs thousands (FUZZ_RUNS).
 let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer({ TESSERA_HUB_DATASETS_SERVER_URL: "http://127.0.0.1:9", TESSERA_HUB_TIMEOUT_MS: "500" });
