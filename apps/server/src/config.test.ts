@@ -20,3 +20,12 @@ describe("first owner", () => {
     expect([config.ownerUsername, config.ownerPassword]).toEqual(["root", "pw-12345678"]);
   });
 });
+
+describe("embedded store's page cache", () => {
+  it("is db/database.ts's default unless TESSERA_SQLITE_CACHE_MIB sets it to 1-4096 MiB", () => {
+    expect(loadConfig({}, []).sqliteCacheMib).toBeUndefined();
+    expect(loadConfig({ TESSERA_SQLITE_CACHE_MIB: "32" }, []).sqliteCacheMib).toBe(32);
+    for (const wrong of ["0", "-4", "lots", "2.5", "100000"])
+      expect(loadConfig({ TESSERA_SQLITE_CACHE_MIB: wrong }, []).sqliteCacheMib).toBeUndefined();
+  });
+});

@@ -17,6 +17,8 @@ export interface ServerConfig {
   textMatchThreads: number | undefined;
   /** Text searches count their total exactly up to this many records, then answer it as a lower bound (`TESSERA_TEXT_TOTAL_BOUND`, default 10,000; 0: always exact). */
   textTotalBound: number | null;
+  /** Embedded store: SQLite page cache of the request thread's connection, MiB per database file (`TESSERA_SQLITE_CACHE_MIB`, 1-4096; unset or invalid: db/database.ts's default). */
+  sqliteCacheMib: number | undefined;
   /** Directory of the built web app; served on the same origin when it exists. */
   webDist: string | null;
   ownerUsername: string;
@@ -57,6 +59,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
       ? Math.max(0, Math.min(16, Math.floor(Number(env.TESSERA_TEXT_MATCH_THREADS)) || 0))
       : undefined,
     textTotalBound: textTotalBound(env.TESSERA_TEXT_TOTAL_BOUND),
+    sqliteCacheMib: mib(env.TESSERA_SQLITE_CACHE_MIB),
     webDist: option("web-dist") ?? env.TESSERA_WEB_DIST ?? null,
     // In a hosted space (SPACE_ID set) the first owner is the space author, or the USERNAME /
     // PASSWORD secrets when the space sets them (hub.md); elsewhere USERNAME is the shell's, not ours.
@@ -80,4 +83,10 @@ function textTotalBound(value: string | undefined): number | null {
   if (value === undefined || value === "") return 10_000;
   const n = Math.floor(Number(value));
   return Number.isFinite(n) && n > 0 ? n : null;
+}
+
+/** A whole number of MiB from 1 to 4096, or undefined (unset, or not such a number). */
+function mib(value: string | undefined): number | undefined {
+  const n = Number(value);
+  return value && Number.isInteger(n) && n >= 1 && n <= 4096 ? n : undefined;
 }

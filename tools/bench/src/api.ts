@@ -70,6 +70,24 @@ export class Api {
     if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 500)}`);
     return (text ? JSON.parse(text) : null) as T;
   }
+
+  /** The server's own memory figures (GET /api/v1/status): V8 heap of the request thread, the search structures' bytes; null when unavailable. */
+  async serverMemory(): Promise<ServerMemory | null> {
+    try {
+      return (await this.json<{ memory?: ServerMemory }>("GET", "/status")).memory ?? null;
+    } catch {
+      return null;
+    }
+  }
+}
+
+export interface ServerMemory {
+  rss: number;
+  heapTotal: number;
+  heapUsed: number;
+  external: number;
+  arrayBuffers: number;
+  search?: Record<string, number>;
 }
 
 /** Creates a workspace and a published dataset with the benchmark's settings (the SDK's call sequence, 5.4). */

@@ -54,12 +54,13 @@ const { values: args } = parseArgs({
     "live-bodies": { type: "boolean", default: false },
     "bodies-dir": { type: "string" },
     only: { type: "string" },
+    "settle-seconds": { type: "string", default: "10" },
     help: { type: "boolean", default: false },
   },
 });
 if (args.help) {
   console.log(
-    "usage: bench [--records N] [--batch 256] [--postgres URL] [--json FILE] [--markdown FILE] [--concurrency 1,20] [--requests N] [--max-seconds S] [--sdk-records N] [--browser-records N] [--browser-warmup N] [--browser-loads N] [--recall-samples N] [--profile DIR] [--smoke] [--strict] [--keep-data] [--data-dir DIR] [--settle] [--live-bodies] [--bodies-dir DIR] [--only SCENARIO-SUBSTRING]",
+    "usage: bench [--records N] [--batch 256] [--postgres URL] [--json FILE] [--markdown FILE] [--concurrency 1,20] [--requests N] [--max-seconds S] [--sdk-records N] [--browser-records N] [--browser-warmup N] [--browser-loads N] [--recall-samples N] [--profile DIR] [--smoke] [--strict] [--keep-data] [--data-dir DIR] [--live-bodies] [--bodies-dir DIR] [--settle] [--only SCENARIO-SUBSTRING] [--settle-seconds S]",
   );
   process.exit(0);
 }
@@ -84,8 +85,10 @@ const opts = {
   recallSamples: smoke ? 3 : int(args["recall-samples"], "recall-samples"),
   browserWarmup: smoke ? 1 : int(args["browser-warmup"], "browser-warmup"),
   browserLoads: smoke ? 1 : int(args["browser-loads"], "browser-loads"),
+  settleSeconds: smoke ? 0 : int(args["settle-seconds"], "settle-seconds"),
 };
 const strict = args.strict || smoke;
+const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 const log = (msg: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
 
 const profileDir = args.profile ? (args.profile === "tmp" ? mkdtempSync(join(tmpdir(), "tessera-bench-prof-")) : args.profile) : undefined;
@@ -117,8 +120,9 @@ try {
   const ds = kept ?? (await createDataset(owner, "bench"));
 
   if (!kept) log(`importing ${opts.records} records in batches of ${opts.batch}`);
-  else log(`kept data directory: dataset ${ds.datasetId}, no import (the calls that take record ids are skipped)`);
+  else log(`kept data directory: dataset ${ds.datasetId}, no import (the submits are skipped)`);
   let lastLog = 0;
+  server.resetPhasePeak();
   const importCpu0 = readCpuMs(server.pid);
   const importThreadCpu0 = readCpuMs(server.pid, server.pid);
   const importThreads0 = readThreadsCpuMs(server.pid);
@@ -146,8 +150,12 @@ try {
   log(
     `  server threads during the import (µs per record): ${importThreads.map((t) => `${t.tid === server.pid ? "request" : t.name}#${t.tid} ${Math.round((t.ms * 1000) / imported.records)}`).join(", ")}`,
   );
+  // The text indexer's last chunk and the warm-up run once the writes stop: part of the import's peak.
+  if (!kept && opts.settleSeconds > 0) await new Promise((resolve) => setTimeout(resolve, opts.settleSeconds * 1000));
+  const importPeakRss = server.phasePeakRss();
   const dataDirAfterImport = directorySize(server.dataDir);
   const rssAfterImport = readRss(server.pid).rss;
+  log(`server RSS: idle ${mib(idleRss)}, import peak ${mib(importPeakRss)}, after the import ${mib(rssAfterImport)}`);
 
   if (args.settle) {
     // The server's background work after the import or start (warm-up, frequent words ranked ahead) ends
@@ -191,9 +199,15 @@ try {
   const ids = imported.recordIds;
   const pool = new RecordPool(ids.slice(0, Math.max(0, ids.length - reserve)));
   const perLevel = Math.floor(pool.remaining / Math.max(1, opts.concurrency.length));
-  const all = scenarios(ds, gen, pool, ids);
+  // On a kept data directory the similarity queries start from records read back (the first 500: the vectors are clustered throughout).
+  const sampleIds = kept
+    ? (await owner.json<{ items: { id: string }[] }>("GET", `/datasets/${ds.datasetId}/records?limit=500`)).items.map((r) => r.id)
+    : ids;
+  const all = scenarios(ds, gen, pool, sampleIds);
   const latency: LatencyRow[] = all.map((s) => ({ name: s.name, levels: {} }));
+  const latencyPeakRss: Record<number, number> = {};
   for (const c of opts.concurrency) {
+    server.resetPhasePeak();
     for (const [k, scenario] of all.entries()) {
       let requests = opts.requests;
       if (args.only !== undefined && !scenario.name.includes(args.only)) {
@@ -237,8 +251,11 @@ try {
       if (result.errors > 0) problems.push(`${scenario.name} @${c}: ${result.errors} errors, first: ${result.firstError}`);
       latency[k]!.levels[c] = result;
     }
+    latencyPeakRss[c] = server.phasePeakRss();
+    log(`server RSS peak at ${c} clients: ${mib(latencyPeakRss[c])}`);
   }
   const rssAfterLatency = readRss(server.pid).rss;
+  const serverMemory = await owner.serverMemory();
 
   let sdk: SdkResult = { skipped: "--sdk-records 0" };
   if (opts.sdkRecords > 0) {
@@ -294,6 +311,9 @@ try {
       afterImportRssBytes: rssAfterImport,
       afterLatencyRssBytes: rssAfterLatency,
       peakRssBytes: server.peakRss(),
+      importPeakRssBytes: importPeakRss,
+      latencyPeakRssBytes: latencyPeakRss,
+      server: serverMemory,
     },
     disk: { dataDirAfterImportBytes: dataDirAfterImport, dataDirFinalBytes: directorySize(server.dataDir) },
     bundle,

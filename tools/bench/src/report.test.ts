@@ -48,6 +48,30 @@ describe("markdown report", () => {
   });
 });
 
+describe("markdown report, memory", () => {
+  it("gives the peak of each phase and the server's own figures", () => {
+    const mib = 2 ** 20;
+    const md = renderMarkdown({
+      ...report,
+      memory: {
+        ...report.memory,
+        importPeakRssBytes: 300 * mib,
+        latencyPeakRssBytes: { 1: 310 * mib, 50: 330 * mib },
+        server: {
+          rss: 320 * mib,
+          heapTotal: 60 * mib,
+          heapUsed: 42 * mib,
+          external: 44 * mib,
+          arrayBuffers: mib,
+          search: { similarity_codes: 8 * mib },
+        },
+      },
+    });
+    expect(md).toContain("| server RSS peak (all threads): import / 1 client / 50 clients | 300.0 MB / 310.0 MB / 330.0 MB |");
+    expect(md).toContain("42.0 MB / 60.0 MB, 44.0 MB; similarity codes 8.0 MB");
+  });
+});
+
 describe("markdown report, browser part", () => {
   it("gives the heap growth after the warm-up, from the 20th record, and split into compiled code and the rest", () => {
     const mib = 2 ** 20;

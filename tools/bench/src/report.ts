@@ -1,3 +1,4 @@
+import type { ServerMemory } from "./api.ts";
 import type { RecallResult } from "./recall.ts";
 import type { Summary } from "./stats.ts";
 import type { SdkResult } from "./sdk.ts";
@@ -34,7 +35,17 @@ export interface BenchReport {
   /** Similarity recall@k against the exact answer (absent in reports of earlier versions). */
   recall?: RecallResult | { skipped: string };
   latency: LatencyRow[];
-  memory: { idleRssBytes: number; afterImportRssBytes: number; afterLatencyRssBytes: number; peakRssBytes: number };
+  memory: {
+    idleRssBytes: number;
+    afterImportRssBytes: number;
+    afterLatencyRssBytes: number;
+    /** Whole process (all threads), from /proc: the peak of the whole run, of the import (with the settling after it), of each concurrency level. */
+    peakRssBytes: number;
+    importPeakRssBytes?: number;
+    latencyPeakRssBytes?: Record<number, number>;
+    /** The server's own figures after the latency runs (GET /api/v1/status). */
+    server?: ServerMemory | null;
+  };
   disk: { dataDirAfterImportBytes: number; dataDirFinalBytes: number };
   bundle: BundleSizes | { skipped: string };
   browser: BrowserOutcome;
@@ -83,6 +94,25 @@ export function renderMarkdown(r: BenchReport): string {
   out.push(
     `| server RSS: idle / after import / after latency runs / peak | ${mb(r.memory.idleRssBytes)} / ${mb(r.memory.afterImportRssBytes)} / ${mb(r.memory.afterLatencyRssBytes)} / **${mb(r.memory.peakRssBytes)}** | |`,
   );
+  if (r.memory.importPeakRssBytes !== undefined)
+    out.push(
+      `| server RSS peak (all threads): import / ${Object.keys(r.memory.latencyPeakRssBytes ?? {})
+        .map((c) => `${c} client${c === "1" ? "" : "s"}`)
+        .join(
+          " / ",
+        )} | ${[r.memory.importPeakRssBytes, ...Object.values(r.memory.latencyPeakRssBytes ?? {})].map(mb).join(" / ")} | ≤ 375 MiB at 100K, < 1 GiB at 1M |`,
+    );
+  const sm = r.memory.server;
+  if (sm)
+    out.push(
+      `| server memory after the latency runs: V8 heap of the request thread (used / total), external${sm.search ? ", search structures" : ""} | ${mb(sm.heapUsed)} / ${mb(sm.heapTotal)}, ${mb(sm.external)}${
+        sm.search
+          ? `; ${Object.entries(sm.search)
+              .map(([k, v]) => `${k.replaceAll("_", " ")} ${mb(v)}`)
+              .join(", ")}`
+          : ""
+      } | |`,
+    );
   if (r.store === "postgres")
     out.push(
       "| data directory | PostgreSQL: the database size and the PostgreSQL processes' memory and CPU are not counted (server RSS and CPU are the Node process only) | |",

@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { REPO_ROOT, startBuiltServer } from "@tessera/test-harness";
@@ -87,8 +87,12 @@ export interface BenchServer {
   dataDir: string;
   ownerPassword: string;
   ownerApiKey: string;
-  /** Peak RSS seen by the sampler and the kernel's high-water mark, in bytes. */
+  /** Peak RSS of the whole process (all threads) since the start, in bytes: the sampler's and the kernel's high-water marks. */
   peakRss(): number;
+  /** Starts a new phase: the kernel's high-water mark is reset (`/proc/<pid>/clear_refs`) and `phasePeakRss` starts again from now. */
+  resetPhasePeak(): void;
+  /** Peak RSS since the last `resetPhasePeak` (or the start), in bytes. */
+  phasePeakRss(): number;
   stop(): Promise<void>;
 }
 
@@ -125,9 +129,14 @@ export async function startServer(options: ServerOptions = {}): Promise<BenchSer
   }
   const pid = child.pid;
   let peak = 0;
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, readRss(pid).rss);
-  }, 250);
+  let phasePeak = 0;
+  const sample = () => {
+    const now = readRss(pid);
+    phasePeak = Math.max(phasePeak, now.rss, now.hwm);
+    peak = Math.max(peak, phasePeak);
+    return phasePeak;
+  };
+  const sampler = setInterval(sample, 250);
   sampler.unref();
   return {
     url: child.url,
@@ -136,10 +145,20 @@ export async function startServer(options: ServerOptions = {}): Promise<BenchSer
     ownerPassword,
     ownerApiKey,
     peakRss: () => {
-      const now = readRss(pid);
-      peak = Math.max(peak, now.rss);
-      return Math.max(peak, now.hwm);
+      sample();
+      return peak;
     },
+    resetPhasePeak: () => {
+      sample();
+      try {
+        // 5: reset the peak resident set size ("VmHWM") to the current one (proc(5), clear_refs).
+        writeFileSync(`/proc/${pid}/clear_refs`, "5");
+      } catch {
+        /* not Linux, or not allowed: the sampler's figure alone */
+      }
+      phasePeak = readRss(pid).rss;
+    },
+    phasePeakRss: () => sample(),
     stop: async () => {
       clearInterval(sampler);
       const killer = setTimeout(() => {

@@ -21,7 +21,7 @@ export async function openStore(config: StoreConfig): Promise<Store> {
     const { openPostgresStore } = await import("./postgres.js");
     return openPostgresStore(config.databaseUrl, { poolSize: config.databasePoolSize });
   }
-  return openEmbeddedStore(config.dataDir, { textMatchThreads: config.textMatchThreads });
+  return openEmbeddedStore(config.dataDir, { textMatchThreads: config.textMatchThreads, cacheMib: config.sqliteCacheMib });
 }
 
 const rawConnections = new WeakMap<object, SQLite.Database>();
@@ -44,8 +44,18 @@ export const rawSqliteOf = (db: Kysely<any>): SQLite.Database | null => rawConne
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any Kysely instance, whatever its table types
 export const cachedSqliteOf = (db: Kysely<any>): SqliteDatabase | null => cachedConnections.get(db) ?? null;
 
+/**
+ * SQLite page cache of the request thread's connection, MiB per database file (the store and the
+ * text index): what it saves is a read from the operating system's cache (a page ~1-2 µs), what it
+ * costs is resident memory (docs/performance.md, "Memory"). `TESSERA_SQLITE_CACHE_MIB` overrides it.
+ */
+export const CACHE_MIB = 8;
+
 /** Opens (creating when needed) the embedded store in dataDir and applies pending migrations. */
-export async function openEmbeddedStore(dataDir: string, options: { textMatchThreads?: number | undefined } = {}): Promise<Store> {
+export async function openEmbeddedStore(
+  dataDir: string,
+  options: { textMatchThreads?: number | undefined; cacheMib?: number | undefined } = {},
+): Promise<Store> {
   mkdirSync(dataDir, { recursive: true });
   const file = join(dataDir, "tessera.db");
   const sqlite = new SQLite(file);
@@ -63,6 +73,10 @@ export async function openEmbeddedStore(dataDir: string, options: { textMatchThr
   // The full-text index: a file of its own, written by a thread of its own (search/text-index.ts).
   const ftsFile = join(dataDir, "tessera-fts.db");
   attachTextIndex(sqlite, ftsFile);
+  // Page caches: better-sqlite3's default is 16 MB per database file and connection (32 MB here).
+  const cacheKib = (options.cacheMib ?? CACHE_MIB) * 1024;
+  sqlite.pragma(`main.cache_size = -${cacheKib}`);
+  sqlite.pragma(`fts.cache_size = -${cacheKib}`);
   const textIndex = new TextIndex(sqlite, { mainFile: file, ftsFile }, (error) => {
     console.error("text index: background indexing failed", error);
   });

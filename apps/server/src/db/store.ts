@@ -26,4 +26,6 @@ export interface StoreConfig {
   databasePoolSize?: number;
   /** Embedded store: text match threads (search/sqlite-text-pool.ts); default 2, 0 for none. */
   textMatchThreads?: number;
+  /** Embedded store: page cache of the request thread's connection, MiB per database file (db/database.ts). */
+  sqliteCacheMib?: number;
 }

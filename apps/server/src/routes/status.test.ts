@@ -28,9 +28,18 @@ describe("GET /api/v1/status", () => {
     const body = (await (await fetch(`${server.url}/api/v1/status`, { headers: server.ownerHeaders })).json()) as {
       version: string;
       search_engine: unknown;
-      memory: { rss: number };
+      memory: { rss: number; search?: Record<string, number> };
     };
     expect(body.memory.rss).toBeGreaterThan(0);
+    if (server.ctx.store.dialect === "sqlite")
+      expect(body.memory.search).toEqual({
+        similarity_codes: expect.any(Number),
+        metadata_columns: expect.any(Number),
+        metadata_matches: expect.any(Number),
+        record_statuses: expect.any(Number),
+        text_matches: expect.any(Number),
+      });
+    else expect(body.memory.search).toBeUndefined();
     expect(body.version).toBe("2.8.0");
     expect(body.search_engine).toEqual(searchEngine(server.ctx.store));
     expect(body.search_engine).toEqual(

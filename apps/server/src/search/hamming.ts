@@ -232,6 +232,11 @@ export class HammingStore {
     this.codes = new Uint32Array(this.memory.buffer, 0, capacity * words);
   }
 
+  /** Bytes of its WebAssembly memory (the codes, the probe and the distances). */
+  get memoryBytes(): number {
+    return this.memory.buffer.byteLength;
+  }
+
   /** A store, or null where it cannot be used (an odd number of words, or no WebAssembly): use `hammingTable`. */
   static create(words: number, capacity: number): HammingStore | null {
     const mod = module();

@@ -162,6 +162,14 @@ for (const dimensions of [16, 12, 64]) {
     };
     const hitIds = async (knn: SqliteKnn, q: SearchQuery) => (await knn.knnSearch(q))!.hits.map((h) => h.recordId);
 
+    it("says what its codes hold in memory: nothing before a search, then at least a code and a rowid per vector", async () => {
+      const knn = approximate();
+      expect(knn.memoryBytes).toBe(0);
+      await knn.knnSearch(query(near(0)));
+      const vectors = records.filter((r) => r.vector.length > 0).length;
+      expect(knn.memoryBytes).toBeGreaterThanOrEqual(vectors * (Math.ceil(records[0]!.vector.length / 32) * 4 + 8));
+    });
+
     it("finds the nearest records from fewer candidates than the setting holds, with exact scores", async () => {
       for (const c of [0, 3, 5]) {
         const v = near(c);

@@ -90,6 +90,11 @@ class Codes {
     this.codes = store?.codes ?? new Uint32Array(capacity * this.words);
   }
 
+  /** Bytes held: the codes (in the popcount store's memory, with its distance buffer), rowids and removal marks. */
+  get memoryBytes(): number {
+    return (this.store ? this.store.memoryBytes : this.codes.byteLength) + this.vrows.byteLength + this.dead.byteLength;
+  }
+
   /** Frees the arrays when nothing is left (the read position is kept). */
   release(): void {
     this.size = 0;
@@ -331,6 +336,13 @@ export class SqliteKnn extends SqliteQueries {
     this.exactBelow = options.exactBelow ?? 20_000;
     this.oversample = options.oversample ?? 10;
     this.followLoadMax = options.followLoadMax ?? 50_000;
+  }
+
+  /** Memory held by the codes of every loaded vector setting (bytes), for measurements. */
+  get memoryBytes(): number {
+    let total = 0;
+    for (const c of this.settings.values()) total += c.memoryBytes;
+    return total;
   }
 
   /** The up-to-date codes of a vector setting; null when the setting is unknown. */

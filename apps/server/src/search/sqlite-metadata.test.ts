@@ -406,6 +406,45 @@ describe("SQLite metadata columns", () => {
     await compare(60);
   });
 
+  it("walks the records once per combination of metadata filters, then only the records added since", async () => {
+    const metadata = new SqliteMetadata(store.db);
+    const q = (value: string, userId: string | null): SearchQuery => ({
+      datasetId: data.ids.ds,
+      userId,
+      text: null,
+      vector: null,
+      sort: [],
+      offset: 0,
+      limit: 10,
+      filters: [
+        { type: "terms", scope: md("source"), values: [value] },
+        { type: "range", scope: md("n"), ge: 2, le: 8 },
+        { type: "terms", scope: { entity: "response_status" }, values: ["pending"] },
+        { type: "terms", scope: { entity: "record", property: "status" }, values: ["pending"] },
+      ],
+    });
+    expect(await metadata.search(q("blog", data.ids.u1))).toEqual(await sql.search(q("blog", data.ids.u1)));
+    const once = metadata.walked;
+    expect(once).toBeGreaterThan(0);
+    expect(metadata.matchListBytes).toBeGreaterThan(0);
+    // Another annotator, the same filters: the list is reused, the caller's answers applied to it.
+    expect(await metadata.search(q("blog", data.ids.u2))).toEqual(await sql.search(q("blog", data.ids.u2)));
+    expect(metadata.walked).toBe(once);
+    // Other filters: a walk of their own.
+    expect(await metadata.search(q("news", data.ids.u2))).toEqual(await sql.search(q("news", data.ids.u2)));
+    expect(metadata.walked).toBe(2 * once);
+    // New records: only the seqs above the list's end are walked (they may include another dataset's).
+    const top = (await store.db
+      .selectFrom("records")
+      .select((eb) => eb.fn.max("seq").as("m"))
+      .executeTakeFirst())!.m as number;
+    await insertRecords(5);
+    expect(await metadata.search(q("blog", data.ids.u1))).toEqual(await sql.search(q("blog", data.ids.u1)));
+    expect(metadata.walked - 2 * once).toBeGreaterThan(0);
+    expect(metadata.walked - 2 * once).toBeLessThanOrEqual(Math.max(5, top + 5 - once));
+    expect(metadata.walked - 2 * once).toBeLessThan(once);
+  });
+
   it("keeps the metadata of a dataset within its memory budget", async () => {
     const small = new SqliteMetadata(store.db, 1);
     const q = (name: string, values: unknown[]): SearchQuery => ({

@@ -82,6 +82,24 @@ export class SqliteSearch extends SqliteQueries implements SearchPort {
     });
   }
 
+  /** Bytes held by the search's in-memory structures (GET /api/v1/status, tools/bench). */
+  memoryBytes(): {
+    similarity_codes: number;
+    metadata_columns: number;
+    metadata_matches: number;
+    record_statuses: number;
+    text_matches: number;
+  } {
+    const raw = rawSqliteOf(this.db);
+    return {
+      similarity_codes: this.knn.memoryBytes,
+      metadata_columns: this.metadata.memoryBytes,
+      metadata_matches: this.metadata.matchListBytes,
+      record_statuses: raw ? recordStatusesOf(raw).memoryBytes : 0,
+      text_matches: this.text.cachedBytes,
+    };
+  }
+
   /** The dataset's loaded metadata columns (tests, diagnostics). */
   metadataColumns(datasetId: string): Record<string, boolean> {
     return this.metadata.loadedColumns(datasetId);

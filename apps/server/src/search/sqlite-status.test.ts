@@ -273,8 +273,10 @@ describe("SQLite in-memory record statuses", () => {
     const raw = rawSqliteOf(store.db)!;
     const shared = recordStatusesOf(raw);
     const behind = new RecordStatuses(raw);
+    expect(behind.memoryBytes).toBe(0);
     behind.of(data.ids.ds);
     expect(behind.loads).toBe(1);
+    expect(behind.memoryBytes).toBeGreaterThanOrEqual((await recordIds(data.ids.ds)).length); // a byte per record
     shared.pruneAbove = 5;
     const records = await recordIds(data.ids.ds);
     for (const r of records.slice(0, 20))

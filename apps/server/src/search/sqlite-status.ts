@@ -34,6 +34,13 @@ export class RecordStatuses {
 
   constructor(private readonly raw: SQLite.Database) {}
 
+  /** Memory held by the kept statuses (bytes), for measurements. */
+  get memoryBytes(): number {
+    let total = 0;
+    for (const d of this.datasets.values()) total += d.codes.byteLength;
+    return total;
+  }
+
   /** Whether the dataset's statuses are kept (then `of` only catches up). */
   has(datasetId: string): boolean {
     return this.applied >= 0 && this.datasets.has(datasetId);

@@ -1,8 +1,19 @@
 import type { Store } from "../../db/store.js";
 import { databaseStatus, isDatabaseUnavailable } from "../../db/availability.js";
+import { sqliteSearchFor } from "../../search/sqlite-search.js";
 import { SERVER_VERSION } from "../server-version.js";
 
 export type StatusStore = Pick<Store, "dialect" | "vectorSearch"> & Partial<Pick<Store, "db">>;
+
+/**
+ * The process's memory (all threads: `rss`; the request thread's V8 heap: `heapTotal`, `heapUsed`)
+ * and, on the embedded store, the bytes of the search's in-memory structures (tools/bench reports them).
+ */
+function memory(store: StatusStore) {
+  const usage = process.memoryUsage();
+  if (store.dialect !== "sqlite" || !store.db) return usage;
+  return { ...usage, search: sqliteSearchFor(store.db).memoryBytes() };
+}
 
 /** What answers text and vector search on this store (the search port's adapter). */
 export function searchEngine(store: Pick<Store, "dialect" | "vectorSearch">): { name: string; vector_search: boolean } {
@@ -11,7 +22,7 @@ export function searchEngine(store: Pick<Store, "dialect" | "vectorSearch">): { 
 
 /**
  * GET /api/v1/status (`signedIn` checks the caller's credentials): the version for everyone; for signed-in users also the search engine, memory
- * figures and, when the store is given, whether the database answers now (reachable, latency).
+ * figures (with the search structures' bytes on the embedded store) and, when the store is given, whether the database answers now (reachable, latency).
  * During a database outage nobody's credentials can be checked: a caller who sends some is told
  * only whether the database answers (`database: {reachable}`, which every other route's 503 tells
  * anyone anyway), without the error text (it may name the database's host) or other figures.
@@ -29,7 +40,7 @@ export async function getServerStatus(store: StatusStore, signedIn: () => Promis
     if (!store.db) return { version: SERVER_VERSION };
     return { version: SERVER_VERSION, database: { reachable: (await databaseStatus(store.db)).reachable } };
   }
-  const status = { version: SERVER_VERSION, search_engine: searchEngine(store), memory: process.memoryUsage() };
+  const status = { version: SERVER_VERSION, search_engine: searchEngine(store), memory: memory(store) };
   if (!store.db) return status;
   return { ...status, database: { dialect: store.dialect, ...(await databaseStatus(store.db)) } };
 }
