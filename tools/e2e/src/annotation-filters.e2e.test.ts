@@ -182,12 +182,20 @@ interface SearchHit {
 }
 
 /** What the server returns to the owner (`/me` search, as the annotation screen asks) for a status and extra filters and sort. */
-async function serverAnswer(status: "pending" | "submitted", extra: { filters?: unknown[]; sort?: unknown[] } = {}, limit = 50) {
+async function serverAnswer(
+  status: "pending" | "submitted",
+  extra: { filters?: unknown[]; sort?: unknown[]; text?: string } = {},
+  limit = 50,
+) {
   const statusFilters = [
     { type: "terms", scope: { entity: "response", property: "status" }, values: [status] },
     ...(status === "pending" ? [{ type: "terms", scope: { entity: "record", property: "status" }, values: ["pending"] }] : []),
   ];
-  const body = { filters: { and: [...statusFilters, ...(extra.filters ?? [])] }, ...(extra.sort ? { sort: extra.sort } : {}) };
+  const body = {
+    ...(extra.text ? { query: { text: { q: extra.text, field: null } } } : {}),
+    filters: { and: [...statusFilters, ...(extra.filters ?? [])] },
+    ...(extra.sort ? { sort: extra.sort } : {}),
+  };
   const result = await api<{ items: SearchHit[]; total: number }>(
     "POST",
     `/me/datasets/${datasetId}/records/search?include=suggestions&limit=${limit}`,
@@ -261,6 +269,72 @@ describe("annotation filters in real Chromium", () => {
     expect(await shared.getByRole("button", { name: /^Filters/ }).textContent()).toMatch(/Filters\s*1/);
     await other.close();
   }, 90_000);
+
+  it("a shared link with a text search lands on its position and pages on (focus: Next and →; bulk), also with metadata filters and a sort, and when searching over a linked filter", async () => {
+    const context = await browser.newContext({ locale: "en-US", viewport: { width: 1400, height: 1000 } });
+    const page = await signedInPage(context, app);
+    const open = async (query: string) => {
+      await page.goto(`${app.url}/dataset/${datasetId}/annotation-mode${query}`);
+      await page.locator(".record-nav").first().waitFor();
+    };
+    const text = (r: { fields: { text: string } }) => r.fields.text;
+
+    // focus: a link written by hand (search first, no status) on record 3 of the 8 pending news stories
+    const news = (await serverAnswer("pending", { text: "news" })).records.map(text);
+    expect(news).toHaveLength(8);
+    await open("?_search=news&_page=3");
+    await expect.poll(() => position(page)).toBe("Record 3 of 8");
+    await page.getByText(news[2]!, { exact: true }).waitFor();
+    expect(await page.getByRole("searchbox", { name: "Search records" }).inputValue()).toBe("news");
+    await page.getByRole("button", { name: "Next (→)" }).click();
+    await expect.poll(() => position(page)).toBe("Record 4 of 8");
+    await page.getByText(news[3]!, { exact: true }).waitFor();
+    await page.keyboard.press("ArrowRight");
+    await expect.poll(() => position(page)).toBe("Record 5 of 8");
+    await page.getByText(news[4]!, { exact: true }).waitFor();
+    await page.waitForURL((u) => u.searchParams.get("_page") === "5" && u.searchParams.get("_search") === "news");
+
+    // search + metadata range filter + sort by length (ascending), the search first and '+' for a space
+    const length = { type: "range", scope: { entity: "metadata", metadata_property: "length" }, ge: 5 };
+    const byLength = { scope: { entity: "metadata", metadata_property: "length" }, order: "asc" };
+    const filtered = (await serverAnswer("pending", { text: "news item", filters: [length], sort: [byLength] })).records.map(text);
+    expect(filtered).toHaveLength(7);
+    const metadata = encodeURIComponent(JSON.stringify([{ kind: "range", name: "length", ge: 5 }]));
+    const sort = encodeURIComponent(JSON.stringify([{ key: { entity: "metadata", name: "length" }, order: "asc" }]));
+    await open(`?_search=news+item&_metadata=${metadata}&_sort=${sort}&_page=3&_status=pending`);
+    await expect.poll(() => position(page)).toBe("Record 3 of 7");
+    await page.getByText(filtered[2]!, { exact: true }).waitFor();
+    await page.keyboard.press("ArrowRight");
+    await expect.poll(() => position(page)).toBe("Record 4 of 7");
+    await page.getByText(filtered[3]!, { exact: true }).waitFor();
+    await badge(page, /Length/).waitFor();
+
+    // a link with the filter and the sort (as the page writes it), then a search typed into the box: pages on too
+    await open(`?_page=1&_status=pending&_metadata=${metadata}&_sort=${sort}`);
+    await page.getByRole("searchbox", { name: "Search records" }).fill("news item");
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    await page.waitForURL(/_search=news/);
+    await expect.poll(() => position(page)).toBe("Record 1 of 7");
+    await page.getByRole("button", { name: "Next (→)" }).click();
+    await expect.poll(() => position(page)).toBe("Record 2 of 7");
+    await page.getByText(filtered[1]!, { exact: true }).waitFor();
+
+    // bulk: the 16 pending stories in pages of 10, the link on page 2; Previous and Next page from there
+    const stories = (await serverAnswer("pending", { text: "story" })).records.map(text);
+    expect(stories).toHaveLength(16);
+    await open("?_search=story&_page=11~10");
+    const bulkPage = page.locator(".record-nav span");
+    await expect.poll(() => bulkPage.textContent()).toBe("Page 2 of 2");
+    await page.getByText(stories[10]!, { exact: true }).waitFor();
+    await expect.poll(() => page.getByRole("checkbox", { name: /^Select record/ }).count()).toBe(6);
+    await page.getByRole("button", { name: "Previous" }).click();
+    await expect.poll(() => bulkPage.textContent()).toBe("Page 1 of 2");
+    await page.getByText(stories[0]!, { exact: true }).waitFor();
+    await page.getByRole("button", { name: "Next" }).click();
+    await expect.poll(() => bulkPage.textContent()).toBe("Page 2 of 2");
+    await page.getByText(stories[15]!, { exact: true }).waitFor();
+    await context.close();
+  }, 120_000);
 
   it("owner: a rating range response filter, sort by a metadata property (descending) and by suggestion score, each as the server answers", async () => {
     const page = await openAs("owner", app.ownerPassword);

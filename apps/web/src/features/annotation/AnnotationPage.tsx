@@ -20,12 +20,11 @@ import { useResolve } from "../../app/container-context";
 import { useToasts } from "../../app/app-services";
 import { AnnotationLayout } from "../../layouts";
 import { parseQuery, useQueryParams } from "../../shared/query-params";
-import { stringifyQuery } from "../../shared/query-params";
 import { useSession } from "../session/session-context";
 import { useOfflineAnswers } from "../offline/offline-context";
 import { OutboxChoices } from "../offline/OutboxChoices";
 import { AnnotationViewModel } from "./annotation-view-model";
-import { criteriaFromQuery, criteriaToQuery } from "./criteria-url";
+import { criteriaFromQuery, criteriaSearch, criteriaToQuery, viewOfSearch } from "./criteria-url";
 import { FocusView } from "./FocusView";
 import { BulkView } from "./bulk/BulkView";
 import { FiltersBar } from "./filters/FiltersBar";
@@ -145,18 +144,20 @@ export const AnnotationPage = observer(function AnnotationPage() {
       .catch(() => undefined);
   }, [id, getProgress, responded]);
 
-  // criteria -> URL
-  const query = criteriaToQuery(vm.criteria);
-  const search = stringifyQuery(query);
+  // criteria -> URL; the URL and the criteria are compared as views (see viewOfSearch), never as strings, so that a
+  // link written in another order or encoding (a shared link) is not taken for a new view and reset to page 1
   void vm.revision;
+  const query = criteriaToQuery(vm.criteria);
+  const search = criteriaSearch(vm.criteria);
+  const urlView = viewOfSearch(id, location.search);
   useEffect(() => {
-    if (search === location.search) return;
+    if (search === urlView) return;
     lastWritten.current = search;
     setQuery(query);
   }, [search]);
   // URL -> criteria (back / forward)
   useEffect(() => {
-    if (location.search === search || location.search === lastWritten.current) return;
+    if (urlView === search || urlView === lastWritten.current) return;
     const next = criteriaFromQuery(id, parseQuery(location.search));
     vm.setCriteria((c) => Object.assign(c, { ...next, page: c.page, datasetId: id }));
   }, [location.search]);

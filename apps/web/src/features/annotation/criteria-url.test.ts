@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseQuery, stringifyQuery } from "../../shared/query-params";
-import { criteriaFromQuery, criteriaToQuery } from "./criteria-url";
+import { criteriaFromQuery, criteriaSearch, criteriaToQuery, viewOfSearch } from "./criteria-url";
 
 describe("annotation criteria in the URL", () => {
   it("round-trips page, mode, size, status, search, filters, sort and similarity", () => {
@@ -41,5 +41,19 @@ describe("annotation criteria in the URL", () => {
     expect(c.page).toMatchObject({ page: 2, mode: "bulk", size: 10 });
     expect(c.metadata).toEqual([]);
     expect(c.status).toBe("pending");
+  });
+  it("reads a link as the view it shows, whatever the order, encoding, defaults left out or other parameters", () => {
+    const c = criteriaFromQuery("d", { _page: "3", _search: "news item", _metadata: '[{"kind":"range","name":"length","ge":5}]' });
+    const written = criteriaSearch(c);
+    expect(written).toBe(
+      "?_page=3&_status=pending&_search=news%20item&_metadata=%5B%7B%22kind%22%3A%22range%22%2C%22name%22%3A%22length%22%2C%22ge%22%3A5%7D%5D",
+    );
+    expect(viewOfSearch("d", written)).toBe(written);
+    expect(viewOfSearch("d", '?_metadata=[{"kind":"range","name":"length","ge":5}]&_search=news+item&_page=3&utm_source=mail')).toBe(
+      written,
+    );
+    expect(viewOfSearch("d", "?_search=news%20item&_page=3")).not.toBe(written);
+    expect(viewOfSearch("d", "?_search=news&_page=1")).toBe("?_page=1&_status=pending&_search=news");
+    expect(viewOfSearch("d", "?_search=news&_page=1")).not.toBe(viewOfSearch("d", "?_search=news&_page=2"));
   });
 });

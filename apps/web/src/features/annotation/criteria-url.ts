@@ -8,7 +8,7 @@ import {
   type SortItem,
   type SuggestionFilter,
 } from "@tessera/domain";
-import type { QueryParams, QueryValue } from "../../shared/query-params";
+import { parseQuery, stringifyQuery, type QueryParams, type QueryValue } from "../../shared/query-params";
 import { PAGE_SIZES } from "./annotation-view-model";
 
 const STATUSES: RecordStatus[] = ["pending", "draft", "submitted", "discarded"];
@@ -76,4 +76,19 @@ export function criteriaToQuery(c: RecordCriteria): Record<string, QueryValue> {
     _sort: asJson(c.sort),
     _similarity: asJson(c.similarity),
   };
+}
+
+/** The search string the annotation page writes for these criteria. */
+export function criteriaSearch(c: RecordCriteria): string {
+  return stringifyQuery(criteriaToQuery(c));
+}
+
+/**
+ * The view a URL's search string describes, written the way the page writes it: two search strings
+ * show the same view when this is the same, whatever the order of their parameters (a link written by
+ * hand, or parameters merged into a URL that had others first), their encoding ('+' or '%20'), values
+ * left out for their default, or parameters the page does not read.
+ */
+export function viewOfSearch(datasetId: string, search: string): string {
+  return criteriaSearch(criteriaFromQuery(datasetId, parseQuery(search)));
 }
