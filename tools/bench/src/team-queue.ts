@@ -83,6 +83,8 @@ interface Row {
   idleTakes: number;
   waits: number;
   errors: number;
+  /** The failed calls by status and their first detail (e.g. `take 503 x3: ...`). */
+  errorKinds: string[];
   take: Summary;
   submit: Summary;
   /** Answers that count (at most min_submitted per record) per minute. */
@@ -153,6 +155,15 @@ async function run(
   let idleTakes = 0;
   let waits = 0;
   let errors = 0;
+  const errorKinds = new Map<string, { n: number; detail: string }>();
+  const failed = async (call: string, res: Response) => {
+    errors++;
+    const key = `${call} ${res.status}`;
+    const detail = (await res.text().catch(() => "")).slice(0, 160);
+    const kind = errorKinds.get(key) ?? { n: 0, detail };
+    kind.n++;
+    errorKinds.set(key, kind);
+  };
   const cpuBefore = readCpuMs(serverPid);
   const started = Date.now();
   const deadline = started + opts.seconds * 1000;
@@ -167,8 +178,7 @@ async function run(
         })
       : null;
     if (!body) {
-      errors++;
-      await res.text().catch(() => "");
+      await failed("take", res);
       return null;
     }
     takes.push(performance.now() - t0);
@@ -199,9 +209,10 @@ async function run(
           status: "submitted",
           values: { label: { value: "yes" } },
         });
-        await res.text();
-        if (res.status === 201) submits.push(performance.now() - t0);
-        else errors++;
+        if (res.status === 201) {
+          await res.text();
+          submits.push(performance.now() - t0);
+        } else await failed("submit", res);
       }
     }),
   );
@@ -227,6 +238,7 @@ async function run(
     idleTakes,
     waits,
     errors,
+    errorKinds: [...errorKinds].map(([key, { n, detail }]) => `${key} x${n}: ${detail}`),
     take: summarize(takes, 0, wallMs),
     submit: summarize(submits, 0, wallMs),
     usefulPerMinute: Math.round(((answers - beyond) / wallMs) * 60_000),
