@@ -59,24 +59,12 @@ const outOfReach = (datasetId: string, userId: string, at: string) =>
   sql`r.dataset_id = ${datasetId} AND ${inPendingQueue(userId)} AND NOT ${heldBy(userId, at)}`;
 
 /**
- * (CROSS JOIN: SQLite then reads the few full records first and looks each up, instead of scanning
- * the dataset's pending records against the set.)
- *
- * U's queue records out of U's reach, counted with the teammates holding them, and the pending
- * records U answered: what the queue's total needs beside the dataset's counters. One row:
- * `answered`, `records`, `teammates`. The full set read as a query (PostgreSQL).
+ * Of the full set's records (read as rows just before), those out of U's reach, one row each: what
+ * the queue's total needs beside the dataset's counters and the pending records U answered (the
+ * holders are counted from the rows). CROSS JOIN: the set's few records are looked up one by one,
+ * instead of a scan of the dataset's pending records against the set.
  */
-export const queueTotalsFor = (datasetId: string, userId: string, at: string, full: RawBuilder<unknown>) =>
-  sql`SELECT ${answeredBy(datasetId, userId)} AS answered, held.records, held.teammates
-    FROM (SELECT count(DISTINCT r.id) AS records, count(DISTINCT x.user_id) AS teammates
-      FROM (${full}) x CROSS JOIN records r
-      WHERE r.id = x.record_id AND ${outOfReach(datasetId, userId, at)}) AS held`;
-
-/**
- * The same from the full set's rows already read (SQLite): one row per record out of U's reach (the
- * holders are counted from the rows; CROSS JOIN as above: the set's records looked up one by one).
- */
-export const queueOutOfReachAmong = (datasetId: string, userId: string, at: string, records: string[]) =>
-  sql`SELECT r.id AS id FROM json_each(${JSON.stringify(records)}) j CROSS JOIN records r
-      WHERE r.id = j.value AND ${outOfReach(datasetId, userId, at)}`;
+export const queueOutOfReachAmong = (datasetId: string, userId: string, at: string, records: string[], postgres: boolean) =>
+  sql`SELECT r.id AS id FROM ${postgres ? sql`unnest(${records}::text[]) AS j(value)` : sql`json_each(${JSON.stringify(records)}) j`}
+      CROSS JOIN records r WHERE r.id = j.value AND ${outOfReach(datasetId, userId, at)}`;
 export const answeredPendingBy = (datasetId: string, userId: string) => sql`SELECT ${answeredBy(datasetId, userId)} AS answered`;

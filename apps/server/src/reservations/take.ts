@@ -1,16 +1,7 @@
 import { sql, type Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import { recordCounts } from "../records/counts.js";
-import {
-  answeredPendingBy,
-  freeFor,
-  fullFor,
-  fullSetOf,
-  inPendingQueue,
-  queueOutOfReachAmong,
-  queueTotalsFor,
-  type FullSet,
-} from "./rules.js";
+import { answeredPendingBy, freeFor, fullFor, fullSetOf, inPendingQueue, queueOutOfReachAmong, type FullSet } from "./rules.js";
 import { withRetriedTransaction } from "./transaction.js";
 import { cachedSqliteOf, rawSqliteOf } from "../db/database.js";
 import { runOnPostgres, runOnSqlite, type Steps } from "./steps.js";
@@ -87,7 +78,9 @@ async function takeOnce(db: Kysely<DB>, request: TakeRequest, waitForLocks: bool
   const at = new Date().toISOString();
   const totals = await runOnPostgres(
     db,
-    totalsSteps(db, request, at, { query: fullFor(request.datasetId, request.userId, request.minSubmitted, at) }),
+    (function* () {
+      return yield* totalsSteps(db, request, at, yield* fullSteps(db, request, at), true);
+    })(),
   );
   return resultOf(taken, counts.pending, totals);
 }
@@ -113,16 +106,21 @@ function resultOf(taken: Taken, pending: number, totals: Totals): TakeResult {
   };
 }
 
-/** SQLite: the records at capacity read once, then the take and the totals on that set. */
-function* sqliteSteps(db: Kysely<DB>, request: TakeRequest, at: Date): Steps<{ taken: Taken; totals: Totals }> {
-  const now = at.toISOString();
+/** The records at capacity for the caller (rules.ts `fullFor`), read as rows. */
+function* fullSteps(db: Kysely<DB>, request: TakeRequest, now: string): Steps<FullSet> {
   const rows = (yield fullFor(request.datasetId, request.userId, request.minSubmitted, now).compile(db)) as {
     record_id: string;
     user_id: string;
   }[];
-  const full = fullSetOf(rows.map((r) => [r.record_id, r.user_id]));
+  return fullSetOf(rows.map((r) => [r.record_id, r.user_id]));
+}
+
+/** SQLite: the records at capacity read once, then the take and the totals on that set. */
+function* sqliteSteps(db: Kysely<DB>, request: TakeRequest, at: Date): Steps<{ taken: Taken; totals: Totals }> {
+  const now = at.toISOString();
+  const full = yield* fullSteps(db, request, now);
   const taken = yield* takeSteps(db, request, at, { full });
-  const totals = yield* totalsSteps(db, request, now, full);
+  const totals = yield* totalsSteps(db, request, now, full, false);
   return { taken, totals };
 }
 
@@ -194,28 +192,21 @@ function* takeSteps(db: Kysely<DB>, request: TakeRequest, at: Date, how: { full:
   return { window, expiresAt };
 }
 
-/** What the caller's queue total needs beside the dataset's counters (rules.ts `queueTotalsFor`, `queueOutOfReachAmong`). */
-function* totalsSteps(db: Kysely<DB>, request: TakeRequest, now: string, full: FullSet): Steps<Totals> {
+/**
+ * What the caller's queue total needs beside the dataset's counters: the pending records the caller
+ * answered, and the records of the full set (read as rows just before) out of the caller's reach,
+ * with the teammates holding them counted from the rows (rules.ts `queueOutOfReachAmong`).
+ */
+function* totalsSteps(db: Kysely<DB>, request: TakeRequest, now: string, full: FullSet, postgres: boolean): Steps<Totals> {
   const { datasetId, userId } = request;
-  if ("query" in full) {
-    const row = (
-      (yield queueTotalsFor(datasetId, userId, now, full.query).compile(db)) as {
-        answered: number | string;
-        records: number | string;
-        teammates: number | string;
-      }[]
-    )[0];
-    return {
-      answered: Number(row?.answered ?? 0),
-      heldByOthers: { records: Number(row?.records ?? 0), teammates: Number(row?.teammates ?? 0) },
-    };
-  }
-  const answered = ((yield answeredPendingBy(datasetId, userId).compile(db)) as { answered: number }[])[0]?.answered ?? 0;
+  const records = "records" in full ? full.records : [];
+  const rows = "rows" in full ? full.rows : [];
+  const answered = ((yield answeredPendingBy(datasetId, userId).compile(db)) as { answered: number | string }[])[0]?.answered ?? 0;
   const outOfReach = new Set(
-    full.records.length === 0
+    records.length === 0
       ? []
-      : ((yield queueOutOfReachAmong(datasetId, userId, now, full.records).compile(db)) as { id: string }[]).map((r) => r.id),
+      : ((yield queueOutOfReachAmong(datasetId, userId, now, records, postgres).compile(db)) as { id: string }[]).map((r) => r.id),
   );
-  const teammates = new Set(full.rows.filter(([record]) => outOfReach.has(record)).map(([, holder]) => holder));
+  const teammates = new Set(rows.filter(([record]) => outOfReach.has(record)).map(([, holder]) => holder));
   return { answered: Number(answered), heldByOthers: { records: outOfReach.size, teammates: teammates.size } };
 }
