@@ -268,6 +268,7 @@ try {
         log(
           `  ${row.answers} answers (${row.answersPerMinute}/min, useful ${row.usefulPerMinute}/min, server CPU ${row.serverCpuMsPerAnswer} ms/answer), beyond ${row.beyond} (${row.beyondPercent}%), max ${row.maxOnOneRecord} on one record, idle ${row.idleTakes}, errors ${row.errors}, take p50 ${row.take.p50} ms p95 ${row.take.p95} ms`,
         );
+        for (const kind of row.errorKinds) log(`    failed: ${kind}`);
       }
     }
 } finally {

@@ -3,6 +3,7 @@ import type { TestServer } from "../testing/test-server.js";
 import { FORBIDDEN, type Json } from "../testing/fixtures.js";
 import type { RichDataset } from "../records/testing.js";
 import { datasetWithRecords } from "../testing/dataset-with-records.js";
+import { LAST_ACTIVITY_RESOLUTION_MS } from "../responses/response-writes.js";
 
 let server: TestServer;
 let d: RichDataset;
@@ -136,6 +137,30 @@ describe("POST /records/{id}/responses", () => {
     expect((await respond("00000000-0000-4000-8000-000000000000", { status: "discarded" })).status).toBe(404);
     expect(await respond(ids[5]!, { status: "discarded" }, d.outsideAdmin.headers)).toEqual({ status: 403, body: FORBIDDEN });
     expect((await d.f.request("POST", `/records/${ids[5]}/responses`, { body: { status: "discarded" }, headers: null })).status).toBe(401);
+  });
+});
+
+describe("the dataset's last activity", () => {
+  const lastActivity = async () =>
+    (await d.f.request<{ last_activity_at: string }>("GET", `/datasets/${d.datasetId}`)).body.last_activity_at;
+  it("is touched by a response change, at most a second behind (no write of the dataset's row per submit)", async () => {
+    const old = "2020-01-01T00:00:00.000Z";
+    await server.ctx.db.updateTable("datasets").set({ last_activity_at: old }).where("id", "=", d.datasetId).execute();
+    const before = Date.now();
+    const first = await respond(ids[11]!, { status: "draft", values: { label: { value: "positive" } } });
+    expect(first.status).toBe(201);
+    const touched = await lastActivity();
+    expect(Date.parse(touched)).toBeGreaterThanOrEqual(before - 5);
+    // a second change within the second leaves it (it is at most a second behind)
+    expect((await respond(ids[11]!, { status: "draft", values: { label: { value: "negative" } } }, d.annotator2.headers)).status).toBe(201);
+    const again = await lastActivity();
+    if (Date.now() - Date.parse(touched) < LAST_ACTIVITY_RESOLUTION_MS) expect(again).toBe(touched);
+    await new Promise((r) => setTimeout(r, LAST_ACTIVITY_RESOLUTION_MS + 50));
+    const put = await d.f.request("PUT", `/responses/${first.body.id}`, {
+      body: { status: "draft", values: { label: { value: "negative" } } },
+    });
+    expect(put.status).toBe(200);
+    expect(Date.parse(await lastActivity())).toBeGreaterThan(Date.parse(touched));
   });
 });
 
