@@ -336,6 +336,65 @@ describe("annotation filters in real Chromium", () => {
     await context.close();
   }, 120_000);
 
+  it("browser Back and Forward between pages show the record (focus) and the page (bulk) the URL names, without new history entries", async () => {
+    const context = await browser.newContext({ locale: "en-US", viewport: { width: 1400, height: 1000 } });
+    const page = await signedInPage(context, app);
+    const text = (r: { fields: { text: string } }) => r.fields.text;
+    const pageParam = () => new URL(page.url()).searchParams.get("_page");
+    const historyLength = () => page.evaluate(() => window.history.length);
+
+    // focus: Next twice (record 3), then Back (record 2) and Forward (record 3)
+    const pending = (await serverAnswer("pending")).records.map(text);
+    expect(pending).toHaveLength(16);
+    await page.goto(`${app.url}/dataset/${datasetId}/annotation-mode?_page=1&_status=pending`);
+    await page.locator(".record-nav").first().waitFor();
+    await expect.poll(() => position(page)).toBe("Record 1 of 16");
+    await page.getByRole("button", { name: "Next (→)" }).click();
+    await expect.poll(() => position(page)).toBe("Record 2 of 16");
+    await page.waitForURL((u) => u.searchParams.get("_page") === "2");
+    await page.getByRole("button", { name: "Next (→)" }).click();
+    await expect.poll(() => position(page)).toBe("Record 3 of 16");
+    await page.waitForURL((u) => u.searchParams.get("_page") === "3");
+    const entries = await historyLength();
+    /** The focus view shows record n (its text, its position) and the URL names it. */
+    const showsRecord = async (n: number) => {
+      await expect.poll(() => position(page)).toBe(`Record ${n} of 16`);
+      await page.getByText(pending[n - 1]!, { exact: true }).waitFor();
+      expect(pageParam()).toBe(String(n));
+    };
+    await page.goBack();
+    await showsRecord(2);
+    await page.goForward();
+    await showsRecord(3);
+    await page.goBack();
+    await page.goBack();
+    await showsRecord(1);
+    await page.goForward();
+    await showsRecord(2);
+    expect(await historyLength()).toBe(entries);
+
+    // bulk: the 16 pending stories in pages of 10; Next (page 2), Back (page 1), Forward (page 2)
+    const stories = (await serverAnswer("pending", { text: "story" })).records.map(text);
+    await page.goto(`${app.url}/dataset/${datasetId}/annotation-mode?_search=story&_page=1~10`);
+    const bulkPage = page.locator(".record-nav span");
+    await expect.poll(() => bulkPage.textContent()).toBe("Page 1 of 2");
+    await page.getByText(stories[0]!, { exact: true }).waitFor();
+    await page.getByRole("button", { name: "Next" }).click();
+    await expect.poll(() => bulkPage.textContent()).toBe("Page 2 of 2");
+    await page.waitForURL((u) => u.searchParams.get("_page") === "11~10");
+    const bulkEntries = await historyLength();
+    await page.goBack();
+    await expect.poll(() => bulkPage.textContent()).toBe("Page 1 of 2");
+    await page.getByText(stories[0]!, { exact: true }).waitFor();
+    expect(pageParam()).toBe("1~10");
+    await page.goForward();
+    await expect.poll(() => bulkPage.textContent()).toBe("Page 2 of 2");
+    await page.getByText(stories[15]!, { exact: true }).waitFor();
+    expect(pageParam()).toBe("11~10");
+    expect(await historyLength()).toBe(bulkEntries);
+    await context.close();
+  }, 120_000);
+
   it("owner: a rating range response filter, sort by a metadata property (descending) and by suggestion score, each as the server answers", async () => {
     const page = await openAs("owner", app.ownerPassword);
 

@@ -157,9 +157,17 @@ export const AnnotationPage = observer(function AnnotationPage() {
   }, [search]);
   // URL -> criteria (back / forward)
   useEffect(() => {
-    if (urlView === search || urlView === lastWritten.current) return;
+    if (urlView === search) {
+      lastWritten.current = null; // our own write arrived: a later Back / Forward to that view is read again
+      return;
+    }
+    if (urlView === lastWritten.current) return;
     const next = criteriaFromQuery(id, parseQuery(location.search));
-    vm.setCriteria((c) => Object.assign(c, { ...next, page: c.page, datasetId: id }));
+    const samePage = next.clone();
+    samePage.page = vm.criteria.page.clone();
+    // only the position differs (Back / Forward between pages): go there, the queue and criteria stay
+    if (criteriaSearch(samePage) === search) vm.goToPage(next.page.page);
+    else vm.setCriteria((c) => Object.assign(c, { ...next, page: c.page, datasetId: id }));
   }, [location.search]);
 
   // beforeunload while a save is pending or running

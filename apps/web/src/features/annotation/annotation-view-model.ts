@@ -182,6 +182,7 @@ export class AnnotationViewModel {
       ignoreGuard: action,
       cancelBulk: action,
       goToFailed: action,
+      goToPage: action,
       restoredWork: computed,
     });
     // a record shown again gets the form kept on this device back (after a reload, a crash, a new sign-in)
@@ -436,6 +437,14 @@ export class AnnotationViewModel {
   }
   previous(): void {
     if (this.hasPrevious) this.guarded(() => this.paginate("previous"));
+  }
+  /** Shows the position a URL names (browser Back / Forward): the same criteria, another page. */
+  goToPage(page: number): void {
+    if (page === this.criteria.page.page) return;
+    this.guarded(() => {
+      this.criteria.page.goTo(page);
+      this.paginate("stay");
+    });
   }
 
   private paginate(direction: "next" | "previous" | "stay"): void {
