@@ -220,14 +220,15 @@ describe("login rate limiting", () => {
 
 describe("tokens, API keys and the signing secret", () => {
   it("refuses a token once TESSERA_AUTH_TOKEN_EXPIRATION has passed", async () => {
-    const server = await boot({ TESSERA_AUTH_TOKEN_EXPIRATION: "1" });
+    // 3 s: `exp` counts whole seconds from a truncated `iat`, so a 1 s token may expire a millisecond after it is issued
+    const server = await boot({ TESSERA_AUTH_TOKEN_EXPIRATION: "3" });
     try {
       const t = await token(server.url);
       expect((await me(server.url, { authorization: `Bearer ${t}` })).status).toBe(200);
       const [, payload] = t.split(".");
       const claims = JSON.parse(Buffer.from(payload ?? "", "base64url").toString()) as { exp: number; iat: number };
-      expect(claims.exp - claims.iat).toBe(1);
-      await new Promise((r) => setTimeout(r, 2200));
+      expect(claims.exp - claims.iat).toBe(3);
+      await new Promise((r) => setTimeout(r, Math.max(0, claims.exp * 1000 - Date.now()) + 1200));
       const res = await me(server.url, { authorization: `Bearer ${t}` });
       expect(res.status).toBe(401);
       expect(await res.json()).toEqual({ detail: { code: "argilla.api.errors::UnauthorizedError", params: { detail: "Invalid token" } } });
