@@ -126,12 +126,8 @@ export class SqliteMetadata extends SqliteQueries {
         metadata.map((f) => (f.scope as { name: string }).name),
       );
       if (!ds) return null;
-      const predicates: Predicate[] = [];
-      for (const f of metadata) {
-        const p = predicate(ds.columns.get((f.scope as { name: string }).name)!, f);
-        if (p === null) return null;
-        predicates.push(p);
-      }
+      const predicates = predicatesOf(ds, metadata);
+      if (!predicates) return null;
       const exclusions = queueExclusions(raw, query.datasetId, query.userId, statuses, split !== null);
       const excluded = exclusions.byStatus || exclusions.answered.size > 0 ? exclusions.excluded : null;
       // Walk the matches in seq order: count everything, keep the page.
@@ -170,12 +166,8 @@ export class SqliteMetadata extends SqliteQueries {
     return this.db.connection().execute(async () => {
       const ds = this.load(raw, query.datasetId, names);
       if (!ds) return null;
-      const predicates: Predicate[] = [];
-      for (const f of metadata) {
-        const p = predicate(ds.columns.get((f.scope as { name: string }).name)!, f);
-        if (p === null) return null;
-        predicates.push(p);
-      }
+      const predicates = predicatesOf(ds, metadata);
+      if (!predicates) return null;
       const { excluded } = queueExclusions(raw, query.datasetId, query.userId, statuses, split !== null);
       const { base, length } = ds;
       return (seq: number) => {
@@ -688,4 +680,15 @@ function predicate(column: Column, f: SearchFilter): Predicate | null {
     const c = codes[i]!;
     return c >= 0 && allowed[c] === 1;
   };
+}
+
+/** One predicate per metadata filter on the dataset's columns, or null when one of them cannot be answered there. */
+function predicatesOf(ds: DatasetColumns, metadata: SearchFilter[]): Predicate[] | null {
+  const predicates: Predicate[] = [];
+  for (const f of metadata) {
+    const p = predicate(ds.columns.get((f.scope as { name: string }).name)!, f);
+    if (p === null) return null;
+    predicates.push(p);
+  }
+  return predicates;
 }
