@@ -76,12 +76,7 @@ async function takeOnce(db: Kysely<DB>, request: TakeRequest, waitForLocks: bool
   }
   const taken = await withRetriedTransaction(db, (trx) => runOnPostgres(trx, takeSteps(db, request, new Date(), { waitForLocks })));
   const at = new Date().toISOString();
-  const totals = await runOnPostgres(
-    db,
-    (function* () {
-      return yield* totalsSteps(db, request, at, yield* fullSteps(db, request, at), true);
-    })(),
-  );
+  const totals = await runOnPostgres(db, postgresTotalsSteps(db, request, at));
   return resultOf(taken, counts.pending, totals);
 }
 
@@ -113,6 +108,11 @@ function* fullSteps(db: Kysely<DB>, request: TakeRequest, now: string): Steps<Fu
     user_id: string;
   }[];
   return fullSetOf(rows.map((r) => [r.record_id, r.user_id]));
+}
+
+/** PostgreSQL, after the take's transaction: the records at capacity read afresh, then the totals on them. */
+function* postgresTotalsSteps(db: Kysely<DB>, request: TakeRequest, now: string): Steps<Totals> {
+  return yield* totalsSteps(db, request, now, yield* fullSteps(db, request, now), true);
 }
 
 /** SQLite: the records at capacity read once, then the take and the totals on that set. */
