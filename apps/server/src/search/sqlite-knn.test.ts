@@ -462,7 +462,7 @@ describe("similarity through the codes' index (knn-ivf.ts)", () => {
     return { recall: found / 400, scoredPerSearch: (knn.codesScored - before) / 20 };
   };
 
-  it("builds an index from the codes and finds the nearest from a few of its lists: recall@20 ≥ 0.95 both ways", async () => {
+  it("builds an index from the codes and finds the most similar from a few of its lists: recall@20 ≥ 0.95", async () => {
     const knn = indexed();
     expect(knn.indexState(ids.emb)).toBeNull();
     expect(knn.indexBytes).toBe(0);
@@ -474,11 +474,8 @@ describe("similarity through the codes' index (knn-ivf.ts)", () => {
     const most = await recall(knn, "most_similar");
     expect(most.recall).toBeGreaterThanOrEqual(0.95);
     expect(most.scoredPerSearch).toBeLessThan(4000 / 4);
-    // Least similar: the lists whose mean code is nearest to the negated query, ranked by the asymmetric
-    // scores as the linear scan does; as good as that scan (whose recall on the far side is lower: docs/performance.md).
-    const least = await recall(knn, "least_similar");
-    expect(least.scoredPerSearch).toBeLessThan(4000 / 4);
-    expect(least.recall).toBeGreaterThanOrEqual((await recall(linear, "least_similar")).recall - 0.05);
+    // Least similar scans every code, index or not (its lists found fewer of the exact answers: docs/performance.md).
+    expect((await recall(knn, "least_similar")).scoredPerSearch).toBe(4000);
     // Without the index every search scores every code.
     expect((await recall(linear, "most_similar")).scoredPerSearch).toBe(4000);
   });
@@ -585,12 +582,12 @@ describe("similarity through the codes' index (knn-ivf.ts)", () => {
     // Only the records of a far cluster pass (seeded in order: cluster 30 is every 40th from the 30th):
     // the candidates grow past the nearest lists to every code; the approximate answer holds only them, in order.
     const far = [...vectors.keys()].filter((_, i) => i % 40 === 30).slice(0, 30);
-    const onlyFar = [{ type: "terms" as const, scope: { entity: "record" as const, property: "id" }, values: far }];
+    const onlyFar = [{ type: "terms" as const, scope: { entity: "record" as const, property: "id" as const }, values: far }];
     for (const order of ["most_similar", "least_similar"] as const) {
       const hits = (await knn.knnSearch(query(value, order, { filters: onlyFar, limit: 10 })))!.hits;
       expect(hits).toHaveLength(10);
       expect(hits.every((h) => far.includes(h.recordId))).toBe(true);
-      const scores = hits.map((h) => (order === "most_similar" ? -h.score : h.score));
+      const scores = hits.map((h) => (order === "most_similar" ? -h.score! : h.score!));
       expect(scores).toEqual([...scores].sort((a, b) => a - b));
       const exact = exactTop(value, 10, order === "most_similar" ? 1 : -1, (id) => far.includes(id));
       expect(hits.filter((h) => exact.includes(h.recordId)).length).toBeGreaterThanOrEqual(6);

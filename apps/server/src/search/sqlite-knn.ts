@@ -16,8 +16,10 @@ export interface KnnOptions {
   followLoadMax?: number;
   /** Settings with more live vectors get an inverted file over their codes (knn-ivf.ts; default 50,000). */
   indexAbove?: number;
-  /** Share of the indexed codes a search scores, in the lists nearest to the query (default 0.03). */
+  /** Share of the indexed codes a most_similar search scores, in the lists nearest to the query (default 0.03). */
   probeFraction?: number;
+  /** Candidates per result wanted taken from the index's lists (most_similar; default 2, against `oversample` from a scan of every code). */
+  indexOversample?: number;
   /** The index is built once the setting's vectors have not changed for this long (ms, default 2,000). */
   settleMs?: number;
   /** Passed to the index's build (tests). */
@@ -310,30 +312,23 @@ class Codes {
   }
 
   /**
-   * The rowids of the `count` rows nearest to the query among those the index's nearest lists hold
-   * (at least `fraction` of its codes, and 4 per candidate wanted) and its tail (rows added or changed
-   * since its build, from these codes): most similar by Hamming distance to the query's code, least
-   * similar by the asymmetric score of the negated query, as the full scans do. Ties by rowid.
+   * The rowids of the `count` rows nearest to the query by Hamming distance among those the index's
+   * lists nearest to the query hold (at least `fraction` of its codes, and 4 per candidate wanted) and
+   * its tail (rows added or changed since its build, from these codes). Ties by rowid.
    */
-  indexedCandidates(most: boolean, values: number[], count: number, fraction: number): number[] {
+  indexedCandidates(values: number[], count: number, fraction: number): number[] {
     const ivf = this.ivf!;
     const { words } = this;
-    const direction = most ? values : values.map((x) => -x);
-    const probe = most ? this.quantize(values) : null;
-    const table = most ? null : asymmetricTable(direction, words);
+    const probe = this.quantize(values);
     const cost = (codes: Uint32Array, store: HammingStore | null, from: number, n: number): ArrayLike<number> =>
-      probe
-        ? store
-          ? store.distancesFrom(probe, from, n)
-          : hammingTable(codes.subarray(from * words), words, probe, n)
-        : asymmetricScores(table!, codes, words, from, n, true);
+      store ? store.distancesFrom(probe, from, n) : hammingTable(codes.subarray(from * words), words, probe, n);
     const vrows: number[] = [];
     const costs: number[] = [];
     const emit = (vrow: number, c: number) => {
       vrows.push(vrow);
       costs.push(c);
     };
-    this.scored += ivf.scan(ivf.listOrder(direction), Math.max(Math.ceil(fraction * ivf.size), count * 4), cost, emit);
+    this.scored += ivf.scan(ivf.listOrder(values), Math.max(Math.ceil(fraction * ivf.size), count * 4), cost, emit);
     const start = this.firstAbove(ivf.maxVrow);
     if (start < this.size) {
       const tail = cost(this.codes, this.store, start, this.size - start);
@@ -439,6 +434,7 @@ export class SqliteKnn extends SqliteQueries {
   private readonly followLoadMax: number;
   private readonly indexAbove: number;
   private readonly probeFraction: number;
+  private readonly indexOversample: number;
   private readonly settleMs: number;
 
   constructor(
@@ -451,6 +447,7 @@ export class SqliteKnn extends SqliteQueries {
     this.followLoadMax = options.followLoadMax ?? 50_000;
     this.indexAbove = options.indexAbove ?? 50_000;
     this.probeFraction = options.probeFraction ?? 0.03;
+    this.indexOversample = options.indexOversample ?? 2;
     this.settleMs = options.settleMs ?? 2_000;
   }
 
@@ -697,7 +694,7 @@ export class SqliteKnn extends SqliteQueries {
     // Over-fetch: the queue's status filters keep most neighbours, other filters (metadata, values) may keep few.
     const selective = query.filters.some((f) => f.scope.entity !== "response_status" && f.scope.entity !== "record");
     const k = Math.max(64, selective ? query.limit * 8 : query.limit * 2 + 16);
-    return codes.alive <= this.exactBelow ? this.exactSearch(query, k) : this.approximateSearch(query, codes, k * this.oversample);
+    return codes.alive <= this.exactBelow ? this.exactSearch(query, k) : this.approximateSearch(query, codes, k);
   }
 
   /**
@@ -730,9 +727,10 @@ export class SqliteKnn extends SqliteQueries {
    * filters reject too many. With an index, the candidates come from its lists nearest to the query
    * (`probeFraction` of the codes, grown with `count`) and its tail; past PROBE_MAX, from every code.
    */
-  private async approximateSearch(query: SearchQuery, codes: Codes, count: number): Promise<SearchResult> {
+  private async approximateSearch(query: SearchQuery, codes: Codes, k: number): Promise<SearchResult> {
     const vector = query.vector!;
     const most = vector.order === "most_similar";
+    let count = k * (most && codes.ivf ? this.indexOversample : this.oversample);
     // most_similar: Hamming distance to the query's code; enough there (recall@50 1.0 at 1M bench
     // vectors, ~15 ms of the scan). least_similar: the far side is flat (the 50 farthest of 1M differ
     // little from the next thousands), where Hamming ranks poorly (recall 0.30); the asymmetric
@@ -740,10 +738,12 @@ export class SqliteKnn extends SqliteQueries {
     const probe = most ? codes.quantize(vector.value) : null;
     const negated = most ? null : vector.value.map((x) => -x);
     for (let fraction = this.probeFraction; ;) {
-      const indexed = codes.ivf !== null && fraction <= PROBE_MAX;
+      // least_similar scans every code: from the index's lists it found fewer of the exact 50 (recall
+      // 0.54 against 0.60 at 1M, docs/performance.md), and correct answers come first.
+      const indexed = most && codes.ivf !== null && fraction <= PROBE_MAX;
       if (!indexed) codes.scored += codes.size;
       const candidates = indexed
-        ? codes.indexedCandidates(most, vector.value, count, fraction)
+        ? codes.indexedCandidates(vector.value, count, fraction)
         : probe
           ? codes.nearest(probe, count)
           : codes.best(codes.scoresFor(negated!), count);
