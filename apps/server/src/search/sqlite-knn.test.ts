@@ -530,9 +530,8 @@ describe("similarity through the codes' index (knn-ivf.ts)", () => {
   it("keeps a vector changed while the index was being built out of its old list", async () => {
     const value = near(11, 0.8);
     const moved = [...vectors.keys()][5]!;
-    let knn: SqliteKnn;
     let written = false;
-    knn = indexed({
+    const knn: SqliteKnn = indexed({
       indexBuild: {
         sliceMs: 0,
         pause: async () => {
