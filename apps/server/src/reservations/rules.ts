@@ -103,3 +103,15 @@ export const postgresQueueTotals = (datasetId: string, userId: string, minSubmit
   sql`SELECT a.answered, x.record_id, x.user_id, x.out_of_reach FROM (SELECT ${answeredBy(datasetId, userId, true)} AS answered) a
     LEFT JOIN LATERAL (SELECT w.record_id, w.user_id, o.out_of_reach FROM (${fullFor(datasetId, userId, minSubmitted, at)}) w
       CROSS JOIN LATERAL (SELECT (${outOfReach(datasetId, userId, at)}) AS out_of_reach FROM records r WHERE r.id = w.record_id OFFSET 0) o) x ON true`;
+
+/**
+ * U's live reservations of the dataset, with whether each record is still in U's pending queue and
+ * whether U submitted it. SQLite reads them by (dataset, user), not by the dataset's live
+ * reservations of every annotator; PostgreSQL looks each record up by id only (`byIdOnly`).
+ */
+export const heldByCaller = (datasetId: string, userId: string, at: string, postgres: boolean) =>
+  sql`SELECT r.id, r.seq, m.taken_at,
+        CASE WHEN ${inPendingQueue(userId)} THEN 1 ELSE 0 END AS pending,
+        CASE WHEN EXISTS (SELECT 1 FROM responses s WHERE s.record_id = r.id AND s.user_id = ${userId} AND s.status = 'submitted') THEN 1 ELSE 0 END AS submitted
+      FROM record_reservations m ${postgres ? sql`` : sql`INDEXED BY record_reservations_dataset_user_idx`} JOIN records r ON r.id = m.record_id
+      WHERE m.dataset_id = ${datasetId} AND m.user_id = ${userId} AND m.expires_at > ${at} AND ${postgres ? byIdOnly(datasetId) : sql`r.dataset_id = ${datasetId}`}`;

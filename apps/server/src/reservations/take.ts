@@ -3,13 +3,12 @@ import type { DB } from "../db/schema.js";
 import { recordCounts } from "../records/counts.js";
 import {
   answeredPendingBy,
-  byIdOnly,
   freeFor,
   fullFor,
   type FullRows,
   type FullSet,
   fullSetOf,
-  inPendingQueue,
+  heldByCaller,
   postgresQueueTotals,
   queueOutOfReachAmong,
 } from "./rules.js";
@@ -168,13 +167,7 @@ function* takeSteps(db: Kysely<DB>, request: TakeRequest, at: Date, how: { full:
   const now = at.toISOString();
   const expiresAt = new Date(at.getTime() + request.ttlSeconds * 1000).toISOString();
   const full: FullSet = "full" in how ? how.full : { query: fullFor(datasetId, userId, minSubmitted, now) };
-  // SQLite: read the caller's reservations by (dataset, user), not by the dataset's live reservations of every annotator
-  const byHolder = postgres ? sql`` : sql`INDEXED BY record_reservations_dataset_user_idx`;
-  const heldQuery = sql`SELECT r.id, r.seq, m.taken_at,
-        CASE WHEN ${inPendingQueue(userId)} THEN 1 ELSE 0 END AS pending,
-        CASE WHEN EXISTS (SELECT 1 FROM responses s WHERE s.record_id = r.id AND s.user_id = ${userId} AND s.status = 'submitted') THEN 1 ELSE 0 END AS submitted
-      FROM record_reservations m ${byHolder} JOIN records r ON r.id = m.record_id
-      WHERE m.dataset_id = ${datasetId} AND m.user_id = ${userId} AND m.expires_at > ${now} AND ${postgres ? byIdOnly(datasetId) : sql`r.dataset_id = ${datasetId}`}`;
+  const heldQuery = heldByCaller(datasetId, userId, now, postgres);
   // PostgreSQL: the candidates are locked, skipping those another taker is locking (it is taking them)
   const lock = !postgres ? sql`` : how.waitForLocks ? sql`FOR NO KEY UPDATE OF r` : sql`FOR NO KEY UPDATE OF r SKIP LOCKED`;
   const candidatesOf = (n: unknown) =>
