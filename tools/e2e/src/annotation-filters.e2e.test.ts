@@ -336,7 +336,7 @@ describe("annotation filters in real Chromium", () => {
     await context.close();
   }, 120_000);
 
-  it("browser Back and Forward between pages show the record (focus) and the page (bulk) the URL names, without new history entries", async () => {
+  it("browser Back and Forward between pages and between focus and bulk show the record (focus) and the page (bulk) the URL names, without new history entries", async () => {
     const context = await browser.newContext({ locale: "en-US", viewport: { width: 1400, height: 1000 } });
     const page = await signedInPage(context, app);
     const text = (r: { fields: { text: string } }) => r.fields.text;
@@ -372,6 +372,19 @@ describe("annotation filters in real Chromium", () => {
     await page.goForward();
     await showsRecord(2);
     expect(await historyLength()).toBe(entries);
+
+    // focus record 2 -> bulk view (its first page), then Back (focus, record 2) and Forward (bulk again)
+    await page.getByRole("radio", { name: "Bulk view" }).check();
+    await page.waitForURL((u) => u.searchParams.get("_page") === "1~10");
+    const bulkNav = page.locator(".record-nav span");
+    await expect.poll(() => bulkNav.textContent()).toBe("Page 1 of 2");
+    await page.goBack();
+    await showsRecord(2);
+    expect(await page.getByRole("radio", { name: "Focus view" }).isChecked()).toBe(true);
+    await page.goForward();
+    await expect.poll(() => bulkNav.textContent()).toBe("Page 1 of 2");
+    expect(pageParam()).toBe("1~10");
+    expect(await page.getByRole("radio", { name: "Bulk view" }).isChecked()).toBe(true);
 
     // bulk: the 16 pending stories in pages of 10; Next (page 2), Back (page 1), Forward (page 2)
     const stories = (await serverAnswer("pending", { text: "story" })).records.map(text);

@@ -165,8 +165,8 @@ export const AnnotationPage = observer(function AnnotationPage() {
     const next = criteriaFromQuery(id, parseQuery(location.search));
     const samePage = next.clone();
     samePage.page = vm.criteria.page.clone();
-    // only the position differs (Back / Forward between pages): go there, the queue and criteria stay
-    if (criteriaSearch(samePage) === search) vm.goToPage(next.page.page);
+    // only the page differs (Back / Forward between pages, or between focus and bulk): show it, the criteria stay
+    if (criteriaSearch(samePage) === search) vm.showPage(next.page);
     else vm.setCriteria((c) => Object.assign(c, { ...next, page: c.page, datasetId: id }));
   }, [location.search]);
 

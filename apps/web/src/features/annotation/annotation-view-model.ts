@@ -1,6 +1,7 @@
 import { action, computed, makeObservable, observable, observableRef, reaction, runInAction } from "mobx";
 import {
   RecordCriteria,
+  type PageCriteria,
   RepositoryError,
   bulkAnswerValues,
   classifyFailure,
@@ -183,6 +184,7 @@ export class AnnotationViewModel {
       cancelBulk: action,
       goToFailed: action,
       goToPage: action,
+      showPage: action,
       restoredWork: computed,
     });
     // a record shown again gets the form kept on this device back (after a reload, a crash, a new sign-in)
@@ -438,6 +440,24 @@ export class AnnotationViewModel {
   previous(): void {
     if (this.hasPrevious) this.guarded(() => this.paginate("previous"));
   }
+  /**
+   * Shows the page a URL names (browser Back / Forward): the same criteria, the page's position and,
+   * between focus and bulk, its mode and size (a mode change otherwise starts at the first page).
+   */
+  showPage(page: PageCriteria): void {
+    const current = this.criteria.page;
+    if (page.mode === current.mode && page.size === current.size) return this.goToPage(page.page);
+    this.guarded(() => {
+      const next = this.criteria.clone();
+      next.page = page.clone();
+      runInAction(() => {
+        this.criteria = next;
+        this.bump();
+      });
+      void this.load();
+    });
+  }
+
   /** Shows the position a URL names (browser Back / Forward): the same criteria, another page. */
   goToPage(page: number): void {
     if (page === this.criteria.page.page) return;
