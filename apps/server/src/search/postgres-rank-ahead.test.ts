@@ -59,7 +59,9 @@ describe(`PostgreSQL frequent words ranked ahead (${onPostgres ? "PostgreSQL" : 
     const rows = (
       await sql<{ c: number; score: number }>`select (select cardinality(u.positions) from unnest(v.tsv) u where u.lexeme = 'zeta') as c,
         ts_rank(v.tsv, plainto_tsquery('tessera_search', 'zeta'))::float8 as score
-      from generate_series(1, 300) n, lateral (select to_tsvector('tessera_search', repeat('zeta other ', n) || 'end') as tsv) v order by n`.execute(store.db)
+      from generate_series(1, 300) n, lateral (select to_tsvector('tessera_search', repeat('zeta other ', n) || 'end') as tsv) v order by n`.execute(
+        store.db,
+      )
     ).rows;
     expect(rows[0]!.c).toBe(1);
     expect(rows.at(-1)!.c).toBe(255); // a tsvector keeps at most 255 positions of a lexeme
@@ -80,7 +82,15 @@ describe(`PostgreSQL frequent words ranked ahead (${onPostgres ? "PostgreSQL" : 
       .values(
         added
           .filter((_, i) => i % 5 === 0)
-          .map((r) => ({ id: randomUUID(), record_id: r.id, user_id: ids.u1, status: "submitted", values: "{}", inserted_at: "t", updated_at: "t" })),
+          .map((r) => ({
+            id: randomUUID(),
+            record_id: r.id,
+            user_id: ids.u1,
+            status: "submitted",
+            values: "{}",
+            inserted_at: "t",
+            updated_at: "t",
+          })),
       )
       .execute();
     await store.db
@@ -113,9 +123,13 @@ describe(`PostgreSQL frequent words ranked ahead (${onPostgres ? "PostgreSQL" : 
     };
     const stored = async () =>
       (
-        await sql<{ word: string; version: number; records: number; repeated: number; seqs: string[] }>`select word, version, records, repeated, seqs from text_ranked_ahead where dataset_id = ${ds} order by word`.execute(
-          store.db,
-        )
+        await sql<{
+          word: string;
+          version: number;
+          records: number;
+          repeated: number;
+          seqs: string[];
+        }>`select word, version, records, repeated, seqs from text_ranked_ahead where dataset_id = ${ds} order by word`.execute(store.db)
       ).rows;
 
     expect(await ahead.rankAhead!.rank(ds)).toBe(true);
@@ -151,7 +165,15 @@ describe(`PostgreSQL frequent words ranked ahead (${onPostgres ? "PostgreSQL" : 
       .values(
         added
           .filter((_, i) => i % 5 === 1)
-          .map((r) => ({ id: randomUUID(), record_id: r.id, user_id: ids.u1, status: "draft", values: "{}", inserted_at: "t", updated_at: "t" })),
+          .map((r) => ({
+            id: randomUUID(),
+            record_id: r.id,
+            user_id: ids.u1,
+            status: "draft",
+            values: "{}",
+            inserted_at: "t",
+            updated_at: "t",
+          })),
       )
       .execute();
     await store.db
@@ -215,9 +237,11 @@ describe(`PostgreSQL frequent words ranked ahead (${onPostgres ? "PostgreSQL" : 
     let n = 0;
     while (Date.now() < deadline) {
       n = Number(
-        (await sql<{ n: number }>`select count(*) as n from text_ranked_ahead_runs where dataset_id = ${ids.ds} and finished_at is not null`.execute(
-          store.db,
-        )).rows[0]!.n,
+        (
+          await sql<{
+            n: number;
+          }>`select count(*) as n from text_ranked_ahead_runs where dataset_id = ${ids.ds} and finished_at is not null`.execute(store.db)
+        ).rows[0]!.n,
       );
       if (n > 0) break;
       await new Promise((r) => setTimeout(r, 50));
@@ -225,7 +249,9 @@ describe(`PostgreSQL frequent words ranked ahead (${onPostgres ? "PostgreSQL" : 
     await search.rankAhead!.stop();
     expect(n).toBe(1);
     expect(
-      Number((await sql<{ n: number }>`select count(*) as n from text_ranked_ahead where dataset_id = ${ids.ds}`.execute(store.db)).rows[0]!.n),
+      Number(
+        (await sql<{ n: number }>`select count(*) as n from text_ranked_ahead where dataset_id = ${ids.ds}`.execute(store.db)).rows[0]!.n,
+      ),
     ).toBeGreaterThan(0);
   }, 60_000);
 });

@@ -158,13 +158,15 @@ export class PostgresRankAhead {
     }
     if (claim.length === 0) return false;
     try {
-      const ranked = await this.db.transaction().execute(async (trx) => {
-        await queryRows(trx, "SET LOCAL work_mem = '64MB'", []);
-        this.backend = Number((await queryRows<{ pid: number }>(trx, "SELECT pg_backend_pid() AS pid", []))[0]!.pid);
-        if (this.stopped) throw new Error("stopped");
-        const rows = await queryRows<{ version: number | string }>(
-          trx,
-          `WITH v AS (SELECT coalesce(max(id), 0) AS version FROM text_search_changes WHERE dataset_id = $1),
+      const ranked = await this.db
+        .transaction()
+        .execute(async (trx) => {
+          await queryRows(trx, "SET LOCAL work_mem = '64MB'", []);
+          this.backend = Number((await queryRows<{ pid: number }>(trx, "SELECT pg_backend_pid() AS pid", []))[0]!.pid);
+          if (this.stopped) throw new Error("stopped");
+          const rows = await queryRows<{ version: number | string }>(
+            trx,
+            `WITH v AS (SELECT coalesce(max(id), 0) AS version FROM text_search_changes WHERE dataset_id = $1),
            frequent AS MATERIALIZED (
              SELECT word, ndoc FROM ts_stat(format(
                'SELECT tessera_tsvector_concat(f.tsv) FROM records_fts f JOIN records r ON r.seq = f.record_seq WHERE r.dataset_id = %L GROUP BY f.record_seq', $1::text))
@@ -183,12 +185,13 @@ export class PostgresRankAhead {
            ON CONFLICT (dataset_id, word) DO UPDATE SET version = EXCLUDED.version, records = EXCLUDED.records,
              repeated = EXCLUDED.repeated, seqs = EXCLUDED.seqs
            RETURNING t.version`,
-          [datasetId, this.options.minRecords ?? FREQUENT_RECORDS, this.options.listLength ?? RANKED_AHEAD],
-        );
-        return rows.length > 0 ? Number(rows[0]!.version) : null;
-      }).finally(() => {
-        this.backend = null;
-      });
+            [datasetId, this.options.minRecords ?? FREQUENT_RECORDS, this.options.listLength ?? RANKED_AHEAD],
+          );
+          return rows.length > 0 ? Number(rows[0]!.version) : null;
+        })
+        .finally(() => {
+          this.backend = null;
+        });
       // The words no longer frequent at this version, and the run's end.
       const at =
         ranked ??

@@ -20,10 +20,12 @@ export async function pageAhead(
 ): Promise<{ recordId: string; score: number }[] | null> {
   const need = query.offset + query.limit;
   if (query.limit === 0) return [];
-  const passing: { seq: number; id: string }[] = [];
-  if (ahead.seqs.length > 0) {
+  // The listed records, a prefix at a time (reading 1,024 records costs ~15 ms): grown by the observed pass rate.
+  let passing: { seq: number; id: string }[] = [];
+  for (let k = Math.max(64, need * 3 + 32), done = 0; done < ahead.seqs.length;) {
+    const candidates = ahead.seqs.slice(done, k);
     const b = new Builder(query.userId);
-    const where = [`r.seq = ANY(${b.p(`{${ahead.seqs.join(",")}}`)}::bigint[])`, `r.dataset_id = ${b.p(query.datasetId)}`];
+    const where = [`r.seq = ANY(${b.p(`{${candidates.join(",")}}`)}::bigint[])`, `r.dataset_id = ${b.p(query.datasetId)}`];
     for (const f of query.filters) where.push(b.filter(f));
     const rows = await queryRows<{ seq: number | string; id: string }>(
       db,
@@ -31,12 +33,16 @@ export async function pageAhead(
       b.params,
     );
     const idOf = new Map(rows.map((r) => [Number(r.seq), r.id]));
-    for (const seq of ahead.seqs) {
+    for (const seq of candidates) {
       const id = idOf.get(seq);
       if (id !== undefined) passing.push({ seq, id });
-      if (passing.length >= need) break;
     }
+    done += candidates.length;
+    if (passing.length >= need) break;
+    const rate = Math.max(passing.length, 1) / done;
+    k = done + Math.max(done * 3, Math.ceil(((need - passing.length) / rate) * 1.5));
   }
+  passing = passing.slice(0, need);
   if (passing.length < need) {
     if (ahead.repeated > ahead.seqs.length) return null;
     // The single occurrences, by seq: the first records of the dataset that match, pass and are not listed.
