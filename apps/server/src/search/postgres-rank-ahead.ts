@@ -96,13 +96,14 @@ export class PostgresRankAhead {
     await this.running;
   }
 
-  /** One look: ranks each dataset whose text version settled and is not ranked yet (one at a time). */
+  /** One look: ranks each dataset large enough whose text version settled and is not ranked yet (one at a time). */
   async tick(): Promise<void> {
     const rows = await queryRows<{ id: string; version: number | string; ranked: number | string | null }>(
       this.db,
       `SELECT d.id, (SELECT coalesce(max(t.id), 0) FROM text_search_changes t WHERE t.dataset_id = d.id) AS version, a.version AS ranked
-       FROM datasets d LEFT JOIN text_ranked_ahead_runs a ON a.dataset_id = d.id`,
-      [],
+       FROM datasets d LEFT JOIN text_ranked_ahead_runs a ON a.dataset_id = d.id
+       WHERE (SELECT coalesce(sum(c.n), 0) FROM dataset_record_counts c WHERE c.dataset_id = d.id) >= $1`,
+      [this.options.minRecords ?? FREQUENT_RECORDS],
     );
     const now = Date.now();
     const live = new Set(rows.map((r) => r.id));
