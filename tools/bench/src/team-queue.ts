@@ -10,8 +10,12 @@
  * 10 is how the web app's focus view asks (the domain's FOCUS_FETCH_SIZE): a window of 10 after the
  * records it holds, asked again when 5 or fewer are left (its buffer), so one ask per ~5 answers.
  *
+ * `--think-ms`: how long an annotator reads a record before submitting it (each time uniform in
+ * 0.5-1.5 times the figure; default 0: no think time, every annotator submits the moment a record
+ * arrives, which saturates the server). A comma list runs each pace.
+ *
  *   pnpm --filter @tessera/bench bench:team -- [--annotators 50] [--records 2000] [--min-submitted 1,2,3]
- *     [--seconds 60] [--modes plain,reserve] [--windows 1,10] [--postgres URL] [--json FILE]
+ *     [--seconds 60] [--modes plain,reserve] [--windows 1,10] [--think-ms 0,1000] [--postgres URL] [--json FILE]
  *
  * Reports answers, answers per minute, answers beyond min_submitted (and the largest count on one
  * record), records completed, idle takes (an empty answer while records free for that annotator
@@ -33,6 +37,7 @@ const { values: args } = parseArgs({
     seconds: { type: "string", default: "60" },
     modes: { type: "string", default: "plain,reserve" },
     windows: { type: "string", default: "1,10" },
+    "think-ms": { type: "string", default: "0" },
     postgres: { type: "string" },
     json: { type: "string" },
     profile: { type: "string" },
@@ -53,6 +58,7 @@ const opts = {
     return m;
   }),
   windows: args.windows!.split(",").map((v) => int(v, "windows")),
+  thinkMs: args["think-ms"]!.split(",").map((v) => (v === "0" ? 0 : int(v, "think-ms"))),
 };
 const log = (msg: string) => process.stderr.write(`[bench:team ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
 
@@ -70,6 +76,8 @@ interface Row {
   mode: string;
   /** Records per ask (1: the first record before each answer; 10: the web app's focus view). */
   window: number;
+  /** Mean time an annotator reads a record before submitting it, ms (0: none, the server saturates). */
+  thinkMs: number;
   minSubmitted: number;
   annotators: number;
   records: number;
@@ -142,6 +150,7 @@ async function run(
   mode: string,
   window: number,
   minSubmitted: number,
+  thinkMs: number,
   store: string,
   serverPid: number,
 ): Promise<Row> {
@@ -204,6 +213,8 @@ async function run(
           }
         }
         const recordId = held.shift()!;
+        if (thinkMs > 0) await new Promise((r) => setTimeout(r, thinkMs * (0.5 + Math.random())));
+        if (Date.now() >= deadline) break;
         const t0 = performance.now();
         const res = await a.api.raw("POST", `/records/${recordId}/responses`, {
           status: "submitted",
@@ -225,6 +236,7 @@ async function run(
     store,
     mode,
     window,
+    thinkMs,
     minSubmitted,
     annotators: annotators.length,
     records: counts.length,
@@ -258,29 +270,36 @@ try {
   const owner = new Api(server.url, server.ownerApiKey);
   const ws = await owner.json<{ id: string }>("POST", "/workspaces", { name: `team-${Date.now()}` });
   const annotators = await createAnnotators(owner, ws.id, opts.annotators, `team-${Date.now().toString(36)}`);
-  for (const window of opts.windows)
-    for (const minSubmitted of opts.minSubmitted) {
-      for (const mode of opts.modes) {
-        const datasetId = await createQueueDataset(owner, ws.id, `team-${mode}-${minSubmitted}-${Date.now()}`, opts.records, minSubmitted);
-        log(`run: ${mode}, window ${window}, min_submitted ${minSubmitted}`);
-        const row = await run(owner, annotators, datasetId, mode, window, minSubmitted, store, server.pid);
-        rows.push(row);
-        log(
-          `  ${row.answers} answers (${row.answersPerMinute}/min, useful ${row.usefulPerMinute}/min, server CPU ${row.serverCpuMsPerAnswer} ms/answer), beyond ${row.beyond} (${row.beyondPercent}%), max ${row.maxOnOneRecord} on one record, idle ${row.idleTakes}, errors ${row.errors}, take p50 ${row.take.p50} ms p95 ${row.take.p95} ms`,
-        );
-        for (const kind of row.errorKinds) log(`    failed: ${kind}`);
+  for (const thinkMs of opts.thinkMs)
+    for (const window of opts.windows)
+      for (const minSubmitted of opts.minSubmitted) {
+        for (const mode of opts.modes) {
+          const datasetId = await createQueueDataset(
+            owner,
+            ws.id,
+            `team-${mode}-${minSubmitted}-${Date.now()}`,
+            opts.records,
+            minSubmitted,
+          );
+          log(`run: ${mode}, window ${window}, min_submitted ${minSubmitted}, think ${thinkMs} ms`);
+          const row = await run(owner, annotators, datasetId, mode, window, minSubmitted, thinkMs, store, server.pid);
+          rows.push(row);
+          log(
+            `  ${row.answers} answers (${row.answersPerMinute}/min, useful ${row.usefulPerMinute}/min, server CPU ${row.serverCpuMsPerAnswer} ms/answer), beyond ${row.beyond} (${row.beyondPercent}%), max ${row.maxOnOneRecord} on one record, idle ${row.idleTakes}, errors ${row.errors}, take p50 ${row.take.p50} ms p95 ${row.take.p95} ms`,
+          );
+          for (const kind of row.errorKinds) log(`    failed: ${kind}`);
+        }
       }
-    }
 } finally {
   await server.stop();
 }
 console.log(
-  `| store | queue | window | min_submitted | answers | answers/min | useful answers/min | beyond min_submitted | most on one record | records completed | idle takes | server CPU ms per answer | take p50 / p95 ms | submit p50 / p95 ms | errors |`,
+  `| store | queue | window | think ms | min_submitted | answers | answers/min | useful answers/min | beyond min_submitted | most on one record | records completed | idle takes | server CPU ms per answer | take p50 / p95 ms | submit p50 / p95 ms | errors |`,
 );
-console.log(`|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|`);
+console.log(`|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|`);
 for (const r of rows) {
   console.log(
-    `| ${r.store} | ${r.mode} | ${r.window} | ${r.minSubmitted} | ${r.answers} | ${r.answersPerMinute} | ${r.usefulPerMinute} | ${r.beyond} (${r.beyondPercent}%) | ${r.maxOnOneRecord} | ${r.completed} / ${r.records} | ${r.idleTakes} | ${r.serverCpuMsPerAnswer} | ${r.take.p50} / ${r.take.p95} | ${r.submit.p50} / ${r.submit.p95} | ${r.errors} |`,
+    `| ${r.store} | ${r.mode} | ${r.window} | ${r.thinkMs} | ${r.minSubmitted} | ${r.answers} | ${r.answersPerMinute} | ${r.usefulPerMinute} | ${r.beyond} (${r.beyondPercent}%) | ${r.maxOnOneRecord} | ${r.completed} / ${r.records} | ${r.idleTakes} | ${r.serverCpuMsPerAnswer} | ${r.take.p50} / ${r.take.p95} | ${r.submit.p50} / ${r.submit.p95} | ${r.errors} |`,
   );
 }
 if (args.json) writeFileSync(args.json, JSON.stringify({ options: opts, rows }, null, 2));

@@ -1,7 +1,17 @@
 import { sql, type Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import { recordCounts } from "../records/counts.js";
-import { answeredPendingBy, freeFor, fullFor, fullSetOf, inPendingQueue, queueOutOfReachAmong, type FullSet } from "./rules.js";
+import {
+  answeredPendingBy,
+  freeFor,
+  fullFor,
+  fullSetOf,
+  inPendingQueue,
+  postgresQueueTotals,
+  queueOutOfReachAmong,
+  type FullRows,
+  type FullSet,
+} from "./rules.js";
 import { withRetriedTransaction } from "./transaction.js";
 import { cachedSqliteOf, rawSqliteOf } from "../db/database.js";
 import { runOnPostgres, runOnSqlite, type Steps } from "./steps.js";
@@ -65,10 +75,10 @@ export async function takeReserved(db: Kysely<DB>, request: TakeRequest): Promis
  * see what concurrent takers committed), the totals after it.
  */
 async function takeOnce(db: Kysely<DB>, request: TakeRequest, waitForLocks: boolean): Promise<TakeResult> {
-  const counts = await recordCounts(db, request.datasetId);
   const raw = rawSqliteOf(db);
   const connection = cachedSqliteOf(db);
   if (raw && connection) {
+    const counts = await recordCounts(db, request.datasetId);
     const { taken, totals } = await db
       .connection()
       .execute(async () => raw.transaction(() => runOnSqlite(connection, sqliteSteps(db, request, new Date()))).immediate());
@@ -76,7 +86,11 @@ async function takeOnce(db: Kysely<DB>, request: TakeRequest, waitForLocks: bool
   }
   const taken = await withRetriedTransaction(db, (trx) => runOnPostgres(trx, takeSteps(db, request, new Date(), { waitForLocks })));
   const at = new Date().toISOString();
-  const totals = await runOnPostgres(db, postgresTotalsSteps(db, request, at));
+  // the dataset's counters and the totals are read side by side (round trips are what a take waits on under load)
+  const [counts, totals] = await Promise.all([
+    recordCounts(db, request.datasetId),
+    runOnPostgres(db, postgresTotalsSteps(db, request, at)),
+  ]);
   return resultOf(taken, counts.pending, totals);
 }
 
@@ -102,7 +116,7 @@ function resultOf(taken: Taken, pending: number, totals: Totals): TakeResult {
 }
 
 /** The records at capacity for the caller (rules.ts `fullFor`), read as rows. */
-function* fullSteps(db: Kysely<DB>, request: TakeRequest, now: string): Steps<FullSet> {
+function* fullSteps(db: Kysely<DB>, request: TakeRequest, now: string): Steps<FullRows> {
   const rows = (yield fullFor(request.datasetId, request.userId, request.minSubmitted, now).compile(db)) as {
     record_id: string;
     user_id: string;
@@ -110,9 +124,20 @@ function* fullSteps(db: Kysely<DB>, request: TakeRequest, now: string): Steps<Fu
   return fullSetOf(rows.map((r) => [r.record_id, r.user_id]));
 }
 
-/** PostgreSQL, after the take's transaction: the records at capacity read afresh, then the totals on them. */
+/** PostgreSQL, after the take's transaction: the records at capacity read afresh, then the totals on them in one statement. */
 function* postgresTotalsSteps(db: Kysely<DB>, request: TakeRequest, now: string): Steps<Totals> {
-  return yield* totalsSteps(db, request, now, yield* fullSteps(db, request, now), true);
+  const { rows, records } = yield* fullSteps(db, request, now);
+  const [row] = (yield postgresQueueTotals(request.datasetId, request.userId, now, records).compile(db)) as {
+    answered: number | string;
+    out_of_reach: string[];
+  }[];
+  return { answered: Number(row!.answered), heldByOthers: heldByOthersOf(rows, new Set(row!.out_of_reach)) };
+}
+
+/** The records out of the caller's reach and the teammates holding them (the full set's (record, holder) rows). */
+function heldByOthersOf(rows: [string, string][], outOfReach: Set<string>): HeldByOthers {
+  const teammates = new Set(rows.filter(([record]) => outOfReach.has(record)).map(([, holder]) => holder));
+  return { records: outOfReach.size, teammates: teammates.size };
 }
 
 /** SQLite: the records at capacity read once, then the take and the totals on that set. */
@@ -120,7 +145,7 @@ function* sqliteSteps(db: Kysely<DB>, request: TakeRequest, at: Date): Steps<{ t
   const now = at.toISOString();
   const full = yield* fullSteps(db, request, now);
   const taken = yield* takeSteps(db, request, at, { full });
-  const totals = yield* totalsSteps(db, request, now, full, false);
+  const totals = yield* totalsSteps(db, request, now, full);
   return { taken, totals };
 }
 
@@ -139,17 +164,24 @@ function* takeSteps(db: Kysely<DB>, request: TakeRequest, at: Date, how: { full:
   // SQLite: read the caller's reservations by (dataset, user), not by the dataset's live reservations of every annotator
   const byHolder = postgres ? sql`` : sql`INDEXED BY record_reservations_dataset_user_idx`;
   if (postgres) yield sql`SELECT pg_advisory_xact_lock(hashtext(${`reservations:${datasetId}:${userId}`}))`.compile(db);
-  const held = (yield sql`SELECT r.id,
+  const heldQuery = sql`SELECT r.id, r.seq, m.taken_at,
         CASE WHEN ${inPendingQueue(userId)} THEN 1 ELSE 0 END AS pending,
         CASE WHEN EXISTS (SELECT 1 FROM responses s WHERE s.record_id = r.id AND s.user_id = ${userId} AND s.status = 'submitted') THEN 1 ELSE 0 END AS submitted
       FROM record_reservations m ${byHolder} JOIN records r ON r.id = m.record_id
-      WHERE m.dataset_id = ${datasetId} AND m.user_id = ${userId} AND m.expires_at > ${now} AND r.dataset_id = ${datasetId}
-      ORDER BY m.taken_at, r.seq`.compile(db)) as { id: string; pending: number | boolean; submitted: number | boolean }[];
-  // a submitted answer has taken its reservation's place: drop those, so that the live reservations stay few
+      WHERE m.dataset_id = ${datasetId} AND m.user_id = ${userId} AND m.expires_at > ${now} AND r.dataset_id = ${datasetId}`;
+  // a submitted answer has taken its reservation's place: drop those, so that the live reservations stay few;
+  // a take renews the caller's other live reservations (draft and discard keep theirs). PostgreSQL: one
+  // statement for the three (each round trip waits for a turn of the server's event loop under load)
+  const held = (yield postgres
+    ? sql`WITH held AS (${heldQuery}),
+        dropped AS (DELETE FROM record_reservations d USING held h WHERE d.user_id = ${userId} AND d.record_id = h.id AND h.submitted = 1),
+        renewed AS (UPDATE record_reservations u SET expires_at = ${expiresAt} FROM held h WHERE u.user_id = ${userId} AND u.record_id = h.id AND h.submitted = 0)
+      SELECT id, pending, submitted FROM held ORDER BY taken_at, seq`.compile(db)
+    : sql`${heldQuery} ORDER BY m.taken_at, r.seq`.compile(db)) as { id: string; pending: number | boolean; submitted: number | boolean }[];
   const done = held.filter((r) => Number(r.submitted) === 1).map((r) => r.id);
-  if (done.length > 0) yield db.deleteFrom("record_reservations").where("user_id", "=", userId).where("record_id", "in", done).compile();
-  // a take renews the caller's other live reservations (draft and discard keep theirs)
-  if (held.length > done.length) {
+  if (!postgres && done.length > 0)
+    yield db.deleteFrom("record_reservations").where("user_id", "=", userId).where("record_id", "in", done).compile();
+  if (!postgres && held.length > done.length) {
     yield db
       .updateTable("record_reservations")
       .set({ expires_at: expiresAt })
@@ -170,43 +202,42 @@ function* takeSteps(db: Kysely<DB>, request: TakeRequest, at: Date, how: { full:
         ORDER BY r.seq LIMIT ${limit - window.length} ${lock}`.compile(db)) as { id: string }[]
     ).map((r) => r.id);
     if (candidates.length === 0) break;
-    let reserved = candidates;
     if (postgres) {
-      // re-checked by a new statement: it sees what a taker that locked them before us committed
-      const list = sql.join(candidates.map((id) => sql`${id}`));
-      reserved = (
-        (yield sql`SELECT r.id FROM records r WHERE r.id IN (${list}) AND ${freeFor(userId, now, full)} ORDER BY r.seq`.compile(db)) as {
-          id: string;
-        }[]
-      ).map((r) => r.id);
-    }
-    if (reserved.length > 0) {
+      // re-checked by a new statement, which sees what a taker that locked them before us committed,
+      // and reserved by the same statement: those still free
+      const inserted = new Set(
+        (
+          (yield sql`INSERT INTO record_reservations (record_id, user_id, dataset_id, taken_at, expires_at)
+            SELECT r.id, ${userId}, ${datasetId}, ${now}, ${expiresAt} FROM records r WHERE r.id = ANY(${candidates}::text[]) AND ${freeFor(userId, now, full)}
+            ON CONFLICT (record_id, user_id) DO UPDATE SET taken_at = excluded.taken_at, expires_at = excluded.expires_at
+            RETURNING record_id`.compile(db)) as { record_id: string }[]
+        ).map((r) => r.record_id),
+      );
+      window.push(...candidates.filter((id) => inserted.has(id)));
+    } else {
       yield db
         .insertInto("record_reservations")
-        .values(reserved.map((id) => ({ record_id: id, user_id: userId, dataset_id: datasetId, taken_at: now, expires_at: expiresAt })))
+        .values(candidates.map((id) => ({ record_id: id, user_id: userId, dataset_id: datasetId, taken_at: now, expires_at: expiresAt })))
         .onConflict((oc) => oc.columns(["record_id", "user_id"]).doUpdateSet({ taken_at: now, expires_at: expiresAt }))
         .compile();
-      window.push(...reserved);
+      window.push(...candidates);
     }
   }
   return { window, expiresAt };
 }
 
 /**
- * What the caller's queue total needs beside the dataset's counters: the pending records the caller
+ * SQLite: what the caller's queue total needs beside the dataset's counters: the pending records the caller
  * answered, and the records of the full set (read as rows just before) out of the caller's reach,
  * with the teammates holding them counted from the rows (rules.ts `queueOutOfReachAmong`).
  */
-function* totalsSteps(db: Kysely<DB>, request: TakeRequest, now: string, full: FullSet, postgres: boolean): Steps<Totals> {
+function* totalsSteps(db: Kysely<DB>, request: TakeRequest, now: string, { rows, records }: FullRows): Steps<Totals> {
   const { datasetId, userId } = request;
-  const records = "records" in full ? full.records : [];
-  const rows = "rows" in full ? full.rows : [];
   const answered = ((yield answeredPendingBy(datasetId, userId).compile(db)) as { answered: number | string }[])[0]?.answered ?? 0;
   const outOfReach = new Set(
     records.length === 0
       ? []
-      : ((yield queueOutOfReachAmong(datasetId, userId, now, records, postgres).compile(db)) as { id: string }[]).map((r) => r.id),
+      : ((yield queueOutOfReachAmong(datasetId, userId, now, records).compile(db)) as { id: string }[]).map((r) => r.id),
   );
-  const teammates = new Set(rows.filter(([record]) => outOfReach.has(record)).map(([, holder]) => holder));
-  return { answered: Number(answered), heldByOthers: { records: outOfReach.size, teammates: teammates.size } };
+  return { answered: Number(answered), heldByOthers: heldByOthersOf(rows, outOfReach) };
 }
