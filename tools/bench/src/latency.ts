@@ -152,6 +152,21 @@ export function scenarios(ds: BenchDataset, gen: DatasetGenerator, pool: RecordP
       },
     },
     {
+      // The far side (the web app's "least similar"): scored differently by the codes (sqlite-knn.ts).
+      name: "similarity top-50, least similar",
+      recordsPerRequest: 0,
+      run: async (c, i) => {
+        await search(
+          c,
+          {
+            query: { vector: { name: "embedding", record_id: sampleIds[Math.abs(i * 7919) % sampleIds.length], order: "least_similar" } },
+            filters: PENDING_FILTERS,
+          },
+          50,
+        );
+      },
+    },
+    {
       name: "dataset progress",
       recordsPerRequest: 0,
       run: async (c) => {

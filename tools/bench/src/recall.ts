@@ -4,18 +4,20 @@ import { PENDING_FILTERS } from "./latency.ts";
 
 /**
  * Recall@k of the server's similarity search (approximate above a size on SQLite, HNSW on pgvector):
- * for a few sample records, the server's top k "most similar" as a fresh annotator (no responses, so
- * the queue filters keep every record: run it before anyone submits) against the exact top k computed
- * here from the regenerated vectors (float32, as stored; the reference record excluded).
+ * for a few sample records, the server's top k "most similar" (or "least similar") as a fresh annotator
+ * (no responses, so the queue filters keep every record: run it before anyone submits) against the
+ * exact top k computed here from the regenerated vectors (float32, as stored; the reference record excluded).
  */
 export interface RecallResult {
   samples: number;
   k: number;
+  /** Absent in reports of earlier versions: most_similar. */
+  order?: "most_similar" | "least_similar";
   mean: number;
   min: number;
   /** Wall time of the first similarity request (on SQLite it loads the setting's codes). */
   firstQueryMs: number;
-  /** The exact top k's last similarity minus the server's, averaged: how much worse the misses are. */
+  /** The exact top k's last similarity minus the server's (least similar: the server's minus the exact), averaged: how much worse the misses are. */
   meanLastScoreGap: number;
 }
 
@@ -51,6 +53,9 @@ export function exactTopK(
   return top;
 }
 
+/** The regenerated vectors of the last measurement (1.5 GB at 1M: generated once for both orders). */
+let generated: { n: number; vectors: Float32Array } | undefined;
+
 export async function measureRecall(
   client: Annotator,
   ds: BenchDataset,
@@ -58,6 +63,7 @@ export async function measureRecall(
   recordIds: readonly string[],
   samples: number,
   k = 50,
+  order: "most_similar" | "least_similar" = "most_similar",
 ): Promise<RecallResult> {
   const n = recordIds.length;
   const picks = Array.from({ length: Math.min(samples, n) }, (_, j) => Math.floor(((j + 0.5) * n) / Math.min(samples, n)));
@@ -65,10 +71,13 @@ export async function measureRecall(
   let firstQueryMs = 0;
   for (const [j, i] of picks.entries()) {
     const t0 = performance.now();
-    const res = await client.api.raw("POST", `/me/datasets/${ds.datasetId}/records/search?limit=${k}`, {
-      query: { vector: { name: "embedding", record_id: recordIds[i], order: "most_similar" } },
-      filters: PENDING_FILTERS,
-    });
+    const ask = () =>
+      client.api.raw("POST", `/me/datasets/${ds.datasetId}/records/search?limit=${k}`, {
+        query: { vector: { name: "embedding", record_id: recordIds[i], order } },
+        filters: PENDING_FILTERS,
+      });
+    // Once more when the connection failed (a kept-alive socket the server closed while the vectors were generated).
+    const res = await ask().catch(ask);
     const text = await res.text();
     if (!res.ok) throw new Error(`similarity: ${res.status} ${text.slice(0, 300)}`);
     if (j === 0) firstQueryMs = Math.round(performance.now() - t0);
@@ -76,21 +85,28 @@ export async function measureRecall(
     server.push({ ids: items.map((x) => x.record.id), scores: items.map((x) => x.query_score ?? 0) });
   }
   const dimensions = gen.embedding(0).length;
-  const vectors = new Float32Array(n * dimensions);
-  for (let i = 0; i < n; i++) vectors.set(gen.embedding(i), i * dimensions);
+  if (generated?.n !== n) {
+    generated = { n, vectors: new Float32Array(n * dimensions) };
+    for (let i = 0; i < n; i++) generated.vectors.set(gen.embedding(i), i * dimensions);
+  }
+  const { vectors } = generated;
   const recalls: number[] = [];
   const gaps: number[] = [];
   for (const [j, i] of picks.entries()) {
-    const exact = exactTopK(vectors, dimensions, vectors.subarray(i * dimensions, (i + 1) * dimensions), k, i);
+    const sign = order === "most_similar" ? 1 : -1;
+    // Least similar: the most similar to the negated vector (cosine(x, -q) = -cosine(x, q)).
+    const probe = vectors.subarray(i * dimensions, (i + 1) * dimensions).map((x) => sign * x);
+    const exact = exactTopK(vectors, dimensions, probe, k, i);
     const got = new Set(server[j]!.ids);
     recalls.push(exact.filter((e) => got.has(recordIds[e.index]!)).length / exact.length);
     const last = server[j]!.scores[server[j]!.scores.length - 1];
-    if (last !== undefined) gaps.push(exact[exact.length - 1]!.score - last);
+    if (last !== undefined) gaps.push(sign * (sign * exact[exact.length - 1]!.score - last));
   }
   const round = (x: number) => Math.round(x * 1000) / 1000;
   return {
     samples: picks.length,
     k,
+    order,
     mean: round(recalls.reduce((a, b) => a + b, 0) / Math.max(recalls.length, 1)),
     min: round(Math.min(...recalls)),
     firstQueryMs,

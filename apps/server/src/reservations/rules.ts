@@ -52,17 +52,28 @@ export const freeFor = (userId: string, at: string, full: FullSet) =>
   sql`${inPendingQueue(userId)} AND NOT ${heldBy(userId, at)} AND r.id NOT IN (${fullRecords(full)})`;
 
 /**
+ * PostgreSQL: `r` (looked up by id) is of the dataset, written so that no index on the dataset can
+ * serve it: the lookup then always goes by the id index. Until a new dataset's import is analysed
+ * (db/planner-statistics.ts, a second after the import), the planner estimates one record for the
+ * dataset and looked each id up by scanning the dataset's pending records instead (30K per answer of
+ * the caller: seconds per take for a team's first takes).
+ */
+export const byIdOnly = (datasetId: string) => sql`r.dataset_id || '' = ${datasetId}`;
+
+/**
  * The pending records of the dataset that U answered: U's answers, each record looked up by id.
- * `OFFSET 0` (PostgreSQL only; SQLite's nested loop is already this) keeps the lookup a correlated subquery on PostgreSQL, whose planner otherwise joined
- * U's few answers with the dataset's records by merging them along the records' id index (reading
- * the records up to U's largest id: 1.3 ms alone at 30K records, growing with the dataset).
+ * On PostgreSQL `OFFSET 0` keeps the lookup a correlated subquery (SQLite's nested loop is already
+ * this), whose planner otherwise joined U's few answers with the dataset's records by merging them
+ * along the records' id index (reading the records up to U's largest id: 1.3 ms alone at 30K
+ * records, growing with the dataset), and `byIdOnly` keeps it on the id index.
  */
 const answeredBy = (
   datasetId: string,
   userId: string,
   postgres: boolean,
 ) => sql`(SELECT count(*) FROM responses s WHERE s.user_id = ${userId}
-      AND EXISTS (SELECT 1 FROM records r WHERE r.id = s.record_id AND r.dataset_id = ${datasetId} AND r.status = 'pending'${postgres ? sql` OFFSET 0` : sql``}))`;
+      AND EXISTS (SELECT 1 FROM records r WHERE r.id = s.record_id AND ${postgres ? byIdOnly(datasetId) : sql`r.dataset_id = ${datasetId}`}
+        AND r.status = 'pending'${postgres ? sql` OFFSET 0` : sql``}))`;
 
 /** `r` (of the full set) is out of U's reach: in U's queue, not U's own (others hold the places left). */
 const outOfReach = (datasetId: string, userId: string, at: string) =>
@@ -79,13 +90,28 @@ export const queueOutOfReachAmong = (datasetId: string, userId: string, at: stri
 export const answeredPendingBy = (datasetId: string, userId: string) => sql`SELECT ${answeredBy(datasetId, userId, false)} AS answered`;
 
 /**
- * PostgreSQL: the queue's totals beside the dataset's counters that follow from the full set's
- * records (read as rows just before) in one statement: the pending records U answered and, of the
- * set's records, those out of U's reach. They are looked up by id, `= ANY` of the set as a literal
- * array: a join with the set (or `unnest` of it) was hashed against a scan of every record of the
- * table (13 ms alone at 30K), and an array computed in the same statement (an InitPlan, of unknown
- * size to the planner) was tested against every pending record (1.5 s).
+ * PostgreSQL: what the queue's totals need beside the dataset's counters, in one statement: the
+ * pending records U answered (on every row; one row with null record when the full set is empty),
+ * and the full set's (record, holder) rows, each with whether the record is out of U's reach. The
+ * set's records are looked up one by one by id (a correlated subquery, kept one by `OFFSET 0`; the
+ * set is a few hundred rows at most), whatever the planner's statistics say: a join was hashed
+ * against a scan of every record of the table (13 ms alone at 30K; seconds for every take while a
+ * new dataset's import was not analysed yet), and `= ANY` of an array computed in the statement
+ * tested every pending record (1.5 s).
  */
-export const postgresQueueTotals = (datasetId: string, userId: string, at: string, records: string[]) =>
-  sql`SELECT ${answeredBy(datasetId, userId, true)} AS answered,
-      ARRAY(SELECT r.id FROM records r WHERE r.id = ANY(${records}::text[]) AND ${outOfReach(datasetId, userId, at)}) AS out_of_reach`;
+export const postgresQueueTotals = (datasetId: string, userId: string, minSubmitted: number, at: string) =>
+  sql`SELECT a.answered, x.record_id, x.user_id, x.out_of_reach FROM (SELECT ${answeredBy(datasetId, userId, true)} AS answered) a
+    LEFT JOIN LATERAL (SELECT w.record_id, w.user_id, o.out_of_reach FROM (${fullFor(datasetId, userId, minSubmitted, at)}) w
+      CROSS JOIN LATERAL (SELECT (${outOfReach(datasetId, userId, at)}) AS out_of_reach FROM records r WHERE r.id = w.record_id OFFSET 0) o) x ON true`;
+
+/**
+ * U's live reservations of the dataset, with whether each record is still in U's pending queue and
+ * whether U submitted it. SQLite reads them by (dataset, user), not by the dataset's live
+ * reservations of every annotator; PostgreSQL looks each record up by id only (`byIdOnly`).
+ */
+export const heldByCaller = (datasetId: string, userId: string, at: string, postgres: boolean) =>
+  sql`SELECT r.id, r.seq, m.taken_at,
+        CASE WHEN ${inPendingQueue(userId)} THEN 1 ELSE 0 END AS pending,
+        CASE WHEN EXISTS (SELECT 1 FROM responses s WHERE s.record_id = r.id AND s.user_id = ${userId} AND s.status = 'submitted') THEN 1 ELSE 0 END AS submitted
+      FROM record_reservations m ${postgres ? sql`` : sql`INDEXED BY record_reservations_dataset_user_idx`} JOIN records r ON r.id = m.record_id
+      WHERE m.dataset_id = ${datasetId} AND m.user_id = ${userId} AND m.expires_at > ${at} AND ${postgres ? byIdOnly(datasetId) : sql`r.dataset_id = ${datasetId}`}`;

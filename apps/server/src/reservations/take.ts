@@ -5,14 +5,14 @@ import {
   answeredPendingBy,
   freeFor,
   fullFor,
-  fullSetOf,
-  inPendingQueue,
-  postgresQueueTotals,
-  queueOutOfReachAmong,
   type FullRows,
   type FullSet,
+  fullSetOf,
+  heldByCaller,
+  postgresQueueTotals,
+  queueOutOfReachAmong,
 } from "./rules.js";
-import { withRetriedTransaction } from "./transaction.js";
+import { advisoryKey, withRetriedPostgresTransaction } from "./transaction.js";
 import { cachedSqliteOf, rawSqliteOf } from "../db/database.js";
 import { runOnPostgres, runOnSqlite, type Steps } from "./steps.js";
 
@@ -84,7 +84,11 @@ async function takeOnce(db: Kysely<DB>, request: TakeRequest, waitForLocks: bool
       .execute(async () => raw.transaction(() => runOnSqlite(connection, sqliteSteps(db, request, new Date()))).immediate());
     return resultOf(taken, counts.pending, totals);
   }
-  const taken = await withRetriedTransaction(db, (trx) => runOnPostgres(trx, takeSteps(db, request, new Date(), { waitForLocks })));
+  // one take at a time per annotator and dataset (two tabs, or the web app's load and buffer at once), on every replica
+  const opening = `SELECT pg_advisory_xact_lock(${advisoryKey(`reservations:${request.datasetId}:${request.userId}`)})`;
+  const taken = await withRetriedPostgresTransaction(db, opening, (conn) =>
+    runOnPostgres(conn, takeSteps(db, request, new Date(), { waitForLocks })),
+  );
   const at = new Date().toISOString();
   // the dataset's counters and the totals are read side by side (round trips are what a take waits on under load)
   const [counts, totals] = await Promise.all([
@@ -124,14 +128,17 @@ function* fullSteps(db: Kysely<DB>, request: TakeRequest, now: string): Steps<Fu
   return fullSetOf(rows.map((r) => [r.record_id, r.user_id]));
 }
 
-/** PostgreSQL, after the take's transaction: the records at capacity read afresh, then the totals on them in one statement. */
+/** PostgreSQL, after the take's transaction: the records at capacity read afresh with the totals on them, in one statement. */
 function* postgresTotalsSteps(db: Kysely<DB>, request: TakeRequest, now: string): Steps<Totals> {
-  const { rows, records } = yield* fullSteps(db, request, now);
-  const [row] = (yield postgresQueueTotals(request.datasetId, request.userId, now, records).compile(db)) as {
+  const rows = (yield postgresQueueTotals(request.datasetId, request.userId, request.minSubmitted, now).compile(db)) as {
     answered: number | string;
-    out_of_reach: string[];
+    record_id: string | null;
+    user_id: string | null;
+    out_of_reach: number | boolean | null;
   }[];
-  return { answered: Number(row!.answered), heldByOthers: heldByOthersOf(rows, new Set(row!.out_of_reach)) };
+  const full = rows.filter((r) => r.record_id !== null).map((r) => [r.record_id!, r.user_id!] as [string, string]);
+  const outOfReach = new Set(rows.filter((r) => Number(r.out_of_reach) === 1).map((r) => r.record_id!));
+  return { answered: Number(rows[0]?.answered ?? 0), heldByOthers: heldByOthersOf(full, outOfReach) };
 }
 
 /** The records out of the caller's reach and the teammates holding them (the full set's (record, holder) rows). */
@@ -160,47 +167,51 @@ function* takeSteps(db: Kysely<DB>, request: TakeRequest, at: Date, how: { full:
   const now = at.toISOString();
   const expiresAt = new Date(at.getTime() + request.ttlSeconds * 1000).toISOString();
   const full: FullSet = "full" in how ? how.full : { query: fullFor(datasetId, userId, minSubmitted, now) };
-  // one take at a time per annotator and dataset (two tabs, or the web app's load and buffer at once), on every replica
-  // SQLite: read the caller's reservations by (dataset, user), not by the dataset's live reservations of every annotator
-  const byHolder = postgres ? sql`` : sql`INDEXED BY record_reservations_dataset_user_idx`;
-  if (postgres) yield sql`SELECT pg_advisory_xact_lock(hashtext(${`reservations:${datasetId}:${userId}`}))`.compile(db);
-  const heldQuery = sql`SELECT r.id, r.seq, m.taken_at,
-        CASE WHEN ${inPendingQueue(userId)} THEN 1 ELSE 0 END AS pending,
-        CASE WHEN EXISTS (SELECT 1 FROM responses s WHERE s.record_id = r.id AND s.user_id = ${userId} AND s.status = 'submitted') THEN 1 ELSE 0 END AS submitted
-      FROM record_reservations m ${byHolder} JOIN records r ON r.id = m.record_id
-      WHERE m.dataset_id = ${datasetId} AND m.user_id = ${userId} AND m.expires_at > ${now} AND r.dataset_id = ${datasetId}`;
+  const heldQuery = heldByCaller(datasetId, userId, now, postgres);
+  // PostgreSQL: the candidates are locked, skipping those another taker is locking (it is taking them)
+  const lock = !postgres ? sql`` : how.waitForLocks ? sql`FOR NO KEY UPDATE OF r` : sql`FOR NO KEY UPDATE OF r SKIP LOCKED`;
+  const candidatesOf = (n: unknown) =>
+    sql`SELECT r.id, r.seq FROM records r WHERE r.dataset_id = ${datasetId} AND ${freeFor(userId, now, full)} ORDER BY r.seq LIMIT ${n} ${lock}`;
   // a submitted answer has taken its reservation's place: drop those, so that the live reservations stay few;
   // a take renews the caller's other live reservations (draft and discard keep theirs). PostgreSQL: one
-  // statement for the three (each round trip waits for a turn of the server's event loop under load)
-  const held = (yield postgres
-    ? sql`WITH held AS (${heldQuery}),
+  // statement for the three and the first candidates (each round trip waits for a turn of the server's
+  // event loop under load); the candidates fill the window's places the caller's pending records leave.
+  let first: string[] | null = null;
+  let held: { id: string; pending: number | boolean; submitted: number | boolean }[];
+  if (postgres) {
+    const places = sql`greatest(0, ${limit} - least(${limit}, greatest(0, (SELECT count(*) FROM held WHERE pending = 1) - ${offset})))`;
+    const rows = (yield sql`WITH held AS MATERIALIZED (${heldQuery}),
         dropped AS (DELETE FROM record_reservations d USING held h WHERE d.user_id = ${userId} AND d.record_id = h.id AND h.submitted = 1),
-        renewed AS (UPDATE record_reservations u SET expires_at = ${expiresAt} FROM held h WHERE u.user_id = ${userId} AND u.record_id = h.id AND h.submitted = 0)
-      SELECT id, pending, submitted FROM held ORDER BY taken_at, seq`.compile(db)
-    : sql`${heldQuery} ORDER BY m.taken_at, r.seq`.compile(db)) as { id: string; pending: number | boolean; submitted: number | boolean }[];
-  const done = held.filter((r) => Number(r.submitted) === 1).map((r) => r.id);
-  if (!postgres && done.length > 0)
-    yield db.deleteFrom("record_reservations").where("user_id", "=", userId).where("record_id", "in", done).compile();
-  if (!postgres && held.length > done.length) {
-    yield db
-      .updateTable("record_reservations")
-      .set({ expires_at: expiresAt })
-      .where("dataset_id", "=", datasetId)
-      .where("user_id", "=", userId)
-      .where("expires_at", ">", now)
-      .compile();
+        renewed AS (UPDATE record_reservations u SET expires_at = ${expiresAt} FROM held h WHERE u.user_id = ${userId} AND u.record_id = h.id AND h.submitted = 0),
+        candidates AS (${candidatesOf(places)})
+      SELECT 0 AS kind, id, pending, submitted, taken_at, seq FROM held
+      UNION ALL SELECT 1 AS kind, id, 1, 0, NULL, seq FROM candidates
+      ORDER BY kind, taken_at, seq`.compile(db)) as { kind: number; id: string; pending: number; submitted: number }[];
+    held = rows.filter((r) => r.kind === 0);
+    first = rows.filter((r) => r.kind === 1).map((r) => r.id);
+  } else {
+    held = (yield sql`${heldQuery} ORDER BY m.taken_at, r.seq`.compile(db)) as typeof held;
+    const done = held.filter((r) => Number(r.submitted) === 1).map((r) => r.id);
+    if (done.length > 0) yield db.deleteFrom("record_reservations").where("user_id", "=", userId).where("record_id", "in", done).compile();
+    if (held.length > done.length) {
+      yield db
+        .updateTable("record_reservations")
+        .set({ expires_at: expiresAt })
+        .where("dataset_id", "=", datasetId)
+        .where("user_id", "=", userId)
+        .where("expires_at", ">", now)
+        .compile();
+    }
   }
   const window = held
     .filter((r) => Number(r.pending) === 1)
     .map((r) => r.id)
     .slice(offset, offset + limit);
-  // PostgreSQL: the candidates are locked, skipping those another taker is locking (it is taking them)
-  const lock = !postgres ? sql`` : how.waitForLocks ? sql`FOR NO KEY UPDATE OF r` : sql`FOR NO KEY UPDATE OF r SKIP LOCKED`;
   for (let round = 0; round < ROUNDS && window.length < limit; round++) {
-    const candidates = (
-      (yield sql`SELECT r.id FROM records r WHERE r.dataset_id = ${datasetId} AND ${freeFor(userId, now, full)}
-        ORDER BY r.seq LIMIT ${limit - window.length} ${lock}`.compile(db)) as { id: string }[]
-    ).map((r) => r.id);
+    const candidates =
+      round === 0 && first !== null
+        ? first
+        : ((yield candidatesOf(limit - window.length).compile(db)) as { id: string }[]).map((r) => r.id);
     if (candidates.length === 0) break;
     if (postgres) {
       // re-checked by a new statement, which sees what a taker that locked them before us committed,

@@ -34,6 +34,7 @@ describe("GET /api/v1/status", () => {
     if (server.ctx.store.dialect === "sqlite")
       expect(body.memory.search).toEqual({
         similarity_codes: expect.any(Number),
+        similarity_index: expect.any(Number),
         metadata_columns: expect.any(Number),
         metadata_matches: expect.any(Number),
         record_statuses: expect.any(Number),

@@ -32,6 +32,9 @@ it("the WebAssembly popcount and the table give the bit-count distances, for any
         const probe = Uint32Array.from({ length: words }, next);
         const expected = naive(store.codes, words, probe, size);
         expect(Array.from(store.distances(probe, size))).toEqual(expected);
+        // A range of the codes (an index's list, search/knn-ivf.ts) gives the same distances.
+        const from = size >> 1;
+        expect(Array.from(store.distancesFrom(probe, from, size - from))).toEqual(expected.slice(from));
         expect(Array.from(hammingTable(store.codes, words, probe, size))).toEqual(expected);
       },
     ),

@@ -248,9 +248,14 @@ export class HammingStore {
    * the store's memory: valid until the next call.
    */
   distances(probe: Uint32Array, size: number): Uint16Array {
+    return this.distancesFrom(probe, 0, size);
+  }
+
+  /** Distances of the `count` codes from index `from` to `probe` (a view of the store's memory, as `distances`). */
+  distancesFrom(probe: Uint32Array, from: number, count: number): Uint16Array {
     new Uint32Array(this.memory.buffer, this.probeAt, this.words).set(probe.subarray(0, this.words));
-    this.run(0, size, this.words / 2, this.probeAt, this.outAt);
-    return new Uint16Array(this.memory.buffer, this.outAt, size);
+    this.run(from * this.words * 4, count, this.words / 2, this.probeAt, this.outAt + from * 2);
+    return new Uint16Array(this.memory.buffer, this.outAt + from * 2, count);
   }
 }
 

@@ -7,7 +7,7 @@ import { openEmbeddedStore, type Store } from "../db/database.js";
 import { encodeVector } from "../records/read.js";
 import type { SearchQuery } from "./search-port.js";
 import { searchPortSuite } from "./search-port.suite.js";
-import { SqliteKnn } from "./sqlite-knn.js";
+import { type KnnOptions, SqliteKnn } from "./sqlite-knn.js";
 import { SqliteSearch } from "./sqlite-search.js";
 import { seededRandom } from "../testing/random.js";
 
@@ -33,7 +33,58 @@ searchPortSuite("SQLite, similarity through the binary codes", async () => {
   return { store, port };
 });
 
+// The same with an inverted file over the codes (knn-ivf.ts) built before each search: the lists, the
+// rows added or changed since the build (its tail) and the filters give the exact answers here too.
+searchPortSuite("SQLite, similarity through the codes' index", async () => {
+  const store = await openTemp();
+  const port = new SqliteSearch(store.db);
+  Object.assign(port, { knn: new SqliteKnn(store.db, { exactBelow: 0, oversample: 1, indexAbove: 0, indexWhenSearched: true }) });
+  return { store, port };
+});
+
 const ts = "2024-01-01T00:00:00";
+
+/** A user, a workspace, a dataset and a vector setting of `dimensions`. */
+async function seedDataset(store: Store, dimensions: number): Promise<{ ds: string; emb: string; user: string }> {
+  const ids = { ds: randomUUID(), emb: randomUUID(), user: randomUUID() };
+  const ws = randomUUID();
+  await store.db
+    .insertInto("users")
+    .values({
+      id: ids.user,
+      username: "u",
+      first_name: "U",
+      last_name: null,
+      role: "annotator",
+      password_hash: "x",
+      api_key: "k",
+      inserted_at: ts,
+      updated_at: ts,
+    })
+    .execute();
+  await store.db.insertInto("workspaces").values({ id: ws, name: "ws", inserted_at: ts, updated_at: ts }).execute();
+  await store.db
+    .insertInto("datasets")
+    .values({
+      id: ids.ds,
+      name: "ds",
+      guidelines: null,
+      allow_extra_metadata: 1,
+      status: "ready",
+      distribution: '{"strategy":"overlap","min_submitted":1}',
+      metadata: null,
+      workspace_id: ws,
+      inserted_at: ts,
+      updated_at: ts,
+      last_activity_at: ts,
+    })
+    .execute();
+  await store.db
+    .insertInto("vectors_settings")
+    .values({ id: ids.emb, dataset_id: ids.ds, name: "emb", title: "Emb", dimensions, inserted_at: ts, updated_at: ts })
+    .execute();
+  return ids;
+}
 
 // 16: codes by vec_quantize_binary; 12: quantised in JS; both one 32-bit word per code (distances by
 // table). 64: two words, so the distances come from the WebAssembly popcount (search/hamming.ts).
@@ -78,43 +129,7 @@ for (const dimensions of [16, 12, 64]) {
     beforeEach(async () => {
       store = await openTemp();
       records.length = 0;
-      ids = { ds: randomUUID(), emb: randomUUID(), user: randomUUID() };
-      const ws = randomUUID();
-      await store.db
-        .insertInto("users")
-        .values({
-          id: ids.user,
-          username: "u",
-          first_name: "U",
-          last_name: null,
-          role: "annotator",
-          password_hash: "x",
-          api_key: "k",
-          inserted_at: ts,
-          updated_at: ts,
-        })
-        .execute();
-      await store.db.insertInto("workspaces").values({ id: ws, name: "ws", inserted_at: ts, updated_at: ts }).execute();
-      await store.db
-        .insertInto("datasets")
-        .values({
-          id: ids.ds,
-          name: "ds",
-          guidelines: null,
-          allow_extra_metadata: 1,
-          status: "ready",
-          distribution: '{"strategy":"overlap","min_submitted":1}',
-          metadata: null,
-          workspace_id: ws,
-          inserted_at: ts,
-          updated_at: ts,
-          last_activity_at: ts,
-        })
-        .execute();
-      await store.db
-        .insertInto("vectors_settings")
-        .values({ id: ids.emb, dataset_id: ids.ds, name: "emb", title: "Emb", dimensions, inserted_at: ts, updated_at: ts })
-        .execute();
+      ids = await seedDataset(store, dimensions);
       for (let c = 0; c < 6; c++) for (let i = 0; i < 50; i++) await addRecord(near(c), c);
     });
     afterEach(async () => {
@@ -345,3 +360,236 @@ for (const dimensions of [16, 12, 64]) {
     });
   });
 }
+
+// The inverted file over the codes on 4,000 vectors of 64 dimensions in 40 clusters around a shared
+// direction (as sentence embeddings are): searches score a few lists instead of every code.
+describe("similarity through the codes' index (knn-ivf.ts)", () => {
+  const dimensions = 64;
+  let store: Store;
+  let ids: { ds: string; emb: string; user: string };
+  let vectors: Map<string, number[]>;
+  const random = seededRandom(25);
+  const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+  const shared = Array.from({ length: dimensions }, () => normal() * 0.5);
+  const centres = Array.from({ length: 40 }, () => Array.from({ length: dimensions }, (_, d) => shared[d]! + normal()));
+  const near = (c: number, noise = 0.6) => centres[c]!.map((x) => x + normal() * noise);
+  const seeded = Array.from({ length: 4000 }, (_, i) => near(i % 40));
+
+  async function insert(rows: number[][]): Promise<string[]> {
+    const made = rows.map((vector) => ({ id: randomUUID(), vector }));
+    for (let at = 0; at < made.length; at += 500) {
+      const batch = made.slice(at, at + 500);
+      await store.db
+        .insertInto("records")
+        .values(
+          batch.map(({ id }) => ({
+            id,
+            dataset_id: ids.ds,
+            external_id: id,
+            fields: "{}",
+            metadata: null,
+            status: "pending" as const,
+            inserted_at: ts,
+            updated_at: ts,
+          })),
+        )
+        .execute();
+      await store.db
+        .insertInto("record_vectors")
+        .values(batch.map(({ id, vector }) => ({ vector_settings_id: ids.emb, record_id: id, vector: encodeVector(vector) })))
+        .execute();
+    }
+    for (const { id, vector } of made) vectors.set(id, vector);
+    return made.map((m) => m.id);
+  }
+
+  beforeEach(async () => {
+    store = await openTemp();
+    ids = await seedDataset(store, dimensions);
+    vectors = new Map();
+    await insert(seeded);
+  });
+  afterEach(async () => {
+    await store.close();
+  });
+
+  const indexed = (options: KnnOptions = {}) =>
+    new SqliteKnn(store.db, { exactBelow: 0, oversample: 2, indexAbove: 0, probeFraction: 0.05, settleMs: 0, ...options });
+  const query = (value: number[], order: "most_similar" | "least_similar" = "most_similar", q: Partial<SearchQuery> = {}): SearchQuery => ({
+    datasetId: ids.ds,
+    userId: ids.user,
+    text: null,
+    vector: { settingsId: ids.emb, value, order, excludeRecordId: null },
+    filters: [],
+    sort: [],
+    offset: 0,
+    limit: 20,
+    ...q,
+  });
+  /** The exact top `limit` by cosine similarity (float32, as stored), highest first (lowest for least_similar). */
+  const exactTop = (value: number[], limit: number, order = 1, keep: (id: string) => boolean = () => true) => {
+    const f = (v: number[]) => Array.from(new Float32Array(v));
+    const q = f(value);
+    const cos = (v: number[]) => {
+      let s = 0,
+        a = 0,
+        b = 0;
+      for (let d = 0; d < q.length; d++) {
+        s += q[d]! * v[d]!;
+        a += q[d]! ** 2;
+        b += v[d]! ** 2;
+      }
+      return s / Math.sqrt(a * b);
+    };
+    return [...vectors.entries()]
+      .filter(([id]) => keep(id))
+      .map(([id, v]) => ({ id, s: cos(f(v)) }))
+      .sort((x, y) => order * (y.s - x.s))
+      .slice(0, limit)
+      .map((x) => x.id);
+  };
+  const hitIds = async (knn: SqliteKnn, q: SearchQuery) => (await knn.knnSearch(q))!.hits.map((h) => h.recordId);
+  /** Mean recall@20 against the exact answer over 20 queries near random clusters, and the codes scored per search. */
+  const recall = async (knn: SqliteKnn, order: "most_similar" | "least_similar") => {
+    const before = knn.codesScored;
+    let found = 0;
+    for (let i = 0; i < 20; i++) {
+      const value = near(Math.floor(random() * 40), 0.8);
+      const exact = exactTop(value, 20, order === "most_similar" ? 1 : -1);
+      const got = new Set(await hitIds(knn, query(value, order)));
+      found += exact.filter((id) => got.has(id)).length;
+    }
+    return { recall: found / 400, scoredPerSearch: (knn.codesScored - before) / 20 };
+  };
+
+  it("builds an index from the codes and finds the most similar from a few of its lists: recall@20 ≥ 0.95", async () => {
+    const knn = indexed();
+    expect(knn.indexState(ids.emb)).toBeNull();
+    expect(knn.indexBytes).toBe(0);
+    expect(await knn.buildIndex(ids.emb)).toBe(true);
+    expect(knn.indexState(ids.emb)).toEqual({ indexed: 4000, tail: 0 });
+    // The codes again, list by list, with their rowids, positions and the lists' mean codes.
+    expect(knn.indexBytes).toBeGreaterThan(4000 * (8 + 8 + 8 + 4));
+    const linear = indexed({ indexAbove: Number.MAX_SAFE_INTEGER });
+    const most = await recall(knn, "most_similar");
+    expect(most.recall).toBeGreaterThanOrEqual(0.95);
+    expect(most.scoredPerSearch).toBeLessThan(4000 / 4);
+    // Least similar scans every code, index or not (its lists found fewer of the exact answers: docs/performance.md).
+    expect((await recall(knn, "least_similar")).scoredPerSearch).toBe(4000);
+    // Without the index every search scores every code.
+    expect((await recall(linear, "most_similar")).scoredPerSearch).toBe(4000);
+  });
+
+  it("builds the index in the background once the codes have settled, and again when many rows changed since", async () => {
+    const knn = indexed({ indexAbove: 1000, settleMs: 30 });
+    await knn.knnSearch(query(near(0)));
+    await expect.poll(() => knn.indexesBuilt, { timeout: 10_000 }).toBe(1);
+    expect(knn.indexState(ids.emb)).toEqual({ indexed: 4000, tail: 0 });
+    await insert(Array.from({ length: 1500 }, (_, i) => near(i % 40)));
+    await knn.knnSearch(query(near(0)));
+    expect(knn.indexState(ids.emb)!.tail).toBe(1500);
+    await expect.poll(() => knn.indexesBuilt, { timeout: 10_000 }).toBe(2);
+    expect(knn.indexState(ids.emb)).toEqual({ indexed: 5500, tail: 0 });
+  });
+
+  it("finds vectors added, changed and removed after the build (the index's tail)", async () => {
+    const knn = indexed();
+    await knn.buildIndex(ids.emb);
+    const value = near(7, 0.8);
+    // Added: the query vector itself, twice as long.
+    const [added] = await insert([value.map((x) => x * 2)]);
+    expect((await hitIds(knn, query(value)))[0]).toBe(added);
+    // Changed: an indexed record of another cluster moved onto the query.
+    const moved = [...vectors.keys()][3]!;
+    await store.db
+      .updateTable("record_vectors")
+      .set({ vector: encodeVector(value) })
+      .where("record_id", "=", moved)
+      .execute();
+    vectors.set(moved, value);
+    expect((await hitIds(knn, query(value))).slice(0, 2).sort()).toEqual([added!, moved].sort());
+    // The least similar of the old place no longer holds it.
+    const away = seeded[3]!;
+    expect(await hitIds(knn, query(away, "most_similar", { limit: 60 }))).not.toContain(moved);
+    // Removed: an indexed vector and the added one.
+    const first = (await hitIds(knn, query(value)))[2]!;
+    await store.db.deleteFrom("record_vectors").where("record_id", "in", [first, added!]).execute();
+    vectors.delete(first);
+    vectors.delete(added!);
+    const after = await hitIds(knn, query(value));
+    expect(after).not.toContain(first);
+    expect(after).not.toContain(added);
+    expect(after[0]).toBe(moved);
+    expect(knn.indexState(ids.emb)).toEqual({ indexed: 4000, tail: 2 }); // moved, first (added is gone)
+    // Rebuilt: the same answers from the index alone.
+    await knn.buildIndex(ids.emb);
+    expect(knn.indexState(ids.emb)).toEqual({ indexed: 3999, tail: 0 });
+    expect(await hitIds(knn, query(value))).toEqual(after);
+  });
+
+  it("keeps a vector changed while the index was being built out of its old list", async () => {
+    const value = near(11, 0.8);
+    const moved = [...vectors.keys()][5]!;
+    let written = false;
+    const knn: SqliteKnn = indexed({
+      indexBuild: {
+        sliceMs: 0,
+        pause: async () => {
+          if (written) return;
+          written = true;
+          await store.db
+            .updateTable("record_vectors")
+            .set({ vector: encodeVector(value) })
+            .where("record_id", "=", moved)
+            .execute();
+          await knn.follow(ids.ds);
+        },
+      },
+    });
+    await knn.buildIndex(ids.emb);
+    expect(written).toBe(true);
+    vectors.set(moved, value);
+    expect(knn.indexState(ids.emb)).toEqual({ indexed: 4000, tail: 1 });
+    expect((await hitIds(knn, query(value)))[0]).toBe(moved);
+    expect(await hitIds(knn, query(seeded[5]!, "most_similar", { limit: 60 }))).not.toContain(moved);
+  });
+
+  it("applies the filters on the index's candidates, both ways, growing past the nearest lists when they reject too many", async () => {
+    const knn = indexed();
+    await knn.buildIndex(ids.emb);
+    const value = near(2, 0.8);
+    const answered = exactTop(value, 5);
+    await store.db
+      .insertInto("responses")
+      .values(
+        answered.map((recordId) => ({
+          id: randomUUID(),
+          record_id: recordId,
+          user_id: ids.user,
+          status: "submitted" as const,
+          values: "{}",
+          inserted_at: ts,
+          updated_at: ts,
+        })),
+      )
+      .execute();
+    const pending = [{ type: "terms" as const, scope: { entity: "response_status" as const }, values: ["pending"] }];
+    const got = await hitIds(knn, query(value, "most_similar", { filters: pending, limit: 10 }));
+    expect(got.filter((id) => answered.includes(id))).toEqual([]);
+    const exactPending = exactTop(value, 10, 1, (id) => !answered.includes(id));
+    expect(got.filter((id) => exactPending.includes(id)).length).toBeGreaterThanOrEqual(8);
+    // Only the records of a far cluster pass (seeded in order: cluster 30 is every 40th from the 30th):
+    // the candidates grow past the nearest lists to every code; the approximate answer holds only them, in order.
+    const far = [...vectors.keys()].filter((_, i) => i % 40 === 30).slice(0, 30);
+    const onlyFar = [{ type: "terms" as const, scope: { entity: "record" as const, property: "id" as const }, values: far }];
+    for (const order of ["most_similar", "least_similar"] as const) {
+      const hits = (await knn.knnSearch(query(value, order, { filters: onlyFar, limit: 10 })))!.hits;
+      expect(hits).toHaveLength(10);
+      expect(hits.every((h) => far.includes(h.recordId))).toBe(true);
+      const scores = hits.map((h) => (order === "most_similar" ? -h.score! : h.score!));
+      expect(scores).toEqual([...scores].sort((a, b) => a - b));
+      const exact = exactTop(value, 10, order === "most_similar" ? 1 : -1, (id) => far.includes(id));
+      expect(hits.filter((h) => exact.includes(h.recordId)).length).toBeGreaterThanOrEqual(6);
+    }
+  });
+});

@@ -1,7 +1,9 @@
 import { CompiledQuery, type Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import { encodeVector } from "../records/read.js";
+import { backgroundErrorLogger } from "../db/availability.js";
 import { HammingStore, hammingTable } from "./hamming.js";
+import { asymmetricScores, asymmetricTable, BinaryIvf, type IvfBuildOptions } from "./knn-ivf.js";
 import type { SearchQuery, SearchResult } from "./search-port.js";
 import { Builder, type Param, SqliteQueries } from "./sqlite-sql.js";
 
@@ -12,6 +14,18 @@ export interface KnnOptions {
   oversample?: number;
   /** Vectors a setting may have for `follow` to load its codes from scratch (default 50,000: ~0.2 s of CPU). */
   followLoadMax?: number;
+  /** Settings with more live vectors get an inverted file over their codes (knn-ivf.ts; default 50,000). */
+  indexAbove?: number;
+  /** Share of the indexed codes a most_similar search scores, in the lists nearest to the query (default 0.03). */
+  probeFraction?: number;
+  /** Candidates per result wanted taken from the index's lists (most_similar; default 2, against `oversample` from a scan of every code). */
+  indexOversample?: number;
+  /** The index is built once the setting's vectors have not changed for this long (ms, default 2,000). */
+  settleMs?: number;
+  /** Passed to the index's build (tests). */
+  indexBuild?: IvfBuildOptions;
+  /** Builds a missing or outgrown index before a search instead of in the background (tests). */
+  indexWhenSearched?: boolean;
 }
 
 const LOAD_BATCH = 50_000;
@@ -19,6 +33,12 @@ const LOAD_BATCH = 50_000;
 const MEAN_SAMPLE = 5_000;
 const PRUNE_LOG_ABOVE = 50_000;
 const READ_MARK = "record_vectors_read";
+/** The index is rebuilt when the rows added, changed or removed since its build exceed this share of it (and REBUILD_MIN). */
+const REBUILD_FRACTION = 0.05;
+const REBUILD_MIN = 1_000;
+/** A search that needs more than this share of the codes (selective filters) scans them all instead of the index's lists. */
+const PROBE_MAX = 0.25;
+const buildError = backgroundErrorLogger("building a similarity index");
 
 /**
  * The binary codes of one vector setting, in memory, by `record_vectors` rowid (ascending): the sign
@@ -50,6 +70,18 @@ class Codes {
   meanBlob = Buffer.alloc(0);
   loadedAt = 0;
 
+  /** The inverted file over the codes (knn-ivf.ts), once built; rows added or changed since are its tail. */
+  ivf: BinaryIvf | null = null;
+  /** While an index is built from a snapshot: the snapshot's highest rowid and the rows at or below it changed since. */
+  building: { maxVrow: number; touched: Set<number> } | null = null;
+  /** Moved by every reset: an index built from an older snapshot is dropped. */
+  generation = 0;
+  /** Date.now() of the last change to the codes (the index is built once they settle). */
+  lastChange = 0;
+  buildTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Codes scored by the searches (diagnostics, tests). */
+  scored = 0;
+
   constructor(
     readonly dimensions: number,
     readonly words: number,
@@ -70,6 +102,7 @@ class Codes {
   }
 
   reset(capacity: number): void {
+    this.dropIndex();
     this.size = 0;
     this.alive = 0;
     this.hwm = 0;
@@ -95,8 +128,23 @@ class Codes {
     return (this.store ? this.store.memoryBytes : this.codes.byteLength) + this.vrows.byteLength + this.dead.byteLength;
   }
 
+  /** Forgets the index, and any index being built. */
+  dropIndex(): void {
+    this.ivf = null;
+    this.building = null;
+    this.generation++;
+  }
+
+  /** Notes a change of the row's code (or its removal) for the index and the one being built. */
+  private changedRow(vrow: number): void {
+    this.lastChange = Date.now();
+    this.ivf?.touch(vrow);
+    if (this.building && vrow <= this.building.maxVrow) this.building.touched.add(vrow);
+  }
+
   /** Frees the arrays when nothing is left (the read position is kept). */
   release(): void {
+    this.dropIndex();
     this.size = 0;
     this.vrows = new Float64Array(0);
     this.codes = new Uint32Array(0);
@@ -161,6 +209,7 @@ class Codes {
 
   /** Adds or replaces the code of a row (rows usually arrive in ascending rowid order: appended). */
   set(vrow: number, code: Uint32Array): void {
+    this.changedRow(vrow);
     let at = this.size > 0 && this.vrows[this.size - 1]! >= vrow ? this.find(vrow) : -1;
     if (at < 0) {
       if (this.size === this.vrows.length) this.grow(this.size + 1);
@@ -186,6 +235,7 @@ class Codes {
 
   remove(vrow: number): void {
     const at = this.find(vrow);
+    if (at >= 0) this.changedRow(vrow);
     if (at >= 0 && !this.dead[at]) {
       this.dead[at] = 1;
       this.alive--;
@@ -238,33 +288,58 @@ class Codes {
    * per 384-bit code). Finer than the Hamming distance, ~2x its cost.
    */
   scoresFor(values: number[]): Float32Array {
-    const bytes = this.words * 4;
-    const table = new Float32Array(bytes * 256);
-    for (let b = 0; b < bytes; b++) {
-      for (let v = 0; v < 256; v++) {
-        let sum = 0;
-        for (let j = 0; j < 8; j++) {
-          const q = values[b * 8 + j] ?? 0;
-          sum += (v >> j) & 1 ? q : -q;
-        }
-        table[b * 256 + v] = sum;
-      }
+    return asymmetricScores(asymmetricTable(values, this.words), this.codes, this.words, 0, this.size);
+  }
+
+  /** The index of the first row with a rowid above `vrow` (the rows are in rowid order). */
+  firstAbove(vrow: number): number {
+    let lo = 0,
+      hi = this.size;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.vrows[mid]! <= vrow) lo = mid + 1;
+      else hi = mid;
     }
-    const scores = new Float32Array(this.size);
-    const { codes, words, size } = this;
-    for (let i = 0, o = 0; i < size; i++, o += words) {
-      let sum = 0;
-      for (let w = 0, base = 0; w < words; w++, base += 1024) {
-        const x = codes[o + w]!;
-        sum +=
-          table[base | (x & 255)]! +
-          table[(base + 256) | ((x >>> 8) & 255)]! +
-          table[(base + 512) | ((x >>> 16) & 255)]! +
-          table[(base + 768) | (x >>> 24)]!;
-      }
-      scores[i] = sum;
+    return lo;
+  }
+
+  /** Rows the index does not hold as they are now: added since its build, or changed (re-read from these codes). */
+  get indexTail(): number {
+    if (!this.ivf) return this.alive;
+    let added = 0;
+    for (let i = this.firstAbove(this.ivf.maxVrow); i < this.size; i++) if (this.dead[i] === 0) added++;
+    return added + this.ivf.changed.size;
+  }
+
+  /**
+   * The rowids of the `count` rows nearest to the query by Hamming distance among those the index's
+   * lists nearest to the query hold (at least `fraction` of its codes, and 4 per candidate wanted) and
+   * its tail (rows added or changed since its build, from these codes). Ties by rowid.
+   */
+  indexedCandidates(values: number[], count: number, fraction: number): number[] {
+    const ivf = this.ivf!;
+    const { words } = this;
+    const probe = this.quantize(values);
+    const cost = (codes: Uint32Array, store: HammingStore | null, from: number, n: number): ArrayLike<number> =>
+      store ? store.distancesFrom(probe, from, n) : hammingTable(codes.subarray(from * words), words, probe, n);
+    const vrows: number[] = [];
+    const costs: number[] = [];
+    const emit = (vrow: number, c: number) => {
+      vrows.push(vrow);
+      costs.push(c);
+    };
+    this.scored += ivf.scan(ivf.listOrder(values), Math.max(Math.ceil(fraction * ivf.size), count * 4), cost, emit);
+    const start = this.firstAbove(ivf.maxVrow);
+    if (start < this.size) {
+      const tail = cost(this.codes, this.store, start, this.size - start);
+      this.scored += this.size - start;
+      for (let i = start; i < this.size; i++) if (this.dead[i] === 0) emit(this.vrows[i]!, tail[i - start]!);
     }
-    return scores;
+    for (const vrow of ivf.changed) {
+      const at = this.find(vrow);
+      if (at >= 0 && this.dead[at] === 0) emit(vrow, cost(this.codes, this.store, at, 1)[0]!);
+    }
+    return smallest(vrows, costs, count);
   }
 
   /** The rowids of the `count` live codes with the highest scores (ties by rowid): a histogram of 4,096 bins for the cut, then a sort of the last bin's few. */
@@ -304,6 +379,31 @@ function floatsOf(blob: Uint8Array): Float32Array {
   return new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
 }
 
+/** The `count` rowids of least cost (ties by rowid): a histogram of 4,096 bins for the cut, then a sort of what is at or below it. */
+function smallest(vrows: number[], costs: number[], count: number): number[] {
+  const n = vrows.length;
+  let lo = Infinity,
+    hi = -Infinity;
+  for (let i = 0; i < n; i++) {
+    const x = costs[i]!;
+    if (x < lo) lo = x;
+    if (x > hi) hi = x;
+  }
+  const picked: number[] = [];
+  if (n <= count) for (let i = 0; i < n; i++) picked.push(i);
+  else {
+    const bins = 4096;
+    const scale = hi > lo ? (bins - 1) / (hi - lo) : 0;
+    const histogram = new Uint32Array(bins);
+    for (let i = 0; i < n; i++) histogram[Math.floor((costs[i]! - lo) * scale)]!++;
+    let cut = 0;
+    for (let sum = histogram[0]!; cut < bins - 1 && sum < count;) sum += histogram[++cut]!;
+    for (let i = 0; i < n; i++) if (Math.floor((costs[i]! - lo) * scale) <= cut) picked.push(i);
+  }
+  picked.sort((a, b) => costs[a]! - costs[b]! || vrows[a]! - vrows[b]!);
+  return picked.slice(0, count).map((i) => vrows[i]!);
+}
+
 function sumTo(histogram: Uint32Array, last: number): number {
   let s = 0;
   for (let i = 0; i <= last; i++) s += histogram[i]!;
@@ -327,15 +427,28 @@ export class SqliteKnn extends SqliteQueries {
   private readonly tooLargeToFollow = new Set<string>();
   /** Syncs made by `follow` (diagnostics, tests). */
   followed = 0;
+  /** Indexes built (diagnostics, tests). */
+  indexesBuilt = 0;
   private readonly exactBelow: number;
   private readonly oversample: number;
   private readonly followLoadMax: number;
+  private readonly indexAbove: number;
+  private readonly probeFraction: number;
+  private readonly indexOversample: number;
+  private readonly settleMs: number;
 
-  constructor(db: Kysely<DB>, options: KnnOptions = {}) {
+  constructor(
+    db: Kysely<DB>,
+    private readonly options: KnnOptions = {},
+  ) {
     super(db);
     this.exactBelow = options.exactBelow ?? 20_000;
     this.oversample = options.oversample ?? 10;
     this.followLoadMax = options.followLoadMax ?? 50_000;
+    this.indexAbove = options.indexAbove ?? 50_000;
+    this.probeFraction = options.probeFraction ?? 0.03;
+    this.indexOversample = options.indexOversample ?? 2;
+    this.settleMs = options.settleMs ?? 2_000;
   }
 
   /** Memory held by the codes of every loaded vector setting (bytes), for measurements. */
@@ -343,6 +456,89 @@ export class SqliteKnn extends SqliteQueries {
     let total = 0;
     for (const c of this.settings.values()) total += c.memoryBytes;
     return total;
+  }
+
+  /** Codes scored by the similarity searches so far (tests, diagnostics). */
+  get codesScored(): number {
+    let total = 0;
+    for (const c of this.settings.values()) total += c.scored;
+    return total;
+  }
+
+  /** Memory held by the inverted files over the codes (bytes), for measurements. */
+  get indexBytes(): number {
+    let total = 0;
+    for (const c of this.settings.values()) total += c.ivf?.memoryBytes ?? 0;
+    return total;
+  }
+
+  /** Whether the setting's codes have an index, and how many rows it does not hold as they are (tests, diagnostics). */
+  indexState(settingsId: string): { indexed: number; tail: number } | null {
+    const c = this.settings.get(settingsId);
+    return c?.ivf ? { indexed: c.ivf.size, tail: c.indexTail } : null;
+  }
+
+  /**
+   * Builds the index of a setting's codes now, whatever their size or how recently they changed
+   * (tests; the server builds them in the background, `scheduleIndex`). False when the setting is unknown.
+   */
+  async buildIndex(settingsId: string): Promise<boolean> {
+    const c = await this.codes(settingsId);
+    if (!c) return false;
+    await this.build(c);
+    return c.ivf !== null;
+  }
+
+  /**
+   * Starts building a setting's index once its codes have settled (no change for `settleMs`), when it
+   * has more than `indexAbove` live vectors and no index, or an index whose tail (rows added, changed or
+   * removed since) outgrew REBUILD_FRACTION of it. In the background, in slices (knn-ivf.ts): ~5 s of
+   * one core at 1M vectors.
+   */
+  private scheduleIndex(c: Codes): void {
+    if (c.buildTimer || !this.needsIndex(c)) return;
+    const wait = Math.max(0, c.lastChange + this.settleMs - Date.now());
+    c.buildTimer = setTimeout(() => {
+      c.buildTimer = null;
+      if (Date.now() - c.lastChange < this.settleMs) this.scheduleIndex(c);
+      else if (this.needsIndex(c)) this.build(c).catch(buildError);
+    }, wait);
+    c.buildTimer.unref?.();
+  }
+
+  private needsIndex(c: Codes): boolean {
+    if (c.building || c.alive <= this.indexAbove) return false;
+    return !c.ivf || c.indexTail > Math.max(REBUILD_MIN, c.ivf.size * REBUILD_FRACTION);
+  }
+
+  /** Builds the index from a snapshot of the live codes; rows changed meanwhile are marked in it before it is used. */
+  private async build(c: Codes): Promise<void> {
+    if (c.building || c.alive === 0) return;
+    const { words } = c;
+    const vrows = new Float64Array(c.alive);
+    const codes = new Uint32Array(c.alive * words);
+    let m = 0;
+    for (let i = 0; i < c.size; i++) {
+      if (c.dead[i] !== 0) continue;
+      vrows[m] = c.vrows[i]!;
+      codes.set(c.codes.subarray(i * words, (i + 1) * words), m * words);
+      m++;
+    }
+    const generation = c.generation;
+    const building = { maxVrow: vrows[m - 1]!, touched: new Set<number>() };
+    c.building = building;
+    try {
+      const ivf = await BinaryIvf.build(
+        { codes, vrows: vrows.subarray(0, m), size: m, words },
+        { ...this.options.indexBuild, cancelled: () => c.generation !== generation },
+      );
+      if (!ivf || c.generation !== generation) return;
+      for (const vrow of building.touched) ivf.touch(vrow);
+      c.ivf = ivf;
+      this.indexesBuilt++;
+    } finally {
+      if (c.building === building) c.building = null;
+    }
   }
 
   /** The up-to-date codes of a vector setting; null when the setting is unknown. */
@@ -358,6 +554,8 @@ export class SqliteKnn extends SqliteQueries {
     const run = c.syncing.then(() => this.sync(settingsId, c));
     c.syncing = run.catch(() => {});
     await run;
+    if (this.options.indexWhenSearched && this.needsIndex(c)) await this.build(c);
+    else this.scheduleIndex(c);
     return c;
   }
 
@@ -496,7 +694,7 @@ export class SqliteKnn extends SqliteQueries {
     // Over-fetch: the queue's status filters keep most neighbours, other filters (metadata, values) may keep few.
     const selective = query.filters.some((f) => f.scope.entity !== "response_status" && f.scope.entity !== "record");
     const k = Math.max(64, selective ? query.limit * 8 : query.limit * 2 + 16);
-    return codes.alive <= this.exactBelow ? this.exactSearch(query, k) : this.approximateSearch(query, codes, k * this.oversample);
+    return codes.alive <= this.exactBelow ? this.exactSearch(query, k) : this.approximateSearch(query, codes, k);
   }
 
   /**
@@ -524,23 +722,38 @@ export class SqliteKnn extends SqliteQueries {
     }
   }
 
-  /** Approximate: `count` candidates by Hamming distance, rescored exactly and filtered; grown while the filters reject too many. */
-  private async approximateSearch(query: SearchQuery, codes: Codes, count: number): Promise<SearchResult> {
+  /**
+   * Approximate: `count` candidates by Hamming distance, rescored exactly and filtered; grown while the
+   * filters reject too many. With an index, the candidates come from its lists nearest to the query
+   * (`probeFraction` of the codes, grown with `count`) and its tail; past PROBE_MAX, from every code.
+   */
+  private async approximateSearch(query: SearchQuery, codes: Codes, k: number): Promise<SearchResult> {
     const vector = query.vector!;
     const most = vector.order === "most_similar";
+    let count = k * (most && codes.ivf ? this.indexOversample : this.oversample);
     // most_similar: Hamming distance to the query's code; enough there (recall@50 1.0 at 1M bench
     // vectors, ~15 ms of the scan). least_similar: the far side is flat (the 50 farthest of 1M differ
     // little from the next thousands), where Hamming ranks poorly (recall 0.30); the asymmetric
     // scores of the negated query reach 0.58 for ~25 ms more.
     const probe = most ? codes.quantize(vector.value) : null;
     const negated = most ? null : vector.value.map((x) => -x);
-    for (;;) {
-      const candidates = probe ? codes.nearest(probe, count) : codes.best(codes.scoresFor(negated!), count);
+    for (let fraction = this.probeFraction; ;) {
+      // least_similar scans every code: from the index's lists it found fewer of the exact 50 (recall
+      // 0.54 against 0.60 at 1M, docs/performance.md), and correct answers come first.
+      const indexed = most && codes.ivf !== null && fraction <= PROBE_MAX;
+      if (!indexed) codes.scored += codes.size;
+      const candidates = indexed
+        ? codes.indexedCandidates(vector.value, count, fraction)
+        : probe
+          ? codes.nearest(probe, count)
+          : codes.best(codes.scoresFor(negated!), count);
       const rows = await this.filterBest(query, await this.scored(query, candidates));
-      if (candidates.length >= codes.alive || rows.length >= query.limit) return this.result(query, rows);
+      if ((!indexed && candidates.length >= codes.alive) || rows.length >= query.limit) return this.result(query, rows);
       // Grow by the observed rejection rate (at least 4x).
       const kept = Math.max(rows.length, 1) / Math.max(candidates.length, 1);
-      count = Math.max(count * 4, Math.ceil((query.limit / kept) * 1.5));
+      const grown = Math.max(count * 4, Math.ceil((query.limit / kept) * 1.5));
+      fraction *= grown / count;
+      count = grown;
     }
   }
 

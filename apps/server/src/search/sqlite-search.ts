@@ -85,6 +85,7 @@ export class SqliteSearch extends SqliteQueries implements SearchPort {
   /** Bytes held by the search's in-memory structures (GET /api/v1/status, tools/bench). */
   memoryBytes(): {
     similarity_codes: number;
+    similarity_index: number;
     metadata_columns: number;
     metadata_matches: number;
     record_statuses: number;
@@ -93,6 +94,7 @@ export class SqliteSearch extends SqliteQueries implements SearchPort {
     const raw = rawSqliteOf(this.db);
     return {
       similarity_codes: this.knn.memoryBytes,
+      similarity_index: this.knn.indexBytes,
       metadata_columns: this.metadata.memoryBytes,
       metadata_matches: this.metadata.matchListBytes,
       record_statuses: raw ? recordStatusesOf(raw).memoryBytes : 0,

@@ -1,0 +1,295 @@
+import { HammingStore, hammingTable } from "./hamming.js";
+
+/**
+ * An inverted file over binary codes (sqlite-knn.ts): the codes of a vector setting grouped in lists,
+ * one per centroid, so that a similarity search scores the lists nearest to the query (a few % of the
+ * codes) instead of every code. Built once from a snapshot of the codes (`BinaryIvf.build`, in slices
+ * that yield to other work): k-means in Hamming space on a sample (binary centroids: the majority bit
+ * of their members), then every code assigned to its nearest centroid and copied, list by list, into
+ * memory of its own where the popcount of hamming.ts scans a list as one range. Lists are chosen by
+ * the query's dot product with each list's mean code (±1 per bit: the asymmetric score of the list's
+ * average member). The index does not change after the build: rows changed or removed since are
+ * marked stale here (`touch`) and read from the live codes by the caller, as are rows added since
+ * (rowids above `maxVrow`); the caller rebuilds it when those are many.
+ */
+export class BinaryIvf {
+  /** Positions whose row changed or was removed since the build (skipped by `scan`). */
+  readonly stale: Uint8Array;
+  /** Rowids at or below `maxVrow` written or removed since the build: the caller reads them from its live codes. */
+  readonly changed = new Set<number>();
+
+  private constructor(
+    readonly words: number,
+    readonly size: number,
+    /** List c holds positions offsets[c] to offsets[c + 1] - 1. */
+    readonly offsets: Uint32Array,
+    private readonly store: HammingStore | null,
+    private readonly codes: Uint32Array,
+    /** The rowid at each position. */
+    private readonly vrowAt: Float64Array,
+    /** The indexed rowids, ascending, and the position of each. */
+    private readonly sortedVrows: Float64Array,
+    private readonly positionOf: Uint32Array,
+    /** Per list, the mean of its codes' bits as ±1 (words * 32 per list). */
+    private readonly means: Float32Array,
+    /** The highest rowid indexed: rows above it are the caller's tail. */
+    readonly maxVrow: number,
+  ) {
+    this.stale = new Uint8Array(size);
+  }
+
+  get lists(): number {
+    return this.offsets.length - 1;
+  }
+
+  /** Bytes held: the codes (with the popcount's distance buffer), rowids, positions, marks, list means. */
+  get memoryBytes(): number {
+    return (
+      (this.store ? this.store.memoryBytes : this.codes.byteLength) +
+      this.vrowAt.byteLength +
+      this.sortedVrows.byteLength +
+      this.positionOf.byteLength +
+      this.stale.byteLength +
+      this.means.byteLength +
+      this.offsets.byteLength
+    );
+  }
+
+  /** A row at or below `maxVrow` was written or removed: its indexed code (if any) no longer counts. */
+  touch(vrow: number): void {
+    if (vrow > this.maxVrow) return;
+    this.changed.add(vrow);
+    let lo = 0,
+      hi = this.size - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const v = this.sortedVrows[mid]!;
+      if (v === vrow) {
+        this.stale[this.positionOf[mid]!] = 1;
+        return;
+      }
+      if (v < vrow) lo = mid + 1;
+      else hi = mid - 1;
+    }
+  }
+
+  /** The lists in the order a query scans them: by the dot product of `direction` with each list's mean code, highest first. */
+  listOrder(direction: ArrayLike<number>): Uint32Array {
+    const bits = this.words * 32;
+    const lists = this.lists;
+    const dims = Math.min(bits, direction.length);
+    const q = Float32Array.from({ length: dims }, (_, d) => direction[d]!);
+    const scores = new Float64Array(lists);
+    const { means } = this;
+    for (let c = 0, o = 0; c < lists; c++, o += bits) {
+      let s = 0;
+      for (let d = 0; d < dims; d++) s += means[o + d]! * q[d]!;
+      scores[c] = s;
+    }
+    return Uint32Array.from({ length: lists }, (_, c) => c).sort((a, b) => scores[b]! - scores[a]! || a - b);
+  }
+
+  /**
+   * The live codes of the first lists in `order` until at least `target` codes were scored: `cost`
+   * gives the costs of a range of positions (lower is nearer; Hamming distances or negated scores).
+   * Calls `emit` with each one's rowid and cost. Returns the number of codes scored.
+   */
+  scan(
+    order: Uint32Array,
+    target: number,
+    cost: (codes: Uint32Array, store: HammingStore | null, from: number, count: number) => ArrayLike<number>,
+    emit: (vrow: number, cost: number) => void,
+  ): number {
+    let scanned = 0;
+    for (let k = 0; k < order.length && scanned < target; k++) {
+      const c = order[k]!;
+      const from = this.offsets[c]!;
+      const count = this.offsets[c + 1]! - from;
+      if (count === 0) continue;
+      const costs = cost(this.codes, this.store, from, count);
+      const { stale, vrowAt } = this;
+      for (let i = 0; i < count; i++) if (stale[from + i] === 0) emit(vrowAt[from + i]!, costs[i]!);
+      scanned += count;
+    }
+    return scanned;
+  }
+
+  /**
+   * Builds the index of `size` codes of `words` 32-bit words (`codes`, with their rowids ascending in
+   * `vrows`; both are kept or copied, not changed). Null when `cancelled` said so between two slices.
+   */
+  static async build(
+    snapshot: { codes: Uint32Array; vrows: Float64Array; size: number; words: number },
+    options: IvfBuildOptions = {},
+  ): Promise<BinaryIvf | null> {
+    const { codes, vrows, size: n, words } = snapshot;
+    const bits = words * 32;
+    const lists = Math.max(1, Math.min(n, options.lists ?? Math.min(4096, Math.max(16, Math.round(Math.sqrt(n))))));
+    const pause = options.pause ?? (() => new Promise<void>((resolve) => setImmediate(resolve)));
+    let sliceStart = performance.now();
+    /** Yields after ~8 ms of work; false when the build is to be abandoned. */
+    const breathe = async (): Promise<boolean> => {
+      if (performance.now() - sliceStart < (options.sliceMs ?? 8)) return true;
+      await pause();
+      sliceStart = performance.now();
+      return !options.cancelled?.();
+    };
+
+    // The centroids, trained on a sample spread over the rowids.
+    const sampleSize = Math.min(n, lists * (options.samplePerList ?? 32));
+    const sample = new Uint32Array(sampleSize * words);
+    for (let j = 0; j < sampleSize; j++) {
+      const i = Math.floor(((j + 0.5) * n) / sampleSize);
+      sample.set(codes.subarray(i * words, (i + 1) * words), j * words);
+    }
+    const centroidStore = HammingStore.create(words, lists);
+    const centroids = centroidStore?.codes ?? new Uint32Array(lists * words);
+    for (let c = 0; c < lists; c++) {
+      const j = Math.floor(((c + 0.5) * sampleSize) / lists);
+      centroids.set(sample.subarray(j * words, (j + 1) * words), c * words);
+    }
+    const nearestCentroid = (code: Uint32Array): number => {
+      const d = centroidStore ? centroidStore.distances(code, lists) : hammingTable(centroids, words, code, lists);
+      let best = 0;
+      let bestD = d[0]!;
+      for (let c = 1; c < lists; c++)
+        if (d[c]! < bestD) {
+          bestD = d[c]!;
+          best = c;
+        }
+      return best;
+    };
+    const counts = new Int32Array(lists * bits);
+    const members = new Uint32Array(lists);
+    const addBits = (c: number, code: Uint32Array, at: number) => {
+      members[c]!++;
+      const base = c * bits;
+      for (let w = 0; w < words; w++) {
+        let x = code[at + w]!;
+        while (x !== 0) {
+          const low = x & -x;
+          counts[base + w * 32 + (31 - Math.clz32(low))]!++;
+          x ^= low;
+        }
+      }
+    };
+    for (let iteration = 0; iteration < (options.iterations ?? 6); iteration++) {
+      counts.fill(0);
+      members.fill(0);
+      for (let j = 0; j < sampleSize; j++) {
+        addBits(nearestCentroid(sample.subarray(j * words, (j + 1) * words)), sample, j * words);
+        if ((j & 255) === 255 && !(await breathe())) return null;
+      }
+      let reseed = 0;
+      for (let c = 0; c < lists; c++) {
+        const code = centroids.subarray(c * words, (c + 1) * words);
+        if (members[c] === 0) {
+          // An empty list takes a sample code of its own (spread over the sample).
+          const j = (reseed++ * 7919 + iteration * 104729) % sampleSize;
+          code.set(sample.subarray(j * words, (j + 1) * words));
+          continue;
+        }
+        code.fill(0);
+        for (let b = 0; b < bits; b++) if (counts[c * bits + b]! * 2 > members[c]!) code[b >>> 5]! |= 1 << (b & 31);
+      }
+    }
+
+    // Every code to its nearest centroid; the lists' mean codes from their members' bits.
+    const assigned = new Uint16Array(n);
+    counts.fill(0);
+    members.fill(0);
+    for (let i = 0; i < n; i++) {
+      const c = nearestCentroid(codes.subarray(i * words, (i + 1) * words));
+      assigned[i] = c;
+      addBits(c, codes, i * words);
+      if ((i & 1023) === 1023 && !(await breathe())) return null;
+    }
+    const offsets = new Uint32Array(lists + 1);
+    for (let c = 0; c < lists; c++) offsets[c + 1] = offsets[c]! + members[c]!;
+    const means = new Float32Array(lists * bits);
+    for (let c = 0; c < lists; c++)
+      if (members[c]! > 0) for (let b = 0; b < bits; b++) means[c * bits + b] = (2 * counts[c * bits + b]!) / members[c]! - 1;
+
+    // The codes copied list by list.
+    let store: HammingStore | null = null;
+    try {
+      store = HammingStore.create(words, n);
+    } catch {
+      // No WebAssembly memory to be had: the table's distances need none.
+    }
+    const listed = store?.codes ?? new Uint32Array(n * words);
+    const vrowAt = new Float64Array(n);
+    const positionOf = new Uint32Array(n);
+    const cursor = offsets.slice(0, lists);
+    for (let i = 0; i < n; i++) {
+      const p = cursor[assigned[i]!]!++;
+      listed.set(codes.subarray(i * words, (i + 1) * words), p * words);
+      vrowAt[p] = vrows[i]!;
+      positionOf[i] = p;
+    }
+    if (options.cancelled?.()) return null;
+    return new BinaryIvf(words, n, offsets, store, listed, vrowAt, vrows, positionOf, means, n > 0 ? vrows[n - 1]! : 0);
+  }
+}
+
+export interface IvfBuildOptions {
+  /** Lists (centroids); default √n, between 16 and 4,096. */
+  lists?: number;
+  /** Codes of the training sample per list (default 32). */
+  samplePerList?: number;
+  /** k-means rounds on the sample (default 6). */
+  iterations?: number;
+  /** Awaited between slices of ~8 ms (default: setImmediate), so that requests run meanwhile. */
+  pause?: () => Promise<void>;
+  /** Work between two pauses (ms, default 8). */
+  sliceMs?: number;
+  /** Asked between slices: true abandons the build. */
+  cancelled?: () => boolean;
+}
+
+/**
+ * The table of asymmetric scores for `values` (the query is not quantised): for each code byte, the
+ * 256 sums Σ q_i·(bit_i ? 1 : -1) of its 8 dimensions. A code's score, an estimate of (x̂ - μ)·q up to
+ * scale, is then one lookup per byte (`asymmetricScores`).
+ */
+export function asymmetricTable(values: ArrayLike<number>, words: number): Float32Array {
+  const bytes = words * 4;
+  const table = new Float32Array(bytes * 256);
+  for (let b = 0; b < bytes; b++) {
+    for (let v = 0; v < 256; v++) {
+      let sum = 0;
+      for (let j = 0; j < 8; j++) {
+        const q = values[b * 8 + j] ?? 0;
+        sum += (v >> j) & 1 ? q : -q;
+      }
+      table[b * 256 + v] = sum;
+    }
+  }
+  return table;
+}
+
+/** The asymmetric scores (`asymmetricTable`) of the `count` codes from index `from`, negated when `negate` (as costs). */
+export function asymmetricScores(
+  table: Float32Array,
+  codes: Uint32Array,
+  words: number,
+  from: number,
+  count: number,
+  negate = false,
+): Float32Array {
+  const scores = new Float32Array(count);
+  const sign = negate ? -1 : 1;
+  for (let i = 0, o = from * words; i < count; i++, o += words) {
+    let sum = 0;
+    for (let w = 0, base = 0; w < words; w++, base += 1024) {
+      const x = codes[o + w]!;
+      sum +=
+        table[base | (x & 255)]! +
+        table[(base + 256) | ((x >>> 8) & 255)]! +
+        table[(base + 512) | ((x >>> 16) & 255)]! +
+        table[(base + 768) | (x >>> 24)]!;
+    }
+    scores[i] = sign * sum;
+  }
+  return scores;
+}
