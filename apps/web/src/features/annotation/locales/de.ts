@@ -84,7 +84,7 @@ const annotation: typeof en = {
     nothingToFilter: "In diesem Datensatz gibt es nichts zu filtern",
     edit: "{{name}} bearbeiten",
     search: "Datensätze durchsuchen",
-    searchPlaceholder: "Suchbegriff eingeben",
+    searchPlaceholder: "Text suchen",
     searchField: "Suchen in",
     allFields: "Alle Felder",
     searchButton: "Suchen",

@@ -84,7 +84,7 @@ const annotation: typeof en = {
     nothingToFilter: "No hay nada que filtrar en este conjunto de datos",
     edit: "Editar {{name}}",
     search: "Buscar registros",
-    searchPlaceholder: "Introduce una consulta",
+    searchPlaceholder: "Buscar texto",
     searchField: "Buscar en",
     allFields: "Todos los campos",
     searchButton: "Buscar",
