@@ -1,6 +1,7 @@
 import type { Store } from "../db/database.js";
 import { PostgresSearch } from "./postgres-search.js";
 import type { SearchPort } from "./search-port.js";
+import type { PostgresRankAhead } from "./postgres-rank-ahead.js";
 import { sqliteSearchFor } from "./sqlite-search.js";
 
 const ports = new WeakMap<Store, SearchPort>();
@@ -14,4 +15,10 @@ export function searchFor(store: Store): SearchPort {
     ports.set(store, port);
   }
   return port;
+}
+
+/** PostgreSQL: the background ranking of the frequent words of text search (issue 31); null on SQLite. */
+export function rankAheadFor(store: Store): PostgresRankAhead | null {
+  const port = searchFor(store);
+  return port instanceof PostgresSearch ? port.rankAhead : null;
 }

@@ -5,12 +5,15 @@ import { recordCountWithStatus } from "../records/counts.js";
 import { countLimit, type SearchPort, type SearchQuery, type SearchResult } from "./search-port.js";
 import { Builder, json, queueFilters, queryRows, textCount, textWords } from "./postgres-sql.js";
 import { PostgresText } from "./postgres-text.js";
+import { PostgresRankAhead } from "./postgres-rank-ahead.js";
 
 export interface PostgresSearchOptions {
   /** pgvector is installed (else similarity answers 422 with the reason). */
   vectorSearch: boolean;
   /** false: text in score order runs the plain SQL below too, without the cached matches of postgres-text.ts (tests compare both). */
   textCache?: boolean;
+  /** Options of the frequent words ranked ahead (postgres-rank-ahead.ts); false: none are used. */
+  rankAhead?: ConstructorParameters<typeof PostgresRankAhead>[1] | false;
 }
 
 /**
@@ -27,11 +30,14 @@ export class PostgresSearch implements SearchPort {
   private readonly indexed = new Set<string>();
   private iterative: Promise<boolean> | null = null;
   private readonly text: PostgresText;
+  /** The frequent words ranked ahead (issue 31); the server starts its background ranking (server.ts). */
+  readonly rankAhead: PostgresRankAhead | null;
   constructor(
     private readonly db: Kysely<DB>,
     private readonly options: PostgresSearchOptions,
   ) {
-    this.text = new PostgresText(db);
+    this.rankAhead = options.rankAhead === false ? null : new PostgresRankAhead(db, options.rankAhead ?? {});
+    this.text = new PostgresText(db, undefined, this.rankAhead);
   }
 
   /** A partial HNSW index (cosine) for one vector settings; idempotent and safe between replicas. */

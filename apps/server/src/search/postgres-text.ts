@@ -2,6 +2,8 @@ import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import { Builder, queueFilters, RECORD_STATUSES, queryRows, textCount, textWords } from "./postgres-sql.js";
 import { countLimit, type SearchQuery, type SearchResult } from "./search-port.js";
+import type { PostgresRankAhead, RankedAhead } from "./postgres-rank-ahead.js";
+import { pageAhead, totalAhead } from "./postgres-text-ahead.js";
 
 /** Best matches kept per cached query, at least (ts_rank scores every match whatever the limit). */
 const RANKED_ROWS = 1024;
@@ -19,6 +21,8 @@ interface Matches {
   ranked: { seqs: number[]; scores: number[]; complete: boolean } | null;
   /** Every matching seq, ascending. */
   all: Float64Array | null;
+  /** The word's ranking ahead at this version (postgres-rank-ahead.ts), once found. */
+  ahead?: RankedAhead;
   bytes: number;
 }
 
@@ -46,6 +50,7 @@ export class PostgresText {
   constructor(
     private readonly db: Kysely<DB>,
     private readonly cacheBytes = CACHE_BYTES,
+    private readonly rankAhead: PostgresRankAhead | null = null,
   ) {}
 
   /** Memory held by the cached match lists (bytes), for tests and measurements. */
@@ -66,17 +71,34 @@ export class PostgresText {
       FROM records_fts f JOIN records r ON r.seq = f.record_seq, q WHERE f.tsv @@ q.query AND r.dataset_id = ${b.p(query.datasetId)}${text.field !== null ? ` AND f.field = ${b.p(text.field)}` : ""}
       GROUP BY f.record_seq`;
     const limit = countLimit(query);
-    if (limit !== null) {
+    // One plain word ranked ahead (issue 31): its first pages and its bounded total without reading every match.
+    const ahead = await this.ahead(query, entry, words);
+    const page = async () =>
+      (ahead ? await pageAhead(this.db, query, words[0]!.word, ahead) : null) ?? (await this.page(query, entry, matches));
+    const counted = async (): Promise<{ total: number; totalIsLowerBound?: true }> => {
+      if (limit === null) return { total: await this.total(query, entry, matches) };
+      const known = ahead ? await totalAhead(this.db, query, ahead, limit) : null;
+      if (known) return known;
       // Bounded total: the first `limit + 1` passing records (SQL), not every match (postgres-sql.ts textCount).
       const { sql, params } = textCount(query, limit);
-      const [hits, n] = await Promise.all([
-        this.page(query, entry, matches),
-        queryRows<{ n: number | string }>(this.db, sql, params).then((rows) => Number(rows[0]?.n ?? 0)),
-      ]);
-      return n > limit ? { hits, total: limit, totalIsLowerBound: true } : { hits, total: n };
+      const n = Number((await queryRows<{ n: number | string }>(this.db, sql, params))[0]?.n ?? 0);
+      return n > limit ? { total: limit, totalIsLowerBound: true } : { total: n };
+    };
+    const [hits, total] = await Promise.all([page(), counted()]);
+    return { hits, ...total };
+  }
+
+  /** The stored ranking ahead of a single plain word without a field, at the entry's version (else null). */
+  private async ahead(query: SearchQuery, entry: Matches, words: { word: string; prefix: boolean }[]): Promise<RankedAhead | null> {
+    if (!this.rankAhead || query.text!.field !== null || words.length !== 1 || words[0]!.prefix) return null;
+    if (!entry.ahead) {
+      // Looked up again while missing: the ranking of this version may be in progress.
+      const found = await this.rankAhead.lookup(query.datasetId, words[0]!.word);
+      if (found?.version !== entry.version) return null;
+      entry.ahead = found;
+      this.account(entry);
     }
-    const [hits, total] = await Promise.all([this.page(query, entry, matches), this.total(query, entry, matches)]);
-    return { hits, total };
+    return entry.ahead;
   }
 
   /** The cache entry of a key at the dataset's current text version (a moved version starts it over). */
@@ -102,7 +124,7 @@ export class PostgresText {
 
   /** Re-measures an entry after it grew and evicts the least recently used ones beyond the budget. */
   private account(entry: Matches): void {
-    const bytes = (entry.ranked ? entry.ranked.seqs.length * 16 : 0) + (entry.all?.byteLength ?? 0);
+    const bytes = (entry.ranked ? entry.ranked.seqs.length * 16 : 0) + (entry.all?.byteLength ?? 0) + (entry.ahead?.seqs.length ?? 0) * 8;
     this.bytes += bytes - entry.bytes;
     entry.bytes = bytes;
     for (const [key, old] of this.cache) {

@@ -22,6 +22,7 @@ import * as m0020reservations from "./0020-record-reservations.js";
 import * as m0021 from "./0021-record-vector-exact.js";
 import * as m0022uploads from "./0022-uploads.js";
 import * as m0023 from "./0023-dataset-answer-versions.js";
+import * as m0024 from "./0024-text-ranked-ahead.js";
 
 /**
  * Versioned migrations, applied in key order by Kysely's Migrator. Add a new file per change
@@ -51,6 +52,7 @@ export const migrations: Record<string, Migration> = {
   "0021-record-vector-exact": m0021,
   "0022-uploads": m0022uploads,
   "0023-dataset-answer-versions": m0023,
+  "0024-text-ranked-ahead": m0024,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

@@ -7,6 +7,7 @@ import * as pg0011 from "./0011-dataset-record-counts.js";
 import * as pg0017 from "./0017-text-search-changes.js";
 import * as pg0022 from "./0022-uploads.js";
 import * as pg0023 from "./0023-dataset-answer-versions.js";
+import * as pg0024 from "./0024-text-ranked-ahead.js";
 
 /**
  * PostgreSQL runs the same, versioned migration list as SQLite (same names, so the history is
@@ -46,6 +47,8 @@ export const postgresVariants: Record<string, Migration> = {
   "0022-uploads": pg0022,
   /** Versions appended by statement-level triggers (no row to contend on), as 0011. */
   "0023-dataset-answer-versions": pg0023,
+  /** PostgreSQL: the frequent words of text search ranked ahead, shared by the replicas; SQLite's 0024 is empty. */
+  "0024-text-ranked-ahead": pg0024,
 };
 
 export const postgresMigrationProvider: MigrationProvider = {

@@ -1,0 +1,223 @@
+import type { Kysely } from "kysely";
+import type { DB } from "../db/schema.js";
+import { backgroundErrorLogger } from "../db/availability.js";
+import { queryRows } from "./postgres-sql.js";
+
+/** Words matching at least this many records of a dataset are ranked ahead; below it ts_rank of every match costs < ~30 ms. */
+export const FREQUENT_RECORDS = 1000;
+/** Records kept per word: the best of those where it occurs at least twice in one field. */
+export const RANKED_AHEAD = 1024;
+/** A dataset's text version must stay the same this long (seen by this replica) before it is ranked. */
+const SETTLE_MS = 5000;
+/** How often the replica looks for settled datasets. */
+const TICK_MS = 5000;
+/** A claim nobody finished after this long is taken over (the replica that made it died). */
+const STALE_CLAIM = "30 minutes";
+
+/** A word ranked ahead, at the dataset's text version `version` (migration 0024). */
+export interface RankedAhead {
+  version: number;
+  /** Records of the dataset that match the word. */
+  records: number;
+  /** Records where the word occurs at least twice in one field. */
+  repeated: number;
+  /** The best of those: most occurrences in one field, then seq (at most RANKED_AHEAD). */
+  seqs: number[];
+}
+
+/**
+ * The frequent words of PostgreSQL text search ranked ahead (issue 31). ts_rank reads every match's
+ * tsvector (a word in 79% of 100K records: ~0.9 s), and so does counting the matches, so neither can
+ * be done per search for a common word. But for a query of one lexeme, with the tsvectors'
+ * default weights (to_tsvector sets none), ts_rank (tsrank.c calc_rank_or, no normalization) is a
+ * strictly increasing function of the number of positions of the lexeme in the field, and the search's
+ * score is the best field's: so the full ranking is the records where the word occurs at least twice
+ * in one field, by that count (descending) then seq, followed by all the other matches by seq (they tie
+ * at one occurrence). Stored here per (dataset, word): the first RANKED_AHEAD of the former, how many
+ * there are, and how many records match; postgres-text.ts serves the first pages and the bounded total
+ * from them (the following records by seq in the index, the exact scores by ts_rank on the page's
+ * records only). Tests compare every answer with the plain ts_rank query (postgres-rank-ahead.test.ts).
+ *
+ * One statement per dataset computes it in one snapshot, with the version it belongs to: `ts_stat`
+ * over each record's fields joined (records per word), then every (record, word) pair of a frequent
+ * word that occurs twice or more (100K bench records: ~40 s of PostgreSQL's CPU at load 10). A
+ * search uses a word's row only at the dataset's current text version, so any record added, changed
+ * or deleted since retires it; the ranking runs again once the version has stayed the same for
+ * SETTLE_MS, at most a quarter of the time (each run waits 3 times its duration after it). Replicas
+ * share the rows; a claim in `text_ranked_ahead_runs` keeps two of them from ranking the same version.
+ */
+export class PostgresRankAhead {
+  private readonly seen = new Map<string, { version: number; since: number }>();
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private notBefore = 0;
+  private stopped = false;
+  /** The backend running a ranking statement, cancelled by `stop` (minutes at 1M records). */
+  private backend: number | null = null;
+  private readonly report = backgroundErrorLogger("PostgreSQL: ranking frequent words ahead failed");
+
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly options: { minRecords?: number; settleMs?: number; tickMs?: number; listLength?: number } = {},
+  ) {}
+
+  /** The stored ranking of a single plain word (any version: the caller compares it with the current one). */
+  async lookup(datasetId: string, word: string): Promise<RankedAhead | null> {
+    const rows = await queryRows<{ version: number | string; records: number; repeated: number; seqs: (number | string)[] }>(
+      this.db,
+      "SELECT version, records, repeated, seqs FROM text_ranked_ahead WHERE dataset_id = $1 AND word = querytree(plainto_tsquery('tessera_search', $2))",
+      [datasetId, word],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    return { version: Number(row.version), records: row.records, repeated: row.repeated, seqs: row.seqs.map(Number) };
+  }
+
+  /** Looks for settled datasets every TICK_MS (unref'd) until `stop`. */
+  start(): void {
+    if (this.timer || this.stopped) return;
+    this.timer = setInterval(() => {
+      if (this.running || Date.now() < this.notBefore) return;
+      this.running = this.tick()
+        .catch(this.report)
+        .finally(() => {
+          this.running = null;
+        });
+    }, this.options.tickMs ?? TICK_MS);
+    this.timer.unref();
+  }
+
+  /** Stops looking, cancels a run in progress and waits for it to end (before the store closes). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    if (this.backend !== null) await queryRows(this.db, "SELECT pg_cancel_backend($1)", [this.backend]).catch(() => undefined);
+    await this.running;
+  }
+
+  /** One look: ranks each dataset large enough whose text version settled and is not ranked yet (one at a time). */
+  async tick(): Promise<void> {
+    const rows = await queryRows<{ id: string; version: number | string; ranked: number | string | null }>(
+      this.db,
+      `SELECT d.id, (SELECT coalesce(max(t.id), 0) FROM text_search_changes t WHERE t.dataset_id = d.id) AS version, a.version AS ranked
+       FROM datasets d LEFT JOIN text_ranked_ahead_runs a ON a.dataset_id = d.id
+       WHERE (SELECT coalesce(sum(c.n), 0) FROM dataset_record_counts c WHERE c.dataset_id = d.id) >= $1`,
+      [this.options.minRecords ?? FREQUENT_RECORDS],
+    );
+    const now = Date.now();
+    const live = new Set(rows.map((r) => r.id));
+    for (const id of this.seen.keys()) if (!live.has(id)) this.seen.delete(id);
+    for (const row of rows) {
+      if (this.stopped) return;
+      const version = Number(row.version);
+      const seen = this.seen.get(row.id);
+      if (!seen || seen.version !== version) {
+        this.seen.set(row.id, { version, since: now });
+        continue;
+      }
+      if (row.ranked !== null && Number(row.ranked) === version) continue;
+      if (now - seen.since < (this.options.settleMs ?? SETTLE_MS)) continue;
+      const started = Date.now();
+      if (await this.rank(row.id, version)) {
+        this.notBefore = Date.now() + 3 * (Date.now() - started);
+        return;
+      }
+    }
+  }
+
+  /**
+   * Ranks a dataset's frequent words at its current text version, unless another replica claimed
+   * that version; true when this call ranked. `claimed` is the version the caller saw (the rows get
+   * the version of the statement's own snapshot, which may be newer).
+   */
+  async rank(datasetId: string, claimed?: number): Promise<boolean> {
+    const version =
+      claimed ??
+      Number(
+        (
+          await queryRows<{ v: number | string }>(
+            this.db,
+            "SELECT coalesce(max(id), 0) AS v FROM text_search_changes WHERE dataset_id = $1",
+            [datasetId],
+          )
+        )[0]?.v ?? 0,
+      );
+    let claim: unknown[];
+    try {
+      claim = await queryRows(
+        this.db,
+        `INSERT INTO text_ranked_ahead_runs AS a (dataset_id, version, started_at, finished_at) VALUES ($1, $2, now(), NULL)
+         ON CONFLICT (dataset_id) DO UPDATE SET version = EXCLUDED.version, started_at = now(), finished_at = NULL
+         WHERE a.version <> EXCLUDED.version OR (a.finished_at IS NULL AND a.started_at < now() - interval '${STALE_CLAIM}')
+         RETURNING a.dataset_id`,
+        [datasetId, version],
+      );
+    } catch (error) {
+      if (/foreign key/.test(String(error))) return false; // the dataset was deleted meanwhile
+      throw error;
+    }
+    if (claim.length === 0) return false;
+    try {
+      const ranked = await this.db
+        .transaction()
+        .execute(async (trx) => {
+          await queryRows(trx, "SET LOCAL work_mem = '64MB'", []);
+          this.backend = Number((await queryRows<{ pid: number }>(trx, "SELECT pg_backend_pid() AS pid", []))[0]!.pid);
+          if (this.stopped) throw new Error("stopped");
+          const rows = await queryRows<{ version: number | string }>(
+            trx,
+            `WITH v AS (SELECT coalesce(max(id), 0) AS version FROM text_search_changes WHERE dataset_id = $1),
+           frequent AS MATERIALIZED (
+             SELECT word, ndoc FROM ts_stat(format(
+               'SELECT tessera_tsvector_concat(f.tsv) FROM records_fts f JOIN records r ON r.seq = f.record_seq WHERE r.dataset_id = %L GROUP BY f.record_seq', $1::text))
+             WHERE ndoc >= $2),
+           pairs AS (
+             SELECT u.lexeme, f.record_seq AS seq, max(cardinality(u.positions)) AS n
+             FROM records_fts f JOIN records r ON r.seq = f.record_seq, unnest(f.tsv) AS u
+             WHERE r.dataset_id = $1 AND cardinality(u.positions) >= 2 AND u.lexeme IN (SELECT word FROM frequent)
+             GROUP BY 1, 2),
+           repeated AS (
+             SELECT lexeme, count(*) AS repeated, (array_agg(seq ORDER BY n DESC, seq))[1:$3] AS seqs FROM pairs GROUP BY lexeme)
+           INSERT INTO text_ranked_ahead AS t (dataset_id, word, version, records, repeated, seqs)
+           SELECT $1, querytree(('''' || replace(replace(fr.word, '\\', '\\\\'), '''', '''''') || '''')::tsquery), v.version, fr.ndoc,
+             coalesce(rp.repeated, 0), coalesce(rp.seqs, '{}')
+           FROM frequent fr CROSS JOIN v LEFT JOIN repeated rp ON rp.lexeme = fr.word
+           ON CONFLICT (dataset_id, word) DO UPDATE SET version = EXCLUDED.version, records = EXCLUDED.records,
+             repeated = EXCLUDED.repeated, seqs = EXCLUDED.seqs
+           RETURNING t.version`,
+            [datasetId, this.options.minRecords ?? FREQUENT_RECORDS, this.options.listLength ?? RANKED_AHEAD],
+          );
+          return rows.length > 0 ? Number(rows[0]!.version) : null;
+        })
+        .finally(() => {
+          this.backend = null;
+        });
+      // The words no longer frequent at this version, and the run's end.
+      const at =
+        ranked ??
+        Number(
+          (
+            await queryRows<{ v: number | string }>(
+              this.db,
+              "SELECT coalesce(max(id), 0) AS v FROM text_search_changes WHERE dataset_id = $1",
+              [datasetId],
+            )
+          )[0]?.v ?? 0,
+        );
+      await queryRows(this.db, "DELETE FROM text_ranked_ahead WHERE dataset_id = $1 AND version <> $2", [datasetId, at]);
+      await queryRows(this.db, "UPDATE text_ranked_ahead_runs SET finished_at = now(), version = $2 WHERE dataset_id = $1", [
+        datasetId,
+        Math.max(at, version),
+      ]);
+      return true;
+    } catch (error) {
+      // Another replica (or the next tick) may try again.
+      await queryRows(this.db, "DELETE FROM text_ranked_ahead_runs WHERE dataset_id = $1 AND finished_at IS NULL", [datasetId]).catch(
+        () => undefined,
+      );
+      if (this.stopped || /foreign key/.test(String(error))) return false;
+      throw error;
+    }
+  }
+}

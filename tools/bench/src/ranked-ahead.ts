@@ -1,0 +1,25 @@
+import pg from "pg";
+
+/**
+ * `--settle` on PostgreSQL: waits until the frequent words of every dataset of at least 1,000 records
+ * (the server's FREQUENT_RECORDS) are ranked ahead at its current
+ * text version (apps/server/src/search/postgres-rank-ahead.ts, migration 0024), which the server's
+ * background job does in the database, or until `deadline` (performance.now()).
+ */
+export async function rankedAhead(databaseUrl: string, deadline: number): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    for (;;) {
+      const { rows } = await client.query<{ n: string }>(
+        `SELECT count(*) AS n FROM datasets d WHERE NOT EXISTS (SELECT 1 FROM text_ranked_ahead_runs a WHERE a.dataset_id = d.id
+           AND a.finished_at IS NOT NULL AND a.version >= (SELECT coalesce(max(t.id), 0) FROM text_search_changes t WHERE t.dataset_id = d.id))
+           AND (SELECT coalesce(sum(c.n), 0) FROM dataset_record_counts c WHERE c.dataset_id = d.id) >= 1000`,
+      );
+      if (Number(rows[0]?.n ?? 0) === 0 || performance.now() > deadline) return;
+      await new Promise((r) => setTimeout(r, 2000));
+    }
+  } finally {
+    await client.end();
+  }
+}
