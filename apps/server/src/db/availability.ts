@@ -81,23 +81,6 @@ export function backgroundErrorLogger(label: string): (error: unknown) => void {
   };
 }
 
-/**
- * Marks an error of a request that waited the pool's whole connection time-out while every
- * connection was in use (db/postgres.ts `createPool`): PostgreSQL is reachable, the server is busy.
- * node-postgres gives the same error for this and for a connection attempt that timed out.
- */
-export function markPoolBusy(error: unknown): void {
-  if (error instanceof Error) (error as { tesseraPoolBusy?: boolean }).tesseraPoolBusy = true;
-}
-export const isPoolBusy = (error: unknown): boolean => (error as { tesseraPoolBusy?: unknown } | null)?.tesseraPoolBusy === true;
-
-/** The message of the 503 that requests get when every database connection stayed in use for the pool's whole wait. */
-export const DATABASE_BUSY_MESSAGE =
-  "The server is busy right now: every database connection stayed in use while this request waited. " +
-  "Try again in a few seconds; a write that got this answer was not stored.";
-/** Retry-After (seconds) of that 503. */
-export const DATABASE_BUSY_RETRY_AFTER_SECONDS = 2;
-
 /** The message of the 503 that requests caught in a database outage get. */
 export const DATABASE_UNAVAILABLE_MESSAGE =
   "The database is unavailable right now (PostgreSQL is restarting or a connection to it was lost). " +

@@ -19,7 +19,7 @@ import type { Store } from "./store.js";
 import { migrate } from "./migrate.js";
 import { onRecordsWritten } from "../records/write-hooks.js";
 import { PlannerStatistics } from "./planner-statistics.js";
-import { backgroundErrorLogger, isDatabaseUnavailable, markPoolBusy, rootMessage } from "./availability.js";
+import { backgroundErrorLogger, isDatabaseUnavailable, rootMessage } from "./availability.js";
 
 /** The store cannot start (clear message for the operator, no stack trace needed). */
 export class StoreStartupError extends Error {
@@ -183,25 +183,6 @@ export interface PostgresStoreOptions {
 }
 
 /**
- * A pool that tells a request which waited its whole connection time-out while every connection
- * stayed in use (the server is busy: 503 "busy", Retry-After 2) from one whose connection attempt
- * timed out (PostgreSQL unreachable: 503 "unavailable"); node-postgres gives both the same error.
- */
-class BusyAwarePool extends pg.Pool {
-  override connect(): Promise<pg.PoolClient>;
-  override connect(callback: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void): void;
-  override connect(
-    callback?: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void,
-  ): Promise<pg.PoolClient> | void {
-    if (callback) return super.connect(callback);
-    return super.connect().catch((error: unknown) => {
-      if (this.totalCount >= (this.options.max ?? 10) && this.idleCount === 0) markPoolBusy(error);
-      throw error;
-    });
-  }
-}
-
-/**
  * The pool: a connection that drops (PostgreSQL restarted, failed over, a backend killed) never
  * ends the process. node-postgres emits `error` on a client whose connection died; pg-pool listens
  * only while the client is idle, so a client checked out by a query or a transaction would emit it
@@ -211,7 +192,7 @@ class BusyAwarePool extends pg.Pool {
  * next queries. Connecting gives up after 5 s (503) instead of waiting forever.
  */
 export function createPool(databaseUrl: string, max: number): pg.Pool {
-  const pool = new BusyAwarePool({ connectionString: databaseUrl, max, types: ROW_TYPES, connectionTimeoutMillis: 5000, keepAlive: true });
+  const pool = new pg.Pool({ connectionString: databaseUrl, max, types: ROW_TYPES, connectionTimeoutMillis: 5000, keepAlive: true });
   const report = backgroundErrorLogger("PostgreSQL pool (a connection was lost; new queries reconnect)");
   pool.on("error", report); // an idle client's connection died
   pool.on("connect", (client) => {

@@ -1,13 +1,6 @@
 import type { FastifyError, FastifyInstance } from "fastify";
 import { z } from "zod";
-import {
-  DATABASE_BUSY_MESSAGE,
-  DATABASE_BUSY_RETRY_AFTER_SECONDS,
-  DATABASE_RETRY_AFTER_SECONDS,
-  DATABASE_UNAVAILABLE_MESSAGE,
-  isDatabaseUnavailable,
-  isPoolBusy,
-} from "../db/availability.js";
+import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from "../db/availability.js";
 
 /**
  * The two error generations of the contract (section 2): flat `{"detail": "text"}` domain errors and
@@ -82,10 +75,6 @@ export function installErrorHandler(app: FastifyInstance): void {
     }
     if (status >= 400 && status < 500) {
       return reply.status(status).send({ detail: error.message });
-    }
-    if (isPoolBusy(error)) {
-      request.log.warn("database pool busy: no connection became free within the pool's wait");
-      return reply.status(503).header("Retry-After", String(DATABASE_BUSY_RETRY_AFTER_SECONDS)).send({ detail: DATABASE_BUSY_MESSAGE });
     }
     if (isDatabaseUnavailable(error)) {
       request.log.warn({ err: error }, "database unavailable");
