@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import { backgroundErrorLogger } from "../db/availability.js";
-import { queryRows } from "./postgres-sql.js";
+import { queryRows, textVersion } from "./postgres-sql.js";
 
 /** Words matching at least this many records of a dataset are ranked ahead; below it ts_rank of every match costs < ~30 ms. */
 export const FREQUENT_RECORDS = 1000;
@@ -132,17 +132,7 @@ export class PostgresRankAhead {
    * the version of the statement's own snapshot, which may be newer).
    */
   async rank(datasetId: string, claimed?: number): Promise<boolean> {
-    const version =
-      claimed ??
-      Number(
-        (
-          await queryRows<{ v: number | string }>(
-            this.db,
-            "SELECT coalesce(max(id), 0) AS v FROM text_search_changes WHERE dataset_id = $1",
-            [datasetId],
-          )
-        )[0]?.v ?? 0,
-      );
+    const version = claimed ?? (await textVersion(this.db, datasetId));
     let claim: unknown[];
     try {
       claim = await queryRows(
@@ -194,17 +184,7 @@ export class PostgresRankAhead {
           this.backend = null;
         });
       // The words no longer frequent at this version, and the run's end.
-      const at =
-        ranked ??
-        Number(
-          (
-            await queryRows<{ v: number | string }>(
-              this.db,
-              "SELECT coalesce(max(id), 0) AS v FROM text_search_changes WHERE dataset_id = $1",
-              [datasetId],
-            )
-          )[0]?.v ?? 0,
-        );
+      const at = ranked ?? (await textVersion(this.db, datasetId));
       await queryRows(this.db, "DELETE FROM text_ranked_ahead WHERE dataset_id = $1 AND version <> $2", [datasetId, at]);
       await queryRows(this.db, "UPDATE text_ranked_ahead_runs SET finished_at = now(), version = $2 WHERE dataset_id = $1", [
         datasetId,

@@ -15,6 +15,19 @@ export async function queryRows<T>(db: Kysely<DB>, sqlText: string, params: Para
 }
 
 /** The record statuses (`records.status`). */
+/**
+ * A dataset's text version: the largest id of its rows in `text_search_changes` (migration 0017),
+ * which triggers append to when its records' text changes; 0 when none.
+ */
+export async function textVersion(db: Kysely<DB>, datasetId: string): Promise<number> {
+  const rows = await queryRows<{ v: number | string }>(
+    db,
+    "SELECT coalesce(max(id), 0) AS v FROM text_search_changes WHERE dataset_id = $1",
+    [datasetId],
+  );
+  return Number(rows[0]?.v ?? 0);
+}
+
 export const RECORD_STATUSES = ["pending", "completed"];
 
 /**

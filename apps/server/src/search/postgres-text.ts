@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
-import { Builder, queueFilters, RECORD_STATUSES, queryRows, textCount, textWords } from "./postgres-sql.js";
+import { Builder, queueFilters, RECORD_STATUSES, queryRows, textCount, textVersion, textWords } from "./postgres-sql.js";
 import { countLimit, type SearchQuery, type SearchResult } from "./search-port.js";
 import type { PostgresRankAhead, RankedAhead } from "./postgres-rank-ahead.js";
 import { pageAhead, totalAhead } from "./postgres-text-ahead.js";
@@ -103,15 +103,7 @@ export class PostgresText {
 
   /** The cache entry of a key at the dataset's current text version (a moved version starts it over). */
   private async entry(datasetId: string, key: string): Promise<Matches> {
-    const version = Number(
-      (
-        await queryRows<{ v: number | string }>(
-          this.db,
-          "SELECT coalesce(max(id), 0) AS v FROM text_search_changes WHERE dataset_id = $1",
-          [datasetId],
-        )
-      )[0]?.v ?? 0,
-    );
+    const version = await textVersion(this.db, datasetId);
     let entry = this.cache.get(key);
     if (entry) this.cache.delete(key);
     if (!entry || entry.version !== version) {
