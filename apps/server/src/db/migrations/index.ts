@@ -23,6 +23,7 @@ import * as m0021 from "./0021-record-vector-exact.js";
 import * as m0022uploads from "./0022-uploads.js";
 import * as m0023 from "./0023-dataset-answer-versions.js";
 import * as m0024 from "./0024-text-ranked-ahead.js";
+import * as m0025 from "./0025-record-search.js";
 
 /**
  * Versioned migrations, applied in key order by Kysely's Migrator. Add a new file per change
@@ -53,6 +54,7 @@ export const migrations: Record<string, Migration> = {
   "0022-uploads": m0022uploads,
   "0023-dataset-answer-versions": m0023,
   "0024-text-ranked-ahead": m0024,
+  "0025-record-search": m0025,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

@@ -8,6 +8,7 @@ import * as pg0017 from "./0017-text-search-changes.js";
 import * as pg0022 from "./0022-uploads.js";
 import * as pg0023 from "./0023-dataset-answer-versions.js";
 import * as pg0024 from "./0024-text-ranked-ahead.js";
+import * as pg0025 from "./0025-record-search.js";
 
 /**
  * PostgreSQL runs the same, versioned migration list as SQLite (same names, so the history is
@@ -49,6 +50,8 @@ export const postgresVariants: Record<string, Migration> = {
   "0023-dataset-answer-versions": pg0023,
   /** PostgreSQL: the frequent words of text search ranked ahead, shared by the replicas; SQLite's 0024 is empty. */
   "0024-text-ranked-ahead": pg0024,
+  /** PostgreSQL: one narrow row per record for the bounded totals of text search; SQLite's 0025 is empty. */
+  "0025-record-search": pg0025,
 };
 
 export const postgresMigrationProvider: MigrationProvider = {
