@@ -156,8 +156,11 @@ export class Builder {
           return this.textBounds(`r.${s.property}`, ge === null ? null : timeBound(ge), le === null ? null : timeBound(le));
         }
         return this.textBounds(`r.${s.property}`, ge, le);
-      case "metadata":
-        return `EXISTS (SELECT 1 FROM ${items(`(r.metadata -> ${this.p(s.name, "::text")})`)} WHERE ${this.jsonBounds("e.value", ge, le)})`;
+      case "metadata": {
+        // A single value is compared as it is (each row of jsonb_array_elements costs ~1 µs of a common word's count).
+        const value = `(r.metadata -> ${this.p(s.name, "::text")})`;
+        return `coalesce(CASE jsonb_typeof(${value}) WHEN 'array' THEN EXISTS (SELECT 1 FROM jsonb_array_elements(${value}) AS e(value) WHERE ${this.jsonBounds("e.value", ge, le)}) ELSE ${this.jsonBounds(value, ge, le)} END, false)`;
+      }
       case "response_status":
         return "true";
       case "response_value":
