@@ -30,7 +30,17 @@ function metadataOf(i: number): Record<string, unknown> {
   if (i % 11 !== 0) m.genre = i % 13 === 0 ? ["news", "blog"] : ["news", "blog", "wiki"][i % 3];
   if (i % 9 !== 0) m.score = i % 17 === 0 ? [0.1, (i % 100) / 100] : i % 19 === 0 ? "high" : (i % 100) / 100;
   if (i % 4 === 0) m.year = 2000 + (i % 25);
+  if (i % 3 !== 2) m.flag = i % 3 === 0;
+  if (i % 8 === 5) m.note = null;
   return m;
+}
+
+/** The metadata as stored JSON: some numbers written with trailing zeros (`1.50`, `2010.0`), equal to `1.5` and `2010` for jsonb. */
+function metadataText(i: number): string {
+  const text = JSON.stringify({ ...metadataOf(i), price: i % 5 === 0 ? "@1.50" : i % 5 === 1 ? [1.5, 3] : 2 });
+  return i % 4 === 0 && i % 25 === 10
+    ? text.replace('"@1.50"', "1.50").replace('"year":2010', '"year":2010.0')
+    : text.replace('"@1.50"', "1.50");
 }
 
 const pending: SearchFilter = { type: "terms", scope: { entity: "response_status" }, values: ["pending"] };
@@ -40,6 +50,11 @@ const genres: SearchFilter = { type: "terms", scope: { entity: "metadata", name:
 const score: SearchFilter = { type: "range", scope: { entity: "metadata", name: "score" }, ge: 0.25, le: 0.75 };
 const scoreFrom: SearchFilter = { type: "range", scope: { entity: "metadata", name: "score" }, ge: 0.5, le: null };
 const year: SearchFilter = { type: "range", scope: { entity: "metadata", name: "year" }, ge: null, le: 2010 };
+const years: SearchFilter = { type: "terms", scope: { entity: "metadata", name: "year" }, values: [2010, 2004] };
+const flag: SearchFilter = { type: "terms", scope: { entity: "metadata", name: "flag" }, values: [true] };
+const price: SearchFilter = { type: "terms", scope: { entity: "metadata", name: "price" }, values: [1.5] };
+const note: SearchFilter = { type: "terms", scope: { entity: "metadata", name: "note" }, values: [null, "x"] };
+const nested: SearchFilter = { type: "terms", scope: { entity: "metadata", name: "score" }, values: [[0.1, 0.2], 0.5] };
 const externalId: SearchFilter = { type: "range", scope: { entity: "record", property: "external_id" }, ge: "r-100", le: null };
 
 describe(`PostgreSQL text search totals over record_search (${onPostgres ? "PostgreSQL" : "PGlite"})`, () => {
@@ -63,7 +78,7 @@ describe(`PostgreSQL text search totals over record_search (${onPostgres ? "Post
             dataset_id: datasetId,
             external_id: `r-${from + j}`,
             fields: JSON.stringify({ text: textOf(from + j, salt), summary: textOf(from + j, salt + 1), n: from + j }),
-            metadata: JSON.stringify(metadataOf(from + j)),
+            metadata: metadataText(from + j),
             status: "pending" as const,
             inserted_at: "t",
             updated_at: "t",
@@ -109,6 +124,10 @@ describe(`PostgreSQL text search totals over record_search (${onPostgres ? "Post
         [statusPending, year],
         [score, year, genre],
         [pending, externalId, genre],
+        [years, flag],
+        [pending, price],
+        [note],
+        [nested, genres],
       ])
         for (const [q, field] of [
           ["alpha", null],
@@ -142,11 +161,11 @@ describe(`PostgreSQL text search totals over record_search (${onPostgres ? "Post
     const mirrored = async () => {
       const rows = (
         await sql<{ n: number }>`select count(*) as n from (
-          (select seq, id, dataset_id, status, metadata, strip(tsv)::text from record_search
-           except select r.seq, r.id, r.dataset_id, r.status, r.metadata,
+          (select seq, id, dataset_id, status, metadata, terms, strip(tsv)::text from record_search
+           except select r.seq, r.id, r.dataset_id, r.status, r.metadata, tessera_metadata_terms(r.metadata),
              strip(coalesce((select tessera_tsvector_concat(f.tsv) from records_fts f where f.record_seq = r.seq), ''))::text from records r)
           union all
-          (select r.seq, r.id, r.dataset_id, r.status, r.metadata, null from records r where not exists (select 1 from record_search x where x.seq = r.seq))) d`.execute(
+          (select r.seq, r.id, r.dataset_id, r.status, r.metadata, null, null from records r where not exists (select 1 from record_search x where x.seq = r.seq))) d`.execute(
           store.db,
         )
       ).rows;
@@ -160,7 +179,7 @@ describe(`PostgreSQL text search totals over record_search (${onPostgres ? "Post
       if (i % 6 === 1)
         await store.db
           .updateTable("records")
-          .set({ metadata: JSON.stringify(metadataOf(i + 1)) })
+          .set({ metadata: metadataText(i + 1) })
           .where("id", "=", r.id)
           .execute();
     }
@@ -219,7 +238,9 @@ describe(`PostgreSQL text search totals over record_search (${onPostgres ? "Post
         and not (x.metadata @> '{"genre":"news"}' or x.metadata @> '{"genre":["news"]}') limit 1`.execute(store.db)
     ).rows;
     expect(extra).toBeDefined();
-    await sql`update record_search set metadata = '{"genre":"news"}' where seq = ${extra!.seq}`.execute(store.db);
+    await sql`update record_search set metadata = '{"genre":"news"}', terms = tessera_metadata_terms('{"genre":"news"}') where seq = ${extra!.seq}`.execute(
+      store.db,
+    );
     expect((await search.search(query)).total).toBe(before + 1);
     expect(await exact(query)).toBe(before);
   }, 240_000);

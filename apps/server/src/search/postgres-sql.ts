@@ -76,7 +76,11 @@ export const json = (v: unknown): string => JSON.stringify(v === undefined ? nul
 /** SQL text and its positional parameters ($1, $2, ...) for the PostgreSQL search queries. */
 export class Builder {
   params: Param[] = [];
-  constructor(readonly userId: string | null) {}
+  /** `searchRows`: `r` is `record_search` (migration 0025), whose metadata terms have a GIN index. */
+  constructor(
+    readonly userId: string | null,
+    readonly searchRows = false,
+  ) {}
   p(value: Param, cast = ""): string {
     this.params.push(value);
     return `$${this.params.length}${cast}`;
@@ -104,7 +108,10 @@ export class Builder {
         return `r.${s.property} IN (${values.map((v) => this.p(v === null || v === undefined ? null : String(v))).join(", ")})`;
       case "metadata": {
         const options = values.flatMap((v) => [this.p(json({ [s.name]: v }), "::jsonb"), this.p(json({ [s.name]: [v] }), "::jsonb")]);
-        return `(${options.map((o) => `r.metadata @> ${o}`).join(" OR ")})`;
+        const contained = `(${options.map((o) => `r.metadata @> ${o}`).join(" OR ")})`;
+        if (!this.searchRows || !values.every((v) => v === null || ["string", "number", "boolean"].includes(typeof v))) return contained;
+        // The records whose terms hold a value, exact in the GIN index (ANDed there with the words'); `@>` on those rows.
+        return `(r.terms && tessera_metadata_terms(jsonb_build_object(${this.p(s.name)}::text, ${this.p(json(values))}::jsonb)) AND ${contained})`;
       }
       case "response_status": {
         const statuses = values.filter((v) => v !== "pending");
@@ -227,9 +234,9 @@ export function onSearchRows(filters: SearchFilter[]): boolean {
  * `searchRows: false` counts over `records` and `records_fts` (tests compare both).
  */
 export function textCount(query: SearchQuery, limit: number | null = null, searchRows = true): { sql: string; params: Param[] } {
-  const c = new Builder(query.userId);
   const words = textWords(query.text!.q);
   const rows = searchRows && onSearchRows(query.filters);
+  const c = new Builder(query.userId, rows);
   const q = c.tsQuery(words);
   const field = query.text!.field !== null ? ` AND f.field = ${c.p(query.text!.field)}` : "";
   const inFields = `EXISTS (SELECT 1 FROM records_fts f WHERE f.record_seq = r.seq AND f.tsv @@ (${q})${field})`;

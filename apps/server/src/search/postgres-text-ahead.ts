@@ -48,7 +48,7 @@ export async function pageAhead(
     // The single occurrences, by seq: the first records of the dataset that match, pass and are not listed.
     // From `record_search` (migration 0025: the record's words, GIN) when the filters allow: a word ranked ahead is one lexeme.
     const rows = onSearchRows(query.filters);
-    const b = new Builder(query.userId);
+    const b = new Builder(query.userId, rows);
     const where = [
       `r.dataset_id = ${b.p(query.datasetId)}`,
       `NOT (r.seq = ANY(${b.p(`{${ahead.seqs.join(",")}}`)}::bigint[]))`,
