@@ -2,7 +2,7 @@ import { sql, type Kysely } from "kysely";
 import type { DB } from "./schema.js";
 
 /** The tables a bulk import fills and whose statistics the annotation queries' plans depend on. */
-const TABLES = ["records", "suggestions", "responses", "record_vectors", "dataset_record_counts"] as const;
+const TABLES = ["records", "suggestions", "responses", "record_vectors", "dataset_record_counts", "record_search"] as const;
 
 export interface PlannerStatisticsOptions {
   /** Rows written since the last ANALYZE below which nothing is done (autovacuum's own threshold is 50 + 10%). */

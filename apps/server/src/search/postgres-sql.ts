@@ -223,31 +223,50 @@ export function onSearchRows(filters: SearchFilter[]): boolean {
 }
 
 /**
+ * The records of a dataset whose words match a text query, as `FROM` and `WHERE` parts over
+ * `record_search` (migration 0025: one narrow row per record, all its words in the only GIN index of
+ * text search): `r` is `record_search` itself when `rows` (the filters read nothing else, see
+ * onSearchRows), else `records` joined to it (`x`). A record's words match where one of its fields'
+ * do for a query of one lexeme (`numnode` 1) and no field; otherwise (several words must share a
+ * field, or one field is asked) the record's fields are checked too, on the records the GIN gave.
+ */
+export function textMatchSql(b: Builder, query: SearchQuery, rows: boolean): { from: string; where: string[]; x: string } {
+  const words = textWords(query.text!.q);
+  const x = rows ? "r" : "x";
+  const tsq = b.tsQuery(words);
+  const field = query.text!.field !== null ? ` AND f.field = ${b.p(query.text!.field)}` : "";
+  const inFields = `EXISTS (SELECT 1 FROM records_fts f WHERE f.record_seq = ${x}.seq AND f.tsv @@ (${tsq})${field})`;
+  return {
+    from: rows ? "record_search r" : "record_search x JOIN records r ON r.seq = x.seq",
+    where: [`${x}.dataset_id = ${b.p(query.datasetId)}`, `${x}.tsv @@ (${tsq})`, field ? inFields : `(numnode(${tsq}) = 1 OR ${inFields})`],
+    x,
+  };
+}
+
+/**
  * The number of records a text search matches (with its filters), without ranking them: the page's
  * query ranks every match with ts_rank (which reads each match's tsvector), the total needs only the
- * match itself (100K bench records, a word in 79% of them: 810 -> 331 ms in PostgreSQL).
- *
- * Counted over `record_search` (migration 0025: one narrow row per record, its words in one GIN
- * index) when the filters read nothing else: a record's words match where one of its fields' do for a
- * query of one lexeme (`numnode` 1) and no field; otherwise (several words must share a field, or one
- * field is asked) the record's fields are checked too, after the GIN match of all the words.
- * `searchRows: false` counts over `records` and `records_fts` (tests compare both).
+ * match itself. Over `record_search` (textMatchSql): PostgreSQL ANDs the word's GIN entry with a
+ * metadata terms filter's and reads only the narrow rows both give. `reference`: the plain join of
+ * `records` and `records_fts`, without either index (tests compare the two).
  */
-export function textCount(query: SearchQuery, limit: number | null = null, searchRows = true): { sql: string; params: Param[] } {
-  const words = textWords(query.text!.q);
-  const rows = searchRows && onSearchRows(query.filters);
+export function textCount(query: SearchQuery, limit: number | null = null, reference = false): { sql: string; params: Param[] } {
+  const rows = !reference && onSearchRows(query.filters);
   const c = new Builder(query.userId, rows);
-  const q = c.tsQuery(words);
-  const field = query.text!.field !== null ? ` AND f.field = ${c.p(query.text!.field)}` : "";
-  const inFields = `EXISTS (SELECT 1 FROM records_fts f WHERE f.record_seq = r.seq AND f.tsv @@ (${q})${field})`;
-  const where = [`r.dataset_id = ${c.p(query.datasetId)}`];
-  if (!rows) where.push(inFields);
-  else {
-    const tsq = c.tsQuery(words);
-    where.push(`r.tsv @@ (${tsq})`, field ? inFields : `(numnode(${tsq}) = 1 OR ${inFields})`);
+  let from = "records r";
+  const where: string[] = [];
+  if (reference) {
+    const field = query.text!.field !== null ? ` AND f.field = ${c.p(query.text!.field)}` : "";
+    where.push(
+      `r.dataset_id = ${c.p(query.datasetId)}`,
+      `EXISTS (SELECT 1 FROM records_fts f WHERE f.record_seq = r.seq AND f.tsv @@ (${c.tsQuery(textWords(query.text!.q))})${field})`,
+    );
+  } else {
+    const match = textMatchSql(c, query, rows);
+    from = match.from;
+    where.push(...match.where);
   }
   for (const f of query.filters) where.push(c.filter(f));
-  const from = rows ? "record_search r" : "records r";
   // A count limit: the first `limit + 1` passing records, then no further (search-port.ts countLimit).
   if (limit !== null)
     return {

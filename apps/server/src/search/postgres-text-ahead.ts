@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import { recordCounts } from "../records/counts.js";
-import { Builder, onSearchRows, queueFilters, queryRows, RECORD_STATUSES } from "./postgres-sql.js";
+import { Builder, onSearchRows, queueFilters, queryRows, RECORD_STATUSES, textMatchSql } from "./postgres-sql.js";
 import type { RankedAhead } from "./postgres-rank-ahead.js";
 import type { SearchQuery } from "./search-port.js";
 
@@ -46,20 +46,15 @@ export async function pageAhead(
   if (passing.length < need) {
     if (ahead.repeated > ahead.seqs.length) return null;
     // The single occurrences, by seq: the first records of the dataset that match, pass and are not listed.
-    // From `record_search` (migration 0025: the record's words, GIN) when the filters allow: a word ranked ahead is one lexeme.
+    // The records the word's GIN entry gives (record_search, migration 0025), the filters' narrow rows when they allow.
     const rows = onSearchRows(query.filters);
     const b = new Builder(query.userId, rows);
-    const where = [
-      `r.dataset_id = ${b.p(query.datasetId)}`,
-      `NOT (r.seq = ANY(${b.p(`{${ahead.seqs.join(",")}}`)}::bigint[]))`,
-      rows
-        ? `r.tsv @@ plainto_tsquery('tessera_search', ${b.p(word)})`
-        : `EXISTS (SELECT 1 FROM records_fts f WHERE f.record_seq = r.seq AND f.tsv @@ plainto_tsquery('tessera_search', ${b.p(word)}))`,
-    ];
+    const match = textMatchSql(b, query, rows);
+    const where = [...match.where, `NOT (r.seq = ANY(${b.p(`{${ahead.seqs.join(",")}}`)}::bigint[]))`];
     for (const f of query.filters) where.push(b.filter(f));
     const found = await queryRows<{ seq: number | string; id: string }>(
       db,
-      `SELECT r.seq AS seq, r.id AS id FROM ${rows ? "record_search" : "records"} r WHERE ${where.join(" AND ")} ORDER BY r.seq LIMIT ${b.p(need - passing.length)}`,
+      `SELECT r.seq AS seq, r.id AS id FROM ${match.from} WHERE ${where.join(" AND ")} ORDER BY r.seq LIMIT ${b.p(need - passing.length)}`,
       b.params,
     );
     for (const r of found) passing.push({ seq: Number(r.seq), id: r.id });
