@@ -49,6 +49,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`create index record_search_tsv_gin on record_search using gin (tsv)`.execute(db);
   // The only GIN index of text search now: a second one over the same words doubled the cost of an insert's tokens.
   await sql`drop index records_fts_tsv_gin`.execute(db);
+  // The planner's statistics of the words and terms (the choice between their GIN entries) before the first search.
+  await sql`analyze record_search`.execute(db);
   await sql`create index record_search_terms_gin on record_search using gin (terms)`.execute(db);
   await sql`create or replace function tessera_records_fts() returns trigger language plpgsql as $$
     begin
