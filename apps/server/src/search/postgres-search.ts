@@ -18,8 +18,7 @@ export interface PostgresSearchOptions {
 
 /**
  * PostgreSQL adapter of the search port, with the semantics of the SQLite adapter:
- * - text: `records_fts` (one tsvector per text field, `tessera_search` configuration), found through the GIN
- *   index of `record_search` (all of a record's words, migration 0025); every
+ * - text: `records_fts` (one tsvector per text field, GIN index, `tessera_search` configuration); every
  *   word is required within one field, `word*` is a prefix; the score is the best field's ts_rank. In
  *   score order through the cached matches of postgres-text.ts; sorted by other values here.
  * - similarity: pgvector's cosine distance `<=>` on `record_vectors.vector::vector(n)`, served by a
@@ -96,9 +95,7 @@ export class PostgresSearch implements SearchPort {
       const fieldClause = query.text.field !== null ? ` AND f.field = ${b.p(query.text.field)}` : "";
       ctes.push(`q AS (SELECT ${b.tsQuery(words)} AS query)`);
       ctes.push(
-        // The records the words' GIN entries give (record_search, migration 0025), their fields that match.
-        `t AS (SELECT f.record_seq AS seq, max(ts_rank(f.tsv, q.query)) AS rank FROM record_search x JOIN records_fts f ON f.record_seq = x.seq, q
-          WHERE x.dataset_id = ${b.p(query.datasetId)} AND x.tsv @@ (${b.tsQuery(words)}) AND f.tsv @@ q.query${fieldClause} GROUP BY f.record_seq)`,
+        `t AS (SELECT f.record_seq AS seq, max(ts_rank(f.tsv, q.query)) AS rank FROM records_fts f, q WHERE f.tsv @@ q.query${fieldClause} GROUP BY f.record_seq)`,
       );
       from += " JOIN t ON t.seq = r.seq";
       score = "t.rank::float8";

@@ -64,13 +64,11 @@ export class PostgresText {
     const words = textWords(text.q);
     if (words.length === 0) return { hits: [], total: 0 };
     const entry = await this.entry(query.datasetId, `${query.datasetId}\u0000${text.field ?? ""}\u0000${JSON.stringify(words)}`);
-    // The matches of the dataset: the records its words' GIN entries give (record_search, migration 0025), their fields that match
-    // (`b` adds the tsquery's and the dataset's parameters).
+    // The matches of the dataset, from records_fts (`b` adds the tsquery's and the dataset's parameters).
     const matches = (
       b: Builder,
     ) => `WITH q AS (SELECT ${b.tsQuery(words)} AS query) SELECT f.record_seq AS seq, max(ts_rank(f.tsv, q.query))::float8 AS score
-      FROM record_search x JOIN records_fts f ON f.record_seq = x.seq, q
-      WHERE x.dataset_id = ${b.p(query.datasetId)} AND x.tsv @@ (${b.tsQuery(words)}) AND f.tsv @@ q.query${text.field !== null ? ` AND f.field = ${b.p(text.field)}` : ""}
+      FROM records_fts f JOIN records r ON r.seq = f.record_seq, q WHERE f.tsv @@ q.query AND r.dataset_id = ${b.p(query.datasetId)}${text.field !== null ? ` AND f.field = ${b.p(text.field)}` : ""}
       GROUP BY f.record_seq`;
     const limit = countLimit(query);
     // One plain word ranked ahead (issue 31): its first pages and its bounded total without reading every match.

@@ -15,9 +15,9 @@ import { type Kysely, sql } from "kysely";
  * filter's overlap with them is exact in the index, so PostgreSQL ANDs it with the word's GIN entry and
  * reads only the records both give (the `@>` test stays, on those rows).
  *
- * Its GIN index on the words replaces `records_fts`'s (0003): every text query finds its records here,
- * then reads their fields' tsvectors in `records_fts` by its primary key (ts_rank, one field, several
- * words in one field); two GIN indexes over the same words made an insert ~1.6x as costly in PostgreSQL.
+ * A second GIN index over the same words: `records_fts`'s (0003) stays for the queries that rank
+ * (it serves their bitmap scans in page order; ranking through this one and `records_fts`'s primary key
+ * measured 2-5x slower). An insert costs ~1.6x in PostgreSQL (both indexes take the words).
  *
  * Kept by the records' triggers: `tessera_records_fts` (insert, fields update) writes the row with
  * the tsvectors it computes (one tokenization), `tessera_record_search_update` copies status,
@@ -47,8 +47,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       coalesce((select tessera_tsvector_concat(f.tsv) from records_fts f where f.record_seq = r.seq), ''::tsvector)
     from records r`.execute(db);
   await sql`create index record_search_tsv_gin on record_search using gin (tsv)`.execute(db);
-  // The only GIN index of text search now: a second one over the same words doubled the cost of an insert's tokens.
-  await sql`drop index records_fts_tsv_gin`.execute(db);
   // The planner's statistics of the words and terms (the choice between their GIN entries) before the first search.
   await sql`analyze record_search`.execute(db);
   await sql`create index record_search_terms_gin on record_search using gin (terms)`.execute(db);
