@@ -22,6 +22,8 @@ export async function pageAhead(
   if (query.limit === 0) return [];
   // The listed records, a prefix at a time (reading 1,024 records costs ~15 ms): grown by the observed pass rate.
   let passing: { seq: number; id: string }[] = [];
+  // The filters on `record_search`'s narrow rows when they read nothing else (by primary key; no terms clause, see Builder).
+  const table = onSearchRows(query.filters) ? "record_search" : "records";
   for (let k = Math.max(64, need * 3 + 32), done = 0; done < ahead.seqs.length;) {
     const candidates = ahead.seqs.slice(done, k);
     const b = new Builder(query.userId);
@@ -29,7 +31,7 @@ export async function pageAhead(
     for (const f of query.filters) where.push(b.filter(f));
     const rows = await queryRows<{ seq: number | string; id: string }>(
       db,
-      `SELECT r.seq AS seq, r.id AS id FROM records r WHERE ${where.join(" AND ")}`,
+      `SELECT r.seq AS seq, r.id AS id FROM ${table} r WHERE ${where.join(" AND ")}`,
       b.params,
     );
     const idOf = new Map(rows.map((r) => [Number(r.seq), r.id]));
