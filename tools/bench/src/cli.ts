@@ -58,12 +58,13 @@ const { values: args } = parseArgs({
     only: { type: "string" },
     "settle-seconds": { type: "string", default: "10" },
     replicas: { type: "string", default: "1" },
+    "think-ms": { type: "string", default: "0" },
     help: { type: "boolean", default: false },
   },
 });
 if (args.help) {
   console.log(
-    "usage: bench [--records N] [--batch 256] [--postgres URL] [--json FILE] [--markdown FILE] [--concurrency 1,20] [--requests N] [--max-seconds S] [--sdk-records N] [--browser-records N] [--browser-warmup N] [--browser-loads N] [--recall-samples N] [--profile DIR] [--smoke] [--strict] [--keep-data] [--data-dir DIR] [--live-bodies] [--bodies-dir DIR] [--settle] [--only SCENARIO-SUBSTRING] [--settle-seconds S] [--replicas N (with --postgres)]",
+    "usage: bench [--records N] [--batch 256] [--postgres URL] [--json FILE] [--markdown FILE] [--concurrency 1,20] [--requests N] [--max-seconds S] [--sdk-records N] [--browser-records N] [--browser-warmup N] [--browser-loads N] [--recall-samples N] [--profile DIR] [--smoke] [--strict] [--keep-data] [--data-dir DIR] [--live-bodies] [--bodies-dir DIR] [--settle] [--only SCENARIO-SUBSTRING] [--settle-seconds S] [--replicas N (with --postgres)] [--think-ms MS]",
   );
   process.exit(0);
 }
@@ -90,6 +91,7 @@ const opts = {
   browserLoads: smoke ? 1 : int(args["browser-loads"], "browser-loads"),
   settleSeconds: smoke ? 0 : int(args["settle-seconds"], "settle-seconds"),
   replicas: Math.max(1, int(args.replicas, "replicas")),
+  thinkMs: smoke ? 0 : int(args["think-ms"], "think-ms"),
 };
 if (opts.replicas > 1 && !args.postgres) throw new Error("--replicas needs --postgres (replicas share one database)");
 const strict = args.strict || smoke;
@@ -265,6 +267,7 @@ try {
           requests,
           maxSeconds: opts.maxSeconds,
           warmup: opts.warmup,
+          thinkMs: opts.thinkMs,
         });
       } catch (error) {
         // A failing warm-up call: the call is not measurable on this server (e.g. PostgreSQL without pgvector).
