@@ -2,13 +2,21 @@ import type SQLite from "better-sqlite3";
 import { rawSqliteOf } from "../db/database.js";
 import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
-import { countLimit, type SearchFilter, type SearchQuery, type SearchResult } from "./search-port.js";
+import { countLimit, type SearchFilter, type SearchHit, type SearchQuery, type SearchResult } from "./search-port.js";
 import { queueExclusions } from "./sqlite-metadata.js";
 import { Builder, ftsExpression, type Param, SqliteQueries, splitPending } from "./sqlite-sql.js";
 import { textIndexFor } from "./text-index.js";
 import { type MatchAnswer, textMatchPoolFor } from "./sqlite-text-pool.js";
 
 const FEW_MATCHES = 2048;
+/**
+ * A bounded total (countLimit) reads at most this many times `bound + 1` of the word's matching
+ * records, in record order: filters passing fewer than 1 in READ_PER_BOUND of them (the annotation
+ * page's metadata filters: ~10%) would otherwise read ~bound / pass rate records (at 1M, a word in
+ * 79% of the records: 125K FTS rows, 35 ms of CPU for a total of "10,000+"). The total is then the
+ * records passing among those read, as a lower bound (docs/performance.md, issue 31).
+ */
+const READ_PER_BOUND = 2;
 /** FTS rows first asked for a page ending at `need` in score order (grown by the pass rate when too few pass the filters). */
 const firstK = (need: number) => Math.max(64, Math.ceil(need * 3) + 32);
 /** Best FTS rows kept per cached query (16 bytes each). */
@@ -229,8 +237,13 @@ export class SqliteText extends SqliteQueries {
   async textSearch(
     query: SearchQuery,
     text: { q: string; field: string | null },
-    /** The filters as a test per seq when they have metadata (SqliteMetadata.seqFilter): the bounded total walks the matches with it. */
+    /**
+     * The filters as a test per seq when they have metadata (SqliteMetadata.seqFilter): the bounded total
+     * walks the matches with it, and the page's candidates are filtered with it instead of SQL.
+     */
     seqFilter?: () => Promise<((seq: number) => boolean) | null>,
+    /** Brings `record_metadata` up to date (SqliteSearch.catchUpMetadata): called before metadata filters run in SQL. */
+    metadataSql?: () => Promise<void>,
   ): Promise<SearchResult> {
     await textIndexFor(this.db)?.catchUp(); // records acknowledged but not yet in records_fts (search/text-index.ts)
     const expression = ftsExpression(text.q);
@@ -261,19 +274,36 @@ export class SqliteText extends SqliteQueries {
         queueShape && limit === null,
         query.sort.length === 0 ? firstK(need) : 0,
       );
-    const passes =
-      !queueShape && seqFilter && limit !== null && span.shared === 0 && query.filters.some((f) => f.scope.entity === "metadata")
-        ? await seqFilter()
+    // The filters as a test per seq (metadata from the in-memory columns, statuses, the caller's answers), or null: SQL.
+    const passes = !queueShape && seqFilter && query.filters.some((f) => f.scope.entity === "metadata") ? await seqFilter() : null;
+    // Before metadata filters run in SQL: `record_metadata` caught up (once per call).
+    let caughtUp: Promise<void> | undefined;
+    const sqlFilters = (): Promise<void> => (caughtUp ??= metadataSql ? metadataSql() : Promise.resolve());
+    let counted =
+      queueShape || (passes && limit !== null && span.shared === 0)
+        ? await this.queueTextCount(query, span.lo, span.hi, expression, text.field, key, limit, passes)
         : null;
-    const counted =
-      (queueShape || passes ? await this.queueTextCount(query, span.lo, span.hi, expression, text.field, key, limit, passes) : null) ??
-      (await this.textCount(query, fts, span.shared === 0, limit));
-    const total = counted.n;
-    const bounded = counted.lowerBound ? { totalIsLowerBound: true } : {};
-    if (total === 0 || (!counted.lowerBound && query.offset >= total) || query.limit === 0) return { hits: [], total, ...bounded };
+    if (!counted) {
+      await sqlFilters();
+      counted = await this.textCount(query, fts, span.shared === 0, limit);
+    }
+    const { n: countedN, lowerBound } = counted;
+    const bounded = lowerBound ? { totalIsLowerBound: true } : {};
+    if ((countedN === 0 && !lowerBound) || (!lowerBound && query.offset >= countedN) || query.limit === 0)
+      return { hits: [], total: countedN, ...bounded };
+    /**
+     * A lower bound (the count stopped reading the matches, see queueTextCount) is raised to the records
+     * the page shows; a short page that ends the ranking gives the exact total.
+     */
+    const totalOf = (hits: SearchHit[]): { total: number; totalIsLowerBound?: boolean } => {
+      if (!lowerBound) return { total: countedN };
+      if (hits.length < query.limit && (hits.length > 0 || query.offset === 0)) return { total: query.offset + hits.length };
+      return { total: Math.max(countedN, query.offset + hits.length), totalIsLowerBound: true };
+    };
 
     if (query.sort.length > 0) {
       // Ordered by other values: every match is a candidate; scores only for the matches.
+      await sqlFilters();
       const b = new Builder(query.userId);
       const order: string[] = [];
       const where = [`r.dataset_id = ${b.p(query.datasetId)}`, ...query.filters.map((f) => b.filter(f))];
@@ -288,7 +318,8 @@ export class SqliteText extends SqliteQueries {
         `${cte}SELECT r.id AS id, -t.bm AS score FROM t CROSS JOIN records r ON r.seq = t.seq WHERE ${where.join(" AND ")} ORDER BY ${order.join(", ")}, r.seq ASC LIMIT ${b.p(query.limit)} OFFSET ${b.p(query.offset)}`,
         [...head.params, ...b.params],
       );
-      return { hits: rows.map((r) => ({ recordId: r.id, score: r.score })), total, ...bounded };
+      const hits = rows.map((r) => ({ recordId: r.id, score: r.score }));
+      return { hits, ...totalOf(hits) };
     }
 
     // By score: the k best FTS rows (score, then rowid: the final order, seq ascending on ties), a
@@ -315,21 +346,40 @@ export class SqliteText extends SqliteQueries {
         const seq = Math.floor(row.fr / 1024);
         if (!best.has(seq)) best.set(seq, row.bm);
       }
-      const f = new Builder(query.userId);
-      const passing =
-        best.size === 0
-          ? []
-          : await this.all<{ seq: number; id: string }>(
-              `SELECT r.seq AS seq, r.id AS id FROM json_each(${f.p(JSON.stringify([...best.keys()]))}) AS c CROSS JOIN records r ON r.seq = c.value WHERE r.dataset_id = ${f.p(query.datasetId)}${query.filters.map((x) => ` AND ${f.filter(x)}`).join("")}`,
-              f.params,
-            );
+      // The candidates passing the filters, in score order: tested in memory (passes), else in SQL.
+      let passing: number[];
+      let idOf: Map<number, string>;
+      if (passes) {
+        passing = [...best.keys()].filter(passes);
+        idOf = new Map(
+          passing.length === 0 || query.offset >= passing.length
+            ? []
+            : (
+                await this.all<{ seq: number; id: string }>(
+                  "SELECT r.seq AS seq, r.id AS id FROM json_each(?) AS c CROSS JOIN records r ON r.seq = c.value WHERE r.dataset_id = ?",
+                  [JSON.stringify(passing.slice(query.offset, need)), query.datasetId],
+                )
+              ).map((r) => [r.seq, r.id]),
+        );
+      } else {
+        await sqlFilters();
+        const f = new Builder(query.userId);
+        const rows =
+          best.size === 0
+            ? []
+            : await this.all<{ seq: number; id: string }>(
+                `SELECT r.seq AS seq, r.id AS id FROM json_each(${f.p(JSON.stringify([...best.keys()]))}) AS c CROSS JOIN records r ON r.seq = c.value WHERE r.dataset_id = ${f.p(query.datasetId)}${query.filters.map((x) => ` AND ${f.filter(x)}`).join("")}`,
+                f.params,
+              );
+        idOf = new Map(rows.map((r) => [r.seq, r.id]));
+        passing = [...best.keys()].filter((seq) => idOf.has(seq));
+      }
       if (complete || passing.length >= need) {
-        const idOf = new Map(passing.map((r) => [r.seq, r.id]));
-        const hits = [...best]
-          .filter(([seq]) => idOf.has(seq))
+        const hits = passing
           .slice(query.offset, need)
-          .map(([seq, bm]) => ({ recordId: idOf.get(seq)!, score: -bm }));
-        return { hits, total, ...bounded };
+          .filter((seq) => idOf.has(seq))
+          .map((seq) => ({ recordId: idOf.get(seq)!, score: -best.get(seq)! }));
+        return { hits, ...totalOf(hits) };
       }
       // Grow by the observed pass rate (at least 4x).
       const kept = Math.max(passing.length, 1) / Math.max(rows.length, 1);
@@ -445,7 +495,8 @@ export class SqliteText extends SqliteQueries {
    * textCount, at the cost of the match walk alone (bench dataset, 100K records, a word in 79% of
    * them: 77 -> 22 ms of CPU). With a count limit (countLimit) the walk stops after `limit + 1`
    * passing records and reads the matches only that far (a word in 72% of 1M records: ~12K of its
-   * 878K FTS rows). Null when the filters have another shape or the excluded set could be large
+   * 878K FTS rows), and never beyond READ_PER_BOUND x (limit + 1) records (then a lower bound: the
+   * records passing among those read). Null when the filters have another shape or the excluded set could be large
    * (admin search over an instance holding many more responses), or when there are few matches.
    */
   private async queueTextCount(
@@ -492,9 +543,12 @@ export class SqliteText extends SqliteQueries {
           prefix.complete = seqs.length < rows;
           if (seqs.length > 0) prefix.next = (seqs[seqs.length - 1]! + 1) * 1024;
         };
-        if (prefix.length <= fewMatches && !prefix.complete) readMore(Math.max(limit + 1, fewMatches + 1) - prefix.length);
-        // Few matches: textCount's probe per match is cheaper than reading every excluded record.
-        if (prefix.complete && prefix.length <= fewMatches) {
+        // The records of the word read at most (READ_PER_BOUND times the bound, and beyond the few matches): then a lower bound.
+        const cap = Math.max(READ_PER_BOUND * (limit + 1), fewMatches + 1);
+        if (prefix.length <= fewMatches && !prefix.complete)
+          readMore(Math.max(1, Math.min(cap, Math.max(limit + 1, fewMatches + 1)) - prefix.length));
+        // Few matches: textCount's probe per match is cheaper than reading every excluded record (not than the in-memory test).
+        if (prefix.complete && prefix.length <= fewMatches && !passes) {
           this.account(entry);
           return null;
         }
@@ -504,12 +558,14 @@ export class SqliteText extends SqliteQueries {
         let n = 0;
         let i = 0;
         for (;;) {
-          for (; i < prefix.length && n <= limit; i++) if (!excluded(prefix.seqs[i]!)) n++;
-          if (n > limit || prefix.complete) break;
-          readMore(Math.max(limit + 1 - n, prefix.length));
+          for (; i < prefix.length && i < cap && n <= limit; i++) if (!excluded(prefix.seqs[i]!)) n++;
+          if (n > limit || (prefix.complete && i >= prefix.length) || i >= cap) break;
+          readMore(Math.max(1, Math.min(Math.max(limit + 1 - n, prefix.length), cap - prefix.length)));
         }
         this.account(entry);
-        return n > limit ? { n: limit, lowerBound: true } : { n, lowerBound: false };
+        if (n > limit) return { n: limit, lowerBound: true };
+        // Stopped at the cap with matches left unread: the records passing among those read, at least.
+        return { n, lowerBound: !(prefix.complete && i >= prefix.length) };
       }
       let seqs = entry.seqs;
       if (!seqs) {
@@ -525,6 +581,12 @@ export class SqliteText extends SqliteQueries {
           entry.seqs = seqs;
           this.account(entry);
         }
+      }
+      if (passes) {
+        // Every match listed already (an exact total was asked for before): the in-memory test on each.
+        let n = 0;
+        for (let i = 0; i < seqs.length; i++) if (passes(seqs[i]!) && ++n > limit!) return { n: limit!, lowerBound: true };
+        return { n, lowerBound: false };
       }
       // Few matches: textCount's probe per match is cheaper than reading every excluded record.
       if (seqs.length <= fewMatches) return null;
