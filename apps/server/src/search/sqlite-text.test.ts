@@ -263,6 +263,28 @@ describe("SQLite text search cache", () => {
     expect(fresh.rankedAhead).toBe(1);
   });
 
+  it("filters and counts with the metadata columns: record_metadata is caught up only when SQL filters run", async () => {
+    const raw = rawSqliteOf(store.db)!;
+    const indexedUpTo = () => raw.prepare("SELECT seq FROM search_index_state WHERE name = 'record_metadata'").pluck().get() as number;
+    const query: SearchQuery = {
+      ...queue("alpha", 0, 10),
+      totalBound: 1000,
+      filters: [...queue("alpha").filters, { type: "terms", scope: { entity: "metadata", name: "genre" }, values: ["blog"] }],
+    };
+    // The dataset alone in its seq range (else the count runs in SQL).
+    await store.db.deleteFrom("records").where("dataset_id", "=", data.ids.other).execute();
+    await new SqliteSearch(store.db, { metadataColumns: false }).search(query); // caught up to now
+    const before = indexedUpTo();
+    const added = await insert("alpha alpha alpha alpha newest", { genre: "blog", n: 2 });
+    const got = await new SqliteSearch(store.db, { fewMatches: -1 }).search(query);
+    expect(got.hits[0]!.recordId).toBe(added);
+    expect(indexedUpTo()).toBe(before); // the page and the total came from the columns
+    const sorted: SearchQuery = { ...query, sort: [{ scope: { entity: "record", property: "inserted_at" }, order: "desc" }] };
+    await new SqliteSearch(store.db, { fewMatches: -1 }).search(sorted);
+    expect(indexedUpTo()).toBeGreaterThan(before); // SQL filters: caught up first
+    expect(got).toEqual(await new SqliteSearch(store.db, { metadataColumns: false }).search(query));
+  });
+
   it("stays within its memory budget", async () => {
     const small = new SqliteText(store.db, { fewMatches: -1, cacheBytes: 2048 });
     for (const q of [...words, ...words]) {
