@@ -10,6 +10,7 @@ import { seedSearchData } from "./search-port.suite.js";
 import { SqliteMetadata } from "./sqlite-metadata.js";
 import { SqliteSearch } from "./sqlite-search.js";
 import { SqliteText } from "./sqlite-text.js";
+import { TextMatchPool } from "./sqlite-text-pool.js";
 
 /**
  * The text search cache (sqlite-text.ts): a warm adapter must answer exactly as a new one after
@@ -261,6 +262,38 @@ describe("SQLite text search cache", () => {
     const query = plain("gamma");
     expect(await fresh.textSearch(query, query.text!)).toEqual(await slow().search(query));
     expect(fresh.rankedAhead).toBe(1);
+
+    // A restart reads the ranking stored with the index's version (fts.text_ranked_ahead) instead of ranking again.
+    const rank = vi.spyOn(TextMatchPool.prototype, "rank");
+    const restarted = new SqliteText(store.db, { frequentRows: 30 });
+    await restarted.rankFrequentWords();
+    expect(rank).not.toHaveBeenCalled();
+    expect(restarted.storedRankingsRead).toBe(1);
+    expect(restarted.frequentWords).toBe(fresh.frequentWords);
+    for (const q of [query, plain("alpha", 20, 10), queue("word", 0, 10)])
+      expect(await restarted.textSearch(q, q.text!)).toEqual(await slow().search(q));
+    expect(restarted.rankedAhead).toBe(3);
+    // Searches read what was stored: a tampered row changes the answer.
+    const raw = rawSqliteOf(store.db)!;
+    const key = raw.prepare(`SELECT key FROM fts.text_ranked_ahead WHERE key LIKE '%:"gamma"'`).pluck().get() as string;
+    const bm = raw.prepare("SELECT bm FROM fts.text_ranked_ahead WHERE key = ?").pluck().get(key) as Buffer;
+    raw.prepare("UPDATE fts.text_ranked_ahead SET bm = ? WHERE key = ?").run(Buffer.from(new Float64Array(bm.length / 8).fill(-99).buffer), key);
+    const tampered = new SqliteText(store.db, { frequentRows: 30 });
+    await tampered.rankFrequentWords();
+    expect((await tampered.textSearch(query, query.text!)).hits[0]!.score).toBe(99);
+    raw.prepare("UPDATE fts.text_ranked_ahead SET bm = ? WHERE key = ?").run(bm, key);
+    // After a write the stored ranking is stale: ranked again, and stored again.
+    await insert("gamma gamma gamma word");
+    const later = new SqliteText(store.db, { frequentRows: 30 });
+    await later.rankFrequentWords();
+    expect(later.storedRankingsRead).toBe(0);
+    expect(rank).toHaveBeenCalled();
+    expect(await later.textSearch(query, query.text!)).toEqual(await slow().search(query));
+    const again = new SqliteText(store.db, { frequentRows: 30 });
+    await again.rankFrequentWords();
+    expect(again.storedRankingsRead).toBe(1);
+    expect(await again.textSearch(query, query.text!)).toEqual(await slow().search(query));
+    rank.mockRestore();
   });
 
   it("filters and counts with the metadata columns: record_metadata is caught up only when SQL filters run", async () => {

@@ -29,6 +29,8 @@ const FREQUENT_ROWS = 4096;
 const FREQUENT_RANKED = 256;
 /** Words per job of the text match threads while ranking ahead (a thread stays free for searches meanwhile). */
 const FREQUENT_BATCH = 32;
+/** Words ranked ahead stored or read per transaction (fts.text_ranked_ahead: ~4 KB each, a short step of the request thread). */
+const STORE_BATCH = 256;
 /** A cache key (`lo:hi:field:expression`) without a field and with one plain ASCII word: the words ranked ahead. */
 const PLAIN_WORD_KEY = /^(\d+:\d+)::"([A-Za-z0-9]+)"$/;
 
@@ -90,6 +92,8 @@ export class SqliteText extends SqliteQueries {
   private rankingTimer: NodeJS.Timeout | null = null;
   /** Searches whose first page came from the words ranked ahead (tests, diagnostics). */
   rankedAhead = 0;
+  /** Rankings ahead read from the index's file instead of ranked (tests, diagnostics). */
+  storedRankingsRead = 0;
 
   /**
    * `fewMatches`: up to it the queue's text count probes each match (textCount); tests set -1 to exercise the other path.
@@ -204,6 +208,7 @@ export class SqliteText extends SqliteQueries {
         Buffer.concat(raw.prepare("SELECT block FROM records_fts_data WHERE id IN (1, 10) ORDER BY id").pluck().all() as Buffer[]),
       );
     if (this.frequent?.version.equals(current)) return; // already ranked at this version
+    if (await this.loadRanking(raw, current)) return; // stored at this version (before a restart)
     const spans = (
       await this.all<{ lo: number | null; hi: number | null }>(
         "SELECT (SELECT min(seq) FROM records WHERE dataset_id = d.id) AS lo, (SELECT max(seq) FROM records WHERE dataset_id = d.id) AS hi FROM datasets d",
@@ -227,6 +232,70 @@ export class SqliteText extends SqliteQueries {
         batch.forEach((w, j) => byKey.set(`${span.lo}:${span.hi}:"${w}"`, answer.ranked[j]!));
       }
     this.frequent = { version, byKey };
+    await this.storeRanking(raw, version, byKey);
+  }
+
+  /** The index's version (the blocks the cache is versioned with), read on the connection. */
+  private static versionOf(raw: SQLite.Database): Buffer {
+    return Buffer.concat(raw.prepare("SELECT block FROM records_fts_data WHERE id IN (1, 10) ORDER BY id").pluck().all() as Buffer[]);
+  }
+
+  /**
+   * Keeps the words ranked ahead in the index's file (fts.text_ranked_ahead, text-index.ts) with the
+   * version they were ranked at, so that a restart reads them instead of ranking again (~100-200 s of a
+   * thread at 1M records). In steps of STORE_BATCH words; the version row is written last, so a crash
+   * midway leaves nothing that would be read. Skipped if the index moved meanwhile.
+   */
+  private async storeRanking(raw: SQLite.Database, version: Buffer, byKey: Map<string, { fr: Float64Array; bm: Float64Array }>): Promise<void> {
+    const moved = () => !SqliteText.versionOf(raw).equals(version);
+    const cleared = await this.db.connection().execute(async () => {
+      if (moved()) return false;
+      raw.transaction(() => {
+        raw.prepare("DELETE FROM fts.text_ranked_ahead_version").run();
+        raw.prepare("DELETE FROM fts.text_ranked_ahead").run();
+      })();
+      return true;
+    });
+    if (!cleared) return;
+    const entries = [...byKey];
+    const blob = (a: Float64Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+    for (let i = 0; i < entries.length; i += STORE_BATCH)
+      await this.db.connection().execute(async () => {
+        const insert = raw.prepare("INSERT INTO fts.text_ranked_ahead (key, fr, bm) VALUES (?, ?, ?)");
+        raw.transaction(() => {
+          for (const [key, { fr, bm }] of entries.slice(i, i + STORE_BATCH)) insert.run(key, blob(fr), blob(bm));
+        })();
+      });
+    await this.db.connection().execute(async () => {
+      if (!moved()) raw.prepare("INSERT INTO fts.text_ranked_ahead_version (id, version) VALUES (1, ?)").run(version);
+    });
+  }
+
+  /** The words ranked ahead stored at this version (storeRanking), read in steps; false when none are or the index moved meanwhile. */
+  private async loadRanking(raw: SQLite.Database, version: Buffer): Promise<boolean> {
+    const stored = await this.db
+      .connection()
+      .execute(async () => raw.prepare("SELECT version FROM fts.text_ranked_ahead_version WHERE id = 1").pluck().get() as Buffer | undefined);
+    if (!stored?.equals(version)) return false;
+    const floats = (b: Buffer) => new Float64Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
+    const byKey = new Map<string, { fr: Float64Array; bm: Float64Array }>();
+    for (let after = 0; ; ) {
+      const rows = await this.db.connection().execute(
+        async () =>
+          raw
+            .prepare("SELECT rowid, key, fr, bm FROM fts.text_ranked_ahead WHERE rowid > ? ORDER BY rowid LIMIT ?")
+            .raw()
+            .all(after, STORE_BATCH) as [number, string, Buffer, Buffer][],
+      );
+      for (const [, key, fr, bm] of rows) byKey.set(key, { fr: floats(fr), bm: floats(bm) });
+      if (rows.length < STORE_BATCH) break;
+      after = rows[rows.length - 1]![0];
+    }
+    const current = await this.db.connection().execute(async () => SqliteText.versionOf(raw));
+    if (!current.equals(version)) return false;
+    this.frequent = { version, byKey };
+    this.storedRankingsRead++;
+    return true;
   }
 
   /**
