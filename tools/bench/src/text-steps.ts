@@ -137,7 +137,9 @@ for (const rank of [20, 60, 200, 600, 2000]) {
     let read = 0;
     let last = -1;
     let next = lo;
-    const chunk = db.prepare(`SELECT rowid >> 10 FROM records_fts WHERE records_fts MATCH ? AND rowid BETWEEN ? AND ? ORDER BY rowid LIMIT ?`).pluck();
+    const chunk = db
+      .prepare(`SELECT rowid >> 10 FROM records_fts WHERE records_fts MATCH ? AND rowid BETWEEN ? AND ? ORDER BY rowid LIMIT ?`)
+      .pluck();
     for (;;) {
       const want = Math.min(maxRows - read, Math.ceil(Math.max(stopAt === Number.POSITIVE_INFINITY ? 1e9 : stopAt - n, read) * 1.25) + 16);
       const seqs = chunk.all(expression, next, hi, want) as number[];

@@ -277,7 +277,9 @@ describe("SQLite text search cache", () => {
     const raw = rawSqliteOf(store.db)!;
     const key = raw.prepare(`SELECT key FROM fts.text_ranked_ahead WHERE key LIKE '%:"gamma"'`).pluck().get() as string;
     const bm = raw.prepare("SELECT bm FROM fts.text_ranked_ahead WHERE key = ?").pluck().get(key) as Buffer;
-    raw.prepare("UPDATE fts.text_ranked_ahead SET bm = ? WHERE key = ?").run(Buffer.from(new Float64Array(bm.length / 8).fill(-99).buffer), key);
+    raw
+      .prepare("UPDATE fts.text_ranked_ahead SET bm = ? WHERE key = ?")
+      .run(Buffer.from(new Float64Array(bm.length / 8).fill(-99).buffer), key);
     const tampered = new SqliteText(store.db, { frequentRows: 30 });
     await tampered.rankFrequentWords();
     expect((await tampered.textSearch(query, query.text!)).hits[0]!.score).toBe(99);

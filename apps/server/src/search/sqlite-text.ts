@@ -246,7 +246,11 @@ export class SqliteText extends SqliteQueries {
    * thread at 1M records). In steps of STORE_BATCH words; the version row is written last, so a crash
    * midway leaves nothing that would be read. Skipped if the index moved meanwhile.
    */
-  private async storeRanking(raw: SQLite.Database, version: Buffer, byKey: Map<string, { fr: Float64Array; bm: Float64Array }>): Promise<void> {
+  private async storeRanking(
+    raw: SQLite.Database,
+    version: Buffer,
+    byKey: Map<string, { fr: Float64Array; bm: Float64Array }>,
+  ): Promise<void> {
     const moved = () => !SqliteText.versionOf(raw).equals(version);
     const cleared = await this.db.connection().execute(async () => {
       if (moved()) return false;
@@ -275,18 +279,22 @@ export class SqliteText extends SqliteQueries {
   private async loadRanking(raw: SQLite.Database, version: Buffer): Promise<boolean> {
     const stored = await this.db
       .connection()
-      .execute(async () => raw.prepare("SELECT version FROM fts.text_ranked_ahead_version WHERE id = 1").pluck().get() as Buffer | undefined);
+      .execute(
+        async () => raw.prepare("SELECT version FROM fts.text_ranked_ahead_version WHERE id = 1").pluck().get() as Buffer | undefined,
+      );
     if (!stored?.equals(version)) return false;
     const floats = (b: Buffer) => new Float64Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
     const byKey = new Map<string, { fr: Float64Array; bm: Float64Array }>();
-    for (let after = 0; ; ) {
-      const rows = await this.db.connection().execute(
-        async () =>
-          raw
-            .prepare("SELECT rowid, key, fr, bm FROM fts.text_ranked_ahead WHERE rowid > ? ORDER BY rowid LIMIT ?")
-            .raw()
-            .all(after, STORE_BATCH) as [number, string, Buffer, Buffer][],
-      );
+    for (let after = 0; ;) {
+      const rows = await this.db
+        .connection()
+        .execute(
+          async () =>
+            raw
+              .prepare("SELECT rowid, key, fr, bm FROM fts.text_ranked_ahead WHERE rowid > ? ORDER BY rowid LIMIT ?")
+              .raw()
+              .all(after, STORE_BATCH) as [number, string, Buffer, Buffer][],
+        );
       for (const [, key, fr, bm] of rows) byKey.set(key, { fr: floats(fr), bm: floats(bm) });
       if (rows.length < STORE_BATCH) break;
       after = rows[rows.length - 1]![0];
