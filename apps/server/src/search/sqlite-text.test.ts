@@ -320,6 +320,32 @@ describe("SQLite text search cache", () => {
     expect(got).toEqual(await new SqliteSearch(store.db, { metadataColumns: false }).search(query));
   });
 
+  it("with the filters tested in memory, reads every row ranked ahead before FTS5 ranks the word again", async () => {
+    await store.db.deleteFrom("records").where("dataset_id", "=", data.ids.other).execute();
+    await indexRecordTexts(store.db); // the index settled before the ranking
+    const ahead = new SqliteText(store.db, { frequentRows: 30, frequentRanked: 200 });
+    await ahead.rankFrequentWords();
+    const run = vi.spyOn(TextMatchPool.prototype, "run");
+    const metadata = new SqliteMetadata(store.db);
+    const query: SearchQuery = {
+      ...queue("word", 0, 10),
+      totalBound: 1000,
+      filters: [
+        ...queue("word").filters,
+        { type: "terms", scope: { entity: "metadata", name: "genre" }, values: ["blog"] },
+        { type: "range", scope: { entity: "metadata", name: "n" }, ge: 1, le: 4 },
+      ],
+    };
+    const before = ahead.rankedAhead;
+    const got = await ahead.textSearch(query, query.text!, () => metadata.seqFilter(query));
+    expect(ahead.rankedAhead - before).toBe(1);
+    expect(got.hits).toHaveLength(10);
+    expect(got).toEqual(await new SqliteSearch(store.db, { offThread: false, metadataColumns: false }).search(query));
+    // The 200 rows kept hold the page (the first 64 did not): no ranking job for the text match threads.
+    expect(run.mock.calls.filter(([job]) => job.ranked > 0)).toEqual([]);
+    run.mockRestore();
+  });
+
   it("stays within its memory budget", async () => {
     const small = new SqliteText(store.db, { fewMatches: -1, cacheBytes: 2048 });
     for (const q of [...words, ...words]) {

@@ -98,11 +98,17 @@ export class SqliteText extends SqliteQueries {
   /**
    * `fewMatches`: up to it the queue's text count probes each match (textCount); tests set -1 to exercise the other path.
    * `cacheBytes`: the cache's budget. `offThread: false`: no text match threads (tests compare both paths).
-   * `frequentRows`: words in at least this many FTS rows are ranked ahead (FREQUENT_ROWS; 0: none).
+   * `frequentRows`: words in at least this many FTS rows are ranked ahead (FREQUENT_ROWS; 0: none), their best `frequentRanked` rows (FREQUENT_RANKED).
    */
   constructor(
     db: Kysely<DB>,
-    private readonly options: { fewMatches?: number; cacheBytes?: number; offThread?: boolean; frequentRows?: number } = {},
+    private readonly options: {
+      fewMatches?: number;
+      cacheBytes?: number;
+      offThread?: boolean;
+      frequentRows?: number;
+      frequentRanked?: number;
+    } = {},
   ) {
     super(db);
   }
@@ -130,7 +136,8 @@ export class SqliteText extends SqliteQueries {
       const plain = PLAIN_WORD_KEY.exec(key);
       const ahead = plain ? this.frequent.byKey.get(`${plain[1]}:"${plain[2]!.toLowerCase()}"`) : undefined;
       if (ahead) {
-        entry.ranked = { k: FREQUENT_RANKED, fr: ahead.fr, bm: ahead.bm, complete: ahead.fr.length < FREQUENT_RANKED };
+        const k = this.options.frequentRanked ?? FREQUENT_RANKED;
+        entry.ranked = { k, fr: ahead.fr, bm: ahead.bm, complete: ahead.fr.length < k };
         this.rankedAhead++;
         this.account(entry);
       }
@@ -226,7 +233,7 @@ export class SqliteText extends SqliteQueries {
           expressions: batch.map((w) => `"${w}"`),
           lo: span.lo * 1024,
           hi: span.hi * 1024 + 1023,
-          k: FREQUENT_RANKED,
+          k: this.options.frequentRanked ?? FREQUENT_RANKED,
         });
         if (!answer.version.equals(version)) return; // the index moved: the next settled index starts over
         batch.forEach((w, j) => byKey.set(`${span.lo}:${span.hi}:"${w}"`, answer.ranked[j]!));
@@ -271,7 +278,10 @@ export class SqliteText extends SqliteQueries {
         })();
       });
     await this.db.connection().execute(async () => {
-      if (!moved()) raw.prepare("INSERT INTO fts.text_ranked_ahead_version (id, version) VALUES (1, ?)").run(version);
+      if (!moved())
+        raw
+          .prepare("INSERT INTO fts.text_ranked_ahead_version (id, version, k) VALUES (1, ?, ?)")
+          .run(version, this.options.frequentRanked ?? FREQUENT_RANKED);
     });
   }
 
@@ -280,9 +290,11 @@ export class SqliteText extends SqliteQueries {
     const stored = await this.db
       .connection()
       .execute(
-        async () => raw.prepare("SELECT version FROM fts.text_ranked_ahead_version WHERE id = 1").pluck().get() as Buffer | undefined,
+        async () =>
+          raw.prepare("SELECT version, k FROM fts.text_ranked_ahead_version WHERE id = 1").get() as
+            { version: Buffer; k: number } | undefined,
       );
-    if (!stored?.equals(version)) return false;
+    if (!stored?.version.equals(version) || stored.k !== (this.options.frequentRanked ?? FREQUENT_RANKED)) return false;
     const floats = (b: Buffer) => new Float64Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
     const byKey = new Map<string, { fr: Float64Array; bm: Float64Array }>();
     for (let after = 0; ;) {
@@ -402,8 +414,14 @@ export class SqliteText extends SqliteQueries {
     // By score: the k best FTS rows (score, then rowid: the final order, seq ascending on ties), a
     // record's first row being its best field; the filters on those records only. The records seen
     // are an exact prefix of the ordering, so k grows only while too few of them pass.
-    let k = firstK(need);
     const raw = rawSqliteOf(this.db);
+    // The best rows already kept for the query (ranked ahead, or cached): reading them costs nothing more.
+    const kept = () => {
+      const ranked = this.cache.get(key)?.ranked;
+      return ranked && this.cacheVersion ? ranked.fr.length : 0;
+    };
+    // Filters tested in memory: every kept row is a candidate at once (a 256-row prefix in microseconds).
+    let k = passes ? Math.max(firstK(need), kept()) : firstK(need);
     for (;;) {
       const topRows = (limit: number) => {
         const b = new Builder(query.userId);
@@ -458,9 +476,11 @@ export class SqliteText extends SqliteQueries {
           .map((seq) => ({ recordId: idOf.get(seq)!, score: -best.get(seq)! }));
         return { hits, ...totalOf(hits) };
       }
-      // Grow by the observed pass rate (at least 4x).
-      const kept = Math.max(passing.length, 1) / Math.max(rows.length, 1);
-      k = Math.max(k * 4, Math.ceil((need / kept) * 1.5));
+      // Grow by the observed pass rate (at least 4x), but first to the rows kept: more costs FTS5's bm25 of every match.
+      const rate = Math.max(passing.length, 1) / Math.max(rows.length, 1);
+      const grown = Math.max(k * 4, Math.ceil((need / rate) * 1.5));
+      const available = kept();
+      k = available > k && available < grown ? available : grown;
     }
   }
 
