@@ -346,6 +346,30 @@ describe("SQLite text search cache", () => {
     run.mockRestore();
   });
 
+  it("reads a bounded total's first matches on a text match thread, and answers as the request thread does", async () => {
+    await store.db.deleteFrom("records").where("dataset_id", "=", data.ids.other).execute();
+    const metadata = new SqliteMetadata(store.db);
+    const withMetadata: SearchQuery = {
+      ...queue("word", 0, 5),
+      totalBound: 3,
+      filters: [...queue("word").filters, { type: "terms", scope: { entity: "metadata", name: "genre" }, values: ["news"] }],
+    };
+    for (const query of [withMetadata, { ...queue("word", 0, 5), totalBound: 30 }, { ...queue("alpha", 5, 5), totalBound: 60 }]) {
+      const threads = new SqliteText(store.db, { fewMatches: -1 });
+      const local = new SqliteText(store.db, { fewMatches: -1, offThread: false });
+      const got = await threads.textSearch(query, query.text!, () => metadata.seqFilter(query));
+      expect(got).toEqual(await local.textSearch(query, query.text!, () => metadata.seqFilter(query)));
+      expect(got).toEqual(
+        await new SqliteSearch(store.db, { metadataColumns: false, offThread: false })
+          .search(query)
+          .then((exact) => ({ ...exact, ...(got.totalIsLowerBound ? { total: got.total, totalIsLowerBound: true } : {}) })),
+      );
+      expect([threads.walks, threads.walkReads]).toEqual([1, 0]);
+      expect(local.walks).toBe(1);
+      expect(local.walkReads).toBeGreaterThan(0);
+    }
+  });
+
   it("stays within its memory budget", async () => {
     const small = new SqliteText(store.db, { fewMatches: -1, cacheBytes: 2048 });
     for (const q of [...words, ...words]) {

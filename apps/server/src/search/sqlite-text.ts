@@ -17,6 +17,8 @@ const FEW_MATCHES = 2048;
  * records passing among those read, as a lower bound (docs/performance.md, issue 31).
  */
 const READ_PER_BOUND = 2;
+/** The records of the word a bounded total reads at most: READ_PER_BOUND x (limit + 1), and at least past the few matches. */
+const walkCap = (limit: number, fewMatches: number) => Math.max(READ_PER_BOUND * (limit + 1), fewMatches + 1);
 /** FTS rows first asked for a page ending at `need` in score order (grown by the pass rate when too few pass the filters). */
 const firstK = (need: number) => Math.max(64, Math.ceil(need * 3) + 32);
 /** Best FTS rows kept per cached query (16 bytes each). */
@@ -94,6 +96,9 @@ export class SqliteText extends SqliteQueries {
   rankedAhead = 0;
   /** Rankings ahead read from the index's file instead of ranked (tests, diagnostics). */
   storedRankingsRead = 0;
+  /** Bounded totals walked, and FTS reads they made on the request thread (tests: the text match threads read the first matches). */
+  walks = 0;
+  walkReads = 0;
 
   /**
    * `fewMatches`: up to it the queue's text count probes each match (textCount); tests set -1 to exercise the other path.
@@ -353,6 +358,13 @@ export class SqliteText extends SqliteQueries {
     const need = query.offset + query.limit;
     const queueShape = span.shared === 0 && this.queueShaped(query);
     const limit = countLimit(query);
+    // The filters as a test per seq (metadata from the in-memory columns, statuses, the caller's answers), or null: SQL.
+    const passes = !queueShape && seqFilter && query.filters.some((f) => f.scope.entity === "metadata") ? await seqFilter() : null;
+    // A bounded total walks the first matches (queueTextCount): read on a text match thread with the page's rows.
+    const fewMatches = this.options.fewMatches ?? FEW_MATCHES;
+    const cap = limit === null ? 0 : walkCap(limit, fewMatches);
+    const prefix =
+      limit === null || span.shared !== 0 ? 0 : passes ? cap : queueShape ? Math.min(cap, Math.max(limit + 1, fewMatches + 1)) : 0;
     if (this.options.offThread !== false)
       await this.prefetch(
         key,
@@ -362,9 +374,8 @@ export class SqliteText extends SqliteQueries {
         text.field,
         queueShape && limit === null,
         query.sort.length === 0 ? firstK(need) : 0,
+        prefix,
       );
-    // The filters as a test per seq (metadata from the in-memory columns, statuses, the caller's answers), or null: SQL.
-    const passes = !queueShape && seqFilter && query.filters.some((f) => f.scope.entity === "metadata") ? await seqFilter() : null;
     // Before metadata filters run in SQL: `record_metadata` caught up (once per call).
     let caughtUp: Promise<void> | undefined;
     const sqlFilters = (): Promise<void> => (caughtUp ??= metadataSql ? metadataSql() : Promise.resolve());
@@ -431,7 +442,7 @@ export class SqliteText extends SqliteQueries {
         };
       };
       // More of the ranking than kept (filters passing few of the best rows): FTS5 ranks on a text match thread.
-      if (raw && this.options.offThread !== false) await this.prefetch(key, expression, span.lo, span.hi, text.field, false, k);
+      if (raw && this.options.offThread !== false) await this.prefetch(key, expression, span.lo, span.hi, text.field, false, k, 0);
       const rows = raw
         ? await this.ranked(raw, key, topRows, k)
         : await this.all<{ fr: number; bm: number }>(topRows(k).sql, topRows(k).params);
@@ -547,6 +558,8 @@ export class SqliteText extends SqliteQueries {
     seqs: boolean,
     /** The best FTS rows wanted (0: none). */
     k: number,
+    /** The first distinct matching seqs wanted (0: none), for a bounded total. */
+    prefix: number,
   ): Promise<void> {
     const pool = textMatchPoolFor(this.db);
     const raw = rawSqliteOf(this.db);
@@ -555,10 +568,20 @@ export class SqliteText extends SqliteQueries {
       const entry = this.matches(raw, key);
       const wantSeqs = seqs && !entry.seqs;
       const wantRanked = k > 0 && (!entry.ranked || (!entry.ranked.complete && entry.ranked.k < k)) ? Math.max(k, RANKED_ROWS) : 0;
-      return { wantSeqs, wantRanked };
+      const wantPrefix =
+        prefix > 0 && !entry.seqs && (!entry.prefix || (!entry.prefix.complete && entry.prefix.length < prefix)) ? prefix : 0;
+      return { wantSeqs, wantRanked, wantPrefix };
     });
-    if (!missing.wantSeqs && missing.wantRanked === 0) return;
-    const job = { expression, lo: lo * 1024, hi: hi * 1024 + 1023, field, seqs: missing.wantSeqs, ranked: missing.wantRanked };
+    if (!missing.wantSeqs && missing.wantRanked === 0 && missing.wantPrefix === 0) return;
+    const job = {
+      expression,
+      lo: lo * 1024,
+      hi: hi * 1024 + 1023,
+      field,
+      seqs: missing.wantSeqs,
+      ranked: missing.wantRanked,
+      prefix: missing.wantPrefix,
+    };
     const jobKey = JSON.stringify(job);
     let pending = this.inFlight.get(jobKey);
     if (!pending) {
@@ -575,6 +598,11 @@ export class SqliteText extends SqliteQueries {
       const entry = this.matches(raw, key);
       if (!this.cacheVersion || !answer.version.equals(this.cacheVersion)) return; // the index moved: not adopted
       if (answer.seqs && !entry.seqs) entry.seqs = answer.seqs;
+      const first = answer.prefix;
+      if (first && !entry.seqs && (!entry.prefix || (!entry.prefix.complete && entry.prefix.length < first.seqs.length))) {
+        const n = first.seqs.length;
+        entry.prefix = { seqs: first.seqs, length: n, next: n > 0 ? (first.seqs[n - 1]! + 1) * 1024 : lo * 1024, complete: first.complete };
+      }
       const ranked = answer.ranked;
       if (ranked && (!entry.ranked || (!entry.ranked.complete && entry.ranked.k < job.ranked)))
         entry.ranked = { k: job.ranked, fr: ranked.fr, bm: ranked.bm, complete: ranked.fr.length < job.ranked };
@@ -609,6 +637,7 @@ export class SqliteText extends SqliteQueries {
   ): Promise<Counted | null> {
     if (passes && limit === null) return null;
     const raw = rawSqliteOf(this.db);
+    this.walks++;
     if (!raw) return null;
     const split = splitPending(query.filters);
     const others = split ? split.others : query.filters;
@@ -624,6 +653,7 @@ export class SqliteText extends SqliteQueries {
         // Bounded: the first matches only, as far as the count needs them.
         const prefix = (entry.prefix ??= { seqs: new Uint32Array(0), length: 0, next: lo * 1024, complete: false });
         const readMore = (want: number) => {
+          this.walkReads++;
           const rows = Math.ceil(want * 1.25) + 16; // FTS rows: a record may match in several fields
           const seqs = raw
             .prepare(
@@ -641,7 +671,7 @@ export class SqliteText extends SqliteQueries {
           if (seqs.length > 0) prefix.next = (seqs[seqs.length - 1]! + 1) * 1024;
         };
         // The records of the word read at most (READ_PER_BOUND times the bound, and beyond the few matches): then a lower bound.
-        const cap = Math.max(READ_PER_BOUND * (limit + 1), fewMatches + 1);
+        const cap = walkCap(limit, fewMatches);
         if (prefix.length <= fewMatches && !prefix.complete)
           readMore(Math.max(1, Math.min(cap, Math.max(limit + 1, fewMatches + 1)) - prefix.length));
         // Few matches: textCount's probe per match is cheaper than reading every excluded record (not than the in-memory test).
