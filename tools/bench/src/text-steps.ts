@@ -143,7 +143,7 @@ for (const rank of [20, 60, 200, 600, 2000]) {
       .prepare(`SELECT rowid >> 10 FROM records_fts WHERE records_fts MATCH ? AND rowid BETWEEN ? AND ? ORDER BY rowid LIMIT ?`)
       .pluck();
     for (;;) {
-      const want = Math.ceil(Math.max(1, Math.min(Math.max(stopAt - n, records), maxRecords - records)) * 1.25) + 16;
+      const want = Math.min(1e9, Math.ceil(Math.max(1, Math.min(Math.max(stopAt - n, records), maxRecords - records)) * 1.25) + 16);
       const seqs = chunk.all(expression, next, hi, want) as number[];
       rows += seqs.length;
       for (const seq of seqs) {
