@@ -57,12 +57,14 @@ const { values: args } = parseArgs({
     "bodies-dir": { type: "string" },
     only: { type: "string" },
     "settle-seconds": { type: "string", default: "10" },
+    replicas: { type: "string", default: "1" },
+    "think-ms": { type: "string", default: "0" },
     help: { type: "boolean", default: false },
   },
 });
 if (args.help) {
   console.log(
-    "usage: bench [--records N] [--batch 256] [--postgres URL] [--json FILE] [--markdown FILE] [--concurrency 1,20] [--requests N] [--max-seconds S] [--sdk-records N] [--browser-records N] [--browser-warmup N] [--browser-loads N] [--recall-samples N] [--profile DIR] [--smoke] [--strict] [--keep-data] [--data-dir DIR] [--live-bodies] [--bodies-dir DIR] [--settle] [--only SCENARIO-SUBSTRING] [--settle-seconds S]",
+    "usage: bench [--records N] [--batch 256] [--postgres URL] [--json FILE] [--markdown FILE] [--concurrency 1,20] [--requests N] [--max-seconds S] [--sdk-records N] [--browser-records N] [--browser-warmup N] [--browser-loads N] [--recall-samples N] [--profile DIR] [--smoke] [--strict] [--keep-data] [--data-dir DIR] [--live-bodies] [--bodies-dir DIR] [--settle] [--only SCENARIO-SUBSTRING] [--settle-seconds S] [--replicas N (with --postgres)] [--think-ms MS]",
   );
   process.exit(0);
 }
@@ -88,7 +90,10 @@ const opts = {
   browserWarmup: smoke ? 1 : int(args["browser-warmup"], "browser-warmup"),
   browserLoads: smoke ? 1 : int(args["browser-loads"], "browser-loads"),
   settleSeconds: smoke ? 0 : int(args["settle-seconds"], "settle-seconds"),
+  replicas: Math.max(1, int(args.replicas, "replicas")),
+  thinkMs: smoke ? 0 : int(args["think-ms"], "think-ms"),
 };
+if (opts.replicas > 1 && !args.postgres) throw new Error("--replicas needs --postgres (replicas share one database)");
 const strict = args.strict || smoke;
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 const log = (msg: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
@@ -110,6 +115,12 @@ const server = await startServer({
   dataDir: args["data-dir"],
   webDist,
 });
+// More replicas of the server against the same PostgreSQL database (each its own data directory): the
+// latency clients are spread over them in turn; the server CPU figures add up every replica's.
+const replicas = [server];
+for (let i = 1; i < opts.replicas; i++) replicas.push(await startServer({ postgres: args.postgres, webDist, replica: true }));
+const serversCpuMs = () => replicas.reduce((sum, r) => sum + readCpuMs(r.pid), 0);
+const requestThreadsCpuMs = () => replicas.reduce((sum, r) => sum + readCpuMs(r.pid, r.pid), 0);
 const problems: string[] = [];
 let report: BenchReport | undefined;
 try {
@@ -171,7 +182,8 @@ try {
       last = now;
     }
     // PostgreSQL ranks the frequent words ahead in the database (server CPU does not show it): until every dataset is ranked at its text version.
-    if (args.postgres) await rankedAhead(args.postgres, started + 20 * 60_000);
+    // And the similarity indexes, built once the vectors' writes pause (an HNSW build over 1M vectors takes long: 60 minutes at most).
+    if (args.postgres) await rankedAhead(args.postgres, started + 60 * 60_000);
     log(`settled after ${Math.round((performance.now() - started) / 1000)} s (--settle)`);
   }
 
@@ -212,7 +224,10 @@ try {
 
   // On a kept data directory the annotators of earlier runs exist: this run's get names of their own.
   const run = kept ? `r${Date.now().toString(36)}-` : "";
-  const clients = await createAnnotators(owner, ds.workspaceId, Math.max(...opts.concurrency, 1), `${run}annotator`);
+  const clients = (await createAnnotators(owner, ds.workspaceId, Math.max(...opts.concurrency, 1), `${run}annotator`)).map((c, i) =>
+    i % replicas.length === 0 ? c : { ...c, api: new Api(replicas[i % replicas.length]!.url, c.apiKey) },
+  );
+  if (replicas.length > 1) log(`${replicas.length} replicas: ${replicas.map((r) => r.url).join(", ")}`);
   const browserUser = (await createAnnotators(owner, ds.workspaceId, 1, `${run}browser`))[0]!;
   // Submits take records from the head of the queue; keep enough pending records for the browser part.
   const reserve = opts.browserWarmup + opts.browserRecords + 50;
@@ -243,8 +258,8 @@ try {
         }
       }
       log(`${scenario.name} x${requests} at concurrency ${c}`);
-      const cpu0 = readCpuMs(server.pid);
-      const requestThreadCpu0 = readCpuMs(server.pid, server.pid);
+      const cpu0 = serversCpuMs();
+      const requestThreadCpu0 = requestThreadsCpuMs();
       let loaded: Awaited<ReturnType<typeof runLoad>>;
       try {
         loaded = await runLoad(scenario, clients.slice(0, c), {
@@ -252,6 +267,7 @@ try {
           requests,
           maxSeconds: opts.maxSeconds,
           warmup: opts.warmup,
+          thinkMs: opts.thinkMs,
         });
       } catch (error) {
         // A failing warm-up call: the call is not measurable on this server (e.g. PostgreSQL without pgvector).
@@ -265,8 +281,8 @@ try {
       const calls = Math.max(1, loaded.count + loaded.errors + warmupCalls({ concurrency: c, warmup: opts.warmup }));
       const result = {
         ...loaded,
-        serverCpuMsPerRequest: Math.round(((readCpuMs(server.pid) - cpu0) / calls) * 10) / 10,
-        requestThreadCpuMsPerRequest: Math.round(((readCpuMs(server.pid, server.pid) - requestThreadCpu0) / calls) * 10) / 10,
+        serverCpuMsPerRequest: Math.round(((serversCpuMs() - cpu0) / calls) * 10) / 10,
+        requestThreadCpuMsPerRequest: Math.round(((requestThreadsCpuMs() - requestThreadCpu0) / calls) * 10) / 10,
       };
       if (result.errors > 0) problems.push(`${scenario.name} @${c}: ${result.errors} errors, first: ${result.firstError}`);
       latency[k]!.levels[c] = result;
@@ -343,7 +359,7 @@ try {
   };
 } finally {
   if (report) report.memory.peakRssBytes = server.peakRss();
-  await server.stop();
+  for (const replica of replicas) await replica.stop();
   if (webDist) rmSync(webDist, { recursive: true, force: true });
 }
 if (profileDir && report) {

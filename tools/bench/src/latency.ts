@@ -189,6 +189,11 @@ export interface LoadOptions {
   requests: number;
   maxSeconds: number;
   warmup: number;
+  /**
+   * An annotator's pause between two calls, ms (each pause uniform in 0.5-1.5x, the clients' starts
+   * spread over one pause); 0: the next call leaves the moment the last returns (saturation).
+   */
+  thinkMs?: number;
 }
 
 /** Untimed calls before a load: `warmup`, and at least one per client. */
@@ -219,7 +224,10 @@ export async function runLoad(
   const started = performance.now();
   await Promise.all(
     Array.from({ length: options.concurrency }, async (_, w) => {
-      for (;;) {
+      const think = options.thinkMs ?? 0;
+      if (think > 0) await new Promise((r) => setTimeout(r, Math.random() * think));
+      for (let first = true; ; first = false) {
+        if (!first && think > 0) await new Promise((r) => setTimeout(r, think * (0.5 + Math.random())));
         const i = next++;
         if (i >= options.requests || performance.now() > deadline) return;
         const t0 = performance.now();

@@ -4,7 +4,9 @@ import pg from "pg";
  * `--settle` on PostgreSQL: waits until the frequent words of every dataset of at least 1,000 records
  * (the server's FREQUENT_RECORDS) are ranked ahead at its current
  * text version (apps/server/src/search/postgres-rank-ahead.ts, migration 0024), which the server's
- * background job does in the database, or until `deadline` (performance.now()).
+ * background job does in the database, and every vector settings has a valid HNSW index (built in the
+ * background once the writes pause: apps/server/src/search/postgres-vector-index.ts), or until
+ * `deadline` (performance.now()).
  */
 export async function rankedAhead(databaseUrl: string, deadline: number): Promise<void> {
   const client = new pg.Client({ connectionString: databaseUrl });
@@ -16,7 +18,12 @@ export async function rankedAhead(databaseUrl: string, deadline: number): Promis
            AND a.finished_at IS NOT NULL AND a.version >= (SELECT coalesce(max(t.id), 0) FROM text_search_changes t WHERE t.dataset_id = d.id))
            AND (SELECT coalesce(sum(c.n), 0) FROM dataset_record_counts c WHERE c.dataset_id = d.id) >= 1000`,
       );
-      if (Number(rows[0]?.n ?? 0) === 0 || performance.now() > deadline) return;
+      const vectors = await client.query<{ n: string }>(
+        `SELECT count(*) AS n FROM vectors_settings s WHERE NOT EXISTS (SELECT 1 FROM pg_class c JOIN pg_index i ON i.indexrelid = c.oid
+           WHERE c.relname = 'record_vectors_hnsw_' || replace(lower(s.id), '-', '') || '_' || s.dimensions AND i.indisvalid)`,
+      );
+      const waiting = Number(rows[0]?.n ?? 0) + Number(vectors.rows[0]?.n ?? 0);
+      if (waiting === 0 || performance.now() > deadline) return;
       await new Promise((r) => setTimeout(r, 2000));
     }
   } finally {

@@ -80,6 +80,12 @@ export function renderMarkdown(r: BenchReport): string {
     `${r.date.slice(0, 10)} · ${r.machine.cpus} cores (${r.machine.cpuModel}), ${r.machine.memoryGiB} GiB · Node ${r.machine.node} · load average before ${r.machine.loadBefore.join(" / ")}, after ${r.machine.loadAfter.join(" / ")}`,
     "",
   );
+  const think = Number(r.options.thinkMs ?? 0);
+  const replicas = Number(r.options.replicas ?? 1);
+  out.push(
+    `Latency clients: ${think > 0 ? `each pauses ~${think} ms between calls (0.5-1.5x), an annotator's pace` : "each sends its next call as soon as the last returns (saturation)"}${replicas > 1 ? `; ${replicas} server replicas against the one database, clients spread over them, server CPU of all` : ""}.`,
+    "",
+  );
   out.push("| measure | value | target |", "|---|---|---|");
   out.push(
     `| import, PUT records/bulk, batches of ${r.import.batchSize} | **${r.import.recordsPerSecond.toLocaleString("en-US")} records/s** (${r.import.seconds} s; batch p50 ${r.import.batchP50Ms} ms, p95 ${r.import.batchP95Ms} ms); ${r.import.recordsPerServerCpuSecond.toLocaleString("en-US")} records per server CPU second${r.import.requestThreadCpuMs !== undefined ? ` (request thread: ${Math.round((r.import.requestThreadCpuMs * 1000) / r.import.records)} µs per record)` : ""}${r.import.benchCpuMs !== undefined ? `; bench client ${Math.round((r.import.benchCpuMs * 1000) / r.import.records)} µs CPU per record` : ""}; ${r.import.bodies === "live" ? "bodies built during the import" : "bodies built before the clock"} | ≥ 10,000 records/s |`,

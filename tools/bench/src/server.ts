@@ -103,6 +103,8 @@ export interface ServerOptions {
   webDist?: string | undefined;
   /** An existing data directory (kept): the owner exists already, so `ownerApiKey` is empty (sign in with the password). */
   dataDir?: string | undefined;
+  /** Another replica against a database another server set up: no owner API key is printed (`ownerApiKey` empty). */
+  replica?: boolean;
 }
 
 /** Starts apps/server/dist/main.js on loopback with a fresh data directory and samples its RSS every 250 ms. */
@@ -122,7 +124,7 @@ export async function startServer(options: ServerOptions = {}): Promise<BenchSer
       ...(process.env.TESSERA_BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean),
     ],
   });
-  const ownerApiKey = /API key:\s+(\S+)/.exec(child.output())?.[1] ?? (options.dataDir ? "" : undefined);
+  const ownerApiKey = /API key:\s+(\S+)/.exec(child.output())?.[1] ?? (options.dataDir || options.replica ? "" : undefined);
   if (ownerApiKey === undefined) {
     await child.kill("SIGKILL");
     throw new Error(`no owner API key in the server output: ${child.output()}`);

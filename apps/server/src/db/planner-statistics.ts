@@ -81,7 +81,10 @@ export class PlannerStatistics {
     const written = this.written;
     if (written < this.minRows || written < this.fraction * estimate) return;
     this.written = 0;
-    await sql.raw(`analyze ${TABLES.join(", ")}`).execute(this.db);
+    // SKIP_LOCKED: a table another statement holds is left to the next run. A similarity index built
+    // concurrently (search/postgres-vector-index.ts, minutes at 1M vectors) holds record_vectors with the
+    // lock ANALYZE needs: waiting for it kept a pool connection and the other tables' statistics waiting.
+    await sql.raw(`analyze (skip_locked) ${TABLES.join(", ")}`).execute(this.db);
     this.analyzed++;
   }
 }

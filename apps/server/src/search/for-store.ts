@@ -2,6 +2,7 @@ import type { Store } from "../db/database.js";
 import { PostgresSearch } from "./postgres-search.js";
 import type { SearchPort } from "./search-port.js";
 import type { PostgresRankAhead } from "./postgres-rank-ahead.js";
+import type { PostgresVectorIndexes } from "./postgres-vector-index.js";
 import { sqliteSearchFor } from "./sqlite-search.js";
 
 const ports = new WeakMap<Store, SearchPort>();
@@ -21,4 +22,10 @@ export function searchFor(store: Store): SearchPort {
 export function rankAheadFor(store: Store): PostgresRankAhead | null {
   const port = searchFor(store);
   return port instanceof PostgresSearch ? port.rankAhead : null;
+}
+
+/** PostgreSQL with pgvector: the background build of the similarity (HNSW) indexes; null otherwise. */
+export function vectorIndexesFor(store: Store): PostgresVectorIndexes | null {
+  const port = searchFor(store);
+  return port instanceof PostgresSearch && store.vectorSearch ? port.vectorIndexes : null;
 }

@@ -21,7 +21,8 @@ export const testDatabaseUrl = (): string | null => process.env.TESSERA_TEST_DAT
 
 const LOCK_KEY = 7_406_211;
 
-function withDatabase(url: string, database: string): string {
+/** The same server's URL with another database. */
+export function withDatabase(url: string, database: string): string {
   const u = new URL(url);
   u.pathname = `/${database}`;
   return u.toString();
