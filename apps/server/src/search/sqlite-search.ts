@@ -108,22 +108,26 @@ export class SqliteSearch extends SqliteQueries implements SearchPort {
   }
 
   async search(query: SearchQuery): Promise<SearchResult> {
-    if (query.filters.some((f) => f.scope.entity === "metadata")) {
+    const metadata = query.filters.some((f) => f.scope.entity === "metadata");
+    const textOnly = query.text !== null && !query.vector;
+    if (metadata) {
       // The annotation page's metadata filters with their count, from in-memory columns (sqlite-metadata.ts,
-      // which need no record_metadata catch-up); the other shapes probe record_metadata.
+      // which need no record_metadata catch-up); the other shapes probe record_metadata. A text search
+      // filters its candidates and counts with the columns too, and catches up only if it runs SQL filters.
       const fromColumns = this.options.metadataColumns === false ? null : await this.metadata.search(query);
       if (fromColumns) return fromColumns;
-      await this.catchUpMetadata();
+      if (!textOnly) await this.catchUpMetadata();
     }
     if (query.vector) {
       const knn = await this.knn.knnSearch(query);
       if (knn) return knn;
     }
-    if (query.text && !query.vector)
+    if (query.text && textOnly)
       return this.text.textSearch(
         query,
         query.text,
         this.options.metadataColumns === false ? undefined : () => this.metadata.seqFilter(query),
+        metadata ? () => this.catchUpMetadata() : undefined,
       );
     const b = new Builder(query.userId);
     const ctes: string[] = [];

@@ -27,6 +27,8 @@ export interface MatchJob {
   seqs: boolean;
   /** Best FTS rows by bm25 wanted (0: none). */
   ranked: number;
+  /** The first distinct matching seqs in rowid order wanted, at least this many unless there are fewer (0: none): a bounded total's walk (sqlite-text.ts). */
+  prefix?: number;
 }
 
 /** The terms of the index in at least `minRows` FTS rows (fts5vocab), most frequent first, read with the index's version. */
@@ -51,6 +53,8 @@ export interface MatchAnswer {
   version: Buffer;
   seqs: Uint32Array | null;
   ranked: { fr: Float64Array; bm: Float64Array } | null;
+  /** The first distinct matching seqs (MatchJob.prefix), `complete` when they are all of them. */
+  prefix: { seqs: Uint32Array; complete: boolean } | null;
 }
 
 /** Worker code (CommonJS, evaluated: the server is bundled into one file; as text-index.ts). */
@@ -114,9 +118,27 @@ parentPort.on("message", (job) => {
     const where = "records_fts WHERE records_fts MATCH ? AND rowid BETWEEN ? AND ?" + (job.field !== null ? " AND field = ?" : "");
     const params = [job.expression, job.lo, job.hi, ...(job.field !== null ? [job.field] : [])];
     begin.run();
-    let blocks, seqs = null, fr = null, bm = null;
+    let blocks, seqs = null, fr = null, bm = null, prefix = null, prefixComplete = false;
     try {
       blocks = version.all();
+      if (job.prefix > 0) {
+        // In chunks of the records still wanted (x 1.25 FTS rows: a record may match in several fields), each from the record after the last one read.
+        const chunk = prepared("SELECT rowid >> 10 FROM " + where + " ORDER BY rowid LIMIT ?");
+        let out = new Uint32Array(job.prefix + 16), n = 0, from = job.lo;
+        for (;;) {
+          const want = Math.ceil((job.prefix - n) * 1.25) + 16;
+          const rows = chunk.pluck().all(job.expression, from, job.hi, ...(job.field !== null ? [job.field] : []), want);
+          for (const seq of rows)
+            if (n === 0 || out[n - 1] !== seq) {
+              if (n === out.length) { const grown = new Uint32Array(out.length * 2); grown.set(out); out = grown; }
+              out[n++] = seq;
+            }
+          if (rows.length < want) { prefixComplete = true; break; }
+          from = (rows[rows.length - 1] + 1) * 1024;
+          if (n >= job.prefix) break;
+        }
+        prefix = out.slice(0, n);
+      }
       if (job.seqs) {
         const rows = prepared("SELECT rowid >> 10 FROM " + where + " ORDER BY rowid").pluck().all(...params);
         let n = 0;
@@ -128,7 +150,7 @@ parentPort.on("message", (job) => {
     } finally {
       commit.run();
     }
-    reply(job.id, blocks, { seqs, fr, bm }, [...(seqs ? [seqs.buffer] : []), ...(fr ? [fr.buffer, bm.buffer] : [])]);
+    reply(job.id, blocks, { seqs, fr, bm, prefix, prefixComplete }, [...(seqs ? [seqs.buffer] : []), ...(fr ? [fr.buffer, bm.buffer] : []), ...(prefix ? [prefix.buffer] : [])]);
   } catch (error) {
     parentPort.postMessage({ id: job.id, error: String(error && error.message || error) });
   }
@@ -142,6 +164,8 @@ interface Reply {
   seqs?: Uint32Array | null;
   fr?: Float64Array | null;
   bm?: Float64Array | null;
+  prefix?: Uint32Array | null;
+  prefixComplete?: boolean;
   terms?: string[];
   rankedMany?: { fr: Float64Array; bm: Float64Array }[];
 }
@@ -171,7 +195,12 @@ export class TextMatchPool {
 
   async run(job: MatchJob): Promise<MatchAnswer> {
     const m = await this.send({ ...job });
-    return { version: versionOf(m), seqs: m.seqs ?? null, ranked: m.fr && m.bm ? { fr: m.fr, bm: m.bm } : null };
+    return {
+      version: versionOf(m),
+      seqs: m.seqs ?? null,
+      ranked: m.fr && m.bm ? { fr: m.fr, bm: m.bm } : null,
+      prefix: m.prefix ? { seqs: m.prefix, complete: m.prefixComplete === true } : null,
+    };
   }
 
   /** The index's terms in at least `minRows` FTS rows (search/sqlite-text.ts ranks them ahead). */

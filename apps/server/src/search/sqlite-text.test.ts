@@ -3,13 +3,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { openEmbeddedStore, type Store } from "../db/database.js";
+import { openEmbeddedStore, rawSqliteOf, type Store } from "../db/database.js";
 import { indexRecordTexts } from "../records/ingest.js";
 import type { SearchQuery } from "./search-port.js";
 import { seedSearchData } from "./search-port.suite.js";
 import { SqliteMetadata } from "./sqlite-metadata.js";
 import { SqliteSearch } from "./sqlite-search.js";
 import { SqliteText } from "./sqlite-text.js";
+import { TextMatchPool } from "./sqlite-text-pool.js";
 
 /**
  * The text search cache (sqlite-text.ts): a warm adapter must answer exactly as a new one after
@@ -161,28 +162,68 @@ describe("SQLite text search cache", () => {
               else expect(got).toEqual(exact);
             }
         }
-    // With metadata filters (the annotation page's): the bounded total walks the matches with the in-memory columns.
-    const metadata = (q: string): SearchQuery => ({
-      ...queue(q, 0, 5),
+    // With metadata filters (the annotation page's): the bounded total walks the matches with the in-memory columns,
+    // reading at most 2 x (limit + 1) of the word's records: past that, the records passing among those read, as a lower bound.
+    const metadata = (q: string, genre: string, offset: number): SearchQuery => ({
+      ...queue(q, offset, 5),
       filters: [
         ...queue(q).filters,
-        { type: "terms", scope: { entity: "metadata", name: "genre" }, values: ["news"] },
+        { type: "terms", scope: { entity: "metadata", name: "genre" }, values: [genre] },
         { type: "range", scope: { entity: "metadata", name: "n" }, ge: 1, le: 4 },
       ],
     });
+    const raw = rawSqliteOf(store.db)!;
+    const seqOf = new Map(
+      (raw.prepare("SELECT id, seq FROM records WHERE dataset_id = ?").all(data.ids.ds) as { id: string; seq: number }[]).map((r) => [
+        r.id,
+        r.seq,
+      ]),
+    );
+    /** The word's matching records in record order (FTS5 alone), and the records passing the filters (the exact, unbounded search). */
+    const reference = async (query: SearchQuery) => {
+      const matches = [
+        ...new Set(
+          raw
+            .prepare("SELECT rowid >> 10 FROM records_fts WHERE records_fts MATCH ? ORDER BY rowid")
+            .pluck()
+            .all(`"${query.text!.q}"`) as number[],
+        ),
+      ].filter((seq) => [...seqOf.values()].includes(seq));
+      const all = await new SqliteSearch(store.db, { metadataColumns: false }).search({ ...query, offset: 0, limit: 10_000 });
+      return { matches, passing: new Set(all.hits.map((h) => seqOf.get(h.recordId)!)) };
+    };
     const seqFilter = vi.spyOn(SqliteMetadata.prototype, "seqFilter");
-    for (const q of words) {
-      const query = metadata(q);
-      const exact = await new SqliteSearch(store.db, { fewMatches: -1, metadataColumns: false }).search(query);
-      expect(exact.total).toBeGreaterThan(8);
-      for (const bound of [3, 8, exact.total, exact.total + 1])
-        for (const adapter of [new SqliteSearch(store.db, { fewMatches: -1 }), new SqliteSearch(store.db, { metadataColumns: false })]) {
-          const got = await adapter.search({ ...query, totalBound: bound });
-          expect(got.hits).toEqual(exact.hits);
-          if (exact.total > Math.max(bound, 5)) expect(got).toMatchObject({ total: Math.max(bound, 5), totalIsLowerBound: true });
-          else expect(got).toEqual(exact);
+    let lowerBounds = 0;
+    for (const q of words)
+      for (const genre of ["news", "blog"])
+        for (const offset of [0, 5]) {
+          const query = metadata(q, genre, offset);
+          const exact = await new SqliteSearch(store.db, { fewMatches: -1, metadataColumns: false }).search(query);
+          expect(exact.total).toBeGreaterThan(2);
+          const { matches, passing } = await reference(query);
+          expect(passing.size).toBe(exact.total);
+          for (const bound of [1, 3, 8, exact.total, exact.total + 1]) {
+            const limit = Math.max(bound, offset + 5);
+            // SQL filters: exact up to the bound.
+            const sql = await new SqliteSearch(store.db, { metadataColumns: false }).search({ ...query, totalBound: bound });
+            expect(sql).toEqual(exact.total > limit ? { hits: exact.hits, total: limit, totalIsLowerBound: true } : exact);
+            // In-memory columns: at most 2 x (limit + 1) of the word's records read.
+            const read = matches.slice(0, 2 * (limit + 1));
+            const n = read.filter((seq) => passing.has(seq)).length;
+            const short = exact.hits.length < 5 && (exact.hits.length > 0 || offset === 0);
+            const expected =
+              n > limit
+                ? { hits: exact.hits, total: limit, totalIsLowerBound: true }
+                : read.length === matches.length || short
+                  ? exact
+                  : { hits: exact.hits, total: Math.max(n, offset + exact.hits.length), totalIsLowerBound: true };
+            const got = await new SqliteSearch(store.db, { fewMatches: -1 }).search({ ...query, totalBound: bound });
+            expect(got).toEqual(expected);
+            if (got.totalIsLowerBound) expect(got.total).toBeLessThanOrEqual(exact.total);
+            if (got.totalIsLowerBound && got.total < limit) lowerBounds++;
+          }
         }
-    }
+    expect(lowerBounds).toBeGreaterThanOrEqual(6); // the cap stopped the count in several shapes
     const filters = await Promise.all(seqFilter.mock.results.map((r) => r.value as Promise<unknown>));
     expect(filters.filter((f) => typeof f === "function").length).toBeGreaterThanOrEqual(12);
     seqFilter.mockRestore();
@@ -221,6 +262,112 @@ describe("SQLite text search cache", () => {
     const query = plain("gamma");
     expect(await fresh.textSearch(query, query.text!)).toEqual(await slow().search(query));
     expect(fresh.rankedAhead).toBe(1);
+
+    // A restart reads the ranking stored with the index's version (fts.text_ranked_ahead) instead of ranking again.
+    const rank = vi.spyOn(TextMatchPool.prototype, "rank");
+    const restarted = new SqliteText(store.db, { frequentRows: 30 });
+    await restarted.rankFrequentWords();
+    expect(rank).not.toHaveBeenCalled();
+    expect(restarted.storedRankingsRead).toBe(1);
+    expect(restarted.frequentWords).toBe(fresh.frequentWords);
+    for (const q of [query, plain("alpha", 20, 10), queue("word", 0, 10)])
+      expect(await restarted.textSearch(q, q.text!)).toEqual(await slow().search(q));
+    expect(restarted.rankedAhead).toBe(3);
+    // Searches read what was stored: a tampered row changes the answer.
+    const raw = rawSqliteOf(store.db)!;
+    const key = raw.prepare(`SELECT key FROM fts.text_ranked_ahead WHERE key LIKE '%:"gamma"'`).pluck().get() as string;
+    const bm = raw.prepare("SELECT bm FROM fts.text_ranked_ahead WHERE key = ?").pluck().get(key) as Buffer;
+    raw
+      .prepare("UPDATE fts.text_ranked_ahead SET bm = ? WHERE key = ?")
+      .run(Buffer.from(new Float64Array(bm.length / 8).fill(-99).buffer), key);
+    const tampered = new SqliteText(store.db, { frequentRows: 30 });
+    await tampered.rankFrequentWords();
+    expect((await tampered.textSearch(query, query.text!)).hits[0]!.score).toBe(99);
+    raw.prepare("UPDATE fts.text_ranked_ahead SET bm = ? WHERE key = ?").run(bm, key);
+    // After a write the stored ranking is stale: ranked again, and stored again.
+    await insert("gamma gamma gamma word");
+    const later = new SqliteText(store.db, { frequentRows: 30 });
+    await later.rankFrequentWords();
+    expect(later.storedRankingsRead).toBe(0);
+    expect(rank).toHaveBeenCalled();
+    expect(await later.textSearch(query, query.text!)).toEqual(await slow().search(query));
+    const again = new SqliteText(store.db, { frequentRows: 30 });
+    await again.rankFrequentWords();
+    expect(again.storedRankingsRead).toBe(1);
+    expect(await again.textSearch(query, query.text!)).toEqual(await slow().search(query));
+    rank.mockRestore();
+  });
+
+  it("filters and counts with the metadata columns: record_metadata is caught up only when SQL filters run", async () => {
+    const raw = rawSqliteOf(store.db)!;
+    const indexedUpTo = () => raw.prepare("SELECT seq FROM search_index_state WHERE name = 'record_metadata'").pluck().get() as number;
+    const query: SearchQuery = {
+      ...queue("alpha", 0, 10),
+      totalBound: 1000,
+      filters: [...queue("alpha").filters, { type: "terms", scope: { entity: "metadata", name: "genre" }, values: ["blog"] }],
+    };
+    // The dataset alone in its seq range (else the count runs in SQL).
+    await store.db.deleteFrom("records").where("dataset_id", "=", data.ids.other).execute();
+    await new SqliteSearch(store.db, { metadataColumns: false }).search(query); // caught up to now
+    const before = indexedUpTo();
+    const added = await insert("alpha alpha alpha alpha newest", { genre: "blog", n: 2 });
+    const got = await new SqliteSearch(store.db, { fewMatches: -1 }).search(query);
+    expect(got.hits[0]!.recordId).toBe(added);
+    expect(indexedUpTo()).toBe(before); // the page and the total came from the columns
+    const sorted: SearchQuery = { ...query, sort: [{ scope: { entity: "record", property: "inserted_at" }, order: "desc" }] };
+    await new SqliteSearch(store.db, { fewMatches: -1 }).search(sorted);
+    expect(indexedUpTo()).toBeGreaterThan(before); // SQL filters: caught up first
+    expect(got).toEqual(await new SqliteSearch(store.db, { metadataColumns: false }).search(query));
+  });
+
+  it("with the filters tested in memory, reads every row ranked ahead before FTS5 ranks the word again", async () => {
+    await store.db.deleteFrom("records").where("dataset_id", "=", data.ids.other).execute();
+    await indexRecordTexts(store.db); // the index settled before the ranking
+    const ahead = new SqliteText(store.db, { frequentRows: 30, frequentRanked: 200 });
+    await ahead.rankFrequentWords();
+    const run = vi.spyOn(TextMatchPool.prototype, "run");
+    const metadata = new SqliteMetadata(store.db);
+    const query: SearchQuery = {
+      ...queue("word", 0, 10),
+      totalBound: 1000,
+      filters: [
+        ...queue("word").filters,
+        { type: "terms", scope: { entity: "metadata", name: "genre" }, values: ["blog"] },
+        { type: "range", scope: { entity: "metadata", name: "n" }, ge: 1, le: 4 },
+      ],
+    };
+    const before = ahead.rankedAhead;
+    const got = await ahead.textSearch(query, query.text!, () => metadata.seqFilter(query));
+    expect(ahead.rankedAhead - before).toBe(1);
+    expect(got.hits).toHaveLength(10);
+    expect(got).toEqual(await new SqliteSearch(store.db, { offThread: false, metadataColumns: false }).search(query));
+    // The 200 rows kept hold the page (the first 64 did not): no ranking job for the text match threads.
+    expect(run.mock.calls.filter(([job]) => job.ranked > 0)).toEqual([]);
+    run.mockRestore();
+  });
+
+  it("reads a bounded total's first matches on a text match thread, and answers as the request thread does", async () => {
+    await store.db.deleteFrom("records").where("dataset_id", "=", data.ids.other).execute();
+    const metadata = new SqliteMetadata(store.db);
+    const withMetadata: SearchQuery = {
+      ...queue("word", 0, 5),
+      totalBound: 3,
+      filters: [...queue("word").filters, { type: "terms", scope: { entity: "metadata", name: "genre" }, values: ["news"] }],
+    };
+    for (const query of [withMetadata, { ...queue("word", 0, 5), totalBound: 30 }, { ...queue("alpha", 5, 5), totalBound: 60 }]) {
+      const threads = new SqliteText(store.db, { fewMatches: -1 });
+      const local = new SqliteText(store.db, { fewMatches: -1, offThread: false });
+      const got = await threads.textSearch(query, query.text!, () => metadata.seqFilter(query));
+      expect(got).toEqual(await local.textSearch(query, query.text!, () => metadata.seqFilter(query)));
+      expect(got).toEqual(
+        await new SqliteSearch(store.db, { metadataColumns: false, offThread: false })
+          .search(query)
+          .then((exact) => ({ ...exact, ...(got.totalIsLowerBound ? { total: got.total, totalIsLowerBound: true } : {}) })),
+      );
+      expect([threads.walks, threads.walkReads]).toEqual([1, 0]);
+      expect(local.walks).toBe(1);
+      expect(local.walkReads).toBeGreaterThan(0);
+    }
   });
 
   it("stays within its memory budget", async () => {

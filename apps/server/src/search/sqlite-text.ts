@@ -2,13 +2,23 @@ import type SQLite from "better-sqlite3";
 import { rawSqliteOf } from "../db/database.js";
 import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
-import { countLimit, type SearchFilter, type SearchQuery, type SearchResult } from "./search-port.js";
+import { countLimit, type SearchFilter, type SearchHit, type SearchQuery, type SearchResult } from "./search-port.js";
 import { queueExclusions } from "./sqlite-metadata.js";
 import { Builder, ftsExpression, type Param, SqliteQueries, splitPending } from "./sqlite-sql.js";
 import { textIndexFor } from "./text-index.js";
 import { type MatchAnswer, textMatchPoolFor } from "./sqlite-text-pool.js";
 
 const FEW_MATCHES = 2048;
+/**
+ * A bounded total (countLimit) reads at most this many times `bound + 1` of the word's matching
+ * records, in record order: filters passing fewer than 1 in READ_PER_BOUND of them (the annotation
+ * page's metadata filters: ~10%) would otherwise read ~bound / pass rate records (at 1M, a word in
+ * 79% of the records: 125K FTS rows, 35 ms of CPU for a total of "10,000+"). The total is then the
+ * records passing among those read, as a lower bound (docs/performance.md, issue 31).
+ */
+const READ_PER_BOUND = 2;
+/** The records of the word a bounded total reads at most: READ_PER_BOUND x (limit + 1), and at least past the few matches. */
+const walkCap = (limit: number, fewMatches: number) => Math.max(READ_PER_BOUND * (limit + 1), fewMatches + 1);
 /** FTS rows first asked for a page ending at `need` in score order (grown by the pass rate when too few pass the filters). */
 const firstK = (need: number) => Math.max(64, Math.ceil(need * 3) + 32);
 /** Best FTS rows kept per cached query (16 bytes each). */
@@ -21,6 +31,8 @@ const FREQUENT_ROWS = 4096;
 const FREQUENT_RANKED = 256;
 /** Words per job of the text match threads while ranking ahead (a thread stays free for searches meanwhile). */
 const FREQUENT_BATCH = 32;
+/** Words ranked ahead stored or read per transaction (fts.text_ranked_ahead: ~4 KB each, a short step of the request thread). */
+const STORE_BATCH = 256;
 /** A cache key (`lo:hi:field:expression`) without a field and with one plain ASCII word: the words ranked ahead. */
 const PLAIN_WORD_KEY = /^(\d+:\d+)::"([A-Za-z0-9]+)"$/;
 
@@ -82,15 +94,26 @@ export class SqliteText extends SqliteQueries {
   private rankingTimer: NodeJS.Timeout | null = null;
   /** Searches whose first page came from the words ranked ahead (tests, diagnostics). */
   rankedAhead = 0;
+  /** Rankings ahead read from the index's file instead of ranked (tests, diagnostics). */
+  storedRankingsRead = 0;
+  /** Bounded totals walked, and FTS reads they made on the request thread (tests: the text match threads read the first matches). */
+  walks = 0;
+  walkReads = 0;
 
   /**
    * `fewMatches`: up to it the queue's text count probes each match (textCount); tests set -1 to exercise the other path.
    * `cacheBytes`: the cache's budget. `offThread: false`: no text match threads (tests compare both paths).
-   * `frequentRows`: words in at least this many FTS rows are ranked ahead (FREQUENT_ROWS; 0: none).
+   * `frequentRows`: words in at least this many FTS rows are ranked ahead (FREQUENT_ROWS; 0: none), their best `frequentRanked` rows (FREQUENT_RANKED).
    */
   constructor(
     db: Kysely<DB>,
-    private readonly options: { fewMatches?: number; cacheBytes?: number; offThread?: boolean; frequentRows?: number } = {},
+    private readonly options: {
+      fewMatches?: number;
+      cacheBytes?: number;
+      offThread?: boolean;
+      frequentRows?: number;
+      frequentRanked?: number;
+    } = {},
   ) {
     super(db);
   }
@@ -118,7 +141,8 @@ export class SqliteText extends SqliteQueries {
       const plain = PLAIN_WORD_KEY.exec(key);
       const ahead = plain ? this.frequent.byKey.get(`${plain[1]}:"${plain[2]!.toLowerCase()}"`) : undefined;
       if (ahead) {
-        entry.ranked = { k: FREQUENT_RANKED, fr: ahead.fr, bm: ahead.bm, complete: ahead.fr.length < FREQUENT_RANKED };
+        const k = this.options.frequentRanked ?? FREQUENT_RANKED;
+        entry.ranked = { k, fr: ahead.fr, bm: ahead.bm, complete: ahead.fr.length < k };
         this.rankedAhead++;
         this.account(entry);
       }
@@ -196,6 +220,7 @@ export class SqliteText extends SqliteQueries {
         Buffer.concat(raw.prepare("SELECT block FROM records_fts_data WHERE id IN (1, 10) ORDER BY id").pluck().all() as Buffer[]),
       );
     if (this.frequent?.version.equals(current)) return; // already ranked at this version
+    if (await this.loadRanking(raw, current)) return; // stored at this version (before a restart)
     const spans = (
       await this.all<{ lo: number | null; hi: number | null }>(
         "SELECT (SELECT min(seq) FROM records WHERE dataset_id = d.id) AS lo, (SELECT max(seq) FROM records WHERE dataset_id = d.id) AS hi FROM datasets d",
@@ -213,12 +238,89 @@ export class SqliteText extends SqliteQueries {
           expressions: batch.map((w) => `"${w}"`),
           lo: span.lo * 1024,
           hi: span.hi * 1024 + 1023,
-          k: FREQUENT_RANKED,
+          k: this.options.frequentRanked ?? FREQUENT_RANKED,
         });
         if (!answer.version.equals(version)) return; // the index moved: the next settled index starts over
         batch.forEach((w, j) => byKey.set(`${span.lo}:${span.hi}:"${w}"`, answer.ranked[j]!));
       }
     this.frequent = { version, byKey };
+    await this.storeRanking(raw, version, byKey);
+  }
+
+  /** The index's version (the blocks the cache is versioned with), read on the connection. */
+  private static versionOf(raw: SQLite.Database): Buffer {
+    return Buffer.concat(raw.prepare("SELECT block FROM records_fts_data WHERE id IN (1, 10) ORDER BY id").pluck().all() as Buffer[]);
+  }
+
+  /**
+   * Keeps the words ranked ahead in the index's file (fts.text_ranked_ahead, text-index.ts) with the
+   * version they were ranked at, so that a restart reads them instead of ranking again (~100-200 s of a
+   * thread at 1M records). In steps of STORE_BATCH words; the version row is written last, so a crash
+   * midway leaves nothing that would be read. Skipped if the index moved meanwhile.
+   */
+  private async storeRanking(
+    raw: SQLite.Database,
+    version: Buffer,
+    byKey: Map<string, { fr: Float64Array; bm: Float64Array }>,
+  ): Promise<void> {
+    const moved = () => !SqliteText.versionOf(raw).equals(version);
+    const cleared = await this.db.connection().execute(async () => {
+      if (moved()) return false;
+      raw.transaction(() => {
+        raw.prepare("DELETE FROM fts.text_ranked_ahead_version").run();
+        raw.prepare("DELETE FROM fts.text_ranked_ahead").run();
+      })();
+      return true;
+    });
+    if (!cleared) return;
+    const entries = [...byKey];
+    const blob = (a: Float64Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+    for (let i = 0; i < entries.length; i += STORE_BATCH)
+      await this.db.connection().execute(async () => {
+        const insert = raw.prepare("INSERT INTO fts.text_ranked_ahead (key, fr, bm) VALUES (?, ?, ?)");
+        raw.transaction(() => {
+          for (const [key, { fr, bm }] of entries.slice(i, i + STORE_BATCH)) insert.run(key, blob(fr), blob(bm));
+        })();
+      });
+    await this.db.connection().execute(async () => {
+      if (!moved())
+        raw
+          .prepare("INSERT INTO fts.text_ranked_ahead_version (id, version, k) VALUES (1, ?, ?)")
+          .run(version, this.options.frequentRanked ?? FREQUENT_RANKED);
+    });
+  }
+
+  /** The words ranked ahead stored at this version (storeRanking), read in steps; false when none are or the index moved meanwhile. */
+  private async loadRanking(raw: SQLite.Database, version: Buffer): Promise<boolean> {
+    const stored = await this.db
+      .connection()
+      .execute(
+        async () =>
+          raw.prepare("SELECT version, k FROM fts.text_ranked_ahead_version WHERE id = 1").get() as
+            { version: Buffer; k: number } | undefined,
+      );
+    if (!stored?.version.equals(version) || stored.k !== (this.options.frequentRanked ?? FREQUENT_RANKED)) return false;
+    const floats = (b: Buffer) => new Float64Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
+    const byKey = new Map<string, { fr: Float64Array; bm: Float64Array }>();
+    for (let after = 0; ;) {
+      const rows = await this.db
+        .connection()
+        .execute(
+          async () =>
+            raw
+              .prepare("SELECT rowid, key, fr, bm FROM fts.text_ranked_ahead WHERE rowid > ? ORDER BY rowid LIMIT ?")
+              .raw()
+              .all(after, STORE_BATCH) as [number, string, Buffer, Buffer][],
+        );
+      for (const [, key, fr, bm] of rows) byKey.set(key, { fr: floats(fr), bm: floats(bm) });
+      if (rows.length < STORE_BATCH) break;
+      after = rows[rows.length - 1]![0];
+    }
+    const current = await this.db.connection().execute(async () => SqliteText.versionOf(raw));
+    if (!current.equals(version)) return false;
+    this.frequent = { version, byKey };
+    this.storedRankingsRead++;
+    return true;
   }
 
   /**
@@ -229,8 +331,13 @@ export class SqliteText extends SqliteQueries {
   async textSearch(
     query: SearchQuery,
     text: { q: string; field: string | null },
-    /** The filters as a test per seq when they have metadata (SqliteMetadata.seqFilter): the bounded total walks the matches with it. */
+    /**
+     * The filters as a test per seq when they have metadata (SqliteMetadata.seqFilter): the bounded total
+     * walks the matches with it, and the page's candidates are filtered with it instead of SQL.
+     */
     seqFilter?: () => Promise<((seq: number) => boolean) | null>,
+    /** Brings `record_metadata` up to date (SqliteSearch.catchUpMetadata): called before metadata filters run in SQL. */
+    metadataSql?: () => Promise<void>,
   ): Promise<SearchResult> {
     await textIndexFor(this.db)?.catchUp(); // records acknowledged but not yet in records_fts (search/text-index.ts)
     const expression = ftsExpression(text.q);
@@ -251,6 +358,13 @@ export class SqliteText extends SqliteQueries {
     const need = query.offset + query.limit;
     const queueShape = span.shared === 0 && this.queueShaped(query);
     const limit = countLimit(query);
+    // The filters as a test per seq (metadata from the in-memory columns, statuses, the caller's answers), or null: SQL.
+    const passes = !queueShape && seqFilter && query.filters.some((f) => f.scope.entity === "metadata") ? await seqFilter() : null;
+    // A bounded total walks the first matches (queueTextCount): read on a text match thread with the page's rows.
+    const fewMatches = this.options.fewMatches ?? FEW_MATCHES;
+    const cap = limit === null ? 0 : walkCap(limit, fewMatches);
+    const prefix =
+      limit === null || span.shared !== 0 ? 0 : passes ? cap : queueShape ? Math.min(cap, Math.max(limit + 1, fewMatches + 1)) : 0;
     if (this.options.offThread !== false)
       await this.prefetch(
         key,
@@ -260,20 +374,36 @@ export class SqliteText extends SqliteQueries {
         text.field,
         queueShape && limit === null,
         query.sort.length === 0 ? firstK(need) : 0,
+        prefix,
       );
-    const passes =
-      !queueShape && seqFilter && limit !== null && span.shared === 0 && query.filters.some((f) => f.scope.entity === "metadata")
-        ? await seqFilter()
+    // Before metadata filters run in SQL: `record_metadata` caught up (once per call).
+    let caughtUp: Promise<void> | undefined;
+    const sqlFilters = (): Promise<void> => (caughtUp ??= metadataSql ? metadataSql() : Promise.resolve());
+    let counted =
+      queueShape || (passes && limit !== null && span.shared === 0)
+        ? await this.queueTextCount(query, span.lo, span.hi, expression, text.field, key, limit, passes)
         : null;
-    const counted =
-      (queueShape || passes ? await this.queueTextCount(query, span.lo, span.hi, expression, text.field, key, limit, passes) : null) ??
-      (await this.textCount(query, fts, span.shared === 0, limit));
-    const total = counted.n;
-    const bounded = counted.lowerBound ? { totalIsLowerBound: true } : {};
-    if (total === 0 || (!counted.lowerBound && query.offset >= total) || query.limit === 0) return { hits: [], total, ...bounded };
+    if (!counted) {
+      await sqlFilters();
+      counted = await this.textCount(query, fts, span.shared === 0, limit);
+    }
+    const { n: countedN, lowerBound } = counted;
+    const bounded = lowerBound ? { totalIsLowerBound: true } : {};
+    if ((countedN === 0 && !lowerBound) || (!lowerBound && query.offset >= countedN) || query.limit === 0)
+      return { hits: [], total: countedN, ...bounded };
+    /**
+     * A lower bound (the count stopped reading the matches, see queueTextCount) is raised to the records
+     * the page shows; a short page that ends the ranking gives the exact total.
+     */
+    const totalOf = (hits: SearchHit[]): { total: number; totalIsLowerBound?: boolean } => {
+      if (!lowerBound) return { total: countedN };
+      if (hits.length < query.limit && (hits.length > 0 || query.offset === 0)) return { total: query.offset + hits.length };
+      return { total: Math.max(countedN, query.offset + hits.length), totalIsLowerBound: true };
+    };
 
     if (query.sort.length > 0) {
       // Ordered by other values: every match is a candidate; scores only for the matches.
+      await sqlFilters();
       const b = new Builder(query.userId);
       const order: string[] = [];
       const where = [`r.dataset_id = ${b.p(query.datasetId)}`, ...query.filters.map((f) => b.filter(f))];
@@ -288,14 +418,21 @@ export class SqliteText extends SqliteQueries {
         `${cte}SELECT r.id AS id, -t.bm AS score FROM t CROSS JOIN records r ON r.seq = t.seq WHERE ${where.join(" AND ")} ORDER BY ${order.join(", ")}, r.seq ASC LIMIT ${b.p(query.limit)} OFFSET ${b.p(query.offset)}`,
         [...head.params, ...b.params],
       );
-      return { hits: rows.map((r) => ({ recordId: r.id, score: r.score })), total, ...bounded };
+      const hits = rows.map((r) => ({ recordId: r.id, score: r.score }));
+      return { hits, ...totalOf(hits) };
     }
 
     // By score: the k best FTS rows (score, then rowid: the final order, seq ascending on ties), a
     // record's first row being its best field; the filters on those records only. The records seen
     // are an exact prefix of the ordering, so k grows only while too few of them pass.
-    let k = firstK(need);
     const raw = rawSqliteOf(this.db);
+    // The best rows already kept for the query (ranked ahead, or cached): reading them costs nothing more.
+    const kept = () => {
+      const ranked = this.cache.get(key)?.ranked;
+      return ranked && this.cacheVersion ? ranked.fr.length : 0;
+    };
+    // Filters tested in memory: every kept row is a candidate at once (a 256-row prefix in microseconds).
+    let k = passes ? Math.max(firstK(need), kept()) : firstK(need);
     for (;;) {
       const topRows = (limit: number) => {
         const b = new Builder(query.userId);
@@ -305,7 +442,7 @@ export class SqliteText extends SqliteQueries {
         };
       };
       // More of the ranking than kept (filters passing few of the best rows): FTS5 ranks on a text match thread.
-      if (raw && this.options.offThread !== false) await this.prefetch(key, expression, span.lo, span.hi, text.field, false, k);
+      if (raw && this.options.offThread !== false) await this.prefetch(key, expression, span.lo, span.hi, text.field, false, k, 0);
       const rows = raw
         ? await this.ranked(raw, key, topRows, k)
         : await this.all<{ fr: number; bm: number }>(topRows(k).sql, topRows(k).params);
@@ -315,25 +452,46 @@ export class SqliteText extends SqliteQueries {
         const seq = Math.floor(row.fr / 1024);
         if (!best.has(seq)) best.set(seq, row.bm);
       }
-      const f = new Builder(query.userId);
-      const passing =
-        best.size === 0
-          ? []
-          : await this.all<{ seq: number; id: string }>(
-              `SELECT r.seq AS seq, r.id AS id FROM json_each(${f.p(JSON.stringify([...best.keys()]))}) AS c CROSS JOIN records r ON r.seq = c.value WHERE r.dataset_id = ${f.p(query.datasetId)}${query.filters.map((x) => ` AND ${f.filter(x)}`).join("")}`,
-              f.params,
-            );
-      if (complete || passing.length >= need) {
-        const idOf = new Map(passing.map((r) => [r.seq, r.id]));
-        const hits = [...best]
-          .filter(([seq]) => idOf.has(seq))
-          .slice(query.offset, need)
-          .map(([seq, bm]) => ({ recordId: idOf.get(seq)!, score: -bm }));
-        return { hits, total, ...bounded };
+      // The candidates passing the filters, in score order: tested in memory (passes), else in SQL.
+      let passing: number[];
+      let idOf: Map<number, string>;
+      if (passes) {
+        passing = [...best.keys()].filter(passes);
+        idOf = new Map(
+          passing.length === 0 || query.offset >= passing.length
+            ? []
+            : (
+                await this.all<{ seq: number; id: string }>(
+                  "SELECT r.seq AS seq, r.id AS id FROM json_each(?) AS c CROSS JOIN records r ON r.seq = c.value WHERE r.dataset_id = ?",
+                  [JSON.stringify(passing.slice(query.offset, need)), query.datasetId],
+                )
+              ).map((r) => [r.seq, r.id]),
+        );
+      } else {
+        await sqlFilters();
+        const f = new Builder(query.userId);
+        const rows =
+          best.size === 0
+            ? []
+            : await this.all<{ seq: number; id: string }>(
+                `SELECT r.seq AS seq, r.id AS id FROM json_each(${f.p(JSON.stringify([...best.keys()]))}) AS c CROSS JOIN records r ON r.seq = c.value WHERE r.dataset_id = ${f.p(query.datasetId)}${query.filters.map((x) => ` AND ${f.filter(x)}`).join("")}`,
+                f.params,
+              );
+        idOf = new Map(rows.map((r) => [r.seq, r.id]));
+        passing = [...best.keys()].filter((seq) => idOf.has(seq));
       }
-      // Grow by the observed pass rate (at least 4x).
-      const kept = Math.max(passing.length, 1) / Math.max(rows.length, 1);
-      k = Math.max(k * 4, Math.ceil((need / kept) * 1.5));
+      if (complete || passing.length >= need) {
+        const hits = passing
+          .slice(query.offset, need)
+          .filter((seq) => idOf.has(seq))
+          .map((seq) => ({ recordId: idOf.get(seq)!, score: -best.get(seq)! }));
+        return { hits, ...totalOf(hits) };
+      }
+      // Grow by the observed pass rate (at least 4x), but first to the rows kept: more costs FTS5's bm25 of every match.
+      const rate = Math.max(passing.length, 1) / Math.max(rows.length, 1);
+      const grown = Math.max(k * 4, Math.ceil((need / rate) * 1.5));
+      const available = kept();
+      k = available > k && available < grown ? available : grown;
     }
   }
 
@@ -400,6 +558,8 @@ export class SqliteText extends SqliteQueries {
     seqs: boolean,
     /** The best FTS rows wanted (0: none). */
     k: number,
+    /** The first distinct matching seqs wanted (0: none), for a bounded total. */
+    prefix: number,
   ): Promise<void> {
     const pool = textMatchPoolFor(this.db);
     const raw = rawSqliteOf(this.db);
@@ -408,10 +568,20 @@ export class SqliteText extends SqliteQueries {
       const entry = this.matches(raw, key);
       const wantSeqs = seqs && !entry.seqs;
       const wantRanked = k > 0 && (!entry.ranked || (!entry.ranked.complete && entry.ranked.k < k)) ? Math.max(k, RANKED_ROWS) : 0;
-      return { wantSeqs, wantRanked };
+      const wantPrefix =
+        prefix > 0 && !entry.seqs && (!entry.prefix || (!entry.prefix.complete && entry.prefix.length < prefix)) ? prefix : 0;
+      return { wantSeqs, wantRanked, wantPrefix };
     });
-    if (!missing.wantSeqs && missing.wantRanked === 0) return;
-    const job = { expression, lo: lo * 1024, hi: hi * 1024 + 1023, field, seqs: missing.wantSeqs, ranked: missing.wantRanked };
+    if (!missing.wantSeqs && missing.wantRanked === 0 && missing.wantPrefix === 0) return;
+    const job = {
+      expression,
+      lo: lo * 1024,
+      hi: hi * 1024 + 1023,
+      field,
+      seqs: missing.wantSeqs,
+      ranked: missing.wantRanked,
+      prefix: missing.wantPrefix,
+    };
     const jobKey = JSON.stringify(job);
     let pending = this.inFlight.get(jobKey);
     if (!pending) {
@@ -428,6 +598,11 @@ export class SqliteText extends SqliteQueries {
       const entry = this.matches(raw, key);
       if (!this.cacheVersion || !answer.version.equals(this.cacheVersion)) return; // the index moved: not adopted
       if (answer.seqs && !entry.seqs) entry.seqs = answer.seqs;
+      const first = answer.prefix;
+      if (first && !entry.seqs && (!entry.prefix || (!entry.prefix.complete && entry.prefix.length < first.seqs.length))) {
+        const n = first.seqs.length;
+        entry.prefix = { seqs: first.seqs, length: n, next: n > 0 ? (first.seqs[n - 1]! + 1) * 1024 : lo * 1024, complete: first.complete };
+      }
       const ranked = answer.ranked;
       if (ranked && (!entry.ranked || (!entry.ranked.complete && entry.ranked.k < job.ranked)))
         entry.ranked = { k: job.ranked, fr: ranked.fr, bm: ranked.bm, complete: ranked.fr.length < job.ranked };
@@ -445,7 +620,8 @@ export class SqliteText extends SqliteQueries {
    * textCount, at the cost of the match walk alone (bench dataset, 100K records, a word in 79% of
    * them: 77 -> 22 ms of CPU). With a count limit (countLimit) the walk stops after `limit + 1`
    * passing records and reads the matches only that far (a word in 72% of 1M records: ~12K of its
-   * 878K FTS rows). Null when the filters have another shape or the excluded set could be large
+   * 878K FTS rows), and never beyond READ_PER_BOUND x (limit + 1) records (then a lower bound: the
+   * records passing among those read). Null when the filters have another shape or the excluded set could be large
    * (admin search over an instance holding many more responses), or when there are few matches.
    */
   private async queueTextCount(
@@ -461,6 +637,7 @@ export class SqliteText extends SqliteQueries {
   ): Promise<Counted | null> {
     if (passes && limit === null) return null;
     const raw = rawSqliteOf(this.db);
+    this.walks++;
     if (!raw) return null;
     const split = splitPending(query.filters);
     const others = split ? split.others : query.filters;
@@ -476,6 +653,7 @@ export class SqliteText extends SqliteQueries {
         // Bounded: the first matches only, as far as the count needs them.
         const prefix = (entry.prefix ??= { seqs: new Uint32Array(0), length: 0, next: lo * 1024, complete: false });
         const readMore = (want: number) => {
+          this.walkReads++;
           const rows = Math.ceil(want * 1.25) + 16; // FTS rows: a record may match in several fields
           const seqs = raw
             .prepare(
@@ -492,9 +670,12 @@ export class SqliteText extends SqliteQueries {
           prefix.complete = seqs.length < rows;
           if (seqs.length > 0) prefix.next = (seqs[seqs.length - 1]! + 1) * 1024;
         };
-        if (prefix.length <= fewMatches && !prefix.complete) readMore(Math.max(limit + 1, fewMatches + 1) - prefix.length);
-        // Few matches: textCount's probe per match is cheaper than reading every excluded record.
-        if (prefix.complete && prefix.length <= fewMatches) {
+        // The records of the word read at most (READ_PER_BOUND times the bound, and beyond the few matches): then a lower bound.
+        const cap = walkCap(limit, fewMatches);
+        if (prefix.length <= fewMatches && !prefix.complete)
+          readMore(Math.max(1, Math.min(cap, Math.max(limit + 1, fewMatches + 1)) - prefix.length));
+        // Few matches: textCount's probe per match is cheaper than reading every excluded record (not than the in-memory test).
+        if (prefix.complete && prefix.length <= fewMatches && !passes) {
           this.account(entry);
           return null;
         }
@@ -504,12 +685,14 @@ export class SqliteText extends SqliteQueries {
         let n = 0;
         let i = 0;
         for (;;) {
-          for (; i < prefix.length && n <= limit; i++) if (!excluded(prefix.seqs[i]!)) n++;
-          if (n > limit || prefix.complete) break;
-          readMore(Math.max(limit + 1 - n, prefix.length));
+          for (; i < prefix.length && i < cap && n <= limit; i++) if (!excluded(prefix.seqs[i]!)) n++;
+          if (n > limit || (prefix.complete && i >= prefix.length) || i >= cap) break;
+          readMore(Math.max(1, Math.min(Math.max(limit + 1 - n, prefix.length), cap - prefix.length)));
         }
         this.account(entry);
-        return n > limit ? { n: limit, lowerBound: true } : { n, lowerBound: false };
+        if (n > limit) return { n: limit, lowerBound: true };
+        // Stopped at the cap with matches left unread: the records passing among those read, at least.
+        return { n, lowerBound: !(prefix.complete && i >= prefix.length) };
       }
       let seqs = entry.seqs;
       if (!seqs) {
@@ -525,6 +708,12 @@ export class SqliteText extends SqliteQueries {
           entry.seqs = seqs;
           this.account(entry);
         }
+      }
+      if (passes) {
+        // Every match listed already (an exact total was asked for before): the in-memory test on each.
+        let n = 0;
+        for (let i = 0; i < seqs.length; i++) if (passes(seqs[i]!) && ++n > limit!) return { n: limit!, lowerBound: true };
+        return { n, lowerBound: false };
       }
       // Few matches: textCount's probe per match is cheaper than reading every excluded record.
       if (seqs.length <= fewMatches) return null;

@@ -161,6 +161,12 @@ function attachIndexFile(sqlite: SQLite.Database, ftsFile: string): void {
     sqlite.exec(`INSERT INTO fts.records_fts (records_fts, rank) VALUES ('hashsize', ${FTS_HASH_SIZE})`);
   }
   sqlite.exec("CREATE TABLE IF NOT EXISTS fts.text_index_state (name TEXT PRIMARY KEY, value INTEGER NOT NULL)");
+  // The frequent words ranked ahead (search/sqlite-text.ts, rankFrequentWords), kept for a restart: valid
+  // only at the index version stored with them (the blocks of records_fts_data that version the text cache), `k` rows per word.
+  sqlite.exec("CREATE TABLE IF NOT EXISTS fts.text_ranked_ahead (key TEXT PRIMARY KEY, fr BLOB NOT NULL, bm BLOB NOT NULL)");
+  sqlite.exec(
+    "CREATE TABLE IF NOT EXISTS fts.text_ranked_ahead_version (id INTEGER PRIMARY KEY CHECK (id = 1), version BLOB NOT NULL, k INTEGER NOT NULL)",
+  );
   // The log's high-water mark (AUTOINCREMENT: pruning never lowers it).
   const logTop =
     (sqlite.prepare("SELECT seq FROM main.sqlite_sequence WHERE name = 'records_fts_changes'").pluck().get() as number | undefined) ?? 0;
