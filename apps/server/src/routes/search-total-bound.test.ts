@@ -78,3 +78,46 @@ describe("text search total bound", () => {
     expect(seen.sort()).toEqual(Array.from({ length: 12 }, (_, i) => `r-${i * 2}`).sort());
   });
 });
+
+describe("metadata filter total bound", () => {
+  it("may stop a metadata filter's total at the bound (PostgreSQL counts it in SQL; the embedded store's count is exact), and pages find every match", async () => {
+    const ds = await richDataset(server);
+    // 12 "news" records, 3 "blog" ones.
+    const items = recordItems(15, "m", (i) => ({ metadata: { genre: i < 12 ? "news" : "blog" } }));
+    expect((await ds.f.request("POST", `/datasets/${ds.datasetId}/records/bulk`, { body: { items } })).status).toBe(201);
+    const byGenre = (genre: string, query: string) =>
+      ds.f.request<Result>("POST", `/datasets/${ds.datasetId}/records/search${query}`, {
+        body: {
+          query: {},
+          filters: { and: [{ type: "terms", scope: { entity: "metadata", metadata_property: "genre" }, values: [genre] }] },
+        },
+        headers: ds.f.owner,
+      });
+    const news = await byGenre("news", "?limit=2");
+    expect(news.status).toBe(200);
+    expect(news.body.items).toHaveLength(2);
+    if (server.ctx.store.dialect === "postgres") expect(news.body).toMatchObject({ total: 5, total_is_lower_bound: true });
+    else {
+      expect(news.body.total).toBe(12);
+      expect(news.body).not.toHaveProperty("total_is_lower_bound");
+    }
+    const blog = await byGenre("blog", "?limit=2");
+    expect(blog.body.total).toBe(3);
+    expect(blog.body).not.toHaveProperty("total_is_lower_bound");
+    // Paging until an empty page finds all 12 (the total is only a count).
+    const seen: string[] = [];
+    for (let offset = 0; ; offset += 5) {
+      const page = await byGenre("news", `?limit=5&offset=${offset}`);
+      if (page.body.items.length === 0) break;
+      seen.push(...page.body.items.map((r) => r.record.external_id));
+    }
+    expect(new Set(seen).size).toBe(12);
+    // Without a metadata filter the total stays exact.
+    const all = await ds.f.request<Result>("POST", `/datasets/${ds.datasetId}/records/search?limit=1`, {
+      body: { query: {} },
+      headers: ds.f.owner,
+    });
+    expect(all.body.total).toBe(15);
+    expect(all.body).not.toHaveProperty("total_is_lower_bound");
+  });
+});

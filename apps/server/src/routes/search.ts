@@ -185,7 +185,8 @@ export function searchRoutes(app: FastifyInstance, ctx: AppContext): void {
       sort: vector ? [] : sort,
       offset: vector ? 0 : paging.offset,
       limit: vector ? Math.min(SIMILARITY_MAX_RESULTS, paging.offset + paging.limit) : paging.limit,
-      totalBound: text && !vector ? ctx.config.textTotalBound : null,
+      // Text, or metadata filters: the total may stop at the bound (PostgreSQL counts them in SQL; SQLite's are exact and cheap).
+      totalBound: !vector && (text || filters.some((f) => f.scope.entity === "metadata")) ? ctx.config.textTotalBound : null,
     };
     // reserve=true (web app's queue, issue 29): the window is reserved for the caller (reservations/)
     const reserved = mine && reserveRequested(rawQuery) ? await reservedQueueWindow(ctx.db, dataset, user.id, query) : null;
