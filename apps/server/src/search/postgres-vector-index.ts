@@ -123,8 +123,9 @@ export class PostgresVectorIndexes {
   }
 
   /**
-   * Builds every vector settings' missing or invalid index (dropped, or left by a failed build), one at
-   * a time, once the writes of record_vectors have paused (or after MAX_WAIT_MS).
+   * Drops the indexes of deleted settings, then builds every vector settings' missing or invalid index
+   * (dropped, or left by a failed build), one at a time, once the writes of record_vectors have paused
+   * (or after MAX_WAIT_MS).
    */
   async tick(): Promise<void> {
     const settings = await queryRows<{ id: string; dimensions: number; valid: boolean | null }>(
@@ -134,6 +135,7 @@ export class PostgresVectorIndexes {
        LEFT JOIN pg_index i ON i.indexrelid = c.oid`,
       [],
     );
+    await this.dropOrphans();
     const missing = settings.filter((s) => {
       const name = vectorIndexName(s.id, Number(s.dimensions));
       if (s.valid) this.valid.add(name);
@@ -158,6 +160,28 @@ export class PostgresVectorIndexes {
     for (const s of missing) {
       if (this.stopped) return;
       await this.build(s.id, Number(s.dimensions), { wait: false });
+    }
+  }
+
+  /**
+   * Drops the indexes of vector settings that no longer exist (a dataset or its settings deleted):
+   * each partial index's predicate is evaluated on every write of record_vectors, so hundreds of
+   * leftovers (a test suite's datasets, a team's deleted ones) would tax every import.
+   */
+  private async dropOrphans(): Promise<void> {
+    const orphans = await queryRows<{ name: string }>(
+      this.db,
+      `SELECT c.relname AS name FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+       WHERE i.indrelid = 'record_vectors'::regclass AND c.relname LIKE 'record\\_vectors\\_hnsw\\_%'
+         AND NOT EXISTS (SELECT 1 FROM vectors_settings s
+           WHERE c.relname = 'record_vectors_hnsw_' || replace(lower(s.id), '-', '') || '_' || s.dimensions)`,
+      [],
+    );
+    for (const { name } of orphans) {
+      if (this.stopped) return;
+      if (!/^record_vectors_hnsw_[0-9a-f]{1,64}_\d{1,5}$/.test(name)) continue;
+      this.valid.delete(name);
+      await sql.raw(`DROP INDEX CONCURRENTLY IF EXISTS ${name}`).execute(this.db);
     }
   }
 

@@ -360,4 +360,14 @@ describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL
     const blog: SearchFilter = { type: "terms", scope: { entity: "metadata", name: "genre" }, values: ["blog"] };
     expect((await port.search(query(target, "most_similar", { filters: [blog] }))).hits[0]!.recordId).toBe(ids[7]);
   });
+
+  it("drops the index of a vector settings that was deleted, and keeps the others", async () => {
+    const job = new PostgresVectorIndexes(store.db, { settleMs: 0 });
+    await job.tick();
+    expect(await indexState(vectorIndexName(otherSettings, DIMS))).toBe(true);
+    await store.db.deleteFrom("vectors_settings").where("id", "=", otherSettings).execute();
+    await job.tick();
+    expect(await indexState(vectorIndexName(otherSettings, DIMS))).toBeUndefined();
+    expect(await indexState(vectorIndexName(settingsId, DIMS))).toBe(true);
+  });
 });
