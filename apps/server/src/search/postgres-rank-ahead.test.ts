@@ -6,7 +6,7 @@ import { openPgliteStore } from "../testing/pglite-store.js";
 import { openTestPostgresStore, testDatabaseUrl } from "../testing/pg-test-database.js";
 import { PostgresSearch } from "./postgres-search.js";
 import type { SearchFilter, SearchQuery } from "./search-port.js";
-import { seedSearchData } from "./search-port.suite.js";
+import { seedSearchData, answerRecords, completeRecords } from "./search-port.suite.js";
 
 // A real PostgreSQL when TESSERA_TEST_DATABASE_URL names one (stage 60), else PGlite.
 const onPostgres = testDatabaseUrl() !== null;
@@ -77,31 +77,16 @@ describe(`PostgreSQL frequent words ranked ahead (${onPostgres ? "PostgreSQL" : 
     const added = await insert(ds, 0, 240);
     await insert(ids.other, 0, 30, 3); // another dataset's records never mix in
     // u1 answered some records, some are completed.
-    await store.db
-      .insertInto("responses")
-      .values(
-        added
-          .filter((_, i) => i % 5 === 0)
-          .map((r) => ({
-            id: randomUUID(),
-            record_id: r.id,
-            user_id: ids.u1,
-            status: "submitted",
-            values: "{}",
-            inserted_at: "t",
-            updated_at: "t",
-          })),
-      )
-      .execute();
-    await store.db
-      .updateTable("records")
-      .set({ status: "completed" })
-      .where(
-        "id",
-        "in",
-        added.filter((_, i) => i % 7 === 0).map((r) => r.id),
-      )
-      .execute();
+    await answerRecords(
+      store,
+      added.filter((_, i) => i % 5 === 0),
+      ids.u1,
+      "submitted",
+    );
+    await completeRecords(
+      store,
+      added.filter((_, i) => i % 7 === 0),
+    );
 
     const options = { minRecords: 5, listLength: 12 };
     const ahead = new PostgresSearch(store.db, { vectorSearch: false, rankAhead: options });
@@ -160,31 +145,16 @@ describe(`PostgreSQL frequent words ranked ahead (${onPostgres ? "PostgreSQL" : 
     expect(await fresh().search(query)).toEqual(await plain.search(query));
 
     // Responses and status changes leave the text version (and the rows) as they are: the filters apply per search.
-    await store.db
-      .insertInto("responses")
-      .values(
-        added
-          .filter((_, i) => i % 5 === 1)
-          .map((r) => ({
-            id: randomUUID(),
-            record_id: r.id,
-            user_id: ids.u1,
-            status: "draft",
-            values: "{}",
-            inserted_at: "t",
-            updated_at: "t",
-          })),
-      )
-      .execute();
-    await store.db
-      .updateTable("records")
-      .set({ status: "completed" })
-      .where(
-        "id",
-        "in",
-        added.filter((_, i) => i % 11 === 0).map((r) => r.id),
-      )
-      .execute();
+    await answerRecords(
+      store,
+      added.filter((_, i) => i % 5 === 1),
+      ids.u1,
+      "draft",
+    );
+    await completeRecords(
+      store,
+      added.filter((_, i) => i % 11 === 0),
+    );
     await same("after responses and status changes");
 
     // Records added (one repeating a frequent word most of all), changed and deleted: the rows are retired...

@@ -7,7 +7,7 @@ import { openTestPostgresStore, testDatabaseUrl } from "../testing/pg-test-datab
 import { PostgresSearch } from "./postgres-search.js";
 import { queryRows, textCount } from "./postgres-sql.js";
 import type { SearchFilter, SearchQuery } from "./search-port.js";
-import { seedSearchData } from "./search-port.suite.js";
+import { seedSearchData, answerRecords, completeRecords } from "./search-port.suite.js";
 
 // A real PostgreSQL when TESSERA_TEST_DATABASE_URL names one (stage 60), else PGlite.
 const onPostgres = testDatabaseUrl() !== null;
@@ -88,31 +88,16 @@ describe(`PostgreSQL text search totals over record_search (${onPostgres ? "Post
         .execute();
     const added = await insert(ds, 0, 200);
     await insert(ids.other, 0, 40, 3); // another dataset's records never count
-    await store.db
-      .insertInto("responses")
-      .values(
-        added
-          .filter((_, i) => i % 5 === 0)
-          .map((r) => ({
-            id: randomUUID(),
-            record_id: r.id,
-            user_id: ids.u1,
-            status: "submitted",
-            values: "{}",
-            inserted_at: "t",
-            updated_at: "t",
-          })),
-      )
-      .execute();
-    await store.db
-      .updateTable("records")
-      .set({ status: "completed" })
-      .where(
-        "id",
-        "in",
-        added.filter((_, i) => i % 7 === 0).map((r) => r.id),
-      )
-      .execute();
+    await answerRecords(
+      store,
+      added.filter((_, i) => i % 5 === 0),
+      ids.u1,
+      "submitted",
+    );
+    await completeRecords(
+      store,
+      added.filter((_, i) => i % 7 === 0),
+    );
 
     const search = new PostgresSearch(store.db, { vectorSearch: false, rankAhead: false });
     const queries: SearchQuery[] = [];
@@ -183,15 +168,10 @@ describe(`PostgreSQL text search totals over record_search (${onPostgres ? "Post
           .where("id", "=", r.id)
           .execute();
     }
-    await store.db
-      .updateTable("records")
-      .set({ status: "completed" })
-      .where(
-        "id",
-        "in",
-        added.filter((_, i) => i % 4 === 3).map((r) => r.id),
-      )
-      .execute();
+    await completeRecords(
+      store,
+      added.filter((_, i) => i % 4 === 3),
+    );
     await store.db
       .updateTable("records")
       .set({
@@ -209,22 +189,12 @@ describe(`PostgreSQL text search totals over record_search (${onPostgres ? "Post
       )
       .execute();
     await insert(ds, 200, 30, 5);
-    await store.db
-      .insertInto("responses")
-      .values(
-        added
-          .filter((_, i) => i % 5 === 1 && i % 13 !== 2)
-          .map((r) => ({
-            id: randomUUID(),
-            record_id: r.id,
-            user_id: ids.u1,
-            status: "draft",
-            values: "{}",
-            inserted_at: "t",
-            updated_at: "t",
-          })),
-      )
-      .execute();
+    await answerRecords(
+      store,
+      added.filter((_, i) => i % 5 === 1 && i % 13 !== 2),
+      ids.u1,
+      "draft",
+    );
     await mirrored();
     await same("after writes");
 

@@ -67,35 +67,24 @@ describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL
       .execute();
     await db
       .insertInto("datasets")
-      .values({
-        id: datasetId,
-        name: "vectors",
-        guidelines: null,
-        allow_extra_metadata: 1,
-        status: "ready",
-        distribution: '{"strategy":"overlap","min_submitted":1}',
-        metadata: null,
-        workspace_id: ws,
-        inserted_at: ts,
-        updated_at: ts,
-        last_activity_at: ts,
-      })
-      .execute();
-    await db
-      .insertInto("datasets")
-      .values({
-        id: otherDataset,
-        name: "other",
-        guidelines: null,
-        allow_extra_metadata: 1,
-        status: "ready",
-        distribution: '{"strategy":"overlap","min_submitted":1}',
-        metadata: null,
-        workspace_id: ws,
-        inserted_at: ts,
-        updated_at: ts,
-        last_activity_at: ts,
-      })
+      .values(
+        [
+          [datasetId, "vectors"],
+          [otherDataset, "other"],
+        ].map(([id, name]) => ({
+          id: id!,
+          name: name!,
+          guidelines: null,
+          allow_extra_metadata: 1,
+          status: "ready" as const,
+          distribution: '{"strategy":"overlap","min_submitted":1}',
+          metadata: null,
+          workspace_id: ws,
+          inserted_at: ts,
+          updated_at: ts,
+          last_activity_at: ts,
+        })),
+      )
       .execute();
     await db
       .insertInto("vectors_settings")

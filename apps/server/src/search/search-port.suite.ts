@@ -17,6 +17,29 @@ export interface SearchSuiteTarget {
 
 const ts = (i: number) => `2024-01-0${i}T00:00:00`;
 
+/** Test set-ups: a response of `status` by `userId` to each of `records` (no values). */
+export async function answerRecords(store: Store, records: { id: string }[], userId: string, status: "submitted" | "draft"): Promise<void> {
+  await store.db
+    .insertInto("responses")
+    .values(
+      records.map((r) => ({ id: randomUUID(), record_id: r.id, user_id: userId, status, values: "{}", inserted_at: "t", updated_at: "t" })),
+    )
+    .execute();
+}
+
+/** Test set-ups: each of `records` marked completed. */
+export async function completeRecords(store: Store, records: { id: string }[]): Promise<void> {
+  await store.db
+    .updateTable("records")
+    .set({ status: "completed" })
+    .where(
+      "id",
+      "in",
+      records.map((r) => r.id),
+    )
+    .execute();
+}
+
 export async function seedSearchData(store: Store) {
   const db = store.db;
   const ids = {
