@@ -1,4 +1,5 @@
 import type { Annotator, BenchDataset } from "./api.ts";
+import { coldPhrases, coldPrefixes } from "./cold-queries.ts";
 import type { DatasetGenerator } from "./data.ts";
 import { summarize, type Summary } from "./stats.ts";
 
@@ -65,6 +66,9 @@ export function scenarios(ds: BenchDataset, gen: DatasetGenerator, pool: RecordP
       return gen.wordAt(rank);
     }
   };
+  // The same for several words (all required) and for a prefix (`word*`): each call new (cold-queries.ts).
+  const coldPhrase = coldPhrases((rank) => gen.wordAt(rank), gen.words.length);
+  const coldPrefix = coldPrefixes((rank) => gen.wordAt(rank), gen.words.length);
   /** The annotation page's queue with two metadata filters (a source, a quality range: ~10% of the records pass). */
   const metadataFilters = (i: number) => ({
     and: [
@@ -127,6 +131,20 @@ export function scenarios(ds: BenchDataset, gen: DatasetGenerator, pool: RecordP
       recordsPerRequest: 0,
       run: async (c, i) => {
         await search(c, { query: { text: { q: coldWord() } }, filters: metadataFilters(i) }, 10);
+      },
+    },
+    {
+      name: "text search, new phrase each call (cold)",
+      recordsPerRequest: 0,
+      run: async (c) => {
+        await search(c, { query: { text: { q: coldPhrase() } }, filters: PENDING_FILTERS }, 10);
+      },
+    },
+    {
+      name: "text search, new prefix each call (cold)",
+      recordsPerRequest: 0,
+      run: async (c) => {
+        await search(c, { query: { text: { q: coldPrefix() } }, filters: PENDING_FILTERS }, 10);
       },
     },
     {
