@@ -3,6 +3,8 @@ import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
+import { FTS_ROWID_RANGE } from "./sqlite-sql.js";
+import { rankWindows } from "./text-window.js";
 
 /**
  * The FTS part of a text search that is not cached yet (a word never asked before), computed on
@@ -29,6 +31,8 @@ export interface MatchJob {
   ranked: number;
   /** The first distinct matching seqs in rowid order wanted, at least this many unless there are fewer (0: none): a bounded total's walk (sqlite-text.ts). */
   prefix?: number;
+  /** Records per window of the order (text-window.ts: ranked window by window; 0 or absent: FTS5's full ranking). */
+  window?: number;
 }
 
 /** The terms of the index in at least `minRows` FTS rows (fts5vocab), most frequent first, read with the index's version. */
@@ -73,6 +77,7 @@ const prepared = (sql) => {
   return s;
 };
 let vocab = null;
+const rankWindows = ${rankWindows.toString()};
 const reply = (id, blocks, payload, transfer) => {
   const v = Buffer.concat(blocks);
   const buffer = new Uint8Array(v.length);
@@ -102,7 +107,7 @@ parentPort.on("message", (job) => {
       return;
     }
     if (job.type === "rank") {
-      const where = "records_fts WHERE records_fts MATCH ? AND rowid BETWEEN ? AND ?";
+      const where = "records_fts WHERE records_fts MATCH ? AND ${FTS_ROWID_RANGE}";
       begin.run();
       let blocks;
       const out = [];
@@ -115,13 +120,22 @@ parentPort.on("message", (job) => {
       reply(job.id, blocks, { rankedMany: out }, out.flatMap((r) => [r.fr.buffer, r.bm.buffer]));
       return;
     }
-    const where = "records_fts WHERE records_fts MATCH ? AND rowid BETWEEN ? AND ?" + (job.field !== null ? " AND field = ?" : "");
+    const where = "records_fts WHERE records_fts MATCH ? AND ${FTS_ROWID_RANGE}" + (job.field !== null ? " AND field = ?" : "");
     const params = [job.expression, job.lo, job.hi, ...(job.field !== null ? [job.field] : [])];
     begin.run();
     let blocks, seqs = null, fr = null, bm = null, prefix = null, prefixComplete = false;
     try {
       blocks = version.all();
-      if (job.prefix > 0) {
+      if (job.window > 0 && job.ranked > 0) {
+        // Ranked window by window (text-window.ts): its read gives the first matching records too.
+        const w = rankWindows(prepared("SELECT rowid, bm25(records_fts) FROM " + where + " ORDER BY rowid").raw().iterate(...params), job.ranked, job.window);
+        ({ fr, bm } = w);
+        if (job.prefix > 0 && (w.prefixComplete || w.prefix.length >= job.prefix)) {
+          prefix = w.prefix;
+          prefixComplete = w.prefixComplete;
+        }
+      }
+      if (job.prefix > 0 && prefix === null) {
         // In chunks of the records still wanted (x 1.25 FTS rows: a record may match in several fields), each from the record after the last one read.
         const chunk = prepared("SELECT rowid >> 10 FROM " + where + " ORDER BY rowid LIMIT ?");
         let out = new Uint32Array(job.prefix + 16), n = 0, from = job.lo;
@@ -146,7 +160,7 @@ parentPort.on("message", (job) => {
         seqs = new Uint32Array(n);
         for (let i = 0; i < n; i++) seqs[i] = rows[i];
       }
-      if (job.ranked > 0) ({ fr, bm } = ranked(where, params, job.ranked));
+      if (job.ranked > 0 && fr === null) ({ fr, bm } = ranked(where, params, job.ranked));
     } finally {
       commit.run();
     }

@@ -370,6 +370,90 @@ describe("SQLite text search cache", () => {
     }
   });
 
+  it("ranks several words, a prefix or one field window by window: each stretch of matching records by score; exact when one holds them all", async () => {
+    await store.db.deleteFrom("records").where("dataset_id", "=", data.ids.other).execute();
+    // Scores that do not follow record order: the term frequencies and lengths vary with j.
+    for (let j = 0; j < 40; j++)
+      await insert(`delta ${"epsilon ".repeat(1 + ((j * 7) % 5))}${"pad ".repeat((j * 3) % 4)}zeta${j % 2 === 0 ? " eta" : ""}`);
+    const raw = rawSqliteOf(store.db)!;
+    const seqs = raw.prepare("SELECT seq, id FROM records WHERE dataset_id = ?").all(data.ids.ds) as { seq: number; id: string }[];
+    const idOf = new Map(seqs.map((r) => [r.seq, r.id]));
+    /** The order by FTS5's scores alone: the matching records in record order, in windows of `window`, each by (bm25, rowid) of its rows. */
+    const reference = (expression: string, field: string | null, window: number) => {
+      const rows = (
+        raw
+          .prepare(
+            `SELECT rowid, bm25(records_fts) FROM records_fts WHERE records_fts MATCH ?${field ? " AND field = ?" : ""} ORDER BY rowid`,
+          )
+          .raw()
+          .all(expression, ...(field ? [field] : [])) as [number, number][]
+      ).filter(([fr]) => idOf.has(Math.floor(fr / 1024)));
+      const order: { seq: number; bm: number }[] = [];
+      const windows: [number, number][][] = [];
+      for (const r of rows) {
+        const seq = Math.floor(r[0] / 1024);
+        const last = windows[windows.length - 1];
+        const seen = last?.some(([fr]) => Math.floor(fr / 1024) === seq);
+        if (!last || (!seen && new Set(last.map(([fr]) => Math.floor(fr / 1024))).size === window)) windows.push([r]);
+        else last.push(r);
+      }
+      for (const w of windows)
+        for (const [fr, bm] of w.sort((a, b) => a[1] - b[1] || a[0] - b[0]))
+          if (!order.some((o) => o.seq === Math.floor(fr / 1024))) order.push({ seq: Math.floor(fr / 1024), bm });
+      return order;
+    };
+    const answered = new Set(
+      (
+        raw
+          .prepare("SELECT r.seq FROM responses s JOIN records r ON r.id = s.record_id WHERE s.user_id = ?")
+          .pluck()
+          .all(data.ids.u1) as number[]
+      ).concat(raw.prepare("SELECT seq FROM records WHERE status <> 'pending'").pluck().all() as number[]),
+    );
+    let differs = 0;
+    for (const [q, expression, field] of [
+      ["delta epsilon", `"delta" "epsilon"`, null],
+      ["zeta epsilon delta", `"zeta" "epsilon" "delta"`, null],
+      ["eps*", `"eps"*`, null],
+      ["epsilon", `"epsilon"`, "text"],
+    ] as const)
+      for (const window of [7, 1000]) {
+        const expected = reference(expression, field, window).filter((o) => !answered.has(o.seq));
+        expect(expected.length).toBeGreaterThan(15);
+        if (window === 7) {
+          const global = reference(expression, field, 1000).filter((o) => !answered.has(o.seq));
+          if (expected.map((o) => o.seq).join() !== global.map((o) => o.seq).join()) differs++;
+        }
+        for (const [offset, limit, bound] of [
+          [0, 10, 10_000],
+          [12, 10, 10_000],
+          [0, 5, 3],
+        ] as const) {
+          const query: SearchQuery = { ...queue(q, offset, limit), text: { q, field }, totalBound: bound };
+          const page = expected.slice(offset, offset + limit).map((o) => ({ recordId: idOf.get(o.seq)!, score: -o.bm }));
+          const total =
+            expected.length > Math.max(bound, offset + limit)
+              ? { total: Math.max(bound, offset + limit), totalIsLowerBound: true }
+              : { total: expected.length };
+          const threads = new SqliteText(store.db, { fewMatches: -1, rankWindow: window });
+          const local = new SqliteText(store.db, { fewMatches: -1, rankWindow: window, offThread: false });
+          for (const adapter of [threads, local]) expect(await adapter.textSearch(query, query.text!)).toEqual({ hits: page, ...total });
+          // On the threads, the window's read gave the total's first matches too: no walk on the request thread.
+          expect(threads.walkReads).toBe(0);
+        }
+      }
+    expect(differs).toBe(4); // a window of 7 records is not FTS5's full ranking, for every query
+    // One plain word over all fields keeps FTS5's full ranking (or the rows ranked ahead).
+    const plain = { ...queue("epsilon", 0, 30) };
+    const full = reference(`"epsilon"`, null, 10_000);
+    expect((await new SqliteText(store.db, { rankWindow: 3 }).textSearch(plain, plain.text!)).hits.map((h) => h.recordId)).toEqual(
+      full
+        .filter((o) => !answered.has(o.seq))
+        .slice(0, 30)
+        .map((o) => idOf.get(o.seq)),
+    );
+  });
+
   it("stays within its memory budget", async () => {
     const small = new SqliteText(store.db, { fewMatches: -1, cacheBytes: 2048 });
     for (const q of [...words, ...words]) {

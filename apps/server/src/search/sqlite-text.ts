@@ -4,9 +4,10 @@ import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import { countLimit, type SearchFilter, type SearchHit, type SearchQuery, type SearchResult } from "./search-port.js";
 import { queueExclusions } from "./sqlite-metadata.js";
-import { Builder, ftsExpression, type Param, SqliteQueries, splitPending } from "./sqlite-sql.js";
+import { Builder, FTS_ROWID_RANGE, ftsExpression, type Param, SqliteQueries, splitPending } from "./sqlite-sql.js";
 import { textIndexFor } from "./text-index.js";
 import { type MatchAnswer, textMatchPoolFor } from "./sqlite-text-pool.js";
+import { rankWindows } from "./text-window.js";
 
 const FEW_MATCHES = 2048;
 /**
@@ -35,6 +36,12 @@ const FREQUENT_BATCH = 32;
 const STORE_BATCH = 256;
 /** A cache key (`lo:hi:field:expression`) without a field and with one plain ASCII word: the words ranked ahead. */
 const PLAIN_WORD_KEY = /^(\d+:\d+)::"([A-Za-z0-9]+)"$/;
+/**
+ * Records per window of the order of any other query (text-window.ts: several words, a prefix, one
+ * field): bm25 of ~10K records' rows costs ~5-10 ms at 1M, and their read gives the 10,001 first
+ * matching records the bounded total of the queue needs (countLimit's default bound + 1).
+ */
+const RANK_WINDOW = 10_000;
 
 /**
  * What a text query yields from the FTS index alone, whoever asks: the distinct matching seqs of the
@@ -104,6 +111,7 @@ export class SqliteText extends SqliteQueries {
    * `fewMatches`: up to it the queue's text count probes each match (textCount); tests set -1 to exercise the other path.
    * `cacheBytes`: the cache's budget. `offThread: false`: no text match threads (tests compare both paths).
    * `frequentRows`: words in at least this many FTS rows are ranked ahead (FREQUENT_ROWS; 0: none), their best `frequentRanked` rows (FREQUENT_RANKED).
+   * `rankWindow`: records per window of the order of queries other than one plain word (RANK_WINDOW; text-window.ts).
    */
   constructor(
     db: Kysely<DB>,
@@ -113,9 +121,15 @@ export class SqliteText extends SqliteQueries {
       offThread?: boolean;
       frequentRows?: number;
       frequentRanked?: number;
+      rankWindow?: number;
     } = {},
   ) {
     super(db);
+  }
+
+  /** Records per window of a query's order (text-window.ts), 0 for one plain word over all fields (FTS5's full ranking, or the rows ranked ahead). */
+  private windowOf(key: string): number {
+    return PLAIN_WORD_KEY.test(key) ? 0 : (this.options.rankWindow ?? RANK_WINDOW);
   }
 
   /** Memory held by the cached match lists (bytes), for tests and measurements. */
@@ -352,7 +366,7 @@ export class SqliteText extends SqliteQueries {
     if (!span || span.lo === null || span.hi === null) return { hits: [], total: 0 };
     // The FTS rows of the dataset's range: every query below starts from these.
     const fts = (b: Builder) =>
-      `records_fts WHERE records_fts MATCH ${b.p(expression)} AND rowid BETWEEN ${b.p(span.lo! * 1024)} AND ${b.p(span.hi! * 1024 + 1023)}${text.field !== null ? ` AND field = ${b.p(text.field)}` : ""}`;
+      `records_fts WHERE records_fts MATCH ${b.p(expression)} AND rowid BETWEEN CAST(${b.p(span.lo! * 1024)} AS INTEGER) AND CAST(${b.p(span.hi! * 1024 + 1023)} AS INTEGER)${text.field !== null ? ` AND field = ${b.p(text.field)}` : ""}`;
 
     const key = `${span.lo}:${span.hi}:${text.field ?? ""}:${expression}`;
     const need = query.offset + query.limit;
@@ -441,11 +455,26 @@ export class SqliteText extends SqliteQueries {
           params: b.params,
         };
       };
+      // Not one plain word: window by window (text-window.ts), from the matches in rowid order with their scores.
+      const inRowidOrder = () => {
+        const b = new Builder(query.userId);
+        return { sql: `SELECT rowid AS fr, bm25(records_fts) AS bm FROM ${fts(b)} ORDER BY rowid`, params: b.params };
+      };
+      const window = this.windowOf(key);
       // More of the ranking than kept (filters passing few of the best rows): FTS5 ranks on a text match thread.
       if (raw && this.options.offThread !== false) await this.prefetch(key, expression, span.lo, span.hi, text.field, false, k, 0);
       const rows = raw
-        ? await this.ranked(raw, key, topRows, k)
-        : await this.all<{ fr: number; bm: number }>(topRows(k).sql, topRows(k).params);
+        ? await this.ranked(raw, key, window > 0 ? inRowidOrder : topRows, k, window)
+        : window > 0
+          ? await this.all<{ fr: number; bm: number }>(inRowidOrder().sql, inRowidOrder().params).then((all) => {
+              const w = rankWindows(
+                all.map((r): [number, number] => [r.fr, r.bm]),
+                k,
+                window,
+              );
+              return Array.from(w.fr, (fr, i) => ({ fr, bm: w.bm[i]! }));
+            })
+          : await this.all<{ fr: number; bm: number }>(topRows(k).sql, topRows(k).params);
       const complete = rows.length < k;
       const best = new Map<number, number>();
       for (const row of rows) {
@@ -505,25 +534,26 @@ export class SqliteText extends SqliteQueries {
   private async ranked(
     raw: SQLite.Database,
     key: string,
-    topRows: (limit: number) => { sql: string; params: Param[] },
+    /** The SQL of the best `limit` rows, or (`window` > 0) of every row in rowid order with its score. */
+    rowsSql: (limit: number) => { sql: string; params: Param[] },
     k: number,
+    window: number,
   ): Promise<{ fr: number; bm: number }[]> {
     return this.db.connection().execute(async () => {
       const entry = this.matches(raw, key);
       let ranked = entry.ranked;
       if (!ranked || (!ranked.complete && ranked.k < k)) {
         const limit = Math.max(k, RANKED_ROWS);
-        const { sql, params } = topRows(limit);
-        const rows = raw
-          .prepare(sql)
-          .raw()
-          .all(...params) as [number, number][];
-        ranked = {
-          k: limit,
-          fr: Float64Array.from(rows, (r) => r[0]),
-          bm: Float64Array.from(rows, (r) => r[1]),
-          complete: rows.length < limit,
-        };
+        const { sql, params } = rowsSql(limit);
+        const statement = raw.prepare(sql).raw();
+        let fr: Float64Array, bm: Float64Array;
+        if (window > 0) ({ fr, bm } = rankWindows(statement.iterate(...params) as Iterable<[number, number]>, limit, window));
+        else {
+          const rows = statement.all(...params) as [number, number][];
+          fr = Float64Array.from(rows, (r) => r[0]);
+          bm = Float64Array.from(rows, (r) => r[1]);
+        }
+        ranked = { k: limit, fr, bm, complete: fr.length < limit };
         entry.ranked = ranked;
         this.account(entry);
       }
@@ -581,6 +611,7 @@ export class SqliteText extends SqliteQueries {
       seqs: missing.wantSeqs,
       ranked: missing.wantRanked,
       prefix: missing.wantPrefix,
+      window: this.windowOf(key),
     };
     const jobKey = JSON.stringify(job);
     let pending = this.inFlight.get(jobKey);
@@ -604,7 +635,7 @@ export class SqliteText extends SqliteQueries {
         entry.prefix = { seqs: first.seqs, length: n, next: n > 0 ? (first.seqs[n - 1]! + 1) * 1024 : lo * 1024, complete: first.complete };
       }
       const ranked = answer.ranked;
-      if (ranked && (!entry.ranked || (!entry.ranked.complete && entry.ranked.k < job.ranked)))
+      if (ranked && job.ranked > 0 && (!entry.ranked || (!entry.ranked.complete && entry.ranked.k < job.ranked)))
         entry.ranked = { k: job.ranked, fr: ranked.fr, bm: ranked.bm, complete: ranked.fr.length < job.ranked };
       this.adopted++;
       this.account(entry);
@@ -657,7 +688,7 @@ export class SqliteText extends SqliteQueries {
           const rows = Math.ceil(want * 1.25) + 16; // FTS rows: a record may match in several fields
           const seqs = raw
             .prepare(
-              `SELECT rowid >> 10 FROM records_fts WHERE records_fts MATCH ? AND rowid BETWEEN ? AND ?${fieldClause} ORDER BY rowid LIMIT ?`,
+              `SELECT rowid >> 10 FROM records_fts WHERE records_fts MATCH ? AND ${FTS_ROWID_RANGE}${fieldClause} ORDER BY rowid LIMIT ?`,
             )
             .pluck()
             .all(expression, prefix.next, hi * 1024 + 1023, ...fieldParams, rows) as number[];
@@ -697,7 +728,7 @@ export class SqliteText extends SqliteQueries {
       let seqs = entry.seqs;
       if (!seqs) {
         const rows = raw
-          .prepare(`SELECT rowid >> 10 FROM records_fts WHERE records_fts MATCH ? AND rowid BETWEEN ? AND ?${fieldClause} ORDER BY rowid`)
+          .prepare(`SELECT rowid >> 10 FROM records_fts WHERE records_fts MATCH ? AND ${FTS_ROWID_RANGE}${fieldClause} ORDER BY rowid`)
           .pluck()
           .all(...[expression, lo * 1024, hi * 1024 + 1023, ...fieldParams]) as number[];
         let n = 0;

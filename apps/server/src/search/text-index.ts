@@ -4,6 +4,7 @@ import { Worker } from "node:worker_threads";
 import type SQLite from "better-sqlite3";
 import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
+import { FTS_ROWID_RANGE } from "./sqlite-sql.js";
 
 /**
  * Records per indexing transaction: one FTS5 segment flush per chunk, with the table's `hashsize`
@@ -58,7 +59,7 @@ const st = {
   end: db.prepare("SELECT seq FROM src.records WHERE seq > ? ORDER BY seq LIMIT 1 OFFSET ?").pluck(),
   insertRange: db.prepare(rowsOf("r.seq > ? AND r.seq <= ?")),
   insertSeqs: db.prepare(rowsOf("r.seq IN (SELECT value FROM json_each(?))")),
-  deleteSeq: db.prepare("DELETE FROM records_fts WHERE rowid BETWEEN ? AND ?"),
+  deleteSeq: db.prepare("DELETE FROM records_fts WHERE ${FTS_ROWID_RANGE}"),
 };
 const step = db.transaction(() => {
   let { indexed, applied } = st.state.get();

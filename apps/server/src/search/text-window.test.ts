@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { rankWindows } from "./text-window.js";
+
+/** FTS rows (rowid = seq * 1024 + field, bm25) in rowid order. */
+const row = (seq: number, field: number, bm: number): [number, number] => [seq * 1024 + field, bm];
+const rows: [number, number][] = [row(1, 0, -1), row(1, 1, -5), row(2, 0, -2), row(4, 0, -9), row(5, 0, -3), row(5, 1, -3), row(7, 0, -7)];
+const fields = (r: ReturnType<typeof rankWindows>) => Array.from(r.fr, (fr, i) => [fr / 1024, r.bm[i]]);
+
+describe("rankWindows", () => {
+  it("orders each window of records by score (then rowid), windows in record order", () => {
+    const r = rankWindows(rows, 100, 2);
+    // Windows: records 1, 2 | 4, 5 | 7.
+    expect(fields(r)).toEqual([
+      [1 + 1 / 1024, -5],
+      [2, -2],
+      [1, -1],
+      [4, -9],
+      [5, -3],
+      [5 + 1 / 1024, -3],
+      [7, -7],
+    ]);
+    expect(r.complete).toBe(true);
+    expect(Array.from(r.prefix)).toEqual([1, 2, 4, 5, 7]);
+    expect(r.prefixComplete).toBe(true);
+  });
+
+  it("stops after the window holding the k-th row, with the next record read as the prefix's last", () => {
+    const r = rankWindows(rows, 2, 2);
+    expect(fields(r)).toEqual([
+      [1 + 1 / 1024, -5],
+      [2, -2],
+    ]);
+    expect(r.complete).toBe(false);
+    expect(Array.from(r.prefix)).toEqual([1, 2, 4]);
+    expect(r.prefixComplete).toBe(false);
+    // k past the first window: the second is read whole.
+    const more = rankWindows(rows, 4, 2);
+    expect(fields(more).map(([seq]) => Math.floor(seq!))).toEqual([1, 2, 1, 4]);
+    expect(Array.from(more.prefix)).toEqual([1, 2, 4, 5, 7]);
+  });
+
+  it("is FTS5's full ranking when one window holds every match", () => {
+    const r = rankWindows(rows, 100, 5);
+    const full = [...rows].sort((a, b) => a[1] - b[1] || a[0] - b[0]);
+    expect(Array.from(r.fr)).toEqual(full.map((x) => x[0]));
+    expect(r.complete).toBe(true);
+    expect(rankWindows([], 10, 5)).toMatchObject({ complete: true, prefixComplete: true, prefix: new Uint32Array(0) });
+  });
+});
