@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
-import { Builder, queueFilters, RECORD_STATUSES, queryRows, textCount, textVersion, textWords } from "./postgres-sql.js";
+import { Builder, queueFilters, RECORD_STATUSES, queryRows, textCount, textMatchSql, textVersion, textWords } from "./postgres-sql.js";
 import { countLimit, type SearchQuery, type SearchResult } from "./search-port.js";
 import type { PostgresRankAhead, RankedAhead } from "./postgres-rank-ahead.js";
 import { pageAhead, totalAhead } from "./postgres-text-ahead.js";
@@ -9,6 +9,13 @@ import { pageAhead, totalAhead } from "./postgres-text-ahead.js";
 const RANKED_ROWS = 1024;
 /** Memory budget of the cached match lists of all datasets (bytes); least recently used first out. */
 const CACHE_BYTES = 64 * 1024 * 1024;
+/**
+ * Records per window of the order of a query other than one plain word over all fields (several
+ * words, a prefix, one field), as on the embedded store (text-window.ts): the matching records in
+ * record order, in windows of this many, each window by score. ts_rank reads each ranked record's
+ * tsvectors (~5-10 µs a field row), so the windows are smaller than SQLite's.
+ */
+const RANK_WINDOW = 2_000;
 
 /**
  * What a text query yields from `records_fts` alone, whoever asks: the best matches by score (a
@@ -51,6 +58,8 @@ export class PostgresText {
     private readonly db: Kysely<DB>,
     private readonly cacheBytes = CACHE_BYTES,
     private readonly rankAhead: PostgresRankAhead | null = null,
+    /** Records per window of the order of queries other than one plain word (RANK_WINDOW; tests set fewer). */
+    private readonly rankWindow = RANK_WINDOW,
   ) {}
 
   /** Memory held by the cached match lists (bytes), for tests and measurements. */
@@ -73,8 +82,12 @@ export class PostgresText {
     const limit = countLimit(query);
     // One plain word ranked ahead (issue 31): its first pages and its bounded total without reading every match.
     const ahead = await this.ahead(query, entry, words);
+    // Several words, a prefix or one field: ranked window by window (RANK_WINDOW), not every match.
+    const windowed = words.length > 1 || words[0]!.prefix || text.field !== null;
+    const ranking = (b: Builder, limit: number) =>
+      windowed ? this.windows(b, query, limit) : `${matches(b)} ORDER BY score DESC, seq ASC LIMIT ${b.p(limit)}`;
     const page = async () =>
-      (ahead ? await pageAhead(this.db, query, words[0]!.word, ahead) : null) ?? (await this.page(query, entry, matches));
+      (ahead ? await pageAhead(this.db, query, words[0]!.word, ahead) : null) ?? (await this.page(query, entry, ranking));
     const counted = async (): Promise<{ total: number; totalIsLowerBound?: true }> => {
       if (limit === null) return { total: await this.total(query, entry, matches) };
       const known = ahead ? await totalAhead(this.db, query, ahead, limit) : null;
@@ -132,7 +145,12 @@ export class PostgresText {
    * of the ranking while too few pass. The ranking is kept (at least RANKED_ROWS), so the next pages and
    * the next Submits read it instead of ranking every match again.
    */
-  private async page(query: SearchQuery, entry: Matches, matches: (b: Builder) => string): Promise<{ recordId: string; score: number }[]> {
+  private async page(
+    query: SearchQuery,
+    entry: Matches,
+    /** The SQL of the first `limit` (seq, score) of the order. */
+    ranking: (b: Builder, limit: number) => string,
+  ): Promise<{ recordId: string; score: number }[]> {
     const need = query.offset + query.limit;
     if (query.limit === 0) return [];
     let k = Math.max(64, Math.ceil(need * 3) + 32);
@@ -141,11 +159,7 @@ export class PostgresText {
       if (!ranked || (!ranked.complete && ranked.seqs.length < k)) {
         const b = new Builder(query.userId);
         const limit = Math.max(k, RANKED_ROWS);
-        const rows = await queryRows<{ seq: number | string; score: number }>(
-          this.db,
-          `${matches(b)} ORDER BY score DESC, seq ASC LIMIT ${b.p(limit)}`,
-          b.params,
-        );
+        const rows = await queryRows<{ seq: number | string; score: number }>(this.db, ranking(b, limit), b.params);
         ranked = { seqs: rows.map((r) => Number(r.seq)), scores: rows.map((r) => r.score), complete: rows.length < limit };
         entry.ranked = ranked;
         this.account(entry);
@@ -179,6 +193,26 @@ export class PostgresText {
       const kept = Math.max(idOf.size, 1) / Math.max(candidates.length, 1);
       k = Math.max(k * 4, Math.ceil((need / kept) * 1.5));
     }
+  }
+
+  /**
+   * The first `limit` (seq, score) of the windowed order: the dataset's matching records in seq order
+   * (record_search's words, checked in the fields when several words must share one or a field is
+   * asked: postgres-sql.ts textMatchSql), as many whole windows as hold `limit` of them, ts_rank of
+   * those only, then by window, score (best first) and seq.
+   */
+  private windows(b: Builder, query: SearchQuery, limit: number): string {
+    const text = query.text!;
+    const match = textMatchSql(b, { ...query, filters: [] }, true);
+    const read = Math.ceil(limit / this.rankWindow) * this.rankWindow;
+    const tsq = b.tsQuery(textWords(text.q));
+    const field = text.field !== null ? ` AND f.field = ${b.p(text.field)}` : "";
+    return `WITH s AS (SELECT r.seq FROM ${match.from} WHERE ${match.where.join(" AND ")} ORDER BY r.seq LIMIT ${b.p(read)}),
+      q AS (SELECT ${tsq} AS query),
+      m AS (SELECT f.record_seq AS seq, max(ts_rank(f.tsv, q.query))::float8 AS score FROM s JOIN records_fts f ON f.record_seq = s.seq, q
+        WHERE f.tsv @@ q.query${field} GROUP BY f.record_seq),
+      w AS (SELECT seq, score, (row_number() OVER (ORDER BY seq) - 1) / ${b.p(this.rankWindow)} AS win FROM m)
+      SELECT seq, score FROM w ORDER BY win, score DESC, seq ASC LIMIT ${b.p(limit)}`;
   }
 
   /**

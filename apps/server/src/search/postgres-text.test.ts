@@ -1,0 +1,100 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Store } from "../db/store.js";
+import { openPgliteStore } from "../testing/pglite-store.js";
+import { openTestPostgresStore, testDatabaseUrl } from "../testing/pg-test-database.js";
+import { Builder, queryRows, textWords } from "./postgres-sql.js";
+import { PostgresText } from "./postgres-text.js";
+import type { SearchQuery } from "./search-port.js";
+import { seedSearchData } from "./search-port.suite.js";
+
+// A real PostgreSQL when TESSERA_TEST_DATABASE_URL names one (stage 60), else PGlite.
+const onPostgres = testDatabaseUrl() !== null;
+
+describe(`PostgreSQL text search order (${onPostgres ? "PostgreSQL" : "PGlite"})`, () => {
+  let store: Store;
+  let data: Awaited<ReturnType<typeof seedSearchData>>;
+  beforeAll(async () => {
+    store = onPostgres ? await openTestPostgresStore() : await openPgliteStore();
+    data = await seedSearchData(store);
+    // Scores that do not follow record order: the words' frequencies and the texts' lengths vary with j.
+    await store.db
+      .insertInto("records")
+      .values(
+        Array.from({ length: 40 }, (_, j) => ({
+          id: randomUUID(),
+          dataset_id: data.ids.ds,
+          external_id: `w-${j}`,
+          fields: JSON.stringify({
+            text: `quokka ${"wombat ".repeat(1 + ((j * 7) % 5))}${"pad ".repeat((j * 3) % 4)}zebu${j % 2 === 0 ? " numbat" : ""}`,
+            context: j % 3 === 0 ? "wombat quokka" : "other",
+          }),
+          metadata: null,
+          status: "pending",
+          inserted_at: `2024-01-02T00:00:${String(j).padStart(2, "0")}`,
+          updated_at: "2024-01-02T00:00:00",
+        })),
+      )
+      .execute();
+  }, 60_000);
+  afterAll(async () => {
+    await store?.close();
+  });
+
+  /** Every matching record by ts_rank (records_fts alone), then in windows of `window` records in seq order, each by score then seq. */
+  const reference = async (q: string, field: string | null, window: number) => {
+    const b = new Builder(null);
+    const tsq = b.tsQuery(textWords(q));
+    const rows = await queryRows<{ seq: string | number; id: string; score: number }>(
+      store.db,
+      `SELECT f.record_seq AS seq, r.id AS id, max(ts_rank(f.tsv, (${tsq})))::float8 AS score FROM records_fts f JOIN records r ON r.seq = f.record_seq
+       WHERE r.dataset_id = ${b.p(data.ids.ds)} AND f.tsv @@ (${tsq})${field ? ` AND f.field = ${b.p(field)}` : ""} GROUP BY f.record_seq, r.id`,
+      b.params,
+    );
+    const bySeq = rows.map((r) => ({ ...r, seq: Number(r.seq) })).sort((a, c) => a.seq - c.seq);
+    const out: { recordId: string; score: number }[] = [];
+    for (let i = 0; i < bySeq.length; i += window)
+      for (const r of bySeq.slice(i, i + window).sort((a, c) => c.score - a.score || a.seq - c.seq))
+        out.push({ recordId: r.id, score: r.score });
+    return out;
+  };
+  const query = (q: string, field: string | null, offset: number, limit: number): SearchQuery => ({
+    datasetId: data.ids.ds,
+    userId: null,
+    text: { q, field },
+    vector: null,
+    sort: [],
+    offset,
+    limit,
+    filters: [],
+  });
+
+  it("ranks several words, a prefix or one field window by window: each stretch of matching records by score; exact when one holds them all", async () => {
+    let differs = 0;
+    for (const [q, field] of [
+      ["quokka wombat", null],
+      ["zebu wombat quokka", null],
+      ["womb*", null],
+      ["wombat", "text"],
+    ] as const)
+      for (const window of [7, 1000]) {
+        const expected = await reference(q, field, window);
+        expect(expected.length).toBeGreaterThan(15);
+        if (window === 7 && JSON.stringify(expected) !== JSON.stringify(await reference(q, field, 1000))) differs++;
+        const text = new PostgresText(store.db, undefined, null, window);
+        for (const [offset, limit] of [
+          [0, 10],
+          [12, 10],
+          [30, 20],
+        ] as const) {
+          const got = await text.search(query(q, field, offset, limit));
+          expect(got.hits).toEqual(expected.slice(offset, offset + limit));
+          expect(got.total).toBe(expected.length);
+        }
+      }
+    expect(differs).toBe(4); // a window of 7 records is not the full ranking, for every query
+    // One plain word over all fields keeps the full ranking.
+    const plain = await new PostgresText(store.db, undefined, null, 3).search(query("wombat", null, 0, 30));
+    expect(plain.hits).toEqual((await reference("wombat", null, 10_000)).slice(0, 30));
+  });
+});
