@@ -134,6 +134,21 @@ export function scenarios(ds: BenchDataset, gen: DatasetGenerator, pool: RecordP
       },
     },
     {
+      // The annotation page's Submitted view: the caller's submitted records only (few: a small share of the dataset).
+      name: "text search, new word + submitted (cold)",
+      recordsPerRequest: 0,
+      run: async (c) => {
+        await search(
+          c,
+          {
+            query: { text: { q: coldWord() } },
+            filters: { and: [{ type: "terms", scope: { entity: "response", property: "status" }, values: ["submitted"] }] },
+          },
+          10,
+        );
+      },
+    },
+    {
       name: "text search, new phrase each call (cold)",
       recordsPerRequest: 0,
       run: async (c) => {

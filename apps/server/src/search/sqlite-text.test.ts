@@ -389,15 +389,13 @@ describe("SQLite text search cache", () => {
           .all(expression, ...(field ? [field] : [])) as [number, number][]
       ).filter(([fr]) => idOf.has(Math.floor(fr / 1024)));
       const order: { seq: number; bm: number }[] = [];
+      // Windows of `width` seqs from the dataset's first record: the first ends before the (window + 1)-th matching record.
+      const lo = Math.min(...seqs.map((r) => r.seq));
+      const matching = [...new Set(rows.map(([fr]) => Math.floor(fr / 1024)))];
+      const width = matching.length > window ? matching[window]! - lo : Infinity;
       const windows: [number, number][][] = [];
-      for (const r of rows) {
-        const seq = Math.floor(r[0] / 1024);
-        const last = windows[windows.length - 1];
-        const seen = last?.some(([fr]) => Math.floor(fr / 1024) === seq);
-        if (!last || (!seen && new Set(last.map(([fr]) => Math.floor(fr / 1024))).size === window)) windows.push([r]);
-        else last.push(r);
-      }
-      for (const w of windows)
+      for (const r of rows) (windows[Math.floor((Math.floor(r[0] / 1024) - lo) / width)] ??= []).push(r);
+      for (const w of windows.filter(Boolean))
         for (const [fr, bm] of w.sort((a, b) => a[1] - b[1] || a[0] - b[0]))
           if (!order.some((o) => o.seq === Math.floor(fr / 1024))) order.push({ seq: Math.floor(fr / 1024), bm });
       return order;

@@ -464,13 +464,14 @@ export class SqliteText extends SqliteQueries {
       // More of the ranking than kept (filters passing few of the best rows): FTS5 ranks on a text match thread.
       if (raw && this.options.offThread !== false) await this.prefetch(key, expression, span.lo, span.hi, text.field, false, k, 0);
       const rows = raw
-        ? await this.ranked(raw, key, window > 0 ? inRowidOrder : topRows, k, window)
+        ? await this.ranked(raw, key, window > 0 ? inRowidOrder : topRows, k, window, span.lo)
         : window > 0
           ? await this.all<{ fr: number; bm: number }>(inRowidOrder().sql, inRowidOrder().params).then((all) => {
               const w = rankWindows(
                 all.map((r): [number, number] => [r.fr, r.bm]),
                 k,
                 window,
+                span.lo!,
               );
               return Array.from(w.fr, (fr, i) => ({ fr, bm: w.bm[i]! }));
             })
@@ -538,6 +539,8 @@ export class SqliteText extends SqliteQueries {
     rowsSql: (limit: number) => { sql: string; params: Param[] },
     k: number,
     window: number,
+    /** The range's first seq (rankWindows). */
+    lo: number,
   ): Promise<{ fr: number; bm: number }[]> {
     return this.db.connection().execute(async () => {
       const entry = this.matches(raw, key);
@@ -547,7 +550,7 @@ export class SqliteText extends SqliteQueries {
         const { sql, params } = rowsSql(limit);
         const statement = raw.prepare(sql).raw();
         let fr: Float64Array, bm: Float64Array;
-        if (window > 0) ({ fr, bm } = rankWindows(statement.iterate(...params) as Iterable<[number, number]>, limit, window));
+        if (window > 0) ({ fr, bm } = rankWindows(statement.iterate(...params) as Iterable<[number, number]>, limit, window, lo));
         else {
           const rows = statement.all(...params) as [number, number][];
           fr = Float64Array.from(rows, (r) => r[0]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { rankWindows } from "./text-window.js";
+import { rankWindows, windowOf } from "./text-window.js";
 
 /** FTS rows (rowid = seq * 1024 + field, bm25) in rowid order. */
 const row = (seq: number, field: number, bm: number): [number, number] => [seq * 1024 + field, bm];
@@ -8,8 +8,8 @@ const fields = (r: ReturnType<typeof rankWindows>) => Array.from(r.fr, (fr, i) =
 
 describe("rankWindows", () => {
   it("orders each window of records by score (then rowid), windows in record order", () => {
-    const r = rankWindows(rows, 100, 2);
-    // Windows: records 1, 2 | 4, 5 | 7.
+    const r = rankWindows(rows, 100, 2, 1);
+    // From seq 1: the third match (4) ends the first window, 3 seqs wide: records 1, 2 | 4, 5 | 7.
     expect(fields(r)).toEqual([
       [1 + 1 / 1024, -5],
       [2, -2],
@@ -22,10 +22,16 @@ describe("rankWindows", () => {
     expect(r.complete).toBe(true);
     expect(Array.from(r.prefix)).toEqual([1, 2, 4, 5, 7]);
     expect(r.prefixComplete).toBe(true);
+    expect(r.width).toBe(3);
+    expect([1, 2, 3, 4, 6, 7, 9].map((seq) => windowOf(seq, 1, r.width))).toEqual([0, 0, 0, 1, 1, 2, 2]);
+    // The windows are as wide as the first, in seqs: from seq 0, 4 seqs wide, records 1, 2 | 4, 5, 7.
+    const wide = rankWindows(rows, 100, 2, 0);
+    expect(wide.width).toBe(4);
+    expect(fields(wide).map(([seq]) => Math.floor(seq!))).toEqual([1, 2, 1, 4, 7, 5, 5]);
   });
 
   it("stops after the window holding the k-th row, with the next record read as the prefix's last", () => {
-    const r = rankWindows(rows, 2, 2);
+    const r = rankWindows(rows, 2, 2, 1);
     expect(fields(r)).toEqual([
       [1 + 1 / 1024, -5],
       [2, -2],
@@ -34,16 +40,18 @@ describe("rankWindows", () => {
     expect(Array.from(r.prefix)).toEqual([1, 2, 4]);
     expect(r.prefixComplete).toBe(false);
     // k past the first window: the second is read whole.
-    const more = rankWindows(rows, 4, 2);
+    const more = rankWindows(rows, 4, 2, 1);
     expect(fields(more).map(([seq]) => Math.floor(seq!))).toEqual([1, 2, 1, 4]);
     expect(Array.from(more.prefix)).toEqual([1, 2, 4, 5, 7]);
   });
 
   it("is FTS5's full ranking when one window holds every match", () => {
-    const r = rankWindows(rows, 100, 5);
+    const r = rankWindows(rows, 100, 5, 1);
     const full = [...rows].sort((a, b) => a[1] - b[1] || a[0] - b[0]);
     expect(Array.from(r.fr)).toEqual(full.map((x) => x[0]));
     expect(r.complete).toBe(true);
-    expect(rankWindows([], 10, 5)).toMatchObject({ complete: true, prefixComplete: true, prefix: new Uint32Array(0) });
+    expect(r.width).toBe(0);
+    expect(windowOf(7, 1, 0)).toBe(0);
+    expect(rankWindows([], 10, 5, 1)).toMatchObject({ complete: true, prefixComplete: true, prefix: new Uint32Array(0) });
   });
 });

@@ -2,15 +2,16 @@
  * The order of a text search that is not one plain word (several words, a prefix `word*`, one field, a
  * non-ASCII word) on the embedded store (issue 31): FTS5's bm25 scores every match of a query whatever
  * the LIMIT (two words in 60% of 1M records: ~380 ms of CPU, a short prefix of many words: seconds),
- * and such queries cannot be ranked ahead as single words are. So their matching records are taken in
- * record order, in stretches ("windows") of `window` records, and each stretch is ordered by score
- * (bm25, then rowid: a record's first row is its best field): the order of the results is the first
- * window by score, then the second by score, and so on. A query matching at most `window` records
- * (every rare combination) has exactly the order of FTS5's full ranking. Reading a window costs bm25 of
- * its rows only (one statement, in rowid order), and gives the first matching records in record order
- * for the bounded total at the same time.
+ * and such queries cannot be ranked ahead as single words are. So the dataset's records are cut into
+ * windows of consecutive records (seqs), each window's matches ordered by score (bm25, then rowid: a
+ * record's first row is its best field), the windows in record order: the first window ends before the
+ * (`window` + 1)-th matching record, the next ones are as wide (in seqs) as the first. A query matching
+ * at most `window` records (every rare combination) has exactly the order of FTS5's full ranking.
+ * Reading a window costs bm25 of its rows only (one statement, in rowid order), and gives the first
+ * matching records in record order for the bounded total at the same time; a record's window follows
+ * from its seq alone (windowOf), so a few candidate records can be ordered without the others.
  *
- * Self-contained (no closure, no import): the text match threads evaluate its source
+ * Self-contained (no closure, no import): the text match threads evaluate rankWindows' source
  * (sqlite-text-pool.ts), the request thread calls it (sqlite-text.ts), so both give the same rows.
  */
 export interface WindowedRows {
@@ -21,21 +22,24 @@ export interface WindowedRows {
   /** The distinct matching seqs read, in record order (the windows read, and the next matching record), `prefixComplete` when all. */
   prefix: Uint32Array;
   prefixComplete: boolean;
+  /** Seqs per window (the first window's width), or 0 when one window holds every match. */
+  width: number;
 }
 
 /**
- * `rows`: the query's FTS rows (rowid, bm25) in rowid order from the range's start. Reads whole windows
- * until `k` rows of the order are known (at least one window).
+ * `rows`: the query's FTS rows (rowid, bm25) in rowid order from the range's first record `lo` (a seq).
+ * Reads whole windows until `k` rows of the order are known (at least one window).
  */
-export function rankWindows(rows: Iterable<[number, number]>, k: number, window: number): WindowedRows {
+export function rankWindows(rows: Iterable<[number, number]>, k: number, window: number, lo: number): WindowedRows {
   const fr: number[] = [];
   const bm: number[] = [];
   let seqs = new Uint32Array(Math.min(window, 1 << 16) + 1);
   let nSeqs = 0;
-  /** Rows of the window being read. */
+  /** Rows of the window being read, and that window's index. */
   let winFr: number[] = [];
   let winBm: number[] = [];
-  let inWindow = 0;
+  let current = 0;
+  let width = 0;
   let exhausted = true;
   const flush = (): void => {
     const order = winFr.map((_, i) => i);
@@ -46,7 +50,6 @@ export function rankWindows(rows: Iterable<[number, number]>, k: number, window:
     }
     winFr = [];
     winBm = [];
-    inWindow = 0;
   };
   for (const [rowid, score] of rows) {
     const seq = Math.floor(rowid / 1024);
@@ -57,15 +60,18 @@ export function rankWindows(rows: Iterable<[number, number]>, k: number, window:
         seqs = grown;
       }
       seqs[nSeqs++] = seq;
-      if (inWindow === window) {
+      // The (window + 1)-th matching record starts the second window and sets the windows' width.
+      if (width === 0 && nSeqs === window + 1) width = seq - lo;
+      const win = width === 0 ? 0 : Math.floor((seq - lo) / width);
+      if (win !== current) {
         // The window is whole: ordered; stop once it holds the k-th row (this record is the next one in record order).
         flush();
+        current = win;
         if (fr.length >= k) {
           exhausted = false;
           break;
         }
       }
-      inWindow++;
     }
     winFr.push(rowid);
     winBm.push(score);
@@ -78,5 +84,9 @@ export function rankWindows(rows: Iterable<[number, number]>, k: number, window:
     complete: exhausted && fr.length <= k,
     prefix: seqs.slice(0, nSeqs),
     prefixComplete: exhausted,
+    width,
   };
 }
+
+/** The window of a record (rankWindows' `width` and `lo`): 0 for every record when one window holds every match. */
+export const windowOf = (seq: number, lo: number, width: number): number => (width === 0 ? 0 : Math.floor((seq - lo) / width));
