@@ -53,6 +53,16 @@ export interface RankAnswer {
   ranked: { fr: Float64Array; bm: Float64Array }[];
 }
 
+/** FTS rows (rowid, bm25) of the records `seqs` matching an expression, in one statement (bm25 only for those records' rows). */
+export interface ScoresJob {
+  expression: string;
+  /** FTS rowid range (the records' first and last). */
+  lo: number;
+  hi: number;
+  field: string | null;
+  seqs: number[];
+}
+
 export interface MatchAnswer {
   version: Buffer;
   seqs: Uint32Array | null;
@@ -104,6 +114,14 @@ parentPort.on("message", (job) => {
         commit.run();
       }
       reply(job.id, blocks, { terms }, []);
+      return;
+    }
+    if (job.type === "scores") {
+      const where = "records_fts WHERE records_fts MATCH ? AND ${FTS_ROWID_RANGE}" + (job.field !== null ? " AND field = ?" : "");
+      const rows = prepared("SELECT rowid, bm25(records_fts) FROM " + where + " AND (rowid >> 10) IN (SELECT value FROM json_each(?))")
+        .raw().all(job.expression, job.lo, job.hi, ...(job.field !== null ? [job.field] : []), JSON.stringify(job.seqs));
+      const fr = Float64Array.from(rows, (r) => r[0]), bm = Float64Array.from(rows, (r) => r[1]);
+      reply(job.id, version.all(), { fr, bm }, [fr.buffer, bm.buffer]);
       return;
     }
     if (job.type === "rank") {
@@ -221,6 +239,12 @@ export class TextMatchPool {
   async terms(minRows: number): Promise<TermsAnswer> {
     const m = await this.send({ type: "terms", minRows });
     return { version: versionOf(m), terms: m.terms ?? [] };
+  }
+
+  /** FTS rows and scores of a few records (sqlite-text-answered.ts). */
+  async scores(job: ScoresJob): Promise<{ fr: Float64Array; bm: Float64Array }> {
+    const m = await this.send({ type: "scores", ...job });
+    return { fr: m.fr ?? new Float64Array(0), bm: m.bm ?? new Float64Array(0) };
   }
 
   /** The best rows of several expressions, in one read transaction. */

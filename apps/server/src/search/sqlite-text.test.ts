@@ -452,6 +452,52 @@ describe("SQLite text search cache", () => {
     );
   });
 
+  it("searches answered records (Submitted, Discarded) from the responses: the same page and an exact total as from the matches", async () => {
+    await store.db.deleteFrom("records").where("dataset_id", "=", data.ids.other).execute();
+    const ids: string[] = [];
+    for (let j = 0; j < 60; j++)
+      ids.push(
+        await insert(`kiwi ${"mango ".repeat(1 + ((j * 7) % 4))}${"pad ".repeat((j * 3) % 5)}${j % 2 === 0 ? "mangrove" : "lime"}`, {
+          genre: j % 3 === 0 ? "blog" : "news",
+          n: j % 7,
+        }),
+      );
+    const answer = (j: number, userId: string, status: string) =>
+      store.db
+        .insertInto("responses")
+        .values({ id: randomUUID(), record_id: ids[j]!, user_id: userId, status, values: "{}", inserted_at: ts, updated_at: ts })
+        .execute();
+    for (let j = 0; j < 60; j++) {
+      if (j % 3 === 0) await answer(j, data.ids.u1, "submitted");
+      else if (j % 5 === 1) await answer(j, data.ids.u1, "discarded");
+      if (j % 4 === 0) await answer(j, data.ids.u2, "submitted");
+    }
+    const fast = new SqliteText(store.db, { rankWindow: 4 });
+    const local = new SqliteText(store.db, { rankWindow: 4, offThread: false });
+    let compared = 0;
+    for (const q of ["kiwi", "kiwi mango", "man*", "lime pad"])
+      for (const statuses of [["submitted"], ["discarded"], ["submitted", "discarded"], ["draft"]])
+        for (const userId of [data.ids.u1, null])
+          for (const extra of [
+            [],
+            [{ type: "terms", scope: { entity: "metadata", name: "genre" }, values: ["news"] }],
+          ] as SearchQuery["filters"][])
+            for (const offset of [0, 4]) {
+              const query: SearchQuery = {
+                ...queue(q, offset, 4),
+                userId,
+                filters: [{ type: "terms", scope: { entity: "response_status" }, values: statuses }, ...extra],
+              };
+              const expected = await new SqliteText(store.db, { rankWindow: 4, answered: false }).textSearch(query, query.text!);
+              const before = fast.answeredSearches;
+              expect(await fast.textSearch(query, query.text!)).toEqual(expected);
+              expect(await local.textSearch(query, query.text!)).toEqual(expected);
+              expect(fast.answeredSearches).toBe(before + 1);
+              if (expected.total > 4) compared++;
+            }
+    expect(compared).toBeGreaterThan(20); // pages of several windows compared, not only empty answers
+  });
+
   it("stays within its memory budget", async () => {
     const small = new SqliteText(store.db, { fewMatches: -1, cacheBytes: 2048 });
     for (const q of [...words, ...words]) {

@@ -7,7 +7,8 @@ import { queueExclusions } from "./sqlite-metadata.js";
 import { Builder, FTS_ROWID_RANGE, ftsExpression, type Param, SqliteQueries, splitPending } from "./sqlite-sql.js";
 import { textIndexFor } from "./text-index.js";
 import { type MatchAnswer, textMatchPoolFor } from "./sqlite-text-pool.js";
-import { rankWindows } from "./text-window.js";
+import { rankWindows, windowOf } from "./text-window.js";
+import { answeredSeqs, answeredStatuses, bestRows } from "./sqlite-text-answered.js";
 
 const FEW_MATCHES = 2048;
 /**
@@ -99,6 +100,8 @@ export class SqliteText extends SqliteQueries {
   /** When the last ranking ahead ended and how long it took (ms): the next waits 3 times as long. */
   private lastRanking = { end: 0, took: 0 };
   private rankingTimer: NodeJS.Timeout | null = null;
+  /** Searches answered from the answered records (sqlite-text-answered.ts; tests, diagnostics). */
+  answeredSearches = 0;
   /** Searches whose first page came from the words ranked ahead (tests, diagnostics). */
   rankedAhead = 0;
   /** Rankings ahead read from the index's file instead of ranked (tests, diagnostics). */
@@ -112,6 +115,7 @@ export class SqliteText extends SqliteQueries {
    * `cacheBytes`: the cache's budget. `offThread: false`: no text match threads (tests compare both paths).
    * `frequentRows`: words in at least this many FTS rows are ranked ahead (FREQUENT_ROWS; 0: none), their best `frequentRanked` rows (FREQUENT_RANKED).
    * `rankWindow`: records per window of the order of queries other than one plain word (RANK_WINDOW; text-window.ts).
+   * `answered: false`: no search from the answered records (sqlite-text-answered.ts; tests compare both paths).
    */
   constructor(
     db: Kysely<DB>,
@@ -122,6 +126,7 @@ export class SqliteText extends SqliteQueries {
       frequentRows?: number;
       frequentRanked?: number;
       rankWindow?: number;
+      answered?: boolean;
     } = {},
   ) {
     super(db);
@@ -370,6 +375,16 @@ export class SqliteText extends SqliteQueries {
 
     const key = `${span.lo}:${span.hi}:${text.field ?? ""}:${expression}`;
     const need = query.offset + query.limit;
+    // Before metadata filters run in SQL: `record_metadata` caught up (once per call).
+    let caughtUp: Promise<void> | undefined;
+    const sqlFilters = (): Promise<void> => (caughtUp ??= metadataSql ? metadataSql() : Promise.resolve());
+    // Answered records only (Submitted, Discarded, Draft): from the few answered records, not from the text's matches.
+    const statuses =
+      query.sort.length === 0 && span.shared === 0 && this.options.answered !== false ? answeredStatuses(query.filters) : null;
+    const answered = statuses
+      ? await this.answeredSearch(query, text.field, expression, key, span.lo, span.hi, statuses, sqlFilters)
+      : null;
+    if (answered) return answered;
     const queueShape = span.shared === 0 && this.queueShaped(query);
     const limit = countLimit(query);
     // The filters as a test per seq (metadata from the in-memory columns, statuses, the caller's answers), or null: SQL.
@@ -390,9 +405,6 @@ export class SqliteText extends SqliteQueries {
         query.sort.length === 0 ? firstK(need) : 0,
         prefix,
       );
-    // Before metadata filters run in SQL: `record_metadata` caught up (once per call).
-    let caughtUp: Promise<void> | undefined;
-    const sqlFilters = (): Promise<void> => (caughtUp ??= metadataSql ? metadataSql() : Promise.resolve());
     let counted =
       queueShape || (passes && limit !== null && span.shared === 0)
         ? await this.queueTextCount(query, span.lo, span.hi, expression, text.field, key, limit, passes)
@@ -523,6 +535,102 @@ export class SqliteText extends SqliteQueries {
       const available = kept();
       k = available > k && available < grown ? available : grown;
     }
+  }
+
+  /**
+   * A search whose filters pass answered records only (sqlite-text-answered.ts): the dataset's answered
+   * records with those statuses (null when more than ANSWERED_MAX: the other paths then), the query's
+   * filters on them in SQL, the FTS rows and scores of those passing (on a text match thread), ordered
+   * as the other paths order (by score; in windows for a query other than one plain word), the total exact.
+   */
+  private async answeredSearch(
+    query: SearchQuery,
+    field: string | null,
+    expression: string,
+    key: string,
+    lo: number,
+    hi: number,
+    statuses: string[],
+    sqlFilters: () => Promise<void>,
+  ): Promise<SearchResult | null> {
+    const raw = rawSqliteOf(this.db);
+    if (!raw || hi >= 2 ** 32) return null;
+    const seqs = await this.db.connection().execute(async () => answeredSeqs(raw, query.datasetId, query.userId, statuses));
+    if (!seqs) return null;
+    this.answeredSearches++;
+    if (seqs.length === 0) return { hits: [], total: 0 };
+    await sqlFilters();
+    const f = new Builder(query.userId);
+    const passing = await this.all<{ seq: number; id: string }>(
+      `SELECT r.seq AS seq, r.id AS id FROM json_each(${f.p(JSON.stringify(seqs))}) AS c CROSS JOIN records r ON r.seq = c.value WHERE r.dataset_id = ${f.p(query.datasetId)}${query.filters.map((x) => ` AND ${f.filter(x)}`).join("")}`,
+      f.params,
+    );
+    if (passing.length === 0) return { hits: [], total: 0 };
+    const idOf = new Map(passing.map((r) => [r.seq, r.id]));
+    const candidates = passing.map((r) => r.seq).sort((a, b) => a - b);
+    const job = { expression, lo: candidates[0]! * 1024, hi: candidates[candidates.length - 1]! * 1024 + 1023, field, seqs: candidates };
+    const local = () =>
+      this.db.connection().execute(
+        async () =>
+          raw
+            .prepare(
+              `SELECT rowid, bm25(records_fts) FROM records_fts WHERE records_fts MATCH ? AND ${FTS_ROWID_RANGE}${field !== null ? " AND field = ?" : ""} AND (rowid >> 10) IN (SELECT value FROM json_each(?))`,
+            )
+            .raw()
+            .all(expression, job.lo, job.hi, ...(field !== null ? [field] : []), JSON.stringify(candidates)) as [number, number][],
+      );
+    const pool = textMatchPoolFor(this.db);
+    let rows: [number, number][] | null = null;
+    if (pool && this.options.offThread !== false)
+      rows = await pool.scores(job).then(
+        (a) => Array.from(a.fr, (fr, i): [number, number] => [fr, a.bm[i]!]),
+        () => null,
+      );
+    const best = bestRows(rows ?? (await local()));
+    // The windows' width (text-window.ts), from the query's first matching records in record order.
+    const window = this.windowOf(key);
+    const width = window > 0 && best.size > 0 ? await this.windowWidth(raw, key, expression, lo, hi, field, window) : 0;
+    const order = [...best.entries()].sort(
+      ([sa, a], [sb, b]) => windowOf(sa, lo, width) - windowOf(sb, lo, width) || a.bm - b.bm || a.fr - b.fr,
+    );
+    const hits = order.slice(query.offset, query.offset + query.limit).map(([seq, b]) => ({ recordId: idOf.get(seq)!, score: -b.bm }));
+    return { hits, total: best.size };
+  }
+
+  /** The windows' width of a query (rankWindows): its first `window` + 1 matching records, read on a text match thread (kept) or here. */
+  private async windowWidth(
+    raw: SQLite.Database,
+    key: string,
+    expression: string,
+    lo: number,
+    hi: number,
+    field: string | null,
+    window: number,
+  ): Promise<number> {
+    if (this.options.offThread !== false) await this.prefetch(key, expression, lo, hi, field, false, 0, window + 1);
+    return this.db.connection().execute(async () => {
+      const entry = this.matches(raw, key);
+      let first: Uint32Array | null =
+        entry.seqs ??
+        (entry.prefix && (entry.prefix.complete || entry.prefix.length > window)
+          ? entry.prefix.seqs.subarray(0, entry.prefix.length)
+          : null);
+      if (!first) {
+        const rows = raw
+          .prepare(
+            `SELECT rowid >> 10 FROM records_fts WHERE records_fts MATCH ? AND ${FTS_ROWID_RANGE}${field !== null ? " AND field = ?" : ""} ORDER BY rowid`,
+          )
+          .pluck()
+          .iterate(expression, lo * 1024, hi * 1024 + 1023, ...(field !== null ? [field] : [])) as Iterable<number>;
+        const seqs: number[] = [];
+        for (const seq of rows) {
+          if (seqs[seqs.length - 1] !== seq) seqs.push(seq);
+          if (seqs.length > window) break;
+        }
+        first = Uint32Array.from(seqs);
+      }
+      return first.length > window ? first[window]! - lo : 0;
+    });
   }
 
   /**
