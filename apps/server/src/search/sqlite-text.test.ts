@@ -438,6 +438,8 @@ describe("SQLite text search cache", () => {
           for (const adapter of [threads, local]) expect(await adapter.textSearch(query, query.text!)).toEqual({ hits: page, ...total });
           // On the threads, the window's read gave the total's first matches too: no walk on the request thread.
           expect(threads.walkReads).toBe(0);
+          // Few matches, all read: the total probes `records` for them, without an FTS5 query in SQL.
+          expect([threads.sqlCounts, local.sqlCounts]).toEqual([0, 0]);
         }
       }
     expect(differs).toBe(4); // a window of 7 records is not FTS5's full ranking, for every query
@@ -462,7 +464,7 @@ describe("SQLite text search cache", () => {
           n: j % 7,
         }),
       );
-    const answer = (j: number, userId: string, status: string) =>
+    const answer = (j: number, userId: string, status: "submitted" | "discarded") =>
       store.db
         .insertInto("responses")
         .values({ id: randomUUID(), record_id: ids[j]!, user_id: userId, status, values: "{}", inserted_at: ts, updated_at: ts })
