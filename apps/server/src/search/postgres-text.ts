@@ -12,10 +12,11 @@ const CACHE_BYTES = 64 * 1024 * 1024;
 /**
  * Records per window of the order of a query other than one plain word over all fields (several
  * words, a prefix, one field), as on the embedded store (text-window.ts): the matching records in
- * record order, in windows of this many, each window by score. ts_rank reads each ranked record's
- * tsvectors (~5-10 µs a field row), so the windows are smaller than SQLite's.
+ * record order, in windows of this many, each window by score. Finding them in seq order and ranking
+ * them reads each one's tsvectors (`record_search`'s, then its fields': ~15-30 µs a record at 100K,
+ * load 20), so the windows are smaller than SQLite's, and a page reads one window, not RANKED_ROWS.
  */
-const RANK_WINDOW = 2_000;
+const RANK_WINDOW = 500;
 
 /**
  * What a text query yields from `records_fts` alone, whoever asks: the best matches by score (a
@@ -87,7 +88,8 @@ export class PostgresText {
     const ranking = (b: Builder, limit: number) =>
       windowed ? this.windows(b, query, limit) : `${matches(b)} ORDER BY score DESC, seq ASC LIMIT ${b.p(limit)}`;
     const page = async () =>
-      (ahead ? await pageAhead(this.db, query, words[0]!.word, ahead) : null) ?? (await this.page(query, entry, ranking));
+      (ahead ? await pageAhead(this.db, query, words[0]!.word, ahead) : null) ??
+      (await this.page(query, entry, ranking, windowed ? this.rankWindow : RANKED_ROWS));
     const counted = async (): Promise<{ total: number; totalIsLowerBound?: true }> => {
       if (limit === null) return { total: await this.total(query, entry, matches) };
       const known = ahead ? await totalAhead(this.db, query, ahead, limit) : null;
@@ -150,6 +152,8 @@ export class PostgresText {
     entry: Matches,
     /** The SQL of the first `limit` (seq, score) of the order. */
     ranking: (b: Builder, limit: number) => string,
+    /** Matches read and kept at least (RANKED_ROWS, or one window). */
+    keep: number,
   ): Promise<{ recordId: string; score: number }[]> {
     const need = query.offset + query.limit;
     if (query.limit === 0) return [];
@@ -158,7 +162,7 @@ export class PostgresText {
       let ranked = entry.ranked;
       if (!ranked || (!ranked.complete && ranked.seqs.length < k)) {
         const b = new Builder(query.userId);
-        const limit = Math.max(k, RANKED_ROWS);
+        const limit = Math.max(k, keep);
         const rows = await queryRows<{ seq: number | string; score: number }>(this.db, ranking(b, limit), b.params);
         ranked = { seqs: rows.map((r) => Number(r.seq)), scores: rows.map((r) => r.score), complete: rows.length < limit };
         entry.ranked = ranked;
