@@ -146,7 +146,7 @@ parentPort.on("message", (job) => {
       blocks = version.all();
       if (job.window > 0 && job.ranked > 0) {
         // Ranked window by window (text-window.ts): its read gives the first matching records too.
-        const w = rankWindows(prepared("SELECT rowid, bm25(records_fts) FROM " + where + " ORDER BY rowid").raw().iterate(...params), job.ranked, job.window, Math.floor(job.lo / 1024));
+        const w = rankWindows(prepared("SELECT rowid, bm25(records_fts) FROM " + where + " ORDER BY rowid").raw().iterate(...params), job.ranked, job.window, Math.floor(job.lo / 1024), job.prefix || 0);
         ({ fr, bm } = w);
         if (job.prefix > 0 && (w.prefixComplete || w.prefix.length >= job.prefix)) {
           prefix = w.prefix;

@@ -394,8 +394,15 @@ export class SqliteText extends SqliteQueries {
     // A bounded total walks the first matches (queueTextCount): read on a text match thread with the page's rows.
     const fewMatches = this.options.fewMatches ?? FEW_MATCHES;
     const cap = limit === null ? 0 : walkCap(limit, fewMatches);
+    // A windowed query reads its first matches with its window (text-window.ts): as far as the walk may go (the queue's exclusions).
     const prefix =
-      limit === null || span.shared !== 0 ? 0 : passes ? cap : queueShape ? Math.min(cap, Math.max(limit + 1, fewMatches + 1)) : 0;
+      limit === null || span.shared !== 0
+        ? 0
+        : passes || (queueShape && this.windowOf(key) > 0)
+          ? cap
+          : queueShape
+            ? Math.min(cap, Math.max(limit + 1, fewMatches + 1))
+            : 0;
     if (this.options.offThread !== false)
       await this.prefetch(
         key,

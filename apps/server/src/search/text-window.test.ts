@@ -39,6 +39,10 @@ describe("rankWindows", () => {
     expect(r.complete).toBe(false);
     expect(Array.from(r.prefix)).toEqual([1, 2, 4]);
     expect(r.prefixComplete).toBe(false);
+    // A bounded total's walk wants more matching records: whole windows are read on until it has them.
+    const walked = rankWindows(rows, 2, 2, 1, 4);
+    expect(fields(walked)).toEqual(fields(r));
+    expect(Array.from(walked.prefix)).toEqual([1, 2, 4, 5, 7]);
     // k past the first window: the second is read whole.
     const more = rankWindows(rows, 4, 2, 1);
     expect(fields(more).map(([seq]) => Math.floor(seq!))).toEqual([1, 2, 1, 4]);

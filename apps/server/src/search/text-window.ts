@@ -28,9 +28,10 @@ export interface WindowedRows {
 
 /**
  * `rows`: the query's FTS rows (rowid, bm25) in rowid order from the range's first record `lo` (a seq).
- * Reads whole windows until `k` rows of the order are known (at least one window).
+ * Reads whole windows until `k` rows of the order are known (at least one window) and at least
+ * `prefixWanted` matching records (a bounded total's walk) are read.
  */
-export function rankWindows(rows: Iterable<[number, number]>, k: number, window: number, lo: number): WindowedRows {
+export function rankWindows(rows: Iterable<[number, number]>, k: number, window: number, lo: number, prefixWanted = 0): WindowedRows {
   const fr: number[] = [];
   const bm: number[] = [];
   let seqs = new Uint32Array(Math.min(window, 1 << 16) + 1);
@@ -67,7 +68,7 @@ export function rankWindows(rows: Iterable<[number, number]>, k: number, window:
         // The window is whole: ordered; stop once it holds the k-th row (this record is the next one in record order).
         flush();
         current = win;
-        if (fr.length >= k) {
+        if (fr.length >= k && nSeqs > prefixWanted) {
           exhausted = false;
           break;
         }
