@@ -184,9 +184,10 @@ export class PostgresSearch implements SearchPort {
  * metadata, and a GIN index on the metadata terms) when the filters read nothing else (onSearchRows),
  * else over `records`. At 1M bench records a ~10% metadata filter's first 10,001 matches read ~100K
  * rows either way: ~1.4 KB each in `records` (the fields inline), ~200 bytes in `record_search`.
+ * `reference`: over `records` whatever the filters (tests compare both).
  */
-export function filterCount(query: SearchQuery, limit: number | null): { sql: string; params: Param[] } {
-  const rows = onSearchRows(query.filters);
+export function filterCount(query: SearchQuery, limit: number | null, reference = false): { sql: string; params: Param[] } {
+  const rows = !reference && onSearchRows(query.filters);
   const c = new Builder(query.userId, rows);
   const where = [`r.dataset_id = ${c.p(query.datasetId)}`, ...query.filters.map((f) => c.filter(f))];
   const matches = `SELECT 1 FROM ${rows ? "record_search" : "records"} r WHERE ${where.join(" AND ")}`;
