@@ -123,11 +123,13 @@ export class PostgresSearch implements SearchPort {
       const pageSql = nearest
         ? `SELECT id, score FROM (${base} ORDER BY ${nearest} LIMIT ${b.p(query.limit + HALFVEC_EXTRA)}) AS near ORDER BY score, seq LIMIT ${b.p(query.limit)}`
         : `${base} ORDER BY score, r.seq LIMIT ${b.p(query.limit)}`;
-      // The far side of a collection is flat (many vectors about as dissimilar): at 20K records of 384
-      // dimensions the least similar 50 through the index were 39% exact at ef_search 100, 77% at 400,
-      // 100% at 1,000 (pgvector's largest).
-      // Most similar: twice the page (at 5K bench records recall@50 was 0.944 with ef_search = the page).
-      const efSearch = least ? 1000 : Math.min(1000, Math.max(100, 2 * query.limit));
+      // pgvector's largest ef_search for both orders. Recall@50 at 1M bench records (halfvec index,
+      // m 16, ef_construction 64; docs/performance.md): most similar 0.805 at ef_search 100 (3 of 20
+      // queries found 0-1 of the 50: the search stuck in a neighbouring cluster), 0.907 at 400 (min
+      // 0.08), 0.956 at 1,000 (min 0.86), for ~7 ms more of PostgreSQL's CPU than at 100. The far side
+      // is flat (many records about as dissimilar): least similar 0.12 at 1,000 (the 50th found is
+      // 0.03 more similar than the exact 50th, all below 0); 1.0 at 5K and 20K records.
+      const efSearch = 1000;
       const iterative = await this.iterativeScan();
       const rows = await this.db.transaction().execute(async (trx) => {
         await sql
