@@ -18,6 +18,12 @@ export interface PostgresSearchOptions {
   textCache?: boolean;
   /** Options of the frequent words ranked ahead (postgres-rank-ahead.ts); false: none are used. */
   rankAhead?: ConstructorParameters<typeof PostgresRankAhead>[1] | false;
+  /**
+   * `hnsw.ef_search` of similarity searches (default 1,000, see search). PostgreSQL's planner prices an
+   * index scan by it: over a few thousand vectors it scans them all instead (exact, cheap), so tests of
+   * the index's plans at that size pass 100.
+   */
+  efSearch?: number;
 }
 
 /**
@@ -129,7 +135,7 @@ export class PostgresSearch implements SearchPort {
       // 0.08), 0.956 at 1,000 (min 0.86), for ~7 ms more of PostgreSQL's CPU than at 100. The far side
       // is flat (many records about as dissimilar): least similar 0.12 at 1,000 (the 50th found is
       // 0.03 more similar than the exact 50th, all below 0); 1.0 at 5K and 20K records.
-      const efSearch = 1000;
+      const efSearch = Math.max(1, Math.min(1000, Math.round(this.options.efSearch ?? 1000)));
       const iterative = await this.iterativeScan();
       const rows = await this.db.transaction().execute(async (trx) => {
         await sql

@@ -229,7 +229,7 @@ describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL
     try {
       await open.query("BEGIN");
       await writeOther(open, 1);
-      const port = new PostgresSearch(postgresKysely(pool), { vectorSearch: true });
+      const port = new PostgresSearch(postgresKysely(pool), { vectorSearch: true, efSearch: 100 });
       const building = port.vectorIndexes.build(settingsId, DIMS);
       const target = vectorOf(17);
       const most = await port.search(query(target, "most_similar"));
@@ -283,7 +283,7 @@ describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL
   });
 
   it("finds the most similar records through the HNSW index, the reference itself first", async () => {
-    const port = new PostgresSearch(store.db, { vectorSearch: true });
+    const port = new PostgresSearch(store.db, { vectorSearch: true, efSearch: 100 });
     const target = vectorOf(17);
     const before = await hnswScans();
     const most = await port.search(query(target, "most_similar"));
@@ -313,7 +313,7 @@ describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL
   });
 
   it("finds the least similar records through the same index (the negated vector's nearest), with and without a metadata filter", async () => {
-    const port = new PostgresSearch(store.db, { vectorSearch: true });
+    const port = new PostgresSearch(store.db, { vectorSearch: true, efSearch: 100 });
     // At 3,000 records the planner prefers scanning them all to an index scan with ef_search 1,000: the
     // plans at 1M records are in docs/performance.md (tools/bench on PostgreSQL).
     const target = vectorOf(42);
@@ -341,7 +341,7 @@ describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL
   });
 
   it("finds the most similar records among those a filter keeps", async () => {
-    const port = new PostgresSearch(store.db, { vectorSearch: true });
+    const port = new PostgresSearch(store.db, { vectorSearch: true, efSearch: 100 });
     const target = vectorOf(7); // a "blog" record
     const forum: SearchFilter = { type: "terms", scope: { entity: "metadata", name: "genre" }, values: ["forum"] };
     const hits = (await port.search(query(target, "most_similar", { filters: [forum] }))).hits.map((h) => h.recordId);
@@ -355,6 +355,16 @@ describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL
     ).toBeGreaterThanOrEqual(0.8);
     const blog: SearchFilter = { type: "terms", scope: { entity: "metadata", name: "genre" }, values: ["blog"] };
     expect((await port.search(query(target, "most_similar", { filters: [blog] }))).hits[0]!.recordId).toBe(ids[7]);
+  });
+
+  it("searches with ef_search 1,000 by default: over 3,000 vectors the planner scans them all, exactly, in both orders", async () => {
+    const port = new PostgresSearch(store.db, { vectorSearch: true });
+    const target = vectorOf(23);
+    const before = await hnswScans();
+    expect((await port.search(query(target, "most_similar"))).hits.map((h) => h.recordId)).toEqual(bruteForce(target, "most_similar"));
+    expect((await port.search(query(target, "least_similar"))).hits.map((h) => h.recordId)).toEqual(bruteForce(target, "least_similar"));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await hnswScans()).toBe(before);
   });
 
   it("indexes vectors of any scale: one beyond halfvec's range (65,504) is written, indexed and found", async () => {
@@ -379,7 +389,7 @@ describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL
         .insertInto("record_vectors")
         .values({ vector_settings_id: settingsId, record_id: id, vector: encodeVector(vectorOf(17).map((x) => x * 1e6)) })
         .execute();
-      const port = new PostgresSearch(store.db, { vectorSearch: true });
+      const port = new PostgresSearch(store.db, { vectorSearch: true, efSearch: 100 });
       const before = await hnswScans();
       const hits = (await port.search(query(vectorOf(17), "most_similar"))).hits;
       expect(hits.slice(0, 2).map((h) => h.recordId)).toEqual(expect.arrayContaining([id, ids[17]]));
@@ -400,7 +410,7 @@ describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL
         `create index ${old} on record_vectors using hnsw ((vector::vector(${DIMS})) vector_cosine_ops) where vector_settings_id = '${settingsId}'`,
       )
       .execute(store.db);
-    const port = new PostgresSearch(store.db, { vectorSearch: true });
+    const port = new PostgresSearch(store.db, { vectorSearch: true, efSearch: 100 });
     const target = vectorOf(17);
     const oldScans = await hnswScans(old);
     const before = await port.search(query(target, "most_similar"));
