@@ -363,7 +363,10 @@ export class FarSideBuilder {
   add(vrow: number, vector: ArrayLike<number>): void {
     const p = this.ivf.positionOfRow(vrow);
     if (p < 0) return;
-    const centroids = (this.centroids ??= Float32Array.from(this.sums, (x, i) => x / Math.max(this.counts[Math.floor(i / this.dimensions)]!, 1)));
+    const centroids = (this.centroids ??= Float32Array.from(
+      this.sums,
+      (x, i) => x / Math.max(this.counts[Math.floor(i / this.dimensions)]!, 1),
+    ));
     const { dimensions, mean } = this;
     const o = this.ivf.listAt(p) * dimensions;
     const norm = normOf(vector);

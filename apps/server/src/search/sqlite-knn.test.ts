@@ -414,7 +414,15 @@ describe("similarity through the codes' index (knn-ivf.ts)", () => {
   });
 
   const indexed = (options: KnnOptions = {}) =>
-    new SqliteKnn(store.db, { exactBelow: 0, oversample: 2, indexAbove: 0, probeFraction: 0.05, farOversample: 2, settleMs: 0, ...options });
+    new SqliteKnn(store.db, {
+      exactBelow: 0,
+      oversample: 2,
+      indexAbove: 0,
+      probeFraction: 0.05,
+      farOversample: 2,
+      settleMs: 0,
+      ...options,
+    });
   const query = (value: number[], order: "most_similar" | "least_similar" = "most_similar", q: Partial<SearchQuery> = {}): SearchQuery => ({
     datasetId: ids.ds,
     userId: ids.user,
@@ -576,7 +584,10 @@ describe("similarity through the codes' index (knn-ivf.ts)", () => {
       .set({ vector: encodeVector(value.map((x) => -x)) })
       .where("record_id", "=", moved)
       .execute();
-    vectors.set(moved, value.map((x) => -x));
+    vectors.set(
+      moved,
+      value.map((x) => -x),
+    );
     expect((await hitIds(knn, query(value, "least_similar"))).slice(0, 2).sort()).toEqual([added!, moved].sort());
     // Its old place's least similar no longer holds it.
     const old = seeded[3]!.map((x) => -x);

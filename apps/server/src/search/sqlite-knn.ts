@@ -522,7 +522,6 @@ export class SqliteKnn extends SqliteQueries {
     return c?.ivf ? { indexed: c.ivf.size, tail: c.indexTail } : null;
   }
 
-
   /**
    * Builds the index of a setting's codes now, whatever their size or how recently they changed
    * (tests; the server builds them in the background, `scheduleIndex`). False when the setting is unknown.
@@ -609,7 +608,7 @@ export class SqliteKnn extends SqliteQueries {
       await pause();
       if (!current()) return false;
     }
-    for (let after = 0; ; ) {
+    for (let after = 0; ;) {
       const rows = await this.all<{ vrow: number; vector: Buffer }>(
         `SELECT rowid AS vrow, vector FROM record_vectors NOT INDEXED WHERE rowid > ? AND rowid <= ? AND vector_settings_id = ? ORDER BY rowid LIMIT ${FAR_BATCH}`,
         [after, ivf.maxVrow, c.settingsId],
@@ -630,7 +629,8 @@ export class SqliteKnn extends SqliteQueries {
     if (!codes) {
       const row = (await this.all<{ dimensions: number }>("SELECT dimensions FROM vectors_settings WHERE id = ?", [settingsId]))[0];
       if (!row || !Number.isInteger(row.dimensions) || row.dimensions < 1) return null;
-      codes = this.settings.get(settingsId) ?? new Codes(settingsId, row.dimensions, Math.ceil(row.dimensions / 32), row.dimensions % 8 === 0);
+      codes =
+        this.settings.get(settingsId) ?? new Codes(settingsId, row.dimensions, Math.ceil(row.dimensions / 32), row.dimensions % 8 === 0);
       this.settings.set(settingsId, codes);
     }
     const c = codes;
@@ -822,7 +822,7 @@ export class SqliteKnn extends SqliteQueries {
     // 0.30); the asymmetric scores of the negated query over every code reach 0.6 for ~80 ms of CPU.
     const probe = most ? codes.quantize(vector.value) : null;
     const negated = most ? null : vector.value.map((x) => -x);
-    for (let fraction = most ? this.probeFraction : this.farProbeFraction; ; ) {
+    for (let fraction = most ? this.probeFraction : this.farProbeFraction; ;) {
       const indexed = codes.ivf !== null && (most || codes.ivf.farSide !== null) && fraction <= PROBE_MAX;
       if (!indexed) codes.scored += codes.size;
       const candidates = indexed
