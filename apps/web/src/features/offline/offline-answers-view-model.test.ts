@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DatasetRecord, type RecordResponse } from "@tessera/domain";
+import { DatasetRecord, ErrorCode, RepositoryError, type AnswerSyncRepository, type RecordResponse } from "@tessera/domain";
 import { FakeAnswerServer, MemoryDrafts, MemoryOutbox } from "@tessera/domain/testing";
 import { FIELDS, QUESTIONS, recordProps } from "../annotation/test-fixtures";
 import { FallbackFormDraftStore, FallbackOutboxStore, OfflineStorageState, OfflineStorageUnavailableError } from "@tessera/infrastructure";
@@ -91,6 +91,38 @@ describe("OfflineAnswersViewModel", () => {
     await flush(40);
     expect(server.calls.filter((c) => c.startsWith("create"))).toEqual(["create r1", "create r2"]);
     expect(tab1.waiting + tab2.waiting).toBe(0);
+  });
+
+  it("an answer given in one tab and sent by another settles in the tab that gave it: its Submit resolves, or meets the conflict", async () => {
+    const server = new FakeAnswerServer("u1");
+    const env = new ManualOfflineEnvironment();
+    const outbox = new MemoryOutbox();
+    const drafts = new MemoryDrafts();
+    // tab 1's own requests fail (as under load, or a tab whose network is busy): tab 2 holds the send lock next and sends its answers
+    const unavailable = async (): Promise<never> => {
+      throw new RepositoryError(ErrorCode.ERROR_CREATING_RECORD_RESPONSE, 503);
+    };
+    const tab1Sync: AnswerSyncRepository = { create: unavailable, update: unavailable, current: (id) => server.current(id) };
+    const tab1 = testOfflineAnswers(tab1Sync, { env, outbox, drafts }).offline;
+    const tab2 = testOfflineAnswers(server, { env, outbox, drafts }).offline;
+    const heard: string[] = [];
+    tab1.onDelivered((recordId, _response, own) => heard.push(`tab1 ${recordId} ${own ? "own" : "other"}`));
+    tab2.onDelivered((recordId, _response, own) => heard.push(`tab2 ${recordId} ${own ? "own" : "other"}`));
+
+    const given = tab1.send(record(1), "submitted");
+    await flush(40);
+    expect(server.calls.filter((c) => c.startsWith("create"))).toEqual(["create r1"]); // sent by tab 2
+    expect(await given).toMatchObject({ recordId: "r1", status: "submitted" });
+    expect(heard.sort()).toEqual(["tab1 r1 own", "tab2 r1 other"]);
+    expect(tab1.waiting + tab2.waiting).toBe(0);
+
+    server.write("r2", { status: "submitted", values: { sentiment: "positive" } }); // another device answered first
+    const error = await tab1.send(record(2, null, "negative"), "submitted").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AnswerConflictError);
+    await flush();
+    expect(tab1.conflicts.map((e) => e.recordId)).toEqual(["r2"]); // shown in the tab that gave it, and in the other
+    expect(tab2.conflicts.map((e) => e.recordId)).toEqual(["r2"]);
+    expect(server.responses.get(tab1.conflicts[0]!.server!.id)?.values).toEqual({ sentiment: "positive" });
   });
 
   it("a conflict from another tab: not overwritten; 'Keep mine' sends it over the newer one", async () => {
