@@ -125,6 +125,26 @@ describe("OfflineAnswersViewModel", () => {
     expect(server.responses.get(tab1.conflicts[0]!.server!.id)?.values).toEqual({ sentiment: "positive" });
   });
 
+  it("an unsent answer of one tab replaced by another tab's later answer for the record settles with it (the last word wins)", async () => {
+    const server = new FakeAnswerServer("u1");
+    const env = new ManualOfflineEnvironment();
+    const outbox = new MemoryOutbox();
+    const drafts = new MemoryDrafts();
+    const tab1 = testOfflineAnswers(server, { env, outbox, drafts }).offline;
+    const tab2 = testOfflineAnswers(server, { env, outbox, drafts }).offline;
+    env.setOnline(false);
+    const first = tab1.send(record(1, null, "positive"), "draft");
+    await flush();
+    const last = tab2.send(record(1, null, "negative"), "submitted");
+    await flush();
+    expect(tab1.waiting).toBe(1);
+    env.setOnline(true);
+    const [a, b] = await Promise.all([first, last]);
+    expect(a).toEqual(b);
+    expect(b).toMatchObject({ recordId: "r1", status: "submitted" });
+    expect(server.calls.filter((c) => c.startsWith("create"))).toEqual(["create r1"]);
+  });
+
   it("a conflict from another tab: not overwritten; 'Keep mine' sends it over the newer one", async () => {
     const server = new FakeAnswerServer("u1");
     const saved = server.write("r1", { status: "draft", values: { sentiment: "neutral" } });

@@ -33,11 +33,14 @@ export interface OfflineAnswersUseCases {
 /**
  * What became of one queued answer, told by the tab that sent it to the user's other tabs: the tab where the
  * answer was given settles it as its own (its Submit resolves, or meets the conflict), whichever tab sent it.
+ * `replaced`: a later answer for the record (`entry`, given in the tab telling it) replaced the unsent one
+ * numbered `replaced`; the tab that gave that one settles it with the later one.
  */
 export type AnswerOutcome =
   | { kind: "sent"; entry: OutboxEntry; response: RecordResponse }
   | { kind: "conflict"; entry: OutboxEntry; server: RecordResponse | null }
-  | { kind: "rejected"; entry: OutboxEntry; status: number };
+  | { kind: "rejected"; entry: OutboxEntry; status: number }
+  | { kind: "replaced"; entry: OutboxEntry; replaced: number };
 
 /**
  * Hears every answer the server took, in every tab of the user, whichever tab sent it. `own`: the answer was
@@ -247,6 +250,8 @@ export class OfflineAnswersViewModel {
   async send(record: DatasetRecord, status: ResponseStatus, values?: AnswerValues): Promise<RecordResponse> {
     const userId = this.user();
     const { entry, replaced } = await this.inOrder(() => this.useCases.queue.execute(userId, record, status, values));
+    // at once, before any tab can send the new answer: the tab that gave a replaced one settles it with this one
+    this.env.notify(userId, replaced !== null ? { kind: "replaced", entry, replaced } : undefined);
     const delivered = new Promise<RecordResponse>((resolve, reject) => {
       // an earlier answer for the record that this one replaced is delivered with it
       const moved = replaced !== null ? (this.waiters.get(replaced) ?? []) : [];
@@ -254,7 +259,6 @@ export class OfflineAnswersViewModel {
       this.waiters.set(entry.seq, [...(this.waiters.get(entry.seq) ?? []), ...moved, { resolve, reject }]);
     });
     await this.refresh();
-    this.env.notify(userId);
     this.kick();
     return delivered;
   }
@@ -402,6 +406,12 @@ export class OfflineAnswersViewModel {
 
   /** What became of an answer (sent by this tab or another): the tab that queued it settles its Submit; every tab hears a delivery. */
   private deliver(outcome: AnswerOutcome): void {
+    if (outcome.kind === "replaced") {
+      const moved = this.waiters.get(outcome.replaced);
+      this.waiters.delete(outcome.replaced);
+      if (moved) this.waiters.set(outcome.entry.seq, [...(this.waiters.get(outcome.entry.seq) ?? []), ...moved]);
+      return;
+    }
     const seq = outcome.entry.seq;
     const waiters = this.waiters.get(seq) ?? [];
     const own = this.waiters.has(seq);
