@@ -88,6 +88,19 @@ export const DATABASE_UNAVAILABLE_MESSAGE =
 /** Retry-After (seconds) of that 503: the pool reconnects on the next request once PostgreSQL is back. */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
+/**
+ * The code db/postgres.ts gives a pool's "timeout exceeded when trying to connect" when PostgreSQL
+ * was reachable and every connection of the pool stayed in use for the whole wait: the server is
+ * overloaded, not the database down. Still "unavailable" for `isDatabaseUnavailable` (background work
+ * treats both alike); requests answer 503 with the busy message and a shorter Retry-After.
+ */
+export const POOL_BUSY_CODE = "TESSERA_POOL_BUSY";
+export const isPoolBusy = (error: unknown): boolean => (error as { code?: unknown } | null)?.code === POOL_BUSY_CODE;
+export const POOL_BUSY_MESSAGE =
+  "The server is busy: every database connection stayed in use while this request waited for one. " +
+  "Nothing of the request was done; try again in a moment.";
+export const POOL_BUSY_RETRY_AFTER_SECONDS = 2;
+
 export interface DatabaseStatus {
   reachable: boolean;
   latency_ms: number;

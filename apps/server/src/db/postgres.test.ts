@@ -4,7 +4,9 @@ import { sql } from "kysely";
 import { closedPort } from "../testing/closed-port.js";
 import { openPgliteStore } from "../testing/pglite-store.js";
 import { createTestDatabase, testDatabaseUrl, type TestDatabase } from "../testing/pg-test-database.js";
-import { isDatabaseUnavailable } from "./availability.js";
+import Fastify from "fastify";
+import { installErrorHandler } from "../http/errors.js";
+import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable, POOL_BUSY_MESSAGE } from "./availability.js";
 import { createPool, openPostgresStore, postgresKysely, preparePostgres, probePgvector, StoreStartupError } from "./postgres.js";
 
 describe("the pgvector check at start (PGlite)", () => {
@@ -155,6 +157,37 @@ describe.skipIf(!adminUrl)("connections lost under the pool (PostgreSQL)", () =>
     } finally {
       await db.destroy();
     }
+  });
+
+  it("answers 'busy' (503, Retry-After 2) when every connection stays in use, 'unavailable' when one was just lost", async () => {
+    const pool = createPool(database.url, 2, { connectTimeoutMs: 300 });
+    const db = postgresKysely(pool);
+    const app = Fastify({ logger: false });
+    installErrorHandler(app);
+    app.get("/one", async () => (await sql<{ n: number }>`select 1 as n`.execute(db)).rows[0]);
+    const held = [await pool.connect(), await pool.connect()];
+    try {
+      const busy = await app.inject({ method: "GET", url: "/one" });
+      expect(busy.statusCode).toBe(503);
+      expect(busy.headers["retry-after"]).toBe("2");
+      expect(busy.json()).toEqual({ detail: POOL_BUSY_MESSAGE });
+      // A connection of the pool dies: a wait for a free one now is an outage, not load.
+      const { rows } = await held[0]!.query<{ pid: number }>("select pg_backend_pid() as pid");
+      await terminate(rows[0]!.pid);
+      await new Promise((r) => setTimeout(r, 100));
+      const down = await app.inject({ method: "GET", url: "/one" });
+      expect(down.statusCode).toBe(503);
+      expect(down.json()).toEqual({ detail: DATABASE_UNAVAILABLE_MESSAGE });
+    } finally {
+      held[0]!.release(true);
+      held[1]!.release();
+    }
+    // Connections free again: the request goes through.
+    const ok = await app.inject({ method: "GET", url: "/one" });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toEqual({ n: 1 });
+    await app.close();
+    await db.destroy();
   });
 
   it("leaves nothing of a transaction whose connection died before its commit", async () => {

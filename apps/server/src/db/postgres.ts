@@ -19,7 +19,7 @@ import type { Store } from "./store.js";
 import { migrate } from "./migrate.js";
 import { onRecordsWritten } from "../records/write-hooks.js";
 import { PlannerStatistics } from "./planner-statistics.js";
-import { backgroundErrorLogger, isDatabaseUnavailable, rootMessage } from "./availability.js";
+import { backgroundErrorLogger, isDatabaseUnavailable, POOL_BUSY_CODE, rootMessage } from "./availability.js";
 
 /** The store cannot start (clear message for the operator, no stack trace needed). */
 export class StoreStartupError extends Error {
@@ -191,13 +191,37 @@ export interface PostgresStoreOptions {
  * http/errors.ts), and the pool drops the dead client when it comes back and opens new ones for the
  * next queries. Connecting gives up after 5 s (503) instead of waiting forever.
  */
-export function createPool(databaseUrl: string, max: number): pg.Pool {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max, types: ROW_TYPES, connectionTimeoutMillis: 5000, keepAlive: true });
+export function createPool(databaseUrl: string, max: number, options: { connectTimeoutMs?: number } = {}): pg.Pool {
+  const connectionTimeoutMillis = options.connectTimeoutMs ?? 5000;
+  const pool = new pg.Pool({ connectionString: databaseUrl, max, types: ROW_TYPES, connectionTimeoutMillis, keepAlive: true });
   const report = backgroundErrorLogger("PostgreSQL pool (a connection was lost; new queries reconnect)");
-  pool.on("error", report); // an idle client's connection died
+  /** When a connection last died or could not be opened: a wait for a free connection near then is an outage, not a busy pool. */
+  let troubleAt = -Infinity;
+  const lost = (error: unknown) => {
+    troubleAt = Date.now();
+    report(error);
+  };
+  pool.on("error", lost); // an idle client's connection died
   pool.on("connect", (client) => {
-    client.on("error", report);
+    client.on("error", lost);
   });
+  // pg-pool answers "timeout exceeded when trying to connect" when a request waited the whole
+  // connectionTimeoutMillis for a free connection. With every connection in use and none lost or
+  // refused lately, that is an overloaded server (503 "busy", http/errors.ts), not a database outage.
+  const classify = (error: Error): Error => {
+    if (/^timeout exceeded when trying to connect/.test(error.message)) {
+      if (pool.totalCount >= max && Date.now() - troubleAt > 2 * connectionTimeoutMillis) Object.assign(error, { code: POOL_BUSY_CODE });
+    } else if (isDatabaseUnavailable(error)) troubleAt = Date.now();
+    return error;
+  };
+  type Callback = (error: Error | undefined, ...rest: unknown[]) => void;
+  const connect = pool.connect.bind(pool) as (callback?: Callback) => Promise<pg.PoolClient> | undefined;
+  pool.connect = ((callback?: Callback) => {
+    if (callback) return connect((error, ...rest) => callback(error && classify(error), ...rest));
+    return connect()!.catch((error: Error) => {
+      throw classify(error);
+    });
+  }) as typeof pool.connect;
   return pool;
 }
 

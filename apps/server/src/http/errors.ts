@@ -1,6 +1,13 @@
 import type { FastifyError, FastifyInstance } from "fastify";
 import { z } from "zod";
-import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from "../db/availability.js";
+import {
+  DATABASE_RETRY_AFTER_SECONDS,
+  DATABASE_UNAVAILABLE_MESSAGE,
+  isDatabaseUnavailable,
+  isPoolBusy,
+  POOL_BUSY_MESSAGE,
+  POOL_BUSY_RETRY_AFTER_SECONDS,
+} from "../db/availability.js";
 
 /**
  * The two error generations of the contract (section 2): flat `{"detail": "text"}` domain errors and
@@ -75,6 +82,10 @@ export function installErrorHandler(app: FastifyInstance): void {
     }
     if (status >= 400 && status < 500) {
       return reply.status(status).send({ detail: error.message });
+    }
+    if (isPoolBusy(error)) {
+      request.log.warn({ err: error }, "database pool busy");
+      return reply.status(503).header("Retry-After", String(POOL_BUSY_RETRY_AFTER_SECONDS)).send({ detail: POOL_BUSY_MESSAGE });
     }
     if (isDatabaseUnavailable(error)) {
       request.log.warn({ err: error }, "database unavailable");
