@@ -16,6 +16,12 @@ function record(i: number, response: RecordResponse | null = null, sentiment = "
   return r;
 }
 
+/** Two tabs of one browser: a shared outbox, forms, lock and notices; each tab sends through its own `sync`. */
+function twoTabs(sync1: AnswerSyncRepository, sync2 = sync1) {
+  const shared = { env: new ManualOfflineEnvironment(), outbox: new MemoryOutbox(), drafts: new MemoryDrafts() };
+  return { env: shared.env, tab1: testOfflineAnswers(sync1, shared).offline, tab2: testOfflineAnswers(sync2, shared).offline };
+}
+
 describe("OfflineAnswersViewModel", () => {
   it("while the server answers 503, answers wait (counted) and go out in order, each once, after the back-off", async () => {
     const server = new FakeAnswerServer("u1");
@@ -74,11 +80,7 @@ describe("OfflineAnswersViewModel", () => {
 
   it("two tabs of the same user: a shared outbox, one sender at a time, each answer written once", async () => {
     const server = new FakeAnswerServer("u1");
-    const env = new ManualOfflineEnvironment();
-    const outbox = new MemoryOutbox();
-    const drafts = new MemoryDrafts();
-    const tab1 = testOfflineAnswers(server, { env, outbox, drafts }).offline;
-    const tab2 = testOfflineAnswers(server, { env, outbox, drafts }).offline;
+    const { env, tab1, tab2 } = twoTabs(server);
     env.setOnline(false);
     server.failures = Array(10).fill(undefined);
     void tab1.send(record(1), "submitted");
@@ -95,16 +97,12 @@ describe("OfflineAnswersViewModel", () => {
 
   it("an answer given in one tab and sent by another settles in the tab that gave it: its Submit resolves, or meets the conflict", async () => {
     const server = new FakeAnswerServer("u1");
-    const env = new ManualOfflineEnvironment();
-    const outbox = new MemoryOutbox();
-    const drafts = new MemoryDrafts();
     // tab 1's own requests fail (as under load, or a tab whose network is busy): tab 2 holds the send lock next and sends its answers
     const unavailable = async (): Promise<never> => {
       throw new RepositoryError(ErrorCode.ERROR_CREATING_RECORD_RESPONSE, 503);
     };
     const tab1Sync: AnswerSyncRepository = { create: unavailable, update: unavailable, current: (id) => server.current(id) };
-    const tab1 = testOfflineAnswers(tab1Sync, { env, outbox, drafts }).offline;
-    const tab2 = testOfflineAnswers(server, { env, outbox, drafts }).offline;
+    const { tab1, tab2 } = twoTabs(tab1Sync, server);
     const heard: string[] = [];
     tab1.onDelivered((recordId, _response, own) => heard.push(`tab1 ${recordId} ${own ? "own" : "other"}`));
     tab2.onDelivered((recordId, _response, own) => heard.push(`tab2 ${recordId} ${own ? "own" : "other"}`));
@@ -127,11 +125,7 @@ describe("OfflineAnswersViewModel", () => {
 
   it("an unsent answer of one tab replaced by another tab's later answer for the record settles with it (the last word wins)", async () => {
     const server = new FakeAnswerServer("u1");
-    const env = new ManualOfflineEnvironment();
-    const outbox = new MemoryOutbox();
-    const drafts = new MemoryDrafts();
-    const tab1 = testOfflineAnswers(server, { env, outbox, drafts }).offline;
-    const tab2 = testOfflineAnswers(server, { env, outbox, drafts }).offline;
+    const { env, tab1, tab2 } = twoTabs(server);
     env.setOnline(false);
     const first = tab1.send(record(1, null, "positive"), "draft");
     await flush();
