@@ -68,6 +68,12 @@ max_connections = 300
 fsync = off
 full_page_writes = off
 EOF
+  # Memory: PostgreSQL's defaults (128 MB of shared buffers) unless asked, as tests and small machines
+  # need no more. A benchmark at 1M records wants the similarity index in shared buffers (halfvec, 1M x
+  # 384: ~1.1 GB; docs/deployment.md "Memory"), e.g. TESSERA_PG_SHARED_BUFFERS=2GB and
+  # TESSERA_PG_MAINTENANCE_WORK_MEM=1GB (the HNSW build's graph) before tessera_pg_start.
+  if [ -n "${TESSERA_PG_SHARED_BUFFERS:-}" ]; then echo "shared_buffers = '$TESSERA_PG_SHARED_BUFFERS'" >>"$TESSERA_PG_DIR/data/postgresql.conf"; fi
+  if [ -n "${TESSERA_PG_MAINTENANCE_WORK_MEM:-}" ]; then echo "maintenance_work_mem = '$TESSERA_PG_MAINTENANCE_WORK_MEM'" >>"$TESSERA_PG_DIR/data/postgresql.conf"; fi
   "$TESSERA_PG_CTL" -w start >/dev/null \
     || { echo "tessera: PostgreSQL did not start:" >&2; tail -20 "$TESSERA_PG_DIR/postgres.log" >&2; return 1; }
   TESSERA_PG_URL="postgres://postgres@127.0.0.1:$port"

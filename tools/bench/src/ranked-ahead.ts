@@ -18,9 +18,12 @@ export async function rankedAhead(databaseUrl: string, deadline: number): Promis
            AND a.finished_at IS NOT NULL AND a.version >= (SELECT coalesce(max(t.id), 0) FROM text_search_changes t WHERE t.dataset_id = d.id))
            AND (SELECT coalesce(sum(c.n), 0) FROM dataset_record_counts c WHERE c.dataset_id = d.id) >= 1000`,
       );
+      // The server's job builds the index (halfvec; vector before pgvector 0.7) of a settings of 10,000 vectors or more.
       const vectors = await client.query<{ n: string }>(
         `SELECT count(*) AS n FROM vectors_settings s WHERE NOT EXISTS (SELECT 1 FROM pg_class c JOIN pg_index i ON i.indexrelid = c.oid
-           WHERE c.relname = 'record_vectors_hnsw_' || replace(lower(s.id), '-', '') || '_' || s.dimensions AND i.indisvalid)`,
+           WHERE c.relname = 'record_vectors_' || (SELECT CASE WHEN string_to_array(e.extversion, '.')::int[] >= '{0,7}' THEN 'hnswh_' ELSE 'hnsw_' END
+             FROM pg_extension e WHERE e.extname = 'vector') || replace(lower(s.id), '-', '') || '_' || s.dimensions AND i.indisvalid)
+           AND (SELECT count(*) FROM (SELECT 1 FROM record_vectors v WHERE v.vector_settings_id = s.id LIMIT 10000) AS first) >= 10000`,
       );
       const waiting = Number(rows[0]?.n ?? 0) + Number(vectors.rows[0]?.n ?? 0);
       if (waiting === 0 || performance.now() > deadline) return;

@@ -27,7 +27,16 @@ describe("similarity recall", () => {
       },
       sdk: { skipped: "x" },
       recall: { samples: 20, k: 50, mean: 0.987, min: 0.9, firstQueryMs: 1234, meanLastScoreGap: 0.0012 },
-      recallLeast: { samples: 20, k: 50, order: "least_similar", mean: 0.61, min: 0.4, firstQueryMs: 12, meanLastScoreGap: 0.003 },
+      recallLeast: {
+        samples: 20,
+        k: 50,
+        order: "least_similar",
+        mean: 0.61,
+        min: 0.4,
+        firstQueryMs: 12,
+        meanLastScoreGap: 0.003,
+        meanScoreGap: 0.0011,
+      },
       latency: [],
       memory: { idleRssBytes: 1, afterImportRssBytes: 1, afterLatencyRssBytes: 1, peakRssBytes: 1 },
       disk: { dataDirAfterImportBytes: 1, dataDirFinalBytes: 1 },
@@ -39,7 +48,7 @@ describe("similarity recall", () => {
       "| **mean 0.987**, min 0.9 (exact 50th similarity − server's: 0.0012); first similarity query 1234 ms |",
     );
     expect(renderMarkdown(report)).toContain(
-      "(20 records, least similar, fresh annotator's queue) | **mean 0.61**, min 0.4 (server's 50th similarity − exact: 0.003); first similarity query 12 ms |",
+      "(20 records, least similar, fresh annotator's queue) | **mean 0.61**, min 0.4 (server's 50th similarity − exact: 0.003; of the mean of the 50: 0.0011); first similarity query 12 ms |",
     );
   });
 });

@@ -19,6 +19,8 @@ export interface RecallResult {
   firstQueryMs: number;
   /** The exact top k's last similarity minus the server's (least similar: the server's minus the exact), averaged: how much worse the misses are. */
   meanLastScoreGap: number;
+  /** The exact top k's mean similarity minus the server's k (least similar: the server's minus the exact), averaged (absent in earlier reports). */
+  meanScoreGap?: number;
 }
 
 export function exactTopK(
@@ -92,6 +94,7 @@ export async function measureRecall(
   const { vectors } = generated;
   const recalls: number[] = [];
   const gaps: number[] = [];
+  const meanGaps: number[] = [];
   for (const [j, i] of picks.entries()) {
     const sign = order === "most_similar" ? 1 : -1;
     // Least similar: the most similar to the negated vector (cosine(x, -q) = -cosine(x, q)).
@@ -101,6 +104,8 @@ export async function measureRecall(
     recalls.push(exact.filter((e) => got.has(recordIds[e.index]!)).length / exact.length);
     const last = server[j]!.scores[server[j]!.scores.length - 1];
     if (last !== undefined) gaps.push(sign * (sign * exact[exact.length - 1]!.score - last));
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(xs.length, 1);
+    if (last !== undefined) meanGaps.push(sign * (sign * mean(exact.map((e) => e.score)) - mean(server[j]!.scores)));
   }
   const round = (x: number) => Math.round(x * 1000) / 1000;
   return {
@@ -111,5 +116,6 @@ export async function measureRecall(
     min: round(Math.min(...recalls)),
     firstQueryMs,
     meanLastScoreGap: Math.round((gaps.reduce((a, b) => a + b, 0) / Math.max(gaps.length, 1)) * 1e5) / 1e5,
+    meanScoreGap: Math.round((meanGaps.reduce((a, b) => a + b, 0) / Math.max(meanGaps.length, 1)) * 1e5) / 1e5,
   };
 }

@@ -101,7 +101,7 @@ export function renderMarkdown(r: BenchReport): string {
     out.push(
       "skipped" in recall
         ? `| similarity recall@50, ${order} | not measured: ${recall.skipped} | |`
-        : `| similarity recall@${recall.k} vs the exact top ${recall.k} (${recall.samples} records, ${order}, fresh annotator's queue) | **mean ${recall.mean}**, min ${recall.min} (${order === "most similar" ? `exact ${recall.k}th similarity − server's` : `server's ${recall.k}th similarity − exact`}: ${recall.meanLastScoreGap}); first similarity query ${recall.firstQueryMs} ms | |`,
+        : `| similarity recall@${recall.k} vs the exact top ${recall.k} (${recall.samples} records, ${order}, fresh annotator's queue) | **mean ${recall.mean}**, min ${recall.min} (${order === "most similar" ? `exact ${recall.k}th similarity − server's` : `server's ${recall.k}th similarity − exact`}: ${recall.meanLastScoreGap}${recall.meanScoreGap !== undefined ? `; of the mean of the ${recall.k}: ${recall.meanScoreGap}` : ""}); first similarity query ${recall.firstQueryMs} ms | |`,
     );
   }
   out.push(

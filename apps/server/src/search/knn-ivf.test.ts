@@ -1,6 +1,6 @@
 import { expect, it } from "vitest";
 import { seededRandom } from "../testing/random.js";
-import { asymmetricScores, asymmetricTable, BinaryIvf } from "./knn-ivf.js";
+import { asymmetricScores, asymmetricTable, BinaryIvf, FarSideBuilder } from "./knn-ivf.js";
 
 const words = 4;
 const random = seededRandom(7);
@@ -81,4 +81,50 @@ it("scores codes asymmetrically: the sum of the query's values, + where a bit is
     expect(scores[i]).toBeCloseTo(expected, 4);
     expect(negated[i]).toBeCloseTo(-expected, 4);
   }
+});
+
+it("estimates least_similar's similarities around each list's centroid, finer than the codes around the mean, and scans the farthest lists first", async () => {
+  // 2,000 vectors of 128 dimensions: the centres' ±1 codes above as directions, plus noise.
+  const dims = words * 32;
+  const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+  const vectors = Array.from({ length: 2000 }, (_, i) =>
+    Array.from({ length: dims }, (_, b) => ((centres[i % 20]![b >>> 5]! >>> (b & 31)) & 1 ? 1 : -1) + 0.6 * normal()),
+  );
+  const unit = (v: number[]) => {
+    const n = Math.sqrt(v.reduce((t, x) => t + x * x, 0));
+    return v.map((x) => x / n);
+  };
+  const mean = new Float32Array(dims);
+  for (const v of vectors) unit(v).forEach((x, d) => (mean[d]! += x / vectors.length));
+  const centred = new Uint32Array(2000 * words);
+  vectors.forEach((v, i) => unit(v).forEach((x, d) => (x - mean[d]! > 0 ? (centred[i * words + (d >>> 5)]! |= 1 << (d & 31)) : 0)));
+  const ivf = (await BinaryIvf.build({ codes: centred, vrows, size: 2000, words }, { lists: 20 }))!;
+  const far = new FarSideBuilder(ivf, dims, mean);
+  for (const vrow of far.sample()) far.centroid(vrow, vectors[vrow / 10 - 1]!);
+  vectors.forEach((v, i) => far.add(vrows[i]!, v));
+  ivf.farSide = far.finish();
+  const query = unit(vectors[3]!);
+  const exact = (vrow: number) => unit(vectors[vrow / 10 - 1]!).reduce((t, x, d) => t + x * query[d]!, 0);
+  const table = asymmetricTable(query, words);
+  const meanDot = query.reduce((t, x, d) => t + x * mean[d]!, 0);
+  const tail = asymmetricScores(table, centred, words, 0, 2000);
+  let errorFar = 0,
+    errorMean = 0,
+    seen = 0;
+  const scanned = ivf.scanFar(query, table, Infinity, (vrow, similarity) => {
+    seen++;
+    errorFar += Math.abs(similarity - exact(vrow)) / 2000;
+    errorMean += Math.abs(meanDot + ivf.farSide!.tailScale * tail[vrow / 10 - 1]! - exact(vrow)) / 2000;
+  });
+  expect(scanned).toBe(2000);
+  expect(seen).toBe(2000);
+  expect(errorFar).toBeLessThan(0.04);
+  expect(errorFar).toBeLessThan(errorMean * 0.75);
+  // The first lists scanned hold the least similar vectors: most of the 20 least similar are in the first tenth scanned (2 by chance).
+  const order: number[] = [];
+  ivf.scanFar(query, table, 200, (vrow) => order.push(vrow));
+  const least = Array.from(vrows)
+    .sort((a, b) => exact(a) - exact(b))
+    .slice(0, 20);
+  expect(least.filter((v) => order.includes(v)).length).toBeGreaterThanOrEqual(15);
 });

@@ -17,6 +17,8 @@ export class BinaryIvf {
   readonly stale: Uint8Array;
   /** Rowids at or below `maxVrow` written or removed since the build: the caller reads them from its live codes. */
   readonly changed = new Set<number>();
+  /** The finer estimator for least_similar (`FarSideBuilder`), once the caller has read the vectors for it. */
+  farSide: FarSide | null = null;
 
   private constructor(
     readonly words: number,
@@ -42,9 +44,11 @@ export class BinaryIvf {
     return this.offsets.length - 1;
   }
 
-  /** Bytes held: the codes (with the popcount's distance buffer), rowids, positions, marks, list means. */
+  /** Bytes held: the codes (with the popcount's distance buffer), rowids, positions, marks, list means, the far side's estimator. */
   get memoryBytes(): number {
+    const far = this.farSide;
     return (
+      (far ? far.codes.byteLength + far.scales.byteLength + far.centroids.byteLength : 0) +
       (this.store ? this.store.memoryBytes : this.codes.byteLength) +
       this.vrowAt.byteLength +
       this.sortedVrows.byteLength +
@@ -59,18 +63,70 @@ export class BinaryIvf {
   touch(vrow: number): void {
     if (vrow > this.maxVrow) return;
     this.changed.add(vrow);
+    const p = this.positionOfRow(vrow);
+    if (p >= 0) this.stale[p] = 1;
+  }
+
+  /** The position of an indexed rowid; -1 when it is not indexed. */
+  positionOfRow(vrow: number): number {
     let lo = 0,
       hi = this.size - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
       const v = this.sortedVrows[mid]!;
-      if (v === vrow) {
-        this.stale[this.positionOf[mid]!] = 1;
-        return;
-      }
+      if (v === vrow) return this.positionOf[mid]!;
       if (v < vrow) lo = mid + 1;
       else hi = mid - 1;
     }
+    return -1;
+  }
+
+  /** The list holding a position. */
+  listAt(position: number): number {
+    let lo = 0,
+      hi = this.lists - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.offsets[mid]! <= position) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  /** The rowids of the positions `from` to `from + count - 1` (a list's members: `offsets`). */
+  rowsAt(from: number, count: number): Float64Array {
+    return this.vrowAt.subarray(from, from + count);
+  }
+
+  /**
+   * least_similar's candidates: the live codes of the lists whose centroid is least similar to the
+   * query (`values`), until at least `target` codes were scored, each with its estimated similarity
+   * (`FarSide`; lower is farther). Returns the number of codes scored. Needs `farSide`.
+   */
+  scanFar(values: ArrayLike<number>, table: Float32Array, target: number, emit: (vrow: number, similarity: number) => void): number {
+    const far = this.farSide!;
+    const { dimensions, centroids, codes, scales } = far;
+    const lists = this.lists;
+    const toCentroid = new Float64Array(lists);
+    for (let c = 0, o = 0; c < lists; c++, o += dimensions) {
+      let s = 0;
+      for (let d = 0; d < dimensions; d++) s += centroids[o + d]! * values[d]!;
+      toCentroid[c] = s;
+    }
+    const order = Uint32Array.from({ length: lists }, (_, c) => c).sort((a, b) => toCentroid[a]! - toCentroid[b]! || a - b);
+    const { stale, vrowAt, words } = this;
+    let scanned = 0;
+    for (let k = 0; k < lists && scanned < target; k++) {
+      const c = order[k]!;
+      const from = this.offsets[c]!;
+      const count = this.offsets[c + 1]! - from;
+      if (count === 0) continue;
+      const scores = asymmetricScores(table, codes, words, from, count);
+      const base = toCentroid[c]!;
+      for (let i = 0; i < count; i++) if (stale[from + i] === 0) emit(vrowAt[from + i]!, base + scales[from + i]! * scores[i]!);
+      scanned += count;
+    }
+    return scanned;
   }
 
   /** The lists in the order a query scans them: by the dot product of `direction` with each list's mean code, highest first. */
@@ -230,6 +286,123 @@ export class BinaryIvf {
     if (options.cancelled?.()) return null;
     return new BinaryIvf(words, n, offsets, store, listed, vrowAt, vrows, positionOf, means, n > 0 ? vrows[n - 1]! : 0);
   }
+}
+
+/**
+ * least_similar's estimator over an index (`BinaryIvf.farSide`). The far side of a query is flat (the
+ * 50 least similar of 1M differ little from the next thousands), where the sign codes of a vector
+ * minus the setting's mean rank poorly. Here each indexed vector x̂ (normalised) is coded around its
+ * list's centroid c instead (float, from a sample of the list): r = x̂ - c, smaller than x̂ - mean, and
+ * q·x̂ = q·c + q·r ≈ q·c + s·(q·sign(r)), with s = |r|²/|r|₁ (the estimate of the projection of r on
+ * its own sign vector, RaBitQ's correction) kept per vector. The query's centroid products also order
+ * the lists (`scanFar`). Rows added or changed since the build have only the setting's codes: their
+ * estimate is q·mean + `tailScale`·(q·code), `tailScale` the mean s of those codes.
+ */
+export interface FarSide {
+  dimensions: number;
+  /** Per list, its centroid (dimensions floats). */
+  centroids: Float32Array;
+  /** Per position, the sign code of the vector minus its list's centroid (words per position). */
+  codes: Uint32Array;
+  /** Per position, |r|²/|r|₁. */
+  scales: Float32Array;
+  /** The mean |x̂ - mean|²/|x̂ - mean|₁ of the indexed vectors, for the rows only the setting's codes hold. */
+  tailScale: number;
+}
+
+/**
+ * Builds an index's `FarSide` from its vectors: `centroid` with a sample of each list's vectors
+ * (`sample` gives the rowids to read), then `add` with every indexed vector (any order; rows not
+ * indexed are ignored), then `finish`. `mean` is the setting's centre (its codes' `x̂ - mean`).
+ */
+export class FarSideBuilder {
+  private readonly sums: Float64Array;
+  private readonly counts: Uint32Array;
+  private centroids: Float32Array | null = null;
+  private readonly codes: Uint32Array;
+  private readonly scales: Float32Array;
+  private tailSum = 0;
+  private added = 0;
+
+  constructor(
+    private readonly ivf: BinaryIvf,
+    private readonly dimensions: number,
+    private readonly mean: Float32Array,
+  ) {
+    this.sums = new Float64Array(ivf.lists * dimensions);
+    this.counts = new Uint32Array(ivf.lists);
+    this.codes = new Uint32Array(ivf.size * ivf.words);
+    this.scales = new Float32Array(ivf.size);
+  }
+
+  /** The rowids whose vectors make the centroids: up to `perList` of each list, spread over it. */
+  sample(perList = 32): number[] {
+    const out: number[] = [];
+    for (let c = 0; c < this.ivf.lists; c++) {
+      const from = this.ivf.offsets[c]!;
+      const count = this.ivf.offsets[c + 1]! - from;
+      const take = Math.min(count, perList);
+      const rows = this.ivf.rowsAt(from, count);
+      for (let j = 0; j < take; j++) out.push(rows[Math.floor(((j + 0.5) * count) / take)]!);
+    }
+    return out;
+  }
+
+  /** A sampled vector (of `sample`), for its list's centroid. */
+  centroid(vrow: number, vector: ArrayLike<number>): void {
+    const p = this.ivf.positionOfRow(vrow);
+    if (p < 0) return;
+    const c = this.ivf.listAt(p);
+    const norm = normOf(vector);
+    const o = c * this.dimensions;
+    for (let d = 0; d < this.dimensions; d++) this.sums[o + d]! += (vector[d] ?? 0) / norm;
+    this.counts[c]!++;
+  }
+
+  /** An indexed vector: its code around its list's centroid and its scale. */
+  add(vrow: number, vector: ArrayLike<number>): void {
+    const p = this.ivf.positionOfRow(vrow);
+    if (p < 0) return;
+    const centroids = (this.centroids ??= Float32Array.from(
+      this.sums,
+      (x, i) => x / Math.max(this.counts[Math.floor(i / this.dimensions)]!, 1),
+    ));
+    const { dimensions, mean } = this;
+    const o = this.ivf.listAt(p) * dimensions;
+    const norm = normOf(vector);
+    const code = p * this.ivf.words;
+    let l1 = 0,
+      l2 = 0,
+      g1 = 0,
+      g2 = 0;
+    for (let d = 0; d < dimensions; d++) {
+      const x = (vector[d] ?? 0) / norm;
+      const r = x - centroids[o + d]!;
+      l1 += Math.abs(r);
+      l2 += r * r;
+      if (r > 0) this.codes[code + (d >>> 5)]! |= 1 << (d & 31);
+      const g = x - (mean[d] ?? 0);
+      g1 += Math.abs(g);
+      g2 += g * g;
+    }
+    this.scales[p] = l1 > 0 ? l2 / l1 : 0;
+    if (g1 > 0) {
+      this.tailSum += g2 / g1;
+      this.added++;
+    }
+  }
+
+  finish(): FarSide {
+    const centroids = (this.centroids ??= new Float32Array(this.sums.length));
+    const tailScale = this.added > 0 ? this.tailSum / this.added : 0;
+    return { dimensions: this.dimensions, centroids, codes: this.codes, scales: this.scales, tailScale };
+  }
+}
+
+function normOf(vector: ArrayLike<number>): number {
+  let s = 0;
+  for (let d = 0; d < vector.length; d++) s += vector[d]! * vector[d]!;
+  return Math.sqrt(s) || 1;
 }
 
 export interface IvfBuildOptions {

@@ -4,7 +4,7 @@ import { sql } from "kysely";
 import type { Store } from "../db/store.js";
 import { openPgliteStore } from "../testing/pglite-store.js";
 import { openTestPostgresStore, testDatabaseUrl } from "../testing/pg-test-database.js";
-import { PostgresSearch } from "./postgres-search.js";
+import { filterCount, PostgresSearch } from "./postgres-search.js";
 import { queryRows, textCount } from "./postgres-sql.js";
 import type { SearchFilter, SearchQuery } from "./search-port.js";
 import { seedSearchData, answerRecords, completeRecords } from "./search-port.suite.js";
@@ -214,4 +214,81 @@ describe(`PostgreSQL text search totals over record_search (${onPostgres ? "Post
     expect((await search.search(query)).total).toBe(before + 1);
     expect(await exact(query)).toBe(before);
   }, 240_000);
+
+  it("counts the records of filters without text (bounded and exact) as records do, and reads record_search", async () => {
+    const { ids } = await seedSearchData(store);
+    const ds = ids.ds;
+    const added = await store.db
+      .insertInto("records")
+      .values(
+        Array.from({ length: 150 }, (_, i) => ({
+          id: randomUUID(),
+          dataset_id: ds,
+          external_id: `r-${i}`,
+          fields: JSON.stringify({ text: textOf(i, 0) }),
+          metadata: metadataText(i),
+          status: "pending" as const,
+          inserted_at: "t",
+          updated_at: "t",
+        })),
+      )
+      .returning(["id", "seq"])
+      .execute();
+    await answerRecords(
+      store,
+      added.filter((_, i) => i % 5 === 0),
+      ids.u1,
+      "submitted",
+    );
+    await completeRecords(
+      store,
+      added.filter((_, i) => i % 7 === 0),
+    );
+    const search = new PostgresSearch(store.db, { vectorSearch: false, rankAhead: false });
+    const exact = async (q: SearchQuery) => {
+      const { sql: text, params } = filterCount(q, null, true);
+      return Number((await queryRows<{ n: number | string }>(store.db, text, params))[0]!.n);
+    };
+    const queries: SearchQuery[] = [];
+    for (const userId of [null, ids.u1])
+      for (const filters of [
+        [genre],
+        [pending, statusPending, genre, score],
+        [pending, genres, scoreFrom],
+        [score, year, genre],
+        [pending, externalId, genre],
+        [years, flag],
+        [note],
+        [nested, genres],
+      ])
+        for (const totalBound of [null, 7, 10_000])
+          queries.push({ datasetId: ds, userId, text: null, vector: null, filters, sort: [], offset: 0, limit: 5, totalBound });
+    let nonZero = 0;
+    for (const q of queries) {
+      const n = await exact(q);
+      if (n > 0) nonZero++;
+      const bound = q.totalBound ?? null;
+      const expected = bound !== null && n > bound ? { total: bound, totalIsLowerBound: true } : { total: n };
+      const { total, totalIsLowerBound } = await search.search(q);
+      expect({ total, ...(totalIsLowerBound ? { totalIsLowerBound } : {}) }, JSON.stringify(q)).toEqual(expected);
+    }
+    expect(nonZero).toBeGreaterThan(queries.length / 2);
+    // The count reads record_search (narrow rows) when the filters allow: a row changed there alone changes the total.
+    const query: SearchQuery = { ...queries[0]!, filters: [genre], totalBound: null };
+    const before = (await search.search(query)).total;
+    const [extra] = (
+      await sql<{
+        seq: string;
+      }>`select x.seq from record_search x where x.dataset_id = ${ds} and not (x.metadata @> '{"genre":"news"}' or x.metadata @> '{"genre":["news"]}') limit 1`.execute(
+        store.db,
+      )
+    ).rows;
+    await sql`update record_search set metadata = '{"genre":"news"}', terms = tessera_metadata_terms('{"genre":"news"}') where seq = ${extra!.seq}`.execute(
+      store.db,
+    );
+    expect((await search.search(query)).total).toBe(before + 1);
+    expect(await exact(query)).toBe(before);
+    // A filter on what record_search does not hold (external_id) counts over records.
+    expect(filterCount({ ...query, filters: [externalId, genre] }, null).sql).toContain("FROM records r");
+  }, 120_000);
 });

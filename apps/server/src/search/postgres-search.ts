@@ -3,10 +3,13 @@ import type { DB } from "../db/schema.js";
 import { unprocessable } from "../http/errors.js";
 import { recordCountWithStatus } from "../records/counts.js";
 import { countLimit, type SearchPort, type SearchQuery, type SearchResult } from "./search-port.js";
-import { Builder, json, queueFilters, queryRows, textCount, textWords } from "./postgres-sql.js";
+import { Builder, json, onSearchRows, queueFilters, queryRows, textCount, textWords, type Param } from "./postgres-sql.js";
 import { PostgresText } from "./postgres-text.js";
 import { PostgresRankAhead } from "./postgres-rank-ahead.js";
-import { PostgresVectorIndexes } from "./postgres-vector-index.js";
+import { halfvecExpression, PostgresVectorIndexes } from "./postgres-vector-index.js";
+
+/** Candidates beyond the page a search through the halfvec index takes, re-sorted by their exact distance. */
+const HALFVEC_EXTRA = 10;
 
 export interface PostgresSearchOptions {
   /** pgvector is installed (else similarity answers 422 with the reason). */
@@ -15,6 +18,12 @@ export interface PostgresSearchOptions {
   textCache?: boolean;
   /** Options of the frequent words ranked ahead (postgres-rank-ahead.ts); false: none are used. */
   rankAhead?: ConstructorParameters<typeof PostgresRankAhead>[1] | false;
+  /**
+   * `hnsw.ef_search` of similarity searches (default 1,000, see search). PostgreSQL's planner prices an
+   * index scan by it: over a few thousand vectors it scans them all instead (exact, cheap), so tests of
+   * the index's plans at that size pass 100.
+   */
+  efSearch?: number;
 }
 
 /**
@@ -84,6 +93,7 @@ export class PostgresSearch implements SearchPort {
       score = "t.rank::float8";
     }
     let dimensions = 0;
+    let nearest = "";
     const least = query.vector?.order === "least_similar";
     if (query.vector) {
       if (!this.options.vectorSearch) {
@@ -96,8 +106,12 @@ export class PostgresSearch implements SearchPort {
       // Least similar is most similar to the negated vector (cosine distance to -q is 2 minus the
       // distance to q), so that the HNSW index serves both orders: ORDER BY distance DESC scanned
       // every vector of the settings (seconds at 1M).
-      const reference = least ? query.vector.value.map((x) => -x) : query.vector.value;
-      score = `(v.vector::vector(${dimensions}) <=> ${b.p(json(reference))}::vector(${dimensions}))`;
+      const reference = b.p(json(least ? query.vector.value.map((x) => -x) : query.vector.value));
+      score = `(v.vector::vector(${dimensions}) <=> ${reference}::vector(${dimensions}))`;
+      // The halfvec index orders by its own expression (the unit vectors at half precision); the page is
+      // then sorted by the exact distance (score).
+      if ((await this.vectorIndexes.usable(query.vector.settingsId, dimensions)) === "halfvec")
+        nearest = `${halfvecExpression("v.vector", dimensions)} <=> l2_normalize(${reference}::vector(${dimensions}))::halfvec(${dimensions})`;
       from += ` JOIN record_vectors v ON v.record_id = r.id AND v.vector_settings_id = ${b.p(query.vector.settingsId)}`;
     }
     const where = [`r.dataset_id = ${b.p(query.datasetId)}`];
@@ -107,21 +121,28 @@ export class PostgresSearch implements SearchPort {
     const limit = countLimit(query);
     // Without text, a bounded count (metadata filters) stops after `limit + 1` matches: at 1M records an
     // exact count of a ~10% metadata filter read ~200K wide rows (1.6 s; 0.25 s up to 10,001).
-    const count = query.text
-      ? textCount(query, limit)
-      : { sql: `SELECT count(*) AS n FROM (${base}${limit !== null ? ` LIMIT ${limit + 1}` : ""}) AS matches`, params: [...b.params] };
+    const count = query.text ? textCount(query, limit) : filterCount(query, limit);
 
     if (query.vector) {
-      const pageSql = `${base} ORDER BY score, r.seq LIMIT ${b.p(query.limit)}`;
-      // The far side of a collection is flat (many vectors about as dissimilar): at 20K records of 384
-      // dimensions the least similar 50 through the index were 39% exact at ef_search 100, 77% at 400,
-      // 100% at 1,000 (pgvector's largest).
-      // Most similar: twice the page (at 5K bench records recall@50 was 0.944 with ef_search = the page).
-      const efSearch = least ? 1000 : Math.min(1000, Math.max(100, 2 * query.limit));
+      // Through the halfvec index: a few more candidates than the page, whose exact distances decide
+      // the page (at half precision neighbours about as similar can swap places).
+      const pageSql = nearest
+        ? `SELECT id, score FROM (${base} ORDER BY ${nearest} LIMIT ${b.p(query.limit + HALFVEC_EXTRA)}) AS near ORDER BY score, seq LIMIT ${b.p(query.limit)}`
+        : `${base} ORDER BY score, r.seq LIMIT ${b.p(query.limit)}`;
+      // pgvector's largest ef_search for both orders. Recall@50 at 1M bench records (halfvec index,
+      // m 16, ef_construction 64; docs/performance.md): most similar 0.805 at ef_search 100 (3 of 20
+      // queries found 0-1 of the 50: the search stuck in a neighbouring cluster), 0.907 at 400 (min
+      // 0.08), 0.956 at 1,000 (min 0.86), for ~7 ms more of PostgreSQL's CPU than at 100. The far side
+      // is flat (many records about as dissimilar): least similar 0.12 at 1,000 (the 50th found is
+      // 0.03 more similar than the exact 50th, all below 0); 1.0 at 5K and 20K records.
+      const efSearch = Math.max(1, Math.min(1000, Math.round(this.options.efSearch ?? 1000)));
       const iterative = await this.iterativeScan();
       const rows = await this.db.transaction().execute(async (trx) => {
-        await sql.raw(`SET LOCAL hnsw.ef_search = ${efSearch}`).execute(trx);
-        if (iterative) await sql.raw("SET LOCAL hnsw.iterative_scan = strict_order").execute(trx);
+        await sql
+          .raw(
+            `SELECT set_config('hnsw.ef_search', '${efSearch}', true)${iterative ? ", set_config('hnsw.iterative_scan', 'strict_order', true)" : ""}`,
+          )
+          .execute(trx);
         return queryRows<{ id: string; score: number }>(trx, pageSql, b.params);
       });
       // Cosine similarity in [-1, 1] as the query score (1 = same direction): 1 - d(x, q), or d(x, -q) - 1.
@@ -163,4 +184,26 @@ export class PostgresSearch implements SearchPort {
       where s.user_id = ${query.userId} and r.dataset_id = ${query.datasetId} and r.status in (${sql.join(statuses)})`.execute(this.db);
     return (await recordCountWithStatus(this.db, query.datasetId, statuses)) - Number(answered.rows[0]?.n ?? 0);
   }
+}
+
+/**
+ * The number of records a query without text or vector matches (its filters), up to `limit` + 1
+ * when bounded. Over `record_search` (migration 0025: one narrow row per record with its id, status and
+ * metadata, and a GIN index on the metadata terms) when the filters read nothing else (onSearchRows),
+ * else over `records`. At 1M bench records a ~10% metadata filter's first 10,001 matches read ~100K
+ * rows either way: ~1.4 KB each in `records` (the fields inline), ~200 bytes in `record_search`.
+ * `reference`: over `records` whatever the filters (tests compare both).
+ */
+export function filterCount(query: SearchQuery, limit: number | null, reference = false): { sql: string; params: Param[] } {
+  const rows = !reference && onSearchRows(query.filters);
+  const c = new Builder(query.userId, rows);
+  const where = [`r.dataset_id = ${c.p(query.datasetId)}`, ...query.filters.map((f) => c.filter(f))];
+  const matches = `SELECT 1 FROM ${rows ? "record_search" : "records"} r WHERE ${where.join(" AND ")}`;
+  return {
+    sql:
+      limit !== null
+        ? `SELECT count(*) AS n FROM (${matches} LIMIT ${c.p(limit + 1)}) AS matches`
+        : `SELECT count(*) AS n FROM (${matches}) AS matches`,
+    params: c.params,
+  };
 }

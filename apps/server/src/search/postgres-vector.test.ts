@@ -141,14 +141,22 @@ describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL
       .slice(0, limit)
       .map((i) => ids[i]!);
   const recall = (got: string[], want: string[]) => got.filter((id) => want.includes(id)).length / want.length;
-  const hnswScans = async () => {
+  /** The scans of an index (default: the settings' halfvec index) so far. */
+  const hnswScans = async (name = vectorIndexName(settingsId, DIMS)) => {
     await sql`select pg_stat_force_next_flush()`.execute(store.db);
     const { rows } = await sql<{
       n: number;
-    }>`select coalesce(sum(idx_scan), 0)::int as n from pg_stat_user_indexes where indexrelname like 'record_vectors_hnsw_%'`.execute(
-      store.db,
-    );
+    }>`select coalesce(sum(idx_scan), 0)::int as n from pg_stat_user_indexes where indexrelname = ${name}`.execute(store.db);
     return rows[0]!.n;
+  };
+  /** Waits (the statistics of the backend reach the view with a delay) until the index's scans exceed `before`. */
+  const scannedSince = async (before: number, name = vectorIndexName(settingsId, DIMS)) => {
+    let after = await hnswScans(name);
+    for (let i = 0; i < 40 && after === before; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      after = await hnswScans(name);
+    }
+    return after > before;
   };
 
   /** Writes a record of the other dataset and its vector in `client`'s current transaction (or alone). */
@@ -176,7 +184,7 @@ describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL
   it("builds a missing index once the writes of vectors pause, not while they go on", async () => {
     const name = vectorIndexName(settingsId, DIMS);
     const other = vectorIndexName(otherSettings, DIMS);
-    const job = new PostgresVectorIndexes(store.db, { settleMs: 600, maxWaitMs: 60_000 });
+    const job = new PostgresVectorIndexes(store.db, { settleMs: 600, maxWaitMs: 60_000, minVectors: 0 });
     const flush = () => sql`select pg_stat_force_next_flush()`.execute(store.db);
     await flush();
     await job.tick(); // the first look: the writes counter is new
@@ -221,7 +229,7 @@ describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL
     try {
       await open.query("BEGIN");
       await writeOther(open, 1);
-      const port = new PostgresSearch(postgresKysely(pool), { vectorSearch: true });
+      const port = new PostgresSearch(postgresKysely(pool), { vectorSearch: true, efSearch: 100 });
       const building = port.vectorIndexes.build(settingsId, DIMS);
       const target = vectorOf(17);
       const most = await port.search(query(target, "most_similar"));
@@ -261,7 +269,10 @@ describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL
   it("rebuilds an index left invalid (a failed or cancelled build) and builds each settings' index once across replicas", async () => {
     const name = vectorIndexName(settingsId, DIMS);
     await sql`update pg_index set indisvalid = false where indexrelid = ${name}::regclass`.execute(store.db);
-    const [a, b] = [new PostgresVectorIndexes(store.db, { settleMs: 0 }), new PostgresVectorIndexes(store.db, { settleMs: 0 })];
+    const [a, b] = [
+      new PostgresVectorIndexes(store.db, { settleMs: 0, minVectors: 0 }),
+      new PostgresVectorIndexes(store.db, { settleMs: 0, minVectors: 0 }),
+    ];
     await Promise.all([a.tick(), b.tick()]);
     expect(await indexState(name)).toBe(true);
     expect(await indexState(vectorIndexName(otherSettings, DIMS))).toBe(true);
@@ -272,7 +283,7 @@ describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL
   });
 
   it("finds the most similar records through the HNSW index, the reference itself first", async () => {
-    const port = new PostgresSearch(store.db, { vectorSearch: true });
+    const port = new PostgresSearch(store.db, { vectorSearch: true, efSearch: 100 });
     const target = vectorOf(17);
     const before = await hnswScans();
     const most = await port.search(query(target, "most_similar"));
@@ -289,15 +300,11 @@ describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL
     const indexes = await sql<{
       indexdef: string;
     }>`select indexdef from pg_indexes where tablename = 'record_vectors' and indexdef like '%hnsw%'`.execute(store.db);
+    // The unit vectors at half precision (postgres-vector-index.ts: half the size of the vectors').
     expect(indexes.rows.map((r) => r.indexdef).join("\n")).toContain(
-      `USING hnsw (((vector)::vector(${DIMS})) vector_cosine_ops) WHERE (vector_settings_id = '${settingsId}'`,
+      `USING hnsw (((l2_normalize((vector)::vector(${DIMS})))::halfvec(${DIMS})) halfvec_cosine_ops) WHERE (vector_settings_id = '${settingsId}'`,
     );
-    let after = await hnswScans();
-    for (let i = 0; i < 40 && after === before; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      after = await hnswScans();
-    }
-    expect(after).toBeGreaterThan(before);
+    expect(await scannedSince(before)).toBe(true);
     const excluding = await port.search(
       query(target, "most_similar", { vector: { settingsId, value: target, order: "most_similar", excludeRecordId: ids[17]! } }),
     );
@@ -306,7 +313,7 @@ describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL
   });
 
   it("finds the least similar records through the same index (the negated vector's nearest), with and without a metadata filter", async () => {
-    const port = new PostgresSearch(store.db, { vectorSearch: true });
+    const port = new PostgresSearch(store.db, { vectorSearch: true, efSearch: 100 });
     // At 3,000 records the planner prefers scanning them all to an index scan with ef_search 1,000: the
     // plans at 1M records are in docs/performance.md (tools/bench on PostgreSQL).
     const target = vectorOf(42);
@@ -334,7 +341,7 @@ describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL
   });
 
   it("finds the most similar records among those a filter keeps", async () => {
-    const port = new PostgresSearch(store.db, { vectorSearch: true });
+    const port = new PostgresSearch(store.db, { vectorSearch: true, efSearch: 100 });
     const target = vectorOf(7); // a "blog" record
     const forum: SearchFilter = { type: "terms", scope: { entity: "metadata", name: "genre" }, values: ["forum"] };
     const hits = (await port.search(query(target, "most_similar", { filters: [forum] }))).hits.map((h) => h.recordId);
@@ -350,8 +357,100 @@ describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL
     expect((await port.search(query(target, "most_similar", { filters: [blog] }))).hits[0]!.recordId).toBe(ids[7]);
   });
 
+  it("searches with ef_search 1,000 by default: over 3,000 vectors the planner scans them all, exactly, in both orders", async () => {
+    const port = new PostgresSearch(store.db, { vectorSearch: true });
+    const target = vectorOf(23);
+    const before = await hnswScans();
+    expect((await port.search(query(target, "most_similar"))).hits.map((h) => h.recordId)).toEqual(bruteForce(target, "most_similar"));
+    expect((await port.search(query(target, "least_similar"))).hits.map((h) => h.recordId)).toEqual(bruteForce(target, "least_similar"));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await hnswScans()).toBe(before);
+  });
+
+  it("indexes vectors of any scale: one beyond halfvec's range (65,504) is written, indexed and found", async () => {
+    // The index holds each vector normalized: `vector::halfvec` of this one fails ("out of range for type halfvec"), which would fail its write.
+    expect(await indexState(vectorIndexName(settingsId, DIMS))).toBe(true);
+    const id = randomUUID();
+    await store.db
+      .insertInto("records")
+      .values({
+        id,
+        dataset_id: datasetId,
+        external_id: `large-${id}`,
+        fields: JSON.stringify({ text: "large" }),
+        metadata: JSON.stringify({ genre: "news" }),
+        status: "pending" as const,
+        inserted_at: "2024-01-01T00:00:00",
+        updated_at: "2024-01-01T00:00:00",
+      })
+      .execute();
+    try {
+      await store.db
+        .insertInto("record_vectors")
+        .values({ vector_settings_id: settingsId, record_id: id, vector: encodeVector(vectorOf(17).map((x) => x * 1e6)) })
+        .execute();
+      const port = new PostgresSearch(store.db, { vectorSearch: true, efSearch: 100 });
+      const before = await hnswScans();
+      const hits = (await port.search(query(vectorOf(17), "most_similar"))).hits;
+      expect(hits.slice(0, 2).map((h) => h.recordId)).toEqual(expect.arrayContaining([id, ids[17]]));
+      expect(hits[0]!.score).toBeCloseTo(1, 5);
+      expect(await scannedSince(before)).toBe(true);
+    } finally {
+      await store.db.deleteFrom("records").where("id", "=", id).execute();
+    }
+  });
+
+  it("replaces an index of earlier versions (vector) by the halfvec one: searches use the old one until the new one is valid, then it is dropped", async () => {
+    const halfvec = vectorIndexName(settingsId, DIMS);
+    const old = vectorIndexName(settingsId, DIMS, "vector");
+    await sql.raw(`drop index if exists ${halfvec}`).execute(store.db);
+    // What earlier versions built.
+    await sql
+      .raw(
+        `create index ${old} on record_vectors using hnsw ((vector::vector(${DIMS})) vector_cosine_ops) where vector_settings_id = '${settingsId}'`,
+      )
+      .execute(store.db);
+    const port = new PostgresSearch(store.db, { vectorSearch: true, efSearch: 100 });
+    const target = vectorOf(17);
+    const oldScans = await hnswScans(old);
+    const before = await port.search(query(target, "most_similar"));
+    expect(before.hits[0]!.recordId).toBe(ids[17]);
+    expect(await scannedSince(oldScans, old)).toBe(true);
+    const job = new PostgresVectorIndexes(store.db, { settleMs: 0, minVectors: 0, replacedMs: 0 });
+    await job.tick(); // builds the halfvec index
+    expect(await indexState(halfvec)).toBe(true);
+    expect(await indexState(old)).toBe(true);
+    await job.tick(); // the halfvec index is valid: the old one goes
+    expect(await indexState(old)).toBeUndefined();
+    // The port looks at the catalog again (after 2 s) and orders by the halfvec index's expression.
+    await new Promise((r) => setTimeout(r, 2100));
+    const scans = await hnswScans(halfvec);
+    const after = await port.search(query(target, "most_similar"));
+    expect(await scannedSince(scans, halfvec)).toBe(true);
+    expect(after.hits[0]!.recordId).toBe(ids[17]);
+    expect(
+      recall(
+        after.hits.map((h) => h.recordId),
+        bruteForce(target, "most_similar"),
+      ),
+    ).toBeGreaterThanOrEqual(0.8);
+    // Exact scores, best first.
+    for (const hit of after.hits) expect(hit.score!).toBeCloseTo(cosine(target, vectorOf(ids.indexOf(hit.recordId))), 5);
+    const scores = after.hits.map((h) => h.score!);
+    expect([...scores].sort((x, y) => y - x)).toEqual(scores);
+  });
+
+  it("builds no index for a settings with fewer vectors than the floor (an import that follows would insert each vector through the graph)", async () => {
+    const name = vectorIndexName(settingsId, DIMS);
+    await sql.raw(`drop index ${name}`).execute(store.db);
+    await new PostgresVectorIndexes(store.db, { settleMs: 0, minVectors: N + 1 }).tick();
+    expect(await indexState(name)).toBeUndefined();
+    await new PostgresVectorIndexes(store.db, { settleMs: 0, minVectors: N }).tick();
+    expect(await indexState(name)).toBe(true);
+  });
+
   it("drops the index of a vector settings that was deleted, and keeps the others", async () => {
-    const job = new PostgresVectorIndexes(store.db, { settleMs: 0 });
+    const job = new PostgresVectorIndexes(store.db, { settleMs: 0, minVectors: 0 });
     await job.tick();
     expect(await indexState(vectorIndexName(otherSettings, DIMS))).toBe(true);
     await store.db.deleteFrom("vectors_settings").where("id", "=", otherSettings).execute();

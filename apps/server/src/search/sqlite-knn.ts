@@ -3,7 +3,7 @@ import type { DB } from "../db/schema.js";
 import { encodeVector } from "../records/read.js";
 import { backgroundErrorLogger } from "../db/availability.js";
 import { HammingStore, hammingTable } from "./hamming.js";
-import { asymmetricScores, asymmetricTable, BinaryIvf, type IvfBuildOptions } from "./knn-ivf.js";
+import { asymmetricScores, asymmetricTable, BinaryIvf, FarSideBuilder, type IvfBuildOptions } from "./knn-ivf.js";
 import type { SearchQuery, SearchResult } from "./search-port.js";
 import { Builder, type Param, SqliteQueries } from "./sqlite-sql.js";
 
@@ -20,6 +20,10 @@ export interface KnnOptions {
   probeFraction?: number;
   /** Candidates per result wanted taken from the index's lists (most_similar; default 2, against `oversample` from a scan of every code). */
   indexOversample?: number;
+  /** Share of the indexed codes a least_similar search scores, in the lists whose centroid is least similar to the query (default 0.1). */
+  farProbeFraction?: number;
+  /** Candidates per result wanted taken from the index's lists for least_similar (default 4). */
+  farOversample?: number;
   /** The index is built once the setting's vectors have not changed for this long (ms, default 2,000). */
   settleMs?: number;
   /** Passed to the index's build (tests). */
@@ -38,6 +42,8 @@ const REBUILD_FRACTION = 0.05;
 const REBUILD_MIN = 1_000;
 /** A search that needs more than this share of the codes (selective filters) scans them all instead of the index's lists. */
 const PROBE_MAX = 0.25;
+/** Vectors read at a time (then a pause) for the far side's estimator of an index (knn-ivf.ts, `FarSide`): ~10 ms. */
+const FAR_BATCH = 2_000;
 const buildError = backgroundErrorLogger("building a similarity index");
 
 /**
@@ -83,6 +89,7 @@ class Codes {
   scored = 0;
 
   constructor(
+    readonly settingsId: string,
     readonly dimensions: number,
     readonly words: number,
     readonly sqlQuantize: boolean,
@@ -342,6 +349,39 @@ class Codes {
     return smallest(vrows, costs, count);
   }
 
+  /**
+   * least_similar through the index: the rowids of the `count` rows of least estimated similarity
+   * (knn-ivf.ts, `FarSide`) among the lists whose centroid is least similar to the query (at least
+   * `fraction` of the indexed codes, and 4 per candidate wanted) and the index's tail (estimated
+   * from these codes). Ties by rowid.
+   */
+  farCandidates(values: number[], count: number, fraction: number): number[] {
+    const ivf = this.ivf!;
+    const far = ivf.farSide!;
+    const table = asymmetricTable(values, this.words);
+    const vrows: number[] = [];
+    const costs: number[] = [];
+    const emit = (vrow: number, c: number) => {
+      vrows.push(vrow);
+      costs.push(c);
+    };
+    this.scored += ivf.scanFar(values, table, Math.max(Math.ceil(fraction * ivf.size), count * 4), emit);
+    let toMean = 0;
+    for (let d = 0; d < this.dimensions; d++) toMean += (values[d] ?? 0) * (this.mean[d] ?? 0);
+    const estimate = (from: number, n: number) => {
+      const scores = asymmetricScores(table, this.codes, this.words, from, n);
+      for (let i = 0; i < n; i++) if (this.dead[from + i] === 0) emit(this.vrows[from + i]!, toMean + far.tailScale * scores[i]!);
+      this.scored += n;
+    };
+    const start = this.firstAbove(ivf.maxVrow);
+    if (start < this.size) estimate(start, this.size - start);
+    for (const vrow of ivf.changed) {
+      const at = this.find(vrow);
+      if (at >= 0) estimate(at, 1);
+    }
+    return smallest(vrows, costs, count);
+  }
+
   /** The rowids of the `count` live codes with the highest scores (ties by rowid): a histogram of 4,096 bins for the cut, then a sort of the last bin's few. */
   best(scores: Float32Array, count: number): number[] {
     const { size, dead, vrows } = this;
@@ -435,6 +475,8 @@ export class SqliteKnn extends SqliteQueries {
   private readonly indexAbove: number;
   private readonly probeFraction: number;
   private readonly indexOversample: number;
+  private readonly farProbeFraction: number;
+  private readonly farOversample: number;
   private readonly settleMs: number;
 
   constructor(
@@ -448,6 +490,8 @@ export class SqliteKnn extends SqliteQueries {
     this.indexAbove = options.indexAbove ?? 50_000;
     this.probeFraction = options.probeFraction ?? 0.03;
     this.indexOversample = options.indexOversample ?? 2;
+    this.farProbeFraction = options.farProbeFraction ?? 0.1;
+    this.farOversample = options.farOversample ?? 4;
     this.settleMs = options.settleMs ?? 2_000;
   }
 
@@ -533,6 +577,9 @@ export class SqliteKnn extends SqliteQueries {
         { ...this.options.indexBuild, cancelled: () => c.generation !== generation },
       );
       if (!ivf || c.generation !== generation) return;
+      // least_similar's estimator: the setting's vectors read again (~5 s of one core at 1M, in
+      // slices); meanwhile the index before (if any) serves, and rows changed are noted in `building`.
+      if (!(await this.buildFarSide(c, ivf, generation))) return;
       for (const vrow of building.touched) ivf.touch(vrow);
       c.ivf = ivf;
       this.indexesBuilt++;
@@ -541,13 +588,49 @@ export class SqliteKnn extends SqliteQueries {
     }
   }
 
+  /**
+   * Reads the vectors of an index for its far side's estimator (knn-ivf.ts, `FarSide`): a sample of
+   * each list for its centroid, then every indexed vector, in batches of FAR_BATCH with a pause
+   * between them. Rows changed meanwhile are marked in the index before it is used (their codes are its tail).
+   * False when the codes were reset meanwhile.
+   */
+  private async buildFarSide(c: Codes, ivf: BinaryIvf, generation: number): Promise<boolean> {
+    const far = new FarSideBuilder(ivf, c.dimensions, c.mean);
+    const pause = this.options.indexBuild?.pause ?? (() => new Promise<void>((resolve) => setImmediate(resolve)));
+    const current = () => c.generation === generation;
+    const sample = far.sample();
+    for (let at = 0; at < sample.length; at += FAR_BATCH) {
+      const rows = await this.all<{ vrow: number; vector: Buffer }>(
+        "SELECT v.rowid AS vrow, v.vector AS vector FROM json_each(?) AS c CROSS JOIN record_vectors v ON v.rowid = c.value WHERE v.vector_settings_id = ?",
+        [JSON.stringify(sample.slice(at, at + FAR_BATCH)), c.settingsId],
+      );
+      for (const r of rows) far.centroid(r.vrow, floatsOf(r.vector));
+      await pause();
+      if (!current()) return false;
+    }
+    for (let after = 0; ;) {
+      const rows = await this.all<{ vrow: number; vector: Buffer }>(
+        `SELECT rowid AS vrow, vector FROM record_vectors NOT INDEXED WHERE rowid > ? AND rowid <= ? AND vector_settings_id = ? ORDER BY rowid LIMIT ${FAR_BATCH}`,
+        [after, ivf.maxVrow, c.settingsId],
+      );
+      for (const r of rows) far.add(r.vrow, floatsOf(r.vector));
+      if (rows.length < FAR_BATCH) break;
+      after = rows[rows.length - 1]!.vrow;
+      await pause();
+      if (!current()) return false;
+    }
+    ivf.farSide = far.finish();
+    return current();
+  }
+
   /** The up-to-date codes of a vector setting; null when the setting is unknown. */
   private async codes(settingsId: string): Promise<Codes | null> {
     let codes = this.settings.get(settingsId);
     if (!codes) {
       const row = (await this.all<{ dimensions: number }>("SELECT dimensions FROM vectors_settings WHERE id = ?", [settingsId]))[0];
       if (!row || !Number.isInteger(row.dimensions) || row.dimensions < 1) return null;
-      codes = this.settings.get(settingsId) ?? new Codes(row.dimensions, Math.ceil(row.dimensions / 32), row.dimensions % 8 === 0);
+      codes =
+        this.settings.get(settingsId) ?? new Codes(settingsId, row.dimensions, Math.ceil(row.dimensions / 32), row.dimensions % 8 === 0);
       this.settings.set(settingsId, codes);
     }
     const c = codes;
@@ -726,24 +809,26 @@ export class SqliteKnn extends SqliteQueries {
    * Approximate: `count` candidates by Hamming distance, rescored exactly and filtered; grown while the
    * filters reject too many. With an index, the candidates come from its lists nearest to the query
    * (`probeFraction` of the codes, grown with `count`) and its tail; past PROBE_MAX, from every code.
+   * least_similar through the index: from the lists whose centroid is least similar to the query
+   * (`farProbeFraction`), by the far side's finer estimate (knn-ivf.ts, `FarSide`).
    */
   private async approximateSearch(query: SearchQuery, codes: Codes, k: number): Promise<SearchResult> {
     const vector = query.vector!;
     const most = vector.order === "most_similar";
-    let count = k * (most && codes.ivf ? this.indexOversample : this.oversample);
+    let count = k * (codes.ivf && (most || codes.ivf.farSide) ? (most ? this.indexOversample : this.farOversample) : this.oversample);
     // most_similar: Hamming distance to the query's code; enough there (recall@50 1.0 at 1M bench
-    // vectors, ~15 ms of the scan). least_similar: the far side is flat (the 50 farthest of 1M differ
-    // little from the next thousands), where Hamming ranks poorly (recall 0.30); the asymmetric
-    // scores of the negated query reach 0.58 for ~25 ms more.
+    // vectors, ~15 ms of the scan). least_similar without an index: the far side is flat (the 50
+    // farthest of 1M differ little from the next thousands), where Hamming ranks poorly (recall
+    // 0.30); the asymmetric scores of the negated query over every code reach 0.6 for ~80 ms of CPU.
     const probe = most ? codes.quantize(vector.value) : null;
     const negated = most ? null : vector.value.map((x) => -x);
-    for (let fraction = this.probeFraction; ;) {
-      // least_similar scans every code: from the index's lists it found fewer of the exact 50 (recall
-      // 0.54 against 0.60 at 1M, docs/performance.md), and correct answers come first.
-      const indexed = most && codes.ivf !== null && fraction <= PROBE_MAX;
+    for (let fraction = most ? this.probeFraction : this.farProbeFraction; ;) {
+      const indexed = codes.ivf !== null && (most || codes.ivf.farSide !== null) && fraction <= PROBE_MAX;
       if (!indexed) codes.scored += codes.size;
       const candidates = indexed
-        ? codes.indexedCandidates(vector.value, count, fraction)
+        ? most
+          ? codes.indexedCandidates(vector.value, count, fraction)
+          : codes.farCandidates(vector.value, count, fraction)
         : probe
           ? codes.nearest(probe, count)
           : codes.best(codes.scoresFor(negated!), count);
