@@ -26,5 +26,7 @@ export default defineConfig({
   plugins: [noEvalFallbacks(), react()],
   server: { port: 5173, proxy: { "/api": "http://127.0.0.1:6900" } },
   build: { outDir: "dist", sourcemap: false, target: "es2022" },
-  test: { environment: "jsdom", include: ["src/**/*.test.{ts,tsx}"], setupFiles: ["src/test-setup.ts"] },
+  // 20 s per test (vitest's default is 5 s): under load ~20 on the shared 2-core machine FiltersPanel.test.tsx's
+  // first test took 5.6 s; a test that hangs still fails
+  test: { environment: "jsdom", include: ["src/**/*.test.{ts,tsx}"], setupFiles: ["src/test-setup.ts"], testTimeout: 20_000 },
 });

@@ -6,6 +6,7 @@ import {
   bulkAnswerValues,
   classifyFailure,
   normalizeSort,
+  sameAnswer,
   type AnswerValues,
   type BulkAnnotateInput,
   type BulkAnnotateResult,
@@ -39,7 +40,8 @@ export interface AnswerOutbox {
   isQueued(recordId: string): boolean;
   /** Whether the form changes so far are on this device's disk ("kept"), on their way ("keeping"), or cannot be kept ("failed"). */
   readonly formKept: "kept" | "keeping" | "failed";
-  onDelivered(listener: (recordId: string, response: RecordResponse) => void): () => void;
+  /** Every answer the server took, whichever tab sent it; `own`: given in this tab (else in another tab or an earlier page). */
+  onDelivered(listener: (recordId: string, response: RecordResponse, own: boolean) => void): () => void;
 }
 
 /** What the page needs from the domain (the use cases, narrowed so tests can pass fakes). */
@@ -197,13 +199,17 @@ export class AnnotationViewModel {
         { fireImmediately: true },
       ),
     );
-    // answers queued earlier (another session or tab) that land update the loaded copy of their record
+    // answers that land update the loaded copy of their record; work typed here is never moved onto an answer
+    // given elsewhere (another tab, an earlier page): its Submit then meets the conflict, shown with both answers
     this.stops.push(
-      useCases.answers.onDelivered((recordId, response) =>
+      useCases.answers.onDelivered((recordId, response, own) =>
         runInAction(() => {
           const record = this.queue?.records.find((r) => r.id === recordId);
           if (!record || (record.answer?.id === response.id && record.answer.updatedAt === response.updatedAt)) return;
-          if (record.isModified) record.answer = response;
+          const sameHere = sameAnswer({ status: response.status, values: record.valuesFor(response.status) }, response);
+          if (record.isModified && !own && !sameHere) return;
+          // work typed here after this tab's own answer was queued builds on that answer
+          if (record.isModified && own) record.answer = response;
           else {
             record.answerSaved(response);
             record.initialize();

@@ -78,6 +78,7 @@ export class FakeServer implements ResponseRepository, AnswerSyncRepository {
   totalBound: number | null = null;
   agents = [{ questionId: "q1", questionName: "sentiment", agents: ["gpt-4", "human"] }];
   private seq = 0;
+  private version = 0;
   constructor(
     public records: RecordProps[],
     public questions: QuestionProps[] = QUESTIONS,
@@ -90,7 +91,7 @@ export class FakeServer implements ResponseRepository, AnswerSyncRepository {
       recordId,
       status: payload.status,
       values: payload.values,
-      updatedAt: "now",
+      updatedAt: `v${++this.version}`,
     };
     this.responses.set(recordId, response);
     return response;
@@ -106,14 +107,18 @@ export class FakeServer implements ResponseRepository, AnswerSyncRepository {
       throw new RepositoryError(ErrorCode.ERROR_CREATING_RECORD_RESPONSE, 503);
     }
   }
+  /** As the real server: a create meets 409 when the user has a response, a conditional update 412 when it changed since `basedOn`. */
   async create(recordId: string, payload: ResponsePayload) {
     await this.saving();
+    if (this.responses.has(recordId)) throw new RepositoryError(ErrorCode.ERROR_CREATING_RECORD_RESPONSE, 409);
     this.calls.push(`create ${recordId} ${payload.status}`);
     return this.respond(recordId, payload);
   }
-  async update(responseId: string, payload: ResponsePayload) {
+  async update(responseId: string, payload: ResponsePayload, basedOn?: string) {
     await this.saving();
-    const [recordId] = [...this.responses.entries()].find(([, r]) => r.id === responseId) ?? [""];
+    const [recordId, current] = [...this.responses.entries()].find(([, r]) => r.id === responseId) ?? [""];
+    if (!current) throw new RepositoryError(ErrorCode.ERROR_UPDATING_RECORD_RESPONSE, 404);
+    if (basedOn !== undefined && current.updatedAt !== basedOn) throw new RepositoryError(ErrorCode.ERROR_UPDATING_RECORD_RESPONSE, 412);
     this.calls.push(`update ${recordId} ${payload.status}`);
     return this.respond(recordId, payload, responseId);
   }

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { PageCriteria, RecordCriteria } from "@tessera/domain";
-import { MemoryDrafts } from "@tessera/domain/testing";
+import { ErrorCode, PageCriteria, RecordCriteria, RepositoryError, type AnswerSyncRepository } from "@tessera/domain";
+import { MemoryDrafts, MemoryOutbox } from "@tessera/domain/testing";
 import { AnnotationViewModel } from "../annotation/annotation-view-model";
 import { FakeServer, recordProps } from "../annotation/test-fixtures";
-import { testOfflineAnswers } from "./test-environment";
+import { ManualOfflineEnvironment, testOfflineAnswers } from "./test-environment";
 
 const flush = async (n = 20) => {
   for (let i = 0; i < n; i++) await new Promise((r) => setTimeout(r, 0));
@@ -65,6 +65,42 @@ describe("the annotation page with offline answers", () => {
     expect(server.calls).toEqual(["create r1 submitted", "create r2 submitted", "create r3 submitted", "create r4 draft"]);
     expect(vm.current?.isDraft).toBe(true);
     expect(vm.hasUnsavedWork).toBe(false);
+  });
+
+  it("two tabs on one record: the answer of one, sent by the other, never carries the other's typed work over it (a conflict is shown)", async () => {
+    const server = new FakeServer(Array.from({ length: 5 }, (_, i) => recordProps(i + 1)));
+    const shared = { env: new ManualOfflineEnvironment(), outbox: new MemoryOutbox(), drafts: new MemoryDrafts() };
+    // tab B's own requests fail, so tab A holds the send lock next and sends B's answer (as happens under load)
+    const unavailable = async (): Promise<never> => {
+      throw new RepositoryError(ErrorCode.ERROR_CREATING_RECORD_RESPONSE, 503);
+    };
+    const bSync: AnswerSyncRepository = { create: unavailable, update: unavailable, current: (id) => server.current(id) };
+    const offlineA = testOfflineAnswers(server, shared);
+    const a = await page(server, offlineA);
+    const b = await page(server, testOfflineAnswers(bSync, shared));
+    expect([a.current?.id, b.current?.id]).toEqual(["r1", "r1"]);
+    // A is answering r1; B answers r1 and r2
+    a.form.set(a.current!, a.current!.question("sentiment")!, "negative");
+    a.form.set(a.current!, a.current!.question("comment")!, "my reasons");
+    b.form.set(b.current!, b.current!.question("sentiment")!, "positive");
+    const bFirst = b.act("submitted");
+    await flush();
+    b.form.set(b.current!, b.current!.question("sentiment")!, "neutral");
+    const bSecond = b.act("submitted");
+    await flush(60);
+    expect(server.calls).toEqual(["create r1 submitted", "create r2 submitted"]); // sent by tab A
+    // B's Submits settled in B (nothing left 'saving' there), whichever tab sent them
+    expect([await bFirst, await bSecond]).toEqual([true, true]);
+    expect(b.hasUnsavedWork).toBe(false);
+    // A shows r2 as B answered it (nothing typed there); A's work on r1 stays on the version it started on
+    expect(a.queue?.records.find((r) => r.id === "r2")?.answer?.status).toBe("submitted");
+    expect(a.current?.answer).toBeNull();
+    expect(await a.act("submitted")).toBe(false);
+    await flush();
+    expect(offlineA.offline.conflicts.map((e) => [e.recordId, e.values, e.server?.values])).toEqual([
+      ["r1", { sentiment: "negative", comment: "my reasons" }, { sentiment: "positive" }],
+    ]);
+    expect(server.responses.get("r1")?.values).toEqual({ sentiment: "positive" }); // not written over
   });
 
   it("bulk without a connection: each selected record's answer is queued, then sent in order", async () => {

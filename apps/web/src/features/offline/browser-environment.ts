@@ -1,4 +1,4 @@
-import type { OfflineEnvironment } from "./offline-answers-view-model";
+import type { AnswerOutcome, OfflineEnvironment } from "./offline-answers-view-model";
 
 const CHANNEL = "tessera-outbox";
 
@@ -19,11 +19,12 @@ export function browserOfflineEnvironment(win: Window = window): OfflineEnvironm
     },
     withLock: <T>(name: string, task: () => Promise<T>): Promise<T> =>
       win.navigator.locks ? (win.navigator.locks.request(name, task) as Promise<T>) : task(),
-    notify: (userId) => channel?.postMessage({ userId }),
+    // a BroadcastChannel does not deliver a message to the object that posted it: the other tabs hear it
+    notify: (userId, outcome) => channel?.postMessage(outcome ? { userId, outcome } : { userId }),
     onNotice(listener) {
       if (!channel) return () => {};
-      const onMessage = (event: MessageEvent<{ userId?: unknown }>) => {
-        if (typeof event.data?.userId === "string") listener(event.data.userId);
+      const onMessage = (event: MessageEvent<{ userId?: unknown; outcome?: AnswerOutcome }>) => {
+        if (typeof event.data?.userId === "string") listener(event.data.userId, event.data.outcome);
       };
       channel.addEventListener("message", onMessage);
       return () => channel.removeEventListener("message", onMessage);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DatasetRecord, type RecordResponse } from "@tessera/domain";
+import { DatasetRecord, ErrorCode, RepositoryError, type AnswerSyncRepository, type RecordResponse } from "@tessera/domain";
 import { FakeAnswerServer, MemoryDrafts, MemoryOutbox } from "@tessera/domain/testing";
 import { FIELDS, QUESTIONS, recordProps } from "../annotation/test-fixtures";
 import { FallbackFormDraftStore, FallbackOutboxStore, OfflineStorageState, OfflineStorageUnavailableError } from "@tessera/infrastructure";
@@ -14,6 +14,12 @@ function record(i: number, response: RecordResponse | null = null, sentiment = "
   r.initialize();
   r.question("sentiment")?.answer.set(sentiment);
   return r;
+}
+
+/** Two tabs of one browser: a shared outbox, forms, lock and notices; each tab sends through its own `sync`. */
+function twoTabs(sync1: AnswerSyncRepository, sync2 = sync1) {
+  const shared = { env: new ManualOfflineEnvironment(), outbox: new MemoryOutbox(), drafts: new MemoryDrafts() };
+  return { env: shared.env, tab1: testOfflineAnswers(sync1, shared).offline, tab2: testOfflineAnswers(sync2, shared).offline };
 }
 
 describe("OfflineAnswersViewModel", () => {
@@ -74,11 +80,7 @@ describe("OfflineAnswersViewModel", () => {
 
   it("two tabs of the same user: a shared outbox, one sender at a time, each answer written once", async () => {
     const server = new FakeAnswerServer("u1");
-    const env = new ManualOfflineEnvironment();
-    const outbox = new MemoryOutbox();
-    const drafts = new MemoryDrafts();
-    const tab1 = testOfflineAnswers(server, { env, outbox, drafts }).offline;
-    const tab2 = testOfflineAnswers(server, { env, outbox, drafts }).offline;
+    const { env, tab1, tab2 } = twoTabs(server);
     env.setOnline(false);
     server.failures = Array(10).fill(undefined);
     void tab1.send(record(1), "submitted");
@@ -91,6 +93,50 @@ describe("OfflineAnswersViewModel", () => {
     await flush(40);
     expect(server.calls.filter((c) => c.startsWith("create"))).toEqual(["create r1", "create r2"]);
     expect(tab1.waiting + tab2.waiting).toBe(0);
+  });
+
+  it("an answer given in one tab and sent by another settles in the tab that gave it: its Submit resolves, or meets the conflict", async () => {
+    const server = new FakeAnswerServer("u1");
+    // tab 1's own requests fail (as under load, or a tab whose network is busy): tab 2 holds the send lock next and sends its answers
+    const unavailable = async (): Promise<never> => {
+      throw new RepositoryError(ErrorCode.ERROR_CREATING_RECORD_RESPONSE, 503);
+    };
+    const tab1Sync: AnswerSyncRepository = { create: unavailable, update: unavailable, current: (id) => server.current(id) };
+    const { tab1, tab2 } = twoTabs(tab1Sync, server);
+    const heard: string[] = [];
+    tab1.onDelivered((recordId, _response, own) => heard.push(`tab1 ${recordId} ${own ? "own" : "other"}`));
+    tab2.onDelivered((recordId, _response, own) => heard.push(`tab2 ${recordId} ${own ? "own" : "other"}`));
+
+    const given = tab1.send(record(1), "submitted");
+    await flush(40);
+    expect(server.calls.filter((c) => c.startsWith("create"))).toEqual(["create r1"]); // sent by tab 2
+    expect(await given).toMatchObject({ recordId: "r1", status: "submitted" });
+    expect(heard.sort()).toEqual(["tab1 r1 own", "tab2 r1 other"]);
+    expect(tab1.waiting + tab2.waiting).toBe(0);
+
+    server.write("r2", { status: "submitted", values: { sentiment: "positive" } }); // another device answered first
+    const error = await tab1.send(record(2, null, "negative"), "submitted").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AnswerConflictError);
+    await flush();
+    expect(tab1.conflicts.map((e) => e.recordId)).toEqual(["r2"]); // shown in the tab that gave it, and in the other
+    expect(tab2.conflicts.map((e) => e.recordId)).toEqual(["r2"]);
+    expect(server.responses.get(tab1.conflicts[0]!.server!.id)?.values).toEqual({ sentiment: "positive" });
+  });
+
+  it("an unsent answer of one tab replaced by another tab's later answer for the record settles with it (the last word wins)", async () => {
+    const server = new FakeAnswerServer("u1");
+    const { env, tab1, tab2 } = twoTabs(server);
+    env.setOnline(false);
+    const first = tab1.send(record(1, null, "positive"), "draft");
+    await flush();
+    const last = tab2.send(record(1, null, "negative"), "submitted");
+    await flush();
+    expect(tab1.waiting).toBe(1);
+    env.setOnline(true);
+    const [a, b] = await Promise.all([first, last]);
+    expect(a).toEqual(b);
+    expect(b).toMatchObject({ recordId: "r1", status: "submitted" });
+    expect(server.calls.filter((c) => c.startsWith("create"))).toEqual(["create r1"]);
   });
 
   it("a conflict from another tab: not overwritten; 'Keep mine' sends it over the newer one", async () => {

@@ -30,6 +30,24 @@ export interface OfflineAnswersUseCases {
   clear: Pick<ClearOfflineAnswersUseCase, "execute">;
 }
 
+/**
+ * What became of one queued answer, told by the tab that sent it to the user's other tabs: the tab where the
+ * answer was given settles it as its own (its Submit resolves, or meets the conflict), whichever tab sent it.
+ * `replaced`: a later answer for the record (`entry`, given in the tab telling it) replaced the unsent one
+ * numbered `replaced`; the tab that gave that one settles it with the later one.
+ */
+export type AnswerOutcome =
+  | { kind: "sent"; entry: OutboxEntry; response: RecordResponse }
+  | { kind: "conflict"; entry: OutboxEntry; server: RecordResponse | null }
+  | { kind: "rejected"; entry: OutboxEntry; status: number }
+  | { kind: "replaced"; entry: OutboxEntry; replaced: number };
+
+/**
+ * Hears every answer the server took, in every tab of the user, whichever tab sent it. `own`: the answer was
+ * given in this tab (this page queued it); otherwise it was given in another tab or an earlier page.
+ */
+export type DeliveredListener = (recordId: string, response: RecordResponse, own: boolean) => void;
+
 /** The browser around the outbox: connectivity, the cross-tab send lock and change notices, timers. */
 export interface OfflineEnvironment {
   isOnline(): boolean;
@@ -37,9 +55,12 @@ export interface OfflineEnvironment {
   onConnectivity(listener: (online: boolean) => void): () => void;
   /** Runs `task` holding the named lock, one holder at a time across the browser's tabs (Web Locks). */
   withLock<T>(name: string, task: () => Promise<T>): Promise<T>;
-  /** Tells the other tabs that a user's outbox changed, and listens for their notices. */
-  notify(userId: string): void;
-  onNotice(listener: (userId: string) => void): () => void;
+  /**
+   * Tells the other tabs (not this one) that a user's outbox changed, with what became of an answer when one was
+   * settled, and listens for their notices.
+   */
+  notify(userId: string, outcome?: AnswerOutcome): void;
+  onNotice(listener: (userId: string, outcome?: AnswerOutcome) => void): () => void;
   setTimer(fn: () => void, ms: number): unknown;
   clearTimer(handle: unknown): void;
   random(): number;
@@ -104,7 +125,7 @@ export class OfflineAnswersViewModel {
   private signedOut: (() => void) | null = null;
 
   private readonly waiters = new Map<number, Waiter[]>();
-  private readonly delivered = new Set<(recordId: string, response: RecordResponse) => void>();
+  private readonly delivered = new Set<DeliveredListener>();
   private serial: Promise<unknown> = Promise.resolve();
   /** Records whose keep waits in line, with the number of changes it will cover. */
   private readonly keeping = new Map<string, number>();
@@ -154,8 +175,9 @@ export class OfflineAnswersViewModel {
       ),
     );
     this.stops.push(
-      env.onNotice((userId) => {
+      env.onNotice((userId, outcome) => {
         if (userId !== this.userId) return;
+        if (outcome) this.deliver(outcome); // another tab sent an answer: this tab's own is settled here
         void this.refresh();
         this.kick();
       }),
@@ -228,6 +250,8 @@ export class OfflineAnswersViewModel {
   async send(record: DatasetRecord, status: ResponseStatus, values?: AnswerValues): Promise<RecordResponse> {
     const userId = this.user();
     const { entry, replaced } = await this.inOrder(() => this.useCases.queue.execute(userId, record, status, values));
+    // at once, before any tab can send the new answer: the tab that gave a replaced one settles it with this one
+    this.env.notify(userId, replaced !== null ? { kind: "replaced", entry, replaced } : undefined);
     const delivered = new Promise<RecordResponse>((resolve, reject) => {
       // an earlier answer for the record that this one replaced is delivered with it
       const moved = replaced !== null ? (this.waiters.get(replaced) ?? []) : [];
@@ -235,7 +259,6 @@ export class OfflineAnswersViewModel {
       this.waiters.set(entry.seq, [...(this.waiters.get(entry.seq) ?? []), ...moved, { resolve, reject }]);
     });
     await this.refresh();
-    this.env.notify(userId);
     this.kick();
     return delivered;
   }
@@ -301,8 +324,11 @@ export class OfflineAnswersViewModel {
     return this.restored.has(record.id) && record.isModified;
   }
 
-  /** Called with every answer the server took (also those queued in an earlier session or another tab). */
-  onDelivered(listener: (recordId: string, response: RecordResponse) => void): () => void {
+  /**
+   * Called with every answer the server took, in every tab, whichever tab sent it (also those queued in an
+   * earlier page or another tab: `own` is false for them).
+   */
+  onDelivered(listener: DeliveredListener): () => void {
     this.delivered.add(listener);
     return () => {
       this.delivered.delete(listener);
@@ -361,25 +387,41 @@ export class OfflineAnswersViewModel {
       const result = await this.useCases.sendNext.execute(userId);
       if (userId === this.userId) this.setEntries(result.entries);
       if (result.kind === "idle") return;
-      this.env.notify(userId);
-      if (result.kind === "sent") {
-        this.settle(result.entry.seq, (w) => w.resolve(result.response));
-        for (const listener of this.delivered) listener(result.entry.recordId, result.response);
-      } else if (result.kind === "conflict") {
-        this.settle(result.entry.seq, (w) => w.reject(new AnswerConflictError(result.entry, result.server)));
-      } else if (result.kind === "rejected") {
-        this.settle(result.entry.seq, (w) => w.reject(new AnswerRefusedError(result.entry, result.status)));
-      } else {
+      if (result.kind === "unreachable") {
+        this.env.notify(userId);
         this.scheduleRetry(retryDelay(result.attempts, this.env.random(), result.retryAfterMs));
         return;
       }
+      const outcome: AnswerOutcome =
+        result.kind === "sent"
+          ? { kind: "sent", entry: result.entry, response: result.response }
+          : result.kind === "conflict"
+            ? { kind: "conflict", entry: result.entry, server: result.server }
+            : { kind: "rejected", entry: result.entry, status: result.status };
+      // the answer may have been given in another tab: that tab settles it when it hears the outcome
+      this.env.notify(userId, outcome);
+      this.deliver(outcome);
     }
   }
 
-  private settle(seq: number, call: (waiter: Waiter) => void): void {
+  /** What became of an answer (sent by this tab or another): the tab that queued it settles its Submit; every tab hears a delivery. */
+  private deliver(outcome: AnswerOutcome): void {
+    if (outcome.kind === "replaced") {
+      const moved = this.waiters.get(outcome.replaced);
+      this.waiters.delete(outcome.replaced);
+      if (moved) this.waiters.set(outcome.entry.seq, [...(this.waiters.get(outcome.entry.seq) ?? []), ...moved]);
+      return;
+    }
+    const seq = outcome.entry.seq;
     const waiters = this.waiters.get(seq) ?? [];
+    const own = this.waiters.has(seq);
     this.waiters.delete(seq);
-    for (const w of waiters) call(w);
+    for (const w of waiters) {
+      if (outcome.kind === "sent") w.resolve(outcome.response);
+      else if (outcome.kind === "conflict") w.reject(new AnswerConflictError(outcome.entry, outcome.server));
+      else w.reject(new AnswerRefusedError(outcome.entry, outcome.status));
+    }
+    if (outcome.kind === "sent") for (const listener of this.delivered) listener(outcome.entry.recordId, outcome.response, own);
   }
 
   private scheduleRetry(ms: number): void {

@@ -12,17 +12,26 @@ import {
   type OutboxStore,
 } from "@tessera/domain";
 import { MemoryDrafts, MemoryOutbox } from "@tessera/domain/testing";
-import { OfflineAnswersViewModel, type OfflineEnvironment, type OfflineStorageHealth } from "./offline-answers-view-model";
+import {
+  OfflineAnswersViewModel,
+  type AnswerOutcome,
+  type OfflineEnvironment,
+  type OfflineStorageHealth,
+} from "./offline-answers-view-model";
+
+type NoticeListener = (userId: string, outcome?: AnswerOutcome) => void;
 
 /**
- * For tests: a browser stand-in that several view models ('tabs') can share: connectivity switched by hand, one
- * lock per name, notices to every tab, timers run on demand.
+ * For tests: a browser stand-in that several view models ('tabs', see `tab()`) can share: connectivity switched
+ * by hand, one lock per name, notices to every other tab (as a BroadcastChannel), timers run on demand.
  */
 export class ManualOfflineEnvironment implements OfflineEnvironment {
   online = true;
   readonly timers = new Map<number, { fn: () => void; ms: number }>();
   private readonly connectivity = new Set<(online: boolean) => void>();
-  private readonly notices = new Set<(userId: string) => void>();
+  /** Listeners with the tab that registered them (0: this object used as a tab itself). */
+  private readonly notices = new Map<NoticeListener, number>();
+  private tabs = 0;
   private readonly locks = new Map<string, Promise<unknown>>();
   private n = 0;
 
@@ -47,13 +56,29 @@ export class ManualOfflineEnvironment implements OfflineEnvironment {
     );
     return run;
   }
-  notify(userId: string): void {
-    for (const l of this.notices) l(userId);
+  notify(userId: string, outcome?: AnswerOutcome, from = 0): void {
+    // as a BroadcastChannel, asynchronously and to the other tabs only; a copy, as structured clone gives
+    const copy = outcome ? (structuredClone(outcome) as AnswerOutcome) : undefined;
+    for (const [l, tab] of this.notices) if (tab !== from) queueMicrotask(() => l(userId, copy));
   }
-  onNotice(listener: (userId: string) => void) {
-    this.notices.add(listener);
+  onNotice(listener: NoticeListener, tab = 0) {
+    this.notices.set(listener, tab);
     return () => {
       this.notices.delete(listener);
+    };
+  }
+  /** One more tab of the same browser: shares everything, hears the notices of the other tabs. */
+  tab(): OfflineEnvironment {
+    const id = ++this.tabs;
+    return {
+      isOnline: () => this.isOnline(),
+      onConnectivity: (listener) => this.onConnectivity(listener),
+      withLock: (name, task) => this.withLock(name, task),
+      notify: (userId, outcome) => this.notify(userId, outcome, id),
+      onNotice: (listener) => this.onNotice(listener, id),
+      setTimer: (fn, ms) => this.setTimer(fn, ms),
+      clearTimer: (handle) => this.clearTimer(handle),
+      random: () => this.random(),
     };
   }
   setTimer(fn: () => void, ms: number): unknown {
@@ -101,7 +126,7 @@ export function testOfflineAnswers(
       unsent: new GetUnsentWorkUseCase(outbox, drafts),
       clear: new ClearOfflineAnswersUseCase(outbox, drafts),
     },
-    env,
+    env.tab(),
     options.storage,
   );
   void offline.setUser(options.userId ?? "u1");
