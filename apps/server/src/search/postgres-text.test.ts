@@ -6,7 +6,7 @@ import { openTestPostgresStore, testDatabaseUrl } from "../testing/pg-test-datab
 import { Builder, queryRows, textWords } from "./postgres-sql.js";
 import { PostgresText } from "./postgres-text.js";
 import type { SearchQuery } from "./search-port.js";
-import { seedSearchData } from "./search-port.suite.js";
+import { answerRecords, seedSearchData } from "./search-port.suite.js";
 
 // A real PostgreSQL when TESSERA_TEST_DATABASE_URL names one (stage 60), else PGlite.
 const onPostgres = testDatabaseUrl() !== null;
@@ -96,5 +96,70 @@ describe(`PostgreSQL text search order (${onPostgres ? "PostgreSQL" : "PGlite"})
     // One plain word over all fields keeps the full ranking.
     const plain = await new PostgresText(store.db, undefined, null, 3).search(query("wombat", null, 0, 30));
     expect(plain.hits).toEqual((await reference("wombat", null, 10_000)).slice(0, 30));
+  });
+
+  it("searches the Submitted / Discarded / Draft views from the caller's answered records: the plain path's page order and total", async () => {
+    const w = await store.db.selectFrom("records").select(["id", "external_id"]).where("external_id", "like", "w-%").execute();
+    const byJ = (f: (j: number) => boolean) => w.filter((r) => f(Number(r.external_id!.slice(2))));
+    await answerRecords(
+      store,
+      byJ((j) => j % 4 !== 1),
+      data.ids.u1,
+      "submitted",
+    );
+    await answerRecords(
+      store,
+      byJ((j) => j % 4 === 1),
+      data.ids.u1,
+      "draft",
+    );
+    await answerRecords(
+      store,
+      byJ((j) => j % 2 === 0),
+      data.ids.u2,
+      "submitted",
+    );
+    const statusFilter = (values: string[]) => ({ type: "terms" as const, scope: { entity: "response_status" as const }, values });
+    const completed = { type: "terms" as const, scope: { entity: "record" as const, property: "status" as const }, values: ["pending"] };
+    let windowsDiffer = 0;
+    for (const window of [7, 1000]) {
+      const fast = new PostgresText(store.db, undefined, null, window);
+      const plain = new PostgresText(store.db, undefined, null, window, false);
+      for (const [q, field] of [
+        ["wombat", null],
+        ["quokka wombat", null],
+        ["zebu wombat quokka", null],
+        ["womb*", null],
+        ["wombat", "text"],
+        ["numbat", null],
+      ] as const)
+        for (const filters of [[statusFilter(["submitted"])], [statusFilter(["submitted", "draft"]), completed], [statusFilter(["draft"])]])
+          for (const [offset, limit, totalBound] of [
+            [0, 10, null],
+            [5, 10, null],
+            [0, 50, null],
+            [0, 3, 4],
+          ] as const) {
+            const base = { ...query(q, field, offset, limit), userId: data.ids.u1, filters, totalBound };
+            const expected = await plain.search(base);
+            const before = fast.answeredSearches;
+            const got = await fast.search(base);
+            expect(fast.answeredSearches).toBe(before + 1);
+            expect(got).toEqual(expected);
+            if (filters.length === 1 && filters[0]!.values.length === 1 && filters[0]!.values[0] === "submitted" && limit === 50) {
+              expect(expected.total).toBeGreaterThan(10);
+              if (window === 7) {
+                const unwindowed = await new PostgresText(store.db, undefined, null, 1000, false).search(base);
+                if (JSON.stringify(unwindowed.hits) !== JSON.stringify(expected.hits)) windowsDiffer++;
+              }
+            }
+          }
+      expect(plain.answeredSearches).toBe(0);
+      // An admin (no caller) and a filter with `pending`: the other paths.
+      await fast.search({ ...query("wombat", null, 0, 10), filters: [statusFilter(["submitted"])] });
+      await fast.search({ ...query("wombat", null, 0, 10), userId: data.ids.u1, filters: [statusFilter(["submitted", "pending"])] });
+      expect(fast.answeredSearches).toBe(6 * 3 * 4);
+    }
+    expect(windowsDiffer).toBe(4); // windows of 7 records reorder the answered records of every windowed query
   });
 });

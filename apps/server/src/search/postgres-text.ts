@@ -4,6 +4,7 @@ import { Builder, queueFilters, RECORD_STATUSES, queryRows, textCount, textMatch
 import { countLimit, type SearchQuery, type SearchResult } from "./search-port.js";
 import type { PostgresRankAhead, RankedAhead } from "./postgres-rank-ahead.js";
 import { pageAhead, totalAhead } from "./postgres-text-ahead.js";
+import { ANSWERED_MAX, answeredStatuses } from "./sqlite-text-answered.js";
 
 /** Best matches kept per cached query, at least (ts_rank scores every match whatever the limit). */
 const RANKED_ROWS = 1024;
@@ -63,7 +64,12 @@ export class PostgresText {
     private readonly rankAhead: PostgresRankAhead | null = null,
     /** Records per window of the order of queries other than one plain word (RANK_WINDOW; tests set fewer). */
     private readonly rankWindow = RANK_WINDOW,
+    /** `false`: no search from the caller's answered records (answeredSearch; tests compare both paths). */
+    private readonly answeredPath = true,
   ) {}
+
+  /** Searches answered from the caller's answered records (answeredSearch; tests, diagnostics). */
+  answeredSearches = 0;
 
   /** Memory held by the cached match lists (bytes), for tests and measurements. */
   get cachedBytes(): number {
@@ -75,6 +81,11 @@ export class PostgresText {
     const text = query.text!;
     const words = textWords(text.q);
     if (words.length === 0) return { hits: [], total: 0 };
+    // Several words, a prefix or one field: ranked window by window (RANK_WINDOW), not every match.
+    const windowed = words.length > 1 || words[0]!.prefix || text.field !== null;
+    // Answered records only (Submitted, Discarded, Draft): from the caller's few answered records, not from the text's matches.
+    const answered = await this.answeredSearch(query, words, windowed);
+    if (answered) return answered;
     const entry = await this.entry(query.datasetId, `${query.datasetId}\u0000${text.field ?? ""}\u0000${JSON.stringify(words)}`);
     // The matches of the dataset, from records_fts (`b` adds the tsquery's and the dataset's parameters).
     const matches = (
@@ -85,8 +96,6 @@ export class PostgresText {
     const limit = countLimit(query);
     // One plain word ranked ahead (issue 31): its first pages and its bounded total without reading every match.
     const ahead = await this.ahead(query, entry, words);
-    // Several words, a prefix or one field: ranked window by window (RANK_WINDOW), not every match.
-    const windowed = words.length > 1 || words[0]!.prefix || text.field !== null;
     const ranking = (b: Builder, limit: number) =>
       windowed ? this.windows(b, query, limit) : `${matches(b)} ORDER BY score DESC, seq ASC LIMIT ${b.p(limit)}`;
     const page = async () =>
@@ -103,6 +112,72 @@ export class PostgresText {
     };
     const [hits, total] = await Promise.all([page(), counted()]);
     return { hits, ...total };
+  }
+
+  /**
+   * A search whose filters pass only records the caller answered (a response status filter without
+   * `pending`: the Submitted, Discarded and Draft views), as on the embedded store
+   * (sqlite-text-answered.ts): the other paths walk the text's matches in seq order through `records`
+   * and `responses` to find the caller's few answered ones (the bounded total looks for 10,001 of
+   * them: seconds at 100K records for a common word). Here: the caller's records with those statuses
+   * (responses_user_record_idx; null, the other paths, when more than ANSWERED_MAX or no caller), the
+   * query's filters and ts_rank on those only, in the order the other paths give: by window (the
+   * window of each record among all the dataset's matches, as windows() numbers them, read up to the
+   * last candidate only for a windowed query), score (best first), seq. The total is exact.
+   */
+  private async answeredSearch(
+    query: SearchQuery,
+    words: { word: string; prefix: boolean }[],
+    windowed: boolean,
+  ): Promise<SearchResult | null> {
+    if (!this.answeredPath || query.userId === null) return null;
+    const statuses = answeredStatuses(query.filters);
+    if (!statuses) return null;
+    const a = new Builder(null);
+    const answered = await queryRows<{ seq: number | string }>(
+      this.db,
+      `SELECT r.seq AS seq FROM responses s JOIN records r ON r.id = s.record_id WHERE s.user_id = ${a.p(query.userId)}
+        AND s.status IN (${statuses.map((v) => a.p(v)).join(", ")}) AND r.dataset_id = ${a.p(query.datasetId)} LIMIT ${a.p(ANSWERED_MAX + 1)}`,
+      a.params,
+    );
+    if (answered.length > ANSWERED_MAX) return null;
+    this.answeredSearches++;
+    if (answered.length === 0) return { hits: [], total: 0 };
+    const text = query.text!;
+    const b = new Builder(query.userId);
+    const seqs = b.p(`{${answered.map((r) => Number(r.seq)).join(",")}}`);
+    const where = [`r.seq = ANY(${seqs}::bigint[])`, `r.dataset_id = ${b.p(query.datasetId)}`, ...query.filters.map((x) => b.filter(x))];
+    const tsq = b.tsQuery(words);
+    const field = text.field !== null ? ` AND f.field = ${b.p(text.field)}` : "";
+    const rows = (
+      await queryRows<{ seq: number | string; id: string; score: number }>(
+        this.db,
+        `WITH c AS (SELECT r.seq, r.id FROM records r WHERE ${where.join(" AND ")}), q AS (SELECT ${tsq} AS query)
+        SELECT c.seq AS seq, c.id AS id, max(ts_rank(f.tsv, q.query))::float8 AS score FROM c JOIN records_fts f ON f.record_seq = c.seq, q
+        WHERE f.tsv @@ q.query${field} GROUP BY c.seq, c.id`,
+        b.params,
+      )
+    ).map((r) => ({ seq: Number(r.seq), id: r.id, score: r.score }));
+    // A windowed order: the first seq of each window after the first, among the matches up to the last candidate.
+    let starts: number[] = [];
+    if (windowed && rows.length > 0) {
+      const w = new Builder(query.userId);
+      const match = textMatchSql(w, { ...query, filters: [] }, true);
+      const last = w.p(Math.max(...rows.map((r) => r.seq)));
+      starts = (
+        await queryRows<{ seq: number | string }>(
+          this.db,
+          `SELECT seq FROM (SELECT r.seq AS seq, row_number() OVER (ORDER BY r.seq) AS n FROM ${match.from}
+            WHERE ${match.where.join(" AND ")} AND r.seq <= ${last}) t WHERE n > 1 AND (n - 1) % ${w.p(this.rankWindow)} = 0`,
+          w.params,
+        )
+      ).map((r) => Number(r.seq));
+    }
+    const windowOf = (seq: number) => starts.filter((s) => s <= seq).length;
+    const ordered = rows.map((r) => ({ ...r, win: windowOf(r.seq) })).sort((x, y) => x.win - y.win || y.score - x.score || x.seq - y.seq);
+    const hits = ordered.slice(query.offset, query.offset + query.limit).map((r) => ({ recordId: r.id, score: r.score }));
+    const limit = countLimit(query);
+    return limit !== null && ordered.length > limit ? { hits, total: limit, totalIsLowerBound: true } : { hits, total: ordered.length };
   }
 
   /** The stored ranking ahead of a single plain word without a field, at the entry's version (else null). */
