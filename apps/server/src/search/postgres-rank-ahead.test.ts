@@ -6,7 +6,7 @@ import { openPgliteStore } from "../testing/pglite-store.js";
 import { openTestPostgresStore, testDatabaseUrl } from "../testing/pg-test-database.js";
 import { PostgresSearch } from "./postgres-search.js";
 import type { SearchFilter, SearchQuery } from "./search-port.js";
-import { seedSearchData, answerRecords, completeRecords } from "./search-port.suite.js";
+import { seedSearchData, answerRecords, completeRecords, answerAndComplete, insertRecords } from "./search-port.suite.js";
 
 // A real PostgreSQL when TESSERA_TEST_DATABASE_URL names one (stage 60), else PGlite.
 const onPostgres = testDatabaseUrl() !== null;
@@ -38,22 +38,11 @@ describe(`PostgreSQL frequent words ranked ahead (${onPostgres ? "PostgreSQL" : 
   });
 
   const insert = (datasetId: string, from: number, n: number, salt = 0) =>
-    store.db
-      .insertInto("records")
-      .values(
-        Array.from({ length: n }, (_, j) => ({
-          id: randomUUID(),
-          dataset_id: datasetId,
-          external_id: `r-${salt}-${from + j}`,
-          fields: JSON.stringify({ text: textOf(from + j, salt), summary: textOf(from + j, salt + 1) }),
-          metadata: JSON.stringify({ genre: (from + j) % 3 === 0 ? "news" : "blog" }),
-          status: "pending" as const,
-          inserted_at: "t",
-          updated_at: "t",
-        })),
-      )
-      .returning(["id", "seq"])
-      .execute();
+    insertRecords(store, datasetId, n, (j) => ({
+      external_id: `r-${salt}-${from + j}`,
+      fields: JSON.stringify({ text: textOf(from + j, salt), summary: textOf(from + j, salt + 1) }),
+      metadata: JSON.stringify({ genre: (from + j) % 3 === 0 ? "news" : "blog" }),
+    }));
 
   it("ts_rank of one word grows strictly with its positions in a field (what the ranking ahead relies on)", async () => {
     const rows = (
@@ -77,16 +66,7 @@ describe(`PostgreSQL frequent words ranked ahead (${onPostgres ? "PostgreSQL" : 
     const added = await insert(ds, 0, 240);
     await insert(ids.other, 0, 30, 3); // another dataset's records never mix in
     // u1 answered some records, some are completed.
-    await answerRecords(
-      store,
-      added.filter((_, i) => i % 5 === 0),
-      ids.u1,
-      "submitted",
-    );
-    await completeRecords(
-      store,
-      added.filter((_, i) => i % 7 === 0),
-    );
+    await answerAndComplete(store, added, ids.u1);
 
     const options = { minRecords: 5, listLength: 12 };
     const ahead = new PostgresSearch(store.db, { vectorSearch: false, rankAhead: options });

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "kysely";
 import type { Store } from "../db/store.js";
@@ -7,7 +6,7 @@ import { openTestPostgresStore, testDatabaseUrl } from "../testing/pg-test-datab
 import { filterCount, PostgresSearch } from "./postgres-search.js";
 import { queryRows, textCount } from "./postgres-sql.js";
 import type { SearchFilter, SearchQuery } from "./search-port.js";
-import { seedSearchData, answerRecords, completeRecords } from "./search-port.suite.js";
+import { seedSearchData, answerRecords, completeRecords, answerAndComplete, insertRecords } from "./search-port.suite.js";
 
 // A real PostgreSQL when TESSERA_TEST_DATABASE_URL names one (stage 60), else PGlite.
 const onPostgres = testDatabaseUrl() !== null;
@@ -70,34 +69,14 @@ describe(`PostgreSQL text search totals over record_search (${onPostgres ? "Post
     const { ids } = await seedSearchData(store);
     const ds = ids.ds;
     const insert = (datasetId: string, from: number, n: number, salt = 0) =>
-      store.db
-        .insertInto("records")
-        .values(
-          Array.from({ length: n }, (_, j) => ({
-            id: randomUUID(),
-            dataset_id: datasetId,
-            external_id: `r-${from + j}`,
-            fields: JSON.stringify({ text: textOf(from + j, salt), summary: textOf(from + j, salt + 1), n: from + j }),
-            metadata: metadataText(from + j),
-            status: "pending" as const,
-            inserted_at: "t",
-            updated_at: "t",
-          })),
-        )
-        .returning(["id", "seq"])
-        .execute();
+      insertRecords(store, datasetId, n, (j) => ({
+        external_id: `r-${from + j}`,
+        fields: JSON.stringify({ text: textOf(from + j, salt), summary: textOf(from + j, salt + 1), n: from + j }),
+        metadata: metadataText(from + j),
+      }));
     const added = await insert(ds, 0, 200);
     await insert(ids.other, 0, 40, 3); // another dataset's records never count
-    await answerRecords(
-      store,
-      added.filter((_, i) => i % 5 === 0),
-      ids.u1,
-      "submitted",
-    );
-    await completeRecords(
-      store,
-      added.filter((_, i) => i % 7 === 0),
-    );
+    await answerAndComplete(store, added, ids.u1);
 
     const search = new PostgresSearch(store.db, { vectorSearch: false, rankAhead: false });
     const queries: SearchQuery[] = [];
@@ -218,32 +197,12 @@ describe(`PostgreSQL text search totals over record_search (${onPostgres ? "Post
   it("counts the records of filters without text (bounded and exact) as records do, and reads record_search", async () => {
     const { ids } = await seedSearchData(store);
     const ds = ids.ds;
-    const added = await store.db
-      .insertInto("records")
-      .values(
-        Array.from({ length: 150 }, (_, i) => ({
-          id: randomUUID(),
-          dataset_id: ds,
-          external_id: `r-${i}`,
-          fields: JSON.stringify({ text: textOf(i, 0) }),
-          metadata: metadataText(i),
-          status: "pending" as const,
-          inserted_at: "t",
-          updated_at: "t",
-        })),
-      )
-      .returning(["id", "seq"])
-      .execute();
-    await answerRecords(
-      store,
-      added.filter((_, i) => i % 5 === 0),
-      ids.u1,
-      "submitted",
-    );
-    await completeRecords(
-      store,
-      added.filter((_, i) => i % 7 === 0),
-    );
+    const added = await insertRecords(store, ds, 150, (i) => ({
+      external_id: `r-${i}`,
+      fields: JSON.stringify({ text: textOf(i, 0) }),
+      metadata: metadataText(i),
+    }));
+    await answerAndComplete(store, added, ids.u1);
     const search = new PostgresSearch(store.db, { vectorSearch: false, rankAhead: false });
     const exact = async (q: SearchQuery) => {
       const { sql: text, params } = filterCount(q, null, true);

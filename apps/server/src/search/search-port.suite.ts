@@ -40,6 +40,43 @@ export async function completeRecords(store: Store, records: { id: string }[]): 
     .execute();
 }
 
+/** Test set-ups: `n` pending records of `datasetId`, the i-th shaped by `shape(i)` (external id, fields and metadata as stored JSON text). */
+export async function insertRecords(
+  store: Store,
+  datasetId: string,
+  n: number,
+  shape: (i: number) => { external_id: string; fields: string; metadata: string },
+): Promise<{ id: string; seq: number }[]> {
+  return store.db
+    .insertInto("records")
+    .values(
+      Array.from({ length: n }, (_, i) => ({
+        id: randomUUID(),
+        dataset_id: datasetId,
+        ...shape(i),
+        status: "pending" as const,
+        inserted_at: "t",
+        updated_at: "t",
+      })),
+    )
+    .returning(["id", "seq"])
+    .execute();
+}
+
+/** Test set-ups: the queue the PostgreSQL text tests start from: every 5th of `records` submitted by `userId`, every 7th completed. */
+export async function answerAndComplete(store: Store, records: { id: string }[], userId: string): Promise<void> {
+  await answerRecords(
+    store,
+    records.filter((_, i) => i % 5 === 0),
+    userId,
+    "submitted",
+  );
+  await completeRecords(
+    store,
+    records.filter((_, i) => i % 7 === 0),
+  );
+}
+
 export async function seedSearchData(store: Store) {
   const db = store.db;
   const ids = {
