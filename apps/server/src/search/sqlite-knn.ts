@@ -777,7 +777,8 @@ export class SqliteKnn extends SqliteQueries {
         if (!this.needsIndex(c)) return;
         this.scheduleIndex(c);
       }
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // Unreferenced: a server closing meanwhile exits without waiting for it.
+      await new Promise((resolve) => setTimeout(resolve, 50).unref());
     }
   }
 
