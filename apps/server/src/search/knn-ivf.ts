@@ -85,6 +85,11 @@ export class BinaryIvf {
     return -1;
   }
 
+  /** The position of the snapshot's `index`-th code (the build's input order). */
+  positionOfIndex(index: number): number {
+    return this.positionOf[index]!;
+  }
+
   /** The list holding a position. */
   listAt(position: number): number {
     let lo = 0,
@@ -253,17 +258,27 @@ export class BinaryIvf {
         for (let b = 0; b < bits; b++) if (counts[c * bits + b]! * 2 > members[c]!) code[b >>> 5]! |= 1 << (b & 31);
       }
     }
+    if (options.trained) {
+      // The sample's lists as the assignment below gives them (the far side's centroids: sqlite-knn.ts).
+      const positions = Uint32Array.from({ length: sampleSize }, (_, j) => Math.floor(((j + 0.5) * n) / sampleSize));
+      const sampleLists = Uint16Array.from({ length: sampleSize }, (_, j) => nearestCentroid(sample.subarray(j * words, (j + 1) * words)));
+      options.trained(positions, sampleLists, lists);
+    }
 
     // Every code to its nearest centroid; the lists' mean codes from their members' bits.
-    const assigned = new Uint16Array(n);
+    const assigned = options.assigned ?? new Uint16Array(n);
     counts.fill(0);
     members.fill(0);
     for (let i = 0; i < n; i++) {
       const c = nearestCentroid(codes.subarray(i * words, (i + 1) * words));
       assigned[i] = c;
       addBits(c, codes, i * words);
-      if ((i & 1023) === 1023 && !(await breathe())) return null;
+      if ((i & 1023) === 1023) {
+        options.progress?.(i + 1);
+        if (!(await breathe())) return null;
+      }
     }
+    options.progress?.(n);
     const offsets = new Uint32Array(lists + 1);
     for (let c = 0; c < lists; c++) offsets[c + 1] = offsets[c]! + members[c]!;
     const means = new Float32Array(lists * bits);
@@ -358,21 +373,10 @@ export class FarSideBuilder {
     const p = this.ivf.positionOfRow(vrow);
     if (p < 0) return;
     const c = this.ivf.listAt(p);
-    const norm = normOf(vector);
-    const o = c * this.dimensions;
-    const { mean } = this;
-    let g1 = 0,
-      g2 = 0;
-    for (let d = 0; d < this.dimensions; d++) {
-      const x = (vector[d] ?? 0) / norm;
-      this.sums[o + d]! += x;
-      const g = x - (mean[d] ?? 0);
-      g1 += Math.abs(g);
-      g2 += g * g;
-    }
+    const scale = addToCentroid(vector, this.mean, this.sums, c * this.dimensions, this.dimensions);
     this.counts[c]!++;
-    if (g1 > 0) {
-      this.tailSum += g2 / g1;
+    if (scale >= 0) {
+      this.tailSum += scale;
       this.added++;
     }
   }
@@ -385,25 +389,48 @@ export class FarSideBuilder {
   add(vrow: number, vector: ArrayLike<number>): void {
     const p = this.ivf.positionOfRow(vrow);
     if (p < 0) return;
-    const centroids = this.centroidArray();
-    const { dimensions, codes } = this;
-    const o = this.ivf.listAt(p) * dimensions;
-    const inverse = 1 / normOf(vector);
-    const present = Math.min(dimensions, vector.length);
-    let l1 = 0,
-      l2 = 0;
-    // A word of the code at a time (~1.5 us per 384-dimension vector instead of ~7 with a write per bit).
-    for (let w = 0, at = p * this.ivf.words; w * 32 < dimensions; w++, at++) {
-      let bits = 0;
-      for (let d = w * 32, end = Math.min(d + 32, dimensions); d < end; d++) {
-        const r = (d < present ? vector[d]! * inverse : 0) - centroids[o + d]!;
-        l1 += Math.abs(r);
-        l2 += r * r;
-        if (r > 0) bits |= 1 << (d & 31);
+    this.scales[p] = residualCode(
+      vector,
+      this.centroidArray(),
+      this.ivf.listAt(p) * this.dimensions,
+      this.dimensions,
+      this.codes,
+      p * this.ivf.words,
+    );
+  }
+
+  /**
+   * The far side of `ivf` from codes and scales computed in snapshot order (`farSidePart`, on other
+   * threads): reordered in place into the index's positions.
+   */
+  static fromSnapshotOrder(
+    ivf: BinaryIvf,
+    part: { dimensions: number; centroids: Float32Array; codes: Uint32Array; scales: Float32Array; tailScale: number },
+  ): FarSide {
+    const { codes, scales } = part;
+    const words = ivf.words;
+    const done = new Uint8Array(ivf.size);
+    const code = new Uint32Array(words);
+    const next = new Uint32Array(words);
+    // Each cycle of the permutation: the code at snapshot index i goes to position positionOf(i).
+    for (let start = 0; start < ivf.size; start++) {
+      if (done[start]) continue;
+      code.set(codes.subarray(start * words, (start + 1) * words));
+      let scale = scales[start]!;
+      for (let i = start; ;) {
+        const p = ivf.positionOfIndex(i);
+        done[p] = 1;
+        next.set(codes.subarray(p * words, (p + 1) * words));
+        const nextScale = scales[p]!;
+        codes.set(code, p * words);
+        scales[p] = scale;
+        if (p === start) break;
+        code.set(next);
+        scale = nextScale;
+        i = p;
       }
-      codes[at] = bits;
     }
-    this.scales[p] = l1 > 0 ? l2 / l1 : 0;
+    return { dimensions: part.dimensions, centroids: part.centroids, codes, scales, tailScale: part.tailScale };
   }
 
   finish(): FarSide {
@@ -413,10 +440,179 @@ export class FarSideBuilder {
   }
 }
 
-function normOf(vector: ArrayLike<number>): number {
+/**
+ * A sampled vector normalised into its list's centroid sums (`sums` from `o`); returns its
+ * |x̂ - mean|²/|x̂ - mean|₁ (the tail's scale, `FarSide.tailScale`), -1 when x̂ is the mean.
+ * Self-contained: the far side's threads evaluate its source (sqlite-text-pool.ts).
+ */
+export function addToCentroid(
+  vector: ArrayLike<number>,
+  mean: ArrayLike<number>,
+  sums: Float64Array,
+  o: number,
+  dimensions: number,
+): number {
   let s = 0;
   for (let d = 0; d < vector.length; d++) s += vector[d]! * vector[d]!;
-  return Math.sqrt(s) || 1;
+  const norm = Math.sqrt(s) || 1;
+  let g1 = 0,
+    g2 = 0;
+  for (let d = 0; d < dimensions; d++) {
+    const x = (vector[d] ?? 0) / norm;
+    sums[o + d]! += x;
+    const g = x - (mean[d] ?? 0);
+    g1 += Math.abs(g);
+    g2 += g * g;
+  }
+  return g1 > 0 ? g2 / g1 : -1;
+}
+
+/**
+ * A vector's code around its list's centroid (`centroids` from `o`), written at `codes[at...]`;
+ * returns its scale |r|²/|r|₁ (`FarSide`). A word of the code at a time (~1.5 us per 384-dimension
+ * vector instead of ~7 with a write per bit). Self-contained (sqlite-text-pool.ts evaluates it).
+ */
+export function residualCode(
+  vector: ArrayLike<number>,
+  centroids: Float32Array,
+  o: number,
+  dimensions: number,
+  codes: Uint32Array,
+  at: number,
+): number {
+  let s = 0;
+  for (let d = 0; d < vector.length; d++) s += vector[d]! * vector[d]!;
+  const inverse = 1 / (Math.sqrt(s) || 1);
+  const present = Math.min(dimensions, vector.length);
+  let l1 = 0,
+    l2 = 0;
+  for (let w = 0; w * 32 < dimensions; w++, at++) {
+    let bits = 0;
+    for (let d = w * 32, end = Math.min(d + 32, dimensions); d < end; d++) {
+      const r = (d < present ? vector[d]! * inverse : 0) - centroids[o + d]!;
+      l1 += Math.abs(r);
+      l2 += r * r;
+      if (r > 0) bits |= 1 << (d & 31);
+    }
+    codes[at] = bits;
+  }
+  return l1 > 0 ? l2 / l1 : 0;
+}
+
+/**
+ * A far side's pass on other threads (sqlite-knn.ts; sqlite-text-pool.ts runs it), started once the
+ * index's centroids are trained, while the request thread assigns the codes to their lists: the
+ * lists' centroids from the vectors of the k-means' sample, then every indexed vector read again in
+ * rowid order, a chunk at a time (the threads share the work), each coded around its list's
+ * centroid as soon as the assignment has reached it. Codes and scales in snapshot order (shared
+ * memory; `FarSideBuilder.fromSnapshotOrder` reorders them).
+ */
+export interface FarSideJob {
+  settingsId: string;
+  dimensions: number;
+  words: number;
+  lists: number;
+  /** The setting's centre (its codes' x̂ - mean). */
+  mean: Float32Array;
+  /** The snapshot's rowids, ascending. */
+  vrows: Float64Array;
+  /** Each snapshot position's list, written by the assignment up to `state[0]`. */
+  assigned: Uint16Array;
+  /** The k-means sample: snapshot positions and their lists. */
+  samplePositions: Uint32Array;
+  sampleLists: Uint16Array;
+  /** Int32 slots: [0] positions assigned, [1] next position to claim, [2] centroids (0 not started, 1 being read, 2 in), [3] 1: abandon. */
+  state: Int32Array;
+  centroids: Float32Array;
+  codes: Uint32Array;
+  scales: Float32Array;
+  /** Positions claimed at a time. */
+  chunk: number;
+}
+
+/** Slots of `FarSideJob.state`. */
+export const FAR_ASSIGNED = 0;
+export const FAR_CANCEL = 3;
+
+/**
+ * One thread's share of a `FarSideJob`: null when abandoned, else the tail's scale when this thread
+ * read the sample (null otherwise). `query` runs a read-only statement (rows as arrays), `pause`
+ * waits (0: yields to the thread's other jobs). Self-contained: no closure, no import (the threads
+ * evaluate its source); `residual` and `sampled` are `residualCode` and `addToCentroid`.
+ */
+export async function farSidePart(
+  job: FarSideJob,
+  query: (sql: string, params: unknown[]) => unknown[][],
+  pause: (ms: number) => Promise<void>,
+  residual: typeof residualCode,
+  sampled: typeof addToCentroid,
+): Promise<{ tailScale: number | null } | null> {
+  const { state, dimensions, words, vrows, assigned, centroids, codes, scales } = job;
+  const n = vrows.length;
+  const batch = 2000;
+  const floats = (b: Uint8Array) =>
+    b.byteOffset % 4 === 0 ? new Float32Array(b.buffer, b.byteOffset, b.byteLength >> 2) : new Float32Array(new Uint8Array(b).buffer);
+  let tailScale: number | null = null;
+  if (Atomics.compareExchange(state, 2, 0, 1) === 0) {
+    const sums = new Float64Array(job.lists * dimensions);
+    const counts = new Uint32Array(job.lists);
+    let tailSum = 0,
+      added = 0;
+    for (let at = 0; at < job.samplePositions.length; at += batch) {
+      const listOf = new Map<number, number>();
+      const end = Math.min(job.samplePositions.length, at + batch);
+      for (let j = at; j < end; j++) listOf.set(vrows[job.samplePositions[j]!]!, job.sampleLists[j]!);
+      const rows = query(
+        "SELECT v.rowid, v.vector FROM json_each(?) AS c CROSS JOIN record_vectors v ON v.rowid = c.value WHERE v.vector_settings_id = ?",
+        [JSON.stringify([...listOf.keys()]), job.settingsId],
+      );
+      for (const [vrow, blob] of rows) {
+        const c = listOf.get(vrow as number)!;
+        const scale = sampled(floats(blob as Uint8Array), job.mean, sums, c * dimensions, dimensions);
+        counts[c]!++;
+        if (scale >= 0) {
+          tailSum += scale;
+          added++;
+        }
+      }
+      if (Atomics.load(state, 3) !== 0) return null;
+      await pause(0);
+    }
+    for (let i = 0; i < sums.length; i++) centroids[i] = sums[i]! / Math.max(counts[Math.floor(i / dimensions)]!, 1);
+    tailScale = added > 0 ? tailSum / added : 0;
+    Atomics.store(state, 2, 2);
+  }
+  while (Atomics.load(state, 2) !== 2) {
+    if (Atomics.load(state, 3) !== 0) return null;
+    await pause(2);
+  }
+  for (;;) {
+    const from = Atomics.add(state, 1, job.chunk);
+    if (from >= n) return { tailScale };
+    const to = Math.min(n, from + job.chunk);
+    let i = from;
+    for (let after = vrows[from]! - 1; ;) {
+      // The batch's rows are at most `batch` positions from i: their lists must be assigned.
+      while (Atomics.load(state, 0) < Math.min(to, i + batch)) {
+        if (Atomics.load(state, 3) !== 0) return null;
+        await pause(2);
+      }
+      const rows = query(
+        `SELECT rowid, vector FROM record_vectors NOT INDEXED WHERE rowid > ? AND rowid <= ? AND vector_settings_id = ? ORDER BY rowid LIMIT ${batch}`,
+        [after, vrows[to - 1]!, job.settingsId],
+      );
+      for (const [vrow, blob] of rows) {
+        while (i < to && vrows[i]! < (vrow as number)) i++;
+        if (i >= to || vrows[i] !== vrow) continue; // not in the snapshot (written since: the index's tail)
+        scales[i] = residual(floats(blob as Uint8Array), centroids, assigned[i]! * dimensions, dimensions, codes, i * words);
+        i++;
+      }
+      if (rows.length < batch) break;
+      after = rows[rows.length - 1]![0] as number;
+      if (Atomics.load(state, 3) !== 0) return null;
+      await pause(0);
+    }
+  }
 }
 
 export interface IvfBuildOptions {
@@ -432,6 +628,12 @@ export interface IvfBuildOptions {
   sliceMs?: number;
   /** Asked between slices: true abandons the build. */
   cancelled?: () => boolean;
+  /** Called once the centroids are trained: the training sample's positions (in the snapshot) and their lists, and the number of lists. */
+  trained?: (positions: Uint32Array, lists: Uint16Array, count: number) => void;
+  /** Where the assignment writes each snapshot position's list (e.g. shared memory another thread reads); default its own. */
+  assigned?: Uint16Array;
+  /** Called as the assignment goes: the first `count` positions of `assigned` are written. */
+  progress?: (count: number) => void;
 }
 
 /**

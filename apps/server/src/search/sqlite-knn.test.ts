@@ -502,8 +502,10 @@ describe("similarity through the codes' index (knn-ivf.ts)", () => {
     expect(knn.indexState(ids.emb)).toEqual({ indexed: 4000, tail: 0 });
     // The codes again, list by list, with their rowids, positions and the lists' mean codes.
     expect(knn.indexBytes).toBeGreaterThan(4000 * (8 + 8 + 8 + 4));
-    // least_similar's estimator apart: a code around its list's centroid and a scale per vector.
+    // least_similar's estimator apart: a code around its list's centroid and a scale per vector,
+    // computed on the store's read threads beside the assignment of the codes.
     expect(knn.farSideBytes).toBeGreaterThanOrEqual(4000 * (8 + 4));
+    expect(knn.farSidesOnThreads).toBe(1);
     const linear = indexed({ indexAbove: Number.MAX_SAFE_INTEGER });
     const most = await recall(knn, "most_similar");
     expect(most.recall).toBeGreaterThanOrEqual(0.95);

@@ -3,9 +3,19 @@ import type { DB } from "../db/schema.js";
 import { encodeVector } from "../records/read.js";
 import { backgroundErrorLogger } from "../db/availability.js";
 import { HammingStore, hammingTable } from "./hamming.js";
-import { asymmetricScores, asymmetricTable, BinaryIvf, FarSideBuilder, type IvfBuildOptions } from "./knn-ivf.js";
+import {
+  asymmetricScores,
+  asymmetricTable,
+  BinaryIvf,
+  FAR_ASSIGNED,
+  FAR_CANCEL,
+  type FarSideJob,
+  FarSideBuilder,
+  type IvfBuildOptions,
+} from "./knn-ivf.js";
 import type { SearchQuery, SearchResult } from "./search-port.js";
 import { Builder, type Param, SqliteQueries } from "./sqlite-sql.js";
+import { type TextMatchPool, textMatchPoolFor } from "./sqlite-text-pool.js";
 
 export interface KnnOptions {
   /** Settings with at most this many vectors are searched exactly (default 20,000: ~10 ms of CPU there). */
@@ -44,6 +54,8 @@ const REBUILD_MIN = 1_000;
 const PROBE_MAX = 0.25;
 /** Vectors read at a time (then a pause) for the far side's estimator of an index (knn-ivf.ts, `FarSide`): ~10 ms. */
 const FAR_BATCH = 2_000;
+/** Positions a far side's thread claims at a time (`farSidePart`): a few hundred ms of work. */
+const FAR_CHUNK = 32_768;
 const buildError = backgroundErrorLogger("building a similarity index");
 
 /**
@@ -474,6 +486,8 @@ export class SqliteKnn extends SqliteQueries {
   followed = 0;
   /** Indexes built (diagnostics, tests). */
   indexesBuilt = 0;
+  /** Far sides computed on the store's read threads (diagnostics, tests). */
+  farSidesOnThreads = 0;
   private readonly exactBelow: number;
   private readonly oversample: number;
   private readonly followLoadMax: number;
@@ -576,7 +590,8 @@ export class SqliteKnn extends SqliteQueries {
   private async build(c: Codes): Promise<void> {
     if (c.building || c.alive === 0) return;
     const { words } = c;
-    const vrows = new Float64Array(c.alive);
+    const pool = typeof SharedArrayBuffer === "function" ? textMatchPoolFor(this.db) : null;
+    const vrows = pool ? new Float64Array(new SharedArrayBuffer(c.alive * 8)) : new Float64Array(c.alive);
     const codes = new Uint32Array(c.alive * words);
     let m = 0;
     for (let i = 0; i < c.size; i++) {
@@ -588,10 +603,12 @@ export class SqliteKnn extends SqliteQueries {
     const generation = c.generation;
     const building = { maxVrow: vrows[m - 1]!, touched: new Set<number>() };
     c.building = building;
+    // With the store's read threads, least_similar's estimator is computed there, beside the assignment of the codes.
+    const far = pool && m === c.alive ? this.farSideOnThreads(pool, c, vrows) : null;
     try {
       const ivf = await BinaryIvf.build(
         { codes, vrows: vrows.subarray(0, m), size: m, words },
-        { ...this.options.indexBuild, cancelled: () => c.generation !== generation },
+        { ...this.options.indexBuild, cancelled: () => c.generation !== generation, ...far?.hooks },
       );
       if (!ivf || c.generation !== generation) return;
       // A first index serves most_similar at once (least_similar scans every code until its far side
@@ -600,13 +617,78 @@ export class SqliteKnn extends SqliteQueries {
       if (first) this.publish(c, ivf, building);
       // least_similar's estimator: the setting's vectors read again (one pass in rowid order, in
       // slices); rows changed meanwhile are noted in `building` (and in the published index).
-      if (!(await this.buildFarSide(c, ivf, generation))) return;
+      const threaded = far ? await far.result(ivf, () => c.generation !== generation) : false;
+      if (c.generation !== generation) return;
+      if (!threaded && (pool?.isClosed || !(await this.buildFarSide(c, ivf, generation)))) return;
       if (!first) this.publish(c, ivf, building);
     } finally {
+      far?.cancel();
       if (c.building === building) c.building = null;
     }
     // Rows written during the build (a first index is searched before its far side is in) may call for the next one.
     if (c.generation === generation) this.scheduleIndex(c);
+  }
+
+  /**
+   * least_similar's estimator of an index being built from the snapshot `vrows` (shared memory), on
+   * the store's read threads (knn-ivf.ts, `farSidePart`): started by the build's hooks once its
+   * centroids are trained (each thread takes chunks of the snapshot as the assignment reaches them),
+   * then `result` reorders it into the index's positions and sets it (false when a thread failed, the
+   * build was abandoned or the pool closed: the caller reads the vectors itself, or gives up).
+   */
+  private farSideOnThreads(pool: TextMatchPool, c: Codes, vrows: Float64Array) {
+    const n = vrows.length;
+    const sharedOf = <T>(make: (buffer: SharedArrayBuffer) => T, bytes: number) => make(new SharedArrayBuffer(bytes));
+    const state = sharedOf((b) => new Int32Array(b), 16);
+    const assigned = sharedOf((b) => new Uint16Array(b), n * 2);
+    let run: Promise<({ tailScale: number | null } | null)[]> | null = null;
+    let job: FarSideJob | null = null;
+    const hooks: Pick<IvfBuildOptions, "trained" | "assigned" | "progress"> = {
+      assigned,
+      progress: (count) => Atomics.store(state, FAR_ASSIGNED, count),
+      trained: (samplePositions, sampleLists, lists) => {
+        job = {
+          settingsId: c.settingsId,
+          dimensions: c.dimensions,
+          words: c.words,
+          lists,
+          mean: c.mean,
+          vrows,
+          assigned,
+          samplePositions,
+          sampleLists,
+          state,
+          centroids: sharedOf((b) => new Float32Array(b), lists * c.dimensions * 4),
+          codes: sharedOf((b) => new Uint32Array(b), n * c.words * 4),
+          scales: sharedOf((b) => new Float32Array(b), n * 4),
+          chunk: FAR_CHUNK,
+        };
+        const started = job;
+        run = Promise.all(Array.from({ length: pool.size }, () => pool.farSide(started)));
+        run.catch(() => Atomics.store(state, FAR_CANCEL, 1));
+      },
+    };
+    const cancel = () => Atomics.store(state, FAR_CANCEL, 1);
+    const result = async (ivf: BinaryIvf, abandoned: () => boolean): Promise<boolean> => {
+      if (!run || !job) return false;
+      const started: FarSideJob = job;
+      // Tests look at the index while the threads work (their build's pause).
+      const hook = this.options.indexBuild?.pause;
+      let parts: ({ tailScale: number | null } | null)[] | null = null;
+      const settled = run.then(
+        (p) => (parts = p),
+        () => null,
+      );
+      const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 5));
+      while (hook && parts === null && !abandoned()) await Promise.race([settled, hook().then(tick)]);
+      await settled;
+      if (!parts || abandoned() || (parts as ({ tailScale: number | null } | null)[]).some((p) => p === null)) return false;
+      const tailScale = (parts as { tailScale: number | null }[]).find((p) => p.tailScale !== null)?.tailScale ?? 0;
+      ivf.farSide = FarSideBuilder.fromSnapshotOrder(ivf, { ...started, tailScale });
+      this.farSidesOnThreads++;
+      return true;
+    };
+    return { hooks, cancel, result };
   }
 
   /** Makes a built index the setting's, with the rows changed since its snapshot marked in it. */

@@ -5,6 +5,7 @@ import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import { FTS_ROWID_RANGE } from "./sqlite-sql.js";
 import { rankWindows } from "./text-window.js";
+import { addToCentroid, farSidePart, type FarSideJob, residualCode } from "./knn-ivf.js";
 
 /**
  * The FTS part of a text search that is not cached yet (a word never asked before), computed on
@@ -88,6 +89,9 @@ const prepared = (sql) => {
 };
 let vocab = null;
 const rankWindows = ${rankWindows.toString()};
+const farSidePart = ${farSidePart.toString()};
+const residualCode = ${residualCode.toString()};
+const addToCentroid = ${addToCentroid.toString()};
 const reply = (id, blocks, payload, transfer) => {
   const v = Buffer.concat(blocks);
   const buffer = new Uint8Array(v.length);
@@ -100,6 +104,15 @@ const ranked = (where, params, k) => {
 };
 parentPort.on("message", (job) => {
   if (job.type === "close") { db.close(); process.exit(0); }
+  if (job.type === "farside") {
+    // A similarity index's far side (knn-ivf.ts), in batches that yield to this thread's other jobs.
+    const pause = (ms) => new Promise((resolve) => (ms > 0 ? setTimeout(resolve, ms) : setImmediate(resolve)));
+    farSidePart(job, (sql, params) => prepared(sql).raw().all(...params), pause, residualCode, addToCentroid).then(
+      (far) => parentPort.postMessage({ id: job.id, far }),
+      (error) => parentPort.postMessage({ id: job.id, error: String(error && error.message || error) }),
+    );
+    return;
+  }
   try {
     if (job.type === "terms") {
       // The temp schema is writable on a read-only connection; fts5vocab counts each term's rows by reading its doclist.
@@ -199,6 +212,7 @@ interface Reply {
   prefix?: Uint32Array | null;
   prefixComplete?: boolean;
   terms?: string[];
+  far?: { tailScale: number | null } | null;
   rankedMany?: { fr: Float64Array; bm: Float64Array }[];
 }
 
@@ -251,6 +265,20 @@ export class TextMatchPool {
   async rank(job: RankJob): Promise<RankAnswer> {
     const m = await this.send({ type: "rank", ...job });
     return { version: versionOf(m), ranked: m.rankedMany ?? [] };
+  }
+
+  /**
+   * A thread's share of a similarity index's far side (knn-ivf.ts, `farSidePart`; the job's arrays in
+   * shared memory): null when abandoned. Other jobs of that thread run between its batches.
+   */
+  async farSide(job: FarSideJob): Promise<{ tailScale: number | null } | null> {
+    const m = await this.send({ type: "farside", ...job });
+    return m.far ?? null;
+  }
+
+  /** Whether `close` was called. */
+  get isClosed(): boolean {
+    return this.closed;
   }
 
   private send(message: Record<string, unknown>): Promise<Reply> {
