@@ -1,6 +1,16 @@
+import SQLite from "better-sqlite3";
 import { expect, it } from "vitest";
 import { seededRandom } from "../testing/random.js";
-import { asymmetricScores, asymmetricTable, BinaryIvf, FarSideBuilder } from "./knn-ivf.js";
+import {
+  addToCentroid,
+  asymmetricScores,
+  asymmetricTable,
+  BinaryIvf,
+  farSidePart,
+  type FarSideJob,
+  FarSideBuilder,
+  residualCode,
+} from "./knn-ivf.js";
 
 const words = 4;
 const random = seededRandom(7);
@@ -127,4 +137,114 @@ it("estimates least_similar's similarities around each list's centroid, finer th
     .sort((a, b) => exact(a) - exact(b))
     .slice(0, 20);
   expect(least.filter((v) => order.includes(v)).length).toBeGreaterThanOrEqual(15);
+});
+
+it("computes the far side beside the assignment (two parts sharing the work, each vector as the assignment reaches it), in snapshot order, then reorders it into the index's positions", async () => {
+  const dims = words * 32;
+  const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+  const vectors = Array.from({ length: 2000 }, (_, i) =>
+    Array.from({ length: dims }, (_, b) => ((centres[i % 20]![b >>> 5]! >>> (b & 31)) & 1 ? 1 : -1) + 0.6 * normal()),
+  );
+  const unit = (v: number[]) => {
+    const n = Math.sqrt(v.reduce((t, x) => t + x * x, 0));
+    return v.map((x) => x / n);
+  };
+  const mean = new Float32Array(dims);
+  for (const v of vectors) unit(v).forEach((x, d) => (mean[d]! += x / vectors.length));
+  const centred = new Uint32Array(2000 * words);
+  vectors.forEach((v, i) => unit(v).forEach((x, d) => (x - mean[d]! > 0 ? (centred[i * words + (d >>> 5)]! |= 1 << (d & 31)) : 0)));
+  // The vectors in a real table (rowids 10, 20...), with another setting's rows in between.
+  const db = new SQLite(":memory:");
+  db.exec("CREATE TABLE record_vectors (vector_settings_id TEXT NOT NULL, vector BLOB NOT NULL)");
+  const put = db.prepare("INSERT INTO record_vectors (rowid, vector_settings_id, vector) VALUES (?, ?, ?)");
+  vectors.forEach((v, i) => {
+    put.run(vrows[i]!, "emb", Buffer.from(new Float32Array(v).buffer));
+    put.run(vrows[i]! + 5, "other", Buffer.from(new Float32Array(dims).fill(1).buffer));
+  });
+  const query = (sql: string, params: unknown[]) =>
+    db
+      .prepare(sql)
+      .raw()
+      .all(...params) as unknown[][];
+  const state = new Int32Array(4);
+  const assigned = new Uint16Array(2000);
+  let parts: Promise<{ tailScale: number | null } | null>[] = [];
+  let job: FarSideJob | null = null;
+  const waits: number[] = [];
+  const ivf = (await BinaryIvf.build(
+    { codes: centred, vrows, size: 2000, words },
+    {
+      lists: 20,
+      sliceMs: 0,
+      assigned,
+      progress: (count) => Atomics.store(state, 0, count),
+      trained: (samplePositions, sampleLists, lists) => {
+        job = {
+          settingsId: "emb",
+          dimensions: dims,
+          words,
+          lists,
+          mean,
+          vrows,
+          assigned,
+          samplePositions,
+          sampleLists,
+          state,
+          centroids: new Float32Array(lists * dims),
+          codes: new Uint32Array(2000 * words),
+          scales: new Float32Array(2000),
+          chunk: 300,
+        };
+        const pause = (ms: number) => {
+          if (ms > 0) waits.push(Atomics.load(state, 0));
+          return new Promise<void>((resolve) => setImmediate(resolve));
+        };
+        parts = [0, 1].map(() => farSidePart(job!, query, pause, residualCode, addToCentroid));
+      },
+    },
+  ))!;
+  const answers = await Promise.all(parts);
+  // One part read the sample (the tail's scale); the other waited for its centroids, and both for the assignment.
+  expect(answers.filter((a) => a!.tailScale !== null)).toHaveLength(1);
+  expect(waits.some((assignedThen) => assignedThen < 2000)).toBe(true);
+  const built = job! as FarSideJob;
+  ivf.farSide = FarSideBuilder.fromSnapshotOrder(ivf, { ...built, tailScale: answers.find((a) => a!.tailScale !== null)!.tailScale! });
+  const far = ivf.farSide;
+  // Each position holds the code and scale of its own vector around its own list's centroid.
+  const code = new Uint32Array(words);
+  for (let p = 0; p < 2000; p++) {
+    const vrow = ivf.rowsAt(p, 1)[0]!;
+    // As stored (float32).
+    const scale = residualCode(new Float32Array(vectors[vrow / 10 - 1]!), far.centroids, ivf.listAt(p) * dims, dims, code, 0);
+    expect(Array.from(far.codes.subarray(p * words, (p + 1) * words))).toEqual(Array.from(code));
+    expect(far.scales[p]).toBeCloseTo(scale, 5);
+  }
+  // A finer estimate than the codes around the mean, as the request thread's far side (test above).
+  const q = unit(vectors[3]!);
+  const exact = (vrow: number) => unit(vectors[vrow / 10 - 1]!).reduce((t, x, d) => t + x * q[d]!, 0);
+  const table = asymmetricTable(q, words);
+  const meanDot = q.reduce((t, x, d) => t + x * mean[d]!, 0);
+  const tail = asymmetricScores(table, centred, words, 0, 2000);
+  const scores = asymmetricScores(table, far.codes, words, 0, 2000);
+  let errorFar = 0,
+    errorMean = 0;
+  for (let p = 0; p < 2000; p++) {
+    const vrow = ivf.rowsAt(p, 1)[0]!;
+    const c = ivf.listAt(p);
+    const toCentroid = q.reduce((t, x, d) => t + x * far.centroids[c * dims + d]!, 0);
+    errorFar += Math.abs(toCentroid + far.scales[p]! * scores[p]! - exact(vrow)) / 2000;
+    errorMean += Math.abs(meanDot + far.tailScale * tail[vrow / 10 - 1]! - exact(vrow)) / 2000;
+  }
+  expect(errorFar).toBeLessThan(0.04);
+  expect(errorFar).toBeLessThan(errorMean * 0.75);
+  db.close();
+});
+
+it("abandons a far side's part when asked", async () => {
+  const state = Int32Array.from([0, 0, 2, 1]);
+  const job = { state, vrows: new Float64Array(10), chunk: 5 } as unknown as FarSideJob;
+  const never = () => {
+    throw new Error("no read once abandoned");
+  };
+  expect(await farSidePart(job, never, async () => {}, residualCode, addToCentroid)).toBeNull();
 });

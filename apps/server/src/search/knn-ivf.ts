@@ -587,6 +587,7 @@ export async function farSidePart(
     await pause(2);
   }
   for (;;) {
+    if (Atomics.load(state, 3) !== 0) return null;
     const from = Atomics.add(state, 1, job.chunk);
     if (from >= n) return { tailScale };
     const to = Math.min(n, from + job.chunk);

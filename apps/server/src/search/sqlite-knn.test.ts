@@ -572,6 +572,25 @@ describe("similarity through the codes' index (knn-ivf.ts)", () => {
     expect(knn.indexOf(ids.emb)!.farSide).not.toBeNull();
   });
 
+  it("closes while an index's far side is computed on the read threads: the threads end, the build gives up quietly", async () => {
+    let closed: Promise<void> | null = null;
+    const knn: SqliteKnn = indexed({
+      indexBuild: {
+        sliceMs: 0,
+        pause: async () => {
+          // The first index is in, its far side on the threads: the store closes.
+          if (knn.indexOf(ids.emb) && !closed) closed = store.close();
+        },
+      },
+    });
+    expect(await knn.buildIndex(ids.emb)).toBe(true);
+    expect(closed).not.toBeNull();
+    await closed; // the pool's close waits for its threads to exit
+    expect(knn.indexOf(ids.emb)!.farSide).toBeNull();
+    expect(knn.farSidesOnThreads).toBe(0);
+    store = await openTemp(); // for afterEach
+  });
+
   it("builds the index in the background once the codes have settled, and again when many rows changed since", async () => {
     const knn = indexed({ indexAbove: 1000, settleMs: 30 });
     await knn.knnSearch(query(near(0)));

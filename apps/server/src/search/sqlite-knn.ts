@@ -675,12 +675,14 @@ export class SqliteKnn extends SqliteQueries {
       // Tests look at the index while the threads work (their build's pause).
       const hook = this.options.indexBuild?.pause;
       let parts: ({ tailScale: number | null } | null)[] | null = null;
+      let finished = false;
       const settled = run.then(
         (p) => (parts = p),
         () => null,
       );
+      void settled.finally(() => (finished = true));
       const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 5));
-      while (hook && parts === null && !abandoned()) await Promise.race([settled, hook().then(tick)]);
+      while (hook && !finished && !abandoned()) await Promise.race([settled, hook().then(tick)]);
       await settled;
       if (!parts || abandoned() || (parts as ({ tailScale: number | null } | null)[]).some((p) => p === null)) return false;
       const tailScale = (parts as { tailScale: number | null }[]).find((p) => p.tailScale !== null)?.tailScale ?? 0;
