@@ -1,6 +1,16 @@
 import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
-import { Builder, onSearchRows, queueFilters, RECORD_STATUSES, queryRows, textCount, textMatchSql, textVersion, textWords } from "./postgres-sql.js";
+import {
+  Builder,
+  onSearchRows,
+  queueFilters,
+  RECORD_STATUSES,
+  queryRows,
+  textCount,
+  textMatchSql,
+  textVersion,
+  textWords,
+} from "./postgres-sql.js";
 import { countLimit, type SearchQuery, type SearchResult } from "./search-port.js";
 import type { PostgresRankAhead, RankedAhead } from "./postgres-rank-ahead.js";
 import { pageAhead, totalAhead } from "./postgres-text-ahead.js";
