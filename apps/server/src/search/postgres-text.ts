@@ -345,10 +345,12 @@ export class PostgresText {
   /**
    * At least `k` rows of the windowed order, whole windows: the dataset's matching records in seq
    * order, as many windows of `rankWindow` as hold `k` of them, each window by score (best first)
-   * then seq; `complete` when no record matches beyond them. One statement over `records_fts` (a
-   * record matches where one of its fields does), so each field's tsvector is read once for the match
-   * and its ts_rank: PostgreSQL walks the primary key in seq order while the matches are dense, or
-   * takes the GIN index's few matches and sorts them.
+   * then seq; `complete` when no record matches beyond them. Over `records_fts` (a record matches
+   * where one of its fields does), in two steps: the matching seqs (PostgreSQL walks the primary key
+   * in seq order while the matches are dense, checking each field's tsvector, or takes the GIN index's
+   * matches, exact without their tsvectors, and sorts the seqs), then ts_rank of the windows' records
+   * only, by primary key. In one step the GIN path sorted every match with its tsvector (a prefix in
+   * ~100K records: 0.9M buffers, 2.6 s at 1M records, against 17K and 26 ms).
    */
   private async windows(query: SearchQuery, k: number): Promise<Ranked> {
     const text = query.text!;
@@ -359,10 +361,12 @@ export class PostgresText {
     const window = b.p(this.rankWindow);
     const rows = await queryRows<{ seq: number | string; score: number; win: number | string }>(
       this.db,
-      `WITH m AS (SELECT f.record_seq AS seq, max(ts_rank(f.tsv, (${tsq})))::float8 AS score FROM records_fts f
+      `WITH s AS MATERIALIZED (SELECT f.record_seq AS seq FROM records_fts f
         WHERE f.tsv @@ (${tsq})${field}
           AND EXISTS (SELECT 1 FROM record_search x WHERE x.seq = f.record_seq AND x.dataset_id = ${b.p(query.datasetId)})
         GROUP BY f.record_seq ORDER BY f.record_seq LIMIT ${b.p(read + 1)}),
+      m AS (SELECT f.record_seq AS seq, max(ts_rank(f.tsv, (${tsq})))::float8 AS score FROM s JOIN records_fts f ON f.record_seq = s.seq
+        WHERE f.tsv @@ (${tsq})${field} GROUP BY f.record_seq),
       w AS (SELECT seq, score, (row_number() OVER (ORDER BY seq) - 1) / ${window} AS win FROM m)
       SELECT seq, score, win FROM w ORDER BY win, score DESC, seq ASC`,
       b.params,
