@@ -14,6 +14,7 @@ import {
 import { countLimit, type SearchQuery, type SearchResult } from "./search-port.js";
 import type { PostgresRankAhead, RankedAhead } from "./postgres-rank-ahead.js";
 import { pageAhead, totalAhead } from "./postgres-text-ahead.js";
+import { firstMatches } from "./postgres-text-walk.js";
 import { ANSWERED_MAX, answeredStatuses } from "./sqlite-text-answered.js";
 
 /** Best matches kept per cached query, at least (ts_rank scores every match whatever the limit). */
@@ -344,37 +345,33 @@ export class PostgresText {
 
   /**
    * At least `k` rows of the windowed order, whole windows: the dataset's matching records in seq
-   * order, as many windows of `rankWindow` as hold `k` of them, each window by score (best first)
-   * then seq; `complete` when no record matches beyond them. Over `records_fts` (a record matches
-   * where one of its fields does), in two steps: the matching seqs (PostgreSQL walks the primary key
-   * in seq order while the matches are dense, checking each field's tsvector, or takes the GIN index's
-   * matches, exact without their tsvectors, and sorts the seqs), then ts_rank of the windows' records
-   * only, by primary key. In one step the GIN path sorted every match with its tsvector (a prefix in
-   * ~100K records: 0.9M buffers, 2.6 s at 1M records, against 17K and 26 ms).
+   * order (postgres-text-walk.ts), as many windows of `rankWindow` as hold `k` of them, each window by
+   * score (best first) then seq; `complete` when no record matches beyond them. ts_rank reads the
+   * windows' records only, by primary key (ranking while finding the matches sorted every match of
+   * the GIN path with its tsvector: a prefix in ~100K records, 0.9M buffers and 2.6 s at 1M records).
    */
   private async windows(query: SearchQuery, k: number): Promise<Ranked> {
     const text = query.text!;
-    const b = new Builder(query.userId);
     const read = Math.ceil(k / this.rankWindow) * this.rankWindow;
-    const tsq = b.tsQuery(textWords(text.q));
+    const found = (await firstMatches(this.db, query, read + 1)).seqs;
+    // The record after the windows read only tells that more match.
+    const seqs = found.slice(0, read);
+    const b = new Builder(null);
     const field = text.field !== null ? ` AND f.field = ${b.p(text.field)}` : "";
-    const window = b.p(this.rankWindow);
-    const rows = await queryRows<{ seq: number | string; score: number; win: number | string }>(
-      this.db,
-      `WITH s AS MATERIALIZED (SELECT f.record_seq AS seq FROM records_fts f
-        WHERE f.tsv @@ (${tsq})${field}
-          AND EXISTS (SELECT 1 FROM record_search x WHERE x.seq = f.record_seq AND x.dataset_id = ${b.p(query.datasetId)})
-        GROUP BY f.record_seq ORDER BY f.record_seq LIMIT ${b.p(read + 1)}),
-      m AS (SELECT f.record_seq AS seq, max(ts_rank(f.tsv, (${tsq})))::float8 AS score FROM s JOIN records_fts f ON f.record_seq = s.seq
-        WHERE f.tsv @@ (${tsq})${field} GROUP BY f.record_seq),
-      w AS (SELECT seq, score, (row_number() OVER (ORDER BY seq) - 1) / ${window} AS win FROM m)
-      SELECT seq, score, win FROM w ORDER BY win, score DESC, seq ASC`,
-      b.params,
-    );
-    // The record after the windows read (alone in the next window, last) only tells that more match.
-    const more = rows.length > read;
-    const kept = more ? rows.slice(0, read) : rows;
-    return { seqs: kept.map((r) => Number(r.seq)), scores: kept.map((r) => r.score), complete: !more };
+    const scored =
+      seqs.length === 0
+        ? []
+        : await queryRows<{ seq: number | string; score: number }>(
+            this.db,
+            `SELECT f.record_seq AS seq, max(ts_rank(f.tsv, (${b.tsQuery(textWords(text.q))})))::float8 AS score FROM records_fts f
+              WHERE f.record_seq = ANY(${b.p(`{${seqs.join(",")}}`)}::bigint[]) AND ts_match_vq(f.tsv, (${b.tsQuery(textWords(text.q))}))${field}
+              GROUP BY f.record_seq`,
+            b.params,
+          );
+    const scoreOf = new Map(scored.map((r) => [Number(r.seq), r.score]));
+    const rows = seqs.map((seq, i) => ({ seq, score: scoreOf.get(seq) ?? 0, win: Math.floor(i / this.rankWindow) }));
+    rows.sort((x, y) => x.win - y.win || y.score - x.score || x.seq - y.seq);
+    return { seqs: rows.map((r) => r.seq), scores: rows.map((r) => r.score), complete: found.length <= read };
   }
 
   /**
