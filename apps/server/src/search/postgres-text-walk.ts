@@ -7,11 +7,12 @@ import type { SearchQuery } from "./search-port.js";
 const PROBE_ROWS = 4000;
 /**
  * Below this share of matching rows in the probe, the remaining matches come from the GIN index. A
- * walk reads ~1.5 µs a row (each field's tsvector, detoasted) and needs `n / density` rows; the GIN
- * index reads every match of the words (a prefix merging many words: all of theirs) and visits their
- * rows, ~1-2 µs each, ~density x 2M rows at 1M records of two text fields. Both cost ~80 ms around 2%.
+ * walk reads ~2-3 µs a row in seq order (each field's tsvector, detoasted) and needs `n / density`
+ * rows; the GIN path visits every match's heap row, scattered (~8 µs each at 1M records when not in
+ * shared buffers: a prefix in 65K rows, 550 ms), ~density x 2M rows at 1M records of two text fields.
+ * They cost about the same (~150-200 ms for a window of 1,000) around 1-1.5%.
  */
-const WALK_MIN_DENSITY = 0.02;
+const WALK_MIN_DENSITY = 0.01;
 
 /**
  * The first `n` records of a dataset whose fields match a text query (every word in one field, a
@@ -24,8 +25,9 @@ const WALK_MIN_DENSITY = 0.02;
  * GIN path, its bitmap lossy in 4 MB of work_mem, rechecking 750K rows: 3.6 s where the walk takes
  * ~30 ms at 1M records). Here the choice follows the density measured on the dataset's first
  * PROBE_ROWS rows: dense, the walk goes on (`ts_match_vq`, the function of `@@`, which no index
- * serves); sparse, the GIN index alone gives the rest (index and sequential scans off, work_mem for
- * an exact bitmap, in the statement's transaction).
+ * serves); sparse, the GIN index gives the rest (an order by `seq + 0`, which the primary key cannot
+ * give, sequential scans off, work_mem for an exact bitmap and no parallel workers, which took 3x
+ * longer here, in the statement's transaction).
  */
 export async function firstMatches(
   db: Kysely<DB>,
@@ -64,11 +66,11 @@ export async function firstMatches(
   const restSql = `SELECT f.record_seq AS seq FROM records_fts f
       WHERE ${match(b, !walk)} AND f.record_seq >= ${b.p(last)}
         AND EXISTS (SELECT 1 FROM records r WHERE r.seq = f.record_seq AND r.dataset_id = ${b.p(query.datasetId)})
-      GROUP BY f.record_seq ORDER BY f.record_seq LIMIT ${b.p(n - found.length)}`;
+      GROUP BY f.record_seq ORDER BY f.record_seq${walk ? "" : " + 0"} LIMIT ${b.p(n - found.length)}`;
   const rest = walk
     ? await queryRows<{ seq: number | string }>(db, restSql, b.params)
     : await db.transaction().execute(async (trx) => {
-        await sql`SELECT set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true), set_config('work_mem', '64MB', true)`.execute(
+        await sql`SELECT set_config('enable_seqscan', 'off', true), set_config('work_mem', '64MB', true), set_config('max_parallel_workers_per_gather', '0', true)`.execute(
           trx,
         );
         return queryRows<{ seq: number | string }>(trx, restSql, b.params);
