@@ -78,10 +78,27 @@ describe(`PostgreSQL text search: the first matching records in seq order (${onP
       ["nothing", null],
     ] as const) {
       const all = await reference(q, field);
+      const b = new Builder(null);
+      const tsq = b.tsQuery(textWords(q));
+      const scoreOf = new Map(
+        (
+          await queryRows<{ seq: number | string; score: number }>(
+            store.db,
+            `SELECT f.record_seq AS seq, max(ts_rank(f.tsv, (${tsq})))::float8 AS score FROM records_fts f
+              WHERE f.tsv @@ (${tsq})${field ? ` AND f.field = ${b.p(field)}` : ""} GROUP BY f.record_seq`,
+            b.params,
+          )
+        ).map((r) => [Number(r.seq), r.score]),
+      );
       for (const n of [1, 7, 40, 1000])
         for (const options of [{}, { probeRows: 9 }, { probeRows: 9, walkMinDensity: 0 }, { probeRows: 9, walkMinDensity: 2 }]) {
           const got = await firstMatches(store.db, query(q, field), n, options);
           expect(got.seqs, `${q} ${field} n=${n} ${JSON.stringify(options)} (${got.path})`).toEqual(all.slice(0, n));
+          // The probe's scores: ts_rank of the best matching field, for records it found.
+          for (const [seq, score] of got.scores) {
+            expect(got.seqs).toContain(seq);
+            expect(score).toBe(scoreOf.get(seq));
+          }
           paths.add(got.path);
         }
     }

@@ -17,7 +17,9 @@ const WALK_MIN_DENSITY = 0.01;
 /**
  * The first `n` records of a dataset whose fields match a text query (every word in one field, a
  * prefix word `w*`, or one field), in seq order (fewer when fewer match): what the windowed order of
- * postgres-text.ts ranks, a window of matches after the other.
+ * postgres-text.ts ranks, a window of matches after the other. `scores`: the score (ts_rank of the
+ * best matching field) of the records the probe found, read with their tsvectors (a dense query needs
+ * no other reading).
  *
  * PostgreSQL's planner chooses between walking the primary key in seq order (checking each row's
  * tsvector) and the GIN index (every match, then sorted) from its estimate of the matches, which is
@@ -35,7 +37,7 @@ export async function firstMatches(
   n: number,
   /** Tests set a smaller probe (PROBE_ROWS) and density (WALK_MIN_DENSITY) to take each path on few records. */
   options: { probeRows?: number; walkMinDensity?: number } = {},
-): Promise<{ seqs: number[]; path: "probe" | "walk" | "index" }> {
+): Promise<{ seqs: number[]; scores: Map<number, number>; path: "probe" | "walk" | "index" }> {
   const probeRows = options.probeRows ?? PROBE_ROWS;
   const text = query.text!;
   const words = textWords(text.q);
@@ -44,11 +46,12 @@ export async function firstMatches(
     const field = text.field !== null ? ` AND f.field = ${b.p(text.field)}` : "";
     return `(${indexed ? `f.tsv @@ (${tsq})` : `ts_match_vq(f.tsv, (${tsq}))`}${field})`;
   };
-  // The probe: the dataset's first rows in seq order, and which records match.
+  // The probe: the dataset's first rows in seq order, which records match, and their score (ts_rank of the best field).
   const p = new Builder(null);
-  const probe = await queryRows<{ seq: number | string; hit: boolean; rows: number | string }>(
+  const probe = await queryRows<{ seq: number | string; hit: boolean; rows: number | string; score: number | null }>(
     db,
-    `SELECT f.record_seq AS seq, bool_or(${match(p, false)}) AS hit, count(*) AS rows
+    `SELECT f.record_seq AS seq, bool_or(${match(p, false)}) AS hit, count(*) AS rows,
+        max(CASE WHEN ${match(p, false)} THEN ts_rank(f.tsv, (${p.tsQuery(words)})) END)::float8 AS score
       FROM (SELECT f.record_seq, f.field, f.tsv FROM records_fts f JOIN records r ON r.seq = f.record_seq
         WHERE r.dataset_id = ${p.p(query.datasetId)} ORDER BY f.record_seq, f.field LIMIT ${p.p(probeRows)}) f
       GROUP BY f.record_seq ORDER BY f.record_seq`,
@@ -56,11 +59,17 @@ export async function firstMatches(
   );
   const read = probe.reduce((sum, r) => sum + Number(r.rows), 0);
   const hits = probe.filter((r) => r.hit).map((r) => Number(r.seq));
-  if (read < probeRows) return { seqs: hits.slice(0, n), path: "probe" }; // the dataset's every row
+  const scores = new Map(probe.filter((r) => r.hit).map((r) => [Number(r.seq), r.score ?? 0]));
+  /** The first `k` of `seqs` with the scores the probe has of them. */
+  const first = (seqs: number[], k: number) => {
+    const kept = seqs.slice(0, k);
+    return { seqs: kept, scores: new Map(kept.filter((seq) => scores.has(seq)).map((seq) => [seq, scores.get(seq)!])) };
+  };
+  if (read < probeRows) return { ...first(hits, n), path: "probe" }; // the dataset's every row
   // The probe's last record may have rows beyond it: it is read again.
   const last = Number(probe[probe.length - 1]!.seq);
   const found = hits.filter((s) => s < last);
-  if (found.length >= n) return { seqs: found.slice(0, n), path: "probe" };
+  if (found.length >= n) return { ...first(found, n), path: "probe" };
   const walk = hits.length / read >= (options.walkMinDensity ?? WALK_MIN_DENSITY);
   const b = new Builder(null);
   const restSql = `SELECT f.record_seq AS seq FROM records_fts f
@@ -75,5 +84,6 @@ export async function firstMatches(
         );
         return queryRows<{ seq: number | string }>(trx, restSql, b.params);
       });
-  return { seqs: [...found, ...rest.map((r) => Number(r.seq))], path: walk ? "walk" : "index" };
+  // The probe's last record is left to the ranking (its rows beyond the probe were not scored).
+  return { ...first(found, found.length), seqs: [...found, ...rest.map((r) => Number(r.seq))], path: walk ? "walk" : "index" };
 }

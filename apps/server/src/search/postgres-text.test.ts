@@ -81,15 +81,18 @@ describe(`PostgreSQL text search order (${onPostgres ? "PostgreSQL" : "PGlite"})
         const expected = await reference(q, field, window);
         expect(expected.length).toBeGreaterThan(15);
         if (window === 7 && JSON.stringify(expected) !== JSON.stringify(await reference(q, field, 1000))) differs++;
-        const text = new PostgresText(store.db, undefined, null, window);
-        for (const [offset, limit] of [
-          [0, 10],
-          [12, 10],
-          [30, 20],
-        ] as const) {
-          const got = await text.search(query(q, field, offset, limit));
-          expect(got.hits).toEqual(expected.slice(offset, offset + limit));
-          expect(got.total).toBe(expected.length);
+        // The matches found by the probe alone (scored there), and by a probe of 9 rows then the walk or the GIN index (scored after).
+        for (const walk of [{}, { probeRows: 9 }, { probeRows: 9, walkMinDensity: 2 }]) {
+          const text = new PostgresText(store.db, undefined, null, window, true, walk);
+          for (const [offset, limit] of [
+            [0, 10],
+            [12, 10],
+            [30, 20],
+          ] as const) {
+            const got = await text.search(query(q, field, offset, limit));
+            expect(got.hits, JSON.stringify(walk)).toEqual(expected.slice(offset, offset + limit));
+            expect(got.total).toBe(expected.length);
+          }
         }
       }
     expect(differs).toBe(4); // a window of 7 records is not the full ranking, for every query

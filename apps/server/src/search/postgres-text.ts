@@ -85,6 +85,8 @@ export class PostgresText {
     private readonly rankWindow = RANK_WINDOW,
     /** `false`: no search from the caller's answered records (answeredSearch; tests compare both paths). */
     private readonly answeredPath = true,
+    /** How the windows' matches are found (postgres-text-walk.ts; tests take each path on few records). */
+    private readonly walkOptions: Parameters<typeof firstMatches>[3] = {},
   ) {}
 
   /** Searches answered from the caller's answered records (answeredSearch; tests, diagnostics). */
@@ -353,22 +355,23 @@ export class PostgresText {
   private async windows(query: SearchQuery, k: number): Promise<Ranked> {
     const text = query.text!;
     const read = Math.ceil(k / this.rankWindow) * this.rankWindow;
-    const found = (await firstMatches(this.db, query, read + 1)).seqs;
+    const { seqs: found, scores } = await firstMatches(this.db, query, read + 1, this.walkOptions);
     // The record after the windows read only tells that more match.
     const seqs = found.slice(0, read);
+    const unscored = seqs.filter((seq) => !scores.has(seq));
     const b = new Builder(null);
     const field = text.field !== null ? ` AND f.field = ${b.p(text.field)}` : "";
     const scored =
-      seqs.length === 0
+      unscored.length === 0
         ? []
         : await queryRows<{ seq: number | string; score: number }>(
             this.db,
             `SELECT f.record_seq AS seq, max(ts_rank(f.tsv, (${b.tsQuery(textWords(text.q))})))::float8 AS score FROM records_fts f
-              WHERE f.record_seq = ANY(${b.p(`{${seqs.join(",")}}`)}::bigint[]) AND ts_match_vq(f.tsv, (${b.tsQuery(textWords(text.q))}))${field}
+              WHERE f.record_seq = ANY(${b.p(`{${unscored.join(",")}}`)}::bigint[]) AND ts_match_vq(f.tsv, (${b.tsQuery(textWords(text.q))}))${field}
               GROUP BY f.record_seq`,
             b.params,
           );
-    const scoreOf = new Map(scored.map((r) => [Number(r.seq), r.score]));
+    const scoreOf = new Map([...scores, ...scored.map((r): [number, number] => [Number(r.seq), r.score])]);
     const rows = seqs.map((seq, i) => ({ seq, score: scoreOf.get(seq) ?? 0, win: Math.floor(i / this.rankWindow) }));
     rows.sort((x, y) => x.win - y.win || y.score - x.score || x.seq - y.seq);
     return { seqs: rows.map((r) => r.seq), scores: rows.map((r) => r.score), complete: found.length <= read };
