@@ -15,6 +15,7 @@ import { countLimit, type SearchQuery, type SearchResult } from "./search-port.j
 import type { PostgresRankAhead, RankedAhead } from "./postgres-rank-ahead.js";
 import { pageAhead, totalAhead } from "./postgres-text-ahead.js";
 import { firstMatches } from "./postgres-text-walk.js";
+import { FILTERED_TOTAL_BOUND, filteredTotal } from "./postgres-text-filtered.js";
 import { ANSWERED_MAX, answeredStatuses } from "./sqlite-text-answered.js";
 
 /** Best matches kept per cached query, at least (ts_rank scores every match whatever the limit). */
@@ -133,6 +134,16 @@ export class PostgresText {
       if (limit === null) return { total: await this.total(query, entry, matches) };
       const known = ahead ? await totalAhead(this.db, query, ahead, limit) : null;
       if (known) return known;
+      // Filters other than the queue's (a metadata filter): counted up to FILTERED_TOTAL_BOUND (or the page's end).
+      if (query.filters.length > 0 && !queueFilters(query.filters)) {
+        const { path: _, ...total } = await filteredTotal(
+          this.db,
+          query,
+          ahead,
+          Math.max(Math.min(limit, FILTERED_TOTAL_BOUND), query.offset + query.limit),
+        );
+        return total;
+      }
       // Bounded total: the first `limit + 1` passing records (SQL), not every match (postgres-sql.ts textCount).
       const { sql, params } = textCount(query, limit);
       const n = Number((await queryRows<{ n: number | string }>(this.db, sql, params))[0]?.n ?? 0);
