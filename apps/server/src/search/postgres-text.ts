@@ -16,7 +16,7 @@ import type { PostgresRankAhead, RankedAhead } from "./postgres-rank-ahead.js";
 import { pageAhead, totalAhead } from "./postgres-text-ahead.js";
 import { firstMatches } from "./postgres-text-walk.js";
 import { FILTERED_TOTAL_BOUND, filteredTotal } from "./postgres-text-filtered.js";
-import { ANSWERED_MAX, answeredStatuses } from "./sqlite-text-answered.js";
+import { ANSWERED_MAX, answeredStatuses } from "./answered-filter.js";
 
 /** Best matches kept per cached query, at least (ts_rank scores every match whatever the limit). */
 const RANKED_ROWS = 1024;
