@@ -66,14 +66,22 @@ export async function firstMatches(
     return { seqs: kept, scores: new Map(kept.filter((seq) => scores.has(seq)).map((seq) => [seq, scores.get(seq)!])) };
   };
   if (read < probeRows) return { ...first(hits, n), path: "probe" }; // the dataset's every row
-  // The probe's last record may have rows beyond it: it is read again.
+  // The probe's last record may have rows beyond it: it is read again. The walk ends at the dataset's last record
+  // (records_dataset_seq_idx), not at the end of the other datasets' records after it.
   const last = Number(probe[probe.length - 1]!.seq);
   const found = hits.filter((s) => s < last);
   if (found.length >= n) return { ...first(found, n), path: "probe" };
   const walk = hits.length / read >= (options.walkMinDensity ?? WALK_MIN_DENSITY);
+  // A value, not a subquery: of a subquery's range the planner assumes a narrow one, and could then AND a bitmap
+  // of the primary key's every row with the GIN index's.
+  const end = Number(
+    (await queryRows<{ end: number | string }>(db, "SELECT max(seq) AS end FROM records WHERE dataset_id = $1", [query.datasetId]))[0]
+      ?.end ?? last,
+  );
   const b = new Builder(null);
   const restSql = `SELECT f.record_seq AS seq FROM records_fts f
       WHERE ${match(b, !walk)} AND f.record_seq >= ${b.p(last)}
+        AND f.record_seq <= ${b.p(end)}
         AND EXISTS (SELECT 1 FROM records r WHERE r.seq = f.record_seq AND r.dataset_id = ${b.p(query.datasetId)})
       GROUP BY f.record_seq ORDER BY f.record_seq${walk ? "" : " + 0"} LIMIT ${b.p(n - found.length)}`;
   const rest = walk
