@@ -6,7 +6,8 @@ import { openTestPostgresStore, testDatabaseUrl } from "../testing/pg-test-datab
 import { Builder, queryRows, textWords } from "./postgres-sql.js";
 import { PostgresText } from "./postgres-text.js";
 import type { SearchQuery } from "./search-port.js";
-import { answerRecords, seedSearchData } from "./search-port.suite.js";
+import { ANSWERED_MAX } from "./answered-filter.js";
+import { answerRecords, insertRecords, seedSearchData } from "./search-port.suite.js";
 
 // A real PostgreSQL when TESSERA_TEST_DATABASE_URL names one (stage 60), else PGlite.
 const onPostgres = testDatabaseUrl() !== null;
@@ -162,4 +163,28 @@ describe(`PostgreSQL text search order (${onPostgres ? "PostgreSQL" : "PGlite"})
     }
     expect(windowsDiffer).toBe(4); // windows of 7 records reorder the answered records of every windowed query
   });
+
+  it("takes the other paths when the caller has more than ANSWERED_MAX answered records: every match, an exact total", async () => {
+    const many = await insertRecords(store, data.ids.ds, ANSWERED_MAX + 5, (i) => ({
+      external_id: `k-${i}`,
+      fields: JSON.stringify({ text: i % 2 === 0 ? "kiwifruit kiwifruit" : "kiwifruit" }),
+      metadata: "{}",
+    }));
+    await answerRecords(store, many, data.ids.u1, "submitted");
+    const fast = new PostgresText(store.db, undefined, null, 1000);
+    const plain = new PostgresText(store.db, undefined, null, 1000, false);
+    const submitted = { type: "terms" as const, scope: { entity: "response_status" as const }, values: ["submitted"] };
+    for (const [offset, totalBound] of [
+      [0, null],
+      [ANSWERED_MAX, null],
+      [0, 100],
+    ] as const) {
+      const base = { ...query("kiwifruit", null, offset, 10), userId: data.ids.u1, filters: [submitted], totalBound };
+      const got = await fast.search(base);
+      expect(got).toEqual(await plain.search(base));
+      expect(got.hits).toHaveLength(offset === 0 ? 10 : 5);
+      expect(got.total).toBe(totalBound ?? ANSWERED_MAX + 5); // a bounded total stops at its bound
+    }
+    expect(fast.answeredSearches).toBe(0);
+  }, 60_000);
 });

@@ -4,7 +4,7 @@ import { Builder, queueFilters, RECORD_STATUSES, queryRows, textCount, textMatch
 import { countLimit, type SearchQuery, type SearchResult } from "./search-port.js";
 import type { PostgresRankAhead, RankedAhead } from "./postgres-rank-ahead.js";
 import { pageAhead, totalAhead } from "./postgres-text-ahead.js";
-import { ANSWERED_MAX, answeredStatuses } from "./sqlite-text-answered.js";
+import { ANSWERED_MAX, answeredStatuses } from "./answered-filter.js";
 
 /** Best matches kept per cached query, at least (ts_rank scores every match whatever the limit). */
 const RANKED_ROWS = 1024;
