@@ -15,6 +15,7 @@ import { coldPhrases, coldPrefixes } from "./cold-queries.ts";
 import { DatasetGenerator } from "./data.ts";
 
 const { values: args } = parseArgs({
+  args: process.argv.slice(2).filter((a) => a !== "--"), // pnpm passes the `--` of `bench:text-steps -- --data-dir DIR` on
   options: {
     "data-dir": { type: "string" },
     bound: { type: "string", default: "10000" },
