@@ -29,7 +29,7 @@ const PRUNE_EVERY = 1000;
  * starting with it in every statement (at 1M records, `qua*` of ~300 terms: ~1.3 s of CPU, twice, with
  * its bm25; with the index ~40 ms). FTS5 uses the index of the prefix's exact length only; a longer
  * prefix matches fewer terms. Each length costs ~+35% indexing CPU and ~+65% of the index file
- * (docs/performance.md); `TESSERA_TEXT_PREFIX_INDEX` (config.ts) chooses them.
+ * (docs/archive/performance-history.md, session 12); `TESSERA_TEXT_PREFIX_INDEX` (config.ts) chooses them.
  */
 export const FTS_PREFIXES = "3 4";
 
@@ -173,7 +173,7 @@ export function attachTextIndex(sqlite: SQLite.Database, ftsFile: string, prefix
     for (const suffix of ["", "-wal", "-shm"]) rmSync(`${ftsFile}${suffix}`, { force: true });
     attachIndexFile(sqlite, ftsFile, wanted);
   };
-  let built: string | null;
+  let built: string;
   try {
     built = attachIndexFile(sqlite, ftsFile, wanted);
   } catch (error) {
