@@ -89,6 +89,9 @@ const prepared = (sql) => {
   return s;
 };
 let vocab = null;
+/** Whether a windowed read scores its rows (the \`tessera_scoring()\` of its SQL): off for the records beyond the windows. */
+let scoring = true;
+db.function("tessera_scoring", { deterministic: false }, () => (scoring ? 1 : 0));
 const rankWindows = ${rankWindows.toString()};
 const reply = (id, blocks, payload, transfer) => {
   const v = Buffer.concat(blocks);
@@ -146,30 +149,44 @@ parentPort.on("message", (job) => {
     let blocks, seqs = null, fr = null, bm = null, prefix = null, prefixComplete = false, scoredRows = 0;
     try {
       blocks = version.all();
-      /** The first matching records the windows read (null: none), the start of the bounded total's walk. */
-      let seed = null;
       if (job.window > 0 && job.ranked > 0) {
         // Ranked window by window (text-window.ts), as few windows as the rows wanted: bm25 of every row read costs (~1.6 us a row
-        // at 1M records); the records a bounded total needs beyond them are read below without scores.
-        const w = rankWindows(prepared("SELECT rowid, bm25(records_fts) FROM " + where + " ORDER BY rowid").raw().iterate(...params), job.ranked, job.window, Math.floor(job.lo / 1024), 0);
-        ({ fr, bm } = w);
-        scoredRows = w.read;
-        if (job.prefix > 0) {
-          if (w.prefixComplete || w.prefix.length >= job.prefix) {
-            prefix = w.prefix;
+        // at 1M records). The records a bounded total needs beyond them come from the same statement without scores (bm25 only
+        // while \`scoring\`): a prefix without a prefix index of its length merges its terms' doclists once per statement.
+        const it = prepared("SELECT rowid, CASE WHEN tessera_scoring() THEN bm25(records_fts) END FROM " + where + " ORDER BY rowid").raw().iterate(...params);
+        try {
+          // No return(): rankWindows' break leaves the statement open for the records beyond the windows.
+          const w = rankWindows({ [Symbol.iterator]: () => ({ next: () => it.next() }) }, job.ranked, job.window, Math.floor(job.lo / 1024), 0);
+          ({ fr, bm } = w);
+          scoredRows = w.read;
+          if (job.prefix > 0) {
             prefixComplete = w.prefixComplete;
-          } else seed = w.prefix;
+            if (w.prefixComplete || w.prefix.length >= job.prefix) prefix = w.prefix;
+            else {
+              scoring = false;
+              let out = new Uint32Array(job.prefix + 16), n = w.prefix.length;
+              out.set(w.prefix);
+              for (;;) {
+                const next = it.next();
+                if (next.done) { prefixComplete = true; break; }
+                const seq = Math.floor(next.value[0] / 1024);
+                if (out[n - 1] === seq) continue;
+                if (n >= job.prefix) break;
+                if (n === out.length) { const grown = new Uint32Array(out.length * 2); grown.set(out); out = grown; }
+                out[n++] = seq;
+              }
+              prefix = out.slice(0, n);
+            }
+          }
+        } finally {
+          it.return();
+          scoring = true;
         }
       }
       if (job.prefix > 0 && prefix === null) {
         // In chunks of the records still wanted (x 1.25 FTS rows: a record may match in several fields), each from the record after the last one read.
         const chunk = prepared("SELECT rowid >> 10 FROM " + where + " ORDER BY rowid LIMIT ?");
         let out = new Uint32Array(job.prefix + 16), n = 0, from = job.lo;
-        if (seed !== null && seed.length > 0) {
-          out.set(seed);
-          n = seed.length;
-          from = (seed[n - 1] + 1) * 1024;
-        }
         for (;;) {
           const want = Math.ceil((job.prefix - n) * 1.25) + 16;
           const rows = chunk.pluck().all(job.expression, from, job.hi, ...(job.field !== null ? [job.field] : []), want);
