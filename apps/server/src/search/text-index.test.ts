@@ -245,7 +245,7 @@ describe("text index file (migration 0016)", () => {
     expect(String(errors[0])).toContain("is unusable");
   });
 
-  it("keeps a prefix index of the configured lengths; a file with other ones (an older version's) is rebuilt with them", async () => {
+  it("builds a new file with the default prefix index; an existing file keeps its own unless other lengths are set, then it is rebuilt with them", async () => {
     const definition = (store: Store) =>
       store.sqlite!.prepare("SELECT sql FROM fts.sqlite_master WHERE name = 'records_fts'").pluck().get() as string;
     const prefixSearches = async (port: SqliteSearch, datasetId: string) => {
@@ -253,6 +253,24 @@ describe("text index file (migration 0016)", () => {
       for (const q of ["pan*", "pang*", "pango*", "pangolin*", "pa*", "q*", "pan* wom*"]) out.push(await port.search(query(datasetId, q)));
       return out;
     };
+    const reopen = async (dir: string, textPrefixIndex?: string) => {
+      const errors: unknown[] = [];
+      const log = console.error;
+      console.error = (...args: unknown[]) => {
+        errors.push(args[0]);
+      };
+      try {
+        return { ...(await open(dir, textPrefixIndex)), errors };
+      } finally {
+        console.error = log;
+      }
+    };
+    const closeStore = async (store: Store) => {
+      await store.close();
+      stores.splice(stores.indexOf(store), 1);
+    };
+    const fresh = await open();
+    expect(definition(fresh.store)).toContain(`prefix = '${FTS_PREFIXES}'`);
     // Built as before the prefix index (none).
     const first = await open(undefined, "");
     expect(definition(first.store)).not.toContain("prefix");
@@ -261,31 +279,28 @@ describe("text index file (migration 0016)", () => {
       await addRecord(first.store, data.ids.ds, w);
     const before = await prefixSearches(first.port, data.ids.ds);
     expect(before[0]!.total).toBeGreaterThanOrEqual(5);
-    await first.store.close();
-    stores.splice(stores.indexOf(first.store), 1);
+    await closeStore(first.store);
 
-    const errors: unknown[] = [];
-    const log = console.error;
-    console.error = (...args: unknown[]) => {
-      errors.push(args[0]);
-    };
-    let second: Awaited<ReturnType<typeof open>>;
-    try {
-      second = await open(first.dir);
-    } finally {
-      console.error = log;
-    }
-    expect(String(errors[0])).toContain(`has the prefix index '', not '${FTS_PREFIXES}'`);
+    // Nothing set (an upgrade): the file is kept as it is, no rebuild.
+    const kept = await reopen(first.dir);
+    expect(kept.errors).toEqual([]);
+    expect(definition(kept.store)).not.toContain("prefix");
+    expect(mark(kept.store)).toBeGreaterThan(0);
+    await closeStore(kept.store);
+
+    // Other lengths set: rebuilt with them.
+    const second = await reopen(first.dir, FTS_PREFIXES);
+    expect(String(second.errors[0])).toContain(`has the prefix index '', not '${FTS_PREFIXES}'`);
     expect(definition(second.store)).toContain(`prefix = '${FTS_PREFIXES}'`);
     expect(mark(second.store)).toBe(0); // a new file, built from the records
     expect(await prefixSearches(second.port, data.ids.ds)).toEqual(before);
     // FTS5 checks its prefix indexes against the terms.
     second.store.sqlite!.exec("INSERT INTO fts.records_fts (records_fts) VALUES ('integrity-check')");
-    await second.store.close();
-    stores.splice(stores.indexOf(second.store), 1);
+    await closeStore(second.store);
 
     // The same lengths written otherwise: kept as they are.
-    const third = await open(first.dir, FTS_PREFIXES.split(" ").reverse().join(", "));
+    const third = await reopen(first.dir, FTS_PREFIXES.split(" ").reverse().join(", "));
+    expect(third.errors).toEqual([]);
     expect(mark(third.store)).toBeGreaterThan(0);
     expect(await prefixSearches(third.port, data.ids.ds)).toEqual(before);
   });

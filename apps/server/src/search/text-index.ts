@@ -159,10 +159,11 @@ parentPort.on("message", (m) => {
  * state when new), so that search queries find `records_fts` and `records_fts_data` there.
  * The file is derived data: new (or after a restored backup of the store, whose change log is
  * behind what the index applied) it starts empty at mark 0 and the indexer builds it from `records`;
- * unreadable (e.g. damaged), it is replaced by a new one.
+ * unreadable (e.g. damaged), it is replaced by a new one. `prefixes`: the prefix index's lengths
+ * (TESSERA_TEXT_PREFIX_INDEX; "" none); undefined: FTS_PREFIXES for a new file, an existing one as it is.
  */
-export function attachTextIndex(sqlite: SQLite.Database, ftsFile: string, prefixes: string = FTS_PREFIXES): void {
-  const wanted = normalizePrefixes(prefixes);
+export function attachTextIndex(sqlite: SQLite.Database, ftsFile: string, prefixes?: string): void {
+  const wanted = normalizePrefixes(prefixes ?? FTS_PREFIXES);
   const replace = (why: string) => {
     console.error(`text index: ${ftsFile} ${why}; rebuilding it`);
     try {
@@ -180,9 +181,11 @@ export function attachTextIndex(sqlite: SQLite.Database, ftsFile: string, prefix
     replace(`is unusable (${error instanceof Error ? error.message : String(error)})`);
     return;
   }
-  // Another prefix index (an older version's table, or TESSERA_TEXT_PREFIX_INDEX changed): FTS5 cannot add or drop one in place.
-  // The file holds derived data only: a new one is built from the records (text searches wait for it: catchUp).
-  if (built !== wanted) replace(`has the prefix index '${built}', not '${wanted}'`);
+  // Another prefix index than TESSERA_TEXT_PREFIX_INDEX names: FTS5 cannot add or drop one in place. The file holds
+  // derived data only: a new one is built from the records (text searches wait for it: catchUp; ~4 min at 1M).
+  // Unset, a file keeps the prefix index it was built with (an older version's file: none), so that an
+  // upgrade does not stop text search for a rebuild; only a new file gets FTS_PREFIXES.
+  if (prefixes !== undefined && built !== wanted) replace(`has the prefix index '${built}', not '${wanted}'`);
 }
 
 /** Attaches the file (creating what is missing); returns the prefix lengths of the table as it was found (created: the wanted ones). */
