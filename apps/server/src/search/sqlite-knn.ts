@@ -632,17 +632,27 @@ export class SqliteKnn extends SqliteQueries {
   /**
    * least_similar's estimator of an index being built from the snapshot `vrows` (shared memory), on
    * the store's read threads (knn-ivf.ts, `farSidePart`): started by the build's hooks once its
-   * centroids are trained (each thread takes chunks of the snapshot as the assignment reaches them),
-   * then `result` reorders it into the index's positions and sets it (false when a thread failed, the
-   * build was abandoned or the pool closed: the caller reads the vectors itself, or gives up).
+   * centroids are trained, on all threads but one (a core left to the request thread's assignment,
+   * which most_similar waits for), the last joining once the index is built (each thread takes chunks
+   * of the snapshot as the assignment reaches them); then `result` reorders it into the index's
+   * positions and sets it (false when a thread failed, the build was abandoned or the pool closed:
+   * the caller reads the vectors itself, or gives up).
    */
   private farSideOnThreads(pool: TextMatchPool, c: Codes, vrows: Float64Array) {
     const n = vrows.length;
     const sharedOf = <T>(make: (buffer: SharedArrayBuffer) => T, bytes: number) => make(new SharedArrayBuffer(bytes));
     const state = sharedOf((b) => new Int32Array(b), 16);
     const assigned = sharedOf((b) => new Uint16Array(b), n * 2);
-    let run: Promise<({ tailScale: number | null } | null)[]> | null = null;
+    const runs: Promise<{ tailScale: number | null } | null>[] = [];
     let job: FarSideJob | null = null;
+    const cancel = () => Atomics.store(state, FAR_CANCEL, 1);
+    const startParts = (count: number) => {
+      for (let k = 0; k < count; k++) {
+        const part = pool.farSide(job!);
+        part.catch(cancel);
+        runs.push(part);
+      }
+    };
     const hooks: Pick<IvfBuildOptions, "trained" | "assigned" | "progress"> = {
       assigned,
       progress: (count) => Atomics.store(state, FAR_ASSIGNED, count),
@@ -663,15 +673,14 @@ export class SqliteKnn extends SqliteQueries {
           scales: sharedOf((b) => new Float32Array(b), n * 4),
           chunk: FAR_CHUNK,
         };
-        const started = job;
-        run = Promise.all(Array.from({ length: pool.size }, () => pool.farSide(started)));
-        run.catch(() => Atomics.store(state, FAR_CANCEL, 1));
+        startParts(Math.max(1, pool.size - 1));
       },
     };
-    const cancel = () => Atomics.store(state, FAR_CANCEL, 1);
     const result = async (ivf: BinaryIvf, abandoned: () => boolean): Promise<boolean> => {
-      if (!run || !job) return false;
+      if (!job) return false;
       const started: FarSideJob = job;
+      if (!pool.isClosed) startParts(pool.size - runs.length);
+      const run = Promise.all(runs);
       // Tests look at the index while the threads work (their build's pause).
       const hook = this.options.indexBuild?.pause;
       let parts: ({ tailScale: number | null } | null)[] | null = null;
