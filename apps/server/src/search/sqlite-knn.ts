@@ -2,10 +2,12 @@ import { CompiledQuery, type Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import { encodeVector } from "../records/read.js";
 import { backgroundErrorLogger } from "../db/availability.js";
+import { rawSqliteOf } from "../db/database.js";
 import { HammingStore, hammingTable } from "./hamming.js";
 import { asymmetricScores, asymmetricTable, BinaryIvf, FarSideBuilder, type IvfBuildOptions } from "./knn-ivf.js";
 import type { SearchQuery, SearchResult } from "./search-port.js";
-import { Builder, type Param, SqliteQueries } from "./sqlite-sql.js";
+import { Builder, type Param, RECORD_STATUSES, SqliteQueries } from "./sqlite-sql.js";
+import { recordStatusesOf } from "./sqlite-status.js";
 
 export interface KnnOptions {
   /** Settings with at most this many vectors are searched exactly (default 20,000: ~10 ms of CPU there). */
@@ -329,12 +331,8 @@ class Codes {
     const probe = this.quantize(values);
     const cost = (codes: Uint32Array, store: HammingStore | null, from: number, n: number): ArrayLike<number> =>
       store ? store.distancesFrom(probe, from, n) : hammingTable(codes.subarray(from * words), words, probe, n);
-    const vrows: number[] = [];
-    const costs: number[] = [];
-    const emit = (vrow: number, c: number) => {
-      vrows.push(vrow);
-      costs.push(c);
-    };
+    const found = candidateBuffer.clear();
+    const emit = (vrow: number, c: number) => found.push(vrow, c);
     this.scored += ivf.scan(ivf.listOrder(values), Math.max(Math.ceil(fraction * ivf.size), count * 4), cost, emit);
     const start = this.firstAbove(ivf.maxVrow);
     if (start < this.size) {
@@ -346,7 +344,7 @@ class Codes {
       const at = this.find(vrow);
       if (at >= 0 && this.dead[at] === 0) emit(vrow, cost(this.codes, this.store, at, 1)[0]!);
     }
-    return smallest(vrows, costs, count);
+    return found.smallest(count);
   }
 
   /**
@@ -359,12 +357,8 @@ class Codes {
     const ivf = this.ivf!;
     const far = ivf.farSide!;
     const table = asymmetricTable(values, this.words);
-    const vrows: number[] = [];
-    const costs: number[] = [];
-    const emit = (vrow: number, c: number) => {
-      vrows.push(vrow);
-      costs.push(c);
-    };
+    const found = candidateBuffer.clear();
+    const emit = (vrow: number, c: number) => found.push(vrow, c);
     this.scored += ivf.scanFar(values, table, Math.max(Math.ceil(fraction * ivf.size), count * 4), emit);
     let toMean = 0;
     for (let d = 0; d < this.dimensions; d++) toMean += (values[d] ?? 0) * (this.mean[d] ?? 0);
@@ -379,7 +373,7 @@ class Codes {
       const at = this.find(vrow);
       if (at >= 0) estimate(at, 1);
     }
-    return smallest(vrows, costs, count);
+    return found.smallest(count);
   }
 
   /** The rowids of the `count` live codes with the highest scores (ties by rowid): a histogram of 4,096 bins for the cut, then a sort of the last bin's few. */
@@ -419,30 +413,61 @@ function floatsOf(blob: Uint8Array): Float32Array {
   return new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
 }
 
-/** The `count` rowids of least cost (ties by rowid): a histogram of 4,096 bins for the cut, then a sort of what is at or below it. */
-function smallest(vrows: number[], costs: number[], count: number): number[] {
-  const n = vrows.length;
-  let lo = Infinity,
-    hi = -Infinity;
-  for (let i = 0; i < n; i++) {
-    const x = costs[i]!;
-    if (x < lo) lo = x;
-    if (x > hi) hi = x;
+/**
+ * The candidates a search collects from the codes (rowid, cost) in typed arrays kept between searches
+ * (a least_similar search at 1M collects ~100K: as JavaScript arrays, ~3 ms of pushes and garbage per
+ * call). Filled and read synchronously by one search at a time (`clear` ... `smallest`, no await between).
+ */
+export class CandidateBuffer {
+  size = 0;
+  vrows = new Float64Array(1024);
+  costs = new Float64Array(1024);
+
+  clear(): this {
+    this.size = 0;
+    return this;
   }
-  const picked: number[] = [];
-  if (n <= count) for (let i = 0; i < n; i++) picked.push(i);
-  else {
-    const bins = 4096;
-    const scale = hi > lo ? (bins - 1) / (hi - lo) : 0;
-    const histogram = new Uint32Array(bins);
-    for (let i = 0; i < n; i++) histogram[Math.floor((costs[i]! - lo) * scale)]!++;
-    let cut = 0;
-    for (let sum = histogram[0]!; cut < bins - 1 && sum < count;) sum += histogram[++cut]!;
-    for (let i = 0; i < n; i++) if (Math.floor((costs[i]! - lo) * scale) <= cut) picked.push(i);
+
+  push(vrow: number, cost: number): void {
+    if (this.size === this.vrows.length) {
+      const vrows = new Float64Array(this.size * 2);
+      vrows.set(this.vrows);
+      this.vrows = vrows;
+      const costs = new Float64Array(this.size * 2);
+      costs.set(this.costs);
+      this.costs = costs;
+    }
+    this.vrows[this.size] = vrow;
+    this.costs[this.size++] = cost;
   }
-  picked.sort((a, b) => costs[a]! - costs[b]! || vrows[a]! - vrows[b]!);
-  return picked.slice(0, count).map((i) => vrows[i]!);
+
+  /** The `count` rowids of least cost (ties by rowid): a histogram of 4,096 bins for the cut, then a sort of what is at or below it. */
+  smallest(count: number): number[] {
+    const { size: n, vrows, costs } = this;
+    let lo = Infinity,
+      hi = -Infinity;
+    for (let i = 0; i < n; i++) {
+      const x = costs[i]!;
+      if (x < lo) lo = x;
+      if (x > hi) hi = x;
+    }
+    const picked: number[] = [];
+    if (n <= count) for (let i = 0; i < n; i++) picked.push(i);
+    else {
+      const bins = 4096;
+      const scale = hi > lo ? (bins - 1) / (hi - lo) : 0;
+      const histogram = new Uint32Array(bins);
+      for (let i = 0; i < n; i++) histogram[Math.floor((costs[i]! - lo) * scale)]!++;
+      let cut = 0;
+      for (let sum = histogram[0]!; cut < bins - 1 && sum < count; ) sum += histogram[++cut]!;
+      for (let i = 0; i < n; i++) if (Math.floor((costs[i]! - lo) * scale) <= cut) picked.push(i);
+    }
+    picked.sort((a, b) => costs[a]! - costs[b]! || vrows[a]! - vrows[b]!);
+    return picked.slice(0, count).map((i) => vrows[i]!);
+  }
 }
+
+const candidateBuffer = new CandidateBuffer();
 
 function sumTo(histogram: Uint32Array, last: number): number {
   let s = 0;
@@ -884,6 +909,8 @@ export class SqliteKnn extends SqliteQueries {
 
   /** The candidates (record_vectors rowids) that pass the query's filters. */
   private async filterRows(query: SearchQuery, vrows: number[]): Promise<{ vrow: number; id: string; seq: number }[]> {
+    const queue = this.queueFilter(query, vrows);
+    if (queue) return queue;
     const vector = query.vector!;
     const b = new Builder(query.userId);
     const from =
@@ -893,6 +920,44 @@ export class SqliteKnn extends SqliteQueries {
     if (vector.excludeRecordId) where.push(`r.id <> ${b.p(vector.excludeRecordId)}`);
     for (const f of query.filters) where.push(b.filter(f));
     return this.all(`${from} WHERE ${where.join(" AND ")}`, b.params);
+  }
+
+  /**
+   * The annotation queue's filters (record status terms, response status) without reading the
+   * candidates' record rows (~2 KB each, a random page of `records` per candidate: ~25 us, most of a
+   * least_similar search's filtering at 1M): the record's seq and id from the covering `records.id`
+   * index, its dataset and status from the in-memory statuses (sqlite-status.ts: 0 = not a record of
+   * the dataset), the response status in SQL (an index probe per candidate). Null for other filters
+   * (metadata, values, suggestions, other record properties) or without the raw connection: `filterRows`' SQL.
+   */
+  private queueFilter(query: SearchQuery, vrows: number[]): Promise<{ vrow: number; id: string; seq: number }[]> | null {
+    const raw = rawSqliteOf(this.db);
+    const queueOnly = query.filters.every(
+      (f) => f.scope.entity === "response_status" || (f.type === "terms" && f.scope.entity === "record" && f.scope.property === "status"),
+    );
+    if (!raw || !queueOnly) return null;
+    const vector = query.vector!;
+    // Kept codes: 1 + index in RECORD_STATUSES for every status all record status filters list; 0 (no record of the dataset) never.
+    const kept = Uint8Array.from({ length: RECORD_STATUSES.length + 1 }, (_, code) =>
+      code > 0 &&
+      query.filters.every((f) => f.scope.entity !== "record" || (f.type === "terms" && f.values.includes(RECORD_STATUSES[code - 1]!)))
+        ? 1
+        : 0,
+    );
+    const b = new Builder(query.userId);
+    const from =
+      `SELECT v.rowid AS vrow, r.id AS id, r.seq AS seq FROM json_each(${b.p(JSON.stringify(vrows))}) AS c` +
+      " CROSS JOIN record_vectors v ON v.rowid = c.value CROSS JOIN records r ON r.id = v.record_id";
+    const where = [`v.vector_settings_id = ${b.p(vector.settingsId)}`];
+    if (vector.excludeRecordId) where.push(`r.id <> ${b.p(vector.excludeRecordId)}`);
+    for (const f of query.filters) if (f.scope.entity === "response_status") where.push(b.filter(f));
+    const sql = `${from} WHERE ${where.join(" AND ")}`;
+    // Synchronous on the connection: the statuses are brought up to date and read with no other statement in between.
+    return this.db.connection().execute(async () => {
+      const status = recordStatusesOf(raw).of(query.datasetId);
+      const rows = raw.prepare(sql).all(...b.params) as { vrow: number; id: string; seq: number }[];
+      return rows.filter((r) => kept[status.code(r.seq)] === 1);
+    });
   }
 
   private result(query: SearchQuery, rows: { id: string; seq: number; score: number }[]): SearchResult {
