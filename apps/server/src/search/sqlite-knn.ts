@@ -8,6 +8,7 @@ import { asymmetricScores, asymmetricTable, BinaryIvf, FarSideBuilder, type IvfB
 import type { SearchQuery, SearchResult } from "./search-port.js";
 import { Builder, type Param, RECORD_STATUSES, SqliteQueries } from "./sqlite-sql.js";
 import { recordStatusesOf } from "./sqlite-status.js";
+import { textMatchPoolFor } from "./sqlite-text-pool.js";
 
 export interface KnnOptions {
   /** Settings with at most this many vectors are searched exactly (default 20,000: ~10 ms of CPU there). */
@@ -32,6 +33,8 @@ export interface KnnOptions {
   indexBuild?: IvfBuildOptions;
   /** Builds a missing or outgrown index before a search instead of in the background (tests). */
   indexWhenSearched?: boolean;
+  /** false: the candidates' rescoring and filters on the request thread's connection even when the store has read threads (tests compare). */
+  offThread?: boolean;
 }
 
 const LOAD_BATCH = 50_000;
@@ -459,7 +462,7 @@ export class CandidateBuffer {
       const histogram = new Uint32Array(bins);
       for (let i = 0; i < n; i++) histogram[Math.floor((costs[i]! - lo) * scale)]!++;
       let cut = 0;
-      for (let sum = histogram[0]!; cut < bins - 1 && sum < count; ) sum += histogram[++cut]!;
+      for (let sum = histogram[0]!; cut < bins - 1 && sum < count;) sum += histogram[++cut]!;
       for (let i = 0; i < n; i++) if (Math.floor((costs[i]! - lo) * scale) <= cut) picked.push(i);
     }
     picked.sort((a, b) => costs[a]! - costs[b]! || vrows[a]! - vrows[b]!);
@@ -494,6 +497,10 @@ export class SqliteKnn extends SqliteQueries {
   followed = 0;
   /** Indexes built (diagnostics, tests). */
   indexesBuilt = 0;
+  /** Reads of candidates done on the store's read threads (tests, diagnostics). */
+  readOffThread = 0;
+  /** Candidates whose queue filters were checked from the in-memory record statuses (tests, diagnostics). */
+  queueFiltered = 0;
   private readonly exactBelow: number;
   private readonly oversample: number;
   private readonly followLoadMax: number;
@@ -871,10 +878,30 @@ export class SqliteKnn extends SqliteQueries {
   private async scored(query: SearchQuery, vrows: number[]): Promise<{ vrow: number; score: number }[]> {
     if (vrows.length === 0) return [];
     const vector = query.vector!;
-    return this.all<{ vrow: number; score: number }>(
+    return this.read<{ vrow: number; score: number }>(
       "SELECT v.rowid AS vrow, vec_distance_cosine(v.vector, ?) AS score FROM json_each(?) AS c CROSS JOIN record_vectors v ON v.rowid = c.value WHERE v.vector_settings_id = ?",
       [encodeVector(vector.value), JSON.stringify(vrows), vector.settingsId],
     );
+  }
+
+  /**
+   * A read of the candidates (their vectors, records, responses) on one of the store's read threads
+   * when it has them (sqlite-text-pool.ts: read-only connections, WAL), so that a search's SQLite work
+   * (~25 us per candidate at 1M: a random page of `record_vectors` each, ~8 ms for least_similar's
+   * 464) runs beside the request thread instead of on it; else, or if the thread fails, on the connection.
+   */
+  private async read<T>(sql: string, params: Param[]): Promise<T[]> {
+    const pool = this.options.offThread === false ? null : textMatchPoolFor(this.db);
+    if (pool) {
+      try {
+        const rows = await pool.rows<T>(sql, params);
+        this.readOffThread++;
+        return rows;
+      } catch {
+        // The thread failed (or the pool closed): the connection answers.
+      }
+    }
+    return this.all<T>(sql, params);
   }
 
   /**
@@ -909,7 +936,7 @@ export class SqliteKnn extends SqliteQueries {
 
   /** The candidates (record_vectors rowids) that pass the query's filters. */
   private async filterRows(query: SearchQuery, vrows: number[]): Promise<{ vrow: number; id: string; seq: number }[]> {
-    const queue = this.queueFilter(query, vrows);
+    const queue = await this.queueFilter(query, vrows);
     if (queue) return queue;
     const vector = query.vector!;
     const b = new Builder(query.userId);
@@ -919,7 +946,7 @@ export class SqliteKnn extends SqliteQueries {
     const where = [`v.vector_settings_id = ${b.p(vector.settingsId)}`, `r.dataset_id = ${b.p(query.datasetId)}`];
     if (vector.excludeRecordId) where.push(`r.id <> ${b.p(vector.excludeRecordId)}`);
     for (const f of query.filters) where.push(b.filter(f));
-    return this.all(`${from} WHERE ${where.join(" AND ")}`, b.params);
+    return this.read(`${from} WHERE ${where.join(" AND ")}`, b.params);
   }
 
   /**
@@ -930,7 +957,7 @@ export class SqliteKnn extends SqliteQueries {
    * the dataset), the response status in SQL (an index probe per candidate). Null for other filters
    * (metadata, values, suggestions, other record properties) or without the raw connection: `filterRows`' SQL.
    */
-  private queueFilter(query: SearchQuery, vrows: number[]): Promise<{ vrow: number; id: string; seq: number }[]> | null {
+  private async queueFilter(query: SearchQuery, vrows: number[]): Promise<{ vrow: number; id: string; seq: number }[] | null> {
     const raw = rawSqliteOf(this.db);
     const queueOnly = query.filters.every(
       (f) => f.scope.entity === "response_status" || (f.type === "terms" && f.scope.entity === "record" && f.scope.property === "status"),
@@ -951,13 +978,11 @@ export class SqliteKnn extends SqliteQueries {
     const where = [`v.vector_settings_id = ${b.p(vector.settingsId)}`];
     if (vector.excludeRecordId) where.push(`r.id <> ${b.p(vector.excludeRecordId)}`);
     for (const f of query.filters) if (f.scope.entity === "response_status") where.push(b.filter(f));
-    const sql = `${from} WHERE ${where.join(" AND ")}`;
-    // Synchronous on the connection: the statuses are brought up to date and read with no other statement in between.
-    return this.db.connection().execute(async () => {
-      const status = recordStatusesOf(raw).of(query.datasetId);
-      const rows = raw.prepare(sql).all(...b.params) as { vrow: number; id: string; seq: number }[];
-      return rows.filter((r) => kept[status.code(r.seq)] === 1);
-    });
+    // The statuses brought up to date on the connection (no other statement in between), the rows read after.
+    const status = await this.db.connection().execute(async () => recordStatusesOf(raw).of(query.datasetId));
+    const rows = await this.read<{ vrow: number; id: string; seq: number }>(`${from} WHERE ${where.join(" AND ")}`, b.params);
+    this.queueFiltered += rows.length;
+    return rows.filter((r) => kept[status.code(r.seq)] === 1);
   }
 
   private result(query: SearchQuery, rows: { id: string; seq: number; score: number }[]): SearchResult {

@@ -98,9 +98,17 @@ const ranked = (where, params, k) => {
   const rows = prepared("SELECT rowid AS fr, bm25(records_fts) AS bm FROM " + where + " ORDER BY bm, rowid LIMIT ?").raw().all(...params, k);
   return { fr: Float64Array.from(rows, (r) => r[0]), bm: Float64Array.from(rows, (r) => r[1]) };
 };
+let vec = false;
 parentPort.on("message", (job) => {
   if (job.type === "close") { db.close(); process.exit(0); }
   try {
+    if (job.type === "rows") {
+      // Another search's read (sqlite-knn.ts: similarity candidates rescored and filtered), with sqlite-vec's functions.
+      if (!vec) { require(workerData.vecModule).load(db); vec = true; }
+      const params = job.params.map((p) => (p instanceof Uint8Array ? Buffer.from(p.buffer, p.byteOffset, p.byteLength) : p));
+      parentPort.postMessage({ id: job.id, rows: prepared(job.sql).all(...params) });
+      return;
+    }
     if (job.type === "terms") {
       // The temp schema is writable on a read-only connection; fts5vocab counts each term's rows by reading its doclist.
       vocab ??= (db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.records_fts_vocab USING fts5vocab(fts, records_fts, row)"),
@@ -199,6 +207,7 @@ interface Reply {
   prefix?: Uint32Array | null;
   prefixComplete?: boolean;
   terms?: string[];
+  rows?: unknown[];
   rankedMany?: { fr: Float64Array; bm: Float64Array }[];
 }
 
@@ -253,6 +262,15 @@ export class TextMatchPool {
     return { version: versionOf(m), ranked: m.rankedMany ?? [] };
   }
 
+  /**
+   * The rows of a read-only statement on the main database (sqlite-vec's functions loaded), for
+   * other searches' reads off the request thread (sqlite-knn.ts). Parameters: numbers, strings, buffers, null.
+   */
+  async rows<T>(sql: string, params: readonly (string | number | Uint8Array | null)[]): Promise<T[]> {
+    const m = await this.send({ type: "rows", sql, params });
+    return (m.rows ?? []) as T[];
+  }
+
   private send(message: Record<string, unknown>): Promise<Reply> {
     if (this.closed) return Promise.reject(new Error("the text match pool is closed"));
     const thread = this.thread();
@@ -289,8 +307,10 @@ export class TextMatchPool {
   }
 
   private spawn(): Thread {
-    const module = createRequire(import.meta.url).resolve("better-sqlite3");
-    const worker = new Worker(source, { eval: true, workerData: { ...this.files, module } });
+    const require = createRequire(import.meta.url);
+    const module = require.resolve("better-sqlite3");
+    const vecModule = require.resolve("sqlite-vec");
+    const worker = new Worker(source, { eval: true, workerData: { ...this.files, module, vecModule } });
     worker.unref();
     const thread: Thread = { worker, busy: 0 };
     worker.on("message", (m: Reply) => {
