@@ -281,7 +281,7 @@ for (const dimensions of [16, 12, 64]) {
       // The same as the filters in SQL (another record filter, which every record passes, takes that path).
       const everyRecord = {
         type: "terms" as const,
-        scope: { entity: "record" as const, property: "id" },
+        scope: { entity: "record" as const, property: "id" as const },
         values: records.map((r) => r.id),
       };
       const before = knn.queueFiltered;
@@ -651,6 +651,8 @@ describe("similarity through the codes' index (knn-ivf.ts)", () => {
   it("finds the least similar vectors added, changed and removed after the build (the index's tail)", async () => {
     const knn = indexed();
     await knn.buildIndex(ids.emb);
+    const here = indexed({ offThread: false });
+    await here.buildIndex(ids.emb);
     const value = near(7, 0.8);
     const before = knn.codesScored;
     // Added: the opposite of the query (cosine -1), twice as long.
@@ -682,8 +684,13 @@ describe("similarity through the codes' index (knn-ivf.ts)", () => {
     expect(after[0]).toBe(moved);
     expect(after).not.toContain(added);
     expect(after).not.toContain(third);
-    // Through the index all along: each search scored far fewer than the 4,000 codes.
+    // Through the index all along: each search scored far fewer than the 4,000 codes, its lists on the store's read threads.
     expect((knn.codesScored - before) / 5).toBeLessThan(4000 / 4);
+    expect(knn.scannedOffThread).toBe(5);
+    // The same answers with everything on the request thread (the same index, the same changes since).
+    for (const q of [query(value, "least_similar"), query(old, "least_similar", { limit: 60 })])
+      expect(await here.knnSearch(q)).toEqual(await knn.knnSearch(q));
+    expect(here.scannedOffThread).toBe(0);
     const exact = exactTop(value, 20, -1);
     expect(after.filter((id) => exact.includes(id)).length).toBeGreaterThanOrEqual(12);
     // Rebuilt (other lists: approximate answers may differ a little): from the index alone.

@@ -4,7 +4,7 @@ import { encodeVector } from "../records/read.js";
 import { backgroundErrorLogger } from "../db/availability.js";
 import { rawSqliteOf } from "../db/database.js";
 import { HammingStore, hammingTable } from "./hamming.js";
-import { asymmetricScores, asymmetricTable, BinaryIvf, FarSideBuilder, type IvfBuildOptions } from "./knn-ivf.js";
+import { asymmetricScores, asymmetricTable, BinaryIvf, farScan, FarSideBuilder, type IvfBuildOptions } from "./knn-ivf.js";
 import type { SearchQuery, SearchResult } from "./search-port.js";
 import { Builder, type Param, RECORD_STATUSES, SqliteQueries } from "./sqlite-sql.js";
 import { recordStatusesOf } from "./sqlite-status.js";
@@ -352,22 +352,26 @@ class Codes {
 
   /**
    * least_similar through the index: the rowids of the `count` rows of least estimated similarity
-   * (knn-ivf.ts, `FarSide`) among the lists whose centroid is least similar to the query (at least
-   * `fraction` of the indexed codes, and 4 per candidate wanted) and the index's tail (estimated
-   * from these codes). Ties by rowid.
+   * (knn-ivf.ts, `FarSide`) among `listed` (the best of the lists whose centroid is least similar to
+   * the query: `farScan`, with the index it ran on) and the index's tail (estimated from these codes).
+   * Ties by rowid.
    */
-  farCandidates(values: number[], count: number, fraction: number): number[] {
-    const ivf = this.ivf!;
+  farCandidates(
+    values: number[],
+    count: number,
+    listed: { ivf: BinaryIvf; vrows: Float64Array; costs: Float64Array; scanned: number },
+  ): number[] {
+    const { ivf } = listed;
     const far = ivf.farSide!;
     const table = asymmetricTable(values, this.words);
     const found = candidateBuffer.clear();
-    const emit = (vrow: number, c: number) => found.push(vrow, c);
-    this.scored += ivf.scanFar(values, table, Math.max(Math.ceil(fraction * ivf.size), count * 4), emit);
+    for (let i = 0; i < listed.vrows.length; i++) found.push(listed.vrows[i]!, listed.costs[i]!);
+    this.scored += listed.scanned;
     let toMean = 0;
     for (let d = 0; d < this.dimensions; d++) toMean += (values[d] ?? 0) * (this.mean[d] ?? 0);
     const estimate = (from: number, n: number) => {
       const scores = asymmetricScores(table, this.codes, this.words, from, n);
-      for (let i = 0; i < n; i++) if (this.dead[from + i] === 0) emit(this.vrows[from + i]!, toMean + far.tailScale * scores[i]!);
+      for (let i = 0; i < n; i++) if (this.dead[from + i] === 0) found.push(this.vrows[from + i]!, toMean + far.tailScale * scores[i]!);
       this.scored += n;
     };
     const start = this.firstAbove(ivf.maxVrow);
@@ -497,6 +501,8 @@ export class SqliteKnn extends SqliteQueries {
   followed = 0;
   /** Indexes built (diagnostics, tests). */
   indexesBuilt = 0;
+  /** least_similar's list scans done on the store's read threads (tests, diagnostics). */
+  scannedOffThread = 0;
   /** Reads of candidates done on the store's read threads (tests, diagnostics). */
   readOffThread = 0;
   /** Candidates whose queue filters were checked from the in-memory record statuses (tests, diagnostics). */
@@ -860,7 +866,11 @@ export class SqliteKnn extends SqliteQueries {
       const candidates = indexed
         ? most
           ? codes.indexedCandidates(vector.value, count, fraction)
-          : codes.farCandidates(vector.value, count, fraction)
+          : codes.farCandidates(
+              vector.value,
+              count,
+              await this.farLists(codes.ivf!, vector.value, Math.max(Math.ceil(fraction * codes.ivf!.size), count * 4), count),
+            )
         : probe
           ? codes.nearest(probe, count)
           : codes.best(codes.scoresFor(negated!), count);
@@ -872,6 +882,25 @@ export class SqliteKnn extends SqliteQueries {
       fraction *= grown / count;
       count = grown;
     }
+  }
+
+  /**
+   * The best `count` of least_similar's lists (knn-ivf.ts, `farScan`: ~100K codes at 1M, ~5 ms) on one
+   * of the store's read threads, which read the index's shared memory; else, or if the thread fails, here.
+   */
+  private async farLists(ivf: BinaryIvf, values: number[], target: number, count: number) {
+    const data = ivf.farScanData;
+    const pool = this.options.offThread === false ? null : textMatchPoolFor(this.db);
+    if (pool && data.codes.buffer instanceof SharedArrayBuffer) {
+      try {
+        const listed = await pool.farScan(data, Float64Array.from(values), target, count);
+        this.scannedOffThread++;
+        return { ivf, ...listed };
+      } catch {
+        // The thread failed (or the pool closed): scanned here.
+      }
+    }
+    return { ivf, ...farScan(data, values, target, count) };
   }
 
   /** The candidates (record_vectors rowids) with their exact cosine distance to the query, read from the vectors alone. */

@@ -5,6 +5,7 @@ import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import { FTS_ROWID_RANGE } from "./sqlite-sql.js";
 import { rankWindows } from "./text-window.js";
+import { farScan, type FarScanData } from "./knn-ivf.js";
 
 /**
  * The FTS part of a text search that is not cached yet (a word never asked before), computed on
@@ -88,6 +89,7 @@ const prepared = (sql) => {
 };
 let vocab = null;
 const rankWindows = ${rankWindows.toString()};
+const farScan = ${farScan.toString()};
 const reply = (id, blocks, payload, transfer) => {
   const v = Buffer.concat(blocks);
   const buffer = new Uint8Array(v.length);
@@ -102,6 +104,12 @@ let vec = false;
 parentPort.on("message", (job) => {
   if (job.type === "close") { db.close(); process.exit(0); }
   try {
+    if (job.type === "far") {
+      // least_similar's lists (knn-ivf.ts), read from the index's shared memory.
+      const r = farScan(job.data, job.values, job.target, job.count);
+      parentPort.postMessage({ id: job.id, fr: r.vrows, bm: r.costs, scanned: r.scanned }, [r.vrows.buffer, r.costs.buffer]);
+      return;
+    }
     if (job.type === "rows") {
       // Another search's read (sqlite-knn.ts: similarity candidates rescored and filtered), with sqlite-vec's functions.
       if (!vec) { require(workerData.vecModule).load(db); vec = true; }
@@ -208,6 +216,7 @@ interface Reply {
   prefixComplete?: boolean;
   terms?: string[];
   rows?: unknown[];
+  scanned?: number;
   rankedMany?: { fr: Float64Array; bm: Float64Array }[];
 }
 
@@ -269,6 +278,17 @@ export class TextMatchPool {
   async rows<T>(sql: string, params: readonly (string | number | Uint8Array | null)[]): Promise<T[]> {
     const m = await this.send({ type: "rows", sql, params });
     return (m.rows ?? []) as T[];
+  }
+
+  /** least_similar's best candidates of an index's lists (knn-ivf.ts, `farScan`), `data` in shared memory (not copied). */
+  async farScan(
+    data: FarScanData,
+    values: Float64Array,
+    target: number,
+    count: number,
+  ): Promise<{ vrows: Float64Array; costs: Float64Array; scanned: number }> {
+    const m = await this.send({ type: "far", data, values, target, count });
+    return { vrows: m.fr ?? new Float64Array(0), costs: m.bm ?? new Float64Array(0), scanned: m.scanned ?? 0 };
   }
 
   private send(message: Record<string, unknown>): Promise<Reply> {
