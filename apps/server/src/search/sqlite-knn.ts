@@ -874,7 +874,9 @@ export class SqliteKnn extends SqliteQueries {
         : probe
           ? codes.nearest(probe, count)
           : codes.best(codes.scoresFor(negated!), count);
-      const rows = (await this.queueScored(query, candidates)) ?? (await this.filterBest(query, await this.scored(query, candidates)));
+      // least_similar's candidates in one read (a read thread's), most_similar's scored then filtered a slice at a time.
+      const rows =
+        (most ? null : await this.queueScored(query, candidates)) ?? (await this.filterBest(query, await this.scored(query, candidates)));
       if ((!indexed && candidates.length >= codes.alive) || rows.length >= query.limit) return this.result(query, rows);
       // Grow by the observed rejection rate (at least 4x).
       const kept = Math.max(rows.length, 1) / Math.max(candidates.length, 1);
@@ -968,6 +970,8 @@ export class SqliteKnn extends SqliteQueries {
 
   /** The candidates (record_vectors rowids) that pass the query's filters. */
   private async filterRows(query: SearchQuery, vrows: number[]): Promise<{ vrow: number; id: string; seq: number }[]> {
+    const queue = await this.queueFilter(query, vrows);
+    if (queue) return queue;
     const vector = query.vector!;
     const b = new Builder(query.userId);
     const from =
@@ -989,6 +993,25 @@ export class SqliteKnn extends SqliteQueries {
    * other filters (metadata, values, suggestions, other record properties) or without the raw connection.
    */
   private async queueScored(query: SearchQuery, vrows: number[]): Promise<{ id: string; seq: number; score: number }[] | null> {
+    const vector = query.vector!;
+    return this.queueRows(query, vrows, `vec_distance_cosine(v.vector, ?) AS score`, [encodeVector(vector.value)], true);
+  }
+
+  /**
+   * `queueScored`'s filters without the scores, on the request thread's connection: most_similar's
+   * slices (`filterBest`), whose candidates are scored first. Null as `queueScored`.
+   */
+  private queueFilter(query: SearchQuery, vrows: number[]): Promise<{ vrow: number; id: string; seq: number }[] | null> {
+    return this.queueRows(query, vrows, "v.rowid AS vrow", [], false);
+  }
+
+  private async queueRows<T extends { seq: number }>(
+    query: SearchQuery,
+    vrows: number[],
+    column: string,
+    columnParams: Param[],
+    offThread: boolean,
+  ): Promise<T[] | null> {
     const raw = rawSqliteOf(this.db);
     const queueOnly = query.filters.every(
       (f) => f.scope.entity === "response_status" || (f.type === "terms" && f.scope.entity === "record" && f.scope.property === "status"),
@@ -1004,19 +1027,16 @@ export class SqliteKnn extends SqliteQueries {
         : 0,
     );
     const b = new Builder(query.userId);
+    b.params.push(...columnParams);
     const from =
-      `SELECT r.id AS id, r.seq AS seq, vec_distance_cosine(v.vector, ${b.p(encodeVector(vector.value))}) AS score` +
+      `SELECT r.id AS id, r.seq AS seq, ${column}` +
       ` FROM json_each(${b.p(JSON.stringify(vrows))}) AS c CROSS JOIN record_vectors v ON v.rowid = c.value CROSS JOIN records r ON r.id = v.record_id`;
     const where = [`v.vector_settings_id = ${b.p(vector.settingsId)}`];
     if (vector.excludeRecordId) where.push(`r.id <> ${b.p(vector.excludeRecordId)}`);
     for (const f of query.filters) if (f.scope.entity === "response_status") where.push(b.filter(f));
     // The statuses brought up to date on the connection (no other statement in between), the rows read after.
     const status = await this.db.connection().execute(async () => recordStatusesOf(raw).of(query.datasetId));
-    const rows = await this.read<{ id: string; seq: number; score: number }>(
-      `${from} WHERE ${where.join(" AND ")}`,
-      b.params,
-      vector.order === "least_similar",
-    );
+    const rows = await this.read<T>(`${from} WHERE ${where.join(" AND ")}`, b.params, offThread);
     this.queueFiltered += rows.length;
     return rows.filter((r) => kept[status.code(r.seq)] === 1);
   }
