@@ -29,3 +29,15 @@ describe("embedded store's page cache", () => {
       expect(loadConfig({ TESSERA_SQLITE_CACHE_MIB: wrong }, []).sqliteCacheMib).toBeUndefined();
   });
 });
+
+describe("embedded store's prefix index", () => {
+  it("is search/text-index.ts's default unless TESSERA_TEXT_PREFIX_INDEX gives lengths or `none`", () => {
+    expect(loadConfig({}, []).textPrefixIndex).toBeUndefined();
+    expect(loadConfig({ TESSERA_TEXT_PREFIX_INDEX: "2 3 4" }, []).textPrefixIndex).toBe("2 3 4");
+    expect(loadConfig({ TESSERA_TEXT_PREFIX_INDEX: " 2,3 " }, []).textPrefixIndex).toBe("2,3");
+    expect(loadConfig({ TESSERA_TEXT_PREFIX_INDEX: "none" }, []).textPrefixIndex).toBe("");
+    // A typo keeps the default instead of dropping the index (and rebuilding it).
+    for (const wrong of ["", "three", "3 x", "3;4"])
+      expect(loadConfig({ TESSERA_TEXT_PREFIX_INDEX: wrong }, []).textPrefixIndex).toBeUndefined();
+  });
+});

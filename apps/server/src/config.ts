@@ -19,6 +19,8 @@ export interface ServerConfig {
   textTotalBound: number | null;
   /** Embedded store: SQLite page cache of the request thread's connection, MiB per database file (`TESSERA_SQLITE_CACHE_MIB`, 1-4096; unset or invalid: db/database.ts's default). */
   sqliteCacheMib: number | undefined;
+  /** Embedded store: prefix lengths of the full-text index's prefix index (`TESSERA_TEXT_PREFIX_INDEX`, e.g. "3 4"; unset: search/text-index.ts's default; "none": no prefix index). */
+  textPrefixIndex: string | undefined;
   /** Directory of the built web app; served on the same origin when it exists. */
   webDist: string | null;
   ownerUsername: string;
@@ -60,6 +62,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
       : undefined,
     textTotalBound: textTotalBound(env.TESSERA_TEXT_TOTAL_BOUND),
     sqliteCacheMib: mib(env.TESSERA_SQLITE_CACHE_MIB),
+    textPrefixIndex: textPrefixIndex(env.TESSERA_TEXT_PREFIX_INDEX),
     webDist: option("web-dist") ?? env.TESSERA_WEB_DIST ?? null,
     // In a hosted space (SPACE_ID set) the first owner is the space author, or the USERNAME /
     // PASSWORD secrets when the space sets them (hub.md); elsewhere USERNAME is the shell's, not ours.
@@ -83,6 +86,13 @@ function textTotalBound(value: string | undefined): number | null {
   if (value === undefined || value === "") return 10_000;
   const n = Math.floor(Number(value));
   return Number.isFinite(n) && n > 0 ? n : null;
+}
+
+/** `TESSERA_TEXT_PREFIX_INDEX`: lengths such as "3 4" or "2,3"; "none": ""; unset or anything else: undefined (the default, so a typo does not drop the index). */
+function textPrefixIndex(value: string | undefined): string | undefined {
+  const v = value?.trim();
+  if (v === "none") return "";
+  return v && /^\d+([\s,]+\d+)*$/.test(v) ? v : undefined;
 }
 
 /** A whole number of MiB from 1 to 4096, or undefined (unset, or not such a number). */

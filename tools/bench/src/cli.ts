@@ -10,6 +10,7 @@ import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { Api, createAnnotators, createDataset, importRecords, keptDataset, signInOwner, type ImportResult } from "./api.ts";
+import { measureReadiness, type Readiness } from "./readiness.ts";
 import { DatasetGenerator } from "./data.ts";
 import { RecordPool, runLoad, scenarios, warmupCalls } from "./latency.ts";
 import { keptRecordIds } from "./kept-records.ts";
@@ -152,6 +153,7 @@ try {
           }
         },
       });
+  const importEnded = performance.now();
   if (imported.prebuildSeconds !== undefined) log(`bodies built in ${imported.prebuildSeconds} s`);
   const importCpuMs = readCpuMs(server.pid) - importCpu0;
   const importThreadCpuMs = readCpuMs(server.pid, server.pid) - importThreadCpu0;
@@ -163,8 +165,17 @@ try {
   log(
     `  server threads during the import (µs per record): ${importThreads.map((t) => `${t.tid === server.pid ? "request" : t.name}#${t.tid} ${Math.round((t.ms * 1000) / imported.records)}`).join(", ")}`,
   );
+  // Search on the imported records, from the last batch: the first text search, the similarity index (embedded store).
+  let readiness: Readiness | undefined;
+  if (!kept && imported.records > 0) {
+    readiness = await measureReadiness(owner, ds.datasetId, gen.wordAt(2000), importEnded, !args.postgres && opts.records > 50_000);
+    log(
+      `after the last batch: first text search ${readiness.textSearchMs} ms (answered at ${readiness.textSeconds} s)${readiness.similarityIndexSeconds !== undefined ? `, similarity index (most similar) ready at ${readiness.similarityIndexSeconds} s` : ""}${readiness.farSideSeconds !== undefined ? `, with least similar's far side at ${readiness.farSideSeconds} s` : ""}`,
+    );
+  }
   // The text indexer's last chunk and the warm-up run once the writes stop: part of the import's peak.
-  if (!kept && opts.settleSeconds > 0) await new Promise((resolve) => setTimeout(resolve, opts.settleSeconds * 1000));
+  const settleLeft = importEnded + opts.settleSeconds * 1000 - performance.now();
+  if (!kept && settleLeft > 0) await new Promise((resolve) => setTimeout(resolve, settleLeft));
   const importPeakRss = server.phasePeakRss();
   const dataDirAfterImport = directorySize(server.dataDir);
   const rssAfterImport = readRss(server.pid).rss;
@@ -338,6 +349,7 @@ try {
       requestThreadCpuMs: importThreadCpuMs,
       benchCpuMs,
       recordsPerServerCpuSecond: importCpuMs > 0 ? Math.round((imported.records / importCpuMs) * 1000) : 0,
+      readiness,
     },
     sdk,
     recall,

@@ -48,6 +48,19 @@ describe("markdown report", () => {
   });
 });
 
+describe("markdown report, search ready after the import", () => {
+  it("gives the first text search and when the similarity index and its far side were in, from the last batch", () => {
+    const md = renderMarkdown({
+      ...report,
+      import: { ...report.import, readiness: { textSearchMs: 420, textSeconds: 0.4, similarityIndexSeconds: 7.5, farSideSeconds: 9.1 } },
+    });
+    expect(md).toContain(
+      "| search ready after the last batch: first text search / similarity index (most similar) / with least similar's far side | 420 ms (at 0.4 s) / **7.5 s** / **9.1 s** | within 10 s |",
+    );
+    expect(renderMarkdown(report)).not.toContain("search ready after the last batch");
+  });
+});
+
 describe("markdown report, memory", () => {
   it("gives the peak of each phase and the server's own figures", () => {
     const mib = 2 ** 20;

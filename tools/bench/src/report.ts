@@ -1,4 +1,5 @@
 import type { ServerMemory } from "./api.ts";
+import type { Readiness } from "./readiness.ts";
 import type { RecallResult } from "./recall.ts";
 import type { Summary } from "./stats.ts";
 import type { SdkResult } from "./sdk.ts";
@@ -30,6 +31,8 @@ export interface BenchReport {
     /** CPU of the server's request thread alone, and of the bench process (client), during the import. */
     requestThreadCpuMs?: number;
     benchCpuMs?: number;
+    /** Search ready on the imported records, from the last batch (absent in reports of earlier versions and on kept directories). */
+    readiness?: Readiness;
   };
   sdk: SdkResult;
   /** Similarity recall@k against the exact answer (absent in reports of earlier versions). */
@@ -94,6 +97,11 @@ export function renderMarkdown(r: BenchReport): string {
   out.push(
     `| import, PUT records/bulk, batches of ${r.import.batchSize} | **${r.import.recordsPerSecond.toLocaleString("en-US")} records/s** (${r.import.seconds} s; batch p50 ${r.import.batchP50Ms} ms, p95 ${r.import.batchP95Ms} ms); ${r.import.recordsPerServerCpuSecond.toLocaleString("en-US")} records per server CPU second${r.import.requestThreadCpuMs !== undefined ? ` (request thread: ${Math.round((r.import.requestThreadCpuMs * 1000) / r.import.records)} µs per record)` : ""}${r.import.benchCpuMs !== undefined ? `; bench client ${Math.round((r.import.benchCpuMs * 1000) / r.import.records)} µs CPU per record` : ""}; ${r.import.bodies === "live" ? "bodies built during the import" : "bodies built before the clock"} | ≥ 10,000 records/s |`,
   );
+  const ready = r.import.readiness;
+  if (ready)
+    out.push(
+      `| search ready after the last batch: first text search / similarity index (most similar) / with least similar's far side | ${ready.textSearchMs} ms (at ${ready.textSeconds} s) / ${ready.similarityIndexSeconds !== undefined ? `**${ready.similarityIndexSeconds} s**` : "not awaited"} / ${ready.farSideSeconds !== undefined ? `**${ready.farSideSeconds} s**` : "not awaited"} | within 10 s |`,
+    );
   out.push(
     `| import, official Python SDK records.log | ${"skipped" in r.sdk ? `not measured: ${r.sdk.skipped}` : `**${r.sdk.recordsPerSecond.toLocaleString("en-US")} records/s** (${r.sdk.records.toLocaleString("en-US")} records in ${r.sdk.seconds} s)`} | |`,
   );

@@ -3,16 +3,19 @@
  * a data directory kept by `bench --keep-data`: the same SQL as apps/server/src/search/sqlite-text.ts
  * run alone with better-sqlite3 (read-only), CPU ms of this process per step, for the words of the
  * bench's new-word bands (Zipf ranks 20, 60, 200, 600, 2000), then what ranking every frequent word
- * ahead costs (SqliteText.rankFrequentWords).
+ * ahead costs (SqliteText.rankFrequentWords), and the steps of the bench's new phrases and new prefixes
+ * (cold-queries.ts: matching in record order, bm25's cost before its first row, the first window).
  *
  *   node src/text-steps.ts --data-dir DIR [--bound 10000] [--min-rows 4096] [--rank-all]
  */
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { coldPhrases, coldPrefixes } from "./cold-queries.ts";
 import { DatasetGenerator } from "./data.ts";
 
 const { values: args } = parseArgs({
+  args: process.argv.slice(2).filter((a) => a !== "--"), // pnpm passes the `--` of `bench:text-steps -- --data-dir DIR` on
   options: {
     "data-dir": { type: "string" },
     bound: { type: "string", default: "10000" },
@@ -24,7 +27,13 @@ if (!args["data-dir"]) throw new Error("usage: text-steps --data-dir DIR [--boun
 const bound = Number(args.bound);
 const minRows = Number(args["min-rows"]);
 
-type Statement = { all(...p: unknown[]): unknown[]; run(...p: unknown[]): unknown; pluck(): Statement; raw(): Statement };
+type Statement = {
+  all(...p: unknown[]): unknown[];
+  run(...p: unknown[]): unknown;
+  iterate(...p: unknown[]): Iterable<unknown>;
+  pluck(): Statement;
+  raw(): Statement;
+};
 type Database = { prepare(sql: string): Statement; exec(sql: string): void };
 const SQLite = createRequire(new URL("../../../apps/server/package.json", import.meta.url))("better-sqlite3") as new (
   file: string,
@@ -173,4 +182,52 @@ for (const rank of [20, 60, 200, 600, 2000]) {
   console.log(
     `| ${expression} (${rank}) | ${all.n} | ${toBound.value.rows} (${toBound.ms}) | ${capped.value.n > bound ? `${bound}+` : capped.value.complete ? capped.value.n : `${capped.value.n}+`}, ${capped.value.rows} rows (${capped.ms}) | ${best(256)} | ${best(1024)} | ${best(4096)} |`,
   );
+}
+
+// Phrases and prefixes (the bench's `new phrase` / `new prefix` rows): ranked in windows of 10,000 matching
+// records (apps/server/src/search/text-window.ts). FTS5's bm25 counts each phrase's rows over the whole
+// table before it scores the first row (its idf), whatever the rowid range; a prefix without a prefix index of its
+// length merges the doclists of every term starting with it, in each statement (and again for that count).
+const definition = db.prepare("SELECT sql FROM fts.sqlite_master WHERE name = 'records_fts'").pluck().all()[0] as string;
+console.log(`\nphrases and prefixes (${/prefix\s*=\s*'[^']*'/.exec(definition)?.[0] ?? "no prefix index"})\n`);
+console.log(
+  "| query | FTS rows | matching rows in record order, first 12,516 (no bm25) | bm25 up to its first row | first window (10,001 records) with bm25 |",
+);
+console.log("|---|---|---|---|---|");
+const rangeWhere = "records_fts WHERE records_fts MATCH ? AND rowid BETWEEN CAST(? AS INTEGER) AND CAST(? AS INTEGER)";
+const phrase = coldPhrases((rank) => gen.wordAt(rank), 5000);
+const prefix = coldPrefixes((rank) => gen.wordAt(rank), 5000);
+for (const q of [...Array.from({ length: 10 }, () => phrase()), ...Array.from({ length: 10 }, () => prefix())]) {
+  const expression = q
+    .split(" ")
+    .map((w) => (w.endsWith("*") ? `"${w.slice(0, -1)}"*` : `"${w}"`))
+    .join(" ");
+  const params = [expression, lo, hi];
+  const count = db
+    .prepare(`SELECT count(*) FROM ${rangeWhere}`)
+    .pluck()
+    .all(...params)[0] as number; // pages into the cache once
+  const matching = cpu(
+    () =>
+      db
+        .prepare(`SELECT rowid FROM ${rangeWhere} ORDER BY rowid LIMIT 12516`)
+        .pluck()
+        .all(...params).length,
+  );
+  const scored = db.prepare(`SELECT rowid, bm25(records_fts) FROM ${rangeWhere} ORDER BY rowid`).raw();
+  const first = cpu(() => {
+    for (const row of scored.iterate(...params)) return row;
+    return null;
+  });
+  const window = cpu(() => {
+    let records = 0;
+    let last = -1;
+    for (const row of scored.iterate(...params) as Iterable<[number, number]>) {
+      const seq = Math.floor(row[0] / 1024);
+      if (seq !== last && ++records > 10_001) break;
+      last = seq;
+    }
+    return records;
+  });
+  console.log(`| ${q} | ${count} | ${matching.ms} | ${first.ms} | ${window.ms} |`);
 }

@@ -21,7 +21,11 @@ export async function openStore(config: StoreConfig): Promise<Store> {
     const { openPostgresStore } = await import("./postgres.js");
     return openPostgresStore(config.databaseUrl, { poolSize: config.databasePoolSize });
   }
-  return openEmbeddedStore(config.dataDir, { textMatchThreads: config.textMatchThreads, cacheMib: config.sqliteCacheMib });
+  return openEmbeddedStore(config.dataDir, {
+    textMatchThreads: config.textMatchThreads,
+    cacheMib: config.sqliteCacheMib,
+    textPrefixIndex: config.textPrefixIndex,
+  });
 }
 
 const rawConnections = new WeakMap<object, SQLite.Database>();
@@ -54,7 +58,7 @@ export const CACHE_MIB = 8;
 /** Opens (creating when needed) the embedded store in dataDir and applies pending migrations. */
 export async function openEmbeddedStore(
   dataDir: string,
-  options: { textMatchThreads?: number | undefined; cacheMib?: number | undefined } = {},
+  options: { textMatchThreads?: number | undefined; cacheMib?: number | undefined; textPrefixIndex?: string | undefined } = {},
 ): Promise<Store> {
   mkdirSync(dataDir, { recursive: true });
   const file = join(dataDir, "tessera.db");
@@ -72,7 +76,7 @@ export async function openEmbeddedStore(
   await migrate(db);
   // The full-text index: a file of its own, written by a thread of its own (search/text-index.ts).
   const ftsFile = join(dataDir, "tessera-fts.db");
-  attachTextIndex(sqlite, ftsFile);
+  attachTextIndex(sqlite, ftsFile, options.textPrefixIndex);
   // Page caches: better-sqlite3's default is 16 MB per database file and connection (32 MB here).
   const cacheKib = (options.cacheMib ?? CACHE_MIB) * 1024;
   sqlite.pragma(`main.cache_size = -${cacheKib}`);

@@ -28,4 +28,6 @@ export interface StoreConfig {
   textMatchThreads?: number;
   /** Embedded store: page cache of the request thread's connection, MiB per database file (db/database.ts). */
   sqliteCacheMib?: number;
+  /** Embedded store: prefix lengths of the full-text index's prefix index (search/text-index.ts); "" none. */
+  textPrefixIndex?: string | undefined;
 }

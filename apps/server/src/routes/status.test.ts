@@ -35,6 +35,7 @@ describe("GET /api/v1/status", () => {
       expect(body.memory.search).toEqual({
         similarity_codes: expect.any(Number),
         similarity_index: expect.any(Number),
+        similarity_far_side: expect.any(Number),
         metadata_columns: expect.any(Number),
         metadata_matches: expect.any(Number),
         record_statuses: expect.any(Number),

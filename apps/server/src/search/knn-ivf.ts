@@ -44,11 +44,15 @@ export class BinaryIvf {
     return this.offsets.length - 1;
   }
 
-  /** Bytes held: the codes (with the popcount's distance buffer), rowids, positions, marks, list means, the far side's estimator. */
-  get memoryBytes(): number {
+  /** Bytes held by the far side's estimator (least_similar), once it is in. */
+  get farSideBytes(): number {
     const far = this.farSide;
+    return far ? far.codes.byteLength + far.scales.byteLength + far.centroids.byteLength : 0;
+  }
+
+  /** Bytes held without the far side (`farSideBytes`): the codes (with the popcount's distance buffer), rowids, positions, marks, list means. */
+  get memoryBytes(): number {
     return (
-      (far ? far.codes.byteLength + far.scales.byteLength + far.centroids.byteLength : 0) +
       (this.store ? this.store.memoryBytes : this.codes.byteLength) +
       this.vrowAt.byteLength +
       this.sortedVrows.byteLength +
@@ -282,14 +286,15 @@ export interface FarSide {
   codes: Uint32Array;
   /** Per position, |r|²/|r|₁. */
   scales: Float32Array;
-  /** The mean |x̂ - mean|²/|x̂ - mean|₁ of the indexed vectors, for the rows only the setting's codes hold. */
+  /** The mean |x̂ - mean|²/|x̂ - mean|₁ of a sample of the indexed vectors (up to 32 per list), for the rows only the setting's codes hold. */
   tailScale: number;
 }
 
 /**
  * Builds an index's `FarSide` from its vectors: `centroid` with a sample of each list's vectors
  * (`sample` gives the rowids to read), then `add` with every indexed vector (any order; rows not
- * indexed are ignored), then `finish`. `mean` is the setting's centre (its codes' `x̂ - mean`).
+ * indexed are ignored), then `finish`. `mean` is the setting's centre (its codes' `x̂ - mean`); the tail's scale
+ * is the sample's.
  */
 export class FarSideBuilder {
   private readonly sums: Float64Array;
@@ -324,53 +329,62 @@ export class FarSideBuilder {
     return out;
   }
 
-  /** A sampled vector (of `sample`), for its list's centroid. */
+  /** A sampled vector (of `sample`), for its list's centroid and the tail's scale (`FarSide.tailScale`). */
   centroid(vrow: number, vector: ArrayLike<number>): void {
     const p = this.ivf.positionOfRow(vrow);
     if (p < 0) return;
     const c = this.ivf.listAt(p);
     const norm = normOf(vector);
     const o = c * this.dimensions;
-    for (let d = 0; d < this.dimensions; d++) this.sums[o + d]! += (vector[d] ?? 0) / norm;
-    this.counts[c]!++;
-  }
-
-  /** An indexed vector: its code around its list's centroid and its scale. */
-  add(vrow: number, vector: ArrayLike<number>): void {
-    const p = this.ivf.positionOfRow(vrow);
-    if (p < 0) return;
-    const centroids = (this.centroids ??= Float32Array.from(
-      this.sums,
-      (x, i) => x / Math.max(this.counts[Math.floor(i / this.dimensions)]!, 1),
-    ));
-    const { dimensions, mean } = this;
-    const o = this.ivf.listAt(p) * dimensions;
-    const norm = normOf(vector);
-    const code = p * this.ivf.words;
-    let l1 = 0,
-      l2 = 0,
-      g1 = 0,
+    const { mean } = this;
+    let g1 = 0,
       g2 = 0;
-    for (let d = 0; d < dimensions; d++) {
+    for (let d = 0; d < this.dimensions; d++) {
       const x = (vector[d] ?? 0) / norm;
-      const r = x - centroids[o + d]!;
-      l1 += Math.abs(r);
-      l2 += r * r;
-      if (r > 0) this.codes[code + (d >>> 5)]! |= 1 << (d & 31);
+      this.sums[o + d]! += x;
       const g = x - (mean[d] ?? 0);
       g1 += Math.abs(g);
       g2 += g * g;
     }
-    this.scales[p] = l1 > 0 ? l2 / l1 : 0;
+    this.counts[c]!++;
     if (g1 > 0) {
       this.tailSum += g2 / g1;
       this.added++;
     }
   }
 
+  private centroidArray(): Float32Array {
+    return (this.centroids ??= Float32Array.from(this.sums, (x, i) => x / Math.max(this.counts[Math.floor(i / this.dimensions)]!, 1)));
+  }
+
+  /** An indexed vector: its code around its list's centroid and its scale. */
+  add(vrow: number, vector: ArrayLike<number>): void {
+    const p = this.ivf.positionOfRow(vrow);
+    if (p < 0) return;
+    const centroids = this.centroidArray();
+    const { dimensions, codes } = this;
+    const o = this.ivf.listAt(p) * dimensions;
+    const inverse = 1 / normOf(vector);
+    const present = Math.min(dimensions, vector.length);
+    let l1 = 0,
+      l2 = 0;
+    // A word of the code at a time (~1.5 us per 384-dimension vector instead of ~7 with a write per bit).
+    for (let w = 0, at = p * this.ivf.words; w * 32 < dimensions; w++, at++) {
+      let bits = 0;
+      for (let d = w * 32, end = Math.min(d + 32, dimensions); d < end; d++) {
+        const r = (d < present ? vector[d]! * inverse : 0) - centroids[o + d]!;
+        l1 += Math.abs(r);
+        l2 += r * r;
+        if (r > 0) bits |= 1 << (d & 31);
+      }
+      codes[at] = bits;
+    }
+    this.scales[p] = l1 > 0 ? l2 / l1 : 0;
+  }
+
   finish(): FarSide {
     const centroids = shared(Float32Array, this.sums.length);
-    if (this.centroids) centroids.set(this.centroids);
+    centroids.set(this.centroidArray());
     const tailScale = this.added > 0 ? this.tailSum / this.added : 0;
     return { dimensions: this.dimensions, centroids, codes: this.codes, scales: this.scales, tailScale };
   }

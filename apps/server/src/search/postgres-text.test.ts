@@ -6,7 +6,8 @@ import { openTestPostgresStore, testDatabaseUrl } from "../testing/pg-test-datab
 import { Builder, queryRows, textWords } from "./postgres-sql.js";
 import { PostgresText } from "./postgres-text.js";
 import type { SearchQuery } from "./search-port.js";
-import { answerRecords, seedSearchData } from "./search-port.suite.js";
+import { ANSWERED_MAX } from "./answered-filter.js";
+import { answerRecords, insertRecords, seedSearchData } from "./search-port.suite.js";
 
 // A real PostgreSQL when TESSERA_TEST_DATABASE_URL names one (stage 60), else PGlite.
 const onPostgres = testDatabaseUrl() !== null;
@@ -81,21 +82,81 @@ describe(`PostgreSQL text search order (${onPostgres ? "PostgreSQL" : "PGlite"})
         const expected = await reference(q, field, window);
         expect(expected.length).toBeGreaterThan(15);
         if (window === 7 && JSON.stringify(expected) !== JSON.stringify(await reference(q, field, 1000))) differs++;
-        const text = new PostgresText(store.db, undefined, null, window);
-        for (const [offset, limit] of [
-          [0, 10],
-          [12, 10],
-          [30, 20],
-        ] as const) {
-          const got = await text.search(query(q, field, offset, limit));
-          expect(got.hits).toEqual(expected.slice(offset, offset + limit));
-          expect(got.total).toBe(expected.length);
+        // The matches found by the probe alone (scored there), and by a probe of 9 rows then the walk or the GIN index (scored after).
+        for (const walk of [{}, { probeRows: 9 }, { probeRows: 9, walkMinDensity: 2 }]) {
+          const text = new PostgresText(store.db, undefined, null, window, true, walk);
+          for (const [offset, limit] of [
+            [0, 10],
+            [12, 10],
+            [30, 20],
+          ] as const) {
+            const got = await text.search(query(q, field, offset, limit));
+            expect(got.hits, JSON.stringify(walk)).toEqual(expected.slice(offset, offset + limit));
+            expect(got.total).toBe(expected.length);
+          }
         }
       }
     expect(differs).toBe(4); // a window of 7 records is not the full ranking, for every query
     // One plain word over all fields keeps the full ranking.
     const plain = await new PostgresText(store.db, undefined, null, 3).search(query("wombat", null, 0, 30));
     expect(plain.hits).toEqual((await reference("wombat", null, 10_000)).slice(0, 30));
+  });
+
+  it("bounds a windowed query's total by the windows read: exact when they hold every match, else the passing records among them as a lower bound", async () => {
+    const withBound = (
+      q: string,
+      field: string | null,
+      offset: number,
+      limit: number,
+      totalBound: number,
+      filters: SearchQuery["filters"] = [],
+    ) => ({
+      ...query(q, field, offset, limit),
+      totalBound,
+      filters,
+    });
+    for (const [q, field] of [
+      ["quokka wombat", null],
+      ["womb*", null],
+      ["wombat", "text"],
+    ] as const) {
+      // The matches in record order, with their ids (the reference's windows of 10,000: one window, every match).
+      const bySeq = await (async () => {
+        const b = new Builder(null);
+        const tsq = b.tsQuery(textWords(q));
+        return queryRows<{ id: string }>(
+          store.db,
+          `SELECT r.id AS id FROM records r WHERE r.dataset_id = ${b.p(data.ids.ds)} AND EXISTS (SELECT 1 FROM records_fts f
+            WHERE f.record_seq = r.seq AND f.tsv @@ (${tsq})${field ? ` AND f.field = ${b.p(field)}` : ""}) ORDER BY r.seq`,
+          b.params,
+        );
+      })();
+      expect(bySeq.length).toBeGreaterThan(20);
+      // A page of 0 reads one window of 7: 7 matches, more exist.
+      expect(await new PostgresText(store.db, undefined, null, 7).search(withBound(q, field, 0, 0, 10_000))).toEqual({
+        hits: [],
+        total: 7,
+        totalIsLowerBound: true,
+      });
+      // A filter: the records passing among those 7 (every third of the matches passes).
+      const some = bySeq.filter((_, i) => i % 3 === 0).map((r) => r.id);
+      const ids = { type: "terms" as const, scope: { entity: "record" as const, property: "id" as const }, values: some };
+      expect(await new PostgresText(store.db, undefined, null, 7).search(withBound(q, field, 0, 0, 10_000, [ids]))).toEqual({
+        hits: [],
+        total: 3, // matches 0, 3 and 6
+        totalIsLowerBound: true,
+      });
+      // A first page reads whole windows of at least 64 records: every match here, so the total is exact (and bounded).
+      const page = await new PostgresText(store.db, undefined, null, 7).search(withBound(q, field, 0, 10, 10_000, [ids]));
+      expect(page.total).toBe(some.length);
+      expect(page.totalIsLowerBound).toBeUndefined();
+      expect(await new PostgresText(store.db, undefined, null, 7).search(withBound(q, field, 0, 10, 5))).toMatchObject({
+        total: 10, // the bound is at least the end of the page asked
+        totalIsLowerBound: true,
+      });
+      // Windows of 1,000 (the default) hold every match: the exact total.
+      expect((await new PostgresText(store.db).search(withBound(q, field, 0, 0, 10_000))).total).toBe(bySeq.length);
+    }
   });
 
   it("searches the Submitted / Discarded / Draft views from the caller's answered records: the plain path's page order and total", async () => {
@@ -162,4 +223,28 @@ describe(`PostgreSQL text search order (${onPostgres ? "PostgreSQL" : "PGlite"})
     }
     expect(windowsDiffer).toBe(4); // windows of 7 records reorder the answered records of every windowed query
   });
+
+  it("takes the other paths when the caller has more than ANSWERED_MAX answered records: every match, an exact total", async () => {
+    const many = await insertRecords(store, data.ids.ds, ANSWERED_MAX + 5, (i) => ({
+      external_id: `k-${i}`,
+      fields: JSON.stringify({ text: i % 2 === 0 ? "kiwifruit kiwifruit" : "kiwifruit" }),
+      metadata: "{}",
+    }));
+    await answerRecords(store, many, data.ids.u1, "submitted");
+    const fast = new PostgresText(store.db, undefined, null, 1000);
+    const plain = new PostgresText(store.db, undefined, null, 1000, false);
+    const submitted = { type: "terms" as const, scope: { entity: "response_status" as const }, values: ["submitted"] };
+    for (const [offset, totalBound] of [
+      [0, null],
+      [ANSWERED_MAX, null],
+      [0, 100],
+    ] as const) {
+      const base = { ...query("kiwifruit", null, offset, 10), userId: data.ids.u1, filters: [submitted], totalBound };
+      const got = await fast.search(base);
+      expect(got).toEqual(await plain.search(base));
+      expect(got.hits).toHaveLength(offset === 0 ? 10 : 5);
+      expect(got.total).toBe(totalBound ?? ANSWERED_MAX + 5); // a bounded total stops at its bound
+    }
+    expect(fast.answeredSearches).toBe(0);
+  }, 60_000);
 });

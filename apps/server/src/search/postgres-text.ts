@@ -1,25 +1,36 @@
 import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
-import { Builder, queueFilters, RECORD_STATUSES, queryRows, textCount, textMatchSql, textVersion, textWords } from "./postgres-sql.js";
+import {
+  Builder,
+  onSearchRows,
+  queueFilters,
+  RECORD_STATUSES,
+  queryRows,
+  textCount,
+  textMatchSql,
+  textVersion,
+  textWords,
+} from "./postgres-sql.js";
 import { countLimit, type SearchQuery, type SearchResult } from "./search-port.js";
 import type { PostgresRankAhead, RankedAhead } from "./postgres-rank-ahead.js";
 import { pageAhead, totalAhead } from "./postgres-text-ahead.js";
-import { ANSWERED_MAX, answeredStatuses } from "./sqlite-text-answered.js";
+import { firstMatches } from "./postgres-text-walk.js";
+import { FILTERED_TOTAL_BOUND, filteredTotal } from "./postgres-text-filtered.js";
+import { ANSWERED_MAX, answeredStatuses } from "./answered-filter.js";
 
 /** Best matches kept per cached query, at least (ts_rank scores every match whatever the limit). */
 const RANKED_ROWS = 1024;
 /** Memory budget of the cached match lists of all datasets (bytes); least recently used first out. */
 const CACHE_BYTES = 64 * 1024 * 1024;
 /**
- * Records per window of the order of a query other than one plain word over all fields (several
- * words, a prefix, one field), as on the embedded store (text-window.ts): the matching records in
- * record order, in windows of this many, each window by score. The same 10,000 as the embedded store's
- * first window, so that on both stores a query matching at most 10,000 records gets the plain score
- * order (docs/api.md). Finding them in seq order and ranking them reads each one's tsvectors
- * (`record_search`'s, then its fields': ~15-30 µs a record at 100K, load 20), so a query with more
- * matches costs one window's ranking, 0.15-0.3 s, instead of every match's.
+ * Matching records per window of the order of a query other than one plain word over all fields
+ * (several words, a prefix, one field; docs/api.md): the matching records in record order, in windows
+ * of this many, each window by score. Ranking reads each match's field tsvectors (detoasted: ~10-30 µs
+ * a record at 1M records), so a window costs ~1,000 of those reads instead of every match's; windows
+ * of 10,000 took 0.1-0.4 s at 1M records for two common words (docs/performance.md). A query matching
+ * at most this many records gets the plain score order.
  */
-const RANK_WINDOW = 10_000;
+const RANK_WINDOW = 1_000;
 
 /**
  * What a text query yields from `records_fts` alone, whoever asks: the best matches by score (a
@@ -27,9 +38,18 @@ const RANK_WINDOW = 10_000;
  * The filters that depend on the user or on record state are applied to these at query time, so a
  * Submit does not invalidate them.
  */
+interface Ranked {
+  seqs: number[];
+  scores: number[];
+  complete: boolean;
+}
+
+/** The first `k` (or more) rows of a query's order (seq, score), `complete` when that is all of them. */
+type Ranking = (k: number) => Promise<Ranked>;
+
 interface Matches {
   version: number;
-  ranked: { seqs: number[]; scores: number[]; complete: boolean } | null;
+  ranked: Ranked | null;
   /** Every matching seq, ascending. */
   all: Float64Array | null;
   /** The word's ranking ahead at this version (postgres-rank-ahead.ts), once found. */
@@ -66,6 +86,8 @@ export class PostgresText {
     private readonly rankWindow = RANK_WINDOW,
     /** `false`: no search from the caller's answered records (answeredSearch; tests compare both paths). */
     private readonly answeredPath = true,
+    /** How the windows' matches are found (postgres-text-walk.ts; tests take each path on few records). */
+    private readonly walkOptions: Parameters<typeof firstMatches>[3] = {},
   ) {}
 
   /** Searches answered from the caller's answered records (answeredSearch; tests, diagnostics). */
@@ -94,17 +116,34 @@ export class PostgresText {
       FROM records_fts f JOIN records r ON r.seq = f.record_seq, q WHERE f.tsv @@ q.query AND r.dataset_id = ${b.p(query.datasetId)}${text.field !== null ? ` AND f.field = ${b.p(text.field)}` : ""}
       GROUP BY f.record_seq`;
     const limit = countLimit(query);
+    if (windowed) return this.windowedSearch(query, entry, matches, limit);
     // One plain word ranked ahead (issue 31): its first pages and its bounded total without reading every match.
     const ahead = await this.ahead(query, entry, words);
-    const ranking = (b: Builder, limit: number) =>
-      windowed ? this.windows(b, query, limit) : `${matches(b)} ORDER BY score DESC, seq ASC LIMIT ${b.p(limit)}`;
+    const ranking = async (limit: number) => {
+      const b = new Builder(query.userId);
+      const rows = await queryRows<{ seq: number | string; score: number }>(
+        this.db,
+        `${matches(b)} ORDER BY score DESC, seq ASC LIMIT ${b.p(limit)}`,
+        b.params,
+      );
+      return { seqs: rows.map((r) => Number(r.seq)), scores: rows.map((r) => r.score), complete: rows.length < limit };
+    };
     const page = async () =>
-      (ahead ? await pageAhead(this.db, query, words[0]!.word, ahead) : null) ??
-      (await this.page(query, entry, ranking, windowed ? this.rankWindow : RANKED_ROWS));
+      (ahead ? await pageAhead(this.db, query, words[0]!.word, ahead) : null) ?? (await this.page(query, entry, ranking, RANKED_ROWS));
     const counted = async (): Promise<{ total: number; totalIsLowerBound?: true }> => {
       if (limit === null) return { total: await this.total(query, entry, matches) };
       const known = ahead ? await totalAhead(this.db, query, ahead, limit) : null;
       if (known) return known;
+      // Filters other than the queue's (a metadata filter): counted up to FILTERED_TOTAL_BOUND (or the page's end).
+      if (query.filters.length > 0 && !queueFilters(query.filters)) {
+        const { path: _, ...total } = await filteredTotal(
+          this.db,
+          query,
+          ahead,
+          Math.max(Math.min(limit, FILTERED_TOTAL_BOUND), query.offset + query.limit),
+        );
+        return total;
+      }
       // Bounded total: the first `limit + 1` passing records (SQL), not every match (postgres-sql.ts textCount).
       const { sql, params } = textCount(query, limit);
       const n = Number((await queryRows<{ n: number | string }>(this.db, sql, params))[0]?.n ?? 0);
@@ -227,8 +266,7 @@ export class PostgresText {
   private async page(
     query: SearchQuery,
     entry: Matches,
-    /** The SQL of the first `limit` (seq, score) of the order. */
-    ranking: (b: Builder, limit: number) => string,
+    ranking: Ranking,
     /** Matches read and kept at least (RANKED_ROWS, or one window). */
     keep: number,
   ): Promise<{ recordId: string; score: number }[]> {
@@ -236,15 +274,7 @@ export class PostgresText {
     if (query.limit === 0) return [];
     let k = Math.max(64, Math.ceil(need * 3) + 32);
     for (;;) {
-      let ranked = entry.ranked;
-      if (!ranked || (!ranked.complete && ranked.seqs.length < k)) {
-        const b = new Builder(query.userId);
-        const limit = Math.max(k, keep);
-        const rows = await queryRows<{ seq: number | string; score: number }>(this.db, ranking(b, limit), b.params);
-        ranked = { seqs: rows.map((r) => Number(r.seq)), scores: rows.map((r) => r.score), complete: rows.length < limit };
-        entry.ranked = ranked;
-        this.account(entry);
-      }
+      const ranked = await this.ranked(entry, ranking, Math.max(k, keep));
       const candidates = ranked.seqs.slice(0, k);
       const f = new Builder(query.userId);
       const where = [
@@ -276,24 +306,86 @@ export class PostgresText {
     }
   }
 
+  /** The entry's ranking, read again (further) while it holds fewer than `k` rows and more exist. */
+  private async ranked(entry: Matches, ranking: Ranking, k: number): Promise<Ranked> {
+    let ranked = entry.ranked;
+    if (!ranked || (!ranked.complete && ranked.seqs.length < k)) {
+      ranked = await ranking(k);
+      entry.ranked = ranked;
+      this.account(entry);
+    }
+    return ranked;
+  }
+
   /**
-   * The first `limit` (seq, score) of the windowed order: the dataset's matching records in seq order
-   * (record_search's words, checked in the fields when several words must share one or a field is
-   * asked: postgres-sql.ts textMatchSql), as many whole windows as hold `limit` of them, ts_rank of
-   * those only, then by window, score (best first) and seq.
+   * A query other than one plain word over all fields (several words, a prefix, one field), ranked in
+   * windows (windows()). Its bounded total comes from the windows read for the page, not from another
+   * walk through the matches (which re-checked each record's fields: 10,001 records, 0.3-10 s at 1M):
+   * when they hold every match, the records passing the filters among them (exact up to the bound);
+   * otherwise the records passing among those read, as a lower bound (docs/api.md). Exact totals
+   * (no bound) count in SQL.
    */
-  private windows(b: Builder, query: SearchQuery, limit: number): string {
+  private async windowedSearch(
+    query: SearchQuery,
+    entry: Matches,
+    matches: (b: Builder) => string,
+    limit: number | null,
+  ): Promise<SearchResult> {
+    const ranking = (k: number) => this.windows(query, k);
+    const hits = await this.page(query, entry, ranking, this.rankWindow);
+    if (limit === null) return { hits, total: await this.total(query, entry, matches) };
+    // The windows the page read (at least the first, also for a page of 0).
+    const ranked = await this.ranked(entry, ranking, this.rankWindow);
+    let n = ranked.seqs.length;
+    if (query.filters.length > 0 && n > 0) {
+      const rows = onSearchRows(query.filters);
+      const b = new Builder(query.userId, rows);
+      const where = [
+        `r.seq = ANY(${b.p(`{${ranked.seqs.join(",")}}`)}::bigint[])`,
+        `r.dataset_id = ${b.p(query.datasetId)}`,
+        ...query.filters.map((f) => b.filter(f)),
+      ];
+      const counted = await queryRows<{ n: number | string }>(
+        this.db,
+        `SELECT count(*) AS n FROM ${rows ? "record_search" : "records"} r WHERE ${where.join(" AND ")}`,
+        b.params,
+      );
+      n = Number(counted[0]?.n ?? 0);
+    }
+    if (n > limit) return { hits, total: limit, totalIsLowerBound: true };
+    return ranked.complete ? { hits, total: n } : { hits, total: n, totalIsLowerBound: true };
+  }
+
+  /**
+   * At least `k` rows of the windowed order, whole windows: the dataset's matching records in seq
+   * order (postgres-text-walk.ts), as many windows of `rankWindow` as hold `k` of them, each window by
+   * score (best first) then seq; `complete` when no record matches beyond them. ts_rank reads the
+   * windows' records only, by primary key (ranking while finding the matches sorted every match of
+   * the GIN path with its tsvector: a prefix in ~100K records, 0.9M buffers and 2.6 s at 1M records).
+   */
+  private async windows(query: SearchQuery, k: number): Promise<Ranked> {
     const text = query.text!;
-    const match = textMatchSql(b, { ...query, filters: [] }, true);
-    const read = Math.ceil(limit / this.rankWindow) * this.rankWindow;
-    const tsq = b.tsQuery(textWords(text.q));
+    const read = Math.ceil(k / this.rankWindow) * this.rankWindow;
+    const { seqs: found, scores } = await firstMatches(this.db, query, read + 1, this.walkOptions);
+    // The record after the windows read only tells that more match.
+    const seqs = found.slice(0, read);
+    const unscored = seqs.filter((seq) => !scores.has(seq));
+    const b = new Builder(null);
     const field = text.field !== null ? ` AND f.field = ${b.p(text.field)}` : "";
-    return `WITH s AS (SELECT r.seq FROM ${match.from} WHERE ${match.where.join(" AND ")} ORDER BY r.seq LIMIT ${b.p(read)}),
-      q AS (SELECT ${tsq} AS query),
-      m AS (SELECT f.record_seq AS seq, max(ts_rank(f.tsv, q.query))::float8 AS score FROM s JOIN records_fts f ON f.record_seq = s.seq, q
-        WHERE f.tsv @@ q.query${field} GROUP BY f.record_seq),
-      w AS (SELECT seq, score, (row_number() OVER (ORDER BY seq) - 1) / ${b.p(this.rankWindow)} AS win FROM m)
-      SELECT seq, score FROM w ORDER BY win, score DESC, seq ASC LIMIT ${b.p(limit)}`;
+    const scored =
+      unscored.length === 0
+        ? []
+        : await queryRows<{ seq: number | string; score: number }>(
+            this.db,
+            `SELECT f.record_seq AS seq, max(ts_rank(f.tsv, (${b.tsQuery(textWords(text.q))})))::float8 AS score FROM records_fts f
+              WHERE f.record_seq = ANY(${b.p(`{${unscored.join(",")}}`)}::bigint[]) AND ts_match_vq(f.tsv, (${b.tsQuery(textWords(text.q))}))${field}
+              GROUP BY f.record_seq`,
+            b.params,
+          );
+    const scoreOf = new Map([...scores, ...scored.map((r): [number, number] => [Number(r.seq), r.score])]);
+    const rows = seqs.map((seq, i) => ({ seq, score: scoreOf.get(seq) ?? 0, win: Math.floor(i / this.rankWindow) }));
+    rows.sort((x, y) => x.win - y.win || y.score - x.score || x.seq - y.seq);
+    return { seqs: rows.map((r) => r.seq), scores: rows.map((r) => r.score), complete: found.length <= read };
   }
 
   /**

@@ -32,9 +32,16 @@ const REPLACED_MS = 5 * USABLE_TTL_MS;
  */
 export type VectorIndexKind = "halfvec" | "vector";
 
+const namePrefix = (kind: VectorIndexKind) => `record_vectors_${kind === "halfvec" ? "hnswh" : "hnsw"}_`;
+
 /** The name of a vector settings' partial HNSW index (cosine) on `record_vectors`. */
 export function vectorIndexName(settingsId: string, dimensions: number, kind: VectorIndexKind = "halfvec"): string {
-  return `record_vectors_${kind === "halfvec" ? "hnswh" : "hnsw"}_${settingsId.replace(/-/g, "").toLowerCase()}_${dimensions}`;
+  return `${namePrefix(kind)}${settingsId.replace(/-/g, "").toLowerCase()}_${dimensions}`;
+}
+
+/** vectorIndexName in SQL, over a settings row's `id` and `dimensions` columns (`s.` by default). */
+function vectorIndexNameSql(kind: VectorIndexKind, row = "s"): string {
+  return `'${namePrefix(kind)}' || replace(lower(${row}.id), '-', '') || '_' || ${row}.dimensions`;
 }
 
 /** The expression the `halfvec` index holds, which a search's ORDER BY repeats (else the planner cannot use the index). */
@@ -221,9 +228,9 @@ export class PostgresVectorIndexes {
     const settings = await queryRows<{ id: string; dimensions: number; valid: boolean | null; old: boolean | null }>(
       this.db,
       `SELECT s.id, s.dimensions, hi.indisvalid AS valid, vi.indisvalid AS old FROM vectors_settings s
-       LEFT JOIN pg_class hc ON hc.relname = 'record_vectors_hnswh_' || replace(lower(s.id), '-', '') || '_' || s.dimensions
+       LEFT JOIN pg_class hc ON hc.relname = ${vectorIndexNameSql("halfvec")}
        LEFT JOIN pg_index hi ON hi.indexrelid = hc.oid
-       LEFT JOIN pg_class vc ON vc.relname = 'record_vectors_hnsw_' || replace(lower(s.id), '-', '') || '_' || s.dimensions
+       LEFT JOIN pg_class vc ON vc.relname = ${vectorIndexNameSql("vector")}
        LEFT JOIN pg_index vi ON vi.indexrelid = vc.oid`,
       [],
     );
@@ -298,8 +305,7 @@ export class PostgresVectorIndexes {
       `SELECT c.relname AS name FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
        WHERE i.indrelid = 'record_vectors'::regclass AND c.relname ~ '^record_vectors_hnswh?_'
          AND NOT EXISTS (SELECT 1 FROM vectors_settings s
-           WHERE c.relname IN ('record_vectors_hnsw_' || replace(lower(s.id), '-', '') || '_' || s.dimensions,
-             'record_vectors_hnswh_' || replace(lower(s.id), '-', '') || '_' || s.dimensions))`,
+           WHERE c.relname IN (${vectorIndexNameSql("vector")}, ${vectorIndexNameSql("halfvec")}))`,
       [],
     );
     for (const { name } of orphans) {

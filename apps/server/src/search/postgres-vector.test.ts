@@ -9,7 +9,7 @@ import { openTestPostgresStore, testDatabaseUrl, withDatabase } from "../testing
 import { PostgresSearch } from "./postgres-search.js";
 import { PostgresVectorIndexes, vectorIndexName } from "./postgres-vector-index.js";
 import type { SearchFilter, SearchQuery } from "./search-port.js";
-import { searchPortSuite } from "./search-port.suite.js";
+import { insertRecords, searchPortSuite } from "./search-port.suite.js";
 
 /**
  * Similarity on a real PostgreSQL with pgvector (the PostgreSQL stage's server, PyPI's
@@ -94,26 +94,15 @@ describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL
       ])
       .execute();
     for (let start = 0; start < N; start += 500) {
-      const chunk = Array.from({ length: Math.min(500, N - start) }, (_, k) => start + k).map((i) => ({ i, id: randomUUID() }));
+      const chunk = await insertRecords(store, datasetId, Math.min(500, N - start), (k) => ({
+        external_id: `r${start + k}`,
+        fields: JSON.stringify({ text: `record ${start + k}` }),
+        metadata: JSON.stringify({ genre: GENRES[(start + k) % 3] }),
+      }));
       ids.push(...chunk.map((c) => c.id));
       await db
-        .insertInto("records")
-        .values(
-          chunk.map(({ i, id }) => ({
-            id,
-            dataset_id: datasetId,
-            external_id: `r${i}`,
-            fields: JSON.stringify({ text: `record ${i}` }),
-            metadata: JSON.stringify({ genre: GENRES[i % 3] }),
-            status: "pending" as const,
-            inserted_at: ts,
-            updated_at: ts,
-          })),
-        )
-        .execute();
-      await db
         .insertInto("record_vectors")
-        .values(chunk.map(({ i, id }) => ({ vector_settings_id: settingsId, record_id: id, vector: encodeVector(vectorOf(i)) })))
+        .values(chunk.map(({ id }, k) => ({ vector_settings_id: settingsId, record_id: id, vector: encodeVector(vectorOf(start + k)) })))
         .execute();
     }
     await sql`analyze records, record_vectors`.execute(db);
@@ -370,20 +359,12 @@ describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL
   it("indexes vectors of any scale: one beyond halfvec's range (65,504) is written, indexed and found", async () => {
     // The index holds each vector normalized: `vector::halfvec` of this one fails ("out of range for type halfvec"), which would fail its write.
     expect(await indexState(vectorIndexName(settingsId, DIMS))).toBe(true);
-    const id = randomUUID();
-    await store.db
-      .insertInto("records")
-      .values({
-        id,
-        dataset_id: datasetId,
-        external_id: `large-${id}`,
-        fields: JSON.stringify({ text: "large" }),
-        metadata: JSON.stringify({ genre: "news" }),
-        status: "pending" as const,
-        inserted_at: "2024-01-01T00:00:00",
-        updated_at: "2024-01-01T00:00:00",
-      })
-      .execute();
+    const [large] = await insertRecords(store, datasetId, 1, () => ({
+      external_id: "large",
+      fields: JSON.stringify({ text: "large" }),
+      metadata: JSON.stringify({ genre: "news" }),
+    }));
+    const id = large!.id;
     try {
       await store.db
         .insertInto("record_vectors")

@@ -583,6 +583,8 @@ describe("similarity through the codes' index (knn-ivf.ts)", () => {
     expect(knn.indexState(ids.emb)).toEqual({ indexed: 4000, tail: 0 });
     // The codes again, list by list, with their rowids, positions and the lists' mean codes.
     expect(knn.indexBytes).toBeGreaterThan(4000 * (8 + 8 + 8 + 4));
+    // least_similar's estimator apart: a code around its list's centroid and a scale per vector.
+    expect(knn.farSideBytes).toBeGreaterThanOrEqual(4000 * (8 + 4));
     const linear = indexed({ indexAbove: Number.MAX_SAFE_INTEGER });
     const most = await recall(knn, "most_similar");
     expect(most.recall).toBeGreaterThanOrEqual(0.95);
@@ -599,6 +601,54 @@ describe("similarity through the codes' index (knn-ivf.ts)", () => {
     const scanned = await recall(linear, "least_similar");
     expect(scanned.scoredPerSearch).toBe(4000);
     expect(least.recall).toBeGreaterThanOrEqual(scanned.recall - 0.05);
+  });
+
+  it("says when a setting's index is built as its codes call for, far side included", async () => {
+    const knn = indexed({ indexAbove: 1000, settleMs: 30 });
+    await knn.warm(ids.emb);
+    expect(knn.indexOf(ids.emb)).toBeNull();
+    await knn.indexSettled(ids.emb);
+    expect(knn.indexState(ids.emb)).toEqual({ indexed: 4000, tail: 0 });
+    expect(knn.indexOf(ids.emb)!.farSide).not.toBeNull();
+    // Nothing to build: at once (a small setting, an unknown one).
+    const small = indexed({ indexAbove: 10_000 });
+    await small.warm(ids.emb);
+    await small.indexSettled(ids.emb);
+    await small.indexSettled("no-such-setting");
+    expect(small.indexOf(ids.emb)).toBeNull();
+  });
+
+  it("searches a first index before its far side is in (least_similar scans every code meanwhile); a rebuild keeps the index before until its far side is in", async () => {
+    const seen: { indexed: number | null; far: boolean }[] = [];
+    const answers: number[] = [];
+    let knn: SqliteKnn | null = null;
+    let asked = false;
+    knn = indexed({
+      indexAbove: 1000,
+      indexBuild: {
+        sliceMs: 0,
+        pause: async () => {
+          const ivf = knn!.indexOf(ids.emb);
+          seen.push({ indexed: ivf?.size ?? null, far: ivf?.farSide != null });
+          if (ivf && !ivf.farSide && !asked) {
+            asked = true;
+            for (const order of ["most_similar", "least_similar"] as const)
+              answers.push((await hitIds(knn!, query(near(3), order))).length);
+          }
+        },
+      },
+    });
+    await knn.buildIndex(ids.emb);
+    expect(seen).toContainEqual({ indexed: 4000, far: false });
+    expect(answers).toEqual([20, 20]);
+    expect(knn.indexOf(ids.emb)!.farSide).not.toBeNull();
+    seen.length = 0;
+    await insert(Array.from({ length: 1500 }, (_, i) => near(i % 40)));
+    await knn.buildIndex(ids.emb);
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.every((s) => s.indexed === 4000 && s.far)).toBe(true);
+    expect(knn.indexState(ids.emb)).toEqual({ indexed: 5500, tail: 0 });
+    expect(knn.indexOf(ids.emb)!.farSide).not.toBeNull();
   });
 
   it("builds the index in the background once the codes have settled, and again when many rows changed since", async () => {

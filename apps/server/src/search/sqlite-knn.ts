@@ -27,7 +27,7 @@ export interface KnnOptions {
   farProbeFraction?: number;
   /** Candidates per result wanted taken from the index's lists for least_similar (default 4). */
   farOversample?: number;
-  /** The index is built once the setting's vectors have not changed for this long (ms, default 2,000). */
+  /** The index is built once the setting's vectors have not changed for this long (ms, default 1,000). */
   settleMs?: number;
   /** Passed to the index's build (tests). */
   indexBuild?: IvfBuildOptions;
@@ -420,6 +420,11 @@ function floatsOf(blob: Uint8Array): Float32Array {
   return new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
 }
 
+/** The floats of a blob, without a copy when they are aligned (read before the blob is reused). */
+function floatView(blob: Uint8Array): Float32Array {
+  return blob.byteOffset % 4 === 0 ? new Float32Array(blob.buffer, blob.byteOffset, blob.byteLength >> 2) : floatsOf(blob);
+}
+
 /**
  * The candidates a search collects from the codes (rowid, cost) in typed arrays kept between searches
  * (a least_similar search at 1M collects ~100K: as JavaScript arrays, ~3 ms of pushes and garbage per
@@ -530,7 +535,7 @@ export class SqliteKnn extends SqliteQueries {
     this.indexOversample = options.indexOversample ?? 2;
     this.farProbeFraction = options.farProbeFraction ?? 0.1;
     this.farOversample = options.farOversample ?? 4;
-    this.settleMs = options.settleMs ?? 2_000;
+    this.settleMs = options.settleMs ?? 1_000;
   }
 
   /** Memory held by the codes of every loaded vector setting (bytes), for measurements. */
@@ -547,11 +552,23 @@ export class SqliteKnn extends SqliteQueries {
     return total;
   }
 
-  /** Memory held by the inverted files over the codes (bytes), for measurements. */
+  /** Memory held by the inverted files over the codes (bytes), for measurements; above 0 once most_similar searches an index. */
   get indexBytes(): number {
     let total = 0;
     for (const c of this.settings.values()) total += c.ivf?.memoryBytes ?? 0;
     return total;
+  }
+
+  /** Memory held by the indexes' far side estimators (bytes); above 0 once least_similar searches an index too. */
+  get farSideBytes(): number {
+    let total = 0;
+    for (const c of this.settings.values()) total += c.ivf?.farSideBytes ?? 0;
+    return total;
+  }
+
+  /** The setting's index as searched now (tests, diagnostics); null before its first build. */
+  indexOf(settingsId: string): BinaryIvf | null {
+    return this.settings.get(settingsId)?.ivf ?? null;
   }
 
   /** Whether the setting's codes have an index, and how many rows it does not hold as they are (tests, diagnostics). */
@@ -615,28 +632,42 @@ export class SqliteKnn extends SqliteQueries {
         { ...this.options.indexBuild, cancelled: () => c.generation !== generation },
       );
       if (!ivf || c.generation !== generation) return;
-      // least_similar's estimator: the setting's vectors read again (~5 s of one core at 1M, in
-      // slices); meanwhile the index before (if any) serves, and rows changed are noted in `building`.
+      // A first index serves most_similar at once (least_similar scans every code until its far side
+      // is in); a rebuild waits for its far side, the index before serving both meanwhile.
+      const first = c.ivf === null;
+      if (first) this.publish(c, ivf, building);
+      // least_similar's estimator: the setting's vectors read again (one pass in rowid order, in
+      // slices); rows changed meanwhile are noted in `building` (and in the published index).
       if (!(await this.buildFarSide(c, ivf, generation))) return;
-      for (const vrow of building.touched) ivf.touch(vrow);
-      c.ivf = ivf;
-      this.indexesBuilt++;
+      if (!first) this.publish(c, ivf, building);
     } finally {
       if (c.building === building) c.building = null;
     }
+    // Rows written during the build (a first index is searched before its far side is in) may call for the next one.
+    if (c.generation === generation) this.scheduleIndex(c);
+  }
+
+  /** Makes a built index the setting's, with the rows changed since its snapshot marked in it. */
+  private publish(c: Codes, ivf: BinaryIvf, building: { touched: Set<number> }): void {
+    for (const vrow of building.touched) ivf.touch(vrow);
+    c.ivf = ivf;
+    this.indexesBuilt++;
   }
 
   /**
    * Reads the vectors of an index for its far side's estimator (knn-ivf.ts, `FarSide`): a sample of
-   * each list for its centroid, then every indexed vector, in batches of FAR_BATCH with a pause
-   * between them. Rows changed meanwhile are marked in the index before it is used (their codes are its tail).
-   * False when the codes were reset meanwhile.
+   * each list for its centroid, then every indexed vector in rowid order (the table's order: reading
+   * them list by list, with the estimate computed by sqlite-vec's functions, took 3x longer: pages at
+   * random), in batches of FAR_BATCH
+   * with a pause between them. Rows changed meanwhile are marked in the index before it is used
+   * (their codes are its tail). False when the codes were reset meanwhile.
    */
   private async buildFarSide(c: Codes, ivf: BinaryIvf, generation: number): Promise<boolean> {
     const far = new FarSideBuilder(ivf, c.dimensions, c.mean);
     const pause = this.options.indexBuild?.pause ?? (() => new Promise<void>((resolve) => setImmediate(resolve)));
     const current = () => c.generation === generation;
-    const sample = far.sample();
+    // In rowid order, as the table stores them (fewer pages read out of order).
+    const sample = far.sample().sort((a, b) => a - b);
     for (let at = 0; at < sample.length; at += FAR_BATCH) {
       const rows = await this.all<{ vrow: number; vector: Buffer }>(
         "SELECT v.rowid AS vrow, v.vector AS vector FROM json_each(?) AS c CROSS JOIN record_vectors v ON v.rowid = c.value WHERE v.vector_settings_id = ?",
@@ -651,7 +682,7 @@ export class SqliteKnn extends SqliteQueries {
         `SELECT rowid AS vrow, vector FROM record_vectors NOT INDEXED WHERE rowid > ? AND rowid <= ? AND vector_settings_id = ? ORDER BY rowid LIMIT ${FAR_BATCH}`,
         [after, ivf.maxVrow, c.settingsId],
       );
-      for (const r of rows) far.add(r.vrow, floatsOf(r.vector));
+      for (const r of rows) far.add(r.vrow, floatView(r.vector));
       if (rows.length < FAR_BATCH) break;
       after = rows[rows.length - 1]!.vrow;
       await pause();
@@ -768,6 +799,25 @@ export class SqliteKnn extends SqliteQueries {
   /** Loads or brings up to date the codes of a vector setting ahead of its first search (search/warm-up.ts). */
   async warm(settingsId: string): Promise<void> {
     await this.codes(settingsId);
+  }
+
+  /**
+   * Resolves once the setting's index is built as its codes call for (none needed, waiting or running;
+   * the far side included), or after `maxMs`. The warm-up leaves the CPU to the build until then
+   * (search/warm-up.ts).
+   */
+  async indexSettled(settingsId: string, maxMs = 120_000): Promise<void> {
+    const until = Date.now() + maxMs;
+    for (;;) {
+      const c = this.settings.get(settingsId);
+      if (!c || Date.now() > until) return;
+      if (!c.building && !c.buildTimer) {
+        if (!this.needsIndex(c)) return;
+        this.scheduleIndex(c);
+      }
+      // Unreferenced: a server closing meanwhile exits without waiting for it.
+      await new Promise((resolve) => setTimeout(resolve, 50).unref());
+    }
   }
 
   /**

@@ -43,6 +43,11 @@ export class SqliteSearch extends SqliteQueries implements SearchPort {
     await this.knn.warm(settingsId);
   }
 
+  /** Resolves once the setting's similarity index is built as its codes call for (SqliteKnn.indexSettled). */
+  async similarityIndexSettled(settingsId: string): Promise<void> {
+    await this.knn.indexSettled(settingsId);
+  }
+
   /** Brings the loaded similarity codes of a dataset up to date after its records were written (SqliteKnn.follow). */
   async followWrites(datasetId: string): Promise<void> {
     await this.knn.follow(datasetId);
@@ -86,6 +91,7 @@ export class SqliteSearch extends SqliteQueries implements SearchPort {
   memoryBytes(): {
     similarity_codes: number;
     similarity_index: number;
+    similarity_far_side: number;
     metadata_columns: number;
     metadata_matches: number;
     record_statuses: number;
@@ -95,6 +101,7 @@ export class SqliteSearch extends SqliteQueries implements SearchPort {
     return {
       similarity_codes: this.knn.memoryBytes,
       similarity_index: this.knn.indexBytes,
+      similarity_far_side: this.knn.farSideBytes,
       metadata_columns: this.metadata.memoryBytes,
       metadata_matches: this.metadata.matchListBytes,
       record_statuses: raw ? recordStatusesOf(raw).memoryBytes : 0,

@@ -1,27 +1,8 @@
 import type SQLite from "better-sqlite3";
-import type { SearchFilter } from "./search-port.js";
+import { ANSWERED_MAX } from "./answered-filter.js";
 
-/**
- * A text search of answered records only (the annotation page's Submitted, Discarded and Draft views:
- * a response status filter without `pending`), issue 31. The other paths start from the text's
- * matches: at 1M records a common word's bounded total walked every match through `records` and
- * `responses` to find the caller's few answered records (seconds), and its page grew through the
- * whole ranking. Here the records come from the responses instead: the answered records (the
- * caller's, or anyone's for an admin) with those statuses, when there are at most ANSWERED_MAX, then
- * the query's filters on them, then FTS5's rows and scores of the passing ones in one statement (bm25
- * only for them); the total is exact and the page in the same order as the other paths give.
- */
-export const ANSWERED_MAX = 2_000;
 /** An admin's answered records are read from every response (no index by status): only while there are few. */
 const ADMIN_RESPONSES_MAX = 64 * ANSWERED_MAX;
-
-/** The statuses of a response status filter that only answered records pass (no `pending`), else null. */
-export function answeredStatuses(filters: SearchFilter[]): string[] | null {
-  for (const f of filters)
-    if (f.type === "terms" && f.scope.entity === "response_status" && f.values.length > 0 && !f.values.includes("pending"))
-      return f.values.map(String);
-  return null;
-}
 
 /**
  * The seqs of the dataset's records answered with one of `statuses` (by `userId`, or by anyone when

@@ -3,13 +3,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openEmbeddedStore, type Store } from "../db/database.js";
+import { openEmbeddedStore, rawSqliteOf, type Store } from "../db/database.js";
 import { indexRecordTexts } from "../records/ingest.js";
 import type { SearchQuery } from "./search-port.js";
 import { seedSearchData } from "./search-port.suite.js";
 import { SqliteSearch } from "./sqlite-search.js";
 import { textMatchPoolFor } from "./sqlite-text-pool.js";
 import { SqliteText } from "./sqlite-text.js";
+import { rankWindows } from "./text-window.js";
 
 /**
  * Text searches not cached yet take their FTS part from the text match threads (sqlite-text-pool.ts):
@@ -113,6 +114,42 @@ describe("SQLite text search on the text match threads", () => {
       })
       .execute();
     expect((await same()).adopted).toBeGreaterThan(0);
+  });
+
+  it("scores the windows a page needs only, and reads the bounded total's further records without scores", async () => {
+    const raw = rawSqliteOf(store.db)!;
+    const { lo, hi } = raw.prepare("SELECT min(seq) AS lo, max(seq) AS hi FROM records WHERE dataset_id = ?").get(data.ids.ds) as {
+      lo: number;
+      hi: number;
+    };
+    const where = "records_fts WHERE records_fts MATCH ? AND rowid BETWEEN ? AND ?";
+    const params = ['"filler"', lo * 1024, hi * 1024 + 1023];
+    const rows = raw
+      .prepare(`SELECT rowid, bm25(records_fts) FROM ${where} ORDER BY rowid`)
+      .raw()
+      .all(...params) as [number, number][];
+    const records = [...new Set(rows.map(([rowid]) => Math.floor(rowid / 1024)))];
+    expect(records.length).toBeGreaterThan(100);
+    // Windows of 10 records, 4 rows wanted, the bounded total wanting every matching record.
+    const answer = await textMatchPoolFor(store.db)!.run({
+      expression: '"filler"',
+      lo: lo * 1024,
+      hi: hi * 1024 + 1023,
+      field: null,
+      seqs: false,
+      ranked: 4,
+      prefix: records.length,
+      window: 10,
+    });
+    const expected = rankWindows(rows, 4, 10, lo);
+    expect(Array.from(answer.ranked!.fr)).toEqual(Array.from(expected.fr));
+    expect(Array.from(answer.ranked!.bm)).toEqual(Array.from(expected.bm));
+    expect(Array.from(answer.prefix!.seqs)).toEqual(records);
+    expect(answer.prefix!.complete).toBe(true);
+    // The first window's rows and the row that ends it: not every match's.
+    const firstWindow = rows.filter(([rowid]) => Math.floor(rowid / 1024) < records[10]!).length + 1;
+    expect(answer.scoredRows).toBe(firstWindow);
+    expect(firstWindow).toBeLessThan(rows.length / 4);
   });
 
   it("computes on the request thread when the threads are gone", async () => {

@@ -70,6 +70,8 @@ export interface MatchAnswer {
   ranked: { fr: Float64Array; bm: Float64Array } | null;
   /** The first distinct matching seqs (MatchJob.prefix), `complete` when they are all of them. */
   prefix: { seqs: Uint32Array; complete: boolean } | null;
+  /** FTS rows the job scored with bm25 in windows (MatchJob.window; tests, diagnostics). */
+  scoredRows: number;
 }
 
 /** Worker code (CommonJS, evaluated: the server is bundled into one file; as text-index.ts). */
@@ -88,6 +90,9 @@ const prepared = (sql) => {
   return s;
 };
 let vocab = null;
+/** Whether a windowed read scores its rows (the \`tessera_scoring()\` of its SQL): off for the records beyond the windows. */
+let scoring = true;
+db.function("tessera_scoring", { deterministic: false }, () => (scoring ? 1 : 0));
 const rankWindows = ${rankWindows.toString()};
 const farScan = ${farScan.toString()};
 const reply = (id, blocks, payload, transfer) => {
@@ -157,16 +162,41 @@ parentPort.on("message", (job) => {
     const where = "records_fts WHERE records_fts MATCH ? AND ${FTS_ROWID_RANGE}" + (job.field !== null ? " AND field = ?" : "");
     const params = [job.expression, job.lo, job.hi, ...(job.field !== null ? [job.field] : [])];
     begin.run();
-    let blocks, seqs = null, fr = null, bm = null, prefix = null, prefixComplete = false;
+    let blocks, seqs = null, fr = null, bm = null, prefix = null, prefixComplete = false, scoredRows = 0;
     try {
       blocks = version.all();
       if (job.window > 0 && job.ranked > 0) {
-        // Ranked window by window (text-window.ts): its read gives the first matching records too.
-        const w = rankWindows(prepared("SELECT rowid, bm25(records_fts) FROM " + where + " ORDER BY rowid").raw().iterate(...params), job.ranked, job.window, Math.floor(job.lo / 1024), job.prefix || 0);
-        ({ fr, bm } = w);
-        if (job.prefix > 0 && (w.prefixComplete || w.prefix.length >= job.prefix)) {
-          prefix = w.prefix;
-          prefixComplete = w.prefixComplete;
+        // Ranked window by window (text-window.ts), as few windows as the rows wanted: bm25 of every row read costs (~1.6 us a row
+        // at 1M records). The records a bounded total needs beyond them come from the same statement without scores (bm25 only
+        // while \`scoring\`): a prefix without a prefix index of its length merges its terms' doclists once per statement.
+        const it = prepared("SELECT rowid, CASE WHEN tessera_scoring() THEN bm25(records_fts) END FROM " + where + " ORDER BY rowid").raw().iterate(...params);
+        try {
+          // No return(): rankWindows' break leaves the statement open for the records beyond the windows.
+          const w = rankWindows({ [Symbol.iterator]: () => ({ next: () => it.next() }) }, job.ranked, job.window, Math.floor(job.lo / 1024), 0);
+          ({ fr, bm } = w);
+          scoredRows = w.read;
+          if (job.prefix > 0) {
+            prefixComplete = w.prefixComplete;
+            if (w.prefixComplete || w.prefix.length >= job.prefix) prefix = w.prefix;
+            else {
+              scoring = false;
+              let out = new Uint32Array(job.prefix + 16), n = w.prefix.length;
+              out.set(w.prefix);
+              for (;;) {
+                const next = it.next();
+                if (next.done) { prefixComplete = true; break; }
+                const seq = Math.floor(next.value[0] / 1024);
+                if (out[n - 1] === seq) continue;
+                if (n >= job.prefix) break;
+                if (n === out.length) { const grown = new Uint32Array(out.length * 2); grown.set(out); out = grown; }
+                out[n++] = seq;
+              }
+              prefix = out.slice(0, n);
+            }
+          }
+        } finally {
+          it.return();
+          scoring = true;
         }
       }
       if (job.prefix > 0 && prefix === null) {
@@ -198,7 +228,7 @@ parentPort.on("message", (job) => {
     } finally {
       commit.run();
     }
-    reply(job.id, blocks, { seqs, fr, bm, prefix, prefixComplete }, [...(seqs ? [seqs.buffer] : []), ...(fr ? [fr.buffer, bm.buffer] : []), ...(prefix ? [prefix.buffer] : [])]);
+    reply(job.id, blocks, { seqs, fr, bm, prefix, prefixComplete, scoredRows }, [...(seqs ? [seqs.buffer] : []), ...(fr ? [fr.buffer, bm.buffer] : []), ...(prefix ? [prefix.buffer] : [])]);
   } catch (error) {
     parentPort.postMessage({ id: job.id, error: String(error && error.message || error) });
   }
@@ -214,6 +244,7 @@ interface Reply {
   bm?: Float64Array | null;
   prefix?: Uint32Array | null;
   prefixComplete?: boolean;
+  scoredRows?: number;
   terms?: string[];
   rows?: unknown[];
   scanned?: number;
@@ -250,6 +281,7 @@ export class TextMatchPool {
       seqs: m.seqs ?? null,
       ranked: m.fr && m.bm ? { fr: m.fr, bm: m.bm } : null,
       prefix: m.prefix ? { seqs: m.prefix, complete: m.prefixComplete === true } : null,
+      scoredRows: m.scoredRows ?? 0,
     };
   }
 

@@ -8,7 +8,8 @@ import { Builder, FTS_ROWID_RANGE, ftsExpression, type Param, SqliteQueries, spl
 import { textIndexFor } from "./text-index.js";
 import { type MatchAnswer, textMatchPoolFor } from "./sqlite-text-pool.js";
 import { rankWindows, windowOf } from "./text-window.js";
-import { answeredSeqs, answeredStatuses, bestRows } from "./sqlite-text-answered.js";
+import { answeredStatuses } from "./answered-filter.js";
+import { answeredSeqs, bestRows } from "./sqlite-text-answered.js";
 
 const FEW_MATCHES = 2048;
 /**

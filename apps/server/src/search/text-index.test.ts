@@ -8,7 +8,7 @@ import { seedSearchData } from "./search-port.suite.js";
 import type { SearchQuery } from "./search-port.js";
 import { SqliteSearch } from "./sqlite-search.js";
 import { seededRandom } from "../testing/random.js";
-import { FTS_HASH_SIZE, textIndexFor } from "./text-index.js";
+import { FTS_HASH_SIZE, FTS_PREFIXES, normalizePrefixes, textIndexFor } from "./text-index.js";
 
 // Deferred full-text indexing on a thread of its own, in a file of its own (migrations 0014, 0016):
 // records written without FTS rows are found by every text search, deletes and updates stay exact,
@@ -20,10 +20,10 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-async function open(dir?: string) {
+async function open(dir?: string, textPrefixIndex?: string) {
   const d = dir ?? mkdtempSync(join(tmpdir(), "tessera-text-index-"));
   if (!dir) dirs.push(d);
-  const store = await openEmbeddedStore(d);
+  const store = await openEmbeddedStore(d, { textPrefixIndex });
   stores.push(store);
   return { dir: d, store, port: new SqliteSearch(store.db) };
 }
@@ -243,6 +243,73 @@ describe("text index file (migration 0016)", () => {
       console.error = log;
     }
     expect(String(errors[0])).toContain("is unusable");
+  });
+
+  it("builds a new file with the default prefix index; an existing file keeps its own unless other lengths are set, then it is rebuilt with them", async () => {
+    const definition = (store: Store) =>
+      store.sqlite!.prepare("SELECT sql FROM fts.sqlite_master WHERE name = 'records_fts'").pluck().get() as string;
+    const prefixSearches = async (port: SqliteSearch, datasetId: string) => {
+      const out = [];
+      for (const q of ["pan*", "pang*", "pango*", "pangolin*", "pa*", "q*", "pan* wom*"]) out.push(await port.search(query(datasetId, q)));
+      return out;
+    };
+    const reopen = async (dir: string, textPrefixIndex?: string) => {
+      const errors: unknown[] = [];
+      const log = console.error;
+      console.error = (...args: unknown[]) => {
+        errors.push(args[0]);
+      };
+      try {
+        return { ...(await open(dir, textPrefixIndex)), errors };
+      } finally {
+        console.error = log;
+      }
+    };
+    const closeStore = async (store: Store) => {
+      await store.close();
+      stores.splice(stores.indexOf(store), 1);
+    };
+    const fresh = await open();
+    expect(definition(fresh.store)).toContain(`prefix = '${FTS_PREFIXES}'`);
+    // Built as before the prefix index (none).
+    const first = await open(undefined, "");
+    expect(definition(first.store)).not.toContain("prefix");
+    const data = await seedSearchData(first.store);
+    for (const w of ["pangolin", "pangea", "panda", "pantry", "pan", "wombat pantry", "parrot", "quokka"])
+      await addRecord(first.store, data.ids.ds, w);
+    const before = await prefixSearches(first.port, data.ids.ds);
+    expect(before[0]!.total).toBeGreaterThanOrEqual(5);
+    await closeStore(first.store);
+
+    // Nothing set (an upgrade): the file is kept as it is, no rebuild.
+    const kept = await reopen(first.dir);
+    expect(kept.errors).toEqual([]);
+    expect(definition(kept.store)).not.toContain("prefix");
+    expect(mark(kept.store)).toBeGreaterThan(0);
+    await closeStore(kept.store);
+
+    // Other lengths set: rebuilt with them.
+    const second = await reopen(first.dir, FTS_PREFIXES);
+    expect(String(second.errors[0])).toContain(`has the prefix index '', not '${FTS_PREFIXES}'`);
+    expect(definition(second.store)).toContain(`prefix = '${FTS_PREFIXES}'`);
+    expect(mark(second.store)).toBe(0); // a new file, built from the records
+    expect(await prefixSearches(second.port, data.ids.ds)).toEqual(before);
+    // FTS5 checks its prefix indexes against the terms.
+    second.store.sqlite!.exec("INSERT INTO fts.records_fts (records_fts) VALUES ('integrity-check')");
+    await closeStore(second.store);
+
+    // The same lengths written otherwise: kept as they are.
+    const third = await reopen(first.dir, FTS_PREFIXES.split(" ").reverse().join(", "));
+    expect(third.errors).toEqual([]);
+    expect(mark(third.store)).toBeGreaterThan(0);
+    expect(await prefixSearches(third.port, data.ids.ds)).toEqual(before);
+  });
+
+  it("normalizes the prefix lengths as FTS5 takes them", () => {
+    expect(normalizePrefixes("4 3")).toBe("3 4");
+    expect(normalizePrefixes(" 2, 3,3  5 ")).toBe("2 3 5");
+    expect(normalizePrefixes("")).toBe("");
+    expect(normalizePrefixes("x 0 1000 -2 3")).toBe("3");
   });
 
   it("the request thread prunes the change log the indexer applied", async () => {

@@ -23,9 +23,33 @@ const IDLE_MS = 250;
 /** Applied log entries the request thread lets pile up before it prunes them. */
 const PRUNE_EVERY = 1000;
 
-/** The full-text table (migration 0010's definition), in the attached file. */
-const FTS_TABLE = `CREATE VIRTUAL TABLE IF NOT EXISTS fts.records_fts USING fts5(content, field UNINDEXED, content = '', contentless_delete = 1, contentless_unindexed = 1,
-  tokenize = 'unicode61 remove_diacritics 2')`;
+/**
+ * Prefix lengths (characters) FTS5 keeps an index of (`prefix` option, issue 31): a query `word*` whose
+ * prefix has one of these lengths reads one doclist instead of merging the doclists of every term
+ * starting with it in every statement (at 1M records, `qua*` of ~300 terms: ~1.3 s of CPU, twice, with
+ * its bm25; with the index ~40 ms). FTS5 uses the index of the prefix's exact length only; a longer
+ * prefix matches fewer terms. Each length costs ~+35% indexing CPU and ~+65% of the index file
+ * (docs/archive/performance-history.md, session 12); `TESSERA_TEXT_PREFIX_INDEX` (config.ts) chooses them.
+ */
+export const FTS_PREFIXES = "3 4";
+
+/** The full-text table (migration 0010's definition, with the prefix index of `prefixes`), in the attached file. */
+const ftsTable = (prefixes: string) =>
+  `CREATE VIRTUAL TABLE IF NOT EXISTS fts.records_fts USING fts5(content, field UNINDEXED, content = '', contentless_delete = 1, contentless_unindexed = 1,
+  tokenize = 'unicode61 remove_diacritics 2'${prefixes ? `, prefix = '${prefixes}'` : ""})`;
+
+/** The prefix lengths of a table definition (sqlite_master's `sql`), normalized ("" for none). */
+const prefixesOf = (definition: string): string => normalizePrefixes(/\bprefix\s*=\s*'([^']*)'/.exec(definition)?.[1] ?? "");
+
+/** Prefix lengths as FTS5 takes them: distinct whole numbers 1-999 in increasing order, space-separated ("" for none, or for nothing valid). */
+export function normalizePrefixes(value: string): string {
+  const lengths = value
+    .split(/[\s,]+/)
+    .filter((w) => /^\d+$/.test(w))
+    .map(Number)
+    .filter((n) => n >= 1 && n <= 999);
+  return [...new Set(lengths)].sort((a, b) => a - b).join(" ");
+}
 
 /**
  * The indexer thread's code (CommonJS, evaluated: the server is bundled into one file, so a worker
@@ -135,28 +159,43 @@ parentPort.on("message", (m) => {
  * state when new), so that search queries find `records_fts` and `records_fts_data` there.
  * The file is derived data: new (or after a restored backup of the store, whose change log is
  * behind what the index applied) it starts empty at mark 0 and the indexer builds it from `records`;
- * unreadable (e.g. damaged), it is replaced by a new one.
+ * unreadable (e.g. damaged), it is replaced by a new one. `prefixes`: the prefix index's lengths
+ * (TESSERA_TEXT_PREFIX_INDEX; "" none); undefined: FTS_PREFIXES for a new file, an existing one as it is.
  */
-export function attachTextIndex(sqlite: SQLite.Database, ftsFile: string): void {
-  try {
-    attachIndexFile(sqlite, ftsFile);
-  } catch (error) {
-    console.error(`text index: ${ftsFile} is unusable (${error instanceof Error ? error.message : String(error)}); rebuilding it`);
+export function attachTextIndex(sqlite: SQLite.Database, ftsFile: string, prefixes?: string): void {
+  const wanted = normalizePrefixes(prefixes ?? FTS_PREFIXES);
+  const replace = (why: string) => {
+    console.error(`text index: ${ftsFile} ${why}; rebuilding it`);
     try {
       sqlite.prepare("DETACH DATABASE fts").run();
     } catch {
       /* not attached */
     }
     for (const suffix of ["", "-wal", "-shm"]) rmSync(`${ftsFile}${suffix}`, { force: true });
-    attachIndexFile(sqlite, ftsFile);
+    attachIndexFile(sqlite, ftsFile, wanted);
+  };
+  let built: string;
+  try {
+    built = attachIndexFile(sqlite, ftsFile, wanted);
+  } catch (error) {
+    replace(`is unusable (${error instanceof Error ? error.message : String(error)})`);
+    return;
   }
+  // Another prefix index than TESSERA_TEXT_PREFIX_INDEX names: FTS5 cannot add or drop one in place. The file holds
+  // derived data only: a new one is built from the records (text searches wait for it: catchUp; ~4 min at 1M).
+  // Unset, a file keeps the prefix index it was built with (an older version's file: none), so that an
+  // upgrade does not stop text search for a rebuild; only a new file gets FTS_PREFIXES.
+  if (prefixes !== undefined && built !== wanted) replace(`has the prefix index '${built}', not '${wanted}'`);
 }
 
-function attachIndexFile(sqlite: SQLite.Database, ftsFile: string): void {
+/** Attaches the file (creating what is missing); returns the prefix lengths of the table as it was found (created: the wanted ones). */
+function attachIndexFile(sqlite: SQLite.Database, ftsFile: string, prefixes: string): string {
   sqlite.prepare("ATTACH DATABASE ? AS fts").run(ftsFile);
   sqlite.pragma("fts.journal_mode = WAL");
   sqlite.pragma("fts.synchronous = NORMAL");
-  sqlite.exec(FTS_TABLE);
+  const existing = sqlite.prepare("SELECT sql FROM fts.sqlite_master WHERE type = 'table' AND name = 'records_fts'").pluck().get() as
+    string | undefined;
+  sqlite.exec(ftsTable(prefixes));
   // A persistent FTS5 option (records_fts_config), read by every connection that opens the table.
   if (sqlite.prepare("SELECT v FROM fts.records_fts_config WHERE k = 'hashsize'").pluck().get() !== FTS_HASH_SIZE) {
     sqlite.exec(`INSERT INTO fts.records_fts (records_fts, rank) VALUES ('hashsize', ${FTS_HASH_SIZE})`);
@@ -182,6 +221,7 @@ function attachIndexFile(sqlite: SQLite.Database, ftsFile: string): void {
       set.run("applied", logTop);
     })();
   }
+  return existing === undefined ? prefixes : prefixesOf(existing);
 }
 
 interface Reply {

@@ -8,7 +8,8 @@
  * (`window` + 1)-th matching record, the next ones are as wide (in seqs) as the first. A query matching
  * at most `window` records (every rare combination) has exactly the order of FTS5's full ranking.
  * Reading a window costs bm25 of its rows only (one statement, in rowid order), and gives the first
- * matching records in record order for the bounded total at the same time; a record's window follows
+ * matching records in record order for the bounded total at the same time (the text match threads read
+ * the records a bounded total needs beyond the windows without bm25); a record's window follows
  * from its seq alone (windowOf), so a few candidate records can be ordered without the others.
  *
  * Self-contained (no closure, no import): the text match threads evaluate rankWindows' source
@@ -24,6 +25,8 @@ export interface WindowedRows {
   prefixComplete: boolean;
   /** Seqs per window (the first window's width), or 0 when one window holds every match. */
   width: number;
+  /** FTS rows taken from `rows` (each scored by bm25 in the statement that gives them). */
+  read: number;
 }
 
 /**
@@ -42,6 +45,7 @@ export function rankWindows(rows: Iterable<[number, number]>, k: number, window:
   let current = 0;
   let width = 0;
   let exhausted = true;
+  let read = 0;
   const flush = (): void => {
     const order = winFr.map((_, i) => i);
     order.sort((a, b) => winBm[a]! - winBm[b]! || winFr[a]! - winFr[b]!);
@@ -53,6 +57,7 @@ export function rankWindows(rows: Iterable<[number, number]>, k: number, window:
     winBm = [];
   };
   for (const [rowid, score] of rows) {
+    read++;
     const seq = Math.floor(rowid / 1024);
     if (nSeqs === 0 || seqs[nSeqs - 1] !== seq) {
       if (nSeqs === seqs.length) {
@@ -86,6 +91,7 @@ export function rankWindows(rows: Iterable<[number, number]>, k: number, window:
     prefix: seqs.slice(0, nSeqs),
     prefixComplete: exhausted,
     width,
+    read,
   };
 }
 

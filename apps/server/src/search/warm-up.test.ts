@@ -11,7 +11,7 @@ import { loadConfig } from "../config.js";
 import { startServer } from "../server.js";
 import { seedSearchData } from "./search-port.suite.js";
 import { sqliteSearchFor } from "./sqlite-search.js";
-import { followStats } from "./warm-up.js";
+import { followStats, warmUpDatasets } from "./warm-up.js";
 import { recordStatusesOf } from "./sqlite-status.js";
 
 // The warm-up is the embedded store's (PostgreSQL computes the metrics and similarity in the database):
@@ -96,6 +96,24 @@ describe.skipIf(onPostgres)("warm-up after writes (SQLite)", () => {
     expect(after.metrics - before.metrics).toBeGreaterThanOrEqual(3 * 3);
     expect(after.metadata - before.metadata).toBeGreaterThanOrEqual(3);
     expect(search.metadataColumns(d.datasetId)).toMatchObject({ genre: true, quality: true });
+  });
+
+  it("ranks the frequent words ahead only once the similarity indexes the writes called for are built (the CPU to the build first)", async () => {
+    const search = sqliteSearchFor(server.ctx.db);
+    let built: () => void = () => {};
+    const settled = vi.spyOn(search, "similarityIndexSettled").mockImplementation(() => new Promise<void>((resolve) => (built = resolve)));
+    const ranked = vi.spyOn(search, "rankFrequentWords").mockResolvedValue();
+    try {
+      await warmUpDatasets(server.ctx.db, [d.datasetId]);
+      await vi.waitFor(() => expect(settled).toHaveBeenCalledTimes(1));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(ranked).not.toHaveBeenCalled();
+      built();
+      await vi.waitFor(() => expect(ranked).toHaveBeenCalledTimes(1));
+    } finally {
+      settled.mockRestore();
+      ranked.mockRestore();
+    }
   });
 
   it("warms the most recently active datasets up after a restart", async () => {

@@ -1,0 +1,70 @@
+import type { Kysely } from "kysely";
+import type { DB } from "../db/schema.js";
+import { recordCounts } from "../records/counts.js";
+import { Builder, onSearchRows, queryRows, textCount, textWords } from "./postgres-sql.js";
+import type { RankedAhead } from "./postgres-rank-ahead.js";
+import type { SearchQuery } from "./search-port.js";
+
+/**
+ * Records counted at most by the total of a text search with filters other than the annotation
+ * queue's (a metadata filter): beyond, `total` is this bound with `totalIsLowerBound` (docs/api.md).
+ * At 1M records a common word with the ~10% metadata filter of the annotation page took 180 ms of
+ * PostgreSQL's time to find 10,001 passing records, 80 ms for 1,001 (the two GIN bitmaps, the word's
+ * and the metadata term's, are most of it), 20-35 ms by the walk below for the commonest words.
+ */
+export const FILTERED_TOTAL_BOUND = 1000;
+/** Records of the dataset the walk reads at most (in seq order) before the GIN path counts instead. */
+const WALK_RECORDS = 30_000;
+/**
+ * A word in at least this share of the dataset's records is counted by the walk: ~1.5 µs a record at 1M
+ * records (the filters, and the word for ~10% of them), 1,001 passing records of a ~10% filter in
+ * 12K-23K records for words in 79% and 44% of them (20-35 ms), 59K for 17% (~90 ms, against ~80 ms
+ * by the GIN path).
+ */
+const WALK_MIN_SHARE = 0.3;
+
+/**
+ * The bounded total of a text search of one plain word with filters other than the queue's (the
+ * annotation page's metadata filters): the records passing them, exact up to `bound`
+ * (FILTERED_TOTAL_BOUND, or the end of the page asked when further). For a word in at least
+ * WALK_MIN_SHARE of the records (known from its ranking ahead), the dataset's `record_search` rows in
+ * seq order, the filters first (the row's metadata, inline) and the word's tsvector only for rows
+ * passing them (`CASE`, so that the out-of-line tsvector is read for ~10% of the rows), until
+ * `bound + 1` pass, at most WALK_RECORDS records; otherwise (or when the walk did not decide) the
+ * GIN path (postgres-sql.ts textCount), whose bitmaps of a common word and a common metadata term
+ * cost more than the walk.
+ */
+export async function filteredTotal(
+  db: Kysely<DB>,
+  query: SearchQuery,
+  ahead: RankedAhead | null,
+  bound: number,
+  options: { walkRecords?: number; walkMinShare?: number } = {},
+): Promise<{ total: number; totalIsLowerBound?: true; path: "walk" | "index" }> {
+  const bounded = (n: number, path: "walk" | "index") =>
+    n > bound ? { total: bound, totalIsLowerBound: true as const, path } : { total: n, path };
+  const walkRecords = options.walkRecords ?? WALK_RECORDS;
+  if (ahead && onSearchRows(query.filters)) {
+    const { total } = await recordCounts(db, query.datasetId);
+    if (total > 0 && ahead.records / total >= (options.walkMinShare ?? WALK_MIN_SHARE)) {
+      // Metadata terms by containment on the row (Builder without `searchRows`): the terms array clause is for the GIN index.
+      const b = new Builder(query.userId);
+      const filters = query.filters.map((f) => b.filter(f)).join(" AND ");
+      const dataset = b.p(query.datasetId);
+      // From the dataset's first record (records_dataset_seq_idx), so that other datasets' records before it are not read.
+      const rows = await queryRows<{ n: number | string }>(
+        db,
+        `SELECT count(*) AS n FROM (SELECT 1 FROM (
+          SELECT CASE WHEN ${filters} THEN ts_match_vq(r.tsv, (${b.tsQuery(textWords(query.text!.q))})) ELSE false END AS hit
+          FROM record_search r WHERE r.dataset_id = ${dataset} AND r.seq >= (SELECT min(x.seq) FROM records x WHERE x.dataset_id = ${dataset})
+          ORDER BY r.seq LIMIT ${b.p(walkRecords)}) w WHERE w.hit LIMIT ${b.p(bound + 1)}) passing`,
+        b.params,
+      );
+      const n = Number(rows[0]?.n ?? 0);
+      // Decided: more than the bound pass, or the walk read every record.
+      if (n > bound || total <= walkRecords) return bounded(n, "walk");
+    }
+  }
+  const { sql, params } = textCount(query, bound);
+  return bounded(Number((await queryRows<{ n: number | string }>(db, sql, params))[0]?.n ?? 0), "index");
+}

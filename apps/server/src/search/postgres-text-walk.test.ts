@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Store } from "../db/store.js";
+import { openPgliteStore } from "../testing/pglite-store.js";
+import { openTestPostgresStore, testDatabaseUrl } from "../testing/pg-test-database.js";
+import { Builder, queryRows, textWords } from "./postgres-sql.js";
+import { firstMatches } from "./postgres-text-walk.js";
+import type { SearchQuery } from "./search-port.js";
+import { insertRecords, seedSearchData } from "./search-port.suite.js";
+
+// A real PostgreSQL when TESSERA_TEST_DATABASE_URL names one (stage 60), else PGlite.
+const onPostgres = testDatabaseUrl() !== null;
+
+describe(`PostgreSQL text search: the first matching records in seq order (${onPostgres ? "PostgreSQL" : "PGlite"})`, () => {
+  let store: Store;
+  let ds: string;
+  beforeAll(async () => {
+    store = onPostgres ? await openTestPostgresStore() : await openPgliteStore();
+    const { ids } = await seedSearchData(store);
+    ds = ids.ds;
+    // Dense words (every record: `common`, every other: `even`), sparse ones (every 37th: `rare`), a prefix family.
+    const text = (i: number) =>
+      `common ${i % 2 === 0 ? "even" : "odd"} ${i % 37 === 5 ? "rare even" : ""} ${i % 11 === 0 ? "prefixone" : i % 13 === 0 ? "prefixtwo" : "filler"}`;
+    await insertRecords(store, ids.other, 50, (i) => ({
+      external_id: `o-${i}`,
+      fields: JSON.stringify({ text: text(i) }),
+      metadata: "null",
+    }));
+    await insertRecords(store, ds, 300, (i) => ({
+      external_id: `d-${i}`,
+      fields: JSON.stringify({ text: text(i), summary: i % 3 === 0 ? "rare summary" : "plain summary" }),
+      metadata: "null",
+    }));
+    await insertRecords(store, ids.other, 50, (i) => ({
+      external_id: `p-${i}`,
+      fields: JSON.stringify({ text: "rare common" }),
+      metadata: "null",
+    }));
+  }, 60_000);
+  afterAll(async () => {
+    await store?.close();
+  });
+
+  const query = (q: string, field: string | null): SearchQuery => ({
+    datasetId: ds,
+    userId: null,
+    text: { q, field },
+    vector: null,
+    sort: [],
+    offset: 0,
+    limit: 10,
+    filters: [],
+  });
+  /** Every matching record of the dataset in seq order (a field matches every word). */
+  const reference = async (q: string, field: string | null) => {
+    const b = new Builder(null);
+    const tsq = b.tsQuery(textWords(q));
+    const rows = await queryRows<{ seq: number | string }>(
+      store.db,
+      `SELECT r.seq AS seq FROM records r WHERE r.dataset_id = ${b.p(ds)} AND EXISTS (SELECT 1 FROM records_fts f
+        WHERE f.record_seq = r.seq AND f.tsv @@ (${tsq})${field ? ` AND f.field = ${b.p(field)}` : ""}) ORDER BY r.seq`,
+      b.params,
+    );
+    return rows.map((r) => Number(r.seq));
+  };
+
+  it("gives the reference's first n matches through the probe, the walk and the GIN index alike", async () => {
+    const paths = new Set<string>();
+    for (const [q, field] of [
+      ["common", null],
+      ["even", null],
+      ["rare even", null],
+      ["rare", null],
+      ["rare", "summary"],
+      ["prefix*", null],
+      ["prefixt*", null],
+      ["common rare", null],
+      ["summary common", null],
+      ["nothing", null],
+    ] as const) {
+      const all = await reference(q, field);
+      const b = new Builder(null);
+      const tsq = b.tsQuery(textWords(q));
+      const scoreOf = new Map(
+        (
+          await queryRows<{ seq: number | string; score: number }>(
+            store.db,
+            `SELECT f.record_seq AS seq, max(ts_rank(f.tsv, (${tsq})))::float8 AS score FROM records_fts f
+              WHERE f.tsv @@ (${tsq})${field ? ` AND f.field = ${b.p(field)}` : ""} GROUP BY f.record_seq`,
+            b.params,
+          )
+        ).map((r) => [Number(r.seq), r.score]),
+      );
+      for (const n of [1, 7, 40, 1000])
+        for (const options of [{}, { probeRows: 9 }, { probeRows: 9, walkMinDensity: 0 }, { probeRows: 9, walkMinDensity: 2 }]) {
+          const got = await firstMatches(store.db, query(q, field), n, options);
+          expect(got.seqs, `${q} ${field} n=${n} ${JSON.stringify(options)} (${got.path})`).toEqual(all.slice(0, n));
+          // The probe's scores: ts_rank of the best matching field, for records it found.
+          for (const [seq, score] of got.scores) {
+            expect(got.seqs).toContain(seq);
+            expect(score).toBe(scoreOf.get(seq));
+          }
+          paths.add(got.path);
+        }
+    }
+    // A probe of 9 rows: `common` is dense (the walk), `rare even` sparse (the index); forced either way by the density.
+    expect((await firstMatches(store.db, query("common", null), 40, { probeRows: 9 })).path).toBe("walk");
+    expect((await firstMatches(store.db, query("rare even", null), 40, { probeRows: 9 })).path).toBe("index");
+    expect((await firstMatches(store.db, query("common", null), 40)).path).toBe("probe"); // 600 rows: all in the default probe
+    expect([...paths].sort()).toEqual(["index", "probe", "walk"]);
+  });
+});

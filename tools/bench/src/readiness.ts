@@ -1,0 +1,41 @@
+import type { Api } from "./api.ts";
+
+/** How long after the import's last batch (its answer) search was ready on it (embedded store; PostgreSQL: the text search only). */
+export interface Readiness {
+  /** The first text search after the last batch: its latency (the text indexer catches up with the last records first), and when it answered. */
+  textSearchMs: number;
+  textSeconds: number;
+  /** The similarity index searched by most_similar (`memory.search.similarity_index` above 0); absent when not awaited or not reached. */
+  similarityIndexSeconds?: number;
+  /** least_similar's far side in that index too (`memory.search.similarity_far_side` above 0). */
+  farSideSeconds?: number;
+}
+
+/**
+ * Measures `Readiness` from `since` (performance.now() at the last batch's answer): one text search for
+ * `word`, then, when `similarity`, the server's status every 250 ms until its similarity index and its
+ * far side are in (at most `maxSeconds`).
+ */
+export async function measureReadiness(
+  api: Api,
+  datasetId: string,
+  word: string,
+  since: number,
+  similarity: boolean,
+  maxSeconds = 600,
+): Promise<Readiness> {
+  const seconds = () => Math.round((performance.now() - since) / 100) / 10;
+  const asked = performance.now();
+  const res = await api.raw("POST", `/me/datasets/${datasetId}/records/search?limit=10`, { query: { text: { q: word } } });
+  if (!res.ok) throw new Error(`text search after the import: ${res.status} ${(await res.text()).slice(0, 300)}`);
+  await res.arrayBuffer();
+  const readiness: Readiness = { textSearchMs: Math.round(performance.now() - asked), textSeconds: seconds() };
+  if (!similarity) return readiness;
+  while (readiness.farSideSeconds === undefined && performance.now() - since < maxSeconds * 1000) {
+    const search = (await api.serverMemory())?.search;
+    if ((search?.similarity_index ?? 0) > 0) readiness.similarityIndexSeconds ??= seconds();
+    if ((search?.similarity_far_side ?? 0) > 0) readiness.farSideSeconds = seconds();
+    else await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return readiness;
+}
