@@ -6,6 +6,7 @@ import {
   asymmetricScores,
   asymmetricTable,
   BinaryIvf,
+  farScan,
   farSidePart,
   type FarSideJob,
   FarSideBuilder,
@@ -121,18 +122,23 @@ it("estimates least_similar's similarities around each list's centroid, finer th
   let errorFar = 0,
     errorMean = 0,
     seen = 0;
-  const scanned = ivf.scanFar(query, table, Infinity, (vrow, similarity) => {
+  const all = farScan(ivf.farScanData, query, Infinity, 2000);
+  all.vrows.forEach((vrow, i) => {
     seen++;
-    errorFar += Math.abs(similarity - exact(vrow)) / 2000;
+    errorFar += Math.abs(all.costs[i]! - exact(vrow)) / 2000;
     errorMean += Math.abs(meanDot + ivf.farSide!.tailScale * tail[vrow / 10 - 1]! - exact(vrow)) / 2000;
   });
-  expect(scanned).toBe(2000);
+  expect(all.scanned).toBe(2000);
   expect(seen).toBe(2000);
   expect(errorFar).toBeLessThan(0.04);
   expect(errorFar).toBeLessThan(errorMean * 0.75);
+  // The `count` of least estimate, in that order (ties by rowid); stale rows left out.
+  expect(Array.from(all.costs)).toEqual(Array.from(all.costs).sort((a, b) => a - b));
+  expect(Array.from(farScan(ivf.farScanData, query, Infinity, 20).vrows)).toEqual(Array.from(all.vrows.subarray(0, 20)));
+  ivf.touch(all.vrows[0]!);
+  expect(Array.from(farScan(ivf.farScanData, query, Infinity, 20).vrows)).toEqual(Array.from(all.vrows.subarray(1, 21)));
   // The first lists scanned hold the least similar vectors: most of the 20 least similar are in the first tenth scanned (2 by chance).
-  const order: number[] = [];
-  ivf.scanFar(query, table, 200, (vrow) => order.push(vrow));
+  const order = Array.from(farScan(ivf.farScanData, query, 200, 2000).vrows);
   const least = Array.from(vrows)
     .sort((a, b) => exact(a) - exact(b))
     .slice(0, 20);

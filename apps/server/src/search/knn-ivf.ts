@@ -37,7 +37,7 @@ export class BinaryIvf {
     /** The highest rowid indexed: rows above it are the caller's tail. */
     readonly maxVrow: number,
   ) {
-    this.stale = new Uint8Array(size);
+    this.stale = shared(Uint8Array, size);
   }
 
   get lists(): number {
@@ -107,35 +107,11 @@ export class BinaryIvf {
     return this.vrowAt.subarray(from, from + count);
   }
 
-  /**
-   * least_similar's candidates: the live codes of the lists whose centroid is least similar to the
-   * query (`values`), until at least `target` codes were scored, each with its estimated similarity
-   * (`FarSide`; lower is farther). Returns the number of codes scored. Needs `farSide`.
-   */
-  scanFar(values: ArrayLike<number>, table: Float32Array, target: number, emit: (vrow: number, similarity: number) => void): number {
+  /** What `farScan` reads (the far side's estimator, the lists, the rowids and stale marks: shared memory a read thread can scan). Needs `farSide`. */
+  get farScanData(): FarScanData {
     const far = this.farSide!;
-    const { dimensions, centroids, codes, scales } = far;
-    const lists = this.lists;
-    const toCentroid = new Float64Array(lists);
-    for (let c = 0, o = 0; c < lists; c++, o += dimensions) {
-      let s = 0;
-      for (let d = 0; d < dimensions; d++) s += centroids[o + d]! * values[d]!;
-      toCentroid[c] = s;
-    }
-    const order = Uint32Array.from({ length: lists }, (_, c) => c).sort((a, b) => toCentroid[a]! - toCentroid[b]! || a - b);
-    const { stale, vrowAt, words } = this;
-    let scanned = 0;
-    for (let k = 0; k < lists && scanned < target; k++) {
-      const c = order[k]!;
-      const from = this.offsets[c]!;
-      const count = this.offsets[c + 1]! - from;
-      if (count === 0) continue;
-      const scores = asymmetricScores(table, codes, words, from, count);
-      const base = toCentroid[c]!;
-      for (let i = 0; i < count; i++) if (stale[from + i] === 0) emit(vrowAt[from + i]!, base + scales[from + i]! * scores[i]!);
-      scanned += count;
-    }
-    return scanned;
+    const { words, offsets, vrowAt, stale } = this;
+    return { words, dimensions: far.dimensions, offsets, centroids: far.centroids, codes: far.codes, scales: far.scales, vrowAt, stale };
   }
 
   /** The lists in the order a query scans them: by the dot product of `direction` with each list's mean code, highest first. */
@@ -293,7 +269,7 @@ export class BinaryIvf {
       // No WebAssembly memory to be had: the table's distances need none.
     }
     const listed = store?.codes ?? new Uint32Array(n * words);
-    const vrowAt = new Float64Array(n);
+    const vrowAt = shared(Float64Array, n);
     const positionOf = new Uint32Array(n);
     const cursor = offsets.slice(0, lists);
     for (let i = 0; i < n; i++) {
@@ -351,8 +327,8 @@ export class FarSideBuilder {
   ) {
     this.sums = new Float64Array(ivf.lists * dimensions);
     this.counts = new Uint32Array(ivf.lists);
-    this.codes = new Uint32Array(ivf.size * ivf.words);
-    this.scales = new Float32Array(ivf.size);
+    this.codes = shared(Uint32Array, ivf.size * ivf.words);
+    this.scales = shared(Float32Array, ivf.size);
   }
 
   /** The rowids whose vectors make the centroids: up to `perList` of each list, spread over it. */
@@ -434,7 +410,8 @@ export class FarSideBuilder {
   }
 
   finish(): FarSide {
-    const centroids = this.centroidArray();
+    const centroids = shared(Float32Array, this.sums.length);
+    centroids.set(this.centroidArray());
     const tailScale = this.added > 0 ? this.tailSum / this.added : 0;
     return { dimensions: this.dimensions, centroids, codes: this.codes, scales: this.scales, tailScale };
   }
@@ -682,4 +659,109 @@ export function asymmetricScores(
     scores[i] = sign * sum;
   }
   return scores;
+}
+
+/** Typed arrays in shared memory (a read thread scans them without a copy), or ordinary ones where there is none. */
+function shared<T extends Uint8Array | Uint32Array | Float32Array | Float64Array>(
+  type: { new (buffer: ArrayBufferLike): T; new (length: number): T; BYTES_PER_ELEMENT: number },
+  length: number,
+): T {
+  return typeof SharedArrayBuffer === "function" ? new type(new SharedArrayBuffer(length * type.BYTES_PER_ELEMENT)) : new type(length);
+}
+
+/** An index's far side as `farScan` reads it (`BinaryIvf.farScanData`). */
+export interface FarScanData {
+  words: number;
+  dimensions: number;
+  /** List c holds positions offsets[c] to offsets[c + 1] - 1. */
+  offsets: Uint32Array;
+  centroids: Float32Array;
+  codes: Uint32Array;
+  scales: Float32Array;
+  vrowAt: Float64Array;
+  stale: Uint8Array;
+}
+
+/**
+ * least_similar's candidates from an index's lists: the live codes of the lists whose centroid is least
+ * similar to the query (`values`), until at least `target` codes were scored, each with its estimated
+ * similarity (`FarSide`: the query's product with the list's centroid + the scale times the asymmetric
+ * score of the code around it; lower is farther); the `count` of least estimate (ties by rowid), in
+ * that order, and the number of codes scored. Self-contained (no closure, no import): the read threads
+ * evaluate its source (sqlite-text-pool.ts) and the request thread calls it when there are none.
+ */
+export function farScan(
+  data: FarScanData,
+  values: ArrayLike<number>,
+  target: number,
+  count: number,
+): { vrows: Float64Array; costs: Float64Array; scanned: number } {
+  const { words, dimensions, offsets, centroids, codes, scales, vrowAt, stale } = data;
+  const lists = offsets.length - 1;
+  // The table of the asymmetric scores: per code byte, the 256 sums of its 8 dimensions' ±q.
+  const table = new Float32Array(words * 4 * 256);
+  for (let b = 0; b < words * 4; b++)
+    for (let v = 0; v < 256; v++) {
+      let sum = 0;
+      for (let j = 0; j < 8; j++) {
+        const q = values[b * 8 + j] ?? 0;
+        sum += (v >> j) & 1 ? q : -q;
+      }
+      table[b * 256 + v] = sum;
+    }
+  const toCentroid = new Float64Array(lists);
+  for (let c = 0, o = 0; c < lists; c++, o += dimensions) {
+    let s = 0;
+    for (let d = 0; d < dimensions; d++) s += centroids[o + d]! * values[d]!;
+    toCentroid[c] = s;
+  }
+  const order = Uint32Array.from({ length: lists }, (_, c) => c).sort((a, b) => toCentroid[a]! - toCentroid[b]! || a - b);
+  let scanned = 0;
+  let lastList = 0;
+  while (lastList < lists && scanned < target) {
+    const c = order[lastList++]!;
+    scanned += offsets[c + 1]! - offsets[c]!;
+  }
+  const vrows = new Float64Array(scanned);
+  const costs = new Float64Array(scanned);
+  let n = 0;
+  for (let k = 0; k < lastList; k++) {
+    const c = order[k]!;
+    const base = toCentroid[c]!;
+    for (let p = offsets[c]!, end = offsets[c + 1]!, o = p * words; p < end; p++, o += words) {
+      if (stale[p] !== 0) continue;
+      let sum = 0;
+      for (let w = 0, t = 0; w < words; w++, t += 1024) {
+        const x = codes[o + w]!;
+        sum +=
+          table[t | (x & 255)]! +
+          table[(t + 256) | ((x >>> 8) & 255)]! +
+          table[(t + 512) | ((x >>> 16) & 255)]! +
+          table[(t + 768) | (x >>> 24)]!;
+      }
+      vrows[n] = vrowAt[p]!;
+      costs[n++] = base + scales[p]! * sum;
+    }
+  }
+  // The `count` least: a histogram of 4,096 bins for the cut, then a sort of what is at or below it.
+  let picked: number[] = [];
+  if (n <= count) for (let i = 0; i < n; i++) picked.push(i);
+  else {
+    let lo = Infinity,
+      hi = -Infinity;
+    for (let i = 0; i < n; i++) {
+      if (costs[i]! < lo) lo = costs[i]!;
+      if (costs[i]! > hi) hi = costs[i]!;
+    }
+    const bins = 4096;
+    const scale = hi > lo ? (bins - 1) / (hi - lo) : 0;
+    const histogram = new Uint32Array(bins);
+    for (let i = 0; i < n; i++) histogram[Math.floor((costs[i]! - lo) * scale)]!++;
+    let cut = 0;
+    for (let sum = histogram[0]!; cut < bins - 1 && sum < count;) sum += histogram[++cut]!;
+    for (let i = 0; i < n; i++) if (Math.floor((costs[i]! - lo) * scale) <= cut) picked.push(i);
+  }
+  picked.sort((a, b) => costs[a]! - costs[b]! || vrows[a]! - vrows[b]!);
+  picked = picked.slice(0, count);
+  return { vrows: Float64Array.from(picked, (i) => vrows[i]!), costs: Float64Array.from(picked, (i) => costs[i]!), scanned };
 }

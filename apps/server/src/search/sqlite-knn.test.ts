@@ -228,6 +228,87 @@ for (const dimensions of [16, 12, 64]) {
       expect(await hitIds(approximate(), onlyFar)).toEqual(bruteForce(v, 5, (r) => far.includes(r.id)));
     });
 
+    it("checks the queue's filters from the in-memory record statuses: completed, moved to another dataset, answered, kept exact after changes", async () => {
+      const v = near(1);
+      const queue: SearchQuery["filters"] = [
+        { type: "terms", scope: { entity: "response_status" }, values: ["pending"] },
+        { type: "terms", scope: { entity: "record", property: "status" }, values: ["pending"] },
+      ];
+      const knn = approximate();
+      const q = query(v, { filters: queue, limit: 8 });
+      expect(await hitIds(knn, q)).toEqual(bruteForce(v, 8));
+      expect(knn.queueFiltered).toBeGreaterThan(0);
+      // After the statuses were loaded: the nearest completed, the next moved to another dataset, the third answered.
+      const [completed, moved, answered] = bruteForce(v, 3) as [string, string, string];
+      await store.db.updateTable("records").set({ status: "completed" }).where("id", "=", completed).execute();
+      const { workspace_id } = await store.db
+        .selectFrom("datasets")
+        .select("workspace_id")
+        .where("id", "=", ids.ds)
+        .executeTakeFirstOrThrow();
+      const other = randomUUID();
+      await store.db
+        .insertInto("datasets")
+        .values({
+          id: other,
+          name: "other",
+          guidelines: null,
+          allow_extra_metadata: 1,
+          status: "ready",
+          distribution: '{"strategy":"overlap","min_submitted":1}',
+          metadata: null,
+          workspace_id,
+          inserted_at: ts,
+          updated_at: ts,
+          last_activity_at: ts,
+        })
+        .execute();
+      await store.db.updateTable("records").set({ dataset_id: other }).where("id", "=", moved).execute();
+      await store.db
+        .insertInto("responses")
+        .values({
+          id: randomUUID(),
+          record_id: answered,
+          user_id: ids.user,
+          status: "draft",
+          values: "{}",
+          inserted_at: ts,
+          updated_at: ts,
+        })
+        .execute();
+      const left = (r: (typeof records)[number]) => ![completed, moved, answered].includes(r.id);
+      expect(await hitIds(knn, q)).toEqual(bruteForce(v, 8, left));
+      // The same as the filters in SQL (another record filter, which every record passes, takes that path).
+      const everyRecord = {
+        type: "terms" as const,
+        scope: { entity: "record" as const, property: "id" as const },
+        values: records.map((r) => r.id),
+      };
+      const before = knn.queueFiltered;
+      expect(await hitIds(knn, { ...q, filters: [...queue, everyRecord] })).toEqual(bruteForce(v, 8, left));
+      expect(knn.queueFiltered).toBe(before);
+      // Completed records asked for: only the completed one (the moved one is no longer the dataset's).
+      const done = query(v, { filters: [{ type: "terms", scope: { entity: "record", property: "status" }, values: ["completed"] }] });
+      expect(await hitIds(knn, done)).toEqual([completed]);
+    });
+
+    it("reads the candidates on the store's read threads, with the answers of the request thread's connection", async () => {
+      const onThread = new SqliteKnn(store.db, { exactBelow: 0, oversample: 1, offThread: false });
+      const offThread = approximate();
+      const pending = [{ type: "terms" as const, scope: { entity: "response_status" as const }, values: ["pending"] }];
+      for (const [c, order] of [
+        [0, "most_similar"],
+        [3, "least_similar"],
+      ] as const) {
+        const q = query(near(c), { filters: pending, limit: 10 }, order);
+        const there = (await offThread.knnSearch(q))!;
+        expect(there.hits.map((h) => h.recordId)).toEqual(bruteForce(q.vector!.value, 10, () => true, order === "most_similar" ? 1 : -1));
+        expect(there).toEqual(await onThread.knnSearch(q));
+      }
+      expect(offThread.readOffThread).toBeGreaterThan(0);
+      expect(onThread.readOffThread).toBe(0);
+    });
+
     it("keeps the seq order of equal scores when it filters the candidates a slice at a time (duplicate vectors)", async () => {
       const w = near(2).map((x) => x * 3);
       const duplicates: string[] = [];
@@ -641,6 +722,8 @@ describe("similarity through the codes' index (knn-ivf.ts)", () => {
   it("finds the least similar vectors added, changed and removed after the build (the index's tail)", async () => {
     const knn = indexed();
     await knn.buildIndex(ids.emb);
+    const here = indexed({ offThread: false });
+    await here.buildIndex(ids.emb);
     const value = near(7, 0.8);
     const before = knn.codesScored;
     // Added: the opposite of the query (cosine -1), twice as long.
@@ -672,8 +755,13 @@ describe("similarity through the codes' index (knn-ivf.ts)", () => {
     expect(after[0]).toBe(moved);
     expect(after).not.toContain(added);
     expect(after).not.toContain(third);
-    // Through the index all along: each search scored far fewer than the 4,000 codes.
+    // Through the index all along: each search scored far fewer than the 4,000 codes, its lists on the store's read threads.
     expect((knn.codesScored - before) / 5).toBeLessThan(4000 / 4);
+    expect(knn.scannedOffThread).toBe(5);
+    // The same answers with everything on the request thread (the same index, the same changes since).
+    for (const q of [query(value, "least_similar"), query(old, "least_similar", { limit: 60 })])
+      expect(await here.knnSearch(q)).toEqual(await knn.knnSearch(q));
+    expect(here.scannedOffThread).toBe(0);
     const exact = exactTop(value, 20, -1);
     expect(after.filter((id) => exact.includes(id)).length).toBeGreaterThanOrEqual(12);
     // Rebuilt (other lists: approximate answers may differ a little): from the index alone.

@@ -2,6 +2,7 @@ import { CompiledQuery, type Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import { encodeVector } from "../records/read.js";
 import { backgroundErrorLogger } from "../db/availability.js";
+import { rawSqliteOf } from "../db/database.js";
 import { HammingStore, hammingTable } from "./hamming.js";
 import {
   asymmetricScores,
@@ -9,12 +10,14 @@ import {
   BinaryIvf,
   FAR_ASSIGNED,
   FAR_CANCEL,
+  farScan,
   type FarSideJob,
   FarSideBuilder,
   type IvfBuildOptions,
 } from "./knn-ivf.js";
 import type { SearchQuery, SearchResult } from "./search-port.js";
-import { Builder, type Param, SqliteQueries } from "./sqlite-sql.js";
+import { Builder, type Param, RECORD_STATUSES, SqliteQueries } from "./sqlite-sql.js";
+import { recordStatusesOf } from "./sqlite-status.js";
 import { type TextMatchPool, textMatchPoolFor } from "./sqlite-text-pool.js";
 
 export interface KnnOptions {
@@ -40,6 +43,8 @@ export interface KnnOptions {
   indexBuild?: IvfBuildOptions;
   /** Builds a missing or outgrown index before a search instead of in the background (tests). */
   indexWhenSearched?: boolean;
+  /** false: the candidates' rescoring and filters on the request thread's connection even when the store has read threads (tests compare). */
+  offThread?: boolean;
 }
 
 const LOAD_BATCH = 50_000;
@@ -341,12 +346,8 @@ class Codes {
     const probe = this.quantize(values);
     const cost = (codes: Uint32Array, store: HammingStore | null, from: number, n: number): ArrayLike<number> =>
       store ? store.distancesFrom(probe, from, n) : hammingTable(codes.subarray(from * words), words, probe, n);
-    const vrows: number[] = [];
-    const costs: number[] = [];
-    const emit = (vrow: number, c: number) => {
-      vrows.push(vrow);
-      costs.push(c);
-    };
+    const found = candidateBuffer.clear();
+    const emit = (vrow: number, c: number) => found.push(vrow, c);
     this.scored += ivf.scan(ivf.listOrder(values), Math.max(Math.ceil(fraction * ivf.size), count * 4), cost, emit);
     const start = this.firstAbove(ivf.maxVrow);
     if (start < this.size) {
@@ -358,31 +359,31 @@ class Codes {
       const at = this.find(vrow);
       if (at >= 0 && this.dead[at] === 0) emit(vrow, cost(this.codes, this.store, at, 1)[0]!);
     }
-    return smallest(vrows, costs, count);
+    return found.smallest(count);
   }
 
   /**
    * least_similar through the index: the rowids of the `count` rows of least estimated similarity
-   * (knn-ivf.ts, `FarSide`) among the lists whose centroid is least similar to the query (at least
-   * `fraction` of the indexed codes, and 4 per candidate wanted) and the index's tail (estimated
-   * from these codes). Ties by rowid.
+   * (knn-ivf.ts, `FarSide`) among `listed` (the best of the lists whose centroid is least similar to
+   * the query: `farScan`, with the index it ran on) and the index's tail (estimated from these codes).
+   * Ties by rowid.
    */
-  farCandidates(values: number[], count: number, fraction: number): number[] {
-    const ivf = this.ivf!;
+  farCandidates(
+    values: number[],
+    count: number,
+    listed: { ivf: BinaryIvf; vrows: Float64Array; costs: Float64Array; scanned: number },
+  ): number[] {
+    const { ivf } = listed;
     const far = ivf.farSide!;
     const table = asymmetricTable(values, this.words);
-    const vrows: number[] = [];
-    const costs: number[] = [];
-    const emit = (vrow: number, c: number) => {
-      vrows.push(vrow);
-      costs.push(c);
-    };
-    this.scored += ivf.scanFar(values, table, Math.max(Math.ceil(fraction * ivf.size), count * 4), emit);
+    const found = candidateBuffer.clear();
+    for (let i = 0; i < listed.vrows.length; i++) found.push(listed.vrows[i]!, listed.costs[i]!);
+    this.scored += listed.scanned;
     let toMean = 0;
     for (let d = 0; d < this.dimensions; d++) toMean += (values[d] ?? 0) * (this.mean[d] ?? 0);
     const estimate = (from: number, n: number) => {
       const scores = asymmetricScores(table, this.codes, this.words, from, n);
-      for (let i = 0; i < n; i++) if (this.dead[from + i] === 0) emit(this.vrows[from + i]!, toMean + far.tailScale * scores[i]!);
+      for (let i = 0; i < n; i++) if (this.dead[from + i] === 0) found.push(this.vrows[from + i]!, toMean + far.tailScale * scores[i]!);
       this.scored += n;
     };
     const start = this.firstAbove(ivf.maxVrow);
@@ -391,7 +392,7 @@ class Codes {
       const at = this.find(vrow);
       if (at >= 0) estimate(at, 1);
     }
-    return smallest(vrows, costs, count);
+    return found.smallest(count);
   }
 
   /** The rowids of the `count` live codes with the highest scores (ties by rowid): a histogram of 4,096 bins for the cut, then a sort of the last bin's few. */
@@ -436,30 +437,61 @@ function floatView(blob: Uint8Array): Float32Array {
   return blob.byteOffset % 4 === 0 ? new Float32Array(blob.buffer, blob.byteOffset, blob.byteLength >> 2) : floatsOf(blob);
 }
 
-/** The `count` rowids of least cost (ties by rowid): a histogram of 4,096 bins for the cut, then a sort of what is at or below it. */
-function smallest(vrows: number[], costs: number[], count: number): number[] {
-  const n = vrows.length;
-  let lo = Infinity,
-    hi = -Infinity;
-  for (let i = 0; i < n; i++) {
-    const x = costs[i]!;
-    if (x < lo) lo = x;
-    if (x > hi) hi = x;
+/**
+ * The candidates a search collects from the codes (rowid, cost) in typed arrays kept between searches
+ * (a least_similar search at 1M collects ~100K: as JavaScript arrays, ~3 ms of pushes and garbage per
+ * call). Filled and read synchronously by one search at a time (`clear` ... `smallest`, no await between).
+ */
+export class CandidateBuffer {
+  size = 0;
+  vrows = new Float64Array(1024);
+  costs = new Float64Array(1024);
+
+  clear(): this {
+    this.size = 0;
+    return this;
   }
-  const picked: number[] = [];
-  if (n <= count) for (let i = 0; i < n; i++) picked.push(i);
-  else {
-    const bins = 4096;
-    const scale = hi > lo ? (bins - 1) / (hi - lo) : 0;
-    const histogram = new Uint32Array(bins);
-    for (let i = 0; i < n; i++) histogram[Math.floor((costs[i]! - lo) * scale)]!++;
-    let cut = 0;
-    for (let sum = histogram[0]!; cut < bins - 1 && sum < count;) sum += histogram[++cut]!;
-    for (let i = 0; i < n; i++) if (Math.floor((costs[i]! - lo) * scale) <= cut) picked.push(i);
+
+  push(vrow: number, cost: number): void {
+    if (this.size === this.vrows.length) {
+      const vrows = new Float64Array(this.size * 2);
+      vrows.set(this.vrows);
+      this.vrows = vrows;
+      const costs = new Float64Array(this.size * 2);
+      costs.set(this.costs);
+      this.costs = costs;
+    }
+    this.vrows[this.size] = vrow;
+    this.costs[this.size++] = cost;
   }
-  picked.sort((a, b) => costs[a]! - costs[b]! || vrows[a]! - vrows[b]!);
-  return picked.slice(0, count).map((i) => vrows[i]!);
+
+  /** The `count` rowids of least cost (ties by rowid): a histogram of 4,096 bins for the cut, then a sort of what is at or below it. */
+  smallest(count: number): number[] {
+    const { size: n, vrows, costs } = this;
+    let lo = Infinity,
+      hi = -Infinity;
+    for (let i = 0; i < n; i++) {
+      const x = costs[i]!;
+      if (x < lo) lo = x;
+      if (x > hi) hi = x;
+    }
+    const picked: number[] = [];
+    if (n <= count) for (let i = 0; i < n; i++) picked.push(i);
+    else {
+      const bins = 4096;
+      const scale = hi > lo ? (bins - 1) / (hi - lo) : 0;
+      const histogram = new Uint32Array(bins);
+      for (let i = 0; i < n; i++) histogram[Math.floor((costs[i]! - lo) * scale)]!++;
+      let cut = 0;
+      for (let sum = histogram[0]!; cut < bins - 1 && sum < count;) sum += histogram[++cut]!;
+      for (let i = 0; i < n; i++) if (Math.floor((costs[i]! - lo) * scale) <= cut) picked.push(i);
+    }
+    picked.sort((a, b) => costs[a]! - costs[b]! || vrows[a]! - vrows[b]!);
+    return picked.slice(0, count).map((i) => vrows[i]!);
+  }
 }
+
+const candidateBuffer = new CandidateBuffer();
 
 function sumTo(histogram: Uint32Array, last: number): number {
   let s = 0;
@@ -488,6 +520,12 @@ export class SqliteKnn extends SqliteQueries {
   indexesBuilt = 0;
   /** Far sides computed on the store's read threads (diagnostics, tests). */
   farSidesOnThreads = 0;
+  /** least_similar's list scans done on the store's read threads (tests, diagnostics). */
+  scannedOffThread = 0;
+  /** Reads of candidates done on the store's read threads (tests, diagnostics). */
+  readOffThread = 0;
+  /** Candidates whose queue filters were checked from the in-memory record statuses (tests, diagnostics). */
+  queueFiltered = 0;
   private readonly exactBelow: number;
   private readonly oversample: number;
   private readonly followLoadMax: number;
@@ -971,11 +1009,17 @@ export class SqliteKnn extends SqliteQueries {
       const candidates = indexed
         ? most
           ? codes.indexedCandidates(vector.value, count, fraction)
-          : codes.farCandidates(vector.value, count, fraction)
+          : codes.farCandidates(
+              vector.value,
+              count,
+              await this.farLists(codes.ivf!, vector.value, Math.max(Math.ceil(fraction * codes.ivf!.size), count * 4), count),
+            )
         : probe
           ? codes.nearest(probe, count)
           : codes.best(codes.scoresFor(negated!), count);
-      const rows = await this.filterBest(query, await this.scored(query, candidates));
+      // least_similar's candidates in one read (a read thread's), most_similar's scored then filtered a slice at a time.
+      const rows =
+        (most ? null : await this.queueScored(query, candidates)) ?? (await this.filterBest(query, await this.scored(query, candidates)));
       if ((!indexed && candidates.length >= codes.alive) || rows.length >= query.limit) return this.result(query, rows);
       // Grow by the observed rejection rate (at least 4x).
       const kept = Math.max(rows.length, 1) / Math.max(candidates.length, 1);
@@ -985,14 +1029,56 @@ export class SqliteKnn extends SqliteQueries {
     }
   }
 
+  /**
+   * The best `count` of least_similar's lists (knn-ivf.ts, `farScan`: ~100K codes at 1M, ~5 ms) on one
+   * of the store's read threads, which read the index's shared memory; else, or if the thread fails, here.
+   */
+  private async farLists(ivf: BinaryIvf, values: number[], target: number, count: number) {
+    const data = ivf.farScanData;
+    const pool = this.options.offThread === false ? null : textMatchPoolFor(this.db);
+    if (pool && data.codes.buffer instanceof SharedArrayBuffer) {
+      try {
+        const listed = await pool.farScan(data, Float64Array.from(values), target, count);
+        this.scannedOffThread++;
+        return { ivf, ...listed };
+      } catch {
+        // The thread failed (or the pool closed): scanned here.
+      }
+    }
+    return { ivf, ...farScan(data, values, target, count) };
+  }
+
   /** The candidates (record_vectors rowids) with their exact cosine distance to the query, read from the vectors alone. */
   private async scored(query: SearchQuery, vrows: number[]): Promise<{ vrow: number; score: number }[]> {
     if (vrows.length === 0) return [];
     const vector = query.vector!;
-    return this.all<{ vrow: number; score: number }>(
+    return this.read<{ vrow: number; score: number }>(
       "SELECT v.rowid AS vrow, vec_distance_cosine(v.vector, ?) AS score FROM json_each(?) AS c CROSS JOIN record_vectors v ON v.rowid = c.value WHERE v.vector_settings_id = ?",
       [encodeVector(vector.value), JSON.stringify(vrows), vector.settingsId],
+      vector.order === "least_similar",
     );
+  }
+
+  /**
+   * A read of the candidates (their vectors, records, responses) on one of the store's read threads
+   * when it has them (sqlite-text-pool.ts: read-only connections, WAL), so that a search's SQLite work
+   * (~25 us per candidate at 1M: a random page of `record_vectors` each, ~8 ms for least_similar's
+   * 464) runs beside the request thread instead of on it; else, or if the thread fails, on the connection.
+   * least_similar's only (`offThread`): most_similar's fits on the request thread (~8 ms of CPU at 1M),
+   * where it waits for no thread hand-over (measured at 50 annotators at pace: p95 52 on it, 118-141 ms off it).
+   */
+  private async read<T>(sql: string, params: Param[], offThread: boolean): Promise<T[]> {
+    const pool = offThread && this.options.offThread !== false ? textMatchPoolFor(this.db) : null;
+    if (pool) {
+      try {
+        const rows = await pool.rows<T>(sql, params);
+        this.readOffThread++;
+        return rows;
+      } catch {
+        // The thread failed (or the pool closed): the connection answers.
+      }
+    }
+    return this.all<T>(sql, params);
   }
 
   /**
@@ -1027,6 +1113,8 @@ export class SqliteKnn extends SqliteQueries {
 
   /** The candidates (record_vectors rowids) that pass the query's filters. */
   private async filterRows(query: SearchQuery, vrows: number[]): Promise<{ vrow: number; id: string; seq: number }[]> {
+    const queue = await this.queueFilter(query, vrows);
+    if (queue) return queue;
     const vector = query.vector!;
     const b = new Builder(query.userId);
     const from =
@@ -1035,7 +1123,65 @@ export class SqliteKnn extends SqliteQueries {
     const where = [`v.vector_settings_id = ${b.p(vector.settingsId)}`, `r.dataset_id = ${b.p(query.datasetId)}`];
     if (vector.excludeRecordId) where.push(`r.id <> ${b.p(vector.excludeRecordId)}`);
     for (const f of query.filters) where.push(b.filter(f));
-    return this.all(`${from} WHERE ${where.join(" AND ")}`, b.params);
+    return this.read(`${from} WHERE ${where.join(" AND ")}`, b.params, vector.order === "least_similar");
+  }
+
+  /**
+   * The candidates that pass the annotation queue's filters (record status terms, response status),
+   * with their exact cosine distance, in one statement and without reading their record rows (~2 KB
+   * each, a random page of `records` per candidate: ~25 us): the record's seq and id from the
+   * covering `records.id` index, its dataset and status from the in-memory statuses (sqlite-status.ts:
+   * 0 = not a record of the dataset), the response status in SQL (an index probe per candidate). Every
+   * candidate is filtered (what `filterBest` does a slice at a time: the same first `limit`). Null for
+   * other filters (metadata, values, suggestions, other record properties) or without the raw connection.
+   */
+  private async queueScored(query: SearchQuery, vrows: number[]): Promise<{ id: string; seq: number; score: number }[] | null> {
+    const vector = query.vector!;
+    return this.queueRows(query, vrows, `vec_distance_cosine(v.vector, ?) AS score`, [encodeVector(vector.value)], true);
+  }
+
+  /**
+   * `queueScored`'s filters without the scores, on the request thread's connection: most_similar's
+   * slices (`filterBest`), whose candidates are scored first. Null as `queueScored`.
+   */
+  private queueFilter(query: SearchQuery, vrows: number[]): Promise<{ vrow: number; id: string; seq: number }[] | null> {
+    return this.queueRows(query, vrows, "v.rowid AS vrow", [], false);
+  }
+
+  private async queueRows<T extends { seq: number }>(
+    query: SearchQuery,
+    vrows: number[],
+    column: string,
+    columnParams: Param[],
+    offThread: boolean,
+  ): Promise<T[] | null> {
+    const raw = rawSqliteOf(this.db);
+    const queueOnly = query.filters.every(
+      (f) => f.scope.entity === "response_status" || (f.type === "terms" && f.scope.entity === "record" && f.scope.property === "status"),
+    );
+    if (!raw || !queueOnly) return null;
+    if (vrows.length === 0) return [];
+    const vector = query.vector!;
+    // Kept codes: 1 + index in RECORD_STATUSES for every status all record status filters list; 0 (no record of the dataset) never.
+    const kept = Uint8Array.from({ length: RECORD_STATUSES.length + 1 }, (_, code) =>
+      code > 0 &&
+      query.filters.every((f) => f.scope.entity !== "record" || (f.type === "terms" && f.values.includes(RECORD_STATUSES[code - 1]!)))
+        ? 1
+        : 0,
+    );
+    const b = new Builder(query.userId);
+    b.params.push(...columnParams);
+    const from =
+      `SELECT r.id AS id, r.seq AS seq, ${column}` +
+      ` FROM json_each(${b.p(JSON.stringify(vrows))}) AS c CROSS JOIN record_vectors v ON v.rowid = c.value CROSS JOIN records r ON r.id = v.record_id`;
+    const where = [`v.vector_settings_id = ${b.p(vector.settingsId)}`];
+    if (vector.excludeRecordId) where.push(`r.id <> ${b.p(vector.excludeRecordId)}`);
+    for (const f of query.filters) if (f.scope.entity === "response_status") where.push(b.filter(f));
+    // The statuses brought up to date on the connection (no other statement in between), the rows read after.
+    const status = await this.db.connection().execute(async () => recordStatusesOf(raw).of(query.datasetId));
+    const rows = await this.read<T>(`${from} WHERE ${where.join(" AND ")}`, b.params, offThread);
+    this.queueFiltered += rows.length;
+    return rows.filter((r) => kept[status.code(r.seq)] === 1);
   }
 
   private result(query: SearchQuery, rows: { id: string; seq: number; score: number }[]): SearchResult {

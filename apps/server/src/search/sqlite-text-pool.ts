@@ -5,7 +5,7 @@ import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import { FTS_ROWID_RANGE } from "./sqlite-sql.js";
 import { rankWindows } from "./text-window.js";
-import { addToCentroid, farSidePart, type FarSideJob, residualCode } from "./knn-ivf.js";
+import { addToCentroid, farScan, type FarScanData, farSidePart, type FarSideJob, residualCode } from "./knn-ivf.js";
 
 /**
  * The FTS part of a text search that is not cached yet (a word never asked before), computed on
@@ -97,6 +97,7 @@ const rankWindows = ${rankWindows.toString()};
 const farSidePart = ${farSidePart.toString()};
 const residualCode = ${residualCode.toString()};
 const addToCentroid = ${addToCentroid.toString()};
+const farScan = ${farScan.toString()};
 const reply = (id, blocks, payload, transfer) => {
   const v = Buffer.concat(blocks);
   const buffer = new Uint8Array(v.length);
@@ -107,6 +108,7 @@ const ranked = (where, params, k) => {
   const rows = prepared("SELECT rowid AS fr, bm25(records_fts) AS bm FROM " + where + " ORDER BY bm, rowid LIMIT ?").raw().all(...params, k);
   return { fr: Float64Array.from(rows, (r) => r[0]), bm: Float64Array.from(rows, (r) => r[1]) };
 };
+let vec = false;
 parentPort.on("message", (job) => {
   if (job.type === "close") { db.close(); process.exit(0); }
   if (job.type === "farside") {
@@ -119,6 +121,19 @@ parentPort.on("message", (job) => {
     return;
   }
   try {
+    if (job.type === "far") {
+      // least_similar's lists (knn-ivf.ts), read from the index's shared memory.
+      const r = farScan(job.data, job.values, job.target, job.count);
+      parentPort.postMessage({ id: job.id, fr: r.vrows, bm: r.costs, scanned: r.scanned }, [r.vrows.buffer, r.costs.buffer]);
+      return;
+    }
+    if (job.type === "rows") {
+      // Another search's read (sqlite-knn.ts: similarity candidates rescored and filtered), with sqlite-vec's functions.
+      if (!vec) { require(workerData.vecModule).load(db); vec = true; }
+      const params = job.params.map((p) => (p instanceof Uint8Array ? Buffer.from(p.buffer, p.byteOffset, p.byteLength) : p));
+      parentPort.postMessage({ id: job.id, rows: prepared(job.sql).all(...params) });
+      return;
+    }
     if (job.type === "terms") {
       // The temp schema is writable on a read-only connection; fts5vocab counts each term's rows by reading its doclist.
       vocab ??= (db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.records_fts_vocab USING fts5vocab(fts, records_fts, row)"),
@@ -244,6 +259,8 @@ interface Reply {
   scoredRows?: number;
   terms?: string[];
   far?: { tailScale: number | null } | null;
+  rows?: unknown[];
+  scanned?: number;
   rankedMany?: { fr: Float64Array; bm: Float64Array }[];
 }
 
@@ -313,6 +330,26 @@ export class TextMatchPool {
     return this.closed;
   }
 
+  /**
+   * The rows of a read-only statement on the main database (sqlite-vec's functions loaded), for
+   * other searches' reads off the request thread (sqlite-knn.ts). Parameters: numbers, strings, buffers, null.
+   */
+  async rows<T>(sql: string, params: readonly (string | number | Uint8Array | null)[]): Promise<T[]> {
+    const m = await this.send({ type: "rows", sql, params });
+    return (m.rows ?? []) as T[];
+  }
+
+  /** least_similar's best candidates of an index's lists (knn-ivf.ts, `farScan`), `data` in shared memory (not copied). */
+  async farScan(
+    data: FarScanData,
+    values: Float64Array,
+    target: number,
+    count: number,
+  ): Promise<{ vrows: Float64Array; costs: Float64Array; scanned: number }> {
+    const m = await this.send({ type: "far", data, values, target, count });
+    return { vrows: m.fr ?? new Float64Array(0), costs: m.bm ?? new Float64Array(0), scanned: m.scanned ?? 0 };
+  }
+
   private send(message: Record<string, unknown>): Promise<Reply> {
     if (this.closed) return Promise.reject(new Error("the text match pool is closed"));
     const thread = this.thread();
@@ -349,8 +386,10 @@ export class TextMatchPool {
   }
 
   private spawn(): Thread {
-    const module = createRequire(import.meta.url).resolve("better-sqlite3");
-    const worker = new Worker(source, { eval: true, workerData: { ...this.files, module } });
+    const require = createRequire(import.meta.url);
+    const module = require.resolve("better-sqlite3");
+    const vecModule = require.resolve("sqlite-vec");
+    const worker = new Worker(source, { eval: true, workerData: { ...this.files, module, vecModule } });
     worker.unref();
     const thread: Thread = { worker, busy: 0 };
     worker.on("message", (m: Reply) => {
