@@ -624,7 +624,7 @@ describe("similarity through the codes' index (knn-ivf.ts)", () => {
     const seen: { indexed: number | null; far: boolean }[] = [];
     const answers: number[] = [];
     let knn: SqliteKnn | null = null;
-    let asked = false;
+    let asked: Promise<void> | null = null;
     knn = indexed({
       indexAbove: 1000,
       indexBuild: {
@@ -633,14 +633,18 @@ describe("similarity through the codes' index (knn-ivf.ts)", () => {
           const ivf = knn!.indexOf(ids.emb);
           seen.push({ indexed: ivf?.size ?? null, far: ivf?.farSide != null });
           if (ivf && !ivf.farSide && !asked) {
-            asked = true;
-            for (const order of ["most_similar", "least_similar"] as const)
-              answers.push((await hitIds(knn!, query(near(3), order))).length);
+            asked = (async () => {
+              for (const order of ["most_similar", "least_similar"] as const)
+                answers.push((await hitIds(knn!, query(near(3), order))).length);
+            })();
+            await asked;
           }
         },
       },
     });
     await knn.buildIndex(ids.emb);
+    // The far side on the read threads does not wait for this hook (it races it): the searches may end after the build.
+    await asked;
     expect(seen).toContainEqual({ indexed: 4000, far: false });
     expect(answers).toEqual([20, 20]);
     expect(knn.indexOf(ids.emb)!.farSide).not.toBeNull();
