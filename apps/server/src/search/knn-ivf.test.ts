@@ -94,8 +94,8 @@ it("scores codes asymmetrically: the sum of the query's values, + where a bit is
   }
 });
 
-it("estimates least_similar's similarities around each list's centroid, finer than the codes around the mean, and scans the farthest lists first", async () => {
-  // 2,000 vectors of 128 dimensions: the centres' ±1 codes above as directions, plus noise.
+/** 2,000 vectors of 128 dimensions: the centres' ±1 codes as directions, plus noise; their mean and their codes around it. */
+function clustered() {
   const dims = words * 32;
   const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
   const vectors = Array.from({ length: 2000 }, (_, i) =>
@@ -109,6 +109,11 @@ it("estimates least_similar's similarities around each list's centroid, finer th
   for (const v of vectors) unit(v).forEach((x, d) => (mean[d]! += x / vectors.length));
   const centred = new Uint32Array(2000 * words);
   vectors.forEach((v, i) => unit(v).forEach((x, d) => (x - mean[d]! > 0 ? (centred[i * words + (d >>> 5)]! |= 1 << (d & 31)) : 0)));
+  return { dims, vectors, unit, mean, centred };
+}
+
+it("estimates least_similar's similarities around each list's centroid, finer than the codes around the mean, and scans the farthest lists first", async () => {
+  const { dims, vectors, unit, mean, centred } = clustered();
   const ivf = (await BinaryIvf.build({ codes: centred, vrows, size: 2000, words }, { lists: 20 }))!;
   const far = new FarSideBuilder(ivf, dims, mean);
   for (const vrow of far.sample()) far.centroid(vrow, vectors[vrow / 10 - 1]!);
@@ -146,19 +151,7 @@ it("estimates least_similar's similarities around each list's centroid, finer th
 });
 
 it("computes the far side beside the assignment (two parts sharing the work, each vector as the assignment reaches it), in snapshot order, then reorders it into the index's positions", async () => {
-  const dims = words * 32;
-  const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
-  const vectors = Array.from({ length: 2000 }, (_, i) =>
-    Array.from({ length: dims }, (_, b) => ((centres[i % 20]![b >>> 5]! >>> (b & 31)) & 1 ? 1 : -1) + 0.6 * normal()),
-  );
-  const unit = (v: number[]) => {
-    const n = Math.sqrt(v.reduce((t, x) => t + x * x, 0));
-    return v.map((x) => x / n);
-  };
-  const mean = new Float32Array(dims);
-  for (const v of vectors) unit(v).forEach((x, d) => (mean[d]! += x / vectors.length));
-  const centred = new Uint32Array(2000 * words);
-  vectors.forEach((v, i) => unit(v).forEach((x, d) => (x - mean[d]! > 0 ? (centred[i * words + (d >>> 5)]! |= 1 << (d & 31)) : 0)));
+  const { dims, vectors, unit, mean, centred } = clustered();
   // The vectors in a real table (rowids 10, 20...), with another setting's rows in between.
   const db = new SQLite(":memory:");
   db.exec("CREATE TABLE record_vectors (vector_settings_id TEXT NOT NULL, vector BLOB NOT NULL)");
