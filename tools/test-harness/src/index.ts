@@ -1,2 +1,3 @@
 export { freePort } from "#port";
 export { REPO_ROOT, SERVER_MAIN, startBuiltServer, type BuiltServer, type BuiltServerOptions } from "#built-server";
+export { seededRandom } from "#random";

@@ -29,8 +29,15 @@ describe("GET /api/v1/status", () => {
       version: string;
       search_engine: unknown;
       memory: { rss: number; search?: Record<string, number> };
+      search_threads?: Record<string, number>;
     };
     expect(body.memory.rss).toBeGreaterThan(0);
+    // The similarity work of the read threads (the built server's end-to-end test reads it: tools/e2e/src/similarity-index.e2e.test.ts).
+    expect(body.search_threads).toEqual(
+      server.ctx.store.dialect === "sqlite"
+        ? { similarity_far_sides: expect.any(Number), similarity_far_scans: expect.any(Number), similarity_reads: expect.any(Number) }
+        : undefined,
+    );
     if (server.ctx.store.dialect === "sqlite")
       expect(body.memory.search).toEqual({
         similarity_codes: expect.any(Number),

@@ -6,6 +6,7 @@ import {
   asymmetricScores,
   asymmetricTable,
   BinaryIvf,
+  FAR_SCAN_HELPERS,
   farScan,
   farSidePart,
   type FarSideJob,
@@ -127,7 +128,7 @@ it("estimates least_similar's similarities around each list's centroid, finer th
   let errorFar = 0,
     errorMean = 0,
     seen = 0;
-  const all = farScan(ivf.farScanData, query, Infinity, 2000);
+  const all = farScan(ivf.farScanData, query, Infinity, 2000, FAR_SCAN_HELPERS);
   all.vrows.forEach((vrow, i) => {
     seen++;
     errorFar += Math.abs(all.costs[i]! - exact(vrow)) / 2000;
@@ -139,11 +140,11 @@ it("estimates least_similar's similarities around each list's centroid, finer th
   expect(errorFar).toBeLessThan(errorMean * 0.75);
   // The `count` of least estimate, in that order (ties by rowid); stale rows left out.
   expect(Array.from(all.costs)).toEqual(Array.from(all.costs).sort((a, b) => a - b));
-  expect(Array.from(farScan(ivf.farScanData, query, Infinity, 20).vrows)).toEqual(Array.from(all.vrows.subarray(0, 20)));
+  expect(Array.from(farScan(ivf.farScanData, query, Infinity, 20, FAR_SCAN_HELPERS).vrows)).toEqual(Array.from(all.vrows.subarray(0, 20)));
   ivf.touch(all.vrows[0]!);
-  expect(Array.from(farScan(ivf.farScanData, query, Infinity, 20).vrows)).toEqual(Array.from(all.vrows.subarray(1, 21)));
+  expect(Array.from(farScan(ivf.farScanData, query, Infinity, 20, FAR_SCAN_HELPERS).vrows)).toEqual(Array.from(all.vrows.subarray(1, 21)));
   // The first lists scanned hold the least similar vectors: most of the 20 least similar are in the first tenth scanned (2 by chance).
-  const order = Array.from(farScan(ivf.farScanData, query, 200, 2000).vrows);
+  const order = Array.from(farScan(ivf.farScanData, query, 200, 2000, FAR_SCAN_HELPERS).vrows);
   const least = Array.from(vrows)
     .sort((a, b) => exact(a) - exact(b))
     .slice(0, 20);

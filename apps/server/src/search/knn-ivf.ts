@@ -617,7 +617,7 @@ export interface IvfBuildOptions {
 /**
  * The table of asymmetric scores for `values` (the query is not quantised): for each code byte, the
  * 256 sums Σ q_i·(bit_i ? 1 : -1) of its 8 dimensions. A code's score, an estimate of (x̂ - μ)·q up to
- * scale, is then one lookup per byte (`asymmetricScores`).
+ * scale, is then one lookup per byte (`asymmetricScores`). Self-contained (`farScan`'s threads evaluate its source).
  */
 export function asymmetricTable(values: ArrayLike<number>, words: number): Float32Array {
   const bytes = words * 4;
@@ -635,7 +635,7 @@ export function asymmetricTable(values: ArrayLike<number>, words: number): Float
   return table;
 }
 
-/** The asymmetric scores (`asymmetricTable`) of the `count` codes from index `from`, negated when `negate` (as costs). */
+/** The asymmetric scores (`asymmetricTable`) of the `count` codes from index `from`, negated when `negate` (as costs). Self-contained (as `asymmetricTable`). */
 export function asymmetricScores(
   table: Float32Array,
   codes: Uint32Array,
@@ -683,32 +683,62 @@ export interface FarScanData {
 }
 
 /**
+ * The positions of the `count` least `costs` among the first `n` (ties by `vrows`), in that order: a
+ * histogram of 4,096 bins for the cut, then a sort of what is at or below it. Self-contained (the read
+ * threads evaluate its source for `farScan`, sqlite-text-pool.ts).
+ */
+export function leastCosts(vrows: Float64Array, costs: Float64Array, n: number, count: number): number[] {
+  const picked: number[] = [];
+  if (n <= count) for (let i = 0; i < n; i++) picked.push(i);
+  else {
+    let lo = Infinity,
+      hi = -Infinity;
+    for (let i = 0; i < n; i++) {
+      const x = costs[i]!;
+      if (x < lo) lo = x;
+      if (x > hi) hi = x;
+    }
+    const bins = 4096;
+    const scale = hi > lo ? (bins - 1) / (hi - lo) : 0;
+    const histogram = new Uint32Array(bins);
+    for (let i = 0; i < n; i++) histogram[Math.floor((costs[i]! - lo) * scale)]!++;
+    let cut = 0;
+    for (let sum = histogram[0]!; cut < bins - 1 && sum < count;) sum += histogram[++cut]!;
+    for (let i = 0; i < n; i++) if (Math.floor((costs[i]! - lo) * scale) <= cut) picked.push(i);
+  }
+  picked.sort((a, b) => costs[a]! - costs[b]! || vrows[a]! - vrows[b]!);
+  return picked.slice(0, count);
+}
+
+/** What `farScan` calls (passed in: the read threads evaluate its source, where module names do not resolve). */
+export interface FarScanHelpers {
+  table: typeof asymmetricTable;
+  scores: typeof asymmetricScores;
+  least: typeof leastCosts;
+}
+
+/** The module's own helpers, for `farScan` on the request thread. */
+export const FAR_SCAN_HELPERS: FarScanHelpers = { table: asymmetricTable, scores: asymmetricScores, least: leastCosts };
+
+/**
  * least_similar's candidates from an index's lists: the live codes of the lists whose centroid is least
  * similar to the query (`values`), until at least `target` codes were scored, each with its estimated
  * similarity (`FarSide`: the query's product with the list's centroid + the scale times the asymmetric
  * score of the code around it; lower is farther); the `count` of least estimate (ties by rowid), in
- * that order, and the number of codes scored. Self-contained (no closure, no import): the read threads
- * evaluate its source (sqlite-text-pool.ts) and the request thread calls it when there are none.
+ * that order, and the number of codes scored. Self-contained (no closure, no import; `helpers` are
+ * `FAR_SCAN_HELPERS`): the read threads evaluate its source (sqlite-text-pool.ts) and the request
+ * thread calls it when there are none.
  */
 export function farScan(
   data: FarScanData,
   values: ArrayLike<number>,
   target: number,
   count: number,
+  helpers: FarScanHelpers,
 ): { vrows: Float64Array; costs: Float64Array; scanned: number } {
   const { words, dimensions, offsets, centroids, codes, scales, vrowAt, stale } = data;
   const lists = offsets.length - 1;
-  // The table of the asymmetric scores: per code byte, the 256 sums of its 8 dimensions' ±q.
-  const table = new Float32Array(words * 4 * 256);
-  for (let b = 0; b < words * 4; b++)
-    for (let v = 0; v < 256; v++) {
-      let sum = 0;
-      for (let j = 0; j < 8; j++) {
-        const q = values[b * 8 + j] ?? 0;
-        sum += (v >> j) & 1 ? q : -q;
-      }
-      table[b * 256 + v] = sum;
-    }
+  const table = helpers.table(values, words);
   const toCentroid = new Float64Array(lists);
   for (let c = 0, o = 0; c < lists; c++, o += dimensions) {
     let s = 0;
@@ -728,40 +758,15 @@ export function farScan(
   for (let k = 0; k < lastList; k++) {
     const c = order[k]!;
     const base = toCentroid[c]!;
-    for (let p = offsets[c]!, end = offsets[c + 1]!, o = p * words; p < end; p++, o += words) {
-      if (stale[p] !== 0) continue;
-      let sum = 0;
-      for (let w = 0, t = 0; w < words; w++, t += 1024) {
-        const x = codes[o + w]!;
-        sum +=
-          table[t | (x & 255)]! +
-          table[(t + 256) | ((x >>> 8) & 255)]! +
-          table[(t + 512) | ((x >>> 16) & 255)]! +
-          table[(t + 768) | (x >>> 24)]!;
-      }
-      vrows[n] = vrowAt[p]!;
-      costs[n++] = base + scales[p]! * sum;
+    const from = offsets[c]!;
+    const size = offsets[c + 1]! - from;
+    const sums = helpers.scores(table, codes, words, from, size);
+    for (let i = 0; i < size; i++) {
+      if (stale[from + i] !== 0) continue;
+      vrows[n] = vrowAt[from + i]!;
+      costs[n++] = base + scales[from + i]! * sums[i]!;
     }
   }
-  // The `count` least: a histogram of 4,096 bins for the cut, then a sort of what is at or below it.
-  let picked: number[] = [];
-  if (n <= count) for (let i = 0; i < n; i++) picked.push(i);
-  else {
-    let lo = Infinity,
-      hi = -Infinity;
-    for (let i = 0; i < n; i++) {
-      if (costs[i]! < lo) lo = costs[i]!;
-      if (costs[i]! > hi) hi = costs[i]!;
-    }
-    const bins = 4096;
-    const scale = hi > lo ? (bins - 1) / (hi - lo) : 0;
-    const histogram = new Uint32Array(bins);
-    for (let i = 0; i < n; i++) histogram[Math.floor((costs[i]! - lo) * scale)]!++;
-    let cut = 0;
-    for (let sum = histogram[0]!; cut < bins - 1 && sum < count;) sum += histogram[++cut]!;
-    for (let i = 0; i < n; i++) if (Math.floor((costs[i]! - lo) * scale) <= cut) picked.push(i);
-  }
-  picked.sort((a, b) => costs[a]! - costs[b]! || vrows[a]! - vrows[b]!);
-  picked = picked.slice(0, count);
+  const picked = helpers.least(vrows, costs, n, count);
   return { vrows: Float64Array.from(picked, (i) => vrows[i]!), costs: Float64Array.from(picked, (i) => costs[i]!), scanned };
 }

@@ -10,10 +10,12 @@ import {
   BinaryIvf,
   FAR_ASSIGNED,
   FAR_CANCEL,
+  FAR_SCAN_HELPERS,
   farScan,
   type FarSideJob,
   FarSideBuilder,
   type IvfBuildOptions,
+  leastCosts,
 } from "./knn-ivf.js";
 import type { SearchQuery, SearchResult } from "./search-port.js";
 import { Builder, type Param, RECORD_STATUSES, SqliteQueries } from "./sqlite-sql.js";
@@ -465,29 +467,9 @@ export class CandidateBuffer {
     this.costs[this.size++] = cost;
   }
 
-  /** The `count` rowids of least cost (ties by rowid): a histogram of 4,096 bins for the cut, then a sort of what is at or below it. */
+  /** The `count` rowids of least cost (ties by rowid; knn-ivf.ts, `leastCosts`). */
   smallest(count: number): number[] {
-    const { size: n, vrows, costs } = this;
-    let lo = Infinity,
-      hi = -Infinity;
-    for (let i = 0; i < n; i++) {
-      const x = costs[i]!;
-      if (x < lo) lo = x;
-      if (x > hi) hi = x;
-    }
-    const picked: number[] = [];
-    if (n <= count) for (let i = 0; i < n; i++) picked.push(i);
-    else {
-      const bins = 4096;
-      const scale = hi > lo ? (bins - 1) / (hi - lo) : 0;
-      const histogram = new Uint32Array(bins);
-      for (let i = 0; i < n; i++) histogram[Math.floor((costs[i]! - lo) * scale)]!++;
-      let cut = 0;
-      for (let sum = histogram[0]!; cut < bins - 1 && sum < count;) sum += histogram[++cut]!;
-      for (let i = 0; i < n; i++) if (Math.floor((costs[i]! - lo) * scale) <= cut) picked.push(i);
-    }
-    picked.sort((a, b) => costs[a]! - costs[b]! || vrows[a]! - vrows[b]!);
-    return picked.slice(0, count).map((i) => vrows[i]!);
+    return leastCosts(this.vrows, this.costs, this.size, count).map((i) => this.vrows[i]!);
   }
 }
 
@@ -1045,7 +1027,7 @@ export class SqliteKnn extends SqliteQueries {
         // The thread failed (or the pool closed): scanned here.
       }
     }
-    return { ivf, ...farScan(data, values, target, count) };
+    return { ivf, ...farScan(data, values, target, count, FAR_SCAN_HELPERS) };
   }
 
   /** The candidates (record_vectors rowids) with their exact cosine distance to the query, read from the vectors alone. */

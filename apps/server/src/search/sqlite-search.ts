@@ -109,6 +109,19 @@ export class SqliteSearch extends SqliteQueries implements SearchPort {
     };
   }
 
+  /**
+   * The similarity work done on the store's read threads so far (GET /api/v1/status): far sides of
+   * indexes computed, least_similar list scans, candidate reads. Zero where a thread failed and the
+   * request thread did the work instead.
+   */
+  threadWork(): { similarity_far_sides: number; similarity_far_scans: number; similarity_reads: number } {
+    return {
+      similarity_far_sides: this.knn.farSidesOnThreads,
+      similarity_far_scans: this.knn.scannedOffThread,
+      similarity_reads: this.knn.readOffThread,
+    };
+  }
+
   /** The dataset's loaded metadata columns (tests, diagnostics). */
   metadataColumns(datasetId: string): Record<string, boolean> {
     return this.metadata.loadedColumns(datasetId);

@@ -5,7 +5,17 @@ import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import { FTS_ROWID_RANGE } from "./sqlite-sql.js";
 import { rankWindows } from "./text-window.js";
-import { addToCentroid, farScan, type FarScanData, farSidePart, type FarSideJob, residualCode } from "./knn-ivf.js";
+import {
+  addToCentroid,
+  asymmetricScores,
+  asymmetricTable,
+  farScan,
+  type FarScanData,
+  farSidePart,
+  type FarSideJob,
+  leastCosts,
+  residualCode,
+} from "./knn-ivf.js";
 
 /**
  * The FTS part of a text search that is not cached yet (a word never asked before), computed on
@@ -98,6 +108,7 @@ const farSidePart = ${farSidePart.toString()};
 const residualCode = ${residualCode.toString()};
 const addToCentroid = ${addToCentroid.toString()};
 const farScan = ${farScan.toString()};
+const farScanHelpers = { table: ${asymmetricTable.toString()}, scores: ${asymmetricScores.toString()}, least: ${leastCosts.toString()} };
 const reply = (id, blocks, payload, transfer) => {
   const v = Buffer.concat(blocks);
   const buffer = new Uint8Array(v.length);
@@ -123,7 +134,7 @@ parentPort.on("message", (job) => {
   try {
     if (job.type === "far") {
       // least_similar's lists (knn-ivf.ts), read from the index's shared memory.
-      const r = farScan(job.data, job.values, job.target, job.count);
+      const r = farScan(job.data, job.values, job.target, job.count, farScanHelpers);
       parentPort.postMessage({ id: job.id, fr: r.vrows, bm: r.costs, scanned: r.scanned }, [r.vrows.buffer, r.costs.buffer]);
       return;
     }

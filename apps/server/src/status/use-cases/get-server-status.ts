@@ -15,6 +15,12 @@ function memory(store: StatusStore) {
   return { ...usage, search: sqliteSearchFor(store.db).memoryBytes() };
 }
 
+/** On the embedded store, the similarity work done on the read threads so far (tools/bench and the end-to-end tests read it). */
+function searchThreads(store: StatusStore) {
+  if (store.dialect !== "sqlite" || !store.db) return {};
+  return { search_threads: sqliteSearchFor(store.db).threadWork() };
+}
+
 /** What answers text and vector search on this store (the search port's adapter). */
 export function searchEngine(store: Pick<Store, "dialect" | "vectorSearch">): { name: string; vector_search: boolean } {
   return { name: store.dialect === "postgres" ? "postgresql-tsvector" : "sqlite-fts5", vector_search: store.vectorSearch };
@@ -40,7 +46,7 @@ export async function getServerStatus(store: StatusStore, signedIn: () => Promis
     if (!store.db) return { version: SERVER_VERSION };
     return { version: SERVER_VERSION, database: { reachable: (await databaseStatus(store.db)).reachable } };
   }
-  const status = { version: SERVER_VERSION, search_engine: searchEngine(store), memory: memory(store) };
+  const status = { version: SERVER_VERSION, search_engine: searchEngine(store), memory: memory(store), ...searchThreads(store) };
   if (!store.db) return status;
   return { ...status, database: { dialect: store.dialect, ...(await databaseStatus(store.db)) } };
 }
