@@ -94,6 +94,7 @@ export class PostgresSearch implements SearchPort {
     }
     let dimensions = 0;
     let nearest = "";
+    let far: { probes: number } | null = null;
     const least = query.vector?.order === "least_similar";
     if (query.vector) {
       if (!this.options.vectorSearch) {
@@ -109,9 +110,11 @@ export class PostgresSearch implements SearchPort {
       const reference = b.p(json(least ? query.vector.value.map((x) => -x) : query.vector.value));
       score = `(v.vector::vector(${dimensions}) <=> ${reference}::vector(${dimensions}))`;
       // The halfvec index orders by its own expression (the unit vectors at half precision); the page is
-      // then sorted by the exact distance (score).
-      if ((await this.vectorIndexes.usable(query.vector.settingsId, dimensions)) === "halfvec")
-        nearest = `${halfvecExpression("v.vector", dimensions)} <=> l2_normalize(${reference}::vector(${dimensions}))::halfvec(${dimensions})`;
+      // then sorted by the exact distance (score). Least similar through the far-side (IVFFlat) index
+      // when it is valid: L2 between unit vectors (`<->`, the operator of that index) orders as cosine.
+      far = least ? await this.vectorIndexes.farSide(query.vector.settingsId, dimensions) : null;
+      if (far || (await this.vectorIndexes.usable(query.vector.settingsId, dimensions)) === "halfvec")
+        nearest = `${halfvecExpression("v.vector", dimensions)} ${far ? "<->" : "<=>"} l2_normalize(${reference}::vector(${dimensions}))::halfvec(${dimensions})`;
       from += ` JOIN record_vectors v ON v.record_id = r.id AND v.vector_settings_id = ${b.p(query.vector.settingsId)}`;
     }
     const where = [`r.dataset_id = ${b.p(query.datasetId)}`];
@@ -138,11 +141,12 @@ export class PostgresSearch implements SearchPort {
       const efSearch = Math.max(1, Math.min(1000, Math.round(this.options.efSearch ?? 1000)));
       const iterative = await this.iterativeScan();
       const rows = await this.db.transaction().execute(async (trx) => {
-        await sql
-          .raw(
-            `SELECT set_config('hnsw.ef_search', '${efSearch}', true)${iterative ? ", set_config('hnsw.iterative_scan', 'strict_order', true)" : ""}`,
-          )
-          .execute(trx);
+        // The far side probes a share of its lists (farSideProbes); with filters, pgvector 0.8 goes on to
+        // further lists until the page is full (relaxed order: the page is sorted by its exact scores).
+        const settings = far
+          ? `set_config('ivfflat.probes', '${far.probes}', true)${iterative ? ", set_config('ivfflat.iterative_scan', 'relaxed_order', true)" : ""}`
+          : `set_config('hnsw.ef_search', '${efSearch}', true)${iterative ? ", set_config('hnsw.iterative_scan', 'strict_order', true)" : ""}`;
+        await sql.raw(`SELECT ${settings}`).execute(trx);
         return queryRows<{ id: string; score: number }>(trx, pageSql, b.params);
       });
       // Cosine similarity in [-1, 1] as the query score (1 = same direction): 1 - d(x, q), or d(x, -q) - 1.
