@@ -32,7 +32,8 @@ export interface PostgresSearchOptions {
  *   word is required within one field, `word*` is a prefix; the score is the best field's ts_rank. In
  *   score order through the cached matches of postgres-text.ts; sorted by other values here.
  * - similarity: pgvector's cosine distance `<=>` on `record_vectors.vector::vector(n)`, served by a
- *   partial HNSW index per vector settings (created on first use); `hnsw.ef_search` follows the limit.
+ *   partial HNSW index per vector settings (built in the background: postgres-vector-index.ts); least
+ *   similar by the settings' far-side IVFFlat index once it is valid.
  * - filters and sorts on jsonb: a list value matches when any item matches (like SQLite's json_each);
  *   metadata terms use containment (`@>`), which the GIN index on `records.metadata` serves.
  */
@@ -136,8 +137,8 @@ export class PostgresSearch implements SearchPort {
       // m 16, ef_construction 64; docs/performance.md): most similar 0.805 at ef_search 100 (3 of 20
       // queries found 0-1 of the 50: the search stuck in a neighbouring cluster), 0.907 at 400 (min
       // 0.08), 0.956 at 1,000 (min 0.86), for ~7 ms more of PostgreSQL's CPU than at 100. The far side
-      // is flat (many records about as dissimilar): least similar 0.12 at 1,000 (the 50th found is
-      // 0.03 more similar than the exact 50th, all below 0); 1.0 at 5K and 20K records.
+      // is flat (many records about as dissimilar): least similar through this index 0.12-0.18 at 1,000
+      // (the 50th found is 0.03 more similar than the exact 50th, all below 0), hence its own index (far).
       const efSearch = Math.max(1, Math.min(1000, Math.round(this.options.efSearch ?? 1000)));
       const iterative = await this.iterativeScan();
       const rows = await this.db.transaction().execute(async (trx) => {

@@ -229,7 +229,9 @@ export class PostgresVectorIndexes {
     const kind = await this.kindFor(dimensions);
     if (kind === null) return;
     const indexed =
-      kind === "halfvec" ? `${halfvecExpression("vector", dimensions)} halfvec_cosine_ops` : `(vector::vector(${dimensions})) vector_cosine_ops`;
+      kind === "halfvec"
+        ? `${halfvecExpression("vector", dimensions)} halfvec_cosine_ops`
+        : `(vector::vector(${dimensions})) vector_cosine_ops`;
     await this.buildIndex(vectorIndexName(settingsId, dimensions, kind), settingsId, options.wait ?? true, async () => `hnsw (${indexed})`);
     if (kind === "halfvec") await this.buildFarSide(settingsId, dimensions, options);
   }
@@ -256,12 +258,7 @@ export class PostgresVectorIndexes {
   }
 
   /** Builds one index (`using`: its access method, expression and options) once, one build at a time (build). */
-  private async buildIndex(
-    name: string,
-    settingsId: string,
-    wait: boolean,
-    using: (conn: Kysely<DB>) => Promise<string>,
-  ): Promise<void> {
+  private async buildIndex(name: string, settingsId: string, wait: boolean, using: (conn: Kysely<DB>) => Promise<string>): Promise<void> {
     const pending = this.building.get(name);
     if (pending) await pending;
     if (this.valid.has(name) || this.stopped) return;

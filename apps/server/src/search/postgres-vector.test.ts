@@ -7,7 +7,14 @@ import pg from "pg";
 import { postgresKysely } from "../db/postgres.js";
 import { openTestPostgresStore, testDatabaseUrl, withDatabase } from "../testing/pg-test-database.js";
 import { PostgresSearch } from "./postgres-search.js";
-import { farSideIndexName, farSideLists, farSideOutgrown, farSideProbes, PostgresVectorIndexes, vectorIndexName } from "./postgres-vector-index.js";
+import {
+  farSideIndexName,
+  farSideLists,
+  farSideOutgrown,
+  farSideProbes,
+  PostgresVectorIndexes,
+  vectorIndexName,
+} from "./postgres-vector-index.js";
 import type { SearchFilter, SearchQuery } from "./search-port.js";
 import { insertRecords, searchPortSuite } from "./search-port.suite.js";
 
@@ -366,7 +373,10 @@ describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL
     );
     await job.tick(); // not outgrown: kept
     expect(await def()).toContain("lists='3'");
-    expect(await new PostgresSearch(store.db, { vectorSearch: true }).vectorIndexes.farSide(settingsId, DIMS)).toEqual({ lists: 3, probes: 3 });
+    expect(await new PostgresSearch(store.db, { vectorSearch: true }).vectorIndexes.farSide(settingsId, DIMS)).toEqual({
+      lists: 3,
+      probes: 3,
+    });
     // Dropped (as the deletion of its settings or an operator would): the job builds it again.
     await sql.raw(`drop index ${far}`).execute(store.db);
     await job.tick();
