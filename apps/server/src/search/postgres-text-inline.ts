@@ -33,6 +33,8 @@ export class PostgresTextInline {
   private stopped = false;
   /** No work left (the row is gone): the job stops looking. */
   private done = false;
+  /** Whether PostgreSQL has pg_column_toast_chunk_id (14+). */
+  private toastChunkId: Promise<boolean> | null = null;
   private readonly report = backgroundErrorLogger("PostgreSQL: moving text search vectors into their rows failed");
 
   constructor(
@@ -68,11 +70,16 @@ export class PostgresTextInline {
         return false;
       }
       const end = Math.min(last, next + size - 1);
+      // pg_column_toast_chunk_id is PostgreSQL 14's: on 13 every row of the range is written again.
+      this.toastChunkId ??= queryRows<{ v: number | string }>(trx, "SELECT current_setting('server_version_num') AS v", []).then(
+        (r) => Number(r[0]?.v ?? 0) >= 140000,
+      );
+      const outOfLine = (await this.toastChunkId) ? sql`AND pg_column_toast_chunk_id(tsv) IS NOT NULL` : sql``;
       // Rows a writer holds (a record's fields being edited: its rows are written again, inline) are
       // skipped rather than waited for, so that the batch never waits, nor deadlocks with a bulk update.
       const updated = await sql`UPDATE records_fts SET tsv = tsv || ''::tsvector
           WHERE (record_seq, field) IN (SELECT record_seq, field FROM records_fts
-            WHERE record_seq >= ${next} AND record_seq <= ${end} AND pg_column_toast_chunk_id(tsv) IS NOT NULL
+            WHERE record_seq >= ${next} AND record_seq <= ${end} ${outOfLine}
             FOR UPDATE SKIP LOCKED)`.execute(trx);
       this.rewritten += Number(updated.numAffectedRows ?? 0);
       if (end >= last) await sql`DELETE FROM records_fts_inline WHERE id = 1`.execute(trx);
