@@ -27,7 +27,7 @@ const WALK_MIN_DENSITY = 0.01;
  * GIN path, its bitmap lossy in 4 MB of work_mem, rechecking 750K rows: 3.6 s where the walk takes
  * ~30 ms at 1M records). Here the choice follows the density measured on the dataset's first
  * PROBE_ROWS rows: dense, the walk goes on (`ts_match_vq`, the function of `@@`, which no index
- * serves); sparse, `record_search`'s GIN index gives the rest (an order by `seq + 0`, which the primary key cannot
+ * serves); sparse, the GIN index gives the rest (an order by `seq + 0`, which the primary key cannot
  * give, sequential scans off, work_mem for an exact bitmap and no parallel workers, which took 3x
  * longer here, in the statement's transaction).
  */
@@ -79,21 +79,11 @@ export async function firstMatches(
       ?.end ?? last,
   );
   const b = new Builder(null);
-  // Sparse: the candidates from `record_search`'s GIN index (migration 0025: one row per record, its fields' words
-  // together, ~16 rows a page), each checked field by field (every word in one field) through records_fts's
-  // primary key. records_fts's own index visited every matching field row (2-3 a page since migration 0028 keeps
-  // the tsvectors inline) to learn its record: a phrase in ~850 records at 1M, 23 instead of 8.5 ms warm, 205
-  // instead of 78 ms cold.
-  const restSql = walk
-    ? `SELECT f.record_seq AS seq FROM records_fts f
-      WHERE ${match(b, false)} AND f.record_seq >= ${b.p(last)}
+  const restSql = `SELECT f.record_seq AS seq FROM records_fts f
+      WHERE ${match(b, !walk)} AND f.record_seq >= ${b.p(last)}
         AND f.record_seq <= ${b.p(end)}
         AND EXISTS (SELECT 1 FROM records r WHERE r.seq = f.record_seq AND r.dataset_id = ${b.p(query.datasetId)})
-      GROUP BY f.record_seq ORDER BY f.record_seq LIMIT ${b.p(n - found.length)}`
-    : `SELECT x.seq AS seq FROM record_search x
-      WHERE x.tsv @@ (${b.tsQuery(words)}) AND x.seq >= ${b.p(last)} AND x.seq <= ${b.p(end)} AND x.dataset_id = ${b.p(query.datasetId)}
-        AND EXISTS (SELECT 1 FROM records_fts f WHERE f.record_seq = x.seq AND ${match(b, true)})
-      ORDER BY x.seq + 0 LIMIT ${b.p(n - found.length)}`;
+      GROUP BY f.record_seq ORDER BY f.record_seq${walk ? "" : " + 0"} LIMIT ${b.p(n - found.length)}`;
   const rest = walk
     ? await queryRows<{ seq: number | string }>(db, restSql, b.params)
     : await db.transaction().execute(async (trx) => {
