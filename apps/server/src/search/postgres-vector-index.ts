@@ -59,12 +59,14 @@ export function farSideLists(vectors: number): number {
 }
 
 /**
- * The lists a least-similar search probes: 3% of them (30 of 1,000 at 1M vectors: recall@50 0.855 at
- * ~28 ms of PostgreSQL CPU; 20: 0.79 at ~18 ms; 100: 0.96 at ~88 ms; docs/performance.md), at least 10
- * (every list below 10; ~10K vectors scanned at 100K).
+ * The lists a least-similar search probes: 2% of them, at least 10 (every list below 10; ~10K vectors
+ * scanned at 100K). At 1M bench vectors (1,000 lists; 20 queries, exact top 50 by a full scan; PostgreSQL
+ * CPU per call with the annotation page's filters, load 4-5): 10 lists recall@50 0.67 (9 ms), 20 lists
+ * 0.79 (21-22 ms), 30 lists 0.855 (26-31 ms), 100 lists 0.96 (~88 ms of time); the HNSW index searched
+ * for the negated vector 0.18 (17 ms).
  */
 export function farSideProbes(lists: number): number {
-  return Math.min(lists, Math.max(10, Math.ceil(lists * 0.03)));
+  return Math.min(lists, Math.max(10, Math.ceil(lists * 0.02)));
 }
 
 /**
@@ -241,7 +243,7 @@ export class PostgresVectorIndexes {
    * have now (farSideLists; the job rebuilds it when they have doubled since: tick). Least similar
    * searches it: the HNSW graph searched for the negated vector does not reach the flat far side of a
    * query (recall@50 0.12-0.18 at 1M bench vectors, ef_search 1,000), while the lists whose centroids
-   * point away from the query hold most of its least similar records (0.855 at 30 of 1,000 lists).
+   * point away from the query hold most of its least similar records (0.79 at 20 of 1,000 lists).
    * k-means over a sample and one pass over the vectors: 74 s at 1M x 384 (load 3-4), ~790 MB.
    */
   async buildFarSide(settingsId: string, dimensions: number, options: { wait?: boolean } = {}): Promise<void> {

@@ -34,7 +34,7 @@ describe.skipIf(!onServer)("on the PostgreSQL stage's server", () => {
 });
 
 describe("the far-side index's sizes", () => {
-  it("has pgvector's lists for its vectors, probes 3% of them (at least 10), and is outgrown once its lists would double", () => {
+  it("has pgvector's lists for its vectors, probes 2% of them (at least 10), and is outgrown once its lists would double", () => {
     expect(farSideLists(0)).toBe(1);
     expect(farSideLists(10_000)).toBe(10);
     expect(farSideLists(1_000_000)).toBe(1000);
@@ -42,7 +42,8 @@ describe("the far-side index's sizes", () => {
     expect(farSideProbes(1)).toBe(1);
     expect(farSideProbes(10)).toBe(10);
     expect(farSideProbes(100)).toBe(10);
-    expect(farSideProbes(1000)).toBe(30);
+    expect(farSideProbes(1000)).toBe(20);
+    expect(farSideProbes(2000)).toBe(40);
     expect(farSideOutgrown(["lists=10"], 15_000)).toBe(false);
     expect(farSideOutgrown(["lists=10"], 20_000)).toBe(true);
     expect(farSideOutgrown(["lists=1000"], 1_900_000)).toBe(false);
