@@ -400,6 +400,13 @@ describe("SQLite text search cache", () => {
           if (!order.some((o) => o.seq === Math.floor(fr / 1024))) order.push({ seq: Math.floor(fr / 1024), bm });
       return order;
     };
+    /** FTS5's idf of a phrase (fts5_aux.c: over the whole table, floored at 1e-6). */
+    const idfOf = (phrase: string) => {
+      const n = raw.prepare("SELECT count(*) FROM records_fts WHERE records_fts MATCH ?").pluck().get(phrase) as number;
+      const rows = raw.prepare("SELECT count(*) FROM records_fts").pluck().get() as number;
+      const idf = Math.log((rows - n + 0.5) / (n + 0.5));
+      return idf <= 0 ? 1e-6 : idf;
+    };
     const answered = new Set(
       (
         raw
@@ -435,7 +442,19 @@ describe("SQLite text search cache", () => {
               : { total: expected.length };
           const threads = new SqliteText(store.db, { fewMatches: -1, rankWindow: window });
           const local = new SqliteText(store.db, { fewMatches: -1, rankWindow: window, offThread: false });
-          for (const adapter of [threads, local]) expect(await adapter.textSearch(query, query.text!)).toEqual({ hits: page, ...total });
+          for (const adapter of [threads, local]) {
+            const got = await adapter.textSearch(query, query.text!);
+            // Several words: bm25's scores to the last bit (tessera_bm25 with the phrases' row counts). One phrase: bm25 without
+            // its idf (a constant factor of the phrase: the same order), so bm25's score divided by that idf.
+            const single = !expression.includes(" ");
+            const idf = single ? idfOf(expression) : 1;
+            expect(got.hits.map((h) => h.recordId)).toEqual(page.map((h) => h.recordId));
+            if (single) for (const [i, h] of got.hits.entries()) expect(h.score).toBeCloseTo(page[i]!.score / idf, 12);
+            else expect(got.hits).toEqual(page);
+            expect({ ...got, hits: [] }).toEqual({ hits: [], ...total });
+            // Several words: each phrase's rows counted once (by the text match thread's job, or here), not by FTS5 per statement.
+            expect(adapter.phraseCounts).toBe(single ? 0 : expression.split(" ").length);
+          }
           // On the threads, the window's read gave the total's first matches too: no walk on the request thread.
           expect(threads.walkReads).toBe(0);
           // Few matches, all read: the total probes `records` for them, without an FTS5 query in SQL.
