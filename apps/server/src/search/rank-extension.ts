@@ -45,9 +45,13 @@ let logged = false;
  * Loads the extension on a connection (`mode` "bm25": not at all). On failure the connection stays as it
  * was and the reason is logged once per process, with the file and the loader's error.
  */
-export function loadRankExtension(sqlite: SQLite.Database, mode: "auto" | "bm25" = "auto"): TextRanking {
+export function loadRankExtension(
+  sqlite: SQLite.Database,
+  mode: "auto" | "bm25" = "auto",
+  /** The extension's file (tests: another one). */
+  file: string | null = rankExtensionFile(),
+): TextRanking {
   if (mode === "bm25") return { scoring: "bm25", file: null, reason: "TESSERA_TEXT_RANKING=bm25" };
-  const file = rankExtensionFile();
   let reason: string;
   let detail: string;
   if (!file) {

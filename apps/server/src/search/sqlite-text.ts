@@ -72,6 +72,10 @@ interface SeqPrefix {
   complete: boolean;
 }
 
+/** The row counts of the plain words among the index's frequent terms (phrase-rows.ts), by phraseKey. */
+const frequentRows = (terms: string[], docs: number[]): Record<string, number> =>
+  Object.fromEntries(terms.flatMap((t, i) => (/^[a-z0-9]+$/.test(t) ? [[`"${t}"`, docs[i]!]] : [])));
+
 /** A total: exact, or (`lowerBound`) more records than `n` match. */
 interface Counted {
   n: number;
@@ -312,7 +316,11 @@ export class SqliteText extends SqliteQueries {
         Buffer.concat(raw.prepare("SELECT block FROM records_fts_data WHERE id IN (1, 10) ORDER BY id").pluck().all() as Buffer[]),
       );
     if (this.frequent?.version.equals(current)) return; // already ranked at this version
-    if (await this.loadRanking(raw, current)) return; // stored at this version (before a restart)
+    if (await this.loadRanking(raw, current)) {
+      // Stored at this version (before a restart); by an older version without its words' row counts: counted now.
+      if (this.phraseRows.rows.size === 0) await this.storeFrequentRows(pool, minRows, raw);
+      return;
+    }
     const spans = (
       await this.all<{ lo: number | null; hi: number | null }>(
         "SELECT (SELECT min(seq) FROM records WHERE dataset_id = d.id) AS lo, (SELECT max(seq) FROM records WHERE dataset_id = d.id) AS hi FROM datasets d",
@@ -323,7 +331,7 @@ export class SqliteText extends SqliteQueries {
     const { version, terms, docs } = await pool.terms(minRows);
     const words = terms.filter((t) => /^[a-z0-9]+$/.test(t));
     // Their row counts come with them: tessera_bm25's arguments for queries of several words (phrase-rows.ts).
-    const counts = Object.fromEntries(terms.flatMap((t, i) => (/^[a-z0-9]+$/.test(t) ? [[`"${t}"`, docs[i]!]] : [])));
+    const counts = frequentRows(terms, docs);
     await this.db.connection().execute(async () => {
       if (SqliteText.versionOf(raw).equals(version)) this.keepPhraseRows(version, counts);
     });
@@ -342,6 +350,26 @@ export class SqliteText extends SqliteQueries {
       }
     this.frequent = { version, byKey };
     await this.storeRanking(raw, version, byKey, counts);
+  }
+
+  /** The frequent words' row counts alone (a ranking stored without them), kept and stored beside the stored ranking. */
+  private async storeFrequentRows(
+    pool: NonNullable<ReturnType<typeof textMatchPoolFor>>,
+    minRows: number,
+    raw: SQLite.Database,
+  ): Promise<void> {
+    const { version, terms, docs } = await pool.terms(minRows);
+    const counts = Object.entries(frequentRows(terms, docs));
+    await this.db.connection().execute(async () => {
+      if (!SqliteText.versionOf(raw).equals(version)) return;
+      this.keepPhraseRows(version, Object.fromEntries(counts));
+      const stored = raw.prepare("SELECT version FROM fts.text_ranked_ahead_version WHERE id = 1").pluck().get() as Buffer | undefined;
+      if (!stored?.equals(version)) return;
+      const insert = raw.prepare("INSERT OR REPLACE INTO fts.text_phrase_rows (phrase, rows) VALUES (?, ?)");
+      raw.transaction(() => {
+        for (const [phrase, n] of counts) insert.run(phrase, n);
+      })();
+    });
   }
 
   /** The index's version (the blocks the cache is versioned with), read on the connection. */
