@@ -29,6 +29,7 @@ const minRows = Number(args["min-rows"]);
 
 type Statement = {
   all(...p: unknown[]): unknown[];
+  get(...p: unknown[]): unknown;
   run(...p: unknown[]): unknown;
   iterate(...p: unknown[]): Iterable<unknown>;
   pluck(): Statement;
