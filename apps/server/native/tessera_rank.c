@@ -5,7 +5,7 @@
 **
 ** which computes exactly FTS5's built-in bm25() (fts5_aux.c: k1 = 1.2, b = 0.75, every column
 ** weighted 1.0, the idf log((N - n + 0.5) / (n + 0.5)) floored at 1e-6, avgdl from xRowCount and
-** xColumnTotalSize, the row's length from xColumnSize, the phrase frequencies from xInst), except for
+** xColumnTotalSize, the row's length from xColumnSize, the phrase frequencies as xInst gives them), except for
 ** one thing: bm25() counts, for every phrase of the query, the rows containing it over the whole table
 ** (xQueryPhrase) before it scores the first row (at 1M records, 30-45 ms for two or three common
 ** words), while tessera_bm25 takes those counts from its arguments: rows_i is the number of the
@@ -107,19 +107,23 @@ static void tesseraBm25(const Fts5ExtensionApi *pApi, Fts5Context *pFts, sqlite3
   double score = 0.0;
   double D = 0.0;
   RankData *pData = 0;
-  int nInst = 0;
   int i;
   int reported = 0;
   int rc = rankData(pApi, pFts, pCtx, nVal, apVal, &pData, &reported);
   if (reported) return;
-  if (rc == SQLITE_OK) {
-    memset(pData->aFreq, 0, sizeof(double) * pData->nPhrase);
-    rc = pApi->xInstCount(pFts, &nInst);
-  }
-  for (i = 0; rc == SQLITE_OK && i < nInst; i++) {
-    int ip, ic, io;
-    rc = pApi->xInst(pFts, i, &ip, &ic, &io);
-    if (rc == SQLITE_OK) pData->aFreq[ip] += 1.0;
+  /* Each phrase's instances in the row (every column weighted 1.0): what bm25 sums from xInst, counted phrase by
+  ** phrase with xPhraseFirst/xPhraseNext, which read each phrase's positions without merging them into one
+  ** sorted list of every phrase's instances (xInstCount). */
+  for (i = 0; rc == SQLITE_OK && i < pData->nPhrase; i++) {
+    Fts5PhraseIter iter;
+    int iCol = 0, iOff = 0;
+    double n = 0.0;
+    rc = pApi->xPhraseFirst(pFts, i, &iter, &iCol, &iOff);
+    while (rc == SQLITE_OK && iCol >= 0) {
+      n += 1.0;
+      pApi->xPhraseNext(pFts, &iter, &iCol, &iOff);
+    }
+    pData->aFreq[i] = n;
   }
   if (rc == SQLITE_OK) {
     int nTok;
