@@ -200,8 +200,9 @@ try {
 
   // Before any submit: the fresh annotator's queue filters keep every record, as the exact answer does.
   // The embedded store builds the similarity index in the background once the vectors settle
-  // (search/sqlite-knn.ts): the recall and the latency runs measure it, not the scan before it.
-  if (!args.postgres && (kept || opts.records > 50_000)) {
+  // (search/sqlite-knn.ts): the recall and the latency runs measure it, not the scan before it. After an
+  // import the readiness measure above has waited for it already (and logged when it was ready).
+  if (!args.postgres && (kept || opts.records > 50_000) && readiness?.similarityIndexSeconds === undefined) {
     const started = performance.now();
     while (!((await owner.serverMemory())?.search?.similarity_index ?? 0) && performance.now() - started < 10 * 60_000)
       await new Promise((r) => setTimeout(r, 1000));

@@ -10,7 +10,7 @@ import { withIncludes, type RecordOut } from "../records/read.js";
 import { recordRowsByIds } from "../records/use-cases/record-rows-by-ids.js";
 import { referenceVector } from "../records/use-cases/reference-vector.js";
 import { suggestionAgents } from "../records/use-cases/suggestion-agents.js";
-import type { SearchFilter, SearchQuery, SearchScope, SearchSort } from "../search/search-port.js";
+import { totalBoundFor, type SearchFilter, type SearchQuery, type SearchScope, type SearchSort } from "../search/search-port.js";
 import { searchFor } from "../search/for-store.js";
 import { countSearchWords, MAX_SEARCH_TEXT_LENGTH, MAX_SEARCH_WORDS } from "../search/text-query.js";
 import { ownResponsesOnly, recordViewer, requireSearchableMetadata, type RecordViewer } from "../records/visibility.js";
@@ -185,8 +185,7 @@ export function searchRoutes(app: FastifyInstance, ctx: AppContext): void {
       sort: vector ? [] : sort,
       offset: vector ? 0 : paging.offset,
       limit: vector ? Math.min(SIMILARITY_MAX_RESULTS, paging.offset + paging.limit) : paging.limit,
-      // Text, or metadata filters: the total may stop at the bound (PostgreSQL counts them in SQL; SQLite's are exact and cheap).
-      totalBound: !vector && (text || filters.some((f) => f.scope.entity === "metadata")) ? ctx.config.textTotalBound : null,
+      totalBound: totalBoundFor({ text, vector, filters }, ctx.config.textTotalBound),
     };
     // reserve=true (web app's queue, issue 29): the window is reserved for the caller (reservations/)
     const reserved = mine && reserveRequested(rawQuery) ? await reservedQueueWindow(ctx.db, dataset, user.id, query) : null;

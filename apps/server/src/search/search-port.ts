@@ -52,6 +52,17 @@ export interface SearchResult {
   totalIsLowerBound?: boolean;
 }
 
+/**
+ * The bound of a query's total (SearchQuery.totalBound), `bound` being the configured one: a text
+ * query or a metadata filter may stop counting there (a common word or a wide metadata range matches
+ * most of a dataset, and counting every match costs more than the page; null: exact); a similarity search's total
+ * is its results, any other query's total stays exact (the queue's counters answer it).
+ */
+export function totalBoundFor(query: Pick<SearchQuery, "text" | "vector" | "filters">, bound: number | null): number | null {
+  if (query.vector) return null;
+  return query.text || query.filters.some((f) => f.scope.entity === "metadata") ? bound : null;
+}
+
 /** The count limit of a query: its bound, raised to the end of its page; null when the total is exact. */
 export function countLimit(query: SearchQuery): number | null {
   const bound = query.totalBound ?? null;

@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import { countLimit, totalBoundFor, type SearchFilter, type SearchQuery } from "./search-port.js";
+
+const metadata: SearchFilter = { type: "terms", scope: { entity: "metadata", name: "source" }, values: ["news"] };
+const pending: SearchFilter = { type: "terms", scope: { entity: "response_status" }, values: ["pending"] };
+const status: SearchFilter = { type: "terms", scope: { entity: "record", property: "status" }, values: ["pending"] };
+const vector: SearchQuery["vector"] = { settingsId: "v", value: [1, 0], order: "most_similar", excludeRecordId: null };
+
+describe("totalBoundFor", () => {
+  it("bounds the total of a text query and of a metadata filter", () => {
+    expect(totalBoundFor({ text: { q: "word", field: null }, vector: null, filters: [] }, 10_000)).toBe(10_000);
+    expect(totalBoundFor({ text: null, vector: null, filters: [pending, metadata] }, 10_000)).toBe(10_000);
+  });
+
+  it("keeps the queue's total and any other filter's exact", () => {
+    expect(totalBoundFor({ text: null, vector: null, filters: [] }, 10_000)).toBeNull();
+    expect(totalBoundFor({ text: null, vector: null, filters: [pending, status] }, 10_000)).toBeNull();
+  });
+
+  it("never bounds a similarity search (its total is its results)", () => {
+    expect(totalBoundFor({ text: { q: "word", field: null }, vector, filters: [metadata] }, 10_000)).toBeNull();
+  });
+});
+
+describe("countLimit", () => {
+  const query = (totalBound: number | null, offset: number, limit: number): SearchQuery => ({
+    datasetId: "d",
+    userId: null,
+    text: null,
+    vector: null,
+    filters: [],
+    sort: [],
+    offset,
+    limit,
+    totalBound,
+  });
+  it("raises the bound to the end of the page, and is null when the total is exact", () => {
+    expect(countLimit(query(10_000, 0, 10))).toBe(10_000);
+    expect(countLimit(query(10_000, 20_000, 50))).toBe(20_050);
+    expect(countLimit(query(null, 0, 10))).toBeNull();
+    expect(countLimit(query(0, 0, 10))).toBeNull();
+  });
+});
