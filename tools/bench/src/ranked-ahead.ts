@@ -4,8 +4,9 @@ import pg from "pg";
  * `--settle` on PostgreSQL: waits until the frequent words of every dataset of at least 1,000 records
  * (the server's FREQUENT_RECORDS) are ranked ahead at its current
  * text version (apps/server/src/search/postgres-rank-ahead.ts, migration 0024), which the server's
- * background job does in the database, and every vector settings has a valid HNSW index (built in the
- * background once the writes pause: apps/server/src/search/postgres-vector-index.ts), or until
+ * background job does in the database, and every vector settings has a valid HNSW index and (pgvector
+ * 0.7+) far-side IVFFlat index (built in the background once the writes pause:
+ * apps/server/src/search/postgres-vector-index.ts), or until
  * `deadline` (performance.now()).
  */
 export async function rankedAhead(databaseUrl: string, deadline: number): Promise<void> {
@@ -22,7 +23,10 @@ export async function rankedAhead(databaseUrl: string, deadline: number): Promis
       const vectors = await client.query<{ n: string }>(
         `SELECT count(*) AS n FROM vectors_settings s WHERE NOT EXISTS (SELECT 1 FROM pg_class c JOIN pg_index i ON i.indexrelid = c.oid
            WHERE c.relname = 'record_vectors_' || (SELECT CASE WHEN string_to_array(e.extversion, '.')::int[] >= '{0,7}' THEN 'hnswh_' ELSE 'hnsw_' END
-             FROM pg_extension e WHERE e.extname = 'vector') || replace(lower(s.id), '-', '') || '_' || s.dimensions AND i.indisvalid)
+             FROM pg_extension e WHERE e.extname = 'vector') || replace(lower(s.id), '-', '') || '_' || s.dimensions AND i.indisvalid
+             AND (NOT EXISTS (SELECT 1 FROM pg_extension e WHERE e.extname = 'vector' AND string_to_array(e.extversion, '.')::int[] >= '{0,7}')
+               OR EXISTS (SELECT 1 FROM pg_class fc JOIN pg_index fi ON fi.indexrelid = fc.oid
+                 WHERE fc.relname = 'record_vectors_ivfh_' || replace(lower(s.id), '-', '') || '_' || s.dimensions AND fi.indisvalid)))
            AND (SELECT count(*) FROM (SELECT 1 FROM record_vectors v WHERE v.vector_settings_id = s.id LIMIT 10000) AS first) >= 10000`,
       );
       const waiting = Number(rows[0]?.n ?? 0) + Number(vectors.rows[0]?.n ?? 0);

@@ -3,6 +3,7 @@ import { PostgresSearch } from "./postgres-search.js";
 import type { SearchPort } from "./search-port.js";
 import type { PostgresRankAhead } from "./postgres-rank-ahead.js";
 import type { PostgresVectorIndexes } from "./postgres-vector-index.js";
+import { PostgresTextInline } from "./postgres-text-inline.js";
 import { sqliteSearchFor } from "./sqlite-search.js";
 
 const ports = new WeakMap<Store, SearchPort>();
@@ -28,4 +29,17 @@ export function rankAheadFor(store: Store): PostgresRankAhead | null {
 export function vectorIndexesFor(store: Store): PostgresVectorIndexes | null {
   const port = searchFor(store);
   return port instanceof PostgresSearch && store.vectorSearch ? port.vectorIndexes : null;
+}
+
+const inlines = new WeakMap<Store, PostgresTextInline>();
+
+/** PostgreSQL: the background rewrite of the text vectors written before migration 0028 into their rows; null on SQLite. */
+export function textInlineFor(store: Store): PostgresTextInline | null {
+  if (store.dialect === "sqlite") return null;
+  let job = inlines.get(store);
+  if (!job) {
+    job = new PostgresTextInline(store.db);
+    inlines.set(store, job);
+  }
+  return job;
 }

@@ -32,7 +32,8 @@ export interface PostgresSearchOptions {
  *   word is required within one field, `word*` is a prefix; the score is the best field's ts_rank. In
  *   score order through the cached matches of postgres-text.ts; sorted by other values here.
  * - similarity: pgvector's cosine distance `<=>` on `record_vectors.vector::vector(n)`, served by a
- *   partial HNSW index per vector settings (created on first use); `hnsw.ef_search` follows the limit.
+ *   partial HNSW index per vector settings (built in the background: postgres-vector-index.ts); least
+ *   similar by the settings' far-side IVFFlat index once it is valid.
  * - filters and sorts on jsonb: a list value matches when any item matches (like SQLite's json_each);
  *   metadata terms use containment (`@>`), which the GIN index on `records.metadata` serves.
  */
@@ -94,6 +95,7 @@ export class PostgresSearch implements SearchPort {
     }
     let dimensions = 0;
     let nearest = "";
+    let far: { probes: number } | null = null;
     const least = query.vector?.order === "least_similar";
     if (query.vector) {
       if (!this.options.vectorSearch) {
@@ -109,9 +111,11 @@ export class PostgresSearch implements SearchPort {
       const reference = b.p(json(least ? query.vector.value.map((x) => -x) : query.vector.value));
       score = `(v.vector::vector(${dimensions}) <=> ${reference}::vector(${dimensions}))`;
       // The halfvec index orders by its own expression (the unit vectors at half precision); the page is
-      // then sorted by the exact distance (score).
-      if ((await this.vectorIndexes.usable(query.vector.settingsId, dimensions)) === "halfvec")
-        nearest = `${halfvecExpression("v.vector", dimensions)} <=> l2_normalize(${reference}::vector(${dimensions}))::halfvec(${dimensions})`;
+      // then sorted by the exact distance (score). Least similar through the far-side (IVFFlat) index
+      // when it is valid: L2 between unit vectors (`<->`, the operator of that index) orders as cosine.
+      far = least ? await this.vectorIndexes.farSide(query.vector.settingsId, dimensions) : null;
+      if (far || (await this.vectorIndexes.usable(query.vector.settingsId, dimensions)) === "halfvec")
+        nearest = `${halfvecExpression("v.vector", dimensions)} ${far ? "<->" : "<=>"} l2_normalize(${reference}::vector(${dimensions}))::halfvec(${dimensions})`;
       from += ` JOIN record_vectors v ON v.record_id = r.id AND v.vector_settings_id = ${b.p(query.vector.settingsId)}`;
     }
     const where = [`r.dataset_id = ${b.p(query.datasetId)}`];
@@ -133,16 +137,17 @@ export class PostgresSearch implements SearchPort {
       // m 16, ef_construction 64; docs/performance.md): most similar 0.805 at ef_search 100 (3 of 20
       // queries found 0-1 of the 50: the search stuck in a neighbouring cluster), 0.907 at 400 (min
       // 0.08), 0.956 at 1,000 (min 0.86), for ~7 ms more of PostgreSQL's CPU than at 100. The far side
-      // is flat (many records about as dissimilar): least similar 0.12 at 1,000 (the 50th found is
-      // 0.03 more similar than the exact 50th, all below 0); 1.0 at 5K and 20K records.
+      // is flat (many records about as dissimilar): least similar through this index 0.12-0.18 at 1,000
+      // (the 50th found is 0.03 more similar than the exact 50th, all below 0), hence its own index (far).
       const efSearch = Math.max(1, Math.min(1000, Math.round(this.options.efSearch ?? 1000)));
       const iterative = await this.iterativeScan();
       const rows = await this.db.transaction().execute(async (trx) => {
-        await sql
-          .raw(
-            `SELECT set_config('hnsw.ef_search', '${efSearch}', true)${iterative ? ", set_config('hnsw.iterative_scan', 'strict_order', true)" : ""}`,
-          )
-          .execute(trx);
+        // The far side probes a share of its lists (farSideProbes); with filters, pgvector 0.8 goes on to
+        // further lists until the page is full (relaxed order: the page is sorted by its exact scores).
+        const settings = far
+          ? `set_config('ivfflat.probes', '${far.probes}', true)${iterative ? ", set_config('ivfflat.iterative_scan', 'relaxed_order', true)" : ""}`
+          : `set_config('hnsw.ef_search', '${efSearch}', true)${iterative ? ", set_config('hnsw.iterative_scan', 'strict_order', true)" : ""}`;
+        await sql.raw(`SELECT ${settings}`).execute(trx);
         return queryRows<{ id: string; score: number }>(trx, pageSql, b.params);
       });
       // Cosine similarity in [-1, 1] as the query score (1 = same direction): 1 - d(x, q), or d(x, -q) - 1.

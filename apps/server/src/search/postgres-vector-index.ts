@@ -39,9 +39,55 @@ export function vectorIndexName(settingsId: string, dimensions: number, kind: Ve
   return `${namePrefix(kind)}${settingsId.replace(/-/g, "").toLowerCase()}_${dimensions}`;
 }
 
+/**
+ * The name of a vector settings' far-side index: pgvector's IVFFlat over the same unit vectors at half
+ * precision (`halfvec_l2_ops`: on unit vectors L2 order is cosine order, and the operator `<->` tells the
+ * planner this index from the HNSW one, which serves `<=>`). Least similar searches it (farSideOrder).
+ */
+export function farSideIndexName(settingsId: string, dimensions: number): string {
+  return `${FAR_PREFIX}${settingsId.replace(/-/g, "").toLowerCase()}_${dimensions}`;
+}
+
+const FAR_PREFIX = "record_vectors_ivfh_";
+
+/**
+ * The IVFFlat lists of a far-side index over `vectors` vectors: pgvector's advice (rows / 1,000 up to 1M,
+ * their square root beyond), at least 1.
+ */
+export function farSideLists(vectors: number): number {
+  return Math.max(1, Math.round(vectors <= 1_000_000 ? vectors / 1000 : Math.sqrt(vectors)));
+}
+
+/**
+ * The lists a least-similar search probes: 2% of them, at least 10 (every list below 10; ~10K vectors
+ * scanned at 100K). At 1M bench vectors (1,000 lists; 20 queries, exact top 50 by a full scan; PostgreSQL
+ * CPU per call with the annotation page's filters, load 4-5): 10 lists recall@50 0.67 (9 ms), 20 lists
+ * 0.79 (21-22 ms), 30 lists 0.855 (26-31 ms), 100 lists 0.96 (~88 ms of time); the HNSW index searched
+ * for the negated vector 0.18 (17 ms).
+ */
+export function farSideProbes(lists: number): number {
+  return Math.min(lists, Math.max(10, Math.ceil(lists * 0.02)));
+}
+
+/**
+ * Whether a far-side index built with the lists of its `reloptions` (`lists=N`) is too coarse for the
+ * `tuples` it holds now (pg_class.reltuples, kept by (auto)vacuum): farSideLists has doubled.
+ */
+export function farSideOutgrown(reloptions: string[] | null, tuples: number): boolean {
+  const lists = farSideListsOf(reloptions);
+  return lists !== null && tuples > 0 && farSideLists(tuples) >= 2 * lists;
+}
+
+/** The lists of an IVFFlat index's `reloptions`; null when absent. */
+function farSideListsOf(reloptions: string[] | null): number | null {
+  const option = (reloptions ?? []).find((o) => o.startsWith("lists="));
+  const lists = option ? Number(option.slice("lists=".length)) : NaN;
+  return Number.isInteger(lists) && lists > 0 ? lists : null;
+}
+
 /** vectorIndexName in SQL, over a settings row's `id` and `dimensions` columns (`s.` by default). */
-function vectorIndexNameSql(kind: VectorIndexKind, row = "s"): string {
-  return `'${namePrefix(kind)}' || replace(lower(${row}.id), '-', '') || '_' || ${row}.dimensions`;
+function vectorIndexNameSql(kind: VectorIndexKind | "far", row = "s"): string {
+  return `'${kind === "far" ? FAR_PREFIX : namePrefix(kind)}' || replace(lower(${row}.id), '-', '') || '_' || ${row}.dimensions`;
 }
 
 /** The expression the `halfvec` index holds, which a search's ORDER BY repeats (else the planner cannot use the index). */
@@ -88,6 +134,8 @@ export class PostgresVectorIndexes {
   private readonly usableSeen = new Map<string, { kind: VectorIndexKind | null; at: number }>();
   /** Since when this process saw a settings' halfvec index valid next to its old vector index (dropped USABLE_TTL_MS * 5 later). */
   private readonly replacedSince = new Map<string, number>();
+  /** What a least-similar search last found of a settings' far-side index (its lists; null: none valid), and when (farSide). */
+  private readonly farSeen = new Map<string, { lists: number | null; at: number }>();
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -151,28 +199,80 @@ export class PostgresVectorIndexes {
   }
 
   /**
+   * The lists of a settings' valid far-side index, from the catalog (another replica may have built it),
+   * or null (none valid: least similar searches the HNSW index, or scans exactly). Kept USABLE_TTL_MS:
+   * the job drops the index to rebuild it when it is outgrown, and an ORDER BY the index no longer serves
+   * would sort every vector.
+   */
+  async farSide(settingsId: string, dimensions: number): Promise<{ lists: number; probes: number } | null> {
+    const key = `${settingsId}/${dimensions}`;
+    let seen = this.farSeen.get(key);
+    if (!seen || Date.now() - seen.at >= USABLE_TTL_MS) {
+      const rows = await queryRows<{ options: string[] | null }>(
+        this.db,
+        "SELECT c.reloptions AS options FROM pg_class c JOIN pg_index i ON i.indexrelid = c.oid WHERE c.relname = $1 AND i.indisvalid",
+        [farSideIndexName(settingsId, dimensions)],
+      );
+      seen = { lists: rows[0] ? (farSideListsOf(rows[0].options) ?? 1) : null, at: Date.now() };
+      this.farSeen.set(key, seen);
+    }
+    return seen.lists === null ? null : { lists: seen.lists, probes: farSideProbes(seen.lists) };
+  }
+
+  /**
    * Builds the index of a settings unless it is valid (idempotent). One build at a time in this process (each holds a
    * connection of the pool while it runs), one per index across replicas through an advisory lock: with
    * `wait: false` a replica that finds the lock taken leaves the build to its holder (the job looks
-   * again later); by default it waits for it and then finds the index valid.
+   * again later); by default it waits for it and then finds the index valid. Then its far-side index
+   * (buildFarSide) when the settings' index is `halfvec`.
    */
   async build(settingsId: string, dimensions: number, options: { wait?: boolean } = {}): Promise<void> {
     if (!validSettings(settingsId, dimensions)) return;
     const kind = await this.kindFor(dimensions);
     if (kind === null) return;
-    const name = vectorIndexName(settingsId, dimensions, kind);
+    const indexed =
+      kind === "halfvec"
+        ? `${halfvecExpression("vector", dimensions)} halfvec_cosine_ops`
+        : `(vector::vector(${dimensions})) vector_cosine_ops`;
+    await this.buildIndex(vectorIndexName(settingsId, dimensions, kind), settingsId, options.wait ?? true, async () => `hnsw (${indexed})`);
+    if (kind === "halfvec") await this.buildFarSide(settingsId, dimensions, options);
+  }
+
+  /**
+   * Builds the far-side (IVFFlat) index of a settings unless it is valid, with the lists its vectors
+   * have now (farSideLists; the job rebuilds it when they have doubled since: tick). Least similar
+   * searches it: the HNSW graph searched for the negated vector does not reach the flat far side of a
+   * query (recall@50 0.12-0.18 at 1M bench vectors, ef_search 1,000), while the lists whose centroids
+   * point away from the query hold most of its least similar records (0.79 at 20 of 1,000 lists).
+   * k-means over a sample and one pass over the vectors: 74 s at 1M x 384 (load 3-4), ~790 MB.
+   */
+  async buildFarSide(settingsId: string, dimensions: number, options: { wait?: boolean } = {}): Promise<void> {
+    if (!validSettings(settingsId, dimensions) || (await this.kindFor(dimensions)) !== "halfvec") return;
+    await this.buildIndex(farSideIndexName(settingsId, dimensions), settingsId, options.wait ?? true, async (conn) => {
+      const counted = await queryRows<{ n: number | string }>(
+        conn,
+        "SELECT count(*) AS n FROM record_vectors WHERE vector_settings_id = $1",
+        [settingsId],
+      );
+      const lists = farSideLists(Number(counted[0]?.n ?? 0));
+      return `ivfflat (${halfvecExpression("vector", dimensions)} halfvec_l2_ops) WITH (lists = ${lists})`;
+    });
+  }
+
+  /** Builds one index (`using`: its access method, expression and options) once, one build at a time (build). */
+  private async buildIndex(name: string, settingsId: string, wait: boolean, using: (conn: Kysely<DB>) => Promise<string>): Promise<void> {
     const pending = this.building.get(name);
     if (pending) await pending;
     if (this.valid.has(name) || this.stopped) return;
-    if (this.building.has(name)) return this.build(settingsId, dimensions, options);
-    const run = this.chain.then(() => this.buildOnce(name, kind, settingsId, dimensions, options.wait ?? true));
+    if (this.building.has(name)) return this.buildIndex(name, settingsId, wait, using);
+    const run = this.chain.then(() => this.buildOnce(name, settingsId, wait, using));
     this.chain = run.catch(() => undefined);
     const tracked = run.finally(() => this.building.delete(name));
     this.building.set(name, tracked);
     return tracked;
   }
 
-  private async buildOnce(name: string, kind: VectorIndexKind, settingsId: string, dimensions: number, wait: boolean): Promise<void> {
+  private async buildOnce(name: string, settingsId: string, wait: boolean, using: (conn: Kysely<DB>) => Promise<string>): Promise<void> {
     if (this.valid.has(name) || this.stopped) return;
     // One connection for the lock and the build (CREATE INDEX CONCURRENTLY runs outside a transaction).
     await this.db.connection().execute(async (conn) => {
@@ -197,13 +297,9 @@ export class PostgresVectorIndexes {
         if (this.stopped) return;
         // A build that failed or was cancelled leaves an invalid index behind: it is built again.
         if (state[0]) await sql.raw(`DROP INDEX CONCURRENTLY IF EXISTS ${name}`).execute(conn);
-        const indexed =
-          kind === "halfvec"
-            ? `${halfvecExpression("vector", dimensions)} halfvec_cosine_ops`
-            : `(vector::vector(${dimensions})) vector_cosine_ops`;
         await sql
           .raw(
-            `CREATE INDEX CONCURRENTLY IF NOT EXISTS ${name} ON record_vectors USING hnsw (${indexed}) WHERE vector_settings_id = '${settingsId}'`,
+            `CREATE INDEX CONCURRENTLY IF NOT EXISTS ${name} ON record_vectors USING ${await using(conn)} WHERE vector_settings_id = '${settingsId}'`,
           )
           .execute(conn);
         this.valid.add(name);
@@ -225,13 +321,24 @@ export class PostgresVectorIndexes {
    * has MIN_VECTORS vectors.
    */
   async tick(): Promise<void> {
-    const settings = await queryRows<{ id: string; dimensions: number; valid: boolean | null; old: boolean | null }>(
+    const settings = await queryRows<{
+      id: string;
+      dimensions: number;
+      valid: boolean | null;
+      old: boolean | null;
+      far: boolean | null;
+      far_tuples: number | null;
+      far_options: string[] | null;
+    }>(
       this.db,
-      `SELECT s.id, s.dimensions, hi.indisvalid AS valid, vi.indisvalid AS old FROM vectors_settings s
+      `SELECT s.id, s.dimensions, hi.indisvalid AS valid, vi.indisvalid AS old,
+              fi.indisvalid AS far, fc.reltuples AS far_tuples, fc.reloptions AS far_options FROM vectors_settings s
        LEFT JOIN pg_class hc ON hc.relname = ${vectorIndexNameSql("halfvec")}
        LEFT JOIN pg_index hi ON hi.indexrelid = hc.oid
        LEFT JOIN pg_class vc ON vc.relname = ${vectorIndexNameSql("vector")}
-       LEFT JOIN pg_index vi ON vi.indexrelid = vc.oid`,
+       LEFT JOIN pg_index vi ON vi.indexrelid = vc.oid
+       LEFT JOIN pg_class fc ON fc.relname = ${vectorIndexNameSql("far")}
+       LEFT JOIN pg_index fi ON fi.indexrelid = fc.oid`,
       [],
     );
     await this.dropOrphans();
@@ -241,12 +348,23 @@ export class PostgresVectorIndexes {
       const kind = await this.kindFor(dimensions);
       const name = kind && vectorIndexName(s.id, dimensions, kind);
       const old = vectorIndexName(s.id, dimensions, "vector");
+      const far = farSideIndexName(s.id, dimensions);
       if (s.valid) this.valid.add(vectorIndexName(s.id, dimensions, "halfvec"));
       else this.valid.delete(vectorIndexName(s.id, dimensions, "halfvec"));
       if (s.old) this.valid.add(old);
       else this.valid.delete(old);
+      if (s.far) this.valid.add(far);
+      else this.valid.delete(far);
       if (kind === "halfvec" && s.valid && s.old !== null) await this.dropReplaced(old);
-      if (name && !this.valid.has(name) && (await this.enoughVectors(s.id))) missing.push(s);
+      if (s.far && farSideOutgrown(s.far_options, Number(s.far_tuples ?? 0))) {
+        // Its vectors have doubled since it was built (a dataset that grew): rebuilt with more lists below
+        // (least similar meanwhile searches the HNSW index, as before the far side existed).
+        await sql.raw(`DROP INDEX CONCURRENTLY IF EXISTS ${far}`).execute(this.db);
+        this.valid.delete(far);
+        this.farSeen.delete(`${s.id}/${dimensions}`);
+      }
+      const farMissing = kind === "halfvec" && !this.valid.has(far);
+      if (name && (!this.valid.has(name) || farMissing) && (await this.enoughVectors(s.id))) missing.push(s);
     }
     if (missing.length === 0) {
       this.missingSince = null;
@@ -303,14 +421,14 @@ export class PostgresVectorIndexes {
     const orphans = await queryRows<{ name: string }>(
       this.db,
       `SELECT c.relname AS name FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
-       WHERE i.indrelid = 'record_vectors'::regclass AND c.relname ~ '^record_vectors_hnswh?_'
+       WHERE i.indrelid = 'record_vectors'::regclass AND c.relname ~ '^record_vectors_(hnswh?|ivfh)_'
          AND NOT EXISTS (SELECT 1 FROM vectors_settings s
-           WHERE c.relname IN (${vectorIndexNameSql("vector")}, ${vectorIndexNameSql("halfvec")}))`,
+           WHERE c.relname IN (${vectorIndexNameSql("vector")}, ${vectorIndexNameSql("halfvec")}, ${vectorIndexNameSql("far")}))`,
       [],
     );
     for (const { name } of orphans) {
       if (this.stopped) return;
-      if (!/^record_vectors_hnswh?_[0-9a-f]{1,64}_\d{1,5}$/.test(name)) continue;
+      if (!/^record_vectors_(hnswh?|ivfh)_[0-9a-f]{1,64}_\d{1,5}$/.test(name)) continue;
       this.valid.delete(name);
       await sql.raw(`DROP INDEX CONCURRENTLY IF EXISTS ${name}`).execute(this.db);
     }

@@ -7,7 +7,14 @@ import pg from "pg";
 import { postgresKysely } from "../db/postgres.js";
 import { openTestPostgresStore, testDatabaseUrl, withDatabase } from "../testing/pg-test-database.js";
 import { PostgresSearch } from "./postgres-search.js";
-import { PostgresVectorIndexes, vectorIndexName } from "./postgres-vector-index.js";
+import {
+  farSideIndexName,
+  farSideLists,
+  farSideOutgrown,
+  farSideProbes,
+  PostgresVectorIndexes,
+  vectorIndexName,
+} from "./postgres-vector-index.js";
 import type { SearchFilter, SearchQuery } from "./search-port.js";
 import { insertRecords, searchPortSuite } from "./search-port.suite.js";
 
@@ -23,6 +30,25 @@ describe.skipIf(!onServer)("on the PostgreSQL stage's server", () => {
   searchPortSuite("PostgreSQL with pgvector (server)", async () => {
     const store = await openTestPostgresStore();
     return { store, port: new PostgresSearch(store.db, { vectorSearch: store.vectorSearch }) };
+  });
+});
+
+describe("the far-side index's sizes", () => {
+  it("has pgvector's lists for its vectors, probes 2% of them (at least 10), and is outgrown once its lists would double", () => {
+    expect(farSideLists(0)).toBe(1);
+    expect(farSideLists(10_000)).toBe(10);
+    expect(farSideLists(1_000_000)).toBe(1000);
+    expect(farSideLists(4_000_000)).toBe(2000);
+    expect(farSideProbes(1)).toBe(1);
+    expect(farSideProbes(10)).toBe(10);
+    expect(farSideProbes(100)).toBe(10);
+    expect(farSideProbes(1000)).toBe(20);
+    expect(farSideProbes(2000)).toBe(40);
+    expect(farSideOutgrown(["lists=10"], 15_000)).toBe(false);
+    expect(farSideOutgrown(["lists=10"], 20_000)).toBe(true);
+    expect(farSideOutgrown(["lists=1000"], 1_900_000)).toBe(false);
+    expect(farSideOutgrown(null, 1_000_000)).toBe(false);
+    expect(farSideOutgrown(["lists=10"], 0)).toBe(false);
   });
 });
 
@@ -327,6 +353,56 @@ describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL
         bruteForce(target, "least_similar", (i) => i % 3 === 1),
       ),
     ).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it("builds the far-side (IVFFlat) index next to the HNSW one, with lists for its vectors, and rebuilds it once they have doubled", async () => {
+    const far = farSideIndexName(settingsId, DIMS);
+    await sql.raw(`drop index if exists ${far}`).execute(store.db);
+    // As if built when the settings had ~1,000 vectors.
+    await sql
+      .raw(
+        `create index ${far} on record_vectors using ivfflat (((l2_normalize((vector)::vector(${DIMS})))::halfvec(${DIMS})) halfvec_l2_ops) with (lists = 1) where vector_settings_id = '${settingsId}'`,
+      )
+      .execute(store.db);
+    const job = new PostgresVectorIndexes(store.db, { settleMs: 0, minVectors: 0 });
+    await job.tick(); // 3,000 vectors: farSideLists 3 >= 2 x 1, dropped and built again
+    expect(await indexState(far)).toBe(true);
+    const def = async () =>
+      (await sql<{ indexdef: string }>`select indexdef from pg_indexes where indexname = ${far}`.execute(store.db)).rows[0]?.indexdef;
+    expect(await def()).toContain(
+      `USING ivfflat (((l2_normalize((vector)::vector(${DIMS})))::halfvec(${DIMS})) halfvec_l2_ops) WITH (lists='3') WHERE (vector_settings_id = '${settingsId}'`,
+    );
+    await job.tick(); // not outgrown: kept
+    expect(await def()).toContain("lists='3'");
+    expect(await new PostgresSearch(store.db, { vectorSearch: true }).vectorIndexes.farSide(settingsId, DIMS)).toEqual({
+      lists: 3,
+      probes: 3,
+    });
+    // Dropped (as the deletion of its settings or an operator would): the job builds it again.
+    await sql.raw(`drop index ${far}`).execute(store.db);
+    await job.tick();
+    expect(await indexState(far)).toBe(true);
+  });
+
+  it("finds the least similar records through the far-side index, with and without a metadata filter", async () => {
+    const far = farSideIndexName(settingsId, DIMS);
+    await new PostgresVectorIndexes(store.db, { settleMs: 0, minVectors: 0 }).tick();
+    expect(await indexState(far)).toBe(true);
+    const port = new PostgresSearch(store.db, { vectorSearch: true, efSearch: 100 });
+    const target = vectorOf(42);
+    const before = await hnswScans(far);
+    const least = await port.search(query(target, "least_similar"));
+    expect(await scannedSince(before, far)).toBe(true);
+    expect(least.hits.map((h) => h.recordId)).toEqual(bruteForce(target, "least_similar"));
+    for (const hit of least.hits) expect(hit.score!).toBeCloseTo(cosine(target, vectorOf(ids.indexOf(hit.recordId))), 5);
+    const blog: SearchFilter = { type: "terms", scope: { entity: "metadata", name: "genre" }, values: ["blog"] };
+    const filtered = (await port.search(query(target, "least_similar", { filters: [blog], limit: 50 }))).hits.map((h) => h.recordId);
+    expect(filtered).toEqual(bruteForce(target, "least_similar", (i) => i % 3 === 1, 50));
+    // Most similar stays on the HNSW index.
+    const scans = await hnswScans(far);
+    expect((await port.search(query(target, "most_similar"))).hits[0]!.recordId).toBe(ids[42]);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await hnswScans(far)).toBe(scans);
   });
 
   it("finds the most similar records among those a filter keeps", async () => {

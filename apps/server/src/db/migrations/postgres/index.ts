@@ -9,6 +9,7 @@ import * as pg0022 from "./0022-uploads.js";
 import * as pg0023 from "./0023-dataset-answer-versions.js";
 import * as pg0024 from "./0024-text-ranked-ahead.js";
 import * as pg0025 from "./0025-record-search.js";
+import * as pg0028 from "./0028-records-fts-inline.js";
 
 /**
  * PostgreSQL runs the same, versioned migration list as SQLite (same names, so the history is
@@ -52,6 +53,8 @@ export const postgresVariants: Record<string, Migration> = {
   "0024-text-ranked-ahead": pg0024,
   /** PostgreSQL: one narrow row per record for the bounded totals of text search; SQLite's 0025 is empty. */
   "0025-record-search": pg0025,
+  /** PostgreSQL: the text fields' tsvectors inline, the existing rows rewritten in the background; SQLite's 0028 is empty. */
+  "0028-records-fts-inline": pg0028,
 };
 
 export const postgresMigrationProvider: MigrationProvider = {
