@@ -21,6 +21,8 @@ export interface ServerConfig {
   sqliteCacheMib: number | undefined;
   /** Embedded store: prefix lengths of the full-text index's prefix index (`TESSERA_TEXT_PREFIX_INDEX`, e.g. "3 4"; unset: search/text-index.ts's default; "none": no prefix index). */
   textPrefixIndex: string | undefined;
+  /** Embedded store: `TESSERA_TEXT_RANKING=bm25` ranks text with FTS5's bm25() instead of the ranking extension (search/rank-extension.ts); unset: the extension when built. */
+  textRanking: "auto" | "bm25";
   /** Directory of the built web app; served on the same origin when it exists. */
   webDist: string | null;
   ownerUsername: string;
@@ -63,6 +65,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     textTotalBound: textTotalBound(env.TESSERA_TEXT_TOTAL_BOUND),
     sqliteCacheMib: mib(env.TESSERA_SQLITE_CACHE_MIB),
     textPrefixIndex: textPrefixIndex(env.TESSERA_TEXT_PREFIX_INDEX),
+    textRanking: env.TESSERA_TEXT_RANKING?.trim() === "bm25" ? "bm25" : "auto",
     webDist: option("web-dist") ?? env.TESSERA_WEB_DIST ?? null,
     // In a hosted space (SPACE_ID set) the first owner is the space author, or the USERNAME /
     // PASSWORD secrets when the space sets them (hub.md); elsewhere USERNAME is the shell's, not ours.

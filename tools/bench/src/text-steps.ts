@@ -29,18 +29,27 @@ const minRows = Number(args["min-rows"]);
 
 type Statement = {
   all(...p: unknown[]): unknown[];
+  get(...p: unknown[]): unknown;
   run(...p: unknown[]): unknown;
   iterate(...p: unknown[]): Iterable<unknown>;
   pluck(): Statement;
   raw(): Statement;
 };
-type Database = { prepare(sql: string): Statement; exec(sql: string): void };
+type Database = { prepare(sql: string): Statement; exec(sql: string): void; loadExtension(file: string): void };
 const SQLite = createRequire(new URL("../../../apps/server/package.json", import.meta.url))("better-sqlite3") as new (
   file: string,
   options: { readonly: boolean },
 ) => Database;
 const db = new SQLite(join(args["data-dir"], "tessera.db"), { readonly: true });
 db.prepare("ATTACH DATABASE ? AS fts").run(join(args["data-dir"], "tessera-fts.db"));
+// The server's ranking extension (apps/server/native, rank-extension.ts) when built: tessera_bm25.
+const extension = new URL("../../../apps/server/native/build/tessera_rank.so", import.meta.url).pathname;
+let ranker = true;
+try {
+  db.loadExtension(extension);
+} catch {
+  ranker = false;
+}
 
 const cpu = <T>(f: () => T): { ms: number; value: T } => {
   const before = process.cpuUsage();
@@ -191,9 +200,23 @@ for (const rank of [20, 60, 200, 600, 2000]) {
 const definition = db.prepare("SELECT sql FROM fts.sqlite_master WHERE name = 'records_fts'").pluck().all()[0] as string;
 console.log(`\nphrases and prefixes (${/prefix\s*=\s*'[^']*'/.exec(definition)?.[0] ?? "no prefix index"})\n`);
 console.log(
-  "| query | FTS rows | matching rows in record order, first 12,516 (no bm25) | bm25 up to its first row | first window (10,001 records) with bm25 |",
+  "| query | FTS rows | matching rows in record order, first 12,516 (no bm25) | bm25 up to its first row | first window (10,001 records) with bm25 | its phrases' rows counted: fts5vocab (plain words) / count(*) MATCH | first window with tessera_bm25 (counts given) | first 20,002 records without scores (a bounded total) |",
 );
-console.log("|---|---|---|---|---|");
+console.log("|---|---|---|---|---|---|---|---|");
+db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.records_fts_vocab USING fts5vocab(fts, records_fts, row)");
+const byTerm = db.prepare("SELECT doc FROM temp.records_fts_vocab WHERE term = ?").pluck();
+const byMatch = db.prepare("SELECT count(*) FROM records_fts WHERE records_fts MATCH ?").pluck();
+/** The first window (10,001 records) of a statement in rowid order, then (`on`) the records up to 20,002. */
+const readWindow = (statement: Statement, params: unknown[], on: number) => {
+  let records = 0;
+  let last = -1;
+  for (const row of statement.iterate(...params) as Iterable<[number, number]>) {
+    const seq = Math.floor(row[0] / 1024);
+    if (seq !== last && ++records > on) break;
+    last = seq;
+  }
+  return records;
+};
 const rangeWhere = "records_fts WHERE records_fts MATCH ? AND rowid BETWEEN CAST(? AS INTEGER) AND CAST(? AS INTEGER)";
 const phrase = coldPhrases((rank) => gen.wordAt(rank), 5000);
 const prefix = coldPrefixes((rank) => gen.wordAt(rank), 5000);
@@ -219,15 +242,22 @@ for (const q of [...Array.from({ length: 10 }, () => phrase()), ...Array.from({ 
     for (const row of scored.iterate(...params)) return row;
     return null;
   });
-  const window = cpu(() => {
-    let records = 0;
-    let last = -1;
-    for (const row of scored.iterate(...params) as Iterable<[number, number]>) {
-      const seq = Math.floor(row[0] / 1024);
-      if (seq !== last && ++records > 10_001) break;
-      last = seq;
-    }
-    return records;
-  });
-  console.log(`| ${q} | ${count} | ${matching.ms} | ${first.ms} | ${window.ms} |`);
+  const window = cpu(() => readWindow(scored, params, 10_001));
+  if (!ranker) {
+    console.log(`| ${q} | ${count} | ${matching.ms} | ${first.ms} | ${window.ms} | no extension (${extension}) | | |`);
+    continue;
+  }
+  const phrases = expression.match(/"[^"]*"\*?/g) ?? [];
+  const vocab = cpu(() => phrases.map((p) => (p.endsWith("*") ? 0 : ((byTerm.get(p.slice(1, -1)) as number | undefined) ?? 0))));
+  const matched = cpu(() => phrases.map((p) => byMatch.get(p) as number));
+  const counts = phrases.length > 1 ? matched.value : [];
+  const ranked = db
+    .prepare(`SELECT rowid, tessera_bm25(records_fts${", ?".repeat(counts.length)}) FROM ${rangeWhere} ORDER BY rowid`)
+    .raw();
+  const tessera = cpu(() => readWindow(ranked, [...counts, ...params], 10_001));
+  const plain = db.prepare(`SELECT rowid FROM ${rangeWhere} ORDER BY rowid`).raw();
+  const onward = cpu(() => readWindow(plain, params, 20_002));
+  console.log(
+    `| ${q} | ${count} | ${matching.ms} | ${first.ms} | ${window.ms} | ${phrases.some((p) => p.endsWith("*")) ? "-" : vocab.ms} / ${matched.ms} | ${tessera.ms} | ${onward.ms} |`,
+  );
 }

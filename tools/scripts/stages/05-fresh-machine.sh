@@ -3,7 +3,8 @@
 # committed and uncommitted files, no node_modules, no .tools), with an empty home directory and
 # empty caches (npm, pnpm store, corepack, node-gyp, pip), and every download going through a proxy
 # that lets only the package registries through (tools/scripts/registry-proxy.mjs):
-#   1. `./tessera install` succeeds, and `./tessera start` serves the app (first start timed);
+#   1. `./tessera install` succeeds (building the text ranking extension, apps/server/native), and `./tessera start`
+#      serves the app with it loaded (first start timed);
 #   2. a second `./tessera start` (a restart on an installed checkout) is timed;
 #   3. the SDK's virtual environment installs from PyPI alone;
 #   4. the proxy saw the registries and nothing else (any "deny" line fails the stage);
@@ -77,8 +78,14 @@ echo "fresh machine: ./tessera install in $DIR/clone (empty home, registries onl
 t0=$(date +%s)
 (cd "$DIR/clone" && fresh ./tessera install) || fail "./tessera install failed on a fresh machine (output above)"
 echo "fresh machine: install took $(( $(date +%s) - t0 )) s"
+# The server's text ranking extension (apps/server/native) is compiled by the install from the checkout alone.
+[ -f "$DIR/clone/apps/server/native/build/tessera_rank.so" ] || fail "the install did not build the text ranking extension (apps/server/native/build.mjs)"
 start_and_time || fail "./tessera start failed on a fresh machine"
 echo "fresh machine: first ./tessera start (build, database, demo data) served after $SERVED_AFTER s"
+if grep -q "ranking with FTS5's bm25()" "$DIR/start.log"; then
+  tail -n 20 "$DIR/start.log" >&2
+  fail "the server did not load the text ranking extension"
+fi
 start_and_time || fail "./tessera start failed on restart"
 echo "fresh machine: restart of ./tessera start served after $SERVED_AFTER s"
 

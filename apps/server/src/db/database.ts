@@ -11,6 +11,7 @@ import { withStatementCache } from "./statement-cache.js";
 import { onRecordsWritten } from "../records/write-hooks.js";
 import { attachTextIndex, registerTextIndex, TextIndex } from "../search/text-index.js";
 import { registerTextMatchPool, TextMatchPool } from "../search/sqlite-text-pool.js";
+import { loadRankExtension, registerTextRanking } from "../search/rank-extension.js";
 
 export type { Store, StoreConfig } from "./store.js";
 export { migrate } from "./migrate.js";
@@ -25,6 +26,7 @@ export async function openStore(config: StoreConfig): Promise<Store> {
     textMatchThreads: config.textMatchThreads,
     cacheMib: config.sqliteCacheMib,
     textPrefixIndex: config.textPrefixIndex,
+    textRanking: config.textRanking,
   });
 }
 
@@ -58,7 +60,13 @@ export const CACHE_MIB = 8;
 /** Opens (creating when needed) the embedded store in dataDir and applies pending migrations. */
 export async function openEmbeddedStore(
   dataDir: string,
-  options: { textMatchThreads?: number | undefined; cacheMib?: number | undefined; textPrefixIndex?: string | undefined } = {},
+  options: {
+    textMatchThreads?: number | undefined;
+    cacheMib?: number | undefined;
+    textPrefixIndex?: string | undefined;
+    /** "bm25": no ranking extension (search/rank-extension.ts); "auto" (default): loaded when built. */
+    textRanking?: "auto" | "bm25" | undefined;
+  } = {},
 ): Promise<Store> {
   mkdirSync(dataDir, { recursive: true });
   const file = join(dataDir, "tessera.db");
@@ -68,10 +76,13 @@ export async function openEmbeddedStore(
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
   sqliteVec.load(sqlite);
+  // FTS5's bm25 without its whole-table counts (search/rank-extension.ts), or bm25() when not built.
+  const ranking = loadRankExtension(sqlite, options.textRanking);
   // Kysely compiles each query it runs: the cache keeps them compiled (db/statement-cache.ts).
   const cached = withStatementCache(sqlite);
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: cached }) });
   rawConnections.set(db, sqlite);
+  registerTextRanking(db, ranking);
   cachedConnections.set(db, cached);
   await migrate(db);
   // The full-text index: a file of its own, written by a thread of its own (search/text-index.ts).
@@ -86,7 +97,7 @@ export async function openEmbeddedStore(
   });
   registerTextIndex(db, textIndex);
   // Text searches not cached yet: their FTS part on threads of their own (search/sqlite-text-pool.ts).
-  const textMatches = new TextMatchPool({ mainFile: file, ftsFile }, options.textMatchThreads);
+  const textMatches = new TextMatchPool({ mainFile: file, ftsFile }, options.textMatchThreads, ranking.file);
   if (textMatches.size > 0) registerTextMatchPool(db, textMatches);
   onRecordsWritten(db, (written) => textIndex.noteWrite(written.created, written.datasetId));
   // Checkpoints off the request thread (db/checkpointer.ts); the connection's own stays as a safety net.

@@ -30,4 +30,6 @@ export interface StoreConfig {
   sqliteCacheMib?: number;
   /** Embedded store: prefix lengths of the full-text index's prefix index (search/text-index.ts); "" none. */
   textPrefixIndex?: string | undefined;
+  /** Embedded store: "bm25" ranks text with FTS5's bm25() instead of the ranking extension (search/rank-extension.ts). */
+  textRanking?: "auto" | "bm25" | undefined;
 }

@@ -54,7 +54,8 @@ describe("GET /api/v1/status", () => {
     expect(body.search_engine).toEqual(
       server.ctx.store.dialect === "postgres"
         ? { name: "postgresql-tsvector", vector_search: server.ctx.store.vectorSearch }
-        : { name: "sqlite-fts5", vector_search: true },
+        : // The ranking extension (search/rank-extension.ts) is built at install and loaded.
+          { name: "sqlite-fts5", vector_search: true, text_ranking: { function: "tessera_bm25" } },
     );
   });
   it("tells a signed-in caller whether the database answers, and nobody else", async () => {

@@ -5,6 +5,7 @@ import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import { FTS_ROWID_RANGE } from "./sqlite-sql.js";
 import { rankWindows } from "./text-window.js";
+import { countPhraseRows, phraseKey, phrasesOf, rankArguments, scoreSql } from "./phrase-rows.js";
 import {
   addToCentroid,
   asymmetricScores,
@@ -44,12 +45,25 @@ export interface MatchJob {
   prefix?: number;
   /** Records per window of the order (text-window.ts: ranked window by window; 0 or absent: FTS5's full ranking). */
   window?: number;
+  /** The windows scored with tessera_bm25 (rank-extension.ts) instead of bm25(), with the phrases' row counts known (absent: bm25()). */
+  ranking?: PhraseRowsKnown;
 }
 
-/** The terms of the index in at least `minRows` FTS rows (fts5vocab), most frequent first, read with the index's version. */
+/**
+ * The row counts of phrases the caller knows (phrase-rows.ts, by phraseKey), valid at the index version
+ * `version` (the cache's version blocks): a job whose read transaction sees another version counts them
+ * all again; it counts the phrases missing here, and answers every phrase's count (`phraseRows`).
+ */
+export interface PhraseRowsKnown {
+  version: Buffer | null;
+  rows: Record<string, number>;
+}
+
+/** The terms of the index in at least `minRows` FTS rows (fts5vocab), most frequent first, with their rows (`docs`), read with the index's version. */
 export interface TermsAnswer {
   version: Buffer;
   terms: string[];
+  docs: number[];
 }
 
 /** The best `k` FTS rows by bm25 of each expression in the range, as MatchJob's `ranked` (same SQL), in one read transaction. */
@@ -72,6 +86,8 @@ export interface ScoresJob {
   hi: number;
   field: string | null;
   seqs: number[];
+  /** Scored with tessera_bm25 (as MatchJob.ranking; absent: bm25()). */
+  ranking?: PhraseRowsKnown;
 }
 
 export interface MatchAnswer {
@@ -82,6 +98,9 @@ export interface MatchAnswer {
   prefix: { seqs: Uint32Array; complete: boolean } | null;
   /** FTS rows the job scored with bm25 in windows (MatchJob.window; tests, diagnostics). */
   scoredRows: number;
+  /** The row counts of the expression's phrases at `version` (MatchJob.ranking), those counted by the job in `counted`. */
+  phraseRows: Record<string, number> | null;
+  counted: number;
 }
 
 /** Worker code (CommonJS, evaluated: the server is bundled into one file; as text-index.ts). */
@@ -100,6 +119,43 @@ const prepared = (sql) => {
   return s;
 };
 let vocab = null;
+const vocabTable = () => db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.records_fts_vocab USING fts5vocab(fts, records_fts, row)");
+// The ranking extension (rank-extension.ts): loaded when the request thread loaded it, so both score alike.
+let ranker = false;
+if (workerData.rankExtension) {
+  try { db.loadExtension(workerData.rankExtension); ranker = true; } catch { /* jobs asking for it fail: the request thread computes them */ }
+}
+const phrasesOf = ${phrasesOf.toString()};
+const phraseKey = ${phraseKey.toString()};
+const countPhraseRows = ${countPhraseRows.toString()};
+const rankArguments = ${rankArguments.toString()};
+const scoreSql = ${scoreSql.toString()};
+let byTerm = null, byMatch = null;
+/**
+ * A job's score (SQL and its arguments, bound first) and the phrases' row counts: bm25() without job.ranking; else
+ * tessera_bm25 with the counts the caller knows at this transaction's version, the others counted here.
+ */
+const scoreOf = (job, blocks) => {
+  if (!job.ranking) return { sql: scoreSql("bm25", 0), args: [], rows: null, counted: 0 };
+  if (!ranker) throw new Error("the ranking extension is not loaded on this thread");
+  const phrases = phrasesOf(job.expression);
+  const known = job.ranking.version && Buffer.from(job.ranking.version).equals(Buffer.concat(blocks)) ? job.ranking.rows : {};
+  if (!byTerm) {
+    vocabTable();
+    byTerm = db.prepare("SELECT doc FROM temp.records_fts_vocab WHERE term = ?").pluck();
+    byMatch = db.prepare("SELECT count(*) FROM records_fts WHERE records_fts MATCH ?").pluck();
+  }
+  const rows = {};
+  let counted = 0;
+  for (const phrase of phrases) {
+    const key = phraseKey(phrase);
+    if (rows[key] !== undefined) continue;
+    if (known[key] !== undefined) rows[key] = known[key];
+    else if (phrases.length > 1) { rows[key] = countPhraseRows(phrase, (t) => byTerm.get(t), (p) => byMatch.get(p)); counted++; }
+  }
+  const args = phrases.length > 1 ? rankArguments(phrases.map((p) => rows[phraseKey(p)])) : [];
+  return { sql: scoreSql("tessera_bm25", args.length), args, rows, counted };
+};
 /** Whether a windowed read scores its rows (the \`tessera_scoring()\` of its SQL): off for the records beyond the windows. */
 let scoring = true;
 db.function("tessera_scoring", { deterministic: false }, () => (scoring ? 1 : 0));
@@ -147,25 +203,32 @@ parentPort.on("message", (job) => {
     }
     if (job.type === "terms") {
       // The temp schema is writable on a read-only connection; fts5vocab counts each term's rows by reading its doclist.
-      vocab ??= (db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.records_fts_vocab USING fts5vocab(fts, records_fts, row)"),
-        db.prepare("SELECT term FROM temp.records_fts_vocab WHERE doc >= ? ORDER BY doc DESC").pluck());
+      vocab ??= (vocabTable(), db.prepare("SELECT term, doc FROM temp.records_fts_vocab WHERE doc >= ? ORDER BY doc DESC").raw());
       begin.run();
-      let blocks, terms;
+      let blocks, rows;
       try {
         blocks = version.all();
-        terms = vocab.all(job.minRows);
+        rows = vocab.all(job.minRows);
       } finally {
         commit.run();
       }
-      reply(job.id, blocks, { terms }, []);
+      reply(job.id, blocks, { terms: rows.map((r) => r[0]), docs: rows.map((r) => r[1]) }, []);
       return;
     }
     if (job.type === "scores") {
       const where = "records_fts WHERE records_fts MATCH ? AND ${FTS_ROWID_RANGE}" + (job.field !== null ? " AND field = ?" : "");
-      const rows = prepared("SELECT rowid, bm25(records_fts) FROM " + where + " AND (rowid >> 10) IN (SELECT value FROM json_each(?))")
-        .raw().all(job.expression, job.lo, job.hi, ...(job.field !== null ? [job.field] : []), JSON.stringify(job.seqs));
+      begin.run();
+      let blocks, rows, score;
+      try {
+        blocks = version.all();
+        score = scoreOf(job, blocks);
+        rows = prepared("SELECT rowid, " + score.sql + " FROM " + where + " AND (rowid >> 10) IN (SELECT value FROM json_each(?))")
+          .raw().all(...score.args, job.expression, job.lo, job.hi, ...(job.field !== null ? [job.field] : []), JSON.stringify(job.seqs));
+      } finally {
+        commit.run();
+      }
       const fr = Float64Array.from(rows, (r) => r[0]), bm = Float64Array.from(rows, (r) => r[1]);
-      reply(job.id, version.all(), { fr, bm }, [fr.buffer, bm.buffer]);
+      reply(job.id, blocks, { fr, bm, phraseRows: score.rows, counted: score.counted }, [fr.buffer, bm.buffer]);
       return;
     }
     if (job.type === "rank") {
@@ -185,14 +248,17 @@ parentPort.on("message", (job) => {
     const where = "records_fts WHERE records_fts MATCH ? AND ${FTS_ROWID_RANGE}" + (job.field !== null ? " AND field = ?" : "");
     const params = [job.expression, job.lo, job.hi, ...(job.field !== null ? [job.field] : [])];
     begin.run();
-    let blocks, seqs = null, fr = null, bm = null, prefix = null, prefixComplete = false, scoredRows = 0;
+    let blocks, seqs = null, fr = null, bm = null, prefix = null, prefixComplete = false, scoredRows = 0, phraseRows = null, counted = 0;
     try {
       blocks = version.all();
       if (job.window > 0 && job.ranked > 0) {
+        const score = scoreOf(job, blocks);
+        phraseRows = score.rows;
+        counted = score.counted;
         // Ranked window by window (text-window.ts), as few windows as the rows wanted: bm25 of every row read costs (~1.6 us a row
         // at 1M records). The records a bounded total needs beyond them come from the same statement without scores (bm25 only
         // while \`scoring\`): a prefix without a prefix index of its length merges its terms' doclists once per statement.
-        const it = prepared("SELECT rowid, CASE WHEN tessera_scoring() THEN bm25(records_fts) END FROM " + where + " ORDER BY rowid").raw().iterate(...params);
+        const it = prepared("SELECT rowid, CASE WHEN tessera_scoring() THEN " + score.sql + " END FROM " + where + " ORDER BY rowid").raw().iterate(...score.args, ...params);
         try {
           // No return(): rankWindows' break leaves the statement open for the records beyond the windows.
           const w = rankWindows({ [Symbol.iterator]: () => ({ next: () => it.next() }) }, job.ranked, job.window, Math.floor(job.lo / 1024), 0);
@@ -251,7 +317,7 @@ parentPort.on("message", (job) => {
     } finally {
       commit.run();
     }
-    reply(job.id, blocks, { seqs, fr, bm, prefix, prefixComplete, scoredRows }, [...(seqs ? [seqs.buffer] : []), ...(fr ? [fr.buffer, bm.buffer] : []), ...(prefix ? [prefix.buffer] : [])]);
+    reply(job.id, blocks, { seqs, fr, bm, prefix, prefixComplete, scoredRows, phraseRows, counted }, [...(seqs ? [seqs.buffer] : []), ...(fr ? [fr.buffer, bm.buffer] : []), ...(prefix ? [prefix.buffer] : [])]);
   } catch (error) {
     parentPort.postMessage({ id: job.id, error: String(error && error.message || error) });
   }
@@ -269,6 +335,9 @@ interface Reply {
   prefixComplete?: boolean;
   scoredRows?: number;
   terms?: string[];
+  docs?: number[];
+  phraseRows?: Record<string, number> | null;
+  counted?: number;
   far?: { tailScale: number | null } | null;
   rows?: unknown[];
   scanned?: number;
@@ -291,9 +360,11 @@ export class TextMatchPool {
 
   /** At most `size` threads (default: 2, or 1 on a single core; 0: none, the store registers no pool). */
   readonly size: number;
+  /** `rankExtension`: the ranking extension's file the threads load (rank-extension.ts), null for none. */
   constructor(
     private readonly files: { mainFile: string; ftsFile: string },
     size?: number,
+    private readonly rankExtension: string | null = null,
   ) {
     this.size = size ?? Math.min(2, availableParallelism());
   }
@@ -306,19 +377,23 @@ export class TextMatchPool {
       ranked: m.fr && m.bm ? { fr: m.fr, bm: m.bm } : null,
       prefix: m.prefix ? { seqs: m.prefix, complete: m.prefixComplete === true } : null,
       scoredRows: m.scoredRows ?? 0,
+      phraseRows: m.phraseRows ?? null,
+      counted: m.counted ?? 0,
     };
   }
 
   /** The index's terms in at least `minRows` FTS rows (search/sqlite-text.ts ranks them ahead). */
   async terms(minRows: number): Promise<TermsAnswer> {
     const m = await this.send({ type: "terms", minRows });
-    return { version: versionOf(m), terms: m.terms ?? [] };
+    return { version: versionOf(m), terms: m.terms ?? [], docs: m.docs ?? [] };
   }
 
   /** FTS rows and scores of a few records (sqlite-text-answered.ts). */
-  async scores(job: ScoresJob): Promise<{ fr: Float64Array; bm: Float64Array }> {
+  async scores(
+    job: ScoresJob,
+  ): Promise<{ version: Buffer; fr: Float64Array; bm: Float64Array; phraseRows: Record<string, number> | null }> {
     const m = await this.send({ type: "scores", ...job });
-    return { fr: m.fr ?? new Float64Array(0), bm: m.bm ?? new Float64Array(0) };
+    return { version: versionOf(m), fr: m.fr ?? new Float64Array(0), bm: m.bm ?? new Float64Array(0), phraseRows: m.phraseRows ?? null };
   }
 
   /** The best rows of several expressions, in one read transaction. */
@@ -400,7 +475,7 @@ export class TextMatchPool {
     const require = createRequire(import.meta.url);
     const module = require.resolve("better-sqlite3");
     const vecModule = require.resolve("sqlite-vec");
-    const worker = new Worker(source, { eval: true, workerData: { ...this.files, module, vecModule } });
+    const worker = new Worker(source, { eval: true, workerData: { ...this.files, module, vecModule, rankExtension: this.rankExtension } });
     worker.unref();
     const thread: Thread = { worker, busy: 0 };
     worker.on("message", (m: Reply) => {

@@ -11,6 +11,8 @@ import { SqliteMetadata } from "./sqlite-metadata.js";
 import { SqliteSearch } from "./sqlite-search.js";
 import { SqliteText } from "./sqlite-text.js";
 import { TextMatchPool } from "./sqlite-text-pool.js";
+import { textIndexFor } from "./text-index.js";
+import { registerTextRanking, textRankingOf } from "./rank-extension.js";
 
 /**
  * The text search cache (sqlite-text.ts): a warm adapter must answer exactly as a new one after
@@ -400,6 +402,13 @@ describe("SQLite text search cache", () => {
           if (!order.some((o) => o.seq === Math.floor(fr / 1024))) order.push({ seq: Math.floor(fr / 1024), bm });
       return order;
     };
+    /** FTS5's idf of a phrase (fts5_aux.c: over the whole table, floored at 1e-6). */
+    const idfOf = (phrase: string) => {
+      const n = raw.prepare("SELECT count(*) FROM records_fts WHERE records_fts MATCH ?").pluck().get(phrase) as number;
+      const rows = raw.prepare("SELECT count(*) FROM records_fts").pluck().get() as number;
+      const idf = Math.log((rows - n + 0.5) / (n + 0.5));
+      return idf <= 0 ? 1e-6 : idf;
+    };
     const answered = new Set(
       (
         raw
@@ -435,7 +444,19 @@ describe("SQLite text search cache", () => {
               : { total: expected.length };
           const threads = new SqliteText(store.db, { fewMatches: -1, rankWindow: window });
           const local = new SqliteText(store.db, { fewMatches: -1, rankWindow: window, offThread: false });
-          for (const adapter of [threads, local]) expect(await adapter.textSearch(query, query.text!)).toEqual({ hits: page, ...total });
+          for (const adapter of [threads, local]) {
+            const got = await adapter.textSearch(query, query.text!);
+            // Several words: bm25's scores to the last bit (tessera_bm25 with the phrases' row counts). One phrase: bm25 without
+            // its idf (a constant factor of the phrase: the same order), so bm25's score divided by that idf.
+            const single = !expression.includes(" ");
+            const idf = single ? idfOf(expression) : 1;
+            expect(got.hits.map((h) => h.recordId)).toEqual(page.map((h) => h.recordId));
+            if (single) for (const [i, h] of got.hits.entries()) expect(h.score).toBeCloseTo(page[i]!.score / idf, 12);
+            else expect(got.hits).toEqual(page);
+            expect({ ...got, hits: [] }).toEqual({ hits: [], ...total });
+            // Several words: each phrase's rows counted once (by the text match thread's job, or here), not by FTS5 per statement.
+            expect(adapter.phraseCounts).toBe(single ? 0 : expression.split(" ").length);
+          }
           // On the threads, the window's read gave the total's first matches too: no walk on the request thread.
           expect(threads.walkReads).toBe(0);
           // Few matches, all read: the total probes `records` for them, without an FTS5 query in SQL.
@@ -452,6 +473,63 @@ describe("SQLite text search cache", () => {
         .slice(0, 30)
         .map((o) => idOf.get(o.seq)),
     );
+  });
+
+  it("counts each phrase's rows once per index version for tessera_bm25; the frequent words' come with the ranking ahead, also after a restart", async () => {
+    const slow = () => new SqliteSearch(store.db, { offThread: false });
+    const plain = (q: string): SearchQuery => ({ ...queue(q, 0, 10), userId: null, filters: [] });
+    for (const offThread of [true, false]) {
+      const adapter = new SqliteText(store.db, { offThread, frequentRows: 0 });
+      expect(await adapter.textSearch(plain("alpha word"), plain("alpha word").text!)).toEqual(await slow().search(plain("alpha word")));
+      expect(adapter.phraseCounts).toBe(2);
+      // "Word" is the term of "word": counted already. "filler" is new.
+      expect(await adapter.textSearch(plain("Word filler"), plain("Word filler").text!)).toEqual(await slow().search(plain("Word filler")));
+      expect(adapter.phraseCounts).toBe(3);
+      // One phrase (a prefix, one word in one field) needs no count.
+      await adapter.textSearch(plain("alp*"), plain("alp*").text!);
+      expect(adapter.phraseCounts).toBe(3);
+      // A write moves the index's version: counted again, and the scores follow it.
+      const id = await insert("alpha word word word");
+      const after = await adapter.textSearch(plain("alpha word"), plain("alpha word").text!);
+      expect(after).toEqual(await slow().search(plain("alpha word")));
+      expect(after.hits[0]!.recordId).toBe(id);
+      expect(adapter.phraseCounts).toBe(5);
+      await store.db.deleteFrom("records").where("id", "=", id).execute();
+    }
+    // Without the extension (not built, or TESSERA_TEXT_RANKING=bm25): FTS5's bm25(), the same answers for several words.
+    const ranking = textRankingOf(store.db);
+    const withExtension = await new SqliteText(store.db).textSearch(plain("alpha word"), plain("alpha word").text!);
+    registerTextRanking(store.db, { scoring: "bm25", file: null, reason: "TESSERA_TEXT_RANKING=bm25" });
+    try {
+      for (const offThread of [true, false]) {
+        const adapter = new SqliteText(store.db, { offThread });
+        expect(await adapter.textSearch(plain("alpha word"), plain("alpha word").text!)).toEqual(withExtension);
+        expect(adapter.phraseCounts).toBe(0);
+      }
+    } finally {
+      registerTextRanking(store.db, ranking);
+    }
+    await textIndexFor(store.db)!.catchUp(); // the delete indexed: the ranking below sees a settled index
+    // Ranking ahead reads the frequent words' rows with them: a query of frequent words counts nothing.
+    const ahead = new SqliteText(store.db, { frequentRows: 30 });
+    await ahead.rankFrequentWords();
+    for (const q of ["alpha word", "filler context word"])
+      expect(await ahead.textSearch(plain(q), plain(q).text!)).toEqual(await slow().search(plain(q)));
+    expect(ahead.phraseCounts).toBe(0);
+    // Stored with the ranking: read back at a restart.
+    const restarted = new SqliteText(store.db, { frequentRows: 30 });
+    await restarted.rankFrequentWords();
+    expect(restarted.storedRankingsRead).toBe(1);
+    expect(await restarted.textSearch(plain("gamma word"), plain("gamma word").text!)).toEqual(await slow().search(plain("gamma word")));
+    expect(restarted.phraseCounts).toBe(0);
+    // A ranking stored without them (an older version's) gets them counted once, and stored.
+    rawSqliteOf(store.db)!.prepare("DELETE FROM fts.text_phrase_rows").run();
+    const upgraded = new SqliteText(store.db, { frequentRows: 30 });
+    await upgraded.rankFrequentWords();
+    expect(upgraded.storedRankingsRead).toBe(1);
+    await upgraded.textSearch(plain("beta word"), plain("beta word").text!);
+    expect(upgraded.phraseCounts).toBe(0);
+    expect(rawSqliteOf(store.db)!.prepare("SELECT count(*) FROM fts.text_phrase_rows").pluck().get()).toBeGreaterThanOrEqual(6);
   });
 
   it("searches answered records (Submitted, Discarded) from the responses: the same page and an exact total as from the matches", async () => {

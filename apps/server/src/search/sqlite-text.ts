@@ -6,7 +6,9 @@ import { countLimit, type SearchFilter, type SearchHit, type SearchQuery, type S
 import { queueExclusions } from "./sqlite-metadata.js";
 import { Builder, FTS_ROWID_RANGE, ftsExpression, type Param, SqliteQueries, splitPending } from "./sqlite-sql.js";
 import { textIndexFor } from "./text-index.js";
-import { type MatchAnswer, textMatchPoolFor } from "./sqlite-text-pool.js";
+import { type MatchAnswer, type PhraseRowsKnown, textMatchPoolFor } from "./sqlite-text-pool.js";
+import { countPhraseRows, phraseKey, phrasesOf, rankArguments, scoreSql } from "./phrase-rows.js";
+import { textRankingOf } from "./rank-extension.js";
 import { rankWindows, windowOf } from "./text-window.js";
 import { answeredStatuses } from "./answered-filter.js";
 import { answeredSeqs, bestRows } from "./sqlite-text-answered.js";
@@ -44,6 +46,8 @@ const PLAIN_WORD_KEY = /^(\d+:\d+)::"([A-Za-z0-9]+)"$/;
  * matching records the bounded total of the queue needs (countLimit's default bound + 1).
  */
 const RANK_WINDOW = 10_000;
+/** Phrases whose row counts are kept (phrase-rows.ts; ~100 bytes each): beyond it they are counted again. */
+const PHRASE_ROWS_MAX = 100_000;
 
 /**
  * What a text query yields from the FTS index alone, whoever asks: the distinct matching seqs of the
@@ -67,6 +71,10 @@ interface SeqPrefix {
   next: number;
   complete: boolean;
 }
+
+/** The row counts of the plain words among the index's frequent terms (phrase-rows.ts), by phraseKey. */
+const frequentRows = (terms: string[], docs: number[]): Record<string, number> =>
+  Object.fromEntries(terms.flatMap((t, i) => (/^[a-z0-9]+$/.test(t) ? [[`"${t}"`, docs[i]!]] : [])));
 
 /** A total: exact, or (`lowerBound`) more records than `n` match. */
 interface Counted {
@@ -112,6 +120,14 @@ export class SqliteText extends SqliteQueries {
   /** Bounded totals walked, and FTS reads they made on the request thread (tests: the text match threads read the first matches). */
   walks = 0;
   walkReads = 0;
+  /**
+   * The row counts of the phrases of queries scored with tessera_bm25 (phrase-rows.ts, rank-extension.ts), by
+   * phraseKey, at one index version (the cache's version blocks): counted once per version (by a text match
+   * thread's job, or here), the frequent words' with the ranking ahead.
+   */
+  private phraseRows: { version: Buffer | null; rows: Map<string, number> } = { version: null, rows: new Map() };
+  /** Phrases counted for tessera_bm25, on the threads and here (tests, diagnostics). */
+  phraseCounts = 0;
 
   /**
    * `fewMatches`: up to it the queue's text count probes each match (textCount); tests set -1 to exercise the other path.
@@ -138,6 +154,64 @@ export class SqliteText extends SqliteQueries {
   /** Records per window of a query's order (text-window.ts), 0 for one plain word over all fields (FTS5's full ranking, or the rows ranked ahead). */
   private windowOf(key: string): number {
     return PLAIN_WORD_KEY.test(key) ? 0 : (this.options.rankWindow ?? RANK_WINDOW);
+  }
+
+  /**
+   * Whether a query's windows are scored with tessera_bm25 (rank-extension.ts): a windowed query (several words,
+   * a prefix, one field) on a connection that loaded the extension. One plain word over all fields keeps bm25():
+   * its full ranking (or the rows ranked ahead, which are bm25's) costs no count beyond its own matches.
+   */
+  private ranksWithCounts(key: string): boolean {
+    return this.windowOf(key) > 0 && textRankingOf(this.db).scoring === "tessera_bm25";
+  }
+
+  /** What a text match thread's job is told of the phrases' row counts (sqlite-text-pool.ts), or undefined: the job scores with bm25(). */
+  private rankingJob(key: string, expression: string): PhraseRowsKnown | undefined {
+    if (!this.ranksWithCounts(key)) return undefined;
+    const rows: Record<string, number> = {};
+    for (const phrase of phrasesOf(expression)) {
+      const n = this.phraseRows.rows.get(phraseKey(phrase));
+      if (n !== undefined) rows[phraseKey(phrase)] = n;
+    }
+    return { version: this.phraseRows.version, rows };
+  }
+
+  /** Keeps row counts read at `version` (the index's current version: the caller checked it); counts of another version are dropped. */
+  private keepPhraseRows(version: Buffer, rows: Record<string, number> | null): void {
+    if (!rows) return;
+    if (!this.phraseRows.version?.equals(version) || this.phraseRows.rows.size > PHRASE_ROWS_MAX)
+      this.phraseRows = { version, rows: new Map() };
+    for (const [key, n] of Object.entries(rows)) this.phraseRows.rows.set(key, n);
+  }
+
+  /**
+   * The score of a query's rows as SQL and its arguments (bound before the query's own): bm25(), or
+   * tessera_bm25 with its phrases' row counts, the missing ones counted here, synchronously on the connection.
+   */
+  private scoreHere(raw: SQLite.Database | null, key: string, expression: string): { sql: string; args: number[] } {
+    if (!raw || !this.ranksWithCounts(key)) return { sql: scoreSql("bm25", 0), args: [] };
+    const phrases = phrasesOf(expression);
+    if (phrases.length < 2) return { sql: scoreSql("tessera_bm25", 0), args: [] };
+    const version = SqliteText.versionOf(raw);
+    if (!this.phraseRows.version?.equals(version) || this.phraseRows.rows.size > PHRASE_ROWS_MAX)
+      this.phraseRows = { version, rows: new Map() };
+    const rows = this.phraseRows.rows;
+    const counts = phrases.map((phrase) => {
+      let n = rows.get(phraseKey(phrase));
+      if (n === undefined) {
+        raw.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.records_fts_vocab USING fts5vocab(fts, records_fts, row)");
+        n = countPhraseRows(
+          phrase,
+          (term) => raw.prepare("SELECT doc FROM temp.records_fts_vocab WHERE term = ?").pluck().get(term) as number | undefined,
+          (p) => raw.prepare("SELECT count(*) FROM records_fts WHERE records_fts MATCH ?").pluck().get(p) as number,
+        );
+        rows.set(phraseKey(phrase), n);
+        this.phraseCounts++;
+      }
+      return n;
+    });
+    const args = rankArguments(counts);
+    return { sql: scoreSql("tessera_bm25", args.length), args };
   }
 
   /** Memory held by the cached match lists (bytes), for tests and measurements. */
@@ -242,7 +316,11 @@ export class SqliteText extends SqliteQueries {
         Buffer.concat(raw.prepare("SELECT block FROM records_fts_data WHERE id IN (1, 10) ORDER BY id").pluck().all() as Buffer[]),
       );
     if (this.frequent?.version.equals(current)) return; // already ranked at this version
-    if (await this.loadRanking(raw, current)) return; // stored at this version (before a restart)
+    if (await this.loadRanking(raw, current)) {
+      // Stored at this version (before a restart); by an older version without its words' row counts: counted now.
+      if (this.phraseRows.rows.size === 0) await this.storeFrequentRows(pool, minRows, raw);
+      return;
+    }
     const spans = (
       await this.all<{ lo: number | null; hi: number | null }>(
         "SELECT (SELECT min(seq) FROM records WHERE dataset_id = d.id) AS lo, (SELECT max(seq) FROM records WHERE dataset_id = d.id) AS hi FROM datasets d",
@@ -250,8 +328,13 @@ export class SqliteText extends SqliteQueries {
       )
     ).filter((s): s is { lo: number; hi: number } => s.lo !== null && s.hi !== null && s.hi - s.lo + 1 >= minRows && s.hi < 2 ** 32);
     if (spans.length === 0) return;
-    const { version, terms } = await pool.terms(minRows);
+    const { version, terms, docs } = await pool.terms(minRows);
     const words = terms.filter((t) => /^[a-z0-9]+$/.test(t));
+    // Their row counts come with them: tessera_bm25's arguments for queries of several words (phrase-rows.ts).
+    const counts = frequentRows(terms, docs);
+    await this.db.connection().execute(async () => {
+      if (SqliteText.versionOf(raw).equals(version)) this.keepPhraseRows(version, counts);
+    });
     const byKey = new Map<string, { fr: Float64Array; bm: Float64Array }>();
     for (const span of spans)
       for (let i = 0; i < words.length; i += FREQUENT_BATCH) {
@@ -266,7 +349,27 @@ export class SqliteText extends SqliteQueries {
         batch.forEach((w, j) => byKey.set(`${span.lo}:${span.hi}:"${w}"`, answer.ranked[j]!));
       }
     this.frequent = { version, byKey };
-    await this.storeRanking(raw, version, byKey);
+    await this.storeRanking(raw, version, byKey, counts);
+  }
+
+  /** The frequent words' row counts alone (a ranking stored without them), kept and stored beside the stored ranking. */
+  private async storeFrequentRows(
+    pool: NonNullable<ReturnType<typeof textMatchPoolFor>>,
+    minRows: number,
+    raw: SQLite.Database,
+  ): Promise<void> {
+    const { version, terms, docs } = await pool.terms(minRows);
+    const counts = Object.entries(frequentRows(terms, docs));
+    await this.db.connection().execute(async () => {
+      if (!SqliteText.versionOf(raw).equals(version)) return;
+      this.keepPhraseRows(version, Object.fromEntries(counts));
+      const stored = raw.prepare("SELECT version FROM fts.text_ranked_ahead_version WHERE id = 1").pluck().get() as Buffer | undefined;
+      if (!stored?.equals(version)) return;
+      const insert = raw.prepare("INSERT OR REPLACE INTO fts.text_phrase_rows (phrase, rows) VALUES (?, ?)");
+      raw.transaction(() => {
+        for (const [phrase, n] of counts) insert.run(phrase, n);
+      })();
+    });
   }
 
   /** The index's version (the blocks the cache is versioned with), read on the connection. */
@@ -284,6 +387,8 @@ export class SqliteText extends SqliteQueries {
     raw: SQLite.Database,
     version: Buffer,
     byKey: Map<string, { fr: Float64Array; bm: Float64Array }>,
+    /** The frequent words' row counts (phrase-rows.ts), by phraseKey. */
+    counts: Record<string, number>,
   ): Promise<void> {
     const moved = () => !SqliteText.versionOf(raw).equals(version);
     const cleared = await this.db.connection().execute(async () => {
@@ -291,12 +396,21 @@ export class SqliteText extends SqliteQueries {
       raw.transaction(() => {
         raw.prepare("DELETE FROM fts.text_ranked_ahead_version").run();
         raw.prepare("DELETE FROM fts.text_ranked_ahead").run();
+        raw.prepare("DELETE FROM fts.text_phrase_rows").run();
       })();
       return true;
     });
     if (!cleared) return;
     const entries = [...byKey];
     const blob = (a: Float64Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+    const phrases = Object.entries(counts);
+    for (let i = 0; i < phrases.length; i += STORE_BATCH * 16)
+      await this.db.connection().execute(async () => {
+        const insert = raw.prepare("INSERT INTO fts.text_phrase_rows (phrase, rows) VALUES (?, ?)");
+        raw.transaction(() => {
+          for (const [phrase, n] of phrases.slice(i, i + STORE_BATCH * 16)) insert.run(phrase, n);
+        })();
+      });
     for (let i = 0; i < entries.length; i += STORE_BATCH)
       await this.db.connection().execute(async () => {
         const insert = raw.prepare("INSERT INTO fts.text_ranked_ahead (key, fr, bm) VALUES (?, ?, ?)");
@@ -338,8 +452,14 @@ export class SqliteText extends SqliteQueries {
       if (rows.length < STORE_BATCH) break;
       after = rows[rows.length - 1]![0];
     }
+    const counts = await this.db
+      .connection()
+      .execute(async () =>
+        Object.fromEntries(raw.prepare("SELECT phrase, rows FROM fts.text_phrase_rows").raw().all() as [string, number][]),
+      );
     const current = await this.db.connection().execute(async () => SqliteText.versionOf(raw));
     if (!current.equals(version)) return false;
+    this.keepPhraseRows(version, counts);
     this.frequent = { version, byKey };
     this.storedRankingsRead++;
     return true;
@@ -448,8 +568,12 @@ export class SqliteText extends SqliteQueries {
         order.push(`${b.sortExpr(s.scope)} ${s.order === "desc" ? "DESC" : "ASC"}`);
       }
       const head = new Builder(query.userId);
+      // The scores as the other orders give them (tessera_bm25 for a windowed query: its counts made on the connection).
+      const raw = rawSqliteOf(this.db);
+      const score = await this.db.connection().execute(async () => this.scoreHere(raw, key, expression));
+      for (const n of score.args) head.p(n);
       // bm25() cannot run inside an aggregate: score the matches in a materialized CTE, then keep each record's best field.
-      const cte = `WITH s AS MATERIALIZED (SELECT rowid AS fr, bm25(records_fts) AS bm FROM ${fts(head)}), t AS (SELECT fr >> 10 AS seq, min(bm) AS bm FROM s GROUP BY fr >> 10) `;
+      const cte = `WITH s AS MATERIALIZED (SELECT rowid AS fr, ${score.sql} AS bm FROM ${fts(head)}), t AS (SELECT fr >> 10 AS seq, min(bm) AS bm FROM s GROUP BY fr >> 10) `;
       const rows = await this.all<{ id: string; score: number }>(
         `${cte}SELECT r.id AS id, -t.bm AS score FROM t CROSS JOIN records r ON r.seq = t.seq WHERE ${where.join(" AND ")} ORDER BY ${order.join(", ")}, r.seq ASC LIMIT ${b.p(query.limit)} OFFSET ${b.p(query.offset)}`,
         [...head.params, ...b.params],
@@ -477,10 +601,13 @@ export class SqliteText extends SqliteQueries {
           params: b.params,
         };
       };
-      // Not one plain word: window by window (text-window.ts), from the matches in rowid order with their scores.
+      // Not one plain word: window by window (text-window.ts), from the matches in rowid order with their scores
+      // (tessera_bm25 with its phrases' row counts when the extension is loaded: rank-extension.ts).
       const inRowidOrder = () => {
         const b = new Builder(query.userId);
-        return { sql: `SELECT rowid AS fr, bm25(records_fts) AS bm FROM ${fts(b)} ORDER BY rowid`, params: b.params };
+        const score = this.scoreHere(raw, key, expression);
+        for (const n of score.args) b.p(n);
+        return { sql: `SELECT rowid AS fr, ${score.sql} AS bm FROM ${fts(b)} ORDER BY rowid`, params: b.params };
       };
       const window = this.windowOf(key);
       // More of the ranking than kept (filters passing few of the best rows): FTS5 ranks on a text match thread.
@@ -580,20 +707,28 @@ export class SqliteText extends SqliteQueries {
     const candidates = passing.map((r) => r.seq).sort((a, b) => a - b);
     const job = { expression, lo: candidates[0]! * 1024, hi: candidates[candidates.length - 1]! * 1024 + 1023, field, seqs: candidates };
     const local = () =>
-      this.db.connection().execute(
-        async () =>
-          raw
-            .prepare(
-              `SELECT rowid, bm25(records_fts) FROM records_fts WHERE records_fts MATCH ? AND ${FTS_ROWID_RANGE}${field !== null ? " AND field = ?" : ""} AND (rowid >> 10) IN (SELECT value FROM json_each(?))`,
-            )
-            .raw()
-            .all(expression, job.lo, job.hi, ...(field !== null ? [field] : []), JSON.stringify(candidates)) as [number, number][],
-      );
+      this.db.connection().execute(async () => {
+        const score = this.scoreHere(raw, key, expression);
+        return raw
+          .prepare(
+            `SELECT rowid, ${score.sql} FROM records_fts WHERE records_fts MATCH ? AND ${FTS_ROWID_RANGE}${field !== null ? " AND field = ?" : ""} AND (rowid >> 10) IN (SELECT value FROM json_each(?))`,
+          )
+          .raw()
+          .all(...score.args, expression, job.lo, job.hi, ...(field !== null ? [field] : []), JSON.stringify(candidates)) as [
+          number,
+          number,
+        ][];
+      });
     const pool = textMatchPoolFor(this.db);
     let rows: [number, number][] | null = null;
     if (pool && this.options.offThread !== false)
-      rows = await pool.scores(job).then(
-        (a) => Array.from(a.fr, (fr, i): [number, number] => [fr, a.bm[i]!]),
+      rows = await pool.scores({ ...job, ranking: this.rankingJob(key, expression) }).then(
+        async (a) => {
+          await this.db.connection().execute(async () => {
+            if (SqliteText.versionOf(raw).equals(a.version)) this.keepPhraseRows(a.version, a.phraseRows);
+          });
+          return Array.from(a.fr, (fr, i): [number, number] => [fr, a.bm[i]!]);
+        },
         () => null,
       );
     const best = bestRows(rows ?? (await local()));
@@ -737,7 +872,7 @@ export class SqliteText extends SqliteQueries {
     const jobKey = JSON.stringify(job);
     let pending = this.inFlight.get(jobKey);
     if (!pending) {
-      pending = pool.run(job).finally(() => this.inFlight.delete(jobKey));
+      pending = pool.run({ ...job, ranking: this.rankingJob(key, expression) }).finally(() => this.inFlight.delete(jobKey));
       this.inFlight.set(jobKey, pending);
     }
     let answer: MatchAnswer;
@@ -749,6 +884,8 @@ export class SqliteText extends SqliteQueries {
     await this.db.connection().execute(async () => {
       const entry = this.matches(raw, key);
       if (!this.cacheVersion || !answer.version.equals(this.cacheVersion)) return; // the index moved: not adopted
+      this.keepPhraseRows(answer.version, answer.phraseRows);
+      this.phraseCounts += answer.counted;
       if (answer.seqs && !entry.seqs) entry.seqs = answer.seqs;
       const first = answer.prefix;
       if (first && !entry.seqs && (!entry.prefix || (!entry.prefix.complete && entry.prefix.length < first.seqs.length))) {

@@ -207,6 +207,8 @@ function attachIndexFile(sqlite: SQLite.Database, ftsFile: string, prefixes: str
   sqlite.exec(
     "CREATE TABLE IF NOT EXISTS fts.text_ranked_ahead_version (id INTEGER PRIMARY KEY CHECK (id = 1), version BLOB NOT NULL, k INTEGER NOT NULL)",
   );
+  // The frequent words' row counts (search/phrase-rows.ts), stored with them: valid at text_ranked_ahead_version's version.
+  sqlite.exec("CREATE TABLE IF NOT EXISTS fts.text_phrase_rows (phrase TEXT PRIMARY KEY, rows INTEGER NOT NULL)");
   // The log's high-water mark (AUTOINCREMENT: pruning never lowers it).
   const logTop =
     (sqlite.prepare("SELECT seq FROM main.sqlite_sequence WHERE name = 'records_fts_changes'").pluck().get() as number | undefined) ?? 0;

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { rankWindows, windowOf } from "./text-window.js";
 
@@ -47,6 +48,32 @@ describe("rankWindows", () => {
     const more = rankWindows(rows, 4, 2, 1);
     expect(fields(more).map(([seq]) => Math.floor(seq!))).toEqual([1, 2, 1, 4]);
     expect(Array.from(more.prefix)).toEqual([1, 2, 4, 5, 7]);
+  });
+
+  it("keeps the first k rows of the whole order, ties (score, then rowid) included, whatever k and the window", () => {
+    // Rows in rowid order with few distinct scores (many ties), 1-2 rows per record.
+    const arbitraryRows = fc
+      .array(fc.tuple(fc.integer({ min: 1, max: 3 }), fc.boolean(), fc.integer({ min: -6, max: -1 })), { maxLength: 300 })
+      .map((steps) => {
+        const out: [number, number][] = [];
+        let seq = 10;
+        for (const [gap, two, score] of steps) {
+          seq += gap;
+          out.push(row(seq, 0, score));
+          if (two) out.push(row(seq, 1, score / 2));
+        }
+        return out;
+      });
+    fc.assert(
+      fc.property(arbitraryRows, fc.integer({ min: 1, max: 400 }), fc.integer({ min: 1, max: 50 }), (input, k, window) => {
+        const all = rankWindows(input, Number.MAX_SAFE_INTEGER, window, 10);
+        const r = rankWindows(input, k, window, 10);
+        expect(Array.from(r.fr)).toEqual(Array.from(all.fr).slice(0, k));
+        expect(Array.from(r.bm)).toEqual(Array.from(all.bm).slice(0, k));
+        expect(r.complete).toBe(input.length <= k);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it("is FTS5's full ranking when one window holds every match", () => {

@@ -1,6 +1,7 @@
 import type { Store } from "../../db/store.js";
 import { databaseStatus, isDatabaseUnavailable } from "../../db/availability.js";
 import { sqliteSearchFor } from "../../search/sqlite-search.js";
+import { textRankingOf } from "../../search/rank-extension.js";
 import { SERVER_VERSION } from "../server-version.js";
 
 export type StatusStore = Pick<Store, "dialect" | "vectorSearch"> & Partial<Pick<Store, "db">>;
@@ -21,9 +22,19 @@ function searchThreads(store: StatusStore) {
   return { search_threads: sqliteSearchFor(store.db).threadWork() };
 }
 
-/** What answers text and vector search on this store (the search port's adapter). */
-export function searchEngine(store: Pick<Store, "dialect" | "vectorSearch">): { name: string; vector_search: boolean } {
-  return { name: store.dialect === "postgres" ? "postgresql-tsvector" : "sqlite-fts5", vector_search: store.vectorSearch };
+/**
+ * What answers text and vector search on this store (the search port's adapter); on the embedded store also how
+ * text is ranked (`text_ranking`: `tessera_bm25`, the ranking extension, or `bm25` with the reason, search/rank-extension.ts).
+ */
+export function searchEngine(store: Pick<Store, "dialect" | "vectorSearch"> & Partial<Pick<Store, "db">>): {
+  name: string;
+  vector_search: boolean;
+  text_ranking?: { function: string; reason?: string };
+} {
+  const engine = { name: store.dialect === "postgres" ? "postgresql-tsvector" : "sqlite-fts5", vector_search: store.vectorSearch };
+  if (store.dialect !== "sqlite" || !store.db) return engine;
+  const ranking = textRankingOf(store.db);
+  return { ...engine, text_ranking: { function: ranking.scoring, ...(ranking.reason ? { reason: ranking.reason } : {}) } };
 }
 
 /**

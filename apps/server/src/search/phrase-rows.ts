@@ -1,0 +1,47 @@
+/**
+ * The row counts tessera_bm25 takes as arguments (rank-extension.ts, issue 31): FTS5's bm25 gives each
+ * phrase of a query the idf log((N - n + 0.5) / (n + 0.5)), n the table's rows containing the phrase;
+ * FTS5 counts n over the whole table in every statement, tessera_bm25 takes it from its caller, which
+ * counts each phrase once per index version (sqlite-text.ts keeps them, the text match threads count
+ * the missing ones in the read transaction of their job, the frequent words come with the ranking ahead).
+ *
+ * Self-contained functions (no closure, no import): the text match threads evaluate their source
+ * (sqlite-text-pool.ts), the request thread calls them, so both count and score alike.
+ */
+
+/** The phrases of an FTS expression as ftsExpression writes it (`"word"`, `"word"*`, quotes doubled inside), in order: FTS5's phrases 0, 1, ... */
+export function phrasesOf(expression: string): string[] {
+  return expression.match(/"(?:[^"]|"")*"\*?/g) ?? [];
+}
+
+/** A phrase's key among the counts: a plain ASCII word is its term (the unicode61 tokenizer folds ASCII case), else the phrase as written. */
+export function phraseKey(phrase: string): string {
+  const plain = /^"([A-Za-z0-9]+)"$/.exec(phrase);
+  return plain ? `"${plain[1]!.toLowerCase()}"` : phrase;
+}
+
+/**
+ * The table's rows containing a phrase: fts5vocab's `doc` of the term for a plain word (`byTerm`: half the
+ * cost of a MATCH count, which decodes positions), else `count(*) ... MATCH` of the phrase alone (`byMatch`).
+ */
+export function countPhraseRows(phrase: string, byTerm: (term: string) => number | undefined, byMatch: (phrase: string) => number): number {
+  const plain = /^"([A-Za-z0-9]+)"$/.exec(phrase);
+  return plain ? (byTerm(plain[1]!.toLowerCase()) ?? 0) : byMatch(phrase);
+}
+
+/**
+ * tessera_bm25's arguments from the counts of the expression's phrases: the phrases in no row dropped
+ * (a word without any token is no phrase for FTS5; a real phrase in no row leaves no row to score),
+ * and none when one phrase is left (each phrase's idf is then 1: a single phrase's idf is a constant
+ * factor, so the order is bm25's, on another scale). With another number of counts than FTS5's phrases
+ * the function counts as bm25() does (same scores, bm25's cost).
+ */
+export function rankArguments(counts: number[]): number[] {
+  const kept = counts.filter((n) => n > 0);
+  return kept.length > 1 ? kept : [];
+}
+
+/** The SQL of a row's score: FTS5's bm25(), or tessera_bm25 with `args` placeholders (its counts, bound first). */
+export function scoreSql(scoring: "tessera_bm25" | "bm25", args: number): string {
+  return scoring === "bm25" ? "bm25(records_fts)" : `tessera_bm25(records_fts${", ?".repeat(args)})`;
+}

@@ -1,0 +1,136 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import SQLite from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { openEmbeddedStore, rawSqliteOf, type Store } from "../db/database.js";
+import { loadRankExtension, rankExtensionFile, textRankingOf } from "./rank-extension.js";
+import { phrasesOf } from "./phrase-rows.js";
+
+/**
+ * tessera_bm25 (native/tessera_rank.c) against FTS5's own bm25() on a real index (the store's records_fts,
+ * its tokenizer and prefix index): several phrases with their row counts give bm25's scores to the last
+ * bit; one phrase without counts gives bm25's order, its scores divided by the phrase's idf.
+ */
+describe("the ranking extension (tessera_bm25)", () => {
+  let dir: string;
+  let store: Store;
+  let raw: SQLite.Database;
+  const vocabulary = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "café", "naïve", "Straße", "x-ray", "alphabet", "alpine"];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "tessera-rank-"));
+    store = await openEmbeddedStore(dir);
+    raw = rawSqliteOf(store.db)!;
+    // Rows of varied lengths and frequencies (a deterministic generator), some deleted (contentless_delete's tombstones).
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const insert = raw.prepare("INSERT INTO fts.records_fts (rowid, content, field) VALUES (?, ?, ?)");
+    raw.transaction(() => {
+      for (let seq = 1; seq <= 600; seq++)
+        for (let i = 0; i < 2; i++) {
+          const n = 3 + Math.floor(next() * 40);
+          const words = Array.from({ length: n }, () => vocabulary[Math.floor(next() ** 2 * vocabulary.length)]!);
+          insert.run(seq * 1024 + i, words.join(" "), i === 0 ? "text" : "summary");
+        }
+    })();
+    for (let seq = 5; seq <= 600; seq += 37)
+      raw.prepare("DELETE FROM fts.records_fts WHERE rowid BETWEEN ? AND ?").run(seq * 1024, seq * 1024 + 1023);
+  }, 60_000);
+  afterAll(async () => {
+    await store?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const rowsOf = (sql: string, params: unknown[]) =>
+    raw
+      .prepare(sql)
+      .raw()
+      .all(...params) as [number, number][];
+  const count = (phrase: string) => raw.prepare("SELECT count(*) FROM records_fts WHERE records_fts MATCH ?").pluck().get(phrase) as number;
+
+  it("is built at install and loaded on the store's connection", () => {
+    expect(rankExtensionFile()).toMatch(/native\/build\/tessera_rank\.so$/);
+    expect(textRankingOf(store.db)).toEqual({ scoring: "tessera_bm25", file: rankExtensionFile(), reason: null });
+  });
+
+  it("scores several phrases exactly as bm25() when given their row counts", () => {
+    const queries = [
+      `"alpha" "beta"`,
+      `"gamma" "alpha" "delta"`,
+      `"zeta" "epsilon"`,
+      `"café" "naive"`,
+      `"alp"* "beta"`,
+      `"x-ray" "gamma"`,
+      `"STRASSE" "alpha"`,
+      `"straße" "alpha"`,
+    ];
+    let compared = 0;
+    for (const q of queries) {
+      const counts = phrasesOf(q).map(count);
+      const bm25 = rowsOf("SELECT rowid, bm25(records_fts) FROM records_fts WHERE records_fts MATCH ? ORDER BY rowid", [q]);
+      const ours = rowsOf(
+        `SELECT rowid, tessera_bm25(records_fts${", ?".repeat(counts.length)}) FROM records_fts WHERE records_fts MATCH ? ORDER BY rowid`,
+        [...counts, q],
+      );
+      expect(ours).toEqual(bm25); // same rows, bit for bit the same scores
+      compared += bm25.length;
+      // A count that is off changes the scores: the arguments are what the scores follow.
+      const off = rowsOf(
+        `SELECT rowid, tessera_bm25(records_fts${", ?".repeat(counts.length)}) FROM records_fts WHERE records_fts MATCH ? ORDER BY rowid`,
+        [...counts.map((n, i) => (i === 0 ? Math.max(1, Math.floor(n / 3)) : n)), q],
+      );
+      if (bm25.length > 0) expect(off).not.toEqual(bm25);
+    }
+    expect(compared).toBeGreaterThan(500);
+  });
+
+  it("gives one phrase (a word, a prefix, a quoted phrase, a non-ASCII word) bm25's order without a count, its scores divided by the idf", () => {
+    const rows = raw.prepare("SELECT count(*) FROM records_fts").pluck().get() as number;
+    for (const q of [`"gamma"`, `"alp"*`, `"alph"*`, `"alphab"*`, `"x-ray"`, `"naïve"`, `"zeta"`]) {
+      const n = count(q);
+      const raw25 = Math.log((rows - n + 0.5) / (n + 0.5));
+      const idf = raw25 <= 0 ? 1e-6 : raw25; // fts5_aux.c's floor
+      const order = (sql: string) => rowsOf(`${sql} ORDER BY 2, 1`, [q]);
+      const bm25 = order("SELECT rowid, bm25(records_fts) FROM records_fts WHERE records_fts MATCH ?");
+      const ours = order("SELECT rowid, tessera_bm25(records_fts) FROM records_fts WHERE records_fts MATCH ?");
+      expect(bm25.length).toBeGreaterThan(10);
+      expect(ours.map((r) => r[0])).toEqual(bm25.map((r) => r[0]));
+      for (const [i, [, score]] of ours.entries()) expect(score).toBeCloseTo(bm25[i]![1] / idf, 9);
+    }
+  });
+
+  it("counts as bm25() does when the counts do not match the query's phrases, and refuses a bad count", () => {
+    // "-" has no token: FTS5 drops it, so two counts for one phrase.
+    const q = `"alpha" "-"`;
+    const bm25 = rowsOf("SELECT rowid, bm25(records_fts) FROM records_fts WHERE records_fts MATCH ? ORDER BY rowid", [q]);
+    expect(rowsOf("SELECT rowid, tessera_bm25(records_fts, 5, 6) FROM records_fts WHERE records_fts MATCH ? ORDER BY rowid", [q])).toEqual(
+      bm25,
+    );
+    for (const bad of [-1, 2.5, "many"])
+      expect(() =>
+        rowsOf(`SELECT rowid, tessera_bm25(records_fts, ?, 3) FROM records_fts WHERE records_fts MATCH '"alpha" "beta"'`, [bad]),
+      ).toThrow("tessera_bm25: a phrase's row count must be a non-negative integer");
+  });
+
+  it("falls back to bm25() when switched off, not built or not loadable, and says so once", () => {
+    const db = new SQLite(":memory:");
+    const log = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    try {
+      expect(loadRankExtension(db, "bm25")).toEqual({ scoring: "bm25", file: null, reason: "TESSERA_TEXT_RANKING=bm25" });
+      expect(rankExtensionFile(join(dir, "nowhere"))).toBeNull();
+      mkdirSync(join(dir, "broken", "native", "build"), { recursive: true });
+      writeFileSync(join(dir, "broken", "native", "build", "tessera_rank.so"), "not a shared library");
+      const broken = rankExtensionFile(join(dir, "broken", "a", "b"));
+      expect(broken).toBe(join(dir, "broken", "native", "build", "tessera_rank.so"));
+      expect(loadRankExtension(db, "auto", broken)).toEqual({ scoring: "bm25", file: null, reason: "the ranking extension did not load" });
+      expect(loadRankExtension(db, "auto", null)).toEqual({ scoring: "bm25", file: null, reason: "the ranking extension is not built" });
+      expect(log).toHaveBeenCalledTimes(1);
+      expect(String(log.mock.calls[0]![0])).toContain("ranking with FTS5's bm25()");
+      expect(() => db.prepare("SELECT tessera_bm25(1)").get()).toThrow();
+    } finally {
+      log.mockRestore();
+      db.close();
+    }
+  });
+});
