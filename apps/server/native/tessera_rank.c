@@ -10,7 +10,7 @@
 ** (xQueryPhrase) before it scores the first row (at 1M records, 30-45 ms for two or three common
 ** words), while tessera_bm25 takes those counts from its arguments: rows_i is the number of the
 ** table's rows matching phrase i (the caller counts and caches them, apps/server/src/search/
-** phrase-counts.ts). Without counts (one argument only) every phrase's idf is 1: for a query of one
+** phrase-rows.ts). Without counts (one argument only) every phrase's idf is 1: for a query of one
 ** phrase that is bm25's order (its idf is a constant factor), on another scale. With counts for
 ** another number of phrases than FTS5 parsed, it counts as bm25() does (same scores, bm25's cost).
 **
