@@ -470,6 +470,20 @@ export interface QueueExclusions {
   byStatus: boolean;
   /** The answered records' seqs (few: the user's responses). */
   answered: Set<number>;
+  /** The seqs left out, in order (the dataset's records of the statuses left out, and the answered seqs), or null when more than `max`. */
+  list: (max: number) => Uint32Array | null;
+}
+
+/** The union of a sorted seq list and a set of seqs, in order, or null when more than `max`. */
+function unionOf(sorted: Uint32Array, others: Set<number>, max: number): Uint32Array | null {
+  const merged = new Uint32Array(sorted.length + others.size);
+  merged.set(sorted);
+  let n = sorted.length;
+  for (const seq of others) merged[n++] = seq;
+  merged.sort();
+  let m = 0;
+  for (let i = 0; i < n; i++) if (m === 0 || merged[m - 1] !== merged[i]) merged[m++] = merged[i]!;
+  return m > max ? null : merged.slice(0, m);
 }
 
 /**
@@ -513,9 +527,21 @@ export function queueExclusions(
             .all();
     for (const seq of seqs as number[]) answered.add(seq);
   }
-  if (!byStatus) return { excluded: (seq) => answered.has(seq), byStatus, answered };
-  const status = recordStatusesOf(raw).of(datasetId);
-  return { excluded: (seq) => kept[status.code(seq)] === 0 || answered.has(seq), byStatus, answered };
+  const none = new Uint32Array(0);
+  if (!byStatus) return { excluded: (seq) => answered.has(seq), byStatus, answered, list: (max) => unionOf(none, answered, max) };
+  const keptStatuses = recordStatusesOf(raw);
+  const status = keptStatuses.of(datasetId);
+  // The codes of the statuses left out (code 0, no record of the dataset, is no record a search matches).
+  const left = kept.map((k, code) => (code > 0 && k === 0 ? 1 : 0));
+  return {
+    excluded: (seq) => kept[status.code(seq)] === 0 || answered.has(seq),
+    byStatus,
+    answered,
+    list: (max) => {
+      const byCode = keptStatuses.seqsWith(datasetId, left, max);
+      return byCode && unionOf(byCode, answered, max);
+    },
+  };
 }
 
 /**

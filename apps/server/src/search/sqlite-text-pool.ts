@@ -43,6 +43,12 @@ export interface MatchJob {
   ranked: number;
   /** The first distinct matching seqs in rowid order wanted, at least this many unless there are fewer (0: none): a bounded total's walk (sqlite-text.ts). */
   prefix?: number;
+  /**
+   * A windowed read's prefix stops once this many of its seqs are not in `excluded` (the queue's exclusions, in order):
+   * the records a bounded total's walk needs (sqlite-text.ts), rather than `prefix` (its cap) whatever they pass. 0 or absent: `prefix`.
+   */
+  passing?: number;
+  excluded?: Uint32Array;
   /** Records per window of the order (text-window.ts: ranked window by window; 0 or absent: FTS5's full ranking). */
   window?: number;
   /** The windows scored with tessera_bm25 (rank-extension.ts) instead of bm25(), with the phrases' row counts known (absent: bm25()). */
@@ -266,7 +272,13 @@ parentPort.on("message", (job) => {
           scoredRows = w.read;
           if (job.prefix > 0) {
             prefixComplete = w.prefixComplete;
-            if (w.prefixComplete || w.prefix.length >= job.prefix) prefix = w.prefix;
+            // The records passing the caller's exclusions (sorted seqs, read in step with the matches): enough once job.passing.
+            const excluded = job.excluded || new Uint32Array(0);
+            let x = 0, passed = 0;
+            const passes = (seq) => { while (x < excluded.length && excluded[x] < seq) x++; return x < excluded.length && excluded[x] === seq ? 0 : 1; };
+            const enough = () => job.passing > 0 && passed >= job.passing;
+            if (job.passing > 0) for (const seq of w.prefix) passed += passes(seq);
+            if (w.prefixComplete || w.prefix.length >= job.prefix || enough()) prefix = w.prefix;
             else {
               scoring = false;
               let out = new Uint32Array(job.prefix + 16), n = w.prefix.length;
@@ -279,6 +291,7 @@ parentPort.on("message", (job) => {
                 if (n >= job.prefix) break;
                 if (n === out.length) { const grown = new Uint32Array(out.length * 2); grown.set(out); out = grown; }
                 out[n++] = seq;
+                if (job.passing > 0 && (passed += passes(seq)) >= job.passing) break;
               }
               prefix = out.slice(0, n);
             }

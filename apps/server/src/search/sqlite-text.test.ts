@@ -372,6 +372,70 @@ describe("SQLite text search cache", () => {
     }
   });
 
+  it("reads a windowed query's first matches only until the bounded total's records pass the queue's filters, not to the walk's cap", async () => {
+    await store.db.deleteFrom("records").where("dataset_id", "=", data.ids.other).execute();
+    const raw = rawSqliteOf(store.db)!;
+    // More records than the 1,024 best rows a first read ranks (its windows read ~1,040 records here), every third of the
+    // first 1,500 completed: the queue excludes them (and u1's answers).
+    const added = Array.from({ length: 3000 }, (_, i) => ({
+      id: randomUUID(),
+      dataset_id: data.ids.ds,
+      external_id: `bulk-${i}`,
+      fields: JSON.stringify({ text: `kappa ${"lambda ".repeat(1 + (i % 3))}${i}`, context: "kappa" }),
+      metadata: null,
+      status: (i < 1500 && i % 3 === 0 ? "completed" : "pending") as "completed" | "pending",
+      inserted_at: ts,
+      updated_at: ts,
+    }));
+    for (let i = 0; i < added.length; i += 200)
+      await store.db
+        .insertInto("records")
+        .values(added.slice(i, i + 200))
+        .execute();
+    await indexRecordTexts(store.db);
+    try {
+      for (const [q, expression] of [
+        ["kap*", `"kap"*`],
+        ["kappa lambda", `"kappa" "lambda"`],
+      ] as const) {
+        const bound = 1300;
+        const query: SearchQuery = { ...queue(q, 0, 5), totalBound: bound };
+        const excluded = new Set(
+          (
+            raw
+              .prepare("SELECT r.seq FROM responses s JOIN records r ON r.id = s.record_id WHERE s.user_id = ?")
+              .pluck()
+              .all(data.ids.u1) as number[]
+          ).concat(
+            raw.prepare("SELECT seq FROM records WHERE dataset_id = ? AND status <> 'pending'").pluck().all(data.ids.ds) as number[],
+          ),
+        );
+        const matching = [
+          ...new Set(
+            raw.prepare("SELECT rowid >> 10 FROM records_fts WHERE records_fts MATCH ? ORDER BY rowid").pluck().all(expression) as number[],
+          ),
+        ];
+        // The walk needs the matches up to the (bound + 1)-th passing record; its cap is 2 x (bound + 1) records.
+        let passed = 0;
+        const needed = matching.findIndex((seq) => !excluded.has(seq) && ++passed > bound) + 1;
+        expect(needed).toBeGreaterThan(bound + 1 + 300);
+        expect(needed).toBeLessThan(2 * (bound + 1));
+        const threads = new SqliteText(store.db, { fewMatches: -1, rankWindow: 4 });
+        const local = new SqliteText(store.db, { fewMatches: -1, rankWindow: 4, offThread: false });
+        const got = await threads.textSearch(query, query.text!);
+        expect(got).toEqual(await local.textSearch(query, query.text!));
+        expect(got).toEqual({ ...got, total: bound, totalIsLowerBound: true });
+        // The thread read exactly the records the walk needed (not its cap of 2,602): no read on the request thread either.
+        expect([threads.prefixSeqs, threads.walkReads]).toEqual([needed, 0]);
+        // Asked again: the kept matches suffice, no further read.
+        expect(await threads.textSearch(query, query.text!)).toEqual(got);
+        expect([threads.prefixSeqs, threads.walkReads]).toEqual([needed, 0]);
+      }
+    } finally {
+      await store.db.deleteFrom("records").where("external_id", "like", "bulk-%").execute();
+    }
+  });
+
   it("ranks several words, a prefix or one field window by window: each stretch of matching records by score; exact when one holds them all", async () => {
     await store.db.deleteFrom("records").where("dataset_id", "=", data.ids.other).execute();
     // Scores that do not follow record order: the term frequencies and lengths vary with j.
