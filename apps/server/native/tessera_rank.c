@@ -10,8 +10,11 @@
 ** (xQueryPhrase) before it scores the first row (at 1M records, 30-45 ms for two or three common
 ** words), while tessera_bm25 takes those counts from its arguments: rows_i is the number of the
 ** table's rows matching phrase i (the caller counts and caches them, apps/server/src/search/
-** phrase-rows.ts). Without counts (one argument only) every phrase's idf is 1: for a query of one
-** phrase that is bm25's order (its idf is a constant factor), on another scale. With counts for
+** phrase-rows.ts). Without counts (one argument only) the query's phrases count as one phrase, of
+** idf 1, whose instances in a row are all of theirs: for a query of one phrase that is bm25's order (its
+** idf is a constant factor), on another scale; for `("t1" OR "t2" ...)`, the terms of a prefix `t*`
+** (sqlite-text.ts expands long prefixes so), exactly the score of the prefix phrase (each token of the
+** prefix is an instance of one of its terms). An AND of several phrases is always given their counts. With counts for
 ** another number of phrases than FTS5 parsed, it counts as bm25() does (same scores, bm25's cost).
 **
 ** Built at install (apps/server/native/build.mjs) against the headers of better-sqlite3's own SQLite.
@@ -130,10 +133,17 @@ static void tesseraBm25(const Fts5ExtensionApi *pApi, Fts5Context *pFts, sqlite3
     rc = pApi->xColumnSize(pFts, -1, &nTok);
     D = (double)nTok;
   }
-  if (rc == SQLITE_OK) {
+  if (rc == SQLITE_OK && nVal == 0) {
+    /* No counts: the phrases as one (a prefix's terms), its frequency the sum of theirs, its idf 1. */
+    double f = 0.0;
+    for (i = 0; i < pData->nPhrase; i++) f += pData->aFreq[i];
+    score = (f * (k1 + 1.0)) / (f + k1 * (1 - b + b * D / pData->avgdl));
+  } else if (rc == SQLITE_OK) {
     for (i = 0; i < pData->nPhrase; i++) {
       score += pData->aIDF[i] * ((pData->aFreq[i] * (k1 + 1.0)) / (pData->aFreq[i] + k1 * (1 - b + b * D / pData->avgdl)));
     }
+  }
+  if (rc == SQLITE_OK) {
     sqlite3_result_double(pCtx, -1.0 * score);
   } else {
     sqlite3_result_error_code(pCtx, rc);

@@ -9,9 +9,30 @@
  * (sqlite-text-pool.ts), the request thread calls them, so both count and score alike.
  */
 
-/** The phrases of an FTS expression as ftsExpression writes it (`"word"`, `"word"*`, quotes doubled inside), in order: FTS5's phrases 0, 1, ... */
+/**
+ * The phrases of an FTS expression as ftsExpression writes it (`"word"`, `"word"*`, quotes doubled inside), in order: FTS5's phrases 0, 1, ...
+ * A prefix's terms (prefixTermsExpression) are one phrase, the whole group: tessera_bm25 scores them as the prefix.
+ */
 export function phrasesOf(expression: string): string[] {
+  if (/^\("[^"]*"(?: OR "[^"]*")*\)$/.test(expression)) return [expression];
   return expression.match(/"(?:[^"]|"")*"\*?/g) ?? [];
+}
+
+/** The prefix of an expression that is one ASCII prefix of at least `minLength` letters (`"abcde"*`), lower case (as the index's terms), or null. */
+export function longPrefixOf(expression: string, minLength: number): string | null {
+  const m = /^"([A-Za-z0-9]+)"\*$/.exec(expression);
+  return m && m[1]!.length >= minLength ? m[1]!.toLowerCase() : null;
+}
+
+/** The first string after every term starting with an ASCII `prefix` (its last character raised by one). */
+export const pastPrefix = (prefix: string): string => prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+
+/**
+ * A prefix's terms as one FTS expression, `("t1" OR "t2" ...)`: FTS5 reads only the rows asked for of each term's list, where
+ * a prefix without a prefix index of its length merges every term's list over the whole table in each statement. Null without terms.
+ */
+export function prefixTermsExpression(terms: string[]): string | null {
+  return terms.length === 0 ? null : `(${terms.map((t) => `"${t.replaceAll('"', '""')}"`).join(" OR ")})`;
 }
 
 /** A phrase's key among the counts: a plain ASCII word is its term (the unicode61 tokenizer folds ASCII case), else the phrase as written. */

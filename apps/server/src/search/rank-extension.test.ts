@@ -5,7 +5,7 @@ import SQLite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openEmbeddedStore, rawSqliteOf, type Store } from "../db/database.js";
 import { loadRankExtension, rankExtensionFile, textRankingOf } from "./rank-extension.js";
-import { phrasesOf } from "./phrase-rows.js";
+import { pastPrefix, phrasesOf, prefixTermsExpression } from "./phrase-rows.js";
 
 /**
  * tessera_bm25 (native/tessera_rank.c) against FTS5's own bm25() on a real index (the store's records_fts,
@@ -97,6 +97,28 @@ describe("the ranking extension (tessera_bm25)", () => {
       expect(bm25.length).toBeGreaterThan(10);
       expect(ours.map((r) => r[0])).toEqual(bm25.map((r) => r[0]));
       for (const [i, [, score]] of ours.entries()) expect(score).toBeCloseTo(bm25[i]![1] / idf, 9);
+    }
+  });
+
+  it("scores a prefix's terms ORed, without counts, exactly as the prefix: one phrase whose instances are all of theirs", () => {
+    raw.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.records_fts_vocab USING fts5vocab(fts, records_fts, row)");
+    for (const prefix of ["alp", "alph", "alphab", "epsil", "x"]) {
+      const terms = raw
+        .prepare("SELECT term FROM temp.records_fts_vocab WHERE term >= ? AND term < ? ORDER BY term")
+        .pluck()
+        .all(prefix, pastPrefix(prefix)) as string[];
+      const group = prefixTermsExpression(terms)!;
+      expect(phrasesOf(group)).toEqual([group]);
+      const scored = (q: string) =>
+        rowsOf("SELECT rowid, tessera_bm25(records_fts) FROM records_fts WHERE records_fts MATCH ? ORDER BY rowid", [q]);
+      const ofPrefix = scored(`"${prefix}"*`);
+      expect(ofPrefix.length).toBeGreaterThan(10);
+      // Same rows, same scores to the last bit (FTS5's bm25 of the prefix is these divided by its idf: the test above).
+      expect(scored(group)).toEqual(ofPrefix);
+      if (terms.length > 1)
+        expect(scored(group)).not.toEqual(
+          rowsOf("SELECT rowid, bm25(records_fts) FROM records_fts WHERE records_fts MATCH ? ORDER BY rowid", [group]),
+        );
     }
   });
 

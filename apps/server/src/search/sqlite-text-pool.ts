@@ -221,6 +221,20 @@ parentPort.on("message", (job) => {
       reply(job.id, blocks, { terms: rows.map((r) => r[0]), docs: rows.map((r) => r[1]) }, []);
       return;
     }
+    if (job.type === "prefixTerms") {
+      // A prefix's terms in the index (fts5vocab reads each one's list to count it), at most job.max + 1 of them.
+      vocabTable();
+      begin.run();
+      let blocks, terms;
+      try {
+        blocks = version.all();
+        terms = prepared("SELECT term FROM temp.records_fts_vocab WHERE term >= ? AND term < ? ORDER BY term LIMIT ?").pluck().all(job.prefix, job.past, job.max + 1);
+      } finally {
+        commit.run();
+      }
+      reply(job.id, blocks, { terms }, []);
+      return;
+    }
     if (job.type === "scores") {
       const where = "records_fts WHERE records_fts MATCH ? AND ${FTS_ROWID_RANGE}" + (job.field !== null ? " AND field = ?" : "");
       begin.run();
@@ -399,6 +413,12 @@ export class TextMatchPool {
   async terms(minRows: number): Promise<TermsAnswer> {
     const m = await this.send({ type: "terms", minRows });
     return { version: versionOf(m), terms: m.terms ?? [], docs: m.docs ?? [] };
+  }
+
+  /** The index's terms starting with `prefix` (up to `past`, exclusive), in order, at most `max` + 1 of them (sqlite-text.ts expands long prefixes). */
+  async prefixTerms(prefix: string, past: string, max: number): Promise<{ version: Buffer; terms: string[] }> {
+    const m = await this.send({ type: "prefixTerms", prefix, past, max });
+    return { version: versionOf(m), terms: m.terms ?? [] };
   }
 
   /** FTS rows and scores of a few records (sqlite-text-answered.ts). */

@@ -436,6 +436,38 @@ describe("SQLite text search cache", () => {
     }
   });
 
+  it("matches a long prefix as its terms ORed: the same pages, scores and totals as the prefix itself", async () => {
+    await store.db.deleteFrom("records").where("dataset_id", "=", data.ids.other).execute();
+    const forms = ["omicron", "omicrons", "omicronic", "omicrox"];
+    for (let j = 0; j < 30; j++)
+      await insert(`${forms[j % 4]} ${"pad ".repeat(j % 5)}${j % 3 === 0 ? forms[(j + 1) % 4] : "rho"} ${j % 7 === 0 ? forms[j % 4] : ""}`);
+    for (const [q, field] of [
+      ["omicr*", null],
+      ["Omicro*", "text"],
+      ["omicron*", null],
+      ["omicronzz*", null],
+    ] as const)
+      for (const [offset, limit, bound] of [
+        [0, 10, 10_000],
+        [7, 5, 10_000],
+        [0, 5, 3],
+      ] as const) {
+        const query: SearchQuery = { ...queue(q, offset, limit), text: { q, field }, totalBound: bound };
+        const asWritten = await new SqliteText(store.db, { fewMatches: -1, rankWindow: 6, prefixTerms: false }).textSearch(
+          query,
+          query.text!,
+        );
+        for (const offThread of [true, false]) {
+          const expanding = new SqliteText(store.db, { fewMatches: -1, rankWindow: 6, offThread });
+          expect(await expanding.textSearch(query, query.text!), `${q} ${offset} ${offThread}`).toEqual(asWritten);
+          // Asked again: from the terms kept.
+          expect(await expanding.textSearch(query, query.text!)).toEqual(asWritten);
+          expect(expanding.prefixesExpanded).toBe(q === "omicronzz*" ? 0 : 1);
+        }
+        if (q !== "omicronzz*") expect(asWritten.hits.length).toBeGreaterThan(0);
+      }
+  });
+
   it("ranks several words, a prefix or one field window by window: each stretch of matching records by score; exact when one holds them all", async () => {
     await store.db.deleteFrom("records").where("dataset_id", "=", data.ids.other).execute();
     // Scores that do not follow record order: the term frequencies and lengths vary with j.
