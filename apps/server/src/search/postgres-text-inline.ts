@@ -1,6 +1,7 @@
 import { sql, type Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import { backgroundErrorLogger } from "../db/availability.js";
+import { BackgroundLoop } from "./background-loop.js";
 import { queryRows } from "./postgres-sql.js";
 
 /** Records (seqs) rewritten per batch: ~0.4 s at 1M bench records on a loaded machine (2,500 records/s). */
@@ -28,14 +29,15 @@ const TICK_MS = 1000;
  * maintenance window gives it back to the file system).
  */
 export class PostgresTextInline {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
   private stopped = false;
   /** No work left (the row is gone): the job stops looking. */
   private done = false;
   /** Whether PostgreSQL has pg_column_toast_chunk_id (14+). */
   private toastChunkId: Promise<boolean> | null = null;
-  private readonly report = backgroundErrorLogger("PostgreSQL: moving text search vectors into their rows failed");
+  private readonly loop = new BackgroundLoop(async () => {
+    if (this.done) this.loop.finish();
+    else await this.run();
+  }, backgroundErrorLogger("PostgreSQL: moving text search vectors into their rows failed"));
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -100,30 +102,12 @@ export class PostgresTextInline {
 
   /** Looks every TICK_MS (unref'd) until the range is done or `stop`. */
   start(): void {
-    if (this.timer || this.stopped) return;
-    const look = () => {
-      if (this.running || this.done) {
-        if (this.done && this.timer) clearInterval(this.timer);
-        return;
-      }
-      this.running = this.run()
-        .catch((error: unknown) => {
-          if (!this.stopped) this.report(error);
-        })
-        .finally(() => {
-          this.running = null;
-        });
-    };
-    look();
-    this.timer = setInterval(look, this.options.tickMs ?? TICK_MS);
-    this.timer.unref();
+    if (!this.stopped) this.loop.start(this.options.tickMs ?? TICK_MS);
   }
 
   /** Stops after the batch in progress (its transaction commits; the next start resumes after it). */
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
+    await this.loop.stop();
   }
 }

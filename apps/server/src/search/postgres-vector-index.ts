@@ -2,6 +2,7 @@ import { sql, type Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import { backgroundErrorLogger } from "../db/availability.js";
 import { advisoryKey } from "../reservations/transaction.js";
+import { BackgroundLoop } from "./background-loop.js";
 import { queryRows } from "./postgres-sql.js";
 
 const TICK_MS = 2_000;
@@ -123,12 +124,11 @@ export class PostgresVectorIndexes {
   private readonly building = new Map<string, Promise<void>>();
   /** The builds of this process, one after the other. */
   private chain: Promise<void> = Promise.resolve();
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
   private stopped = false;
   /** The backends running a build, cancelled by `stop` (minutes at 1M vectors). */
   private readonly backends = new Set<number>();
   private readonly report = backgroundErrorLogger("PostgreSQL: building a similarity (HNSW) index failed");
+  private readonly loop = new BackgroundLoop(() => this.tick(), this.report);
   private halfvecSupport: Promise<boolean> | null = null;
   /** What a search last found usable per settings and dimensions, and when (usable). */
   private readonly usableSeen = new Map<string, { kind: VectorIndexKind | null; at: number }>();
@@ -436,28 +436,14 @@ export class PostgresVectorIndexes {
 
   /** Looks for missing indexes every TICK_MS (unref'd) until `stop`. */
   start(): void {
-    if (this.timer || this.stopped) return;
-    const look = () => {
-      if (this.running) return;
-      this.running = this.tick()
-        .catch((error: unknown) => {
-          if (!this.stopped) this.report(error);
-        })
-        .finally(() => {
-          this.running = null;
-        });
-    };
-    look();
-    this.timer = setInterval(look, this.options.tickMs ?? TICK_MS);
-    this.timer.unref();
+    if (!this.stopped) this.loop.start(this.options.tickMs ?? TICK_MS);
   }
 
   /** Stops looking, cancels the builds in progress (the next start builds them again) and waits for them to end. */
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    const running = this.loop.stop();
     for (const backend of this.backends) await queryRows(this.db, "SELECT pg_cancel_backend($1)", [backend]).catch(() => undefined);
-    await Promise.allSettled([this.running, ...this.building.values()]);
+    await Promise.allSettled([running, ...this.building.values()]);
   }
 }
