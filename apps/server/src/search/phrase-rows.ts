@@ -9,6 +9,17 @@
  * (sqlite-text-pool.ts), the request thread calls them, so both count and score alike.
  */
 
+/** The SQL over the index's vocabulary (fts5vocab, a temp table: writable on a read-only connection too), shared by the request thread and the text match threads. */
+export const VOCAB_SQL = {
+  table: "CREATE VIRTUAL TABLE IF NOT EXISTS temp.records_fts_vocab USING fts5vocab(fts, records_fts, row)",
+  /** A term's rows (countPhraseRows' `byTerm`). */
+  termRows: "SELECT doc FROM temp.records_fts_vocab WHERE term = ?",
+  /** A phrase's rows by matching it (countPhraseRows' `byMatch`). */
+  matchRows: "SELECT count(*) FROM records_fts WHERE records_fts MATCH ?",
+  /** The terms from `prefix` (inclusive) to `pastPrefix(prefix)` (exclusive), at most LIMIT. */
+  prefixTerms: "SELECT term FROM temp.records_fts_vocab WHERE term >= ? AND term < ? ORDER BY term LIMIT ?",
+} as const;
+
 /**
  * The phrases of an FTS expression as ftsExpression writes it (`"word"`, `"word"*`, quotes doubled inside), in order: FTS5's phrases 0, 1, ...
  * A prefix's terms (prefixTermsExpression) are one phrase, the whole group: tessera_bm25 scores them as the prefix.

@@ -5,7 +5,7 @@ import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import { FTS_ROWID_RANGE } from "./sqlite-sql.js";
 import { rankWindows } from "./text-window.js";
-import { countPhraseRows, phraseKey, phrasesOf, rankArguments, scoreSql } from "./phrase-rows.js";
+import { countPhraseRows, phraseKey, phrasesOf, rankArguments, scoreSql, VOCAB_SQL } from "./phrase-rows.js";
 import {
   addToCentroid,
   asymmetricScores,
@@ -125,7 +125,8 @@ const prepared = (sql) => {
   return s;
 };
 let vocab = null;
-const vocabTable = () => db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.records_fts_vocab USING fts5vocab(fts, records_fts, row)");
+const VOCAB_SQL = ${JSON.stringify(VOCAB_SQL)};
+const vocabTable = () => db.exec(VOCAB_SQL.table);
 // The ranking extension (rank-extension.ts): loaded when the request thread loaded it, so both score alike.
 let ranker = false;
 if (workerData.rankExtension) {
@@ -148,8 +149,8 @@ const scoreOf = (job, blocks) => {
   const known = job.ranking.version && Buffer.from(job.ranking.version).equals(Buffer.concat(blocks)) ? job.ranking.rows : {};
   if (!byTerm) {
     vocabTable();
-    byTerm = db.prepare("SELECT doc FROM temp.records_fts_vocab WHERE term = ?").pluck();
-    byMatch = db.prepare("SELECT count(*) FROM records_fts WHERE records_fts MATCH ?").pluck();
+    byTerm = db.prepare(VOCAB_SQL.termRows).pluck();
+    byMatch = db.prepare(VOCAB_SQL.matchRows).pluck();
   }
   const rows = {};
   let counted = 0;
@@ -228,7 +229,7 @@ parentPort.on("message", (job) => {
       let blocks, terms;
       try {
         blocks = version.all();
-        terms = prepared("SELECT term FROM temp.records_fts_vocab WHERE term >= ? AND term < ? ORDER BY term LIMIT ?").pluck().all(job.prefix, job.past, job.max + 1);
+        terms = prepared(VOCAB_SQL.prefixTerms).pluck().all(job.prefix, job.past, job.max + 1);
       } finally {
         commit.run();
       }

@@ -16,6 +16,7 @@ import {
   prefixTermsExpression,
   rankArguments,
   scoreSql,
+  VOCAB_SQL,
 } from "./phrase-rows.js";
 import { textRankingOf } from "./rank-extension.js";
 import { rankWindows, windowOf } from "./text-window.js";
@@ -213,9 +214,9 @@ export class SqliteText extends SqliteQueries {
     const listed = pool
       ? await pool.prefixTerms(prefix, pastPrefix(prefix), PREFIX_TERMS_MAX).catch(() => null)
       : await this.db.connection().execute(async () => {
-          raw.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.records_fts_vocab USING fts5vocab(fts, records_fts, row)");
+          raw.exec(VOCAB_SQL.table);
           const terms = raw
-            .prepare("SELECT term FROM temp.records_fts_vocab WHERE term >= ? AND term < ? ORDER BY term LIMIT ?")
+            .prepare(VOCAB_SQL.prefixTerms)
             .pluck()
             .all(prefix, pastPrefix(prefix), PREFIX_TERMS_MAX + 1) as string[];
           return { version: current, terms };
@@ -251,9 +252,15 @@ export class SqliteText extends SqliteQueries {
   /** Keeps row counts read at `version` (the index's current version: the caller checked it); counts of another version are dropped. */
   private keepPhraseRows(version: Buffer, rows: Record<string, number> | null): void {
     if (!rows) return;
+    const kept = this.phraseRowsAt(version);
+    for (const [key, n] of Object.entries(rows)) kept.set(key, n);
+  }
+
+  /** The counts kept at `version`: emptied when the index moved to it or when they outgrew PHRASE_ROWS_MAX. */
+  private phraseRowsAt(version: Buffer): Map<string, number> {
     if (!this.phraseRows.version?.equals(version) || this.phraseRows.rows.size > PHRASE_ROWS_MAX)
       this.phraseRows = { version, rows: new Map() };
-    for (const [key, n] of Object.entries(rows)) this.phraseRows.rows.set(key, n);
+    return this.phraseRows.rows;
   }
 
   /**
@@ -264,18 +271,15 @@ export class SqliteText extends SqliteQueries {
     if (!raw || !this.ranksWithCounts(key)) return { sql: scoreSql("bm25", 0), args: [] };
     const phrases = phrasesOf(expression);
     if (phrases.length < 2) return { sql: scoreSql("tessera_bm25", 0), args: [] };
-    const version = SqliteText.versionOf(raw);
-    if (!this.phraseRows.version?.equals(version) || this.phraseRows.rows.size > PHRASE_ROWS_MAX)
-      this.phraseRows = { version, rows: new Map() };
-    const rows = this.phraseRows.rows;
+    const rows = this.phraseRowsAt(SqliteText.versionOf(raw));
     const counts = phrases.map((phrase) => {
       let n = rows.get(phraseKey(phrase));
       if (n === undefined) {
-        raw.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.records_fts_vocab USING fts5vocab(fts, records_fts, row)");
+        raw.exec(VOCAB_SQL.table);
         n = countPhraseRows(
           phrase,
-          (term) => raw.prepare("SELECT doc FROM temp.records_fts_vocab WHERE term = ?").pluck().get(term) as number | undefined,
-          (p) => raw.prepare("SELECT count(*) FROM records_fts WHERE records_fts MATCH ?").pluck().get(p) as number,
+          (term) => raw.prepare(VOCAB_SQL.termRows).pluck().get(term) as number | undefined,
+          (p) => raw.prepare(VOCAB_SQL.matchRows).pluck().get(p) as number,
         );
         rows.set(phraseKey(phrase), n);
         this.phraseCounts++;
