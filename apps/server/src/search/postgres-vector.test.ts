@@ -229,6 +229,39 @@ describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL
     await sql.raw(`drop index ${name}; drop index ${other}`).execute(store.db);
   });
 
+  it("builds anyway after the longest wait when the writes never pause but are a trickle, not during a bulk import", async () => {
+    const name = vectorIndexName(settingsId, DIMS);
+    const job = new PostgresVectorIndexes(store.db, { settleMs: 60_000, maxWaitMs: 0, rateWindowMs: 300, tricklePerSecond: 50, minVectors: 0 });
+    const flush = () => sql`select pg_stat_force_next_flush()`.execute(store.db);
+    // One write of 100 vectors (inserted and deleted: 200 row changes) per window of ~300 ms: ~600 a second.
+    const bulk = async (n: number) => {
+      const rows = ids.slice(0, n).map((id, i) => ({ vector_settings_id: otherSettings, record_id: id, vector: encodeVector(vectorOf(i)) }));
+      await store.db.insertInto("record_vectors").values(rows).execute();
+      await store.db.deleteFrom("record_vectors").where("vector_settings_id", "=", otherSettings).execute();
+      await flush();
+    };
+    await flush();
+    await job.tick(); // the rate window starts
+    for (let i = 0; i < 3; i++) {
+      await bulk(Math.min(100, ids.length));
+      await new Promise((r) => setTimeout(r, 350));
+      await job.tick(); // writes never paused and faster than the trickle: no build however long it waited
+      expect(await indexState(name)).toBeUndefined();
+    }
+    // One vector per window (~6 row changes a second): a trickle, built although the writes never paused.
+    for (let i = 0; i < 3 && (await indexState(name)) === undefined; i++) {
+      await bulk(1);
+      await new Promise((r) => setTimeout(r, 350));
+      await job.tick();
+    }
+    for (let i = 0; i < 50 && (await indexState(name)) === undefined; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      await job.tick();
+    }
+    expect(await indexState(name)).toBe(true);
+    await sql.raw(`drop index if exists ${name}; drop index if exists ${vectorIndexName(otherSettings, DIMS)}`).execute(store.db);
+  });
+
   it("builds the HNSW index in the background: a search meanwhile scans exactly and never waits, and writes go on", async () => {
     const name = vectorIndexName(settingsId, DIMS);
     expect(await indexState(name)).toBeUndefined();
