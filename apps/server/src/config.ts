@@ -13,8 +13,8 @@ export interface ServerConfig {
   databaseUrl: string | null;
   /** Connections per replica in the PostgreSQL pool (`TESSERA_DATABASE_POOL_SIZE`, default 10). */
   databasePoolSize: number;
-  /** Embedded store: threads computing the FTS part of text searches not cached yet (`TESSERA_TEXT_MATCH_THREADS`; unset: 2, or 1 on one core; 0: the request thread). */
-  textMatchThreads: number | undefined;
+  /** Embedded store: read threads (search/sqlite-read-pool.ts: text matches not cached yet, least similar's reads; `TESSERA_TEXT_MATCH_THREADS`, the name documented before they read more than text; unset: 2, or 1 on one core; 0: the request thread). */
+  readThreads: number | undefined;
   /** Text searches count their total exactly up to this many records, then answer it as a lower bound (`TESSERA_TEXT_TOTAL_BOUND`, default 10,000; 0: always exact). */
   textTotalBound: number | null;
   /** Embedded store: SQLite page cache of the request thread's connection, MiB per database file (`TESSERA_SQLITE_CACHE_MIB`, 1-4096; unset or invalid: db/database.ts's default). */
@@ -59,7 +59,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     dataDir: resolve(option("data-dir") ?? env.TESSERA_DATA_DIR ?? "./data"),
     databaseUrl: option("database-url") ?? (env.TESSERA_DATABASE_URL || env.DATABASE_URL || null),
     databasePoolSize: Math.max(1, Number(env.TESSERA_DATABASE_POOL_SIZE ?? 10) || 10),
-    textMatchThreads: env.TESSERA_TEXT_MATCH_THREADS
+    readThreads: env.TESSERA_TEXT_MATCH_THREADS
       ? Math.max(0, Math.min(16, Math.floor(Number(env.TESSERA_TEXT_MATCH_THREADS)) || 0))
       : undefined,
     textTotalBound: textTotalBound(env.TESSERA_TEXT_TOTAL_BOUND),

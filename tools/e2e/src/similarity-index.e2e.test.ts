@@ -7,7 +7,7 @@ import { addEveryQuestionSchema, type Api, ownerApi } from "./seed.js";
  * Similarity search through the embedded store's index in the BUILT server (apps/server/dist): above
  * 50,000 vectors a setting gets an inverted file, whose far side (least similar) is computed on the
  * store's read threads (`farside` jobs) and scanned there (`far` jobs), with the candidates read there
- * too (`rows`). Those threads run source text of functions the bundler rewrote (sqlite-text-pool.ts):
+ * too (`rows`). Those threads run source text of functions the bundler rewrote (sqlite-read-pool.ts):
  * the unit tests run them from the TypeScript sources only. A thread that fails falls back to the
  * request thread with the same answers, so the status's `search_threads` counts tell whether the
  * threads did the work. 52,000 records of 64 dimensions (clustered, seeded), imported over HTTP.

@@ -2,14 +2,14 @@
  * The row counts tessera_bm25 takes as arguments (rank-extension.ts, issue 31): FTS5's bm25 gives each
  * phrase of a query the idf log((N - n + 0.5) / (n + 0.5)), n the table's rows containing the phrase;
  * FTS5 counts n over the whole table in every statement, tessera_bm25 takes it from its caller, which
- * counts each phrase once per index version (sqlite-text.ts keeps them, the text match threads count
+ * counts each phrase once per index version (sqlite-text.ts keeps them, the read threads count
  * the missing ones in the read transaction of their job, the frequent words come with the ranking ahead).
  *
- * Self-contained functions (no closure, no import): the text match threads evaluate their source
- * (sqlite-text-pool.ts), the request thread calls them, so both count and score alike.
+ * Self-contained functions (no closure, no import): the read threads evaluate their source
+ * (sqlite-read-pool.ts), the request thread calls them, so both count and score alike.
  */
 
-/** The SQL over the index's vocabulary (fts5vocab, a temp table: writable on a read-only connection too), shared by the request thread and the text match threads. */
+/** The SQL over the index's vocabulary (fts5vocab, a temp table: writable on a read-only connection too), shared by the request thread and the read threads. */
 export const VOCAB_SQL = {
   table: "CREATE VIRTUAL TABLE IF NOT EXISTS temp.records_fts_vocab USING fts5vocab(fts, records_fts, row)",
   /** A term's rows (countPhraseRows' `byTerm`). */

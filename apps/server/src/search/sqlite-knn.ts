@@ -20,7 +20,7 @@ import {
 import type { SearchQuery, SearchResult } from "./search-port.js";
 import { Builder, type Param, RECORD_STATUSES, SqliteQueries } from "./sqlite-sql.js";
 import { recordStatusesOf } from "./sqlite-status.js";
-import { type TextMatchPool, textMatchPoolFor } from "./sqlite-text-pool.js";
+import { type ReadPool, readPoolFor } from "./sqlite-read-pool.js";
 
 export interface KnnOptions {
   /** Settings with at most this many vectors are searched exactly (default 20,000: ~10 ms of CPU there). */
@@ -610,7 +610,7 @@ export class SqliteKnn extends SqliteQueries {
   private async build(c: Codes): Promise<void> {
     if (c.building || c.alive === 0) return;
     const { words } = c;
-    const pool = typeof SharedArrayBuffer === "function" ? textMatchPoolFor(this.db) : null;
+    const pool = typeof SharedArrayBuffer === "function" ? readPoolFor(this.db) : null;
     const vrows = pool ? new Float64Array(new SharedArrayBuffer(c.alive * 8)) : new Float64Array(c.alive);
     const codes = new Uint32Array(c.alive * words);
     let m = 0;
@@ -658,7 +658,7 @@ export class SqliteKnn extends SqliteQueries {
    * positions and sets it (false when a thread failed, the build was abandoned or the pool closed:
    * the caller reads the vectors itself, or gives up).
    */
-  private farSideOnThreads(pool: TextMatchPool, c: Codes, vrows: Float64Array) {
+  private farSideOnThreads(pool: ReadPool, c: Codes, vrows: Float64Array) {
     const n = vrows.length;
     const sharedOf = <T>(make: (buffer: SharedArrayBuffer) => T, bytes: number) => make(new SharedArrayBuffer(bytes));
     const state = sharedOf((b) => new Int32Array(b), 16);
@@ -1017,7 +1017,7 @@ export class SqliteKnn extends SqliteQueries {
    */
   private async farLists(ivf: BinaryIvf, values: number[], target: number, count: number) {
     const data = ivf.farScanData;
-    const pool = this.options.offThread === false ? null : textMatchPoolFor(this.db);
+    const pool = this.options.offThread === false ? null : readPoolFor(this.db);
     if (pool && data.codes.buffer instanceof SharedArrayBuffer) {
       try {
         const listed = await pool.farScan(data, Float64Array.from(values), target, count);
@@ -1043,14 +1043,14 @@ export class SqliteKnn extends SqliteQueries {
 
   /**
    * A read of the candidates (their vectors, records, responses) on one of the store's read threads
-   * when it has them (sqlite-text-pool.ts: read-only connections, WAL), so that a search's SQLite work
+   * when it has them (sqlite-read-pool.ts: read-only connections, WAL), so that a search's SQLite work
    * (~25 us per candidate at 1M: a random page of `record_vectors` each, ~8 ms for least_similar's
    * 464) runs beside the request thread instead of on it; else, or if the thread fails, on the connection.
    * least_similar's only (`offThread`): most_similar's fits on the request thread (~8 ms of CPU at 1M),
    * where it waits for no thread hand-over (measured at 50 annotators at pace: p95 52 on it, 118-141 ms off it).
    */
   private async read<T>(sql: string, params: Param[], offThread: boolean): Promise<T[]> {
-    const pool = offThread && this.options.offThread !== false ? textMatchPoolFor(this.db) : null;
+    const pool = offThread && this.options.offThread !== false ? readPoolFor(this.db) : null;
     if (pool) {
       try {
         const rows = await pool.rows<T>(sql, params);

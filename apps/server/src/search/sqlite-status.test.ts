@@ -116,7 +116,7 @@ describe("SQLite in-memory record statuses", () => {
           const excluded: number[] = [];
           for (let seq = 1; seq <= top; seq++) if (got.excluded(seq)) excluded.push(seq);
           expect(excluded, `${step} ${statuses.join()}`).toEqual(expectedExcluded(datasetId, userId, statuses, top));
-          // As a list (the text match threads' walk, sqlite-text.ts): the dataset's records left out and the answered seqs, in order.
+          // As a list (the read threads' walk, sqlite-text.ts): the dataset's records left out and the answered seqs, in order.
           const own = new Set(raw.prepare("SELECT seq FROM records WHERE dataset_id = ?").pluck().all(datasetId) as number[]);
           const listed = excluded.filter((seq) => own.has(seq) || got.answered.has(seq));
           expect(Array.from(got.list(listed.length) ?? []), `${step} ${statuses.join()} list`).toEqual(listed);

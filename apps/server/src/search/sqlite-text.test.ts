@@ -10,7 +10,7 @@ import { seedSearchData } from "./search-port.suite.js";
 import { SqliteMetadata } from "./sqlite-metadata.js";
 import { SqliteSearch } from "./sqlite-search.js";
 import { SqliteText } from "./sqlite-text.js";
-import { TextMatchPool } from "./sqlite-text-pool.js";
+import { ReadPool } from "./sqlite-read-pool.js";
 import { textIndexFor } from "./text-index.js";
 import { registerTextRanking, textRankingOf } from "./rank-extension.js";
 
@@ -266,7 +266,7 @@ describe("SQLite text search cache", () => {
     expect(fresh.rankedAhead).toBe(1);
 
     // A restart reads the ranking stored with the index's version (fts.text_ranked_ahead) instead of ranking again.
-    const rank = vi.spyOn(TextMatchPool.prototype, "rank");
+    const rank = vi.spyOn(ReadPool.prototype, "rank");
     const restarted = new SqliteText(store.db, { frequentRows: 30 });
     await restarted.rankFrequentWords();
     expect(rank).not.toHaveBeenCalled();
@@ -327,7 +327,7 @@ describe("SQLite text search cache", () => {
     await indexRecordTexts(store.db); // the index settled before the ranking
     const ahead = new SqliteText(store.db, { frequentRows: 30, frequentRanked: 200 });
     await ahead.rankFrequentWords();
-    const run = vi.spyOn(TextMatchPool.prototype, "run");
+    const run = vi.spyOn(ReadPool.prototype, "run");
     const metadata = new SqliteMetadata(store.db);
     const query: SearchQuery = {
       ...queue("word", 0, 10),
@@ -343,12 +343,12 @@ describe("SQLite text search cache", () => {
     expect(ahead.rankedAhead - before).toBe(1);
     expect(got.hits).toHaveLength(10);
     expect(got).toEqual(await new SqliteSearch(store.db, { offThread: false, metadataColumns: false }).search(query));
-    // The 200 rows kept hold the page (the first 64 did not): no ranking job for the text match threads.
+    // The 200 rows kept hold the page (the first 64 did not): no ranking job for the read threads.
     expect(run.mock.calls.filter(([job]) => job.ranked > 0)).toEqual([]);
     run.mockRestore();
   });
 
-  it("reads a bounded total's first matches on a text match thread, and answers as the request thread does", async () => {
+  it("reads a bounded total's first matches on a read thread, and answers as the request thread does", async () => {
     await store.db.deleteFrom("records").where("dataset_id", "=", data.ids.other).execute();
     const metadata = new SqliteMetadata(store.db);
     const withMetadata: SearchQuery = {
@@ -550,7 +550,7 @@ describe("SQLite text search cache", () => {
             if (single) for (const [i, h] of got.hits.entries()) expect(h.score).toBeCloseTo(page[i]!.score / idf, 12);
             else expect(got.hits).toEqual(page);
             expect({ ...got, hits: [] }).toEqual({ hits: [], ...total });
-            // Several words: each phrase's rows counted once (by the text match thread's job, or here), not by FTS5 per statement.
+            // Several words: each phrase's rows counted once (by the read thread's job, or here), not by FTS5 per statement.
             expect(adapter.phraseCounts).toBe(single ? 0 : expression.split(" ").length);
           }
           // On the threads, the window's read gave the total's first matches too: no walk on the request thread.

@@ -8,12 +8,12 @@
  * (`window` + 1)-th matching record, the next ones are as wide (in seqs) as the first. A query matching
  * at most `window` records (every rare combination) has exactly the order of FTS5's full ranking.
  * Reading a window costs bm25 of its rows only (one statement, in rowid order), and gives the first
- * matching records in record order for the bounded total at the same time (the text match threads read
+ * matching records in record order for the bounded total at the same time (the read threads read
  * the records a bounded total needs beyond the windows without bm25); a record's window follows
  * from its seq alone (windowOf), so a few candidate records can be ordered without the others.
  *
- * Self-contained (no closure, no import): the text match threads evaluate rankWindows' source
- * (sqlite-text-pool.ts), the request thread calls it (sqlite-text.ts), so both give the same rows.
+ * Self-contained (no closure, no import): the read threads evaluate rankWindows' source
+ * (sqlite-read-pool.ts), the request thread calls it (sqlite-text.ts), so both give the same rows.
  */
 export interface WindowedRows {
   /** The first `k` FTS rows of the order (rowid, bm25), fewer when that is all of them (`complete`). */

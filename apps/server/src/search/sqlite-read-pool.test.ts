@@ -8,16 +8,16 @@ import { indexRecordTexts } from "../records/ingest.js";
 import type { SearchQuery } from "./search-port.js";
 import { seedSearchData } from "./search-port.suite.js";
 import { SqliteSearch } from "./sqlite-search.js";
-import { textMatchPoolFor } from "./sqlite-text-pool.js";
+import { readPoolFor } from "./sqlite-read-pool.js";
 import { SqliteText } from "./sqlite-text.js";
 import { rankWindows } from "./text-window.js";
 
 /**
- * Text searches not cached yet take their FTS part from the text match threads (sqlite-text-pool.ts):
+ * Text searches not cached yet take their FTS part from the read threads (sqlite-read-pool.ts):
  * the hits, scores, order and totals must be exactly those of the request thread's own path, before
  * and after records are added, changed, deleted or answered, and when the threads are gone.
  */
-describe("SQLite text search on the text match threads", () => {
+describe("SQLite text search on the read threads", () => {
   let dir: string;
   let store: Store;
   let data: Awaited<ReturnType<typeof seedSearchData>>;
@@ -58,7 +58,7 @@ describe("SQLite text search on the text match threads", () => {
   /** Every query, by a new adapter on the threads (nothing cached) and by the request thread's path. */
   const same = async () => {
     const text = new SqliteText(store.db, { fewMatches: -1 });
-    const answered = textMatchPoolFor(store.db)!.answered;
+    const answered = readPoolFor(store.db)!.answered;
     for (const q of words)
       for (const query of [queue(q), queue(q, 3, 5), queue(q, 0, 200), queue(q, 0, 10, true)]) {
         const expected = await new SqliteSearch(store.db, { fewMatches: -1, offThread: false }).search(query);
@@ -67,7 +67,7 @@ describe("SQLite text search on the text match threads", () => {
           await new SqliteSearch(store.db, { offThread: false }).search(query),
         );
       }
-    return { adopted: text.adopted, jobs: textMatchPoolFor(store.db)!.answered - answered };
+    return { adopted: text.adopted, jobs: readPoolFor(store.db)!.answered - answered };
   };
 
   beforeAll(async () => {
@@ -131,7 +131,7 @@ describe("SQLite text search on the text match threads", () => {
     const records = [...new Set(rows.map(([rowid]) => Math.floor(rowid / 1024)))];
     expect(records.length).toBeGreaterThan(100);
     // Windows of 10 records, 4 rows wanted, the bounded total wanting every matching record.
-    const answer = await textMatchPoolFor(store.db)!.run({
+    const answer = await readPoolFor(store.db)!.run({
       expression: '"filler"',
       lo: lo * 1024,
       hi: hi * 1024 + 1023,
@@ -153,7 +153,7 @@ describe("SQLite text search on the text match threads", () => {
   });
 
   it("computes on the request thread when the threads are gone", async () => {
-    await textMatchPoolFor(store.db)!.close();
+    await readPoolFor(store.db)!.close();
     const { adopted, jobs } = await same();
     expect(jobs).toBe(0);
     expect(adopted).toBe(0);

@@ -19,9 +19,12 @@ import {
 } from "./knn-ivf.js";
 
 /**
- * The FTS part of a text search that is not cached yet (a word never asked before), computed on
- * threads of their own with read-only connections (WAL: readers do not wait for the writer), so that
- * the request thread stays free for everyone else's calls and a second core does the work. At 1M
+ * The embedded store's read threads: read-only connections of their own (WAL: readers do not wait for
+ * the writer) that run the heavy reads of searches, so that the request thread stays free for everyone
+ * else's calls and a second core does the work: the FTS part of text searches not cached yet (below),
+ * least similar's far side and scans (knn-ivf.ts) and its candidates' reads (sqlite-knn.ts).
+ *
+ * Text: the FTS part of a search that is not cached yet (a word never asked before). At 1M
  * records, a word in 80% of them costs ~150 ms to list its matching records and ~380 ms for FTS5 to
  * score every match with bm25 (docs/performance.md): on the request thread, every other annotator's
  * call waited behind it.
@@ -377,8 +380,8 @@ interface Thread {
   busy: number;
 }
 
-/** Threads answering MatchJobs (lazily started, at most one per core); jobs go to the least busy one. */
-export class TextMatchPool {
+/** The read threads (lazily started, at most one per core); jobs go to the least busy one. */
+export class ReadPool {
   private threads: Thread[] = [];
   private nextId = 1;
   private readonly waiting = new Map<number, { thread: Thread; resolve: (reply: Reply) => void; reject: (e: Error) => void }>();
@@ -471,7 +474,7 @@ export class TextMatchPool {
   }
 
   private send(message: Record<string, unknown>): Promise<Reply> {
-    if (this.closed) return Promise.reject(new Error("the text match pool is closed"));
+    if (this.closed) return Promise.reject(new Error("the read pool is closed"));
     const thread = this.thread();
     const id = this.nextId++;
     thread.busy++;
@@ -494,7 +497,7 @@ export class TextMatchPool {
           }),
       ),
     );
-    for (const w of this.waiting.values()) w.reject(new Error("the text match pool is closed"));
+    for (const w of this.waiting.values()) w.reject(new Error("the read pool is closed"));
     this.waiting.clear();
   }
 
@@ -517,7 +520,7 @@ export class TextMatchPool {
       if (!w) return;
       this.waiting.delete(m.id);
       thread.busy--;
-      if (m.error !== undefined) return w.reject(new Error(`text match thread: ${m.error}`));
+      if (m.error !== undefined) return w.reject(new Error(`read thread: ${m.error}`));
       this.answered++;
       w.resolve(m);
     });
@@ -537,11 +540,11 @@ export class TextMatchPool {
 
 const versionOf = (m: Reply): Buffer => Buffer.from(m.version!.buffer, m.version!.byteOffset, m.version!.byteLength);
 
-const pools = new WeakMap<object, TextMatchPool>();
+const pools = new WeakMap<object, ReadPool>();
 /** The embedded store registers its pool (db/database.ts); null for other connections (tests on a bare database). */
-export function registerTextMatchPool(db: Kysely<DB>, pool: TextMatchPool): void {
+export function registerReadPool(db: Kysely<DB>, pool: ReadPool): void {
   pools.set(db, pool);
 }
-export function textMatchPoolFor(db: Kysely<DB>): TextMatchPool | null {
+export function readPoolFor(db: Kysely<DB>): ReadPool | null {
   return pools.get(db) ?? null;
 }
