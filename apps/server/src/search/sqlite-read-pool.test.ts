@@ -8,7 +8,7 @@ import { indexRecordTexts } from "../records/ingest.js";
 import type { SearchQuery } from "./search-port.js";
 import { seedSearchData } from "./search-port.suite.js";
 import { SqliteSearch } from "./sqlite-search.js";
-import { readPoolFor } from "./sqlite-read-pool.js";
+import { matchJobKey, readPoolFor } from "./sqlite-read-pool.js";
 import { SqliteText } from "./sqlite-text.js";
 import { rankWindows } from "./text-window.js";
 
@@ -157,5 +157,26 @@ describe("SQLite text search on the read threads", () => {
     const { adopted, jobs } = await same();
     expect(jobs).toBe(0);
     expect(adopted).toBe(0);
+  });
+});
+
+describe("a text match job's key", () => {
+  const job = { expression: '"alpha"', lo: 0, hi: 1023, field: null, seqs: false, ranked: 64, prefix: 2000, window: 0, passing: 11 };
+  it("tells apart exclusions of the same length and sum (each job's prefix stops where enough pass its own)", () => {
+    const a = matchJobKey({ ...job, excluded: Uint32Array.from([1, 4, 9]) });
+    const b = matchJobKey({ ...job, excluded: Uint32Array.from([2, 3, 9]) });
+    expect(a).not.toBe(b);
+    expect(matchJobKey({ ...job, excluded: Uint32Array.from([1, 4, 9]) })).toBe(a);
+    // A view of a larger array keys as its own seqs.
+    expect(matchJobKey({ ...job, excluded: Uint32Array.from([7, 1, 4, 9]).subarray(1) })).toBe(a);
+  });
+  it("tells apart no exclusions, none listed and the job's other fields", () => {
+    const keys = new Set([
+      matchJobKey(job),
+      matchJobKey({ ...job, excluded: new Uint32Array(0) }),
+      matchJobKey({ ...job, passing: 12 }),
+      matchJobKey({ ...job, field: "text" }),
+    ]);
+    expect(keys.size).toBe(4);
   });
 });

@@ -6,7 +6,7 @@ import { countLimit, type SearchFilter, type SearchHit, type SearchQuery, type S
 import { queueExclusions } from "./sqlite-metadata.js";
 import { Builder, FTS_ROWID_RANGE, ftsExpression, type Param, SqliteQueries, splitPending } from "./sqlite-sql.js";
 import { textIndexFor } from "./text-index.js";
-import { type MatchAnswer, type PhraseRowsKnown, readPoolFor } from "./sqlite-read-pool.js";
+import { type MatchAnswer, matchJobKey, type PhraseRowsKnown, readPoolFor } from "./sqlite-read-pool.js";
 import {
   countPhraseRows,
   longPrefixOf,
@@ -429,11 +429,7 @@ export class SqliteText extends SqliteQueries {
   }
 
   /** The frequent words' row counts alone (a ranking stored without them), kept and stored beside the stored ranking. */
-  private async storeFrequentRows(
-    pool: NonNullable<ReturnType<typeof readPoolFor>>,
-    minRows: number,
-    raw: SQLite.Database,
-  ): Promise<void> {
+  private async storeFrequentRows(pool: NonNullable<ReturnType<typeof readPoolFor>>, minRows: number, raw: SQLite.Database): Promise<void> {
     const { version, terms, docs } = await pool.terms(minRows);
     const counts = Object.entries(frequentRows(terms, docs));
     await this.db.connection().execute(async () => {
@@ -978,14 +974,10 @@ export class SqliteText extends SqliteQueries {
       window: this.windowOf(key),
       passing: missing.wantPrefix > 0 && until ? until.passing : 0,
     };
-    // The exclusions by their length and sum (a job answers callers excluding the same records; another's prefix may run short: read on here).
-    const jobKey = JSON.stringify({
-      ...job,
-      excluded: job.passing > 0 && until ? `${until.excluded.length}:${until.excluded.reduce((a, b) => (a + b) % 2 ** 32, 0)}` : "",
-    });
+    const excluded = job.passing > 0 && until ? { excluded: until.excluded } : {};
+    const jobKey = matchJobKey({ ...job, ...excluded });
     let pending = this.inFlight.get(jobKey);
     if (!pending) {
-      const excluded = job.passing > 0 && until ? { excluded: until.excluded } : {};
       pending = pool.run({ ...job, ...excluded, ranking: this.rankingJob(key, expression) }).finally(() => this.inFlight.delete(jobKey));
       this.inFlight.set(jobKey, pending);
     }
