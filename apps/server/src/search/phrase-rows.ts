@@ -77,3 +77,56 @@ export function rankArguments(counts: number[]): number[] {
 export function scoreSql(scoring: "tessera_bm25" | "bm25", args: number): string {
   return scoring === "bm25" ? "bm25(records_fts)" : `tessera_bm25(records_fts${", ?".repeat(args)})`;
 }
+
+/** A connection's statements (better-sqlite3's prepare; the read threads pass their cache of prepared statements). */
+export type Prepare = (sql: string) => {
+  run(...params: unknown[]): unknown;
+  pluck(): { get(...params: unknown[]): unknown; all(...params: unknown[]): unknown[] };
+};
+
+/** The helpers phraseScore and listPrefixTerms use: the read threads pass the same functions evaluated from their source. */
+export const PHRASE_HELPERS = { phrasesOf, phraseKey, countPhraseRows, rankArguments, scoreSql, pastPrefix, vocab: VOCAB_SQL };
+export type PhraseHelpers = typeof PHRASE_HELPERS;
+
+/**
+ * A windowed query's score with tessera_bm25 as SQL and its arguments (bound first), the row counts of its phrases
+ * from `known` (by phraseKey), the missing ones counted on the connection: all of them in `rows`, `counted` of them
+ * counted here. One phrase: no counts (its idf is a constant factor). The request thread and the read threads'
+ * jobs both score with it. Self-contained (`h`: PHRASE_HELPERS).
+ */
+export function phraseScore(
+  prepare: Prepare,
+  expression: string,
+  known: (key: string) => number | undefined,
+  h: PhraseHelpers,
+): { sql: string; args: number[]; rows: Record<string, number>; counted: number } {
+  const phrases = h.phrasesOf(expression);
+  const rows: Record<string, number> = {};
+  if (phrases.length < 2) return { sql: h.scoreSql("tessera_bm25", 0), args: [], rows, counted: 0 };
+  let counted = 0;
+  for (const phrase of phrases) {
+    const key = h.phraseKey(phrase);
+    if (rows[key] !== undefined) continue;
+    const n = known(key);
+    if (n !== undefined) rows[key] = n;
+    else {
+      if (counted === 0) prepare(h.vocab.table).run();
+      rows[key] = h.countPhraseRows(
+        phrase,
+        (term) => prepare(h.vocab.termRows).pluck().get(term) as number | undefined,
+        (p) => prepare(h.vocab.matchRows).pluck().get(p) as number,
+      );
+      counted++;
+    }
+  }
+  const args = h.rankArguments(phrases.map((p) => rows[h.phraseKey(p)]!));
+  return { sql: h.scoreSql("tessera_bm25", args.length), args, rows, counted };
+}
+
+/** The index's terms starting with an ASCII `prefix`, in order, at most `max` + 1 of them (fts5vocab reads each one's list to count it). Self-contained (`h`: PHRASE_HELPERS). */
+export function listPrefixTerms(prepare: Prepare, prefix: string, max: number, h: PhraseHelpers): string[] {
+  prepare(h.vocab.table).run();
+  return prepare(h.vocab.prefixTerms)
+    .pluck()
+    .all(prefix, h.pastPrefix(prefix), max + 1) as string[];
+}

@@ -6,7 +6,17 @@ import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import { FTS_ROWID_RANGE } from "./sqlite-sql.js";
 import { rankWindows } from "./text-window.js";
-import { countPhraseRows, phraseKey, phrasesOf, rankArguments, scoreSql, VOCAB_SQL } from "./phrase-rows.js";
+import {
+  countPhraseRows,
+  listPrefixTerms,
+  pastPrefix,
+  phraseKey,
+  phraseScore,
+  phrasesOf,
+  rankArguments,
+  scoreSql,
+  VOCAB_SQL,
+} from "./phrase-rows.js";
 import {
   addToCentroid,
   asymmetricScores,
@@ -151,36 +161,27 @@ let ranker = false;
 if (workerData.rankExtension) {
   try { db.loadExtension(workerData.rankExtension); ranker = true; } catch { /* jobs asking for it fail: the request thread computes them */ }
 }
-const phrasesOf = ${phrasesOf.toString()};
-const phraseKey = ${phraseKey.toString()};
-const countPhraseRows = ${countPhraseRows.toString()};
-const rankArguments = ${rankArguments.toString()};
-const scoreSql = ${scoreSql.toString()};
-let byTerm = null, byMatch = null;
+// phrase-rows.ts' functions, as the request thread calls them.
+const phraseHelpers = {
+  phrasesOf: ${phrasesOf.toString()},
+  phraseKey: ${phraseKey.toString()},
+  countPhraseRows: ${countPhraseRows.toString()},
+  rankArguments: ${rankArguments.toString()},
+  scoreSql: ${scoreSql.toString()},
+  pastPrefix: ${pastPrefix.toString()},
+  vocab: VOCAB_SQL,
+};
+const phraseScore = ${phraseScore.toString()};
+const listPrefixTerms = ${listPrefixTerms.toString()};
 /**
  * A job's score (SQL and its arguments, bound first) and the phrases' row counts: bm25() without job.ranking; else
  * tessera_bm25 with the counts the caller knows at this transaction's version, the others counted here.
  */
 const scoreOf = (job, blocks) => {
-  if (!job.ranking) return { sql: scoreSql("bm25", 0), args: [], rows: null, counted: 0 };
+  if (!job.ranking) return { sql: phraseHelpers.scoreSql("bm25", 0), args: [], rows: null, counted: 0 };
   if (!ranker) throw new Error("the ranking extension is not loaded on this thread");
-  const phrases = phrasesOf(job.expression);
   const known = job.ranking.version && Buffer.from(job.ranking.version).equals(Buffer.concat(blocks)) ? job.ranking.rows : {};
-  if (!byTerm) {
-    vocabTable();
-    byTerm = db.prepare(VOCAB_SQL.termRows).pluck();
-    byMatch = db.prepare(VOCAB_SQL.matchRows).pluck();
-  }
-  const rows = {};
-  let counted = 0;
-  for (const phrase of phrases) {
-    const key = phraseKey(phrase);
-    if (rows[key] !== undefined) continue;
-    if (known[key] !== undefined) rows[key] = known[key];
-    else if (phrases.length > 1) { rows[key] = countPhraseRows(phrase, (t) => byTerm.get(t), (p) => byMatch.get(p)); counted++; }
-  }
-  const args = phrases.length > 1 ? rankArguments(phrases.map((p) => rows[phraseKey(p)])) : [];
-  return { sql: scoreSql("tessera_bm25", args.length), args, rows, counted };
+  return phraseScore(prepared, job.expression, (key) => known[key], phraseHelpers);
 };
 /** Whether a windowed read scores its rows (the \`tessera_scoring()\` of its SQL): off for the records beyond the windows. */
 let scoring = true;
@@ -242,13 +243,12 @@ parentPort.on("message", (job) => {
       return;
     }
     if (job.type === "prefixTerms") {
-      // A prefix's terms in the index (fts5vocab reads each one's list to count it), at most job.max + 1 of them.
-      vocabTable();
+      // A prefix's terms in the index, at most job.max + 1 of them.
       begin.run();
       let blocks, terms;
       try {
         blocks = version.all();
-        terms = prepared(VOCAB_SQL.prefixTerms).pluck().all(job.prefix, job.past, job.max + 1);
+        terms = listPrefixTerms(prepared, job.prefix, job.max, phraseHelpers);
       } finally {
         commit.run();
       }
@@ -435,9 +435,9 @@ export class ReadPool {
     return { version: versionOf(m), terms: m.terms ?? [], docs: m.docs ?? [] };
   }
 
-  /** The index's terms starting with `prefix` (up to `past`, exclusive), in order, at most `max` + 1 of them (sqlite-text.ts expands long prefixes). */
-  async prefixTerms(prefix: string, past: string, max: number): Promise<{ version: Buffer; terms: string[] }> {
-    const m = await this.send({ type: "prefixTerms", prefix, past, max });
+  /** The index's terms starting with `prefix`, in order, at most `max` + 1 of them (phrase-rows.ts' listPrefixTerms; sqlite-text.ts expands long prefixes). */
+  async prefixTerms(prefix: string, max: number): Promise<{ version: Buffer; terms: string[] }> {
+    const m = await this.send({ type: "prefixTerms", prefix, max });
     return { version: versionOf(m), terms: m.terms ?? [] };
   }
 

@@ -8,15 +8,14 @@ import { Builder, FTS_ROWID_RANGE, ftsExpression, type Param, SqliteQueries, spl
 import { textIndexFor } from "./text-index.js";
 import { type MatchAnswer, matchJobKey, type PhraseRowsKnown, readPoolFor } from "./sqlite-read-pool.js";
 import {
-  countPhraseRows,
+  listPrefixTerms,
   longPrefixOf,
-  pastPrefix,
+  PHRASE_HELPERS,
   phraseKey,
+  phraseScore,
   phrasesOf,
   prefixTermsExpression,
-  rankArguments,
   scoreSql,
-  VOCAB_SQL,
 } from "./phrase-rows.js";
 import { textRankingOf } from "./rank-extension.js";
 import { rankWindows, windowOf } from "./text-window.js";
@@ -212,15 +211,11 @@ export class SqliteText extends SqliteQueries {
     if (kept !== undefined) return kept ?? expression;
     const pool = this.options.offThread !== false ? readPoolFor(this.db) : null;
     const listed = pool
-      ? await pool.prefixTerms(prefix, pastPrefix(prefix), PREFIX_TERMS_MAX).catch(() => null)
-      : await this.db.connection().execute(async () => {
-          raw.exec(VOCAB_SQL.table);
-          const terms = raw
-            .prepare(VOCAB_SQL.prefixTerms)
-            .pluck()
-            .all(prefix, pastPrefix(prefix), PREFIX_TERMS_MAX + 1) as string[];
-          return { version: current, terms };
-        });
+      ? await pool.prefixTerms(prefix, PREFIX_TERMS_MAX).catch(() => null)
+      : await this.db.connection().execute(async () => ({
+          version: current,
+          terms: listPrefixTerms((sql) => raw.prepare(sql), prefix, PREFIX_TERMS_MAX, PHRASE_HELPERS),
+        }));
     // Listed at another version (the index moved meanwhile): the prefix as written.
     if (!listed || !listed.version.equals(this.prefixTerms.version!)) return expression;
     const expanded = listed.terms.length <= PREFIX_TERMS_MAX ? prefixTermsExpression(listed.terms) : null;
@@ -269,25 +264,16 @@ export class SqliteText extends SqliteQueries {
    */
   private scoreHere(raw: SQLite.Database | null, key: string, expression: string): { sql: string; args: number[] } {
     if (!raw || !this.ranksWithCounts(key)) return { sql: scoreSql("bm25", 0), args: [] };
-    const phrases = phrasesOf(expression);
-    if (phrases.length < 2) return { sql: scoreSql("tessera_bm25", 0), args: [] };
-    const rows = this.phraseRowsAt(SqliteText.versionOf(raw));
-    const counts = phrases.map((phrase) => {
-      let n = rows.get(phraseKey(phrase));
-      if (n === undefined) {
-        raw.exec(VOCAB_SQL.table);
-        n = countPhraseRows(
-          phrase,
-          (term) => raw.prepare(VOCAB_SQL.termRows).pluck().get(term) as number | undefined,
-          (p) => raw.prepare(VOCAB_SQL.matchRows).pluck().get(p) as number,
-        );
-        rows.set(phraseKey(phrase), n);
-        this.phraseCounts++;
-      }
-      return n;
-    });
-    const args = rankArguments(counts);
-    return { sql: scoreSql("tessera_bm25", args.length), args };
+    const kept = this.phraseRowsAt(SqliteText.versionOf(raw));
+    const score = phraseScore(
+      (sql) => raw.prepare(sql),
+      expression,
+      (key) => kept.get(key),
+      PHRASE_HELPERS,
+    );
+    for (const [key, n] of Object.entries(score.rows)) kept.set(key, n);
+    this.phraseCounts += score.counted;
+    return { sql: score.sql, args: score.args };
   }
 
   /** Memory held by the cached match lists (bytes), for tests and measurements. */
