@@ -468,6 +468,50 @@ describe("SQLite text search cache", () => {
       }
   });
 
+  it("answers a long prefix with its terms as of the match: a term indexed between the listing and the match is found", async () => {
+    await store.db.deleteFrom("records").where("dataset_id", "=", data.ids.other).execute();
+    for (let j = 0; j < 12; j++) await insert(`kappas ${j % 2 === 0 ? "kappaq" : "rho"}`);
+    const query: SearchQuery = { ...queue("kappa*", 0, 50), text: { q: "kappa*", field: null } };
+    for (const offThread of [true, false]) {
+      const term = `kappaz${offThread ? "a" : "b"}`;
+      // A record with a new term of the prefix, indexed right after its terms were listed (before the search's reads).
+      let added = "";
+      const restore: (() => void)[] = [];
+      if (offThread) {
+        const listing = vi.spyOn(ReadPool.prototype, "prefixTerms");
+        listing.mockImplementationOnce(async function (this: ReadPool, prefix, max) {
+          listing.mockRestore();
+          const listed = await ReadPool.prototype.prefixTerms.call(this, prefix, max);
+          added = await insert(`${term} omega`);
+          return listed;
+        });
+        restore.push(() => listing.mockRestore());
+      } else {
+        const proto = SqliteText.prototype as unknown as { searchExpression: (...args: unknown[]) => Promise<unknown> };
+        const original = proto.searchExpression;
+        const search = vi.spyOn(proto, "searchExpression").mockImplementationOnce(async function (this: SqliteText, ...args) {
+          added = await insert(`${term} omega`);
+          return original.apply(this, args);
+        });
+        restore.push(() => search.mockRestore());
+      }
+      const expanding = new SqliteText(store.db, { fewMatches: -1, rankWindow: 6, offThread });
+      const found = await expanding.textSearch(query, query.text!);
+      restore.forEach((r) => r());
+      expect(added).not.toBe("");
+      expect(found.hits.map((h) => h.recordId)).toContain(added);
+      const asWritten = await new SqliteText(store.db, { fewMatches: -1, rankWindow: 6, prefixTerms: false }).textSearch(
+        query,
+        query.text!,
+      );
+      expect(found, `offThread ${offThread}`).toEqual(asWritten);
+      expect([expanding.prefixesExpanded, expanding.prefixesMoved]).toEqual([1, 1]);
+      // Asked again at the index's new version: expanded with the new term, no second search.
+      expect(await expanding.textSearch(query, query.text!)).toEqual(asWritten);
+      expect([expanding.prefixesExpanded, expanding.prefixesMoved]).toEqual([2, 1]);
+    }
+  });
+
   it("ranks several words, a prefix or one field window by window: each stretch of matching records by score; exact when one holds them all", async () => {
     await store.db.deleteFrom("records").where("dataset_id", "=", data.ids.other).execute();
     // Scores that do not follow record order: the term frequencies and lengths vary with j.

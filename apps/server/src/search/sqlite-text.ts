@@ -162,6 +162,8 @@ export class SqliteText extends SqliteQueries {
   private prefixTerms: { version: Buffer | null; byPrefix: Map<string, string | null> } = { version: null, byPrefix: new Map() };
   /** Long prefixes expanded into their terms (tests, diagnostics). */
   prefixesExpanded = 0;
+  /** Searches of an expanded prefix answered again with the prefix as written: the index moved meanwhile (tests, diagnostics). */
+  prefixesMoved = 0;
 
   /**
    * `fewMatches`: up to it the queue's text count probes each match (textCount); tests set -1 to exercise the other path.
@@ -197,31 +199,35 @@ export class SqliteText extends SqliteQueries {
    * 1-PREFIX_TERMS_MAX of them and the windows are scored with tessera_bm25 (which scores the group as the prefix): FTS5 then
    * reads only the window's part of each term's list instead of merging all of them over the whole table in each statement
    * (at 1M records: 23-52 -> 17-20 ms of CPU for the first 20,002 records, plus 1.5-21 ms to list the terms once per index
-   * version). Listed on a read thread, kept per prefix while the index's version is the same; else the prefix as written.
+   * version). Listed on a read thread (or here, in one read transaction with the version), kept per prefix while the index's
+   * version is the same; null: the prefix as written. `version`: the index's version the terms are those of (textSearch
+   * answers with the prefix as written if the index moved before its reads ended).
    */
-  private async expandPrefix(expression: string): Promise<string> {
+  private async expandPrefix(expression: string): Promise<{ expression: string; version: Buffer } | null> {
     const prefix = longPrefixOf(expression, LONG_PREFIX);
     const raw = rawSqliteOf(this.db);
-    if (prefix === null || !raw || this.options.prefixTerms === false || textRankingOf(this.db).scoring !== "tessera_bm25")
-      return expression;
+    if (prefix === null || !raw || this.options.prefixTerms === false || textRankingOf(this.db).scoring !== "tessera_bm25") return null;
     const current = await this.db.connection().execute(async () => SqliteText.versionOf(raw));
     if (!this.prefixTerms.version?.equals(current) || this.prefixTerms.byPrefix.size > PREFIX_TERMS_KEPT)
       this.prefixTerms = { version: current, byPrefix: new Map() };
     const kept = this.prefixTerms.byPrefix.get(prefix);
-    if (kept !== undefined) return kept ?? expression;
+    if (kept !== undefined) return kept === null ? null : { expression: kept, version: current };
     const pool = this.options.offThread !== false ? readPoolFor(this.db) : null;
     const listed = pool
       ? await pool.prefixTerms(prefix, PREFIX_TERMS_MAX).catch(() => null)
-      : await this.db.connection().execute(async () => ({
-          version: current,
-          terms: listPrefixTerms((sql) => raw.prepare(sql), prefix, PREFIX_TERMS_MAX, PHRASE_HELPERS),
-        }));
+      : await this.db.connection().execute(async () =>
+          raw.transaction(() => ({
+            version: SqliteText.versionOf(raw),
+            terms: listPrefixTerms((sql) => raw.prepare(sql), prefix, PREFIX_TERMS_MAX, PHRASE_HELPERS),
+          }))(),
+        );
     // Listed at another version (the index moved meanwhile): the prefix as written.
-    if (!listed || !listed.version.equals(this.prefixTerms.version!)) return expression;
+    if (!listed || !listed.version.equals(current) || !this.prefixTerms.version?.equals(current)) return null;
     const expanded = listed.terms.length <= PREFIX_TERMS_MAX ? prefixTermsExpression(listed.terms) : null;
     this.prefixTerms.byPrefix.set(prefix, expanded);
-    if (expanded) this.prefixesExpanded++;
-    return expanded ?? expression;
+    if (!expanded) return null;
+    this.prefixesExpanded++;
+    return { expression: expanded, version: current };
   }
 
   /**
@@ -542,7 +548,26 @@ export class SqliteText extends SqliteQueries {
     await textIndexFor(this.db)?.catchUp(); // records acknowledged but not yet in records_fts (search/text-index.ts)
     const written = ftsExpression(text.q);
     if (written === null) return { hits: [], total: 0 };
-    const expression = await this.expandPrefix(written);
+    const expanded = await this.expandPrefix(written);
+    if (!expanded) return this.searchExpression(query, text.field, written, seqFilter, metadataSql);
+    const result = await this.searchExpression(query, text.field, expanded.expression, seqFilter, metadataSql);
+    // The terms are those of the index at expanded.version: if it moved before the reads ended, a term indexed since (a record
+    // imported meanwhile) may be missing from the expression, so the prefix as written answers (one read of the version: ~5 us).
+    const raw = rawSqliteOf(this.db)!;
+    if ((await this.db.connection().execute(async () => SqliteText.versionOf(raw))).equals(expanded.version)) return result;
+    this.prefixesMoved++;
+    return this.searchExpression(query, text.field, written, seqFilter, metadataSql);
+  }
+
+  /** textSearch of an FTS expression (the words as written, or a long prefix as its terms). */
+  private async searchExpression(
+    query: SearchQuery,
+    field: string | null,
+    expression: string,
+    seqFilter?: () => Promise<((seq: number) => boolean) | null>,
+    metadataSql?: () => Promise<void>,
+  ): Promise<SearchResult> {
+    const text = { field };
     const span = (
       await this.all<{ lo: number | null; hi: number | null; shared: number }>(
         `SELECT lo, hi, EXISTS (SELECT 1 FROM datasets d WHERE d.id <> ? AND EXISTS (SELECT 1 FROM records x WHERE x.dataset_id = d.id AND x.seq BETWEEN lo AND hi)) AS shared
