@@ -10,6 +10,7 @@ import { searchPortSuite } from "./search-port.suite.js";
 import { type KnnOptions, SqliteKnn } from "./sqlite-knn.js";
 import { SqliteSearch } from "./sqlite-search.js";
 import { seededRandom } from "../testing/random.js";
+import { asStored, cosine, exactTop } from "@tessera/test-harness";
 
 async function openTemp(): Promise<Store> {
   const dir = mkdtempSync(join(tmpdir(), "tessera-knn-"));
@@ -154,27 +155,13 @@ for (const dimensions of [16, 12, 64]) {
     const approximate = () => new SqliteKnn(store.db, { exactBelow: 0, oversample: 1 });
     const exact = () => new SqliteKnn(store.db, { exactBelow: Number.MAX_SAFE_INTEGER });
     /** The top `limit` by cosine similarity computed here (float32 vectors, as stored). */
-    const bruteForce = (vector: number[], limit: number, keep: (r: (typeof records)[number]) => boolean = () => true, order = 1) => {
-      const f = (v: number[]) => Array.from(new Float32Array(v));
-      const q = f(vector);
-      const cos = (v: number[]) => {
-        let s = 0,
-          a = 0,
-          b = 0;
-        for (let d = 0; d < q.length; d++) {
-          s += q[d]! * v[d]!;
-          a += q[d]! ** 2;
-          b += v[d]! ** 2;
-        }
-        return s / Math.sqrt(a * b);
-      };
-      return records
-        .filter((r) => r.vector.length > 0 && keep(r))
-        .map((r) => ({ id: r.id, s: cos(f(r.vector)) }))
-        .sort((x, y) => order * (y.s - x.s))
-        .slice(0, limit)
-        .map((x) => x.id);
-    };
+    const bruteForce = (vector: number[], limit: number, keep: (r: (typeof records)[number]) => boolean = () => true, order: 1 | -1 = 1) =>
+      exactTop(
+        vector,
+        records.filter((r) => r.vector.length > 0 && keep(r)).map((r) => [r.id, r.vector] as const),
+        limit,
+        { order, stored: true },
+      );
     const hitIds = async (knn: SqliteKnn, q: SearchQuery) => (await knn.knnSearch(q))!.hits.map((h) => h.recordId);
 
     it("says what its codes hold in memory: nothing before a search, then at least a code and a rowid per vector", async () => {
@@ -516,41 +503,15 @@ describe("similarity through the codes' index (knn-ivf.ts)", () => {
     ...q,
   });
   /** The exact top `limit` by cosine similarity (float32, as stored), highest first (lowest for least_similar). */
-  const exactTop = (value: number[], limit: number, order = 1, keep: (id: string) => boolean = () => true) => {
-    const f = (v: number[]) => Array.from(new Float32Array(v));
-    const q = f(value);
-    const cos = (v: number[]) => {
-      let s = 0,
-        a = 0,
-        b = 0;
-      for (let d = 0; d < q.length; d++) {
-        s += q[d]! * v[d]!;
-        a += q[d]! ** 2;
-        b += v[d]! ** 2;
-      }
-      return s / Math.sqrt(a * b);
-    };
-    return [...vectors.entries()]
-      .filter(([id]) => keep(id))
-      .map(([id, v]) => ({ id, s: cos(f(v)) }))
-      .sort((x, y) => order * (y.s - x.s))
-      .slice(0, limit)
-      .map((x) => x.id);
-  };
+  const exactTopOf = (value: number[], limit: number, order: 1 | -1 = 1, keep: (id: string) => boolean = () => true) =>
+    exactTop(
+      value,
+      [...vectors.entries()].filter(([id]) => keep(id)),
+      limit,
+      { order, stored: true },
+    );
   const hitIds = async (knn: SqliteKnn, q: SearchQuery) => (await knn.knnSearch(q))!.hits.map((h) => h.recordId);
-  const cosine = (value: number[], id: string) => {
-    const q = Array.from(new Float32Array(value));
-    const v = vectors.get(id)!;
-    let s = 0,
-      a = 0,
-      b = 0;
-    for (let d = 0; d < q.length; d++) {
-      s += q[d]! * v[d]!;
-      a += q[d]! ** 2;
-      b += v[d]! ** 2;
-    }
-    return s / Math.sqrt(a * b);
-  };
+  const cosineTo = (value: number[], id: string) => cosine(asStored(value), vectors.get(id)!);
   /**
    * Over 20 queries near random clusters, against the exact answer: mean recall@20, the codes scored
    * per search, and how much worse the answer is in cosine (least similar: higher is worse), its 20th
@@ -564,12 +525,12 @@ describe("similarity through the codes' index (knn-ivf.ts)", () => {
       meanGap = 0;
     for (let i = 0; i < 20; i++) {
       const value = near(Math.floor(random() * 40), 0.8);
-      const exact = exactTop(value, 20, -sign);
+      const exact = exactTopOf(value, 20, sign === 1 ? -1 : 1);
       const hits = await hitIds(knn, query(value, order));
       const got = new Set(hits);
       found += exact.filter((id) => got.has(id)).length;
-      const mean = (ids: string[]) => ids.reduce((t, id) => t + cosine(value, id), 0) / ids.length;
-      lastGap += (sign * (cosine(value, hits[19]!) - cosine(value, exact[19]!))) / 20;
+      const mean = (ids: string[]) => ids.reduce((t, id) => t + cosineTo(value, id), 0) / ids.length;
+      lastGap += (sign * (cosineTo(value, hits[19]!) - cosineTo(value, exact[19]!))) / 20;
       meanGap += (sign * (mean(hits) - mean(exact))) / 20;
     }
     return { recall: found / 400, scoredPerSearch: (knn.codesScored - before) / 20, lastGap, meanGap };
@@ -766,7 +727,7 @@ describe("similarity through the codes' index (knn-ivf.ts)", () => {
     for (const q of [query(value, "least_similar"), query(old, "least_similar", { limit: 60 })])
       expect(await here.knnSearch(q)).toEqual(await knn.knnSearch(q));
     expect(here.scannedOffThread).toBe(0);
-    const exact = exactTop(value, 20, -1);
+    const exact = exactTopOf(value, 20, -1);
     expect(after.filter((id) => exact.includes(id)).length).toBeGreaterThanOrEqual(12);
     // Rebuilt (other lists: approximate answers may differ a little): from the index alone.
     await knn.buildIndex(ids.emb);
@@ -807,8 +768,8 @@ describe("similarity through the codes' index (knn-ivf.ts)", () => {
     const knn = indexed();
     await knn.buildIndex(ids.emb);
     const value = near(2, 0.8);
-    const answered = exactTop(value, 5);
-    const answeredLeast = exactTop(value, 5, -1);
+    const answered = exactTopOf(value, 5);
+    const answeredLeast = exactTopOf(value, 5, -1);
     await store.db
       .insertInto("responses")
       .values(
@@ -826,14 +787,14 @@ describe("similarity through the codes' index (knn-ivf.ts)", () => {
     const pending = [{ type: "terms" as const, scope: { entity: "response_status" as const }, values: ["pending"] }];
     const got = await hitIds(knn, query(value, "most_similar", { filters: pending, limit: 10 }));
     expect(got.filter((id) => answered.includes(id))).toEqual([]);
-    const exactPending = exactTop(value, 10, 1, (id) => !answered.includes(id));
+    const exactPending = exactTopOf(value, 10, 1, (id) => !answered.includes(id));
     expect(got.filter((id) => exactPending.includes(id)).length).toBeGreaterThanOrEqual(8);
     // The same for least similar, through the index (its lists least similar to the query).
     const before = knn.codesScored;
     const gotLeast = await hitIds(knn, query(value, "least_similar", { filters: pending, limit: 10 }));
     expect(knn.codesScored - before).toBeLessThan(4000 / 4);
     expect(gotLeast.filter((id) => answeredLeast.includes(id))).toEqual([]);
-    const exactLeast = exactTop(value, 10, -1, (id) => !answeredLeast.includes(id));
+    const exactLeast = exactTopOf(value, 10, -1, (id) => !answeredLeast.includes(id));
     expect(gotLeast.filter((id) => exactLeast.includes(id)).length).toBeGreaterThanOrEqual(8);
     // Only the records of a far cluster pass (seeded in order: cluster 30 is every 40th from the 30th):
     // the candidates grow past the nearest lists to every code; the approximate answer holds only them, in order.
@@ -845,7 +806,7 @@ describe("similarity through the codes' index (knn-ivf.ts)", () => {
       expect(hits.every((h) => far.includes(h.recordId))).toBe(true);
       const scores = hits.map((h) => (order === "most_similar" ? -h.score! : h.score!));
       expect(scores).toEqual([...scores].sort((a, b) => a - b));
-      const exact = exactTop(value, 10, order === "most_similar" ? 1 : -1, (id) => far.includes(id));
+      const exact = exactTopOf(value, 10, order === "most_similar" ? 1 : -1, (id) => far.includes(id));
       expect(hits.filter((h) => exact.includes(h.recordId)).length).toBeGreaterThanOrEqual(6);
     }
   });
