@@ -12,9 +12,9 @@ import { SqliteSearch } from "./sqlite-search.js";
 import { seededRandom } from "../testing/random.js";
 import { asStored, cosine, exactTop } from "@tessera/test-harness";
 
-async function openTemp(): Promise<Store> {
+async function openTemp(options: { readThreads?: number } = {}): Promise<Store> {
   const dir = mkdtempSync(join(tmpdir(), "tessera-knn-"));
-  const store = await openEmbeddedStore(dir);
+  const store = await openEmbeddedStore(dir, options);
   const close = store.close;
   return {
     ...store,
@@ -564,6 +564,24 @@ describe("similarity through the codes' index (knn-ivf.ts)", () => {
     const scanned = await recall(linear, "least_similar");
     expect(scanned.scoredPerSearch).toBe(4000);
     expect(least.recall).toBeGreaterThanOrEqual(scanned.recall - 0.05);
+  });
+
+  it("builds least_similar's far side on the request thread without read threads: as good as the threads'", async () => {
+    await store.close();
+    store = await openTemp({ readThreads: 0 });
+    ids = await seedDataset(store, dimensions);
+    vectors = new Map();
+    await insert(seeded);
+    const knn = indexed();
+    expect(await knn.buildIndex(ids.emb)).toBe(true);
+    expect(knn.farSidesOnThreads).toBe(0);
+    expect(knn.farSideBytes).toBeGreaterThanOrEqual(4000 * (8 + 4));
+    // The bounds of the threads' far side (above).
+    const least = await recall(knn, "least_similar");
+    expect(least.scoredPerSearch).toBeLessThan(4000 / 4);
+    expect(least.recall).toBeGreaterThanOrEqual(0.85);
+    expect(least.lastGap).toBeLessThan(0.01);
+    expect(least.meanGap).toBeLessThan(0.005);
   });
 
   it("says when a setting's index is built as its codes call for, far side included", async () => {

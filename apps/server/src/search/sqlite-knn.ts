@@ -736,6 +736,11 @@ export class SqliteKnn extends SqliteQueries {
    * random), in batches of FAR_BATCH
    * with a pause between them. Rows changed meanwhile are marked in the index before it is used
    * (their codes are its tail). False when the codes were reset meanwhile.
+   * The same estimator as the read threads' `farSidePart` (which `build` prefers), on the request
+   * thread: kept for a store without read threads (TESSERA_TEXT_MATCH_THREADS=0, no SharedArrayBuffer)
+   * and for a build whose threads failed. Both code with the same functions (`addToCentroid`,
+   * `residualCode`); this one samples each list itself (`FarSideBuilder.sample`), as the threads'
+   * pass cannot, since it starts before the lists are assigned (from the k-means' sample).
    */
   private async buildFarSide(c: Codes, ivf: BinaryIvf, generation: number): Promise<boolean> {
     const far = new FarSideBuilder(ivf, c.dimensions, c.mean);
@@ -983,6 +988,10 @@ export class SqliteKnn extends SqliteQueries {
     // vectors, ~15 ms of the scan). least_similar without an index: the far side is flat (the 50
     // farthest of 1M differ little from the next thousands), where Hamming ranks poorly (recall
     // 0.30); the asymmetric scores of the negated query over every code reach 0.6 for ~80 ms of CPU.
+    // So least_similar has two estimators, both needed: these codes (every row has one: a setting
+    // without an index, below `indexAbove`, or an index whose far side is not in yet; and an index's
+    // tail, scaled by its `tailScale`), and an index's far side (knn-ivf.ts, `FarSide`: codes around
+    // each list's centroid, finer, but only for the rows of the index's snapshot, and built after it).
     const probe = most ? codes.quantize(vector.value) : null;
     const negated = most ? null : vector.value.map((x) => -x);
     for (let fraction = most ? this.probeFraction : this.farProbeFraction; ;) {
