@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openEmbeddedStore, type Store } from "../db/database.js";
+import { openEmbeddedStore, rawSqliteOf, type Store } from "../db/database.js";
 import { encodeVector } from "../records/read.js";
 import type { SearchQuery } from "./search-port.js";
 import { searchPortSuite } from "./search-port.suite.js";
@@ -11,6 +11,9 @@ import { type KnnOptions, SqliteKnn } from "./sqlite-knn.js";
 import { SqliteSearch } from "./sqlite-search.js";
 import { seededRandom } from "../testing/random.js";
 import { asStored, cosine, exactTop } from "@tessera/test-harness";
+import { type ReadStatement, readStatementSql } from "./read-statements.js";
+import { readPoolFor } from "./sqlite-read-pool.js";
+import { filterSql } from "./sqlite-sql.js";
 
 async function openTemp(options: { readThreads?: number } = {}): Promise<Store> {
   const dir = mkdtempSync(join(tmpdir(), "tessera-knn-"));
@@ -292,8 +295,44 @@ for (const dimensions of [16, 12, 64]) {
         expect(there.hits.map((h) => h.recordId)).toEqual(bruteForce(q.vector!.value, 10, () => true, order === "most_similar" ? 1 : -1));
         expect(there).toEqual(await onThread.knnSearch(q));
       }
+      // Other filters (not the queue's): the candidates' distances, then their records filtered, each a named statement there.
+      const some = records.filter((_, i) => i % 3 === 0);
+      const byId = [
+        { type: "terms" as const, scope: { entity: "record" as const, property: "id" as const }, values: some.map((r) => r.id) },
+      ];
+      const before = offThread.readOffThread;
+      const q = query(near(4), { filters: byId, limit: 10 }, "least_similar");
+      const there = (await offThread.knnSearch(q))!;
+      expect(there.hits.map((h) => h.recordId)).toEqual(bruteForce(q.vector!.value, 10, (r) => some.includes(r), -1));
+      expect(there).toEqual(await onThread.knnSearch(q));
+      expect(offThread.readOffThread - before).toBeGreaterThanOrEqual(2);
       expect(offThread.readOffThread).toBeGreaterThan(0);
       expect(onThread.readOffThread).toBe(0);
+    });
+
+    it("runs only named statements on the read threads: an unknown name is refused, there and here", async () => {
+      const pool = readPoolFor(store.db)!;
+      const count = () =>
+        store.db
+          .selectFrom("records")
+          .select((e) => e.fn.countAll<number>().as("n"))
+          .executeTakeFirstOrThrow();
+      const before = await count();
+      for (const name of ["DELETE FROM records", "candidateDistance", ""]) {
+        const statement = { name, vrows: [1], settingsId: ids.emb } as unknown as ReadStatement;
+        await expect(pool.rows(statement)).rejects.toThrow(`unknown read statement: ${name}`);
+        expect(() => readStatementSql(statement, filterSql)).toThrow(`unknown read statement: ${name}`);
+      }
+      expect(await count()).toEqual(before);
+      // A known one answers there as here.
+      const raw = rawSqliteOf(store.db)!;
+      const vrows = raw.prepare("SELECT rowid FROM record_vectors ORDER BY rowid LIMIT 3").pluck().all() as number[];
+      expect(vrows).toHaveLength(3);
+      const known: ReadStatement = { name: "candidateDistances", vector: encodeVector(near(1)), vrows, settingsId: ids.emb };
+      const { sql, params } = readStatementSql(known, filterSql);
+      const here = raw.prepare(sql).all(...params);
+      expect(here).toHaveLength(3);
+      expect(await pool.rows(known)).toEqual(here);
     });
 
     it("keeps the seq order of equal scores when it filters the candidates a slice at a time (duplicate vectors)", async () => {

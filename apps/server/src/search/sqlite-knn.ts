@@ -18,7 +18,8 @@ import {
   leastCosts,
 } from "./knn-ivf.js";
 import type { SearchQuery, SearchResult } from "./search-port.js";
-import { Builder, type Param, RECORD_STATUSES, SqliteQueries } from "./sqlite-sql.js";
+import { filterSql, type Param, RECORD_STATUSES, SqliteQueries } from "./sqlite-sql.js";
+import { type ReadStatement, readStatementSql } from "./read-statements.js";
 import { recordStatusesOf } from "./sqlite-status.js";
 import { type ReadPool, readPoolFor } from "./sqlite-read-pool.js";
 
@@ -1044,8 +1045,7 @@ export class SqliteKnn extends SqliteQueries {
     if (vrows.length === 0) return [];
     const vector = query.vector!;
     return this.read<{ vrow: number; score: number }>(
-      "SELECT v.rowid AS vrow, vec_distance_cosine(v.vector, ?) AS score FROM json_each(?) AS c CROSS JOIN record_vectors v ON v.rowid = c.value WHERE v.vector_settings_id = ?",
-      [encodeVector(vector.value), JSON.stringify(vrows), vector.settingsId],
+      { name: "candidateDistances", vector: encodeVector(vector.value), vrows, settingsId: vector.settingsId },
       vector.order === "least_similar",
     );
   }
@@ -1058,17 +1058,18 @@ export class SqliteKnn extends SqliteQueries {
    * least_similar's only (`offThread`): most_similar's fits on the request thread (~8 ms of CPU at 1M),
    * where it waits for no thread hand-over (measured at 50 annotators at pace: p95 52 on it, 118-141 ms off it).
    */
-  private async read<T>(sql: string, params: Param[], offThread: boolean): Promise<T[]> {
+  private async read<T>(statement: ReadStatement, offThread: boolean): Promise<T[]> {
     const pool = offThread && this.options.offThread !== false ? readPoolFor(this.db) : null;
     if (pool) {
       try {
-        const rows = await pool.rows<T>(sql, params);
+        const rows = await pool.rows<T>(statement);
         this.readOffThread++;
         return rows;
       } catch {
         // The thread failed (or the pool closed): the connection answers.
       }
     }
+    const { sql, params } = readStatementSql(statement, filterSql);
     return this.all<T>(sql, params);
   }
 
@@ -1107,14 +1108,16 @@ export class SqliteKnn extends SqliteQueries {
     const queue = await this.queueFilter(query, vrows);
     if (queue) return queue;
     const vector = query.vector!;
-    const b = new Builder(query.userId);
-    const from =
-      `SELECT v.rowid AS vrow, r.id AS id, r.seq AS seq FROM json_each(${b.p(JSON.stringify(vrows))}) AS c` +
-      " CROSS JOIN record_vectors v ON v.rowid = c.value CROSS JOIN records r ON r.id = v.record_id";
-    const where = [`v.vector_settings_id = ${b.p(vector.settingsId)}`, `r.dataset_id = ${b.p(query.datasetId)}`];
-    if (vector.excludeRecordId) where.push(`r.id <> ${b.p(vector.excludeRecordId)}`);
-    for (const f of query.filters) where.push(b.filter(f));
-    return this.read(`${from} WHERE ${where.join(" AND ")}`, b.params, vector.order === "least_similar");
+    const statement: ReadStatement = {
+      name: "candidateRecords",
+      vrows,
+      settingsId: vector.settingsId,
+      datasetId: query.datasetId,
+      excludeRecordId: vector.excludeRecordId || null,
+      filters: query.filters,
+      userId: query.userId,
+    };
+    return this.read(statement, vector.order === "least_similar");
   }
 
   /**
@@ -1127,8 +1130,7 @@ export class SqliteKnn extends SqliteQueries {
    * other filters (metadata, values, suggestions, other record properties) or without the raw connection.
    */
   private async queueScored(query: SearchQuery, vrows: number[]): Promise<{ id: string; seq: number; score: number }[] | null> {
-    const vector = query.vector!;
-    return this.queueRows(query, vrows, `vec_distance_cosine(v.vector, ?) AS score`, [encodeVector(vector.value)], true);
+    return this.queueRows(query, vrows, encodeVector(query.vector!.value), true);
   }
 
   /**
@@ -1136,14 +1138,14 @@ export class SqliteKnn extends SqliteQueries {
    * slices (`filterBest`), whose candidates are scored first. Null as `queueScored`.
    */
   private queueFilter(query: SearchQuery, vrows: number[]): Promise<{ vrow: number; id: string; seq: number }[] | null> {
-    return this.queueRows(query, vrows, "v.rowid AS vrow", [], false);
+    return this.queueRows(query, vrows, null, false);
   }
 
   private async queueRows<T extends { seq: number }>(
     query: SearchQuery,
     vrows: number[],
-    column: string,
-    columnParams: Param[],
+    /** The query's vector: the rows' cosine distance to it (`score`); null: their rowid (`vrow`). */
+    distanceTo: Uint8Array | null,
     offThread: boolean,
   ): Promise<T[] | null> {
     const raw = rawSqliteOf(this.db);
@@ -1160,17 +1162,18 @@ export class SqliteKnn extends SqliteQueries {
         ? 1
         : 0,
     );
-    const b = new Builder(query.userId);
-    b.params.push(...columnParams);
-    const from =
-      `SELECT r.id AS id, r.seq AS seq, ${column}` +
-      ` FROM json_each(${b.p(JSON.stringify(vrows))}) AS c CROSS JOIN record_vectors v ON v.rowid = c.value CROSS JOIN records r ON r.id = v.record_id`;
-    const where = [`v.vector_settings_id = ${b.p(vector.settingsId)}`];
-    if (vector.excludeRecordId) where.push(`r.id <> ${b.p(vector.excludeRecordId)}`);
-    for (const f of query.filters) if (f.scope.entity === "response_status") where.push(b.filter(f));
+    const statement: ReadStatement = {
+      name: "queueCandidates",
+      vector: distanceTo,
+      vrows,
+      settingsId: vector.settingsId,
+      excludeRecordId: vector.excludeRecordId || null,
+      filters: query.filters,
+      userId: query.userId,
+    };
     // The statuses brought up to date on the connection (no other statement in between), the rows read after.
     const status = await this.db.connection().execute(async () => recordStatusesOf(raw).of(query.datasetId));
-    const rows = await this.read<T>(`${from} WHERE ${where.join(" AND ")}`, b.params, offThread);
+    const rows = await this.read<T>(statement, offThread);
     this.queueFiltered += rows.length;
     return rows.filter((r) => kept[status.code(r.seq)] === 1);
   }

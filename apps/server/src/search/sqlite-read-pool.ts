@@ -4,7 +4,8 @@ import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
-import { FTS_ROWID_RANGE } from "./sqlite-sql.js";
+import { filterSql, FTS_ROWID_RANGE } from "./sqlite-sql.js";
+import { type ReadStatement, readStatementSql } from "./read-statements.js";
 import { rankWindows } from "./text-window.js";
 import {
   countPhraseRows,
@@ -187,6 +188,8 @@ const scoreOf = (job, blocks) => {
 let scoring = true;
 db.function("tessera_scoring", { deterministic: false }, () => (scoring ? 1 : 0));
 const rankWindows = ${rankWindows.toString()};
+const filterSql = ${filterSql.toString()};
+const readStatementSql = ${readStatementSql.toString()};
 const farSidePart = ${farSidePart.toString()};
 const residualCode = ${residualCode.toString()};
 const addToCentroid = ${addToCentroid.toString()};
@@ -222,10 +225,11 @@ parentPort.on("message", (job) => {
       return;
     }
     if (job.type === "rows") {
-      // Another search's read (sqlite-knn.ts: similarity candidates rescored and filtered), with sqlite-vec's functions.
+      // Another search's read (sqlite-knn.ts: similarity candidates rescored and filtered), with sqlite-vec's functions:
+      // a named statement built here (read-statements.ts), never SQL sent by the request thread; an unknown name fails.
+      const { sql, params } = readStatementSql(job.statement, filterSql);
       if (!vec) { require(workerData.vecModule).load(db); vec = true; }
-      const params = job.params.map((p) => (p instanceof Uint8Array ? Buffer.from(p.buffer, p.byteOffset, p.byteLength) : p));
-      parentPort.postMessage({ id: job.id, rows: prepared(job.sql).all(...params) });
+      parentPort.postMessage({ id: job.id, rows: prepared(sql).all(...params) });
       return;
     }
     if (job.type === "terms") {
@@ -470,11 +474,11 @@ export class ReadPool {
   }
 
   /**
-   * The rows of a read-only statement on the main database (sqlite-vec's functions loaded), for
-   * other searches' reads off the request thread (sqlite-knn.ts). Parameters: numbers, strings, buffers, null.
+   * The rows of a named statement (read-statements.ts) on the main database (sqlite-vec's functions loaded), for
+   * other searches' reads off the request thread (sqlite-knn.ts); an unknown name is refused (the promise rejects).
    */
-  async rows<T>(sql: string, params: readonly (string | number | Uint8Array | null)[]): Promise<T[]> {
-    const m = await this.send({ type: "rows", sql, params });
+  async rows<T>(statement: ReadStatement): Promise<T[]> {
+    const m = await this.send({ type: "rows", statement });
     return (m.rows ?? []) as T[];
   }
 
