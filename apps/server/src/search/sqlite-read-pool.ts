@@ -6,7 +6,7 @@ import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import { filterSql, FTS_ROWID_RANGE } from "./sqlite-sql.js";
 import { type ReadStatement, readStatementSql } from "./read-statements.js";
-import { rankWindows } from "./text-window.js";
+import { appendSeq, keepBest, rankWindows, windowOf } from "./text-window.js";
 import {
   countPhraseRows,
   listPrefixTerms,
@@ -188,6 +188,7 @@ const scoreOf = (job, blocks) => {
 let scoring = true;
 db.function("tessera_scoring", { deterministic: false }, () => (scoring ? 1 : 0));
 const rankWindows = ${rankWindows.toString()};
+const windowSteps = { keepBest: ${keepBest.toString()}, appendSeq: ${appendSeq.toString()}, windowOf: ${windowOf.toString()} };
 const filterSql = ${filterSql.toString()};
 const readStatementSql = ${readStatementSql.toString()};
 const farSidePart = ${farSidePart.toString()};
@@ -305,7 +306,7 @@ parentPort.on("message", (job) => {
         const it = prepared("SELECT rowid, CASE WHEN tessera_scoring() THEN " + score.sql + " END FROM " + where + " ORDER BY rowid").raw().iterate(...score.args, ...params);
         try {
           // No return(): rankWindows' break leaves the statement open for the records beyond the windows.
-          const w = rankWindows({ [Symbol.iterator]: () => ({ next: () => it.next() }) }, job.ranked, job.window, Math.floor(job.lo / 1024), 0);
+          const w = rankWindows({ [Symbol.iterator]: () => ({ next: () => it.next() }) }, job.ranked, job.window, Math.floor(job.lo / 1024), 0, windowSteps);
           ({ fr, bm } = w);
           scoredRows = w.read;
           if (job.prefix > 0) {
