@@ -14,6 +14,7 @@ import { asStored, cosine, exactTop } from "@tessera/test-harness";
 import { type ReadStatement, readStatementSql } from "./read-statements.js";
 import { readPoolFor } from "./sqlite-read-pool.js";
 import { filterSql } from "./sqlite-sql.js";
+import { addResponses } from "../testing/responses.js";
 
 async function openTemp(options: { readThreads?: number } = {}): Promise<Store> {
   const dir = mkdtempSync(join(tmpdir(), "tessera-knn-"));
@@ -193,20 +194,7 @@ for (const dimensions of [16, 12, 64]) {
     it("applies the filters, taking more candidates while they reject too many", async () => {
       const v = near(1);
       const answered = bruteForce(v, 3);
-      await store.db
-        .insertInto("responses")
-        .values(
-          answered.map((recordId) => ({
-            id: randomUUID(),
-            record_id: recordId,
-            user_id: ids.user,
-            status: "submitted" as const,
-            values: "{}",
-            inserted_at: ts,
-            updated_at: ts,
-          })),
-        )
-        .execute();
+      await addResponses(store.db, answered, ids.user);
       const pending = query(v, { filters: [{ type: "terms", scope: { entity: "response_status" }, values: ["pending"] }] });
       expect(await hitIds(approximate(), pending)).toEqual(bruteForce(v, 5, (r) => !answered.includes(r.id)));
       // Only records of a far cluster pass: none among the first candidates.
@@ -254,18 +242,7 @@ for (const dimensions of [16, 12, 64]) {
         })
         .execute();
       await store.db.updateTable("records").set({ dataset_id: other }).where("id", "=", moved).execute();
-      await store.db
-        .insertInto("responses")
-        .values({
-          id: randomUUID(),
-          record_id: answered,
-          user_id: ids.user,
-          status: "draft",
-          values: "{}",
-          inserted_at: ts,
-          updated_at: ts,
-        })
-        .execute();
+      await addResponses(store.db, [answered], ids.user, "draft");
       const left = (r: (typeof records)[number]) => ![completed, moved, answered].includes(r.id);
       expect(await hitIds(knn, q)).toEqual(bruteForce(v, 8, left));
       // The same as the filters in SQL (another record filter, which every record passes, takes that path).
@@ -347,20 +324,7 @@ for (const dimensions of [16, 12, 64]) {
           .values({ vector_settings_id: ids.emb, record_id: id, vector: encodeVector(w) })
           .execute();
       }
-      await store.db
-        .insertInto("responses")
-        .values(
-          duplicates.slice(0, 3).map((recordId) => ({
-            id: randomUUID(),
-            record_id: recordId,
-            user_id: ids.user,
-            status: "submitted" as const,
-            values: "{}",
-            inserted_at: ts,
-            updated_at: ts,
-          })),
-        )
-        .execute();
+      await addResponses(store.db, duplicates.slice(0, 3), ids.user);
       const pending = query(w, { filters: [{ type: "terms", scope: { entity: "response_status" }, values: ["pending"] }] });
       // Every record a candidate (the codes' own cut resolves its ties by rowid): what is tested is the rescoring.
       const wide = () => new SqliteKnn(store.db, { exactBelow: 0, oversample: 10 });
@@ -827,20 +791,7 @@ describe("similarity through the codes' index (knn-ivf.ts)", () => {
     const value = near(2, 0.8);
     const answered = exactTopOf(value, 5);
     const answeredLeast = exactTopOf(value, 5, -1);
-    await store.db
-      .insertInto("responses")
-      .values(
-        [...answered, ...answeredLeast].map((recordId) => ({
-          id: randomUUID(),
-          record_id: recordId,
-          user_id: ids.user,
-          status: "submitted" as const,
-          values: "{}",
-          inserted_at: ts,
-          updated_at: ts,
-        })),
-      )
-      .execute();
+    await addResponses(store.db, [...answered, ...answeredLeast], ids.user);
     const pending = [{ type: "terms" as const, scope: { entity: "response_status" as const }, values: ["pending"] }];
     const got = await hitIds(knn, query(value, "most_similar", { filters: pending, limit: 10 }));
     expect(got.filter((id) => answered.includes(id))).toEqual([]);

@@ -11,6 +11,7 @@ import { SqliteSearch } from "./sqlite-search.js";
 import { matchJobKey, readPoolFor } from "./sqlite-read-pool.js";
 import { SqliteText } from "./sqlite-text.js";
 import { rankWindows } from "./text-window.js";
+import { addResponses } from "../testing/responses.js";
 
 /**
  * Text searches not cached yet take their FTS part from the read threads (sqlite-read-pool.ts):
@@ -101,18 +102,7 @@ describe("SQLite text search on the read threads", () => {
       .where("id", "=", second)
       .execute();
     await indexRecordTexts(store.db);
-    await store.db
-      .insertInto("responses")
-      .values({
-        id: randomUUID(),
-        record_id: second,
-        user_id: data.ids.u1,
-        status: "submitted",
-        values: "{}",
-        inserted_at: ts,
-        updated_at: ts,
-      })
-      .execute();
+    await addResponses(store.db, [second], data.ids.u1);
     expect((await same()).adopted).toBeGreaterThan(0);
   });
 

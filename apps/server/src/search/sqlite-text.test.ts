@@ -13,6 +13,7 @@ import { SqliteText } from "./sqlite-text.js";
 import { ReadPool } from "./sqlite-read-pool.js";
 import { textIndexFor } from "./text-index.js";
 import { registerTextRanking, textRankingOf } from "./rank-extension.js";
+import { addResponses } from "../testing/responses.js";
 
 /**
  * The text search cache (sqlite-text.ts): a warm adapter must answer exactly as a new one after
@@ -116,18 +117,7 @@ describe("SQLite text search cache", () => {
 
     // A Submit leaves the index alone: the pending total drops through the queue exclusions.
     const answered = afterUpdate.hits[0]!.recordId;
-    await store.db
-      .insertInto("responses")
-      .values({
-        id: randomUUID(),
-        record_id: answered,
-        user_id: data.ids.u1,
-        status: "submitted",
-        values: "{}",
-        inserted_at: ts,
-        updated_at: ts,
-      })
-      .execute();
+    await addResponses(store.db, [answered], data.ids.u1);
     const afterAnswer = await same(queue("alpha"));
     expect(afterAnswer.total).toBe(before.total - 2);
     expect(afterAnswer.hits.map((h) => h.recordId)).not.toContain(answered);
@@ -682,11 +672,7 @@ describe("SQLite text search cache", () => {
           n: j % 7,
         }),
       );
-    const answer = (j: number, userId: string, status: "submitted" | "discarded") =>
-      store.db
-        .insertInto("responses")
-        .values({ id: randomUUID(), record_id: ids[j]!, user_id: userId, status, values: "{}", inserted_at: ts, updated_at: ts })
-        .execute();
+    const answer = (j: number, userId: string, status: "submitted" | "discarded") => addResponses(store.db, [ids[j]!], userId, status);
     for (let j = 0; j < 60; j++) {
       if (j % 3 === 0) await answer(j, data.ids.u1, "submitted");
       else if (j % 5 === 1) await answer(j, data.ids.u1, "discarded");
