@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,6 +11,7 @@ import { matchJobKey, readPoolFor } from "./sqlite-read-pool.js";
 import { SqliteText } from "./sqlite-text.js";
 import { rankWindows } from "./text-window.js";
 import { addResponses } from "../testing/responses.js";
+import { addTextRecord } from "../testing/text-records.js";
 
 /**
  * Text searches not cached yet take their FTS part from the read threads (sqlite-read-pool.ts):
@@ -22,27 +22,9 @@ describe("SQLite text search on the read threads", () => {
   let dir: string;
   let store: Store;
   let data: Awaited<ReturnType<typeof seedSearchData>>;
-  const ts = "2024-01-01T00:00:00";
   const words = ["alpha", "beta", "gamma", "alpha beta", "filler", "alp*"];
 
-  const insert = async (text: string) => {
-    const id = randomUUID();
-    await store.db
-      .insertInto("records")
-      .values({
-        id,
-        dataset_id: data.ids.ds,
-        external_id: `r-${id}`,
-        fields: JSON.stringify({ text, context: `${text} context` }),
-        metadata: null,
-        status: "pending",
-        inserted_at: ts,
-        updated_at: ts,
-      })
-      .execute();
-    await indexRecordTexts(store.db);
-    return id;
-  };
+  const insert = (text: string, metadata: Record<string, unknown> | null = null) => addTextRecord(store.db, data.ids.ds, text, metadata);
   const queue = (q: string, offset = 0, limit = 10, sorted = false): SearchQuery => ({
     datasetId: data.ids.ds,
     userId: data.ids.u1,

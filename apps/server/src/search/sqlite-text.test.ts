@@ -14,6 +14,7 @@ import { ReadPool } from "./sqlite-read-pool.js";
 import { textIndexFor } from "./text-index.js";
 import { registerTextRanking, textRankingOf } from "./rank-extension.js";
 import { addResponses } from "../testing/responses.js";
+import { addTextRecord } from "../testing/text-records.js";
 
 /**
  * The text search cache (sqlite-text.ts): a warm adapter must answer exactly as a new one after
@@ -27,24 +28,7 @@ describe("SQLite text search cache", () => {
   const ts = "2024-01-01T00:00:00";
   const words = ["alpha", "beta", "gamma"];
 
-  const insert = async (text: string, metadata: Record<string, unknown> | null = null) => {
-    const id = randomUUID();
-    await store.db
-      .insertInto("records")
-      .values({
-        id,
-        dataset_id: data.ids.ds,
-        external_id: `r-${id}`,
-        fields: JSON.stringify({ text, context: `${text} context` }),
-        metadata: metadata ? JSON.stringify(metadata) : null,
-        status: "pending",
-        inserted_at: ts,
-        updated_at: ts,
-      })
-      .execute();
-    await indexRecordTexts(store.db);
-    return id;
-  };
+  const insert = (text: string, metadata: Record<string, unknown> | null = null) => addTextRecord(store.db, data.ids.ds, text, metadata);
   const queue = (q: string, offset = 0, limit = 200): SearchQuery => ({
     datasetId: data.ids.ds,
     userId: data.ids.u1,
