@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "./config.js";
+import { ConfigError, loadConfig } from "./config.js";
 
 describe("first owner", () => {
   it("is 'owner' with a generated password outside a hosted space, whatever the shell's USERNAME", () => {
@@ -33,11 +33,51 @@ describe("embedded store's page cache", () => {
 describe("embedded store's prefix index", () => {
   it("is search/text-index.ts's default unless TESSERA_TEXT_PREFIX_INDEX gives lengths or `none`", () => {
     expect(loadConfig({}, []).textPrefixIndex).toBeUndefined();
+    expect(loadConfig({ TESSERA_TEXT_PREFIX_INDEX: "" }, []).textPrefixIndex).toBeUndefined();
     expect(loadConfig({ TESSERA_TEXT_PREFIX_INDEX: "2 3 4" }, []).textPrefixIndex).toBe("2 3 4");
     expect(loadConfig({ TESSERA_TEXT_PREFIX_INDEX: " 2,3 " }, []).textPrefixIndex).toBe("2,3");
     expect(loadConfig({ TESSERA_TEXT_PREFIX_INDEX: "none" }, []).textPrefixIndex).toBe("");
-    // A typo keeps the default instead of dropping the index (and rebuilding it).
-    for (const wrong of ["", "three", "3 x", "3;4"])
-      expect(loadConfig({ TESSERA_TEXT_PREFIX_INDEX: wrong }, []).textPrefixIndex).toBeUndefined();
+  });
+  it("refuses anything else at start, naming what is allowed (a typo neither drops the index nor keeps the default silently)", () => {
+    for (const wrong of ["three", "3 x", "3;4", "0", "3 1000", "None"])
+      expect(() => loadConfig({ TESSERA_TEXT_PREFIX_INDEX: wrong }, [])).toThrow(
+        new ConfigError(
+          `TESSERA_TEXT_PREFIX_INDEX=${wrong} is not valid: prefix lengths from 1 to 999 separated by spaces or commas (e.g. "3 4"), "none", or unset.`,
+        ),
+      );
+  });
+});
+
+describe("search settings", () => {
+  it("TESSERA_TEXT_RANKING: unset or auto is the extension when built, bm25 is bm25(), anything else is refused", () => {
+    expect(loadConfig({}, []).textRanking).toBe("auto");
+    expect(loadConfig({ TESSERA_TEXT_RANKING: "" }, []).textRanking).toBe("auto");
+    expect(loadConfig({ TESSERA_TEXT_RANKING: "auto" }, []).textRanking).toBe("auto");
+    expect(loadConfig({ TESSERA_TEXT_RANKING: " bm25 " }, []).textRanking).toBe("bm25");
+    for (const wrong of ["bm52", "BM25", "tessera", "0"])
+      expect(() => loadConfig({ TESSERA_TEXT_RANKING: wrong }, [])).toThrow(
+        new ConfigError(`TESSERA_TEXT_RANKING=${wrong} is not valid: "auto" (the ranking extension when built), "bm25", or unset.`),
+      );
+  });
+  it("TESSERA_TEXT_MATCH_THREADS: unset is the store's default, 0-16 threads, anything else is refused", () => {
+    expect(loadConfig({}, []).readThreads).toBeUndefined();
+    expect(loadConfig({ TESSERA_TEXT_MATCH_THREADS: "0" }, []).readThreads).toBe(0);
+    expect(loadConfig({ TESSERA_TEXT_MATCH_THREADS: "4" }, []).readThreads).toBe(4);
+    expect(loadConfig({ TESSERA_TEXT_MATCH_THREADS: "16" }, []).readThreads).toBe(16);
+    // Was: "two" gave 0 threads (everything on the request thread), "64" gave 16.
+    for (const wrong of ["two", "-1", "1.5", "17", "64"])
+      expect(() => loadConfig({ TESSERA_TEXT_MATCH_THREADS: wrong }, [])).toThrow(
+        new ConfigError(`TESSERA_TEXT_MATCH_THREADS=${wrong} is not valid: a whole number from 0 to 16, or unset.`),
+      );
+  });
+  it("TESSERA_TEXT_TOTAL_BOUND: unset is 10,000, 0 is always exact, anything but a whole number is refused", () => {
+    expect(loadConfig({}, []).textTotalBound).toBe(10_000);
+    expect(loadConfig({ TESSERA_TEXT_TOTAL_BOUND: "5" }, []).textTotalBound).toBe(5);
+    expect(loadConfig({ TESSERA_TEXT_TOTAL_BOUND: "0" }, []).textTotalBound).toBeNull();
+    // Was: every one of these silently counted exactly.
+    for (const wrong of ["ten", "-5", "1e3", "2.5"])
+      expect(() => loadConfig({ TESSERA_TEXT_TOTAL_BOUND: wrong }, [])).toThrow(
+        new ConfigError(`TESSERA_TEXT_TOTAL_BOUND=${wrong} is not valid: a whole number (0 or more), or unset.`),
+      );
   });
 });

@@ -13,15 +13,15 @@ export interface ServerConfig {
   databaseUrl: string | null;
   /** Connections per replica in the PostgreSQL pool (`TESSERA_DATABASE_POOL_SIZE`, default 10). */
   databasePoolSize: number;
-  /** Embedded store: threads computing the FTS part of text searches not cached yet (`TESSERA_TEXT_MATCH_THREADS`; unset: 2, or 1 on one core; 0: the request thread). */
-  textMatchThreads: number | undefined;
-  /** Text searches count their total exactly up to this many records, then answer it as a lower bound (`TESSERA_TEXT_TOTAL_BOUND`, default 10,000; 0: always exact). */
+  /** Embedded store: read threads (search/sqlite-read-pool.ts: text matches not cached yet, least similar's reads; `TESSERA_TEXT_MATCH_THREADS`, the name documented before they read more than text; unset: 2, or 1 on one core; 0: the request thread). */
+  readThreads: number | undefined;
+  /** Text searches count their total exactly up to this many records, then answer it as a lower bound (`TESSERA_TEXT_TOTAL_BOUND`, default 10,000; 0: always exact; not a whole number: refused). */
   textTotalBound: number | null;
   /** Embedded store: SQLite page cache of the request thread's connection, MiB per database file (`TESSERA_SQLITE_CACHE_MIB`, 1-4096; unset or invalid: db/database.ts's default). */
   sqliteCacheMib: number | undefined;
-  /** Embedded store: prefix lengths of the full-text index's prefix index (`TESSERA_TEXT_PREFIX_INDEX`, e.g. "3 4"; unset: search/text-index.ts's default; "none": no prefix index). */
+  /** Embedded store: prefix lengths of the full-text index's prefix index (`TESSERA_TEXT_PREFIX_INDEX`, e.g. "3 4"; unset: search/text-index.ts's default; "none": no prefix index; anything else is refused). */
   textPrefixIndex: string | undefined;
-  /** Embedded store: `TESSERA_TEXT_RANKING=bm25` ranks text with FTS5's bm25() instead of the ranking extension (search/rank-extension.ts); unset: the extension when built. */
+  /** Embedded store: `TESSERA_TEXT_RANKING=bm25` ranks text with FTS5's bm25() instead of the ranking extension (search/rank-extension.ts); unset or `auto`: the extension when built; anything else is refused. */
   textRanking: "auto" | "bm25";
   /** Directory of the built web app; served on the same origin when it exists. */
   webDist: string | null;
@@ -59,13 +59,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     dataDir: resolve(option("data-dir") ?? env.TESSERA_DATA_DIR ?? "./data"),
     databaseUrl: option("database-url") ?? (env.TESSERA_DATABASE_URL || env.DATABASE_URL || null),
     databasePoolSize: Math.max(1, Number(env.TESSERA_DATABASE_POOL_SIZE ?? 10) || 10),
-    textMatchThreads: env.TESSERA_TEXT_MATCH_THREADS
-      ? Math.max(0, Math.min(16, Math.floor(Number(env.TESSERA_TEXT_MATCH_THREADS)) || 0))
-      : undefined,
+    readThreads: wholeNumber("TESSERA_TEXT_MATCH_THREADS", env.TESSERA_TEXT_MATCH_THREADS, 16),
     textTotalBound: textTotalBound(env.TESSERA_TEXT_TOTAL_BOUND),
     sqliteCacheMib: mib(env.TESSERA_SQLITE_CACHE_MIB),
     textPrefixIndex: textPrefixIndex(env.TESSERA_TEXT_PREFIX_INDEX),
-    textRanking: env.TESSERA_TEXT_RANKING?.trim() === "bm25" ? "bm25" : "auto",
+    textRanking: textRanking(env.TESSERA_TEXT_RANKING),
     webDist: option("web-dist") ?? env.TESSERA_WEB_DIST ?? null,
     // In a hosted space (SPACE_ID set) the first owner is the space author, or the USERNAME /
     // PASSWORD secrets when the space sets them (hub.md); elsewhere USERNAME is the shell's, not ours.
@@ -84,18 +82,48 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
   };
 }
 
-/** `TESSERA_TEXT_TOTAL_BOUND`: unset 10,000; 0 (or not a positive number) none. */
-function textTotalBound(value: string | undefined): number | null {
-  if (value === undefined || value === "") return 10_000;
-  const n = Math.floor(Number(value));
-  return Number.isFinite(n) && n > 0 ? n : null;
+/**
+ * A setting the server cannot use: refused at start (serve.ts prints the message and exits) rather than
+ * silently replaced by its default, so that a typo in a search setting is not a slower or other search.
+ */
+export class ConfigError extends Error {}
+
+/** An unset (or empty) setting, or a whole number from 0 (to `max`): else refused. */
+function wholeNumber(name: string, value: string | undefined, max = Number.MAX_SAFE_INTEGER): number | undefined {
+  const v = value?.trim();
+  if (!v) return undefined;
+  const n = Number(v);
+  if (!/^\d+$/.test(v) || n > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? "a whole number (0 or more)" : `a whole number from 0 to ${max}`;
+    throw new ConfigError(`${name}=${value} is not valid: ${range}, or unset.`);
+  }
+  return n;
 }
 
-/** `TESSERA_TEXT_PREFIX_INDEX`: lengths such as "3 4" or "2,3"; "none": ""; unset or anything else: undefined (the default, so a typo does not drop the index). */
+/** `TESSERA_TEXT_TOTAL_BOUND`: unset 10,000; 0 none; a whole number, else refused. */
+function textTotalBound(value: string | undefined): number | null {
+  const n = wholeNumber("TESSERA_TEXT_TOTAL_BOUND", value);
+  if (n === undefined) return 10_000;
+  return n > 0 ? n : null;
+}
+
+/** `TESSERA_TEXT_PREFIX_INDEX`: lengths (1-999, FTS5's range) such as "3 4" or "2,3"; "none": ""; unset: undefined (the default); else refused. */
 function textPrefixIndex(value: string | undefined): string | undefined {
   const v = value?.trim();
+  if (!v) return undefined;
   if (v === "none") return "";
-  return v && /^\d+([\s,]+\d+)*$/.test(v) ? v : undefined;
+  if (/^\d+([\s,]+\d+)*$/.test(v) && v.split(/[\s,]+/).every((n) => Number(n) >= 1 && Number(n) <= 999)) return v;
+  throw new ConfigError(
+    `TESSERA_TEXT_PREFIX_INDEX=${value} is not valid: prefix lengths from 1 to 999 separated by spaces or commas (e.g. "3 4"), "none", or unset.`,
+  );
+}
+
+/** `TESSERA_TEXT_RANKING`: "auto" (or unset) or "bm25"; else refused. */
+function textRanking(value: string | undefined): "auto" | "bm25" {
+  const v = value?.trim();
+  if (!v || v === "auto") return "auto";
+  if (v === "bm25") return "bm25";
+  throw new ConfigError(`TESSERA_TEXT_RANKING=${value} is not valid: "auto" (the ranking extension when built), "bm25", or unset.`);
 }
 
 /** A whole number of MiB from 1 to 4096, or undefined (unset, or not such a number). */

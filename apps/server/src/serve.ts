@@ -1,5 +1,5 @@
 import { startServer } from "./server.js";
-import { loadConfig } from "./config.js";
+import { ConfigError, loadConfig } from "./config.js";
 import { StoreStartupError } from "./db/postgres.js";
 import { isDatabaseUnavailable } from "./db/availability.js";
 import { runMigrateToPostgres } from "./db/migrate-to-postgres.js";
@@ -12,7 +12,15 @@ if (command === "migrate-to-postgres") {
 }
 
 limitWorkerHeaps();
-const config = loadConfig();
+const config = (() => {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(`\n  ${error.message}\n`);
+    process.exit(1);
+  }
+})();
 const server = await startServer(config).catch((error: unknown) => {
   if (error instanceof StoreStartupError) {
     console.error(`\n  ${error.message}\n`);

@@ -3,7 +3,7 @@ import { setFlagsFromString } from "node:v8";
 /**
  * Largest semi-space of the young generation of every worker thread's V8 heap, MiB. V8's default
  * lets a busy worker's young generation grow to 64 MB resident (3 x 32 MB semi-spaces at most), and
- * the server has up to four workers (text indexer, checkpointer, text match threads), whose work is
+ * the server has up to four workers (text indexer, checkpointer, read threads), whose work is
  * in SQLite, not in JavaScript objects (docs/performance.md, "Memory").
  */
 export const WORKER_SEMI_SPACE_MIB = 4;

@@ -1,17 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { cosine } from "@tessera/test-harness";
 import { DatasetGenerator, VECTOR_DIMENSIONS } from "./data.ts";
-
-const cosine = (a: number[], b: number[]) => {
-  let dot = 0,
-    na = 0,
-    nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i]! * b[i]!;
-    na += a[i]! ** 2;
-    nb += b[i]! ** 2;
-  }
-  return dot / Math.sqrt(na * nb);
-};
 import { percentile, summarize } from "./stats.ts";
 
 describe("dataset generator", () => {

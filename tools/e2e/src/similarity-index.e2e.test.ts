@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seededRandom } from "@tessera/test-harness";
+import { exactTop, seededRandom } from "@tessera/test-harness";
 import { startApp, type RunningApp } from "./harness.js";
 import { addEveryQuestionSchema, type Api, ownerApi } from "./seed.js";
 
@@ -7,7 +7,7 @@ import { addEveryQuestionSchema, type Api, ownerApi } from "./seed.js";
  * Similarity search through the embedded store's index in the BUILT server (apps/server/dist): above
  * 50,000 vectors a setting gets an inverted file, whose far side (least similar) is computed on the
  * store's read threads (`farside` jobs) and scanned there (`far` jobs), with the candidates read there
- * too (`rows`). Those threads run source text of functions the bundler rewrote (sqlite-text-pool.ts):
+ * too (`rows`). Those threads run source text of functions the bundler rewrote (sqlite-read-pool.ts):
  * the unit tests run them from the TypeScript sources only. A thread that fails falls back to the
  * request thread with the same answers, so the status's `search_threads` counts tell whether the
  * threads did the work. 52,000 records of 64 dimensions (clustered, seeded), imported over HTTP.
@@ -30,17 +30,10 @@ interface Found {
   items: { record: { id: string }; query_score: number | null }[];
 }
 
-const unit = (v: number[]) => {
-  const norm = Math.sqrt(v.reduce((s, x) => s + x * x, 0)) || 1;
-  return v.map((x) => x / norm);
-};
-
 /** The ids of the `k` records most (or least) similar to record `at` by exact cosine, the record itself left out. */
-function exactTop(at: number, k: number, order: "most_similar" | "least_similar"): string[] {
-  const q = unit(vectors[at]!);
-  const scored = vectors.map((v, i) => ({ i, s: unit(v).reduce((t, x, d) => t + x * q[d]!, 0) })).filter((x) => x.i !== at);
-  scored.sort((a, b) => (order === "most_similar" ? b.s - a.s : a.s - b.s));
-  return scored.slice(0, k).map((x) => idAt[x.i]!);
+function exactTopOf(at: number, k: number, order: "most_similar" | "least_similar"): string[] {
+  const others = vectors.flatMap((v, i) => (i === at ? [] : [[idAt[i]!, v] as const]));
+  return exactTop(vectors[at]!, others, k, { order: order === "most_similar" ? 1 : -1 });
 }
 
 const status = () => api<Status>("GET", "/status");
@@ -97,7 +90,7 @@ describe("similarity through the index, in the built server", () => {
         expect(ids).not.toContain(idAt[at]);
         const scores = found.items.map((i) => i.query_score!);
         expect(scores).toEqual([...scores].sort((a, b) => (order === "most_similar" ? b - a : a - b)));
-        const exact = new Set(exactTop(at, 50, order));
+        const exact = new Set(exactTopOf(at, 50, order));
         recall[order]!.push(ids.filter((id) => exact.has(id)).length / 50);
       }
     const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;

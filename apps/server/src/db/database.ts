@@ -10,7 +10,7 @@ import { Checkpointer, FALLBACK_AUTOCHECKPOINT } from "./checkpointer.js";
 import { withStatementCache } from "./statement-cache.js";
 import { onRecordsWritten } from "../records/write-hooks.js";
 import { attachTextIndex, registerTextIndex, TextIndex } from "../search/text-index.js";
-import { registerTextMatchPool, TextMatchPool } from "../search/sqlite-text-pool.js";
+import { registerReadPool, ReadPool } from "../search/sqlite-read-pool.js";
 import { loadRankExtension, registerTextRanking } from "../search/rank-extension.js";
 
 export type { Store, StoreConfig } from "./store.js";
@@ -23,7 +23,7 @@ export async function openStore(config: StoreConfig): Promise<Store> {
     return openPostgresStore(config.databaseUrl, { poolSize: config.databasePoolSize });
   }
   return openEmbeddedStore(config.dataDir, {
-    textMatchThreads: config.textMatchThreads,
+    readThreads: config.readThreads,
     cacheMib: config.sqliteCacheMib,
     textPrefixIndex: config.textPrefixIndex,
     textRanking: config.textRanking,
@@ -61,7 +61,7 @@ export const CACHE_MIB = 8;
 export async function openEmbeddedStore(
   dataDir: string,
   options: {
-    textMatchThreads?: number | undefined;
+    readThreads?: number | undefined;
     cacheMib?: number | undefined;
     textPrefixIndex?: string | undefined;
     /** "bm25": no ranking extension (search/rank-extension.ts); "auto" (default): loaded when built. */
@@ -96,9 +96,9 @@ export async function openEmbeddedStore(
     console.error("text index: background indexing failed", error);
   });
   registerTextIndex(db, textIndex);
-  // Text searches not cached yet: their FTS part on threads of their own (search/sqlite-text-pool.ts).
-  const textMatches = new TextMatchPool({ mainFile: file, ftsFile }, options.textMatchThreads, ranking.file);
-  if (textMatches.size > 0) registerTextMatchPool(db, textMatches);
+  // Reads off the request thread (search/sqlite-read-pool.ts): text matches not cached yet, least similar's far side and candidates.
+  const readPool = new ReadPool({ mainFile: file, ftsFile }, options.readThreads, ranking.file);
+  if (readPool.size > 0) registerReadPool(db, readPool);
   onRecordsWritten(db, (written) => textIndex.noteWrite(written.created, written.datasetId));
   // Checkpoints off the request thread (db/checkpointer.ts); the connection's own stays as a safety net.
   const checkpointer = new Checkpointer(file, (message) => {
@@ -114,7 +114,7 @@ export async function openEmbeddedStore(
     checkpointer,
     close: async () => {
       await textIndex.stop();
-      await textMatches.close();
+      await readPool.close();
       await checkpointer?.close();
       await db.destroy();
     },

@@ -24,8 +24,8 @@ export interface StoreConfig {
   /** `postgres://...` selects PostgreSQL; null keeps the embedded SQLite store in dataDir. */
   databaseUrl?: string | null;
   databasePoolSize?: number;
-  /** Embedded store: text match threads (search/sqlite-text-pool.ts); default 2, 0 for none. */
-  textMatchThreads?: number;
+  /** Embedded store: read threads (search/sqlite-read-pool.ts); default 2, 0 for none. */
+  readThreads?: number;
   /** Embedded store: page cache of the request thread's connection, MiB per database file (db/database.ts). */
   sqliteCacheMib?: number;
   /** Embedded store: prefix lengths of the full-text index's prefix index (search/text-index.ts); "" none. */

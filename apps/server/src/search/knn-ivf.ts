@@ -420,7 +420,7 @@ export class FarSideBuilder {
 /**
  * A sampled vector normalised into its list's centroid sums (`sums` from `o`); returns its
  * |x̂ - mean|²/|x̂ - mean|₁ (the tail's scale, `FarSide.tailScale`), -1 when x̂ is the mean.
- * Self-contained: the far side's threads evaluate its source (sqlite-text-pool.ts).
+ * Self-contained: the far side's threads evaluate its source (sqlite-read-pool.ts).
  */
 export function addToCentroid(
   vector: ArrayLike<number>,
@@ -447,7 +447,7 @@ export function addToCentroid(
 /**
  * A vector's code around its list's centroid (`centroids` from `o`), written at `codes[at...]`;
  * returns its scale |r|²/|r|₁ (`FarSide`). A word of the code at a time (~1.5 us per 384-dimension
- * vector instead of ~7 with a write per bit). Self-contained (sqlite-text-pool.ts evaluates it).
+ * vector instead of ~7 with a write per bit). Self-contained (sqlite-read-pool.ts evaluates it).
  */
 export function residualCode(
   vector: ArrayLike<number>,
@@ -477,7 +477,7 @@ export function residualCode(
 }
 
 /**
- * A far side's pass on other threads (sqlite-knn.ts; sqlite-text-pool.ts runs it), started once the
+ * A far side's pass on other threads (sqlite-knn.ts; sqlite-read-pool.ts runs it), started once the
  * index's centroids are trained, while the request thread assigns the codes to their lists: the
  * lists' centroids from the vectors of the k-means' sample, then every indexed vector read again in
  * rowid order, a chunk at a time (the threads share the work), each coded around its list's
@@ -685,7 +685,7 @@ export interface FarScanData {
 /**
  * The positions of the `count` least `costs` among the first `n` (ties by `vrows`), in that order: a
  * histogram of 4,096 bins for the cut, then a sort of what is at or below it. Self-contained (the read
- * threads evaluate its source for `farScan`, sqlite-text-pool.ts).
+ * threads evaluate its source for `farScan`, sqlite-read-pool.ts).
  */
 export function leastCosts(vrows: Float64Array, costs: Float64Array, n: number, count: number): number[] {
   const picked: number[] = [];
@@ -726,7 +726,7 @@ export const FAR_SCAN_HELPERS: FarScanHelpers = { table: asymmetricTable, scores
  * similarity (`FarSide`: the query's product with the list's centroid + the scale times the asymmetric
  * score of the code around it; lower is farther); the `count` of least estimate (ties by rowid), in
  * that order, and the number of codes scored. Self-contained (no closure, no import; `helpers` are
- * `FAR_SCAN_HELPERS`): the read threads evaluate its source (sqlite-text-pool.ts) and the request
+ * `FAR_SCAN_HELPERS`): the read threads evaluate its source (sqlite-read-pool.ts) and the request
  * thread calls it when there are none.
  */
 export function farScan(

@@ -1,5 +1,15 @@
+import SQLite from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { countPhraseRows, phraseKey, phrasesOf, rankArguments, scoreSql } from "./phrase-rows.js";
+import {
+  countPhraseRows,
+  listPrefixTerms,
+  PHRASE_HELPERS,
+  phraseKey,
+  phraseScore,
+  phrasesOf,
+  rankArguments,
+  scoreSql,
+} from "./phrase-rows.js";
 import { ftsExpression } from "./sqlite-sql.js";
 
 describe("phrase row counts for tessera_bm25", () => {
@@ -38,5 +48,52 @@ describe("phrase row counts for tessera_bm25", () => {
     expect(rankArguments([5])).toEqual([]);
     expect(scoreSql("tessera_bm25", 2)).toBe("tessera_bm25(records_fts, ?, ?)");
     expect(scoreSql("bm25", 2)).toBe("bm25(records_fts)");
+  });
+});
+
+describe("the vocabulary reads the request thread and the read threads share", () => {
+  /** An index as the store's (`fts.records_fts`): alpha in 3 rows, beta in 2, alpine, alps and alpaca once each. */
+  const index = () => {
+    const db = new SQLite(":memory:");
+    db.exec("ATTACH DATABASE ':memory:' AS fts; CREATE VIRTUAL TABLE fts.records_fts USING fts5(field, text)");
+    const insert = db.prepare("INSERT INTO records_fts (field, text) VALUES ('text', ?)");
+    for (const text of ["alpha beta", "alpha beta alpine", "alpha alps", "gamma alpaca"]) insert.run(text);
+    return db;
+  };
+
+  it("scores several phrases with their counts: the known ones taken, the others counted once each", () => {
+    const db = index();
+    const score = phraseScore(
+      (sql) => db.prepare(sql),
+      '"Alpha" "beta" "alp"* "alpha"',
+      (key) => (key === '"alpha"' ? 30 : undefined),
+      PHRASE_HELPERS,
+    );
+    expect(score.rows).toEqual({ '"alpha"': 30, '"beta"': 2, '"alp"*': 4 });
+    expect(score.counted).toBe(2);
+    expect(score.args).toEqual([30, 2, 4, 30]);
+    expect(score.sql).toBe("tessera_bm25(records_fts, ?, ?, ?, ?)");
+  });
+
+  it("gives one phrase no counts, and drops a phrase in no row", () => {
+    const db = index();
+    const prepare = (sql: string) => db.prepare(sql);
+    expect(phraseScore(prepare, '"alpha"', () => undefined, PHRASE_HELPERS)).toEqual({
+      sql: "tessera_bm25(records_fts)",
+      args: [],
+      rows: {},
+      counted: 0,
+    });
+    const none = phraseScore(prepare, '"alpha" "nowhere"', () => undefined, PHRASE_HELPERS);
+    expect(none.rows).toEqual({ '"alpha"': 3, '"nowhere"': 0 });
+    expect(none.args).toEqual([]);
+  });
+
+  it("lists a prefix's terms in order, at most max + 1, none past the prefix", () => {
+    const db = index();
+    const prepare = (sql: string) => db.prepare(sql);
+    expect(listPrefixTerms(prepare, "alp", 10, PHRASE_HELPERS)).toEqual(["alpaca", "alpha", "alpine", "alps"]);
+    expect(listPrefixTerms(prepare, "alp", 1, PHRASE_HELPERS)).toEqual(["alpaca", "alpha"]);
+    expect(listPrefixTerms(prepare, "alpz", 10, PHRASE_HELPERS)).toEqual([]);
   });
 });

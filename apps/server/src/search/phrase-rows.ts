@@ -2,14 +2,14 @@
  * The row counts tessera_bm25 takes as arguments (rank-extension.ts, issue 31): FTS5's bm25 gives each
  * phrase of a query the idf log((N - n + 0.5) / (n + 0.5)), n the table's rows containing the phrase;
  * FTS5 counts n over the whole table in every statement, tessera_bm25 takes it from its caller, which
- * counts each phrase once per index version (sqlite-text.ts keeps them, the text match threads count
+ * counts each phrase once per index version (sqlite-text.ts keeps them, the read threads count
  * the missing ones in the read transaction of their job, the frequent words come with the ranking ahead).
  *
- * Self-contained functions (no closure, no import): the text match threads evaluate their source
- * (sqlite-text-pool.ts), the request thread calls them, so both count and score alike.
+ * Self-contained functions (no closure, no import): the read threads evaluate their source
+ * (sqlite-read-pool.ts), the request thread calls them, so both count and score alike.
  */
 
-/** The SQL over the index's vocabulary (fts5vocab, a temp table: writable on a read-only connection too), shared by the request thread and the text match threads. */
+/** The SQL over the index's vocabulary (fts5vocab, a temp table: writable on a read-only connection too), shared by the request thread and the read threads. */
 export const VOCAB_SQL = {
   table: "CREATE VIRTUAL TABLE IF NOT EXISTS temp.records_fts_vocab USING fts5vocab(fts, records_fts, row)",
   /** A term's rows (countPhraseRows' `byTerm`). */
@@ -76,4 +76,57 @@ export function rankArguments(counts: number[]): number[] {
 /** The SQL of a row's score: FTS5's bm25(), or tessera_bm25 with `args` placeholders (its counts, bound first). */
 export function scoreSql(scoring: "tessera_bm25" | "bm25", args: number): string {
   return scoring === "bm25" ? "bm25(records_fts)" : `tessera_bm25(records_fts${", ?".repeat(args)})`;
+}
+
+/** A connection's statements (better-sqlite3's prepare; the read threads pass their cache of prepared statements). */
+export type Prepare = (sql: string) => {
+  run(...params: unknown[]): unknown;
+  pluck(): { get(...params: unknown[]): unknown; all(...params: unknown[]): unknown[] };
+};
+
+/** The helpers phraseScore and listPrefixTerms use: the read threads pass the same functions evaluated from their source. */
+export const PHRASE_HELPERS = { phrasesOf, phraseKey, countPhraseRows, rankArguments, scoreSql, pastPrefix, vocab: VOCAB_SQL };
+export type PhraseHelpers = typeof PHRASE_HELPERS;
+
+/**
+ * A windowed query's score with tessera_bm25 as SQL and its arguments (bound first), the row counts of its phrases
+ * from `known` (by phraseKey), the missing ones counted on the connection: all of them in `rows`, `counted` of them
+ * counted here. One phrase: no counts (its idf is a constant factor). The request thread and the read threads'
+ * jobs both score with it. Self-contained (`h`: PHRASE_HELPERS).
+ */
+export function phraseScore(
+  prepare: Prepare,
+  expression: string,
+  known: (key: string) => number | undefined,
+  h: PhraseHelpers,
+): { sql: string; args: number[]; rows: Record<string, number>; counted: number } {
+  const phrases = h.phrasesOf(expression);
+  const rows: Record<string, number> = {};
+  if (phrases.length < 2) return { sql: h.scoreSql("tessera_bm25", 0), args: [], rows, counted: 0 };
+  let counted = 0;
+  for (const phrase of phrases) {
+    const key = h.phraseKey(phrase);
+    if (rows[key] !== undefined) continue;
+    const n = known(key);
+    if (n !== undefined) rows[key] = n;
+    else {
+      if (counted === 0) prepare(h.vocab.table).run();
+      rows[key] = h.countPhraseRows(
+        phrase,
+        (term) => prepare(h.vocab.termRows).pluck().get(term) as number | undefined,
+        (p) => prepare(h.vocab.matchRows).pluck().get(p) as number,
+      );
+      counted++;
+    }
+  }
+  const args = h.rankArguments(phrases.map((p) => rows[h.phraseKey(p)]!));
+  return { sql: h.scoreSql("tessera_bm25", args.length), args, rows, counted };
+}
+
+/** The index's terms starting with an ASCII `prefix`, in order, at most `max` + 1 of them (fts5vocab reads each one's list to count it). Self-contained (`h`: PHRASE_HELPERS). */
+export function listPrefixTerms(prepare: Prepare, prefix: string, max: number, h: PhraseHelpers): string[] {
+  prepare(h.vocab.table).run();
+  return prepare(h.vocab.prefixTerms)
+    .pluck()
+    .all(prefix, h.pastPrefix(prefix), max + 1) as string[];
 }

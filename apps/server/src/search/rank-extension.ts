@@ -10,7 +10,7 @@ import type { Kysely } from "kysely";
  * phrase's row count (its idf) from its arguments instead of counting it over the whole table before the
  * first row (30-45 ms for two or three common words at 1M records, whatever the rows scored). Built at
  * install (native/build.mjs); loaded on the request thread's connection (db/database.ts) and on the text
- * match threads' (sqlite-text-pool.ts). Without it (no compiler at install, a load error, or
+ * match threads' (sqlite-read-pool.ts). Without it (no compiler at install, a load error, or
  * `TESSERA_TEXT_RANKING=bm25`) text search ranks with bm25() as before, logged once and shown in
  * GET /api/v1/status (`search_engine.text_ranking`).
  */

@@ -3,17 +3,22 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openEmbeddedStore, type Store } from "../db/database.js";
+import { openEmbeddedStore, rawSqliteOf, type Store } from "../db/database.js";
 import { encodeVector } from "../records/read.js";
 import type { SearchQuery } from "./search-port.js";
 import { searchPortSuite } from "./search-port.suite.js";
 import { type KnnOptions, SqliteKnn } from "./sqlite-knn.js";
 import { SqliteSearch } from "./sqlite-search.js";
 import { seededRandom } from "../testing/random.js";
+import { asStored, cosine, exactTop } from "@tessera/test-harness";
+import { type ReadStatement, readStatementSql } from "./read-statements.js";
+import { readPoolFor } from "./sqlite-read-pool.js";
+import { filterSql } from "./sqlite-sql.js";
+import { addResponses } from "../testing/responses.js";
 
-async function openTemp(): Promise<Store> {
+async function openTemp(options: { readThreads?: number } = {}): Promise<Store> {
   const dir = mkdtempSync(join(tmpdir(), "tessera-knn-"));
-  const store = await openEmbeddedStore(dir);
+  const store = await openEmbeddedStore(dir, options);
   const close = store.close;
   return {
     ...store,
@@ -154,27 +159,13 @@ for (const dimensions of [16, 12, 64]) {
     const approximate = () => new SqliteKnn(store.db, { exactBelow: 0, oversample: 1 });
     const exact = () => new SqliteKnn(store.db, { exactBelow: Number.MAX_SAFE_INTEGER });
     /** The top `limit` by cosine similarity computed here (float32 vectors, as stored). */
-    const bruteForce = (vector: number[], limit: number, keep: (r: (typeof records)[number]) => boolean = () => true, order = 1) => {
-      const f = (v: number[]) => Array.from(new Float32Array(v));
-      const q = f(vector);
-      const cos = (v: number[]) => {
-        let s = 0,
-          a = 0,
-          b = 0;
-        for (let d = 0; d < q.length; d++) {
-          s += q[d]! * v[d]!;
-          a += q[d]! ** 2;
-          b += v[d]! ** 2;
-        }
-        return s / Math.sqrt(a * b);
-      };
-      return records
-        .filter((r) => r.vector.length > 0 && keep(r))
-        .map((r) => ({ id: r.id, s: cos(f(r.vector)) }))
-        .sort((x, y) => order * (y.s - x.s))
-        .slice(0, limit)
-        .map((x) => x.id);
-    };
+    const bruteForce = (vector: number[], limit: number, keep: (r: (typeof records)[number]) => boolean = () => true, order: 1 | -1 = 1) =>
+      exactTop(
+        vector,
+        records.filter((r) => r.vector.length > 0 && keep(r)).map((r) => [r.id, r.vector] as const),
+        limit,
+        { order, stored: true },
+      );
     const hitIds = async (knn: SqliteKnn, q: SearchQuery) => (await knn.knnSearch(q))!.hits.map((h) => h.recordId);
 
     it("says what its codes hold in memory: nothing before a search, then at least a code and a rowid per vector", async () => {
@@ -203,20 +194,7 @@ for (const dimensions of [16, 12, 64]) {
     it("applies the filters, taking more candidates while they reject too many", async () => {
       const v = near(1);
       const answered = bruteForce(v, 3);
-      await store.db
-        .insertInto("responses")
-        .values(
-          answered.map((recordId) => ({
-            id: randomUUID(),
-            record_id: recordId,
-            user_id: ids.user,
-            status: "submitted" as const,
-            values: "{}",
-            inserted_at: ts,
-            updated_at: ts,
-          })),
-        )
-        .execute();
+      await addResponses(store.db, answered, ids.user);
       const pending = query(v, { filters: [{ type: "terms", scope: { entity: "response_status" }, values: ["pending"] }] });
       expect(await hitIds(approximate(), pending)).toEqual(bruteForce(v, 5, (r) => !answered.includes(r.id)));
       // Only records of a far cluster pass: none among the first candidates.
@@ -264,18 +242,7 @@ for (const dimensions of [16, 12, 64]) {
         })
         .execute();
       await store.db.updateTable("records").set({ dataset_id: other }).where("id", "=", moved).execute();
-      await store.db
-        .insertInto("responses")
-        .values({
-          id: randomUUID(),
-          record_id: answered,
-          user_id: ids.user,
-          status: "draft",
-          values: "{}",
-          inserted_at: ts,
-          updated_at: ts,
-        })
-        .execute();
+      await addResponses(store.db, [answered], ids.user, "draft");
       const left = (r: (typeof records)[number]) => ![completed, moved, answered].includes(r.id);
       expect(await hitIds(knn, q)).toEqual(bruteForce(v, 8, left));
       // The same as the filters in SQL (another record filter, which every record passes, takes that path).
@@ -305,8 +272,44 @@ for (const dimensions of [16, 12, 64]) {
         expect(there.hits.map((h) => h.recordId)).toEqual(bruteForce(q.vector!.value, 10, () => true, order === "most_similar" ? 1 : -1));
         expect(there).toEqual(await onThread.knnSearch(q));
       }
+      // Other filters (not the queue's): the candidates' distances, then their records filtered, each a named statement there.
+      const some = records.filter((_, i) => i % 3 === 0);
+      const byId = [
+        { type: "terms" as const, scope: { entity: "record" as const, property: "id" as const }, values: some.map((r) => r.id) },
+      ];
+      const before = offThread.readOffThread;
+      const q = query(near(4), { filters: byId, limit: 10 }, "least_similar");
+      const there = (await offThread.knnSearch(q))!;
+      expect(there.hits.map((h) => h.recordId)).toEqual(bruteForce(q.vector!.value, 10, (r) => some.includes(r), -1));
+      expect(there).toEqual(await onThread.knnSearch(q));
+      expect(offThread.readOffThread - before).toBeGreaterThanOrEqual(2);
       expect(offThread.readOffThread).toBeGreaterThan(0);
       expect(onThread.readOffThread).toBe(0);
+    });
+
+    it("runs only named statements on the read threads: an unknown name is refused, there and here", async () => {
+      const pool = readPoolFor(store.db)!;
+      const count = () =>
+        store.db
+          .selectFrom("records")
+          .select((e) => e.fn.countAll<number>().as("n"))
+          .executeTakeFirstOrThrow();
+      const before = await count();
+      for (const name of ["DELETE FROM records", "candidateDistance", ""]) {
+        const statement = { name, vrows: [1], settingsId: ids.emb } as unknown as ReadStatement;
+        await expect(pool.rows(statement)).rejects.toThrow(`unknown read statement: ${name}`);
+        expect(() => readStatementSql(statement, filterSql)).toThrow(`unknown read statement: ${name}`);
+      }
+      expect(await count()).toEqual(before);
+      // A known one answers there as here.
+      const raw = rawSqliteOf(store.db)!;
+      const vrows = raw.prepare("SELECT rowid FROM record_vectors ORDER BY rowid LIMIT 3").pluck().all() as number[];
+      expect(vrows).toHaveLength(3);
+      const known: ReadStatement = { name: "candidateDistances", vector: encodeVector(near(1)), vrows, settingsId: ids.emb };
+      const { sql, params } = readStatementSql(known, filterSql);
+      const here = raw.prepare(sql).all(...params);
+      expect(here).toHaveLength(3);
+      expect(await pool.rows(known)).toEqual(here);
     });
 
     it("keeps the seq order of equal scores when it filters the candidates a slice at a time (duplicate vectors)", async () => {
@@ -321,20 +324,7 @@ for (const dimensions of [16, 12, 64]) {
           .values({ vector_settings_id: ids.emb, record_id: id, vector: encodeVector(w) })
           .execute();
       }
-      await store.db
-        .insertInto("responses")
-        .values(
-          duplicates.slice(0, 3).map((recordId) => ({
-            id: randomUUID(),
-            record_id: recordId,
-            user_id: ids.user,
-            status: "submitted" as const,
-            values: "{}",
-            inserted_at: ts,
-            updated_at: ts,
-          })),
-        )
-        .execute();
+      await addResponses(store.db, duplicates.slice(0, 3), ids.user);
       const pending = query(w, { filters: [{ type: "terms", scope: { entity: "response_status" }, values: ["pending"] }] });
       // Every record a candidate (the codes' own cut resolves its ties by rowid): what is tested is the rescoring.
       const wide = () => new SqliteKnn(store.db, { exactBelow: 0, oversample: 10 });
@@ -516,41 +506,15 @@ describe("similarity through the codes' index (knn-ivf.ts)", () => {
     ...q,
   });
   /** The exact top `limit` by cosine similarity (float32, as stored), highest first (lowest for least_similar). */
-  const exactTop = (value: number[], limit: number, order = 1, keep: (id: string) => boolean = () => true) => {
-    const f = (v: number[]) => Array.from(new Float32Array(v));
-    const q = f(value);
-    const cos = (v: number[]) => {
-      let s = 0,
-        a = 0,
-        b = 0;
-      for (let d = 0; d < q.length; d++) {
-        s += q[d]! * v[d]!;
-        a += q[d]! ** 2;
-        b += v[d]! ** 2;
-      }
-      return s / Math.sqrt(a * b);
-    };
-    return [...vectors.entries()]
-      .filter(([id]) => keep(id))
-      .map(([id, v]) => ({ id, s: cos(f(v)) }))
-      .sort((x, y) => order * (y.s - x.s))
-      .slice(0, limit)
-      .map((x) => x.id);
-  };
+  const exactTopOf = (value: number[], limit: number, order: 1 | -1 = 1, keep: (id: string) => boolean = () => true) =>
+    exactTop(
+      value,
+      [...vectors.entries()].filter(([id]) => keep(id)),
+      limit,
+      { order, stored: true },
+    );
   const hitIds = async (knn: SqliteKnn, q: SearchQuery) => (await knn.knnSearch(q))!.hits.map((h) => h.recordId);
-  const cosine = (value: number[], id: string) => {
-    const q = Array.from(new Float32Array(value));
-    const v = vectors.get(id)!;
-    let s = 0,
-      a = 0,
-      b = 0;
-    for (let d = 0; d < q.length; d++) {
-      s += q[d]! * v[d]!;
-      a += q[d]! ** 2;
-      b += v[d]! ** 2;
-    }
-    return s / Math.sqrt(a * b);
-  };
+  const cosineTo = (value: number[], id: string) => cosine(asStored(value), vectors.get(id)!);
   /**
    * Over 20 queries near random clusters, against the exact answer: mean recall@20, the codes scored
    * per search, and how much worse the answer is in cosine (least similar: higher is worse), its 20th
@@ -564,12 +528,12 @@ describe("similarity through the codes' index (knn-ivf.ts)", () => {
       meanGap = 0;
     for (let i = 0; i < 20; i++) {
       const value = near(Math.floor(random() * 40), 0.8);
-      const exact = exactTop(value, 20, -sign);
+      const exact = exactTopOf(value, 20, sign === 1 ? -1 : 1);
       const hits = await hitIds(knn, query(value, order));
       const got = new Set(hits);
       found += exact.filter((id) => got.has(id)).length;
-      const mean = (ids: string[]) => ids.reduce((t, id) => t + cosine(value, id), 0) / ids.length;
-      lastGap += (sign * (cosine(value, hits[19]!) - cosine(value, exact[19]!))) / 20;
+      const mean = (ids: string[]) => ids.reduce((t, id) => t + cosineTo(value, id), 0) / ids.length;
+      lastGap += (sign * (cosineTo(value, hits[19]!) - cosineTo(value, exact[19]!))) / 20;
       meanGap += (sign * (mean(hits) - mean(exact))) / 20;
     }
     return { recall: found / 400, scoredPerSearch: (knn.codesScored - before) / 20, lastGap, meanGap };
@@ -603,6 +567,24 @@ describe("similarity through the codes' index (knn-ivf.ts)", () => {
     const scanned = await recall(linear, "least_similar");
     expect(scanned.scoredPerSearch).toBe(4000);
     expect(least.recall).toBeGreaterThanOrEqual(scanned.recall - 0.05);
+  });
+
+  it("builds least_similar's far side on the request thread without read threads: as good as the threads'", async () => {
+    await store.close();
+    store = await openTemp({ readThreads: 0 });
+    ids = await seedDataset(store, dimensions);
+    vectors = new Map();
+    await insert(seeded);
+    const knn = indexed();
+    expect(await knn.buildIndex(ids.emb)).toBe(true);
+    expect(knn.farSidesOnThreads).toBe(0);
+    expect(knn.farSideBytes).toBeGreaterThanOrEqual(4000 * (8 + 4));
+    // The bounds of the threads' far side (above).
+    const least = await recall(knn, "least_similar");
+    expect(least.scoredPerSearch).toBeLessThan(4000 / 4);
+    expect(least.recall).toBeGreaterThanOrEqual(0.85);
+    expect(least.lastGap).toBeLessThan(0.01);
+    expect(least.meanGap).toBeLessThan(0.005);
   });
 
   it("says when a setting's index is built as its codes call for, far side included", async () => {
@@ -766,7 +748,7 @@ describe("similarity through the codes' index (knn-ivf.ts)", () => {
     for (const q of [query(value, "least_similar"), query(old, "least_similar", { limit: 60 })])
       expect(await here.knnSearch(q)).toEqual(await knn.knnSearch(q));
     expect(here.scannedOffThread).toBe(0);
-    const exact = exactTop(value, 20, -1);
+    const exact = exactTopOf(value, 20, -1);
     expect(after.filter((id) => exact.includes(id)).length).toBeGreaterThanOrEqual(12);
     // Rebuilt (other lists: approximate answers may differ a little): from the index alone.
     await knn.buildIndex(ids.emb);
@@ -807,33 +789,20 @@ describe("similarity through the codes' index (knn-ivf.ts)", () => {
     const knn = indexed();
     await knn.buildIndex(ids.emb);
     const value = near(2, 0.8);
-    const answered = exactTop(value, 5);
-    const answeredLeast = exactTop(value, 5, -1);
-    await store.db
-      .insertInto("responses")
-      .values(
-        [...answered, ...answeredLeast].map((recordId) => ({
-          id: randomUUID(),
-          record_id: recordId,
-          user_id: ids.user,
-          status: "submitted" as const,
-          values: "{}",
-          inserted_at: ts,
-          updated_at: ts,
-        })),
-      )
-      .execute();
+    const answered = exactTopOf(value, 5);
+    const answeredLeast = exactTopOf(value, 5, -1);
+    await addResponses(store.db, [...answered, ...answeredLeast], ids.user);
     const pending = [{ type: "terms" as const, scope: { entity: "response_status" as const }, values: ["pending"] }];
     const got = await hitIds(knn, query(value, "most_similar", { filters: pending, limit: 10 }));
     expect(got.filter((id) => answered.includes(id))).toEqual([]);
-    const exactPending = exactTop(value, 10, 1, (id) => !answered.includes(id));
+    const exactPending = exactTopOf(value, 10, 1, (id) => !answered.includes(id));
     expect(got.filter((id) => exactPending.includes(id)).length).toBeGreaterThanOrEqual(8);
     // The same for least similar, through the index (its lists least similar to the query).
     const before = knn.codesScored;
     const gotLeast = await hitIds(knn, query(value, "least_similar", { filters: pending, limit: 10 }));
     expect(knn.codesScored - before).toBeLessThan(4000 / 4);
     expect(gotLeast.filter((id) => answeredLeast.includes(id))).toEqual([]);
-    const exactLeast = exactTop(value, 10, -1, (id) => !answeredLeast.includes(id));
+    const exactLeast = exactTopOf(value, 10, -1, (id) => !answeredLeast.includes(id));
     expect(gotLeast.filter((id) => exactLeast.includes(id)).length).toBeGreaterThanOrEqual(8);
     // Only the records of a far cluster pass (seeded in order: cluster 30 is every 40th from the 30th):
     // the candidates grow past the nearest lists to every code; the approximate answer holds only them, in order.
@@ -845,7 +814,7 @@ describe("similarity through the codes' index (knn-ivf.ts)", () => {
       expect(hits.every((h) => far.includes(h.recordId))).toBe(true);
       const scores = hits.map((h) => (order === "most_similar" ? -h.score! : h.score!));
       expect(scores).toEqual([...scores].sort((a, b) => a - b));
-      const exact = exactTop(value, 10, order === "most_similar" ? 1 : -1, (id) => far.includes(id));
+      const exact = exactTopOf(value, 10, order === "most_similar" ? 1 : -1, (id) => far.includes(id));
       expect(hits.filter((h) => exact.includes(h.recordId)).length).toBeGreaterThanOrEqual(6);
     }
   });

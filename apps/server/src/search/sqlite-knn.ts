@@ -18,9 +18,10 @@ import {
   leastCosts,
 } from "./knn-ivf.js";
 import type { SearchQuery, SearchResult } from "./search-port.js";
-import { Builder, type Param, RECORD_STATUSES, SqliteQueries } from "./sqlite-sql.js";
+import { filterSql, type Param, RECORD_STATUSES, SqliteQueries } from "./sqlite-sql.js";
+import { type ReadStatement, readStatementSql } from "./read-statements.js";
 import { recordStatusesOf } from "./sqlite-status.js";
-import { type TextMatchPool, textMatchPoolFor } from "./sqlite-text-pool.js";
+import { type ReadPool, readPoolFor } from "./sqlite-read-pool.js";
 
 export interface KnnOptions {
   /** Settings with at most this many vectors are searched exactly (default 20,000: ~10 ms of CPU there). */
@@ -610,7 +611,7 @@ export class SqliteKnn extends SqliteQueries {
   private async build(c: Codes): Promise<void> {
     if (c.building || c.alive === 0) return;
     const { words } = c;
-    const pool = typeof SharedArrayBuffer === "function" ? textMatchPoolFor(this.db) : null;
+    const pool = typeof SharedArrayBuffer === "function" ? readPoolFor(this.db) : null;
     const vrows = pool ? new Float64Array(new SharedArrayBuffer(c.alive * 8)) : new Float64Array(c.alive);
     const codes = new Uint32Array(c.alive * words);
     let m = 0;
@@ -658,7 +659,7 @@ export class SqliteKnn extends SqliteQueries {
    * positions and sets it (false when a thread failed, the build was abandoned or the pool closed:
    * the caller reads the vectors itself, or gives up).
    */
-  private farSideOnThreads(pool: TextMatchPool, c: Codes, vrows: Float64Array) {
+  private farSideOnThreads(pool: ReadPool, c: Codes, vrows: Float64Array) {
     const n = vrows.length;
     const sharedOf = <T>(make: (buffer: SharedArrayBuffer) => T, bytes: number) => make(new SharedArrayBuffer(bytes));
     const state = sharedOf((b) => new Int32Array(b), 16);
@@ -736,6 +737,11 @@ export class SqliteKnn extends SqliteQueries {
    * random), in batches of FAR_BATCH
    * with a pause between them. Rows changed meanwhile are marked in the index before it is used
    * (their codes are its tail). False when the codes were reset meanwhile.
+   * The same estimator as the read threads' `farSidePart` (which `build` prefers), on the request
+   * thread: kept for a store without read threads (TESSERA_TEXT_MATCH_THREADS=0, no SharedArrayBuffer)
+   * and for a build whose threads failed. Both code with the same functions (`addToCentroid`,
+   * `residualCode`); this one samples each list itself (`FarSideBuilder.sample`), as the threads'
+   * pass cannot, since it starts before the lists are assigned (from the k-means' sample).
    */
   private async buildFarSide(c: Codes, ivf: BinaryIvf, generation: number): Promise<boolean> {
     const far = new FarSideBuilder(ivf, c.dimensions, c.mean);
@@ -983,6 +989,10 @@ export class SqliteKnn extends SqliteQueries {
     // vectors, ~15 ms of the scan). least_similar without an index: the far side is flat (the 50
     // farthest of 1M differ little from the next thousands), where Hamming ranks poorly (recall
     // 0.30); the asymmetric scores of the negated query over every code reach 0.6 for ~80 ms of CPU.
+    // So least_similar has two estimators, both needed: these codes (every row has one: a setting
+    // without an index, below `indexAbove`, or an index whose far side is not in yet; and an index's
+    // tail, scaled by its `tailScale`), and an index's far side (knn-ivf.ts, `FarSide`: codes around
+    // each list's centroid, finer, but only for the rows of the index's snapshot, and built after it).
     const probe = most ? codes.quantize(vector.value) : null;
     const negated = most ? null : vector.value.map((x) => -x);
     for (let fraction = most ? this.probeFraction : this.farProbeFraction; ;) {
@@ -1017,7 +1027,7 @@ export class SqliteKnn extends SqliteQueries {
    */
   private async farLists(ivf: BinaryIvf, values: number[], target: number, count: number) {
     const data = ivf.farScanData;
-    const pool = this.options.offThread === false ? null : textMatchPoolFor(this.db);
+    const pool = this.options.offThread === false ? null : readPoolFor(this.db);
     if (pool && data.codes.buffer instanceof SharedArrayBuffer) {
       try {
         const listed = await pool.farScan(data, Float64Array.from(values), target, count);
@@ -1035,31 +1045,31 @@ export class SqliteKnn extends SqliteQueries {
     if (vrows.length === 0) return [];
     const vector = query.vector!;
     return this.read<{ vrow: number; score: number }>(
-      "SELECT v.rowid AS vrow, vec_distance_cosine(v.vector, ?) AS score FROM json_each(?) AS c CROSS JOIN record_vectors v ON v.rowid = c.value WHERE v.vector_settings_id = ?",
-      [encodeVector(vector.value), JSON.stringify(vrows), vector.settingsId],
+      { name: "candidateDistances", vector: encodeVector(vector.value), vrows, settingsId: vector.settingsId },
       vector.order === "least_similar",
     );
   }
 
   /**
    * A read of the candidates (their vectors, records, responses) on one of the store's read threads
-   * when it has them (sqlite-text-pool.ts: read-only connections, WAL), so that a search's SQLite work
+   * when it has them (sqlite-read-pool.ts: read-only connections, WAL), so that a search's SQLite work
    * (~25 us per candidate at 1M: a random page of `record_vectors` each, ~8 ms for least_similar's
    * 464) runs beside the request thread instead of on it; else, or if the thread fails, on the connection.
    * least_similar's only (`offThread`): most_similar's fits on the request thread (~8 ms of CPU at 1M),
    * where it waits for no thread hand-over (measured at 50 annotators at pace: p95 52 on it, 118-141 ms off it).
    */
-  private async read<T>(sql: string, params: Param[], offThread: boolean): Promise<T[]> {
-    const pool = offThread && this.options.offThread !== false ? textMatchPoolFor(this.db) : null;
+  private async read<T>(statement: ReadStatement, offThread: boolean): Promise<T[]> {
+    const pool = offThread && this.options.offThread !== false ? readPoolFor(this.db) : null;
     if (pool) {
       try {
-        const rows = await pool.rows<T>(sql, params);
+        const rows = await pool.rows<T>(statement);
         this.readOffThread++;
         return rows;
       } catch {
         // The thread failed (or the pool closed): the connection answers.
       }
     }
+    const { sql, params } = readStatementSql(statement, filterSql);
     return this.all<T>(sql, params);
   }
 
@@ -1098,14 +1108,16 @@ export class SqliteKnn extends SqliteQueries {
     const queue = await this.queueFilter(query, vrows);
     if (queue) return queue;
     const vector = query.vector!;
-    const b = new Builder(query.userId);
-    const from =
-      `SELECT v.rowid AS vrow, r.id AS id, r.seq AS seq FROM json_each(${b.p(JSON.stringify(vrows))}) AS c` +
-      " CROSS JOIN record_vectors v ON v.rowid = c.value CROSS JOIN records r ON r.id = v.record_id";
-    const where = [`v.vector_settings_id = ${b.p(vector.settingsId)}`, `r.dataset_id = ${b.p(query.datasetId)}`];
-    if (vector.excludeRecordId) where.push(`r.id <> ${b.p(vector.excludeRecordId)}`);
-    for (const f of query.filters) where.push(b.filter(f));
-    return this.read(`${from} WHERE ${where.join(" AND ")}`, b.params, vector.order === "least_similar");
+    const statement: ReadStatement = {
+      name: "candidateRecords",
+      vrows,
+      settingsId: vector.settingsId,
+      datasetId: query.datasetId,
+      excludeRecordId: vector.excludeRecordId || null,
+      filters: query.filters,
+      userId: query.userId,
+    };
+    return this.read(statement, vector.order === "least_similar");
   }
 
   /**
@@ -1118,8 +1130,7 @@ export class SqliteKnn extends SqliteQueries {
    * other filters (metadata, values, suggestions, other record properties) or without the raw connection.
    */
   private async queueScored(query: SearchQuery, vrows: number[]): Promise<{ id: string; seq: number; score: number }[] | null> {
-    const vector = query.vector!;
-    return this.queueRows(query, vrows, `vec_distance_cosine(v.vector, ?) AS score`, [encodeVector(vector.value)], true);
+    return this.queueRows(query, vrows, encodeVector(query.vector!.value), true);
   }
 
   /**
@@ -1127,14 +1138,14 @@ export class SqliteKnn extends SqliteQueries {
    * slices (`filterBest`), whose candidates are scored first. Null as `queueScored`.
    */
   private queueFilter(query: SearchQuery, vrows: number[]): Promise<{ vrow: number; id: string; seq: number }[] | null> {
-    return this.queueRows(query, vrows, "v.rowid AS vrow", [], false);
+    return this.queueRows(query, vrows, null, false);
   }
 
   private async queueRows<T extends { seq: number }>(
     query: SearchQuery,
     vrows: number[],
-    column: string,
-    columnParams: Param[],
+    /** The query's vector: the rows' cosine distance to it (`score`); null: their rowid (`vrow`). */
+    distanceTo: Uint8Array | null,
     offThread: boolean,
   ): Promise<T[] | null> {
     const raw = rawSqliteOf(this.db);
@@ -1151,17 +1162,18 @@ export class SqliteKnn extends SqliteQueries {
         ? 1
         : 0,
     );
-    const b = new Builder(query.userId);
-    b.params.push(...columnParams);
-    const from =
-      `SELECT r.id AS id, r.seq AS seq, ${column}` +
-      ` FROM json_each(${b.p(JSON.stringify(vrows))}) AS c CROSS JOIN record_vectors v ON v.rowid = c.value CROSS JOIN records r ON r.id = v.record_id`;
-    const where = [`v.vector_settings_id = ${b.p(vector.settingsId)}`];
-    if (vector.excludeRecordId) where.push(`r.id <> ${b.p(vector.excludeRecordId)}`);
-    for (const f of query.filters) if (f.scope.entity === "response_status") where.push(b.filter(f));
+    const statement: ReadStatement = {
+      name: "queueCandidates",
+      vector: distanceTo,
+      vrows,
+      settingsId: vector.settingsId,
+      excludeRecordId: vector.excludeRecordId || null,
+      filters: query.filters,
+      userId: query.userId,
+    };
     // The statuses brought up to date on the connection (no other statement in between), the rows read after.
     const status = await this.db.connection().execute(async () => recordStatusesOf(raw).of(query.datasetId));
-    const rows = await this.read<T>(`${from} WHERE ${where.join(" AND ")}`, b.params, offThread);
+    const rows = await this.read<T>(statement, offThread);
     this.queueFiltered += rows.length;
     return rows.filter((r) => kept[status.code(r.seq)] === 1);
   }

@@ -9,6 +9,7 @@ import { seedSearchData } from "./search-port.suite.js";
 import { SqliteMetadata } from "./sqlite-metadata.js";
 import { SqliteSearch } from "./sqlite-search.js";
 import { seededRandom } from "../testing/random.js";
+import { addResponses } from "../testing/responses.js";
 
 /**
  * The in-memory metadata columns (sqlite-metadata.ts) against the SQL path (`metadataColumns: false`)
@@ -62,18 +63,7 @@ describe("SQLite metadata columns", () => {
       const recordId = pick(records).id;
       if (answered.has(recordId)) continue;
       answered.add(recordId);
-      await store.db
-        .insertInto("responses")
-        .values({
-          id: randomUUID(),
-          record_id: recordId,
-          user_id: userId,
-          status: pick(["submitted", "draft", "discarded"] as const),
-          values: "{}",
-          inserted_at: ts,
-          updated_at: ts,
-        })
-        .execute();
+      await addResponses(store.db, [recordId], userId, pick(["submitted", "draft", "discarded"] as const));
     }
   };
 
@@ -368,18 +358,7 @@ describe("SQLite metadata columns", () => {
 
     // A response takes a record out of the user's pending total.
     const answered = before.hits[2]!.recordId;
-    await store.db
-      .insertInto("responses")
-      .values({
-        id: randomUUID(),
-        record_id: answered,
-        user_id: data.ids.u1,
-        status: "submitted",
-        values: "{}",
-        inserted_at: ts,
-        updated_at: ts,
-      })
-      .execute();
+    await addResponses(store.db, [answered], data.ids.u1);
     const afterAnswer = await columns.search(source("blog"));
     expect(afterAnswer.total).toBe(before.total - 2);
     expect(afterAnswer.hits.map((h) => h.recordId)).not.toContain(answered);

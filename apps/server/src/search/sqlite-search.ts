@@ -58,7 +58,7 @@ export class SqliteSearch extends SqliteQueries implements SearchPort {
     return this.metadata.follow(datasetId, names);
   }
 
-  /** The frequent words of the large datasets ranked ahead on the text match threads (SqliteText.rankFrequentWords). */
+  /** The frequent words of the large datasets ranked ahead on the read threads (SqliteText.rankFrequentWords). */
   rankFrequentWords(): Promise<void> {
     return this.text.rankFrequentWords();
   }

@@ -29,11 +29,80 @@ export function ftsExpression(q: string): string | null {
     .join(" ");
 }
 
-/** Datetime bounds may be given with a timezone; stored timestamps are naive UTC ISO strings. */
-function timeBound(value: number | string): string {
-  if (typeof value === "number") return new Date(value * 1000).toISOString().replace("Z", "");
-  const parsed = /[zZ]|[+-]\d\d:?\d\d$/.test(value) ? new Date(value) : null;
-  return parsed && !Number.isNaN(parsed.getTime()) ? parsed.toISOString().replace("Z", "") : value;
+/**
+ * A search filter as SQL over the record `r` (its parameters pushed to `params`, in order): what every
+ * SQLite search filters with (Builder.filter), and what the read threads' named statements filter
+ * least similar's candidates with (read-statements.ts). Self-contained (no closure, no import): the
+ * read threads evaluate its source (sqlite-read-pool.ts).
+ */
+export function filterSql(f: SearchFilter, userId: string | null, params: Param[]): string {
+  const p = (value: Param): string => {
+    params.push(value);
+    return "?";
+  };
+  const jsonPathOf = (key: string) => `$."${key.replace(/"/g, '""')}"`;
+  const list = (values: unknown[]) =>
+    values
+      .map((v) =>
+        p(typeof v === "string" || typeof v === "number" ? v : typeof v === "boolean" ? (v ? 1 : 0) : v == null ? null : JSON.stringify(v)),
+      )
+      .join(", ");
+  const userClause = (alias: string) => (userId ? ` AND ${alias}.user_id = ${p(userId)}` : "");
+  const bounds = (expr: string, ge: Param, le: Param): string => {
+    const parts: string[] = [];
+    if (ge !== null) parts.push(`${expr} >= ${p(ge)}`);
+    if (le !== null) parts.push(`${expr} <= ${p(le)}`);
+    return parts.join(" AND ") || "1";
+  };
+  /** Datetime bounds may be given with a timezone; stored timestamps are naive UTC ISO strings. */
+  const timeBound = (value: number | string | null): string | null => {
+    if (value === null) return null;
+    if (typeof value === "number") return new Date(value * 1000).toISOString().replace("Z", "");
+    const parsed = /[zZ]|[+-]\d\d:?\d\d$/.test(value) ? new Date(value) : null;
+    return parsed && !Number.isNaN(parsed.getTime()) ? parsed.toISOString().replace("Z", "") : value;
+  };
+  const s = f.scope;
+  if (f.type === "terms") {
+    const values = f.values;
+    switch (s.entity) {
+      case "record":
+        return `r.${s.property} IN (${list(values)})`;
+      case "metadata":
+        return `EXISTS (SELECT 1 FROM record_metadata m WHERE m.seq = r.seq AND m.name = ${p(s.name)} AND m.value IN (${list(values)}))`;
+      case "response_status": {
+        const statuses = values.filter((v) => v !== "pending");
+        const parts: string[] = [];
+        if (values.includes("pending")) parts.push(`NOT EXISTS (SELECT 1 FROM responses s WHERE s.record_id = r.id${userClause("s")})`);
+        if (statuses.length > 0)
+          parts.push(`EXISTS (SELECT 1 FROM responses s WHERE s.record_id = r.id${userClause("s")} AND s.status IN (${list(statuses)}))`);
+        return parts.length ? `(${parts.join(" OR ")})` : "0";
+      }
+      case "response_value":
+        return `EXISTS (SELECT 1 FROM responses s, json_each(s."values", ${p(`${jsonPathOf(s.questionName)}.value`)}) AS j WHERE s.record_id = r.id${userClause("s")} AND j.value IN (${list(values)}))`;
+      case "suggestion":
+        if (s.property === "agent" || s.property === "type")
+          return `EXISTS (SELECT 1 FROM suggestions g WHERE g.record_id = r.id AND g.question_id = ${p(s.questionId)} AND g.${s.property} IN (${list(values)}))`;
+        return `EXISTS (SELECT 1 FROM suggestions g, json_each(g.${s.property === "score" ? "score" : "value"}) AS j WHERE g.record_id = r.id AND g.question_id = ${p(s.questionId)} AND j.value IN (${list(values)}))`;
+    }
+  }
+  const { ge, le } = f;
+  switch (s.entity) {
+    case "record":
+      if (s.property === "inserted_at" || s.property === "updated_at") return bounds(`r.${s.property}`, timeBound(ge), timeBound(le));
+      return bounds(`r.${s.property}`, ge, le);
+    case "metadata":
+      return `EXISTS (SELECT 1 FROM record_metadata m WHERE m.seq = r.seq AND m.name = ${p(s.name)} AND ${bounds("m.value", ge, le)})`;
+    case "response_status":
+      return "1";
+    case "response_value":
+      return `EXISTS (SELECT 1 FROM responses s, json_each(s."values", ${p(`${jsonPathOf(s.questionName)}.value`)}) AS j WHERE s.record_id = r.id${userClause("s")} AND ${bounds("j.value", ge, le)})`;
+    case "suggestion": {
+      if (s.property === "agent" || s.property === "type")
+        return `EXISTS (SELECT 1 FROM suggestions g WHERE g.record_id = r.id AND g.question_id = ${p(s.questionId)} AND ${bounds(`g.${s.property}`, ge, le)})`;
+      const column = s.property === "score" ? "score" : "value";
+      return `EXISTS (SELECT 1 FROM suggestions g, json_each(g.${column}) AS j WHERE g.record_id = r.id AND g.question_id = ${p(s.questionId)} AND ${bounds("j.value", ge, le)})`;
+    }
+  }
 }
 
 export class Builder {
@@ -42,9 +111,6 @@ export class Builder {
   p(value: Param): string {
     this.params.push(value);
     return "?";
-  }
-  list(values: unknown[]): string {
-    return values.map((v) => this.p(scalar(v))).join(", ");
   }
 
   responseUserClause(alias: string): string {
@@ -62,65 +128,7 @@ export class Builder {
   }
 
   filter(f: SearchFilter): string {
-    const s = f.scope;
-    if (f.type === "terms") return this.terms(s, f.values);
-    return this.range(s, f.ge, f.le);
-  }
-
-  terms(s: SearchScope, values: unknown[]): string {
-    switch (s.entity) {
-      case "record":
-        return `r.${s.property} IN (${this.list(values)})`;
-      case "metadata":
-        return `EXISTS (SELECT 1 FROM record_metadata m WHERE m.seq = r.seq AND m.name = ${this.p(s.name)} AND m.value IN (${this.list(values)}))`;
-      case "response_status": {
-        const statuses = values.filter((v) => v !== "pending");
-        const parts: string[] = [];
-        if (values.includes("pending"))
-          parts.push(`NOT EXISTS (SELECT 1 FROM responses s WHERE s.record_id = r.id${this.responseUserClause("s")})`);
-        if (statuses.length > 0)
-          parts.push(
-            `EXISTS (SELECT 1 FROM responses s WHERE s.record_id = r.id${this.responseUserClause("s")} AND s.status IN (${this.list(statuses)}))`,
-          );
-        return parts.length ? `(${parts.join(" OR ")})` : "0";
-      }
-      case "response_value":
-        return `EXISTS (SELECT 1 FROM responses s, json_each(s."values", ${this.p(`${jsonPath(s.questionName)}.value`)}) AS j WHERE s.record_id = r.id${this.responseUserClause("s")} AND j.value IN (${this.list(values)}))`;
-      case "suggestion":
-        if (s.property === "agent" || s.property === "type")
-          return `EXISTS (SELECT 1 FROM suggestions g WHERE g.record_id = r.id AND g.question_id = ${this.p(s.questionId)} AND g.${s.property} IN (${this.list(values)}))`;
-        return `EXISTS (SELECT 1 FROM suggestions g, json_each(g.${s.property === "score" ? "score" : "value"}) AS j WHERE g.record_id = r.id AND g.question_id = ${this.p(s.questionId)} AND j.value IN (${this.list(values)}))`;
-    }
-  }
-
-  bounds(expr: string, ge: Param, le: Param): string {
-    const parts: string[] = [];
-    if (ge !== null) parts.push(`${expr} >= ${this.p(ge)}`);
-    if (le !== null) parts.push(`${expr} <= ${this.p(le)}`);
-    return parts.join(" AND ") || "1";
-  }
-
-  range(s: SearchScope, ge: number | string | null, le: number | string | null): string {
-    switch (s.entity) {
-      case "record":
-        if (s.property === "inserted_at" || s.property === "updated_at") {
-          return this.bounds(`r.${s.property}`, ge === null ? null : timeBound(ge), le === null ? null : timeBound(le));
-        }
-        return this.bounds(`r.${s.property}`, ge, le);
-      case "metadata":
-        return `EXISTS (SELECT 1 FROM record_metadata m WHERE m.seq = r.seq AND m.name = ${this.p(s.name)} AND ${this.bounds("m.value", ge, le)})`;
-      case "response_status":
-        return "1";
-      case "response_value":
-        return `EXISTS (SELECT 1 FROM responses s, json_each(s."values", ${this.p(`${jsonPath(s.questionName)}.value`)}) AS j WHERE s.record_id = r.id${this.responseUserClause("s")} AND ${this.bounds("j.value", ge, le)})`;
-      case "suggestion": {
-        if (s.property === "agent" || s.property === "type") {
-          return `EXISTS (SELECT 1 FROM suggestions g WHERE g.record_id = r.id AND g.question_id = ${this.p(s.questionId)} AND ${this.bounds(`g.${s.property}`, ge, le)})`;
-        }
-        const column = s.property === "score" ? "score" : "value";
-        return `EXISTS (SELECT 1 FROM suggestions g, json_each(g.${column}) AS j WHERE g.record_id = r.id AND g.question_id = ${this.p(s.questionId)} AND ${this.bounds("j.value", ge, le)})`;
-      }
-    }
+    return filterSql(f, this.userId, this.params);
   }
 
   sortExpr(s: SearchScope): string {
@@ -145,12 +153,6 @@ export class Builder {
 
 /** Record statuses (records/status.ts). */
 export const RECORD_STATUSES = ["pending", "completed"];
-
-function scalar(v: unknown): Param {
-  if (typeof v === "string" || typeof v === "number") return v;
-  if (typeof v === "boolean") return v ? 1 : 0;
-  return v === null || v === undefined ? null : JSON.stringify(v);
-}
 
 /** A `pending` response status filter (alone in its terms) and the other filters; null without one. */
 export function splitPending(filters: SearchFilter[]): { others: SearchFilter[] } | null {

@@ -11,6 +11,7 @@ import { queueExclusions } from "./sqlite-metadata.js";
 import { SqliteSearch } from "./sqlite-search.js";
 import { RecordStatuses, recordStatusesOf } from "./sqlite-status.js";
 import { seededRandom } from "../testing/random.js";
+import { addResponses } from "../testing/responses.js";
 
 /**
  * The in-memory record statuses of the queue exclusions (sqlite-status.ts, change log of migration
@@ -116,7 +117,7 @@ describe("SQLite in-memory record statuses", () => {
           const excluded: number[] = [];
           for (let seq = 1; seq <= top; seq++) if (got.excluded(seq)) excluded.push(seq);
           expect(excluded, `${step} ${statuses.join()}`).toEqual(expectedExcluded(datasetId, userId, statuses, top));
-          // As a list (the text match threads' walk, sqlite-text.ts): the dataset's records left out and the answered seqs, in order.
+          // As a list (the read threads' walk, sqlite-text.ts): the dataset's records left out and the answered seqs, in order.
           const own = new Set(raw.prepare("SELECT seq FROM records WHERE dataset_id = ?").pluck().all(datasetId) as number[]);
           const listed = excluded.filter((seq) => own.has(seq) || got.answered.has(seq));
           expect(Array.from(got.list(listed.length) ?? []), `${step} ${statuses.join()} list`).toEqual(listed);
@@ -177,19 +178,7 @@ describe("SQLite in-memory record statuses", () => {
           .where("record_id", "=", r.id)
           .where("user_id", "=", user)
           .executeTakeFirst();
-        if (!done)
-          await store.db
-            .insertInto("responses")
-            .values({
-              id: randomUUID(),
-              record_id: r.id,
-              user_id: user,
-              status: "submitted",
-              values: "{}",
-              inserted_at: ts,
-              updated_at: ts,
-            })
-            .execute();
+        if (!done) await addResponses(store.db, [r.id], user);
       }
       await check(`step ${step} ${op}`);
     }
@@ -256,19 +245,7 @@ describe("SQLite in-memory record statuses", () => {
           .where("record_id", "=", r.id)
           .where("user_id", "=", user)
           .executeTakeFirst();
-        if (!done)
-          await store.db
-            .insertInto("responses")
-            .values({
-              id: randomUUID(),
-              record_id: r.id,
-              user_id: user,
-              status: "submitted",
-              values: "{}",
-              inserted_at: ts,
-              updated_at: ts,
-            })
-            .execute();
+        if (!done) await addResponses(store.db, [r.id], user);
       }
       await check(`solo ${step} ${op}`, [solo, data.ids.other]);
     }

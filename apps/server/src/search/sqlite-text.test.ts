@@ -10,9 +10,11 @@ import { seedSearchData } from "./search-port.suite.js";
 import { SqliteMetadata } from "./sqlite-metadata.js";
 import { SqliteSearch } from "./sqlite-search.js";
 import { SqliteText } from "./sqlite-text.js";
-import { TextMatchPool } from "./sqlite-text-pool.js";
+import { ReadPool } from "./sqlite-read-pool.js";
 import { textIndexFor } from "./text-index.js";
 import { registerTextRanking, textRankingOf } from "./rank-extension.js";
+import { addResponses } from "../testing/responses.js";
+import { addTextRecord } from "../testing/text-records.js";
 
 /**
  * The text search cache (sqlite-text.ts): a warm adapter must answer exactly as a new one after
@@ -26,24 +28,7 @@ describe("SQLite text search cache", () => {
   const ts = "2024-01-01T00:00:00";
   const words = ["alpha", "beta", "gamma"];
 
-  const insert = async (text: string, metadata: Record<string, unknown> | null = null) => {
-    const id = randomUUID();
-    await store.db
-      .insertInto("records")
-      .values({
-        id,
-        dataset_id: data.ids.ds,
-        external_id: `r-${id}`,
-        fields: JSON.stringify({ text, context: `${text} context` }),
-        metadata: metadata ? JSON.stringify(metadata) : null,
-        status: "pending",
-        inserted_at: ts,
-        updated_at: ts,
-      })
-      .execute();
-    await indexRecordTexts(store.db);
-    return id;
-  };
+  const insert = (text: string, metadata: Record<string, unknown> | null = null) => addTextRecord(store.db, data.ids.ds, text, metadata);
   const queue = (q: string, offset = 0, limit = 200): SearchQuery => ({
     datasetId: data.ids.ds,
     userId: data.ids.u1,
@@ -116,18 +101,7 @@ describe("SQLite text search cache", () => {
 
     // A Submit leaves the index alone: the pending total drops through the queue exclusions.
     const answered = afterUpdate.hits[0]!.recordId;
-    await store.db
-      .insertInto("responses")
-      .values({
-        id: randomUUID(),
-        record_id: answered,
-        user_id: data.ids.u1,
-        status: "submitted",
-        values: "{}",
-        inserted_at: ts,
-        updated_at: ts,
-      })
-      .execute();
+    await addResponses(store.db, [answered], data.ids.u1);
     const afterAnswer = await same(queue("alpha"));
     expect(afterAnswer.total).toBe(before.total - 2);
     expect(afterAnswer.hits.map((h) => h.recordId)).not.toContain(answered);
@@ -266,7 +240,7 @@ describe("SQLite text search cache", () => {
     expect(fresh.rankedAhead).toBe(1);
 
     // A restart reads the ranking stored with the index's version (fts.text_ranked_ahead) instead of ranking again.
-    const rank = vi.spyOn(TextMatchPool.prototype, "rank");
+    const rank = vi.spyOn(ReadPool.prototype, "rank");
     const restarted = new SqliteText(store.db, { frequentRows: 30 });
     await restarted.rankFrequentWords();
     expect(rank).not.toHaveBeenCalled();
@@ -327,7 +301,7 @@ describe("SQLite text search cache", () => {
     await indexRecordTexts(store.db); // the index settled before the ranking
     const ahead = new SqliteText(store.db, { frequentRows: 30, frequentRanked: 200 });
     await ahead.rankFrequentWords();
-    const run = vi.spyOn(TextMatchPool.prototype, "run");
+    const run = vi.spyOn(ReadPool.prototype, "run");
     const metadata = new SqliteMetadata(store.db);
     const query: SearchQuery = {
       ...queue("word", 0, 10),
@@ -343,12 +317,12 @@ describe("SQLite text search cache", () => {
     expect(ahead.rankedAhead - before).toBe(1);
     expect(got.hits).toHaveLength(10);
     expect(got).toEqual(await new SqliteSearch(store.db, { offThread: false, metadataColumns: false }).search(query));
-    // The 200 rows kept hold the page (the first 64 did not): no ranking job for the text match threads.
+    // The 200 rows kept hold the page (the first 64 did not): no ranking job for the read threads.
     expect(run.mock.calls.filter(([job]) => job.ranked > 0)).toEqual([]);
     run.mockRestore();
   });
 
-  it("reads a bounded total's first matches on a text match thread, and answers as the request thread does", async () => {
+  it("reads a bounded total's first matches on a read thread, and answers as the request thread does", async () => {
     await store.db.deleteFrom("records").where("dataset_id", "=", data.ids.other).execute();
     const metadata = new SqliteMetadata(store.db);
     const withMetadata: SearchQuery = {
@@ -468,6 +442,50 @@ describe("SQLite text search cache", () => {
       }
   });
 
+  it("answers a long prefix with its terms as of the match: a term indexed between the listing and the match is found", async () => {
+    await store.db.deleteFrom("records").where("dataset_id", "=", data.ids.other).execute();
+    for (let j = 0; j < 12; j++) await insert(`kappas ${j % 2 === 0 ? "kappaq" : "rho"}`);
+    const query: SearchQuery = { ...queue("kappa*", 0, 50), text: { q: "kappa*", field: null } };
+    for (const offThread of [true, false]) {
+      const term = `kappaz${offThread ? "a" : "b"}`;
+      // A record with a new term of the prefix, indexed right after its terms were listed (before the search's reads).
+      let added = "";
+      const restore: (() => void)[] = [];
+      if (offThread) {
+        const listing = vi.spyOn(ReadPool.prototype, "prefixTerms");
+        listing.mockImplementationOnce(async function (this: ReadPool, prefix, max) {
+          listing.mockRestore();
+          const listed = await ReadPool.prototype.prefixTerms.call(this, prefix, max);
+          added = await insert(`${term} omega`);
+          return listed;
+        });
+        restore.push(() => listing.mockRestore());
+      } else {
+        const proto = SqliteText.prototype as unknown as { searchExpression: (...args: unknown[]) => Promise<unknown> };
+        const original = proto.searchExpression;
+        const search = vi.spyOn(proto, "searchExpression").mockImplementationOnce(async function (this: SqliteText, ...args) {
+          added = await insert(`${term} omega`);
+          return original.apply(this, args);
+        });
+        restore.push(() => search.mockRestore());
+      }
+      const expanding = new SqliteText(store.db, { fewMatches: -1, rankWindow: 6, offThread });
+      const found = await expanding.textSearch(query, query.text!);
+      restore.forEach((r) => r());
+      expect(added).not.toBe("");
+      expect(found.hits.map((h) => h.recordId)).toContain(added);
+      const asWritten = await new SqliteText(store.db, { fewMatches: -1, rankWindow: 6, prefixTerms: false }).textSearch(
+        query,
+        query.text!,
+      );
+      expect(found, `offThread ${offThread}`).toEqual(asWritten);
+      expect([expanding.prefixesExpanded, expanding.prefixesMoved]).toEqual([1, 1]);
+      // Asked again at the index's new version: expanded with the new term, no second search.
+      expect(await expanding.textSearch(query, query.text!)).toEqual(asWritten);
+      expect([expanding.prefixesExpanded, expanding.prefixesMoved]).toEqual([2, 1]);
+    }
+  });
+
   it("ranks several words, a prefix or one field window by window: each stretch of matching records by score; exact when one holds them all", async () => {
     await store.db.deleteFrom("records").where("dataset_id", "=", data.ids.other).execute();
     // Scores that do not follow record order: the term frequencies and lengths vary with j.
@@ -550,7 +568,7 @@ describe("SQLite text search cache", () => {
             if (single) for (const [i, h] of got.hits.entries()) expect(h.score).toBeCloseTo(page[i]!.score / idf, 12);
             else expect(got.hits).toEqual(page);
             expect({ ...got, hits: [] }).toEqual({ hits: [], ...total });
-            // Several words: each phrase's rows counted once (by the text match thread's job, or here), not by FTS5 per statement.
+            // Several words: each phrase's rows counted once (by the read thread's job, or here), not by FTS5 per statement.
             expect(adapter.phraseCounts).toBe(single ? 0 : expression.split(" ").length);
           }
           // On the threads, the window's read gave the total's first matches too: no walk on the request thread.
@@ -638,11 +656,7 @@ describe("SQLite text search cache", () => {
           n: j % 7,
         }),
       );
-    const answer = (j: number, userId: string, status: "submitted" | "discarded") =>
-      store.db
-        .insertInto("responses")
-        .values({ id: randomUUID(), record_id: ids[j]!, user_id: userId, status, values: "{}", inserted_at: ts, updated_at: ts })
-        .execute();
+    const answer = (j: number, userId: string, status: "submitted" | "discarded") => addResponses(store.db, [ids[j]!], userId, status);
     for (let j = 0; j < 60; j++) {
       if (j % 3 === 0) await answer(j, data.ids.u1, "submitted");
       else if (j % 5 === 1) await answer(j, data.ids.u1, "discarded");

@@ -6,17 +6,16 @@ import { countLimit, type SearchFilter, type SearchHit, type SearchQuery, type S
 import { queueExclusions } from "./sqlite-metadata.js";
 import { Builder, FTS_ROWID_RANGE, ftsExpression, type Param, SqliteQueries, splitPending } from "./sqlite-sql.js";
 import { textIndexFor } from "./text-index.js";
-import { type MatchAnswer, type PhraseRowsKnown, textMatchPoolFor } from "./sqlite-text-pool.js";
+import { type MatchAnswer, matchJobKey, type PhraseRowsKnown, readPoolFor } from "./sqlite-read-pool.js";
 import {
-  countPhraseRows,
+  listPrefixTerms,
   longPrefixOf,
-  pastPrefix,
+  PHRASE_HELPERS,
   phraseKey,
+  phraseScore,
   phrasesOf,
   prefixTermsExpression,
-  rankArguments,
   scoreSql,
-  VOCAB_SQL,
 } from "./phrase-rows.js";
 import { textRankingOf } from "./rank-extension.js";
 import { rankWindows, windowOf } from "./text-window.js";
@@ -57,7 +56,7 @@ const CACHE_BYTES = 64 * 1024 * 1024;
 const FREQUENT_ROWS = 4096;
 /** Best FTS rows kept per word ranked ahead (16 bytes each): a first page of 10 reads 64 of them. */
 const FREQUENT_RANKED = 256;
-/** Words per job of the text match threads while ranking ahead (a thread stays free for searches meanwhile). */
+/** Words per job of the read threads while ranking ahead (a thread stays free for searches meanwhile). */
 const FREQUENT_BATCH = 32;
 /** Words ranked ahead stored or read per transaction (fts.text_ranked_ahead: ~4 KB each, a short step of the request thread). */
 const STORE_BATCH = 256;
@@ -126,13 +125,13 @@ export class SqliteText extends SqliteQueries {
   private cacheVersion: Buffer | null = null;
   private cacheBytes = 0;
   private readonly inFlight = new Map<string, Promise<MatchAnswer>>();
-  /** Answers of the text match threads kept (tests, diagnostics). */
+  /** Answers of the read threads kept (tests, diagnostics). */
   adopted = 0;
-  /** Distinct matching seqs adopted from the text match threads' prefixes (tests: what a bounded total read). */
+  /** Distinct matching seqs adopted from the read threads' prefixes (tests: what a bounded total read). */
   prefixSeqs = 0;
   /**
    * The best FTS rows of every frequent word (in at least FREQUENT_ROWS rows) of each large dataset's
-   * range, ranked ahead on the text match threads once the index settles (rankFrequentWords), keyed
+   * range, ranked ahead on the read threads once the index settles (rankFrequentWords), keyed
    * `lo:hi:"word"`; valid only at the index version they were read at, as the cache.
    */
   private frequent: { version: Buffer; byKey: Map<string, { fr: Float64Array; bm: Float64Array }> } | null = null;
@@ -148,7 +147,7 @@ export class SqliteText extends SqliteQueries {
   rankedAhead = 0;
   /** Rankings ahead read from the index's file instead of ranked (tests, diagnostics). */
   storedRankingsRead = 0;
-  /** Bounded totals walked, and FTS reads they made on the request thread (tests: the text match threads read the first matches). */
+  /** Bounded totals walked, and FTS reads they made on the request thread (tests: the read threads read the first matches). */
   walks = 0;
   walkReads = 0;
   /**
@@ -163,10 +162,12 @@ export class SqliteText extends SqliteQueries {
   private prefixTerms: { version: Buffer | null; byPrefix: Map<string, string | null> } = { version: null, byPrefix: new Map() };
   /** Long prefixes expanded into their terms (tests, diagnostics). */
   prefixesExpanded = 0;
+  /** Searches of an expanded prefix answered again with the prefix as written: the index moved meanwhile (tests, diagnostics). */
+  prefixesMoved = 0;
 
   /**
    * `fewMatches`: up to it the queue's text count probes each match (textCount); tests set -1 to exercise the other path.
-   * `cacheBytes`: the cache's budget. `offThread: false`: no text match threads (tests compare both paths).
+   * `cacheBytes`: the cache's budget. `offThread: false`: no read threads (tests compare both paths).
    * `frequentRows`: words in at least this many FTS rows are ranked ahead (FREQUENT_ROWS; 0: none), their best `frequentRanked` rows (FREQUENT_RANKED).
    * `rankWindow`: records per window of the order of queries other than one plain word (RANK_WINDOW; text-window.ts).
    * `answered: false`: no search from the answered records (sqlite-text-answered.ts; tests compare both paths).
@@ -198,35 +199,35 @@ export class SqliteText extends SqliteQueries {
    * 1-PREFIX_TERMS_MAX of them and the windows are scored with tessera_bm25 (which scores the group as the prefix): FTS5 then
    * reads only the window's part of each term's list instead of merging all of them over the whole table in each statement
    * (at 1M records: 23-52 -> 17-20 ms of CPU for the first 20,002 records, plus 1.5-21 ms to list the terms once per index
-   * version). Listed on a text match thread, kept per prefix while the index's version is the same; else the prefix as written.
+   * version). Listed on a read thread (or here, in one read transaction with the version), kept per prefix while the index's
+   * version is the same; null: the prefix as written. `version`: the index's version the terms are those of (textSearch
+   * answers with the prefix as written if the index moved before its reads ended).
    */
-  private async expandPrefix(expression: string): Promise<string> {
+  private async expandPrefix(expression: string): Promise<{ expression: string; version: Buffer } | null> {
     const prefix = longPrefixOf(expression, LONG_PREFIX);
     const raw = rawSqliteOf(this.db);
-    if (prefix === null || !raw || this.options.prefixTerms === false || textRankingOf(this.db).scoring !== "tessera_bm25")
-      return expression;
+    if (prefix === null || !raw || this.options.prefixTerms === false || textRankingOf(this.db).scoring !== "tessera_bm25") return null;
     const current = await this.db.connection().execute(async () => SqliteText.versionOf(raw));
     if (!this.prefixTerms.version?.equals(current) || this.prefixTerms.byPrefix.size > PREFIX_TERMS_KEPT)
       this.prefixTerms = { version: current, byPrefix: new Map() };
     const kept = this.prefixTerms.byPrefix.get(prefix);
-    if (kept !== undefined) return kept ?? expression;
-    const pool = this.options.offThread !== false ? textMatchPoolFor(this.db) : null;
+    if (kept !== undefined) return kept === null ? null : { expression: kept, version: current };
+    const pool = this.options.offThread !== false ? readPoolFor(this.db) : null;
     const listed = pool
-      ? await pool.prefixTerms(prefix, pastPrefix(prefix), PREFIX_TERMS_MAX).catch(() => null)
-      : await this.db.connection().execute(async () => {
-          raw.exec(VOCAB_SQL.table);
-          const terms = raw
-            .prepare(VOCAB_SQL.prefixTerms)
-            .pluck()
-            .all(prefix, pastPrefix(prefix), PREFIX_TERMS_MAX + 1) as string[];
-          return { version: current, terms };
-        });
+      ? await pool.prefixTerms(prefix, PREFIX_TERMS_MAX).catch(() => null)
+      : await this.db.connection().execute(async () =>
+          raw.transaction(() => ({
+            version: SqliteText.versionOf(raw),
+            terms: listPrefixTerms((sql) => raw.prepare(sql), prefix, PREFIX_TERMS_MAX, PHRASE_HELPERS),
+          }))(),
+        );
     // Listed at another version (the index moved meanwhile): the prefix as written.
-    if (!listed || !listed.version.equals(this.prefixTerms.version!)) return expression;
+    if (!listed || !listed.version.equals(current) || !this.prefixTerms.version?.equals(current)) return null;
     const expanded = listed.terms.length <= PREFIX_TERMS_MAX ? prefixTermsExpression(listed.terms) : null;
     this.prefixTerms.byPrefix.set(prefix, expanded);
-    if (expanded) this.prefixesExpanded++;
-    return expanded ?? expression;
+    if (!expanded) return null;
+    this.prefixesExpanded++;
+    return { expression: expanded, version: current };
   }
 
   /**
@@ -238,7 +239,7 @@ export class SqliteText extends SqliteQueries {
     return this.windowOf(key) > 0 && textRankingOf(this.db).scoring === "tessera_bm25";
   }
 
-  /** What a text match thread's job is told of the phrases' row counts (sqlite-text-pool.ts), or undefined: the job scores with bm25(). */
+  /** What a read thread's job is told of the phrases' row counts (sqlite-read-pool.ts), or undefined: the job scores with bm25(). */
   private rankingJob(key: string, expression: string): PhraseRowsKnown | undefined {
     if (!this.ranksWithCounts(key)) return undefined;
     const rows: Record<string, number> = {};
@@ -269,25 +270,16 @@ export class SqliteText extends SqliteQueries {
    */
   private scoreHere(raw: SQLite.Database | null, key: string, expression: string): { sql: string; args: number[] } {
     if (!raw || !this.ranksWithCounts(key)) return { sql: scoreSql("bm25", 0), args: [] };
-    const phrases = phrasesOf(expression);
-    if (phrases.length < 2) return { sql: scoreSql("tessera_bm25", 0), args: [] };
-    const rows = this.phraseRowsAt(SqliteText.versionOf(raw));
-    const counts = phrases.map((phrase) => {
-      let n = rows.get(phraseKey(phrase));
-      if (n === undefined) {
-        raw.exec(VOCAB_SQL.table);
-        n = countPhraseRows(
-          phrase,
-          (term) => raw.prepare(VOCAB_SQL.termRows).pluck().get(term) as number | undefined,
-          (p) => raw.prepare(VOCAB_SQL.matchRows).pluck().get(p) as number,
-        );
-        rows.set(phraseKey(phrase), n);
-        this.phraseCounts++;
-      }
-      return n;
-    });
-    const args = rankArguments(counts);
-    return { sql: scoreSql("tessera_bm25", args.length), args };
+    const kept = this.phraseRowsAt(SqliteText.versionOf(raw));
+    const score = phraseScore(
+      (sql) => raw.prepare(sql),
+      expression,
+      (key) => kept.get(key),
+      PHRASE_HELPERS,
+    );
+    for (const [key, n] of Object.entries(score.rows)) kept.set(key, n);
+    this.phraseCounts += score.counted;
+    return { sql: score.sql, args: score.args };
   }
 
   /** Memory held by the cached match lists (bytes), for tests and measurements. */
@@ -354,7 +346,7 @@ export class SqliteText extends SqliteQueries {
    * Ranks the frequent words ahead (issue 31): FTS5's bm25 scores every match of a word whatever the
    * LIMIT (a word in 72% of 1M records: ~380 ms of CPU), so the first search of a common word cannot
    * be fast; the best FREQUENT_RANKED rows of every word in at least FREQUENT_ROWS FTS rows are
-   * computed here instead, for each dataset of at least that many records, on the text match threads
+   * computed here instead, for each dataset of at least that many records, on the read threads
    * (a batch of words per job, one job at a time: the other thread stays free for searches), with the
    * same SQL as a search (so the same rows and scores), all at one index version: if the index moves
    * meanwhile the work is dropped and the next settled index starts it over. A search of a single
@@ -363,7 +355,7 @@ export class SqliteText extends SqliteQueries {
    * ranking takes at most a quarter of a core while records keep changing.
    */
   rankFrequentWords(): Promise<void> {
-    const pool = textMatchPoolFor(this.db);
+    const pool = readPoolFor(this.db);
     const minRows = this.options.frequentRows ?? FREQUENT_ROWS;
     if (!pool || !rawSqliteOf(this.db) || minRows <= 0 || this.options.offThread === false) return Promise.resolve();
     if (this.ranking) return this.ranking;
@@ -384,7 +376,7 @@ export class SqliteText extends SqliteQueries {
     return this.ranking;
   }
 
-  private async rankAhead(pool: NonNullable<ReturnType<typeof textMatchPoolFor>>, minRows: number): Promise<void> {
+  private async rankAhead(pool: NonNullable<ReturnType<typeof readPoolFor>>, minRows: number): Promise<void> {
     const raw = rawSqliteOf(this.db)!;
     const current = await this.db
       .connection()
@@ -429,11 +421,7 @@ export class SqliteText extends SqliteQueries {
   }
 
   /** The frequent words' row counts alone (a ranking stored without them), kept and stored beside the stored ranking. */
-  private async storeFrequentRows(
-    pool: NonNullable<ReturnType<typeof textMatchPoolFor>>,
-    minRows: number,
-    raw: SQLite.Database,
-  ): Promise<void> {
+  private async storeFrequentRows(pool: NonNullable<ReturnType<typeof readPoolFor>>, minRows: number, raw: SQLite.Database): Promise<void> {
     const { version, terms, docs } = await pool.terms(minRows);
     const counts = Object.entries(frequentRows(terms, docs));
     await this.db.connection().execute(async () => {
@@ -560,7 +548,26 @@ export class SqliteText extends SqliteQueries {
     await textIndexFor(this.db)?.catchUp(); // records acknowledged but not yet in records_fts (search/text-index.ts)
     const written = ftsExpression(text.q);
     if (written === null) return { hits: [], total: 0 };
-    const expression = await this.expandPrefix(written);
+    const expanded = await this.expandPrefix(written);
+    if (!expanded) return this.searchExpression(query, text.field, written, seqFilter, metadataSql);
+    const result = await this.searchExpression(query, text.field, expanded.expression, seqFilter, metadataSql);
+    // The terms are those of the index at expanded.version: if it moved before the reads ended, a term indexed since (a record
+    // imported meanwhile) may be missing from the expression, so the prefix as written answers (one read of the version: ~5 us).
+    const raw = rawSqliteOf(this.db)!;
+    if ((await this.db.connection().execute(async () => SqliteText.versionOf(raw))).equals(expanded.version)) return result;
+    this.prefixesMoved++;
+    return this.searchExpression(query, text.field, written, seqFilter, metadataSql);
+  }
+
+  /** textSearch of an FTS expression (the words as written, or a long prefix as its terms). */
+  private async searchExpression(
+    query: SearchQuery,
+    field: string | null,
+    expression: string,
+    seqFilter?: () => Promise<((seq: number) => boolean) | null>,
+    metadataSql?: () => Promise<void>,
+  ): Promise<SearchResult> {
+    const text = { field };
     const span = (
       await this.all<{ lo: number | null; hi: number | null; shared: number }>(
         `SELECT lo, hi, EXISTS (SELECT 1 FROM datasets d WHERE d.id <> ? AND EXISTS (SELECT 1 FROM records x WHERE x.dataset_id = d.id AND x.seq BETWEEN lo AND hi)) AS shared
@@ -589,7 +596,7 @@ export class SqliteText extends SqliteQueries {
     const limit = countLimit(query);
     // The filters as a test per seq (metadata from the in-memory columns, statuses, the caller's answers), or null: SQL.
     const passes = !queueShape && seqFilter && query.filters.some((f) => f.scope.entity === "metadata") ? await seqFilter() : null;
-    // A bounded total walks the first matches (queueTextCount): read on a text match thread with the page's rows.
+    // A bounded total walks the first matches (queueTextCount): read on a read thread with the page's rows.
     const fewMatches = this.options.fewMatches ?? FEW_MATCHES;
     const cap = limit === null ? 0 : walkCap(limit, fewMatches);
     // A windowed query reads its first matches with its window (text-window.ts): as far as the walk may go (the queue's exclusions).
@@ -694,7 +701,7 @@ export class SqliteText extends SqliteQueries {
         return { sql: `SELECT rowid AS fr, ${score.sql} AS bm FROM ${fts(b)} ORDER BY rowid`, params: b.params };
       };
       const window = this.windowOf(key);
-      // More of the ranking than kept (filters passing few of the best rows): FTS5 ranks on a text match thread.
+      // More of the ranking than kept (filters passing few of the best rows): FTS5 ranks on a read thread.
       if (raw && this.options.offThread !== false) await this.prefetch(key, expression, span.lo, span.hi, text.field, false, k, 0);
       const rows = raw
         ? await this.ranked(raw, key, window > 0 ? inRowidOrder : topRows, k, window, span.lo)
@@ -761,7 +768,7 @@ export class SqliteText extends SqliteQueries {
   /**
    * A search whose filters pass answered records only (sqlite-text-answered.ts): the dataset's answered
    * records with those statuses (null when more than ANSWERED_MAX: the other paths then), the query's
-   * filters on them in SQL, the FTS rows and scores of those passing (on a text match thread), ordered
+   * filters on them in SQL, the FTS rows and scores of those passing (on a read thread), ordered
    * as the other paths order (by score; in windows for a query other than one plain word), the total exact.
    */
   private async answeredSearch(
@@ -803,7 +810,7 @@ export class SqliteText extends SqliteQueries {
           number,
         ][];
       });
-    const pool = textMatchPoolFor(this.db);
+    const pool = readPoolFor(this.db);
     let rows: [number, number][] | null = null;
     if (pool && this.options.offThread !== false)
       rows = await pool.scores({ ...job, ranking: this.rankingJob(key, expression) }).then(
@@ -826,7 +833,7 @@ export class SqliteText extends SqliteQueries {
     return { hits, total: best.size };
   }
 
-  /** The windows' width of a query (rankWindows): its first `window` + 1 matching records, read on a text match thread (kept) or here. */
+  /** The windows' width of a query (rankWindows): its first `window` + 1 matching records, read on a read thread (kept) or here. */
   private async windowWidth(
     raw: SQLite.Database,
     key: string,
@@ -933,8 +940,8 @@ export class SqliteText extends SqliteQueries {
 
   /**
    * A query whose matches are not cached yet: the FTS part (the distinct matching seqs for the queue's
-   * total, the best rows by bm25 for a page in score order) computed on the text match threads
-   * (sqlite-text-pool.ts) while this thread answers other calls, then kept if the index did not change
+   * total, the best rows by bm25 for a page in score order) computed on the read threads
+   * (sqlite-read-pool.ts) while this thread answers other calls, then kept if the index did not change
    * meanwhile; else (or without threads, or on a thread's error) the callers below compute it here.
    * Concurrent searches of the same query wait for the same job.
    */
@@ -952,7 +959,7 @@ export class SqliteText extends SqliteQueries {
     /** Fewer when enough of them pass the queue's exclusions (queueUntil). */
     until?: { passing: number; excluded: Uint32Array },
   ): Promise<void> {
-    const pool = textMatchPoolFor(this.db);
+    const pool = readPoolFor(this.db);
     const raw = rawSqliteOf(this.db);
     if (!pool || !raw || hi >= 2 ** 32) return;
     const missing = await this.db.connection().execute(async () => {
@@ -978,14 +985,10 @@ export class SqliteText extends SqliteQueries {
       window: this.windowOf(key),
       passing: missing.wantPrefix > 0 && until ? until.passing : 0,
     };
-    // The exclusions by their length and sum (a job answers callers excluding the same records; another's prefix may run short: read on here).
-    const jobKey = JSON.stringify({
-      ...job,
-      excluded: job.passing > 0 && until ? `${until.excluded.length}:${until.excluded.reduce((a, b) => (a + b) % 2 ** 32, 0)}` : "",
-    });
+    const excluded = job.passing > 0 && until ? { excluded: until.excluded } : {};
+    const jobKey = matchJobKey({ ...job, ...excluded });
     let pending = this.inFlight.get(jobKey);
     if (!pending) {
-      const excluded = job.passing > 0 && until ? { excluded: until.excluded } : {};
       pending = pool.run({ ...job, ...excluded, ranking: this.rankingJob(key, expression) }).finally(() => this.inFlight.delete(jobKey));
       this.inFlight.set(jobKey, pending);
     }

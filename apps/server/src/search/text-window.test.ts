@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { rankWindows, windowOf } from "./text-window.js";
+import { appendSeq, keepBest, rankWindows, windowOf } from "./text-window.js";
 
 /** FTS rows (rowid = seq * 1024 + field, bm25) in rowid order. */
 const row = (seq: number, field: number, bm: number): [number, number] => [seq * 1024 + field, bm];
@@ -84,5 +84,34 @@ describe("rankWindows", () => {
     expect(r.width).toBe(0);
     expect(windowOf(7, 1, 0)).toBe(0);
     expect(rankWindows([], 10, 5, 1)).toMatchObject({ complete: true, prefixComplete: true, prefix: new Uint32Array(0) });
+  });
+});
+
+describe("rankWindows' steps", () => {
+  it("keeps a window's best rows by score, then rowid, up to the rows still wanted", () => {
+    const winFr = [5, 1, 9, 3, 7];
+    const winBm = [-2, -1, -2, -3, -1];
+    const fr: number[] = [10];
+    const bm: number[] = [-9];
+    keepBest(winFr, winBm, 3, fr, bm);
+    expect(fr).toEqual([10, 3, 5, 9]);
+    expect(bm).toEqual([-9, -3, -2, -2]);
+    keepBest(winFr, winBm, 0, fr, bm);
+    keepBest(winFr, winBm, -2, fr, bm);
+    expect(fr).toHaveLength(4);
+    // More wanted than the window holds: all of it, in order (ties by rowid).
+    const all: number[] = [];
+    keepBest(winFr, winBm, 10, all, []);
+    expect(all).toEqual([3, 5, 9, 1, 7]);
+  });
+
+  it("appends seqs, doubling the array when full", () => {
+    let seqs: Uint32Array = new Uint32Array(2);
+    seqs = appendSeq(seqs, 0, 4);
+    seqs = appendSeq(seqs, 1, 6);
+    expect(seqs.length).toBe(2);
+    seqs = appendSeq(seqs, 2, 9);
+    expect(seqs.length).toBe(4);
+    expect(Array.from(seqs.subarray(0, 3))).toEqual([4, 6, 9]);
   });
 });

@@ -8,12 +8,13 @@
  * (`window` + 1)-th matching record, the next ones are as wide (in seqs) as the first. A query matching
  * at most `window` records (every rare combination) has exactly the order of FTS5's full ranking.
  * Reading a window costs bm25 of its rows only (one statement, in rowid order), and gives the first
- * matching records in record order for the bounded total at the same time (the text match threads read
+ * matching records in record order for the bounded total at the same time (the read threads read
  * the records a bounded total needs beyond the windows without bm25); a record's window follows
  * from its seq alone (windowOf), so a few candidate records can be ordered without the others.
  *
- * Self-contained (no closure, no import): the text match threads evaluate rankWindows' source
- * (sqlite-text-pool.ts), the request thread calls it (sqlite-text.ts), so both give the same rows.
+ * Self-contained (no closure, no import; its steps passed in, WINDOW_STEPS): the read threads evaluate
+ * rankWindows' source and its steps' (sqlite-read-pool.ts), the request thread calls it (sqlite-text.ts),
+ * so both give the same rows.
  */
 export interface WindowedRows {
   /** The first `k` FTS rows of the order (rowid, bm25), fewer when that is all of them (`complete`). */
@@ -32,12 +33,20 @@ export interface WindowedRows {
 /**
  * `rows`: the query's FTS rows (rowid, bm25) in rowid order from the range's first record `lo` (a seq).
  * Reads whole windows until `k` rows of the order are known (at least one window) and at least
- * `prefixWanted` matching records (a bounded total's walk) are read.
+ * `prefixWanted` matching records (a bounded total's walk) are read. `steps`: WINDOW_STEPS (the read
+ * threads pass the same functions evaluated from their source, where module names do not resolve).
  */
-export function rankWindows(rows: Iterable<[number, number]>, k: number, window: number, lo: number, prefixWanted = 0): WindowedRows {
+export function rankWindows(
+  rows: Iterable<[number, number]>,
+  k: number,
+  window: number,
+  lo: number,
+  prefixWanted = 0,
+  steps: WindowSteps = WINDOW_STEPS,
+): WindowedRows {
   const fr: number[] = [];
   const bm: number[] = [];
-  let seqs = new Uint32Array(Math.min(window, 1 << 16) + 1);
+  let seqs: Uint32Array = new Uint32Array(Math.min(window, 1 << 16) + 1);
   let nSeqs = 0;
   /** Rows of the window being read, and that window's index. */
   let winFr: number[] = [];
@@ -48,24 +57,10 @@ export function rankWindows(rows: Iterable<[number, number]>, k: number, window:
   let read = 0;
   /** Rows of the windows read (the order keeps the first k of them). */
   let total = 0;
-  const flush = (): void => {
-    const want = k - fr.length;
+  /** The window read is whole: its best rows kept (up to k in all), the next one started. */
+  const endWindow = (): void => {
     total += winFr.length;
-    if (want > 0) {
-      let order = winFr.map((_, i) => i);
-      if (want < order.length) {
-        // Only the window's best `want` rows are kept: those with a score up to the want-th best (a numeric sort of the
-        // scores alone), then ordered; a full sort of a 10,000-record window with a comparator cost ~3-7 ms.
-        const scores = Float64Array.from(winBm).sort();
-        const bound = scores[want - 1]!;
-        order = order.filter((i) => winBm[i]! <= bound);
-      }
-      order.sort((a, b) => winBm[a]! - winBm[b]! || winFr[a]! - winFr[b]!);
-      for (const i of order.slice(0, want)) {
-        fr.push(winFr[i]!);
-        bm.push(winBm[i]!);
-      }
-    }
+    steps.keepBest(winFr, winBm, k - fr.length, fr, bm);
     winFr = [];
     winBm = [];
   };
@@ -73,18 +68,13 @@ export function rankWindows(rows: Iterable<[number, number]>, k: number, window:
     read++;
     const seq = Math.floor(rowid / 1024);
     if (nSeqs === 0 || seqs[nSeqs - 1] !== seq) {
-      if (nSeqs === seqs.length) {
-        const grown = new Uint32Array(seqs.length * 2);
-        grown.set(seqs);
-        seqs = grown;
-      }
-      seqs[nSeqs++] = seq;
+      seqs = steps.appendSeq(seqs, nSeqs++, seq);
       // The (window + 1)-th matching record starts the second window and sets the windows' width.
       if (width === 0 && nSeqs === window + 1) width = seq - lo;
-      const win = width === 0 ? 0 : Math.floor((seq - lo) / width);
+      const win = steps.windowOf(seq, lo, width);
       if (win !== current) {
         // The window is whole: ordered; stop once it holds the k-th row (this record is the next one in record order).
-        flush();
+        endWindow();
         current = win;
         if (total >= k && nSeqs > prefixWanted) {
           exhausted = false;
@@ -95,7 +85,7 @@ export function rankWindows(rows: Iterable<[number, number]>, k: number, window:
     winFr.push(rowid);
     winBm.push(score);
   }
-  if (exhausted) flush();
+  if (exhausted) endWindow();
   return {
     fr: Float64Array.from(fr),
     bm: Float64Array.from(bm),
@@ -107,5 +97,44 @@ export function rankWindows(rows: Iterable<[number, number]>, k: number, window:
   };
 }
 
+/**
+ * A whole window's best `want` rows (none when `want` <= 0) appended to `fr` / `bm` in the order's
+ * order (bm25, then rowid). Only the rows with a score up to the want-th best (a numeric sort of the
+ * scores alone) are then sorted: a full sort of a 10,000-record window with a comparator cost ~3-7 ms.
+ * Self-contained (rankWindows' step).
+ */
+export function keepBest(winFr: number[], winBm: number[], want: number, fr: number[], bm: number[]): void {
+  if (want <= 0) return;
+  let order = winFr.map((_, i) => i);
+  if (want < order.length) {
+    const bound = Float64Array.from(winBm).sort()[want - 1]!;
+    order = order.filter((i) => winBm[i]! <= bound);
+  }
+  order.sort((a, b) => winBm[a]! - winBm[b]! || winFr[a]! - winFr[b]!);
+  for (const i of order.slice(0, want)) {
+    fr.push(winFr[i]!);
+    bm.push(winBm[i]!);
+  }
+}
+
+/** `seq` written at `at` of `seqs`, grown (doubled) when full: the array to go on with. Self-contained (rankWindows' step). */
+export function appendSeq(seqs: Uint32Array, at: number, seq: number): Uint32Array {
+  let out = seqs;
+  if (at === out.length) {
+    out = new Uint32Array(seqs.length * 2);
+    out.set(seqs);
+  }
+  out[at] = seq;
+  return out;
+}
+
 /** The window of a record (rankWindows' `width` and `lo`): 0 for every record when one window holds every match. */
 export const windowOf = (seq: number, lo: number, width: number): number => (width === 0 ? 0 : Math.floor((seq - lo) / width));
+
+/** What rankWindows calls (passed in: the read threads evaluate its source). */
+export interface WindowSteps {
+  keepBest: typeof keepBest;
+  appendSeq: typeof appendSeq;
+  windowOf: typeof windowOf;
+}
+export const WINDOW_STEPS: WindowSteps = { keepBest, appendSeq, windowOf };

@@ -33,7 +33,7 @@ export async function warmUpDatasets(db: Kysely<DB>, datasetIds: string[]): Prom
     await sqliteSearchFor(db).warmMetadata(datasetId, filterable);
     settled.push(...settings.map((s) => s.id));
   }
-  // The settled index's frequent words, ranked on the text match threads (issue 31); not awaited
+  // The settled index's frequent words, ranked on the read threads (issue 31); not awaited
   // (minutes at 1M records). After the similarity indexes that the writes called for: ranking on both
   // cores tripled their build after a 300K import (3 s of IVF, 8 s of far side: ready 14 s after the
   // last batch instead of ~5).

@@ -1,11 +1,23 @@
+import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
-import { FTS_ROWID_RANGE } from "./sqlite-sql.js";
-import { rankWindows } from "./text-window.js";
-import { countPhraseRows, phraseKey, phrasesOf, rankArguments, scoreSql, VOCAB_SQL } from "./phrase-rows.js";
+import { filterSql, FTS_ROWID_RANGE } from "./sqlite-sql.js";
+import { type ReadStatement, readStatementSql } from "./read-statements.js";
+import { appendSeq, keepBest, rankWindows, windowOf } from "./text-window.js";
+import {
+  countPhraseRows,
+  listPrefixTerms,
+  pastPrefix,
+  phraseKey,
+  phraseScore,
+  phrasesOf,
+  rankArguments,
+  scoreSql,
+  VOCAB_SQL,
+} from "./phrase-rows.js";
 import {
   addToCentroid,
   asymmetricScores,
@@ -19,9 +31,12 @@ import {
 } from "./knn-ivf.js";
 
 /**
- * The FTS part of a text search that is not cached yet (a word never asked before), computed on
- * threads of their own with read-only connections (WAL: readers do not wait for the writer), so that
- * the request thread stays free for everyone else's calls and a second core does the work. At 1M
+ * The embedded store's read threads: read-only connections of their own (WAL: readers do not wait for
+ * the writer) that run the heavy reads of searches, so that the request thread stays free for everyone
+ * else's calls and a second core does the work: the FTS part of text searches not cached yet (below),
+ * least similar's far side and scans (knn-ivf.ts) and its candidates' reads (sqlite-knn.ts).
+ *
+ * Text: the FTS part of a search that is not cached yet (a word never asked before). At 1M
  * records, a word in 80% of them costs ~150 ms to list its matching records and ~380 ms for FTS5 to
  * score every match with bm25 (docs/performance.md): on the request thread, every other annotator's
  * call waited behind it.
@@ -109,6 +124,21 @@ export interface MatchAnswer {
   counted: number;
 }
 
+/**
+ * The key of a job (sqlite-text.ts: concurrent searches of the same job wait for one answer), its
+ * exclusions by a SHA-1 digest of their seqs: a job's prefix stops where enough records pass *its*
+ * exclusions, so callers excluding other records must not share it (hashing 10,000 seqs: ~20 us).
+ */
+export function matchJobKey(job: Omit<MatchJob, "ranking">): string {
+  const { excluded, ...rest } = job;
+  const digest = excluded
+    ? createHash("sha1")
+        .update(new Uint8Array(excluded.buffer, excluded.byteOffset, excluded.byteLength))
+        .digest("hex")
+    : "";
+  return JSON.stringify({ ...rest, excluded: digest });
+}
+
 /** Worker code (CommonJS, evaluated: the server is bundled into one file; as text-index.ts). */
 const source = `
 const { parentPort, workerData } = require("node:worker_threads");
@@ -132,41 +162,35 @@ let ranker = false;
 if (workerData.rankExtension) {
   try { db.loadExtension(workerData.rankExtension); ranker = true; } catch { /* jobs asking for it fail: the request thread computes them */ }
 }
-const phrasesOf = ${phrasesOf.toString()};
-const phraseKey = ${phraseKey.toString()};
-const countPhraseRows = ${countPhraseRows.toString()};
-const rankArguments = ${rankArguments.toString()};
-const scoreSql = ${scoreSql.toString()};
-let byTerm = null, byMatch = null;
+// phrase-rows.ts' functions, as the request thread calls them.
+const phraseHelpers = {
+  phrasesOf: ${phrasesOf.toString()},
+  phraseKey: ${phraseKey.toString()},
+  countPhraseRows: ${countPhraseRows.toString()},
+  rankArguments: ${rankArguments.toString()},
+  scoreSql: ${scoreSql.toString()},
+  pastPrefix: ${pastPrefix.toString()},
+  vocab: VOCAB_SQL,
+};
+const phraseScore = ${phraseScore.toString()};
+const listPrefixTerms = ${listPrefixTerms.toString()};
 /**
  * A job's score (SQL and its arguments, bound first) and the phrases' row counts: bm25() without job.ranking; else
  * tessera_bm25 with the counts the caller knows at this transaction's version, the others counted here.
  */
 const scoreOf = (job, blocks) => {
-  if (!job.ranking) return { sql: scoreSql("bm25", 0), args: [], rows: null, counted: 0 };
+  if (!job.ranking) return { sql: phraseHelpers.scoreSql("bm25", 0), args: [], rows: null, counted: 0 };
   if (!ranker) throw new Error("the ranking extension is not loaded on this thread");
-  const phrases = phrasesOf(job.expression);
   const known = job.ranking.version && Buffer.from(job.ranking.version).equals(Buffer.concat(blocks)) ? job.ranking.rows : {};
-  if (!byTerm) {
-    vocabTable();
-    byTerm = db.prepare(VOCAB_SQL.termRows).pluck();
-    byMatch = db.prepare(VOCAB_SQL.matchRows).pluck();
-  }
-  const rows = {};
-  let counted = 0;
-  for (const phrase of phrases) {
-    const key = phraseKey(phrase);
-    if (rows[key] !== undefined) continue;
-    if (known[key] !== undefined) rows[key] = known[key];
-    else if (phrases.length > 1) { rows[key] = countPhraseRows(phrase, (t) => byTerm.get(t), (p) => byMatch.get(p)); counted++; }
-  }
-  const args = phrases.length > 1 ? rankArguments(phrases.map((p) => rows[phraseKey(p)])) : [];
-  return { sql: scoreSql("tessera_bm25", args.length), args, rows, counted };
+  return phraseScore(prepared, job.expression, (key) => known[key], phraseHelpers);
 };
 /** Whether a windowed read scores its rows (the \`tessera_scoring()\` of its SQL): off for the records beyond the windows. */
 let scoring = true;
 db.function("tessera_scoring", { deterministic: false }, () => (scoring ? 1 : 0));
 const rankWindows = ${rankWindows.toString()};
+const windowSteps = { keepBest: ${keepBest.toString()}, appendSeq: ${appendSeq.toString()}, windowOf: ${windowOf.toString()} };
+const filterSql = ${filterSql.toString()};
+const readStatementSql = ${readStatementSql.toString()};
 const farSidePart = ${farSidePart.toString()};
 const residualCode = ${residualCode.toString()};
 const addToCentroid = ${addToCentroid.toString()};
@@ -202,10 +226,11 @@ parentPort.on("message", (job) => {
       return;
     }
     if (job.type === "rows") {
-      // Another search's read (sqlite-knn.ts: similarity candidates rescored and filtered), with sqlite-vec's functions.
+      // Another search's read (sqlite-knn.ts: similarity candidates rescored and filtered), with sqlite-vec's functions:
+      // a named statement built here (read-statements.ts), never SQL sent by the request thread; an unknown name fails.
+      const { sql, params } = readStatementSql(job.statement, filterSql);
       if (!vec) { require(workerData.vecModule).load(db); vec = true; }
-      const params = job.params.map((p) => (p instanceof Uint8Array ? Buffer.from(p.buffer, p.byteOffset, p.byteLength) : p));
-      parentPort.postMessage({ id: job.id, rows: prepared(job.sql).all(...params) });
+      parentPort.postMessage({ id: job.id, rows: prepared(sql).all(...params) });
       return;
     }
     if (job.type === "terms") {
@@ -223,13 +248,12 @@ parentPort.on("message", (job) => {
       return;
     }
     if (job.type === "prefixTerms") {
-      // A prefix's terms in the index (fts5vocab reads each one's list to count it), at most job.max + 1 of them.
-      vocabTable();
+      // A prefix's terms in the index, at most job.max + 1 of them.
       begin.run();
       let blocks, terms;
       try {
         blocks = version.all();
-        terms = prepared(VOCAB_SQL.prefixTerms).pluck().all(job.prefix, job.past, job.max + 1);
+        terms = listPrefixTerms(prepared, job.prefix, job.max, phraseHelpers);
       } finally {
         commit.run();
       }
@@ -282,7 +306,7 @@ parentPort.on("message", (job) => {
         const it = prepared("SELECT rowid, CASE WHEN tessera_scoring() THEN " + score.sql + " END FROM " + where + " ORDER BY rowid").raw().iterate(...score.args, ...params);
         try {
           // No return(): rankWindows' break leaves the statement open for the records beyond the windows.
-          const w = rankWindows({ [Symbol.iterator]: () => ({ next: () => it.next() }) }, job.ranked, job.window, Math.floor(job.lo / 1024), 0);
+          const w = rankWindows({ [Symbol.iterator]: () => ({ next: () => it.next() }) }, job.ranked, job.window, Math.floor(job.lo / 1024), 0, windowSteps);
           ({ fr, bm } = w);
           scoredRows = w.read;
           if (job.prefix > 0) {
@@ -377,8 +401,8 @@ interface Thread {
   busy: number;
 }
 
-/** Threads answering MatchJobs (lazily started, at most one per core); jobs go to the least busy one. */
-export class TextMatchPool {
+/** The read threads (lazily started, at most one per core); jobs go to the least busy one. */
+export class ReadPool {
   private threads: Thread[] = [];
   private nextId = 1;
   private readonly waiting = new Map<number, { thread: Thread; resolve: (reply: Reply) => void; reject: (e: Error) => void }>();
@@ -416,9 +440,9 @@ export class TextMatchPool {
     return { version: versionOf(m), terms: m.terms ?? [], docs: m.docs ?? [] };
   }
 
-  /** The index's terms starting with `prefix` (up to `past`, exclusive), in order, at most `max` + 1 of them (sqlite-text.ts expands long prefixes). */
-  async prefixTerms(prefix: string, past: string, max: number): Promise<{ version: Buffer; terms: string[] }> {
-    const m = await this.send({ type: "prefixTerms", prefix, past, max });
+  /** The index's terms starting with `prefix`, in order, at most `max` + 1 of them (phrase-rows.ts' listPrefixTerms; sqlite-text.ts expands long prefixes). */
+  async prefixTerms(prefix: string, max: number): Promise<{ version: Buffer; terms: string[] }> {
+    const m = await this.send({ type: "prefixTerms", prefix, max });
     return { version: versionOf(m), terms: m.terms ?? [] };
   }
 
@@ -451,11 +475,11 @@ export class TextMatchPool {
   }
 
   /**
-   * The rows of a read-only statement on the main database (sqlite-vec's functions loaded), for
-   * other searches' reads off the request thread (sqlite-knn.ts). Parameters: numbers, strings, buffers, null.
+   * The rows of a named statement (read-statements.ts) on the main database (sqlite-vec's functions loaded), for
+   * other searches' reads off the request thread (sqlite-knn.ts); an unknown name is refused (the promise rejects).
    */
-  async rows<T>(sql: string, params: readonly (string | number | Uint8Array | null)[]): Promise<T[]> {
-    const m = await this.send({ type: "rows", sql, params });
+  async rows<T>(statement: ReadStatement): Promise<T[]> {
+    const m = await this.send({ type: "rows", statement });
     return (m.rows ?? []) as T[];
   }
 
@@ -471,7 +495,7 @@ export class TextMatchPool {
   }
 
   private send(message: Record<string, unknown>): Promise<Reply> {
-    if (this.closed) return Promise.reject(new Error("the text match pool is closed"));
+    if (this.closed) return Promise.reject(new Error("the read pool is closed"));
     const thread = this.thread();
     const id = this.nextId++;
     thread.busy++;
@@ -494,7 +518,7 @@ export class TextMatchPool {
           }),
       ),
     );
-    for (const w of this.waiting.values()) w.reject(new Error("the text match pool is closed"));
+    for (const w of this.waiting.values()) w.reject(new Error("the read pool is closed"));
     this.waiting.clear();
   }
 
@@ -517,7 +541,7 @@ export class TextMatchPool {
       if (!w) return;
       this.waiting.delete(m.id);
       thread.busy--;
-      if (m.error !== undefined) return w.reject(new Error(`text match thread: ${m.error}`));
+      if (m.error !== undefined) return w.reject(new Error(`read thread: ${m.error}`));
       this.answered++;
       w.resolve(m);
     });
@@ -537,11 +561,11 @@ export class TextMatchPool {
 
 const versionOf = (m: Reply): Buffer => Buffer.from(m.version!.buffer, m.version!.byteOffset, m.version!.byteLength);
 
-const pools = new WeakMap<object, TextMatchPool>();
+const pools = new WeakMap<object, ReadPool>();
 /** The embedded store registers its pool (db/database.ts); null for other connections (tests on a bare database). */
-export function registerTextMatchPool(db: Kysely<DB>, pool: TextMatchPool): void {
+export function registerReadPool(db: Kysely<DB>, pool: ReadPool): void {
   pools.set(db, pool);
 }
-export function textMatchPoolFor(db: Kysely<DB>): TextMatchPool | null {
+export function readPoolFor(db: Kysely<DB>): ReadPool | null {
   return pools.get(db) ?? null;
 }

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -8,40 +7,24 @@ import { indexRecordTexts } from "../records/ingest.js";
 import type { SearchQuery } from "./search-port.js";
 import { seedSearchData } from "./search-port.suite.js";
 import { SqliteSearch } from "./sqlite-search.js";
-import { textMatchPoolFor } from "./sqlite-text-pool.js";
+import { matchJobKey, readPoolFor } from "./sqlite-read-pool.js";
 import { SqliteText } from "./sqlite-text.js";
 import { rankWindows } from "./text-window.js";
+import { addResponses } from "../testing/responses.js";
+import { addTextRecord } from "../testing/text-records.js";
 
 /**
- * Text searches not cached yet take their FTS part from the text match threads (sqlite-text-pool.ts):
+ * Text searches not cached yet take their FTS part from the read threads (sqlite-read-pool.ts):
  * the hits, scores, order and totals must be exactly those of the request thread's own path, before
  * and after records are added, changed, deleted or answered, and when the threads are gone.
  */
-describe("SQLite text search on the text match threads", () => {
+describe("SQLite text search on the read threads", () => {
   let dir: string;
   let store: Store;
   let data: Awaited<ReturnType<typeof seedSearchData>>;
-  const ts = "2024-01-01T00:00:00";
   const words = ["alpha", "beta", "gamma", "alpha beta", "filler", "alp*"];
 
-  const insert = async (text: string) => {
-    const id = randomUUID();
-    await store.db
-      .insertInto("records")
-      .values({
-        id,
-        dataset_id: data.ids.ds,
-        external_id: `r-${id}`,
-        fields: JSON.stringify({ text, context: `${text} context` }),
-        metadata: null,
-        status: "pending",
-        inserted_at: ts,
-        updated_at: ts,
-      })
-      .execute();
-    await indexRecordTexts(store.db);
-    return id;
-  };
+  const insert = (text: string, metadata: Record<string, unknown> | null = null) => addTextRecord(store.db, data.ids.ds, text, metadata);
   const queue = (q: string, offset = 0, limit = 10, sorted = false): SearchQuery => ({
     datasetId: data.ids.ds,
     userId: data.ids.u1,
@@ -58,7 +41,7 @@ describe("SQLite text search on the text match threads", () => {
   /** Every query, by a new adapter on the threads (nothing cached) and by the request thread's path. */
   const same = async () => {
     const text = new SqliteText(store.db, { fewMatches: -1 });
-    const answered = textMatchPoolFor(store.db)!.answered;
+    const answered = readPoolFor(store.db)!.answered;
     for (const q of words)
       for (const query of [queue(q), queue(q, 3, 5), queue(q, 0, 200), queue(q, 0, 10, true)]) {
         const expected = await new SqliteSearch(store.db, { fewMatches: -1, offThread: false }).search(query);
@@ -67,7 +50,7 @@ describe("SQLite text search on the text match threads", () => {
           await new SqliteSearch(store.db, { offThread: false }).search(query),
         );
       }
-    return { adopted: text.adopted, jobs: textMatchPoolFor(store.db)!.answered - answered };
+    return { adopted: text.adopted, jobs: readPoolFor(store.db)!.answered - answered };
   };
 
   beforeAll(async () => {
@@ -101,18 +84,7 @@ describe("SQLite text search on the text match threads", () => {
       .where("id", "=", second)
       .execute();
     await indexRecordTexts(store.db);
-    await store.db
-      .insertInto("responses")
-      .values({
-        id: randomUUID(),
-        record_id: second,
-        user_id: data.ids.u1,
-        status: "submitted",
-        values: "{}",
-        inserted_at: ts,
-        updated_at: ts,
-      })
-      .execute();
+    await addResponses(store.db, [second], data.ids.u1);
     expect((await same()).adopted).toBeGreaterThan(0);
   });
 
@@ -131,7 +103,7 @@ describe("SQLite text search on the text match threads", () => {
     const records = [...new Set(rows.map(([rowid]) => Math.floor(rowid / 1024)))];
     expect(records.length).toBeGreaterThan(100);
     // Windows of 10 records, 4 rows wanted, the bounded total wanting every matching record.
-    const answer = await textMatchPoolFor(store.db)!.run({
+    const answer = await readPoolFor(store.db)!.run({
       expression: '"filler"',
       lo: lo * 1024,
       hi: hi * 1024 + 1023,
@@ -153,9 +125,30 @@ describe("SQLite text search on the text match threads", () => {
   });
 
   it("computes on the request thread when the threads are gone", async () => {
-    await textMatchPoolFor(store.db)!.close();
+    await readPoolFor(store.db)!.close();
     const { adopted, jobs } = await same();
     expect(jobs).toBe(0);
     expect(adopted).toBe(0);
+  });
+});
+
+describe("a text match job's key", () => {
+  const job = { expression: '"alpha"', lo: 0, hi: 1023, field: null, seqs: false, ranked: 64, prefix: 2000, window: 0, passing: 11 };
+  it("tells apart exclusions of the same length and sum (each job's prefix stops where enough pass its own)", () => {
+    const a = matchJobKey({ ...job, excluded: Uint32Array.from([1, 4, 9]) });
+    const b = matchJobKey({ ...job, excluded: Uint32Array.from([2, 3, 9]) });
+    expect(a).not.toBe(b);
+    expect(matchJobKey({ ...job, excluded: Uint32Array.from([1, 4, 9]) })).toBe(a);
+    // A view of a larger array keys as its own seqs.
+    expect(matchJobKey({ ...job, excluded: Uint32Array.from([7, 1, 4, 9]).subarray(1) })).toBe(a);
+  });
+  it("tells apart no exclusions, none listed and the job's other fields", () => {
+    const keys = new Set([
+      matchJobKey(job),
+      matchJobKey({ ...job, excluded: new Uint32Array(0) }),
+      matchJobKey({ ...job, passing: 12 }),
+      matchJobKey({ ...job, field: "text" }),
+    ]);
+    expect(keys.size).toBe(4);
   });
 });

@@ -1,0 +1,80 @@
+import type { SearchFilter } from "./search-port.js";
+import type { filterSql as FilterSql, Param } from "./sqlite-sql.js";
+
+/**
+ * The statements of other searches that the read threads run (sqlite-read-pool.ts' `rows` jobs:
+ * least similar's candidates, sqlite-knn.ts), by name with their parameters. A thread builds the SQL
+ * from them itself and refuses a name it does not know: it never runs a string it was sent. The
+ * request thread builds the same SQL when no thread answers, so both read alike.
+ */
+export type ReadStatement =
+  /** The candidates (record_vectors rowids) with their cosine distance to the query, from the vectors alone. */
+  | { name: "candidateDistances"; vector: Uint8Array; vrows: number[]; settingsId: string }
+  /** The candidates of the dataset that pass the query's filters (rowid, record id and seq). */
+  | {
+      name: "candidateRecords";
+      vrows: number[];
+      settingsId: string;
+      datasetId: string;
+      excludeRecordId: string | null;
+      filters: SearchFilter[];
+      userId: string | null;
+    }
+  /**
+   * The candidates' record ids and seqs, with their cosine distance to `vector` (or their rowid when null), filtered by
+   * the query's response status filters only (the annotation queue's record status comes from memory: sqlite-status.ts).
+   */
+  | {
+      name: "queueCandidates";
+      vector: Uint8Array | null;
+      vrows: number[];
+      settingsId: string;
+      excludeRecordId: string | null;
+      filters: SearchFilter[];
+      userId: string | null;
+    };
+
+/**
+ * The SQL and parameters of a named statement; an unknown name throws. `filter`: sqlite-sql.ts' filterSql.
+ * Self-contained (no closure, no import): the read threads evaluate its source (sqlite-read-pool.ts).
+ */
+export function readStatementSql(statement: ReadStatement, filter: typeof FilterSql): { sql: string; params: Param[] } {
+  const params: Param[] = [];
+  const p = (value: Param): string => {
+    params.push(value);
+    return "?";
+  };
+  const blob = (v: Uint8Array): Param => (Buffer.isBuffer(v) ? v : Buffer.from(v.buffer, v.byteOffset, v.byteLength));
+  const candidates = (vrows: number[]) =>
+    `json_each(${p(JSON.stringify(vrows))}) AS c CROSS JOIN record_vectors v ON v.rowid = c.value CROSS JOIN records r ON r.id = v.record_id`;
+  const excluding = (id: string | null) => (id !== null ? [`r.id <> ${p(id)}`] : []);
+  switch (statement.name) {
+    case "candidateDistances": {
+      const distance = p(blob(statement.vector));
+      const sql = `SELECT v.rowid AS vrow, vec_distance_cosine(v.vector, ${distance}) AS score FROM json_each(${p(JSON.stringify(statement.vrows))}) AS c CROSS JOIN record_vectors v ON v.rowid = c.value WHERE v.vector_settings_id = ${p(statement.settingsId)}`;
+      return { sql, params };
+    }
+    case "candidateRecords": {
+      const from = `SELECT v.rowid AS vrow, r.id AS id, r.seq AS seq FROM ${candidates(statement.vrows)}`;
+      const where = [
+        `v.vector_settings_id = ${p(statement.settingsId)}`,
+        `r.dataset_id = ${p(statement.datasetId)}`,
+        ...excluding(statement.excludeRecordId),
+        ...statement.filters.map((f) => filter(f, statement.userId, params)),
+      ];
+      return { sql: `${from} WHERE ${where.join(" AND ")}`, params };
+    }
+    case "queueCandidates": {
+      const column = statement.vector ? `vec_distance_cosine(v.vector, ${p(blob(statement.vector))}) AS score` : "v.rowid AS vrow";
+      const from = `SELECT r.id AS id, r.seq AS seq, ${column} FROM ${candidates(statement.vrows)}`;
+      const where = [
+        `v.vector_settings_id = ${p(statement.settingsId)}`,
+        ...excluding(statement.excludeRecordId),
+        ...statement.filters.filter((f) => f.scope.entity === "response_status").map((f) => filter(f, statement.userId, params)),
+      ];
+      return { sql: `${from} WHERE ${where.join(" AND ")}`, params };
+    }
+    default:
+      throw new Error(`unknown read statement: ${String((statement as { name?: unknown }).name)}`);
+  }
+}
