@@ -71,6 +71,16 @@ export function farSideProbes(lists: number): number {
 }
 
 /**
+ * The lists a most-similar search probes in the same IVFFlat index: 1% of them, at least 10 (every list
+ * below 10). A query's nearest records sit in the lists nearest to it (its topic), unlike the flat far
+ * side, so a small share of the lists finds them at a fraction of the HNSW index's cost at ef_search
+ * 1,000 (which some queries' graph walks still left stuck in a neighbouring cluster).
+ */
+export function nearSideProbes(lists: number): number {
+  return Math.min(lists, Math.max(10, Math.ceil(lists * 0.01)));
+}
+
+/**
  * Whether a far-side index built with the lists of its `reloptions` (`lists=N`) is too coarse for the
  * `tuples` it holds now (pg_class.reltuples, kept by (auto)vacuum): farSideLists has doubled.
  */
@@ -204,7 +214,7 @@ export class PostgresVectorIndexes {
    * the job drops the index to rebuild it when it is outgrown, and an ORDER BY the index no longer serves
    * would sort every vector.
    */
-  async farSide(settingsId: string, dimensions: number): Promise<{ lists: number; probes: number } | null> {
+  async farSide(settingsId: string, dimensions: number): Promise<{ lists: number; probes: number; nearProbes: number } | null> {
     const key = `${settingsId}/${dimensions}`;
     let seen = this.farSeen.get(key);
     if (!seen || Date.now() - seen.at >= USABLE_TTL_MS) {
@@ -216,7 +226,7 @@ export class PostgresVectorIndexes {
       seen = { lists: rows[0] ? (farSideListsOf(rows[0].options) ?? 1) : null, at: Date.now() };
       this.farSeen.set(key, seen);
     }
-    return seen.lists === null ? null : { lists: seen.lists, probes: farSideProbes(seen.lists) };
+    return seen.lists === null ? null : { lists: seen.lists, probes: farSideProbes(seen.lists), nearProbes: nearSideProbes(seen.lists) };
   }
 
   /**
