@@ -35,7 +35,7 @@ describe.skipIf(!onServer)("on the PostgreSQL stage's server", () => {
 });
 
 describe("the far-side index's sizes", () => {
-  it("has pgvector's lists for its vectors, probes 2% of them (at least 10) for least similar and 1% (at least 10) for most similar, and is outgrown once its lists would double", () => {
+  it("has pgvector's lists for its vectors, probes 2% of them (at least 10) for least similar and 0.5% (at least 5) for most similar, and is outgrown once its lists would double", () => {
     expect(farSideLists(0)).toBe(1);
     expect(farSideLists(10_000)).toBe(10);
     expect(farSideLists(1_000_000)).toBe(1000);
@@ -46,9 +46,9 @@ describe("the far-side index's sizes", () => {
     expect(farSideProbes(1000)).toBe(20);
     expect(farSideProbes(2000)).toBe(40);
     expect(nearSideProbes(3)).toBe(3);
-    expect(nearSideProbes(100)).toBe(10);
-    expect(nearSideProbes(1000)).toBe(10);
-    expect(nearSideProbes(2000)).toBe(20);
+    expect(nearSideProbes(100)).toBe(5);
+    expect(nearSideProbes(1000)).toBe(5);
+    expect(nearSideProbes(2000)).toBe(10);
     expect(farSideOutgrown(["lists=10"], 15_000)).toBe(false);
     expect(farSideOutgrown(["lists=10"], 20_000)).toBe(true);
     expect(farSideOutgrown(["lists=1000"], 1_900_000)).toBe(false);
@@ -452,7 +452,7 @@ describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL
       .execute(store.db);
     try {
       const port = new PostgresSearch(store.db, { vectorSearch: true, probes: 1 });
-      expect(await port.vectorIndexes.farSide(settingsId, DIMS)).toEqual({ lists: 30, probes: 10, nearProbes: 10 });
+      expect(await port.vectorIndexes.farSide(settingsId, DIMS)).toEqual({ lists: 30, probes: 10, nearProbes: 5 });
       const target = vectorOf(8); // a "forum" record
       const forum: SearchFilter = { type: "terms", scope: { entity: "metadata", name: "genre" }, values: ["forum"] };
       for (const order of ["most_similar", "least_similar"] as const) {
