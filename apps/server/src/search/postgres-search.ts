@@ -34,8 +34,9 @@ export interface PostgresSearchOptions {
  *   word is required within one field, `word*` is a prefix; the score is the best field's ts_rank. In
  *   score order through the cached matches of postgres-text.ts; sorted by other values here.
  * - similarity: pgvector's cosine distance `<=>` on `record_vectors.vector::vector(n)`, served by a
- *   partial HNSW index per vector settings (built in the background: postgres-vector-index.ts); least
- *   similar by the settings' far-side IVFFlat index once it is valid.
+ *   partial IVFFlat index per vector settings in both orders once it is valid (most similar probing
+ *   the lists nearest the query, least similar those nearest its negation), else its HNSW index (both
+ *   built in the background: postgres-vector-index.ts).
  * - filters and sorts on jsonb: a list value matches when any item matches (like SQLite's json_each);
  *   metadata terms use containment (`@>`), which the GIN index on `records.metadata` serves.
  */
@@ -138,7 +139,7 @@ export class PostgresSearch implements SearchPort {
       const pageSql = nearest
         ? `SELECT id, score FROM (${base} ORDER BY ${nearest} LIMIT ${b.p(query.limit + HALFVEC_EXTRA)}) AS near ORDER BY score, seq LIMIT ${b.p(query.limit)}`
         : `${base} ORDER BY score, r.seq LIMIT ${b.p(query.limit)}`;
-      // pgvector's largest ef_search for both orders. Recall@50 at 1M bench records (halfvec index,
+      // The HNSW index (only while no IVFFlat index is valid): pgvector's largest ef_search for both orders. Recall@50 at 1M bench records (halfvec index,
       // m 16, ef_construction 64; docs/performance.md): most similar 0.805 at ef_search 100 (3 of 20
       // queries found 0-1 of the 50: the search stuck in a neighbouring cluster), 0.907 at 400 (min
       // 0.08), 0.956 at 1,000 (min 0.86), for ~7 ms more of PostgreSQL's CPU than at 100. The far side
