@@ -24,6 +24,8 @@ export interface PostgresSearchOptions {
    * the index's plans at that size pass 100.
    */
   efSearch?: number;
+  /** The IVFFlat lists a similarity search probes, both orders (default: nearSideProbes / farSideProbes of the index's lists); tests pass 1. */
+  probes?: number;
 }
 
 /**
@@ -32,8 +34,9 @@ export interface PostgresSearchOptions {
  *   word is required within one field, `word*` is a prefix; the score is the best field's ts_rank. In
  *   score order through the cached matches of postgres-text.ts; sorted by other values here.
  * - similarity: pgvector's cosine distance `<=>` on `record_vectors.vector::vector(n)`, served by a
- *   partial HNSW index per vector settings (built in the background: postgres-vector-index.ts); least
- *   similar by the settings' far-side IVFFlat index once it is valid.
+ *   partial IVFFlat index per vector settings in both orders once it is valid (most similar probing
+ *   the lists nearest the query, least similar those nearest its negation), else its HNSW index (both
+ *   built in the background: postgres-vector-index.ts).
  * - filters and sorts on jsonb: a list value matches when any item matches (like SQLite's json_each);
  *   metadata terms use containment (`@>`), which the GIN index on `records.metadata` serves.
  */
@@ -110,10 +113,13 @@ export class PostgresSearch implements SearchPort {
       // every vector of the settings (seconds at 1M).
       const reference = b.p(json(least ? query.vector.value.map((x) => -x) : query.vector.value));
       score = `(v.vector::vector(${dimensions}) <=> ${reference}::vector(${dimensions}))`;
-      // The halfvec index orders by its own expression (the unit vectors at half precision); the page is
-      // then sorted by the exact distance (score). Least similar through the far-side (IVFFlat) index
-      // when it is valid: L2 between unit vectors (`<->`, the operator of that index) orders as cosine.
-      far = least ? await this.vectorIndexes.farSide(query.vector.settingsId, dimensions) : null;
+      // The indexes order by their own expression (the unit vectors at half precision); the page is then
+      // sorted by the exact distance (score). Both orders through the settings' IVFFlat index (the "far
+      // side") when it is valid: L2 between unit vectors (`<->`, the operator of that index) orders as
+      // cosine; most similar probes the lists nearest the query (nearSideProbes), least similar those
+      // nearest the negated query (farSideProbes). Else the HNSW index (`<=>`), else an exact scan.
+      const ivf = await this.vectorIndexes.farSide(query.vector.settingsId, dimensions);
+      far = ivf && { probes: Math.max(1, Math.round(this.options.probes ?? (least ? ivf.probes : ivf.nearProbes))) };
       if (far || (await this.vectorIndexes.usable(query.vector.settingsId, dimensions)) === "halfvec")
         nearest = `${halfvecExpression("v.vector", dimensions)} ${far ? "<->" : "<=>"} l2_normalize(${reference}::vector(${dimensions}))::halfvec(${dimensions})`;
       from += ` JOIN record_vectors v ON v.record_id = r.id AND v.vector_settings_id = ${b.p(query.vector.settingsId)}`;
@@ -133,7 +139,7 @@ export class PostgresSearch implements SearchPort {
       const pageSql = nearest
         ? `SELECT id, score FROM (${base} ORDER BY ${nearest} LIMIT ${b.p(query.limit + HALFVEC_EXTRA)}) AS near ORDER BY score, seq LIMIT ${b.p(query.limit)}`
         : `${base} ORDER BY score, r.seq LIMIT ${b.p(query.limit)}`;
-      // pgvector's largest ef_search for both orders. Recall@50 at 1M bench records (halfvec index,
+      // The HNSW index (only while no IVFFlat index is valid): pgvector's largest ef_search for both orders. Recall@50 at 1M bench records (halfvec index,
       // m 16, ef_construction 64; docs/performance.md): most similar 0.805 at ef_search 100 (3 of 20
       // queries found 0-1 of the 50: the search stuck in a neighbouring cluster), 0.907 at 400 (min
       // 0.08), 0.956 at 1,000 (min 0.86), for ~7 ms more of PostgreSQL's CPU than at 100. The far side
@@ -142,8 +148,8 @@ export class PostgresSearch implements SearchPort {
       const efSearch = Math.max(1, Math.min(1000, Math.round(this.options.efSearch ?? 1000)));
       const iterative = await this.iterativeScan();
       const rows = await this.db.transaction().execute(async (trx) => {
-        // The far side probes a share of its lists (farSideProbes); with filters, pgvector 0.8 goes on to
-        // further lists until the page is full (relaxed order: the page is sorted by its exact scores).
+        // The IVFFlat index probes a share of its lists; with filters, pgvector 0.8 goes on to further
+        // lists until the page is full (relaxed order: the page is sorted by its exact scores).
         const settings = far
           ? `set_config('ivfflat.probes', '${far.probes}', true)${iterative ? ", set_config('ivfflat.iterative_scan', 'relaxed_order', true)" : ""}`
           : `set_config('hnsw.ef_search', '${efSearch}', true)${iterative ? ", set_config('hnsw.iterative_scan', 'strict_order', true)" : ""}`;

@@ -12,6 +12,7 @@ import {
   farSideLists,
   farSideOutgrown,
   farSideProbes,
+  nearSideProbes,
   PostgresVectorIndexes,
   vectorIndexName,
 } from "./postgres-vector-index.js";
@@ -34,7 +35,7 @@ describe.skipIf(!onServer)("on the PostgreSQL stage's server", () => {
 });
 
 describe("the far-side index's sizes", () => {
-  it("has pgvector's lists for its vectors, probes 2% of them (at least 10), and is outgrown once its lists would double", () => {
+  it("has pgvector's lists for its vectors, probes 2% of them (at least 10) for least similar and 0.5% (at least 5) for most similar, and is outgrown once its lists would double", () => {
     expect(farSideLists(0)).toBe(1);
     expect(farSideLists(10_000)).toBe(10);
     expect(farSideLists(1_000_000)).toBe(1000);
@@ -44,6 +45,10 @@ describe("the far-side index's sizes", () => {
     expect(farSideProbes(100)).toBe(10);
     expect(farSideProbes(1000)).toBe(20);
     expect(farSideProbes(2000)).toBe(40);
+    expect(nearSideProbes(3)).toBe(3);
+    expect(nearSideProbes(100)).toBe(5);
+    expect(nearSideProbes(1000)).toBe(5);
+    expect(nearSideProbes(2000)).toBe(10);
     expect(farSideOutgrown(["lists=10"], 15_000)).toBe(false);
     expect(farSideOutgrown(["lists=10"], 20_000)).toBe(true);
     expect(farSideOutgrown(["lists=1000"], 1_900_000)).toBe(false);
@@ -196,6 +201,9 @@ describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL
     return rows[0] === undefined ? undefined : Boolean(rows[0].valid);
   };
 
+  /** Drops the settings' IVFFlat index: both orders then search the HNSW index (until a job builds it again). */
+  const dropIvf = () => sql.raw(`drop index if exists ${farSideIndexName(settingsId, DIMS)}`).execute(store.db);
+
   it("builds a missing index once the writes of vectors pause, not while they go on", async () => {
     const name = vectorIndexName(settingsId, DIMS);
     const other = vectorIndexName(otherSettings, DIMS);
@@ -330,7 +338,8 @@ describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL
     expect(rows[0]!.n).toBe(2);
   });
 
-  it("finds the most similar records through the HNSW index, the reference itself first", async () => {
+  it("finds the most similar records through the HNSW index (without an IVFFlat index), the reference itself first", async () => {
+    await dropIvf();
     const port = new PostgresSearch(store.db, { vectorSearch: true, efSearch: 100 });
     const target = vectorOf(17);
     const before = await hnswScans();
@@ -361,6 +370,7 @@ describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL
   });
 
   it("finds the least similar records through the same index (the negated vector's nearest), with and without a metadata filter", async () => {
+    await dropIvf();
     const port = new PostgresSearch(store.db, { vectorSearch: true, efSearch: 100 });
     // At 3,000 records the planner prefers scanning them all to an index scan with ef_search 1,000: the
     // plans at 1M records are in docs/performance.md (tools/bench on PostgreSQL).
@@ -410,6 +420,7 @@ describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL
     expect(await new PostgresSearch(store.db, { vectorSearch: true }).vectorIndexes.farSide(settingsId, DIMS)).toEqual({
       lists: 3,
       probes: 3,
+      nearProbes: 3,
     });
     // Dropped (as the deletion of its settings or an operator would): the job builds it again.
     await sql.raw(`drop index ${far}`).execute(store.db);
@@ -431,11 +442,71 @@ describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL
     const blog: SearchFilter = { type: "terms", scope: { entity: "metadata", name: "genre" }, values: ["blog"] };
     const filtered = (await port.search(query(target, "least_similar", { filters: [blog], limit: 50 }))).hits.map((h) => h.recordId);
     expect(filtered).toEqual(bruteForce(target, "least_similar", (i) => i % 3 === 1, 50));
-    // Most similar stays on the HNSW index.
-    const scans = await hnswScans(far);
-    expect((await port.search(query(target, "most_similar"))).hits[0]!.recordId).toBe(ids[42]);
+    // The reference record left out, the exact answer still (3 lists, all probed).
+    const excludeRecordId = least.hits[0]!.recordId;
+    const without = await port.search(query(target, "least_similar", { vector: { settingsId, value: target, order: "least_similar", excludeRecordId } }));
+    expect(without.hits.map((h) => h.recordId)).toEqual(bruteForce(target, "least_similar", (i) => ids[i] !== excludeRecordId));
+  });
+
+  it("finds the most similar records through the IVFFlat index too (not the HNSW one): the exact answer, with filters, the reference excluded", async () => {
+    const far = farSideIndexName(settingsId, DIMS);
+    await new PostgresVectorIndexes(store.db, { settleMs: 0, minVectors: 0 }).tick();
+    expect(await indexState(far)).toBe(true);
+    expect(await indexState(vectorIndexName(settingsId, DIMS))).toBe(true);
+    const port = new PostgresSearch(store.db, { vectorSearch: true, efSearch: 100 });
+    const target = vectorOf(42);
+    const [farBefore, hnswBefore] = [await hnswScans(far), await hnswScans()];
+    const most = await port.search(query(target, "most_similar"));
+    expect(await scannedSince(farBefore, far)).toBe(true);
+    expect(most.hits[0]!.recordId).toBe(ids[42]);
+    expect(most.hits.map((h) => h.recordId)).toEqual(bruteForce(target, "most_similar"));
+    for (const hit of most.hits) expect(hit.score!).toBeCloseTo(cosine(target, vectorOf(ids.indexOf(hit.recordId))), 5);
+    const excluded = await port.search(
+      query(target, "most_similar", { vector: { settingsId, value: target, order: "most_similar", excludeRecordId: ids[42]! }, limit: 50 }),
+    );
+    expect(excluded.hits.map((h) => h.recordId)).toEqual(bruteForce(target, "most_similar", (i) => i !== 42, 50));
+    const forum: SearchFilter = { type: "terms", scope: { entity: "metadata", name: "genre" }, values: ["forum"] };
+    const pendingForum: SearchFilter[] = [forum, { type: "terms", scope: { entity: "record", property: "status" }, values: ["pending"] }];
+    const filtered = await port.search(query(target, "most_similar", { filters: pendingForum, limit: 50 }));
+    expect(filtered.hits.map((h) => h.recordId)).toEqual(bruteForce(target, "most_similar", (i) => i % 3 === 2, 50));
+    // The HNSW index is not searched while the IVFFlat index is valid.
     await new Promise((r) => setTimeout(r, 300));
-    expect(await hnswScans(far)).toBe(scans);
+    expect(await hnswScans()).toBe(hnswBefore);
+  });
+
+  it("fills the page when the probed lists hold too few records that pass the filters (the iterative scan goes on to further lists), both orders", async () => {
+    const far = farSideIndexName(settingsId, DIMS);
+    // 30 lists of ~100 vectors, 1 probed: a filter keeping a third of the records leaves ~33 there.
+    await dropIvf();
+    await sql
+      .raw(
+        `create index ${far} on record_vectors using ivfflat (((l2_normalize((vector)::vector(${DIMS})))::halfvec(${DIMS})) halfvec_l2_ops) with (lists = 30) where vector_settings_id = '${settingsId}'`,
+      )
+      .execute(store.db);
+    try {
+      const port = new PostgresSearch(store.db, { vectorSearch: true, probes: 1 });
+      expect(await port.vectorIndexes.farSide(settingsId, DIMS)).toEqual({ lists: 30, probes: 10, nearProbes: 5 });
+      const target = vectorOf(8); // a "forum" record
+      const forum: SearchFilter = { type: "terms", scope: { entity: "metadata", name: "genre" }, values: ["forum"] };
+      for (const order of ["most_similar", "least_similar"] as const) {
+        const before = await hnswScans(far);
+        const { hits } = await port.search(
+          query(target, order, { vector: { settingsId, value: target, order, excludeRecordId: ids[8]! }, filters: [forum], limit: 50 }),
+        );
+        expect(await scannedSince(before, far)).toBe(true);
+        expect(hits).toHaveLength(50);
+        expect(new Set(hits.map((h) => h.recordId)).size).toBe(50);
+        expect(hits.every((h) => ids.indexOf(h.recordId) % 3 === 2)).toBe(true);
+        expect(hits.map((h) => h.recordId)).not.toContain(ids[8]);
+        const scores = hits.map((h) => h.score!);
+        expect([...scores].sort((x, y) => (order === "most_similar" ? y - x : x - y))).toEqual(scores);
+        for (const hit of hits) expect(hit.score!).toBeCloseTo(cosine(target, vectorOf(ids.indexOf(hit.recordId))), 5);
+      }
+    } finally {
+      await dropIvf();
+      await new PostgresVectorIndexes(store.db, { settleMs: 0, minVectors: 0 }).tick();
+    }
+    expect(await indexState(far)).toBe(true);
   });
 
   it("finds the most similar records among those a filter keeps", async () => {
@@ -479,12 +550,18 @@ describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL
         .insertInto("record_vectors")
         .values({ vector_settings_id: settingsId, record_id: id, vector: encodeVector(vectorOf(17).map((x) => x * 1e6)) })
         .execute();
-      const port = new PostgresSearch(store.db, { vectorSearch: true, efSearch: 100 });
-      const before = await hnswScans();
-      const hits = (await port.search(query(vectorOf(17), "most_similar"))).hits;
-      expect(hits.slice(0, 2).map((h) => h.recordId)).toEqual(expect.arrayContaining([id, ids[17]]));
-      expect(hits[0]!.score).toBeCloseTo(1, 5);
-      expect(await scannedSince(before)).toBe(true);
+      // Through the IVFFlat index, then (dropped) through the HNSW index: both hold it.
+      const far = farSideIndexName(settingsId, DIMS);
+      expect(await indexState(far)).toBe(true);
+      for (const name of [far, vectorIndexName(settingsId, DIMS)]) {
+        if (name !== far) await dropIvf();
+        const port = new PostgresSearch(store.db, { vectorSearch: true, efSearch: 100 });
+        const before = await hnswScans(name);
+        const hits = (await port.search(query(vectorOf(17), "most_similar"))).hits;
+        expect(hits.slice(0, 2).map((h) => h.recordId)).toEqual(expect.arrayContaining([id, ids[17]]));
+        expect(hits[0]!.score).toBeCloseTo(1, 5);
+        expect(await scannedSince(before, name)).toBe(true);
+      }
     } finally {
       await store.db.deleteFrom("records").where("id", "=", id).execute();
     }
@@ -500,6 +577,7 @@ describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL
         `create index ${old} on record_vectors using hnsw ((vector::vector(${DIMS})) vector_cosine_ops) where vector_settings_id = '${settingsId}'`,
       )
       .execute(store.db);
+    await dropIvf();
     const port = new PostgresSearch(store.db, { vectorSearch: true, efSearch: 100 });
     const target = vectorOf(17);
     const oldScans = await hnswScans(old);
@@ -512,6 +590,7 @@ describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL
     expect(await indexState(old)).toBe(true);
     await job.tick(); // the halfvec index is valid: the old one goes
     expect(await indexState(old)).toBeUndefined();
+    await dropIvf(); // built after the halfvec one: without it, most similar searches the HNSW index
     // The port looks at the catalog again (after 2 s) and orders by the halfvec index's expression.
     await new Promise((r) => setTimeout(r, 2100));
     const scans = await hnswScans(halfvec);
