@@ -41,3 +41,15 @@ describe("embedded store's prefix index", () => {
       expect(loadConfig({ TESSERA_TEXT_PREFIX_INDEX: wrong }, []).textPrefixIndex).toBeUndefined();
   });
 });
+
+describe("count bounds of search totals", () => {
+  it("are 10,000 (text) and 1,000 (filters, PostgreSQL) unless TESSERA_TEXT_TOTAL_BOUND / TESSERA_FILTER_TOTAL_BOUND set them; 0 or junk: none", () => {
+    expect([loadConfig({}, []).textTotalBound, loadConfig({}, []).filterTotalBound]).toEqual([10_000, 1_000]);
+    const set = loadConfig({ TESSERA_TEXT_TOTAL_BOUND: "500", TESSERA_FILTER_TOTAL_BOUND: "250.7" }, []);
+    expect([set.textTotalBound, set.filterTotalBound]).toEqual([500, 250]);
+    for (const none of ["0", "-3", "many"]) {
+      const c = loadConfig({ TESSERA_TEXT_TOTAL_BOUND: none, TESSERA_FILTER_TOTAL_BOUND: none }, []);
+      expect([c.textTotalBound, c.filterTotalBound]).toEqual([null, null]);
+    }
+  });
+});

@@ -17,6 +17,12 @@ export interface ServerConfig {
   textMatchThreads: number | undefined;
   /** Text searches count their total exactly up to this many records, then answer it as a lower bound (`TESSERA_TEXT_TOTAL_BOUND`, default 10,000; 0: always exact). */
   textTotalBound: number | null;
+  /**
+   * PostgreSQL: searches with a metadata filter (or, with text, any filter other than the queue's) count their total
+   * exactly up to this many records, then answer it as a lower bound (`TESSERA_FILTER_TOTAL_BOUND`, default 1,000; 0:
+   * only `textTotalBound` applies). The embedded store counts those from its in-memory columns and ignores it.
+   */
+  filterTotalBound: number | null;
   /** Embedded store: SQLite page cache of the request thread's connection, MiB per database file (`TESSERA_SQLITE_CACHE_MIB`, 1-4096; unset or invalid: db/database.ts's default). */
   sqliteCacheMib: number | undefined;
   /** Embedded store: prefix lengths of the full-text index's prefix index (`TESSERA_TEXT_PREFIX_INDEX`, e.g. "3 4"; unset: search/text-index.ts's default; "none": no prefix index). */
@@ -62,7 +68,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     textMatchThreads: env.TESSERA_TEXT_MATCH_THREADS
       ? Math.max(0, Math.min(16, Math.floor(Number(env.TESSERA_TEXT_MATCH_THREADS)) || 0))
       : undefined,
-    textTotalBound: textTotalBound(env.TESSERA_TEXT_TOTAL_BOUND),
+    textTotalBound: totalBound(env.TESSERA_TEXT_TOTAL_BOUND, 10_000),
+    filterTotalBound: totalBound(env.TESSERA_FILTER_TOTAL_BOUND, 1_000),
     sqliteCacheMib: mib(env.TESSERA_SQLITE_CACHE_MIB),
     textPrefixIndex: textPrefixIndex(env.TESSERA_TEXT_PREFIX_INDEX),
     textRanking: env.TESSERA_TEXT_RANKING?.trim() === "bm25" ? "bm25" : "auto",
@@ -84,9 +91,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
   };
 }
 
-/** `TESSERA_TEXT_TOTAL_BOUND`: unset 10,000; 0 (or not a positive number) none. */
-function textTotalBound(value: string | undefined): number | null {
-  if (value === undefined || value === "") return 10_000;
+/** A count bound from the environment (`TESSERA_TEXT_TOTAL_BOUND`, `TESSERA_FILTER_TOTAL_BOUND`): unset `fallback`; 0 (or not a positive number) none. */
+function totalBound(value: string | undefined, fallback: number): number | null {
+  if (value === undefined || value === "") return fallback;
   const n = Math.floor(Number(value));
   return Number.isFinite(n) && n > 0 ? n : null;
 }

@@ -5,7 +5,7 @@ import { openTestPostgresStore, testDatabaseUrl } from "../testing/pg-test-datab
 import { queryRows, textCount } from "./postgres-sql.js";
 import { filteredTotal } from "./postgres-text-filtered.js";
 import type { SearchFilter, SearchQuery } from "./search-port.js";
-import { insertRecords, seedSearchData } from "./search-port.suite.js";
+import { insertRecords, pageQuery, seedSearchData } from "./search-port.suite.js";
 
 // A real PostgreSQL when TESSERA_TEST_DATABASE_URL names one (stage 60), else PGlite.
 const onPostgres = testDatabaseUrl() !== null;
@@ -32,16 +32,7 @@ describe(`PostgreSQL text search: bounded totals with a metadata filter (${onPos
   const source = (v: string): SearchFilter => ({ type: "terms", scope: { entity: "metadata", name: "source" }, values: [v] });
   const quality: SearchFilter = { type: "range", scope: { entity: "metadata", name: "quality" }, ge: 0.25, le: 0.75 };
   const tags: SearchFilter = { type: "terms", scope: { entity: "metadata", name: "tags" }, values: ["a"] };
-  const query = (q: string, filters: SearchFilter[]): SearchQuery => ({
-    datasetId: ids.ds,
-    userId: null,
-    text: { q, field: null },
-    vector: null,
-    sort: [],
-    offset: 0,
-    limit: 10,
-    filters,
-  });
+  const query = (q: string, filters: SearchFilter[]): SearchQuery => pageQuery(ids.ds, filters, { text: q });
   const exact = async (q: SearchQuery) => {
     const { sql, params } = textCount(q, null, true);
     return Number((await queryRows<{ n: number | string }>(store.db, sql, params))[0]!.n);

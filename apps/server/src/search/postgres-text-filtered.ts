@@ -1,7 +1,8 @@
 import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import { recordCounts } from "../records/counts.js";
-import { Builder, onSearchRows, queryRows, textCount, textWords } from "./postgres-sql.js";
+import { onSearchRows, queryRows, textCount, textWords } from "./postgres-sql.js";
+import { cheapFirst, walkCount } from "./postgres-filter-total.js";
 import type { RankedAhead } from "./postgres-rank-ahead.js";
 import type { SearchQuery } from "./search-port.js";
 
@@ -43,26 +44,22 @@ export async function filteredTotal(
 ): Promise<{ total: number; totalIsLowerBound?: true; path: "walk" | "index" }> {
   const bounded = (n: number, path: "walk" | "index") =>
     n > bound ? { total: bound, totalIsLowerBound: true as const, path } : { total: n, path };
-  const walkRecords = options.walkRecords ?? WALK_RECORDS;
   if (ahead && onSearchRows(query.filters)) {
     const { total } = await recordCounts(db, query.datasetId);
     if (total > 0 && ahead.records / total >= (options.walkMinShare ?? WALK_MIN_SHARE)) {
       // Metadata terms by containment on the row (Builder without `searchRows`): the terms array clause is for the GIN index.
-      const b = new Builder(query.userId);
-      const filters = query.filters.map((f) => b.filter(f)).join(" AND ");
-      const dataset = b.p(query.datasetId);
-      // From the dataset's first record (records_dataset_seq_idx), so that other datasets' records before it are not read.
-      const rows = await queryRows<{ n: number | string }>(
+      const walk = await walkCount(
         db,
-        `SELECT count(*) AS n FROM (SELECT 1 FROM (
-          SELECT CASE WHEN ${filters} THEN ts_match_vq(r.tsv, (${b.tsQuery(textWords(query.text!.q))})) ELSE false END AS hit
-          FROM record_search r WHERE r.dataset_id = ${dataset} AND r.seq >= (SELECT min(x.seq) FROM records x WHERE x.dataset_id = ${dataset})
-          ORDER BY r.seq LIMIT ${b.p(walkRecords)}) w WHERE w.hit LIMIT ${b.p(bound + 1)}) passing`,
-        b.params,
+        query,
+        (b) =>
+          `CASE WHEN ${cheapFirst(query.filters)
+            .map((f) => b.filter(f))
+            .join(" AND ")} THEN ts_match_vq(r.tsv, (${b.tsQuery(textWords(query.text!.q))})) ELSE false END`,
+        bound,
+        options.walkRecords ?? WALK_RECORDS,
+        total,
       );
-      const n = Number(rows[0]?.n ?? 0);
-      // Decided: more than the bound pass, or the walk read every record.
-      if (n > bound || total <= walkRecords) return bounded(n, "walk");
+      if (walk.decided) return bounded(walk.n, "walk");
     }
   }
   const { sql, params } = textCount(query, bound);
