@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql } from "kysely";
 import type { Store } from "../db/store.js";
 import { openPgliteStore } from "../testing/pglite-store.js";
 import { openTestPostgresStore, testDatabaseUrl } from "../testing/pg-test-database.js";
 import { queryRows, textCount } from "./postgres-sql.js";
-import { filteredTotal } from "./postgres-text-filtered.js";
+import { commonTerms, filteredTotal } from "./postgres-text-filtered.js";
 import type { SearchFilter, SearchQuery } from "./search-port.js";
 import { insertRecords, pageQuery, seedSearchData } from "./search-port.suite.js";
 
@@ -74,5 +75,28 @@ describe(`PostgreSQL text search: bounded totals with a metadata filter (${onPos
       "index",
     );
     expect((await filteredTotal(store.db, query("common", [source("news")]), null, 3, { walkMinShare: 0 })).path).toBe("index");
+  });
+
+  it("counts without a common metadata term's GIN entry as with it, and tells common terms from the planner's statistics", async () => {
+    await sql`analyze record_search`.execute(store.db);
+    expect(await commonTerms(store.db, [source("news")])).toBe(true);
+    expect(await commonTerms(store.db, [source("news"), tags])).toBe(true);
+    expect(await commonTerms(store.db, [source("nowhere")]), "a value no record has").toBe(false);
+    expect(await commonTerms(store.db, [source("news"), source("nowhere")])).toBe(false);
+    expect(await commonTerms(store.db, [quality]), "no terms filter").toBe(false);
+    for (const [q, filters] of [
+      ["common", [source("news"), quality]],
+      ["quarter", [tags, quality]],
+      ["third", [source("nowhere")]],
+    ] as const) {
+      const n = await exact(query(q, [...filters]));
+      for (const bound of [3, 1000]) {
+        const count = async (termsIndex: boolean) => {
+          const { sql: text, params } = textCount(query(q, [...filters]), bound, false, termsIndex);
+          return Number((await queryRows<{ n: number | string }>(store.db, text, params))[0]!.n);
+        };
+        expect([await count(true), await count(false)], `${q} ${bound}`).toEqual([Math.min(n, bound + 1), Math.min(n, bound + 1)]);
+      }
+    }
   });
 });
