@@ -81,3 +81,17 @@ describe("search settings", () => {
       );
   });
 });
+
+describe("count bounds of search totals", () => {
+  it("are 10,000 (text) and 1,000 (filters, PostgreSQL) unless TESSERA_TEXT_TOTAL_BOUND / TESSERA_FILTER_TOTAL_BOUND set them; 0: none; junk: refused", () => {
+    expect([loadConfig({}, []).textTotalBound, loadConfig({}, []).filterTotalBound]).toEqual([10_000, 1_000]);
+    const set = loadConfig({ TESSERA_TEXT_TOTAL_BOUND: "500", TESSERA_FILTER_TOTAL_BOUND: "250" }, []);
+    expect([set.textTotalBound, set.filterTotalBound]).toEqual([500, 250]);
+    const none = loadConfig({ TESSERA_TEXT_TOTAL_BOUND: "0", TESSERA_FILTER_TOTAL_BOUND: "0" }, []);
+    expect([none.textTotalBound, none.filterTotalBound]).toEqual([null, null]);
+    for (const wrong of ["-3", "many", "250.7"])
+      expect(() => loadConfig({ TESSERA_FILTER_TOTAL_BOUND: wrong }, [])).toThrow(
+        new ConfigError(`TESSERA_FILTER_TOTAL_BOUND=${wrong} is not valid: a whole number (0 or more), or unset.`),
+      );
+  });
+});

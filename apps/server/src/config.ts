@@ -17,6 +17,12 @@ export interface ServerConfig {
   readThreads: number | undefined;
   /** Text searches count their total exactly up to this many records, then answer it as a lower bound (`TESSERA_TEXT_TOTAL_BOUND`, default 10,000; 0: always exact; not a whole number: refused). */
   textTotalBound: number | null;
+  /**
+   * PostgreSQL: searches with a metadata filter (or, with text, any filter other than the queue's) count their total
+   * exactly up to this many records, then answer it as a lower bound (`TESSERA_FILTER_TOTAL_BOUND`, default 1,000; 0:
+   * only `textTotalBound` applies). The embedded store counts those from its in-memory columns and ignores it.
+   */
+  filterTotalBound: number | null;
   /** Embedded store: SQLite page cache of the request thread's connection, MiB per database file (`TESSERA_SQLITE_CACHE_MIB`, 1-4096; unset or invalid: db/database.ts's default). */
   sqliteCacheMib: number | undefined;
   /** Embedded store: prefix lengths of the full-text index's prefix index (`TESSERA_TEXT_PREFIX_INDEX`, e.g. "3 4"; unset: search/text-index.ts's default; "none": no prefix index; anything else is refused). */
@@ -60,7 +66,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     databaseUrl: option("database-url") ?? (env.TESSERA_DATABASE_URL || env.DATABASE_URL || null),
     databasePoolSize: Math.max(1, Number(env.TESSERA_DATABASE_POOL_SIZE ?? 10) || 10),
     readThreads: wholeNumber("TESSERA_TEXT_MATCH_THREADS", env.TESSERA_TEXT_MATCH_THREADS, 16),
-    textTotalBound: textTotalBound(env.TESSERA_TEXT_TOTAL_BOUND),
+    textTotalBound: totalBound("TESSERA_TEXT_TOTAL_BOUND", env.TESSERA_TEXT_TOTAL_BOUND, 10_000),
+    filterTotalBound: totalBound("TESSERA_FILTER_TOTAL_BOUND", env.TESSERA_FILTER_TOTAL_BOUND, 1_000),
     sqliteCacheMib: mib(env.TESSERA_SQLITE_CACHE_MIB),
     textPrefixIndex: textPrefixIndex(env.TESSERA_TEXT_PREFIX_INDEX),
     textRanking: textRanking(env.TESSERA_TEXT_RANKING),
@@ -100,10 +107,10 @@ function wholeNumber(name: string, value: string | undefined, max = Number.MAX_S
   return n;
 }
 
-/** `TESSERA_TEXT_TOTAL_BOUND`: unset 10,000; 0 none; a whole number, else refused. */
-function textTotalBound(value: string | undefined): number | null {
-  const n = wholeNumber("TESSERA_TEXT_TOTAL_BOUND", value);
-  if (n === undefined) return 10_000;
+/** A count bound (`TESSERA_TEXT_TOTAL_BOUND`, `TESSERA_FILTER_TOTAL_BOUND`): unset `fallback`; 0 none; a whole number, else refused. */
+function totalBound(name: string, value: string | undefined, fallback: number): number | null {
+  const n = wholeNumber(name, value);
+  if (n === undefined) return fallback;
   return n > 0 ? n : null;
 }
 

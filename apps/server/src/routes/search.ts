@@ -186,6 +186,7 @@ export function searchRoutes(app: FastifyInstance, ctx: AppContext): void {
       offset: vector ? 0 : paging.offset,
       limit: vector ? Math.min(SIMILARITY_MAX_RESULTS, paging.offset + paging.limit) : paging.limit,
       totalBound: totalBoundFor({ text, vector, filters }, ctx.config.textTotalBound),
+      filterBound: ctx.config.filterTotalBound,
     };
     // reserve=true (web app's queue, issue 29): the window is reserved for the caller (reservations/)
     const reserved = mine && reserveRequested(rawQuery) ? await reservedQueueWindow(ctx.db, dataset, user.id, query) : null;
@@ -209,7 +210,7 @@ export function searchRoutes(app: FastifyInstance, ctx: AppContext): void {
       items,
       total: result.total,
     };
-    // More records match than `total` (text searches count up to TESSERA_TEXT_TOTAL_BOUND); the SDK ignores the field.
+    // More records match than `total` (TESSERA_TEXT_TOTAL_BOUND, TESSERA_FILTER_TOTAL_BOUND); the SDK ignores the field.
     if (result.totalIsLowerBound) answer.total_is_lower_bound = true;
     if (reserved) answer.reservations = reserved.reservations;
     return answer;

@@ -2,8 +2,9 @@ import { sql, type Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import { unprocessable } from "../http/errors.js";
 import { recordCountWithStatus } from "../records/counts.js";
-import { countLimit, type SearchPort, type SearchQuery, type SearchResult } from "./search-port.js";
-import { Builder, json, onSearchRows, queueFilters, queryRows, textCount, textWords, type Param } from "./postgres-sql.js";
+import { countLimit, filterCountLimit, type SearchPort, type SearchQuery, type SearchResult } from "./search-port.js";
+import { filterCount, filterTotal } from "./postgres-filter-total.js";
+import { Builder, json, queueFilters, queryRows, textCount, textWords } from "./postgres-sql.js";
 import { PostgresText } from "./postgres-text.js";
 import { PostgresRankAhead } from "./postgres-rank-ahead.js";
 import { halfvecExpression, PostgresVectorIndexes } from "./postgres-vector-index.js";
@@ -128,10 +129,10 @@ export class PostgresSearch implements SearchPort {
     if (query.vector?.excludeRecordId) where.push(`r.id <> ${b.p(query.vector.excludeRecordId)}`);
     for (const f of query.filters) where.push(b.filter(f));
     const base = `${ctes.length ? `WITH ${ctes.join(", ")} ` : ""}SELECT r.id AS id, r.seq AS seq, ${score} AS score FROM ${from} WHERE ${where.join(" AND ")}`;
-    const limit = countLimit(query);
-    // Without text, a bounded count (metadata filters) stops after `limit + 1` matches: at 1M records an
-    // exact count of a ~10% metadata filter read ~200K wide rows (1.6 s; 0.25 s up to 10,001).
-    const count = query.text ? textCount(query, limit) : filterCount(query, limit);
+    // Without text, a bounded count (a metadata filter) stops after the filter bound's first passing records
+    // (TESSERA_FILTER_TOTAL_BOUND, postgres-filter-total.ts): at 1M records an exact count of a ~10% metadata
+    // filter read ~200K wide rows (1.6 s; 0.25 s up to 10,001).
+    const limit = query.text ? countLimit(query) : filterCountLimit(query, null);
 
     if (query.vector) {
       // Through the halfvec index: a few more candidates than the page, whose exact distances decide
@@ -170,13 +171,20 @@ export class PostgresSearch implements SearchPort {
     const pageSql = `${base} ORDER BY ${order.join(", ")} LIMIT ${b.p(query.limit)} OFFSET ${b.p(query.offset)}`;
     const [rows, total] = await Promise.all([
       queryRows<{ id: string; score: number | null }>(this.db, pageSql, b.params),
-      this.queueTotal(query).then(
-        async (queue) => queue ?? Number((await queryRows<{ n: number }>(this.db, count.sql, count.params))[0]?.n ?? 0),
-      ),
+      this.total(query, limit),
     ]);
-    if (limit !== null && total > limit)
-      return { hits: rows.map((r) => ({ recordId: r.id, score: r.score })), total: limit, totalIsLowerBound: true };
-    return { hits: rows.map((r) => ({ recordId: r.id, score: r.score })), total };
+    return { hits: rows.map((r) => ({ recordId: r.id, score: r.score })), ...total };
+  }
+
+  /** The total of a query without vector (and of text in another order than the score's), exact up to `limit`. */
+  private async total(query: SearchQuery, limit: number | null): Promise<{ total: number; totalIsLowerBound?: true }> {
+    if (!query.text && limit !== null) {
+      const { path: _, ...total } = await filterTotal(this.db, query, limit);
+      return total;
+    }
+    const count = query.text ? textCount(query, limit) : filterCount(query, limit);
+    const n = (await this.queueTotal(query)) ?? Number((await queryRows<{ n: number }>(this.db, count.sql, count.params))[0]?.n ?? 0);
+    return limit !== null && n > limit ? { total: limit, totalIsLowerBound: true } : { total: n };
   }
 
   /**
@@ -195,26 +203,4 @@ export class PostgresSearch implements SearchPort {
       where s.user_id = ${query.userId} and r.dataset_id = ${query.datasetId} and r.status in (${sql.join(statuses)})`.execute(this.db);
     return (await recordCountWithStatus(this.db, query.datasetId, statuses)) - Number(answered.rows[0]?.n ?? 0);
   }
-}
-
-/**
- * The number of records a query without text or vector matches (its filters), up to `limit` + 1
- * when bounded. Over `record_search` (migration 0025: one narrow row per record with its id, status and
- * metadata, and a GIN index on the metadata terms) when the filters read nothing else (onSearchRows),
- * else over `records`. At 1M bench records a ~10% metadata filter's first 10,001 matches read ~100K
- * rows either way: ~1.4 KB each in `records` (the fields inline), ~200 bytes in `record_search`.
- * `reference`: over `records` whatever the filters (tests compare both).
- */
-export function filterCount(query: SearchQuery, limit: number | null, reference = false): { sql: string; params: Param[] } {
-  const rows = !reference && onSearchRows(query.filters);
-  const c = new Builder(query.userId, rows);
-  const where = [`r.dataset_id = ${c.p(query.datasetId)}`, ...query.filters.map((f) => c.filter(f))];
-  const matches = `SELECT 1 FROM ${rows ? "record_search" : "records"} r WHERE ${where.join(" AND ")}`;
-  return {
-    sql:
-      limit !== null
-        ? `SELECT count(*) AS n FROM (${matches} LIMIT ${c.p(limit + 1)}) AS matches`
-        : `SELECT count(*) AS n FROM (${matches}) AS matches`,
-    params: c.params,
-  };
 }

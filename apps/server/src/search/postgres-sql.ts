@@ -250,9 +250,15 @@ export function textMatchSql(b: Builder, query: SearchQuery, rows: boolean): { f
  * metadata terms filter's and reads only the narrow rows both give. `reference`: the plain join of
  * `records` and `records_fts`, without either index (tests compare the two).
  */
-export function textCount(query: SearchQuery, limit: number | null = null, reference = false): { sql: string; params: Param[] } {
+export function textCount(
+  query: SearchQuery,
+  limit: number | null = null,
+  reference = false,
+  /** false: metadata terms by containment on the rows the word's GIN entry gives, without the terms' GIN entry (filteredTotal). */
+  termsIndex = true,
+): { sql: string; params: Param[] } {
   const rows = !reference && onSearchRows(query.filters);
-  const c = new Builder(query.userId, rows);
+  const c = new Builder(query.userId, rows && termsIndex);
   let from = "records r";
   const where: string[] = [];
   if (reference) {

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql } from "kysely";
 import type { Store } from "../db/store.js";
 import { openPgliteStore } from "../testing/pglite-store.js";
 import { openTestPostgresStore, testDatabaseUrl } from "../testing/pg-test-database.js";
 import { queryRows, textCount } from "./postgres-sql.js";
-import { filteredTotal } from "./postgres-text-filtered.js";
+import { commonTerms, filteredTotal } from "./postgres-text-filtered.js";
 import type { SearchFilter, SearchQuery } from "./search-port.js";
-import { insertRecords, seedSearchData } from "./search-port.suite.js";
+import { insertRecords, pageQuery, seedSearchData } from "./search-port.suite.js";
 
 // A real PostgreSQL when TESSERA_TEST_DATABASE_URL names one (stage 60), else PGlite.
 const onPostgres = testDatabaseUrl() !== null;
@@ -32,16 +33,7 @@ describe(`PostgreSQL text search: bounded totals with a metadata filter (${onPos
   const source = (v: string): SearchFilter => ({ type: "terms", scope: { entity: "metadata", name: "source" }, values: [v] });
   const quality: SearchFilter = { type: "range", scope: { entity: "metadata", name: "quality" }, ge: 0.25, le: 0.75 };
   const tags: SearchFilter = { type: "terms", scope: { entity: "metadata", name: "tags" }, values: ["a"] };
-  const query = (q: string, filters: SearchFilter[]): SearchQuery => ({
-    datasetId: ids.ds,
-    userId: null,
-    text: { q, field: null },
-    vector: null,
-    sort: [],
-    offset: 0,
-    limit: 10,
-    filters,
-  });
+  const query = (q: string, filters: SearchFilter[]): SearchQuery => pageQuery(ids.ds, filters, { text: q });
   const exact = async (q: SearchQuery) => {
     const { sql, params } = textCount(q, null, true);
     return Number((await queryRows<{ n: number | string }>(store.db, sql, params))[0]!.n);
@@ -83,5 +75,28 @@ describe(`PostgreSQL text search: bounded totals with a metadata filter (${onPos
       "index",
     );
     expect((await filteredTotal(store.db, query("common", [source("news")]), null, 3, { walkMinShare: 0 })).path).toBe("index");
+  });
+
+  it("counts without a common metadata term's GIN entry as with it, and tells common terms from the planner's statistics", async () => {
+    await sql`analyze record_search`.execute(store.db);
+    expect(await commonTerms(store.db, [source("news")])).toBe(true);
+    expect(await commonTerms(store.db, [source("news"), tags])).toBe(true);
+    expect(await commonTerms(store.db, [source("nowhere")]), "a value no record has").toBe(false);
+    expect(await commonTerms(store.db, [source("news"), source("nowhere")])).toBe(false);
+    expect(await commonTerms(store.db, [quality]), "no terms filter").toBe(false);
+    for (const [q, filters] of [
+      ["common", [source("news"), quality]],
+      ["quarter", [tags, quality]],
+      ["third", [source("nowhere")]],
+    ] as const) {
+      const n = await exact(query(q, [...filters]));
+      for (const bound of [3, 1000]) {
+        const count = async (termsIndex: boolean) => {
+          const { sql: text, params } = textCount(query(q, [...filters]), bound, false, termsIndex);
+          return Number((await queryRows<{ n: number | string }>(store.db, text, params))[0]!.n);
+        };
+        expect([await count(true), await count(false)], `${q} ${bound}`).toEqual([Math.min(n, bound + 1), Math.min(n, bound + 1)]);
+      }
+    }
   });
 });

@@ -11,7 +11,7 @@ import {
   textVersion,
   textWords,
 } from "./postgres-sql.js";
-import { countLimit, type SearchQuery, type SearchResult } from "./search-port.js";
+import { countLimit, filterCountLimit, type SearchQuery, type SearchResult } from "./search-port.js";
 import type { PostgresRankAhead, RankedAhead } from "./postgres-rank-ahead.js";
 import { pageAhead, totalAhead } from "./postgres-text-ahead.js";
 import { firstMatches } from "./postgres-text-walk.js";
@@ -134,14 +134,9 @@ export class PostgresText {
       if (limit === null) return { total: await this.total(query, entry, matches) };
       const known = ahead ? await totalAhead(this.db, query, ahead, limit) : null;
       if (known) return known;
-      // Filters other than the queue's (a metadata filter): counted up to FILTERED_TOTAL_BOUND (or the page's end).
+      // Filters other than the queue's (a metadata filter): counted up to the filter bound (TESSERA_FILTER_TOTAL_BOUND, or the page's end).
       if (query.filters.length > 0 && !queueFilters(query.filters)) {
-        const { path: _, ...total } = await filteredTotal(
-          this.db,
-          query,
-          ahead,
-          Math.max(Math.min(limit, FILTERED_TOTAL_BOUND), query.offset + query.limit),
-        );
+        const { path: _, ...total } = await filteredTotal(this.db, query, ahead, filterCountLimit(query, FILTERED_TOTAL_BOUND)!);
         return total;
       }
       // Bounded total: the first `limit + 1` passing records (SQL), not every match (postgres-sql.ts textCount).

@@ -17,6 +17,12 @@ export interface SearchSuiteTarget {
 
 const ts = (i: number) => `2024-01-0${i}T00:00:00`;
 
+/** Test queries: the first page of 10 of a dataset's records passing `filters` (and matching `text`), in the default order. */
+export function pageQuery(datasetId: string, filters: SearchFilter[], options: { userId?: string | null; text?: string } = {}): SearchQuery {
+  const text = options.text === undefined ? null : { q: options.text, field: null };
+  return { datasetId, userId: options.userId ?? null, text, vector: null, sort: [], offset: 0, limit: 10, filters };
+}
+
 /** Test set-ups: a response of `status` by `userId` to each of `records` (no values). */
 export async function answerRecords(store: Store, records: { id: string }[], userId: string, status: "submitted" | "draft"): Promise<void> {
   await store.db

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { countLimit, totalBoundFor, type SearchFilter, type SearchQuery } from "./search-port.js";
+import { countLimit, filterCountLimit, totalBoundFor, type SearchFilter, type SearchQuery } from "./search-port.js";
 
 const metadata: SearchFilter = { type: "terms", scope: { entity: "metadata", name: "source" }, values: ["news"] };
 const pending: SearchFilter = { type: "terms", scope: { entity: "response_status" }, values: ["pending"] };
@@ -39,5 +39,32 @@ describe("countLimit", () => {
     expect(countLimit(query(10_000, 20_000, 50))).toBe(20_050);
     expect(countLimit(query(null, 0, 10))).toBeNull();
     expect(countLimit(query(0, 0, 10))).toBeNull();
+  });
+});
+
+describe("filterCountLimit", () => {
+  const query = (totalBound: number | null, filterBound: number | null | undefined, offset = 0, limit = 10): SearchQuery => ({
+    datasetId: "d",
+    userId: null,
+    text: null,
+    vector: null,
+    filters: [metadata],
+    sort: [],
+    offset,
+    limit,
+    totalBound,
+    ...(filterBound === undefined ? {} : { filterBound }),
+  });
+  it("takes the lower of the two bounds, the fallback when the filter bound is unset, raised to the end of the page", () => {
+    expect(filterCountLimit(query(10_000, 1_000), null)).toBe(1_000);
+    expect(filterCountLimit(query(500, 1_000), null)).toBe(500);
+    expect(filterCountLimit(query(10_000, undefined), 1_000)).toBe(1_000);
+    expect(filterCountLimit(query(10_000, undefined), null)).toBe(10_000);
+    expect(filterCountLimit(query(10_000, 1_000, 2_000, 50), null), "a deep page").toBe(2_050);
+  });
+  it("is the total bound alone when the filter bound is null or 0, and null (exact) without a total bound", () => {
+    expect(filterCountLimit(query(10_000, null), 1_000)).toBe(10_000);
+    expect(filterCountLimit(query(10_000, 0), 1_000)).toBe(10_000);
+    expect(filterCountLimit(query(null, 1_000), 1_000)).toBeNull();
   });
 });

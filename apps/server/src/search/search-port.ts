@@ -39,6 +39,12 @@ export interface SearchQuery {
    * word costs more than the page, issue 31). Unset or null: always exact.
    */
   totalBound?: number | null;
+  /**
+   * PostgreSQL, a bounded total with a metadata filter (with text: any filter other than the queue's):
+   * counted exactly up to this many records instead when fewer (TESSERA_FILTER_TOTAL_BOUND; at least
+   * `offset + limit`). Unset: 1,000 with text, `totalBound` without. Null: `totalBound` alone.
+   */
+  filterBound?: number | null;
 }
 
 export interface SearchHit {
@@ -67,6 +73,17 @@ export function totalBoundFor(query: Pick<SearchQuery, "text" | "vector" | "filt
 export function countLimit(query: SearchQuery): number | null {
   const bound = query.totalBound ?? null;
   return bound === null || bound <= 0 ? null : Math.max(bound, query.offset + query.limit);
+}
+
+/**
+ * The count limit of a PostgreSQL query with filters other than the queue's: the lower of its bound
+ * (countLimit) and its filter bound (`fallback` when unset), raised to the end of its page; null when exact.
+ */
+export function filterCountLimit(query: SearchQuery, fallback: number | null): number | null {
+  const limit = countLimit(query);
+  const bound = query.filterBound === undefined ? fallback : query.filterBound;
+  if (limit === null || bound === null || bound <= 0) return limit;
+  return Math.max(Math.min(limit, bound), query.offset + query.limit);
 }
 
 export interface SearchPort {

@@ -302,6 +302,23 @@ describe("AnnotationViewModel, a total the server gives as a lower bound (issue 
     expect(vm.hasNext).toBe(false);
   });
 
+  it("flags the total of a metadata filter without text as a lower bound too (PostgreSQL's TESSERA_FILTER_TOTAL_BOUND: '1,000+')", async () => {
+    const server = new FakeServer(Array.from({ length: 30 }, (_, i) => recordProps(i + 1)));
+    const useCases = server.useCases();
+    const vm = new AnnotationViewModel("d", useCases, new RecordCriteria({ datasetId: "d", page: new PageCriteria(1, "focus") }));
+    await vm.load();
+    expect(vm.totalIsLowerBound).toBe(false);
+    server.totalBound = 10;
+    vm.setCriteria((c) => {
+      c.metadata = [{ kind: "terms", name: "source", values: ["news"] }, { kind: "range", name: "quality", ge: 0.25, le: 0.75 }];
+    });
+    await flush();
+    await flush();
+    await useCases.loadRecords.whenBuffered();
+    expect(vm.total).toBe(10);
+    expect(vm.totalIsLowerBound).toBe(true);
+  });
+
   it("offers no 'select all matched' when the total is a lower bound", async () => {
     const server = new FakeServer(Array.from({ length: 150 }, (_, i) => recordProps(i + 1)));
     server.totalBound = 100;

@@ -1,0 +1,113 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Store } from "../db/store.js";
+import { openPgliteStore } from "../testing/pglite-store.js";
+import { openTestPostgresStore, testDatabaseUrl } from "../testing/pg-test-database.js";
+import { filterCount, filterTotal } from "./postgres-filter-total.js";
+import { queryRows } from "./postgres-sql.js";
+import { PostgresSearch } from "./postgres-search.js";
+import type { SearchFilter, SearchQuery } from "./search-port.js";
+import { answerAndComplete, insertRecords, pageQuery, seedSearchData } from "./search-port.suite.js";
+
+// A real PostgreSQL when TESSERA_TEST_DATABASE_URL names one (stage 60), else PGlite.
+const onPostgres = testDatabaseUrl() !== null;
+
+/** The test records: a list value in every 4th record; `rare` in 3 of 240; no quality in every 9th. */
+const shape = (prefix: string) => (i: number) => ({
+  external_id: `${prefix}-${i}`,
+  fields: JSON.stringify({ text: `word ${i}` }),
+  metadata: JSON.stringify({
+    source: i % 4 === 0 ? ["news", "blog"] : ["news", "wiki", "forum"][i % 3],
+    ...(i % 9 === 0 ? {} : { quality: i % 13 === 0 ? [0.1, (i % 10) / 10] : (i % 10) / 10 }),
+    ...(i % 80 === 7 ? { rare: "yes" } : {}),
+  }),
+});
+
+describe(`PostgreSQL bounded totals of metadata filters without text (${onPostgres ? "PostgreSQL" : "PGlite"})`, () => {
+  let store: Store;
+  let ids: Awaited<ReturnType<typeof seedSearchData>>["ids"];
+  beforeAll(async () => {
+    store = onPostgres ? await openTestPostgresStore() : await openPgliteStore();
+    ({ ids } = await seedSearchData(store));
+    // Another dataset's records before and after (never counted; the walk starts at the dataset's first record).
+    await insertRecords(store, ids.other, 40, shape("o"));
+    const added = await insertRecords(store, ids.ds, 240, shape("d"));
+    await insertRecords(store, ids.other, 40, shape("p"));
+    await answerAndComplete(store, added, ids.u1);
+  }, 60_000);
+  afterAll(async () => {
+    await store?.close();
+  });
+
+  const meta = (name: string, values: unknown[]): SearchFilter => ({ type: "terms", scope: { entity: "metadata", name }, values });
+  const quality: SearchFilter = { type: "range", scope: { entity: "metadata", name: "quality" }, ge: 0.25, le: 0.75 };
+  const pending: SearchFilter = { type: "terms", scope: { entity: "response_status" }, values: ["pending"] };
+  const statusPending: SearchFilter = { type: "terms", scope: { entity: "record", property: "status" }, values: ["pending"] };
+  const submitted: SearchFilter = { type: "terms", scope: { entity: "response_status" }, values: ["submitted"] };
+  const query = (filters: SearchFilter[], userId: string | null, datasetId: string = ids.ds): SearchQuery =>
+    pageQuery(datasetId, filters, { userId });
+  const exact = async (q: SearchQuery) => {
+    const { sql, params } = filterCount(q, null, true);
+    return Number((await queryRows<{ n: number | string }>(store.db, sql, params))[0]!.n);
+  };
+
+  it("counts as the exact count over records does, up to the bound, by the walk and by the GIN index", async () => {
+    const paths = new Set<string>();
+    let lower = 0;
+    let empty = 0;
+    const cases: [SearchFilter[], string | null, string][] = [
+      [[pending, statusPending, meta("source", ["news"]), quality], ids.u1, ids.ds],
+      [[pending, statusPending, meta("source", ["blog"])], ids.u1, ids.ds],
+      [[meta("source", ["wiki", "forum"]), quality], null, ids.ds],
+      [[quality, meta("source", ["news"])], ids.u2, ids.ds],
+      [[meta("rare", ["yes"])], null, ids.ds],
+      [[submitted, meta("source", ["news"])], ids.u1, ids.ds],
+      [[meta("source", ["nowhere"])], null, ids.ds],
+      [[meta("source", ["news"]), quality], null, ids.other],
+    ];
+    for (const [filters, userId, datasetId] of cases) {
+      const q = query(filters, userId, datasetId);
+      const n = await exact(q);
+      if (n === 0) empty++;
+      for (const bound of [3, 25, 1000])
+        for (const walkRecords of [undefined, 10, 1]) {
+          const got = await filterTotal(store.db, q, bound, { walkRecords });
+          const expected = n > bound ? { total: bound, totalIsLowerBound: true } : { total: n };
+          expect(
+            { total: got.total, ...(got.totalIsLowerBound ? { totalIsLowerBound: true } : {}) },
+            `${JSON.stringify(filters)} ${bound} ${walkRecords}`,
+          ).toEqual(expected);
+          paths.add(got.path);
+          if (got.totalIsLowerBound) lower++;
+        }
+    }
+    expect([...paths].sort()).toEqual(["index", "walk"]);
+    expect(lower).toBeGreaterThan(10);
+    expect(empty).toBeGreaterThanOrEqual(1);
+    // The walk decides when the bound is passed within its records, or when it read the whole dataset; else the GIN path counts.
+    const news = query([meta("source", ["news"])], null);
+    expect((await filterTotal(store.db, news, 3, { walkRecords: 20 })).path).toBe("walk");
+    expect((await filterTotal(store.db, news, 25, { walkRecords: 20 })).path).toBe("index");
+    expect((await filterTotal(store.db, news, 1000, { walkRecords: 1000 })).path, "the whole dataset read").toBe("walk");
+    expect((await filterTotal(store.db, query([meta("rare", ["yes"])], null), 1, { walkRecords: 50 })).path).toBe("index");
+  });
+
+  it("gives the search's total: the filter bound below the total bound, raised to the end of the page", async () => {
+    const search = new PostgresSearch(store.db, { vectorSearch: false, rankAhead: false });
+    const q = query([meta("source", ["news", "wiki"])], null);
+    const n = await exact(q);
+    expect(n).toBeGreaterThan(30);
+    expect(await search.search({ ...q, totalBound: 10_000, filterBound: 20 })).toMatchObject({ total: 20, totalIsLowerBound: true });
+    expect(await search.search({ ...q, totalBound: 10, filterBound: 20 })).toMatchObject({ total: 10, totalIsLowerBound: true });
+    expect(await search.search({ ...q, offset: 25, limit: 5, totalBound: 10_000, filterBound: 20 })).toMatchObject({
+      total: 30,
+      totalIsLowerBound: true,
+    });
+    const all = await search.search({ ...q, totalBound: 10_000, filterBound: null });
+    expect(all.total).toBe(n);
+    expect(all.totalIsLowerBound).toBeUndefined();
+    // Without a metadata filter the route sets no total bound: exact whatever the filter bound.
+    const queue = await search.search({ ...query([pending, statusPending], ids.u1), totalBound: null, filterBound: 5 });
+    expect(queue.total).toBe(await exact(query([pending, statusPending], ids.u1)));
+    expect(queue.totalIsLowerBound).toBeUndefined();
+  });
+});
