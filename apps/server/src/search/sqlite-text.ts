@@ -21,7 +21,8 @@ import {
 import { textRankingOf } from "./rank-extension.js";
 import { rankWindows, windowOf } from "./text-window.js";
 import { answeredStatuses } from "./answered-filter.js";
-import { answeredSeqs, bestRows } from "./sqlite-text-answered.js";
+import { ANSWERED_GAP, ANSWERED_RANGES, answeredRanges, answeredSeqs, bestRows } from "./sqlite-text-answered.js";
+import { answeredSetsOf } from "./sqlite-answered.js";
 
 const FEW_MATCHES = 2048;
 /**
@@ -169,7 +170,7 @@ export class SqliteText extends SqliteQueries {
    * `cacheBytes`: the cache's budget. `offThread: false`: no text match threads (tests compare both paths).
    * `frequentRows`: words in at least this many FTS rows are ranked ahead (FREQUENT_ROWS; 0: none), their best `frequentRanked` rows (FREQUENT_RANKED).
    * `rankWindow`: records per window of the order of queries other than one plain word (RANK_WINDOW; text-window.ts).
-   * `answered: false`: no search from the answered records (sqlite-text-answered.ts; tests compare both paths).
+   * `answered: false`: no search from the answered records (sqlite-text-answered.ts; tests compare both paths); `answeredGap`: its ranges' gap (ANSWERED_GAP).
    * `prefixTerms: false`: long prefixes are not expanded into their terms (expandPrefix; tests compare both paths).
    */
   constructor(
@@ -183,6 +184,7 @@ export class SqliteText extends SqliteQueries {
       frequentRanked?: number;
       rankWindow?: number;
       answered?: boolean;
+      answeredGap?: number;
     } = {},
   ) {
     super(db);
@@ -271,8 +273,14 @@ export class SqliteText extends SqliteQueries {
     if (!raw || !this.ranksWithCounts(key)) return { sql: scoreSql("bm25", 0), args: [] };
     const phrases = phrasesOf(expression);
     if (phrases.length < 2) return { sql: scoreSql("tessera_bm25", 0), args: [] };
+    const args = rankArguments(this.phraseRowsHere(raw, phrases));
+    return { sql: scoreSql("tessera_bm25", args.length), args };
+  }
+
+  /** The phrases' row counts at the index's version: kept, the missing ones counted here, synchronously on the connection. */
+  private phraseRowsHere(raw: SQLite.Database, phrases: string[]): number[] {
     const rows = this.phraseRowsAt(SqliteText.versionOf(raw));
-    const counts = phrases.map((phrase) => {
+    return phrases.map((phrase) => {
       let n = rows.get(phraseKey(phrase));
       if (n === undefined) {
         raw.exec(VOCAB_SQL.table);
@@ -286,8 +294,6 @@ export class SqliteText extends SqliteQueries {
       }
       return n;
     });
-    const args = rankArguments(counts);
-    return { sql: scoreSql("tessera_bm25", args.length), args };
   }
 
   /** Memory held by the cached match lists (bytes), for tests and measurements. */
@@ -759,10 +765,11 @@ export class SqliteText extends SqliteQueries {
   }
 
   /**
-   * A search whose filters pass answered records only (sqlite-text-answered.ts): the dataset's answered
-   * records with those statuses (null when more than ANSWERED_MAX: the other paths then), the query's
-   * filters on them in SQL, the FTS rows and scores of those passing (on a text match thread), ordered
-   * as the other paths order (by score; in windows for a query other than one plain word), the total exact.
+   * A search whose filters pass answered records only (sqlite-text-answered.ts): the dataset's records the caller
+   * answered with those statuses (kept in memory, sqlite-answered.ts; an admin's, anyone's, read while at most
+   * ANSWERED_MAX), the query's other filters on them in SQL, the FTS rows and scores of those passing (on a text match
+   * thread, answeredRows), ordered as the other paths order (by score; in windows for a query other than one plain
+   * word), the total exact.
    */
   private async answeredSearch(
     query: SearchQuery,
@@ -776,54 +783,102 @@ export class SqliteText extends SqliteQueries {
   ): Promise<SearchResult | null> {
     const raw = rawSqliteOf(this.db);
     if (!raw || hi >= 2 ** 32) return null;
-    const seqs = await this.db.connection().execute(async () => answeredSeqs(raw, query.datasetId, query.userId, statuses));
+    const userId = query.userId;
+    const seqs = await this.db.connection().execute(async () => {
+      if (userId !== null) return answeredSetsOf(raw).seqsOf(query.datasetId, userId, statuses);
+      const anyone = answeredSeqs(raw, query.datasetId, statuses);
+      return anyone && Uint32Array.from(anyone);
+    });
     if (!seqs) return null;
     this.answeredSearches++;
     if (seqs.length === 0) return { hits: [], total: 0 };
-    await sqlFilters();
-    const f = new Builder(query.userId);
-    const passing = await this.all<{ seq: number; id: string }>(
-      `SELECT r.seq AS seq, r.id AS id FROM json_each(${f.p(JSON.stringify(seqs))}) AS c CROSS JOIN records r ON r.seq = c.value WHERE r.dataset_id = ${f.p(query.datasetId)}${query.filters.map((x) => ` AND ${f.filter(x)}`).join("")}`,
-      f.params,
-    );
-    if (passing.length === 0) return { hits: [], total: 0 };
-    const idOf = new Map(passing.map((r) => [r.seq, r.id]));
-    const candidates = passing.map((r) => r.seq).sort((a, b) => a - b);
-    const job = { expression, lo: candidates[0]! * 1024, hi: candidates[candidates.length - 1]! * 1024 + 1023, field, seqs: candidates };
-    const local = () =>
-      this.db.connection().execute(async () => {
-        const score = this.scoreHere(raw, key, expression);
-        return raw
-          .prepare(
-            `SELECT rowid, ${score.sql} FROM records_fts WHERE records_fts MATCH ? AND ${FTS_ROWID_RANGE}${field !== null ? " AND field = ?" : ""} AND (rowid >> 10) IN (SELECT value FROM json_each(?))`,
-          )
-          .raw()
-          .all(...score.args, expression, job.lo, job.hi, ...(field !== null ? [field] : []), JSON.stringify(candidates)) as [
-          number,
-          number,
-        ][];
-      });
-    const pool = textMatchPoolFor(this.db);
-    let rows: [number, number][] | null = null;
-    if (pool && this.options.offThread !== false)
-      rows = await pool.scores({ ...job, ranking: this.rankingJob(key, expression) }).then(
-        async (a) => {
-          await this.db.connection().execute(async () => {
-            if (SqliteText.versionOf(raw).equals(a.version)) this.keepPhraseRows(a.version, a.phraseRows);
-          });
-          return Array.from(a.fr, (fr, i): [number, number] => [fr, a.bm[i]!]);
-        },
-        () => null,
+    // The response status filter alone (the views' shape): the answered records are the candidates; else the other filters in SQL.
+    let candidates = seqs;
+    let idOf: Map<number, string> | null = null;
+    if (query.filters.length > 1) {
+      await sqlFilters();
+      const f = new Builder(query.userId);
+      const passing = await this.all<{ seq: number; id: string }>(
+        `SELECT r.seq AS seq, r.id AS id FROM json_each(${f.p(JSON.stringify(Array.from(seqs)))}) AS c CROSS JOIN records r ON r.seq = c.value WHERE r.dataset_id = ${f.p(query.datasetId)}${query.filters.map((x) => ` AND ${f.filter(x)}`).join("")}`,
+        f.params,
       );
-    const best = bestRows(rows ?? (await local()));
+      if (passing.length === 0) return { hits: [], total: 0 };
+      idOf = new Map(passing.map((r) => [r.seq, r.id]));
+      candidates = Uint32Array.from(passing, (r) => r.seq).sort();
+    }
+    const best = bestRows(await this.answeredRows(raw, key, expression, field, candidates));
     // The windows' width (text-window.ts), from the query's first matching records in record order.
     const window = this.windowOf(key);
     const width = window > 0 && best.size > 0 ? await this.windowWidth(raw, key, expression, lo, hi, field, window) : 0;
     const order = [...best.entries()].sort(
       ([sa, a], [sb, b]) => windowOf(sa, lo, width) - windowOf(sb, lo, width) || a.bm - b.bm || a.fr - b.fr,
     );
-    const hits = order.slice(query.offset, query.offset + query.limit).map(([seq, b]) => ({ recordId: idOf.get(seq)!, score: -b.bm }));
+    const page = order.slice(query.offset, query.offset + query.limit);
+    // The page's ids (by dataset), when the filters did not read them.
+    idOf ??= await this.idsOf(
+      query.datasetId,
+      page.map(([seq]) => seq),
+    );
+    const hits = page.filter(([seq]) => idOf.has(seq)).map(([seq, b]) => ({ recordId: idOf.get(seq)!, score: -b.bm }));
     return { hits, total: best.size };
+  }
+
+  /** The ids of these seqs' records of the dataset. */
+  private async idsOf(datasetId: string, seqs: number[]): Promise<Map<number, string>> {
+    if (seqs.length === 0) return new Map();
+    const rows = await this.all<{ seq: number; id: string }>(
+      "SELECT r.seq AS seq, r.id AS id FROM json_each(?) AS c CROSS JOIN records r ON r.seq = c.value WHERE r.dataset_id = ?",
+      [JSON.stringify(seqs), datasetId],
+    );
+    return new Map(rows.map((r) => [r.seq, r.id]));
+  }
+
+  /**
+   * The FTS rows (rowid, score) of the query in the `candidates` records (sorted seqs), scored as the other paths score
+   * them. FTS5 reads the query's matches in rowid ranges around the candidates (answeredRanges: one statement, one FTS5
+   * filter per range, ~110 ns per matching row read), so records far from every candidate are not read; the scores of
+   * the candidates' rows only. A score that counts its phrases' rows over the whole table in each filter (bm25()
+   * without the ranking extension) reads one range, from the first candidate to the last. On a text match thread when
+   * there are any.
+   */
+  private async answeredRows(
+    raw: SQLite.Database,
+    key: string,
+    expression: string,
+    field: string | null,
+    candidates: Uint32Array,
+  ): Promise<[number, number][]> {
+    const score = await this.db.connection().execute(async () => this.answeredScore(raw, key, expression));
+    const spans = score.perFilter
+      ? answeredRanges(candidates, this.options.answeredGap ?? ANSWERED_GAP, ANSWERED_RANGES)
+      : [[candidates[0]!, candidates[candidates.length - 1]!] as [number, number]];
+    const sql = `SELECT records_fts.rowid AS fr, ${score.sql} AS bm FROM json_each(?) AS g CROSS JOIN records_fts WHERE records_fts MATCH ? AND records_fts.rowid BETWEEN json_extract(g.value, '$[0]') AND json_extract(g.value, '$[1]')${field !== null ? " AND field = ?" : ""} AND (records_fts.rowid >> 10) IN (SELECT value FROM json_each(?))`;
+    const params = [
+      ...score.args,
+      JSON.stringify(spans.map(([a, b]) => [a * 1024, b * 1024 + 1023])),
+      expression,
+      ...(field !== null ? [field] : []),
+      JSON.stringify(Array.from(candidates)),
+    ];
+    const pool = this.options.offThread !== false ? textMatchPoolFor(this.db) : null;
+    const rows = pool
+      ? await pool.rows<{ fr: number; bm: number }>(sql, params).catch(() => null)
+      : null;
+    const read = rows ?? (await this.all<{ fr: number; bm: number }>(sql, params));
+    return read.map((r): [number, number] => [r.fr, r.bm]);
+  }
+
+  /**
+   * The score of the answered path's rows, as the other paths score the query: one plain word by bm25 (FTS5's, or ranked
+   * ahead) gets tessera_bm25 with the word's row count (the same arithmetic, without bm25's count of the word over the
+   * whole table in each FTS5 filter); any other query its scoreHere. `perFilter`: the score costs nothing per FTS5 filter.
+   */
+  private answeredScore(raw: SQLite.Database, key: string, expression: string): { sql: string; args: number[]; perFilter: boolean } {
+    const phrases = phrasesOf(expression);
+    if (this.windowOf(key) === 0 && phrases.length === 1 && textRankingOf(this.db).scoring === "tessera_bm25")
+      return { sql: scoreSql("tessera_bm25", 1), args: this.phraseRowsHere(raw, phrases), perFilter: true };
+    const here = this.scoreHere(raw, key, expression);
+    return { ...here, perFilter: here.sql !== scoreSql("bm25", 0) };
   }
 
   /** The windows' width of a query (rankWindows): its first `window` + 1 matching records, read on a text match thread (kept) or here. */
