@@ -652,6 +652,11 @@ describe("SQLite text search cache", () => {
     const local = new SqliteText(store.db, { rankWindow: 4, offThread: false });
     // Every run of answered records read as a range of its own (answeredRanges), on a text match thread and here.
     const ranged = [true, false].map((offThread) => new SqliteText(store.db, { rankWindow: 4, answeredGap: 1, offThread }));
+    // The words' best 8 rows ranked ahead: a page within them comes from them.
+    const ahead = new SqliteText(store.db, { rankWindow: 4, frequentRows: 10, frequentRanked: 8 });
+    await textIndexFor(store.db)!.catchUp();
+    await ahead.rankFrequentWords();
+    expect(ahead.frequentWords).toBeGreaterThan(0);
     let compared = 0;
     for (const q of ["kiwi", "kiwi mango", "man*", "lime pad"])
       for (const statuses of [["submitted"], ["discarded"], ["submitted", "discarded"], ["draft"]])
@@ -670,11 +675,13 @@ describe("SQLite text search cache", () => {
               const before = fast.answeredSearches;
               expect(await fast.textSearch(query, query.text!)).toEqual(expected);
               expect(await local.textSearch(query, query.text!)).toEqual(expected);
-              for (const adapter of ranged) expect(await adapter.textSearch(query, query.text!)).toEqual(expected);
+              for (const adapter of [...ranged, ahead]) expect(await adapter.textSearch(query, query.text!)).toEqual(expected);
               expect(fast.answeredSearches).toBe(before + 1);
               if (expected.total > 4) compared++;
             }
     expect(compared).toBeGreaterThan(20); // pages of several windows compared, not only empty answers
+    expect(ahead.answeredAhead).toBeGreaterThan(0);
+    expect(ahead.answeredAhead).toBeLessThan(ahead.answeredSearches); // and pages beyond them scored
   });
 
   it("follows the caller's answers in the Submitted view (new, changed, deleted), with and without text, as the plain paths", async () => {

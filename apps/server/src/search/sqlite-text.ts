@@ -35,6 +35,17 @@ const FEW_MATCHES = 2048;
 const READ_PER_BOUND = 2;
 /** The records of the word a bounded total reads at most: READ_PER_BOUND x (limit + 1), and at least past the few matches. */
 const walkCap = (limit: number, fewMatches: number) => Math.max(READ_PER_BOUND * (limit + 1), fewMatches + 1);
+/** Whether a sorted array holds `value` (binary search). */
+const sortedHas = (sorted: Uint32Array, value: number): boolean => {
+  let a = 0;
+  let b = sorted.length;
+  while (a < b) {
+    const mid = (a + b) >> 1;
+    if (sorted[mid]! < value) a = mid + 1;
+    else b = mid;
+  }
+  return a < sorted.length && sorted[a] === value;
+};
 /** Whether at least `until.passing` of the first `length` seqs are not in `until.excluded` (both in order). */
 const passEnough = (seqs: Uint32Array, length: number, until?: { passing: number; excluded: Uint32Array }): boolean => {
   if (!until) return false;
@@ -143,8 +154,9 @@ export class SqliteText extends SqliteQueries {
   private rankingTimer: NodeJS.Timeout | null = null;
   /** Totals counted in SQL with the FTS query (textCount; tests: few matches known are counted without it). */
   sqlCounts = 0;
-  /** Searches answered from the answered records (sqlite-text-answered.ts; tests, diagnostics). */
+  /** Searches answered from the answered records (sqlite-text-answered.ts; tests, diagnostics), their pages from a word's rows ranked ahead. */
   answeredSearches = 0;
+  answeredAhead = 0;
   /** Searches whose first page came from the words ranked ahead (tests, diagnostics). */
   rankedAhead = 0;
   /** Rankings ahead read from the index's file instead of ranked (tests, diagnostics). */
@@ -806,21 +818,60 @@ export class SqliteText extends SqliteQueries {
       idOf = new Map(passing.map((r) => [r.seq, r.id]));
       candidates = Uint32Array.from(passing, (r) => r.seq).sort();
     }
-    const best = bestRows(await this.answeredRows(raw, key, expression, field, candidates));
-    // The windows' width (text-window.ts), from the query's first matching records in record order.
-    const window = this.windowOf(key);
-    const width = window > 0 && best.size > 0 ? await this.windowWidth(raw, key, expression, lo, hi, field, window) : 0;
-    const order = [...best.entries()].sort(
-      ([sa, a], [sb, b]) => windowOf(sa, lo, width) - windowOf(sb, lo, width) || a.bm - b.bm || a.fr - b.fr,
-    );
-    const page = order.slice(query.offset, query.offset + query.limit);
+    const need = query.offset + query.limit;
+    // One plain word: its best rows ranked ahead (or cached) are the start of its order; when enough of them are candidates
+    // the page comes from them and only the total reads the candidates' matches, without scores (bm25 of every candidate's
+    // rows, ~1.6 µs each, is what costs: 50,000 answered records of a word in 79% of the records, ~60K rows).
+    const ahead = this.windowOf(key) === 0 ? await this.answeredFromRanked(raw, key, candidates, need) : null;
+    let page: [number, { fr: number; bm: number }][];
+    let total: number;
+    if (ahead) {
+      this.answeredAhead++;
+      page = ahead.slice(query.offset, need);
+      total = (await this.answeredRows(raw, key, expression, field, candidates, false))[0]![0];
+    } else {
+      const best = bestRows(await this.answeredRows(raw, key, expression, field, candidates, true));
+      // The windows' width (text-window.ts), from the query's first matching records in record order.
+      const window = this.windowOf(key);
+      const width = window > 0 && best.size > 0 ? await this.windowWidth(raw, key, expression, lo, hi, field, window) : 0;
+      const order = [...best.entries()].sort(
+        ([sa, a], [sb, b]) => windowOf(sa, lo, width) - windowOf(sb, lo, width) || a.bm - b.bm || a.fr - b.fr,
+      );
+      page = order.slice(query.offset, need);
+      total = best.size;
+    }
     // The page's ids (by dataset), when the filters did not read them.
     idOf ??= await this.idsOf(
       query.datasetId,
       page.map(([seq]) => seq),
     );
     const hits = page.filter(([seq]) => idOf.has(seq)).map(([seq, b]) => ({ recordId: idOf.get(seq)!, score: -b.bm }));
-    return { hits, total: best.size };
+    return { hits, total };
+  }
+
+  /**
+   * The candidates among a plain word's best rows kept (ranked ahead, or cached: a prefix of FTS5's ranking), each
+   * record's first row, in order, when at least `need` are there or the rows are all of the word's; else null.
+   */
+  private async answeredFromRanked(
+    raw: SQLite.Database,
+    key: string,
+    candidates: Uint32Array,
+    need: number,
+  ): Promise<[number, { fr: number; bm: number }][] | null> {
+    return this.db.connection().execute(async () => {
+      const ranked = this.matches(raw, key).ranked;
+      if (!ranked) return null;
+      const out: [number, { fr: number; bm: number }][] = [];
+      const seen = new Set<number>();
+      for (let i = 0; i < ranked.fr.length && out.length < need; i++) {
+        const seq = Math.floor(ranked.fr[i]! / 1024);
+        if (seen.has(seq)) continue;
+        seen.add(seq);
+        if (sortedHas(candidates, seq)) out.push([seq, { fr: ranked.fr[i]!, bm: ranked.bm[i]! }]);
+      }
+      return out.length >= need || ranked.complete ? out : null;
+    });
   }
 
   /** The ids of these seqs' records of the dataset. */
@@ -835,11 +886,11 @@ export class SqliteText extends SqliteQueries {
 
   /**
    * The FTS rows (rowid, score) of the query in the `candidates` records (sorted seqs), scored as the other paths score
-   * them. FTS5 reads the query's matches in rowid ranges around the candidates (answeredRanges: one statement, one FTS5
-   * filter per range, ~110 ns per matching row read), so records far from every candidate are not read; the scores of
-   * the candidates' rows only. A score that counts its phrases' rows over the whole table in each filter (bm25()
-   * without the ranking extension) reads one range, from the first candidate to the last. On a text match thread when
-   * there are any.
+   * them, or (`scored` false) their number of distinct records as one row [n, 0]. FTS5 reads the query's matches in
+   * rowid ranges around the candidates (answeredRanges: one statement, one FTS5 filter per range, ~110 ns per matching
+   * row read), so records far from every candidate are not read; the scores of the candidates' rows only. A score that
+   * counts its phrases' rows over the whole table in each filter (bm25() without the ranking extension) reads one range,
+   * from the first candidate to the last. On a text match thread when there are any.
    */
   private async answeredRows(
     raw: SQLite.Database,
@@ -847,12 +898,16 @@ export class SqliteText extends SqliteQueries {
     expression: string,
     field: string | null,
     candidates: Uint32Array,
+    scored: boolean,
   ): Promise<[number, number][]> {
-    const score = await this.db.connection().execute(async () => this.answeredScore(raw, key, expression));
+    const score = scored
+      ? await this.db.connection().execute(async () => this.answeredScore(raw, key, expression))
+      : { sql: "", args: [], perFilter: true };
     const spans = score.perFilter
       ? answeredRanges(candidates, this.options.answeredGap ?? ANSWERED_GAP, ANSWERED_RANGES)
       : [[candidates[0]!, candidates[candidates.length - 1]!] as [number, number]];
-    const sql = `SELECT records_fts.rowid AS fr, ${score.sql} AS bm FROM json_each(?) AS g CROSS JOIN records_fts WHERE records_fts MATCH ? AND records_fts.rowid BETWEEN json_extract(g.value, '$[0]') AND json_extract(g.value, '$[1]')${field !== null ? " AND field = ?" : ""} AND (records_fts.rowid >> 10) IN (SELECT value FROM json_each(?))`;
+    const columns = scored ? `records_fts.rowid AS fr, ${score.sql} AS bm` : "count(DISTINCT records_fts.rowid >> 10) AS fr, 0 AS bm";
+    const sql = `SELECT ${columns} FROM json_each(?) AS g CROSS JOIN records_fts WHERE records_fts MATCH ? AND records_fts.rowid BETWEEN json_extract(g.value, '$[0]') AND json_extract(g.value, '$[1]')${field !== null ? " AND field = ?" : ""} AND (records_fts.rowid >> 10) IN (SELECT value FROM json_each(?))`;
     const params = [
       ...score.args,
       JSON.stringify(spans.map(([a, b]) => [a * 1024, b * 1024 + 1023])),
@@ -861,9 +916,7 @@ export class SqliteText extends SqliteQueries {
       JSON.stringify(Array.from(candidates)),
     ];
     const pool = this.options.offThread !== false ? textMatchPoolFor(this.db) : null;
-    const rows = pool
-      ? await pool.rows<{ fr: number; bm: number }>(sql, params).catch(() => null)
-      : null;
+    const rows = pool ? await pool.rows<{ fr: number; bm: number }>(sql, params).catch(() => null) : null;
     const read = rows ?? (await this.all<{ fr: number; bm: number }>(sql, params));
     return read.map((r): [number, number] => [r.fr, r.bm]);
   }
@@ -1193,16 +1246,7 @@ export class SqliteText extends SqliteQueries {
         for (let i = 0; i < seqs.length; i++) if (excluded(seqs[i]!)) dropped++;
       } else {
         // Only the answered records (few): looked up among the sorted matches.
-        for (const seq of exclusions.answered) {
-          let a = 0,
-            b = seqs.length;
-          while (a < b) {
-            const mid = (a + b) >> 1;
-            if (seqs[mid]! < seq) a = mid + 1;
-            else b = mid;
-          }
-          if (a < seqs.length && seqs[a] === seq) dropped++;
-        }
+        for (const seq of exclusions.answered) if (sortedHas(seqs, seq)) dropped++;
       }
       const n = seqs.length - dropped;
       return limit !== null && n > limit ? { n: limit, lowerBound: true } : { n, lowerBound: false };
