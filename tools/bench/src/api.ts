@@ -364,3 +364,16 @@ export async function createAnnotators(owner: Api, workspaceId: string, count: n
   }
   return out;
 }
+
+/** The first `max` record ids of a dataset in insertion order, paged through the API (a kept PostgreSQL dataset: no file to read them from). */
+export async function listRecordIds(api: Api, datasetId: string, max: number): Promise<string[]> {
+  const ids: string[] = [];
+  while (ids.length < max) {
+    const page = (
+      await api.json<{ items: { id: string }[] }>("GET", `/datasets/${datasetId}/records?limit=1000&offset=${ids.length}`)
+    ).items;
+    ids.push(...page.map((r) => r.id));
+    if (page.length < 1000) break;
+  }
+  return ids.slice(0, max);
+}

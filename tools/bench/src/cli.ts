@@ -9,10 +9,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { Api, createAnnotators, createDataset, importRecords, keptDataset, signInOwner, type ImportResult } from "./api.ts";
+import { Api, createAnnotators, createDataset, importRecords, keptDataset, listRecordIds, signInOwner, type ImportResult } from "./api.ts";
 import { measureReadiness, type Readiness } from "./readiness.ts";
 import { DatasetGenerator } from "./data.ts";
 import { RecordPool, runLoad, scenarios, warmupCalls } from "./latency.ts";
+import { giveAnswers } from "./answered.ts";
 import { keptRecordIds } from "./kept-records.ts";
 import { measureRecall } from "./recall.ts";
 import { rankedAhead } from "./ranked-ahead.ts";
@@ -60,12 +61,13 @@ const { values: args } = parseArgs({
     "settle-seconds": { type: "string", default: "10" },
     replicas: { type: "string", default: "1" },
     "think-ms": { type: "string", default: "0" },
+    answered: { type: "string", default: "0" },
     help: { type: "boolean", default: false },
   },
 });
 if (args.help) {
   console.log(
-    "usage: bench [--records N] [--batch 256] [--postgres URL] [--json FILE] [--markdown FILE] [--concurrency 1,20] [--requests N] [--max-seconds S] [--sdk-records N] [--browser-records N] [--browser-warmup N] [--browser-loads N] [--recall-samples N] [--profile DIR] [--smoke] [--strict] [--keep-data] [--data-dir DIR] [--live-bodies] [--bodies-dir DIR] [--settle] [--only SCENARIO-SUBSTRING] [--settle-seconds S] [--replicas N (with --postgres)] [--think-ms MS]",
+    "usage: bench [--records N] [--batch 256] [--postgres URL] [--json FILE] [--markdown FILE] [--concurrency 1,20] [--requests N] [--max-seconds S] [--sdk-records N] [--browser-records N] [--browser-warmup N] [--browser-loads N] [--recall-samples N] [--profile DIR] [--smoke] [--strict] [--keep-data] [--data-dir DIR] [--live-bodies] [--bodies-dir DIR] [--settle] [--only SCENARIO-SUBSTRING] [--settle-seconds S] [--replicas N (with --postgres)] [--think-ms MS] [--answered N]",
   );
   process.exit(0);
 }
@@ -88,6 +90,7 @@ const opts = {
   sdkRecords: smoke ? 50 : int(args["sdk-records"], "sdk-records"),
   browserRecords: smoke ? 3 : int(args["browser-records"], "browser-records"),
   recallSamples: smoke ? 3 : int(args["recall-samples"], "recall-samples"),
+  answered: smoke ? 0 : int(args.answered, "answered"),
   browserWarmup: smoke ? 1 : int(args["browser-warmup"], "browser-warmup"),
   browserLoads: smoke ? 1 : int(args["browser-loads"], "browser-loads"),
   settleSeconds: smoke ? 0 : int(args["settle-seconds"], "settle-seconds"),
@@ -240,6 +243,24 @@ try {
     i % replicas.length === 0 ? c : { ...c, api: new Api(replicas[i % replicas.length]!.url, c.apiKey) },
   );
   if (replicas.length > 1) log(`${replicas.length} replicas: ${replicas.map((r) => r.url).join(", ")}`);
+  if (opts.answered > 0) {
+    // Every latency client answers --answered records (the Submitted view's rows measure such an annotator).
+    const total = opts.answered * clients.length;
+    const recordIds = !kept
+      ? imported.recordIds
+      : !args.postgres
+        ? keptRecordIds(server.dataDir, ds.datasetId)
+        : await listRecordIds(owner, ds.datasetId, Math.min(total, 1_000_000));
+    log(`--answered: ${opts.answered} submitted responses for each of ${clients.length} clients`);
+    let lastAnswerLog = 0;
+    const given = await giveAnswers(clients, recordIds, opts.answered, (done) => {
+      if (performance.now() - lastAnswerLog > 10_000) {
+        lastAnswerLog = performance.now();
+        log(`  ${done} responses`);
+      }
+    });
+    log(`--answered: ${given.responses} responses in ${given.seconds} s`);
+  }
   const browserUser = (await createAnnotators(owner, ds.workspaceId, 1, `${run}browser`))[0]!;
   // Submits take records from the head of the queue; keep enough pending records for the browser part.
   const reserve = opts.browserWarmup + opts.browserRecords + 50;

@@ -10,6 +10,8 @@ export const PENDING_FILTERS = {
     { type: "terms", scope: { entity: "record", property: "status" }, values: ["pending"] },
   ],
 };
+/** The annotation page's Submitted view: the caller's submitted records. */
+export const SUBMITTED_FILTERS = { and: [{ type: "terms", scope: { entity: "response", property: "status" }, values: ["submitted"] }] };
 const UI_QUERY = "include=responses&include=suggestions&offset=0";
 
 export interface Scenario {
@@ -142,10 +144,27 @@ export function scenarios(ds: BenchDataset, gen: DatasetGenerator, pool: RecordP
           c,
           {
             query: { text: { q: coldWord() } },
-            filters: { and: [{ type: "terms", scope: { entity: "response", property: "status" }, values: ["submitted"] }] },
+            filters: SUBMITTED_FILTERS,
           },
           10,
         );
+      },
+    },
+    {
+      // The same view with a phrase (two or three words) never asked before.
+      name: "text search, new phrase + submitted (cold)",
+      recordsPerRequest: 0,
+      run: async (c) => {
+        await search(c, { query: { text: { q: coldPhrase() } }, filters: SUBMITTED_FILTERS }, 10);
+      },
+    },
+    {
+      // The Submitted view without text: the caller's submitted records in record order, with their total.
+      name: "submitted list (no text)",
+      recordsPerRequest: 0,
+      run: async (c) => {
+        const text = await search(c, { filters: SUBMITTED_FILTERS }, 10);
+        if (typeof (JSON.parse(text) as { total?: unknown }).total !== "number") throw new Error("no total");
       },
     },
     {

@@ -85,8 +85,17 @@ export type Prepare = (sql: string) => {
 };
 
 /** The helpers phraseScore and listPrefixTerms use: the read threads pass the same functions evaluated from their source. */
-export const PHRASE_HELPERS = { phrasesOf, phraseKey, countPhraseRows, rankArguments, scoreSql, pastPrefix, vocab: VOCAB_SQL };
-export type PhraseHelpers = typeof PHRASE_HELPERS;
+export interface PhraseHelpers {
+  phrasesOf: typeof phrasesOf;
+  phraseKey: typeof phraseKey;
+  countPhraseRows: typeof countPhraseRows;
+  rankArguments: typeof rankArguments;
+  scoreSql: typeof scoreSql;
+  pastPrefix: typeof pastPrefix;
+  phraseRows: typeof phraseRows;
+  vocab: typeof VOCAB_SQL;
+}
+export const PHRASE_HELPERS: PhraseHelpers = { phrasesOf, phraseKey, countPhraseRows, rankArguments, scoreSql, pastPrefix, phraseRows, vocab: VOCAB_SQL };
 
 /**
  * A windowed query's score with tessera_bm25 as SQL and its arguments (bound first), the row counts of its phrases
@@ -101,8 +110,23 @@ export function phraseScore(
   h: PhraseHelpers,
 ): { sql: string; args: number[]; rows: Record<string, number>; counted: number } {
   const phrases = h.phrasesOf(expression);
+  if (phrases.length < 2) return { sql: h.scoreSql("tessera_bm25", 0), args: [], rows: {}, counted: 0 };
+  const { rows, counted } = h.phraseRows(prepare, phrases, known, h);
+  const args = h.rankArguments(phrases.map((p) => rows[h.phraseKey(p)]!));
+  return { sql: h.scoreSql("tessera_bm25", args.length), args, rows, counted };
+}
+
+/**
+ * The row counts of `phrases` (by phraseKey): from `known`, the missing ones counted on the connection (`counted` of
+ * them). Self-contained (`h`: PHRASE_HELPERS).
+ */
+export function phraseRows(
+  prepare: Prepare,
+  phrases: string[],
+  known: (key: string) => number | undefined,
+  h: PhraseHelpers,
+): { rows: Record<string, number>; counted: number } {
   const rows: Record<string, number> = {};
-  if (phrases.length < 2) return { sql: h.scoreSql("tessera_bm25", 0), args: [], rows, counted: 0 };
   let counted = 0;
   for (const phrase of phrases) {
     const key = h.phraseKey(phrase);
@@ -119,8 +143,7 @@ export function phraseScore(
       counted++;
     }
   }
-  const args = h.rankArguments(phrases.map((p) => rows[h.phraseKey(p)]!));
-  return { sql: h.scoreSql("tessera_bm25", args.length), args, rows, counted };
+  return { rows, counted };
 }
 
 /** The index's terms starting with an ASCII `prefix`, in order, at most `max` + 1 of them (fts5vocab reads each one's list to count it). Self-contained (`h`: PHRASE_HELPERS). */

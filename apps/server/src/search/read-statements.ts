@@ -32,6 +32,20 @@ export type ReadStatement =
       excludeRecordId: string | null;
       filters: SearchFilter[];
       userId: string | null;
+    }
+  /**
+   * The FTS rows (rowid `fr`, score `bm`) of a text query in the records `seqs`, read in the rowid ranges `spans` (one
+   * FTS5 filter each: sqlite-text.ts answeredRows), scored by `scoring` (`tessera_bm25` with `scoreArgs` bound first, or
+   * FTS5's `bm25`), or (`scoring` null) their number of distinct records as one row.
+   */
+  | {
+      name: "answeredRows";
+      scoring: "tessera_bm25" | "bm25" | null;
+      scoreArgs: number[];
+      spans: [number, number][];
+      expression: string;
+      field: string | null;
+      seqs: number[];
     };
 
 /**
@@ -73,6 +87,15 @@ export function readStatementSql(statement: ReadStatement, filter: typeof Filter
         ...statement.filters.filter((f) => f.scope.entity === "response_status").map((f) => filter(f, statement.userId, params)),
       ];
       return { sql: `${from} WHERE ${where.join(" AND ")}`, params };
+    }
+    case "answeredRows": {
+      const score =
+        statement.scoring === "bm25"
+          ? "bm25(records_fts)"
+          : `tessera_bm25(records_fts${statement.scoreArgs.map((n) => `, ${p(n)}`).join("")})`;
+      const columns = statement.scoring !== null ? `records_fts.rowid AS fr, ${score} AS bm` : "count(DISTINCT records_fts.rowid >> 10) AS fr, 0 AS bm";
+      const sql = `SELECT ${columns} FROM json_each(${p(JSON.stringify(statement.spans))}) AS g CROSS JOIN records_fts WHERE records_fts MATCH ${p(statement.expression)} AND records_fts.rowid BETWEEN json_extract(g.value, '$[0]') AND json_extract(g.value, '$[1]')${statement.field !== null ? ` AND field = ${p(statement.field)}` : ""} AND (records_fts.rowid >> 10) IN (SELECT value FROM json_each(${p(JSON.stringify(statement.seqs))}))`;
+      return { sql, params };
     }
     default:
       throw new Error(`unknown read statement: ${String((statement as { name?: unknown }).name)}`);

@@ -12,6 +12,7 @@ import {
   listPrefixTerms,
   pastPrefix,
   phraseKey,
+  phraseRows,
   phraseScore,
   phrasesOf,
   rankArguments,
@@ -170,6 +171,7 @@ const phraseHelpers = {
   rankArguments: ${rankArguments.toString()},
   scoreSql: ${scoreSql.toString()},
   pastPrefix: ${pastPrefix.toString()},
+  phraseRows: ${phraseRows.toString()},
   vocab: VOCAB_SQL,
 };
 const phraseScore = ${phraseScore.toString()};

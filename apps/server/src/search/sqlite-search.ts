@@ -10,6 +10,8 @@ import { SqliteMetadata } from "./sqlite-metadata.js";
 import { Builder, ftsExpression, type Param, RECORD_STATUSES, SqliteQueries, splitPending } from "./sqlite-sql.js";
 import { recordStatusesOf } from "./sqlite-status.js";
 import { SqliteText } from "./sqlite-text.js";
+import { answeredStatuses } from "./answered-filter.js";
+import { answeredSetsOf } from "./sqlite-answered.js";
 import { textIndexFor } from "./text-index.js";
 
 /**
@@ -27,10 +29,10 @@ export class SqliteSearch extends SqliteQueries implements SearchPort {
   private readonly text: SqliteText;
   private readonly metadata: SqliteMetadata;
 
-  /** `fewMatches`, `offThread`: see SqliteText; `metadataColumns: false` keeps metadata filters in SQL (tests compare both). */
+  /** `fewMatches`, `offThread`, `answered`: see SqliteText; `metadataColumns: false` keeps metadata filters in SQL (tests compare both). */
   constructor(
     db: Kysely<DB>,
-    private readonly options: { fewMatches?: number; metadataColumns?: boolean; offThread?: boolean } = {},
+    private readonly options: { fewMatches?: number; metadataColumns?: boolean; offThread?: boolean; answered?: boolean } = {},
   ) {
     super(db);
     this.knn = new SqliteKnn(db);
@@ -149,6 +151,8 @@ export class SqliteSearch extends SqliteQueries implements SearchPort {
         this.options.metadataColumns === false ? undefined : () => this.metadata.seqFilter(query),
         metadata ? () => this.catchUpMetadata() : undefined,
       );
+    const answered = await this.answeredList(query);
+    if (answered) return answered;
     const b = new Builder(query.userId);
     const ctes: string[] = [];
     let from = "records r";
@@ -206,6 +210,33 @@ export class SqliteSearch extends SqliteQueries implements SearchPort {
       (await this.all<{ n: number }>(`SELECT count(*) AS n FROM (${base})`, countParams))[0]?.n ??
       0;
     return { hits: rows.map((r) => ({ recordId: r.id, score: r.score })), total: count };
+  }
+
+  /**
+   * The caller's answered records with some statuses and no other filter, text, vector or sort (the annotation page's
+   * Submitted, Draft and Discarded views): the page in record order and the exact total from the answered set kept in
+   * memory (sqlite-answered.ts) instead of probing every record of the dataset for a response (the count alone reads
+   * all of them). Null for any other query.
+   */
+  private async answeredList(query: SearchQuery): Promise<SearchResult | null> {
+    const raw = rawSqliteOf(this.db);
+    const userId = query.userId;
+    const statuses = query.filters.length === 1 ? answeredStatuses(query.filters) : null;
+    if (!raw || !statuses || userId === null || query.text || query.vector || query.sort.length > 0 || this.options.answered === false)
+      return null;
+    const page = await this.db.connection().execute(async () => {
+      const seqs = answeredSetsOf(raw).seqsOf(query.datasetId, userId, statuses);
+      const seqsOfPage = Array.from(seqs.subarray(query.offset, query.offset + query.limit));
+      const rows =
+        seqsOfPage.length === 0
+          ? []
+          : (raw
+              .prepare("SELECT r.seq AS seq, r.id AS id FROM json_each(?) AS c CROSS JOIN records r ON r.seq = c.value WHERE r.dataset_id = ?")
+              .all(JSON.stringify(seqsOfPage), query.datasetId) as { seq: number; id: string }[]);
+      const idOf = new Map(rows.map((r) => [r.seq, r.id]));
+      return { hits: seqsOfPage.filter((seq) => idOf.has(seq)).map((seq) => ({ recordId: idOf.get(seq)!, score: null })), total: seqs.length };
+    });
+    return page;
   }
 
   /**

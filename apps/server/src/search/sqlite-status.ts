@@ -1,5 +1,6 @@
 import type SQLite from "better-sqlite3";
 import { RECORD_STATUSES } from "./sqlite-sql.js";
+import { perConnection } from "./per-connection.js";
 
 /** Log entries applied before a reader prunes them (readers behind then reload). */
 const PRUNE_LOG_ABOVE = 50_000;
@@ -182,14 +183,5 @@ function put(ds: DatasetStatuses, seq: number, code: number): void {
 
 const capacity = (length: number) => Math.max(1024, Math.ceil(length * 1.25));
 
-const byConnection = new WeakMap<SQLite.Database, RecordStatuses>();
-
 /** The record statuses kept for this connection. */
-export function recordStatusesOf(raw: SQLite.Database): RecordStatuses {
-  let s = byConnection.get(raw);
-  if (!s) {
-    s = new RecordStatuses(raw);
-    byConnection.set(raw, s);
-  }
-  return s;
-}
+export const recordStatusesOf = perConnection((raw) => new RecordStatuses(raw));

@@ -664,6 +664,13 @@ describe("SQLite text search cache", () => {
     }
     const fast = new SqliteText(store.db, { rankWindow: 4 });
     const local = new SqliteText(store.db, { rankWindow: 4, offThread: false });
+    // Every run of answered records read as a range of its own (answeredRanges), on a text match thread and here.
+    const ranged = [true, false].map((offThread) => new SqliteText(store.db, { rankWindow: 4, answeredGap: 1, offThread }));
+    // The words' best 8 rows ranked ahead: a page within them comes from them.
+    const ahead = new SqliteText(store.db, { rankWindow: 4, frequentRows: 10, frequentRanked: 8 });
+    await textIndexFor(store.db)!.catchUp();
+    await ahead.rankFrequentWords();
+    expect(ahead.frequentWords).toBeGreaterThan(0);
     let compared = 0;
     for (const q of ["kiwi", "kiwi mango", "man*", "lime pad"])
       for (const statuses of [["submitted"], ["discarded"], ["submitted", "discarded"], ["draft"]])
@@ -682,10 +689,69 @@ describe("SQLite text search cache", () => {
               const before = fast.answeredSearches;
               expect(await fast.textSearch(query, query.text!)).toEqual(expected);
               expect(await local.textSearch(query, query.text!)).toEqual(expected);
+              for (const adapter of [...ranged, ahead]) expect(await adapter.textSearch(query, query.text!)).toEqual(expected);
               expect(fast.answeredSearches).toBe(before + 1);
               if (expected.total > 4) compared++;
             }
     expect(compared).toBeGreaterThan(20); // pages of several windows compared, not only empty answers
+    expect(ahead.answeredAhead).toBeGreaterThan(0);
+    expect(ahead.answeredAhead).toBeLessThan(ahead.answeredSearches); // and pages beyond them scored
+  });
+
+  it("follows the caller's answers in the Submitted view (new, changed, deleted), with and without text, as the plain paths", async () => {
+    const ids: string[] = [];
+    for (let j = 0; j < 40; j++) ids.push(await insert(`papaya ${j % 2 === 0 ? "quince" : "rowan"} ${"papaya ".repeat(j % 3)}${j}`));
+    const submitted = (q: string | null, offset = 0): SearchQuery => ({
+      ...queue(q ?? "x", offset, 5),
+      text: q === null ? null : { q, field: null },
+      filters: [{ type: "terms", scope: { entity: "response_status" }, values: ["submitted"] }],
+    });
+    const fast = new SqliteSearch(store.db);
+    const plain = () => new SqliteSearch(store.db, { answered: false });
+    const compare = async () => {
+      let hits = 0;
+      for (const q of [null, "papaya", "quince", "papaya rowan", "nothingsuch"])
+        for (const offset of [0, 5]) {
+          const expected = await plain().search(submitted(q, offset));
+          expect(await fast.search(submitted(q, offset))).toEqual(expected);
+          hits += expected.hits.length;
+        }
+      return hits;
+    };
+    const respond = (j: number, userId: string, status: "submitted" | "draft" | "discarded") =>
+      store.db
+        .insertInto("responses")
+        .values({ id: randomUUID(), record_id: ids[j]!, user_id: userId, status, values: "{}", inserted_at: ts, updated_at: ts })
+        .execute();
+    const raw = rawSqliteOf(store.db)!;
+    const { answeredSetsOf } = await import("./sqlite-answered.js");
+    const sets = answeredSetsOf(raw);
+    await compare();
+    // New answers (the caller's and another user's): read as the new rows only.
+    const loads = sets.loads;
+    for (let j = 0; j < 40; j += 3) await respond(j, data.ids.u1, "submitted");
+    await respond(1, data.ids.u2, "submitted");
+    await respond(2, data.ids.u1, "draft");
+    expect(await compare()).toBeGreaterThan(10);
+    expect(sets.loads).toBe(loads);
+    expect(sets.caughtUp).toBeGreaterThan(0);
+    // A submitted answer changed to a draft, another deleted: the set is read again.
+    await store.db
+      .updateTable("responses")
+      .set({ status: "draft" })
+      .where("record_id", "=", ids[3]!)
+      .where("user_id", "=", data.ids.u1)
+      .execute();
+    await store.db.deleteFrom("responses").where("record_id", "=", ids[6]!).where("user_id", "=", data.ids.u1).execute();
+    await compare();
+    expect(sets.loads).toBeGreaterThan(loads);
+    // A record with the caller's answer deleted.
+    await store.db.deleteFrom("records").where("id", "=", ids[9]!).execute();
+    await indexRecordTexts(store.db);
+    await compare();
+    // Another dataset's answers are not the caller's answers here.
+    const other = await fast.search({ ...submitted(null), datasetId: data.ids.other });
+    expect(other).toEqual(await plain().search({ ...submitted(null), datasetId: data.ids.other }));
   });
 
   it("stays within its memory budget", async () => {

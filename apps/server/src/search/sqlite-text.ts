@@ -4,7 +4,8 @@ import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import { countLimit, type SearchFilter, type SearchHit, type SearchQuery, type SearchResult } from "./search-port.js";
 import { queueExclusions } from "./sqlite-metadata.js";
-import { Builder, FTS_ROWID_RANGE, ftsExpression, type Param, SqliteQueries, splitPending } from "./sqlite-sql.js";
+import { Builder, filterSql, FTS_ROWID_RANGE, ftsExpression, type Param, SqliteQueries, splitPending } from "./sqlite-sql.js";
+import { type ReadStatement, readStatementSql } from "./read-statements.js";
 import { textIndexFor } from "./text-index.js";
 import { type MatchAnswer, matchJobKey, type PhraseRowsKnown, readPoolFor } from "./sqlite-read-pool.js";
 import {
@@ -12,6 +13,7 @@ import {
   longPrefixOf,
   PHRASE_HELPERS,
   phraseKey,
+  phraseRows,
   phraseScore,
   phrasesOf,
   prefixTermsExpression,
@@ -20,7 +22,8 @@ import {
 import { textRankingOf } from "./rank-extension.js";
 import { rankWindows, windowOf } from "./text-window.js";
 import { answeredStatuses } from "./answered-filter.js";
-import { answeredSeqs, bestRows } from "./sqlite-text-answered.js";
+import { ANSWERED_GAP, ANSWERED_RANGES, answeredRanges, answeredSeqs, bestRows } from "./sqlite-text-answered.js";
+import { answeredSetsOf } from "./sqlite-answered.js";
 
 const FEW_MATCHES = 2048;
 /**
@@ -33,6 +36,17 @@ const FEW_MATCHES = 2048;
 const READ_PER_BOUND = 2;
 /** The records of the word a bounded total reads at most: READ_PER_BOUND x (limit + 1), and at least past the few matches. */
 const walkCap = (limit: number, fewMatches: number) => Math.max(READ_PER_BOUND * (limit + 1), fewMatches + 1);
+/** Whether a sorted array holds `value` (binary search). */
+const sortedHas = (sorted: Uint32Array, value: number): boolean => {
+  let a = 0;
+  let b = sorted.length;
+  while (a < b) {
+    const mid = (a + b) >> 1;
+    if (sorted[mid]! < value) a = mid + 1;
+    else b = mid;
+  }
+  return a < sorted.length && sorted[a] === value;
+};
 /** Whether at least `until.passing` of the first `length` seqs are not in `until.excluded` (both in order). */
 const passEnough = (seqs: Uint32Array, length: number, until?: { passing: number; excluded: Uint32Array }): boolean => {
   if (!until) return false;
@@ -141,8 +155,9 @@ export class SqliteText extends SqliteQueries {
   private rankingTimer: NodeJS.Timeout | null = null;
   /** Totals counted in SQL with the FTS query (textCount; tests: few matches known are counted without it). */
   sqlCounts = 0;
-  /** Searches answered from the answered records (sqlite-text-answered.ts; tests, diagnostics). */
+  /** Searches answered from the answered records (sqlite-text-answered.ts; tests, diagnostics), their pages from a word's rows ranked ahead. */
   answeredSearches = 0;
+  answeredAhead = 0;
   /** Searches whose first page came from the words ranked ahead (tests, diagnostics). */
   rankedAhead = 0;
   /** Rankings ahead read from the index's file instead of ranked (tests, diagnostics). */
@@ -170,7 +185,7 @@ export class SqliteText extends SqliteQueries {
    * `cacheBytes`: the cache's budget. `offThread: false`: no read threads (tests compare both paths).
    * `frequentRows`: words in at least this many FTS rows are ranked ahead (FREQUENT_ROWS; 0: none), their best `frequentRanked` rows (FREQUENT_RANKED).
    * `rankWindow`: records per window of the order of queries other than one plain word (RANK_WINDOW; text-window.ts).
-   * `answered: false`: no search from the answered records (sqlite-text-answered.ts; tests compare both paths).
+   * `answered: false`: no search from the answered records (sqlite-text-answered.ts; tests compare both paths); `answeredGap`: its ranges' gap (ANSWERED_GAP).
    * `prefixTerms: false`: long prefixes are not expanded into their terms (expandPrefix; tests compare both paths).
    */
   constructor(
@@ -184,6 +199,7 @@ export class SqliteText extends SqliteQueries {
       frequentRanked?: number;
       rankWindow?: number;
       answered?: boolean;
+      answeredGap?: number;
     } = {},
   ) {
     super(db);
@@ -280,6 +296,15 @@ export class SqliteText extends SqliteQueries {
     for (const [key, n] of Object.entries(score.rows)) kept.set(key, n);
     this.phraseCounts += score.counted;
     return { sql: score.sql, args: score.args };
+  }
+
+  /** The phrases' row counts at the index's version: kept, the missing ones counted here, synchronously on the connection. */
+  private phraseRowsHere(raw: SQLite.Database, phrases: string[]): number[] {
+    const kept = this.phraseRowsAt(SqliteText.versionOf(raw));
+    const counted = phraseRows((sql) => raw.prepare(sql), phrases, (key) => kept.get(key), PHRASE_HELPERS);
+    for (const [key, n] of Object.entries(counted.rows)) kept.set(key, n);
+    this.phraseCounts += counted.counted;
+    return phrases.map((phrase) => counted.rows[phraseKey(phrase)]!);
   }
 
   /** Memory held by the cached match lists (bytes), for tests and measurements. */
@@ -766,10 +791,11 @@ export class SqliteText extends SqliteQueries {
   }
 
   /**
-   * A search whose filters pass answered records only (sqlite-text-answered.ts): the dataset's answered
-   * records with those statuses (null when more than ANSWERED_MAX: the other paths then), the query's
-   * filters on them in SQL, the FTS rows and scores of those passing (on a read thread), ordered
-   * as the other paths order (by score; in windows for a query other than one plain word), the total exact.
+   * A search whose filters pass answered records only (sqlite-text-answered.ts): the dataset's records the caller
+   * answered with those statuses (kept in memory, sqlite-answered.ts; an admin's, anyone's, read while at most
+   * ANSWERED_MAX), the query's other filters on them in SQL, the FTS rows and scores of those passing (on a read
+   * thread, answeredRows), ordered as the other paths order (by score; in windows for a query other than one plain
+   * word), the total exact.
    */
   private async answeredSearch(
     query: SearchQuery,
@@ -783,54 +809,144 @@ export class SqliteText extends SqliteQueries {
   ): Promise<SearchResult | null> {
     const raw = rawSqliteOf(this.db);
     if (!raw || hi >= 2 ** 32) return null;
-    const seqs = await this.db.connection().execute(async () => answeredSeqs(raw, query.datasetId, query.userId, statuses));
+    const userId = query.userId;
+    const seqs = await this.db.connection().execute(async () => {
+      if (userId !== null) return answeredSetsOf(raw).seqsOf(query.datasetId, userId, statuses);
+      const anyone = answeredSeqs(raw, query.datasetId, statuses);
+      return anyone && Uint32Array.from(anyone);
+    });
     if (!seqs) return null;
     this.answeredSearches++;
     if (seqs.length === 0) return { hits: [], total: 0 };
-    await sqlFilters();
-    const f = new Builder(query.userId);
-    const passing = await this.all<{ seq: number; id: string }>(
-      `SELECT r.seq AS seq, r.id AS id FROM json_each(${f.p(JSON.stringify(seqs))}) AS c CROSS JOIN records r ON r.seq = c.value WHERE r.dataset_id = ${f.p(query.datasetId)}${query.filters.map((x) => ` AND ${f.filter(x)}`).join("")}`,
-      f.params,
-    );
-    if (passing.length === 0) return { hits: [], total: 0 };
-    const idOf = new Map(passing.map((r) => [r.seq, r.id]));
-    const candidates = passing.map((r) => r.seq).sort((a, b) => a - b);
-    const job = { expression, lo: candidates[0]! * 1024, hi: candidates[candidates.length - 1]! * 1024 + 1023, field, seqs: candidates };
-    const local = () =>
-      this.db.connection().execute(async () => {
-        const score = this.scoreHere(raw, key, expression);
-        return raw
-          .prepare(
-            `SELECT rowid, ${score.sql} FROM records_fts WHERE records_fts MATCH ? AND ${FTS_ROWID_RANGE}${field !== null ? " AND field = ?" : ""} AND (rowid >> 10) IN (SELECT value FROM json_each(?))`,
-          )
-          .raw()
-          .all(...score.args, expression, job.lo, job.hi, ...(field !== null ? [field] : []), JSON.stringify(candidates)) as [
-          number,
-          number,
-        ][];
-      });
-    const pool = readPoolFor(this.db);
-    let rows: [number, number][] | null = null;
-    if (pool && this.options.offThread !== false)
-      rows = await pool.scores({ ...job, ranking: this.rankingJob(key, expression) }).then(
-        async (a) => {
-          await this.db.connection().execute(async () => {
-            if (SqliteText.versionOf(raw).equals(a.version)) this.keepPhraseRows(a.version, a.phraseRows);
-          });
-          return Array.from(a.fr, (fr, i): [number, number] => [fr, a.bm[i]!]);
-        },
-        () => null,
+    // The response status filter alone (the views' shape): the answered records are the candidates; else the other filters in SQL.
+    let candidates = seqs;
+    let idOf: Map<number, string> | null = null;
+    if (query.filters.length > 1) {
+      await sqlFilters();
+      const f = new Builder(query.userId);
+      const passing = await this.all<{ seq: number; id: string }>(
+        `SELECT r.seq AS seq, r.id AS id FROM json_each(${f.p(JSON.stringify(Array.from(seqs)))}) AS c CROSS JOIN records r ON r.seq = c.value WHERE r.dataset_id = ${f.p(query.datasetId)}${query.filters.map((x) => ` AND ${f.filter(x)}`).join("")}`,
+        f.params,
       );
-    const best = bestRows(rows ?? (await local()));
-    // The windows' width (text-window.ts), from the query's first matching records in record order.
-    const window = this.windowOf(key);
-    const width = window > 0 && best.size > 0 ? await this.windowWidth(raw, key, expression, lo, hi, field, window) : 0;
-    const order = [...best.entries()].sort(
-      ([sa, a], [sb, b]) => windowOf(sa, lo, width) - windowOf(sb, lo, width) || a.bm - b.bm || a.fr - b.fr,
+      if (passing.length === 0) return { hits: [], total: 0 };
+      idOf = new Map(passing.map((r) => [r.seq, r.id]));
+      candidates = Uint32Array.from(passing, (r) => r.seq).sort();
+    }
+    const need = query.offset + query.limit;
+    // One plain word: its best rows ranked ahead (or cached) are the start of its order; when enough of them are candidates
+    // the page comes from them and only the total reads the candidates' matches, without scores (bm25 of every candidate's
+    // rows, ~1.6 µs each, is what costs: 50,000 answered records of a word in 79% of the records, ~60K rows).
+    const ahead = this.windowOf(key) === 0 ? await this.answeredFromRanked(raw, key, candidates, need) : null;
+    let page: [number, { fr: number; bm: number }][];
+    let total: number;
+    if (ahead) {
+      this.answeredAhead++;
+      page = ahead.slice(query.offset, need);
+      total = (await this.answeredRows(raw, key, expression, field, candidates, false))[0]![0];
+    } else {
+      const best = bestRows(await this.answeredRows(raw, key, expression, field, candidates, true));
+      // The windows' width (text-window.ts), from the query's first matching records in record order.
+      const window = this.windowOf(key);
+      const width = window > 0 && best.size > 0 ? await this.windowWidth(raw, key, expression, lo, hi, field, window) : 0;
+      const order = [...best.entries()].sort(
+        ([sa, a], [sb, b]) => windowOf(sa, lo, width) - windowOf(sb, lo, width) || a.bm - b.bm || a.fr - b.fr,
+      );
+      page = order.slice(query.offset, need);
+      total = best.size;
+    }
+    // The page's ids (by dataset), when the filters did not read them.
+    idOf ??= await this.idsOf(
+      query.datasetId,
+      page.map(([seq]) => seq),
     );
-    const hits = order.slice(query.offset, query.offset + query.limit).map(([seq, b]) => ({ recordId: idOf.get(seq)!, score: -b.bm }));
-    return { hits, total: best.size };
+    const hits = page.filter(([seq]) => idOf.has(seq)).map(([seq, b]) => ({ recordId: idOf.get(seq)!, score: -b.bm }));
+    return { hits, total };
+  }
+
+  /**
+   * The candidates among a plain word's best rows kept (ranked ahead, or cached: a prefix of FTS5's ranking), each
+   * record's first row, in order, when at least `need` are there or the rows are all of the word's; else null.
+   */
+  private async answeredFromRanked(
+    raw: SQLite.Database,
+    key: string,
+    candidates: Uint32Array,
+    need: number,
+  ): Promise<[number, { fr: number; bm: number }][] | null> {
+    return this.db.connection().execute(async () => {
+      const ranked = this.matches(raw, key).ranked;
+      if (!ranked) return null;
+      const out: [number, { fr: number; bm: number }][] = [];
+      const seen = new Set<number>();
+      for (let i = 0; i < ranked.fr.length && out.length < need; i++) {
+        const seq = Math.floor(ranked.fr[i]! / 1024);
+        if (seen.has(seq)) continue;
+        seen.add(seq);
+        if (sortedHas(candidates, seq)) out.push([seq, { fr: ranked.fr[i]!, bm: ranked.bm[i]! }]);
+      }
+      return out.length >= need || ranked.complete ? out : null;
+    });
+  }
+
+  /** The ids of these seqs' records of the dataset. */
+  private async idsOf(datasetId: string, seqs: number[]): Promise<Map<number, string>> {
+    if (seqs.length === 0) return new Map();
+    const rows = await this.all<{ seq: number; id: string }>(
+      "SELECT r.seq AS seq, r.id AS id FROM json_each(?) AS c CROSS JOIN records r ON r.seq = c.value WHERE r.dataset_id = ?",
+      [JSON.stringify(seqs), datasetId],
+    );
+    return new Map(rows.map((r) => [r.seq, r.id]));
+  }
+
+  /**
+   * The FTS rows (rowid, score) of the query in the `candidates` records (sorted seqs), scored as the other paths score
+   * them, or (`scored` false) their number of distinct records as one row [n, 0]. FTS5 reads the query's matches in
+   * rowid ranges around the candidates (answeredRanges: one statement, one FTS5 filter per range, ~110 ns per matching
+   * row read), so records far from every candidate are not read; the scores of the candidates' rows only. A score that
+   * counts its phrases' rows over the whole table in each filter (bm25() without the ranking extension) reads one range,
+   * from the first candidate to the last. On a text match thread when there are any.
+   */
+  private async answeredRows(
+    raw: SQLite.Database,
+    key: string,
+    expression: string,
+    field: string | null,
+    candidates: Uint32Array,
+    scored: boolean,
+  ): Promise<[number, number][]> {
+    const score = scored
+      ? await this.db.connection().execute(async () => this.answeredScore(raw, key, expression))
+      : { sql: "", args: [], perFilter: true };
+    const spans = score.perFilter
+      ? answeredRanges(candidates, this.options.answeredGap ?? ANSWERED_GAP, ANSWERED_RANGES)
+      : [[candidates[0]!, candidates[candidates.length - 1]!] as [number, number]];
+    const statement: ReadStatement = {
+      name: "answeredRows",
+      scoring: !scored ? null : score.sql === scoreSql("bm25", 0) ? "bm25" : "tessera_bm25",
+      scoreArgs: scored ? score.args : [],
+      spans: spans.map(([a, b]): [number, number] => [a * 1024, b * 1024 + 1023]),
+      expression,
+      field,
+      seqs: Array.from(candidates),
+    };
+    const pool = this.options.offThread !== false ? readPoolFor(this.db) : null;
+    const rows = pool ? await pool.rows<{ fr: number; bm: number }>(statement).catch(() => null) : null;
+    const { sql, params } = readStatementSql(statement, filterSql);
+    const read = rows ?? (await this.all<{ fr: number; bm: number }>(sql, params));
+    return read.map((r): [number, number] => [r.fr, r.bm]);
+  }
+
+  /**
+   * The score of the answered path's rows, as the other paths score the query: one plain word by bm25 (FTS5's, or ranked
+   * ahead) gets tessera_bm25 with the word's row count (the same arithmetic, without bm25's count of the word over the
+   * whole table in each FTS5 filter); any other query its scoreHere. `perFilter`: the score costs nothing per FTS5 filter.
+   */
+  private answeredScore(raw: SQLite.Database, key: string, expression: string): { sql: string; args: number[]; perFilter: boolean } {
+    const phrases = phrasesOf(expression);
+    if (this.windowOf(key) === 0 && phrases.length === 1 && textRankingOf(this.db).scoring === "tessera_bm25")
+      return { sql: scoreSql("tessera_bm25", 1), args: this.phraseRowsHere(raw, phrases), perFilter: true };
+    const here = this.scoreHere(raw, key, expression);
+    return { ...here, perFilter: here.sql !== scoreSql("bm25", 0) };
   }
 
   /** The windows' width of a query (rankWindows): its first `window` + 1 matching records, read on a read thread (kept) or here. */
@@ -1141,16 +1257,7 @@ export class SqliteText extends SqliteQueries {
         for (let i = 0; i < seqs.length; i++) if (excluded(seqs[i]!)) dropped++;
       } else {
         // Only the answered records (few): looked up among the sorted matches.
-        for (const seq of exclusions.answered) {
-          let a = 0,
-            b = seqs.length;
-          while (a < b) {
-            const mid = (a + b) >> 1;
-            if (seqs[mid]! < seq) a = mid + 1;
-            else b = mid;
-          }
-          if (a < seqs.length && seqs[a] === seq) dropped++;
-        }
+        for (const seq of exclusions.answered) if (sortedHas(seqs, seq)) dropped++;
       }
       const n = seqs.length - dropped;
       return limit !== null && n > limit ? { n: limit, lowerBound: true } : { n, lowerBound: false };
