@@ -369,9 +369,8 @@ export async function createAnnotators(owner: Api, workspaceId: string, count: n
 export async function listRecordIds(api: Api, datasetId: string, max: number): Promise<string[]> {
   const ids: string[] = [];
   while (ids.length < max) {
-    const page = (
-      await api.json<{ items: { id: string }[] }>("GET", `/datasets/${datasetId}/records?limit=1000&offset=${ids.length}`)
-    ).items;
+    const page = (await api.json<{ items: { id: string }[] }>("GET", `/datasets/${datasetId}/records?limit=1000&offset=${ids.length}`))
+      .items;
     ids.push(...page.map((r) => r.id));
     if (page.length < 1000) break;
   }

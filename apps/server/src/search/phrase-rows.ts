@@ -95,7 +95,16 @@ export interface PhraseHelpers {
   phraseRows: typeof phraseRows;
   vocab: typeof VOCAB_SQL;
 }
-export const PHRASE_HELPERS: PhraseHelpers = { phrasesOf, phraseKey, countPhraseRows, rankArguments, scoreSql, pastPrefix, phraseRows, vocab: VOCAB_SQL };
+export const PHRASE_HELPERS: PhraseHelpers = {
+  phrasesOf,
+  phraseKey,
+  countPhraseRows,
+  rankArguments,
+  scoreSql,
+  pastPrefix,
+  phraseRows,
+  vocab: VOCAB_SQL,
+};
 
 /**
  * A windowed query's score with tessera_bm25 as SQL and its arguments (bound first), the row counts of its phrases

@@ -239,11 +239,19 @@ describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL
 
   it("builds anyway after the longest wait when the writes never pause but are a trickle, not during a bulk import", async () => {
     const name = vectorIndexName(settingsId, DIMS);
-    const job = new PostgresVectorIndexes(store.db, { settleMs: 60_000, maxWaitMs: 0, rateWindowMs: 300, tricklePerSecond: 50, minVectors: 0 });
+    const job = new PostgresVectorIndexes(store.db, {
+      settleMs: 60_000,
+      maxWaitMs: 0,
+      rateWindowMs: 300,
+      tricklePerSecond: 50,
+      minVectors: 0,
+    });
     const flush = () => sql`select pg_stat_force_next_flush()`.execute(store.db);
     // One write of 100 vectors (inserted and deleted: 200 row changes) per window of ~300 ms: ~600 a second.
     const bulk = async (n: number) => {
-      const rows = ids.slice(0, n).map((id, i) => ({ vector_settings_id: otherSettings, record_id: id, vector: encodeVector(vectorOf(i)) }));
+      const rows = ids
+        .slice(0, n)
+        .map((id, i) => ({ vector_settings_id: otherSettings, record_id: id, vector: encodeVector(vectorOf(i)) }));
       await store.db.insertInto("record_vectors").values(rows).execute();
       await store.db.deleteFrom("record_vectors").where("vector_settings_id", "=", otherSettings).execute();
       await flush();
@@ -444,7 +452,9 @@ describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL
     expect(filtered).toEqual(bruteForce(target, "least_similar", (i) => i % 3 === 1, 50));
     // The reference record left out, the exact answer still (3 lists, all probed).
     const excludeRecordId = least.hits[0]!.recordId;
-    const without = await port.search(query(target, "least_similar", { vector: { settingsId, value: target, order: "least_similar", excludeRecordId } }));
+    const without = await port.search(
+      query(target, "least_similar", { vector: { settingsId, value: target, order: "least_similar", excludeRecordId } }),
+    );
     expect(without.hits.map((h) => h.recordId)).toEqual(bruteForce(target, "least_similar", (i) => ids[i] !== excludeRecordId));
   });
 

@@ -93,7 +93,8 @@ export function readStatementSql(statement: ReadStatement, filter: typeof Filter
         statement.scoring === "bm25"
           ? "bm25(records_fts)"
           : `tessera_bm25(records_fts${statement.scoreArgs.map((n) => `, ${p(n)}`).join("")})`;
-      const columns = statement.scoring !== null ? `records_fts.rowid AS fr, ${score} AS bm` : "count(DISTINCT records_fts.rowid >> 10) AS fr, 0 AS bm";
+      const columns =
+        statement.scoring !== null ? `records_fts.rowid AS fr, ${score} AS bm` : "count(DISTINCT records_fts.rowid >> 10) AS fr, 0 AS bm";
       const sql = `SELECT ${columns} FROM json_each(${p(JSON.stringify(statement.spans))}) AS g CROSS JOIN records_fts WHERE records_fts MATCH ${p(statement.expression)} AND records_fts.rowid BETWEEN json_extract(g.value, '$[0]') AND json_extract(g.value, '$[1]')${statement.field !== null ? ` AND field = ${p(statement.field)}` : ""} AND (records_fts.rowid >> 10) IN (SELECT value FROM json_each(${p(JSON.stringify(statement.seqs))}))`;
       return { sql, params };
     }

@@ -18,7 +18,11 @@ export interface SearchSuiteTarget {
 const ts = (i: number) => `2024-01-0${i}T00:00:00`;
 
 /** Test queries: the first page of 10 of a dataset's records passing `filters` (and matching `text`), in the default order. */
-export function pageQuery(datasetId: string, filters: SearchFilter[], options: { userId?: string | null; text?: string } = {}): SearchQuery {
+export function pageQuery(
+  datasetId: string,
+  filters: SearchFilter[],
+  options: { userId?: string | null; text?: string } = {},
+): SearchQuery {
   const text = options.text === undefined ? null : { q: options.text, field: null };
   return { datasetId, userId: options.userId ?? null, text, vector: null, sort: [], offset: 0, limit: 10, filters };
 }

@@ -231,10 +231,15 @@ export class SqliteSearch extends SqliteQueries implements SearchPort {
         seqsOfPage.length === 0
           ? []
           : (raw
-              .prepare("SELECT r.seq AS seq, r.id AS id FROM json_each(?) AS c CROSS JOIN records r ON r.seq = c.value WHERE r.dataset_id = ?")
+              .prepare(
+                "SELECT r.seq AS seq, r.id AS id FROM json_each(?) AS c CROSS JOIN records r ON r.seq = c.value WHERE r.dataset_id = ?",
+              )
               .all(JSON.stringify(seqsOfPage), query.datasetId) as { seq: number; id: string }[]);
       const idOf = new Map(rows.map((r) => [r.seq, r.id]));
-      return { hits: seqsOfPage.filter((seq) => idOf.has(seq)).map((seq) => ({ recordId: idOf.get(seq)!, score: null })), total: seqs.length };
+      return {
+        hits: seqsOfPage.filter((seq) => idOf.has(seq)).map((seq) => ({ recordId: idOf.get(seq)!, score: null })),
+        total: seqs.length,
+      };
     });
     return page;
   }

@@ -301,7 +301,12 @@ export class SqliteText extends SqliteQueries {
   /** The phrases' row counts at the index's version: kept, the missing ones counted here, synchronously on the connection. */
   private phraseRowsHere(raw: SQLite.Database, phrases: string[]): number[] {
     const kept = this.phraseRowsAt(SqliteText.versionOf(raw));
-    const counted = phraseRows((sql) => raw.prepare(sql), phrases, (key) => kept.get(key), PHRASE_HELPERS);
+    const counted = phraseRows(
+      (sql) => raw.prepare(sql),
+      phrases,
+      (key) => kept.get(key),
+      PHRASE_HELPERS,
+    );
     for (const [key, n] of Object.entries(counted.rows)) kept.set(key, n);
     this.phraseCounts += counted.counted;
     return phrases.map((phrase) => counted.rows[phraseKey(phrase)]!);

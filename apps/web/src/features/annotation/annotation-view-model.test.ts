@@ -310,7 +310,10 @@ describe("AnnotationViewModel, a total the server gives as a lower bound (issue 
     expect(vm.totalIsLowerBound).toBe(false);
     server.totalBound = 10;
     vm.setCriteria((c) => {
-      c.metadata = [{ kind: "terms", name: "source", values: ["news"] }, { kind: "range", name: "quality", ge: 0.25, le: 0.75 }];
+      c.metadata = [
+        { kind: "terms", name: "source", values: ["news"] },
+        { kind: "range", name: "quality", ge: 0.25, le: 0.75 },
+      ];
     });
     await flush();
     await flush();
