@@ -14,7 +14,6 @@ import {
   PHRASE_HELPERS,
   phraseKey,
   phraseRows,
-  phraseScore,
   phrasesOf,
   prefixTermsExpression,
   scoreSql,
@@ -286,16 +285,11 @@ export class SqliteText extends SqliteQueries {
    */
   private scoreHere(raw: SQLite.Database | null, key: string, expression: string): { sql: string; args: number[] } {
     if (!raw || !this.ranksWithCounts(key)) return { sql: scoreSql("bm25", 0), args: [] };
-    const kept = this.phraseRowsAt(SqliteText.versionOf(raw));
-    const score = phraseScore(
-      (sql) => raw.prepare(sql),
-      expression,
-      (key) => kept.get(key),
-      PHRASE_HELPERS,
-    );
-    for (const [key, n] of Object.entries(score.rows)) kept.set(key, n);
-    this.phraseCounts += score.counted;
-    return { sql: score.sql, args: score.args };
+    // One phrase: no counts (its idf is a constant factor), as phraseScore on the read threads.
+    const phrases = phrasesOf(expression);
+    if (phrases.length < 2) return { sql: scoreSql("tessera_bm25", 0), args: [] };
+    const args = PHRASE_HELPERS.rankArguments(this.phraseRowsHere(raw, phrases));
+    return { sql: scoreSql("tessera_bm25", args.length), args };
   }
 
   /** The phrases' row counts at the index's version: kept, the missing ones counted here, synchronously on the connection. */
