@@ -83,11 +83,13 @@ export async function commonTerms(db: Kysely<DB>, filters: SearchFilter[]): Prom
   if (terms.length === 0) return false;
   for (const f of terms) {
     if (f.type !== "terms" || f.scope.entity !== "metadata") continue;
+    // The filter's terms once (an InitPlan): as a plain expression they were computed again for each of the ~1,000 common
+    // elements (jsonb_build_object is not immutable, so not folded): 13-22 ms of PostgreSQL's CPU a call at 1M, now ~2 ms.
     const rows = await queryRows<{ share: number | string | null }>(
       db,
       `SELECT sum(e.freq) AS share FROM pg_stats s, unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) AS e(elem, freq)
         WHERE s.schemaname = current_schema() AND s.tablename = 'record_search' AND s.attname = 'terms'
-          AND e.elem = ANY(tessera_metadata_terms(jsonb_build_object($1::text, $2::jsonb)))`,
+          AND e.elem = ANY((SELECT tessera_metadata_terms(jsonb_build_object($1::text, $2::jsonb)))::text[])`,
       [f.scope.name, json(f.values)],
     );
     if (Number(rows[0]?.share ?? 0) < COMMON_TERM_SHARE) return false;
