@@ -145,6 +145,8 @@ export class PostgresText {
       return n > limit ? { total: limit, totalIsLowerBound: true } : { total: n };
     };
     const [hits, total] = await Promise.all([page(), counted()]);
+    // A lower bound counted from some of the word's records (filteredTotal) is at least the records up to the page shown.
+    if (total.totalIsLowerBound && hits.length > 0) total.total = Math.max(total.total, query.offset + hits.length);
     return { hits, ...total };
   }
 
