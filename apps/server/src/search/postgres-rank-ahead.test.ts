@@ -6,7 +6,14 @@ import { openPgliteStore } from "../testing/pglite-store.js";
 import { openTestPostgresStore, testDatabaseUrl } from "../testing/pg-test-database.js";
 import { PostgresSearch } from "./postgres-search.js";
 import type { SearchFilter, SearchQuery } from "./search-port.js";
-import { seedSearchData, answerRecords, completeRecords, answerAndComplete, insertRecords, expectSameOrLowerTotal } from "./search-port.suite.js";
+import {
+  seedSearchData,
+  answerRecords,
+  completeRecords,
+  answerAndComplete,
+  insertRecords,
+  expectSameOrLowerTotal,
+} from "./search-port.suite.js";
 
 // A real PostgreSQL when TESSERA_TEST_DATABASE_URL names one (stage 60), else PGlite.
 const onPostgres = testDatabaseUrl() !== null;

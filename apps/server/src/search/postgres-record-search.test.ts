@@ -7,7 +7,14 @@ import { PostgresSearch } from "./postgres-search.js";
 import { filterCount } from "./postgres-filter-total.js";
 import { queryRows, textCount } from "./postgres-sql.js";
 import type { SearchFilter, SearchQuery } from "./search-port.js";
-import { seedSearchData, answerRecords, completeRecords, answerAndComplete, insertRecords, expectSameOrLowerTotal } from "./search-port.suite.js";
+import {
+  seedSearchData,
+  answerRecords,
+  completeRecords,
+  answerAndComplete,
+  insertRecords,
+  expectSameOrLowerTotal,
+} from "./search-port.suite.js";
 
 // A real PostgreSQL when TESSERA_TEST_DATABASE_URL names one (stage 60), else PGlite.
 const onPostgres = testDatabaseUrl() !== null;

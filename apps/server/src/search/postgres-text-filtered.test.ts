@@ -118,7 +118,10 @@ describe(`PostgreSQL text search: bounded totals with a metadata filter (${onPos
         const matches = await exact(query(q, []));
         if (gin.totalIsLowerBound) expect(gin.total, `${q} ${bound}`).toBeLessThanOrEqual(Math.min(n, bound));
         else expect(gin.total).toBe(n);
-        if (matches <= 2 * (bound + 1)) expect(gin, `${q} ${bound} reads every match`).toEqual(n > bound ? { total: bound, totalIsLowerBound: true, path: "index" } : { total: n, path: "index" });
+        if (matches <= 2 * (bound + 1))
+          expect(gin, `${q} ${bound} reads every match`).toEqual(
+            n > bound ? { total: bound, totalIsLowerBound: true, path: "index" } : { total: n, path: "index" },
+          );
         if (matches > 2 * (bound + 1) && n <= bound && gin.totalIsLowerBound) capped++;
       }
     }
