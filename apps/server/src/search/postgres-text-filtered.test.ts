@@ -132,12 +132,18 @@ describe(`PostgreSQL text search: bounded totals with a metadata filter (${onPos
       const { sql: text, params } = readCount(q, reads);
       const row = (await queryRows<{ read: number | string; n: number | string }>(store.db, text, params))[0]!;
       const matches = await exact(query("common", []));
-      expect(Number(row.read)).toBe(Math.min(reads, matches));
+      expect(Number(row.read)).toBe(Math.min(reads + 1, matches));
       const n = await exact(q);
       // Among `read` matches at most the passing ones, and at least those left after every failing one.
       expect(Number(row.n)).toBeLessThanOrEqual(Math.min(Number(row.read), n));
       expect(Number(row.n)).toBeGreaterThanOrEqual(Math.max(0, Number(row.read) - (matches - n)));
     }
+    // Exactly as many matches as the count reads (240 of "common"): every one read, so the total is exact.
+    const high: SearchFilter = { type: "range", scope: { entity: "metadata", name: "quality" }, ge: 0.75, le: null };
+    expect(await filteredTotal(store.db, query("common", [high]), null, 119)).toEqual({
+      total: await exact(query("common", [high])),
+      path: "index",
+    });
     // No match; another dataset's records (30 before and 30 after this one's): counted for that dataset only.
     expect(await filteredTotal(store.db, query("nothing", [source("news")]), null, 3)).toEqual({ total: 0, path: "index" });
     const other = { ...query("third", [source("news")]), datasetId: ids.other };

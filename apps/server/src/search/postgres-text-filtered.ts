@@ -94,13 +94,14 @@ export async function filteredTotal(
     return (await queryRows<{ read: number | string; n: number | string }>(trx, text, params))[0];
   });
   const n = Number(row?.n ?? 0);
-  if (n > bound || Number(row?.read ?? 0) < reads) return bounded(n, "index");
+  if (n > bound || Number(row?.read ?? 0) <= reads) return bounded(n, "index");
   return { total: n, totalIsLowerBound: true, path: "index" };
 }
 
 /**
- * The first `reads` records of the dataset that match a text query (in the order the word's GIN entry
- * gives them, without the metadata terms' entry), `read`, and how many of them pass the filters, `n`.
+ * The first `reads` + 1 records of the dataset that match a text query (in the order the word's GIN entry
+ * gives them, without the metadata terms' entry), `read` (at most `reads`: every match), and how many of them pass
+ * the filters, `n`.
  */
 export function readCount(query: SearchQuery, reads: number): { sql: string; params: Param[] } {
   const rows = onSearchRows(query.filters);
@@ -111,7 +112,7 @@ export function readCount(query: SearchQuery, reads: number): { sql: string; par
     .join(" AND ");
   return {
     sql: `SELECT count(*) AS read, count(*) FILTER (WHERE m.pass) AS n FROM (SELECT ${pass || "true"} AS pass FROM ${match.from}
-      WHERE ${match.where.join(" AND ")} LIMIT ${b.p(reads)}) m`,
+      WHERE ${match.where.join(" AND ")} LIMIT ${b.p(reads + 1)}) m`,
     params: b.params,
   };
 }
