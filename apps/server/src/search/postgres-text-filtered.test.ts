@@ -3,8 +3,8 @@ import { sql } from "kysely";
 import type { Store } from "../db/store.js";
 import { openPgliteStore } from "../testing/pglite-store.js";
 import { openTestPostgresStore, testDatabaseUrl } from "../testing/pg-test-database.js";
-import { queryRows, textCount } from "./postgres-sql.js";
-import { commonTerms, filteredTotal } from "./postgres-text-filtered.js";
+import { Builder, queryRows, textCount } from "./postgres-sql.js";
+import { commonTerms, filteredTotal, READ_PER_BOUND, readCount } from "./postgres-text-filtered.js";
 import type { SearchFilter, SearchQuery } from "./search-port.js";
 import { insertRecords, pageQuery, seedSearchData } from "./search-port.suite.js";
 
@@ -40,7 +40,7 @@ describe(`PostgreSQL text search: bounded totals with a metadata filter (${onPos
   };
   const ahead = { version: 0, records: 240, repeated: 0, seqs: [] };
 
-  it("counts as the exact count does, up to the bound, by the walk and by the GIN index", async () => {
+  it("counts as the exact count does, up to the bound, by the walk and by the GIN index, when the count may read every record", async () => {
     const paths = new Set<string>();
     let lower = 0;
     for (const [q, filters] of [
@@ -55,7 +55,7 @@ describe(`PostgreSQL text search: bounded totals with a metadata filter (${onPos
       for (const bound of [3, 25, 1000])
         for (const options of [{}, { walkMinShare: 0 }, { walkMinShare: 0, walkRecords: 10 }, { walkMinShare: 2 }])
           for (const known of [ahead, null]) {
-            const got = await filteredTotal(store.db, query(q, [...filters]), known, bound, options);
+            const got = await filteredTotal(store.db, query(q, [...filters]), known, bound, { ...options, readPerBound: 1e6 });
             const expected = n > bound ? { total: bound, totalIsLowerBound: true } : { total: n };
             expect(
               { total: got.total, ...(got.totalIsLowerBound ? { totalIsLowerBound: true } : {}) },
@@ -68,13 +68,86 @@ describe(`PostgreSQL text search: bounded totals with a metadata filter (${onPos
     expect([...paths].sort()).toEqual(["index", "walk"]);
     expect(lower).toBeGreaterThan(10);
     // The walk decides when the bound is passed within its records, else the GIN path counts.
-    expect((await filteredTotal(store.db, query("common", [source("news")]), ahead, 3, { walkMinShare: 0, walkRecords: 20 })).path).toBe(
-      "walk",
-    );
-    expect((await filteredTotal(store.db, query("common", [source("news")]), ahead, 25, { walkMinShare: 0, walkRecords: 20 })).path).toBe(
-      "index",
-    );
-    expect((await filteredTotal(store.db, query("common", [source("news")]), null, 3, { walkMinShare: 0 })).path).toBe("index");
+    const all = { walkMinShare: 0, readPerBound: 1e6 };
+    expect((await filteredTotal(store.db, query("common", [source("news")]), ahead, 3, { ...all, walkRecords: 20 })).path).toBe("walk");
+    expect((await filteredTotal(store.db, query("common", [source("news")]), ahead, 25, { ...all, walkRecords: 20 })).path).toBe("index");
+    expect((await filteredTotal(store.db, query("common", [source("news")]), null, 3, all)).path).toBe("index");
+  });
+
+  it("reads at most READ_PER_BOUND x (bound + 1) of the word's records: the records passing among them, as a lower bound", async () => {
+    expect(READ_PER_BOUND).toBe(2);
+    // The dataset's records in seq order and whether each passes the word and the filters (the reference).
+    const passes = async (q: string, filters: SearchFilter[]) => {
+      const b = new Builder(null);
+      const rows = await queryRows<{ seq: number | string; hit: boolean | number }>(
+        store.db,
+        `SELECT r.seq AS seq, (EXISTS (SELECT 1 FROM records_fts f WHERE f.record_seq = r.seq AND f.tsv @@ plainto_tsquery('tessera_search', ${b.p(q)}))
+          AND ${filters.map((f) => b.filter(f)).join(" AND ")}) AS hit FROM records r WHERE r.dataset_id = ${b.p(ids.ds)} ORDER BY r.seq`,
+        b.params,
+      );
+      return rows.map((r) => r.hit === true || r.hit === 1);
+    };
+    let capped = 0;
+    for (const [q, filters] of [
+      ["common", [source("news")]],
+      ["common", [source("wiki"), quality]],
+      ["third", [source("news")]],
+      ["quarter", [quality]],
+    ] as const) {
+      const hits = await passes(q, [...filters]);
+      const n = hits.filter(Boolean).length;
+      expect(n).toBe(await exact(query(q, [...filters])));
+      const share = (await exact(query(q, []))) / hits.length;
+      for (const bound of [2, 5, 1000]) {
+        // The walk: the records holding ~2 x (bound + 1) of the word's, in seq order (its share of them).
+        const walk = await filteredTotal(store.db, query(q, [...filters]), { ...ahead, records: Math.round(share * 240) }, bound, {
+          walkMinShare: 0,
+        });
+        const read = Math.min(240, Math.ceil((2 * (bound + 1)) / (Math.round(share * 240) / 240)));
+        const passing = hits.slice(0, read).filter(Boolean).length;
+        expect(walk.path).toBe("walk");
+        if (passing > bound) expect(walk, `${q} ${bound}`).toEqual({ total: bound, totalIsLowerBound: true, path: "walk" });
+        else if (read >= 240) expect(walk, `${q} ${bound}`).toEqual({ total: n, path: "walk" });
+        else {
+          expect(walk, `${q} ${bound}`).toEqual({ total: passing, totalIsLowerBound: true, path: "walk" });
+          capped++;
+        }
+        // The GIN path: a lower bound never above the exact count, exact when every match was read.
+        const gin = await filteredTotal(store.db, query(q, [...filters]), null, bound);
+        expect(gin.path).toBe("index");
+        const matches = await exact(query(q, []));
+        if (gin.totalIsLowerBound) expect(gin.total, `${q} ${bound}`).toBeLessThanOrEqual(Math.min(n, bound));
+        else expect(gin.total).toBe(n);
+        if (matches <= 2 * (bound + 1))
+          expect(gin, `${q} ${bound} reads every match`).toEqual(
+            n > bound ? { total: bound, totalIsLowerBound: true, path: "index" } : { total: n, path: "index" },
+          );
+        if (matches > 2 * (bound + 1) && n <= bound && gin.totalIsLowerBound) capped++;
+      }
+    }
+    expect(capped).toBeGreaterThan(2);
+    // readCount: `read` the first records matching (at most the cap), `n` those of them passing the filters.
+    for (const reads of [1, 7, 1000]) {
+      const q = query("common", [source("news")]);
+      const { sql: text, params } = readCount(q, reads);
+      const row = (await queryRows<{ read: number | string; n: number | string }>(store.db, text, params))[0]!;
+      const matches = await exact(query("common", []));
+      expect(Number(row.read)).toBe(Math.min(reads + 1, matches));
+      const n = await exact(q);
+      // Among `read` matches at most the passing ones, and at least those left after every failing one.
+      expect(Number(row.n)).toBeLessThanOrEqual(Math.min(Number(row.read), n));
+      expect(Number(row.n)).toBeGreaterThanOrEqual(Math.max(0, Number(row.read) - (matches - n)));
+    }
+    // Exactly as many matches as the count reads (240 of "common"): every one read, so the total is exact.
+    const high: SearchFilter = { type: "range", scope: { entity: "metadata", name: "quality" }, ge: 0.75, le: null };
+    expect(await filteredTotal(store.db, query("common", [high]), null, 119)).toEqual({
+      total: await exact(query("common", [high])),
+      path: "index",
+    });
+    // No match; another dataset's records (30 before and 30 after this one's): counted for that dataset only.
+    expect(await filteredTotal(store.db, query("nothing", [source("news")]), null, 3)).toEqual({ total: 0, path: "index" });
+    const other = { ...query("third", [source("news")]), datasetId: ids.other };
+    expect(await filteredTotal(store.db, other, null, 1000)).toEqual({ total: await exact(other), path: "index" });
   });
 
   it("counts without a common metadata term's GIN entry as with it, and tells common terms from the planner's statistics", async () => {

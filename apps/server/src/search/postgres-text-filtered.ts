@@ -1,7 +1,7 @@
-import type { Kysely } from "kysely";
+import { sql, type Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import { recordCounts } from "../records/counts.js";
-import { json, onSearchRows, queryRows, textCount, textWords } from "./postgres-sql.js";
+import { Builder, json, onSearchRows, queryRows, textCount, textMatchSql, textWords, type Param } from "./postgres-sql.js";
 import { cheapFirst, walkCount } from "./postgres-filter-total.js";
 import type { RankedAhead } from "./postgres-rank-ahead.js";
 import type { SearchFilter, SearchQuery } from "./search-port.js";
@@ -17,36 +17,51 @@ export const FILTERED_TOTAL_BOUND = 1000;
 /** Records of the dataset the walk reads at most (in seq order) before the GIN path counts instead. */
 const WALK_RECORDS = 30_000;
 /**
- * A word in at least this share of the dataset's records is counted by the walk: ~1.5 µs a record at 1M
- * records (the filters, and the word for ~10% of them), 1,001 passing records of a ~10% filter in
- * 12K-23K records for words in 79% and 44% of them (20-35 ms), 59K for 17% (~90 ms, against ~80 ms
- * by the GIN path).
+ * A word in at least this share of the dataset's records is counted by the walk: ~1.3 µs a record at 1M
+ * records (the filters, and the word's out-of-line tsvector for the ~10% passing them, ~5 µs each). Reading
+ * ~2,002 of a word's records costs ~15 ms this way at 17% (11.8K records), against ~50 ms by its GIN entry
+ * (a bitmap of its 170K records, built whatever the LIMIT); at 6% ~44 ms against ~17 ms.
  */
-const WALK_MIN_SHARE = 0.3;
+const WALK_MIN_SHARE = 0.12;
+/**
+ * As the embedded store's bounded total (sqlite-text.ts READ_PER_BOUND): the count reads at most this many
+ * times `bound + 1` of the word's records; when more match and at most `bound` pass among those, the total
+ * is the records passing among them, as a lower bound (docs/api.md). At 1M records the annotation page's ~10%
+ * filter passes ~200 of 2,002: the rows the count visits go from ~10,000 (each on its own page of
+ * `record_search` by the GIN path, ~2.4 µs each) to 2,002.
+ */
+export const READ_PER_BOUND = 2;
 
 /**
  * The bounded total of a text search of one plain word with filters other than the queue's (the
  * annotation page's metadata filters): the records passing them, exact up to `bound`
- * (FILTERED_TOTAL_BOUND, or the end of the page asked when further). For a word in at least
- * WALK_MIN_SHARE of the records (known from its ranking ahead), the dataset's `record_search` rows in
- * seq order, the filters first (the row's metadata, inline) and the word's tsvector only for rows
- * passing them (`CASE`, so that the out-of-line tsvector is read for ~10% of the rows), until
- * `bound + 1` pass, at most WALK_RECORDS records; otherwise (or when the walk did not decide) the
- * GIN path (postgres-sql.ts textCount), whose bitmaps of a common word and a common metadata term
- * cost more than the walk.
+ * (FILTERED_TOTAL_BOUND, or the end of the page asked when further) while the count reads at most
+ * READ_PER_BOUND x (`bound` + 1) of the word's records, else the records passing among those read with
+ * `totalIsLowerBound`. For a word in at least WALK_MIN_SHARE of the records (known from its ranking
+ * ahead), the dataset's `record_search` rows in seq order, the filters first (the row's metadata,
+ * inline) and the word's tsvector only for rows passing them (`CASE`, so that the out-of-line tsvector
+ * is read for ~10% of the rows), as many rows as hold ~that many of the word's records (its share).
+ * Otherwise the GIN path: with a rare metadata term, the word's and the term's GIN entries together
+ * (few records, postgres-sql.ts textCount), exact up to `bound`; else the word's GIN entry alone, its
+ * first records read with the filters on each (readCount).
  */
 export async function filteredTotal(
   db: Kysely<DB>,
   query: SearchQuery,
   ahead: RankedAhead | null,
   bound: number,
-  options: { walkRecords?: number; walkMinShare?: number } = {},
+  options: { walkRecords?: number; walkMinShare?: number; readPerBound?: number } = {},
 ): Promise<{ total: number; totalIsLowerBound?: true; path: "walk" | "index" }> {
   const bounded = (n: number, path: "walk" | "index") =>
     n > bound ? { total: bound, totalIsLowerBound: true as const, path } : { total: n, path };
+  const reads = (options.readPerBound ?? READ_PER_BOUND) * (bound + 1);
+  const maxWalk = options.walkRecords ?? WALK_RECORDS;
   if (ahead && onSearchRows(query.filters)) {
     const { total } = await recordCounts(db, query.datasetId);
-    if (total > 0 && ahead.records / total >= (options.walkMinShare ?? WALK_MIN_SHARE)) {
+    const share = total > 0 ? ahead.records / total : 0;
+    if (total > 0 && share >= (options.walkMinShare ?? WALK_MIN_SHARE)) {
+      // The records holding ~`reads` of the word's (at most maxWalk).
+      const walkRecords = Math.min(maxWalk, Math.max(1, Math.ceil(reads / share)));
       // Metadata terms by containment on the row (Builder without `searchRows`): the terms array clause is for the GIN index.
       const walk = await walkCount(
         db,
@@ -56,15 +71,50 @@ export async function filteredTotal(
             .map((f) => b.filter(f))
             .join(" AND ")} THEN ts_match_vq(r.tsv, (${b.tsQuery(textWords(query.text!.q))})) ELSE false END`,
         bound,
-        options.walkRecords ?? WALK_RECORDS,
+        walkRecords,
         total,
       );
       if (walk.decided) return bounded(walk.n, "walk");
+      // Its share of the word's records read, fewer than `bound + 1` passing: those, as a lower bound.
+      if (walkRecords < maxWalk) return { total: walk.n, totalIsLowerBound: true, path: "walk" };
     }
   }
-  // A common metadata term's GIN entry costs more than it saves: the word's entry alone, the terms on its rows.
-  const { sql, params } = textCount(query, bound, false, !(await commonTerms(db, query.filters)));
-  return bounded(Number((await queryRows<{ n: number | string }>(db, sql, params))[0]?.n ?? 0), "index");
+  // A rare metadata term: the word's and the term's GIN entries together give few records, most of which pass.
+  const terms = query.filters.some((f) => f.type === "terms" && f.scope.entity === "metadata");
+  if (terms && !(await commonTerms(db, query.filters))) {
+    const { sql: text, params } = textCount(query, bound);
+    return bounded(Number((await queryRows<{ n: number | string }>(db, text, params))[0]?.n ?? 0), "index");
+  }
+  // A common metadata term's GIN entry costs more than it saves: the word's entry alone, the filters on its first records.
+  const { sql: text, params } = readCount(query, reads);
+  // Through the word's GIN entry: the planner's sequential scan (or walk of the primary key) for the LIMIT reads each
+  // row's out-of-line tsvector instead (1M records, a word in 6%: 157-171 ms of PostgreSQL's CPU, 16 ms this way at 2%).
+  const row = await db.transaction().execute(async (trx) => {
+    await sql.raw("SELECT set_config('enable_seqscan', 'off', true), set_config('enable_indexscan', 'off', true)").execute(trx);
+    return (await queryRows<{ read: number | string; n: number | string }>(trx, text, params))[0];
+  });
+  const n = Number(row?.n ?? 0);
+  if (n > bound || Number(row?.read ?? 0) <= reads) return bounded(n, "index");
+  return { total: n, totalIsLowerBound: true, path: "index" };
+}
+
+/**
+ * The first `reads` + 1 records of the dataset that match a text query (in the order the word's GIN entry
+ * gives them, without the metadata terms' entry), `read` (at most `reads`: every match), and how many of them pass
+ * the filters, `n`.
+ */
+export function readCount(query: SearchQuery, reads: number): { sql: string; params: Param[] } {
+  const rows = onSearchRows(query.filters);
+  const b = new Builder(query.userId, false);
+  const match = textMatchSql(b, query, rows);
+  const pass = cheapFirst(query.filters)
+    .map((f) => b.filter(f))
+    .join(" AND ");
+  return {
+    sql: `SELECT count(*) AS read, count(*) FILTER (WHERE m.pass) AS n FROM (SELECT ${pass || "true"} AS pass FROM ${match.from}
+      WHERE ${match.where.join(" AND ")} LIMIT ${b.p(reads + 1)}) m`,
+    params: b.params,
+  };
 }
 
 /** A metadata term filter's values in at least this share of `record_search`'s rows make it common (commonTerms). */
@@ -83,11 +133,13 @@ export async function commonTerms(db: Kysely<DB>, filters: SearchFilter[]): Prom
   if (terms.length === 0) return false;
   for (const f of terms) {
     if (f.type !== "terms" || f.scope.entity !== "metadata") continue;
+    // The filter's terms once (an InitPlan): as a plain expression they were computed again for each of the ~1,000 common
+    // elements (jsonb_build_object is not immutable, so not folded): 13-22 ms of PostgreSQL's CPU a call at 1M, now ~2 ms.
     const rows = await queryRows<{ share: number | string | null }>(
       db,
       `SELECT sum(e.freq) AS share FROM pg_stats s, unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) AS e(elem, freq)
         WHERE s.schemaname = current_schema() AND s.tablename = 'record_search' AND s.attname = 'terms'
-          AND e.elem = ANY(tessera_metadata_terms(jsonb_build_object($1::text, $2::jsonb)))`,
+          AND e.elem = ANY((SELECT tessera_metadata_terms(jsonb_build_object($1::text, $2::jsonb)))::text[])`,
       [f.scope.name, json(f.values)],
     );
     if (Number(rows[0]?.share ?? 0) < COMMON_TERM_SHARE) return false;

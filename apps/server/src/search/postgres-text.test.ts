@@ -7,7 +7,7 @@ import { Builder, queryRows, textWords } from "./postgres-sql.js";
 import { PostgresText } from "./postgres-text.js";
 import type { SearchQuery } from "./search-port.js";
 import { ANSWERED_MAX } from "./answered-filter.js";
-import { answerRecords, insertRecords, seedSearchData } from "./search-port.suite.js";
+import { answerRecords, expectSameOrLowerTotal, insertRecords, seedSearchData } from "./search-port.suite.js";
 
 // A real PostgreSQL when TESSERA_TEST_DATABASE_URL names one (stage 60), else PGlite.
 const onPostgres = testDatabaseUrl() !== null;
@@ -206,7 +206,8 @@ describe(`PostgreSQL text search order (${onPostgres ? "PostgreSQL" : "PGlite"})
             const before = fast.answeredSearches;
             const got = await fast.search(base);
             expect(fast.answeredSearches).toBe(before + 1);
-            expect(got).toEqual(expected);
+            // The other path's total may be a lower bound counted from some of the word's records (READ_PER_BOUND); this one is exact.
+            expectSameOrLowerTotal(expected, got, base, JSON.stringify(base));
             if (filters.length === 1 && filters[0]!.values.length === 1 && filters[0]!.values[0] === "submitted" && limit === 50) {
               expect(expected.total).toBeGreaterThan(10);
               if (window === 7) {
