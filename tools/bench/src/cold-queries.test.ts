@@ -27,6 +27,14 @@ describe("cold queries", () => {
     );
   });
 
+  it("reversed: the forward phrases' words from the rarest, never a forward phrase", () => {
+    const forward = Array.from({ length: 300 }, coldPhrases(wordAt, gen.words.length));
+    const reversed = Array.from({ length: 300 }, coldPhrases(wordAt, gen.words.length, undefined, true));
+    expect(reversed).toEqual(forward.map((q) => q.split(" ").reverse().join(" ")));
+    const asked = new Set(forward);
+    expect(reversed.filter((q) => asked.has(q))).toEqual([]);
+  });
+
   it("gives a prefix never given before: a word's first letters and a star", () => {
     const next = coldPrefixes(wordAt, gen.words.length);
     const queries = Array.from({ length: 300 }, next);

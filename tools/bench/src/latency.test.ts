@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { Annotator } from "./api.ts";
-import { runLoad, type Scenario } from "./latency.ts";
+import type { Annotator, Api, BenchDataset } from "./api.ts";
+import { DatasetGenerator } from "./data.ts";
+import { RecordPool, runLoad, scenarios, type Scenario } from "./latency.ts";
 
 const clients = ["a", "b", "c", "d"].map((username) => ({ username }) as Annotator);
 
@@ -35,5 +36,40 @@ describe("runLoad", () => {
     };
     await runLoad(scenario, clients, { concurrency: 1, requests: 2, maxSeconds: 10, warmup: 5 });
     expect(untimed).toBe(5);
+  });
+});
+
+describe("scenarios", () => {
+  /** The text query of each search a scenario's calls send, in order. */
+  const queriesOf = async (names: string[], calls: number): Promise<Map<string, string[]>> => {
+    const sent = new Map<string, string[]>(names.map((n) => [n, []]));
+    let current = "";
+    const api = {
+      raw: (_method: string, _path: string, body?: unknown) => {
+        const q = (body as { query?: { text?: { q?: string } } } | undefined)?.query?.text?.q;
+        if (q !== undefined) sent.get(current)!.push(q);
+        return Promise.resolve(new Response(JSON.stringify({ items: [], total: 0 })));
+      },
+    } as unknown as Api;
+    const client = { username: "a", api } as Annotator;
+    const rows = scenarios({ datasetId: "d" } as BenchDataset, new DatasetGenerator(), new RecordPool([]), []);
+    for (const name of names) {
+      current = name;
+      const row = rows.find((r) => r.name === name)!;
+      for (let i = 0; i < calls; i++) await row.run(client, i);
+    }
+    return sent;
+  };
+
+  it("gives the queue's new-phrase row the same phrases whether the Submitted view's phrase row ran before it or not", async () => {
+    const queue = "text search, new phrase each call (cold)";
+    const submitted = "text search, new phrase + submitted (cold)";
+    const alone = (await queriesOf([queue], 50)).get(queue)!;
+    const both = await queriesOf([submitted, queue], 50);
+    expect(both.get(queue)).toEqual(alone);
+    // Neither row asks a phrase the other asked (each call a query the server never saw).
+    const asked = new Set(both.get(submitted));
+    expect(asked.size).toBe(50);
+    expect(alone.filter((q) => asked.has(q))).toEqual([]);
   });
 });

@@ -70,6 +70,8 @@ export function scenarios(ds: BenchDataset, gen: DatasetGenerator, pool: RecordP
   };
   // The same for several words (all required) and for a prefix (`word*`): each call new (cold-queries.ts).
   const coldPhrase = coldPhrases((rank) => gen.wordAt(rank), gen.words.length);
+  // The Submitted view's phrases: the same bands, the words reversed (never the queue row's phrases, nor taking them).
+  const coldSubmittedPhrase = coldPhrases((rank) => gen.wordAt(rank), gen.words.length, undefined, true);
   const coldPrefix = coldPrefixes((rank) => gen.wordAt(rank), gen.words.length);
   /** The annotation page's queue with two metadata filters (a source, a quality range: ~10% of the records pass). */
   const metadataFilters = (i: number) => ({
@@ -155,7 +157,7 @@ export function scenarios(ds: BenchDataset, gen: DatasetGenerator, pool: RecordP
       name: "text search, new phrase + submitted (cold)",
       recordsPerRequest: 0,
       run: async (c) => {
-        await search(c, { query: { text: { q: coldPhrase() } }, filters: SUBMITTED_FILTERS }, 10);
+        await search(c, { query: { text: { q: coldSubmittedPhrase() } }, filters: SUBMITTED_FILTERS }, 10);
       },
     },
     {
