@@ -137,6 +137,11 @@ describe(`PostgreSQL text search: the first matching records in seq order (${onP
     // Words: through the buckets (the first round one bucket); a query no record of the first bucket matches: the index.
     expect((await firstMatches(store.db, query("common", null), 40)).path).toBe("buckets");
     expect((await firstMatches(store.db, query("nothing", null), 40)).path).toBe("index");
+    // A round of more buckets than a round may read: the index for the rest, the same matches.
+    const capped = await firstMatches(store.db, query("rare even", null), 150, { firstBuckets: 2, maxRoundBuckets: 1 });
+    expect(capped.path).toBe("index");
+    expect(capped.seqs).toEqual((await reference("rare even", null)).slice(0, 150));
+    expect((await firstMatches(store.db, query("rare even", null), 150, { firstBuckets: 1, maxRoundBuckets: 1 })).path).toBe("index");
     // A prefix: the probe of 9 rows, then the walk (dense) or the index (sparse), forced either way by the density.
     expect((await firstMatches(store.db, query("prefix*", null), 40, { probeRows: 9, walkMinDensity: 0 })).path).toBe("walk");
     expect((await firstMatches(store.db, query("prefix*", null), 40, { probeRows: 9, walkMinDensity: 2 })).path).toBe("index");

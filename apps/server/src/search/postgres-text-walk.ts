@@ -14,6 +14,12 @@ const PROBE_ROWS = 4000;
 const WALK_MIN_DENSITY = 0.01;
 /** Record seqs per bucket of `records_fts`'s GIN index (migration 0030: `array[record_seq / 1024]`). */
 export const SEQ_BUCKET = 1024;
+/**
+ * At most this many buckets in one round, else the index without buckets: a round reads every row of its
+ * buckets in the index (2,048 rows a bucket with two text fields), a sparse phrase's hundreds of buckets
+ * more than the words' own posting lists (1M bench records: a round of ~300 buckets, 9,900 buffers, 75 ms).
+ */
+const MAX_ROUND_BUCKETS = 64;
 /** Buckets read per round beyond those the density found so far says hold the matches still needed. */
 const BUCKET_MARGIN = 1.5;
 
@@ -54,9 +60,10 @@ export async function firstMatches(
   n: number,
   /**
    * Tests: a smaller probe (PROBE_ROWS) and density (WALK_MIN_DENSITY), the index path instead of the
-   * buckets, the buckets of the first round, to take each path and several rounds on few records.
+   * buckets, the buckets of the first round and of any round (MAX_ROUND_BUCKETS), to take each path and
+   * several rounds on few records.
    */
-  options: { probeRows?: number; walkMinDensity?: number; path?: "index"; firstBuckets?: number } = {},
+  options: { probeRows?: number; walkMinDensity?: number; path?: "index"; firstBuckets?: number; maxRoundBuckets?: number } = {},
 ): Promise<{ seqs: number[]; scores: Map<number, number>; path: "probe" | "walk" | "buckets" | "index" }> {
   const text = query.text!;
   const words = textWords(text.q);
@@ -132,8 +139,8 @@ export async function firstMatches(
     );
     while (seqs.length < n && next <= end) {
       const from = Math.floor(next / SEQ_BUCKET);
-      // The buckets would cover the rest of the dataset: every remaining match at once, without buckets.
-      if (!options.path && from + count > lastBucket + 1) path = "index";
+      // Too many buckets for one round (a sparse query), or the rest of the dataset: every remaining match at once, without buckets.
+      if (!options.path && (count > (options.maxRoundBuckets ?? MAX_ROUND_BUCKETS) || from + count > lastBucket + 1)) path = "index";
       const buckets = path === "buckets";
       const upTo = buckets ? Math.min(lastBucket, from + count - 1) : lastBucket;
       const b = new Builder(null);
