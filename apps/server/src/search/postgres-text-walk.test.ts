@@ -1,9 +1,10 @@
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Store } from "../db/store.js";
 import { openPgliteStore } from "../testing/pglite-store.js";
 import { openTestPostgresStore, testDatabaseUrl } from "../testing/pg-test-database.js";
 import { Builder, queryRows, textWords } from "./postgres-sql.js";
-import { firstMatches } from "./postgres-text-walk.js";
+import { firstMatches, SEQ_BUCKET } from "./postgres-text-walk.js";
 import type { SearchQuery } from "./search-port.js";
 import { insertRecords, seedSearchData } from "./search-port.suite.js";
 
@@ -25,11 +26,30 @@ describe(`PostgreSQL text search: the first matching records in seq order (${onP
       fields: JSON.stringify({ text: text(i) }),
       metadata: "null",
     }));
-    await insertRecords(store, ds, 300, (i) => ({
-      external_id: `d-${i}`,
-      fields: JSON.stringify({ text: text(i), summary: i % 3 === 0 ? "rare summary" : "plain summary" }),
-      metadata: "null",
-    }));
+    // The dataset's records in three runs over several buckets of the GIN index (SEQ_BUCKET seqs each), the
+    // other dataset's records between them: the seq identity moved on between the runs.
+    for (const [run, skip] of [
+      [0, 0],
+      [1, 2 * SEQ_BUCKET + 17],
+      [2, 3 * SEQ_BUCKET],
+    ] as const) {
+      if (skip > 0) {
+        await sql`SELECT setval(pg_get_serial_sequence('records', 'seq'), (SELECT max(seq) FROM records) + ${skip})`.execute(store.db);
+        await insertRecords(store, ids.other, 5, (i) => ({
+          external_id: `q-${run}-${i}`,
+          fields: JSON.stringify({ text: "common rare even" }),
+          metadata: "null",
+        }));
+      }
+      await insertRecords(store, ds, 100, (j) => {
+        const i = run * 100 + j;
+        return {
+          external_id: `d-${i}`,
+          fields: JSON.stringify({ text: text(i), summary: i % 3 === 0 ? "rare summary" : "plain summary" }),
+          metadata: "null",
+        };
+      });
+    }
     await insertRecords(store, ids.other, 50, (i) => ({
       external_id: `p-${i}`,
       fields: JSON.stringify({ text: "rare common" }),
@@ -63,19 +83,23 @@ describe(`PostgreSQL text search: the first matching records in seq order (${onP
     return rows.map((r) => Number(r.seq));
   };
 
-  it("gives the reference's first n matches through the probe, the walk and the GIN index alike", async () => {
+  it("gives the reference's first n matches and their scores through the probe, the walk, the buckets and the index alike", async () => {
     const paths = new Set<string>();
     for (const [q, field] of [
       ["common", null],
       ["even", null],
       ["rare even", null],
+      ["even rare", null],
       ["rare", null],
       ["rare", "summary"],
+      ["common summary", null],
       ["prefix*", null],
       ["prefixt*", null],
+      ["common prefixo*", null],
       ["common rare", null],
       ["summary common", null],
       ["nothing", null],
+      ["nothing*", null],
     ] as const) {
       const all = await reference(q, field);
       const b = new Builder(null);
@@ -90,22 +114,50 @@ describe(`PostgreSQL text search: the first matching records in seq order (${onP
           )
         ).map((r) => [Number(r.seq), r.score]),
       );
-      for (const n of [1, 7, 40, 1000])
-        for (const options of [{}, { probeRows: 9 }, { probeRows: 9, walkMinDensity: 0 }, { probeRows: 9, walkMinDensity: 2 }]) {
+      for (const n of [7, 150, 1000])
+        for (const options of [
+          {},
+          { firstBuckets: 1 },
+          { firstBuckets: 2 },
+          { path: "index" as const },
+          { probeRows: 9 },
+          { probeRows: 9, walkMinDensity: 0 },
+          { probeRows: 9, walkMinDensity: 2 },
+        ]) {
           const got = await firstMatches(store.db, query(q, field), n, options);
           expect(got.seqs, `${q} ${field} n=${n} ${JSON.stringify(options)} (${got.path})`).toEqual(all.slice(0, n));
-          // The probe's scores: ts_rank of the best matching field, for records it found.
+          // The scores read with the matches: ts_rank of the best matching field.
           for (const [seq, score] of got.scores) {
             expect(got.seqs).toContain(seq);
-            expect(score).toBe(scoreOf.get(seq));
+            expect(score, `${q} ${seq}`).toBeCloseTo(scoreOf.get(seq)!, 6);
           }
           paths.add(got.path);
         }
     }
-    // A probe of 9 rows: `common` is dense (the walk), `rare even` sparse (the index); forced either way by the density.
-    expect((await firstMatches(store.db, query("common", null), 40, { probeRows: 9 })).path).toBe("walk");
-    expect((await firstMatches(store.db, query("rare even", null), 40, { probeRows: 9 })).path).toBe("index");
-    expect((await firstMatches(store.db, query("common", null), 40)).path).toBe("probe"); // 600 rows: all in the default probe
-    expect([...paths].sort()).toEqual(["index", "probe", "walk"]);
+    // Words: through the buckets (the first round one bucket); a query no record of the first bucket matches: the index.
+    expect((await firstMatches(store.db, query("common", null), 40)).path).toBe("buckets");
+    expect((await firstMatches(store.db, query("nothing", null), 40)).path).toBe("index");
+    // A round of more buckets than a round may read: the index for the rest, the same matches.
+    const capped = await firstMatches(store.db, query("rare even", null), 150, { firstBuckets: 2, maxRoundBuckets: 1 });
+    expect(capped.path).toBe("index");
+    expect(capped.seqs).toEqual((await reference("rare even", null)).slice(0, 150));
+    expect((await firstMatches(store.db, query("rare even", null), 150, { firstBuckets: 1, maxRoundBuckets: 1 })).path).toBe("index");
+    // A prefix: the probe of 9 rows, then the walk (dense) or the index (sparse), forced either way by the density.
+    expect((await firstMatches(store.db, query("prefix*", null), 40, { probeRows: 9, walkMinDensity: 0 })).path).toBe("walk");
+    expect((await firstMatches(store.db, query("prefix*", null), 40, { probeRows: 9, walkMinDensity: 2 })).path).toBe("index");
+    expect((await firstMatches(store.db, query("prefix*", null), 40)).path).toBe("probe"); // 600 rows: all in the default probe
+    expect([...paths].sort()).toEqual(["buckets", "index", "probe", "walk"]);
+  }, 180_000);
+
+  it("reads the buckets of a phrase a round after the other, and nothing of another dataset", async () => {
+    // Few matches per bucket: one bucket, then the rounds grow until the 150th match (the third run of records).
+    const got = await firstMatches(store.db, query("rare even", null), 150, { firstBuckets: 1 });
+    expect(got.seqs).toEqual((await reference("rare even", null)).slice(0, 150));
+    const others = await queryRows<{ n: number | string }>(
+      store.db,
+      `SELECT count(*) AS n FROM records WHERE dataset_id <> $1 AND seq = ANY($2::bigint[])`,
+      [ds, `{${got.seqs.join(",")}}`],
+    );
+    expect(Number(others[0]!.n)).toBe(0);
   });
 });
