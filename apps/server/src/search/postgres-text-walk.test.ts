@@ -55,7 +55,7 @@ describe(`PostgreSQL text search: the first matching records in seq order (${onP
       fields: JSON.stringify({ text: "rare common" }),
       metadata: "null",
     }));
-  }, 60_000);
+  }, 180_000); // PGlite with every migration, then three runs of records: ~8 s on a quiet machine, past 60 s at load 15
   afterAll(async () => {
     await store?.close();
   });
@@ -123,6 +123,10 @@ describe(`PostgreSQL text search: the first matching records in seq order (${onP
           { probeRows: 9 },
           { probeRows: 9, walkMinDensity: 0 },
           { probeRows: 9, walkMinDensity: 2 },
+          // No valid bucket index yet (an upgraded database while the server builds it): words too take the probe, walk or index.
+          { buckets: false },
+          { buckets: false, probeRows: 9 },
+          { buckets: false, probeRows: 9, walkMinDensity: 2 },
         ]) {
           const got = await firstMatches(store.db, query(q, field), n, options);
           expect(got.seqs, `${q} ${field} n=${n} ${JSON.stringify(options)} (${got.path})`).toEqual(all.slice(0, n));
@@ -142,6 +146,14 @@ describe(`PostgreSQL text search: the first matching records in seq order (${onP
     expect(capped.path).toBe("index");
     expect(capped.seqs).toEqual((await reference("rare even", null)).slice(0, 150));
     expect((await firstMatches(store.db, query("rare even", null), 150, { firstBuckets: 1, maxRoundBuckets: 1 })).path).toBe("index");
+    // Without a valid bucket index words take the prefixes' paths.
+    expect((await firstMatches(store.db, query("common", null), 40, { buckets: false })).path).toBe("probe");
+    expect((await firstMatches(store.db, query("rare even", null), 40, { buckets: false, probeRows: 9, walkMinDensity: 2 })).path).toBe(
+      "index",
+    );
+    expect((await firstMatches(store.db, query("rare even", null), 40, { buckets: false, probeRows: 9, walkMinDensity: 0 })).path).toBe(
+      "walk",
+    );
     // A prefix: the probe of 9 rows, then the walk (dense) or the index (sparse), forced either way by the density.
     expect((await firstMatches(store.db, query("prefix*", null), 40, { probeRows: 9, walkMinDensity: 0 })).path).toBe("walk");
     expect((await firstMatches(store.db, query("prefix*", null), 40, { probeRows: 9, walkMinDensity: 2 })).path).toBe("index");

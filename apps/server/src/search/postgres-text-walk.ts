@@ -63,7 +63,18 @@ export async function firstMatches(
    * buckets, the buckets of the first round and of any round (MAX_ROUND_BUCKETS), to take each path and
    * several rounds on few records.
    */
-  options: { probeRows?: number; walkMinDensity?: number; path?: "index"; firstBuckets?: number; maxRoundBuckets?: number } = {},
+  options: {
+    probeRows?: number;
+    walkMinDensity?: number;
+    path?: "index";
+    firstBuckets?: number;
+    maxRoundBuckets?: number;
+    /**
+     * false: `records_fts` has no valid bucket index yet (a database upgraded with records, while the server
+     * builds it: postgres-text-buckets.ts), and words take the prefixes' probe, walk or index too.
+     */
+    buckets?: boolean;
+  } = {},
 ): Promise<{ seqs: number[]; scores: Map<number, number>; path: "probe" | "walk" | "buckets" | "index" }> {
   const text = query.text!;
   const words = textWords(text.q);
@@ -87,7 +98,7 @@ export async function firstMatches(
   /** Matches are looked for from this seq on; `from`: its bucket. */
   let next = Number(range.first);
   let count = options.firstBuckets ?? 1;
-  if (words.some((w) => w.prefix)) {
+  if (options.buckets === false || words.some((w) => w.prefix)) {
     // The probe: the dataset's first rows in seq order, which records match, and their score (ts_rank of the best field).
     const probeRows = options.probeRows ?? PROBE_ROWS;
     const p = new Builder(null);

@@ -88,6 +88,8 @@ export class PostgresText {
     private readonly answeredPath = true,
     /** How the windows' matches are found (postgres-text-walk.ts; tests take each path on few records). */
     private readonly walkOptions: Parameters<typeof firstMatches>[3] = {},
+    /** Whether `records_fts`'s bucket index is valid (postgres-text-buckets.ts; a new database has it from its migration). */
+    private readonly bucketIndex: () => Promise<boolean> = async () => true,
   ) {}
 
   /** Searches answered from the caller's answered records (answeredSearch; tests, diagnostics). */
@@ -361,7 +363,10 @@ export class PostgresText {
   private async windows(query: SearchQuery, k: number): Promise<Ranked> {
     const text = query.text!;
     const read = Math.ceil(k / this.rankWindow) * this.rankWindow;
-    const { seqs: found, scores } = await firstMatches(this.db, query, read + 1, this.walkOptions);
+    const { seqs: found, scores } = await firstMatches(this.db, query, read + 1, {
+      buckets: await this.bucketIndex(),
+      ...this.walkOptions,
+    });
     // The record after the windows read only tells that more match.
     const seqs = found.slice(0, read);
     const unscored = seqs.filter((seq) => !scores.has(seq));

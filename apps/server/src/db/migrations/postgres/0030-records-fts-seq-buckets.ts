@@ -14,11 +14,22 @@ import { type Kysely, sql } from "kysely";
  *
  * 1M bench records, 50 new phrases: 30.4 -> 20.0 ms of PostgreSQL CPU per search (docs/performance.md).
  *
- * Built once, in the migration's transaction (writes to `records_fts` wait meanwhile): 18 s for 110K
- * rows at load 16, 96 s for 2M rows (1M records; `maintenance_work_mem` 1 GB), 500 MB; the old index is
- * dropped after, so an insert costs what it did (one more key per row).
+ * Here only on an empty `records_fts` (a new database: no time). A table with rows gets the index from
+ * the server in the background (search/postgres-text-buckets.ts: `CREATE INDEX CONCURRENTLY`, writes go
+ * on; the words-only index serves searches until the new one is valid, then is dropped): built in the
+ * migration's transaction it held every write to `records_fts` for the whole build (96 s at 1M records
+ * with 1 GB of `maintenance_work_mem`), and the server's start with it.
  */
+/** The index on (words, bucket of record seqs); the server's background build (postgres-text-buckets.ts) makes the same. */
+export const BUCKET_INDEX = "records_fts_tsv_seq_gin";
+/** The GIN index of the words alone (0003), which it replaces. */
+export const WORDS_INDEX = "records_fts_tsv_gin";
+/** What the bucket index holds (SEQ_BUCKET of search/postgres-text-walk.ts: 1,024). */
+export const BUCKET_INDEX_SQL = "USING gin (tsv, (array[record_seq / 1024]))";
+
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await sql`create index records_fts_tsv_seq_gin on records_fts using gin (tsv, (array[record_seq / 1024]))`.execute(db);
-  await sql`drop index if exists records_fts_tsv_gin`.execute(db);
+  const { rows } = await sql<{ any: number }>`select 1 as any from records_fts limit 1`.execute(db);
+  if (rows.length > 0) return;
+  await sql.raw(`create index ${BUCKET_INDEX} on records_fts ${BUCKET_INDEX_SQL}`).execute(db);
+  await sql.raw(`drop index if exists ${WORDS_INDEX}`).execute(db);
 }
