@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Store } from "../db/store.js";
@@ -60,8 +61,8 @@ describe(`PostgreSQL text search: the first matching records in seq order (${onP
     await store?.close();
   });
 
-  const query = (q: string, field: string | null): SearchQuery => ({
-    datasetId: ds,
+  const query = (q: string, field: string | null, datasetId = ds): SearchQuery => ({
+    datasetId,
     userId: null,
     text: { q, field },
     vector: null,
@@ -71,12 +72,12 @@ describe(`PostgreSQL text search: the first matching records in seq order (${onP
     filters: [],
   });
   /** Every matching record of the dataset in seq order (a field matches every word). */
-  const reference = async (q: string, field: string | null) => {
+  const reference = async (q: string, field: string | null, datasetId = ds) => {
     const b = new Builder(null);
     const tsq = b.tsQuery(textWords(q));
     const rows = await queryRows<{ seq: number | string }>(
       store.db,
-      `SELECT r.seq AS seq FROM records r WHERE r.dataset_id = ${b.p(ds)} AND EXISTS (SELECT 1 FROM records_fts f
+      `SELECT r.seq AS seq FROM records r WHERE r.dataset_id = ${b.p(datasetId)} AND EXISTS (SELECT 1 FROM records_fts f
         WHERE f.record_seq = r.seq AND f.tsv @@ (${tsq})${field ? ` AND f.field = ${b.p(field)}` : ""}) ORDER BY r.seq`,
       b.params,
     );
@@ -172,4 +173,49 @@ describe(`PostgreSQL text search: the first matching records in seq order (${onP
     );
     expect(Number(others[0]!.n)).toBe(0);
   });
+
+  it("reads the matches of a dataset that holds every seq of its range without looking up their records, the same matches", async () => {
+    // A dataset whose records were written alone (contiguous seqs), after the others.
+    const alone = randomUUID();
+    await sql`CREATE TEMP TABLE alone_ds AS SELECT * FROM datasets WHERE id = ${ds}`.execute(store.db);
+    await sql`UPDATE alone_ds SET id = ${alone}, name = ${`alone-${alone}`}`.execute(store.db);
+    await sql`INSERT INTO datasets SELECT * FROM alone_ds`.execute(store.db);
+    const text = (i: number) =>
+      `common ${i % 2 === 0 ? "even" : "odd"} ${i % 29 === 3 ? "rare even" : ""} ${i % 7 === 0 ? "prefixone" : "filler"}`;
+    const records = await insertRecords(store, alone, 400, (i) => ({
+      external_id: `a-${i}`,
+      fields: JSON.stringify({ text: text(i), summary: i % 3 === 0 ? "rare summary" : "plain summary" }),
+      metadata: "null",
+    }));
+    const same = async (own: boolean) => {
+      for (const [q, field] of [
+        ["common", null],
+        ["rare even", null],
+        ["rare", "summary"],
+        ["prefix*", null],
+        ["common prefixo*", null],
+        ["nothing", null],
+      ] as const) {
+        const all = await reference(q, field, alone);
+        for (const n of [7, 150, 1000])
+          for (const options of [
+            {},
+            { firstBuckets: 1 },
+            { path: "index" as const },
+            { probeRows: 9, walkMinDensity: 0 },
+            { buckets: false, probeRows: 9, walkMinDensity: 2 },
+          ]) {
+            const got = await firstMatches(store.db, query(q, field, alone), n, options);
+            expect(got.seqs, `${q} ${field} n=${n} ${JSON.stringify(options)} (${got.path})`).toEqual(all.slice(0, n));
+            expect(got.own).toBe(own);
+          }
+      }
+    };
+    await same(true);
+    // The interleaved dataset is looked up record by record.
+    expect((await firstMatches(store.db, query("common", null), 10)).own).toBe(false);
+    // A record deleted inside its range: as many records as seqs no more, every match looked up.
+    await store.db.deleteFrom("records").where("id", "=", records[200]!.id).execute();
+    await same(false);
+  }, 180_000);
 });

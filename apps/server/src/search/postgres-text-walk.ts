@@ -75,7 +75,20 @@ export async function firstMatches(
      */
     buckets?: boolean;
   } = {},
-): Promise<{ seqs: number[]; scores: Map<number, number>; path: "probe" | "walk" | "buckets" | "index" }> {
+): Promise<{ seqs: number[]; scores: Map<number, number>; path: "probe" | "walk" | "buckets" | "index"; own: boolean }> {
+  // One snapshot for the dataset's range and record count and every read of matches (`own` holds for all of them).
+  return db
+    .transaction()
+    .setIsolationLevel("repeatable read")
+    .execute((trx) => matchesIn(trx, query, n, options));
+}
+
+async function matchesIn(
+  db: Kysely<DB>,
+  query: SearchQuery,
+  n: number,
+  options: Parameters<typeof firstMatches>[3] & object,
+): Promise<{ seqs: number[]; scores: Map<number, number>; path: "probe" | "walk" | "buckets" | "index"; own: boolean }> {
   const text = query.text!;
   const words = textWords(text.q);
   const match = (b: Builder, indexed: boolean) => {
@@ -86,15 +99,24 @@ export async function firstMatches(
   const seqs: number[] = [];
   const scores = new Map<number, number>();
   const range = (
-    await queryRows<{ first: number | string | null; end: number | string | null }>(
+    await queryRows<{ first: number | string | null; end: number | string | null; records: number | string }>(
       db,
-      "SELECT min(seq) AS first, max(seq) AS end FROM records WHERE dataset_id = $1",
+      `SELECT min(seq) AS first, max(seq) AS end,
+          (SELECT coalesce(sum(n), 0) FROM dataset_record_counts WHERE dataset_id = $1) AS records
+        FROM records WHERE dataset_id = $1`,
       [query.datasetId],
     )
   )[0];
-  if (!range || range.first === null || range.end === null) return { seqs, scores, path: "buckets" };
+  if (!range || range.first === null || range.end === null) return { seqs, scores, path: "buckets", own: false };
   // Values, not subqueries: of a subquery's range the planner assumes a narrow one. The rounds end at the dataset's last record.
   const end = Number(range.end);
+  // The dataset holds every seq from its first to its last record (its counter, migration 0011, says as many records as
+  // seqs; one snapshot): a row of records_fts in that range is the dataset's, with no lookup of its record. A dataset
+  // imported alone; a record of another dataset between its records, or one deleted, and every match is looked up
+  // (1M bench records: the lookups of a sparse phrase's 2,296 matches took 85 of its 138 ms, load 7).
+  const own = Number(range.records) === end - Number(range.first) + 1;
+  const inDataset = (b: Builder) =>
+    own ? "" : ` AND EXISTS (SELECT 1 FROM records r WHERE r.seq = f.record_seq AND r.dataset_id = ${b.p(query.datasetId)})`;
   /** Matches are looked for from this seq on; `from`: its bucket. */
   let next = Number(range.first);
   let count = options.firstBuckets ?? 1;
@@ -106,8 +128,11 @@ export async function firstMatches(
       db,
       `SELECT f.record_seq AS seq, bool_or(${match(p, false)}) AS hit, count(*) AS rows,
           max(CASE WHEN ${match(p, false)} THEN ts_rank(f.tsv, (${p.tsQuery(words)})) END)::float8 AS score
-        FROM (SELECT f.record_seq, f.field, f.tsv FROM records_fts f JOIN records r ON r.seq = f.record_seq
-          WHERE r.dataset_id = ${p.p(query.datasetId)} ORDER BY f.record_seq, f.field LIMIT ${p.p(probeRows)}) f
+        FROM (SELECT f.record_seq, f.field, f.tsv FROM records_fts f ${
+          own
+            ? `WHERE f.record_seq >= ${p.p(Number(range.first))} AND f.record_seq <= ${p.p(end)}`
+            : `JOIN records r ON r.seq = f.record_seq WHERE r.dataset_id = ${p.p(query.datasetId)}`
+        } ORDER BY f.record_seq, f.field LIMIT ${p.p(probeRows)}) f
         GROUP BY f.record_seq ORDER BY f.record_seq`,
       p.params,
     );
@@ -120,7 +145,7 @@ export async function firstMatches(
       seqs.push(Number(r.seq));
       scores.set(Number(r.seq), r.score ?? 0);
     }
-    if (seqs.length >= n || last > end) return { seqs, scores, path: "probe" };
+    if (seqs.length >= n || last > end) return { seqs, scores, path: "probe", own };
     if (hits.length / read < (options.walkMinDensity ?? WALK_MIN_DENSITY)) {
       count = Infinity; // sparse: the index, every remaining match
       next = last;
@@ -130,8 +155,7 @@ export async function firstMatches(
       const rows = await queryRows<{ seq: number | string; score: number }>(
         db,
         `SELECT f.record_seq AS seq, max(ts_rank(f.tsv, (${w.tsQuery(words)})))::float8 AS score FROM records_fts f
-          WHERE ${match(w, false)} AND f.record_seq >= ${w.p(last)} AND f.record_seq <= ${w.p(end)}
-            AND EXISTS (SELECT 1 FROM records r WHERE r.seq = f.record_seq AND r.dataset_id = ${w.p(query.datasetId)})
+          WHERE ${match(w, false)} AND f.record_seq >= ${w.p(last)} AND f.record_seq <= ${w.p(end)}${inDataset(w)}
           GROUP BY f.record_seq ORDER BY f.record_seq LIMIT ${w.p(n - seqs.length)}`,
         w.params,
       );
@@ -139,45 +163,43 @@ export async function firstMatches(
         seqs.push(Number(r.seq));
         scores.set(Number(r.seq), r.score);
       }
-      return { seqs, scores, path: "walk" };
+      return { seqs, scores, path: "walk", own };
     }
   }
   const lastBucket = Math.floor(end / SEQ_BUCKET);
   let path: "buckets" | "index" = options.path ?? (count === Infinity ? "index" : "buckets");
-  await db.transaction().execute(async (trx) => {
-    await sql`SELECT set_config('enable_seqscan', 'off', true), set_config('work_mem', '64MB', true), set_config('max_parallel_workers_per_gather', '0', true)`.execute(
-      trx,
-    );
-    while (seqs.length < n && next <= end) {
-      const from = Math.floor(next / SEQ_BUCKET);
-      // Too many buckets for one round (a sparse query), or the rest of the dataset: every remaining match at once, without buckets.
-      if (!options.path && (count > (options.maxRoundBuckets ?? MAX_ROUND_BUCKETS) || from + count > lastBucket + 1)) path = "index";
-      const buckets = path === "buckets";
-      const upTo = buckets ? Math.min(lastBucket, from + count - 1) : lastBucket;
-      const b = new Builder(null);
-      const inBuckets = buckets
-        ? ` AND array[f.record_seq / ${SEQ_BUCKET}] && ${b.p(`{${Array.from({ length: upTo - from + 1 }, (_, i) => from + i).join(",")}}`)}::bigint[]`
-        : "";
-      const rows = await queryRows<{ seq: number | string; score: number | null }>(
-        trx,
-        // Ranked as read in the buckets (each row's score in the subquery: computed by the aggregate, the rows were sorted
-        // with their tsvectors first); not on the index path, which sorts every remaining match.
-        `SELECT m.seq, max(m.score)::float8 AS score FROM (SELECT f.record_seq AS seq, ${buckets ? `ts_rank(f.tsv, (${b.tsQuery(words)}))` : "NULL::float4"} AS score
-          FROM records_fts f WHERE ${match(b, true)}${inBuckets} AND f.record_seq + 0 >= ${b.p(next)} AND f.record_seq + 0 <= ${b.p(end)}
-            AND EXISTS (SELECT 1 FROM records r WHERE r.seq = f.record_seq AND r.dataset_id = ${b.p(query.datasetId)}) OFFSET 0) m
+  await sql`SELECT set_config('enable_seqscan', 'off', true), set_config('work_mem', '64MB', true), set_config('max_parallel_workers_per_gather', '0', true)`.execute(
+    db,
+  );
+  while (seqs.length < n && next <= end) {
+    const from = Math.floor(next / SEQ_BUCKET);
+    // Too many buckets for one round (a sparse query), or the rest of the dataset: every remaining match at once, without buckets.
+    if (!options.path && (count > (options.maxRoundBuckets ?? MAX_ROUND_BUCKETS) || from + count > lastBucket + 1)) path = "index";
+    const buckets = path === "buckets";
+    const upTo = buckets ? Math.min(lastBucket, from + count - 1) : lastBucket;
+    const b = new Builder(null);
+    const inBuckets = buckets
+      ? ` AND array[f.record_seq / ${SEQ_BUCKET}] && ${b.p(`{${Array.from({ length: upTo - from + 1 }, (_, i) => from + i).join(",")}}`)}::bigint[]`
+      : "";
+    const rows = await queryRows<{ seq: number | string; score: number | null }>(
+      db,
+      // Ranked as read in the buckets (each row's score in the subquery: computed by the aggregate, the rows were sorted
+      // with their tsvectors first); not on the index path, which sorts every remaining match.
+      `SELECT m.seq, max(m.score)::float8 AS score FROM (SELECT f.record_seq AS seq, ${buckets ? `ts_rank(f.tsv, (${b.tsQuery(words)}))` : "NULL::float4"} AS score
+          FROM records_fts f WHERE ${match(b, true)}${inBuckets} AND f.record_seq + 0 >= ${b.p(next)} AND f.record_seq + 0 <= ${b.p(end)}${inDataset(b)}
+          OFFSET 0) m
           GROUP BY m.seq ORDER BY m.seq + 0 LIMIT ${b.p(n - seqs.length)}`,
-        b.params,
-      );
-      for (const r of rows) {
-        seqs.push(Number(r.seq));
-        if (r.score !== null) scores.set(Number(r.seq), r.score);
-      }
-      next = (upTo + 1) * SEQ_BUCKET;
-      // The next round: the buckets the matches still needed take at the density found so far (at least twice as many).
-      const perSeq = seqs.length / Math.max(1, next - Number(range.first));
-      const needed = perSeq > 0 ? Math.ceil(((n - seqs.length) * BUCKET_MARGIN) / (perSeq * SEQ_BUCKET)) : Infinity;
-      count = Math.max(count * 2, needed);
+      b.params,
+    );
+    for (const r of rows) {
+      seqs.push(Number(r.seq));
+      if (r.score !== null) scores.set(Number(r.seq), r.score);
     }
-  });
-  return { seqs, scores, path };
+    next = (upTo + 1) * SEQ_BUCKET;
+    // The next round: the buckets the matches still needed take at the density found so far (at least twice as many).
+    const perSeq = seqs.length / Math.max(1, next - Number(range.first));
+    const needed = perSeq > 0 ? Math.ceil(((n - seqs.length) * BUCKET_MARGIN) / (perSeq * SEQ_BUCKET)) : Infinity;
+    count = Math.max(count * 2, needed);
+  }
+  return { seqs, scores, path, own };
 }
