@@ -15,6 +15,7 @@ import { countLimit, filterCountLimit, type SearchQuery, type SearchResult } fro
 import type { PostgresRankAhead, RankedAhead } from "./postgres-rank-ahead.js";
 import { pageAhead, totalAhead } from "./postgres-text-ahead.js";
 import { firstMatches } from "./postgres-text-walk.js";
+import { windowPassing } from "./postgres-window-passing.js";
 import { FILTERED_TOTAL_BOUND, filteredTotal } from "./postgres-text-filtered.js";
 import { ANSWERED_MAX, answeredStatuses } from "./answered-filter.js";
 
@@ -334,7 +335,9 @@ export class PostgresText {
     // The windows the page read (at least the first, also for a page of 0).
     const ranked = await this.ranked(entry, ranking, this.rankWindow);
     let n = ranked.seqs.length;
-    if (query.filters.length > 0 && n > 0) {
+    const queue = queueFilters(query.filters);
+    if (n > 0 && queue && !(queue.pending && query.userId === null)) n = await windowPassing(this.db, query, queue, ranked.seqs);
+    else if (query.filters.length > 0 && n > 0) {
       const rows = onSearchRows(query.filters);
       const b = new Builder(query.userId, rows);
       const where = [
