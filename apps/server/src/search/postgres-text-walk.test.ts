@@ -120,6 +120,7 @@ describe(`PostgreSQL text search: the first matching records in seq order (${onP
           {},
           { firstBuckets: 1 },
           { firstBuckets: 2 },
+          { firstBuckets: 1, maxRoundBuckets: 1, bucketRows: 0 },
           { path: "index" as const },
           { probeRows: 9 },
           { probeRows: 9, walkMinDensity: 0 },
@@ -143,10 +144,26 @@ describe(`PostgreSQL text search: the first matching records in seq order (${onP
     expect((await firstMatches(store.db, query("common", null), 40)).path).toBe("buckets");
     expect((await firstMatches(store.db, query("nothing", null), 40)).path).toBe("index");
     // A round of more buckets than a round may read: the index for the rest, the same matches.
-    const capped = await firstMatches(store.db, query("rare even", null), 150, { firstBuckets: 2, maxRoundBuckets: 1 });
+    const capped = await firstMatches(store.db, query("rare even", null), 150, {
+      firstBuckets: 2,
+      maxRoundBuckets: 1,
+      bucketRows: Infinity,
+    });
     expect(capped.path).toBe("index");
     expect(capped.seqs).toEqual((await reference("rare even", null)).slice(0, 150));
-    expect((await firstMatches(store.db, query("rare even", null), 150, { firstBuckets: 1, maxRoundBuckets: 1 })).path).toBe("index");
+    expect(
+      (await firstMatches(store.db, query("rare even", null), 150, { firstBuckets: 1, maxRoundBuckets: 1, bucketRows: Infinity })).path,
+    ).toBe("index");
+    // A round beyond the cap still reads buckets when they cost less than the heap rows of every match left (a bucket
+    // counted as bucketRows rows), else the index.
+    for (const [bucketRows, path] of [
+      [0, "buckets"],
+      [Infinity, "index"],
+    ] as const) {
+      const got = await firstMatches(store.db, query("common", null), 150, { firstBuckets: 1, maxRoundBuckets: 1, bucketRows });
+      expect(got.path).toBe(path);
+      expect(got.seqs).toEqual((await reference("common", null)).slice(0, 150));
+    }
     // Without a valid bucket index words take the prefixes' paths.
     expect((await firstMatches(store.db, query("common", null), 40, { buckets: false })).path).toBe("probe");
     expect((await firstMatches(store.db, query("rare even", null), 40, { buckets: false, probeRows: 9, walkMinDensity: 2 })).path).toBe(

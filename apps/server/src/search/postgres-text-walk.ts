@@ -20,6 +20,15 @@ export const SEQ_BUCKET = 1024;
  * more than the words' own posting lists (1M bench records: a round of ~300 buckets, 9,900 buffers, 75 ms).
  */
 const MAX_ROUND_BUCKETS = 64;
+/**
+ * ... unless the index without buckets would read many more heap rows: a bucket costs about as much as this
+ * many heap rows (GIN merges its 2,048 row pointers; ~300 buckets read in ~75 ms, a heap row ~10-25 µs at 1M
+ * records). A round of more buckets is still taken when `count x BUCKET_ROWS + the matches needed` is below
+ * the remaining matches the density found so far predicts (1M bench records: a three-word phrase in 15,500
+ * rows took every one of them, 13,233 buffers read, 699 ms, for its first 1,000, where a round of ~92 buckets
+ * reads ~1,000).
+ */
+const BUCKET_ROWS = 20;
 /** Buckets read per round beyond those the density found so far says hold the matches still needed. */
 const BUCKET_MARGIN = 1.5;
 
@@ -69,6 +78,7 @@ export async function firstMatches(
     path?: "index";
     firstBuckets?: number;
     maxRoundBuckets?: number;
+    bucketRows?: number;
     /**
      * false: `records_fts` has no valid bucket index yet (a database upgraded with records, while the server
      * builds it: postgres-text-buckets.ts), and words take the prefixes' probe, walk or index too.
@@ -174,7 +184,12 @@ async function matchesIn(
   while (seqs.length < n && next <= end) {
     const from = Math.floor(next / SEQ_BUCKET);
     // Too many buckets for one round (a sparse query), or the rest of the dataset: every remaining match at once, without buckets.
-    if (!options.path && (count > (options.maxRoundBuckets ?? MAX_ROUND_BUCKETS) || from + count > lastBucket + 1)) path = "index";
+    // Matches left beyond `next` at the density found so far (none found yet: unknown, the index).
+    const perSeq = seqs.length / Math.max(1, next - Number(range.first));
+    const left = perSeq * (end - next + 1);
+    const costly =
+      count > (options.maxRoundBuckets ?? MAX_ROUND_BUCKETS) && count * (options.bucketRows ?? BUCKET_ROWS) + (n - seqs.length) >= left;
+    if (!options.path && (costly || from + count > lastBucket + 1)) path = "index";
     const buckets = path === "buckets";
     const upTo = buckets ? Math.min(lastBucket, from + count - 1) : lastBucket;
     const b = new Builder(null);
@@ -197,8 +212,8 @@ async function matchesIn(
     }
     next = (upTo + 1) * SEQ_BUCKET;
     // The next round: the buckets the matches still needed take at the density found so far (at least twice as many).
-    const perSeq = seqs.length / Math.max(1, next - Number(range.first));
-    const needed = perSeq > 0 ? Math.ceil(((n - seqs.length) * BUCKET_MARGIN) / (perSeq * SEQ_BUCKET)) : Infinity;
+    const density = seqs.length / Math.max(1, next - Number(range.first));
+    const needed = density > 0 ? Math.ceil(((n - seqs.length) * BUCKET_MARGIN) / (density * SEQ_BUCKET)) : Infinity;
     count = Math.max(count * 2, needed);
   }
   return { seqs, scores, path, own };
