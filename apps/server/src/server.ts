@@ -13,7 +13,7 @@ import { seedDemo } from "./bootstrap/demo.js";
 import { onRecordsWritten } from "./records/write-hooks.js";
 import { textIndexFor } from "./search/text-index.js";
 import { followWrites, warmUpDatasets } from "./search/warm-up.js";
-import { rankAheadFor, textInlineFor, vectorIndexesFor } from "./search/for-store.js";
+import { rankAheadFor, textBucketsFor, textInlineFor, vectorIndexesFor } from "./search/for-store.js";
 
 /** Datasets warmed up at start (search/warm-up.ts), the most recently active first. */
 const WARM_AT_START = 3;
@@ -70,6 +70,9 @@ async function startOn(store: Store, config: ServerConfig): Promise<RunningServe
   // PostgreSQL: the text vectors of records written before migration 0028 moved into their rows, in small batches.
   const textInline = textInlineFor(store);
   textInline?.start();
+  // PostgreSQL: records_fts's index on (words, record ranges) of a database upgraded with records, built concurrently (migration 0030).
+  const textBuckets = textBucketsFor(store);
+  textBuckets?.start();
   // What the warm-up keeps follows each write once its response is out (search/warm-up.ts followWrites):
   // the warm-up after an import has the last batch left.
   let closing = false;
@@ -98,6 +101,7 @@ async function startOn(store: Store, config: ServerConfig): Promise<RunningServe
       await rankAhead?.stop();
       await vectorIndexes?.stop();
       await textInline?.stop();
+      await textBuckets?.stop();
       await app.close();
       await store.close();
     },

@@ -2,6 +2,7 @@ import type { Store } from "../db/database.js";
 import { PostgresSearch } from "./postgres-search.js";
 import type { SearchPort } from "./search-port.js";
 import type { PostgresRankAhead } from "./postgres-rank-ahead.js";
+import type { PostgresTextBuckets } from "./postgres-text-buckets.js";
 import type { PostgresVectorIndexes } from "./postgres-vector-index.js";
 import { PostgresTextInline } from "./postgres-text-inline.js";
 import { sqliteSearchFor } from "./sqlite-search.js";
@@ -29,6 +30,12 @@ export function rankAheadFor(store: Store): PostgresRankAhead | null {
 export function vectorIndexesFor(store: Store): PostgresVectorIndexes | null {
   const port = searchFor(store);
   return port instanceof PostgresSearch && store.vectorSearch ? port.vectorIndexes : null;
+}
+
+/** PostgreSQL: the background build of `records_fts`'s bucket index on an upgraded database (migration 0030); null on SQLite. */
+export function textBucketsFor(store: Store): PostgresTextBuckets | null {
+  const port = searchFor(store);
+  return port instanceof PostgresSearch ? port.textBuckets : null;
 }
 
 const inlines = new WeakMap<Store, PostgresTextInline>();

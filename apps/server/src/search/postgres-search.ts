@@ -5,6 +5,7 @@ import { recordCountWithStatus } from "../records/counts.js";
 import { countLimit, filterCountLimit, type SearchPort, type SearchQuery, type SearchResult } from "./search-port.js";
 import { filterCount, filterTotal } from "./postgres-filter-total.js";
 import { Builder, json, queueFilters, queryRows, textCount, textWords } from "./postgres-sql.js";
+import { PostgresTextBuckets } from "./postgres-text-buckets.js";
 import { PostgresText } from "./postgres-text.js";
 import { PostgresRankAhead } from "./postgres-rank-ahead.js";
 import { halfvecExpression, PostgresVectorIndexes } from "./postgres-vector-index.js";
@@ -48,12 +49,15 @@ export class PostgresSearch implements SearchPort {
   readonly rankAhead: PostgresRankAhead | null;
   /** The HNSW indexes, built in the background once the vectors' writes pause (the server starts the job: server.ts). */
   readonly vectorIndexes: PostgresVectorIndexes;
+  /** `records_fts`'s bucket index of an upgraded database, built in the background (the server starts the job: server.ts). */
+  readonly textBuckets: PostgresTextBuckets;
   constructor(
     private readonly db: Kysely<DB>,
     private readonly options: PostgresSearchOptions,
   ) {
     this.rankAhead = options.rankAhead === false ? null : new PostgresRankAhead(db, options.rankAhead ?? {});
-    this.text = new PostgresText(db, undefined, this.rankAhead);
+    this.textBuckets = new PostgresTextBuckets(db);
+    this.text = new PostgresText(db, undefined, this.rankAhead, undefined, undefined, undefined, () => this.textBuckets.ready());
     this.vectorIndexes = new PostgresVectorIndexes(db);
   }
 

@@ -3,42 +3,102 @@ import type { DB } from "../db/schema.js";
 import { Builder, queryRows, textWords } from "./postgres-sql.js";
 import type { SearchQuery } from "./search-port.js";
 
-/** Rows of `records_fts` (one per text field of a record) read in seq order to see how dense the matches are. */
+/** Rows of `records_fts` (one per text field of a record) a prefix query first checks in seq order (the probe). */
 const PROBE_ROWS = 4000;
 /**
- * Below this share of matching rows in the probe, the remaining matches come from the GIN index. A
- * walk reads ~2-3 µs a row in seq order (each field's tsvector, detoasted) and needs `n / density`
- * rows; the GIN path visits every match's heap row, scattered (~8 µs each at 1M records when not in
- * shared buffers: a prefix in 65K rows, 550 ms), ~density x 2M rows at 1M records of two text fields.
- * They cost about the same (~150-200 ms for a window of 1,000) around 1-1.5%.
+ * Below this share of matching rows in a prefix's probe, its remaining matches come from the GIN index
+ * (the whole table: a prefix's posting lists are collected whole, see firstMatches); else the walk in
+ * seq order goes on. The walk reads ~1 µs of PostgreSQL CPU a row and needs `n / density` rows; the
+ * GIN path visits every match's heap row, scattered, ~density x 2M rows at 1M records of two text fields.
  */
 const WALK_MIN_DENSITY = 0.01;
+/** Record seqs per bucket of `records_fts`'s GIN index (migration 0030: `array[record_seq / 1024]`). */
+export const SEQ_BUCKET = 1024;
+/**
+ * At most this many buckets in one round, else the index without buckets: a round reads every row of its
+ * buckets in the index (2,048 rows a bucket with two text fields), a sparse phrase's hundreds of buckets
+ * more than the words' own posting lists (1M bench records: a round of ~300 buckets, 9,900 buffers, 75 ms).
+ */
+const MAX_ROUND_BUCKETS = 64;
+/**
+ * ... unless the index without buckets would read many more heap rows: a bucket costs about as much as this
+ * many heap rows (GIN merges its 2,048 row pointers; ~300 buckets read in ~75 ms, a heap row ~10-25 µs at 1M
+ * records). A round of more buckets is still taken when `count x BUCKET_ROWS + the matches needed` is below
+ * the remaining matches the density found so far predicts (1M bench records: a three-word phrase in 15,500
+ * rows took every one of them, 13,233 buffers read, 699 ms, for its first 1,000, where a round of ~92 buckets
+ * reads ~1,000).
+ */
+const BUCKET_ROWS = 20;
+/** Buckets read per round beyond those the density found so far says hold the matches still needed. */
+const BUCKET_MARGIN = 1.5;
 
 /**
  * The first `n` records of a dataset whose fields match a text query (every word in one field, a
  * prefix word `w*`, or one field), in seq order (fewer when fewer match): what the windowed order of
  * postgres-text.ts ranks, a window of matches after the other. `scores`: the score (ts_rank of the
- * best matching field) of the records the probe found, read with their tsvectors (a dense query needs
- * no other reading).
+ * best matching field) of the records read with their tsvectors (the probe's, the buckets'), which
+ * then need no other reading.
  *
- * PostgreSQL's planner chooses between walking the primary key in seq order (checking each row's
- * tsvector) and the GIN index (every match, then sorted) from its estimate of the matches, which is
- * far off for prefixes and for words that occur together (a prefix in ~180K rows estimated at 10K: the
- * GIN path, its bitmap lossy in 4 MB of work_mem, rechecking 750K rows: 3.6 s where the walk takes
- * ~30 ms at 1M records). Here the choice follows the density measured on the dataset's first
- * PROBE_ROWS rows: dense, the walk goes on (`ts_match_vq`, the function of `@@`, which no index
- * serves); sparse, the GIN index gives the rest (an order by `seq + 0`, which the primary key cannot
- * give, sequential scans off, work_mem for an exact bitmap and no parallel workers, which took 3x
- * longer here, in the statement's transaction).
+ * The matches come from `records_fts`'s GIN index restricted to buckets of SEQ_BUCKET consecutive
+ * records (migration 0030), a round of buckets after the other from the dataset's first record: the
+ * first round one bucket, each next one as many buckets as the density found so far says hold the
+ * matches still needed (x BUCKET_MARGIN), at least twice as many as the round before. The index reads
+ * the words' posting lists inside those buckets only, then the heap rows of their matches, ranked as
+ * read: a phrase in 3% of the rows took 2.5 ms of PostgreSQL CPU for a window of 1,000 matches at 55K
+ * bench records, where the walk through every row in seq order (the rows of ~1,000 / density records)
+ * took 23 ms, and the whole index (every match of the table, then sorted) grew with the table. When the
+ * buckets would cover the rest of the dataset anyway (a sparse query), the index without buckets (its
+ * posting lists are short) gives every remaining match, sorted (`seq + 0`: not the primary key's order).
+ *
+ * A prefix word's entries are not read bucket by bucket: PostgreSQL's GIN first collects every row of
+ * every word with the prefix (a bitmap of the whole table: through the buckets, prefixes took 10-90%
+ * more PostgreSQL CPU at 55K bench records than the walk below, and the bitmap grows with the table).
+ * A prefix query checks the dataset's first PROBE_ROWS rows in seq order (`ts_match_vq`, the function
+ * of `@@`, which no index serves), ranked as read; a dense prefix needs nothing else. Then by the
+ * probe's density (WALK_MIN_DENSITY): the walk goes on in seq order, ranking the matches as it reads
+ * them, or, sparse, the index without buckets gives every remaining match.
+ *
+ * The index rounds run with sequential scans off and no parallel workers (a parallel bitmap heap scan
+ * of 65K rows took 550 ms at 1M records), in the statements' transaction: PostgreSQL's estimate of the
+ * matches of words that occur together or of a prefix is far off (a prefix in ~180K rows estimated at
+ * 10K).
  */
 export async function firstMatches(
   db: Kysely<DB>,
   query: SearchQuery,
   n: number,
-  /** Tests set a smaller probe (PROBE_ROWS) and density (WALK_MIN_DENSITY) to take each path on few records. */
-  options: { probeRows?: number; walkMinDensity?: number } = {},
-): Promise<{ seqs: number[]; scores: Map<number, number>; path: "probe" | "walk" | "index" }> {
-  const probeRows = options.probeRows ?? PROBE_ROWS;
+  /**
+   * Tests: a smaller probe (PROBE_ROWS) and density (WALK_MIN_DENSITY), the index path instead of the
+   * buckets, the buckets of the first round and of any round (MAX_ROUND_BUCKETS), to take each path and
+   * several rounds on few records.
+   */
+  options: {
+    probeRows?: number;
+    walkMinDensity?: number;
+    path?: "index";
+    firstBuckets?: number;
+    maxRoundBuckets?: number;
+    bucketRows?: number;
+    /**
+     * false: `records_fts` has no valid bucket index yet (a database upgraded with records, while the server
+     * builds it: postgres-text-buckets.ts), and words take the prefixes' probe, walk or index too.
+     */
+    buckets?: boolean;
+  } = {},
+): Promise<{ seqs: number[]; scores: Map<number, number>; path: "probe" | "walk" | "buckets" | "index"; own: boolean }> {
+  // One snapshot for the dataset's range and record count and every read of matches (`own` holds for all of them).
+  return db
+    .transaction()
+    .setIsolationLevel("repeatable read")
+    .execute((trx) => matchesIn(trx, query, n, options));
+}
+
+async function matchesIn(
+  db: Kysely<DB>,
+  query: SearchQuery,
+  n: number,
+  options: Parameters<typeof firstMatches>[3] & object,
+): Promise<{ seqs: number[]; scores: Map<number, number>; path: "probe" | "walk" | "buckets" | "index"; own: boolean }> {
   const text = query.text!;
   const words = textWords(text.q);
   const match = (b: Builder, indexed: boolean) => {
@@ -46,52 +106,115 @@ export async function firstMatches(
     const field = text.field !== null ? ` AND f.field = ${b.p(text.field)}` : "";
     return `(${indexed ? `f.tsv @@ (${tsq})` : `ts_match_vq(f.tsv, (${tsq}))`}${field})`;
   };
-  // The probe: the dataset's first rows in seq order, which records match, and their score (ts_rank of the best field).
-  const p = new Builder(null);
-  const probe = await queryRows<{ seq: number | string; hit: boolean; rows: number | string; score: number | null }>(
+  const seqs: number[] = [];
+  const scores = new Map<number, number>();
+  const range = (
+    await queryRows<{ first: number | string | null; end: number | string | null; records: number | string }>(
+      db,
+      `SELECT min(seq) AS first, max(seq) AS end,
+          (SELECT coalesce(sum(n), 0) FROM dataset_record_counts WHERE dataset_id = $1) AS records
+        FROM records WHERE dataset_id = $1`,
+      [query.datasetId],
+    )
+  )[0];
+  if (!range || range.first === null || range.end === null) return { seqs, scores, path: "buckets", own: false };
+  // Values, not subqueries: of a subquery's range the planner assumes a narrow one. The rounds end at the dataset's last record.
+  const end = Number(range.end);
+  // The dataset holds every seq from its first to its last record (its counter, migration 0011, says as many records as
+  // seqs; one snapshot): a row of records_fts in that range is the dataset's, with no lookup of its record. A dataset
+  // imported alone; a record of another dataset between its records, or one deleted, and every match is looked up
+  // (1M bench records: the lookups of a sparse phrase's 2,296 matches took 85 of its 138 ms, load 7).
+  const own = Number(range.records) === end - Number(range.first) + 1;
+  const inDataset = (b: Builder) =>
+    own ? "" : ` AND EXISTS (SELECT 1 FROM records r WHERE r.seq = f.record_seq AND r.dataset_id = ${b.p(query.datasetId)})`;
+  /** Matches are looked for from this seq on; `from`: its bucket. */
+  let next = Number(range.first);
+  let count = options.firstBuckets ?? 1;
+  if (options.buckets === false || words.some((w) => w.prefix)) {
+    // The probe: the dataset's first rows in seq order, which records match, and their score (ts_rank of the best field).
+    const probeRows = options.probeRows ?? PROBE_ROWS;
+    const p = new Builder(null);
+    const probe = await queryRows<{ seq: number | string; hit: boolean; rows: number | string; score: number | null }>(
+      db,
+      `SELECT f.record_seq AS seq, bool_or(${match(p, false)}) AS hit, count(*) AS rows,
+          max(CASE WHEN ${match(p, false)} THEN ts_rank(f.tsv, (${p.tsQuery(words)})) END)::float8 AS score
+        FROM (SELECT f.record_seq, f.field, f.tsv FROM records_fts f ${
+          own
+            ? `WHERE f.record_seq >= ${p.p(Number(range.first))} AND f.record_seq <= ${p.p(end)}`
+            : `JOIN records r ON r.seq = f.record_seq WHERE r.dataset_id = ${p.p(query.datasetId)}`
+        } ORDER BY f.record_seq, f.field LIMIT ${p.p(probeRows)}) f
+        GROUP BY f.record_seq ORDER BY f.record_seq`,
+      p.params,
+    );
+    const read = probe.reduce((sum, r) => sum + Number(r.rows), 0);
+    const hits = probe.filter((r) => r.hit);
+    // Every row of the dataset read: its matches. Else the last record's rows beyond the probe were not read: it is read again.
+    const last = read < probeRows ? end + 1 : Number(probe[probe.length - 1]!.seq);
+    for (const r of hits) {
+      if (Number(r.seq) >= last || seqs.length >= n) break;
+      seqs.push(Number(r.seq));
+      scores.set(Number(r.seq), r.score ?? 0);
+    }
+    if (seqs.length >= n || last > end) return { seqs, scores, path: "probe", own };
+    if (hits.length / read < (options.walkMinDensity ?? WALK_MIN_DENSITY)) {
+      count = Infinity; // sparse: the index, every remaining match
+      next = last;
+    } else {
+      // The walk: on in seq order from the probe's last record, ranking each match as it reads it (no sort: the primary key's order).
+      const w = new Builder(null);
+      const rows = await queryRows<{ seq: number | string; score: number }>(
+        db,
+        `SELECT f.record_seq AS seq, max(ts_rank(f.tsv, (${w.tsQuery(words)})))::float8 AS score FROM records_fts f
+          WHERE ${match(w, false)} AND f.record_seq >= ${w.p(last)} AND f.record_seq <= ${w.p(end)}${inDataset(w)}
+          GROUP BY f.record_seq ORDER BY f.record_seq LIMIT ${w.p(n - seqs.length)}`,
+        w.params,
+      );
+      for (const r of rows) {
+        seqs.push(Number(r.seq));
+        scores.set(Number(r.seq), r.score);
+      }
+      return { seqs, scores, path: "walk", own };
+    }
+  }
+  const lastBucket = Math.floor(end / SEQ_BUCKET);
+  let path: "buckets" | "index" = options.path ?? (count === Infinity ? "index" : "buckets");
+  await sql`SELECT set_config('enable_seqscan', 'off', true), set_config('work_mem', '64MB', true), set_config('max_parallel_workers_per_gather', '0', true)`.execute(
     db,
-    `SELECT f.record_seq AS seq, bool_or(${match(p, false)}) AS hit, count(*) AS rows,
-        max(CASE WHEN ${match(p, false)} THEN ts_rank(f.tsv, (${p.tsQuery(words)})) END)::float8 AS score
-      FROM (SELECT f.record_seq, f.field, f.tsv FROM records_fts f JOIN records r ON r.seq = f.record_seq
-        WHERE r.dataset_id = ${p.p(query.datasetId)} ORDER BY f.record_seq, f.field LIMIT ${p.p(probeRows)}) f
-      GROUP BY f.record_seq ORDER BY f.record_seq`,
-    p.params,
   );
-  const read = probe.reduce((sum, r) => sum + Number(r.rows), 0);
-  const hits = probe.filter((r) => r.hit).map((r) => Number(r.seq));
-  const scores = new Map(probe.filter((r) => r.hit).map((r) => [Number(r.seq), r.score ?? 0]));
-  /** The first `k` of `seqs` with the scores the probe has of them. */
-  const first = (seqs: number[], k: number) => {
-    const kept = seqs.slice(0, k);
-    return { seqs: kept, scores: new Map(kept.filter((seq) => scores.has(seq)).map((seq) => [seq, scores.get(seq)!])) };
-  };
-  if (read < probeRows) return { ...first(hits, n), path: "probe" }; // the dataset's every row
-  // The probe's last record may have rows beyond it: it is read again. The walk ends at the dataset's last record
-  // (records_dataset_seq_idx), not at the end of the other datasets' records after it.
-  const last = Number(probe[probe.length - 1]!.seq);
-  const found = hits.filter((s) => s < last);
-  if (found.length >= n) return { ...first(found, n), path: "probe" };
-  const walk = hits.length / read >= (options.walkMinDensity ?? WALK_MIN_DENSITY);
-  // A value, not a subquery: of a subquery's range the planner assumes a narrow one, and could then AND a bitmap
-  // of the primary key's every row with the GIN index's.
-  const end = Number(
-    (await queryRows<{ end: number | string }>(db, "SELECT max(seq) AS end FROM records WHERE dataset_id = $1", [query.datasetId]))[0]
-      ?.end ?? last,
-  );
-  const b = new Builder(null);
-  const restSql = `SELECT f.record_seq AS seq FROM records_fts f
-      WHERE ${match(b, !walk)} AND f.record_seq >= ${b.p(last)}
-        AND f.record_seq <= ${b.p(end)}
-        AND EXISTS (SELECT 1 FROM records r WHERE r.seq = f.record_seq AND r.dataset_id = ${b.p(query.datasetId)})
-      GROUP BY f.record_seq ORDER BY f.record_seq${walk ? "" : " + 0"} LIMIT ${b.p(n - found.length)}`;
-  const rest = walk
-    ? await queryRows<{ seq: number | string }>(db, restSql, b.params)
-    : await db.transaction().execute(async (trx) => {
-        await sql`SELECT set_config('enable_seqscan', 'off', true), set_config('work_mem', '64MB', true), set_config('max_parallel_workers_per_gather', '0', true)`.execute(
-          trx,
-        );
-        return queryRows<{ seq: number | string }>(trx, restSql, b.params);
-      });
-  // The probe's last record is left to the ranking (its rows beyond the probe were not scored).
-  return { ...first(found, found.length), seqs: [...found, ...rest.map((r) => Number(r.seq))], path: walk ? "walk" : "index" };
+  while (seqs.length < n && next <= end) {
+    const from = Math.floor(next / SEQ_BUCKET);
+    // Too many buckets for one round (a sparse query), or the rest of the dataset: every remaining match at once, without buckets.
+    // Matches left beyond `next` at the density found so far (none found yet: unknown, the index).
+    const perSeq = seqs.length / Math.max(1, next - Number(range.first));
+    const left = perSeq * (end - next + 1);
+    const costly =
+      count > (options.maxRoundBuckets ?? MAX_ROUND_BUCKETS) && count * (options.bucketRows ?? BUCKET_ROWS) + (n - seqs.length) >= left;
+    if (!options.path && (costly || from + count > lastBucket + 1)) path = "index";
+    const buckets = path === "buckets";
+    const upTo = buckets ? Math.min(lastBucket, from + count - 1) : lastBucket;
+    const b = new Builder(null);
+    const inBuckets = buckets
+      ? ` AND array[f.record_seq / ${SEQ_BUCKET}] && ${b.p(`{${Array.from({ length: upTo - from + 1 }, (_, i) => from + i).join(",")}}`)}::bigint[]`
+      : "";
+    const rows = await queryRows<{ seq: number | string; score: number | null }>(
+      db,
+      // Ranked as read in the buckets (each row's score in the subquery: computed by the aggregate, the rows were sorted
+      // with their tsvectors first); not on the index path, which sorts every remaining match.
+      `SELECT m.seq, max(m.score)::float8 AS score FROM (SELECT f.record_seq AS seq, ${buckets ? `ts_rank(f.tsv, (${b.tsQuery(words)}))` : "NULL::float4"} AS score
+          FROM records_fts f WHERE ${match(b, true)}${inBuckets} AND f.record_seq + 0 >= ${b.p(next)} AND f.record_seq + 0 <= ${b.p(end)}${inDataset(b)}
+          OFFSET 0) m
+          GROUP BY m.seq ORDER BY m.seq + 0 LIMIT ${b.p(n - seqs.length)}`,
+      b.params,
+    );
+    for (const r of rows) {
+      seqs.push(Number(r.seq));
+      if (r.score !== null) scores.set(Number(r.seq), r.score);
+    }
+    next = (upTo + 1) * SEQ_BUCKET;
+    // The next round: the buckets the matches still needed take at the density found so far (at least twice as many).
+    const density = seqs.length / Math.max(1, next - Number(range.first));
+    const needed = density > 0 ? Math.ceil(((n - seqs.length) * BUCKET_MARGIN) / (density * SEQ_BUCKET)) : Infinity;
+    count = Math.max(count * 2, needed);
+  }
+  return { seqs, scores, path, own };
 }

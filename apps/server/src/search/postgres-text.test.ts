@@ -82,8 +82,9 @@ describe(`PostgreSQL text search order (${onPostgres ? "PostgreSQL" : "PGlite"})
         const expected = await reference(q, field, window);
         expect(expected.length).toBeGreaterThan(15);
         if (window === 7 && JSON.stringify(expected) !== JSON.stringify(await reference(q, field, 1000))) differs++;
-        // The matches found by the probe alone (scored there), and by a probe of 9 rows then the walk or the GIN index (scored after).
-        for (const walk of [{}, { probeRows: 9 }, { probeRows: 9, walkMinDensity: 2 }]) {
+        // The matches through the index's buckets (scored as read), the index without them (scored after), a prefix's probe alone,
+        // a probe of 9 rows then the walk or the index (postgres-text-walk.ts).
+        for (const walk of [{}, { firstBuckets: 1 }, { path: "index" as const }, { probeRows: 9 }, { probeRows: 9, walkMinDensity: 2 }]) {
           const text = new PostgresText(store.db, undefined, null, window, true, walk);
           for (const [offset, limit] of [
             [0, 10],

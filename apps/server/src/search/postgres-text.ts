@@ -15,6 +15,7 @@ import { countLimit, filterCountLimit, type SearchQuery, type SearchResult } fro
 import type { PostgresRankAhead, RankedAhead } from "./postgres-rank-ahead.js";
 import { pageAhead, totalAhead } from "./postgres-text-ahead.js";
 import { firstMatches } from "./postgres-text-walk.js";
+import { windowPassing } from "./postgres-window-passing.js";
 import { FILTERED_TOTAL_BOUND, filteredTotal } from "./postgres-text-filtered.js";
 import { ANSWERED_MAX, answeredStatuses } from "./answered-filter.js";
 
@@ -88,6 +89,8 @@ export class PostgresText {
     private readonly answeredPath = true,
     /** How the windows' matches are found (postgres-text-walk.ts; tests take each path on few records). */
     private readonly walkOptions: Parameters<typeof firstMatches>[3] = {},
+    /** Whether `records_fts`'s bucket index is valid (postgres-text-buckets.ts; a new database has it from its migration). */
+    private readonly bucketIndex: () => Promise<boolean> = async () => true,
   ) {}
 
   /** Searches answered from the caller's answered records (answeredSearch; tests, diagnostics). */
@@ -337,7 +340,9 @@ export class PostgresText {
     // The windows the page read (at least the first, also for a page of 0).
     const ranked = await this.ranked(entry, ranking, this.rankWindow);
     let n = ranked.seqs.length;
-    if (query.filters.length > 0 && n > 0) {
+    const queue = queueFilters(query.filters);
+    if (n > 0 && queue && !(queue.pending && query.userId === null)) n = await windowPassing(this.db, query, queue, ranked.seqs);
+    else if (query.filters.length > 0 && n > 0) {
       const rows = onSearchRows(query.filters);
       const b = new Builder(query.userId, rows);
       const where = [
@@ -366,7 +371,10 @@ export class PostgresText {
   private async windows(query: SearchQuery, k: number): Promise<Ranked> {
     const text = query.text!;
     const read = Math.ceil(k / this.rankWindow) * this.rankWindow;
-    const { seqs: found, scores } = await firstMatches(this.db, query, read + 1, this.walkOptions);
+    const { seqs: found, scores } = await firstMatches(this.db, query, read + 1, {
+      buckets: await this.bucketIndex(),
+      ...this.walkOptions,
+    });
     // The record after the windows read only tells that more match.
     const seqs = found.slice(0, read);
     const unscored = seqs.filter((seq) => !scores.has(seq));

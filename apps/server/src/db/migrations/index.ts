@@ -25,6 +25,7 @@ import * as m0023 from "./0023-dataset-answer-versions.js";
 import * as m0024 from "./0024-text-ranked-ahead.js";
 import * as m0025 from "./0025-record-search.js";
 import * as m0028 from "./0028-records-fts-inline.js";
+import * as m0030 from "./0030-records-fts-seq-buckets.js";
 
 /**
  * Versioned migrations, applied in key order by Kysely's Migrator. Add a new file per change
@@ -57,6 +58,7 @@ export const migrations: Record<string, Migration> = {
   "0024-text-ranked-ahead": m0024,
   "0025-record-search": m0025,
   "0028-records-fts-inline": m0028,
+  "0030-records-fts-seq-buckets": m0030,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

@@ -10,6 +10,7 @@ import * as pg0023 from "./0023-dataset-answer-versions.js";
 import * as pg0024 from "./0024-text-ranked-ahead.js";
 import * as pg0025 from "./0025-record-search.js";
 import * as pg0028 from "./0028-records-fts-inline.js";
+import * as pg0030 from "./0030-records-fts-seq-buckets.js";
 
 /**
  * PostgreSQL runs the same, versioned migration list as SQLite (same names, so the history is
@@ -55,6 +56,8 @@ export const postgresVariants: Record<string, Migration> = {
   "0025-record-search": pg0025,
   /** PostgreSQL: the text fields' tsvectors inline, the existing rows rewritten in the background; SQLite's 0028 is empty. */
   "0028-records-fts-inline": pg0028,
+  /** PostgreSQL: the text index restricted to ranges of records (seq buckets); SQLite's 0030 is empty. */
+  "0030-records-fts-seq-buckets": pg0030,
 };
 
 export const postgresMigrationProvider: MigrationProvider = {
