@@ -83,7 +83,9 @@ describe("text search of many answered records", () => {
   });
 
   it("answers as the plain path, with more than 2,000 answered records spread through the dataset", async () => {
+    // Its read split between the two threads (above 1,024 candidates), or on one thread.
     const threaded = new SqliteText(store.db, { rankWindow: 50 });
+    const oneThread = new SqliteText(store.db, { rankWindow: 50, answeredSplit: Infinity });
     const here = new SqliteText(store.db, { rankWindow: 50, offThread: false });
     const inList = new SqliteText(store.db, { rankWindow: 50, answeredMembers: false });
     const plain = new SqliteText(store.db, { rankWindow: 50, answered: false });
@@ -102,13 +104,17 @@ describe("text search of many answered records", () => {
           for (const offset of [0, 30]) {
             const query = view(q, [...statuses], userId, offset, extra);
             const expected = await plain.textSearch(query, query.text!);
-            for (const adapter of [threaded, here, inList]) expect(await adapter.textSearch(query, query.text!)).toEqual(expected);
+            for (const adapter of [threaded, oneThread, here, inList])
+              expect(await adapter.textSearch(query, query.text!)).toEqual(expected);
             if (expected.total > 40) compared++;
           }
     expect(compared).toBeGreaterThan(20);
     // The answered path answered (beyond 2,000 answered records), its reads on the threads for the threaded adapter only.
     expect(threaded.answeredSearches).toBeGreaterThan(50);
     expect(threaded.answeredOffThread).toBeGreaterThan(20);
+    expect(oneThread.answeredOffThread).toBe(threaded.answeredOffThread);
+    expect(threaded.answeredSplits).toBeGreaterThan(10);
+    expect(oneThread.answeredSplits).toBe(0);
     expect(here.answeredOffThread).toBe(0);
     expect(inList.answeredSearches).toBe(threaded.answeredSearches);
   }, 120_000);

@@ -34,6 +34,11 @@ import { answeredSetsOf } from "./sqlite-answered.js";
 
 const FEW_MATCHES = 2048;
 /**
+ * Answered records from which their rows are read by two threads at once, half each (answeredRows): 10,000 records every
+ * 50th of 1M are ~65 ms of one thread for a common word; fewer than this cost a few ms, not worth a second job.
+ */
+const ANSWERED_SPLIT = 1024;
+/**
  * A bounded total (countLimit) reads at most this many times `bound + 1` of the word's matching
  * records, in record order: filters passing fewer than 1 in READ_PER_BOUND of them (the annotation
  * page's metadata filters: ~10%) would otherwise read ~bound / pass rate records (at 1M, a word in
@@ -165,8 +170,9 @@ export class SqliteText extends SqliteQueries {
   /** Searches answered from the answered records (sqlite-text-answered.ts; tests, diagnostics), their pages from a word's rows ranked ahead. */
   answeredSearches = 0;
   answeredAhead = 0;
-  /** Reads of the answered records' rows a text match thread answered (tests, diagnostics). */
+  /** Reads of the answered records' rows the text match threads answered, and of those split between two (tests, diagnostics). */
   answeredOffThread = 0;
+  answeredSplits = 0;
   /** Searches whose first page came from the words ranked ahead (tests, diagnostics). */
   rankedAhead = 0;
   /** Rankings ahead read from the index's file instead of ranked (tests, diagnostics). */
@@ -195,7 +201,8 @@ export class SqliteText extends SqliteQueries {
    * `frequentRows`: words in at least this many FTS rows are ranked ahead (FREQUENT_ROWS; 0: none), their best `frequentRanked` rows (FREQUENT_RANKED).
    * `rankWindow`: records per window of the order of queries other than one plain word (RANK_WINDOW; text-window.ts).
    * `answered: false`: no search from the answered records (sqlite-text-answered.ts; tests compare both paths); `answeredGap`: its ranges' gap
-   * (ANSWERED_GAP; set: whatever the query's rows); `answeredMembers: false`: its candidates tested by an IN list, not tessera_seq_in's bitmap.
+   * (ANSWERED_GAP; set: whatever the query's rows); `answeredMembers: false`: its candidates tested by an IN list, not tessera_seq_in's bitmap;
+   * `answeredSplit`: candidates from which their read is split between two threads (ANSWERED_SPLIT).
    * `prefixTerms: false`: long prefixes are not expanded into their terms (expandPrefix; tests compare both paths).
    */
   constructor(
@@ -211,6 +218,7 @@ export class SqliteText extends SqliteQueries {
       answered?: boolean;
       answeredGap?: number;
       answeredMembers?: boolean;
+      answeredSplit?: number;
     } = {},
   ) {
     super(db);
@@ -951,14 +959,42 @@ export class SqliteText extends SqliteQueries {
     };
     const pool = this.options.offThread !== false ? readPoolFor(this.db) : null;
     const ranking = pool ? await this.db.connection().execute(async () => knownHere()) : null;
-    const answer = pool && ranking ? await pool.readAnswered({ read, ranking }).catch(() => null) : null;
+    // Many candidates: their two halves (by seq) on two threads at once, each reading half the span (one annotator's wait
+    // halved on two cores; the same CPU). Each half is its own read transaction: disjoint records, summed or joined. Not
+    // while a row count the score needs is missing: one thread counts it (both would).
+    const phrases = phrasesOf(expression);
+    const counted =
+      !(read.scoring === "word" || (read.scoring === "phrases" && phrases.length > 1)) ||
+      phrases.every((p) => ranking?.rows[phraseKey(p)] !== undefined);
+    const halves =
+      pool && pool.size > 1 && counted && candidates.length >= (this.options.answeredSplit ?? ANSWERED_SPLIT)
+        ? [candidates.subarray(0, candidates.length >> 1), candidates.subarray(candidates.length >> 1)]
+        : [candidates];
+    const answers =
+      pool && ranking
+        ? await Promise.all(halves.map((seqs) => pool.readAnswered({ read: { ...read, seqs }, ranking }))).catch(() => null)
+        : null;
     const out = await this.db.connection().execute(async () => {
-      if (answer) {
-        // Counted at the version the thread read: kept when it is still the current one.
-        if (answer.counted > 0 && SqliteText.versionOf(raw).equals(answer.version)) this.keepPhraseRows(answer.version, answer.phraseRows);
-        this.phraseCounts += answer.counted;
+      if (answers) {
+        // Counted at the version the threads read: kept when it is still the current one.
+        for (const answer of answers)
+          if (answer.counted > 0 && SqliteText.versionOf(raw).equals(answer.version))
+            this.keepPhraseRows(answer.version, answer.phraseRows);
+        this.phraseCounts += answers.reduce((n, a) => n + a.counted, 0);
         this.answeredOffThread++;
-        return answer;
+        if (answers.length === 1) return answers[0]!;
+        this.answeredSplits++;
+        // A count is one row per half (its distinct records); scored rows are joined.
+        if (!scored) return { fr: Float64Array.of(answers.reduce((n, a) => n + (a.fr[0] ?? 0), 0)), bm: Float64Array.of(0) };
+        const fr = new Float64Array(answers.reduce((n, a) => n + a.fr.length, 0));
+        const bm = new Float64Array(fr.length);
+        let at = 0;
+        for (const a of answers) {
+          fr.set(a.fr, at);
+          bm.set(a.bm, at);
+          at += a.fr.length;
+        }
+        return { fr, bm };
       }
       const { version, rows } = knownHere();
       const here = answeredRead((sql) => raw.prepare(sql), { ...read, known: rows }, ANSWERED_HELPERS);
