@@ -163,9 +163,10 @@ export class PostgresText {
    * on those only, in the order the other paths give: by window (the window of each record among all the
    * dataset's matches, as windows() numbers them, read up to the last candidate only for a windowed
    * query), score (best first), seq. The total is exact up to the count's bound. Beyond ANSWERED_MAX
-   * answered records a plain word ranked ahead takes its page as the other paths do (pageAhead: the listed
-   * records, then the single occurrences by seq) and counts the candidates that match up to the bound
-   * instead of ranking every one (ts_rank reads each candidate's tsvectors, ~10 us a field).
+   * answered records only a plain word ranked ahead is answered here: its page as the other paths take it
+   * (pageAhead: the listed records, then the single occurrences by seq) and the candidates that match counted
+   * up to the bound, without ranking every one (ts_rank reads each candidate's tsvectors, ~10 us a field);
+   * other queries (null) take the other paths.
    */
   private async answeredSearch(
     query: SearchQuery,
@@ -182,28 +183,36 @@ export class PostgresText {
         AND s.status IN (${statuses.map((v) => a.p(v)).join(", ")}) AND r.dataset_id = ${a.p(query.datasetId)}`,
       a.params,
     );
-    this.answeredSearches++;
-    if (answered.length === 0) return { hits: [], total: 0 };
+    if (answered.length === 0) {
+      this.answeredSearches++;
+      return { hits: [], total: 0 };
+    }
     const limit = countLimit(query);
     const text = query.text!;
     const answeredSeqs = `{${answered.map((r) => Number(r.seq)).join(",")}}`;
-    if (answered.length > ANSWERED_MAX && !windowed) {
+    if (answered.length > ANSWERED_MAX) {
+      // Ranking every candidate costs in proportion to them (100K records, 10,000 answered: a phrase 5x the other paths' time):
+      // beyond ANSWERED_MAX only a plain word whose page the ranking ahead gives is answered here, the rest by the other paths.
+      if (windowed) return null;
       const entry = await this.entry(query.datasetId, entryKey(query, words));
       const ahead = await this.ahead(query, entry, words);
       const hits = ahead ? await pageAhead(this.db, query, words[0]!.word, ahead) : null;
-      if (hits) {
-        this.answeredAhead++;
-        // The candidates that match and pass the filters, up to the bound (record_search: the word's GIN entry or each candidate's row, as the planner finds cheaper).
-        const c = new Builder(query.userId, onSearchRows(query.filters));
-        const match = textMatchSql(c, query, onSearchRows(query.filters));
-        const where = [...match.where, `${match.x}.seq = ANY(${c.p(answeredSeqs)}::bigint[])`, ...query.filters.map((f) => c.filter(f))];
-        const counted = `SELECT 1 FROM ${match.from} WHERE ${where.join(" AND ")}${limit !== null ? ` LIMIT ${c.p(limit + 1)}` : ""}`;
-        const n = Number(
-          (await queryRows<{ n: number | string }>(this.db, `SELECT count(*) AS n FROM (${counted}) AS m`, c.params))[0]?.n ?? 0,
-        );
-        return limit !== null && n > limit ? { hits, total: limit, totalIsLowerBound: true } : { hits, total: n };
-      }
+      if (!hits) return null;
+      this.answeredSearches++;
+      this.answeredAhead++;
+      // The candidates that match and pass the filters, up to the bound (record_search: the word's GIN entry or each candidate's row, as the planner finds cheaper).
+      const c = new Builder(query.userId, onSearchRows(query.filters));
+      const match = textMatchSql(c, query, onSearchRows(query.filters));
+      const where = [...match.where, `${match.x}.seq = ANY(${c.p(answeredSeqs)}::bigint[])`, ...query.filters.map((f) => c.filter(f))];
+      // Bounded as the other paths bound this query's total (filteredTotal: the filter bound, shown as "1,000+").
+      const bound = filterCountLimit(query, FILTERED_TOTAL_BOUND);
+      const counted = `SELECT 1 FROM ${match.from} WHERE ${where.join(" AND ")}${bound !== null ? ` LIMIT ${c.p(bound + 1)}` : ""}`;
+      const n = Number(
+        (await queryRows<{ n: number | string }>(this.db, `SELECT count(*) AS n FROM (${counted}) AS m`, c.params))[0]?.n ?? 0,
+      );
+      return bound !== null && n > bound ? { hits, total: bound, totalIsLowerBound: true } : { hits, total: n };
     }
+    this.answeredSearches++;
     const b = new Builder(query.userId);
     const seqs = b.p(answeredSeqs);
     const where = [`r.seq = ANY(${seqs}::bigint[])`, `r.dataset_id = ${b.p(query.datasetId)}`, ...query.filters.map((x) => b.filter(x))];
