@@ -30,19 +30,22 @@ export function answeredIndexes(c: number, clients: number, n: number, total: nu
 
 /**
  * Gives each client `n` submitted responses through the API (`POST /me/responses/bulk`, 100 a request) on the records
- * of answeredIndexes, before the latency runs (`--answered`): the Submitted view's rows then measure an annotator who
- * has answered that many records. Returns the responses written and the seconds taken; throws on a failed item.
+ * of answeredIndexes for a team of `team` annotators (`--answered-spread`, default the clients: 1 gives every client the
+ * records from its index on, one after another), before the latency runs (`--answered`): the Submitted view's rows then
+ * measure an annotator who has answered that many records. Returns the responses written and the seconds taken; throws
+ * on a failed item.
  */
 export async function giveAnswers(
   clients: readonly Annotator[],
   recordIds: readonly string[],
   n: number,
+  team: number,
   onProgress: (done: number) => void,
 ): Promise<{ responses: number; seconds: number }> {
   const started = performance.now();
   let done = 0;
   for (const [c, client] of clients.entries()) {
-    const indexes = answeredIndexes(c, clients.length, n, recordIds.length);
+    const indexes = answeredIndexes(c, team, n, recordIds.length);
     for (let i = 0; i < indexes.length; i += BULK) {
       const items = indexes.slice(i, i + BULK).map((k) => ({
         record_id: recordIds[k]!,

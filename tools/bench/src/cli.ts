@@ -62,12 +62,13 @@ const { values: args } = parseArgs({
     replicas: { type: "string", default: "1" },
     "think-ms": { type: "string", default: "0" },
     answered: { type: "string", default: "0" },
+    "answered-spread": { type: "string", default: "0" },
     help: { type: "boolean", default: false },
   },
 });
 if (args.help) {
   console.log(
-    "usage: bench [--records N] [--batch 256] [--postgres URL] [--json FILE] [--markdown FILE] [--concurrency 1,20] [--requests N] [--max-seconds S] [--sdk-records N] [--browser-records N] [--browser-warmup N] [--browser-loads N] [--recall-samples N] [--profile DIR] [--smoke] [--strict] [--keep-data] [--data-dir DIR] [--live-bodies] [--bodies-dir DIR] [--settle] [--only SCENARIO-SUBSTRING] [--settle-seconds S] [--replicas N (with --postgres)] [--think-ms MS] [--answered N]",
+    "usage: bench [--records N] [--batch 256] [--postgres URL] [--json FILE] [--markdown FILE] [--concurrency 1,20] [--requests N] [--max-seconds S] [--sdk-records N] [--browser-records N] [--browser-warmup N] [--browser-loads N] [--recall-samples N] [--profile DIR] [--smoke] [--strict] [--keep-data] [--data-dir DIR] [--live-bodies] [--bodies-dir DIR] [--settle] [--only SCENARIO-SUBSTRING] [--settle-seconds S] [--replicas N (with --postgres)] [--think-ms MS] [--answered N] [--answered-spread T]",
   );
   process.exit(0);
 }
@@ -91,6 +92,7 @@ const opts = {
   browserRecords: smoke ? 3 : int(args["browser-records"], "browser-records"),
   recallSamples: smoke ? 3 : int(args["recall-samples"], "recall-samples"),
   answered: smoke ? 0 : int(args.answered, "answered"),
+  answeredSpread: int(args["answered-spread"], "answered-spread"),
   browserWarmup: smoke ? 1 : int(args["browser-warmup"], "browser-warmup"),
   browserLoads: smoke ? 1 : int(args["browser-loads"], "browser-loads"),
   settleSeconds: smoke ? 0 : int(args["settle-seconds"], "settle-seconds"),
@@ -245,15 +247,17 @@ try {
   if (replicas.length > 1) log(`${replicas.length} replicas: ${replicas.map((r) => r.url).join(", ")}`);
   if (opts.answered > 0) {
     // Every latency client answers --answered records (the Submitted view's rows measure such an annotator).
-    const total = opts.answered * clients.length;
+    // As a team of --answered-spread annotators (default: the clients) sharing a queue: client c's records c, c + T, ...
+    const team = opts.answeredSpread > 0 ? opts.answeredSpread : clients.length;
+    const total = opts.answered * Math.max(team, clients.length);
     const recordIds = !kept
       ? imported.recordIds
       : !args.postgres
         ? keptRecordIds(server.dataDir, ds.datasetId)
         : await listRecordIds(owner, ds.datasetId, Math.min(total, 1_000_000));
-    log(`--answered: ${opts.answered} submitted responses for each of ${clients.length} clients`);
+    log(`--answered: ${opts.answered} submitted responses for each of ${clients.length} clients, spread as a team of ${team}`);
     let lastAnswerLog = 0;
-    const given = await giveAnswers(clients, recordIds, opts.answered, (done) => {
+    const given = await giveAnswers(clients, recordIds, opts.answered, team, (done) => {
       if (performance.now() - lastAnswerLog > 10_000) {
         lastAnswerLog = performance.now();
         log(`  ${done} responses`);

@@ -4,6 +4,7 @@ import type { Store } from "../db/store.js";
 import { openPgliteStore } from "../testing/pglite-store.js";
 import { openTestPostgresStore, testDatabaseUrl } from "../testing/pg-test-database.js";
 import { Builder, queryRows, textWords } from "./postgres-sql.js";
+import { PostgresSearch } from "./postgres-search.js";
 import { PostgresText } from "./postgres-text.js";
 import type { SearchQuery } from "./search-port.js";
 import { ANSWERED_MAX } from "./answered-filter.js";
@@ -226,27 +227,68 @@ describe(`PostgreSQL text search order (${onPostgres ? "PostgreSQL" : "PGlite"})
     expect(windowsDiffer).toBe(4); // windows of 7 records reorder the answered records of every windowed query
   });
 
-  it("takes the other paths when the caller has more than ANSWERED_MAX answered records: every match, an exact total", async () => {
-    const many = await insertRecords(store, data.ids.ds, ANSWERED_MAX + 5, (i) => ({
+  it("searches the Submitted view of a caller with more than ANSWERED_MAX answered records as the plain path does", async () => {
+    // Records answered through the dataset with gaps (12 of every 13), words of every frequency.
+    const many = await insertRecords(store, data.ids.ds, ANSWERED_MAX + 600, (i) => ({
       external_id: `k-${i}`,
-      fields: JSON.stringify({ text: i % 2 === 0 ? "kiwifruit kiwifruit" : "kiwifruit" }),
-      metadata: "{}",
+      fields: JSON.stringify({
+        text: `${i % 3 === 0 ? "kiwifruit kiwifruit" : "kiwifruit"}${i % 4 === 0 ? " mango" : ""}${i % 97 === 5 ? " papaya papaya" : ""} ${"pad ".repeat(i % 5)}`,
+        context: i % 7 === 0 ? "mango kiwifruit" : "other",
+      }),
+      metadata: JSON.stringify({ genre: i % 3 === 0 ? "blog" : "news" }),
     }));
-    await answerRecords(store, many, data.ids.u1, "submitted");
-    const fast = new PostgresText(store.db, undefined, null, 1000);
-    const plain = new PostgresText(store.db, undefined, null, 1000, false);
-    const submitted = { type: "terms" as const, scope: { entity: "response_status" as const }, values: ["submitted"] };
-    for (const [offset, totalBound] of [
-      [0, null],
-      [ANSWERED_MAX, null],
-      [0, 100],
-    ] as const) {
-      const base = { ...query("kiwifruit", null, offset, 10), userId: data.ids.u1, filters: [submitted], totalBound };
-      const got = await fast.search(base);
-      expect(got).toEqual(await plain.search(base));
-      expect(got.hits).toHaveLength(offset === 0 ? 10 : 5);
-      expect(got.total).toBe(totalBound ?? ANSWERED_MAX + 5); // a bounded total stops at its bound
-    }
-    expect(fast.answeredSearches).toBe(0);
-  }, 60_000);
+    // In steps of 500 (PGlite's protocol parser refuses larger inserts here).
+    const submitted = many.filter((_, i) => i % 13 !== 0);
+    for (let i = 0; i < submitted.length; i += 500) await answerRecords(store, submitted.slice(i, i + 500), data.ids.u1, "submitted");
+    await answerRecords(
+      store,
+      many.filter((_, i) => i % 13 === 0),
+      data.ids.u1,
+      "draft",
+    );
+    const search = new PostgresSearch(store.db, { vectorSearch: false, rankAhead: { minRecords: 5, listLength: 12 } });
+    const plain = new PostgresSearch(store.db, { vectorSearch: false, textCache: false });
+    expect(await search.rankAhead!.rank(data.ids.ds)).toBe(true);
+    // The same pages as the uncached path; the same totals as the other paths of text search (bounded by the filter bound).
+    const others = new PostgresText(store.db, undefined, search.rankAhead, 1000, false);
+    const statusFilter = (values: string[]) => ({ type: "terms" as const, scope: { entity: "response_status" as const }, values });
+    const genre = { type: "terms" as const, scope: { entity: "metadata" as const, name: "genre" }, values: ["blog"] };
+    let compared = 0;
+    for (const q of ["kiwifruit", "mango", "papaya", "kiwifruit mango", "nothingsuch"])
+      for (const filters of [[statusFilter(["submitted"])], [statusFilter(["submitted", "draft"]), genre], [statusFilter(["draft"])]])
+        for (const [offset, totalBound] of [
+          [0, null],
+          [40, 10_000],
+          [0, 100],
+        ] as const) {
+          const base = { ...query(q, null, offset, 10), userId: data.ids.u1, filters, totalBound };
+          const expected = await others.search(base);
+          const got = await search.search(base);
+          expect(got, JSON.stringify(base)).toEqual(expected);
+          expect(got.hits).toEqual((await plain.search(base)).hits);
+          if (expected.hits.length === 10) compared++;
+        }
+    expect(compared).toBeGreaterThan(15);
+    // Beyond ANSWERED_MAX the plain words ranked ahead from the answered records (the others by the other paths); the drafts (fewer) always.
+    const text = (search as unknown as { text: PostgresText }).text;
+    expect(text.answeredAhead).toBeGreaterThan(3);
+    expect(text.answeredSearches).toBeGreaterThan(text.answeredAhead + 10);
+    expect(text.answeredSearches).toBeLessThan(5 * 3 * 3);
+    // Another dataset's search, and an admin's (no caller): the other paths.
+    expect(
+      await search.search({
+        ...query("kiwifruit", null, 0, 10),
+        datasetId: data.ids.other,
+        userId: data.ids.u1,
+        filters: [statusFilter(["submitted"])],
+      }),
+    ).toEqual(
+      await plain.search({
+        ...query("kiwifruit", null, 0, 10),
+        datasetId: data.ids.other,
+        userId: data.ids.u1,
+        filters: [statusFilter(["submitted"])],
+      }),
+    );
+  }, 120_000);
 });

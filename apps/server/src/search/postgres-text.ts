@@ -58,6 +58,10 @@ interface Matches {
   bytes: number;
 }
 
+/** The cache key of a text query: its dataset, field and words. */
+const entryKey = (query: SearchQuery, words: { word: string; prefix: boolean }[]): string =>
+  `${query.datasetId}\u0000${query.text!.field ?? ""}\u0000${JSON.stringify(words)}`;
+
 /**
  * Text search of the PostgreSQL adapter in score order (no vector, no sort), with a cache of the
  * user-independent part, as the embedded store has (sqlite-text.ts): the annotator repeats the same
@@ -93,8 +97,9 @@ export class PostgresText {
     private readonly bucketIndex: () => Promise<boolean> = async () => true,
   ) {}
 
-  /** Searches answered from the caller's answered records (answeredSearch; tests, diagnostics). */
+  /** Searches answered from the caller's answered records (answeredSearch; tests, diagnostics), their pages from a word ranked ahead. */
   answeredSearches = 0;
+  answeredAhead = 0;
 
   /** Memory held by the cached match lists (bytes), for tests and measurements. */
   get cachedBytes(): number {
@@ -111,7 +116,7 @@ export class PostgresText {
     // Answered records only (Submitted, Discarded, Draft): from the caller's few answered records, not from the text's matches.
     const answered = await this.answeredSearch(query, words, windowed);
     if (answered) return answered;
-    const entry = await this.entry(query.datasetId, `${query.datasetId}\u0000${text.field ?? ""}\u0000${JSON.stringify(words)}`);
+    const entry = await this.entry(query.datasetId, entryKey(query, words));
     // The matches of the dataset, from records_fts (`b` adds the tsquery's and the dataset's parameters).
     const matches = (
       b: Builder,
@@ -162,10 +167,14 @@ export class PostgresText {
    * (sqlite-text-answered.ts): the other paths walk the text's matches in seq order through `records`
    * and `responses` to find the caller's few answered ones (the bounded total looks for 10,001 of
    * them: seconds at 100K records for a common word). Here: the caller's records with those statuses
-   * (responses_user_record_idx; null, the other paths, when more than ANSWERED_MAX or no caller), the
-   * query's filters and ts_rank on those only, in the order the other paths give: by window (the
-   * window of each record among all the dataset's matches, as windows() numbers them, read up to the
-   * last candidate only for a windowed query), score (best first), seq. The total is exact.
+   * (responses_user_record_idx; null, the other paths, without a caller), the query's filters and ts_rank
+   * on those only, in the order the other paths give: by window (the window of each record among all the
+   * dataset's matches, as windows() numbers them, read up to the last candidate only for a windowed
+   * query), score (best first), seq. The total is exact up to the count's bound. Beyond ANSWERED_MAX
+   * answered records only a plain word ranked ahead is answered here: its page as the other paths take it
+   * (pageAhead: the listed records, then the single occurrences by seq) and the candidates that match counted
+   * up to the bound, without ranking every one (ts_rank reads each candidate's tsvectors, ~10 us a field);
+   * other queries (null) take the other paths.
    */
   private async answeredSearch(
     query: SearchQuery,
@@ -179,15 +188,41 @@ export class PostgresText {
     const answered = await queryRows<{ seq: number | string }>(
       this.db,
       `SELECT r.seq AS seq FROM responses s JOIN records r ON r.id = s.record_id WHERE s.user_id = ${a.p(query.userId)}
-        AND s.status IN (${statuses.map((v) => a.p(v)).join(", ")}) AND r.dataset_id = ${a.p(query.datasetId)} LIMIT ${a.p(ANSWERED_MAX + 1)}`,
+        AND s.status IN (${statuses.map((v) => a.p(v)).join(", ")}) AND r.dataset_id = ${a.p(query.datasetId)}`,
       a.params,
     );
-    if (answered.length > ANSWERED_MAX) return null;
-    this.answeredSearches++;
-    if (answered.length === 0) return { hits: [], total: 0 };
+    if (answered.length === 0) {
+      this.answeredSearches++;
+      return { hits: [], total: 0 };
+    }
+    const limit = countLimit(query);
     const text = query.text!;
+    const answeredSeqs = `{${answered.map((r) => Number(r.seq)).join(",")}}`;
+    if (answered.length > ANSWERED_MAX) {
+      // Ranking every candidate costs in proportion to them (100K records, 10,000 answered: a phrase 5x the other paths' time):
+      // beyond ANSWERED_MAX only a plain word whose page the ranking ahead gives is answered here, the rest by the other paths.
+      if (windowed) return null;
+      const entry = await this.entry(query.datasetId, entryKey(query, words));
+      const ahead = await this.ahead(query, entry, words);
+      const hits = ahead ? await pageAhead(this.db, query, words[0]!.word, ahead) : null;
+      if (!hits) return null;
+      this.answeredSearches++;
+      this.answeredAhead++;
+      // The candidates that match and pass the filters, up to the bound (record_search: the word's GIN entry or each candidate's row, as the planner finds cheaper).
+      const c = new Builder(query.userId, onSearchRows(query.filters));
+      const match = textMatchSql(c, query, onSearchRows(query.filters));
+      const where = [...match.where, `${match.x}.seq = ANY(${c.p(answeredSeqs)}::bigint[])`, ...query.filters.map((f) => c.filter(f))];
+      // Bounded as the other paths bound this query's total (filteredTotal: the filter bound, shown as "1,000+").
+      const bound = filterCountLimit(query, FILTERED_TOTAL_BOUND);
+      const counted = `SELECT 1 FROM ${match.from} WHERE ${where.join(" AND ")}${bound !== null ? ` LIMIT ${c.p(bound + 1)}` : ""}`;
+      const n = Number(
+        (await queryRows<{ n: number | string }>(this.db, `SELECT count(*) AS n FROM (${counted}) AS m`, c.params))[0]?.n ?? 0,
+      );
+      return bound !== null && n > bound ? { hits, total: bound, totalIsLowerBound: true } : { hits, total: n };
+    }
+    this.answeredSearches++;
     const b = new Builder(query.userId);
-    const seqs = b.p(`{${answered.map((r) => Number(r.seq)).join(",")}}`);
+    const seqs = b.p(answeredSeqs);
     const where = [`r.seq = ANY(${seqs}::bigint[])`, `r.dataset_id = ${b.p(query.datasetId)}`, ...query.filters.map((x) => b.filter(x))];
     const tsq = b.tsQuery(words);
     const field = text.field !== null ? ` AND f.field = ${b.p(text.field)}` : "";
@@ -218,7 +253,6 @@ export class PostgresText {
     const windowOf = (seq: number) => starts.filter((s) => s <= seq).length;
     const ordered = rows.map((r) => ({ ...r, win: windowOf(r.seq) })).sort((x, y) => x.win - y.win || y.score - x.score || x.seq - y.seq);
     const hits = ordered.slice(query.offset, query.offset + query.limit).map((r) => ({ recordId: r.id, score: r.score }));
-    const limit = countLimit(query);
     return limit !== null && ordered.length > limit ? { hits, total: limit, totalIsLowerBound: true } : { hits, total: ordered.length };
   }
 

@@ -1,5 +1,6 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import SQLite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -135,6 +136,34 @@ describe("the ranking extension (tessera_bm25)", () => {
       ).toThrow("tessera_bm25: a phrase's row count must be a non-negative integer");
   });
 
+  it("tests an FTS row's record against a bitmap of seqs (tessera_seq_in): the same rows as an IN list of the seqs", () => {
+    const has = (bits: Buffer | null, first: number, rowid: number) =>
+      raw.prepare("SELECT tessera_seq_in(?, ?, ?)").pluck().get(bits, first, rowid) as number;
+    const bits = Buffer.from([0b00000101, 0b10000000]); // seqs 10, 12 and 25 from 10
+    expect([9, 10, 11, 12, 13, 24, 25, 26, 1000].map((seq) => has(bits, 10, seq * 1024 + 1))).toEqual([0, 1, 0, 1, 0, 0, 1, 0, 0]);
+    expect(has(bits, 10, 10 * 1024 + 1023)).toBe(1); // any field of the record
+    expect(has(null, 10, 10 * 1024)).toBe(0);
+    expect(has(Buffer.alloc(0), 0, 0)).toBe(0);
+    // Over the index: the rows of a few records, read in one range, with the bitmap and with an IN list.
+    const seqs = [3, 4, 40, 41, 42, 97, 300, 301, 599];
+    const first = seqs[0]!;
+    const bitmap = Buffer.alloc(((seqs.at(-1)! - first) >> 3) + 1);
+    for (const seq of seqs) bitmap[(seq - first) >> 3]! |= 1 << ((seq - first) & 7);
+    for (const q of [`"alpha"`, `"gamma" "beta"`, `"alp"*`, `"nothingsuch"`]) {
+      const range = "records_fts MATCH ? AND rowid BETWEEN CAST(? AS INTEGER) AND CAST(? AS INTEGER)";
+      const inList = rowsOf(
+        `SELECT rowid, bm25(records_fts) FROM records_fts WHERE ${range} AND (rowid >> 10) IN (SELECT value FROM json_each(?)) ORDER BY rowid`,
+        [q, first * 1024, 600 * 1024, JSON.stringify(seqs)],
+      );
+      const ours = rowsOf(
+        `SELECT rowid, bm25(records_fts) FROM records_fts WHERE ${range} AND tessera_seq_in(?, ?, rowid) ORDER BY rowid`,
+        [q, first * 1024, 600 * 1024, bitmap, first],
+      );
+      expect(ours).toEqual(inList);
+      if (q !== `"nothingsuch"`) expect(ours.length).toBeGreaterThan(0);
+    }
+  });
+
   it("falls back to bm25() when switched off, not built or not loadable, and says so once", () => {
     const db = new SQLite(":memory:");
     const log = vi.spyOn(console, "error").mockImplementation(() => undefined);
@@ -147,6 +176,13 @@ describe("the ranking extension (tessera_bm25)", () => {
       expect(broken).toBe(join(dir, "broken", "native", "build", "tessera_rank.so"));
       expect(loadRankExtension(db, "auto", broken)).toEqual({ scoring: "bm25", file: null, reason: "the ranking extension did not load" });
       expect(loadRankExtension(db, "auto", null)).toEqual({ scoring: "bm25", file: null, reason: "the ranking extension is not built" });
+      // A loadable file without tessera_seq_in (an extension built from an older source; here sqlite-vec's): not used.
+      const { getLoadablePath } = createRequire(import.meta.url)("sqlite-vec") as { getLoadablePath: () => string };
+      expect(loadRankExtension(db, "auto", getLoadablePath())).toEqual({
+        scoring: "bm25",
+        file: null,
+        reason: "the ranking extension is out of date",
+      });
       expect(log).toHaveBeenCalledTimes(1);
       expect(String(log.mock.calls[0]![0])).toContain("ranking with FTS5's bm25()");
       expect(() => db.prepare("SELECT tessera_bm25(1)").get()).toThrow();

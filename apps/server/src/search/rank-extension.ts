@@ -60,7 +60,14 @@ export function loadRankExtension(
   } else
     try {
       sqlite.loadExtension(file); // its entry point, sqlite3_tesserarank_init, follows from the file's name
-      return { scoring: "tessera_bm25", file, reason: null };
+      try {
+        // A file built from an older source (without tessera_seq_in, which the answered records' reads use) is not used.
+        sqlite.prepare("SELECT tessera_seq_in(x'01', 0, 0)").pluck().get();
+        return { scoring: "tessera_bm25", file, reason: null };
+      } catch (error) {
+        reason = "the ranking extension is out of date";
+        detail = `${file} has no tessera_seq_in (${error instanceof Error ? error.message : String(error)}): run apps/server/native/build.mjs`;
+      }
     } catch (error) {
       reason = "the ranking extension did not load";
       detail = `${file}: ${error instanceof Error ? error.message : String(error)}`;

@@ -6,6 +6,7 @@ import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import { filterSql, FTS_ROWID_RANGE } from "./sqlite-sql.js";
 import { type ReadStatement, readStatementSql } from "./read-statements.js";
+import { type AnsweredRead, answeredRanges, answeredRead } from "./sqlite-text-answered.js";
 import { appendSeq, keepBest, rankWindows, windowOf } from "./text-window.js";
 import {
   countPhraseRows,
@@ -100,16 +101,13 @@ export interface RankAnswer {
   ranked: { fr: Float64Array; bm: Float64Array }[];
 }
 
-/** FTS rows (rowid, bm25) of the records `seqs` matching an expression, in one statement (bm25 only for those records' rows). */
-export interface ScoresJob {
-  expression: string;
-  /** FTS rowid range (the records' first and last). */
-  lo: number;
-  hi: number;
-  field: string | null;
-  seqs: number[];
-  /** Scored with tessera_bm25 (as MatchJob.ranking; absent: bm25()). */
-  ranking?: PhraseRowsKnown;
+/**
+ * The FTS rows and scores of a text query in the caller's answered records (sqlite-text-answered.ts answeredRead), in one
+ * read transaction, with the phrases' row counts the caller knows at `ranking.version` (the others counted here).
+ */
+export interface AnsweredJob {
+  read: Omit<AnsweredRead, "known">;
+  ranking: PhraseRowsKnown;
 }
 
 export interface MatchAnswer {
@@ -193,6 +191,8 @@ const rankWindows = ${rankWindows.toString()};
 const windowSteps = { keepBest: ${keepBest.toString()}, appendSeq: ${appendSeq.toString()}, windowOf: ${windowOf.toString()} };
 const filterSql = ${filterSql.toString()};
 const readStatementSql = ${readStatementSql.toString()};
+const answeredRead = ${answeredRead.toString()};
+const answeredHelpers = { phrase: phraseHelpers, ranges: ${answeredRanges.toString()}, statementSql: readStatementSql, filter: filterSql };
 const farSidePart = ${farSidePart.toString()};
 const residualCode = ${residualCode.toString()};
 const addToCentroid = ${addToCentroid.toString()};
@@ -262,20 +262,19 @@ parentPort.on("message", (job) => {
       reply(job.id, blocks, { terms }, []);
       return;
     }
-    if (job.type === "scores") {
-      const where = "records_fts WHERE records_fts MATCH ? AND ${FTS_ROWID_RANGE}" + (job.field !== null ? " AND field = ?" : "");
+    if (job.type === "answered") {
       begin.run();
-      let blocks, rows, score;
+      let blocks, read;
       try {
         blocks = version.all();
-        score = scoreOf(job, blocks);
-        rows = prepared("SELECT rowid, " + score.sql + " FROM " + where + " AND (rowid >> 10) IN (SELECT value FROM json_each(?))")
-          .raw().all(...score.args, job.expression, job.lo, job.hi, ...(job.field !== null ? [job.field] : []), JSON.stringify(job.seqs));
+        if (!ranker && (job.read.members || (job.read.scoring !== null && job.read.scoring !== "bm25")))
+          throw new Error("the ranking extension is not loaded on this thread");
+        const known = job.ranking.version && Buffer.from(job.ranking.version).equals(Buffer.concat(blocks)) ? job.ranking.rows : {};
+        read = answeredRead(prepared, { ...job.read, known }, answeredHelpers);
       } finally {
         commit.run();
       }
-      const fr = Float64Array.from(rows, (r) => r[0]), bm = Float64Array.from(rows, (r) => r[1]);
-      reply(job.id, blocks, { fr, bm, phraseRows: score.rows, counted: score.counted }, [fr.buffer, bm.buffer]);
+      reply(job.id, blocks, { fr: read.fr, bm: read.bm, phraseRows: read.phraseRows, counted: read.counted }, [read.fr.buffer, read.bm.buffer]);
       return;
     }
     if (job.type === "rank") {
@@ -448,12 +447,18 @@ export class ReadPool {
     return { version: versionOf(m), terms: m.terms ?? [] };
   }
 
-  /** FTS rows and scores of a few records (sqlite-text-answered.ts). */
-  async scores(
-    job: ScoresJob,
-  ): Promise<{ version: Buffer; fr: Float64Array; bm: Float64Array; phraseRows: Record<string, number> | null }> {
-    const m = await this.send({ type: "scores", ...job });
-    return { version: versionOf(m), fr: m.fr ?? new Float64Array(0), bm: m.bm ?? new Float64Array(0), phraseRows: m.phraseRows ?? null };
+  /** The FTS rows and scores of a text query in the caller's answered records (sqlite-text-answered.ts answeredRead). */
+  async readAnswered(
+    job: AnsweredJob,
+  ): Promise<{ version: Buffer; fr: Float64Array; bm: Float64Array; phraseRows: Record<string, number>; counted: number }> {
+    const m = await this.send({ type: "answered", ...job });
+    return {
+      version: versionOf(m),
+      fr: m.fr ?? new Float64Array(0),
+      bm: m.bm ?? new Float64Array(0),
+      phraseRows: m.phraseRows ?? {},
+      counted: m.counted ?? 0,
+    };
   }
 
   /** The best rows of several expressions, in one read transaction. */

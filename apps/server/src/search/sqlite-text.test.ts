@@ -14,7 +14,7 @@ import { ReadPool } from "./sqlite-read-pool.js";
 import { textIndexFor } from "./text-index.js";
 import { registerTextRanking, textRankingOf } from "./rank-extension.js";
 import { addResponses } from "../testing/responses.js";
-import { addTextRecord } from "../testing/text-records.js";
+import { addTextRecord, addTextRecords } from "../testing/text-records.js";
 
 /**
  * The text search cache (sqlite-text.ts): a warm adapter must answer exactly as a new one after
@@ -351,22 +351,16 @@ describe("SQLite text search cache", () => {
     const raw = rawSqliteOf(store.db)!;
     // More records than the 1,024 best rows a first read ranks (its windows read ~1,040 records here), every third of the
     // first 1,500 completed: the queue excludes them (and u1's answers).
-    const added = Array.from({ length: 3000 }, (_, i) => ({
-      id: randomUUID(),
-      dataset_id: data.ids.ds,
-      external_id: `bulk-${i}`,
-      fields: JSON.stringify({ text: `kappa ${"lambda ".repeat(1 + (i % 3))}${i}`, context: "kappa" }),
-      metadata: null,
-      status: (i < 1500 && i % 3 === 0 ? "completed" : "pending") as "completed" | "pending",
-      inserted_at: ts,
-      updated_at: ts,
-    }));
-    for (let i = 0; i < added.length; i += 200)
-      await store.db
-        .insertInto("records")
-        .values(added.slice(i, i + 200))
-        .execute();
-    await indexRecordTexts(store.db);
+    await addTextRecords(
+      store.db,
+      data.ids.ds,
+      Array.from({ length: 3000 }, (_, i) => ({
+        text: `kappa ${"lambda ".repeat(1 + (i % 3))}${i}`,
+        context: "kappa",
+        status: i < 1500 && i % 3 === 0 ? ("completed" as const) : ("pending" as const),
+      })),
+      "bulk",
+    );
     try {
       for (const [q, expression] of [
         ["kap*", `"kap"*`],

@@ -4,8 +4,7 @@ import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import { countLimit, type SearchFilter, type SearchHit, type SearchQuery, type SearchResult } from "./search-port.js";
 import { queueExclusions } from "./sqlite-metadata.js";
-import { Builder, filterSql, FTS_ROWID_RANGE, ftsExpression, type Param, SqliteQueries, splitPending } from "./sqlite-sql.js";
-import { type ReadStatement, readStatementSql } from "./read-statements.js";
+import { Builder, FTS_ROWID_RANGE, ftsExpression, type Param, SqliteQueries, splitPending } from "./sqlite-sql.js";
 import { textIndexFor } from "./text-index.js";
 import { type MatchAnswer, matchJobKey, type PhraseRowsKnown, readPoolFor } from "./sqlite-read-pool.js";
 import {
@@ -21,10 +20,24 @@ import {
 import { textRankingOf } from "./rank-extension.js";
 import { rankWindows, windowOf } from "./text-window.js";
 import { answeredStatuses } from "./answered-filter.js";
-import { ANSWERED_GAP, ANSWERED_RANGES, answeredRanges, answeredSeqs, bestRows } from "./sqlite-text-answered.js";
+import {
+  ANSWERED_GAP,
+  ANSWERED_HELPERS,
+  ANSWERED_RANGES,
+  ANSWERED_SEEK_ROWS,
+  type AnsweredRead,
+  answeredRead,
+  answeredSeqs,
+  bestRows,
+} from "./sqlite-text-answered.js";
 import { answeredSetsOf } from "./sqlite-answered.js";
 
 const FEW_MATCHES = 2048;
+/**
+ * Answered records from which their rows are read by two threads at once, half each (answeredRows): 10,000 records every
+ * 50th of 1M are ~65 ms of one thread for a common word; fewer than this cost a few ms, not worth a second job.
+ */
+const ANSWERED_SPLIT = 1024;
 /**
  * A bounded total (countLimit) reads at most this many times `bound + 1` of the word's matching
  * records, in record order: filters passing fewer than 1 in READ_PER_BOUND of them (the annotation
@@ -157,6 +170,9 @@ export class SqliteText extends SqliteQueries {
   /** Searches answered from the answered records (sqlite-text-answered.ts; tests, diagnostics), their pages from a word's rows ranked ahead. */
   answeredSearches = 0;
   answeredAhead = 0;
+  /** Reads of the answered records' rows the text match threads answered, and of those split between two (tests, diagnostics). */
+  answeredOffThread = 0;
+  answeredSplits = 0;
   /** Searches whose first page came from the words ranked ahead (tests, diagnostics). */
   rankedAhead = 0;
   /** Rankings ahead read from the index's file instead of ranked (tests, diagnostics). */
@@ -184,7 +200,9 @@ export class SqliteText extends SqliteQueries {
    * `cacheBytes`: the cache's budget. `offThread: false`: no read threads (tests compare both paths).
    * `frequentRows`: words in at least this many FTS rows are ranked ahead (FREQUENT_ROWS; 0: none), their best `frequentRanked` rows (FREQUENT_RANKED).
    * `rankWindow`: records per window of the order of queries other than one plain word (RANK_WINDOW; text-window.ts).
-   * `answered: false`: no search from the answered records (sqlite-text-answered.ts; tests compare both paths); `answeredGap`: its ranges' gap (ANSWERED_GAP).
+   * `answered: false`: no search from the answered records (sqlite-text-answered.ts; tests compare both paths); `answeredGap`: its ranges' gap
+   * (ANSWERED_GAP; set: whatever the query's rows); `answeredMembers: false`: its candidates tested by an IN list, not tessera_seq_in's bitmap;
+   * `answeredSplit`: candidates from which their read is split between two threads (ANSWERED_SPLIT).
    * `prefixTerms: false`: long prefixes are not expanded into their terms (expandPrefix; tests compare both paths).
    */
   constructor(
@@ -199,6 +217,8 @@ export class SqliteText extends SqliteQueries {
       rankWindow?: number;
       answered?: boolean;
       answeredGap?: number;
+      answeredMembers?: boolean;
+      answeredSplit?: number;
     } = {},
   ) {
     super(db);
@@ -841,9 +861,9 @@ export class SqliteText extends SqliteQueries {
     if (ahead) {
       this.answeredAhead++;
       page = ahead.slice(query.offset, need);
-      total = (await this.answeredRows(raw, key, expression, field, candidates, false))[0]![0];
+      total = (await this.answeredRows(raw, key, expression, field, candidates, false, hi - lo + 1))[0]![0];
     } else {
-      const best = bestRows(await this.answeredRows(raw, key, expression, field, candidates, true));
+      const best = bestRows(await this.answeredRows(raw, key, expression, field, candidates, true, hi - lo + 1));
       // The windows' width (text-window.ts), from the query's first matching records in record order.
       const window = this.windowOf(key);
       const width = window > 0 && best.size > 0 ? await this.windowWidth(raw, key, expression, lo, hi, field, window) : 0;
@@ -898,12 +918,11 @@ export class SqliteText extends SqliteQueries {
   }
 
   /**
-   * The FTS rows (rowid, score) of the query in the `candidates` records (sorted seqs), scored as the other paths score
-   * them, or (`scored` false) their number of distinct records as one row [n, 0]. FTS5 reads the query's matches in
-   * rowid ranges around the candidates (answeredRanges: one statement, one FTS5 filter per range, ~110 ns per matching
-   * row read), so records far from every candidate are not read; the scores of the candidates' rows only. A score that
-   * counts its phrases' rows over the whole table in each filter (bm25() without the ranking extension) reads one range,
-   * from the first candidate to the last. On a text match thread when there are any.
+   * The FTS rows (rowid, score) of the query in the `candidates` records (sorted seqs) of a dataset of `records` seqs,
+   * scored as the other paths score them, or (`scored` false) their number of distinct records as one row [n, 0]
+   * (sqlite-text-answered.ts answeredRead: the query's rows in ranges around the candidates, the others dropped by a
+   * bitmap before they are scored). On a text match thread when there are any, with the phrases' row counts known here
+   * (the missing ones counted there: a word in 79% of 1M records is ~45 ms of counting), else here.
    */
   private async answeredRows(
     raw: SQLite.Database,
@@ -912,40 +931,78 @@ export class SqliteText extends SqliteQueries {
     field: string | null,
     candidates: Uint32Array,
     scored: boolean,
+    records: number,
   ): Promise<[number, number][]> {
-    const score = scored
-      ? await this.db.connection().execute(async () => this.answeredScore(raw, key, expression))
-      : { sql: "", args: [], perFilter: true };
-    const spans = score.perFilter
-      ? answeredRanges(candidates, this.options.answeredGap ?? ANSWERED_GAP, ANSWERED_RANGES)
-      : [[candidates[0]!, candidates[candidates.length - 1]!] as [number, number]];
-    const statement: ReadStatement = {
-      name: "answeredRows",
-      scoring: !scored ? null : score.sql === scoreSql("bm25", 0) ? "bm25" : "tessera_bm25",
-      scoreArgs: scored ? score.args : [],
-      spans: spans.map(([a, b]): [number, number] => [a * 1024, b * 1024 + 1023]),
+    const extension = textRankingOf(this.db).scoring === "tessera_bm25";
+    const read: Omit<AnsweredRead, "known"> = {
       expression,
       field,
-      seqs: Array.from(candidates),
+      seqs: candidates,
+      records,
+      // One plain word: bm25's own score (the word's row count given); any other query as scoreHere scores it.
+      scoring: !scored ? null : !extension ? "bm25" : this.windowOf(key) === 0 ? "word" : "phrases",
+      members: extension && this.options.answeredMembers !== false,
+      gap: this.options.answeredGap ?? ANSWERED_GAP,
+      seekRows: this.options.answeredGap !== undefined ? 0 : ANSWERED_SEEK_ROWS,
+      maxRanges: ANSWERED_RANGES,
+    };
+    // The query's phrases' row counts kept at the index's version (the rest counted where the rows are read).
+    const knownHere = () => {
+      const version = SqliteText.versionOf(raw);
+      const kept = this.phraseRowsAt(version);
+      const rows: Record<string, number> = {};
+      for (const key of phrasesOf(expression).map(phraseKey)) {
+        const n = kept.get(key);
+        if (n !== undefined) rows[key] = n;
+      }
+      return { version, rows };
     };
     const pool = this.options.offThread !== false ? readPoolFor(this.db) : null;
-    const rows = pool ? await pool.rows<{ fr: number; bm: number }>(statement).catch(() => null) : null;
-    const { sql, params } = readStatementSql(statement, filterSql);
-    const read = rows ?? (await this.all<{ fr: number; bm: number }>(sql, params));
-    return read.map((r): [number, number] => [r.fr, r.bm]);
-  }
-
-  /**
-   * The score of the answered path's rows, as the other paths score the query: one plain word by bm25 (FTS5's, or ranked
-   * ahead) gets tessera_bm25 with the word's row count (the same arithmetic, without bm25's count of the word over the
-   * whole table in each FTS5 filter); any other query its scoreHere. `perFilter`: the score costs nothing per FTS5 filter.
-   */
-  private answeredScore(raw: SQLite.Database, key: string, expression: string): { sql: string; args: number[]; perFilter: boolean } {
+    const ranking = pool ? await this.db.connection().execute(async () => knownHere()) : null;
+    // Many candidates: their two halves (by seq) on two threads at once, each reading half the span (one annotator's wait
+    // halved on two cores; the same CPU). Each half is its own read transaction: disjoint records, summed or joined. Not
+    // while a row count the score needs is missing: one thread counts it (both would).
     const phrases = phrasesOf(expression);
-    if (this.windowOf(key) === 0 && phrases.length === 1 && textRankingOf(this.db).scoring === "tessera_bm25")
-      return { sql: scoreSql("tessera_bm25", 1), args: this.phraseRowsHere(raw, phrases), perFilter: true };
-    const here = this.scoreHere(raw, key, expression);
-    return { ...here, perFilter: here.sql !== scoreSql("bm25", 0) };
+    const counted =
+      !(read.scoring === "word" || (read.scoring === "phrases" && phrases.length > 1)) ||
+      phrases.every((p) => ranking?.rows[phraseKey(p)] !== undefined);
+    const halves =
+      pool && pool.size > 1 && counted && candidates.length >= (this.options.answeredSplit ?? ANSWERED_SPLIT)
+        ? [candidates.subarray(0, candidates.length >> 1), candidates.subarray(candidates.length >> 1)]
+        : [candidates];
+    const answers =
+      pool && ranking
+        ? await Promise.all(halves.map((seqs) => pool.readAnswered({ read: { ...read, seqs }, ranking }))).catch(() => null)
+        : null;
+    const out = await this.db.connection().execute(async () => {
+      if (answers) {
+        // Counted at the version the threads read: kept when it is still the current one.
+        for (const answer of answers)
+          if (answer.counted > 0 && SqliteText.versionOf(raw).equals(answer.version))
+            this.keepPhraseRows(answer.version, answer.phraseRows);
+        this.phraseCounts += answers.reduce((n, a) => n + a.counted, 0);
+        this.answeredOffThread++;
+        if (answers.length === 1) return answers[0]!;
+        this.answeredSplits++;
+        // A count is one row per half (its distinct records); scored rows are joined.
+        if (!scored) return { fr: Float64Array.of(answers.reduce((n, a) => n + (a.fr[0] ?? 0), 0)), bm: Float64Array.of(0) };
+        const fr = new Float64Array(answers.reduce((n, a) => n + a.fr.length, 0));
+        const bm = new Float64Array(fr.length);
+        let at = 0;
+        for (const a of answers) {
+          fr.set(a.fr, at);
+          bm.set(a.bm, at);
+          at += a.fr.length;
+        }
+        return { fr, bm };
+      }
+      const { version, rows } = knownHere();
+      const here = answeredRead((sql) => raw.prepare(sql), { ...read, known: rows }, ANSWERED_HELPERS);
+      this.keepPhraseRows(version, here.phraseRows);
+      this.phraseCounts += here.counted;
+      return here;
+    });
+    return Array.from(out.fr, (fr, i): [number, number] => [fr, out.bm[i]!]);
   }
 
   /** The windows' width of a query (rankWindows): its first `window` + 1 matching records, read on a read thread (kept) or here. */

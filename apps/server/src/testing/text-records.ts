@@ -28,3 +28,33 @@ export async function addTextRecord(
   await indexRecordTexts(db);
   return id;
 }
+
+/**
+ * Many records of `datasetId` at once (500 an insert), each with its `text` and `context` fields, metadata and status,
+ * indexed for text search, their external ids starting with `prefix-`: their ids, in order.
+ */
+export async function addTextRecords(
+  db: Kysely<DB>,
+  datasetId: string,
+  records: { text: string; context: string; metadata?: Record<string, unknown> | null; status?: "pending" | "completed" }[],
+  prefix = "r",
+): Promise<string[]> {
+  const ts = "2024-01-01T00:00:00";
+  const rows = records.map((r) => ({
+    id: randomUUID(),
+    dataset_id: datasetId,
+    external_id: `${prefix}-${randomUUID()}`,
+    fields: JSON.stringify({ text: r.text, context: r.context }),
+    metadata: r.metadata ? JSON.stringify(r.metadata) : null,
+    status: r.status ?? "pending",
+    inserted_at: ts,
+    updated_at: ts,
+  }));
+  for (let i = 0; i < rows.length; i += 500)
+    await db
+      .insertInto("records")
+      .values(rows.slice(i, i + 500))
+      .execute();
+  await indexRecordTexts(db);
+  return rows.map((r) => r.id);
+}
