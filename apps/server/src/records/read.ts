@@ -151,9 +151,16 @@ const chunks = <T>(items: T[], size: number): T[][] => {
   return out;
 };
 
+/** Responses and suggestions read with the records' rows (records-with-includes.ts), by record id: withIncludes reads them no more. */
+export interface PreloadedParts {
+  responses?: Map<string, ResponseRow[]>;
+  suggestions?: Map<string, SuggestionRow[]>;
+}
+
 /**
  * Serializes records with the requested parts, in one query per part (no N+1), as `viewer` may see
- * them (records/visibility.ts: only their own responses and visible metadata for annotators).
+ * them (records/visibility.ts: only their own responses and visible metadata for annotators). Parts
+ * in `preloaded` must have been read for that viewer already (only its own responses when "own").
  */
 export async function withIncludes(
   db: Kysely<DB>,
@@ -161,6 +168,7 @@ export async function withIncludes(
   rows: RecordRow[],
   include: Include,
   viewer: RecordViewer,
+  preloaded: PreloadedParts = {},
 ): Promise<RecordOut[]> {
   const records = rows.map(recordOut);
   if (records.length === 0) return records;
@@ -169,13 +177,17 @@ export async function withIncludes(
   const ids = records.map((r) => r.id);
   const byId = new Map(records.map((r) => [r.id, r]));
   for (const part of chunks(ids, 500)) {
-    if (include.responses) {
+    if (include.responses && preloaded.responses) {
+      for (const id of part) byId.get(id)!.responses = (preloaded.responses.get(id) ?? []).map(responseOut);
+    } else if (include.responses) {
       for (const r of records) r.responses ??= [];
       let query = db.selectFrom("responses").selectAll().where("record_id", "in", part);
       if (responsesOf !== null) query = query.where("user_id", "=", responsesOf);
       for (const row of await query.orderBy("inserted_at").execute()) byId.get(row.record_id)!.responses!.push(responseOut(row));
     }
-    if (include.suggestions) {
+    if (include.suggestions && preloaded.suggestions) {
+      for (const id of part) byId.get(id)!.suggestions = (preloaded.suggestions.get(id) ?? []).map(suggestionOut);
+    } else if (include.suggestions) {
       for (const r of records) r.suggestions ??= [];
       const rows2 = await db.selectFrom("suggestions").selectAll().where("record_id", "in", part).orderBy("inserted_at").execute();
       for (const row of rows2) byId.get(row.record_id)!.suggestions!.push(suggestionOut(row));

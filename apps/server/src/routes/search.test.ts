@@ -104,6 +104,34 @@ describe("vector search", () => {
     ).toEqual(["b", "c"]);
   });
 
+  it("searches from a record as from its stored values (float32, not short decimals), in both orders, only in the record's dataset", async () => {
+    const other = await richDataset(server);
+    const values = [0.1, 1 / 3, -2 / 7];
+    const stored = Array.from(new Float32Array(values));
+    const add = async (ds: RichDataset, items: Json[]) =>
+      (await ds.f.request<{ items: { id: string }[] }>("POST", `/datasets/${ds.datasetId}/records/bulk`, { body: { items } })).body.items;
+    const [reference] = await add(d, [{ external_id: "ref", fields: { text: "reference" }, vectors: { emb: values } }]);
+    const [elsewhere] = await add(other, [{ external_id: "x", fields: { text: "elsewhere" }, vectors: { emb: values } }]);
+    try {
+      for (const order of ["most_similar", "least_similar"]) {
+        const fromRecord = await search({ query: { vector: { name: d.vectorName, record_id: reference!.id, order } } });
+        const fromValues = await search({ query: { vector: { name: d.vectorName, value: stored, order } } });
+        expect(fromRecord.status).toBe(200);
+        // The same records but the reference, with the same scores.
+        expect(exts(fromRecord)).toEqual(exts(fromValues).filter((e) => e !== "ref"));
+        const scores = new Map(fromValues.body.items.map((i) => [i.record.external_id, i.query_score!]));
+        for (const item of fromRecord.body.items) expect(item.query_score!).toBeCloseTo(scores.get(item.record.external_id)!, 9);
+      }
+      // A record of another dataset is not found in this one.
+      expect(await search({ query: { vector: { name: d.vectorName, record_id: elsewhere!.id } } })).toEqual({
+        status: 422,
+        body: { detail: `Record with id \`${elsewhere!.id}\` not found in dataset \`${d.datasetId}\`.` },
+      });
+    } finally {
+      await d.f.ok("DELETE", `/records/${reference!.id}`);
+    }
+  });
+
   it("finds at most 1,000 records, paged with offset and limit until an empty page (the SDK iterates so)", async (t) => {
     const big = await richDataset(server);
     if (!server.ctx.store.vectorSearch) {

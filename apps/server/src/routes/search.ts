@@ -6,8 +6,8 @@ import { datasetFor } from "../auth/policies.js";
 import { businessError, parse, unprocessable, uuidParam } from "../http/errors.js";
 import { parseInclude, parsePaging, uuidPath } from "../records/access.js";
 import { loadDatasetSchema, type DatasetSchema } from "../records/dataset-schema.js";
-import { withIncludes, type RecordOut } from "../records/read.js";
-import { recordRowsByIds } from "../records/use-cases/record-rows-by-ids.js";
+import type { RecordOut } from "../records/read.js";
+import { recordsWithIncludes } from "../records/use-cases/records-with-includes.js";
 import { referenceVector } from "../records/use-cases/reference-vector.js";
 import { suggestionAgents } from "../records/use-cases/suggestion-agents.js";
 import { totalBoundFor, type SearchFilter, type SearchQuery, type SearchScope, type SearchSort } from "../search/search-port.js";
@@ -193,15 +193,7 @@ export function searchRoutes(app: FastifyInstance, ctx: AppContext): void {
     const result = reserved ?? (await searchFor(ctx.store).search(query));
     const hits = vector ? result.hits.slice(paging.offset) : result.hits;
     const ids = hits.map((h) => h.recordId);
-    const rows = await recordRowsByIds(ctx.db, ids);
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    const records = await withIncludes(
-      ctx.db,
-      schema,
-      ids.map((id) => byId.get(id)!).filter((r) => r !== undefined),
-      include,
-      mine ? ownResponsesOnly(viewer) : viewer,
-    );
+    const records = await recordsWithIncludes(ctx.db, schema, ids, include, mine ? ownResponsesOnly(viewer) : viewer);
     const recordById = new Map<string, RecordOut>(records.map((r) => [r.id, r]));
     const items = hits
       .filter((h) => recordById.has(h.recordId))

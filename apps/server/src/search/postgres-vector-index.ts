@@ -62,22 +62,46 @@ export function farSideIndexName(settingsId: string, dimensions: number): string
 const FAR_PREFIX = "record_vectors_ivfh_";
 
 /**
- * The IVFFlat lists of a far-side index over `vectors` vectors: pgvector's advice (rows / 1,000 up to 1M,
- * their square root beyond), at least 1.
+ * The IVFFlat lists of a far-side index over `vectors` vectors: one per 250 vectors, at most
+ * FAR_MAX_LISTS, at least 1. Finer than pgvector's advice (rows / 1,000): the far side is flat, and small
+ * lists let the probes take the parts of a topic that point away from the query rather than whole topics.
+ * Bench vectors (300 topics), least similar recall@50 of 20 queries against the exact top 50 at the same
+ * vectors scanned, PostgreSQL CPU per page statement: 300K vectors, 300 lists (1,000 each) x 10 probes 0.27
+ * (21 ms), 600 lists x 20 probes 0.80 (12 ms), 1,200 lists x 40 probes 0.83 (11.5 ms); 100K, 100 lists x 10
+ * probes 0.45 (10K vectors scanned), 400 lists x 20 probes 0.73 (5K scanned, 5.5 ms), x 40 0.87 (9.5 ms).
  */
 export function farSideLists(vectors: number): number {
-  return Math.max(1, Math.round(vectors <= 1_000_000 ? vectors / 1000 : Math.sqrt(vectors)));
+  return Math.min(FAR_MAX_LISTS, Math.max(1, Math.round(vectors / 250)));
 }
 
 /**
- * The lists a least-similar search probes: 2% of them, at least 10 (every list below 10; ~10K vectors
- * scanned at 100K). At 1M bench vectors (1,000 lists; 20 queries, exact top 50 by a full scan; PostgreSQL
- * CPU per call with the annotation page's filters, load 4-5): 10 lists recall@50 0.67 (9 ms), 20 lists
- * 0.79 (21-22 ms), 30 lists 0.855 (26-31 ms), 100 lists 0.96 (~88 ms of time); the HNSW index searched
- * for the negated vector 0.18 (17 ms).
+ * pgvector's k-means keeps a float per (sample, list) with 50 samples per list: its memory grows with the
+ * square of the lists (~0.9 GB at 2,000 lists of 384 dimensions, farSideBuildMemoryMb), hence the cap.
+ */
+const FAR_MAX_LISTS = 2000;
+
+/**
+ * The `maintenance_work_mem` (MB) pgvector's IVFFlat build asks for `lists` lists of `dimensions`
+ * dimensions at half precision (its k-means check, ivfkmeans.c), with a margin: the build sets at least
+ * this for its session, as PostgreSQL's default (64 MB) refuses ~600 lists and more.
+ */
+export function farSideBuildMemoryMb(lists: number, dimensions: number): number {
+  const samples = Math.max(10_000, lists * 50);
+  const item = 8 * Math.ceil((8 + 2 * dimensions) / 8);
+  const bytes =
+    (samples + 2 * lists) * item + lists * (8 + 4 * dimensions) + 4 * samples * lists + 4 * lists * lists + 8 * samples + 12 * lists;
+  return Math.ceil(bytes / 2 ** 20) + 16;
+}
+
+/**
+ * The lists a least-similar search probes: 2% of them, at least 20 (every list below 20). At 1M bench
+ * vectors with the earlier 1,000 lists (20 queries, exact top 50 by a full scan; PostgreSQL CPU per call
+ * with the annotation page's filters, load 4-5): 10 lists recall@50 0.67 (9 ms), 20 lists 0.79 (21-22 ms),
+ * 30 lists 0.855 (26-31 ms), 100 lists 0.96 (~88 ms of time); the HNSW index searched for the negated
+ * vector 0.18 (17 ms). With the finer lists (farSideLists) 2% scans as many vectors at 1M (40 of 2,000).
  */
 export function farSideProbes(lists: number): number {
-  return Math.min(lists, Math.max(10, Math.ceil(lists * 0.02)));
+  return Math.min(lists, Math.max(20, Math.ceil(lists * 0.02)));
 }
 
 /**
@@ -86,7 +110,8 @@ export function farSideProbes(lists: number): number {
  * side. At 1M bench vectors (1,000 lists; 10 records, the exact top 50 by a full scan; PostgreSQL CPU of
  * the page statement with the annotation page's filters, load 12-14): 5 lists recall@50 1.000 (6 ms),
  * 10 lists 1.000 (11 ms), 20 lists 1.000 (25 ms); the HNSW index at ef_search 1,000 0.952 (12 ms, and a
- * p95 of 320 ms at 1 client from graph walks stuck in a neighbouring cluster).
+ * p95 of 320 ms at 1 client from graph walks stuck in a neighbouring cluster). Finer lists: 300K vectors
+ * in 1,200 lists, 6 probes 1.000 (20 queries); in 600 lists, 3 probes 1.000; 100K in 400 lists, 5 probes 1.000.
  */
 export function nearSideProbes(lists: number): number {
   return Math.min(lists, Math.max(5, Math.ceil(lists * 0.005)));
@@ -288,6 +313,14 @@ export class PostgresVectorIndexes {
         [settingsId],
       );
       const lists = farSideLists(Number(counted[0]?.n ?? 0));
+      // For this session only (reset after the build, buildOnce): what pgvector's k-means asks, when more than set.
+      const needKb = farSideBuildMemoryMb(lists, dimensions) * 1024;
+      const setKb = await queryRows<{ kb: number | string }>(
+        conn,
+        "SELECT setting AS kb FROM pg_settings WHERE name = 'maintenance_work_mem'",
+        [],
+      );
+      if (Number(setKb[0]?.kb ?? 0) < needKb) await sql.raw(`SET maintenance_work_mem = '${needKb}kB'`).execute(conn);
       return `ivfflat (${halfvecExpression("vector", dimensions)} halfvec_l2_ops) WITH (lists = ${lists})`;
     });
   }
@@ -338,9 +371,10 @@ export class PostgresVectorIndexes {
         this.valid.add(name);
       } finally {
         this.backends.delete(backend);
-        // A cancelled statement does not end the session: the lock is released here (and with the session).
+        // A cancelled statement does not end the session: the lock is released here (and with the session),
+        // and the build's memory setting reset for the pool's next user of the connection.
         await sql
-          .raw(`SELECT pg_advisory_unlock_all()`)
+          .raw(`RESET maintenance_work_mem; SELECT pg_advisory_unlock_all()`)
           .execute(conn)
           .catch(() => undefined);
       }
