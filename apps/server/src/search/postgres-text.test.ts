@@ -264,8 +264,13 @@ describe(`PostgreSQL text search order (${onPostgres ? "PostgreSQL" : "PGlite"})
           const base = { ...query(q, null, offset, 10), userId: data.ids.u1, filters, totalBound };
           const expected = await others.search(base);
           const got = await search.search(base);
-          expect(got, JSON.stringify(base)).toEqual(expected);
+          // The answered records' count is exact up to the bound; the other paths' count of a word with a
+          // metadata filter reads a capped number of the word's records, a lower bound that may be lower.
+          expectSameOrLowerTotal(expected, got, base, JSON.stringify(base));
           expect(got.hits).toEqual((await plain.search(base)).hits);
+          const exact = await plain.search({ ...base, totalBound: null, filterBound: null });
+          if (got.totalIsLowerBound) expect(got.total, JSON.stringify(base)).toBeLessThan(exact.total);
+          else expect(got.total, JSON.stringify(base)).toBe(exact.total);
           if (expected.hits.length === 10) compared++;
         }
     expect(compared).toBeGreaterThan(15);
