@@ -208,16 +208,11 @@ export class PostgresText {
       if (!hits) return null;
       this.answeredSearches++;
       this.answeredAhead++;
-      // The candidates that match and pass the filters, up to the bound (record_search: the word's GIN entry or each candidate's row, as the planner finds cheaper).
-      const c = new Builder(query.userId, onSearchRows(query.filters));
-      const match = textMatchSql(c, query, onSearchRows(query.filters));
-      const where = [...match.where, `${match.x}.seq = ANY(${c.p(answeredSeqs)}::bigint[])`, ...query.filters.map((f) => c.filter(f))];
-      // Bounded as the other paths bound this query's total (filteredTotal: the filter bound, shown as "1,000+").
+      // The candidates that match and pass the filters (record_search: the word's GIN entry or each candidate's row, as
+      // the planner finds cheaper), bounded as the other paths bound this query's total (filteredTotal: the filter bound, "1,000+").
       const bound = filterCountLimit(query, FILTERED_TOTAL_BOUND);
-      const counted = `SELECT 1 FROM ${match.from} WHERE ${where.join(" AND ")}${bound !== null ? ` LIMIT ${c.p(bound + 1)}` : ""}`;
-      const n = Number(
-        (await queryRows<{ n: number | string }>(this.db, `SELECT count(*) AS n FROM (${counted}) AS m`, c.params))[0]?.n ?? 0,
-      );
+      const counted = textCount(query, bound, false, true, answeredSeqs);
+      const n = Number((await queryRows<{ n: number | string }>(this.db, counted.sql, counted.params))[0]?.n ?? 0);
       return bound !== null && n > bound ? { hits, total: bound, totalIsLowerBound: true } : { hits, total: n };
     }
     this.answeredSearches++;
