@@ -13,7 +13,7 @@ import { seedDemo } from "./bootstrap/demo.js";
 import { onRecordsWritten } from "./records/write-hooks.js";
 import { textIndexFor } from "./search/text-index.js";
 import { followWrites, warmUpDatasets } from "./search/warm-up.js";
-import { rankAheadFor, textBucketsFor, textInlineFor, vectorIndexesFor } from "./search/for-store.js";
+import { rankAheadFor, textBucketsFor, textInlineFor, vectorIndexesFor, wordsTermsIndexFor } from "./search/for-store.js";
 
 /** Datasets warmed up at start (search/warm-up.ts), the most recently active first. */
 const WARM_AT_START = 3;
@@ -73,6 +73,9 @@ async function startOn(store: Store, config: ServerConfig): Promise<RunningServe
   // PostgreSQL: records_fts's index on (words, record ranges) of a database upgraded with records, built concurrently (migration 0030).
   const textBuckets = textBucketsFor(store);
   textBuckets?.start();
+  // PostgreSQL: record_search's index of words and metadata terms of an upgraded database, built concurrently after that one (migration 0031).
+  const wordsTerms = wordsTermsIndexFor(store);
+  wordsTerms?.start();
   // What the warm-up keeps follows each write once its response is out (search/warm-up.ts followWrites):
   // the warm-up after an import has the last batch left.
   let closing = false;
@@ -102,6 +105,7 @@ async function startOn(store: Store, config: ServerConfig): Promise<RunningServe
       await vectorIndexes?.stop();
       await textInline?.stop();
       await textBuckets?.stop();
+      await wordsTerms?.stop();
       await app.close();
       await store.close();
     },
