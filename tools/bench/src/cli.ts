@@ -9,11 +9,21 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { Api, createAnnotators, createDataset, importRecords, keptDataset, listRecordIds, signInOwner, type ImportResult } from "./api.ts";
+import {
+  Api,
+  createAnnotators,
+  createDataset,
+  importRecords,
+  keptDataset,
+  listRecordIds,
+  pendingRecordIds,
+  signInOwner,
+  type ImportResult,
+} from "./api.ts";
 import { measureReadiness, type Readiness } from "./readiness.ts";
 import { DatasetGenerator } from "./data.ts";
 import { RecordPool, runLoad, scenarios, warmupCalls } from "./latency.ts";
-import { TEAM_MIX, TEAM_MIX_NAME, teamMix } from "./team-mix.ts";
+import { TEAM_MIX, TEAM_MIX_NAME, TEAM_MIX_SUBMIT_SHARE, teamMix } from "./team-mix.ts";
 import { giveAnswers } from "./answered.ts";
 import { keptRecordIds } from "./kept-records.ts";
 import { measureRecall } from "./recall.ts";
@@ -149,7 +159,10 @@ try {
   const ds = kept ?? (await createDataset(owner, "bench"));
 
   if (!kept) log(`importing ${opts.records} records in batches of ${opts.batch}`);
-  else log(`kept data directory: dataset ${ds.datasetId}, no import (the submits are skipped)`);
+  else
+    log(
+      `kept data directory: dataset ${ds.datasetId}, no import (the submit rows are skipped; the team mix submits records from the queue's head)`,
+    );
   let lastLog = 0;
   server.resetPhasePeak();
   const importCpu0 = readCpuMs(server.pid);
@@ -278,7 +291,15 @@ try {
   const browserUser = (await createAnnotators(owner, ds.workspaceId, 1, `${run}browser`))[0]!;
   // Submits take records from the head of the queue; keep enough pending records for the browser part.
   const reserve = opts.browserWarmup + opts.browserRecords + 50;
-  const ids = imported.recordIds;
+  // The team mix's submits per level (its pattern repeats every 100 calls: one period of slack).
+  const mixWanted = args.only === undefined || TEAM_MIX_NAME.includes(args.only);
+  const mixRecords = (c: number) =>
+    mixWanted ? Math.ceil(TEAM_MIX_SUBMIT_SHARE * (opts.mixRequests + warmupCalls({ concurrency: c, warmup: opts.warmup }) + 100)) : 0;
+  // A kept data directory imports nothing: the mix's annotators submit records from the head of the queue (the single-call
+  // submit rows stay skipped there), and the next run's queue starts after them.
+  const ids = kept
+    ? await pendingRecordIds(browserUser.api, ds.datasetId, opts.concurrency.reduce((s, c) => s + mixRecords(c), 0) + reserve)
+    : imported.recordIds;
   const pool = new RecordPool(ids.slice(0, Math.max(0, ids.length - reserve)));
   const perLevel = Math.floor(pool.remaining / Math.max(1, opts.concurrency.length));
   // On a kept data directory the similarity queries start from records read back (the first 500: the vectors are clustered throughout).
@@ -289,15 +310,10 @@ try {
   // The team at work: the last row of each level, each of its calls also reported on a row of its own.
   const mixRows = TEAM_MIX.map(([name, weight]) => `${TEAM_MIX_NAME.split(" (")[0]}: ${name} (${weight}%)`);
   const latency: LatencyRow[] = [...all.map((s) => s.name), TEAM_MIX_NAME, ...mixRows].map((name) => ({ name, levels: {} }));
-  const mixWanted = args.only === undefined || TEAM_MIX_NAME.includes(args.only);
   const latencyPeakRss: Record<number, number> = {};
   for (const c of opts.concurrency) {
     server.resetPhasePeak();
     const mix = teamMix(all);
-    // The mix's submits take records from this level's budget first (its pattern repeats every 100 calls: one period of slack).
-    const mixRecords = mixWanted
-      ? Math.ceil(mix.submitShare * (opts.mixRequests + warmupCalls({ concurrency: c, warmup: opts.warmup }) + 100))
-      : 0;
     for (const [k, scenario] of [...all, mix.scenario].entries()) {
       const isMix = scenario === mix.scenario;
       let requests = isMix ? opts.mixRequests : opts.requests;
@@ -307,7 +323,7 @@ try {
       }
       if (scenario.recordsPerRequest > 0) {
         // submit and bulk submit share this level's budget of unanswered records (1 + 10 per request pair)
-        requests = Math.min(requests, Math.floor((perLevel - mixRecords) / 11) - warmupCalls({ concurrency: c, warmup: opts.warmup }));
+        requests = Math.min(requests, Math.floor((perLevel - mixRecords(c)) / 11) - warmupCalls({ concurrency: c, warmup: opts.warmup }));
         if (requests <= 0) {
           latency[k]!.levels[c] = { skipped: "not enough records" };
           continue;

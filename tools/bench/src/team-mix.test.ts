@@ -3,7 +3,7 @@ import type { Annotator, BenchDataset } from "./api.ts";
 import { DatasetGenerator } from "./data.ts";
 import { RecordPool, runLoad, scenarios, type Scenario } from "./latency.ts";
 import { renderMarkdown, type BenchReport } from "./report.ts";
-import { mixPattern, TEAM_MIX, TEAM_MIX_NAME, teamMix } from "./team-mix.ts";
+import { mixPattern, TEAM_MIX, TEAM_MIX_NAME, TEAM_MIX_SUBMIT_SHARE, teamMix } from "./team-mix.ts";
 
 const clients = ["a", "b"].map((username) => ({ username }) as Annotator);
 const probe = (name: string, recordsPerRequest = 0, fail = false): Scenario => ({
@@ -24,6 +24,8 @@ describe("team mix", () => {
     // Shuffled: not the weights' order (the loop's three calls would otherwise come as 84 in a row).
     expect(pattern.slice(0, 28).every((n) => n === TEAM_MIX[0]![0])).toBe(false);
     expect(mixPattern(TEAM_MIX, 2)).not.toEqual(pattern);
+    // The record budget: 28 of every 100 calls submit one record.
+    expect(TEAM_MIX_SUBMIT_SHARE).toBeCloseTo(0.28);
   });
 
   it("names only calls the bench has (the mix follows the single-call rows' names)", () => {
@@ -40,7 +42,6 @@ describe("team mix", () => {
       ["broken", 1],
     ] as const;
     const mix = teamMix([probe("page"), probe("submit", 1), probe("broken", 0, true)], weights);
-    expect(mix.submitShare).toBeCloseTo(1 / 5);
     const summary = await runLoad(mix.scenario, clients, { concurrency: 2, requests: 50, maxSeconds: 10, warmup: 5 });
     const byCall = mix.byCall(1000);
     // 50 timed calls, one in five of each period fails.

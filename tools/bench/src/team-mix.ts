@@ -24,6 +24,9 @@ export const TEAM_MIX: ReadonlyArray<readonly [name: string, weight: number]> = 
   ["submitted list (no text)", 1],
 ];
 
+/** Records the mix submits per call (the submit row's weight: one record each). */
+export const TEAM_MIX_SUBMIT_SHARE = TEAM_MIX.find(([name]) => name === "submit a response")![1] / TEAM_MIX.reduce((s, [, w]) => s + w, 0);
+
 export const TEAM_MIX_NAME = "team at work (weighted mix of the calls above)";
 
 /** One period of the mix: every call's share in a fixed order, shuffled by a seeded generator (the same mix each run). */
@@ -46,8 +49,6 @@ export function mixPattern(weights: ReadonlyArray<readonly [string, number]> = T
 
 export interface TeamMix {
   scenario: Scenario;
-  /** Records the mix's submits take per call, on average (for the record pool's budget). */
-  submitShare: number;
   /** Each call's latency within the mix (warm-up calls not counted), by the single-call scenario's name. */
   byCall(wallMs: number): Map<string, Summary>;
 }
@@ -60,10 +61,7 @@ export function teamMix(all: readonly Scenario[], weights: ReadonlyArray<readonl
   const pattern = mixPattern(weights);
   const samples = new Map<string, number[]>(weights.map(([name]) => [name, []]));
   const errors = new Map<string, number>(weights.map(([name]) => [name, 0]));
-  const total = weights.reduce((s, [, w]) => s + w, 0);
-  const submitShare = weights.reduce((s, [name, w]) => s + (byName.get(name)!.recordsPerRequest * w) / total, 0);
   return {
-    submitShare,
     scenario: {
       name: TEAM_MIX_NAME,
       recordsPerRequest: 0,
