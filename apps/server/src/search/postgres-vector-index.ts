@@ -99,10 +99,10 @@ export function farSideBuildMemoryMb(lists: number, dimensions: number): number 
  * by a full scan, the annotation page's filters; PostgreSQL CPU of the page statement at load 4-8, noisy):
  * 20 lists recall@50 0.675 (12-15 ms), 30 lists 0.753 (14-18.5 ms), 40 lists (2%, until session 16) 0.812
  * (19.5-30 ms); the misses are close: the page's 50th is 0.0036 (30 lists) / 0.0025 (40) farther than the
- * exact 50th. Every probed vector costs ~1 µs (its halfvec distance in the portable pgvector build, its
- * sort, its page read: pgvector's IVFFlat scan reads through a ring buffer, so its lists never stay in
- * shared buffers). A whole call costs PostgreSQL ~33 -> ~24 ms. Earlier, 1,000 lists: 20 lists 0.79
- * (21-22 ms), 30 lists 0.855, 100 lists 0.96 (~88 ms); the HNSW index for the negated vector 0.18.
+ * exact 50th. Every probed vector costs ~0.6-1 µs (pgvector's per-tuple work and sort; its lists are read
+ * through a ring buffer, so they never stay in shared buffers). A whole call costs PostgreSQL ~33 -> ~24 ms.
+ * Earlier, 1,000 lists: 20 lists 0.79 (21-22 ms), 30 lists 0.855, 100 lists 0.96 (~88 ms); the HNSW index for
+ * the negated vector 0.18.
  */
 export function farSideProbes(lists: number): number {
   return Math.min(lists, Math.max(20, Math.ceil(lists * 0.015)));
