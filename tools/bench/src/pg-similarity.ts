@@ -84,8 +84,12 @@ const clusterNs = () => {
 
 const settings = (await client.query<{ id: string; dimensions: number }>("SELECT id, dimensions FROM vectors_settings LIMIT 1")).rows[0]!;
 const dims = Number(settings.dimensions);
-const dataset = (await client.query<{ id: string; n: string }>("SELECT dataset_id AS id, count(*) AS n FROM records GROUP BY 1 ORDER BY 2 DESC LIMIT 1")).rows[0]!;
-const bounds = (await client.query<{ lo: string; hi: string }>("SELECT min(seq) AS lo, max(seq) AS hi FROM records WHERE dataset_id = $1", [dataset.id])).rows[0]!;
+const dataset = (
+  await client.query<{ id: string; n: string }>("SELECT dataset_id AS id, count(*) AS n FROM records GROUP BY 1 ORDER BY 2 DESC LIMIT 1")
+).rows[0]!;
+const bounds = (
+  await client.query<{ lo: string; hi: string }>("SELECT min(seq) AS lo, max(seq) AS hi FROM records WHERE dataset_id = $1", [dataset.id])
+).rows[0]!;
 const lo = Number(bounds.lo),
   hi = Number(bounds.hi);
 // A user without responses: the pending filter keeps every pending record (as the bench's fresh annotators).
@@ -117,13 +121,21 @@ function statement(ref: Reference, order: Order, filter: Filter, nearest: { op: 
   const score = `(v.vector::vector(${dims}) <=> ${reference}::vector(${dims}))`;
   const where = [`r.dataset_id = ${p(dataset.id)}`, `r.id <> ${p(ref.id)}`];
   if (filter === "pending")
-    where.push(`(NOT EXISTS (SELECT 1 FROM responses s WHERE s.record_id = r.id AND s.user_id = ${p(userId)}))`, `r.status IN (${p("pending")})`);
+    where.push(
+      `(NOT EXISTS (SELECT 1 FROM responses s WHERE s.record_id = r.id AND s.user_id = ${p(userId)}))`,
+      `r.status IN (${p("pending")})`,
+    );
   if (filter === "metadata")
-    where.push(`(r.metadata @> ${p(JSON.stringify({ source: "forum" }))}::jsonb OR r.metadata @> ${p(JSON.stringify({ source: ["forum"] }))}::jsonb)`);
+    where.push(
+      `(r.metadata @> ${p(JSON.stringify({ source: "forum" }))}::jsonb OR r.metadata @> ${p(JSON.stringify({ source: ["forum"] }))}::jsonb)`,
+    );
   const base = `SELECT r.id AS id, r.seq AS seq, ${score} AS score FROM records r JOIN record_vectors v ON v.record_id = r.id AND v.vector_settings_id = ${p(settings.id)} WHERE ${where.join(" AND ")}`;
   if (!nearest) return [`${base} ORDER BY score, r.seq LIMIT ${p(k)}`, params];
   const near = `${halfvec("v.vector")} ${nearest.op} l2_normalize(${reference}::vector(${dims}))::halfvec(${dims})`;
-  return [`SELECT id, score FROM (${base} ORDER BY ${near} LIMIT ${p(k + nearest.extra)}) AS near ORDER BY score, seq LIMIT ${p(k)}`, params];
+  return [
+    `SELECT id, score FROM (${base} ORDER BY ${near} LIMIT ${p(k + nearest.extra)}) AS near ORDER BY score, seq LIMIT ${p(k)}`,
+    params,
+  ];
 }
 
 /** The exact distance (the page's score) of one record from a reference, in an order. */
@@ -159,7 +171,9 @@ if (computed) console.log(`exact top ${k}: ${computed} computed`);
 
 const load = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
 console.log(`${new Date().toISOString()} load ${load()}; ${samples} references, ${dataset.n} records`);
-console.log("variant | filter | recall@k mean | min | backend CPU ms per page statement | cluster CPU ms (all processes) | 50th distance minus the exact 50th | rows");
+console.log(
+  "variant | filter | recall@k mean | min | backend CPU ms per page statement | cluster CPU ms (all processes) | 50th distance minus the exact 50th | rows",
+);
 for (const v of variants)
   for (const filter of filterNames) {
     const set =
