@@ -97,8 +97,8 @@ export function farSideBuildMemoryMb(lists: number, dimensions: number): number 
  * The lists a least-similar search probes: 1.5% of them, at least 20 (every list below 20). At 1M bench
  * vectors in 2,000 lists (session 16, tools/bench `bench:pg-similarity`: 20 references, the exact top 50
  * by a full scan, the annotation page's filters; PostgreSQL CPU of the page statement at load 4-8, noisy):
- * 20 lists recall@50 0.675 (12-15 ms), 30 lists 0.753 (14-18.5 ms), 40 lists (2%, until session 16) 0.812
- * (19.5-30 ms); the misses are close: the page's 50th is 0.0036 (30 lists) / 0.0025 (40) farther than the
+ * 20 lists recall@50 0.675 (8-15 ms), 30 lists 0.753 (11-18.5 ms), 40 lists (2%, until session 16) 0.812
+ * (14-30 ms); the misses are close: the page's 50th is 0.0036 (30 lists) / 0.0025 (40) farther than the
  * exact 50th. Every probed vector costs ~0.6-1 µs (pgvector's per-tuple work and sort; its lists are read
  * through a ring buffer, so they never stay in shared buffers). A whole call costs PostgreSQL ~33 -> ~24 ms.
  * Earlier, 1,000 lists: 20 lists 0.79 (21-22 ms), 30 lists 0.855, 100 lists 0.96 (~88 ms); the HNSW index for
