@@ -25,7 +25,7 @@ import { DatasetGenerator } from "./data.ts";
 import { RecordPool, runLoad, scenarios, warmupCalls } from "./latency.ts";
 import { TEAM_MIX, TEAM_MIX_NAME, TEAM_MIX_SUBMIT_SHARE, teamMix } from "./team-mix.ts";
 import { giveAnswers } from "./answered.ts";
-import { keptRecordIds } from "./kept-records.ts";
+import { keptRecordIds, keptRecordIdsPostgres } from "./kept-records.ts";
 import { measureRecall } from "./recall.ts";
 import { rankedAhead } from "./ranked-ahead.ts";
 import { topFunctions } from "./profile.ts";
@@ -239,13 +239,16 @@ try {
     );
   }
 
-  // On a kept data directory (embedded store) the record ids by generator index are read from its file.
+  // On a kept data directory the record ids by generator index are read from its file (embedded store) or its database.
   let recall: BenchReport["recall"] = { skipped: "--recall-samples 0" };
   let recallLeast: BenchReport["recallLeast"] = { skipped: "--recall-samples 0" };
-  if (opts.recallSamples > 0 && kept && args.postgres) recall = recallLeast = { skipped: "a kept PostgreSQL dataset" };
-  else if (opts.recallSamples > 0) {
+  if (opts.recallSamples > 0) {
     try {
-      const recordIds = kept ? keptRecordIds(server.dataDir, ds.datasetId) : imported.recordIds;
+      const recordIds = !kept
+        ? imported.recordIds
+        : args.postgres
+          ? await keptRecordIdsPostgres(args.postgres, ds.datasetId)
+          : keptRecordIds(server.dataDir, ds.datasetId);
       const annotator = (await createAnnotators(owner, ds.workspaceId, 1, `${kept ? `r${Date.now().toString(36)}-` : ""}recall`))[0]!;
       for (const order of ["most_similar", "least_similar"] as const) {
         log(`similarity recall@50 (${order}) over ${opts.recallSamples} records`);
