@@ -1,12 +1,14 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { createRequire } from "node:module";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import SQLite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openEmbeddedStore, rawSqliteOf, type Store } from "../db/database.js";
 import { loadRankExtension, rankExtensionFile, textRankingOf } from "./rank-extension.js";
-import { pastPrefix, phrasesOf, prefixTermsExpression } from "./phrase-rows.js";
+import { pastPrefix, phrasesOf, prefixTermsExpression, rankArguments } from "./phrase-rows.js";
+import { extensionWindows, rankWindows } from "./text-window.js";
 
 /**
  * tessera_bm25 (native/tessera_rank.c) against FTS5's own bm25() on a real index (the store's records_fts,
@@ -136,6 +138,73 @@ describe("the ranking extension (tessera_bm25)", () => {
       ).toThrow("tessera_bm25: a phrase's row count must be a non-negative integer");
   });
 
+  it("reads a query's windows in C (tessera_window): rankWindows' answer over tessera_bm25's rows, whatever k, window, start and field", () => {
+    const range = "records_fts WHERE records_fts MATCH ? AND rowid BETWEEN CAST(? AS INTEGER) AND CAST(? AS INTEGER)";
+    const prepare = (sql: string) => raw.prepare(sql);
+    let compared = 0;
+    for (const q of [
+      `"alpha" "beta"`,
+      `"gamma" "alpha" "delta"`,
+      `"alp"*`,
+      `"zeta"`,
+      `"café" "naive"`,
+      `"nothingsuch"`,
+      `"alpha" "nothingsuch"`,
+    ]) {
+      const phrases = phrasesOf(q);
+      const args = phrases.length > 1 ? rankArguments(phrases.map(count)) : [];
+      for (const field of [null, "summary"])
+        for (const [first, last] of [
+          [1, 600],
+          [40, 420],
+        ] as const) {
+          const params = [q, first * 1024, last * 1024 + 1023];
+          const inOrder = rowsOf(
+            `SELECT rowid, tessera_bm25(records_fts${", ?".repeat(args.length)}) FROM ${range}${field ? " AND field = ?" : ""} ORDER BY rowid`,
+            [...args, ...params, ...(field ? [field] : [])],
+          );
+          for (const [k, window, prefixWanted] of [
+            [1, 1, 0],
+            [10, 7, 0],
+            [64, 30, 0],
+            [64, 30, 150],
+            [5, 1000, 0],
+            [2000, 50, 0],
+          ] as const) {
+            const expected = rankWindows(inOrder, k, window, first, prefixWanted);
+            const ours = extensionWindows(prepare, { from: range, params, field }, args, k, window, first, prefixWanted);
+            expect(ours, `${q} ${field} ${first} ${k} ${window} ${prefixWanted}`).toEqual(expected);
+            compared += expected.read;
+          }
+        }
+    }
+    expect(compared).toBeGreaterThan(5000);
+    // Every score written is tessera_bm25's (several phrases: bm25's), to the last bit.
+    const whole = extensionWindows(
+      prepare,
+      { from: range, params: [`"alpha" "beta"`, 1024, 600 * 1024 + 1023], field: null },
+      rankArguments([count(`"alpha"`), count(`"beta"`)]),
+      10_000,
+      10_000,
+      1,
+    );
+    const bm25 = new Map(rowsOf(`SELECT rowid, bm25(records_fts) FROM ${range}`, [`"alpha" "beta"`, 1024, 600 * 1024 + 1023]));
+    expect(whole.fr.length).toBe(bm25.size);
+    for (const [i, fr] of whole.fr.entries()) expect(whole.bm[i]).toBe(bm25.get(fr));
+    // Bad windows are refused; the connection's state is forgotten with the error (the next read starts clean).
+    for (const [k, window] of [
+      [0, 10],
+      [10, 0],
+      [-1, 10],
+      [2.5, 10],
+    ] as const)
+      expect(() =>
+        extensionWindows(prepare, { from: range, params: [`"alpha"`, 1024, 600 * 1024 + 1023], field: null }, [], k, window, 1),
+      ).toThrow("tessera_window: k, window, lo and prefixWanted must be non-negative integers");
+    const none = extensionWindows(prepare, { from: range, params: [`"nothingsuch"`, 1024, 600 * 1024 + 1023], field: null }, [], 10, 10, 1);
+    expect(none).toEqual(rankWindows([], 10, 10, 1));
+  });
+
   it("tests an FTS row's record against a bitmap of seqs (tessera_seq_in): the same rows as an IN list of the seqs", () => {
     const has = (bits: Buffer | null, first: number, rowid: number) =>
       raw.prepare("SELECT tessera_seq_in(?, ?, ?)").pluck().get(bits, first, rowid) as number;
@@ -183,6 +252,22 @@ describe("the ranking extension (tessera_bm25)", () => {
         file: null,
         reason: "the ranking extension is out of date",
       });
+      // One built from the source before tessera_window (its functions left out here): not used either.
+      mkdirSync(join(dir, "older"));
+      const older = join(dir, "older", "tessera_rank.so"); // its entry point follows from the file's name
+      const source = readFileSync(join(dirname(rankExtensionFile()!), "..", "tessera_rank.c"), "utf8");
+      const withoutWindows = source.replace(
+        /\n    pWindow = [\s\S]*?return sqlite3_create_function\(db, "tessera_window_result"[^;]*;/,
+        "\n    return SQLITE_OK;",
+      );
+      expect(withoutWindows).not.toEqual(source);
+      writeFileSync(join(dir, "older.c"), withoutWindows);
+      const headers = join(dirname(createRequire(import.meta.url).resolve("better-sqlite3/package.json")), "deps", "sqlite3");
+      const cc = spawnSync(process.env.CC ?? "cc", ["-O0", "-fPIC", "-shared", "-I", headers, join(dir, "older.c"), "-o", older, "-lm"], {
+        encoding: "utf8",
+      });
+      expect(cc.status, cc.stderr).toBe(0);
+      expect(loadRankExtension(db, "auto", older)).toEqual({ scoring: "bm25", file: null, reason: "the ranking extension is out of date" });
       expect(log).toHaveBeenCalledTimes(1);
       expect(String(log.mock.calls[0]![0])).toContain("ranking with FTS5's bm25()");
       expect(() => db.prepare("SELECT tessera_bm25(1)").get()).toThrow();

@@ -61,12 +61,13 @@ export function loadRankExtension(
     try {
       sqlite.loadExtension(file); // its entry point, sqlite3_tesserarank_init, follows from the file's name
       try {
-        // A file built from an older source (without tessera_seq_in, which the answered records' reads use) is not used.
-        sqlite.prepare("SELECT tessera_seq_in(x'01', 0, 0)").pluck().get();
+        // A file built from an older source is not used: without tessera_seq_in (the answered records' reads use it) or
+        // tessera_window (the read threads' windows; its result function, which answers an empty read here).
+        sqlite.prepare("SELECT tessera_seq_in(x'01', 0, 0), tessera_window_result()").pluck().get();
         return { scoring: "tessera_bm25", file, reason: null };
       } catch (error) {
         reason = "the ranking extension is out of date";
-        detail = `${file} has no tessera_seq_in (${error instanceof Error ? error.message : String(error)}): run apps/server/native/build.mjs`;
+        detail = `${file} lacks a function of this version (${error instanceof Error ? error.message : String(error)}): run apps/server/native/build.mjs`;
       }
     } catch (error) {
       reason = "the ranking extension did not load";

@@ -7,7 +7,7 @@ import type { DB } from "../db/schema.js";
 import { filterSql, FTS_ROWID_RANGE } from "./sqlite-sql.js";
 import { type ReadStatement, readStatementSql } from "./read-statements.js";
 import { type AnsweredRead, answeredRanges, answeredRead } from "./sqlite-text-answered.js";
-import { appendSeq, keepBest, rankWindows, windowOf } from "./text-window.js";
+import { appendSeq, extensionWindows, keepBest, rankWindows, windowOf } from "./text-window.js";
 import {
   countPhraseRows,
   listPrefixTerms,
@@ -189,6 +189,7 @@ let scoring = true;
 db.function("tessera_scoring", { deterministic: false }, () => (scoring ? 1 : 0));
 const rankWindows = ${rankWindows.toString()};
 const windowSteps = { keepBest: ${keepBest.toString()}, appendSeq: ${appendSeq.toString()}, windowOf: ${windowOf.toString()} };
+const extensionWindows = ${extensionWindows.toString()};
 const filterSql = ${filterSql.toString()};
 const readStatementSql = ${readStatementSql.toString()};
 const answeredRead = ${answeredRead.toString()};
@@ -291,7 +292,8 @@ parentPort.on("message", (job) => {
       reply(job.id, blocks, { rankedMany: out }, out.flatMap((r) => [r.fr.buffer, r.bm.buffer]));
       return;
     }
-    const where = "records_fts WHERE records_fts MATCH ? AND ${FTS_ROWID_RANGE}" + (job.field !== null ? " AND field = ?" : "");
+    const ftsFrom = "records_fts WHERE records_fts MATCH ? AND ${FTS_ROWID_RANGE}";
+    const where = ftsFrom + (job.field !== null ? " AND field = ?" : "");
     const params = [job.expression, job.lo, job.hi, ...(job.field !== null ? [job.field] : [])];
     begin.run();
     let blocks, seqs = null, fr = null, bm = null, prefix = null, prefixComplete = false, scoredRows = 0, phraseRows = null, counted = 0;
@@ -302,12 +304,30 @@ parentPort.on("message", (job) => {
         phraseRows = score.rows;
         counted = score.counted;
         // Ranked window by window (text-window.ts), as few windows as the rows wanted: bm25 of every row read costs (~1.6 us a row
-        // at 1M records). The records a bounded total needs beyond them come from the same statement without scores (bm25 only
-        // while \`scoring\`): a prefix without a prefix index of its length merges its terms' doclists once per statement.
-        const it = prepared("SELECT rowid, CASE WHEN tessera_scoring() THEN " + score.sql + " END FROM " + where + " ORDER BY rowid").raw().iterate(...score.args, ...params);
+        // at 1M records). With tessera_bm25 the windows are read in C (extensionWindows), and the records a bounded total needs
+        // beyond them by a statement of their own without scores; with bm25() in JavaScript, the records beyond from the same
+        // statement (bm25 only while \`scoring\`): a prefix without a prefix index of its length merges its terms' doclists once per statement.
+        const lo = Math.floor(job.lo / 1024);
+        let it = null, beyond;
         try {
-          // No return(): rankWindows' break leaves the statement open for the records beyond the windows.
-          const w = rankWindows({ [Symbol.iterator]: () => ({ next: () => it.next() }) }, job.ranked, job.window, Math.floor(job.lo / 1024), 0, windowSteps);
+          let w;
+          if (job.ranking) {
+            w = extensionWindows(prepared, { from: ftsFrom, params: [job.expression, job.lo, job.hi], field: job.field }, score.args, job.ranked, job.window, lo, 0);
+            const last = w.prefix.length > 0 ? w.prefix[w.prefix.length - 1] : lo - 1;
+            beyond = () => {
+              it ??= prepared("SELECT rowid >> 10 FROM " + where + " ORDER BY rowid").pluck().iterate(job.expression, Math.max(job.lo, (last + 1) * 1024), job.hi, ...(job.field !== null ? [job.field] : []));
+              return it.next();
+            };
+          } else {
+            it = prepared("SELECT rowid, CASE WHEN tessera_scoring() THEN " + score.sql + " END FROM " + where + " ORDER BY rowid").raw().iterate(...score.args, ...params);
+            // No return(): rankWindows' break leaves the statement open for the records beyond the windows.
+            w = rankWindows({ [Symbol.iterator]: () => ({ next: () => it.next() }) }, job.ranked, job.window, lo, 0, windowSteps);
+            beyond = () => {
+              scoring = false;
+              const next = it.next();
+              return next.done ? next : { done: false, value: Math.floor(next.value[0] / 1024) };
+            };
+          }
           ({ fr, bm } = w);
           scoredRows = w.read;
           if (job.prefix > 0) {
@@ -320,13 +340,12 @@ parentPort.on("message", (job) => {
             if (job.passing > 0) for (const seq of w.prefix) passed += passes(seq);
             if (w.prefixComplete || w.prefix.length >= job.prefix || enough()) prefix = w.prefix;
             else {
-              scoring = false;
               let out = new Uint32Array(job.prefix + 16), n = w.prefix.length;
               out.set(w.prefix);
               for (;;) {
-                const next = it.next();
+                const next = beyond();
                 if (next.done) { prefixComplete = true; break; }
-                const seq = Math.floor(next.value[0] / 1024);
+                const seq = next.value;
                 if (out[n - 1] === seq) continue;
                 if (n >= job.prefix) break;
                 if (n === out.length) { const grown = new Uint32Array(out.length * 2); grown.set(out); out = grown; }
@@ -337,7 +356,7 @@ parentPort.on("message", (job) => {
             }
           }
         } finally {
-          it.return();
+          if (it) it.return();
           scoring = true;
         }
       }
