@@ -114,9 +114,10 @@ static int rankData(const Fts5ExtensionApi *pApi, Fts5Context *pFts, sqlite3_con
 
 /*
 ** The current row's score (what tesseraBm25 returns): bm25 with the statement's idfs, or (nCounts == 0) the phrases
-** as one phrase of idf 1. fts5Bm25Function with every column's weight 1.0 (bm25(records_fts) without weights).
+** as one phrase of idf 1. nLength: the row's length in tokens, or -1 for FTS5's xColumnSize. fts5Bm25Function with every column's weight 1.0 (bm25(records_fts) without weights).
 */
-static int rowScore(const Fts5ExtensionApi *pApi, Fts5Context *pFts, RankData *pData, int nCounts, double *pScore) {
+static int rowScore(const Fts5ExtensionApi *pApi, Fts5Context *pFts, RankData *pData, int nCounts, sqlite3_int64 nLength,
+                    double *pScore) {
   const double k1 = 1.2;
   const double b = 0.75;
   double score = 0.0;
@@ -137,7 +138,9 @@ static int rowScore(const Fts5ExtensionApi *pApi, Fts5Context *pFts, RankData *p
     }
     pData->aFreq[i] = n;
   }
-  if (rc == SQLITE_OK) {
+  if (rc == SQLITE_OK && nLength >= 0) {
+    D = (double)nLength;
+  } else if (rc == SQLITE_OK) {
     int nTok;
     rc = pApi->xColumnSize(pFts, -1, &nTok);
     D = (double)nTok;
@@ -163,7 +166,7 @@ static void tesseraBm25(const Fts5ExtensionApi *pApi, Fts5Context *pFts, sqlite3
   int reported = 0;
   int rc = rankData(pApi, pFts, pCtx, nVal, apVal, &pData, &reported);
   if (reported) return;
-  if (rc == SQLITE_OK) rc = rowScore(pApi, pFts, pData, nVal, &score);
+  if (rc == SQLITE_OK) rc = rowScore(pApi, pFts, pData, nVal, -1, &score);
   if (rc == SQLITE_OK) {
     sqlite3_result_double(pCtx, score);
   } else {
@@ -201,6 +204,11 @@ typedef struct WindowState {
   sqlite3_int64 width, current, total, read;
   int done;  /* stopped at the first row past the windows wanted */
   int error; /* out of memory: the result is an error */
+  /* The rows' lengths (docsizeLength): a cursor over records_fts_docsize, kept open while a statement reads its windows. */
+  sqlite3_stmt *pDocsize;
+  int docsizeFailed;       /* the statement could not be prepared (no fts.records_fts_docsize): xColumnSize */
+  int docsizeRow;          /* the cursor is on a row (docsizeId) */
+  sqlite3_int64 docsizeId;
 } WindowState;
 
 /* (bm, rowid) ascending: the order's order within a window. */
@@ -274,10 +282,86 @@ static void windowReset(WindowState *p) {
   p->nKept = p->nWin = p->nSeq = 0;
   p->width = p->current = p->total = p->read = 0;
   p->done = p->error = 0;
+  /* Not kept between statements: a prepared statement left would keep the connection from closing. */
+  sqlite3_finalize(p->pDocsize);
+  p->pDocsize = 0;
+  p->docsizeFailed = p->docsizeRow = 0;
+}
+
+/* A seek costs about as much as stepping over this many records' rows (~2 a record): nearer rows are stepped to. */
+#define DOCSIZE_STEP_SEQS 4
+
+/* sqlite3GetVarint's format (FTS5's docsize blobs): *pn is the value, the bytes read are returned (0: past the end). */
+static int getVarint(const unsigned char *a, int n, sqlite3_uint64 *pv) {
+  sqlite3_uint64 v = 0;
+  int i;
+  for (i = 0; i < 8 && i < n; i++) {
+    v = (v << 7) | (a[i] & 0x7f);
+    if ((a[i] & 0x80) == 0) {
+      *pv = v;
+      return i + 1;
+    }
+  }
+  if (i == 8 && n > 8) {
+    *pv = (v << 8) | a[8];
+    return 9;
+  }
+  return 0;
+}
+
+/*
+** The row's length in tokens, all columns (FTS5's xColumnSize(-1): the sum of its records_fts_docsize row), or -1 (the
+** caller asks xColumnSize). xColumnSize seeks the docsize table from its root for every row (a statement reset each
+** time: ~17% of a phrase search's CPU at 1M records, session 15's profile); the windows read rows in rowid order, so
+** one cursor, open while a statement reads its windows, steps from row to row and seeks only past a gap. The table is the store's (`fts` is where the
+** server attaches the index: search/text-index.ts); elsewhere the statement does not prepare and xColumnSize answers.
+*/
+static sqlite3_int64 docsizeLength(WindowState *p, sqlite3 *db, sqlite3_int64 rowid) {
+  const unsigned char *a;
+  int n, i;
+  sqlite3_int64 total = 0;
+  if (p->pDocsize == 0) {
+    if (p->docsizeFailed) return -1;
+    if (sqlite3_prepare_v2(db, "SELECT id, sz FROM fts.records_fts_docsize WHERE id >= ?1 ORDER BY id", -1, &p->pDocsize, 0) !=
+        SQLITE_OK) {
+      sqlite3_finalize(p->pDocsize);
+      p->pDocsize = 0;
+      p->docsizeFailed = 1;
+      return -1;
+    }
+    p->docsizeRow = 0;
+  }
+  if (!(p->docsizeRow && p->docsizeId <= rowid && (rowid >> 10) - (p->docsizeId >> 10) <= DOCSIZE_STEP_SEQS)) {
+    sqlite3_reset(p->pDocsize);
+    sqlite3_bind_int64(p->pDocsize, 1, rowid);
+    p->docsizeRow = 0;
+    if (sqlite3_step(p->pDocsize) != SQLITE_ROW) return -1;
+    p->docsizeRow = 1;
+    p->docsizeId = sqlite3_column_int64(p->pDocsize, 0);
+  }
+  while (p->docsizeId < rowid) {
+    if (sqlite3_step(p->pDocsize) != SQLITE_ROW) {
+      p->docsizeRow = 0;
+      return -1;
+    }
+    p->docsizeId = sqlite3_column_int64(p->pDocsize, 0);
+  }
+  if (p->docsizeId != rowid) return -1;
+  a = (const unsigned char *)sqlite3_column_blob(p->pDocsize, 1);
+  n = sqlite3_column_bytes(p->pDocsize, 1);
+  for (i = 0; i < n;) {
+    sqlite3_uint64 v;
+    int m = getVarint(&a[i], n - i, &v);
+    if (m == 0) return -1;
+    total += (sqlite3_int64)v;
+    i += m;
+  }
+  return total;
 }
 
 static void windowFree(void *pArg) {
   WindowState *p = (WindowState *)pArg;
+  sqlite3_finalize(p->pDocsize);
   sqlite3_free(p->aKept);
   sqlite3_free(p->aWin);
   sqlite3_free(p->aSeq);
@@ -353,7 +437,7 @@ static void tesseraWindow(const Fts5ExtensionApi *pApi, Fts5Context *pFts, sqlit
       }
     }
   }
-  rc = rowScore(pApi, pFts, pData, nVal - 4, &score);
+  rc = rowScore(pApi, pFts, pData, nVal - 4, docsizeLength(p, sqlite3_context_db_handle(pCtx), rowid), &score);
   if (rc != SQLITE_OK) {
     sqlite3_result_error_code(pCtx, rc);
     return;

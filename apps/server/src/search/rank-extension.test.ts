@@ -37,6 +37,13 @@ describe("the ranking extension (tessera_bm25)", () => {
           insert.run(seq * 1024 + i, words.join(" "), i === 0 ? "text" : "summary");
         }
     })();
+    // Long rows (128+ tokens: lengths of several bytes in records_fts_docsize), after the others.
+    raw.transaction(() => {
+      for (let seq = 601; seq <= 640; seq++) {
+        const n = 100 + Math.floor(next() * 20_000);
+        insert.run(seq * 1024, Array.from({ length: n }, () => vocabulary[Math.floor(next() ** 2 * vocabulary.length)]!).join(" "), "text");
+      }
+    })();
     for (let seq = 5; seq <= 600; seq += 37)
       raw.prepare("DELETE FROM fts.records_fts WHERE rowid BETWEEN ? AND ?").run(seq * 1024, seq * 1024 + 1023);
   }, 60_000);
@@ -155,8 +162,9 @@ describe("the ranking extension (tessera_bm25)", () => {
       const args = phrases.length > 1 ? rankArguments(phrases.map(count)) : [];
       for (const field of [null, "summary"])
         for (const [first, last] of [
-          [1, 600],
+          [1, 640],
           [40, 420],
+          [590, 640],
         ] as const) {
           const params = [q, first * 1024, last * 1024 + 1023];
           const inOrder = rowsOf(
@@ -203,6 +211,39 @@ describe("the ranking extension (tessera_bm25)", () => {
       ).toThrow("tessera_window: k, window, lo and prefixWanted must be non-negative integers");
     const none = extensionWindows(prepare, { from: range, params: [`"nothingsuch"`, 1024, 600 * 1024 + 1023], field: null }, [], 10, 10, 1);
     expect(none).toEqual(rankWindows([], 10, 10, 1));
+  });
+
+  it("reads the windows of an index elsewhere than the store's `fts` (its rows' lengths from xColumnSize): the same answer", () => {
+    const db = new SQLite(":memory:");
+    try {
+      expect(loadRankExtension(db, "auto").scoring).toBe("tessera_bm25");
+      db.exec("CREATE VIRTUAL TABLE records_fts USING fts5(content, field UNINDEXED, content = '', contentless_delete = 1)");
+      const insert = db.prepare("INSERT INTO records_fts (rowid, content, field) VALUES (?, ?, ?)");
+      for (let seq = 1; seq <= 300; seq++)
+        insert.run(
+          seq * 1024,
+          Array.from({ length: 1 + ((seq * 37) % 200) }, (_, i) => vocabulary[(seq * i) % vocabulary.length]).join(" "),
+          "text",
+        );
+      const range = "records_fts WHERE records_fts MATCH ? AND rowid BETWEEN CAST(? AS INTEGER) AND CAST(? AS INTEGER)";
+      for (const q of [`"alpha" "beta"`, `"gamma"`]) {
+        const counts = phrasesOf(q).map(
+          (p) => db.prepare("SELECT count(*) FROM records_fts WHERE records_fts MATCH ?").pluck().get(p) as number,
+        );
+        const args = counts.length > 1 ? rankArguments(counts) : [];
+        const params = [q, 1024, 300 * 1024 + 1023];
+        const inOrder = db
+          .prepare(`SELECT rowid, tessera_bm25(records_fts${", ?".repeat(args.length)}) FROM ${range} ORDER BY rowid`)
+          .raw()
+          .all(...args, ...params) as [number, number][];
+        expect(inOrder.length).toBeGreaterThan(20);
+        expect(extensionWindows((sql) => db.prepare(sql), { from: range, params, field: null }, args, 10, 20, 1)).toEqual(
+          rankWindows(inOrder, 10, 20, 1),
+        );
+      }
+    } finally {
+      db.close();
+    }
   });
 
   it("tests an FTS row's record against a bitmap of seqs (tessera_seq_in): the same rows as an IN list of the seqs", () => {
