@@ -256,7 +256,9 @@ parentPort.on("message", (job) => {
       let blocks, terms;
       try {
         blocks = version.all();
-        terms = listPrefixTerms(prepared, job.prefix, job.max, phraseHelpers);
+        // The known terms are the index's at job.version only (listed without being read: phrase-rows.ts).
+        const known = job.version && Buffer.from(job.version).equals(Buffer.concat(blocks)) ? job.known : [];
+        terms = listPrefixTerms(prepared, job.prefix, job.max, phraseHelpers, known);
       } finally {
         commit.run();
       }
@@ -460,9 +462,16 @@ export class ReadPool {
     return { version: versionOf(m), terms: m.terms ?? [], docs: m.docs ?? [] };
   }
 
-  /** The index's terms starting with `prefix`, in order, at most `max` + 1 of them (phrase-rows.ts' listPrefixTerms; sqlite-text.ts expands long prefixes). */
-  async prefixTerms(prefix: string, max: number): Promise<{ version: Buffer; terms: string[] }> {
-    const m = await this.send({ type: "prefixTerms", prefix, max });
+  /**
+   * The index's terms starting with `prefix`, in order, at most `max` + 1 of them (phrase-rows.ts' listPrefixTerms; sqlite-text.ts
+   * expands long prefixes); `known`: terms of the prefix in the index at `version` (sorted), not read if the thread reads that version.
+   */
+  async prefixTerms(
+    prefix: string,
+    max: number,
+    known: { version: Buffer; terms: string[] } | null = null,
+  ): Promise<{ version: Buffer; terms: string[] }> {
+    const m = await this.send({ type: "prefixTerms", prefix, max, version: known?.version ?? null, known: known?.terms ?? [] });
     return { version: versionOf(m), terms: m.terms ?? [] };
   }
 
