@@ -178,11 +178,12 @@ static void tesseraBm25(const Fts5ExtensionApi *pApi, Fts5Context *pFts, sqlite3
 ** The windows of a query's order (apps/server/src/search/text-window.ts' rankWindows, to the letter), read in C:
 **
 **   SELECT 1 FROM records_fts WHERE records_fts MATCH ? AND <rowid range>
-**     AND tessera_window(records_fts, k, window, lo, prefixWanted [, rows_0, rows_1, ...]) LIMIT 1
+**     AND tessera_window(records_fts, k, window, lo, prefixWanted, generation [, rows_0, rows_1, ...]) LIMIT 1
 **   SELECT tessera_window_result()
 **
 ** tessera_window takes the statement's rows in rowid order, scores those of the windows read with tessera_bm25's score
-** (the same arguments after the first four) and keeps each whole window's best rows (up to k in all); it is 1 on the
+** (the same arguments after the first five; `generation`: lengthOf) and keeps each whole window's best rows (up to k
+** in all); it is 1 on the
 ** first row past the windows wanted (LIMIT 1 ends the statement there), else 0. tessera_window_result() then answers
 ** the windows as a blob and forgets them. Read in JavaScript, every row cost a row array, an iterator step and a call
 ** of a JavaScript function (~0.6 us a row of the ~2.5 us a row of a window at 1M records, session 15's profile).
@@ -194,7 +195,7 @@ typedef struct WinRow {
 } WinRow;
 
 typedef struct WindowState {
-  sqlite3_int64 k, window, lo, prefixWanted;
+  sqlite3_int64 k, window, lo, prefixWanted, gen;
   WinRow *aKept; /* the best rows of the windows read, in order (up to k) */
   sqlite3_int64 nKept, aKeptSize;
   WinRow *aWin; /* the rows of the window being read */
@@ -206,6 +207,11 @@ typedef struct WindowState {
   int error; /* out of memory: the result is an error */
   /* The rows' lengths (docsizeLength): a cursor over records_fts_docsize, kept open while a statement reads its windows. */
   sqlite3_stmt *pDocsize;
+  /* Rows' lengths kept between statements at one index version (generation; lengthOf), allocated on first use. */
+  sqlite3_int64 lengthsGen;
+  sqlite3_int64 *aLengthKey; /* rowid + 1, 0 for an empty slot */
+  int *aLength;
+  sqlite3_int64 nLengths;
   int docsizeFailed;       /* the statement could not be prepared (no fts.records_fts_docsize): xColumnSize */
   int docsizeRow;          /* the cursor is on a row (docsizeId) */
   sqlite3_int64 docsizeId;
@@ -359,8 +365,57 @@ static sqlite3_int64 docsizeLength(WindowState *p, sqlite3 *db, sqlite3_int64 ro
   return total;
 }
 
+/*
+** Rows' lengths kept between statements (LENGTH_SLOTS: 12 MB a connection, half of them filled at most): every query's
+** windows start at its dataset's first record, so the next query reads mostly the same rows' lengths again (~0.3 us a
+** row through the docsize cursor against ~0.02 from here). `gen` names the index version they are those of (the
+** caller's: a job's read transaction); another one empties them first; 0 keeps none.
+*/
+#define LENGTH_SLOTS (1 << 20)
+/* tessera_window's arguments before the phrases' row counts. */
+#define WINDOW_ARGS 5
+
+static sqlite3_int64 *lengthSlot(WindowState *p, sqlite3_int64 rowid) {
+  sqlite3_uint64 h = ((sqlite3_uint64)rowid * 0x9E3779B97F4A7C15ull) >> 44; /* 20 bits */
+  while (p->aLengthKey[h] != 0 && p->aLengthKey[h] != rowid + 1) h = (h + 1) & (LENGTH_SLOTS - 1);
+  return &p->aLengthKey[h];
+}
+
+static sqlite3_int64 lengthOf(WindowState *p, sqlite3 *db, sqlite3_int64 rowid, sqlite3_int64 gen) {
+  sqlite3_int64 *pKey, n;
+  if (gen <= 0) return docsizeLength(p, db, rowid);
+  if (p->aLengthKey == 0) {
+    p->aLengthKey = (sqlite3_int64 *)sqlite3_malloc64((sqlite3_uint64)LENGTH_SLOTS * sizeof(sqlite3_int64));
+    p->aLength = (int *)sqlite3_malloc64((sqlite3_uint64)LENGTH_SLOTS * sizeof(int));
+    if (p->aLengthKey == 0 || p->aLength == 0) {
+      sqlite3_free(p->aLengthKey);
+      sqlite3_free(p->aLength);
+      p->aLengthKey = 0;
+      p->aLength = 0;
+      return docsizeLength(p, db, rowid);
+    }
+    p->lengthsGen = 0;
+  }
+  if (p->lengthsGen != gen) {
+    memset(p->aLengthKey, 0, (size_t)LENGTH_SLOTS * sizeof(sqlite3_int64));
+    p->nLengths = 0;
+    p->lengthsGen = gen;
+  }
+  pKey = lengthSlot(p, rowid);
+  if (*pKey != 0) return p->aLength[pKey - p->aLengthKey];
+  n = docsizeLength(p, db, rowid);
+  if (n >= 0 && n <= 0x7fffffff && p->nLengths < LENGTH_SLOTS / 2) {
+    *pKey = rowid + 1;
+    p->aLength[pKey - p->aLengthKey] = (int)n;
+    p->nLengths++;
+  }
+  return n;
+}
+
 static void windowFree(void *pArg) {
   WindowState *p = (WindowState *)pArg;
+  sqlite3_free(p->aLengthKey);
+  sqlite3_free(p->aLength);
   sqlite3_finalize(p->pDocsize);
   sqlite3_free(p->aKept);
   sqlite3_free(p->aWin);
@@ -368,10 +423,10 @@ static void windowFree(void *pArg) {
   sqlite3_free(p);
 }
 
-/* The window arguments (k, window, lo, prefixWanted): integers, k and window at least 1. */
+/* The window arguments (k, window, lo, prefixWanted, generation): integers, k and window at least 1. */
 static int windowArgs(sqlite3_value **apVal, sqlite3_int64 *a) {
   int i;
-  for (i = 0; i < 4; i++) {
+  for (i = 0; i < WINDOW_ARGS; i++) {
     int eType = sqlite3_value_numeric_type(apVal[i]);
     double d = sqlite3_value_double(apVal[i]);
     if ((eType != SQLITE_INTEGER && eType != SQLITE_FLOAT) || !(d >= 0.0 && d <= 9.0e15) || d != floor(d)) return 0;
@@ -387,16 +442,17 @@ static void tesseraWindow(const Fts5ExtensionApi *pApi, Fts5Context *pFts, sqlit
   sqlite3_int64 rowid, seq;
   double score = 0.0;
   int rc = SQLITE_OK;
-  if (nVal < 4) {
-    sqlite3_result_error(pCtx, "tessera_window: k, window, lo and prefixWanted are required", -1);
+  if (nVal < WINDOW_ARGS) {
+    sqlite3_result_error(pCtx, "tessera_window: k, window, lo, prefixWanted and generation are required", -1);
     return;
   }
   if (pData == 0) {
     /* The statement's first row: the windows start over. */
-    sqlite3_int64 a[4];
+    sqlite3_int64 a[WINDOW_ARGS];
     int reported = 0;
     if (!windowArgs(apVal, a)) {
-      sqlite3_result_error(pCtx, "tessera_window: k, window, lo and prefixWanted must be non-negative integers (k, window > 0)", -1);
+      sqlite3_result_error(pCtx, "tessera_window: k, window, lo, prefixWanted and generation must be non-negative integers (k, window > 0)",
+                           -1);
       return;
     }
     windowReset(p);
@@ -404,7 +460,8 @@ static void tesseraWindow(const Fts5ExtensionApi *pApi, Fts5Context *pFts, sqlit
     p->window = a[1];
     p->lo = a[2];
     p->prefixWanted = a[3];
-    rc = rankData(pApi, pFts, pCtx, nVal - 4, apVal + 4, &pData, &reported);
+    p->gen = a[4];
+    rc = rankData(pApi, pFts, pCtx, nVal - WINDOW_ARGS, apVal + WINDOW_ARGS, &pData, &reported);
     if (reported) return;
     if (rc != SQLITE_OK) {
       sqlite3_result_error_code(pCtx, rc);
@@ -437,7 +494,7 @@ static void tesseraWindow(const Fts5ExtensionApi *pApi, Fts5Context *pFts, sqlit
       }
     }
   }
-  rc = rowScore(pApi, pFts, pData, nVal - 4, docsizeLength(p, sqlite3_context_db_handle(pCtx), rowid), &score);
+  rc = rowScore(pApi, pFts, pData, nVal - WINDOW_ARGS, lengthOf(p, sqlite3_context_db_handle(pCtx), rowid, p->gen), &score);
   if (rc != SQLITE_OK) {
     sqlite3_result_error_code(pCtx, rc);
     return;

@@ -208,9 +208,38 @@ describe("the ranking extension (tessera_bm25)", () => {
     ] as const)
       expect(() =>
         extensionWindows(prepare, { from: range, params: [`"alpha"`, 1024, 600 * 1024 + 1023], field: null }, [], k, window, 1),
-      ).toThrow("tessera_window: k, window, lo and prefixWanted must be non-negative integers");
+      ).toThrow("tessera_window: k, window, lo, prefixWanted and generation must be non-negative integers");
     const none = extensionWindows(prepare, { from: range, params: [`"nothingsuch"`, 1024, 600 * 1024 + 1023], field: null }, [], 10, 10, 1);
     expect(none).toEqual(rankWindows([], 10, 10, 1));
+  });
+
+  it("keeps the rows' lengths between reads of one generation (an index version), and reads them again for another", () => {
+    const range = "records_fts WHERE records_fts MATCH ? AND rowid BETWEEN CAST(? AS INTEGER) AND CAST(? AS INTEGER)";
+    const prepare = (sql: string) => raw.prepare(sql);
+    const params = [`"alpha"`, 590 * 1024, 700 * 1024 + 1023];
+    const reference = () =>
+      rankWindows(rowsOf(`SELECT rowid, tessera_bm25(records_fts) FROM ${range} ORDER BY rowid`, params), 2000, 10_000, 590);
+    const windows = (generation: number) =>
+      extensionWindows(prepare, { from: range, params, field: null }, [], 2000, 10_000, 590, 0, generation);
+    const insert = raw.prepare("INSERT INTO fts.records_fts (rowid, content, field) VALUES (?, ?, ?)");
+    const remove = raw.prepare("DELETE FROM fts.records_fts WHERE rowid = ?");
+    insert.run(650 * 1024, "alpha alpha", "text");
+    try {
+      const before = reference();
+      expect(before.fr).toContain(650 * 1024);
+      expect(windows(7)).toEqual(before);
+      expect(windows(7)).toEqual(before); // the lengths kept
+      // The row rewritten longer: a read of the same generation keeps its old length (so the caller names each version), another reads it.
+      remove.run(650 * 1024);
+      insert.run(650 * 1024, `alpha alpha ${"beta ".repeat(300)}`, "text");
+      const after = reference();
+      expect(after.bm).not.toEqual(before.bm);
+      expect(windows(7)).not.toEqual(after);
+      expect(windows(8)).toEqual(after);
+      expect(windows(0)).toEqual(after);
+    } finally {
+      remove.run(650 * 1024);
+    }
   });
 
   it("reads the windows of an index elsewhere than the store's `fts` (its rows' lengths from xColumnSize): the same answer", () => {

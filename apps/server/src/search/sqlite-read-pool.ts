@@ -184,6 +184,13 @@ const scoreOf = (job, blocks) => {
   const known = job.ranking.version && Buffer.from(job.ranking.version).equals(Buffer.concat(blocks)) ? job.ranking.rows : {};
   return phraseScore(prepared, job.expression, (key) => known[key], phraseHelpers);
 };
+/** The index version's generation on this thread (the rows' lengths tessera_window keeps are those of one: text-window.ts). */
+let generation = { blocks: null, n: 0 };
+const generationOf = (blocks) => {
+  const v = Buffer.concat(blocks);
+  if (!generation.blocks || !generation.blocks.equals(v)) generation = { blocks: v, n: generation.n + 1 };
+  return generation.n;
+};
 /** Whether a windowed read scores its rows (the \`tessera_scoring()\` of its SQL): off for the records beyond the windows. */
 let scoring = true;
 db.function("tessera_scoring", { deterministic: false }, () => (scoring ? 1 : 0));
@@ -314,7 +321,7 @@ parentPort.on("message", (job) => {
         try {
           let w;
           if (job.ranking) {
-            w = extensionWindows(prepared, { from: ftsFrom, params: [job.expression, job.lo, job.hi], field: job.field }, score.args, job.ranked, job.window, lo, 0);
+            w = extensionWindows(prepared, { from: ftsFrom, params: [job.expression, job.lo, job.hi], field: job.field }, score.args, job.ranked, job.window, lo, 0, generationOf(blocks));
             const last = w.prefix.length > 0 ? w.prefix[w.prefix.length - 1] : lo - 1;
             beyond = () => {
               it ??= prepared("SELECT rowid >> 10 FROM " + where + " ORDER BY rowid").pluck().iterate(job.expression, Math.max(job.lo, (last + 1) * 1024), job.hi, ...(job.field !== null ? [job.field] : []));

@@ -120,15 +120,20 @@ export function extensionWindows(
   window: number,
   lo: number,
   prefixWanted = 0,
+  /**
+   * Names the index version being read (the read transaction's): the rows' lengths are kept between calls of one generation
+   * (native/tessera_rank.c' lengthOf: the next query's windows read mostly the same rows); 0 keeps none.
+   */
+  generation = 0,
 ): WindowedRows {
-  const call = `tessera_window(records_fts, ?, ?, ?, ?${", ?".repeat(scoreArgs.length)})`;
+  const call = `tessera_window(records_fts, ?, ?, ?, ?, ?${", ?".repeat(scoreArgs.length)})`;
   // The field tested first (a CASE: SQLite may test a WHERE's terms in any order), so only its rows reach the windows.
   const test = rows.field !== null ? `CASE WHEN field = ? THEN ${call} ELSE 0 END` : call;
   let blob: Uint8Array;
   try {
     prepare(`SELECT 1 FROM ${rows.from} AND ${test} LIMIT 1`)
       .pluck()
-      .get(...rows.params, ...(rows.field !== null ? [rows.field] : []), k, window, lo, prefixWanted, ...scoreArgs);
+      .get(...rows.params, ...(rows.field !== null ? [rows.field] : []), k, window, lo, prefixWanted, generation, ...scoreArgs);
   } finally {
     // Read (and so forgotten by the connection) even when the statement failed.
     blob = prepare("SELECT tessera_window_result()").pluck().get() as Uint8Array;
