@@ -563,6 +563,18 @@ static void seqIn(sqlite3_context *pCtx, int nVal, sqlite3_value **apVal) {
   sqlite3_result_int(pCtx, aBits != 0 && i >= 0 && i < nBits && ((aBits[i >> 3] >> (i & 7)) & 1));
 }
 
+/*
+** tessera_rank_version(): this source's version of the functions' arguments and answers, which the server checks
+** (rank-extension.ts' RANK_EXTENSION_VERSION) so that a file built from an older source is not used. 2: tessera_window
+** with its generation argument (session 16).
+*/
+#define TESSERA_RANK_VERSION 2
+static void rankVersion(sqlite3_context *pCtx, int nVal, sqlite3_value **apVal) {
+  (void)nVal;
+  (void)apVal;
+  sqlite3_result_int(pCtx, TESSERA_RANK_VERSION);
+}
+
 /* The connection's fts5_api (NULL when FTS5 is missing), as the FTS5 documentation gets it. */
 static fts5_api *fts5ApiOf(sqlite3 *db) {
   fts5_api *pRet = 0;
@@ -588,7 +600,9 @@ int sqlite3_tesserarank_init(sqlite3 *db, char **pzErrMsg, const sqlite3_api_rou
   }
   {
     WindowState *pWindow;
-    int rc = sqlite3_create_function(db, "tessera_seq_in", 3, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, 0, seqIn, 0, 0);
+    int rc = sqlite3_create_function(db, "tessera_rank_version", 0, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, 0, rankVersion, 0, 0);
+    if (rc != SQLITE_OK) return rc;
+    rc = sqlite3_create_function(db, "tessera_seq_in", 3, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, 0, seqIn, 0, 0);
     if (rc != SQLITE_OK) return rc;
     rc = fts5->xCreateFunction(fts5, "tessera_bm25", 0, tesseraBm25, 0);
     if (rc != SQLITE_OK) return rc;

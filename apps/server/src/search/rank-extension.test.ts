@@ -6,7 +6,7 @@ import { dirname, join } from "node:path";
 import SQLite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openEmbeddedStore, rawSqliteOf, type Store } from "../db/database.js";
-import { loadRankExtension, rankExtensionFile, textRankingOf } from "./rank-extension.js";
+import { loadRankExtension, RANK_EXTENSION_VERSION, rankExtensionFile, textRankingOf } from "./rank-extension.js";
 import { pastPrefix, phrasesOf, prefixTermsExpression, rankArguments } from "./phrase-rows.js";
 import { extensionWindows, rankWindows } from "./text-window.js";
 
@@ -322,22 +322,42 @@ describe("the ranking extension (tessera_bm25)", () => {
         file: null,
         reason: "the ranking extension is out of date",
       });
-      // One built from the source before tessera_window (its functions left out here): not used either.
-      mkdirSync(join(dir, "older"));
-      const older = join(dir, "older", "tessera_rank.so"); // its entry point follows from the file's name
+      // One of another version (an older source's arguments), or built before the version function: not used either.
       const source = readFileSync(join(dirname(rankExtensionFile()!), "..", "tessera_rank.c"), "utf8");
-      const withoutWindows = source.replace(
-        /\n    pWindow = [\s\S]*?return sqlite3_create_function\(db, "tessera_window_result"[^;]*;/,
-        "\n    return SQLITE_OK;",
-      );
-      expect(withoutWindows).not.toEqual(source);
-      writeFileSync(join(dir, "older.c"), withoutWindows);
+      expect(source).toContain(`#define TESSERA_RANK_VERSION ${RANK_EXTENSION_VERSION}\n`); // the server's and the source's agree
       const headers = join(dirname(createRequire(import.meta.url).resolve("better-sqlite3/package.json")), "deps", "sqlite3");
-      const cc = spawnSync(process.env.CC ?? "cc", ["-O0", "-fPIC", "-shared", "-I", headers, join(dir, "older.c"), "-o", older, "-lm"], {
-        encoding: "utf8",
-      });
-      expect(cc.status, cc.stderr).toBe(0);
-      expect(loadRankExtension(db, "auto", older)).toEqual({ scoring: "bm25", file: null, reason: "the ranking extension is out of date" });
+      const built = (name: string, changed: string) => {
+        expect(changed).not.toEqual(source);
+        mkdirSync(join(dir, name));
+        const file = join(dir, name, "tessera_rank.so"); // its entry point follows from the file's name
+        writeFileSync(join(dir, name, "source.c"), changed);
+        const cc = spawnSync(
+          process.env.CC ?? "cc",
+          ["-O0", "-fPIC", "-shared", "-I", headers, join(dir, name, "source.c"), "-o", file, "-lm"],
+          {
+            encoding: "utf8",
+          },
+        );
+        expect(cc.status, cc.stderr).toBe(0);
+        return file;
+      };
+      const outOfDate = { scoring: "bm25", file: null, reason: "the ranking extension is out of date" };
+      expect(
+        loadRankExtension(db, "auto", built("v1", source.replace(/#define TESSERA_RANK_VERSION \d+/, "#define TESSERA_RANK_VERSION 1"))),
+      ).toEqual(outOfDate);
+      const unversioned = source.replace(
+        /int rc = sqlite3_create_function\(db, "tessera_rank_version"[^;]*;\n\s*if \(rc != SQLITE_OK\) return rc;\n\s*rc = /,
+        "int rc = ",
+      );
+      expect(loadRankExtension(db, "auto", built("unversioned", unversioned))).toEqual(outOfDate);
+      // This source as it is: used.
+      const fresh = new SQLite(":memory:");
+      try {
+        const file = built("current", `${source}\n`);
+        expect(loadRankExtension(fresh, "auto", file)).toEqual({ scoring: "tessera_bm25", file, reason: null });
+      } finally {
+        fresh.close();
+      }
       expect(log).toHaveBeenCalledTimes(1);
       expect(String(log.mock.calls[0]![0])).toContain("ranking with FTS5's bm25()");
       expect(() => db.prepare("SELECT tessera_bm25(1)").get()).toThrow();
