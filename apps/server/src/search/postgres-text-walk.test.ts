@@ -132,7 +132,9 @@ describe(`PostgreSQL text search: the first matching records in seq order (${onP
         ]) {
           const got = await firstMatches(store.db, query(q, field), n, options);
           expect(got.seqs, `${q} ${field} n=${n} ${JSON.stringify(options)} (${got.path})`).toEqual(all.slice(0, n));
-          // The scores read with the matches: ts_rank of the best matching field.
+          // The scores read with the matches: ts_rank of the best matching field, of every match whatever the path (the
+          // window is never read again to rank it).
+          expect(got.scores.size, `${q} scores (${got.path})`).toBe(got.seqs.length);
           for (const [seq, score] of got.scores) {
             expect(got.seqs).toContain(seq);
             expect(score, `${q} ${seq}`).toBeCloseTo(scoreOf.get(seq)!, 6);
