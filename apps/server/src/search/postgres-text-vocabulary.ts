@@ -25,7 +25,8 @@ const MAX_WORDS = 500_000;
  *
  * Read with `ts_stat` over the dataset's rows in one snapshot with its text version (migration 0017), once
  * the version stayed the same SETTLE_MS (~1.75 s of PostgreSQL CPU per 100K rows: ~35 s at 1M records of two
- * fields, once per replica and version; status changes such as a Submit do not move the version). A search
+ * fields, once per replica and version, at most a quarter of the time: a trickle of imports does not keep a core
+ * busy; status changes such as a Submit do not move the version). A search
  * uses it only at the version it reads in its own snapshot (postgres-text-walk.ts), so a record added or
  * edited since leaves the prefixes on their other paths until the next read.
  */
@@ -34,6 +35,8 @@ export class PostgresTextVocabulary {
   private readonly words = new Map<string, { version: number; words: Map<string, string[]> | null; size: number }>();
   private readonly seen = new Map<string, { version: number; since: number }>();
   private backend: number | null = null;
+  /** No read before this time: each read waits 3 times its duration after it (at most a quarter of a core, as postgres-rank-ahead.ts). */
+  private notBefore = 0;
   private readonly loop = new BackgroundLoop(() => this.tick(), backgroundErrorLogger("PostgreSQL: reading the text vocabulary failed"));
 
   constructor(
@@ -121,7 +124,10 @@ export class PostgresTextVocabulary {
         continue;
       }
       if (this.words.get(row.id)?.version === version || now - seen.since < (this.options.settleMs ?? SETTLE_MS)) continue;
+      if (Date.now() < this.notBefore) return;
+      const started = Date.now();
       await this.read(row.id);
+      this.notBefore = Date.now() + 3 * (Date.now() - started);
     }
   }
 
