@@ -41,7 +41,8 @@ export class PostgresTextVocabulary {
 
   constructor(
     private readonly db: Kysely<DB>,
-    private readonly options: { minRecords?: number; settleMs?: number; tickMs?: number; maxWords?: number } = {},
+    /** `rest`: how many times its duration a read waits after it (3; tests 0 or more). */
+    private readonly options: { minRecords?: number; settleMs?: number; tickMs?: number; maxWords?: number; rest?: number } = {},
   ) {}
 
   /**
@@ -127,7 +128,7 @@ export class PostgresTextVocabulary {
       if (Date.now() < this.notBefore) return;
       const started = Date.now();
       await this.read(row.id);
-      this.notBefore = Date.now() + 3 * (Date.now() - started);
+      this.notBefore = Date.now() + (this.options.rest ?? 3) * (Date.now() - started);
     }
   }
 
