@@ -1,3 +1,5 @@
+import { randomUUID } from "node:crypto";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Store } from "../db/store.js";
 import { openPgliteStore } from "../testing/pglite-store.js";
@@ -67,5 +69,28 @@ describe(`PostgreSQL: the datasets' vocabularies for prefixes (${onPostgres ? "P
     await small.read(ids.ds);
     expect(small.expand(ids.ds, version, "alpha")).toBeNull();
     expect(small.size).toBe(0);
+  });
+
+  it("reads a dataset holding every seq of its range by range, and one with another dataset's records between its own through them", async () => {
+    // A dataset written alone (contiguous seqs), after the others: its rows by range.
+    const alone = randomUUID();
+    await sql`CREATE TEMP TABLE alone_ds AS SELECT * FROM datasets WHERE id = ${ids.ds}`.execute(store.db);
+    await sql`UPDATE alone_ds SET id = ${alone}, name = ${`alone-${alone}`}`.execute(store.db);
+    await sql`INSERT INTO datasets SELECT * FROM alone_ds`.execute(store.db);
+    await insertRecords(store, alone, 25, (i) => ({
+      external_id: `a-${i}`,
+      fields: JSON.stringify({ text: `omega${i % 2} delta` }),
+      metadata: "null",
+    }));
+    const vocabulary = new PostgresTextVocabulary(store.db);
+    await vocabulary.read(alone);
+    expect(vocabulary.expand(alone, await textVersion(store.db, alone), "o")).toEqual(["omega0", "omega1"]);
+    // The other dataset's records between the first dataset's: through `records`, its words only.
+    await vocabulary.read(ids.ds);
+    const version = await textVersion(store.db, ids.ds);
+    expect(vocabulary.expand(ids.ds, version, "omega")).toEqual([]);
+    expect(vocabulary.expand(ids.ds, version, "anoth")).toEqual([]);
+    expect(vocabulary.expand(ids.other, await textVersion(store.db, ids.other), "anoth")).toBeNull();
+    expect(vocabulary.expand(ids.ds, version, "alphabet")).toEqual(["alphabet"]);
   });
 });

