@@ -8,7 +8,7 @@ import pg from "pg";
  * 0.7+) far-side IVFFlat index (built in the background once the writes pause:
  * apps/server/src/search/postgres-vector-index.ts), and the database has no other statement running twice in
  * a row 2 s apart (the servers' background reads, such as each replica's reading of the datasets' vocabularies
- * for prefixes, apps/server/src/search/postgres-text-vocabulary.ts: ~35 s at 1M records), or until
+ * for prefixes, apps/server/src/search/postgres-text-vocabulary.ts: 54-121 s at 1M records), or until
  * `deadline` (performance.now()).
  */
 export async function rankedAhead(databaseUrl: string, deadline: number): Promise<void> {

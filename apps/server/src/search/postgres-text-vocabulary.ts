@@ -24,11 +24,12 @@ const MAX_WORDS = 500_000;
  * words through the buckets read the window in ~6 ms.
  *
  * Read with `ts_stat` over the dataset's rows in one snapshot with its text version (migration 0017), once
- * the version stayed the same SETTLE_MS (~1.75 s of PostgreSQL CPU per 100K rows: ~35 s at 1M records of two
- * fields, once per replica and version, at most a quarter of the time: a trickle of imports does not keep a core
- * busy; status changes such as a Submit do not move the version). A search
- * uses it only at the version it reads in its own snapshot (postgres-text-walk.ts), so a record added or
- * edited since leaves the prefixes on their other paths until the next read.
+ * the version stayed the same SETTLE_MS: 1.75-6.6 s of PostgreSQL CPU per 100K rows by the load (the bench's two
+ * replicas read 1M records of two fields in 54-121 s at load 2-5), once per replica and version, at most a quarter
+ * of the time (a trickle of imports does not keep a core busy; a Submit does not move the version). A search uses
+ * it only at the version it reads in its own snapshot (postgres-text-walk.ts), so a record added or edited since
+ * leaves the prefixes on their other paths until the next read. The version has the cached matches' limits
+ * (postgres-text.ts): a writer that took its change id before another's and commits after it is seen late.
  */
 export class PostgresTextVocabulary {
   /** Per dataset, its lexemes by their first KEY_LENGTH characters (null: more than `maxWords`). */
@@ -143,7 +144,7 @@ export class PostgresTextVocabulary {
     this.loop.start(this.options.tickMs ?? TICK_MS);
   }
 
-  /** Stops looking, cancels a read in progress (~35 s at 1M records) and waits for it to end. */
+  /** Stops looking, cancels a read in progress (a minute at 1M records) and waits for it to end. */
   async stop(): Promise<void> {
     const running = this.loop.stop();
     if (this.backend !== null) await queryRows(this.db, "SELECT pg_cancel_backend($1)", [this.backend]).catch(() => undefined);
