@@ -35,7 +35,7 @@ export async function rankedAhead(databaseUrl: string, deadline: number): Promis
       if (waiting === 0 || performance.now() > deadline) break;
       await new Promise((r) => setTimeout(r, 2000));
     }
-    for (let idle = 0; idle < 2 && performance.now() < deadline; ) {
+    for (let idle = 0; idle < 2 && performance.now() < deadline;) {
       const active = await client.query<{ n: string }>(
         `SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend'
            AND state = 'active' AND pid <> pg_backend_pid()`,
