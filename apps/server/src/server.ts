@@ -13,7 +13,7 @@ import { seedDemo } from "./bootstrap/demo.js";
 import { onRecordsWritten } from "./records/write-hooks.js";
 import { textIndexFor } from "./search/text-index.js";
 import { followWrites, warmUpDatasets } from "./search/warm-up.js";
-import { rankAheadFor, textBucketsFor, textInlineFor, vectorIndexesFor } from "./search/for-store.js";
+import { rankAheadFor, textBucketsFor, textInlineFor, textVocabularyFor, vectorIndexesFor } from "./search/for-store.js";
 
 /** Datasets warmed up at start (search/warm-up.ts), the most recently active first. */
 const WARM_AT_START = 3;
@@ -73,6 +73,9 @@ async function startOn(store: Store, config: ServerConfig): Promise<RunningServe
   // PostgreSQL: records_fts's index on (words, record ranges) of a database upgraded with records, built concurrently (migration 0030).
   const textBuckets = textBucketsFor(store);
   textBuckets?.start();
+  // PostgreSQL: each large dataset's vocabulary once its text settles, so that prefixes read the words they cover (issue 31).
+  const textVocabulary = textVocabularyFor(store);
+  textVocabulary?.start();
   // What the warm-up keeps follows each write once its response is out (search/warm-up.ts followWrites):
   // the warm-up after an import has the last batch left.
   let closing = false;
@@ -102,6 +105,7 @@ async function startOn(store: Store, config: ServerConfig): Promise<RunningServe
       await vectorIndexes?.stop();
       await textInline?.stop();
       await textBuckets?.stop();
+      await textVocabulary?.stop();
       await app.close();
       await store.close();
     },

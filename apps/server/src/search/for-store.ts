@@ -3,6 +3,7 @@ import { PostgresSearch } from "./postgres-search.js";
 import type { SearchPort } from "./search-port.js";
 import type { PostgresRankAhead } from "./postgres-rank-ahead.js";
 import type { PostgresTextBuckets } from "./postgres-text-buckets.js";
+import type { PostgresTextVocabulary } from "./postgres-text-vocabulary.js";
 import type { PostgresVectorIndexes } from "./postgres-vector-index.js";
 import { PostgresTextInline } from "./postgres-text-inline.js";
 import { sqliteSearchFor } from "./sqlite-search.js";
@@ -36,6 +37,12 @@ export function vectorIndexesFor(store: Store): PostgresVectorIndexes | null {
 export function textBucketsFor(store: Store): PostgresTextBuckets | null {
   const port = searchFor(store);
   return port instanceof PostgresSearch ? port.textBuckets : null;
+}
+
+/** PostgreSQL: the background read of the datasets' vocabularies for prefixes; null on SQLite. */
+export function textVocabularyFor(store: Store): PostgresTextVocabulary | null {
+  const port = searchFor(store);
+  return port instanceof PostgresSearch ? port.textVocabulary : null;
 }
 
 const inlines = new WeakMap<Store, PostgresTextInline>();

@@ -6,6 +6,7 @@ import { countLimit, filterCountLimit, type SearchPort, type SearchQuery, type S
 import { filterCount, filterTotal } from "./postgres-filter-total.js";
 import { Builder, json, queueFilters, queryRows, textCount, textWords } from "./postgres-sql.js";
 import { PostgresTextBuckets } from "./postgres-text-buckets.js";
+import { PostgresTextVocabulary } from "./postgres-text-vocabulary.js";
 import { PostgresText } from "./postgres-text.js";
 import { PostgresRankAhead } from "./postgres-rank-ahead.js";
 import { halfvecExpression, PostgresVectorIndexes } from "./postgres-vector-index.js";
@@ -26,6 +27,8 @@ export interface PostgresSearchOptions {
    * the index's plans at that size pass 100.
    */
   efSearch?: number;
+  /** Options of the datasets' vocabularies that prefixes read as their words (postgres-text-vocabulary.ts); false: none. */
+  textVocabulary?: ConstructorParameters<typeof PostgresTextVocabulary>[1] | false;
   /** The IVFFlat lists a similarity search probes, both orders (default: nearSideProbes / farSideProbes of the index's lists); tests pass 1. */
   probes?: number;
 }
@@ -51,13 +54,18 @@ export class PostgresSearch implements SearchPort {
   readonly vectorIndexes: PostgresVectorIndexes;
   /** `records_fts`'s bucket index of an upgraded database, built in the background (the server starts the job: server.ts). */
   readonly textBuckets: PostgresTextBuckets;
+  /** The datasets' vocabularies for prefixes, read in the background (the server starts the job: server.ts). */
+  readonly textVocabulary: PostgresTextVocabulary | null;
   constructor(
     private readonly db: Kysely<DB>,
     private readonly options: PostgresSearchOptions,
   ) {
     this.rankAhead = options.rankAhead === false ? null : new PostgresRankAhead(db, options.rankAhead ?? {});
     this.textBuckets = new PostgresTextBuckets(db);
-    this.text = new PostgresText(db, undefined, this.rankAhead, undefined, undefined, undefined, () => this.textBuckets.ready());
+    this.textVocabulary = options.textVocabulary === false ? null : new PostgresTextVocabulary(db, options.textVocabulary ?? {});
+    this.text = new PostgresText(db, undefined, this.rankAhead, undefined, undefined, { vocabulary: this.textVocabulary }, () =>
+      this.textBuckets.ready(),
+    );
     this.vectorIndexes = new PostgresVectorIndexes(db);
   }
 
