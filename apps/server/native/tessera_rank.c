@@ -29,6 +29,7 @@
 ** Built at install (apps/server/native/build.mjs) against the headers of better-sqlite3's own SQLite.
 */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sqlite3ext.h>
 SQLITE_EXTENSION_INIT1
@@ -111,18 +112,18 @@ static int rankData(const Fts5ExtensionApi *pApi, Fts5Context *pFts, sqlite3_con
   return SQLITE_OK;
 }
 
-/* fts5Bm25Function with every column's weight 1.0 (bm25(records_fts) without weights). */
-static void tesseraBm25(const Fts5ExtensionApi *pApi, Fts5Context *pFts, sqlite3_context *pCtx, int nVal,
-                        sqlite3_value **apVal) {
+/*
+** The current row's score (what tesseraBm25 returns): bm25 with the statement's idfs, or (nCounts == 0) the phrases
+** as one phrase of idf 1. nLength: the row's length in tokens, or -1 for FTS5's xColumnSize. fts5Bm25Function with every column's weight 1.0 (bm25(records_fts) without weights).
+*/
+static int rowScore(const Fts5ExtensionApi *pApi, Fts5Context *pFts, RankData *pData, int nCounts, sqlite3_int64 nLength,
+                    double *pScore) {
   const double k1 = 1.2;
   const double b = 0.75;
   double score = 0.0;
   double D = 0.0;
-  RankData *pData = 0;
   int i;
-  int reported = 0;
-  int rc = rankData(pApi, pFts, pCtx, nVal, apVal, &pData, &reported);
-  if (reported) return;
+  int rc = SQLITE_OK;
   /* Each phrase's instances in the row (every column weighted 1.0): what bm25 sums from xInst, counted phrase by
   ** phrase with xPhraseFirst/xPhraseNext, which read each phrase's positions without merging them into one
   ** sorted list of every phrase's instances (xInstCount). */
@@ -137,12 +138,14 @@ static void tesseraBm25(const Fts5ExtensionApi *pApi, Fts5Context *pFts, sqlite3
     }
     pData->aFreq[i] = n;
   }
-  if (rc == SQLITE_OK) {
+  if (rc == SQLITE_OK && nLength >= 0) {
+    D = (double)nLength;
+  } else if (rc == SQLITE_OK) {
     int nTok;
     rc = pApi->xColumnSize(pFts, -1, &nTok);
     D = (double)nTok;
   }
-  if (rc == SQLITE_OK && nVal == 0) {
+  if (rc == SQLITE_OK && nCounts == 0) {
     /* No counts: the phrases as one (a prefix's terms), its frequency the sum of theirs, its idf 1. */
     double f = 0.0;
     for (i = 0; i < pData->nPhrase; i++) f += pData->aFreq[i];
@@ -152,11 +155,403 @@ static void tesseraBm25(const Fts5ExtensionApi *pApi, Fts5Context *pFts, sqlite3
       score += pData->aIDF[i] * ((pData->aFreq[i] * (k1 + 1.0)) / (pData->aFreq[i] + k1 * (1 - b + b * D / pData->avgdl)));
     }
   }
+  *pScore = -1.0 * score;
+  return rc;
+}
+
+static void tesseraBm25(const Fts5ExtensionApi *pApi, Fts5Context *pFts, sqlite3_context *pCtx, int nVal,
+                        sqlite3_value **apVal) {
+  RankData *pData = 0;
+  double score = 0.0;
+  int reported = 0;
+  int rc = rankData(pApi, pFts, pCtx, nVal, apVal, &pData, &reported);
+  if (reported) return;
+  if (rc == SQLITE_OK) rc = rowScore(pApi, pFts, pData, nVal, -1, &score);
   if (rc == SQLITE_OK) {
-    sqlite3_result_double(pCtx, -1.0 * score);
+    sqlite3_result_double(pCtx, score);
   } else {
     sqlite3_result_error_code(pCtx, rc);
   }
+}
+
+/*
+** The windows of a query's order (apps/server/src/search/text-window.ts' rankWindows, to the letter), read in C:
+**
+**   SELECT 1 FROM records_fts WHERE records_fts MATCH ? AND <rowid range>
+**     AND tessera_window(records_fts, k, window, lo, prefixWanted, generation [, rows_0, rows_1, ...]) LIMIT 1
+**   SELECT tessera_window_result()
+**
+** tessera_window takes the statement's rows in rowid order, scores those of the windows read with tessera_bm25's score
+** (the same arguments after the first five; `generation`: lengthOf) and keeps each whole window's best rows (up to k
+** in all); it is 1 on the
+** first row past the windows wanted (LIMIT 1 ends the statement there), else 0. tessera_window_result() then answers
+** the windows as a blob and forgets them. Read in JavaScript, every row cost a row array, an iterator step and a call
+** of a JavaScript function (~0.6 us a row of the ~2.5 us a row of a window at 1M records, session 15's profile).
+** The state is the connection's (one statement at a time: the read threads' and the request thread's are their own).
+*/
+typedef struct WinRow {
+  sqlite3_int64 rowid;
+  double bm;
+} WinRow;
+
+typedef struct WindowState {
+  sqlite3_int64 k, window, lo, prefixWanted, gen;
+  WinRow *aKept; /* the best rows of the windows read, in order (up to k) */
+  sqlite3_int64 nKept, aKeptSize;
+  WinRow *aWin; /* the rows of the window being read */
+  sqlite3_int64 nWin, aWinSize;
+  unsigned int *aSeq; /* the distinct seqs read, in order */
+  sqlite3_int64 nSeq, aSeqSize;
+  sqlite3_int64 width, current, total, read;
+  int done;  /* stopped at the first row past the windows wanted */
+  int error; /* out of memory: the result is an error */
+  /* The rows' lengths (docsizeLength): a cursor over records_fts_docsize, kept open while a statement reads its windows. */
+  sqlite3_stmt *pDocsize;
+  /* Rows' lengths kept between statements at one index version (generation; lengthOf), allocated on first use. */
+  sqlite3_int64 lengthsGen;
+  sqlite3_int64 *aLengthKey; /* rowid + 1, 0 for an empty slot */
+  int *aLength;
+  sqlite3_int64 nLengths;
+  int docsizeFailed;       /* the statement could not be prepared (no fts.records_fts_docsize): xColumnSize */
+  int docsizeRow;          /* the cursor is on a row (docsizeId) */
+  sqlite3_int64 docsizeId;
+} WindowState;
+
+/* (bm, rowid) ascending: the order's order within a window. */
+static int winLess(const WinRow *a, const WinRow *b) {
+  return a->bm < b->bm || (a->bm == b->bm && a->rowid < b->rowid);
+}
+static int winCompare(const void *a, const void *b) {
+  const WinRow *x = (const WinRow *)a, *y = (const WinRow *)b;
+  return winLess(x, y) ? -1 : winLess(y, x) ? 1 : 0;
+}
+
+/* Grows *pa (of *pSize elements of nElem bytes) to hold at least n: 0 when out of memory. */
+static int grow(void **pa, sqlite3_int64 *pSize, sqlite3_int64 n, size_t nElem) {
+  sqlite3_int64 size = *pSize;
+  void *p;
+  if (n <= size) return 1;
+  while (size < n) size = size ? size * 2 : 256;
+  p = sqlite3_realloc64(*pa, (sqlite3_uint64)size * nElem);
+  if (p == 0) return 0;
+  *pa = p;
+  *pSize = size;
+  return 1;
+}
+
+/* Max-heap on (bm, rowid) of aHeap[0..n): sifts element i down. */
+static void siftDown(WinRow *aHeap, sqlite3_int64 n, sqlite3_int64 i) {
+  for (;;) {
+    sqlite3_int64 l = 2 * i + 1, r = l + 1, m = i;
+    WinRow t;
+    if (l < n && winLess(&aHeap[m], &aHeap[l])) m = l;
+    if (r < n && winLess(&aHeap[m], &aHeap[r])) m = r;
+    if (m == i) return;
+    t = aHeap[i];
+    aHeap[i] = aHeap[m];
+    aHeap[m] = t;
+    i = m;
+  }
+}
+
+/* keepBest: the whole window's best k - nKept rows appended to aKept in order; the next window started. */
+static int endWindow(WindowState *p) {
+  sqlite3_int64 want = p->k - p->nKept, n = p->nWin, i;
+  p->total += n;
+  if (want > 0 && n > 0) {
+    if (want < n) {
+      /* The want smallest in place at the front (a max-heap of them), then sorted: a sort of the whole window cost more. */
+      for (i = want / 2 - 1; i >= 0; i--) siftDown(p->aWin, want, i);
+      for (i = want; i < n; i++)
+        if (winLess(&p->aWin[i], &p->aWin[0])) {
+          p->aWin[0] = p->aWin[i];
+          siftDown(p->aWin, want, 0);
+        }
+      n = want;
+    }
+    qsort(p->aWin, (size_t)n, sizeof(WinRow), winCompare);
+    if (!grow((void **)&p->aKept, &p->aKeptSize, p->nKept + n, sizeof(WinRow))) return 0;
+    memcpy(&p->aKept[p->nKept], p->aWin, (size_t)n * sizeof(WinRow));
+    p->nKept += n;
+  }
+  p->nWin = 0;
+  return 1;
+}
+
+/* floor(a / b) for b > 0 (JavaScript's Math.floor of the quotient, which C's division truncates towards zero). */
+static sqlite3_int64 floorDiv(sqlite3_int64 a, sqlite3_int64 b) {
+  sqlite3_int64 q = a / b;
+  return (a % b != 0 && a < 0) ? q - 1 : q;
+}
+
+static void windowReset(WindowState *p) {
+  p->nKept = p->nWin = p->nSeq = 0;
+  p->width = p->current = p->total = p->read = 0;
+  p->done = p->error = 0;
+  /* Not kept between statements: a prepared statement left would keep the connection from closing. */
+  sqlite3_finalize(p->pDocsize);
+  p->pDocsize = 0;
+  p->docsizeFailed = p->docsizeRow = 0;
+}
+
+/* A seek costs about as much as stepping over this many records' rows (~2 a record): nearer rows are stepped to. */
+#define DOCSIZE_STEP_SEQS 4
+
+/* sqlite3GetVarint's format (FTS5's docsize blobs): *pn is the value, the bytes read are returned (0: past the end). */
+static int getVarint(const unsigned char *a, int n, sqlite3_uint64 *pv) {
+  sqlite3_uint64 v = 0;
+  int i;
+  for (i = 0; i < 8 && i < n; i++) {
+    v = (v << 7) | (a[i] & 0x7f);
+    if ((a[i] & 0x80) == 0) {
+      *pv = v;
+      return i + 1;
+    }
+  }
+  if (i == 8 && n > 8) {
+    *pv = (v << 8) | a[8];
+    return 9;
+  }
+  return 0;
+}
+
+/*
+** The row's length in tokens, all columns (FTS5's xColumnSize(-1): the sum of its records_fts_docsize row), or -1 (the
+** caller asks xColumnSize). xColumnSize seeks the docsize table from its root for every row (a statement reset each
+** time: ~17% of a phrase search's CPU at 1M records, session 15's profile); the windows read rows in rowid order, so
+** one cursor, open while a statement reads its windows, steps from row to row and seeks only past a gap. The table is the store's (`fts` is where the
+** server attaches the index: search/text-index.ts); elsewhere the statement does not prepare and xColumnSize answers.
+*/
+static sqlite3_int64 docsizeLength(WindowState *p, sqlite3 *db, sqlite3_int64 rowid) {
+  const unsigned char *a;
+  int n, i;
+  sqlite3_int64 total = 0;
+  if (p->pDocsize == 0) {
+    if (p->docsizeFailed) return -1;
+    if (sqlite3_prepare_v2(db, "SELECT id, sz FROM fts.records_fts_docsize WHERE id >= ?1 ORDER BY id", -1, &p->pDocsize, 0) !=
+        SQLITE_OK) {
+      sqlite3_finalize(p->pDocsize);
+      p->pDocsize = 0;
+      p->docsizeFailed = 1;
+      return -1;
+    }
+    p->docsizeRow = 0;
+  }
+  if (!(p->docsizeRow && p->docsizeId <= rowid && (rowid >> 10) - (p->docsizeId >> 10) <= DOCSIZE_STEP_SEQS)) {
+    sqlite3_reset(p->pDocsize);
+    sqlite3_bind_int64(p->pDocsize, 1, rowid);
+    p->docsizeRow = 0;
+    if (sqlite3_step(p->pDocsize) != SQLITE_ROW) return -1;
+    p->docsizeRow = 1;
+    p->docsizeId = sqlite3_column_int64(p->pDocsize, 0);
+  }
+  while (p->docsizeId < rowid) {
+    if (sqlite3_step(p->pDocsize) != SQLITE_ROW) {
+      p->docsizeRow = 0;
+      return -1;
+    }
+    p->docsizeId = sqlite3_column_int64(p->pDocsize, 0);
+  }
+  if (p->docsizeId != rowid) return -1;
+  a = (const unsigned char *)sqlite3_column_blob(p->pDocsize, 1);
+  n = sqlite3_column_bytes(p->pDocsize, 1);
+  for (i = 0; i < n;) {
+    sqlite3_uint64 v;
+    int m = getVarint(&a[i], n - i, &v);
+    if (m == 0) return -1;
+    total += (sqlite3_int64)v;
+    i += m;
+  }
+  return total;
+}
+
+/*
+** Rows' lengths kept between statements (LENGTH_SLOTS: 12 MB a connection, half of them filled at most): every query's
+** windows start at its dataset's first record, so the next query reads mostly the same rows' lengths again (~0.3 us a
+** row through the docsize cursor against ~0.02 from here). `gen` names the index version they are those of (the
+** caller's: a job's read transaction); another one empties them first; 0 keeps none.
+*/
+#define LENGTH_SLOTS (1 << 20)
+/* tessera_window's arguments before the phrases' row counts. */
+#define WINDOW_ARGS 5
+
+static sqlite3_int64 *lengthSlot(WindowState *p, sqlite3_int64 rowid) {
+  sqlite3_uint64 h = ((sqlite3_uint64)rowid * 0x9E3779B97F4A7C15ull) >> 44; /* 20 bits */
+  while (p->aLengthKey[h] != 0 && p->aLengthKey[h] != rowid + 1) h = (h + 1) & (LENGTH_SLOTS - 1);
+  return &p->aLengthKey[h];
+}
+
+static sqlite3_int64 lengthOf(WindowState *p, sqlite3 *db, sqlite3_int64 rowid, sqlite3_int64 gen) {
+  sqlite3_int64 *pKey, n;
+  if (gen <= 0) return docsizeLength(p, db, rowid);
+  if (p->aLengthKey == 0) {
+    p->aLengthKey = (sqlite3_int64 *)sqlite3_malloc64((sqlite3_uint64)LENGTH_SLOTS * sizeof(sqlite3_int64));
+    p->aLength = (int *)sqlite3_malloc64((sqlite3_uint64)LENGTH_SLOTS * sizeof(int));
+    if (p->aLengthKey == 0 || p->aLength == 0) {
+      sqlite3_free(p->aLengthKey);
+      sqlite3_free(p->aLength);
+      p->aLengthKey = 0;
+      p->aLength = 0;
+      return docsizeLength(p, db, rowid);
+    }
+    p->lengthsGen = 0;
+  }
+  if (p->lengthsGen != gen) {
+    memset(p->aLengthKey, 0, (size_t)LENGTH_SLOTS * sizeof(sqlite3_int64));
+    p->nLengths = 0;
+    p->lengthsGen = gen;
+  }
+  pKey = lengthSlot(p, rowid);
+  if (*pKey != 0) return p->aLength[pKey - p->aLengthKey];
+  n = docsizeLength(p, db, rowid);
+  if (n >= 0 && n <= 0x7fffffff && p->nLengths < LENGTH_SLOTS / 2) {
+    *pKey = rowid + 1;
+    p->aLength[pKey - p->aLengthKey] = (int)n;
+    p->nLengths++;
+  }
+  return n;
+}
+
+static void windowFree(void *pArg) {
+  WindowState *p = (WindowState *)pArg;
+  sqlite3_free(p->aLengthKey);
+  sqlite3_free(p->aLength);
+  sqlite3_finalize(p->pDocsize);
+  sqlite3_free(p->aKept);
+  sqlite3_free(p->aWin);
+  sqlite3_free(p->aSeq);
+  sqlite3_free(p);
+}
+
+/* The window arguments (k, window, lo, prefixWanted, generation): integers, k and window at least 1. */
+static int windowArgs(sqlite3_value **apVal, sqlite3_int64 *a) {
+  int i;
+  for (i = 0; i < WINDOW_ARGS; i++) {
+    int eType = sqlite3_value_numeric_type(apVal[i]);
+    double d = sqlite3_value_double(apVal[i]);
+    if ((eType != SQLITE_INTEGER && eType != SQLITE_FLOAT) || !(d >= 0.0 && d <= 9.0e15) || d != floor(d)) return 0;
+    a[i] = (sqlite3_int64)d;
+  }
+  return a[0] >= 1 && a[1] >= 1;
+}
+
+static void tesseraWindow(const Fts5ExtensionApi *pApi, Fts5Context *pFts, sqlite3_context *pCtx, int nVal,
+                          sqlite3_value **apVal) {
+  WindowState *p = (WindowState *)pApi->xUserData(pFts);
+  RankData *pData = (RankData *)pApi->xGetAuxdata(pFts, 0);
+  sqlite3_int64 rowid, seq;
+  double score = 0.0;
+  int rc = SQLITE_OK;
+  if (nVal < WINDOW_ARGS) {
+    sqlite3_result_error(pCtx, "tessera_window: k, window, lo, prefixWanted and generation are required", -1);
+    return;
+  }
+  if (pData == 0) {
+    /* The statement's first row: the windows start over. */
+    sqlite3_int64 a[WINDOW_ARGS];
+    int reported = 0;
+    if (!windowArgs(apVal, a)) {
+      sqlite3_result_error(pCtx, "tessera_window: k, window, lo, prefixWanted and generation must be non-negative integers (k, window > 0)",
+                           -1);
+      return;
+    }
+    windowReset(p);
+    p->k = a[0];
+    p->window = a[1];
+    p->lo = a[2];
+    p->prefixWanted = a[3];
+    p->gen = a[4];
+    rc = rankData(pApi, pFts, pCtx, nVal - WINDOW_ARGS, apVal + WINDOW_ARGS, &pData, &reported);
+    if (reported) return;
+    if (rc != SQLITE_OK) {
+      sqlite3_result_error_code(pCtx, rc);
+      return;
+    }
+  }
+  if (p->done) {
+    /* Past the windows (a caller without LIMIT 1): nothing more is read. */
+    sqlite3_result_int(pCtx, 1);
+    return;
+  }
+  rowid = pApi->xRowid(pFts);
+  p->read++;
+  seq = rowid >> 10;
+  if (p->nSeq == 0 || p->aSeq[p->nSeq - 1] != (unsigned int)seq) {
+    sqlite3_int64 win;
+    if (!grow((void **)&p->aSeq, &p->aSeqSize, p->nSeq + 1, sizeof(unsigned int))) goto nomem;
+    p->aSeq[p->nSeq++] = (unsigned int)seq;
+    /* The (window + 1)-th matching record starts the second window and sets the windows' width. */
+    if (p->width == 0 && p->nSeq == p->window + 1) p->width = seq - p->lo;
+    win = p->width == 0 ? 0 : floorDiv(seq - p->lo, p->width);
+    if (win != p->current) {
+      /* The window is whole: ordered; stop once it holds the k-th row (this record is the next one in record order). */
+      if (!endWindow(p)) goto nomem;
+      p->current = win;
+      if (p->total >= p->k && p->nSeq > p->prefixWanted) {
+        p->done = 1;
+        sqlite3_result_int(pCtx, 1);
+        return;
+      }
+    }
+  }
+  rc = rowScore(pApi, pFts, pData, nVal - WINDOW_ARGS, lengthOf(p, sqlite3_context_db_handle(pCtx), rowid, p->gen), &score);
+  if (rc != SQLITE_OK) {
+    sqlite3_result_error_code(pCtx, rc);
+    return;
+  }
+  if (!grow((void **)&p->aWin, &p->aWinSize, p->nWin + 1, sizeof(WinRow))) goto nomem;
+  p->aWin[p->nWin].rowid = rowid;
+  p->aWin[p->nWin].bm = score;
+  p->nWin++;
+  sqlite3_result_int(pCtx, 0);
+  return;
+nomem:
+  p->error = 1;
+  sqlite3_result_error_nomem(pCtx);
+}
+
+/*
+** tessera_window_result(): the windows read by the last tessera_window statement as a blob of doubles: nKept, nSeq,
+** width, read, exhausted (1: every row of the statement read), total (rows of the windows read), then nKept rowids,
+** nKept scores, nSeq seqs; forgets them.
+** No statement (no matching row): none kept, exhausted.
+*/
+static void windowResult(sqlite3_context *pCtx, int nVal, sqlite3_value **apVal) {
+  WindowState *p = (WindowState *)sqlite3_user_data(pCtx);
+  sqlite3_int64 nOut, i;
+  double *aOut;
+  (void)nVal;
+  (void)apVal;
+  if (p->error) {
+    windowReset(p);
+    sqlite3_result_error_nomem(pCtx);
+    return;
+  }
+  if (!p->done && !endWindow(p)) {
+    windowReset(p);
+    sqlite3_result_error_nomem(pCtx);
+    return;
+  }
+  nOut = 6 + 2 * p->nKept + p->nSeq;
+  aOut = (double *)sqlite3_malloc64((sqlite3_uint64)nOut * sizeof(double));
+  if (aOut == 0) {
+    windowReset(p);
+    sqlite3_result_error_nomem(pCtx);
+    return;
+  }
+  aOut[0] = (double)p->nKept;
+  aOut[1] = (double)p->nSeq;
+  aOut[2] = (double)p->width;
+  aOut[3] = (double)p->read;
+  aOut[4] = p->done ? 0.0 : 1.0;
+  aOut[5] = (double)p->total;
+  for (i = 0; i < p->nKept; i++) {
+    aOut[6 + i] = (double)p->aKept[i].rowid;
+    aOut[6 + p->nKept + i] = p->aKept[i].bm;
+  }
+  for (i = 0; i < p->nSeq; i++) aOut[6 + 2 * p->nKept + i] = (double)p->aSeq[i];
+  windowReset(p);
+  sqlite3_result_blob64(pCtx, aOut, (sqlite3_uint64)nOut * sizeof(double), sqlite3_free);
 }
 
 /* tessera_seq_in(members, first, rowid): whether rowid's record is in the bitmap (a NULL or short blob: not). */
@@ -166,6 +561,18 @@ static void seqIn(sqlite3_context *pCtx, int nVal, sqlite3_value **apVal) {
   sqlite3_int64 i = (sqlite3_value_int64(apVal[2]) >> 10) - sqlite3_value_int64(apVal[1]);
   (void)nVal;
   sqlite3_result_int(pCtx, aBits != 0 && i >= 0 && i < nBits && ((aBits[i >> 3] >> (i & 7)) & 1));
+}
+
+/*
+** tessera_rank_version(): this source's version of the functions' arguments and answers, which the server checks
+** (rank-extension.ts' RANK_EXTENSION_VERSION) so that a file built from an older source is not used. 2: tessera_window
+** with its generation argument (session 16).
+*/
+#define TESSERA_RANK_VERSION 2
+static void rankVersion(sqlite3_context *pCtx, int nVal, sqlite3_value **apVal) {
+  (void)nVal;
+  (void)apVal;
+  sqlite3_result_int(pCtx, TESSERA_RANK_VERSION);
 }
 
 /* The connection's fts5_api (NULL when FTS5 is missing), as the FTS5 documentation gets it. */
@@ -192,8 +599,19 @@ int sqlite3_tesserarank_init(sqlite3 *db, char **pzErrMsg, const sqlite3_api_rou
     return SQLITE_ERROR;
   }
   {
-    int rc = sqlite3_create_function(db, "tessera_seq_in", 3, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, 0, seqIn, 0, 0);
+    WindowState *pWindow;
+    int rc = sqlite3_create_function(db, "tessera_rank_version", 0, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, 0, rankVersion, 0, 0);
     if (rc != SQLITE_OK) return rc;
+    rc = sqlite3_create_function(db, "tessera_seq_in", 3, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, 0, seqIn, 0, 0);
+    if (rc != SQLITE_OK) return rc;
+    rc = fts5->xCreateFunction(fts5, "tessera_bm25", 0, tesseraBm25, 0);
+    if (rc != SQLITE_OK) return rc;
+    /* The connection's windows: the aux function owns them (freed with the connection), the result function reads them. */
+    pWindow = (WindowState *)sqlite3_malloc64(sizeof(WindowState));
+    if (pWindow == 0) return SQLITE_NOMEM;
+    memset(pWindow, 0, sizeof(WindowState));
+    rc = fts5->xCreateFunction(fts5, "tessera_window", (void *)pWindow, tesseraWindow, windowFree);
+    if (rc != SQLITE_OK) return rc;
+    return sqlite3_create_function(db, "tessera_window_result", 0, SQLITE_UTF8, (void *)pWindow, windowResult, 0, 0);
   }
-  return fts5->xCreateFunction(fts5, "tessera_bm25", 0, tesseraBm25, 0);
 }

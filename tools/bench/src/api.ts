@@ -366,6 +366,21 @@ export async function createAnnotators(owner: Api, workspaceId: string, count: n
 }
 
 /** The first `max` record ids of a dataset in insertion order, paged through the API (a kept PostgreSQL dataset: no file to read them from). */
+/** The first `max` records pending in `api`'s user's queue (the annotation page's pending filters), in queue order. */
+export async function pendingRecordIds(api: Api, datasetId: string, max: number): Promise<string[]> {
+  const filters = {
+    and: ["response", "record"].map((entity) => ({ type: "terms", scope: { entity, property: "status" }, values: ["pending"] })),
+  };
+  const ids: string[] = [];
+  while (ids.length < max) {
+    const path = `/me/datasets/${datasetId}/records/search?limit=500&offset=${ids.length}`;
+    const page = (await api.json<{ items: { record: { id: string } }[] }>("POST", path, { filters })).items;
+    ids.push(...page.map((r) => r.record.id));
+    if (page.length < 500) break;
+  }
+  return ids.slice(0, max);
+}
+
 export async function listRecordIds(api: Api, datasetId: string, max: number): Promise<string[]> {
   const ids: string[] = [];
   while (ids.length < max) {

@@ -9,12 +9,23 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { Api, createAnnotators, createDataset, importRecords, keptDataset, listRecordIds, signInOwner, type ImportResult } from "./api.ts";
+import {
+  Api,
+  createAnnotators,
+  createDataset,
+  importRecords,
+  keptDataset,
+  listRecordIds,
+  pendingRecordIds,
+  signInOwner,
+  type ImportResult,
+} from "./api.ts";
 import { measureReadiness, type Readiness } from "./readiness.ts";
 import { DatasetGenerator } from "./data.ts";
 import { RecordPool, runLoad, scenarios, warmupCalls } from "./latency.ts";
+import { TEAM_MIX, TEAM_MIX_NAME, TEAM_MIX_SUBMIT_SHARE, teamMix } from "./team-mix.ts";
 import { giveAnswers } from "./answered.ts";
-import { keptRecordIds } from "./kept-records.ts";
+import { keptRecordIds, keptRecordIdsPostgres } from "./kept-records.ts";
 import { measureRecall } from "./recall.ts";
 import { rankedAhead } from "./ranked-ahead.ts";
 import { topFunctions } from "./profile.ts";
@@ -61,6 +72,8 @@ const { values: args } = parseArgs({
     "settle-seconds": { type: "string", default: "10" },
     replicas: { type: "string", default: "1" },
     "think-ms": { type: "string", default: "0" },
+    "mix-requests": { type: "string" },
+    "mix-seconds": { type: "string", default: "60" },
     answered: { type: "string", default: "0" },
     "answered-spread": { type: "string", default: "0" },
     help: { type: "boolean", default: false },
@@ -68,7 +81,7 @@ const { values: args } = parseArgs({
 });
 if (args.help) {
   console.log(
-    "usage: bench [--records N] [--batch 256] [--postgres URL] [--json FILE] [--markdown FILE] [--concurrency 1,20] [--requests N] [--max-seconds S] [--sdk-records N] [--browser-records N] [--browser-warmup N] [--browser-loads N] [--recall-samples N] [--profile DIR] [--smoke] [--strict] [--keep-data] [--data-dir DIR] [--live-bodies] [--bodies-dir DIR] [--settle] [--only SCENARIO-SUBSTRING] [--settle-seconds S] [--replicas N (with --postgres)] [--think-ms MS] [--answered N] [--answered-spread T]",
+    "usage: bench [--records N] [--batch 256] [--postgres URL] [--json FILE] [--markdown FILE] [--concurrency 1,20] [--requests N] [--max-seconds S] [--sdk-records N] [--browser-records N] [--browser-warmup N] [--browser-loads N] [--recall-samples N] [--profile DIR] [--smoke] [--strict] [--keep-data] [--data-dir DIR] [--live-bodies] [--bodies-dir DIR] [--settle] [--only SCENARIO-SUBSTRING] [--settle-seconds S] [--replicas N (with --postgres)] [--think-ms MS] [--answered N] [--answered-spread T] [--mix-requests N] [--mix-seconds S]",
   );
   process.exit(0);
 }
@@ -98,6 +111,13 @@ const opts = {
   settleSeconds: smoke ? 0 : int(args["settle-seconds"], "settle-seconds"),
   replicas: Math.max(1, int(args.replicas, "replicas")),
   thinkMs: smoke ? 0 : int(args["think-ms"], "think-ms"),
+  // The team mix's calls: its rarest calls (1-2%) need ~1,000 calls or more for a p95 of their own.
+  mixRequests: smoke
+    ? 20
+    : args["mix-requests"] !== undefined
+      ? int(args["mix-requests"], "mix-requests")
+      : 10 * int(args.requests, "requests"),
+  mixSeconds: smoke ? 20 : int(args["mix-seconds"], "mix-seconds"),
 };
 if (opts.replicas > 1 && !args.postgres) throw new Error("--replicas needs --postgres (replicas share one database)");
 const strict = args.strict || smoke;
@@ -139,7 +159,10 @@ try {
   const ds = kept ?? (await createDataset(owner, "bench"));
 
   if (!kept) log(`importing ${opts.records} records in batches of ${opts.batch}`);
-  else log(`kept data directory: dataset ${ds.datasetId}, no import (the submits are skipped)`);
+  else
+    log(
+      `kept data directory: dataset ${ds.datasetId}, no import (the submit rows are skipped; the team mix submits records from the queue's head)`,
+    );
   let lastLog = 0;
   server.resetPhasePeak();
   const importCpu0 = readCpuMs(server.pid);
@@ -216,13 +239,16 @@ try {
     );
   }
 
-  // On a kept data directory (embedded store) the record ids by generator index are read from its file.
+  // On a kept data directory the record ids by generator index are read from its file (embedded store) or its database.
   let recall: BenchReport["recall"] = { skipped: "--recall-samples 0" };
   let recallLeast: BenchReport["recallLeast"] = { skipped: "--recall-samples 0" };
-  if (opts.recallSamples > 0 && kept && args.postgres) recall = recallLeast = { skipped: "a kept PostgreSQL dataset" };
-  else if (opts.recallSamples > 0) {
+  if (opts.recallSamples > 0) {
     try {
-      const recordIds = kept ? keptRecordIds(server.dataDir, ds.datasetId) : imported.recordIds;
+      const recordIds = !kept
+        ? imported.recordIds
+        : args.postgres
+          ? await keptRecordIdsPostgres(args.postgres, ds.datasetId)
+          : keptRecordIds(server.dataDir, ds.datasetId);
       const annotator = (await createAnnotators(owner, ds.workspaceId, 1, `${kept ? `r${Date.now().toString(36)}-` : ""}recall`))[0]!;
       for (const order of ["most_similar", "least_similar"] as const) {
         log(`similarity recall@50 (${order}) over ${opts.recallSamples} records`);
@@ -268,7 +294,15 @@ try {
   const browserUser = (await createAnnotators(owner, ds.workspaceId, 1, `${run}browser`))[0]!;
   // Submits take records from the head of the queue; keep enough pending records for the browser part.
   const reserve = opts.browserWarmup + opts.browserRecords + 50;
-  const ids = imported.recordIds;
+  // The team mix's submits per level (its pattern repeats every 100 calls: one period of slack).
+  const mixWanted = args.only === undefined || TEAM_MIX_NAME.includes(args.only);
+  const mixRecords = (c: number) =>
+    mixWanted ? Math.ceil(TEAM_MIX_SUBMIT_SHARE * (opts.mixRequests + warmupCalls({ concurrency: c, warmup: opts.warmup }) + 100)) : 0;
+  // A kept data directory imports nothing: the mix's annotators submit records from the head of the queue (the single-call
+  // submit rows stay skipped there), and the next run's queue starts after them.
+  const ids = kept
+    ? await pendingRecordIds(browserUser.api, ds.datasetId, opts.concurrency.reduce((s, c) => s + mixRecords(c), 0) + reserve)
+    : imported.recordIds;
   const pool = new RecordPool(ids.slice(0, Math.max(0, ids.length - reserve)));
   const perLevel = Math.floor(pool.remaining / Math.max(1, opts.concurrency.length));
   // On a kept data directory the similarity queries start from records read back (the first 500: the vectors are clustered throughout).
@@ -276,19 +310,23 @@ try {
     ? (await owner.json<{ items: { id: string }[] }>("GET", `/datasets/${ds.datasetId}/records?limit=500`)).items.map((r) => r.id)
     : ids;
   const all = scenarios(ds, gen, pool, sampleIds);
-  const latency: LatencyRow[] = all.map((s) => ({ name: s.name, levels: {} }));
+  // The team at work: the last row of each level, each of its calls also reported on a row of its own.
+  const mixRows = TEAM_MIX.map(([name, weight]) => `${TEAM_MIX_NAME.split(" (")[0]}: ${name} (${weight}%)`);
+  const latency: LatencyRow[] = [...all.map((s) => s.name), TEAM_MIX_NAME, ...mixRows].map((name) => ({ name, levels: {} }));
   const latencyPeakRss: Record<number, number> = {};
   for (const c of opts.concurrency) {
     server.resetPhasePeak();
-    for (const [k, scenario] of all.entries()) {
-      let requests = opts.requests;
+    const mix = teamMix(all);
+    for (const [k, scenario] of [...all, mix.scenario].entries()) {
+      const isMix = scenario === mix.scenario;
+      let requests = isMix ? opts.mixRequests : opts.requests;
       if (args.only !== undefined && !scenario.name.includes(args.only)) {
         latency[k]!.levels[c] = { skipped: `--only ${args.only}` };
         continue;
       }
       if (scenario.recordsPerRequest > 0) {
         // submit and bulk submit share this level's budget of unanswered records (1 + 10 per request pair)
-        requests = Math.min(requests, Math.floor(perLevel / 11) - warmupCalls({ concurrency: c, warmup: opts.warmup }));
+        requests = Math.min(requests, Math.floor((perLevel - mixRecords(c)) / 11) - warmupCalls({ concurrency: c, warmup: opts.warmup }));
         if (requests <= 0) {
           latency[k]!.levels[c] = { skipped: "not enough records" };
           continue;
@@ -302,7 +340,7 @@ try {
         loaded = await runLoad(scenario, clients.slice(0, c), {
           concurrency: c,
           requests,
-          maxSeconds: opts.maxSeconds,
+          maxSeconds: isMix ? opts.mixSeconds : opts.maxSeconds,
           warmup: opts.warmup,
           thinkMs: opts.thinkMs,
         });
@@ -323,7 +361,12 @@ try {
       };
       if (result.errors > 0) problems.push(`${scenario.name} @${c}: ${result.errors} errors, first: ${result.firstError}`);
       latency[k]!.levels[c] = result;
+      if (isMix) {
+        const byCall = mix.byCall(loaded.throughput > 0 ? (loaded.count / loaded.throughput) * 1000 : 0);
+        for (const [j, [name]] of TEAM_MIX.entries()) latency[all.length + 1 + j]!.levels[c] = byCall.get(name)!;
+      }
     }
+    if (!mixWanted) for (const j of TEAM_MIX.keys()) latency[all.length + 1 + j]!.levels[c] = { skipped: `--only ${args.only}` };
     latencyPeakRss[c] = server.phasePeakRss();
     log(`server RSS peak at ${c} clients: ${mib(latencyPeakRss[c])}`);
   }

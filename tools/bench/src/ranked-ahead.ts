@@ -6,7 +6,9 @@ import pg from "pg";
  * text version (apps/server/src/search/postgres-rank-ahead.ts, migration 0024), which the server's
  * background job does in the database, and every vector settings has a valid HNSW index and (pgvector
  * 0.7+) far-side IVFFlat index (built in the background once the writes pause:
- * apps/server/src/search/postgres-vector-index.ts), or until
+ * apps/server/src/search/postgres-vector-index.ts), and the database has no other statement running twice in
+ * a row 2 s apart (the servers' background reads, such as each replica's reading of the datasets' vocabularies
+ * for prefixes, apps/server/src/search/postgres-text-vocabulary.ts: 54-121 s at 1M records), or until
  * `deadline` (performance.now()).
  */
 export async function rankedAhead(databaseUrl: string, deadline: number): Promise<void> {
@@ -30,8 +32,16 @@ export async function rankedAhead(databaseUrl: string, deadline: number): Promis
            AND (SELECT count(*) FROM (SELECT 1 FROM record_vectors v WHERE v.vector_settings_id = s.id LIMIT 10000) AS first) >= 10000`,
       );
       const waiting = Number(rows[0]?.n ?? 0) + Number(vectors.rows[0]?.n ?? 0);
-      if (waiting === 0 || performance.now() > deadline) return;
+      if (waiting === 0 || performance.now() > deadline) break;
       await new Promise((r) => setTimeout(r, 2000));
+    }
+    for (let idle = 0; idle < 2 && performance.now() < deadline;) {
+      const active = await client.query<{ n: string }>(
+        `SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend'
+           AND state = 'active' AND pid <> pg_backend_pid()`,
+      );
+      idle = Number(active.rows[0]?.n ?? 0) === 0 ? idle + 1 : 0;
+      if (idle < 2) await new Promise((r) => setTimeout(r, 2000));
     }
   } finally {
     await client.end();

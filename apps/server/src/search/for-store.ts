@@ -4,6 +4,7 @@ import type { SearchPort } from "./search-port.js";
 import type { PostgresRankAhead } from "./postgres-rank-ahead.js";
 import type { PostgresTextBuckets } from "./postgres-text-buckets.js";
 import type { PostgresBackgroundIndex } from "./postgres-background-index.js";
+import type { PostgresTextVocabulary } from "./postgres-text-vocabulary.js";
 import type { PostgresVectorIndexes } from "./postgres-vector-index.js";
 import { PostgresTextInline } from "./postgres-text-inline.js";
 import { sqliteSearchFor } from "./sqlite-search.js";
@@ -43,6 +44,12 @@ export function textBucketsFor(store: Store): PostgresTextBuckets | null {
 export function wordsTermsIndexFor(store: Store): PostgresBackgroundIndex | null {
   const port = searchFor(store);
   return port instanceof PostgresSearch ? port.wordsTerms : null;
+}
+
+/** PostgreSQL: the background read of the datasets' vocabularies for prefixes; null on SQLite. */
+export function textVocabularyFor(store: Store): PostgresTextVocabulary | null {
+  const port = searchFor(store);
+  return port instanceof PostgresSearch ? port.textVocabulary : null;
 }
 
 const inlines = new WeakMap<Store, PostgresTextInline>();

@@ -96,4 +96,22 @@ describe("the vocabulary reads the request thread and the read threads share", (
     expect(listPrefixTerms(prepare, "alp", 1, PHRASE_HELPERS)).toEqual(["alpaca", "alpha"]);
     expect(listPrefixTerms(prepare, "alpz", 10, PHRASE_HELPERS)).toEqual([]);
   });
+
+  it("lists the terms known to be in the index without reading them: the same list as reading every term", () => {
+    const db = index();
+    const prepare = (sql: string) => db.prepare(sql);
+    for (const [prefix, max] of [
+      ["alp", 10],
+      ["alp", 1],
+      ["alp", 2],
+      ["alpha", 10],
+      ["alpi", 10],
+    ] as const) {
+      const read = listPrefixTerms(prepare, prefix, max, PHRASE_HELPERS);
+      for (const known of [["alpha"], ["alpaca", "alps"], ["alpaca", "alpha", "alpine", "alps"], ["alpine"], ["beta"]])
+        expect(listPrefixTerms(prepare, prefix, max, PHRASE_HELPERS, known), `${prefix} ${max} ${known.join()}`).toEqual(read);
+    }
+    // A known term is not read: one the index does not hold is listed all the same (the caller vouches for its terms).
+    expect(listPrefixTerms(prepare, "alp", 10, PHRASE_HELPERS, ["alpb"])).toEqual(["alpaca", "alpb", "alpha", "alpine", "alps"]);
+  });
 });

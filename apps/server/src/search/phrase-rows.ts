@@ -16,7 +16,7 @@ export const VOCAB_SQL = {
   termRows: "SELECT doc FROM temp.records_fts_vocab WHERE term = ?",
   /** A phrase's rows by matching it (countPhraseRows' `byMatch`). */
   matchRows: "SELECT count(*) FROM records_fts WHERE records_fts MATCH ?",
-  /** The terms from `prefix` (inclusive) to `pastPrefix(prefix)` (exclusive), at most LIMIT. */
+  /** The terms from the first bound (inclusive) to the second (exclusive: `pastPrefix(prefix)`, or below a known term), at most LIMIT. */
   prefixTerms: "SELECT term FROM temp.records_fts_vocab WHERE term >= ? AND term < ? ORDER BY term LIMIT ?",
 } as const;
 
@@ -155,10 +155,27 @@ export function phraseRows(
   return { rows, counted };
 }
 
-/** The index's terms starting with an ASCII `prefix`, in order, at most `max` + 1 of them (fts5vocab reads each one's list to count it). Self-contained (`h`: PHRASE_HELPERS). */
-export function listPrefixTerms(prepare: Prepare, prefix: string, max: number, h: PhraseHelpers): string[] {
+/**
+ * The index's terms starting with an ASCII `prefix`, in order, at most `max` + 1 of them. fts5vocab reads each listed
+ * term's whole list to count its rows, so a prefix of a frequent word cost up to ~40 ms at 1M records for that word alone
+ * (session 16); `known`: terms of the prefix known to be in the index at the reading transaction's version (sorted,
+ * ASCII: the frequent words, sqlite-text.ts), listed without reading them: the ranges between them are read instead
+ * (each bound strictly around the known term, since fts5vocab reads up to and including its `term <` bound).
+ * Self-contained (`h`: PHRASE_HELPERS).
+ */
+export function listPrefixTerms(prepare: Prepare, prefix: string, max: number, h: PhraseHelpers, known: string[] = []): string[] {
   prepare(h.vocab.table).run();
-  return prepare(h.vocab.prefixTerms)
-    .pluck()
-    .all(prefix, h.pastPrefix(prefix), max + 1) as string[];
+  const between = prepare(h.vocab.prefixTerms).pluck();
+  const end = h.pastPrefix(prefix);
+  const out: string[] = [];
+  let from = prefix;
+  for (const term of known) {
+    if (term < from || term >= end || out.length > max) continue;
+    // Below `term`: every term before it (it is ASCII: its last character lowered, then the highest characters) and none of it.
+    const below = term.slice(0, -1) + String.fromCharCode(term.charCodeAt(term.length - 1) - 1) + "\u{10FFFF}".repeat(8);
+    out.push(...(between.all(from, below, max + 1 - out.length) as string[]), term);
+    from = `${term}\u0001`; // the first string past `term` (no term holds a control character)
+  }
+  if (out.length <= max) out.push(...(between.all(from, end, max + 1 - out.length) as string[]));
+  return out.slice(0, max + 1);
 }

@@ -8,6 +8,7 @@ import { Builder, json, queueFilters, queryRows, textCount, textWords } from "./
 import { PostgresTextBuckets } from "./postgres-text-buckets.js";
 import { PostgresBackgroundIndex } from "./postgres-background-index.js";
 import { WORDS_TERMS_INDEX_SPEC } from "../db/migrations/postgres/0031-record-search-words-terms.js";
+import { PostgresTextVocabulary } from "./postgres-text-vocabulary.js";
 import { PostgresText } from "./postgres-text.js";
 import { PostgresRankAhead } from "./postgres-rank-ahead.js";
 import { halfvecExpression, PostgresVectorIndexes } from "./postgres-vector-index.js";
@@ -28,6 +29,8 @@ export interface PostgresSearchOptions {
    * the index's plans at that size pass 100.
    */
   efSearch?: number;
+  /** Options of the datasets' vocabularies that prefixes read as their words (postgres-text-vocabulary.ts); false: none. */
+  textVocabulary?: ConstructorParameters<typeof PostgresTextVocabulary>[1] | false;
   /** The IVFFlat lists a similarity search probes, both orders (default: nearSideProbes / farSideProbes of the index's lists); tests pass 1. */
   probes?: number;
 }
@@ -55,12 +58,15 @@ export class PostgresSearch implements SearchPort {
   readonly textBuckets: PostgresTextBuckets;
   /** `record_search`'s index of words and metadata terms on an upgraded database (migration 0031), built after the bucket index. */
   readonly wordsTerms: PostgresBackgroundIndex;
+  /** The datasets' vocabularies for prefixes, read in the background (the server starts the job: server.ts). */
+  readonly textVocabulary: PostgresTextVocabulary | null;
   constructor(
     private readonly db: Kysely<DB>,
     private readonly options: PostgresSearchOptions,
   ) {
     this.rankAhead = options.rankAhead === false ? null : new PostgresRankAhead(db, options.rankAhead ?? {});
     this.textBuckets = new PostgresTextBuckets(db);
+    this.textVocabulary = options.textVocabulary === false ? null : new PostgresTextVocabulary(db, options.textVocabulary ?? {});
     this.wordsTerms = new PostgresBackgroundIndex(db, WORDS_TERMS_INDEX_SPEC, { after: () => this.textBuckets.ready() });
     this.text = new PostgresText(
       db,
@@ -68,7 +74,7 @@ export class PostgresSearch implements SearchPort {
       this.rankAhead,
       undefined,
       undefined,
-      undefined,
+      { vocabulary: this.textVocabulary },
       () => this.textBuckets.ready(),
       () => this.wordsTerms.ready(),
     );

@@ -59,7 +59,7 @@ function timeBound(value: number | string): string {
 }
 
 /** A word as one quoted tsquery operand (quote_literal would give E'...' for a backslash, which to_tsquery refuses). */
-const tsLexeme = (word: string): string => `'${word.replace(/\\/g, "\\\\").replace(/'/g, "''")}'`;
+export const tsLexeme = (word: string): string => `'${word.replace(/\\/g, "\\\\").replace(/'/g, "''")}'`;
 
 /** Splits free text into words; a trailing `*` makes a prefix word. */
 export function textWords(q: string): { word: string; prefix: boolean }[] {

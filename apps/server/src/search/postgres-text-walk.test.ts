@@ -6,6 +6,7 @@ import { openPgliteStore } from "../testing/pglite-store.js";
 import { openTestPostgresStore, testDatabaseUrl } from "../testing/pg-test-database.js";
 import { Builder, queryRows, textWords } from "./postgres-sql.js";
 import { firstMatches, SEQ_BUCKET } from "./postgres-text-walk.js";
+import { PostgresTextVocabulary } from "./postgres-text-vocabulary.js";
 import type { SearchQuery } from "./search-port.js";
 import { insertRecords, seedSearchData } from "./search-port.suite.js";
 
@@ -15,10 +16,12 @@ const onPostgres = testDatabaseUrl() !== null;
 describe(`PostgreSQL text search: the first matching records in seq order (${onPostgres ? "PostgreSQL" : "PGlite"})`, () => {
   let store: Store;
   let ds: string;
+  let other: string;
   beforeAll(async () => {
     store = onPostgres ? await openTestPostgresStore() : await openPgliteStore();
     const { ids } = await seedSearchData(store);
     ds = ids.ds;
+    other = ids.other;
     // Dense words (every record: `common`, every other: `even`), sparse ones (every 37th: `rare`), a prefix family.
     const text = (i: number) =>
       `common ${i % 2 === 0 ? "even" : "odd"} ${i % 37 === 5 ? "rare even" : ""} ${i % 11 === 0 ? "prefixone" : i % 13 === 0 ? "prefixtwo" : "filler"}`;
@@ -132,7 +135,9 @@ describe(`PostgreSQL text search: the first matching records in seq order (${onP
         ]) {
           const got = await firstMatches(store.db, query(q, field), n, options);
           expect(got.seqs, `${q} ${field} n=${n} ${JSON.stringify(options)} (${got.path})`).toEqual(all.slice(0, n));
-          // The scores read with the matches: ts_rank of the best matching field.
+          // The scores read with the matches: ts_rank of the best matching field, of every match whatever the path (the
+          // window is never read again to rank it).
+          expect(got.scores.size, `${q} scores (${got.path})`).toBe(got.seqs.length);
           for (const [seq, score] of got.scores) {
             expect(got.seqs).toContain(seq);
             expect(score, `${q} ${seq}`).toBeCloseTo(scoreOf.get(seq)!, 6);
@@ -177,6 +182,68 @@ describe(`PostgreSQL text search: the first matching records in seq order (${onP
     expect((await firstMatches(store.db, query("prefix*", null), 40, { probeRows: 9, walkMinDensity: 2 })).path).toBe("index");
     expect((await firstMatches(store.db, query("prefix*", null), 40)).path).toBe("probe"); // 600 rows: all in the default probe
     expect([...paths].sort()).toEqual(["buckets", "index", "probe", "walk"]);
+  }, 180_000);
+
+  it("reads a prefix as the words of the dataset's vocabulary through the buckets, at the vocabulary's version only", async () => {
+    const vocabulary = new PostgresTextVocabulary(store.db, { minRecords: 1, settleMs: 0 });
+    const queries = [
+      ["prefix*", null],
+      ["prefixt*", null],
+      ["common prefixo*", null],
+      ["prefixo*", "text"],
+      ["nothing*", null],
+    ] as const;
+    const same = async (expanded: boolean) => {
+      for (const [q, field] of queries) {
+        const all = await reference(q, field);
+        for (const n of [7, 150, 1000])
+          for (const options of [{}, { firstBuckets: 1 }, { path: "index" as const }]) {
+            const got = await firstMatches(store.db, query(q, field), n, { ...options, vocabulary });
+            const label = `${q} ${field} n=${n} ${JSON.stringify(options)} (${got.path}, ${got.expanded})`;
+            expect(got.seqs, label).toEqual(all.slice(0, n));
+            expect(got.scores.size, label).toBe(got.seqs.length);
+            expect(got.expanded, label).toBe(expanded);
+            if (expanded) expect(["buckets", "index"], label).toContain(got.path);
+          }
+      }
+    };
+    // Not read yet: the probe and the walk.
+    await same(false);
+    // Read by the background look once the version settled (two looks), then through the buckets.
+    await vocabulary.tick();
+    await vocabulary.tick();
+    expect(vocabulary.size).toBeGreaterThan(0);
+    await same(true);
+    // Another dataset's words are not the dataset's.
+    await insertRecords(store, other, 1, () => ({
+      external_id: "x-1",
+      fields: JSON.stringify({ text: "prefixelsewhere common" }),
+      metadata: "null",
+    }));
+    const version = Number(
+      (
+        await queryRows<{ v: string }>(store.db, "SELECT coalesce(max(id), 0) AS v FROM text_search_changes WHERE dataset_id = $1", [ds])
+      )[0]!.v,
+    );
+    expect(vocabulary.expand(ds, version, "prefix")).toEqual(["prefixone", "prefixtwo"]);
+    await same(true);
+    // A record with a new word of the prefix moves the version: the vocabulary is not used until read again, the new record found either way.
+    await insertRecords(store, ds, 1, () => ({
+      external_id: "d-new",
+      fields: JSON.stringify({ text: "common prefixnew prefixone" }),
+      metadata: "null",
+    }));
+    await same(false);
+    await vocabulary.read(ds);
+    await same(true);
+    // More covered words than a round reads as words (MAX_EXPANSION): the probe.
+    const many = Array.from({ length: 70 }, (_, i) => `manyword${i}`).join(" ");
+    await insertRecords(store, ds, 1, () => ({ external_id: "d-many", fields: JSON.stringify({ text: many }), metadata: "null" }));
+    await vocabulary.read(ds);
+    const got = await firstMatches(store.db, query("manyword*", null), 10, { vocabulary });
+    expect(got.expanded).toBe(false);
+    expect(got.seqs).toEqual(await reference("manyword*", null));
+    expect((await firstMatches(store.db, query("manyword1*", null), 10, { vocabulary })).expanded).toBe(true);
   }, 180_000);
 
   it("reads the buckets of a phrase a round after the other, and nothing of another dataset", async () => {

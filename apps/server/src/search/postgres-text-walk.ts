@@ -1,6 +1,7 @@
 import { sql, type Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
-import { Builder, queryRows, textWords } from "./postgres-sql.js";
+import { Builder, queryRows, textWords, tsLexeme } from "./postgres-sql.js";
+import type { PostgresTextVocabulary } from "./postgres-text-vocabulary.js";
 import type { SearchQuery } from "./search-port.js";
 
 /** Rows of `records_fts` (one per text field of a record) a prefix query first checks in seq order (the probe). */
@@ -29,6 +30,11 @@ const MAX_ROUND_BUCKETS = 64;
  * reads ~1,000).
  */
 const BUCKET_ROWS = 20;
+/**
+ * A prefix covering at most this many words of the dataset's vocabulary is read as those words through the buckets;
+ * more, and it takes the probe (a short prefix of a large vocabulary: many posting lists a bucket).
+ */
+const MAX_EXPANSION = 64;
 /** Buckets read per round beyond those the density found so far says hold the matches still needed. */
 const BUCKET_MARGIN = 1.5;
 
@@ -48,7 +54,8 @@ const BUCKET_MARGIN = 1.5;
  * bench records, where the walk through every row in seq order (the rows of ~1,000 / density records)
  * took 23 ms, and the whole index (every match of the table, then sorted) grew with the table. When the
  * buckets would cover the rest of the dataset anyway (a sparse query), the index without buckets (its
- * posting lists are short) gives every remaining match, sorted (`seq + 0`: not the primary key's order).
+ * posting lists are short) gives every remaining match, ranked as read too, sorted (`seq + 0`: not the
+ * primary key's order).
  *
  * A prefix word's entries are not read bucket by bucket: PostgreSQL's GIN first collects every row of
  * every word with the prefix (a bitmap of the whole table: through the buckets, prefixes took 10-90%
@@ -84,8 +91,10 @@ export async function firstMatches(
      * builds it: postgres-text-buckets.ts), and words take the prefixes' probe, walk or index too.
      */
     buckets?: boolean;
+    /** The datasets' vocabularies (postgres-text-vocabulary.ts): a prefix read as the words it covers through the buckets. */
+    vocabulary?: PostgresTextVocabulary | null;
   } = {},
-): Promise<{ seqs: number[]; scores: Map<number, number>; path: "probe" | "walk" | "buckets" | "index"; own: boolean }> {
+): Promise<{ seqs: number[]; scores: Map<number, number>; path: "probe" | "walk" | "buckets" | "index"; own: boolean; expanded: boolean }> {
   // One snapshot for the dataset's range and record count and every read of matches (`own` holds for all of them).
   return db
     .transaction()
@@ -98,26 +107,56 @@ async function matchesIn(
   query: SearchQuery,
   n: number,
   options: Parameters<typeof firstMatches>[3] & object,
-): Promise<{ seqs: number[]; scores: Map<number, number>; path: "probe" | "walk" | "buckets" | "index"; own: boolean }> {
+): Promise<{ seqs: number[]; scores: Map<number, number>; path: "probe" | "walk" | "buckets" | "index"; own: boolean; expanded: boolean }> {
   const text = query.text!;
   const words = textWords(text.q);
+  const prefixes = words.filter((w) => w.prefix);
+  // With a vocabulary: the dataset's text version and each prefix's lexeme (to_tsquery's, as the search's tsquery has it), in this snapshot.
+  const vocabulary = options.buckets !== false && prefixes.length > 0 ? (options.vocabulary ?? null) : null;
+  const r = new Builder(null);
+  const dataset = r.p(query.datasetId);
+  const lexemes = vocabulary ? prefixes.map((w, i) => `, querytree(${r.tsQuery([w])}) AS p${i}`).join("") : "";
+  const range = (
+    await queryRows<
+      { first: number | string | null; end: number | string | null; records: number | string; version: number | string } & Record<
+        string,
+        string
+      >
+    >(
+      db,
+      `SELECT min(seq) AS first, max(seq) AS end,
+          (SELECT coalesce(sum(n), 0) FROM dataset_record_counts WHERE dataset_id = ${dataset}) AS records,
+          (SELECT coalesce(max(id), 0) FROM text_search_changes WHERE dataset_id = ${dataset}) AS version${lexemes}
+        FROM records WHERE dataset_id = ${dataset}`,
+      r.params,
+    )
+  )[0];
+  // Each prefix as the words of the vocabulary it covers (null: not known at this version, or too many; the probe then).
+  let covered: string[][] | null = null;
+  if (vocabulary && range) {
+    covered = [];
+    for (let i = 0; i < prefixes.length && covered; i++) {
+      const lexeme = /^'([^'\\]*)':\*$/.exec(range[`p${i}`] ?? "")?.[1];
+      const found = lexeme === undefined ? null : vocabulary.expand(query.datasetId, Number(range.version), lexeme);
+      if (found && found.length <= MAX_EXPANSION) covered.push(found);
+      else covered = null;
+    }
+  }
+  // The tsquery the GIN index reads: a prefix as its covered words (`('w1' | 'w2')`; none: nothing matches), the search's own otherwise.
+  const indexQuery = (b: Builder) => {
+    if (!covered) return b.tsQuery(words);
+    let k = 0;
+    return words.map((w) => (w.prefix ? `${b.p(covered![k++]!.map(tsLexeme).join(" | "))}::tsquery` : b.tsQuery([w]))).join(" && ");
+  };
   const match = (b: Builder, indexed: boolean) => {
-    const tsq = b.tsQuery(words);
     const field = text.field !== null ? ` AND f.field = ${b.p(text.field)}` : "";
-    return `(${indexed ? `f.tsv @@ (${tsq})` : `ts_match_vq(f.tsv, (${tsq}))`}${field})`;
+    return `(${indexed ? `f.tsv @@ (${indexQuery(b)})` : `ts_match_vq(f.tsv, (${b.tsQuery(words)}))`}${field})`;
   };
   const seqs: number[] = [];
   const scores = new Map<number, number>();
-  const range = (
-    await queryRows<{ first: number | string | null; end: number | string | null; records: number | string }>(
-      db,
-      `SELECT min(seq) AS first, max(seq) AS end,
-          (SELECT coalesce(sum(n), 0) FROM dataset_record_counts WHERE dataset_id = $1) AS records
-        FROM records WHERE dataset_id = $1`,
-      [query.datasetId],
-    )
-  )[0];
-  if (!range || range.first === null || range.end === null) return { seqs, scores, path: "buckets", own: false };
+  const expanded = covered !== null;
+  if (!range || range.first === null || range.end === null) return { seqs, scores, path: "buckets", own: false, expanded };
+  if (covered?.some((c) => c.length === 0)) return { seqs, scores, path: "buckets", own: false, expanded };
   // Values, not subqueries: of a subquery's range the planner assumes a narrow one. The rounds end at the dataset's last record.
   const end = Number(range.end);
   // The dataset holds every seq from its first to its last record (its counter, migration 0011, says as many records as
@@ -130,7 +169,7 @@ async function matchesIn(
   /** Matches are looked for from this seq on; `from`: its bucket. */
   let next = Number(range.first);
   let count = options.firstBuckets ?? 1;
-  if (options.buckets === false || words.some((w) => w.prefix)) {
+  if (options.buckets === false || (prefixes.length > 0 && !covered)) {
     // The probe: the dataset's first rows in seq order, which records match, and their score (ts_rank of the best field).
     const probeRows = options.probeRows ?? PROBE_ROWS;
     const p = new Builder(null);
@@ -155,7 +194,7 @@ async function matchesIn(
       seqs.push(Number(r.seq));
       scores.set(Number(r.seq), r.score ?? 0);
     }
-    if (seqs.length >= n || last > end) return { seqs, scores, path: "probe", own };
+    if (seqs.length >= n || last > end) return { seqs, scores, path: "probe", own, expanded };
     if (hits.length / read < (options.walkMinDensity ?? WALK_MIN_DENSITY)) {
       count = Infinity; // sparse: the index, every remaining match
       next = last;
@@ -173,7 +212,7 @@ async function matchesIn(
         seqs.push(Number(r.seq));
         scores.set(Number(r.seq), r.score);
       }
-      return { seqs, scores, path: "walk", own };
+      return { seqs, scores, path: "walk", own, expanded };
     }
   }
   const lastBucket = Math.floor(end / SEQ_BUCKET);
@@ -196,11 +235,13 @@ async function matchesIn(
     const inBuckets = buckets
       ? ` AND array[f.record_seq / ${SEQ_BUCKET}] && ${b.p(`{${Array.from({ length: upTo - from + 1 }, (_, i) => from + i).join(",")}}`)}::bigint[]`
       : "";
-    const rows = await queryRows<{ seq: number | string; score: number | null }>(
+    const rows = await queryRows<{ seq: number | string; score: number }>(
       db,
-      // Ranked as read in the buckets (each row's score in the subquery: computed by the aggregate, the rows were sorted
-      // with their tsvectors first); not on the index path, which sorts every remaining match.
-      `SELECT m.seq, max(m.score)::float8 AS score FROM (SELECT f.record_seq AS seq, ${buckets ? `ts_rank(f.tsv, (${b.tsQuery(words)}))` : "NULL::float4"} AS score
+      // Ranked as read (each row's score in the subquery: computed by the aggregate, the rows were sorted with their
+      // tsvectors first), on the index path too: it reads every remaining match's heap row anyway, and ranking them all
+      // there (1M bench records, a sparse phrase's 2,514 rows: +1-2 ms) costs less than reading the window's rows again
+      // by primary key to rank them (1,000 rows, 829 index searches, 3,652 buffers: 12-20 ms).
+      `SELECT m.seq, max(m.score)::float8 AS score FROM (SELECT f.record_seq AS seq, ts_rank(f.tsv, (${b.tsQuery(words)})) AS score
           FROM records_fts f WHERE ${match(b, true)}${inBuckets} AND f.record_seq + 0 >= ${b.p(next)} AND f.record_seq + 0 <= ${b.p(end)}${inDataset(b)}
           OFFSET 0) m
           GROUP BY m.seq ORDER BY m.seq + 0 LIMIT ${b.p(n - seqs.length)}`,
@@ -208,7 +249,7 @@ async function matchesIn(
     );
     for (const r of rows) {
       seqs.push(Number(r.seq));
-      if (r.score !== null) scores.set(Number(r.seq), r.score);
+      scores.set(Number(r.seq), r.score);
     }
     next = (upTo + 1) * SEQ_BUCKET;
     // The next round: the buckets the matches still needed take at the density found so far (at least twice as many).
@@ -216,5 +257,5 @@ async function matchesIn(
     const needed = density > 0 ? Math.ceil(((n - seqs.length) * BUCKET_MARGIN) / (density * SEQ_BUCKET)) : Infinity;
     count = Math.max(count * 2, needed);
   }
-  return { seqs, scores, path, own };
+  return { seqs, scores, path, own, expanded };
 }

@@ -6,6 +6,7 @@ import { openTestPostgresStore, testDatabaseUrl } from "../testing/pg-test-datab
 import { Builder, queryRows, textWords } from "./postgres-sql.js";
 import { PostgresSearch } from "./postgres-search.js";
 import { PostgresText } from "./postgres-text.js";
+import { PostgresTextVocabulary } from "./postgres-text-vocabulary.js";
 import type { SearchQuery } from "./search-port.js";
 import { ANSWERED_MAX } from "./answered-filter.js";
 import { answerRecords, expectSameOrLowerTotal, insertRecords, seedSearchData } from "./search-port.suite.js";
@@ -73,6 +74,9 @@ describe(`PostgreSQL text search order (${onPostgres ? "PostgreSQL" : "PGlite"})
 
   it("ranks several words, a prefix or one field window by window: each stretch of matching records by score; exact when one holds them all", async () => {
     let differs = 0;
+    // The dataset's vocabulary: a prefix read as the words it covers through the buckets (postgres-text-vocabulary.ts).
+    const vocabulary = new PostgresTextVocabulary(store.db);
+    await vocabulary.read(data.ids.ds);
     for (const [q, field] of [
       ["quokka wombat", null],
       ["zebu wombat quokka", null],
@@ -84,8 +88,16 @@ describe(`PostgreSQL text search order (${onPostgres ? "PostgreSQL" : "PGlite"})
         expect(expected.length).toBeGreaterThan(15);
         if (window === 7 && JSON.stringify(expected) !== JSON.stringify(await reference(q, field, 1000))) differs++;
         // The matches through the index's buckets (scored as read), the index without them (scored after), a prefix's probe alone,
-        // a probe of 9 rows then the walk or the index (postgres-text-walk.ts).
-        for (const walk of [{}, { firstBuckets: 1 }, { path: "index" as const }, { probeRows: 9 }, { probeRows: 9, walkMinDensity: 2 }]) {
+        // a probe of 9 rows then the walk or the index, a prefix as its words (postgres-text-walk.ts).
+        for (const walk of [
+          {},
+          { firstBuckets: 1 },
+          { path: "index" as const },
+          { probeRows: 9 },
+          { probeRows: 9, walkMinDensity: 2 },
+          { vocabulary },
+          { vocabulary, firstBuckets: 1 },
+        ]) {
           const text = new PostgresText(store.db, undefined, null, window, true, walk);
           for (const [offset, limit] of [
             [0, 10],

@@ -397,34 +397,19 @@ export class PostgresText {
   /**
    * At least `k` rows of the windowed order, whole windows: the dataset's matching records in seq
    * order (postgres-text-walk.ts), as many windows of `rankWindow` as hold `k` of them, each window by
-   * score (best first) then seq; `complete` when no record matches beyond them. ts_rank reads the
-   * windows' records only, by primary key (ranking while finding the matches sorted every match of
-   * the GIN path with its tsvector: a prefix in ~100K records, 0.9M buffers and 2.6 s at 1M records).
+   * score (best first) then seq; `complete` when no record matches beyond them. The scores come with
+   * the matches (firstMatches ranks the rows it reads; ranking while sorting every match of the GIN path
+   * with its tsvector took a prefix in ~100K records 0.9M buffers and 2.6 s at 1M records).
    */
   private async windows(query: SearchQuery, k: number): Promise<Ranked> {
-    const text = query.text!;
     const read = Math.ceil(k / this.rankWindow) * this.rankWindow;
     const { seqs: found, scores } = await firstMatches(this.db, query, read + 1, {
       buckets: await this.bucketIndex(),
       ...this.walkOptions,
     });
-    // The record after the windows read only tells that more match.
+    // The record after the windows read only tells that more match. Every match comes with its score (firstMatches).
     const seqs = found.slice(0, read);
-    const unscored = seqs.filter((seq) => !scores.has(seq));
-    const b = new Builder(null);
-    const field = text.field !== null ? ` AND f.field = ${b.p(text.field)}` : "";
-    const scored =
-      unscored.length === 0
-        ? []
-        : await queryRows<{ seq: number | string; score: number }>(
-            this.db,
-            `SELECT f.record_seq AS seq, max(ts_rank(f.tsv, (${b.tsQuery(textWords(text.q))})))::float8 AS score FROM records_fts f
-              WHERE f.record_seq = ANY(${b.p(`{${unscored.join(",")}}`)}::bigint[]) AND ts_match_vq(f.tsv, (${b.tsQuery(textWords(text.q))}))${field}
-              GROUP BY f.record_seq`,
-            b.params,
-          );
-    const scoreOf = new Map([...scores, ...scored.map((r): [number, number] => [Number(r.seq), r.score])]);
-    const rows = seqs.map((seq, i) => ({ seq, score: scoreOf.get(seq) ?? 0, win: Math.floor(i / this.rankWindow) }));
+    const rows = seqs.map((seq, i) => ({ seq, score: scores.get(seq)!, win: Math.floor(i / this.rankWindow) }));
     rows.sort((x, y) => x.win - y.win || y.score - x.score || x.seq - y.seq);
     return { seqs: rows.map((r) => r.seq), scores: rows.map((r) => r.score), complete: found.length <= read };
   }

@@ -94,14 +94,18 @@ export function farSideBuildMemoryMb(lists: number, dimensions: number): number 
 }
 
 /**
- * The lists a least-similar search probes: 2% of them, at least 20 (every list below 20). At 1M bench
- * vectors with the earlier 1,000 lists (20 queries, exact top 50 by a full scan; PostgreSQL CPU per call
- * with the annotation page's filters, load 4-5): 10 lists recall@50 0.67 (9 ms), 20 lists 0.79 (21-22 ms),
- * 30 lists 0.855 (26-31 ms), 100 lists 0.96 (~88 ms of time); the HNSW index searched for the negated
- * vector 0.18 (17 ms). With the finer lists (farSideLists) 2% scans as many vectors at 1M (40 of 2,000).
+ * The lists a least-similar search probes: 1.5% of them, at least 20 (every list below 20). At 1M bench
+ * vectors in 2,000 lists (session 16, tools/bench `bench:pg-similarity`: 20 references, the exact top 50
+ * by a full scan, the annotation page's filters; PostgreSQL CPU of the page statement at load 4-8, noisy):
+ * 20 lists recall@50 0.675 (8-15 ms), 30 lists 0.753 (11-18.5 ms), 40 lists (2%, until session 16) 0.812
+ * (14-30 ms); the misses are close: the page's 50th is 0.0036 (30 lists) / 0.0025 (40) farther than the
+ * exact 50th. Every probed vector costs ~0.6-1 µs (pgvector's per-tuple work and sort; its lists are read
+ * through a ring buffer, so they never stay in shared buffers). A whole call costs PostgreSQL ~33 -> ~24 ms.
+ * Earlier, 1,000 lists: 20 lists 0.79 (21-22 ms), 30 lists 0.855, 100 lists 0.96 (~88 ms); the HNSW index for
+ * the negated vector 0.18.
  */
 export function farSideProbes(lists: number): number {
-  return Math.min(lists, Math.max(20, Math.ceil(lists * 0.02)));
+  return Math.min(lists, Math.max(20, Math.ceil(lists * 0.015)));
 }
 
 /**
@@ -112,6 +116,8 @@ export function farSideProbes(lists: number): number {
  * 10 lists 1.000 (11 ms), 20 lists 1.000 (25 ms); the HNSW index at ef_search 1,000 0.952 (12 ms, and a
  * p95 of 320 ms at 1 client from graph walks stuck in a neighbouring cluster). Finer lists: 300K vectors
  * in 1,200 lists, 6 probes 1.000 (20 queries); in 600 lists, 3 probes 1.000; 100K in 400 lists, 5 probes 1.000.
+ * 1M in 2,000 lists (session 16, 20 references): 10 probes 1.000 with and without a metadata filter (9-14.5
+ * ms), 5 probes 0.997 / 0.973 (6-11 ms); the HNSW index at ef_search 1,000 0.911 (min 0.02) at 14.6-53 ms.
  */
 export function nearSideProbes(lists: number): number {
   return Math.min(lists, Math.max(5, Math.ceil(lists * 0.005)));

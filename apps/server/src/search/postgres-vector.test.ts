@@ -36,7 +36,7 @@ describe.skipIf(!onServer)("on the PostgreSQL stage's server", () => {
 });
 
 describe("the far-side index's sizes", () => {
-  it("has a list per 250 vectors (at most 2,000), probes 2% of them (at least 20) for least similar and 0.5% (at least 5) for most similar, and is outgrown once its lists would double", () => {
+  it("has a list per 250 vectors (at most 2,000), probes 1.5% of them (at least 20) for least similar and 0.5% (at least 5) for most similar, and is outgrown once its lists would double", () => {
     expect(farSideLists(0)).toBe(1);
     expect(farSideLists(3_000)).toBe(12);
     expect(farSideLists(10_000)).toBe(40);
@@ -46,8 +46,9 @@ describe("the far-side index's sizes", () => {
     expect(farSideProbes(1)).toBe(1);
     expect(farSideProbes(12)).toBe(12);
     expect(farSideProbes(400)).toBe(20);
-    expect(farSideProbes(1200)).toBe(24);
-    expect(farSideProbes(2000)).toBe(40);
+    expect(farSideProbes(1200)).toBe(20);
+    expect(farSideProbes(1400)).toBe(21);
+    expect(farSideProbes(2000)).toBe(30);
     expect(nearSideProbes(3)).toBe(3);
     expect(nearSideProbes(12)).toBe(5);
     expect(nearSideProbes(1000)).toBe(5);

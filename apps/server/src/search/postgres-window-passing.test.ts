@@ -4,7 +4,7 @@ import { openPgliteStore } from "../testing/pglite-store.js";
 import { openTestPostgresStore, testDatabaseUrl } from "../testing/pg-test-database.js";
 import { Builder, queryRows, queueFilters } from "./postgres-sql.js";
 import type { SearchFilter, SearchQuery } from "./search-port.js";
-import { answerAndComplete, answerRecords, insertRecords, seedSearchData } from "./search-port.suite.js";
+import { answerAndComplete, answerRecords, completeRecords, insertRecords, seedSearchData } from "./search-port.suite.js";
 import { windowPassing } from "./postgres-window-passing.js";
 
 const onPostgres = testDatabaseUrl() !== null;
@@ -13,10 +13,12 @@ describe(`PostgreSQL: a text query's windows passing the queue filters (${onPost
   let store: Store;
   let data: Awaited<ReturnType<typeof seedSearchData>>;
   let seqs: number[];
+  let records: { id: string; seq: number }[];
+  let fresh: { id: string; seq: number }[];
   beforeAll(async () => {
     store = onPostgres ? await openTestPostgresStore() : await openPgliteStore();
     data = await seedSearchData(store);
-    const records = await insertRecords(store, data.ids.ds, 120, (i) => ({
+    records = await insertRecords(store, data.ids.ds, 120, (i) => ({
       external_id: `w-${i}`,
       fields: JSON.stringify({ text: `t${i}` }),
       metadata: "null",
@@ -34,6 +36,18 @@ describe(`PostgreSQL: a text query's windows passing the queue filters (${onPost
       .filter((_, i) => i % 2 === 0 || i % 7 === 0)
       .map((r) => r.seq)
       .reverse();
+    // The other dataset: pending records only, every 4th answered by u1.
+    fresh = await insertRecords(store, data.ids.other, 60, (i) => ({
+      external_id: `f-${i}`,
+      fields: JSON.stringify({ text: `t${i}` }),
+      metadata: "null",
+    }));
+    await answerRecords(
+      store,
+      fresh.filter((_, i) => i % 4 === 0),
+      data.ids.u1,
+      "submitted",
+    );
   }, 180_000);
   afterAll(async () => {
     await store?.close();
@@ -41,6 +55,32 @@ describe(`PostgreSQL: a text query's windows passing the queue filters (${onPost
 
   const pending: SearchFilter = { type: "terms", scope: { entity: "response_status" }, values: ["pending"] };
   const status = (...values: string[]): SearchFilter => ({ type: "terms", scope: { entity: "record", property: "status" }, values });
+
+  /** The window's records passing the filters for a user (u1 unless given), by windowPassing and by the filters' own SQL. */
+  const both = async (datasetId: string, filters: SearchFilter[], window: number[], userId = data.ids.u1) => {
+    const query: SearchQuery = {
+      datasetId,
+      userId,
+      text: { q: "t", field: null },
+      vector: null,
+      sort: [],
+      offset: 0,
+      limit: 10,
+      filters,
+    };
+    const b = new Builder(userId);
+    const where = [
+      `r.seq = ANY(${b.p(`{${window.join(",")}}`)}::bigint[])`,
+      `r.dataset_id = ${b.p(datasetId)}`,
+      ...filters.map((f) => b.filter(f)),
+    ];
+    const rows = await queryRows<{ n: number | string }>(
+      store.db,
+      `SELECT count(*) AS n FROM records r WHERE ${where.join(" AND ")}`,
+      b.params,
+    );
+    return { got: await windowPassing(store.db, query, queueFilters(filters)!, window), expected: Number(rows[0]!.n) };
+  };
 
   it("equals the count of the window's records through the filters' own SQL, for each queue filter and user", async () => {
     const counts = new Set<number>();
@@ -55,31 +95,50 @@ describe(`PostgreSQL: a text query's windows passing the queue filters (${onPost
         [status("archived")],
         [status("pending", "completed")],
       ]) {
-        const query: SearchQuery = {
-          datasetId: data.ids.ds,
-          userId,
-          text: { q: "t", field: null },
-          vector: null,
-          sort: [],
-          offset: 0,
-          limit: 10,
-          filters,
-        };
-        const b = new Builder(userId);
-        const where = [
-          `r.seq = ANY(${b.p(`{${seqs.join(",")}}`)}::bigint[])`,
-          `r.dataset_id = ${b.p(data.ids.ds)}`,
-          ...filters.map((f) => b.filter(f)),
-        ];
-        const expected = Number(
-          (
-            await queryRows<{ n: number | string }>(store.db, `SELECT count(*) AS n FROM records r WHERE ${where.join(" AND ")}`, b.params)
-          )[0]!.n,
-        );
-        expect(await windowPassing(store.db, query, queueFilters(filters)!, seqs), `${userId} ${JSON.stringify(filters)}`).toBe(expected);
+        const { got, expected } = await both(data.ids.ds, filters, seqs, userId);
+        expect(got, `${userId} ${JSON.stringify(filters)}`).toBe(expected);
         counts.add(expected);
       }
     // The filters exclude different records: not one count for all.
     expect(counts.size).toBeGreaterThan(4);
+  });
+
+  it("counts the records of another status alike from the counters (none), the status index (few for the range) or one by one (many)", async () => {
+    const all = records.map((r) => r.seq);
+    const windows = {
+      // 18 completed records (every 7th) of the ~120: 18 x 120 <= 4 x 60 x 120, the range read in the status index.
+      wide: all.filter((_, i) => i % 2 === 0),
+      // Two records 118 seqs apart (the first completed, the other pending): 18 x 119 > 4 x 2 x 120, each looked up.
+      ends: [all[0]!, all[118]!],
+      // A completed record alone, and a pending one beside it.
+      one: [all[7]!],
+      pair: [all[7]!, all[8]!],
+    };
+    const filterSets = [
+      [status("pending")],
+      [pending, status("pending")],
+      [status("completed")],
+      [pending, status("completed")],
+      [status("archived")],
+    ];
+    for (const [name, window] of Object.entries(windows))
+      for (const filters of filterSets) {
+        const { got, expected } = await both(data.ids.ds, filters, window);
+        expect(got, `${name} ${JSON.stringify(filters)}`).toBe(expected);
+      }
+    // The range and the lookups find the window's completed records (record 0 is completed: answerAndComplete).
+    expect((await both(data.ids.ds, [status("pending")], windows.wide)).got).toBeLessThan(windows.wide.length);
+    expect((await both(data.ids.ds, [status("pending")], windows.ends)).got).toBe(1);
+    // A dataset of pending records only: nothing of another status, the caller's answers still excluded.
+    const window = fresh.map((r) => r.seq);
+    for (const filters of [[status("pending")], [pending, status("pending")], [status("completed")], [pending]]) {
+      const { got, expected } = await both(data.ids.other, filters, window);
+      expect(got, JSON.stringify(filters)).toBe(expected);
+    }
+    expect((await both(data.ids.other, [status("pending")], window)).got).toBe(window.length);
+    expect((await both(data.ids.other, [pending, status("pending")], window)).got).toBe(window.length - 15);
+    // A record completed since (its counter moved): counted at once.
+    await completeRecords(store, [fresh[1]!]);
+    expect((await both(data.ids.other, [status("pending")], window)).got).toBe(window.length - 1);
   });
 });

@@ -1,12 +1,14 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { createRequire } from "node:module";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import SQLite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openEmbeddedStore, rawSqliteOf, type Store } from "../db/database.js";
-import { loadRankExtension, rankExtensionFile, textRankingOf } from "./rank-extension.js";
-import { pastPrefix, phrasesOf, prefixTermsExpression } from "./phrase-rows.js";
+import { loadRankExtension, RANK_EXTENSION_VERSION, rankExtensionFile, textRankingOf } from "./rank-extension.js";
+import { pastPrefix, phrasesOf, prefixTermsExpression, rankArguments } from "./phrase-rows.js";
+import { extensionWindows, rankWindows } from "./text-window.js";
 
 /**
  * tessera_bm25 (native/tessera_rank.c) against FTS5's own bm25() on a real index (the store's records_fts,
@@ -34,6 +36,13 @@ describe("the ranking extension (tessera_bm25)", () => {
           const words = Array.from({ length: n }, () => vocabulary[Math.floor(next() ** 2 * vocabulary.length)]!);
           insert.run(seq * 1024 + i, words.join(" "), i === 0 ? "text" : "summary");
         }
+    })();
+    // Long rows (128+ tokens: lengths of several bytes in records_fts_docsize), after the others.
+    raw.transaction(() => {
+      for (let seq = 601; seq <= 640; seq++) {
+        const n = 100 + Math.floor(next() * 20_000);
+        insert.run(seq * 1024, Array.from({ length: n }, () => vocabulary[Math.floor(next() ** 2 * vocabulary.length)]!).join(" "), "text");
+      }
     })();
     for (let seq = 5; seq <= 600; seq += 37)
       raw.prepare("DELETE FROM fts.records_fts WHERE rowid BETWEEN ? AND ?").run(seq * 1024, seq * 1024 + 1023);
@@ -136,6 +145,136 @@ describe("the ranking extension (tessera_bm25)", () => {
       ).toThrow("tessera_bm25: a phrase's row count must be a non-negative integer");
   });
 
+  it("reads a query's windows in C (tessera_window): rankWindows' answer over tessera_bm25's rows, whatever k, window, start and field", () => {
+    const range = "records_fts WHERE records_fts MATCH ? AND rowid BETWEEN CAST(? AS INTEGER) AND CAST(? AS INTEGER)";
+    const prepare = (sql: string) => raw.prepare(sql);
+    let compared = 0;
+    for (const q of [
+      `"alpha" "beta"`,
+      `"gamma" "alpha" "delta"`,
+      `"alp"*`,
+      `"zeta"`,
+      `"café" "naive"`,
+      `"nothingsuch"`,
+      `"alpha" "nothingsuch"`,
+    ]) {
+      const phrases = phrasesOf(q);
+      const args = phrases.length > 1 ? rankArguments(phrases.map(count)) : [];
+      for (const field of [null, "summary"])
+        for (const [first, last] of [
+          [1, 640],
+          [40, 420],
+          [590, 640],
+        ] as const) {
+          const params = [q, first * 1024, last * 1024 + 1023];
+          const inOrder = rowsOf(
+            `SELECT rowid, tessera_bm25(records_fts${", ?".repeat(args.length)}) FROM ${range}${field ? " AND field = ?" : ""} ORDER BY rowid`,
+            [...args, ...params, ...(field ? [field] : [])],
+          );
+          for (const [k, window, prefixWanted] of [
+            [1, 1, 0],
+            [10, 7, 0],
+            [64, 30, 0],
+            [64, 30, 150],
+            [5, 1000, 0],
+            [2000, 50, 0],
+          ] as const) {
+            const expected = rankWindows(inOrder, k, window, first, prefixWanted);
+            const ours = extensionWindows(prepare, { from: range, params, field }, args, k, window, first, prefixWanted);
+            expect(ours, `${q} ${field} ${first} ${k} ${window} ${prefixWanted}`).toEqual(expected);
+            compared += expected.read;
+          }
+        }
+    }
+    expect(compared).toBeGreaterThan(5000);
+    // Every score written is tessera_bm25's (several phrases: bm25's), to the last bit.
+    const whole = extensionWindows(
+      prepare,
+      { from: range, params: [`"alpha" "beta"`, 1024, 600 * 1024 + 1023], field: null },
+      rankArguments([count(`"alpha"`), count(`"beta"`)]),
+      10_000,
+      10_000,
+      1,
+    );
+    const bm25 = new Map(rowsOf(`SELECT rowid, bm25(records_fts) FROM ${range}`, [`"alpha" "beta"`, 1024, 600 * 1024 + 1023]));
+    expect(whole.fr.length).toBe(bm25.size);
+    for (const [i, fr] of whole.fr.entries()) expect(whole.bm[i]).toBe(bm25.get(fr));
+    // Bad windows are refused; the connection's state is forgotten with the error (the next read starts clean).
+    for (const [k, window] of [
+      [0, 10],
+      [10, 0],
+      [-1, 10],
+      [2.5, 10],
+    ] as const)
+      expect(() =>
+        extensionWindows(prepare, { from: range, params: [`"alpha"`, 1024, 600 * 1024 + 1023], field: null }, [], k, window, 1),
+      ).toThrow("tessera_window: k, window, lo, prefixWanted and generation must be non-negative integers");
+    const none = extensionWindows(prepare, { from: range, params: [`"nothingsuch"`, 1024, 600 * 1024 + 1023], field: null }, [], 10, 10, 1);
+    expect(none).toEqual(rankWindows([], 10, 10, 1));
+  });
+
+  it("keeps the rows' lengths between reads of one generation (an index version), and reads them again for another", () => {
+    const range = "records_fts WHERE records_fts MATCH ? AND rowid BETWEEN CAST(? AS INTEGER) AND CAST(? AS INTEGER)";
+    const prepare = (sql: string) => raw.prepare(sql);
+    const params = [`"alpha"`, 590 * 1024, 700 * 1024 + 1023];
+    const reference = () =>
+      rankWindows(rowsOf(`SELECT rowid, tessera_bm25(records_fts) FROM ${range} ORDER BY rowid`, params), 2000, 10_000, 590);
+    const windows = (generation: number) =>
+      extensionWindows(prepare, { from: range, params, field: null }, [], 2000, 10_000, 590, 0, generation);
+    const insert = raw.prepare("INSERT INTO fts.records_fts (rowid, content, field) VALUES (?, ?, ?)");
+    const remove = raw.prepare("DELETE FROM fts.records_fts WHERE rowid = ?");
+    insert.run(650 * 1024, "alpha alpha", "text");
+    try {
+      const before = reference();
+      expect(before.fr).toContain(650 * 1024);
+      expect(windows(7)).toEqual(before);
+      expect(windows(7)).toEqual(before); // the lengths kept
+      // The row rewritten longer: a read of the same generation keeps its old length (so the caller names each version), another reads it.
+      remove.run(650 * 1024);
+      insert.run(650 * 1024, `alpha alpha ${"beta ".repeat(300)}`, "text");
+      const after = reference();
+      expect(after.bm).not.toEqual(before.bm);
+      expect(windows(7)).not.toEqual(after);
+      expect(windows(8)).toEqual(after);
+      expect(windows(0)).toEqual(after);
+    } finally {
+      remove.run(650 * 1024);
+    }
+  });
+
+  it("reads the windows of an index elsewhere than the store's `fts` (its rows' lengths from xColumnSize): the same answer", () => {
+    const db = new SQLite(":memory:");
+    try {
+      expect(loadRankExtension(db, "auto").scoring).toBe("tessera_bm25");
+      db.exec("CREATE VIRTUAL TABLE records_fts USING fts5(content, field UNINDEXED, content = '', contentless_delete = 1)");
+      const insert = db.prepare("INSERT INTO records_fts (rowid, content, field) VALUES (?, ?, ?)");
+      for (let seq = 1; seq <= 300; seq++)
+        insert.run(
+          seq * 1024,
+          Array.from({ length: 1 + ((seq * 37) % 200) }, (_, i) => vocabulary[(seq * i) % vocabulary.length]).join(" "),
+          "text",
+        );
+      const range = "records_fts WHERE records_fts MATCH ? AND rowid BETWEEN CAST(? AS INTEGER) AND CAST(? AS INTEGER)";
+      for (const q of [`"alpha" "beta"`, `"gamma"`]) {
+        const counts = phrasesOf(q).map(
+          (p) => db.prepare("SELECT count(*) FROM records_fts WHERE records_fts MATCH ?").pluck().get(p) as number,
+        );
+        const args = counts.length > 1 ? rankArguments(counts) : [];
+        const params = [q, 1024, 300 * 1024 + 1023];
+        const inOrder = db
+          .prepare(`SELECT rowid, tessera_bm25(records_fts${", ?".repeat(args.length)}) FROM ${range} ORDER BY rowid`)
+          .raw()
+          .all(...args, ...params) as [number, number][];
+        expect(inOrder.length).toBeGreaterThan(20);
+        expect(extensionWindows((sql) => db.prepare(sql), { from: range, params, field: null }, args, 10, 20, 1)).toEqual(
+          rankWindows(inOrder, 10, 20, 1),
+        );
+      }
+    } finally {
+      db.close();
+    }
+  });
+
   it("tests an FTS row's record against a bitmap of seqs (tessera_seq_in): the same rows as an IN list of the seqs", () => {
     const has = (bits: Buffer | null, first: number, rowid: number) =>
       raw.prepare("SELECT tessera_seq_in(?, ?, ?)").pluck().get(bits, first, rowid) as number;
@@ -183,6 +322,42 @@ describe("the ranking extension (tessera_bm25)", () => {
         file: null,
         reason: "the ranking extension is out of date",
       });
+      // One of another version (an older source's arguments), or built before the version function: not used either.
+      const source = readFileSync(join(dirname(rankExtensionFile()!), "..", "tessera_rank.c"), "utf8");
+      expect(source).toContain(`#define TESSERA_RANK_VERSION ${RANK_EXTENSION_VERSION}\n`); // the server's and the source's agree
+      const headers = join(dirname(createRequire(import.meta.url).resolve("better-sqlite3/package.json")), "deps", "sqlite3");
+      const built = (name: string, changed: string) => {
+        expect(changed).not.toEqual(source);
+        mkdirSync(join(dir, name));
+        const file = join(dir, name, "tessera_rank.so"); // its entry point follows from the file's name
+        writeFileSync(join(dir, name, "source.c"), changed);
+        const cc = spawnSync(
+          process.env.CC ?? "cc",
+          ["-O0", "-fPIC", "-shared", "-I", headers, join(dir, name, "source.c"), "-o", file, "-lm"],
+          {
+            encoding: "utf8",
+          },
+        );
+        expect(cc.status, cc.stderr).toBe(0);
+        return file;
+      };
+      const outOfDate = { scoring: "bm25", file: null, reason: "the ranking extension is out of date" };
+      expect(
+        loadRankExtension(db, "auto", built("v1", source.replace(/#define TESSERA_RANK_VERSION \d+/, "#define TESSERA_RANK_VERSION 1"))),
+      ).toEqual(outOfDate);
+      const unversioned = source.replace(
+        /int rc = sqlite3_create_function\(db, "tessera_rank_version"[^;]*;\n\s*if \(rc != SQLITE_OK\) return rc;\n\s*rc = /,
+        "int rc = ",
+      );
+      expect(loadRankExtension(db, "auto", built("unversioned", unversioned))).toEqual(outOfDate);
+      // This source as it is: used.
+      const fresh = new SQLite(":memory:");
+      try {
+        const file = built("current", `${source}\n`);
+        expect(loadRankExtension(fresh, "auto", file)).toEqual({ scoring: "tessera_bm25", file, reason: null });
+      } finally {
+        fresh.close();
+      }
       expect(log).toHaveBeenCalledTimes(1);
       expect(String(log.mock.calls[0]![0])).toContain("ranking with FTS5's bm25()");
       expect(() => db.prepare("SELECT tessera_bm25(1)").get()).toThrow();

@@ -25,6 +25,8 @@ export interface TextRanking {
 }
 
 const FILE = join("native", "build", "tessera_rank.so");
+/** The extension's version this server's calls are written for (native/tessera_rank.c' TESSERA_RANK_VERSION). */
+export const RANK_EXTENSION_VERSION = 2;
 
 /** The built extension: native/build/tessera_rank.so of the server package, found from this module (src/search/ or the bundle's dist/); null when not built. */
 export function rankExtensionFile(from: string = dirname(fileURLToPath(import.meta.url))): string | null {
@@ -61,12 +63,13 @@ export function loadRankExtension(
     try {
       sqlite.loadExtension(file); // its entry point, sqlite3_tesserarank_init, follows from the file's name
       try {
-        // A file built from an older source (without tessera_seq_in, which the answered records' reads use) is not used.
-        sqlite.prepare("SELECT tessera_seq_in(x'01', 0, 0)").pluck().get();
-        return { scoring: "tessera_bm25", file, reason: null };
+        // A file built from an older source is not used: without tessera_rank_version (before tessera_window), or of another version.
+        const version = sqlite.prepare("SELECT tessera_rank_version()").pluck().get();
+        if (version === RANK_EXTENSION_VERSION) return { scoring: "tessera_bm25", file, reason: null };
+        throw new Error(`version ${String(version)}, this server needs ${RANK_EXTENSION_VERSION}`);
       } catch (error) {
         reason = "the ranking extension is out of date";
-        detail = `${file} has no tessera_seq_in (${error instanceof Error ? error.message : String(error)}): run apps/server/native/build.mjs`;
+        detail = `${file} is built from another version of native/tessera_rank.c (${error instanceof Error ? error.message : String(error)}): run apps/server/native/build.mjs`;
       }
     } catch (error) {
       reason = "the ranking extension did not load";

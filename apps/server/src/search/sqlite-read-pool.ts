@@ -7,7 +7,7 @@ import type { DB } from "../db/schema.js";
 import { filterSql, FTS_ROWID_RANGE } from "./sqlite-sql.js";
 import { type ReadStatement, readStatementSql } from "./read-statements.js";
 import { type AnsweredRead, answeredRanges, answeredRead } from "./sqlite-text-answered.js";
-import { appendSeq, keepBest, rankWindows, windowOf } from "./text-window.js";
+import { appendSeq, extensionWindows, keepBest, rankWindows, windowOf } from "./text-window.js";
 import {
   countPhraseRows,
   listPrefixTerms,
@@ -184,11 +184,19 @@ const scoreOf = (job, blocks) => {
   const known = job.ranking.version && Buffer.from(job.ranking.version).equals(Buffer.concat(blocks)) ? job.ranking.rows : {};
   return phraseScore(prepared, job.expression, (key) => known[key], phraseHelpers);
 };
+/** The index version's generation on this thread (the rows' lengths tessera_window keeps are those of one: text-window.ts). */
+let generation = { blocks: null, n: 0 };
+const generationOf = (blocks) => {
+  const v = Buffer.concat(blocks);
+  if (!generation.blocks || !generation.blocks.equals(v)) generation = { blocks: v, n: generation.n + 1 };
+  return generation.n;
+};
 /** Whether a windowed read scores its rows (the \`tessera_scoring()\` of its SQL): off for the records beyond the windows. */
 let scoring = true;
 db.function("tessera_scoring", { deterministic: false }, () => (scoring ? 1 : 0));
 const rankWindows = ${rankWindows.toString()};
 const windowSteps = { keepBest: ${keepBest.toString()}, appendSeq: ${appendSeq.toString()}, windowOf: ${windowOf.toString()} };
+const extensionWindows = ${extensionWindows.toString()};
 const filterSql = ${filterSql.toString()};
 const readStatementSql = ${readStatementSql.toString()};
 const answeredRead = ${answeredRead.toString()};
@@ -255,7 +263,9 @@ parentPort.on("message", (job) => {
       let blocks, terms;
       try {
         blocks = version.all();
-        terms = listPrefixTerms(prepared, job.prefix, job.max, phraseHelpers);
+        // The known terms are the index's at job.version only (listed without being read: phrase-rows.ts).
+        const known = job.version && Buffer.from(job.version).equals(Buffer.concat(blocks)) ? job.known : [];
+        terms = listPrefixTerms(prepared, job.prefix, job.max, phraseHelpers, known);
       } finally {
         commit.run();
       }
@@ -291,7 +301,8 @@ parentPort.on("message", (job) => {
       reply(job.id, blocks, { rankedMany: out }, out.flatMap((r) => [r.fr.buffer, r.bm.buffer]));
       return;
     }
-    const where = "records_fts WHERE records_fts MATCH ? AND ${FTS_ROWID_RANGE}" + (job.field !== null ? " AND field = ?" : "");
+    const ftsFrom = "records_fts WHERE records_fts MATCH ? AND ${FTS_ROWID_RANGE}";
+    const where = ftsFrom + (job.field !== null ? " AND field = ?" : "");
     const params = [job.expression, job.lo, job.hi, ...(job.field !== null ? [job.field] : [])];
     begin.run();
     let blocks, seqs = null, fr = null, bm = null, prefix = null, prefixComplete = false, scoredRows = 0, phraseRows = null, counted = 0;
@@ -302,12 +313,30 @@ parentPort.on("message", (job) => {
         phraseRows = score.rows;
         counted = score.counted;
         // Ranked window by window (text-window.ts), as few windows as the rows wanted: bm25 of every row read costs (~1.6 us a row
-        // at 1M records). The records a bounded total needs beyond them come from the same statement without scores (bm25 only
-        // while \`scoring\`): a prefix without a prefix index of its length merges its terms' doclists once per statement.
-        const it = prepared("SELECT rowid, CASE WHEN tessera_scoring() THEN " + score.sql + " END FROM " + where + " ORDER BY rowid").raw().iterate(...score.args, ...params);
+        // at 1M records). With tessera_bm25 the windows are read in C (extensionWindows), and the records a bounded total needs
+        // beyond them by a statement of their own without scores; with bm25() in JavaScript, the records beyond from the same
+        // statement (bm25 only while \`scoring\`): a prefix without a prefix index of its length merges its terms' doclists once per statement.
+        const lo = Math.floor(job.lo / 1024);
+        let it = null, beyond;
         try {
-          // No return(): rankWindows' break leaves the statement open for the records beyond the windows.
-          const w = rankWindows({ [Symbol.iterator]: () => ({ next: () => it.next() }) }, job.ranked, job.window, Math.floor(job.lo / 1024), 0, windowSteps);
+          let w;
+          if (job.ranking) {
+            w = extensionWindows(prepared, { from: ftsFrom, params: [job.expression, job.lo, job.hi], field: job.field }, score.args, job.ranked, job.window, lo, 0, generationOf(blocks));
+            const last = w.prefix.length > 0 ? w.prefix[w.prefix.length - 1] : lo - 1;
+            beyond = () => {
+              it ??= prepared("SELECT rowid >> 10 FROM " + where + " ORDER BY rowid").pluck().iterate(job.expression, Math.max(job.lo, (last + 1) * 1024), job.hi, ...(job.field !== null ? [job.field] : []));
+              return it.next();
+            };
+          } else {
+            it = prepared("SELECT rowid, CASE WHEN tessera_scoring() THEN " + score.sql + " END FROM " + where + " ORDER BY rowid").raw().iterate(...score.args, ...params);
+            // No return(): rankWindows' break leaves the statement open for the records beyond the windows.
+            w = rankWindows({ [Symbol.iterator]: () => ({ next: () => it.next() }) }, job.ranked, job.window, lo, 0, windowSteps);
+            beyond = () => {
+              scoring = false;
+              const next = it.next();
+              return next.done ? next : { done: false, value: Math.floor(next.value[0] / 1024) };
+            };
+          }
           ({ fr, bm } = w);
           scoredRows = w.read;
           if (job.prefix > 0) {
@@ -320,13 +349,12 @@ parentPort.on("message", (job) => {
             if (job.passing > 0) for (const seq of w.prefix) passed += passes(seq);
             if (w.prefixComplete || w.prefix.length >= job.prefix || enough()) prefix = w.prefix;
             else {
-              scoring = false;
               let out = new Uint32Array(job.prefix + 16), n = w.prefix.length;
               out.set(w.prefix);
               for (;;) {
-                const next = it.next();
+                const next = beyond();
                 if (next.done) { prefixComplete = true; break; }
-                const seq = Math.floor(next.value[0] / 1024);
+                const seq = next.value;
                 if (out[n - 1] === seq) continue;
                 if (n >= job.prefix) break;
                 if (n === out.length) { const grown = new Uint32Array(out.length * 2); grown.set(out); out = grown; }
@@ -337,7 +365,7 @@ parentPort.on("message", (job) => {
             }
           }
         } finally {
-          it.return();
+          if (it) it.return();
           scoring = true;
         }
       }
@@ -441,9 +469,16 @@ export class ReadPool {
     return { version: versionOf(m), terms: m.terms ?? [], docs: m.docs ?? [] };
   }
 
-  /** The index's terms starting with `prefix`, in order, at most `max` + 1 of them (phrase-rows.ts' listPrefixTerms; sqlite-text.ts expands long prefixes). */
-  async prefixTerms(prefix: string, max: number): Promise<{ version: Buffer; terms: string[] }> {
-    const m = await this.send({ type: "prefixTerms", prefix, max });
+  /**
+   * The index's terms starting with `prefix`, in order, at most `max` + 1 of them (phrase-rows.ts' listPrefixTerms; sqlite-text.ts
+   * expands long prefixes); `known`: terms of the prefix in the index at `version` (sorted), not read if the thread reads that version.
+   */
+  async prefixTerms(
+    prefix: string,
+    max: number,
+    known: { version: Buffer; terms: string[] } | null = null,
+  ): Promise<{ version: Buffer; terms: string[] }> {
+    const m = await this.send({ type: "prefixTerms", prefix, max, version: known?.version ?? null, known: known?.terms ?? [] });
     return { version: versionOf(m), terms: m.terms ?? [] };
   }
 

@@ -432,6 +432,12 @@ describe("SQLite text search cache", () => {
           expect(await expanding.textSearch(query, query.text!)).toEqual(asWritten);
           expect(expanding.prefixesExpanded).toBe(q === "omicronzz*" ? 0 : 1);
         }
+        // The frequent words ranked ahead: those of the prefix are listed without reading their rows, the same answer.
+        const ahead = new SqliteText(store.db, { fewMatches: -1, rankWindow: 6, frequentRows: 5 });
+        await ahead.rankFrequentWords();
+        expect(ahead.frequentWords).toBeGreaterThan(0);
+        expect(await ahead.textSearch(query, query.text!), `${q} ${offset} ranked ahead`).toEqual(asWritten);
+        if (q !== "omicronzz*") expect(ahead.prefixTermsKnown).toBeGreaterThan(0);
         if (q !== "omicronzz*") expect(asWritten.hits.length).toBeGreaterThan(0);
       }
   });

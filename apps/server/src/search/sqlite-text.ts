@@ -48,8 +48,8 @@ const ANSWERED_SPLIT = 1024;
 const READ_PER_BOUND = 2;
 /** The records of the word a bounded total reads at most: READ_PER_BOUND x (limit + 1), and at least past the few matches. */
 const walkCap = (limit: number, fewMatches: number) => Math.max(READ_PER_BOUND * (limit + 1), fewMatches + 1);
-/** Whether a sorted array holds `value` (binary search). */
-const sortedHas = (sorted: Uint32Array, value: number): boolean => {
+/** The index of the first element of a sorted array that is at least `value` (binary search). */
+const firstAtLeast = <T extends number | string>(sorted: ArrayLike<T>, value: T): number => {
   let a = 0;
   let b = sorted.length;
   while (a < b) {
@@ -57,6 +57,11 @@ const sortedHas = (sorted: Uint32Array, value: number): boolean => {
     if (sorted[mid]! < value) a = mid + 1;
     else b = mid;
   }
+  return a;
+};
+/** Whether a sorted array holds `value`. */
+const sortedHas = (sorted: Uint32Array, value: number): boolean => {
+  const a = firstAtLeast(sorted, value);
   return a < sorted.length && sorted[a] === value;
 };
 /** Whether at least `until.passing` of the first `length` seqs are not in `until.excluded` (both in order). */
@@ -130,6 +135,13 @@ interface SeqPrefix {
 const frequentRows = (terms: string[], docs: number[]): Record<string, number> =>
   Object.fromEntries(terms.flatMap((t, i) => (/^[a-z0-9]+$/.test(t) ? [[`"${t}"`, docs[i]!]] : [])));
 
+/** The terms of a sorted list that start with `prefix`. */
+const termsOf = (sorted: string[], prefix: string): string[] => {
+  const out: string[] = [];
+  for (let i = firstAtLeast(sorted, prefix); i < sorted.length && sorted[i]!.startsWith(prefix); i++) out.push(sorted[i]!);
+  return out;
+};
+
 /** A total: exact, or (`lowerBound`) more records than `n` match. */
 interface Counted {
   n: number;
@@ -190,6 +202,10 @@ export class SqliteText extends SqliteQueries {
   phraseCounts = 0;
   /** The terms of long prefixes (expandPrefix) at one index version: the expression of each prefix's terms, null to keep the prefix. */
   private prefixTerms: { version: Buffer | null; byPrefix: Map<string, string | null> } = { version: null, byPrefix: new Map() };
+  /** The frequent words (in at least FREQUENT_ROWS rows: the ranking ahead's) at one index version, sorted: listPrefixTerms' known terms. */
+  private frequentTerms: { version: Buffer; terms: string[] } | null = null;
+  /** Terms of long prefixes given as known to their listing (tests, diagnostics). */
+  prefixTermsKnown = 0;
   /** Long prefixes expanded into their terms (tests, diagnostics). */
   prefixesExpanded = 0;
   /** Searches of an expanded prefix answered again with the prefix as written: the index moved meanwhile (tests, diagnostics). */
@@ -248,13 +264,19 @@ export class SqliteText extends SqliteQueries {
     const kept = this.prefixTerms.byPrefix.get(prefix);
     if (kept !== undefined) return kept === null ? null : { expression: kept, version: current };
     const pool = this.options.offThread !== false ? readPoolFor(this.db) : null;
+    // The frequent words of the prefix, known terms at this version: listed without reading their rows (phrase-rows.ts).
+    const known = this.frequentTerms?.version.equals(current)
+      ? { version: current, terms: termsOf(this.frequentTerms.terms, prefix) }
+      : null;
+    this.prefixTermsKnown += known?.terms.length ?? 0;
     const listed = pool
-      ? await pool.prefixTerms(prefix, PREFIX_TERMS_MAX).catch(() => null)
+      ? await pool.prefixTerms(prefix, PREFIX_TERMS_MAX, known).catch(() => null)
       : await this.db.connection().execute(async () =>
-          raw.transaction(() => ({
-            version: SqliteText.versionOf(raw),
-            terms: listPrefixTerms((sql) => raw.prepare(sql), prefix, PREFIX_TERMS_MAX, PHRASE_HELPERS),
-          }))(),
+          raw.transaction(() => {
+            const version = SqliteText.versionOf(raw);
+            const terms = known?.version.equals(version) ? known.terms : [];
+            return { version, terms: listPrefixTerms((sql) => raw.prepare(sql), prefix, PREFIX_TERMS_MAX, PHRASE_HELPERS, terms) };
+          })(),
         );
     // Listed at another version (the index moved meanwhile): the prefix as written.
     if (!listed || !listed.version.equals(current) || !this.prefixTerms.version?.equals(current)) return null;
@@ -290,6 +312,13 @@ export class SqliteText extends SqliteQueries {
     if (!rows) return;
     const kept = this.phraseRowsAt(version);
     for (const [key, n] of Object.entries(rows)) kept.set(key, n);
+  }
+
+  /** Keeps the frequent words of `counts` (frequentRows' plain words, read at `version`, the index's current one) as the known terms of prefixes. */
+  private keepFrequentTerms(version: Buffer, counts: Record<string, number>): void {
+    const minRows = this.options.frequentRows ?? FREQUENT_ROWS;
+    const terms = Object.entries(counts).flatMap(([key, n]) => (n > 0 && n >= minRows ? [key.slice(1, -1)] : []));
+    this.frequentTerms = { version, terms: terms.sort() };
   }
 
   /** The counts kept at `version`: emptied when the index moved to it or when they outgrew PHRASE_ROWS_MAX. */
@@ -445,7 +474,9 @@ export class SqliteText extends SqliteQueries {
     // Their row counts come with them: tessera_bm25's arguments for queries of several words (phrase-rows.ts).
     const counts = frequentRows(terms, docs);
     await this.db.connection().execute(async () => {
-      if (SqliteText.versionOf(raw).equals(version)) this.keepPhraseRows(version, counts);
+      if (!SqliteText.versionOf(raw).equals(version)) return;
+      this.keepPhraseRows(version, counts);
+      this.keepFrequentTerms(version, counts);
     });
     const byKey = new Map<string, { fr: Float64Array; bm: Float64Array }>();
     for (const span of spans)
@@ -471,6 +502,7 @@ export class SqliteText extends SqliteQueries {
     await this.db.connection().execute(async () => {
       if (!SqliteText.versionOf(raw).equals(version)) return;
       this.keepPhraseRows(version, Object.fromEntries(counts));
+      this.keepFrequentTerms(version, Object.fromEntries(counts));
       const stored = raw.prepare("SELECT version FROM fts.text_ranked_ahead_version WHERE id = 1").pluck().get() as Buffer | undefined;
       if (!stored?.equals(version)) return;
       const insert = raw.prepare("INSERT OR REPLACE INTO fts.text_phrase_rows (phrase, rows) VALUES (?, ?)");
@@ -568,6 +600,7 @@ export class SqliteText extends SqliteQueries {
     const current = await this.db.connection().execute(async () => SqliteText.versionOf(raw));
     if (!current.equals(version)) return false;
     this.keepPhraseRows(version, counts);
+    this.keepFrequentTerms(version, counts);
     this.frequent = { version, byKey };
     this.storedRankingsRead++;
     return true;

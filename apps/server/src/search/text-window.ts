@@ -97,6 +97,62 @@ export function rankWindows(
   };
 }
 
+/** The SQL of a query's FTS rows (the range's, `field`'s when not null) and its parameters (the expression, the rowid range). */
+export interface FtsRows {
+  /** `records_fts WHERE records_fts MATCH ? AND rowid BETWEEN ...`, without the field. */
+  from: string;
+  params: unknown[];
+  field: string | null;
+}
+
+/**
+ * rankWindows read by the ranking extension (`tessera_window`, native/tessera_rank.c: the same steps in C, the rows scored
+ * with tessera_bm25's `scoreArgs`): the statement's rows never reach JavaScript, where each cost a row array, an iterator
+ * step and a call back into JavaScript (~0.6 of ~2.5 us a row at 1M records, session 15's profile). The same answer as
+ * rankWindows over `SELECT rowid, tessera_bm25(...) ... ORDER BY rowid` (text-window.test.ts). Self-contained (the read
+ * threads evaluate its source).
+ */
+export function extensionWindows(
+  prepare: (sql: string) => { pluck(): { get(...params: unknown[]): unknown } },
+  rows: FtsRows,
+  scoreArgs: number[],
+  k: number,
+  window: number,
+  lo: number,
+  prefixWanted = 0,
+  /**
+   * Names the index version being read (the read transaction's): the rows' lengths are kept between calls of one generation
+   * (native/tessera_rank.c' lengthOf: the next query's windows read mostly the same rows); 0 keeps none.
+   */
+  generation = 0,
+): WindowedRows {
+  const call = `tessera_window(records_fts, ?, ?, ?, ?, ?${", ?".repeat(scoreArgs.length)})`;
+  // The field tested first (a CASE: SQLite may test a WHERE's terms in any order), so only its rows reach the windows.
+  const test = rows.field !== null ? `CASE WHEN field = ? THEN ${call} ELSE 0 END` : call;
+  let blob: Uint8Array;
+  try {
+    prepare(`SELECT 1 FROM ${rows.from} AND ${test} LIMIT 1`)
+      .pluck()
+      .get(...rows.params, ...(rows.field !== null ? [rows.field] : []), k, window, lo, prefixWanted, generation, ...scoreArgs);
+  } finally {
+    // Read (and so forgotten by the connection) even when the statement failed.
+    blob = prepare("SELECT tessera_window_result()").pluck().get() as Uint8Array;
+  }
+  const d = new Float64Array(Uint8Array.from(blob).buffer);
+  const kept = d[0]!;
+  const seqs = d[1]!;
+  const exhausted = d[4] === 1;
+  return {
+    fr: d.slice(6, 6 + kept),
+    bm: d.slice(6 + kept, 6 + 2 * kept),
+    complete: exhausted && d[5]! <= k,
+    prefix: Uint32Array.from(d.subarray(6 + 2 * kept, 6 + 2 * kept + seqs)),
+    prefixComplete: exhausted,
+    width: d[2]!,
+    read: d[3]!,
+  };
+}
+
 /**
  * A whole window's best `want` rows (none when `want` <= 0) appended to `fr` / `bm` in the order's
  * order (bm25, then rowid). Only the rows with a score up to the want-th best (a numeric sort of the
