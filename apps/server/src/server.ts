@@ -13,7 +13,7 @@ import { seedDemo } from "./bootstrap/demo.js";
 import { onRecordsWritten } from "./records/write-hooks.js";
 import { textIndexFor } from "./search/text-index.js";
 import { followWrites, warmUpDatasets } from "./search/warm-up.js";
-import { rankAheadFor, textBucketsFor, textInlineFor, textVocabularyFor, vectorIndexesFor } from "./search/for-store.js";
+import { rankAheadFor, textBucketsFor, textInlineFor, textVocabularyFor, vectorIndexesFor, wordsTermsIndexFor } from "./search/for-store.js";
 
 /** Datasets warmed up at start (search/warm-up.ts), the most recently active first. */
 const WARM_AT_START = 3;
@@ -73,6 +73,9 @@ async function startOn(store: Store, config: ServerConfig): Promise<RunningServe
   // PostgreSQL: records_fts's index on (words, record ranges) of a database upgraded with records, built concurrently (migration 0030).
   const textBuckets = textBucketsFor(store);
   textBuckets?.start();
+  // PostgreSQL: record_search's index of words and metadata terms of an upgraded database, built concurrently after that one (migration 0031).
+  const wordsTerms = wordsTermsIndexFor(store);
+  wordsTerms?.start();
   // PostgreSQL: each large dataset's vocabulary once its text settles, so that prefixes read the words they cover (issue 31).
   const textVocabulary = textVocabularyFor(store);
   textVocabulary?.start();
@@ -105,6 +108,7 @@ async function startOn(store: Store, config: ServerConfig): Promise<RunningServe
       await vectorIndexes?.stop();
       await textInline?.stop();
       await textBuckets?.stop();
+      await wordsTerms?.stop();
       await textVocabulary?.stop();
       await app.close();
       await store.close();

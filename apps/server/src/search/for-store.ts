@@ -3,6 +3,7 @@ import { PostgresSearch } from "./postgres-search.js";
 import type { SearchPort } from "./search-port.js";
 import type { PostgresRankAhead } from "./postgres-rank-ahead.js";
 import type { PostgresTextBuckets } from "./postgres-text-buckets.js";
+import type { PostgresBackgroundIndex } from "./postgres-background-index.js";
 import type { PostgresTextVocabulary } from "./postgres-text-vocabulary.js";
 import type { PostgresVectorIndexes } from "./postgres-vector-index.js";
 import { PostgresTextInline } from "./postgres-text-inline.js";
@@ -37,6 +38,12 @@ export function vectorIndexesFor(store: Store): PostgresVectorIndexes | null {
 export function textBucketsFor(store: Store): PostgresTextBuckets | null {
   const port = searchFor(store);
   return port instanceof PostgresSearch ? port.textBuckets : null;
+}
+
+/** PostgreSQL: the background build of `record_search`'s index of words and terms on an upgraded database (migration 0031); null on SQLite. */
+export function wordsTermsIndexFor(store: Store): PostgresBackgroundIndex | null {
+  const port = searchFor(store);
+  return port instanceof PostgresSearch ? port.wordsTerms : null;
 }
 
 /** PostgreSQL: the background read of the datasets' vocabularies for prefixes; null on SQLite. */

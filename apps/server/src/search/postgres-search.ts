@@ -6,6 +6,8 @@ import { countLimit, filterCountLimit, type SearchPort, type SearchQuery, type S
 import { filterCount, filterTotal } from "./postgres-filter-total.js";
 import { Builder, json, queueFilters, queryRows, textCount, textWords } from "./postgres-sql.js";
 import { PostgresTextBuckets } from "./postgres-text-buckets.js";
+import { PostgresBackgroundIndex } from "./postgres-background-index.js";
+import { WORDS_TERMS_INDEX_SPEC } from "../db/migrations/postgres/0031-record-search-words-terms.js";
 import { PostgresTextVocabulary } from "./postgres-text-vocabulary.js";
 import { PostgresText } from "./postgres-text.js";
 import { PostgresRankAhead } from "./postgres-rank-ahead.js";
@@ -54,6 +56,8 @@ export class PostgresSearch implements SearchPort {
   readonly vectorIndexes: PostgresVectorIndexes;
   /** `records_fts`'s bucket index of an upgraded database, built in the background (the server starts the job: server.ts). */
   readonly textBuckets: PostgresTextBuckets;
+  /** `record_search`'s index of words and metadata terms on an upgraded database (migration 0031), built after the bucket index. */
+  readonly wordsTerms: PostgresBackgroundIndex;
   /** The datasets' vocabularies for prefixes, read in the background (the server starts the job: server.ts). */
   readonly textVocabulary: PostgresTextVocabulary | null;
   constructor(
@@ -63,8 +67,16 @@ export class PostgresSearch implements SearchPort {
     this.rankAhead = options.rankAhead === false ? null : new PostgresRankAhead(db, options.rankAhead ?? {});
     this.textBuckets = new PostgresTextBuckets(db);
     this.textVocabulary = options.textVocabulary === false ? null : new PostgresTextVocabulary(db, options.textVocabulary ?? {});
-    this.text = new PostgresText(db, undefined, this.rankAhead, undefined, undefined, { vocabulary: this.textVocabulary }, () =>
-      this.textBuckets.ready(),
+    this.wordsTerms = new PostgresBackgroundIndex(db, WORDS_TERMS_INDEX_SPEC, { after: () => this.textBuckets.ready() });
+    this.text = new PostgresText(
+      db,
+      undefined,
+      this.rankAhead,
+      undefined,
+      undefined,
+      { vocabulary: this.textVocabulary },
+      () => this.textBuckets.ready(),
+      () => this.wordsTerms.ready(),
     );
     this.vectorIndexes = new PostgresVectorIndexes(db);
   }

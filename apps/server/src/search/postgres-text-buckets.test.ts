@@ -5,7 +5,7 @@ import { up } from "../db/migrations/postgres/0030-records-fts-seq-buckets.js";
 import type { Store } from "../db/store.js";
 import { openPostgresStore } from "../db/postgres.js";
 import { advisoryKey } from "../reservations/transaction.js";
-import { createTestDatabase, testDatabaseUrl, type TestDatabase } from "../testing/pg-test-database.js";
+import { createTestDatabase, indexesOf, testDatabaseUrl, type TestDatabase } from "../testing/pg-test-database.js";
 import { queryRows } from "./postgres-sql.js";
 import { PostgresSearch } from "./postgres-search.js";
 import { PostgresTextBuckets } from "./postgres-text-buckets.js";
@@ -26,14 +26,7 @@ describe.skipIf(!testDatabaseUrl())("PostgreSQL: records_fts's bucket index buil
   let database: TestDatabase;
   let store: Store;
   let data: Awaited<ReturnType<typeof seedSearchData>>;
-  const indexes = async () =>
-    (
-      await queryRows<{ name: string; valid: boolean }>(
-        store.db,
-        "SELECT c.relname AS name, i.indisvalid AS valid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indrelid = 'records_fts'::regclass AND c.relname <> 'records_fts_pkey' ORDER BY 1",
-        [],
-      )
-    ).map((r) => `${r.name}${r.valid ? "" : " (invalid)"}`);
+  const indexes = () => indexesOf(store.db, "records_fts");
 
   beforeAll(async () => {
     database = await createTestDatabase(testDatabaseUrl()!);

@@ -30,7 +30,7 @@ describe(`PostgreSQL text search: bounded totals with a metadata filter (${onPos
     await store?.close();
   });
 
-  const source = (v: string): SearchFilter => ({ type: "terms", scope: { entity: "metadata", name: "source" }, values: [v] });
+  const source = (...values: string[]): SearchFilter => ({ type: "terms", scope: { entity: "metadata", name: "source" }, values });
   const quality: SearchFilter = { type: "range", scope: { entity: "metadata", name: "quality" }, ge: 0.25, le: 0.75 };
   const tags: SearchFilter = { type: "terms", scope: { entity: "metadata", name: "tags" }, values: ["a"] };
   const query = (q: string, filters: SearchFilter[]): SearchQuery => pageQuery(ids.ds, filters, { text: q });
@@ -129,7 +129,7 @@ describe(`PostgreSQL text search: bounded totals with a metadata filter (${onPos
     // readCount: `read` the first records matching (at most the cap), `n` those of them passing the filters.
     for (const reads of [1, 7, 1000]) {
       const q = query("common", [source("news")]);
-      const { sql: text, params } = readCount(q, reads);
+      const { sql: text, params } = readCount(q, reads, 1000);
       const row = (await queryRows<{ read: number | string; n: number | string }>(store.db, text, params))[0]!;
       const matches = await exact(query("common", []));
       expect(Number(row.read)).toBe(Math.min(reads + 1, matches));
@@ -148,6 +148,59 @@ describe(`PostgreSQL text search: bounded totals with a metadata filter (${onPos
     expect(await filteredTotal(store.db, query("nothing", [source("news")]), null, 3)).toEqual({ total: 0, path: "index" });
     const other = { ...query("third", [source("news")]), datasetId: ids.other };
     expect(await filteredTotal(store.db, other, null, 1000)).toEqual({ total: await exact(other), path: "index" });
+  });
+
+  it("with the index of words and terms (0031): reads only the records holding both, exact up to the bound, stops past it", async () => {
+    const count = async (q: SearchQuery, reads: number, bound: number, termsIndex: boolean) => {
+      const { sql: text, params } = readCount(q, reads, bound, termsIndex);
+      const row = (await queryRows<{ read: number | string; n: number | string }>(store.db, text, params))[0]!;
+      return { read: Number(row.read), n: Number(row.n) };
+    };
+    const news = query("common", [source("news"), quality]);
+    const holding = await exact(query("common", [source("news")]));
+    expect(holding).toBe(80);
+    const n = await exact(news);
+    expect(n).toBeGreaterThan(10);
+    // Every record of the word and the term read (80 of the word's 240), the passing ones counted.
+    expect(await count(news, 1000, 1000, true)).toEqual({ read: holding, n });
+    expect(await count(news, 1000, 1000, false)).toEqual({ read: 240, n });
+    // At most `reads` + 1 read; the scan stops at the record where `bound` + 2 passed (n is then bound + 1).
+    expect((await count(news, 10, 1000, true)).read).toBe(11);
+    const stopped = await count(news, 1000, 3, true);
+    expect(stopped.n).toBe(4);
+    expect(stopped.read).toBeLessThan(holding);
+    for (const [q, filters] of [
+      ["common", [source("news")]],
+      ["common", [source("wiki"), quality]],
+      ["common", [source("news", "wiki"), quality]],
+      ["quarter", [tags, quality]],
+      ["third", [source("nowhere")]],
+      ["nothing", [source("news")]],
+      ["third", [quality]],
+    ] as const) {
+      const n = await exact(query(q, [...filters]));
+      for (const bound of [3, 25, 1000]) {
+        const expected = n > bound ? { total: bound, totalIsLowerBound: true } : { total: n };
+        const got = await filteredTotal(store.db, query(q, [...filters]), null, bound, { wordsTerms: true, readPerBound: 1e6 });
+        expect({ total: got.total, ...(got.totalIsLowerBound ? { totalIsLowerBound: true } : {}) }, `${q} ${bound}`).toEqual(expected);
+        // Reading at most 2 x (bound + 1) of the records holding the word and the terms: exact when those are all, else at most the exact count.
+        const capped = await filteredTotal(store.db, query(q, [...filters]), null, bound, { wordsTerms: true });
+        const candidates = await exact(query(q, filters.filter((f) => f.type === "terms")));
+        if (candidates <= READ_PER_BOUND * (bound + 1) || capped.total > bound || !capped.totalIsLowerBound)
+          expect({ total: capped.total, ...(capped.totalIsLowerBound ? { totalIsLowerBound: true } : {}) }, `${q} ${bound}`).toEqual(expected);
+        else expect(capped.total, `${q} ${bound}`).toBeLessThanOrEqual(Math.min(n, bound));
+      }
+    }
+    // 80 records hold "common" and news, 8 of each 10 qualities fail: a bound of 10 with 11 reads gives a lower bound.
+    const few = query("common", [source("news"), { type: "range", scope: { entity: "metadata", name: "quality" }, ge: 0.85, le: null }]);
+    const fewExact = await exact(few);
+    expect(fewExact).toBeLessThan(20);
+    const fewTotal = await filteredTotal(store.db, few, null, 10, { wordsTerms: true, readPerBound: 1 });
+    expect(fewTotal.totalIsLowerBound).toBe(true);
+    expect(fewTotal.total).toBeLessThanOrEqual(Math.min(fewExact, 10));
+    // Another dataset's records (30 before and 30 after this one's): counted for that dataset only.
+    const other = { ...query("common", [source("news"), quality]), datasetId: ids.other };
+    expect(await filteredTotal(store.db, other, null, 1000, { wordsTerms: true })).toEqual({ total: await exact(other), path: "index" });
   });
 
   it("counts without a common metadata term's GIN entry as with it, and tells common terms from the planner's statistics", async () => {

@@ -95,6 +95,8 @@ export class PostgresText {
     private readonly walkOptions: Parameters<typeof firstMatches>[3] = {},
     /** Whether `records_fts`'s bucket index is valid (postgres-text-buckets.ts; a new database has it from its migration). */
     private readonly bucketIndex: () => Promise<boolean> = async () => true,
+    /** Whether `record_search`'s index of words and terms is valid (migration 0031; a new database has it from its migration). */
+    private readonly wordsTermsIndex: () => Promise<boolean> = async () => true,
   ) {}
 
   /** Searches answered from the caller's answered records (answeredSearch; tests, diagnostics), their pages from a word ranked ahead. */
@@ -144,7 +146,9 @@ export class PostgresText {
       if (known) return known;
       // Filters other than the queue's (a metadata filter): counted up to the filter bound (TESSERA_FILTER_TOTAL_BOUND, or the page's end).
       if (query.filters.length > 0 && !queueFilters(query.filters)) {
-        const { path: _, ...total } = await filteredTotal(this.db, query, ahead, filterCountLimit(query, FILTERED_TOTAL_BOUND)!);
+        const { path: _, ...total } = await filteredTotal(this.db, query, ahead, filterCountLimit(query, FILTERED_TOTAL_BOUND)!, {
+          wordsTerms: await this.wordsTermsIndex(),
+        });
         return total;
       }
       // Bounded total: the first `limit + 1` passing records (SQL), not every match (postgres-sql.ts textCount).

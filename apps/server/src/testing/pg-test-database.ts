@@ -1,8 +1,10 @@
 import { createHash, randomBytes } from "node:crypto";
+import { type Kysely, sql } from "kysely";
 import pg from "pg";
 import { migrations } from "../db/migrations/index.js";
 import { postgresVariants } from "../db/migrations/postgres/index.js";
 import { openPostgresStore } from "../db/postgres.js";
+import type { DB } from "../db/schema.js";
 import type { Store } from "../db/store.js";
 
 /**
@@ -107,4 +109,11 @@ export async function openTestPostgresStore(options: { poolSize?: number } = {})
       await database.drop();
     },
   };
+}
+
+/** A table's indexes other than its primary key, by name, "(invalid)" after one a concurrent build left unfinished. */
+export async function indexesOf(db: Kysely<DB>, table: string): Promise<string[]> {
+  const rows = await sql<{ name: string; valid: boolean }>`SELECT c.relname AS name, i.indisvalid AS valid FROM pg_index i
+    JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indrelid = ${table}::regclass AND NOT i.indisprimary ORDER BY 1`.execute(db);
+  return rows.rows.map((r) => `${r.name}${r.valid ? "" : " (invalid)"}`);
 }

@@ -11,6 +11,7 @@ import * as pg0024 from "./0024-text-ranked-ahead.js";
 import * as pg0025 from "./0025-record-search.js";
 import * as pg0028 from "./0028-records-fts-inline.js";
 import * as pg0030 from "./0030-records-fts-seq-buckets.js";
+import * as pg0031 from "./0031-record-search-words-terms.js";
 
 /**
  * PostgreSQL runs the same, versioned migration list as SQLite (same names, so the history is
@@ -58,6 +59,8 @@ export const postgresVariants: Record<string, Migration> = {
   "0028-records-fts-inline": pg0028,
   /** PostgreSQL: the text index restricted to ranges of records (seq buckets); SQLite's 0030 is empty. */
   "0030-records-fts-seq-buckets": pg0030,
+  /** PostgreSQL: record_search's words and metadata terms in one GIN index; SQLite's 0031 is empty. */
+  "0031-record-search-words-terms": pg0031,
 };
 
 export const postgresMigrationProvider: MigrationProvider = {
