@@ -1,6 +1,7 @@
 import SQLite from "better-sqlite3";
 import { expect, it } from "vitest";
 import { seededRandom } from "../testing/random.js";
+import { planeScorer } from "./bit-planes.js";
 import {
   addToCentroid,
   asymmetricScores,
@@ -113,13 +114,19 @@ function clustered() {
   return { dims, vectors, unit, mean, centred };
 }
 
-it("estimates least_similar's similarities around each list's centroid, finer than the codes around the mean, and scans the farthest lists first", async () => {
-  const { dims, vectors, unit, mean, centred } = clustered();
-  const ivf = (await BinaryIvf.build({ codes: centred, vrows, size: 2000, words }, { lists: 20 }))!;
-  const far = new FarSideBuilder(ivf, dims, mean);
-  for (const vrow of far.sample()) far.centroid(vrow, vectors[vrow / 10 - 1]!);
-  vectors.forEach((v, i) => far.add(vrows[i]!, v));
+/** `clustered()`'s index of 20 lists with its far side, built on the request thread. */
+async function clusteredWithFarSide() {
+  const set = clustered();
+  const ivf = (await BinaryIvf.build({ codes: set.centred, vrows, size: 2000, words }, { lists: 20 }))!;
+  const far = new FarSideBuilder(ivf, set.dims, set.mean);
+  for (const vrow of far.sample()) far.centroid(vrow, set.vectors[vrow / 10 - 1]!);
+  set.vectors.forEach((v, i) => far.add(vrows[i]!, v));
   ivf.farSide = far.finish();
+  return { ...set, ivf };
+}
+
+it("estimates least_similar's similarities around each list's centroid, finer than the codes around the mean, and scans the farthest lists first", async () => {
+  const { vectors, unit, mean, centred, ivf } = await clusteredWithFarSide();
   const query = unit(vectors[3]!);
   const exact = (vrow: number) => unit(vectors[vrow / 10 - 1]!).reduce((t, x, d) => t + x * query[d]!, 0);
   const table = asymmetricTable(query, words);
@@ -247,4 +254,22 @@ it("abandons a far side's part when asked", async () => {
     throw new Error("no read once abandoned");
   };
   expect(await farSidePart(job, never, async () => {}, residualCode, addToCentroid)).toBeNull();
+});
+
+it("scans least_similar's lists alike with the popcounts of WebAssembly and without them (a store without WebAssembly)", async () => {
+  const { vectors, unit, ivf } = await clusteredWithFarSide();
+  const withoutWasm = { ...FAR_SCAN_HELPERS, scorer: planeScorer(null) };
+  for (const [i, target, count] of [
+    [3, Infinity, 2000],
+    [17, 300, 50],
+    [500, 1, 10],
+  ] as const) {
+    const query = unit(vectors[i]!);
+    const a = farScan(ivf.farScanData, query, target, count, FAR_SCAN_HELPERS);
+    const b = farScan(ivf.farScanData, query, target, count, withoutWasm);
+    expect(Array.from(a.vrows)).toEqual(Array.from(b.vrows));
+    expect(Array.from(a.costs)).toEqual(Array.from(b.costs));
+    expect(a.scanned).toBe(b.scanned);
+    expect(a.vrows.length).toBe(Math.min(count, a.scanned));
+  }
 });

@@ -1,4 +1,5 @@
 import { HammingStore, hammingTable } from "./hamming.js";
+import { type PlaneScorer, planeScorer, PLANES_MODULE, queryPlanes } from "./bit-planes.js";
 
 /**
  * An inverted file over binary codes (sqlite-knn.ts): the codes of a vector setting grouped in lists,
@@ -712,19 +713,19 @@ export function leastCosts(vrows: Float64Array, costs: Float64Array, n: number, 
 
 /** What `farScan` calls (passed in: the read threads evaluate its source, where module names do not resolve). */
 export interface FarScanHelpers {
-  table: typeof asymmetricTable;
-  scores: typeof asymmetricScores;
+  planes: typeof queryPlanes;
+  scorer: PlaneScorer;
   least: typeof leastCosts;
 }
 
 /** The module's own helpers, for `farScan` on the request thread. */
-export const FAR_SCAN_HELPERS: FarScanHelpers = { table: asymmetricTable, scores: asymmetricScores, least: leastCosts };
+export const FAR_SCAN_HELPERS: FarScanHelpers = { planes: queryPlanes, scorer: planeScorer(PLANES_MODULE), least: leastCosts };
 
 /**
  * least_similar's candidates from an index's lists: the live codes of the lists whose centroid is least
  * similar to the query (`values`), until at least `target` codes were scored, each with its estimated
  * similarity (`FarSide`: the query's product with the list's centroid + the scale times the asymmetric
- * score of the code around it; lower is farther); the `count` of least estimate (ties by rowid), in
+ * score of the code around it, the query quantised to bit planes: bit-planes.ts; lower is farther); the `count` of least estimate (ties by rowid), in
  * that order, and the number of codes scored. Self-contained (no closure, no import; `helpers` are
  * `FAR_SCAN_HELPERS`): the read threads evaluate its source (sqlite-read-pool.ts) and the request
  * thread calls it when there are none.
@@ -738,7 +739,6 @@ export function farScan(
 ): { vrows: Float64Array; costs: Float64Array; scanned: number } {
   const { words, dimensions, offsets, centroids, codes, scales, vrowAt, stale } = data;
   const lists = offsets.length - 1;
-  const table = helpers.table(values, words);
   const toCentroid = new Float64Array(lists);
   for (let c = 0, o = 0; c < lists; c++, o += dimensions) {
     let s = 0;
@@ -752,19 +752,31 @@ export function farScan(
     const c = order[lastList++]!;
     scanned += offsets[c + 1]! - offsets[c]!;
   }
+  // The lists' codes scored at once (bit-planes.ts: the query quantised to 4 bits, popcounts: ~2.7 against ~12 ms
+  // of 48 table lookups per code for 100K codes at 1M vectors, the same recall).
+  const ranges = new Uint32Array(lastList * 2);
+  for (let k = 0; k < lastList; k++) {
+    const c = order[k]!;
+    ranges[2 * k] = offsets[c]!;
+    ranges[2 * k + 1] = offsets[c + 1]! - offsets[c]!;
+  }
+  const q = helpers.planes(values, words, dimensions);
+  const packed = helpers.scorer(q, codes, words, ranges, lastList);
+  // A code's score from its packed count P·65536 + U: 2·(lo·P + Δ·U) - total (bit-planes.ts).
+  const perOne = 2 * q.lo,
+    perLevel = 2 * q.delta;
   const vrows = new Float64Array(scanned);
   const costs = new Float64Array(scanned);
   let n = 0;
-  for (let k = 0; k < lastList; k++) {
-    const c = order[k]!;
-    const base = toCentroid[c]!;
-    const from = offsets[c]!;
-    const size = offsets[c + 1]! - from;
-    const sums = helpers.scores(table, codes, words, from, size);
-    for (let i = 0; i < size; i++) {
+  for (let k = 0, at = 0; k < lastList; k++) {
+    const base = toCentroid[order[k]!]!;
+    const from = ranges[2 * k]!;
+    const size = ranges[2 * k + 1]!;
+    for (let i = 0; i < size; i++, at++) {
       if (stale[from + i] !== 0) continue;
       vrows[n] = vrowAt[from + i]!;
-      costs[n++] = base + scales[from + i]! * sums[i]!;
+      const v = packed[at]!;
+      costs[n++] = base + scales[from + i]! * (perOne * (v >>> 16) + perLevel * (v & 0xffff) - q.total);
     }
   }
   const picked = helpers.least(vrows, costs, n, count);

@@ -378,13 +378,18 @@ class Codes {
   ): number[] {
     const { ivf } = listed;
     const far = ivf.farSide!;
-    const table = asymmetricTable(values, this.words);
     const found = candidateBuffer.clear();
     for (let i = 0; i < listed.vrows.length; i++) found.push(listed.vrows[i]!, listed.costs[i]!);
     this.scored += listed.scanned;
-    let toMean = 0;
-    for (let d = 0; d < this.dimensions; d++) toMean += (values[d] ?? 0) * (this.mean[d] ?? 0);
+    // The tail's table and product with the centre only when there is a tail (~0.3 ms of the request thread's per call).
+    let tail: { table: Float32Array; toMean: number } | null = null;
     const estimate = (from: number, n: number) => {
+      if (!tail) {
+        let toMean = 0;
+        for (let d = 0; d < this.dimensions; d++) toMean += (values[d] ?? 0) * (this.mean[d] ?? 0);
+        tail = { table: asymmetricTable(values, this.words), toMean };
+      }
+      const { table, toMean } = tail;
       const scores = asymmetricScores(table, this.codes, this.words, from, n);
       for (let i = 0; i < n; i++) if (this.dead[from + i] === 0) found.push(this.vrows[from + i]!, toMean + far.tailScale * scores[i]!);
       this.scored += n;

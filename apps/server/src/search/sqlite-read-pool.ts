@@ -20,10 +20,9 @@ import {
   scoreSql,
   VOCAB_SQL,
 } from "./phrase-rows.js";
+import { planeScorer, PLANES_MODULE, queryPlanes } from "./bit-planes.js";
 import {
   addToCentroid,
-  asymmetricScores,
-  asymmetricTable,
   farScan,
   type FarScanData,
   farSidePart,
@@ -205,7 +204,11 @@ const farSidePart = ${farSidePart.toString()};
 const residualCode = ${residualCode.toString()};
 const addToCentroid = ${addToCentroid.toString()};
 const farScan = ${farScan.toString()};
-const farScanHelpers = { table: ${asymmetricTable.toString()}, scores: ${asymmetricScores.toString()}, least: ${leastCosts.toString()} };
+const farScanHelpers = {
+  planes: ${queryPlanes.toString()},
+  scorer: (${planeScorer.toString()})(Uint8Array.from(${JSON.stringify(Array.from(PLANES_MODULE))})),
+  least: ${leastCosts.toString()},
+};
 const reply = (id, blocks, payload, transfer) => {
   const v = Buffer.concat(blocks);
   const buffer = new Uint8Array(v.length);
