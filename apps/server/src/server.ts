@@ -13,7 +13,14 @@ import { seedDemo } from "./bootstrap/demo.js";
 import { onRecordsWritten } from "./records/write-hooks.js";
 import { textIndexFor } from "./search/text-index.js";
 import { followWrites, warmUpDatasets } from "./search/warm-up.js";
-import { rankAheadFor, textBucketsFor, textInlineFor, textVocabularyFor, vectorIndexesFor, wordsTermsIndexFor } from "./search/for-store.js";
+import {
+  rankAheadFor,
+  textBucketsFor,
+  textInlineFor,
+  textVocabularyFor,
+  vectorIndexesFor,
+  wordsTermsIndexFor,
+} from "./search/for-store.js";
 
 /** Datasets warmed up at start (search/warm-up.ts), the most recently active first. */
 const WARM_AT_START = 3;

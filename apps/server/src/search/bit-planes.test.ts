@@ -65,7 +65,11 @@ it("counts odd numbers of words in JavaScript, and keeps the packed levels below
   const exact = asymmetricScores(asymmetricTable(quantised(values, q), 3), codes, 3, 0, 50);
   packed.forEach((v, i) => expect(2 * (q.lo * (v >>> 16) + q.delta * (v & 0xffff)) - q.total).toBeCloseTo(exact[i]!, 3));
   // 16,384 dimensions (the most a vector setting has): 2 bits (3 x 16,384 < 65,536), every bit set and every level at its top.
-  const wide = queryPlanes(Array.from({ length: 16384 }, (_, d) => (d === 0 ? -1 : 1)), 512, 16384);
+  const wide = queryPlanes(
+    Array.from({ length: 16384 }, (_, d) => (d === 0 ? -1 : 1)),
+    512,
+    16384,
+  );
   expect(wide.bits).toBe(2);
   const ones = new Uint32Array(512).fill(0xffffffff);
   const v = planeScorer(PLANES_MODULE)(wide, ones, 512, Uint32Array.from([0, 1]), 1)[0]!;

@@ -185,9 +185,16 @@ describe(`PostgreSQL text search: bounded totals with a metadata filter (${onPos
         expect({ total: got.total, ...(got.totalIsLowerBound ? { totalIsLowerBound: true } : {}) }, `${q} ${bound}`).toEqual(expected);
         // Reading at most 2 x (bound + 1) of the records holding the word and the terms: exact when those are all, else at most the exact count.
         const capped = await filteredTotal(store.db, query(q, [...filters]), null, bound, { wordsTerms: true });
-        const candidates = await exact(query(q, filters.filter((f) => f.type === "terms")));
+        const candidates = await exact(
+          query(
+            q,
+            filters.filter((f) => f.type === "terms"),
+          ),
+        );
         if (candidates <= READ_PER_BOUND * (bound + 1) || capped.total > bound || !capped.totalIsLowerBound)
-          expect({ total: capped.total, ...(capped.totalIsLowerBound ? { totalIsLowerBound: true } : {}) }, `${q} ${bound}`).toEqual(expected);
+          expect({ total: capped.total, ...(capped.totalIsLowerBound ? { totalIsLowerBound: true } : {}) }, `${q} ${bound}`).toEqual(
+            expected,
+          );
         else expect(capped.total, `${q} ${bound}`).toBeLessThanOrEqual(Math.min(n, bound));
       }
     }

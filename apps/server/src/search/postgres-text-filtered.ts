@@ -126,7 +126,9 @@ async function readTotal(
 
 /** A metadata terms filter whose values the `terms` GIN entries hold (Builder.terms: scalar values). */
 const indexedTerms = (f: SearchFilter): boolean =>
-  f.type === "terms" && f.scope.entity === "metadata" && f.values.every((v) => v === null || ["string", "number", "boolean"].includes(typeof v));
+  f.type === "terms" &&
+  f.scope.entity === "metadata" &&
+  f.values.every((v) => v === null || ["string", "number", "boolean"].includes(typeof v));
 
 /**
  * The first `reads` + 1 records of the dataset that match a text query (in the order the GIN index gives

@@ -21,15 +21,7 @@ import {
   VOCAB_SQL,
 } from "./phrase-rows.js";
 import { planeScorer, PLANES_MODULE, queryPlanes } from "./bit-planes.js";
-import {
-  addToCentroid,
-  farScan,
-  type FarScanData,
-  farSidePart,
-  type FarSideJob,
-  leastCosts,
-  residualCode,
-} from "./knn-ivf.js";
+import { addToCentroid, farScan, type FarScanData, farSidePart, type FarSideJob, leastCosts, residualCode } from "./knn-ivf.js";
 
 /**
  * The embedded store's read threads: read-only connections of their own (WAL: readers do not wait for
