@@ -4,6 +4,7 @@ import { Agent, request as httpRequest } from "node:http";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import type { BodyReply, BodyRequest } from "./body-messages.ts";
+import { PENDING_FILTERS } from "./latency.ts";
 import { upsertItem, type BenchDataset } from "./wire.ts";
 
 export { upsertItem, type BenchDataset };
@@ -368,13 +369,10 @@ export async function createAnnotators(owner: Api, workspaceId: string, count: n
 /** The first `max` record ids of a dataset in insertion order, paged through the API (a kept PostgreSQL dataset: no file to read them from). */
 /** The first `max` records pending in `api`'s user's queue (the annotation page's pending filters), in queue order. */
 export async function pendingRecordIds(api: Api, datasetId: string, max: number): Promise<string[]> {
-  const filters = {
-    and: ["response", "record"].map((entity) => ({ type: "terms", scope: { entity, property: "status" }, values: ["pending"] })),
-  };
   const ids: string[] = [];
   while (ids.length < max) {
     const path = `/me/datasets/${datasetId}/records/search?limit=500&offset=${ids.length}`;
-    const page = (await api.json<{ items: { record: { id: string } }[] }>("POST", path, { filters })).items;
+    const page = (await api.json<{ items: { record: { id: string } }[] }>("POST", path, { filters: PENDING_FILTERS })).items;
     ids.push(...page.map((r) => r.record.id));
     if (page.length < 500) break;
   }
