@@ -4,7 +4,7 @@ import { Agent, request as httpRequest } from "node:http";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import type { BodyReply, BodyRequest } from "./body-messages.ts";
-import { PENDING_FILTERS } from "./latency.ts";
+import { PENDING_FILTERS } from "./page-filters.ts";
 import { upsertItem, type BenchDataset } from "./wire.ts";
 
 export { upsertItem, type BenchDataset };

@@ -1,17 +1,9 @@
 import type { Annotator, BenchDataset } from "./api.ts";
 import { coldPhrases, coldPrefixes } from "./cold-queries.ts";
 import type { DatasetGenerator } from "./data.ts";
+import { PENDING_FILTERS, SUBMITTED_FILTERS } from "./page-filters.ts";
 import { summarize, type Summary } from "./stats.ts";
 
-/** The filters the annotation page sends for its pending queue (domain RecordCriteria.toSearchBody). */
-export const PENDING_FILTERS = {
-  and: [
-    { type: "terms", scope: { entity: "response", property: "status" }, values: ["pending"] },
-    { type: "terms", scope: { entity: "record", property: "status" }, values: ["pending"] },
-  ],
-};
-/** The annotation page's Submitted view: the caller's submitted records. */
-export const SUBMITTED_FILTERS = { and: [{ type: "terms", scope: { entity: "response", property: "status" }, values: ["submitted"] }] };
 const UI_QUERY = "include=responses&include=suggestions&offset=0";
 
 export interface Scenario {

@@ -1,6 +1,6 @@
 import type { Annotator, BenchDataset } from "./api.ts";
 import type { DatasetGenerator } from "./data.ts";
-import { PENDING_FILTERS } from "./latency.ts";
+import { PENDING_FILTERS } from "./page-filters.ts";
 
 /**
  * Recall@k of the server's similarity search (approximate above a size on SQLite, HNSW on pgvector):
