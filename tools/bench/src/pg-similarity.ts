@@ -41,7 +41,8 @@ type Order = "most" | "least";
 type Filter = "none" | "pending" | "metadata";
 interface Variant {
   order: Order;
-  index: "ivf" | "hnsw";
+  /** ivfip: an IVFFlat index with halfvec_ip_ops (`<#>`), when the database has one. */
+  index: "ivf" | "ivfip" | "hnsw";
   param: number;
   iterative: "off" | "relaxed" | "strict";
   extra: number;
@@ -50,8 +51,9 @@ interface Variant {
 
 const variants: Variant[] = args.variants!.split(",").map((spec) => {
   const [order, index, param, iterative, extra] = spec.split(":");
-  if ((order !== "most" && order !== "least") || (index !== "ivf" && index !== "hnsw")) throw new Error(`bad variant ${spec}`);
-  const it = (iterative ?? (index === "ivf" ? "relaxed" : "strict")) as Variant["iterative"];
+  if ((order !== "most" && order !== "least") || (index !== "ivf" && index !== "ivfip" && index !== "hnsw"))
+    throw new Error(`bad variant ${spec}`);
+  const it = (iterative ?? (index === "hnsw" ? "strict" : "relaxed")) as Variant["iterative"];
   return { order, index, param: Number(param), iterative: it, extra: extra === undefined ? 10 : Number(extra), label: spec };
 });
 
@@ -177,12 +179,12 @@ console.log(
 for (const v of variants)
   for (const filter of filterNames) {
     const set =
-      v.index === "ivf"
+      v.index !== "hnsw"
         ? `SET ivfflat.probes = ${v.param}; SET ivfflat.iterative_scan = ${v.iterative === "off" ? "off" : "relaxed_order"}`
         : `SET hnsw.ef_search = ${v.param}; SET hnsw.iterative_scan = ${v.iterative === "off" ? "off" : v.iterative === "relaxed" ? "relaxed_order" : "strict_order"}`;
     await client.query(set);
     // Drop the other index from the planner's choice for this statement: the operator decides (<-> IVFFlat, <=> HNSW).
-    const op = v.index === "ivf" ? "<->" : "<=>";
+    const op = v.index === "ivf" ? "<->" : v.index === "ivfip" ? "<#>" : "<=>";
     const recalls: number[] = [];
     const gaps: number[] = [];
     let rows = 0;

@@ -5,7 +5,7 @@ import pg from "pg";
  * (the server's FREQUENT_RECORDS) are ranked ahead at its current
  * text version (apps/server/src/search/postgres-rank-ahead.ts, migration 0024), which the server's
  * background job does in the database, and every vector settings has a valid HNSW index and (pgvector
- * 0.7+) far-side IVFFlat index (built in the background once the writes pause:
+ * 0.7+) far-side IVFFlat index (`ivfi`, inner product; built in the background once the writes pause:
  * apps/server/src/search/postgres-vector-index.ts), and the database has no other statement running twice in
  * a row 2 s apart (the servers' background reads, such as each replica's reading of the datasets' vocabularies
  * for prefixes, apps/server/src/search/postgres-text-vocabulary.ts: 54-121 s at 1M records), or until
@@ -28,7 +28,7 @@ export async function rankedAhead(databaseUrl: string, deadline: number): Promis
              FROM pg_extension e WHERE e.extname = 'vector') || replace(lower(s.id), '-', '') || '_' || s.dimensions AND i.indisvalid
              AND (NOT EXISTS (SELECT 1 FROM pg_extension e WHERE e.extname = 'vector' AND string_to_array(e.extversion, '.')::int[] >= '{0,7}')
                OR EXISTS (SELECT 1 FROM pg_class fc JOIN pg_index fi ON fi.indexrelid = fc.oid
-                 WHERE fc.relname = 'record_vectors_ivfh_' || replace(lower(s.id), '-', '') || '_' || s.dimensions AND fi.indisvalid)))
+                 WHERE fc.relname = 'record_vectors_ivfi_' || replace(lower(s.id), '-', '') || '_' || s.dimensions AND fi.indisvalid)))
            AND (SELECT count(*) FROM (SELECT 1 FROM record_vectors v WHERE v.vector_settings_id = s.id LIMIT 10000) AS first) >= 10000`,
       );
       const waiting = Number(rows[0]?.n ?? 0) + Number(vectors.rows[0]?.n ?? 0);

@@ -123,7 +123,7 @@ export class PostgresSearch implements SearchPort {
     }
     let dimensions = 0;
     let nearest = "";
-    let far: { probes: number } | null = null;
+    let far: { probes: number; operator: "<#>" | "<->" } | null = null;
     const least = query.vector?.order === "least_similar";
     if (query.vector) {
       if (!this.options.vectorSearch) {
@@ -140,13 +140,17 @@ export class PostgresSearch implements SearchPort {
       score = `(v.vector::vector(${dimensions}) <=> ${reference}::vector(${dimensions}))`;
       // The indexes order by their own expression (the unit vectors at half precision); the page is then
       // sorted by the exact distance (score). Both orders through the settings' IVFFlat index (the "far
-      // side") when it is valid: L2 between unit vectors (`<->`, the operator of that index) orders as
-      // cosine; most similar probes the lists nearest the query (nearSideProbes), least similar those
-      // nearest the negated query (farSideProbes). Else the HNSW index (`<=>`), else an exact scan.
+      // side") when it is valid: the negative inner product (`<#>`) or L2 (`<->`, earlier versions' index)
+      // between unit vectors, the operator of that index, orders as cosine; most similar probes the lists
+      // nearest the query (nearSideProbes), least similar those nearest the negated query (farSideProbes).
+      // Else the HNSW index (`<=>`), else an exact scan.
       const ivf = await this.vectorIndexes.farSide(query.vector.settingsId, dimensions);
-      far = ivf && { probes: Math.max(1, Math.round(this.options.probes ?? (least ? ivf.probes : ivf.nearProbes))) };
+      far = ivf && {
+        probes: Math.max(1, Math.round(this.options.probes ?? (least ? ivf.probes : ivf.nearProbes))),
+        operator: ivf.operator,
+      };
       if (far || (await this.vectorIndexes.usable(query.vector.settingsId, dimensions)) === "halfvec")
-        nearest = `${halfvecExpression("v.vector", dimensions)} ${far ? "<->" : "<=>"} l2_normalize(${reference}::vector(${dimensions}))::halfvec(${dimensions})`;
+        nearest = `${halfvecExpression("v.vector", dimensions)} ${far ? far.operator : "<=>"} l2_normalize(${reference}::vector(${dimensions}))::halfvec(${dimensions})`;
       from += ` JOIN record_vectors v ON v.record_id = r.id AND v.vector_settings_id = ${b.p(query.vector.settingsId)}`;
     }
     const where = [`r.dataset_id = ${b.p(query.datasetId)}`];

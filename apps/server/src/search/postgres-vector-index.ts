@@ -51,15 +51,30 @@ export function vectorIndexName(settingsId: string, dimensions: number, kind: Ve
 }
 
 /**
- * The name of a vector settings' far-side index: pgvector's IVFFlat over the same unit vectors at half
- * precision (`halfvec_l2_ops`: on unit vectors L2 order is cosine order, and the operator `<->` tells the
- * planner this index from the HNSW one, which serves `<=>`). Least similar searches it (farSideOrder).
+ * The far-side index's kinds: pgvector's IVFFlat over the same unit vectors at half precision, with
+ * `halfvec_ip_ops` (`ip`, since session 17; operator `<#>`, negative inner product) or `halfvec_l2_ops`
+ * (`l2`, earlier versions; `<->`). On unit vectors both order as cosine, and the operator tells the
+ * planner this index from the HNSW one, which serves `<=>`. They differ in the lists a search probes:
+ * `ip` takes the lists whose centroids have the largest inner product with the query, `l2` those
+ * nearest it, which passes over diffuse lists' centroids (shorter) that point the same way. At 1M bench
+ * vectors in 2,000 lists (20 references, the exact top 50, load 4.6-5.8): least similar `l2` 30 probes
+ * recall@50 0.750, `ip` 22 probes 0.743, 25 probes 0.774, 30 probes 0.803; most similar 10 probes 0.999
+ * with either. The job builds the `ip` index next to an `l2` one, which serves until it is valid and
+ * is dropped then (tick).
  */
-export function farSideIndexName(settingsId: string, dimensions: number): string {
-  return `${FAR_PREFIX}${settingsId.replace(/-/g, "").toLowerCase()}_${dimensions}`;
+export type FarSideKind = "ip" | "l2";
+
+/** The name of a vector settings' far-side index of a kind (FarSideKind). Least similar searches it. */
+export function farSideIndexName(settingsId: string, dimensions: number, kind: FarSideKind = "ip"): string {
+  return `${FAR_PREFIX[kind]}${settingsId.replace(/-/g, "").toLowerCase()}_${dimensions}`;
 }
 
-const FAR_PREFIX = "record_vectors_ivfh_";
+const FAR_PREFIX: Record<FarSideKind, string> = { ip: "record_vectors_ivfi_", l2: "record_vectors_ivfh_" };
+/** The operator class and the operator of each kind of far-side index. */
+const FAR_OPS: Record<FarSideKind, { opclass: string; operator: "<#>" | "<->" }> = {
+  ip: { opclass: "halfvec_ip_ops", operator: "<#>" },
+  l2: { opclass: "halfvec_l2_ops", operator: "<->" },
+};
 
 /**
  * The IVFFlat lists of a far-side index over `vectors` vectors: one per 250 vectors, at most
@@ -94,18 +109,19 @@ export function farSideBuildMemoryMb(lists: number, dimensions: number): number 
 }
 
 /**
- * The lists a least-similar search probes: 1.5% of them, at least 20 (every list below 20). At 1M bench
- * vectors in 2,000 lists (session 16, tools/bench `bench:pg-similarity`: 20 references, the exact top 50
- * by a full scan, the annotation page's filters; PostgreSQL CPU of the page statement at load 4-8, noisy):
- * 20 lists recall@50 0.675 (8-15 ms), 30 lists 0.753 (11-18.5 ms), 40 lists (2%, until session 16) 0.812
- * (14-30 ms); the misses are close: the page's 50th is 0.0036 (30 lists) / 0.0025 (40) farther than the
- * exact 50th. Every probed vector costs ~0.6-1 µs (pgvector's per-tuple work and sort; its lists are read
- * through a ring buffer, so they never stay in shared buffers). A whole call costs PostgreSQL ~33 -> ~24 ms.
- * Earlier, 1,000 lists: 20 lists 0.79 (21-22 ms), 30 lists 0.855, 100 lists 0.96 (~88 ms); the HNSW index for
- * the negated vector 0.18.
+ * The lists a least-similar search probes: 1.25% of them, at least 20 (every list below 20). At 1M bench
+ * vectors in 2,000 lists (tools/bench `bench:pg-similarity`: 20 references, the exact top 50 by a full
+ * scan, the annotation page's filters): the `ip` index (FarSideKind, session 17) 25 lists recall@50 0.774
+ * (the page's 50th 0.0033 farther in cosine than the exact 50th), where the `l2` index needed 30 for
+ * 0.750-0.753 (session 16: 1.5%; 20 lists 0.675, 40 lists 0.812): a sixth fewer vectors probed. Every probed
+ * vector costs ~0.6-1 µs (pgvector's per-tuple work and sort; its lists are read through a ring buffer,
+ * so they never stay in shared buffers). Earlier, 1,000 lists (`l2`): 20 lists 0.79, 100 lists 0.96
+ * (~88 ms); the HNSW index for the negated vector 0.18. Binary codes do not serve this order: over all 1M
+ * vectors the exact least similar 50 of a record rank at a median 2,595th (worst 25,000th) by the Hamming
+ * distance to its bits' complement (most similar: worst 142nd).
  */
 export function farSideProbes(lists: number): number {
-  return Math.min(lists, Math.max(20, Math.ceil(lists * 0.015)));
+  return Math.min(lists, Math.max(20, Math.ceil(lists * 0.0125)));
 }
 
 /**
@@ -139,9 +155,10 @@ function farSideListsOf(reloptions: string[] | null): number | null {
   return Number.isInteger(lists) && lists > 0 ? lists : null;
 }
 
-/** vectorIndexName in SQL, over a settings row's `id` and `dimensions` columns (`s.` by default). */
-function vectorIndexNameSql(kind: VectorIndexKind | "far", row = "s"): string {
-  return `'${kind === "far" ? FAR_PREFIX : namePrefix(kind)}' || replace(lower(${row}.id), '-', '') || '_' || ${row}.dimensions`;
+/** vectorIndexName (farSideIndexName for `far` / `oldFar`) in SQL, over a settings row's `id` and `dimensions` columns (`s.` by default). */
+function vectorIndexNameSql(kind: VectorIndexKind | "far" | "oldFar", row = "s"): string {
+  const prefix = kind === "far" ? FAR_PREFIX.ip : kind === "oldFar" ? FAR_PREFIX.l2 : namePrefix(kind);
+  return `'${prefix}' || replace(lower(${row}.id), '-', '') || '_' || ${row}.dimensions`;
 }
 
 /** The expression the `halfvec` index holds, which a search's ORDER BY repeats (else the planner cannot use the index). */
@@ -188,7 +205,7 @@ export class PostgresVectorIndexes {
   /** Since when this process saw a settings' halfvec index valid next to its old vector index (dropped USABLE_TTL_MS * 5 later). */
   private readonly replacedSince = new Map<string, number>();
   /** What a least-similar search last found of a settings' far-side index (its lists; null: none valid), and when (farSide). */
-  private readonly farSeen = new Map<string, { lists: number | null; at: number }>();
+  private readonly farSeen = new Map<string, { lists: number | null; kind: FarSideKind; at: number }>();
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -263,24 +280,35 @@ export class PostgresVectorIndexes {
   }
 
   /**
-   * The lists of a settings' valid far-side index, from the catalog (another replica may have built it),
-   * or null (none valid: least similar searches the HNSW index, or scans exactly). Kept USABLE_TTL_MS:
-   * the job drops the index to rebuild it when it is outgrown, and an ORDER BY the index no longer serves
-   * would sort every vector.
+   * The lists and the operator of a settings' valid far-side index (`ip` when valid, else an `l2` one of
+   * earlier versions: FarSideKind), from the catalog (another replica may have built it), or null (none
+   * valid: least similar searches the HNSW index, or scans exactly). Kept USABLE_TTL_MS: the job drops the
+   * index to rebuild it when it is outgrown, and an ORDER BY the index no longer serves would sort every vector.
    */
-  async farSide(settingsId: string, dimensions: number): Promise<{ lists: number; probes: number; nearProbes: number } | null> {
+  async farSide(
+    settingsId: string,
+    dimensions: number,
+  ): Promise<{ lists: number; probes: number; nearProbes: number; operator: "<#>" | "<->" } | null> {
     const key = `${settingsId}/${dimensions}`;
     let seen = this.farSeen.get(key);
     if (!seen || Date.now() - seen.at >= USABLE_TTL_MS) {
-      const rows = await queryRows<{ options: string[] | null }>(
+      const rows = await queryRows<{ name: string; options: string[] | null }>(
         this.db,
-        "SELECT c.reloptions AS options FROM pg_class c JOIN pg_index i ON i.indexrelid = c.oid WHERE c.relname = $1 AND i.indisvalid",
-        [farSideIndexName(settingsId, dimensions)],
+        "SELECT c.relname AS name, c.reloptions AS options FROM pg_class c JOIN pg_index i ON i.indexrelid = c.oid WHERE c.relname IN ($1, $2) AND i.indisvalid",
+        [farSideIndexName(settingsId, dimensions, "ip"), farSideIndexName(settingsId, dimensions, "l2")],
       );
-      seen = { lists: rows[0] ? (farSideListsOf(rows[0].options) ?? 1) : null, at: Date.now() };
+      const row = rows.find((r) => r.name === farSideIndexName(settingsId, dimensions, "ip")) ?? rows[0];
+      const kind: FarSideKind = row?.name === farSideIndexName(settingsId, dimensions, "ip") ? "ip" : "l2";
+      seen = row ? { lists: farSideListsOf(row.options) ?? 1, kind, at: Date.now() } : { lists: null, kind, at: Date.now() };
       this.farSeen.set(key, seen);
     }
-    return seen.lists === null ? null : { lists: seen.lists, probes: farSideProbes(seen.lists), nearProbes: nearSideProbes(seen.lists) };
+    if (seen.lists === null) return null;
+    return {
+      lists: seen.lists,
+      probes: farSideProbes(seen.lists),
+      nearProbes: nearSideProbes(seen.lists),
+      operator: FAR_OPS[seen.kind].operator,
+    };
   }
 
   /**
@@ -327,7 +355,7 @@ export class PostgresVectorIndexes {
         [],
       );
       if (Number(setKb[0]?.kb ?? 0) < needKb) await sql.raw(`SET maintenance_work_mem = '${needKb}kB'`).execute(conn);
-      return `ivfflat (${halfvecExpression("vector", dimensions)} halfvec_l2_ops) WITH (lists = ${lists})`;
+      return `ivfflat (${halfvecExpression("vector", dimensions)} ${FAR_OPS.ip.opclass}) WITH (lists = ${lists})`;
     });
   }
 
@@ -402,16 +430,19 @@ export class PostgresVectorIndexes {
       far: boolean | null;
       far_tuples: number | null;
       far_options: string[] | null;
+      old_far: boolean | null;
     }>(
       this.db,
       `SELECT s.id, s.dimensions, hi.indisvalid AS valid, vi.indisvalid AS old,
-              fi.indisvalid AS far, fc.reltuples AS far_tuples, fc.reloptions AS far_options FROM vectors_settings s
+              fi.indisvalid AS far, fc.reltuples AS far_tuples, fc.reloptions AS far_options, oi.indisvalid AS old_far FROM vectors_settings s
        LEFT JOIN pg_class hc ON hc.relname = ${vectorIndexNameSql("halfvec")}
        LEFT JOIN pg_index hi ON hi.indexrelid = hc.oid
        LEFT JOIN pg_class vc ON vc.relname = ${vectorIndexNameSql("vector")}
        LEFT JOIN pg_index vi ON vi.indexrelid = vc.oid
        LEFT JOIN pg_class fc ON fc.relname = ${vectorIndexNameSql("far")}
-       LEFT JOIN pg_index fi ON fi.indexrelid = fc.oid`,
+       LEFT JOIN pg_index fi ON fi.indexrelid = fc.oid
+       LEFT JOIN pg_class oc ON oc.relname = ${vectorIndexNameSql("oldFar")}
+       LEFT JOIN pg_index oi ON oi.indexrelid = oc.oid`,
       [],
     );
     await this.dropOrphans();
@@ -429,6 +460,8 @@ export class PostgresVectorIndexes {
       if (s.far) this.valid.add(far);
       else this.valid.delete(far);
       if (kind === "halfvec" && s.valid && s.old !== null) await this.dropReplaced(old);
+      // An `l2` far-side index of earlier versions serves until the `ip` one is valid (farSide), then goes.
+      if (s.far && s.old_far !== null) await this.dropReplaced(farSideIndexName(s.id, dimensions, "l2"));
       if (s.far && farSideOutgrown(s.far_options, Number(s.far_tuples ?? 0))) {
         // Its vectors have doubled since it was built (a dataset that grew): rebuilt with more lists below
         // (least similar meanwhile searches the HNSW index, as before the far side existed).
@@ -467,8 +500,9 @@ export class PostgresVectorIndexes {
   }
 
   /**
-   * Drops an old `vector` index once its settings' `halfvec` index has been valid for a while: searches
-   * of other replicas that last saw only the old one (usable, USABLE_TTL_MS) look again meanwhile.
+   * Drops an old `vector` index once its settings' `halfvec` index has been valid for a while (and an `l2`
+   * far-side index once the `ip` one has): searches of other replicas that last saw only the old one
+   * (usable, farSide: USABLE_TTL_MS) look again meanwhile.
    */
   private async dropReplaced(name: string): Promise<void> {
     const since = this.replacedSince.get(name) ?? Date.now();
@@ -500,14 +534,14 @@ export class PostgresVectorIndexes {
     const orphans = await queryRows<{ name: string }>(
       this.db,
       `SELECT c.relname AS name FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
-       WHERE i.indrelid = 'record_vectors'::regclass AND c.relname ~ '^record_vectors_(hnswh?|ivfh)_'
+       WHERE i.indrelid = 'record_vectors'::regclass AND c.relname ~ '^record_vectors_(hnswh?|ivf[hi])_'
          AND NOT EXISTS (SELECT 1 FROM vectors_settings s
-           WHERE c.relname IN (${vectorIndexNameSql("vector")}, ${vectorIndexNameSql("halfvec")}, ${vectorIndexNameSql("far")}))`,
+           WHERE c.relname IN (${vectorIndexNameSql("vector")}, ${vectorIndexNameSql("halfvec")}, ${vectorIndexNameSql("far")}, ${vectorIndexNameSql("oldFar")}))`,
       [],
     );
     for (const { name } of orphans) {
       if (this.stopped) return;
-      if (!/^record_vectors_(hnswh?|ivfh)_[0-9a-f]{1,64}_\d{1,5}$/.test(name)) continue;
+      if (!/^record_vectors_(hnswh?|ivf[hi])_[0-9a-f]{1,64}_\d{1,5}$/.test(name)) continue;
       this.valid.delete(name);
       await sql.raw(`DROP INDEX CONCURRENTLY IF EXISTS ${name}`).execute(this.db);
     }

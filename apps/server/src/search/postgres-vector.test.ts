@@ -36,7 +36,7 @@ describe.skipIf(!onServer)("on the PostgreSQL stage's server", () => {
 });
 
 describe("the far-side index's sizes", () => {
-  it("has a list per 250 vectors (at most 2,000), probes 1.5% of them (at least 20) for least similar and 0.5% (at least 5) for most similar, and is outgrown once its lists would double", () => {
+  it("has a list per 250 vectors (at most 2,000), probes 1.25% of them (at least 20) for least similar and 0.5% (at least 5) for most similar, and is outgrown once its lists would double", () => {
     expect(farSideLists(0)).toBe(1);
     expect(farSideLists(3_000)).toBe(12);
     expect(farSideLists(10_000)).toBe(40);
@@ -47,8 +47,9 @@ describe("the far-side index's sizes", () => {
     expect(farSideProbes(12)).toBe(12);
     expect(farSideProbes(400)).toBe(20);
     expect(farSideProbes(1200)).toBe(20);
-    expect(farSideProbes(1400)).toBe(21);
-    expect(farSideProbes(2000)).toBe(30);
+    expect(farSideProbes(1400)).toBe(20);
+    expect(farSideProbes(1680)).toBe(21);
+    expect(farSideProbes(2000)).toBe(25);
     expect(nearSideProbes(3)).toBe(3);
     expect(nearSideProbes(12)).toBe(5);
     expect(nearSideProbes(1000)).toBe(5);
@@ -214,6 +215,13 @@ describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL
     return rows[0] === undefined ? undefined : Boolean(rows[0].valid);
   };
 
+  /** Creates an IVFFlat index as the job (or an earlier version's) builds it, with `ops` and `lists`. */
+  const createIvfFlat = (name: string, ops: "halfvec_ip_ops" | "halfvec_l2_ops", lists: number, settings = settingsId) =>
+    sql
+      .raw(
+        `create index ${name} on record_vectors using ivfflat (((l2_normalize((vector)::vector(${DIMS})))::halfvec(${DIMS})) ${ops}) with (lists = ${lists}) where vector_settings_id = '${settings}'`,
+      )
+      .execute(store.db);
   /** Drops the settings' IVFFlat index: both orders then search the HNSW index (until a job builds it again). */
   const dropIvf = () => sql.raw(`drop index if exists ${farSideIndexName(settingsId, DIMS)}`).execute(store.db);
 
@@ -424,18 +432,14 @@ describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL
     const far = farSideIndexName(settingsId, DIMS);
     await sql.raw(`drop index if exists ${far}`).execute(store.db);
     // As if built when the settings had ~1,000 vectors.
-    await sql
-      .raw(
-        `create index ${far} on record_vectors using ivfflat (((l2_normalize((vector)::vector(${DIMS})))::halfvec(${DIMS})) halfvec_l2_ops) with (lists = 1) where vector_settings_id = '${settingsId}'`,
-      )
-      .execute(store.db);
+    await createIvfFlat(far, "halfvec_ip_ops", 1);
     const job = new PostgresVectorIndexes(store.db, { settleMs: 0, minVectors: 0 });
     await job.tick(); // 3,000 vectors: farSideLists 12 >= 2 x 1, dropped and built again
     expect(await indexState(far)).toBe(true);
     const def = async () =>
       (await sql<{ indexdef: string }>`select indexdef from pg_indexes where indexname = ${far}`.execute(store.db)).rows[0]?.indexdef;
     expect(await def()).toContain(
-      `USING ivfflat (((l2_normalize((vector)::vector(${DIMS})))::halfvec(${DIMS})) halfvec_l2_ops) WITH (lists='12') WHERE (vector_settings_id = '${settingsId}'`,
+      `USING ivfflat (((l2_normalize((vector)::vector(${DIMS})))::halfvec(${DIMS})) halfvec_ip_ops) WITH (lists='12') WHERE (vector_settings_id = '${settingsId}'`,
     );
     await job.tick(); // not outgrown: kept
     expect(await def()).toContain("lists='12'");
@@ -443,6 +447,7 @@ describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL
       lists: 12,
       probes: 12,
       nearProbes: 5,
+      operator: "<#>",
     });
     // Dropped (as the deletion of its settings or an operator would): the job builds it again.
     await sql.raw(`drop index ${far}`).execute(store.db);
@@ -503,14 +508,10 @@ describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL
     const far = farSideIndexName(settingsId, DIMS);
     // 30 lists of ~100 vectors, 1 probed: a filter keeping a third of the records leaves ~33 there.
     await dropIvf();
-    await sql
-      .raw(
-        `create index ${far} on record_vectors using ivfflat (((l2_normalize((vector)::vector(${DIMS})))::halfvec(${DIMS})) halfvec_l2_ops) with (lists = 30) where vector_settings_id = '${settingsId}'`,
-      )
-      .execute(store.db);
+    await createIvfFlat(far, "halfvec_ip_ops", 30);
     try {
       const port = new PostgresSearch(store.db, { vectorSearch: true, probes: 1 });
-      expect(await port.vectorIndexes.farSide(settingsId, DIMS)).toEqual({ lists: 30, probes: 20, nearProbes: 5 });
+      expect(await port.vectorIndexes.farSide(settingsId, DIMS)).toEqual({ lists: 30, probes: 20, nearProbes: 5, operator: "<#>" });
       const target = vectorOf(8); // a "forum" record
       const forum: SearchFilter = { type: "terms", scope: { entity: "metadata", name: "genre" }, values: ["forum"] };
       for (const order of ["most_similar", "least_similar"] as const) {
@@ -636,6 +637,40 @@ describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL
     expect([...scores].sort((x, y) => y - x)).toEqual(scores);
   });
 
+  it("replaces a far-side index of earlier versions (L2) by the inner-product one: searches use the old one until the new one is valid, then it is dropped", async () => {
+    const far = farSideIndexName(settingsId, DIMS);
+    const old = farSideIndexName(settingsId, DIMS, "l2");
+    expect(old).not.toBe(far);
+    await dropIvf();
+    // What session 16's versions built.
+    await createIvfFlat(old, "halfvec_l2_ops", 12);
+    try {
+      const port = new PostgresSearch(store.db, { vectorSearch: true, efSearch: 100 });
+      expect(await port.vectorIndexes.farSide(settingsId, DIMS)).toEqual({ lists: 12, probes: 12, nearProbes: 5, operator: "<->" });
+      const target = vectorOf(23);
+      const oldScans = await hnswScans(old);
+      const before = await port.search(query(target, "least_similar"));
+      expect(await scannedSince(oldScans, old)).toBe(true);
+      expect(before.hits.map((h) => h.recordId)).toEqual(bruteForce(target, "least_similar"));
+      const job = new PostgresVectorIndexes(store.db, { settleMs: 0, minVectors: 0, replacedMs: 0 });
+      await job.tick(); // builds the inner-product index; the old one stays while other replicas may search it
+      expect(await indexState(far)).toBe(true);
+      expect(await indexState(old)).toBe(true);
+      await job.tick(); // the new one is valid: the old one goes
+      expect(await indexState(old)).toBeUndefined();
+      expect(await indexState(far)).toBe(true);
+      // The port looks at the catalog again (after 2 s) and orders by the new index's operator.
+      await new Promise((r) => setTimeout(r, 2100));
+      expect(await port.vectorIndexes.farSide(settingsId, DIMS)).toEqual({ lists: 12, probes: 12, nearProbes: 5, operator: "<#>" });
+      const scans = await hnswScans(far);
+      const after = await port.search(query(target, "least_similar"));
+      expect(await scannedSince(scans, far)).toBe(true);
+      expect(after.hits.map((h) => h.recordId)).toEqual(bruteForce(target, "least_similar"));
+    } finally {
+      await sql.raw(`drop index if exists ${old}`).execute(store.db);
+    }
+  });
+
   it("builds no index for a settings with fewer vectors than the floor (an import that follows would insert each vector through the graph)", async () => {
     const name = vectorIndexName(settingsId, DIMS);
     await sql.raw(`drop index ${name}`).execute(store.db);
@@ -649,9 +684,16 @@ describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL
     const job = new PostgresVectorIndexes(store.db, { settleMs: 0, minVectors: 0 });
     await job.tick();
     expect(await indexState(vectorIndexName(otherSettings, DIMS))).toBe(true);
+    expect(await indexState(farSideIndexName(otherSettings, DIMS))).toBe(true);
+    // An L2 far-side index of earlier versions, left next to the settings' inner-product one.
+    const oldFar = farSideIndexName(otherSettings, DIMS, "l2");
+    await createIvfFlat(oldFar, "halfvec_l2_ops", 1, otherSettings);
     await store.db.deleteFrom("vectors_settings").where("id", "=", otherSettings).execute();
     await job.tick();
     expect(await indexState(vectorIndexName(otherSettings, DIMS))).toBeUndefined();
+    expect(await indexState(farSideIndexName(otherSettings, DIMS))).toBeUndefined();
+    expect(await indexState(oldFar)).toBeUndefined();
     expect(await indexState(vectorIndexName(settingsId, DIMS))).toBe(true);
+    expect(await indexState(farSideIndexName(settingsId, DIMS))).toBe(true);
   });
 });
