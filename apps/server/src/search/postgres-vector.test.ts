@@ -656,6 +656,13 @@ describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL
       await job.tick(); // builds the inner-product index; the old one stays while other replicas may search it
       expect(await indexState(far)).toBe(true);
       expect(await indexState(old)).toBe(true);
+      // Both valid: a replica that looks now searches the new one.
+      expect(await new PostgresSearch(store.db, { vectorSearch: true }).vectorIndexes.farSide(settingsId, DIMS)).toEqual({
+        lists: 12,
+        probes: 12,
+        nearProbes: 5,
+        operator: "<#>",
+      });
       await job.tick(); // the new one is valid: the old one goes
       expect(await indexState(old)).toBeUndefined();
       expect(await indexState(far)).toBe(true);
