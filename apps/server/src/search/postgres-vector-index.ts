@@ -57,9 +57,9 @@ export function vectorIndexName(settingsId: string, dimensions: number, kind: Ve
  * planner this index from the HNSW one, which serves `<=>`. They differ in the lists a search probes:
  * `ip` takes the lists whose centroids have the largest inner product with the query, `l2` those
  * nearest it, which passes over diffuse lists' centroids (shorter) that point the same way. At 1M bench
- * vectors in 2,000 lists (20 references, the exact top 50, load 4.6-5.8): least similar `l2` 30 probes
- * recall@50 0.750, `ip` 22 probes 0.743, 25 probes 0.774, 30 probes 0.803; most similar 10 probes 0.999
- * with either. The job builds the `ip` index next to an `l2` one, which serves until it is valid and
+ * vectors in 2,000 lists (20 references, the exact top 50): least similar `l2` 30 probes recall@50 0.748-0.750
+ * (page statement 12.5 ms of PostgreSQL CPU, load 1.3-2.3), `ip` 22 probes 0.743, 25 probes 0.772-0.774 (8.8 ms),
+ * 30 probes 0.803; most similar 10 probes 0.997-0.999 with either (7.6 / 6.0 ms). The job builds the `ip` index next to an `l2` one, which serves until it is valid and
  * is dropped then (tick).
  */
 export type FarSideKind = "ip" | "l2";
