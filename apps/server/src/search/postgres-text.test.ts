@@ -45,13 +45,13 @@ describe(`PostgreSQL text search order (${onPostgres ? "PostgreSQL" : "PGlite"})
   });
 
   /** Every matching record by ts_rank (records_fts alone), then in windows of `window` records in seq order, each by score then seq. */
-  const reference = async (q: string, field: string | null, window: number) => {
+  const reference = async (q: string, field: string | null, window: number, datasetId = data.ids.ds) => {
     const b = new Builder(null);
     const tsq = b.tsQuery(textWords(q));
     const rows = await queryRows<{ seq: string | number; id: string; score: number }>(
       store.db,
       `SELECT f.record_seq AS seq, r.id AS id, max(ts_rank(f.tsv, (${tsq})))::float8 AS score FROM records_fts f JOIN records r ON r.seq = f.record_seq
-       WHERE r.dataset_id = ${b.p(data.ids.ds)} AND f.tsv @@ (${tsq})${field ? ` AND f.field = ${b.p(field)}` : ""} GROUP BY f.record_seq, r.id`,
+       WHERE r.dataset_id = ${b.p(datasetId)} AND f.tsv @@ (${tsq})${field ? ` AND f.field = ${b.p(field)}` : ""} GROUP BY f.record_seq, r.id`,
       b.params,
     );
     const bySeq = rows.map((r) => ({ ...r, seq: Number(r.seq) })).sort((a, c) => a.seq - c.seq);
@@ -114,6 +114,40 @@ describe(`PostgreSQL text search order (${onPostgres ? "PostgreSQL" : "PGlite"})
     // One plain word over all fields keeps the full ranking.
     const plain = await new PostgresText(store.db, undefined, null, 3).search(query("wombat", null, 0, 30));
     expect(plain.hits).toEqual((await reference("wombat", null, 10_000)).slice(0, 30));
+  });
+
+  it("grows a windowed page by the windows it lacks, read after those it has, when none of the first windows pass (the queue's head submitted)", async () => {
+    // A dataset of its own: 300 matches in seq order, the first 100 failing the filter (as the records a team already submitted).
+    const ds = randomUUID();
+    await queryRows(
+      store.db,
+      "INSERT INTO datasets SELECT (jsonb_populate_record(NULL::datasets, to_jsonb(d) || jsonb_build_object('id', $1::text, 'name', 'windows-' || $1))).* FROM datasets d WHERE d.id = $2",
+      [ds, data.ids.ds],
+    );
+    const records = await insertRecords(store, ds, 300, (i) => ({
+      external_id: `k-${i}`,
+      fields: JSON.stringify({ text: `kiwi fruit ${"ripe ".repeat(i % 4)}${"pad ".repeat((i * 7) % 5)}` }),
+      metadata: "null",
+    }));
+    const passing = new Set(records.slice(100).map((r) => r.id));
+    const ids = { type: "terms" as const, scope: { entity: "record" as const, property: "id" as const }, values: [...passing] };
+    for (const q of ["kiwi fruit", "kiw*"]) {
+      const expected = (await reference(q, null, 7, ds)).filter((h) => passing.has(h.recordId));
+      for (const [offset, limit] of [
+        [0, 10],
+        [25, 10],
+      ] as const) {
+        const text = new PostgresText(store.db, undefined, null, 7);
+        const got = await text.search({ ...query(q, null, offset, limit), datasetId: ds, filters: [ids], totalBound: 10_000 });
+        expect(got.hits).toEqual(expected.slice(offset, offset + limit));
+        // The first page: 64 candidates in 10 windows of 7, none passing, then twice the windows read (20), not the ~1,000
+        // records the pass rate of 1 in 64 asked for (every match here, 300); the second asks 137 candidates at once (20 windows).
+        const read = text.cachedBytes / 16;
+        expect(read).toBe(140);
+        // The total: the passing records among the windows read, a lower bound.
+        expect(got).toMatchObject({ total: read - 100, totalIsLowerBound: true });
+      }
+    }
   });
 
   it("bounds a windowed query's total by the windows read: exact when they hold every match, else the passing records among them as a lower bound", async () => {
