@@ -9,7 +9,7 @@ import { PostgresText } from "./postgres-text.js";
 import { PostgresTextVocabulary } from "./postgres-text-vocabulary.js";
 import type { SearchQuery } from "./search-port.js";
 import { ANSWERED_MAX } from "./answered-filter.js";
-import { answerRecords, expectSameOrLowerTotal, insertRecords, seedSearchData } from "./search-port.suite.js";
+import { answerRecords, copyDataset, expectSameOrLowerTotal, insertRecords, seedSearchData } from "./search-port.suite.js";
 
 // A real PostgreSQL when TESSERA_TEST_DATABASE_URL names one (stage 60), else PGlite.
 const onPostgres = testDatabaseUrl() !== null;
@@ -118,12 +118,7 @@ describe(`PostgreSQL text search order (${onPostgres ? "PostgreSQL" : "PGlite"})
 
   it("grows a windowed page by the windows it lacks, read after those it has, when none of the first windows pass (the queue's head submitted)", async () => {
     // A dataset of its own: 300 matches in seq order, the first 100 failing the filter (as the records a team already submitted).
-    const ds = randomUUID();
-    await queryRows(
-      store.db,
-      "INSERT INTO datasets SELECT (jsonb_populate_record(NULL::datasets, to_jsonb(d) || jsonb_build_object('id', $1::text, 'name', 'windows-' || $1))).* FROM datasets d WHERE d.id = $2",
-      [ds, data.ids.ds],
-    );
+    const ds = await copyDataset(store, data.ids.ds);
     const records = await insertRecords(store, ds, 300, (i) => ({
       external_id: `k-${i}`,
       fields: JSON.stringify({ text: `kiwi fruit ${"ripe ".repeat(i % 4)}${"pad ".repeat((i * 7) % 5)}` }),
