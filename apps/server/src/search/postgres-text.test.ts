@@ -126,13 +126,20 @@ describe(`PostgreSQL text search order (${onPostgres ? "PostgreSQL" : "PGlite"})
     }));
     const passing = new Set(records.slice(100).map((r) => r.id));
     const ids = { type: "terms" as const, scope: { entity: "record" as const, property: "id" as const }, values: [...passing] };
-    for (const q of ["kiwi fruit", "kiw*"]) {
+    // A prefix through its probe and walk, and as the words of the dataset's vocabulary through the buckets.
+    const vocabulary = new PostgresTextVocabulary(store.db);
+    await vocabulary.read(ds);
+    for (const [q, walk] of [
+      ["kiwi fruit", {}],
+      ["kiw*", {}],
+      ["kiw*", { vocabulary }],
+    ] as const) {
       const expected = (await reference(q, null, 7, ds)).filter((h) => passing.has(h.recordId));
       for (const [offset, limit] of [
         [0, 10],
         [25, 10],
       ] as const) {
-        const text = new PostgresText(store.db, undefined, null, 7);
+        const text = new PostgresText(store.db, undefined, null, 7, true, walk);
         const got = await text.search({ ...query(q, null, offset, limit), datasetId: ds, filters: [ids], totalBound: 10_000 });
         expect(got.hits).toEqual(expected.slice(offset, offset + limit));
         // The first page: 64 candidates in 10 windows of 7, none passing, then twice the windows read (20), not the ~1,000
