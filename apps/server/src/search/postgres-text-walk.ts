@@ -93,6 +93,8 @@ export async function firstMatches(
     buckets?: boolean;
     /** The datasets' vocabularies (postgres-text-vocabulary.ts): a prefix read as the words it covers through the buckets. */
     vocabulary?: PostgresTextVocabulary | null;
+    /** Only the records after this seq (the windows already read end there: postgres-text.ts extends them). */
+    after?: number;
   } = {},
 ): Promise<{ seqs: number[]; scores: Map<number, number>; path: "probe" | "walk" | "buckets" | "index"; own: boolean; expanded: boolean }> {
   // One snapshot for the dataset's range and record count and every read of matches (`own` holds for all of them).
@@ -166,8 +168,10 @@ async function matchesIn(
   const own = Number(range.records) === end - Number(range.first) + 1;
   const inDataset = (b: Builder) =>
     own ? "" : ` AND EXISTS (SELECT 1 FROM records r WHERE r.seq = f.record_seq AND r.dataset_id = ${b.p(query.datasetId)})`;
-  /** Matches are looked for from this seq on; `from`: its bucket. */
-  let next = Number(range.first);
+  /** Matches are looked for from this seq on (after the windows read before, when asked); `from`: its bucket. */
+  const start = Math.max(Number(range.first), (options.after ?? -Infinity) + 1);
+  if (start > end) return { seqs, scores, path: "buckets", own, expanded };
+  let next = start;
   let count = options.firstBuckets ?? 1;
   if (options.buckets === false || (prefixes.length > 0 && !covered)) {
     // The probe: the dataset's first rows in seq order, which records match, and their score (ts_rank of the best field).
@@ -179,8 +183,8 @@ async function matchesIn(
           max(CASE WHEN ${match(p, false)} THEN ts_rank(f.tsv, (${p.tsQuery(words)})) END)::float8 AS score
         FROM (SELECT f.record_seq, f.field, f.tsv FROM records_fts f ${
           own
-            ? `WHERE f.record_seq >= ${p.p(Number(range.first))} AND f.record_seq <= ${p.p(end)}`
-            : `JOIN records r ON r.seq = f.record_seq WHERE r.dataset_id = ${p.p(query.datasetId)}`
+            ? `WHERE f.record_seq >= ${p.p(start)} AND f.record_seq <= ${p.p(end)}`
+            : `JOIN records r ON r.seq = f.record_seq WHERE r.dataset_id = ${p.p(query.datasetId)} AND f.record_seq >= ${p.p(start)}`
         } ORDER BY f.record_seq, f.field LIMIT ${p.p(probeRows)}) f
         GROUP BY f.record_seq ORDER BY f.record_seq`,
       p.params,
@@ -224,7 +228,7 @@ async function matchesIn(
     const from = Math.floor(next / SEQ_BUCKET);
     // Too many buckets for one round (a sparse query), or the rest of the dataset: every remaining match at once, without buckets.
     // Matches left beyond `next` at the density found so far (none found yet: unknown, the index).
-    const perSeq = seqs.length / Math.max(1, next - Number(range.first));
+    const perSeq = seqs.length / Math.max(1, next - start);
     const left = perSeq * (end - next + 1);
     const costly =
       count > (options.maxRoundBuckets ?? MAX_ROUND_BUCKETS) && count * (options.bucketRows ?? BUCKET_ROWS) + (n - seqs.length) >= left;
@@ -253,7 +257,7 @@ async function matchesIn(
     }
     next = (upTo + 1) * SEQ_BUCKET;
     // The next round: the buckets the matches still needed take at the density found so far (at least twice as many).
-    const density = seqs.length / Math.max(1, next - Number(range.first));
+    const density = seqs.length / Math.max(1, next - start);
     const needed = density > 0 ? Math.ceil(((n - seqs.length) * BUCKET_MARGIN) / (density * SEQ_BUCKET)) : Infinity;
     count = Math.max(count * 2, needed);
   }

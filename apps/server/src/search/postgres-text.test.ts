@@ -9,7 +9,7 @@ import { PostgresText } from "./postgres-text.js";
 import { PostgresTextVocabulary } from "./postgres-text-vocabulary.js";
 import type { SearchQuery } from "./search-port.js";
 import { ANSWERED_MAX } from "./answered-filter.js";
-import { answerRecords, expectSameOrLowerTotal, insertRecords, seedSearchData } from "./search-port.suite.js";
+import { answerRecords, copyDataset, expectSameOrLowerTotal, insertRecords, seedSearchData } from "./search-port.suite.js";
 
 // A real PostgreSQL when TESSERA_TEST_DATABASE_URL names one (stage 60), else PGlite.
 const onPostgres = testDatabaseUrl() !== null;
@@ -45,13 +45,13 @@ describe(`PostgreSQL text search order (${onPostgres ? "PostgreSQL" : "PGlite"})
   });
 
   /** Every matching record by ts_rank (records_fts alone), then in windows of `window` records in seq order, each by score then seq. */
-  const reference = async (q: string, field: string | null, window: number) => {
+  const reference = async (q: string, field: string | null, window: number, datasetId = data.ids.ds) => {
     const b = new Builder(null);
     const tsq = b.tsQuery(textWords(q));
     const rows = await queryRows<{ seq: string | number; id: string; score: number }>(
       store.db,
       `SELECT f.record_seq AS seq, r.id AS id, max(ts_rank(f.tsv, (${tsq})))::float8 AS score FROM records_fts f JOIN records r ON r.seq = f.record_seq
-       WHERE r.dataset_id = ${b.p(data.ids.ds)} AND f.tsv @@ (${tsq})${field ? ` AND f.field = ${b.p(field)}` : ""} GROUP BY f.record_seq, r.id`,
+       WHERE r.dataset_id = ${b.p(datasetId)} AND f.tsv @@ (${tsq})${field ? ` AND f.field = ${b.p(field)}` : ""} GROUP BY f.record_seq, r.id`,
       b.params,
     );
     const bySeq = rows.map((r) => ({ ...r, seq: Number(r.seq) })).sort((a, c) => a.seq - c.seq);
@@ -114,6 +114,42 @@ describe(`PostgreSQL text search order (${onPostgres ? "PostgreSQL" : "PGlite"})
     // One plain word over all fields keeps the full ranking.
     const plain = await new PostgresText(store.db, undefined, null, 3).search(query("wombat", null, 0, 30));
     expect(plain.hits).toEqual((await reference("wombat", null, 10_000)).slice(0, 30));
+  });
+
+  it("grows a windowed page by the windows it lacks, read after those it has, when none of the first windows pass (the queue's head submitted)", async () => {
+    // A dataset of its own: 300 matches in seq order, the first 100 failing the filter (as the records a team already submitted).
+    const ds = await copyDataset(store, data.ids.ds);
+    const records = await insertRecords(store, ds, 300, (i) => ({
+      external_id: `k-${i}`,
+      fields: JSON.stringify({ text: `kiwi fruit ${"ripe ".repeat(i % 4)}${"pad ".repeat((i * 7) % 5)}` }),
+      metadata: "null",
+    }));
+    const passing = new Set(records.slice(100).map((r) => r.id));
+    const ids = { type: "terms" as const, scope: { entity: "record" as const, property: "id" as const }, values: [...passing] };
+    // A prefix through its probe and walk, and as the words of the dataset's vocabulary through the buckets.
+    const vocabulary = new PostgresTextVocabulary(store.db);
+    await vocabulary.read(ds);
+    for (const [q, walk] of [
+      ["kiwi fruit", {}],
+      ["kiw*", {}],
+      ["kiw*", { vocabulary }],
+    ] as const) {
+      const expected = (await reference(q, null, 7, ds)).filter((h) => passing.has(h.recordId));
+      for (const [offset, limit] of [
+        [0, 10],
+        [25, 10],
+      ] as const) {
+        const text = new PostgresText(store.db, undefined, null, 7, true, walk);
+        const got = await text.search({ ...query(q, null, offset, limit), datasetId: ds, filters: [ids], totalBound: 10_000 });
+        expect(got.hits).toEqual(expected.slice(offset, offset + limit));
+        // The first page: 64 candidates in 10 windows of 7, none passing, then twice the windows read (20), not the ~1,000
+        // records the pass rate of 1 in 64 asked for (every match here, 300); the second asks 137 candidates at once (20 windows).
+        const read = text.cachedBytes / 16;
+        expect(read).toBe(140);
+        // The total: the passing records among the windows read, a lower bound.
+        expect(got).toMatchObject({ total: read - 100, totalIsLowerBound: true });
+      }
+    }
   });
 
   it("bounds a windowed query's total by the windows read: exact when they hold every match, else the passing records among them as a lower bound", async () => {

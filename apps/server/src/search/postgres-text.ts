@@ -45,8 +45,11 @@ interface Ranked {
   complete: boolean;
 }
 
-/** The first `k` (or more) rows of a query's order (seq, score), `complete` when that is all of them. */
-type Ranking = (k: number) => Promise<Ranked>;
+/**
+ * The first `k` (or more) rows of a query's order (seq, score), `complete` when that is all of them; `previous`: the
+ * rows read before, which a windowed order extends instead of reading them again.
+ */
+type Ranking = (k: number, previous: Ranked | null) => Promise<Ranked>;
 
 interface Matches {
   version: number;
@@ -305,6 +308,8 @@ export class PostgresText {
     ranking: Ranking,
     /** Matches read and kept at least (RANKED_ROWS, or one window). */
     keep: number,
+    /** A windowed order (windows()), whose growth is bounded. */
+    windowed = false,
   ): Promise<{ recordId: string; score: number }[]> {
     const need = query.offset + query.limit;
     if (query.limit === 0) return [];
@@ -336,9 +341,13 @@ export class PostgresText {
         });
         return hits.slice(query.offset, need);
       }
-      // Grow by the observed pass rate (at least 4x).
+      // Grow by the observed pass rate (at least 4x); a windowed order at most to twice the windows read (below).
       const kept = Math.max(idOf.size, 1) / Math.max(candidates.length, 1);
       k = Math.max(k * 4, Math.ceil((need / kept) * 1.5));
+      // None passing in a window (the queue's head already submitted by the team: the first 3,468 records of the 1M bench
+      // dataset) made the pass rate 1 in ~1,000 and the next read 15 windows: 15,000 matches with their heap rows, 14,867
+      // blocks, 106-558 ms per phrase or prefix with 50 annotators working (the statement log), where the next window held them.
+      if (windowed && k > ranked.seqs.length) k = Math.min(k, 2 * ranked.seqs.length);
     }
   }
 
@@ -346,7 +355,7 @@ export class PostgresText {
   private async ranked(entry: Matches, ranking: Ranking, k: number): Promise<Ranked> {
     let ranked = entry.ranked;
     if (!ranked || (!ranked.complete && ranked.seqs.length < k)) {
-      ranked = await ranking(k);
+      ranked = await ranking(k, ranked);
       entry.ranked = ranked;
       this.account(entry);
     }
@@ -367,8 +376,8 @@ export class PostgresText {
     matches: (b: Builder) => string,
     limit: number | null,
   ): Promise<SearchResult> {
-    const ranking = (k: number) => this.windows(query, k);
-    const hits = await this.page(query, entry, ranking, this.rankWindow);
+    const ranking = (k: number, previous: Ranked | null) => this.windows(query, k, previous);
+    const hits = await this.page(query, entry, ranking, this.rankWindow, true);
     if (limit === null) return { hits, total: await this.total(query, entry, matches) };
     // The windows the page read (at least the first, also for a page of 0).
     const ranked = await this.ranked(entry, ranking, this.rankWindow);
@@ -397,21 +406,30 @@ export class PostgresText {
   /**
    * At least `k` rows of the windowed order, whole windows: the dataset's matching records in seq
    * order (postgres-text-walk.ts), as many windows of `rankWindow` as hold `k` of them, each window by
-   * score (best first) then seq; `complete` when no record matches beyond them. The scores come with
+   * score (best first) then seq; `complete` when no record matches beyond them. The whole windows of `previous`
+   * are kept and the next ones read from their last record on (the page grows by the windows it lacks). The scores come with
    * the matches (firstMatches ranks the rows it reads; ranking while sorting every match of the GIN path
    * with its tsvector took a prefix in ~100K records 0.9M buffers and 2.6 s at 1M records).
    */
-  private async windows(query: SearchQuery, k: number): Promise<Ranked> {
-    const read = Math.ceil(k / this.rankWindow) * this.rankWindow;
+  private async windows(query: SearchQuery, k: number, previous: Ranked | null): Promise<Ranked> {
+    // Whole windows read before (fewer: they held every match) are kept, and the next ones read after their last record.
+    const kept = previous && !previous.complete && previous.seqs.length % this.rankWindow === 0 ? previous : null;
+    const before = kept?.seqs.length ?? 0;
+    const read = Math.ceil(Math.max(k - before, 1) / this.rankWindow) * this.rankWindow;
     const { seqs: found, scores } = await firstMatches(this.db, query, read + 1, {
       buckets: await this.bucketIndex(),
       ...this.walkOptions,
+      ...(kept && before > 0 ? { after: kept.seqs.reduce((a, b) => Math.max(a, b)) } : {}),
     });
     // The record after the windows read only tells that more match. Every match comes with its score (firstMatches).
     const seqs = found.slice(0, read);
     const rows = seqs.map((seq, i) => ({ seq, score: scores.get(seq)!, win: Math.floor(i / this.rankWindow) }));
     rows.sort((x, y) => x.win - y.win || y.score - x.score || x.seq - y.seq);
-    return { seqs: rows.map((r) => r.seq), scores: rows.map((r) => r.score), complete: found.length <= read };
+    return {
+      seqs: [...(kept?.seqs ?? []), ...rows.map((r) => r.seq)],
+      scores: [...(kept?.scores ?? []), ...rows.map((r) => r.score)],
+      complete: found.length <= read,
+    };
   }
 
   /**

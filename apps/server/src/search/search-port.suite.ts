@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Store } from "../db/database.js";
 import { indexRecordTexts } from "../records/ingest.js";
@@ -71,6 +72,14 @@ export async function insertRecords(
     )
     .returning(["id", "seq"])
     .execute();
+}
+
+/** Test set-ups (PostgreSQL, PGlite): a new empty dataset, a copy of dataset `from`'s row under a new id and name. */
+export async function copyDataset(store: Store, from: string): Promise<ReturnType<typeof randomUUID>> {
+  const id = randomUUID();
+  await sql`INSERT INTO datasets SELECT (jsonb_populate_record(NULL::datasets, to_jsonb(d) || jsonb_build_object('id', ${id}::text, 'name', ${`copy-${id}`}::text))).*
+    FROM datasets d WHERE d.id = ${from}`.execute(store.db);
+  return id;
 }
 
 /** Test set-ups: the queue the PostgreSQL text tests start from: every 5th of `records` submitted by `userId`, every 7th completed. */

@@ -27,6 +27,7 @@ import * as m0025 from "./0025-record-search.js";
 import * as m0028 from "./0028-records-fts-inline.js";
 import * as m0030 from "./0030-records-fts-seq-buckets.js";
 import * as m0031 from "./0031-record-search-words-terms.js";
+import * as m0032 from "./0032-text-vocabulary.js";
 
 /**
  * Versioned migrations, applied in key order by Kysely's Migrator. Add a new file per change
@@ -61,6 +62,7 @@ export const migrations: Record<string, Migration> = {
   "0028-records-fts-inline": m0028,
   "0030-records-fts-seq-buckets": m0030,
   "0031-record-search-words-terms": m0031,
+  "0032-text-vocabulary": m0032,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

@@ -12,6 +12,7 @@ import * as pg0025 from "./0025-record-search.js";
 import * as pg0028 from "./0028-records-fts-inline.js";
 import * as pg0030 from "./0030-records-fts-seq-buckets.js";
 import * as pg0031 from "./0031-record-search-words-terms.js";
+import * as pg0032 from "./0032-text-vocabulary.js";
 
 /**
  * PostgreSQL runs the same, versioned migration list as SQLite (same names, so the history is
@@ -61,6 +62,8 @@ export const postgresVariants: Record<string, Migration> = {
   "0030-records-fts-seq-buckets": pg0030,
   /** PostgreSQL: record_search's words and metadata terms in one GIN index; SQLite's 0031 is empty. */
   "0031-record-search-words-terms": pg0031,
+  /** PostgreSQL: the datasets' vocabularies for prefixes, read once per text version and shared by the replicas; SQLite's 0032 is empty. */
+  "0032-text-vocabulary": pg0032,
 };
 
 export const postgresMigrationProvider: MigrationProvider = {
