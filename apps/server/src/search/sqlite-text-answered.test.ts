@@ -282,6 +282,26 @@ describe("text search of answered records counted and ranked in C", () => {
     expect(rowsInJs.answeredInC).toBe(0);
   }, 120_000);
 
+  it("reads the windows' width only when a candidate lies beyond the first window's least width", async () => {
+    // u1's 1,500 submitted records are the dataset's first: windows of 2,000 matching records order them as one.
+    const wide = new SqliteText(t.store.db, { rankWindow: 2000 });
+    const narrow = new SqliteText(t.store.db, { rankWindow: 40 });
+    const plainWide = new SqliteText(t.store.db, { rankWindow: 2000, answered: false });
+    const plainNarrow = new SqliteText(t.store.db, { rankWindow: 40, answered: false });
+    for (const q of ["alpha beta", "gamma alpha", "alph*"])
+      for (const offset of [0, 20]) {
+        const query = view(q, ["submitted"], t.data.ids.u1, offset);
+        expect(await wide.textSearch(query, query.text!)).toEqual(await plainWide.textSearch(query, query.text!));
+        expect(await narrow.textSearch(query, query.text!)).toEqual(await plainNarrow.textSearch(query, query.text!));
+      }
+    expect(wide.answeredInC).toBe(6);
+    expect(wide.answeredWidths).toBe(0);
+    expect(narrow.answeredWidths).toBe(6);
+    // Another order than one window's: the narrow windows' first page is not the wide one's.
+    const query = view("alpha beta", ["submitted"], t.data.ids.u1);
+    expect(await narrow.textSearch(query, query.text!)).not.toEqual(await wide.textSearch(query, query.text!));
+  });
+
   it("counts the members' records and keeps the k best in the windows' order, as the rows returned give them", () => {
     const raw = rawSqliteOf(t.store.db)!;
     const lo = raw.prepare("SELECT min(seq) FROM records WHERE dataset_id = ?").pluck().get(t.data.ids.ds) as number;

@@ -185,8 +185,9 @@ export class SqliteText extends SqliteQueries {
   /** Reads of the answered records' rows the text match threads answered, and of those split between two (tests, diagnostics). */
   answeredOffThread = 0;
   answeredSplits = 0;
-  /** Reads of the answered records' rows counted and ranked in C (tessera_answered; tests, diagnostics). */
+  /** Reads of the answered records' rows counted and ranked in C (tessera_answered; tests, diagnostics), and of those the windows' widths read. */
   answeredInC = 0;
+  answeredWidths = 0;
   /** Searches whose first page came from the words ranked ahead (tests, diagnostics). */
   rankedAhead = 0;
   /** Rankings ahead read from the index's file instead of ranked (tests, diagnostics). */
@@ -894,18 +895,32 @@ export class SqliteText extends SqliteQueries {
     // rows, ~1.6 µs each, is what costs: 50,000 answered records of a word in 79% of the records, ~60K rows).
     const ahead = this.windowOf(key) === 0 ? await this.answeredFromRanked(raw, key, candidates, need) : null;
     // The ranking extension reads the rows in C (tessera_answered): the records counted and the page's best kept there.
-    const inC = textRankingOf(this.db).scoring === "tessera_bm25" && this.options.answeredMembers !== false && this.options.answeredTop !== false;
+    const inC =
+      textRankingOf(this.db).scoring === "tessera_bm25" && this.options.answeredMembers !== false && this.options.answeredTop !== false;
     let page: [number, { fr: number; bm: number }][];
     let total: number;
     if (ahead) {
       this.answeredAhead++;
       page = ahead.slice(query.offset, need);
-      const counted = await this.answeredRows(raw, key, expression, field, candidates, false, hi - lo + 1, inC ? { k: 0, lo, width: 0 } : null);
+      const counted = await this.answeredRows(
+        raw,
+        key,
+        expression,
+        field,
+        candidates,
+        false,
+        hi - lo + 1,
+        inC ? { k: 0, lo, width: 0 } : null,
+      );
       total = counted.records ?? counted.rows[0]![0];
     } else if (inC) {
-      // The windows' width first (text-window.ts): the k best records are kept in the windows' order.
+      // The windows' width first (text-window.ts): the k best records are kept in the windows' order. Not read when every
+      // candidate lies in the first `window` records (a team member's first records, a dataset's first annotator): the first
+      // window holds at least those, so one window orders them (its read was ~10 of a phrase's ~21 ms of CPU at 1M).
       const window = this.windowOf(key);
-      const width = window > 0 ? await this.windowWidth(raw, key, expression, lo, hi, field, window) : 0;
+      const widthNeeded = window > 0 && candidates[candidates.length - 1]! - lo >= window;
+      if (widthNeeded) this.answeredWidths++;
+      const width = widthNeeded ? await this.windowWidth(raw, key, expression, lo, hi, field, window) : 0;
       const read = await this.answeredRows(raw, key, expression, field, candidates, true, hi - lo + 1, { k: need, lo, width });
       page = read.rows.slice(query.offset, need).map(([fr, bm]) => [Math.floor(fr / 1024), { fr, bm }]);
       total = read.records!;
@@ -1069,7 +1084,10 @@ export class SqliteText extends SqliteQueries {
       this.phraseCounts += here.counted;
       return here;
     });
-    return { rows: Array.from(out.fr, (fr, i): [number, number] => [fr, out.bm[i]!]), records: "records" in out ? (out.records ?? null) : null };
+    return {
+      rows: Array.from(out.fr, (fr, i): [number, number] => [fr, out.bm[i]!]),
+      records: "records" in out ? (out.records ?? null) : null,
+    };
   }
 
   /** The windows' width of a query (rankWindows): its first `window` + 1 matching records, read on a read thread (kept) or here. */
