@@ -4,7 +4,7 @@
  * (read-only, the ranking extension loaded), CPU ms of this process per step, for an annotator with `--answered`
  * records spread every `--spread`-th record (1: the dataset's first), for the bench's new-word and new-phrase bands.
  *
- *   node src/answered-steps.ts --data-dir DIR [--answered 10000] [--spread 50] [--repeat 1]
+ *   node src/answered-steps.ts --data-dir DIR [--answered 10000] [--spread 50] [--shift 1]
  */
 import { parseArgs } from "node:util";
 import { PHRASE_BANDS } from "./cold-queries.ts";
