@@ -8,11 +8,10 @@
  *
  *   node src/text-steps.ts --data-dir DIR [--bound 10000] [--min-rows 4096] [--rank-all]
  */
-import { createRequire } from "node:module";
-import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { coldPhrases, coldPrefixes } from "./cold-queries.ts";
 import { DatasetGenerator } from "./data.ts";
+import { cpu, openKept, type Statement } from "./kept-sqlite.ts";
 
 const { values: args } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== "--"), // pnpm passes the `--` of `bench:text-steps -- --data-dir DIR` on
@@ -27,36 +26,7 @@ if (!args["data-dir"]) throw new Error("usage: text-steps --data-dir DIR [--boun
 const bound = Number(args.bound);
 const minRows = Number(args["min-rows"]);
 
-type Statement = {
-  all(...p: unknown[]): unknown[];
-  get(...p: unknown[]): unknown;
-  run(...p: unknown[]): unknown;
-  iterate(...p: unknown[]): Iterable<unknown>;
-  pluck(): Statement;
-  raw(): Statement;
-};
-type Database = { prepare(sql: string): Statement; exec(sql: string): void; loadExtension(file: string): void };
-const SQLite = createRequire(new URL("../../../apps/server/package.json", import.meta.url))("better-sqlite3") as new (
-  file: string,
-  options: { readonly: boolean },
-) => Database;
-const db = new SQLite(join(args["data-dir"], "tessera.db"), { readonly: true });
-db.prepare("ATTACH DATABASE ? AS fts").run(join(args["data-dir"], "tessera-fts.db"));
-// The server's ranking extension (apps/server/native, rank-extension.ts) when built: tessera_bm25.
-const extension = new URL("../../../apps/server/native/build/tessera_rank.so", import.meta.url).pathname;
-let ranker = true;
-try {
-  db.loadExtension(extension);
-} catch {
-  ranker = false;
-}
-
-const cpu = <T>(f: () => T): { ms: number; value: T } => {
-  const before = process.cpuUsage();
-  const value = f();
-  const used = process.cpuUsage(before);
-  return { ms: Math.round((used.user + used.system) / 100) / 10, value };
-};
+const { db, ranker } = openKept(args["data-dir"]);
 
 const span = db.prepare("SELECT min(seq) AS lo, max(seq) AS hi FROM records").all()[0] as { lo: number; hi: number };
 const lo = span.lo * 1024;
@@ -244,7 +214,7 @@ for (const q of [...Array.from({ length: 10 }, () => phrase()), ...Array.from({ 
   });
   const window = cpu(() => readWindow(scored, params, 10_001));
   if (!ranker) {
-    console.log(`| ${q} | ${count} | ${matching.ms} | ${first.ms} | ${window.ms} | no extension (${extension}) | | |`);
+    console.log(`| ${q} | ${count} | ${matching.ms} | ${first.ms} | ${window.ms} | no extension (apps/server/native/build/tessera_rank.so) | | |`);
     continue;
   }
   const phrases = expression.match(/"[^"]*"\*?/g) ?? [];

@@ -275,11 +275,13 @@ parentPort.on("message", (job) => {
         if (!ranker && (job.read.members || (job.read.scoring !== null && job.read.scoring !== "bm25")))
           throw new Error("the ranking extension is not loaded on this thread");
         const known = job.ranking.version && Buffer.from(job.ranking.version).equals(Buffer.concat(blocks)) ? job.ranking.rows : {};
-        read = answeredRead(prepared, { ...job.read, known }, answeredHelpers);
+        // The rows' lengths tessera_answered reads are kept at this transaction's index version (as tessera_window's).
+        const top = job.read.top ? { ...job.read.top, generation: generationOf(blocks) } : null;
+        read = answeredRead(prepared, { ...job.read, known, top }, answeredHelpers);
       } finally {
         commit.run();
       }
-      reply(job.id, blocks, { fr: read.fr, bm: read.bm, phraseRows: read.phraseRows, counted: read.counted }, [read.fr.buffer, read.bm.buffer]);
+      reply(job.id, blocks, { fr: read.fr, bm: read.bm, records: read.records, phraseRows: read.phraseRows, counted: read.counted }, [read.fr.buffer, read.bm.buffer]);
       return;
     }
     if (job.type === "rank") {
@@ -414,6 +416,8 @@ interface Reply {
   docs?: number[];
   phraseRows?: Record<string, number> | null;
   counted?: number;
+  /** An answered read's records (tessera_answered), null when its rows were returned. */
+  records?: number | null;
   far?: { tailScale: number | null } | null;
   rows?: unknown[];
   scanned?: number;
@@ -480,12 +484,20 @@ export class ReadPool {
   /** The FTS rows and scores of a text query in the caller's answered records (sqlite-text-answered.ts answeredRead). */
   async readAnswered(
     job: AnsweredJob,
-  ): Promise<{ version: Buffer; fr: Float64Array; bm: Float64Array; phraseRows: Record<string, number>; counted: number }> {
+  ): Promise<{
+    version: Buffer;
+    fr: Float64Array;
+    bm: Float64Array;
+    records: number | null;
+    phraseRows: Record<string, number>;
+    counted: number;
+  }> {
     const m = await this.send({ type: "answered", ...job });
     return {
       version: versionOf(m),
       fr: m.fr ?? new Float64Array(0),
       bm: m.bm ?? new Float64Array(0),
+      records: m.records ?? null,
       phraseRows: m.phraseRows ?? {},
       counted: m.counted ?? 0,
     };

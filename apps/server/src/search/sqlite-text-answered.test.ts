@@ -8,8 +8,26 @@ import { addTextRecords } from "../testing/text-records.js";
 import type { SearchQuery } from "./search-port.js";
 import { seedSearchData } from "./search-port.suite.js";
 import { SqliteText } from "./sqlite-text.js";
-import { ANSWERED_HELPERS, ANSWERED_SEEK_ROWS, type AnsweredRead, answeredRanges, answeredRead } from "./sqlite-text-answered.js";
+import { ANSWERED_HELPERS, ANSWERED_SEEK_ROWS, type AnsweredRead, answeredRanges, answeredRead, bestRows } from "./sqlite-text-answered.js";
 import { textIndexFor } from "./text-index.js";
+
+interface TextDataset {
+  dir: string;
+  store: Store;
+  data: Awaited<ReturnType<typeof seedSearchData>>;
+  ids: string[];
+}
+
+/** A store with the search suite's users and one dataset of `records` text records alone in its seq range (another dataset's inside it takes the other paths). */
+async function textDataset(prefix: string, records: Parameters<typeof addTextRecords>[2]): Promise<TextDataset> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const store = await openEmbeddedStore(dir);
+  const data = await seedSearchData(store);
+  await store.db.deleteFrom("records").where("dataset_id", "=", data.ids.other).execute();
+  const ids = await addTextRecords(store.db, data.ids.ds, records);
+  await textIndexFor(store.db)?.catchUp();
+  return { dir, store, data, ids };
+}
 
 /**
  * The Submitted (Draft, Discarded) views' text search of an annotator with more answered records than the old path took
@@ -17,62 +35,50 @@ import { textIndexFor } from "./text-index.js";
  * with tessera_seq_in's bitmap on a text match thread, or here, or with an IN list, give the plain path's pages and totals.
  */
 describe("text search of many answered records", () => {
-  let dir: string;
-  let store: Store;
-  let data: Awaited<ReturnType<typeof seedSearchData>>;
-  const ids: string[] = [];
+  let t: TextDataset;
   const RECORDS = 6000;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), "tessera-answered-"));
-    store = await openEmbeddedStore(dir);
-    data = await seedSearchData(store);
-    // The dataset's records alone in their seq range (another dataset's inside it takes the other paths).
-    await store.db.deleteFrom("records").where("dataset_id", "=", data.ids.other).execute();
-    ids.push(
-      ...(await addTextRecords(
-        store.db,
-        data.ids.ds,
-        Array.from({ length: RECORDS }, (_, i) => ({
-          text: [
-            i % 5 !== 0 ? "common" : "filler",
-            i % 5 === 1 ? "middle" : "other",
-            i % 97 === 3 ? "rare" : "",
-            "common ".repeat(i % 4),
-            "pad ".repeat(i % 6),
-          ].join(" "),
-          context: i % 3 === 0 ? "middle common" : "context",
-          metadata: { genre: i % 3 === 0 ? "blog" : "news" },
-        })),
-      )),
+    t = await textDataset(
+      "tessera-answered-",
+      Array.from({ length: RECORDS }, (_, i) => ({
+        text: [
+          i % 5 !== 0 ? "common" : "filler",
+          i % 5 === 1 ? "middle" : "other",
+          i % 97 === 3 ? "rare" : "",
+          "common ".repeat(i % 4),
+          "pad ".repeat(i % 6),
+        ].join(" "),
+        context: i % 3 === 0 ? "middle common" : "context",
+        metadata: { genre: i % 3 === 0 ? "blog" : "news" },
+      })),
     );
-    await textIndexFor(store.db)?.catchUp();
     // u1: 3,000 submitted records, every other one, and a few discarded; u2: every seventh, as drafts.
     await addResponses(
-      store.db,
-      ids.filter((_, i) => i % 2 === 0),
-      data.ids.u1,
+      t.store.db,
+      t.ids.filter((_, i) => i % 2 === 0),
+      t.data.ids.u1,
     );
     await addResponses(
-      store.db,
-      ids.filter((_, i) => i % 2 === 1 && i % 11 === 0),
-      data.ids.u1,
+      t.store.db,
+      t.ids.filter((_, i) => i % 2 === 1 && i % 11 === 0),
+      t.data.ids.u1,
       "discarded",
     );
     await addResponses(
-      store.db,
-      ids.filter((_, i) => i % 7 === 0),
-      data.ids.u2,
+      t.store.db,
+      t.ids.filter((_, i) => i % 7 === 0),
+      t.data.ids.u2,
       "draft",
     );
   }, 120_000);
   afterAll(async () => {
-    await store?.close();
-    rmSync(dir, { recursive: true, force: true });
+    await t.store?.close();
+    rmSync(t.dir, { recursive: true, force: true });
   });
 
   const view = (q: string, statuses: string[], userId: string | null, offset = 0, extra: SearchQuery["filters"] = []): SearchQuery => ({
-    datasetId: data.ids.ds,
+    datasetId: t.data.ids.ds,
     userId,
     text: { q, field: null },
     vector: null,
@@ -84,18 +90,19 @@ describe("text search of many answered records", () => {
 
   it("answers as the plain path, with more than 2,000 answered records spread through the dataset", async () => {
     // Its read split between the two threads (above 1,024 candidates), or on one thread.
-    const threaded = new SqliteText(store.db, { rankWindow: 50 });
-    const oneThread = new SqliteText(store.db, { rankWindow: 50, answeredSplit: Infinity });
-    const here = new SqliteText(store.db, { rankWindow: 50, offThread: false });
-    const inList = new SqliteText(store.db, { rankWindow: 50, answeredMembers: false });
-    const plain = new SqliteText(store.db, { rankWindow: 50, answered: false });
+    const threaded = new SqliteText(t.store.db, { rankWindow: 50 });
+    const oneThread = new SqliteText(t.store.db, { rankWindow: 50, answeredSplit: Infinity });
+    const here = new SqliteText(t.store.db, { rankWindow: 50, offThread: false });
+    const inList = new SqliteText(t.store.db, { rankWindow: 50, answeredMembers: false });
+    const rowsInJs = new SqliteText(t.store.db, { rankWindow: 50, answeredTop: false });
+    const plain = new SqliteText(t.store.db, { rankWindow: 50, answered: false });
     let compared = 0;
     for (const q of ["common", "middle", "rare", "common middle", "comm*", "nothingsuch", "-"])
       for (const [statuses, userId] of [
-        [["submitted"], data.ids.u1],
-        [["submitted", "discarded"], data.ids.u1],
-        [["draft"], data.ids.u2],
-        [["draft"], data.ids.u1],
+        [["submitted"], t.data.ids.u1],
+        [["submitted", "discarded"], t.data.ids.u1],
+        [["draft"], t.data.ids.u2],
+        [["draft"], t.data.ids.u1],
       ] as const)
         for (const extra of [
           [],
@@ -104,7 +111,7 @@ describe("text search of many answered records", () => {
           for (const offset of [0, 30]) {
             const query = view(q, [...statuses], userId, offset, extra);
             const expected = await plain.textSearch(query, query.text!);
-            for (const adapter of [threaded, oneThread, here, inList])
+            for (const adapter of [threaded, oneThread, here, inList, rowsInJs])
               expect(await adapter.textSearch(query, query.text!)).toEqual(expected);
             if (expected.total > 40) compared++;
           }
@@ -117,11 +124,16 @@ describe("text search of many answered records", () => {
     expect(oneThread.answeredSplits).toBe(0);
     expect(here.answeredOffThread).toBe(0);
     expect(inList.answeredSearches).toBe(threaded.answeredSearches);
+    // Counted and ranked in C (tessera_answered) by default; the rows returned with an IN list, or when asked.
+    expect(threaded.answeredInC).toBeGreaterThan(50);
+    expect(here.answeredInC).toBe(threaded.answeredInC);
+    expect(inList.answeredInC).toBe(0);
+    expect(rowsInJs.answeredInC).toBe(0);
   }, 120_000);
 
   it("counts a word's rows for its score on the thread that reads them, once per index version", async () => {
-    const text = new SqliteText(store.db);
-    const query = view("middle", ["submitted"], data.ids.u1);
+    const text = new SqliteText(t.store.db);
+    const query = view("middle", ["submitted"], t.data.ids.u1);
     const first = await text.textSearch(query, query.text!);
     expect(first.total).toBeGreaterThan(100);
     expect(text.answeredOffThread).toBe(1);
@@ -132,13 +144,13 @@ describe("text search of many answered records", () => {
   });
 
   it("reads runs of candidates apart as ranges of their own only when the query's rows between them cost more than a range", () => {
-    const raw = rawSqliteOf(store.db)!;
+    const raw = rawSqliteOf(t.store.db)!;
     const gaps: number[] = [];
     const helpers = {
       ...ANSWERED_HELPERS,
       ranges: (seqs: ArrayLike<number>, gap: number, max: number) => (gaps.push(gap), answeredRanges(seqs, gap, max)),
     };
-    const lo = raw.prepare("SELECT min(seq) FROM records WHERE dataset_id = ?").pluck().get(data.ids.ds) as number;
+    const lo = raw.prepare("SELECT min(seq) FROM records WHERE dataset_id = ?").pluck().get(t.data.ids.ds) as number;
     const seqs = Uint32Array.from({ length: 100 }, (_, i) => lo + i * 50);
     const read = (expression: string, known: Record<string, number>, seekRows = ANSWERED_SEEK_ROWS): AnsweredRead => ({
       expression,
@@ -167,5 +179,177 @@ describe("text search of many answered records", () => {
     expect(all('"rare"', {}, 0)).toEqual(rare);
     expect(common.length).toBeGreaterThan(50);
     expect(rare.length).toBeGreaterThan(0);
+  });
+});
+
+/**
+ * The answered records' rows counted and ranked in C (tessera_answered, native/tessera_rank.c) for other layouts than
+ * every other record: contiguous (a dataset's first records, read by two threads), one record, runs of five records
+ * (phrases at the runs' edges), none; another user's answers and other statuses kept out.
+ */
+describe("text search of answered records counted and ranked in C", () => {
+  let t: TextDataset;
+  const RECORDS = 4000;
+
+  beforeAll(async () => {
+    t = await textDataset(
+      "tessera-answered-c-",
+      Array.from({ length: RECORDS }, (_, i) => ({
+        // "zeta" only in records nobody answered; "alpha" and "beta" together in every 12th record.
+        text: [i % 3 === 0 ? "alpha" : "filler", i % 4 === 0 ? "beta" : "", i >= 3900 ? "zeta" : "", "pad ".repeat(i % 7)].join(" "),
+        context: i % 5 === 0 ? "gamma alpha" : "context",
+        metadata: { genre: i % 2 === 0 ? "blog" : "news" },
+      })),
+    );
+    // u1: the first 1,500 records submitted (contiguous), one discarded; u2: runs of five records every 40 as drafts, every
+    // ninth of the first 1,500 outside them submitted (records u1 submitted too).
+    await addResponses(t.store.db, t.ids.slice(0, 1500), t.data.ids.u1);
+    await addResponses(t.store.db, [t.ids[2000]!], t.data.ids.u1, "discarded");
+    await addResponses(
+      t.store.db,
+      t.ids.filter((_, i) => i < 3800 && i % 40 < 5),
+      t.data.ids.u2,
+      "draft",
+    );
+    await addResponses(
+      t.store.db,
+      t.ids.filter((_, i) => i < 1500 && i % 9 === 0 && i % 40 >= 5),
+      t.data.ids.u2,
+    );
+  }, 120_000);
+  afterAll(async () => {
+    await t.store?.close();
+    rmSync(t.dir, { recursive: true, force: true });
+  });
+
+  const view = (q: string, statuses: string[], userId: string, offset = 0): SearchQuery => ({
+    datasetId: t.data.ids.ds,
+    userId,
+    text: { q, field: null },
+    vector: null,
+    sort: [],
+    offset,
+    limit: 10,
+    filters: [{ type: "terms", scope: { entity: "response_status" }, values: statuses }],
+  });
+
+  it("answers as the plain path for contiguous records, one record, runs of records and none", async () => {
+    const threaded = new SqliteText(t.store.db, { rankWindow: 40 });
+    const here = new SqliteText(t.store.db, { rankWindow: 40, offThread: false });
+    const oneThread = new SqliteText(t.store.db, { rankWindow: 40, answeredSplit: Infinity });
+    const rowsInJs = new SqliteText(t.store.db, { rankWindow: 40, answeredTop: false });
+    const plain = new SqliteText(t.store.db, { rankWindow: 40, answered: false });
+    const totals = new Map<string, number>();
+    for (const q of ["alpha", "beta", "gamma", "alpha beta", "gamma alpha", "gamma beta", "alph*", "zeta", "nothingsuch"])
+      for (const [name, statuses, userId] of [
+        ["u1 submitted (contiguous)", ["submitted"], t.data.ids.u1],
+        ["u1 discarded (one record)", ["discarded"], t.data.ids.u1],
+        ["u1 drafts (none)", ["draft"], t.data.ids.u1],
+        ["u2 drafts (runs of five)", ["draft"], t.data.ids.u2],
+        ["u2 submitted", ["submitted"], t.data.ids.u2],
+        ["u2 submitted or drafts", ["submitted", "draft"], t.data.ids.u2],
+      ] as const)
+        for (const offset of [0, 10, 95]) {
+          const query = view(q, [...statuses], userId, offset);
+          const expected = await plain.textSearch(query, query.text!);
+          for (const adapter of [threaded, here, oneThread, rowsInJs])
+            expect(await adapter.textSearch(query, query.text!)).toEqual(expected);
+          if (offset === 0) totals.set(`${q} ${name}`, expected.total);
+        }
+    // The layouts' totals (exact): every u1 record with "alpha" of the first 1,500, its one discarded record, none of "zeta".
+    expect(totals.get("alpha u1 submitted (contiguous)")).toBe(
+      Array.from({ length: 1500 }, (_, i) => i % 3 === 0 || i % 5 === 0).filter(Boolean).length,
+    );
+    expect(totals.get("alpha u1 discarded (one record)")).toBe(1); // record 2000: "gamma alpha" in its context
+    expect(totals.get("beta u1 discarded (one record)")).toBe(1);
+    expect(totals.get("gamma alpha u1 discarded (one record)")).toBe(1);
+    expect(totals.get("gamma beta u1 discarded (one record)")).toBe(0); // in two fields: no row holds both
+    expect(totals.get("alpha u1 drafts (none)")).toBe(0);
+    expect(totals.get("zeta u2 drafts (runs of five)")).toBe(0);
+    expect(totals.get("beta u2 drafts (runs of five)")).toBe(
+      Array.from({ length: 3800 }, (_, i) => i % 40 < 5 && i % 4 === 0).filter(Boolean).length,
+    );
+    const u2Submitted = (i: number) => i < 1500 && i % 9 === 0 && i % 40 >= 5;
+    expect(totals.get("beta u2 submitted")).toBe(
+      Array.from({ length: 1500 }, (_, i) => u2Submitted(i) && i % 4 === 0).filter(Boolean).length,
+    );
+    expect(totals.get("beta u2 submitted or drafts")).toBe(
+      Array.from({ length: 3800 }, (_, i) => (u2Submitted(i) || i % 40 < 5) && i % 4 === 0).filter(Boolean).length,
+    );
+    expect(threaded.answeredInC).toBeGreaterThan(50);
+    expect(threaded.answeredSplits).toBeGreaterThan(0); // u1's 1,500 records: two threads
+    expect(here.answeredInC).toBe(threaded.answeredInC);
+    expect(rowsInJs.answeredInC).toBe(0);
+  }, 120_000);
+
+  it("reads the windows' width only when a candidate lies beyond the first window's least width", async () => {
+    // u1's 1,500 submitted records are the dataset's first: windows of 2,000 matching records order them as one.
+    const wide = new SqliteText(t.store.db, { rankWindow: 2000 });
+    const narrow = new SqliteText(t.store.db, { rankWindow: 40 });
+    const plainWide = new SqliteText(t.store.db, { rankWindow: 2000, answered: false });
+    const plainNarrow = new SqliteText(t.store.db, { rankWindow: 40, answered: false });
+    for (const q of ["alpha beta", "gamma alpha", "alph*"])
+      for (const offset of [0, 20]) {
+        const query = view(q, ["submitted"], t.data.ids.u1, offset);
+        expect(await wide.textSearch(query, query.text!)).toEqual(await plainWide.textSearch(query, query.text!));
+        expect(await narrow.textSearch(query, query.text!)).toEqual(await plainNarrow.textSearch(query, query.text!));
+      }
+    expect(wide.answeredInC).toBe(6);
+    expect(wide.answeredWidths).toBe(0);
+    expect(narrow.answeredWidths).toBe(6);
+    // Another order than one window's: the narrow windows' first page is not the wide one's.
+    const query = view("alpha beta", ["submitted"], t.data.ids.u1);
+    expect(await narrow.textSearch(query, query.text!)).not.toEqual(await wide.textSearch(query, query.text!));
+  });
+
+  it("counts the members' records and keeps the k best in the windows' order, as the rows returned give them", () => {
+    const raw = rawSqliteOf(t.store.db)!;
+    const lo = raw.prepare("SELECT min(seq) FROM records WHERE dataset_id = ?").pluck().get(t.data.ids.ds) as number;
+    // Runs of five records every 40 from the dataset's first: the ranges' edges fall at the runs'.
+    const seqs = Uint32Array.from({ length: RECORDS }, (_, i) => lo + i).filter((seq) => (seq - lo) % 40 < 5);
+    const read = (expression: string, top: AnsweredRead["top"]): AnsweredRead => ({
+      expression,
+      field: null,
+      seqs,
+      records: RECORDS,
+      scoring: expression.includes(" ") ? "phrases" : "word",
+      known: {},
+      members: true,
+      gap: 1,
+      seekRows: 0,
+      maxRanges: 1024,
+      top,
+    });
+    for (const expression of ['"alpha"', '"beta"', '"alpha" "beta"', '"zeta"'])
+      for (const width of [0, 100, 333]) {
+        const rows = answeredRead((sql) => raw.prepare(sql), read(expression, null), ANSWERED_HELPERS);
+        const best = bestRows(Array.from(rows.fr, (fr, i): [number, number] => [fr, rows.bm[i]!]));
+        const window = (seq: number) => (width === 0 ? 0 : Math.floor((seq - lo) / width));
+        const order = [...best.entries()].sort(([sa, a], [sb, b]) => window(sa) - window(sb) || a.bm - b.bm || a.fr - b.fr);
+        for (const k of [0, 1, 7, 10_000]) {
+          const inC = answeredRead(
+            (sql) => raw.prepare(sql),
+            read(expression, { k, lo, width, generation: k === 7 ? 1 : 0 }),
+            ANSWERED_HELPERS,
+          );
+          expect(inC.records).toBe(best.size);
+          expect(Array.from(inC.fr)).toEqual(order.slice(0, k).map(([, b]) => b.fr));
+          expect(Array.from(inC.bm)).toEqual(order.slice(0, k).map(([, b]) => b.bm));
+        }
+        if (expression !== '"zeta"') expect(best.size).toBeGreaterThan(20);
+      }
+    // A statement that fails leaves nothing behind: the next one counts from zero.
+    expect(() =>
+      raw
+        .prepare("SELECT 1 FROM records_fts WHERE records_fts MATCH '\"alpha\"' AND tessera_answered(records_fts, x'ff', 0, -1, 0, 0, 0)")
+        .all(),
+    ).toThrow(/non-negative integers/);
+    raw.prepare("SELECT tessera_answered_result()").pluck().get();
+    const again = answeredRead((sql) => raw.prepare(sql), read('"beta"', { k: 3, lo, width: 0, generation: 0 }), ANSWERED_HELPERS);
+    expect(again.records).toBe(
+      bestRows(
+        Array.from(answeredRead((sql) => raw.prepare(sql), read('"beta"', null), ANSWERED_HELPERS).fr, (fr): [number, number] => [fr, 0]),
+      ).size,
+    );
   });
 });

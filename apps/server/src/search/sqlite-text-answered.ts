@@ -95,6 +95,12 @@ export interface AnsweredRead {
   seekRows: number;
   /** ANSWERED_RANGES. */
   maxRanges: number;
+  /**
+   * With `members`: read in C by tessera_answered (read-statements.ts), which counts the records and keeps the `k` best
+   * records' best rows (0: counts only) in the windows' order (`lo`, `width`: text-window.ts windowOf) instead of returning
+   * every row; the rows' lengths kept at `generation` (the read threads' index version, 0 on the request thread: none).
+   */
+  top?: { k: number; lo: number; width: number; generation: number } | null;
 }
 
 /** What answeredRead needs, passed so that the read threads run the same code from its source. */
@@ -123,7 +129,7 @@ export function answeredRead(
   prepare: (sql: string) => ReturnType<Prepare> & { raw(): { all(...params: unknown[]): unknown[] } },
   job: AnsweredRead,
   h: AnsweredHelpers,
-): { fr: Float64Array; bm: Float64Array; phraseRows: Record<string, number>; counted: number } {
+): { fr: Float64Array; bm: Float64Array; records: number | null; phraseRows: Record<string, number>; counted: number } {
   const phrases = h.phrase.phrasesOf(job.expression);
   const keys = phrases.map((p) => h.phrase.phraseKey(p));
   let rows: Record<string, number> = {};
@@ -160,8 +166,24 @@ export function answeredRead(
     field: job.field,
     seqs: members ? [] : Array.from(seqs),
     members,
+    top: members ? (job.top ?? null) : null,
   };
   const { sql, params } = h.statementSql(statement, h.filter);
+  if (statement.top) {
+    let result: Uint8Array;
+    try {
+      prepare(sql)
+        .raw()
+        .all(...params);
+    } finally {
+      // Read (and so forgotten by the connection) even when the statement failed.
+      result = prepare("SELECT tessera_answered_result()").pluck().get() as Uint8Array;
+    }
+    // records, kept, rows read, the kept rowids, the kept scores (native/tessera_rank.c answeredResult).
+    const d = new Float64Array(Uint8Array.from(result).buffer);
+    const kept = d[1]!;
+    return { fr: d.slice(3, 3 + kept), bm: d.slice(3 + kept, 3 + 2 * kept), records: d[0]!, phraseRows: rows, counted };
+  }
   const read = prepare(sql)
     .raw()
     .all(...params) as [number, number][];
@@ -171,5 +193,5 @@ export function answeredRead(
     fr[i] = read[i]![0];
     bm[i] = read[i]![1];
   }
-  return { fr, bm, phraseRows: rows, counted };
+  return { fr, bm, records: null, phraseRows: rows, counted };
 }

@@ -185,6 +185,9 @@ export class SqliteText extends SqliteQueries {
   /** Reads of the answered records' rows the text match threads answered, and of those split between two (tests, diagnostics). */
   answeredOffThread = 0;
   answeredSplits = 0;
+  /** Reads of the answered records' rows counted and ranked in C (tessera_answered; tests, diagnostics), and of those the windows' widths read. */
+  answeredInC = 0;
+  answeredWidths = 0;
   /** Searches whose first page came from the words ranked ahead (tests, diagnostics). */
   rankedAhead = 0;
   /** Rankings ahead read from the index's file instead of ranked (tests, diagnostics). */
@@ -218,7 +221,8 @@ export class SqliteText extends SqliteQueries {
    * `rankWindow`: records per window of the order of queries other than one plain word (RANK_WINDOW; text-window.ts).
    * `answered: false`: no search from the answered records (sqlite-text-answered.ts; tests compare both paths); `answeredGap`: its ranges' gap
    * (ANSWERED_GAP; set: whatever the query's rows); `answeredMembers: false`: its candidates tested by an IN list, not tessera_seq_in's bitmap;
-   * `answeredSplit`: candidates from which their read is split between two threads (ANSWERED_SPLIT).
+   * `answeredSplit`: candidates from which their read is split between two threads (ANSWERED_SPLIT); `answeredTop: false`: the
+   * rows returned and ordered here, not counted and ranked in C by tessera_answered.
    * `prefixTerms: false`: long prefixes are not expanded into their terms (expandPrefix; tests compare both paths).
    */
   constructor(
@@ -235,6 +239,7 @@ export class SqliteText extends SqliteQueries {
       answeredGap?: number;
       answeredMembers?: boolean;
       answeredSplit?: number;
+      answeredTop?: boolean;
     } = {},
   ) {
     super(db);
@@ -889,14 +894,38 @@ export class SqliteText extends SqliteQueries {
     // the page comes from them and only the total reads the candidates' matches, without scores (bm25 of every candidate's
     // rows, ~1.6 µs each, is what costs: 50,000 answered records of a word in 79% of the records, ~60K rows).
     const ahead = this.windowOf(key) === 0 ? await this.answeredFromRanked(raw, key, candidates, need) : null;
+    // The ranking extension reads the rows in C (tessera_answered): the records counted and the page's best kept there.
+    const inC =
+      textRankingOf(this.db).scoring === "tessera_bm25" && this.options.answeredMembers !== false && this.options.answeredTop !== false;
     let page: [number, { fr: number; bm: number }][];
     let total: number;
     if (ahead) {
       this.answeredAhead++;
       page = ahead.slice(query.offset, need);
-      total = (await this.answeredRows(raw, key, expression, field, candidates, false, hi - lo + 1))[0]![0];
+      const counted = await this.answeredRows(
+        raw,
+        key,
+        expression,
+        field,
+        candidates,
+        false,
+        hi - lo + 1,
+        inC ? { k: 0, lo, width: 0 } : null,
+      );
+      total = counted.records ?? counted.rows[0]![0];
+    } else if (inC) {
+      // The windows' width first (text-window.ts): the k best records are kept in the windows' order. Not read when every
+      // candidate lies in the first `window` records (a team member's first records, a dataset's first annotator): the first
+      // window holds at least those, so one window orders them (its read was ~10 of a phrase's ~21 ms of CPU at 1M).
+      const window = this.windowOf(key);
+      const widthNeeded = window > 0 && candidates[candidates.length - 1]! - lo >= window;
+      if (widthNeeded) this.answeredWidths++;
+      const width = widthNeeded ? await this.windowWidth(raw, key, expression, lo, hi, field, window) : 0;
+      const read = await this.answeredRows(raw, key, expression, field, candidates, true, hi - lo + 1, { k: need, lo, width });
+      page = read.rows.slice(query.offset, need).map(([fr, bm]) => [Math.floor(fr / 1024), { fr, bm }]);
+      total = read.records!;
     } else {
-      const best = bestRows(await this.answeredRows(raw, key, expression, field, candidates, true, hi - lo + 1));
+      const best = bestRows((await this.answeredRows(raw, key, expression, field, candidates, true, hi - lo + 1, null)).rows);
       // The windows' width (text-window.ts), from the query's first matching records in record order.
       const window = this.windowOf(key);
       const width = window > 0 && best.size > 0 ? await this.windowWidth(raw, key, expression, lo, hi, field, window) : 0;
@@ -965,7 +994,9 @@ export class SqliteText extends SqliteQueries {
     candidates: Uint32Array,
     scored: boolean,
     records: number,
-  ): Promise<[number, number][]> {
+    /** Read in C (tessera_answered): the records counted and the `k` best kept in the windows' order (AnsweredRead.top). */
+    top: { k: number; lo: number; width: number } | null,
+  ): Promise<{ rows: [number, number][]; records: number | null }> {
     const extension = textRankingOf(this.db).scoring === "tessera_bm25";
     const read: Omit<AnsweredRead, "known"> = {
       expression,
@@ -978,6 +1009,7 @@ export class SqliteText extends SqliteQueries {
       gap: this.options.answeredGap ?? ANSWERED_GAP,
       seekRows: this.options.answeredGap !== undefined ? 0 : ANSWERED_SEEK_ROWS,
       maxRanges: ANSWERED_RANGES,
+      top: top && extension && this.options.answeredMembers !== false ? { ...top, k: scored ? top.k : 0, generation: 0 } : null,
     };
     // The query's phrases' row counts kept at the index's version (the rest counted where the rows are read).
     const knownHere = () => {
@@ -990,6 +1022,7 @@ export class SqliteText extends SqliteQueries {
       }
       return { version, rows };
     };
+    if (read.top) this.answeredInC++;
     const pool = this.options.offThread !== false ? readPoolFor(this.db) : null;
     const ranking = pool ? await this.db.connection().execute(async () => knownHere()) : null;
     // Many candidates: their two halves (by seq) on two threads at once, each reading half the span (one annotator's wait
@@ -1017,6 +1050,22 @@ export class SqliteText extends SqliteQueries {
         this.answeredOffThread++;
         if (answers.length === 1) return answers[0]!;
         this.answeredSplits++;
+        // Read in C: the records summed, each half's best merged in the windows' order (disjoint records).
+        if (read.top) {
+          const { lo, width } = read.top;
+          const merged = answers
+            .flatMap((a) => Array.from(a.fr, (fr, i): [number, number] => [fr, a.bm[i]!]))
+            .sort(
+              ([fa, ba], [fb, bb]) =>
+                windowOf(Math.floor(fa / 1024), lo, width) - windowOf(Math.floor(fb / 1024), lo, width) || ba - bb || fa - fb,
+            )
+            .slice(0, read.top.k);
+          return {
+            fr: Float64Array.from(merged, (r) => r[0]),
+            bm: Float64Array.from(merged, (r) => r[1]),
+            records: answers.reduce((n, a) => n + (a.records ?? 0), 0),
+          };
+        }
         // A count is one row per half (its distinct records); scored rows are joined.
         if (!scored) return { fr: Float64Array.of(answers.reduce((n, a) => n + (a.fr[0] ?? 0), 0)), bm: Float64Array.of(0) };
         const fr = new Float64Array(answers.reduce((n, a) => n + a.fr.length, 0));
@@ -1035,7 +1084,10 @@ export class SqliteText extends SqliteQueries {
       this.phraseCounts += here.counted;
       return here;
     });
-    return Array.from(out.fr, (fr, i): [number, number] => [fr, out.bm[i]!]);
+    return {
+      rows: Array.from(out.fr, (fr, i): [number, number] => [fr, out.bm[i]!]),
+      records: "records" in out ? (out.records ?? null) : null,
+    };
   }
 
   /** The windows' width of a query (rankWindows): its first `window` + 1 matching records, read on a read thread (kept) or here. */
