@@ -8,11 +8,11 @@
  *
  *   node src/text-steps.ts --data-dir DIR [--bound 10000] [--min-rows 4096] [--rank-all]
  */
-import { createRequire } from "node:module";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { coldPhrases, coldPrefixes } from "./cold-queries.ts";
 import { DatasetGenerator } from "./data.ts";
+import { SQLite, type Statement } from "./sqlite-script.ts";
 
 const { values: args } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== "--"), // pnpm passes the `--` of `bench:text-steps -- --data-dir DIR` on
@@ -27,19 +27,6 @@ if (!args["data-dir"]) throw new Error("usage: text-steps --data-dir DIR [--boun
 const bound = Number(args.bound);
 const minRows = Number(args["min-rows"]);
 
-type Statement = {
-  all(...p: unknown[]): unknown[];
-  get(...p: unknown[]): unknown;
-  run(...p: unknown[]): unknown;
-  iterate(...p: unknown[]): Iterable<unknown>;
-  pluck(): Statement;
-  raw(): Statement;
-};
-type Database = { prepare(sql: string): Statement; exec(sql: string): void; loadExtension(file: string): void };
-const SQLite = createRequire(new URL("../../../apps/server/package.json", import.meta.url))("better-sqlite3") as new (
-  file: string,
-  options: { readonly: boolean },
-) => Database;
 const db = new SQLite(join(args["data-dir"], "tessera.db"), { readonly: true });
 db.prepare("ATTACH DATABASE ? AS fts").run(join(args["data-dir"], "tessera-fts.db"));
 // The server's ranking extension (apps/server/native, rank-extension.ts) when built: tessera_bm25.

@@ -1,9 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openEmbeddedStore, rawSqliteOf, type Store } from "../db/database.js";
+import { rawSqliteOf, type Store } from "../db/database.js";
 import { encodeVector } from "../records/read.js";
 import type { SearchQuery } from "./search-port.js";
 import { searchPortSuite } from "./search-port.suite.js";
@@ -15,19 +12,10 @@ import { type ReadStatement, readStatementSql } from "./read-statements.js";
 import { readPoolFor } from "./sqlite-read-pool.js";
 import { filterSql } from "./sqlite-sql.js";
 import { addResponses } from "../testing/responses.js";
+import { openTempStore } from "../testing/temp-store.js";
+import { searchOffOptions } from "./search-off.js";
 
-async function openTemp(options: { readThreads?: number } = {}): Promise<Store> {
-  const dir = mkdtempSync(join(tmpdir(), "tessera-knn-"));
-  const store = await openEmbeddedStore(dir, options);
-  const close = store.close;
-  return {
-    ...store,
-    close: async () => {
-      await close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
+const openTemp = (options: { readThreads?: number } = {}): Promise<Store> => openTempStore("tessera-knn-", options);
 
 // The contract suite with every similarity search on the approximate path (binary codes, rescoring):
 // on its few records the candidates cover the whole setting, so the answers are the exact ones.
@@ -257,6 +245,52 @@ for (const dimensions of [16, 12, 64]) {
       // Completed records asked for: only the completed one (the moved one is no longer the dataset's).
       const done = query(v, { filters: [{ type: "terms", scope: { entity: "record", property: "status" }, values: ["completed"] }] });
       expect(await hitIds(knn, done)).toEqual([completed]);
+    });
+
+    it("TESSERA_SEARCH_OFF=similarity-statuses: the queue's filters read the candidates' records in SQL, with the same pages", async () => {
+      const v = near(4);
+      const queue: SearchQuery["filters"] = [
+        { type: "terms", scope: { entity: "response_status" }, values: ["pending"] },
+        { type: "terms", scope: { entity: "record", property: "status" }, values: ["pending"] },
+      ];
+      const [completed, answered] = bruteForce(v, 2) as [string, string];
+      await store.db.updateTable("records").set({ status: "completed" }).where("id", "=", completed).execute();
+      await addResponses(store.db, [answered], ids.user);
+      const withStatuses = approximate();
+      const inSql = new SqliteKnn(store.db, { exactBelow: 0, oversample: 1, ...searchOffOptions(["similarity-statuses"]).knn });
+      for (const order of ["most_similar", "least_similar"] as const) {
+        const q = query(v, { filters: queue, limit: 10 }, order);
+        const expected = bruteForce(v, 10, (r) => r.id !== completed && r.id !== answered, order === "most_similar" ? 1 : -1);
+        expect(await hitIds(withStatuses, q)).toEqual(expected);
+        expect(await inSql.knnSearch(q)).toEqual(await withStatuses.knnSearch(q));
+      }
+      expect(withStatuses.queueFiltered).toBeGreaterThan(0);
+      expect(inSql.queueFiltered).toBe(0);
+    });
+
+    it("TESSERA_SEARCH_OFF=similarity-index: no inverted file is built, every code is scored, the same pages", async () => {
+      const indexed = new SqliteKnn(store.db, { exactBelow: 0, oversample: 1, indexAbove: 0, indexWhenSearched: true });
+      const off = new SqliteKnn(store.db, {
+        exactBelow: 0,
+        oversample: 1,
+        indexAbove: 0,
+        indexWhenSearched: true,
+        ...searchOffOptions(["similarity-index"]).knn,
+      });
+      const vectors = records.filter((r) => r.vector.length > 0).length;
+      for (const [c, order] of [
+        [0, "most_similar"],
+        [5, "least_similar"],
+      ] as const) {
+        const q = query(near(c), { limit: 10 }, order);
+        const scoredBefore = off.codesScored;
+        expect(await hitIds(off, q)).toEqual(bruteForce(q.vector!.value, 10, () => true, order === "most_similar" ? 1 : -1));
+        expect(off.codesScored - scoredBefore).toBe(vectors);
+        expect(await off.knnSearch(q)).toEqual(await indexed.knnSearch(q));
+      }
+      expect(indexed.indexesBuilt).toBeGreaterThan(0);
+      expect(off.indexesBuilt).toBe(0);
+      expect(off.indexBytes).toBe(0);
     });
 
     it("reads the candidates on the store's read threads, with the answers of the request thread's connection", async () => {

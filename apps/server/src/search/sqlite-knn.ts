@@ -48,6 +48,8 @@ export interface KnnOptions {
   indexWhenSearched?: boolean;
   /** false: the candidates' rescoring and filters on the request thread's connection even when the store has read threads (tests compare). */
   offThread?: boolean;
+  /** false: the queue's filters read each candidate's record in SQL instead of the in-memory record statuses (`TESSERA_SEARCH_OFF`, search-off.ts). */
+  recordStatuses?: boolean;
 }
 
 const LOAD_BATCH = 50_000;
@@ -1157,7 +1159,7 @@ export class SqliteKnn extends SqliteQueries {
     const queueOnly = query.filters.every(
       (f) => f.scope.entity === "response_status" || (f.type === "terms" && f.scope.entity === "record" && f.scope.property === "status"),
     );
-    if (!raw || !queueOnly) return null;
+    if (!raw || !queueOnly || this.options.recordStatuses === false) return null;
     if (vrows.length === 0) return [];
     const vector = query.vector!;
     // Kept codes: 1 + index in RECORD_STATUSES for every status all record status filters list; 0 (no record of the dataset) never.
