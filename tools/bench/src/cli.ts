@@ -230,7 +230,9 @@ try {
   // The embedded store builds the similarity index in the background once the vectors settle
   // (search/sqlite-knn.ts): the recall and the latency runs measure it, not the scan before it. After an
   // import the readiness measure above has waited for it already (and logged when it was ready).
-  if (!args.postgres && (kept || opts.records > 50_000) && readiness?.similarityIndexSeconds === undefined) {
+  // Not when the server runs with the index switched off (TESSERA_SEARCH_OFF=similarity-index, passed on to it: never built).
+  const indexOff = /(^|[\s,])similarity-index([\s,]|$)/.test(process.env.TESSERA_SEARCH_OFF ?? "");
+  if (!args.postgres && !indexOff && (kept || opts.records > 50_000) && readiness?.similarityIndexSeconds === undefined) {
     const started = performance.now();
     while (!((await owner.serverMemory())?.search?.similarity_index ?? 0) && performance.now() - started < 10 * 60_000)
       await new Promise((r) => setTimeout(r, 1000));

@@ -16,7 +16,7 @@
  *
  *   node src/vec-binary.ts --data-dir DIR --work-dir DIR [--samples 20] [--k 500,1000,2000]
  */
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { type Database, serverRequire, SQLite } from "./sqlite-script.ts";
@@ -29,6 +29,9 @@ const { values: args } = parseArgs({
     samples: { type: "string", default: "20" },
     k: { type: "string", default: "500,1000,2000" },
     paths: { type: "string", default: "vc,vc-pending,vu,plain" },
+    orders: { type: "string", default: "most,least" },
+    /** Measure the first N sample queries only (the exact tops kept for --samples are reused). */
+    timed: { type: "string" },
   },
 });
 if (!args["data-dir"] || !args["work-dir"]) throw new Error("usage: vec-binary --data-dir DIR --work-dir DIR [--samples 20] [--k 500,1000,2000]");
@@ -124,26 +127,29 @@ const queries = sampleRows.map((near) => {
   return { vrow: row.vrow, vector: row.vector, negated: Buffer.from(values.map((x) => -x).buffer) };
 });
 
-// Exact top 50 (every vector scanned; not timed), most and least similar, all records and pending ones.
-const exactSql = (order: string, _pending: boolean) =>
-  `SELECT v.rowid FROM record_vectors v
-   WHERE v.vector_settings_id = ? AND v.rowid <> ? ORDER BY vec_distance_cosine(v.vector, ?) ${order}, v.rowid LIMIT ${TOP}`;
+// Exact top 50 (every vector scanned; not timed), most and least similar, of all records and of the pending ones:
+// one scan per query and order for the top 50 + the records not pending, kept in the work directory for the next run.
 const pendingCount = work.prepare("SELECT count(*) FROM vc WHERE pending = 1").pluck().get() as number;
-console.error(`pending records: ${pendingCount} of ${setting.n}; the exact top ${TOP} of ${queries.length} queries...`);
-const exact = {
-  most: queries.map((q) => new Set(src.prepare(exactSql("ASC", false)).pluck().all(setting.id, q.vrow, q.vector) as number[])),
-  least: queries.map((q) => new Set(src.prepare(exactSql("DESC", false)).pluck().all(setting.id, q.vrow, q.vector) as number[])),
-};
-const notPendingRows =
-  pendingCount < setting.n
-    ? new Set(work.prepare("SELECT rowid FROM vc WHERE pending = 0").pluck().all().map(Number))
-    : new Set<number>();
-const pendingTop = (order: string) =>
-  queries.map((q) => {
-    const top = src.prepare(exactSql(order, false).replace(`LIMIT ${TOP}`, `LIMIT ${TOP + notPendingRows.size}`)).pluck().all(setting.id, q.vrow, q.vector) as number[];
-    return new Set(top.filter((r) => !notPendingRows.has(r)).slice(0, TOP));
-  });
-const exactPending = notPendingRows.size > 0 ? { most: pendingTop("ASC"), least: pendingTop("DESC") } : exact;
+const notPendingRows = new Set((work.prepare("SELECT rowid FROM vc WHERE pending = 0").pluck().all() as (number | bigint)[]).map(Number));
+const exactFile = join(args["work-dir"], `exact-${queries.map((q) => q.vrow).join("-").slice(0, 100)}.json`);
+type Tops = { most: number[][]; least: number[][] };
+let tops: Tops;
+if (existsSync(exactFile)) tops = JSON.parse(readFileSync(exactFile, "utf8")) as Tops;
+else {
+  console.error(`pending records: ${pendingCount} of ${setting.n}; the exact top ${TOP} of ${queries.length} queries...`);
+  const scan = (order: string) =>
+    src.prepare(
+      `SELECT rowid FROM record_vectors WHERE vector_settings_id = ? AND rowid <> ? ORDER BY vec_distance_cosine(vector, ?) ${order}, rowid LIMIT ${TOP + notPendingRows.size}`,
+    );
+  tops = {
+    most: queries.map((q) => scan("ASC").pluck().all(setting.id, q.vrow, q.vector) as number[]),
+    least: queries.map((q) => scan("DESC").pluck().all(setting.id, q.vrow, q.vector) as number[]),
+  };
+  writeFileSync(exactFile, JSON.stringify(tops));
+}
+const topOf = (pendingOnly: boolean) => (rows: number[]) => new Set((pendingOnly ? rows.filter((r) => !notPendingRows.has(r)) : rows).slice(0, TOP));
+const exact = { most: tops.most.map(topOf(false)), least: tops.least.map(topOf(false)) };
+const exactPending = { most: tops.most.map(topOf(true)), least: tops.least.map(topOf(true)) };
 
 // The re-rank: the candidates' float vectors by rowid from the kept directory, exact cosine distance, the best 50.
 const rerank = (order: "ASC" | "DESC", pendingJoin: boolean) =>
@@ -171,13 +177,14 @@ for (const path of Object.keys(knn) as (keyof typeof knn)[]) {
   if (!paths.has(path) && !(path === "vc-postfilter" && paths.has("vc-pending"))) continue;
   const pendingPath = path === "vc-pending" || path === "vc-postfilter";
   const truth = pendingPath ? exactPending : exact;
-  for (const order of ["most", "least"] as const) {
+  for (const order of args.orders.split(",") as ("most" | "least")[]) {
     for (const k of ks) {
       let knnMs = 0,
         rerankMs = 0,
         recallSum = 0,
         recallMin = 1;
-      queries.forEach((q, i) => {
+      const timed = queries.slice(0, Number(args.timed ?? queries.length));
+      timed.forEach((q, i) => {
         const probe = order === "most" ? q.vector : q.negated;
         knn[path].all(probe, BigInt(k)); // pages into the cache once, as a server's would be
         const found = cpu(() => knn[path].all(probe, BigInt(k)) as number[]);
@@ -189,7 +196,7 @@ for (const path of Object.keys(knn) as (keyof typeof knn)[]) {
         recallSum += hit;
         recallMin = Math.min(recallMin, hit);
       });
-      const n = queries.length;
+      const n = timed.length;
       console.log(
         `| ${path} | ${order} | ${k} | ${(knnMs / n).toFixed(1)} | ${(rerankMs / n).toFixed(1)} | ${((knnMs + rerankMs) / n).toFixed(1)} | ${(recallSum / n).toFixed(3)} (${recallMin.toFixed(2)}) |`,
       );
