@@ -95,7 +95,7 @@ export class SqliteSearch extends SqliteQueries implements SearchPort {
   async warmMetadata(datasetId: string, names: string[]): Promise<void> {
     const raw = rawSqliteOf(this.db);
     if (!raw || names.length === 0) return;
-    await this.metadata.warm(datasetId, names);
+    if (this.options.metadataColumns !== false) await this.metadata.warm(datasetId, names);
     await this.db.connection().execute(async () => {
       recordStatusesOf(raw).of(datasetId);
     });
