@@ -4,14 +4,12 @@
  * own structures"). Off, the search answers the same pages and totals by the plain path:
  * - `similarity-index`: the inverted file over the similarity codes and least similar's far side
  *   (knn-ivf.ts): every code is scored instead (sqlite-knn.ts);
- * - `similarity-statuses`: similarity's queue filters from the in-memory record statuses
- *   (sqlite-status.ts): each candidate's record is read in SQL instead;
  * - `metadata-columns`: the in-memory metadata columns and their match lists (sqlite-metadata.ts):
  *   the `record_metadata` index in SQL instead (migration 0009);
  * - `text-cache`: the cached matches of text queries (sqlite-text.ts; budget 0: nothing kept);
  * - `ranked-ahead`: the frequent words' best rows ranked ahead on the read threads (sqlite-text.ts).
  */
-export const SEARCH_STRUCTURES = ["similarity-index", "similarity-statuses", "metadata-columns", "text-cache", "ranked-ahead"] as const;
+export const SEARCH_STRUCTURES = ["similarity-index", "metadata-columns", "text-cache", "ranked-ahead"] as const;
 export type SearchStructure = (typeof SEARCH_STRUCTURES)[number];
 
 /** The options of the SQLite adapter (sqlite-search.ts) with these structures off. */
@@ -19,7 +17,7 @@ export interface SearchOffOptions {
   metadataColumns?: boolean;
   cacheBytes?: number;
   frequentRows?: number;
-  knn?: { indexAbove?: number; recordStatuses?: boolean };
+  knn?: { indexAbove?: number };
 }
 
 export function searchOffOptions(off: readonly SearchStructure[]): SearchOffOptions {
@@ -28,11 +26,7 @@ export function searchOffOptions(off: readonly SearchStructure[]): SearchOffOpti
   if (has("metadata-columns")) options.metadataColumns = false;
   if (has("text-cache")) options.cacheBytes = 0;
   if (has("ranked-ahead")) options.frequentRows = 0;
-  if (has("similarity-index") || has("similarity-statuses"))
-    options.knn = {
-      ...(has("similarity-index") ? { indexAbove: Number.POSITIVE_INFINITY } : {}),
-      ...(has("similarity-statuses") ? { recordStatuses: false } : {}),
-    };
+  if (has("similarity-index")) options.knn = { indexAbove: Number.POSITIVE_INFINITY };
   return options;
 }
 
