@@ -4,6 +4,7 @@ import { loadHostedSpace, loadOAuthConfig, type HostedSpace, type OAuthConfig } 
 import { loadSecurityConfig, type SecurityConfig } from "./security/config.js";
 import { loadWebhookConfig, type WebhookConfig } from "./webhooks/config.js";
 import { loadUploadConfig, type UploadConfig } from "./transfer/import/config.js";
+import { parseSearchOff, type SearchStructure } from "./search/search-off.js";
 
 export interface ServerConfig {
   host: string;
@@ -29,6 +30,8 @@ export interface ServerConfig {
   textPrefixIndex: string | undefined;
   /** Embedded store: `TESSERA_TEXT_RANKING=bm25` ranks text with FTS5's bm25() instead of the ranking extension (search/rank-extension.ts); unset or `auto`: the extension when built; anything else is refused. */
   textRanking: "auto" | "bm25";
+  /** Embedded store: search structures switched off (`TESSERA_SEARCH_OFF`, search/search-off.ts: the plain path answers instead; measurements); unknown names are refused. */
+  searchOff: SearchStructure[];
   /** Directory of the built web app; served on the same origin when it exists. */
   webDist: string | null;
   ownerUsername: string;
@@ -71,6 +74,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     sqliteCacheMib: mib(env.TESSERA_SQLITE_CACHE_MIB),
     textPrefixIndex: textPrefixIndex(env.TESSERA_TEXT_PREFIX_INDEX),
     textRanking: textRanking(env.TESSERA_TEXT_RANKING),
+    searchOff: searchOff(env.TESSERA_SEARCH_OFF),
     webDist: option("web-dist") ?? env.TESSERA_WEB_DIST ?? null,
     // In a hosted space (SPACE_ID set) the first owner is the space author, or the USERNAME /
     // PASSWORD secrets when the space sets them (hub.md); elsewhere USERNAME is the shell's, not ours.
@@ -131,6 +135,13 @@ function textRanking(value: string | undefined): "auto" | "bm25" {
   if (!v || v === "auto") return "auto";
   if (v === "bm25") return "bm25";
   throw new ConfigError(`TESSERA_TEXT_RANKING=${value} is not valid: "auto" (the ranking extension when built), "bm25", or unset.`);
+}
+
+/** `TESSERA_SEARCH_OFF`: names of search/search-off.ts's structures; else refused. */
+function searchOff(value: string | undefined): SearchStructure[] {
+  const off = parseSearchOff(value);
+  if (typeof off === "string") throw new ConfigError(off);
+  return off;
 }
 
 /** A whole number of MiB from 1 to 4096, or undefined (unset, or not such a number). */

@@ -20,7 +20,7 @@ import {
   signInOwner,
   type ImportResult,
 } from "./api.ts";
-import { measureReadiness, type Readiness } from "./readiness.ts";
+import { measureReadiness, type Readiness, similarityIndexOff } from "./readiness.ts";
 import { DatasetGenerator } from "./data.ts";
 import { RecordPool, runLoad, scenarios, warmupCalls } from "./latency.ts";
 import { TEAM_MIX, TEAM_MIX_NAME, TEAM_MIX_SUBMIT_SHARE, teamMix } from "./team-mix.ts";
@@ -230,7 +230,8 @@ try {
   // The embedded store builds the similarity index in the background once the vectors settle
   // (search/sqlite-knn.ts): the recall and the latency runs measure it, not the scan before it. After an
   // import the readiness measure above has waited for it already (and logged when it was ready).
-  if (!args.postgres && (kept || opts.records > 50_000) && readiness?.similarityIndexSeconds === undefined) {
+  // Not when the server runs with the index switched off (TESSERA_SEARCH_OFF=similarity-index, passed on to it: never built).
+  if (!args.postgres && !similarityIndexOff(process.env) && (kept || opts.records > 50_000) && readiness?.similarityIndexSeconds === undefined) {
     const started = performance.now();
     while (!((await owner.serverMemory())?.search?.similarity_index ?? 0) && performance.now() - started < 10 * 60_000)
       await new Promise((r) => setTimeout(r, 1000));

@@ -1,16 +1,7 @@
-import { createRequire } from "node:module";
 import { join } from "node:path";
+import { type Database, SQLite } from "./sqlite-script.ts";
 
-/** better-sqlite3's statement as the step scripts use it. */
-export type Statement = {
-  all(...p: unknown[]): unknown[];
-  get(...p: unknown[]): unknown;
-  run(...p: unknown[]): unknown;
-  iterate(...p: unknown[]): Iterable<unknown>;
-  pluck(): Statement;
-  raw(): Statement;
-};
-export type Database = { prepare(sql: string): Statement; exec(sql: string): void; loadExtension(file: string): void };
+export type { Statement } from "./sqlite-script.ts";
 
 /**
  * A kept data directory's store opened read-only as the server opens it (text-steps.ts, answered-steps.ts): `tessera.db`
@@ -18,10 +9,6 @@ export type Database = { prepare(sql: string): Statement; exec(sql: string): voi
  * loaded when built (`ranker`).
  */
 export function openKept(dataDir: string): { db: Database; ranker: boolean } {
-  const SQLite = createRequire(new URL("../../../apps/server/package.json", import.meta.url))("better-sqlite3") as new (
-    file: string,
-    options: { readonly: boolean },
-  ) => Database;
   const db = new SQLite(join(dataDir, "tessera.db"), { readonly: true });
   db.prepare("ATTACH DATABASE ? AS fts").run(join(dataDir, "tessera-fts.db"));
   try {

@@ -39,3 +39,8 @@ export async function measureReadiness(
   }
   return readiness;
 }
+
+/** The server is told to build no similarity index (`TESSERA_SEARCH_OFF` holds `similarity-index`, docs/deployment.md): nothing to wait for. */
+export function similarityIndexOff(env: NodeJS.ProcessEnv): boolean {
+  return (env.TESSERA_SEARCH_OFF ?? "").split(/[\s,]+/).includes("similarity-index");
+}

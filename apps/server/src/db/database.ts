@@ -12,6 +12,7 @@ import { onRecordsWritten } from "../records/write-hooks.js";
 import { attachTextIndex, registerTextIndex, TextIndex } from "../search/text-index.js";
 import { registerReadPool, ReadPool } from "../search/sqlite-read-pool.js";
 import { loadRankExtension, registerTextRanking } from "../search/rank-extension.js";
+import { registerSearchOff, type SearchStructure } from "../search/search-off.js";
 
 export type { Store, StoreConfig } from "./store.js";
 export { migrate } from "./migrate.js";
@@ -27,6 +28,7 @@ export async function openStore(config: StoreConfig): Promise<Store> {
     cacheMib: config.sqliteCacheMib,
     textPrefixIndex: config.textPrefixIndex,
     textRanking: config.textRanking,
+    searchOff: config.searchOff,
   });
 }
 
@@ -66,6 +68,8 @@ export async function openEmbeddedStore(
     textPrefixIndex?: string | undefined;
     /** "bm25": no ranking extension (search/rank-extension.ts); "auto" (default): loaded when built. */
     textRanking?: "auto" | "bm25" | undefined;
+    /** Search structures switched off (search/search-off.ts): the plain path answers instead. */
+    searchOff?: readonly SearchStructure[] | undefined;
   } = {},
 ): Promise<Store> {
   mkdirSync(dataDir, { recursive: true });
@@ -83,6 +87,7 @@ export async function openEmbeddedStore(
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: cached }) });
   rawConnections.set(db, sqlite);
   registerTextRanking(db, ranking);
+  registerSearchOff(db, options.searchOff ?? []);
   cachedConnections.set(db, cached);
   await migrate(db);
   // The full-text index: a file of its own, written by a thread of its own (search/text-index.ts).

@@ -3,6 +3,7 @@ import type { Kysely } from "kysely";
 import type { DB } from "./schema.js";
 import type { SqlDialect } from "./dialect.js";
 import type { Checkpointer } from "./checkpointer.js";
+import type { SearchStructure } from "../search/search-off.js";
 
 /** An open store (embedded SQLite or PostgreSQL): what the adapters and the composition root get. */
 export interface Store {
@@ -32,4 +33,6 @@ export interface StoreConfig {
   textPrefixIndex?: string | undefined;
   /** Embedded store: "bm25" ranks text with FTS5's bm25() instead of the ranking extension (search/rank-extension.ts). */
   textRanking?: "auto" | "bm25" | undefined;
+  /** Embedded store: search structures switched off (search/search-off.ts). */
+  searchOff?: readonly SearchStructure[] | undefined;
 }

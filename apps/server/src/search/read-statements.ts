@@ -21,19 +21,6 @@ export type ReadStatement =
       userId: string | null;
     }
   /**
-   * The candidates' record ids and seqs, with their cosine distance to `vector` (or their rowid when null), filtered by
-   * the query's response status filters only (the annotation queue's record status comes from memory: sqlite-status.ts).
-   */
-  | {
-      name: "queueCandidates";
-      vector: Uint8Array | null;
-      vrows: number[];
-      settingsId: string;
-      excludeRecordId: string | null;
-      filters: SearchFilter[];
-      userId: string | null;
-    }
-  /**
    * The FTS rows (rowid `fr`, score `bm`) of a text query in the records `seqs`, read in the rowid ranges `spans` (one
    * FTS5 filter each: sqlite-text-answered.ts answeredRead), scored by `scoring` (`tessera_bm25` with `scoreArgs` bound
    * first, or FTS5's `bm25`), or (`scoring` null) their number of distinct records as one row. With `members` (the ranking
@@ -83,16 +70,6 @@ export function readStatementSql(statement: ReadStatement, filter: typeof Filter
         `r.dataset_id = ${p(statement.datasetId)}`,
         ...excluding(statement.excludeRecordId),
         ...statement.filters.map((f) => filter(f, statement.userId, params)),
-      ];
-      return { sql: `${from} WHERE ${where.join(" AND ")}`, params };
-    }
-    case "queueCandidates": {
-      const column = statement.vector ? `vec_distance_cosine(v.vector, ${p(blob(statement.vector))}) AS score` : "v.rowid AS vrow";
-      const from = `SELECT r.id AS id, r.seq AS seq, ${column} FROM ${candidates(statement.vrows)}`;
-      const where = [
-        `v.vector_settings_id = ${p(statement.settingsId)}`,
-        ...excluding(statement.excludeRecordId),
-        ...statement.filters.filter((f) => f.scope.entity === "response_status").map((f) => filter(f, statement.userId, params)),
       ];
       return { sql: `${from} WHERE ${where.join(" AND ")}`, params };
     }

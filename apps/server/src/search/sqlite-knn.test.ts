@@ -1,9 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openEmbeddedStore, rawSqliteOf, type Store } from "../db/database.js";
+import { rawSqliteOf, type Store } from "../db/database.js";
 import { encodeVector } from "../records/read.js";
 import type { SearchQuery } from "./search-port.js";
 import { searchPortSuite } from "./search-port.suite.js";
@@ -15,19 +12,10 @@ import { type ReadStatement, readStatementSql } from "./read-statements.js";
 import { readPoolFor } from "./sqlite-read-pool.js";
 import { filterSql } from "./sqlite-sql.js";
 import { addResponses } from "../testing/responses.js";
+import { openTempStore } from "../testing/temp-store.js";
+import { searchOffOptions } from "./search-off.js";
 
-async function openTemp(options: { readThreads?: number } = {}): Promise<Store> {
-  const dir = mkdtempSync(join(tmpdir(), "tessera-knn-"));
-  const store = await openEmbeddedStore(dir, options);
-  const close = store.close;
-  return {
-    ...store,
-    close: async () => {
-      await close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
+const openTemp = (options: { readThreads?: number } = {}): Promise<Store> => openTempStore("tessera-knn-", options);
 
 // The contract suite with every similarity search on the approximate path (binary codes, rescoring):
 // on its few records the candidates cover the whole setting, so the answers are the exact ones.
@@ -206,7 +194,7 @@ for (const dimensions of [16, 12, 64]) {
       expect(await hitIds(approximate(), onlyFar)).toEqual(bruteForce(v, 5, (r) => far.includes(r.id)));
     });
 
-    it("checks the queue's filters from the in-memory record statuses: completed, moved to another dataset, answered, kept exact after changes", async () => {
+    it("applies the queue's filters to the candidates: completed, moved to another dataset, answered, kept exact after changes", async () => {
       const v = near(1);
       const queue: SearchQuery["filters"] = [
         { type: "terms", scope: { entity: "response_status" }, values: ["pending"] },
@@ -215,7 +203,6 @@ for (const dimensions of [16, 12, 64]) {
       const knn = approximate();
       const q = query(v, { filters: queue, limit: 8 });
       expect(await hitIds(knn, q)).toEqual(bruteForce(v, 8));
-      expect(knn.queueFiltered).toBeGreaterThan(0);
       // After the statuses were loaded: the nearest completed, the next moved to another dataset, the third answered.
       const [completed, moved, answered] = bruteForce(v, 3) as [string, string, string];
       await store.db.updateTable("records").set({ status: "completed" }).where("id", "=", completed).execute();
@@ -245,18 +232,41 @@ for (const dimensions of [16, 12, 64]) {
       await addResponses(store.db, [answered], ids.user, "draft");
       const left = (r: (typeof records)[number]) => ![completed, moved, answered].includes(r.id);
       expect(await hitIds(knn, q)).toEqual(bruteForce(v, 8, left));
-      // The same as the filters in SQL (another record filter, which every record passes, takes that path).
+      // With another record filter, which every record passes: the same.
       const everyRecord = {
         type: "terms" as const,
         scope: { entity: "record" as const, property: "id" as const },
         values: records.map((r) => r.id),
       };
-      const before = knn.queueFiltered;
       expect(await hitIds(knn, { ...q, filters: [...queue, everyRecord] })).toEqual(bruteForce(v, 8, left));
-      expect(knn.queueFiltered).toBe(before);
       // Completed records asked for: only the completed one (the moved one is no longer the dataset's).
       const done = query(v, { filters: [{ type: "terms", scope: { entity: "record", property: "status" }, values: ["completed"] }] });
       expect(await hitIds(knn, done)).toEqual([completed]);
+    });
+
+    it("TESSERA_SEARCH_OFF=similarity-index: no inverted file is built, every code is scored, the same pages", async () => {
+      const indexed = new SqliteKnn(store.db, { exactBelow: 0, oversample: 1, indexAbove: 0, indexWhenSearched: true });
+      const off = new SqliteKnn(store.db, {
+        exactBelow: 0,
+        oversample: 1,
+        indexAbove: 0,
+        indexWhenSearched: true,
+        ...searchOffOptions(["similarity-index"]).knn,
+      });
+      const vectors = records.filter((r) => r.vector.length > 0).length;
+      for (const [c, order] of [
+        [0, "most_similar"],
+        [5, "least_similar"],
+      ] as const) {
+        const q = query(near(c), { limit: 10 }, order);
+        const scoredBefore = off.codesScored;
+        expect(await hitIds(off, q)).toEqual(bruteForce(q.vector!.value, 10, () => true, order === "most_similar" ? 1 : -1));
+        expect(off.codesScored - scoredBefore).toBe(vectors);
+        expect(await off.knnSearch(q)).toEqual(await indexed.knnSearch(q));
+      }
+      expect(indexed.indexesBuilt).toBeGreaterThan(0);
+      expect(off.indexesBuilt).toBe(0);
+      expect(off.indexBytes).toBe(0);
     });
 
     it("reads the candidates on the store's read threads, with the answers of the request thread's connection", async () => {

@@ -2,7 +2,6 @@ import { CompiledQuery, type Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import { encodeVector } from "../records/read.js";
 import { backgroundErrorLogger } from "../db/availability.js";
-import { rawSqliteOf } from "../db/database.js";
 import { HammingStore, hammingTable } from "./hamming.js";
 import {
   asymmetricScores,
@@ -18,9 +17,8 @@ import {
   leastCosts,
 } from "./knn-ivf.js";
 import type { SearchQuery, SearchResult } from "./search-port.js";
-import { filterSql, type Param, RECORD_STATUSES, SqliteQueries } from "./sqlite-sql.js";
+import { filterSql, type Param, SqliteQueries } from "./sqlite-sql.js";
 import { type ReadStatement, readStatementSql } from "./read-statements.js";
-import { recordStatusesOf } from "./sqlite-status.js";
 import { type ReadPool, readPoolFor } from "./sqlite-read-pool.js";
 
 export interface KnnOptions {
@@ -512,8 +510,6 @@ export class SqliteKnn extends SqliteQueries {
   scannedOffThread = 0;
   /** Reads of candidates done on the store's read threads (tests, diagnostics). */
   readOffThread = 0;
-  /** Candidates whose queue filters were checked from the in-memory record statuses (tests, diagnostics). */
-  queueFiltered = 0;
   private readonly exactBelow: number;
   private readonly oversample: number;
   private readonly followLoadMax: number;
@@ -1014,9 +1010,9 @@ export class SqliteKnn extends SqliteQueries {
         : probe
           ? codes.nearest(probe, count)
           : codes.best(codes.scoresFor(negated!), count);
-      // least_similar's candidates in one read (a read thread's), most_similar's scored then filtered a slice at a time.
-      const rows =
-        (most ? null : await this.queueScored(query, candidates)) ?? (await this.filterBest(query, await this.scored(query, candidates)));
+      // Scored, then filtered a slice at a time (the queue's filters in SQL: the in-memory record statuses saved ~7 ms of
+      // CPU per most_similar call at 1M, no p95 of 50 annotators working together: docs/performance.md, issue 25).
+      const rows = await this.filterBest(query, await this.scored(query, candidates));
       if ((!indexed && candidates.length >= codes.alive) || rows.length >= query.limit) return this.result(query, rows);
       // Grow by the observed rejection rate (at least 4x).
       const kept = Math.max(rows.length, 1) / Math.max(candidates.length, 1);
@@ -1110,8 +1106,6 @@ export class SqliteKnn extends SqliteQueries {
 
   /** The candidates (record_vectors rowids) that pass the query's filters. */
   private async filterRows(query: SearchQuery, vrows: number[]): Promise<{ vrow: number; id: string; seq: number }[]> {
-    const queue = await this.queueFilter(query, vrows);
-    if (queue) return queue;
     const vector = query.vector!;
     const statement: ReadStatement = {
       name: "candidateRecords",
@@ -1123,64 +1117,6 @@ export class SqliteKnn extends SqliteQueries {
       userId: query.userId,
     };
     return this.read(statement, vector.order === "least_similar");
-  }
-
-  /**
-   * The candidates that pass the annotation queue's filters (record status terms, response status),
-   * with their exact cosine distance, in one statement and without reading their record rows (~2 KB
-   * each, a random page of `records` per candidate: ~25 us): the record's seq and id from the
-   * covering `records.id` index, its dataset and status from the in-memory statuses (sqlite-status.ts:
-   * 0 = not a record of the dataset), the response status in SQL (an index probe per candidate). Every
-   * candidate is filtered (what `filterBest` does a slice at a time: the same first `limit`). Null for
-   * other filters (metadata, values, suggestions, other record properties) or without the raw connection.
-   */
-  private async queueScored(query: SearchQuery, vrows: number[]): Promise<{ id: string; seq: number; score: number }[] | null> {
-    return this.queueRows(query, vrows, encodeVector(query.vector!.value), true);
-  }
-
-  /**
-   * `queueScored`'s filters without the scores, on the request thread's connection: most_similar's
-   * slices (`filterBest`), whose candidates are scored first. Null as `queueScored`.
-   */
-  private queueFilter(query: SearchQuery, vrows: number[]): Promise<{ vrow: number; id: string; seq: number }[] | null> {
-    return this.queueRows(query, vrows, null, false);
-  }
-
-  private async queueRows<T extends { seq: number }>(
-    query: SearchQuery,
-    vrows: number[],
-    /** The query's vector: the rows' cosine distance to it (`score`); null: their rowid (`vrow`). */
-    distanceTo: Uint8Array | null,
-    offThread: boolean,
-  ): Promise<T[] | null> {
-    const raw = rawSqliteOf(this.db);
-    const queueOnly = query.filters.every(
-      (f) => f.scope.entity === "response_status" || (f.type === "terms" && f.scope.entity === "record" && f.scope.property === "status"),
-    );
-    if (!raw || !queueOnly) return null;
-    if (vrows.length === 0) return [];
-    const vector = query.vector!;
-    // Kept codes: 1 + index in RECORD_STATUSES for every status all record status filters list; 0 (no record of the dataset) never.
-    const kept = Uint8Array.from({ length: RECORD_STATUSES.length + 1 }, (_, code) =>
-      code > 0 &&
-      query.filters.every((f) => f.scope.entity !== "record" || (f.type === "terms" && f.values.includes(RECORD_STATUSES[code - 1]!)))
-        ? 1
-        : 0,
-    );
-    const statement: ReadStatement = {
-      name: "queueCandidates",
-      vector: distanceTo,
-      vrows,
-      settingsId: vector.settingsId,
-      excludeRecordId: vector.excludeRecordId || null,
-      filters: query.filters,
-      userId: query.userId,
-    };
-    // The statuses brought up to date on the connection (no other statement in between), the rows read after.
-    const status = await this.db.connection().execute(async () => recordStatusesOf(raw).of(query.datasetId));
-    const rows = await this.read<T>(statement, offThread);
-    this.queueFiltered += rows.length;
-    return rows.filter((r) => kept[status.code(r.seq)] === 1);
   }
 
   private result(query: SearchQuery, rows: { id: string; seq: number; score: number }[]): SearchResult {

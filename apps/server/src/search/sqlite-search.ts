@@ -5,7 +5,8 @@ import { metadataRowsOf } from "../db/migrations/0009-record-metadata-index.js";
 import { recordCountWithStatus } from "../records/counts.js";
 import { encodeVector } from "../records/read.js";
 import type { SearchPort, SearchQuery, SearchResult } from "./search-port.js";
-import { SqliteKnn } from "./sqlite-knn.js";
+import { type KnnOptions, SqliteKnn } from "./sqlite-knn.js";
+import { searchOffOf, searchOffOptions } from "./search-off.js";
 import { SqliteMetadata } from "./sqlite-metadata.js";
 import { Builder, ftsExpression, type Param, RECORD_STATUSES, SqliteQueries, splitPending } from "./sqlite-sql.js";
 import { recordStatusesOf } from "./sqlite-status.js";
@@ -29,13 +30,24 @@ export class SqliteSearch extends SqliteQueries implements SearchPort {
   private readonly text: SqliteText;
   private readonly metadata: SqliteMetadata;
 
-  /** `fewMatches`, `offThread`, `answered`: see SqliteText; `metadataColumns: false` keeps metadata filters in SQL (tests compare both). */
+  /**
+   * `fewMatches`, `offThread`, `answered`, `cacheBytes`, `frequentRows`: see SqliteText; `metadataColumns: false` keeps metadata
+   * filters in SQL (tests compare both); `knn`: SqliteKnn's options. `TESSERA_SEARCH_OFF` sets some (search-off.ts).
+   */
   constructor(
     db: Kysely<DB>,
-    private readonly options: { fewMatches?: number; metadataColumns?: boolean; offThread?: boolean; answered?: boolean } = {},
+    private readonly options: {
+      fewMatches?: number;
+      metadataColumns?: boolean;
+      offThread?: boolean;
+      answered?: boolean;
+      cacheBytes?: number;
+      frequentRows?: number;
+      knn?: KnnOptions;
+    } = {},
   ) {
     super(db);
-    this.knn = new SqliteKnn(db);
+    this.knn = new SqliteKnn(db, options.knn);
     this.text = new SqliteText(db, options);
     this.metadata = new SqliteMetadata(db);
   }
@@ -83,7 +95,7 @@ export class SqliteSearch extends SqliteQueries implements SearchPort {
   async warmMetadata(datasetId: string, names: string[]): Promise<void> {
     const raw = rawSqliteOf(this.db);
     if (!raw || names.length === 0) return;
-    await this.metadata.warm(datasetId, names);
+    if (this.options.metadataColumns !== false) await this.metadata.warm(datasetId, names);
     await this.db.connection().execute(async () => {
       recordStatusesOf(raw).of(datasetId);
     });
@@ -300,7 +312,7 @@ const ports = new WeakMap<object, SqliteSearch>();
 export function sqliteSearchFor(db: Kysely<DB>): SqliteSearch {
   let port = ports.get(db);
   if (!port) {
-    port = new SqliteSearch(db);
+    port = new SqliteSearch(db, searchOffOptions(searchOffOf(db)));
     ports.set(db, port);
   }
   return port;
