@@ -404,6 +404,61 @@ describe("SQLite text search cache", () => {
     }
   });
 
+  it("tests a page's many candidates against the queue's filters in memory: the dataset's first records completed, the same pages as in SQL", async () => {
+    await store.db.deleteFrom("records").where("dataset_id", "=", data.ids.other).execute();
+    // A team completed the dataset's first 1,800 records and u1 answered every 7th of the rest: a windowed query's first
+    // windows hold no record of u1's queue, so its page reads thousands of candidates (1M records, 52K completed: 316 ms).
+    const ids = await addTextRecords(
+      store.db,
+      data.ids.ds,
+      Array.from({ length: 3000 }, (_, i) => ({
+        text: `kappa ${"lambda ".repeat(1 + (i % 3))}${i}`,
+        context: "kappa",
+        status: i < 1800 ? ("completed" as const) : ("pending" as const),
+      })),
+      "head",
+    );
+    await addResponses(
+      store.db,
+      ids.filter((_, i) => i >= 1800 && i % 7 === 0),
+      data.ids.u1,
+    );
+    try {
+      for (const q of ["kappa lambda", "kap*"]) {
+        const memory = new SqliteText(store.db, { fewMatches: -1, rankWindow: 4 });
+        const inSql = new SqliteText(store.db, { fewMatches: -1, rankWindow: 4, queueInMemory: false });
+        for (const [offset, limit] of [
+          [0, 5],
+          [3, 20],
+          [400, 50],
+        ] as const) {
+          const query = queue(q, offset, limit);
+          const got = await memory.textSearch(query, query.text!);
+          expect(got).toEqual(await inSql.textSearch(query, query.text!));
+          expect(got.hits.length).toBe(limit);
+          // None of the page is completed or answered by u1.
+          const page = await store.db
+            .selectFrom("records")
+            .select(["id", "status"])
+            .where(
+              "id",
+              "in",
+              got.hits.map((h) => h.recordId),
+            )
+            .execute();
+          expect(page.every((r) => r.status === "pending" && !ids.slice(1800).some((id, i) => id === r.id && (i + 1800) % 7 === 0))).toBe(
+            true,
+          );
+        }
+        expect(memory.queueTested).toBeGreaterThan(0);
+        expect(inSql.queueTested).toBe(0);
+      }
+    } finally {
+      await store.db.deleteFrom("responses").where("user_id", "=", data.ids.u1).where("record_id", "in", ids).execute();
+      await store.db.deleteFrom("records").where("external_id", "like", "head-%").execute();
+    }
+  });
+
   it("matches a long prefix as its terms ORed: the same pages, scores and totals as the prefix itself", async () => {
     await store.db.deleteFrom("records").where("dataset_id", "=", data.ids.other).execute();
     const forms = ["omicron", "omicrons", "omicronic", "omicrox"];

@@ -34,6 +34,11 @@ import { answeredSetsOf } from "./sqlite-answered.js";
 
 const FEW_MATCHES = 2048;
 /**
+ * A page's candidates from which the queue's filters are tested in memory (the caller's answers read once, ~1 ms per
+ * 1,000 of them) rather than in SQL (~10 µs a candidate): the first page's few candidates stay in SQL.
+ */
+const QUEUE_IN_MEMORY = 500;
+/**
  * Answered records from which their rows are read by two threads at once, half each (answeredRows): 10,000 records every
  * 50th of 1M are ~65 ms of one thread for a common word; fewer than this cost a few ms, not worth a second job.
  */
@@ -188,6 +193,8 @@ export class SqliteText extends SqliteQueries {
   /** Reads of the answered records' rows counted and ranked in C (tessera_answered; tests, diagnostics), and of those the windows' widths read. */
   answeredInC = 0;
   answeredWidths = 0;
+  /** Pages whose candidates were tested against the queue's filters in memory, not in SQL (tests, diagnostics). */
+  queueTested = 0;
   /** Searches whose first page came from the words ranked ahead (tests, diagnostics). */
   rankedAhead = 0;
   /** Rankings ahead read from the index's file instead of ranked (tests, diagnostics). */
@@ -224,6 +231,7 @@ export class SqliteText extends SqliteQueries {
    * `answeredSplit`: candidates from which their read is split between two threads (ANSWERED_SPLIT); `answeredTop: false`: the
    * rows returned and ordered here, not counted and ranked in C by tessera_answered.
    * `prefixTerms: false`: long prefixes are not expanded into their terms (expandPrefix; tests compare both paths).
+   * `queueInMemory`: a page's candidates from which the queue's filters are tested in memory (QUEUE_IN_MEMORY; false: always in SQL).
    */
   constructor(
     db: Kysely<DB>,
@@ -240,6 +248,7 @@ export class SqliteText extends SqliteQueries {
       answeredMembers?: boolean;
       answeredSplit?: number;
       answeredTop?: boolean;
+      queueInMemory?: number | false;
     } = {},
   ) {
     super(db);
@@ -766,6 +775,13 @@ export class SqliteText extends SqliteQueries {
     };
     // Filters tested in memory: every kept row is a candidate at once (a 256-row prefix in microseconds).
     let k = passes ? Math.max(firstK(need), kept()) : firstK(need);
+    /**
+     * The queue's filters (record status, the caller's answers) as a test per seq, made when a page's candidates are many:
+     * a team that completed the dataset's first records leaves a windowed query's first windows without a passing
+     * record, and the SQL test of each candidate (a probe of the caller's responses) cost ~10 µs each (1M records, the
+     * first 52K completed: a phrase 316 ms of CPU per call, 203 ms on this thread, every call of the team queued behind it).
+     */
+    let queueTest: ((seq: number) => boolean) | null = null;
     for (;;) {
       const topRows = (limit: number) => {
         const b = new Builder(query.userId);
@@ -804,11 +820,16 @@ export class SqliteText extends SqliteQueries {
         const seq = Math.floor(row.fr / 1024);
         if (!best.has(seq)) best.set(seq, row.bm);
       }
-      // The candidates passing the filters, in score order: tested in memory (passes), else in SQL.
+      // The candidates passing the filters, in score order: tested in memory (passes; the queue's filters once the
+      // candidates are many), else in SQL.
       let passing: number[];
       let idOf: Map<number, string>;
-      if (passes) {
-        passing = [...best.keys()].filter(passes);
+      const inMemory =
+        passes ??
+        (queueShape && query.userId !== null && best.size > this.queueInMemory ? (queueTest ??= await this.queueTest(query)) : null);
+      if (inMemory) {
+        if (!passes) this.queueTested++;
+        passing = [...best.keys()].filter(inMemory);
         idOf = new Map(
           passing.length === 0 || query.offset >= passing.length
             ? []
@@ -1166,6 +1187,24 @@ export class SqliteText extends SqliteQueries {
       for (let i = 0; i < n; i++) out[i] = { fr: ranked.fr[i]!, bm: ranked.bm[i]! };
       return out;
     });
+  }
+
+  /** Candidates from which a page tests the queue's filters in memory (queueTest) instead of in SQL. */
+  private get queueInMemory(): number {
+    const n = this.options.queueInMemory;
+    return n === false ? Infinity : (n ?? QUEUE_IN_MEMORY);
+  }
+
+  /** The queue's filters (queueShaped) as a test per seq: the in-memory record statuses and the caller's answers (queueExclusions). */
+  private async queueTest(query: SearchQuery): Promise<((seq: number) => boolean) | null> {
+    const raw = rawSqliteOf(this.db);
+    if (!raw) return null;
+    const split = splitPending(query.filters);
+    const others = split ? split.others : query.filters;
+    const { excluded } = await this.db
+      .connection()
+      .execute(async () => queueExclusions(raw, query.datasetId, query.userId, others, split !== null));
+    return (seq) => !excluded(seq);
   }
 
   /**
