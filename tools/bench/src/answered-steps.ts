@@ -60,7 +60,9 @@ const from = "FROM g CROSS JOIN records_fts WHERE records_fts MATCH ? AND record
 const member = "tessera_seq_in(?, ?, records_fts.rowid)";
 
 console.log(`${n} answered, every ${spread}th; records ${records}`);
-console.log("| query | rows (table) | ranges | walk (count) | walk+bitmap | scored rows | scored ms | first 10,001 records | C count | C top 10 | again |");
+console.log(
+  "| query | rows (table) | ranges | walk (count) | walk+bitmap | scored rows | scored ms | first 10,001 records | C count | C top 10 | again |",
+);
 console.log("|---|---|---|---|---|---|---|---|---|---|---|");
 const queries: string[][] = [];
 const shift = Number(args.shift);

@@ -231,7 +231,12 @@ try {
   // (search/sqlite-knn.ts): the recall and the latency runs measure it, not the scan before it. After an
   // import the readiness measure above has waited for it already (and logged when it was ready).
   // Not when the server runs with the index switched off (TESSERA_SEARCH_OFF=similarity-index, passed on to it: never built).
-  if (!args.postgres && !similarityIndexOff(process.env) && (kept || opts.records > 50_000) && readiness?.similarityIndexSeconds === undefined) {
+  if (
+    !args.postgres &&
+    !similarityIndexOff(process.env) &&
+    (kept || opts.records > 50_000) &&
+    readiness?.similarityIndexSeconds === undefined
+  ) {
     const started = performance.now();
     while (!((await owner.serverMemory())?.search?.similarity_index ?? 0) && performance.now() - started < 10 * 60_000)
       await new Promise((r) => setTimeout(r, 1000));

@@ -214,7 +214,9 @@ for (const q of [...Array.from({ length: 10 }, () => phrase()), ...Array.from({ 
   });
   const window = cpu(() => readWindow(scored, params, 10_001));
   if (!ranker) {
-    console.log(`| ${q} | ${count} | ${matching.ms} | ${first.ms} | ${window.ms} | no extension (apps/server/native/build/tessera_rank.so) | | |`);
+    console.log(
+      `| ${q} | ${count} | ${matching.ms} | ${first.ms} | ${window.ms} | no extension (apps/server/native/build/tessera_rank.so) | | |`,
+    );
     continue;
   }
   const phrases = expression.match(/"[^"]*"\*?/g) ?? [];

@@ -34,7 +34,8 @@ const { values: args } = parseArgs({
     timed: { type: "string" },
   },
 });
-if (!args["data-dir"] || !args["work-dir"]) throw new Error("usage: vec-binary --data-dir DIR --work-dir DIR [--samples 20] [--k 500,1000,2000]");
+if (!args["data-dir"] || !args["work-dir"])
+  throw new Error("usage: vec-binary --data-dir DIR --work-dir DIR [--samples 20] [--k 500,1000,2000]");
 const samples = Number(args.samples);
 const ks = args.k.split(",").map(Number);
 const paths = new Set(args.paths.split(","));
@@ -57,11 +58,15 @@ const cpu = <T>(f: () => T): { ms: number; value: T } => {
   return { ms: (used.user + used.system) / 1000, value };
 };
 
-const setting = src.prepare("SELECT vector_settings_id AS id, count(*) AS n FROM record_vectors GROUP BY 1 ORDER BY 2 DESC LIMIT 1").get() as {
+const setting = src
+  .prepare("SELECT vector_settings_id AS id, count(*) AS n FROM record_vectors GROUP BY 1 ORDER BY 2 DESC LIMIT 1")
+  .get() as {
   id: string;
   n: number;
 };
-const dims = ((src.prepare("SELECT vector FROM record_vectors WHERE vector_settings_id = ? LIMIT 1").pluck().get(setting.id) as Buffer).length / 4) | 0;
+const dims =
+  ((src.prepare("SELECT vector FROM record_vectors WHERE vector_settings_id = ? LIMIT 1").pluck().get(setting.id) as Buffer).length / 4) |
+  0;
 console.error(`setting ${setting.id}: ${setting.n} vectors of ${dims} dimensions`);
 
 /** The ids of the records that are not pending (the team's submitted ones: few), from the status index. */
@@ -73,7 +78,10 @@ const built = work.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'pla
 if (!built) {
   // The centre as sqlite-knn.ts takes it: the mean of MEAN_SAMPLE normalised vectors.
   const mean = new Float64Array(dims);
-  const sample = src.prepare("SELECT vec_normalize(vector) FROM record_vectors WHERE vector_settings_id = ? LIMIT 5000").pluck().all(setting.id) as Buffer[];
+  const sample = src
+    .prepare("SELECT vec_normalize(vector) FROM record_vectors WHERE vector_settings_id = ? LIMIT 5000")
+    .pluck()
+    .all(setting.id) as Buffer[];
   for (const blob of sample) {
     const v = new Float32Array(blob.buffer, blob.byteOffset, dims);
     for (let d = 0; d < dims; d++) mean[d]! += v[d]! / sample.length;
@@ -119,7 +127,9 @@ const maxRow = src.prepare("SELECT max(rowid) FROM record_vectors").pluck().get(
 const sampleRows: number[] = [];
 for (let i = 0; i < samples; i++) sampleRows.push(Math.floor(((i + 0.5) / samples) * maxRow));
 const queries = sampleRows.map((near) => {
-  const row = src.prepare("SELECT rowid AS vrow, vector FROM record_vectors WHERE vector_settings_id = ? AND rowid >= ? ORDER BY rowid LIMIT 1").get(setting.id, near) as {
+  const row = src
+    .prepare("SELECT rowid AS vrow, vector FROM record_vectors WHERE vector_settings_id = ? AND rowid >= ? ORDER BY rowid LIMIT 1")
+    .get(setting.id, near) as {
     vrow: number;
     vector: Buffer;
   };
@@ -131,7 +141,13 @@ const queries = sampleRows.map((near) => {
 // one scan per query and order for the top 50 + the records not pending, kept in the work directory for the next run.
 const pendingCount = work.prepare("SELECT count(*) FROM vc WHERE pending = 1").pluck().get() as number;
 const notPendingRows = new Set((work.prepare("SELECT rowid FROM vc WHERE pending = 0").pluck().all() as (number | bigint)[]).map(Number));
-const exactFile = join(args["work-dir"], `exact-${queries.map((q) => q.vrow).join("-").slice(0, 100)}.json`);
+const exactFile = join(
+  args["work-dir"],
+  `exact-${queries
+    .map((q) => q.vrow)
+    .join("-")
+    .slice(0, 100)}.json`,
+);
 type Tops = { most: number[][]; least: number[][] };
 let tops: Tops;
 if (existsSync(exactFile)) tops = JSON.parse(readFileSync(exactFile, "utf8")) as Tops;
@@ -147,7 +163,8 @@ else {
   };
   writeFileSync(exactFile, JSON.stringify(tops));
 }
-const topOf = (pendingOnly: boolean) => (rows: number[]) => new Set((pendingOnly ? rows.filter((r) => !notPendingRows.has(r)) : rows).slice(0, TOP));
+const topOf = (pendingOnly: boolean) => (rows: number[]) =>
+  new Set((pendingOnly ? rows.filter((r) => !notPendingRows.has(r)) : rows).slice(0, TOP));
 const exact = { most: tops.most.map(topOf(false)), least: tops.least.map(topOf(false)) };
 const exactPending = { most: tops.most.map(topOf(true)), least: tops.least.map(topOf(true)) };
 

@@ -54,7 +54,13 @@ async function seedMore(store: Store) {
   await indexRecordTexts(store.db);
   await store.db
     .insertInto("record_vectors")
-    .values(records.map((r) => ({ vector_settings_id: data.ids.emb, record_id: r.id, vector: encodeVector([random(), random(), random() - 0.5]) })))
+    .values(
+      records.map((r) => ({
+        vector_settings_id: data.ids.emb,
+        record_id: r.id,
+        vector: encodeVector([random(), random(), random() - 0.5]),
+      })),
+    )
     .execute();
   await answerAndComplete(store, records, data.ids.u1);
   return data;
@@ -86,7 +92,12 @@ describe.each(SEARCH_STRUCTURES.map((s) => [s]))("TESSERA_SEARCH_OFF=%s", (struc
         ...p,
       });
       const text = (word: string) => ({ q: word, field: null });
-      const vector = (order: "most_similar" | "least_similar") => ({ settingsId: ids.emb, value: [0.7, 0.2, 0.1], order, excludeRecordId: null });
+      const vector = (order: "most_similar" | "least_similar") => ({
+        settingsId: ids.emb,
+        value: [0.7, 0.2, 0.1],
+        order,
+        excludeRecordId: null,
+      });
       const queries: SearchQuery[] = [
         q({}),
         q({ offset: 20 }),
@@ -105,7 +116,12 @@ describe.each(SEARCH_STRUCTURES.map((s) => [s]))("TESSERA_SEARCH_OFF=%s", (struc
         q({ vector: vector("most_similar"), filters: [...queue, n] }),
       ];
       for (const query of queries) {
-        const label = JSON.stringify({ text: query.text, vector: query.vector?.order, filters: query.filters.length, offset: query.offset });
+        const label = JSON.stringify({
+          text: query.text,
+          vector: query.vector?.order,
+          filters: query.filters.length,
+          offset: query.offset,
+        });
         // Twice: the second answer of a structure that caches comes from it.
         for (let round = 0; round < 2; round++) expect(await off.search(query), label).toEqual(await on.search(query));
       }

@@ -482,9 +482,7 @@ export class ReadPool {
   }
 
   /** The FTS rows and scores of a text query in the caller's answered records (sqlite-text-answered.ts answeredRead). */
-  async readAnswered(
-    job: AnsweredJob,
-  ): Promise<{
+  async readAnswered(job: AnsweredJob): Promise<{
     version: Buffer;
     fr: Float64Array;
     bm: Float64Array;
