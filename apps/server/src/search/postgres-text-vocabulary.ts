@@ -135,7 +135,7 @@ export class PostgresTextVocabulary {
     if (!found) return false;
     if (found.stored) this.loads++;
     else this.reads++;
-    this.keep(datasetId, found.version, found.words && found.words.length <= max ? found.words : null);
+    this.keep(datasetId, found.version, found.words);
     return !found.stored;
   }
 
@@ -149,11 +149,13 @@ export class PostgresTextVocabulary {
     )[0];
     if (!row) return false;
     this.loads++;
-    this.keep(datasetId, version, row.words && row.words.length <= (this.options.maxWords ?? MAX_WORDS) ? row.words : null);
+    this.keep(datasetId, version, row.words);
     return true;
   }
 
-  private keep(datasetId: string, version: number, list: string[] | null): void {
+  /** Keeps a vocabulary read or loaded: none (the prefixes' other paths) when absent or longer than this replica keeps. */
+  private keep(datasetId: string, version: number, stored: string[] | null): void {
+    const list = stored && stored.length <= (this.options.maxWords ?? MAX_WORDS) ? stored : null;
     let words: Map<string, string[]> | null = null;
     if (list) {
       words = new Map();
