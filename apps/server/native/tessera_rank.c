@@ -178,15 +178,18 @@ static void tesseraBm25(const Fts5ExtensionApi *pApi, Fts5Context *pFts, sqlite3
 ** The windows of a query's order (apps/server/src/search/text-window.ts' rankWindows, to the letter), read in C:
 **
 **   SELECT 1 FROM records_fts WHERE records_fts MATCH ? AND <rowid range>
-**     AND tessera_window(records_fts, k, window, lo, prefixWanted, generation [, rows_0, rows_1, ...]) LIMIT 1
+**     AND tessera_window(records_fts, k, window, lo, prefixWanted, generation, from, width [, rows_0, rows_1, ...]) LIMIT 1
 **   SELECT tessera_window_result()
 **
 ** tessera_window takes the statement's rows in rowid order, scores those of the windows read with tessera_bm25's score
-** (the same arguments after the first five; `generation`: lengthOf) and keeps each whole window's best rows (up to k
-** in all); it is 1 on the
-** first row past the windows wanted (LIMIT 1 ends the statement there), else 0. tessera_window_result() then answers
-** the windows as a blob and forgets them. Read in JavaScript, every row cost a row array, an iterator step and a call
-** of a JavaScript function (~0.6 us a row of the ~2.5 us a row of a window at 1M records, session 15's profile).
+** (the same arguments after the first seven; `generation`: lengthOf) and keeps every row of each whole window read, in
+** the window's order, until at least k rows are kept; it is 1 on the first row past the windows wanted (LIMIT 1 ends the
+** statement there), else 0. Rows of records before `from` (a seq) are read (their seqs listed: the windows' width, a
+** bounded total's walk) but neither scored nor kept: no record of the caller's queue lies before it (a team's completed
+** head). `width` > 0: the windows' width known (the statement starts at a window's first record: the windows after those
+** read before), else set by the (window + 1)-th record. tessera_window_result() then answers the windows as a blob and
+** forgets them. Read in JavaScript, every row cost a row array, an iterator step and a call of a JavaScript function
+** (~0.6 us a row of the ~2.5 us a row of a window at 1M records, session 15's profile).
 ** The state is the connection's (one statement at a time: the read threads' and the request thread's are their own).
 */
 typedef struct WinRow {
@@ -195,14 +198,14 @@ typedef struct WinRow {
 } WinRow;
 
 typedef struct WindowState {
-  sqlite3_int64 k, window, lo, prefixWanted, gen;
-  WinRow *aKept; /* the best rows of the windows read, in order (up to k) */
+  sqlite3_int64 k, window, lo, prefixWanted, gen, from;
+  WinRow *aKept; /* the rows of the windows read, in order */
   sqlite3_int64 nKept, aKeptSize;
   WinRow *aWin; /* the rows of the window being read */
   sqlite3_int64 nWin, aWinSize;
   unsigned int *aSeq; /* the distinct seqs read, in order */
   sqlite3_int64 nSeq, aSeqSize;
-  sqlite3_int64 width, current, total, read;
+  sqlite3_int64 width, current, read;
   int done;  /* stopped at the first row past the windows wanted */
   int error; /* out of memory: the result is an error */
   /* The rows' lengths (docsizeLength): a cursor over records_fts_docsize, kept open while a statement reads its windows. */
@@ -248,36 +251,10 @@ static int grow(void **pa, sqlite3_int64 *pSize, sqlite3_int64 n, size_t nElem) 
   return 1;
 }
 
-/* Max-heap on (bm, rowid) of aHeap[0..n): sifts element i down. */
-static void siftDown(WinRow *aHeap, sqlite3_int64 n, sqlite3_int64 i) {
-  for (;;) {
-    sqlite3_int64 l = 2 * i + 1, r = l + 1, m = i;
-    WinRow t;
-    if (l < n && winLess(&aHeap[m], &aHeap[l])) m = l;
-    if (r < n && winLess(&aHeap[m], &aHeap[r])) m = r;
-    if (m == i) return;
-    t = aHeap[i];
-    aHeap[i] = aHeap[m];
-    aHeap[m] = t;
-    i = m;
-  }
-}
-
-/* keepBest: the whole window's best k - nKept rows appended to aKept in order; the next window started. */
+/* A whole window read: its rows sorted (the window's order) and appended to aKept; the next window started. */
 static int endWindow(WindowState *p) {
-  sqlite3_int64 want = p->k - p->nKept, n = p->nWin, i;
-  p->total += n;
-  if (want > 0 && n > 0) {
-    if (want < n) {
-      /* The want smallest in place at the front (a max-heap of them), then sorted: a sort of the whole window cost more. */
-      for (i = want / 2 - 1; i >= 0; i--) siftDown(p->aWin, want, i);
-      for (i = want; i < n; i++)
-        if (winLess(&p->aWin[i], &p->aWin[0])) {
-          p->aWin[0] = p->aWin[i];
-          siftDown(p->aWin, want, 0);
-        }
-      n = want;
-    }
+  sqlite3_int64 n = p->nWin;
+  if (n > 0) {
     qsort(p->aWin, (size_t)n, sizeof(WinRow), winCompare);
     if (!grow((void **)&p->aKept, &p->aKeptSize, p->nKept + n, sizeof(WinRow))) return 0;
     memcpy(&p->aKept[p->nKept], p->aWin, (size_t)n * sizeof(WinRow));
@@ -295,7 +272,7 @@ static sqlite3_int64 floorDiv(sqlite3_int64 a, sqlite3_int64 b) {
 
 static void windowReset(WindowState *p) {
   p->nKept = p->nWin = p->nSeq = 0;
-  p->width = p->current = p->total = p->read = 0;
+  p->width = p->current = p->read = 0;
   p->done = p->error = 0;
   /* Not kept between statements: a prepared statement left would keep the connection from closing. */
   sqlite3_finalize(p->pDocsize);
@@ -382,7 +359,7 @@ static sqlite3_int64 docsizeLength(WindowState *p, sqlite3 *db, sqlite3_int64 ro
 */
 #define LENGTH_SLOTS (1 << 20)
 /* tessera_window's arguments before the phrases' row counts. */
-#define WINDOW_ARGS 5
+#define WINDOW_ARGS 7
 
 static sqlite3_int64 *lengthSlot(WindowState *p, sqlite3_int64 rowid) {
   sqlite3_uint64 h = ((sqlite3_uint64)rowid * 0x9E3779B97F4A7C15ull) >> 44; /* 20 bits */
@@ -433,7 +410,7 @@ static void windowFree(void *pArg) {
   sqlite3_free(p);
 }
 
-/* The window arguments (k, window, lo, prefixWanted, generation): integers, k and window at least 1. */
+/* The window arguments (k, window, lo, prefixWanted, generation, from, width): integers, k and window at least 1. */
 static int windowArgs(sqlite3_value **apVal, sqlite3_int64 *a) {
   int i;
   for (i = 0; i < WINDOW_ARGS; i++) {
@@ -453,7 +430,7 @@ static void tesseraWindow(const Fts5ExtensionApi *pApi, Fts5Context *pFts, sqlit
   double score = 0.0;
   int rc = SQLITE_OK;
   if (nVal < WINDOW_ARGS) {
-    sqlite3_result_error(pCtx, "tessera_window: k, window, lo, prefixWanted and generation are required", -1);
+    sqlite3_result_error(pCtx, "tessera_window: k, window, lo, prefixWanted, generation, from and width are required", -1);
     return;
   }
   if (pData == 0) {
@@ -461,7 +438,8 @@ static void tesseraWindow(const Fts5ExtensionApi *pApi, Fts5Context *pFts, sqlit
     sqlite3_int64 a[WINDOW_ARGS];
     int reported = 0;
     if (!windowArgs(apVal, a)) {
-      sqlite3_result_error(pCtx, "tessera_window: k, window, lo, prefixWanted and generation must be non-negative integers (k, window > 0)",
+      sqlite3_result_error(pCtx,
+                           "tessera_window: k, window, lo, prefixWanted, generation, from and width must be non-negative integers (k, window > 0)",
                            -1);
       return;
     }
@@ -471,6 +449,8 @@ static void tesseraWindow(const Fts5ExtensionApi *pApi, Fts5Context *pFts, sqlit
     p->lo = a[2];
     p->prefixWanted = a[3];
     p->gen = a[4];
+    p->from = a[5];
+    p->width = a[6];
     rc = rankData(pApi, pFts, pCtx, nVal - WINDOW_ARGS, apVal + WINDOW_ARGS, &pData, &reported);
     if (reported) return;
     if (rc != SQLITE_OK) {
@@ -493,16 +473,23 @@ static void tesseraWindow(const Fts5ExtensionApi *pApi, Fts5Context *pFts, sqlit
     /* The (window + 1)-th matching record starts the second window and sets the windows' width. */
     if (p->width == 0 && p->nSeq == p->window + 1) p->width = seq - p->lo;
     win = p->width == 0 ? 0 : floorDiv(seq - p->lo, p->width);
-    if (win != p->current) {
+    /* The first record read: its window is the first read (a later one when the width was given). */
+    if (p->nSeq == 1) p->current = win;
+    else if (win != p->current) {
       /* The window is whole: ordered; stop once it holds the k-th row (this record is the next one in record order). */
       if (!endWindow(p)) goto nomem;
       p->current = win;
-      if (p->total >= p->k && p->nSeq > p->prefixWanted) {
+      if (p->nKept >= p->k && p->nSeq > p->prefixWanted) {
         p->done = 1;
         sqlite3_result_int(pCtx, 1);
         return;
       }
     }
+  }
+  if (seq < p->from) {
+    /* Before the caller's first queue record: listed, not scored. */
+    sqlite3_result_int(pCtx, 0);
+    return;
   }
   rc = rowScore(pApi, pFts, pData, nVal - WINDOW_ARGS, lengthOf(p, sqlite3_context_db_handle(pCtx), rowid, p->gen), &score);
   if (rc != SQLITE_OK) {
@@ -522,8 +509,8 @@ nomem:
 
 /*
 ** tessera_window_result(): the windows read by the last tessera_window statement as a blob of doubles: nKept, nSeq,
-** width, read, exhausted (1: every row of the statement read), total (rows of the windows read), then nKept rowids,
-** nKept scores, nSeq seqs; forgets them.
+** width, read (rows of the statement, scored or not), exhausted (1: every row of the statement read), next (the seq
+** where the window after those read starts, -1 when exhausted), then nKept rowids, nKept scores, nSeq seqs; forgets them.
 ** No statement (no matching row): none kept, exhausted.
 */
 static void windowResult(sqlite3_context *pCtx, int nVal, sqlite3_value **apVal) {
@@ -554,7 +541,7 @@ static void windowResult(sqlite3_context *pCtx, int nVal, sqlite3_value **apVal)
   aOut[2] = (double)p->width;
   aOut[3] = (double)p->read;
   aOut[4] = p->done ? 0.0 : 1.0;
-  aOut[5] = (double)p->total;
+  aOut[5] = p->done ? (double)(p->lo + p->current * p->width) : -1.0;
   for (i = 0; i < p->nKept; i++) {
     aOut[6 + i] = (double)p->aKept[i].rowid;
     aOut[6 + p->nKept + i] = p->aKept[i].bm;
@@ -753,9 +740,10 @@ static void seqIn(sqlite3_context *pCtx, int nVal, sqlite3_value **apVal) {
 /*
 ** tessera_rank_version(): this source's version of the functions' arguments and answers, which the server checks
 ** (rank-extension.ts' RANK_EXTENSION_VERSION) so that a file built from an older source is not used. 2: tessera_window
-** with its generation argument (session 16); 3: tessera_answered (session 17).
+** with its generation argument (session 16); 3: tessera_answered (session 17); 4: tessera_window's from and width, whole
+** windows kept and the next window's seq answered (session 18).
 */
-#define TESSERA_RANK_VERSION 3
+#define TESSERA_RANK_VERSION 4
 static void rankVersion(sqlite3_context *pCtx, int nVal, sqlite3_value **apVal) {
   (void)nVal;
   (void)apVal;

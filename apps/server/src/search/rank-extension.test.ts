@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openEmbeddedStore, rawSqliteOf, type Store } from "../db/database.js";
 import { loadRankExtension, RANK_EXTENSION_VERSION, rankExtensionFile, textRankingOf } from "./rank-extension.js";
 import { pastPrefix, phrasesOf, prefixTermsExpression, rankArguments } from "./phrase-rows.js";
-import { extensionWindows, rankWindows } from "./text-window.js";
+import { extensionWindows, rankWindows, WINDOW_STEPS } from "./text-window.js";
 
 /**
  * tessera_bm25 (native/tessera_rank.c) against FTS5's own bm25() on a real index (the store's records_fts,
@@ -145,10 +145,11 @@ describe("the ranking extension (tessera_bm25)", () => {
       ).toThrow("tessera_bm25: a phrase's row count must be a non-negative integer");
   });
 
-  it("reads a query's windows in C (tessera_window): rankWindows' answer over tessera_bm25's rows, whatever k, window, start and field", () => {
+  it("reads a query's windows in C (tessera_window): rankWindows' answer over tessera_bm25's rows, whatever k, window, start, from and field", () => {
     const range = "records_fts WHERE records_fts MATCH ? AND rowid BETWEEN CAST(? AS INTEGER) AND CAST(? AS INTEGER)";
     const prepare = (sql: string) => raw.prepare(sql);
     let compared = 0;
+    let continued = 0;
     for (const q of [
       `"alpha" "beta"`,
       `"gamma" "alpha" "delta"`,
@@ -183,10 +184,31 @@ describe("the ranking extension (tessera_bm25)", () => {
             const ours = extensionWindows(prepare, { from: range, params, field }, args, k, window, first, prefixWanted);
             expect(ours, `${q} ${field} ${first} ${k} ${window} ${prefixWanted}`).toEqual(expected);
             compared += expected.read;
+            // From a later record (the caller's first queue record), and the windows after those read (the width known).
+            const from = first + 45;
+            const later = rankWindows(inOrder, k, window, first, prefixWanted, WINDOW_STEPS, from);
+            expect(extensionWindows(prepare, { from: range, params, field }, args, k, window, first, prefixWanted, 0, from)).toEqual(later);
+            if (later.next !== null) {
+              const rest = [q, later.next * 1024, last * 1024 + 1023];
+              const after = rankWindows(
+                inOrder.filter(([rowid]) => rowid >= later.next! * 1024),
+                k,
+                window,
+                first,
+                0,
+                WINDOW_STEPS,
+                0,
+                later.width,
+              );
+              const ours = extensionWindows(prepare, { from: range, params: rest, field }, args, k, window, first, 0, 0, 0, later.width);
+              expect(ours, `${q} ${field} ${first} ${k} ${window} after ${later.next}`).toEqual(after);
+              continued++;
+            }
           }
         }
     }
     expect(compared).toBeGreaterThan(5000);
+    expect(continued).toBeGreaterThan(20);
     // Every score written is tessera_bm25's (several phrases: bm25's), to the last bit.
     const whole = extensionWindows(
       prepare,
@@ -208,7 +230,15 @@ describe("the ranking extension (tessera_bm25)", () => {
     ] as const)
       expect(() =>
         extensionWindows(prepare, { from: range, params: [`"alpha"`, 1024, 600 * 1024 + 1023], field: null }, [], k, window, 1),
-      ).toThrow("tessera_window: k, window, lo, prefixWanted and generation must be non-negative integers");
+      ).toThrow("tessera_window: k, window, lo, prefixWanted, generation, from and width must be non-negative integers");
+    for (const [from, width] of [
+      [-1, 0],
+      [0, -3],
+      [1.5, 0],
+    ] as const)
+      expect(() =>
+        extensionWindows(prepare, { from: range, params: [`"alpha"`, 1024, 600 * 1024 + 1023], field: null }, [], 10, 10, 1, 0, 0, from, width),
+      ).toThrow("tessera_window: k, window, lo, prefixWanted, generation, from and width must be non-negative integers");
     const none = extensionWindows(prepare, { from: range, params: [`"nothingsuch"`, 1024, 600 * 1024 + 1023], field: null }, [], 10, 10, 1);
     expect(none).toEqual(rankWindows([], 10, 10, 1));
   });

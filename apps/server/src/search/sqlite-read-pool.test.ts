@@ -9,7 +9,7 @@ import { seedSearchData } from "./search-port.suite.js";
 import { SqliteSearch } from "./sqlite-search.js";
 import { matchJobKey, readPoolFor } from "./sqlite-read-pool.js";
 import { SqliteText } from "./sqlite-text.js";
-import { rankWindows } from "./text-window.js";
+import { rankWindows, WINDOW_STEPS } from "./text-window.js";
 import { addResponses } from "../testing/responses.js";
 import { addTextRecord } from "../testing/text-records.js";
 
@@ -103,25 +103,44 @@ describe("SQLite text search on the read threads", () => {
     const records = [...new Set(rows.map(([rowid]) => Math.floor(rowid / 1024)))];
     expect(records.length).toBeGreaterThan(100);
     // Windows of 10 records, 4 rows wanted, the bounded total wanting every matching record.
-    const answer = await readPoolFor(store.db)!.run({
+    const job = (ranked: number) => ({
       expression: '"filler"',
       lo: lo * 1024,
       hi: hi * 1024 + 1023,
       field: null,
       seqs: false,
-      ranked: 4,
-      prefix: records.length,
+      ranked,
+      prefix: 0,
       window: 10,
     });
+    const answer = await readPoolFor(store.db)!.run({ ...job(4), prefix: records.length });
     const expected = rankWindows(rows, 4, 10, lo);
     expect(Array.from(answer.ranked!.fr)).toEqual(Array.from(expected.fr));
     expect(Array.from(answer.ranked!.bm)).toEqual(Array.from(expected.bm));
     expect(Array.from(answer.prefix!.seqs)).toEqual(records);
     expect(answer.prefix!.complete).toBe(true);
-    // The first window's rows and the row that ends it: not every match's.
-    const firstWindow = rows.filter(([rowid]) => Math.floor(rowid / 1024) < records[10]!).length + 1;
+    // The first window's rows, whole: not every match's.
+    const firstWindow = rows.filter(([rowid]) => Math.floor(rowid / 1024) < records[10]!).length;
     expect(answer.scoredRows).toBe(firstWindow);
     expect(firstWindow).toBeLessThan(rows.length / 4);
+    expect(answer.windows).toEqual({ complete: false, next: expected.next, width: expected.width });
+    // From a later record (the caller's first queue record): the rows before it not scored, their records still listed.
+    const from = records[25]!;
+    const later = await readPoolFor(store.db)!.run({ ...job(4), prefix: records.length, from });
+    const fromExpected = rankWindows(rows, 4, 10, lo, 0, WINDOW_STEPS, from);
+    expect(Array.from(later.ranked!.fr)).toEqual(Array.from(fromExpected.fr));
+    expect(Array.from(later.prefix!.seqs)).toEqual(records);
+    expect(later.scoredRows).toBe(fromExpected.fr.length);
+    expect(Math.floor(later.ranked!.fr[0]! / 1024)).toBeGreaterThanOrEqual(from);
+    // The windows after those: read from where they end, none of theirs scored again, the same rows as the whole order's.
+    const start = { seq: later.windows!.next!, width: later.windows!.width };
+    const after = await readPoolFor(store.db)!.run({ ...job(30), start });
+    expect(after.prefix).toBeNull();
+    const whole = rankWindows(rows, Number.MAX_SAFE_INTEGER, 10, lo, 0, WINDOW_STEPS, from);
+    const both = [...later.ranked!.fr, ...after.ranked!.fr];
+    expect(both).toEqual(Array.from(whole.fr).slice(0, both.length));
+    expect(after.scoredRows).toBe(after.ranked!.fr.length);
+    expect(Math.min(...after.ranked!.fr)).toBeGreaterThanOrEqual(start.seq * 1024);
   });
 
   it("computes on the request thread when the threads are gone", async () => {

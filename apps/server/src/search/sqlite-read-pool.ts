@@ -7,7 +7,7 @@ import type { DB } from "../db/schema.js";
 import { filterSql, FTS_ROWID_RANGE } from "./sqlite-sql.js";
 import { type ReadStatement, readStatementSql } from "./read-statements.js";
 import { type AnsweredRead, answeredRanges, answeredRead } from "./sqlite-text-answered.js";
-import { appendSeq, extensionWindows, keepBest, rankWindows, windowOf } from "./text-window.js";
+import { appendSeq, extensionWindows, rankWindows, sortWindow, windowOf } from "./text-window.js";
 import {
   countPhraseRows,
   listPrefixTerms,
@@ -59,6 +59,13 @@ export interface MatchJob {
   excluded?: Uint32Array;
   /** Records per window of the order (text-window.ts: ranked window by window; 0 or absent: FTS5's full ranking). */
   window?: number;
+  /** A windowed read's rows of records before this seq are not scored (rankWindows' `from`: the caller's first queue record). */
+  from?: number;
+  /**
+   * A windowed read of the windows after those read before: from this seq (a window's first), with the windows' width known;
+   * no prefix then (the first matches are those of a read from the range's first record).
+   */
+  start?: { seq: number; width: number };
   /** The windows scored with tessera_bm25 (rank-extension.ts) instead of bm25(), with the phrases' row counts known (absent: bm25()). */
   ranking?: PhraseRowsKnown;
 }
@@ -105,9 +112,11 @@ export interface MatchAnswer {
   version: Buffer;
   seqs: Uint32Array | null;
   ranked: { fr: Float64Array; bm: Float64Array } | null;
+  /** A windowed read's whole windows (MatchJob.window): all of the order's rows from `from` read, or where the next window starts, and its width. */
+  windows: { complete: boolean; next: number | null; width: number } | null;
   /** The first distinct matching seqs (MatchJob.prefix), `complete` when they are all of them. */
   prefix: { seqs: Uint32Array; complete: boolean } | null;
-  /** FTS rows the job scored with bm25 in windows (MatchJob.window; tests, diagnostics). */
+  /** FTS rows the job scored in windows (MatchJob.window; tests, diagnostics: none twice in a search). */
   scoredRows: number;
   /** The row counts of the expression's phrases at `version` (MatchJob.ranking), those counted by the job in `counted`. */
   phraseRows: Record<string, number> | null;
@@ -186,7 +195,7 @@ const generationOf = (blocks) => {
 let scoring = true;
 db.function("tessera_scoring", { deterministic: false }, () => (scoring ? 1 : 0));
 const rankWindows = ${rankWindows.toString()};
-const windowSteps = { keepBest: ${keepBest.toString()}, appendSeq: ${appendSeq.toString()}, windowOf: ${windowOf.toString()} };
+const windowSteps = { sortWindow: ${sortWindow.toString()}, appendSeq: ${appendSeq.toString()}, windowOf: ${windowOf.toString()} };
 const extensionWindows = ${extensionWindows.toString()};
 const filterSql = ${filterSql.toString()};
 const readStatementSql = ${readStatementSql.toString()};
@@ -302,7 +311,7 @@ parentPort.on("message", (job) => {
     const where = ftsFrom + (job.field !== null ? " AND field = ?" : "");
     const params = [job.expression, job.lo, job.hi, ...(job.field !== null ? [job.field] : [])];
     begin.run();
-    let blocks, seqs = null, fr = null, bm = null, prefix = null, prefixComplete = false, scoredRows = 0, phraseRows = null, counted = 0;
+    let blocks, seqs = null, fr = null, bm = null, windows = null, prefix = null, prefixComplete = false, scoredRows = 0, phraseRows = null, counted = 0;
     try {
       blocks = version.all();
       if (job.window > 0 && job.ranked > 0) {
@@ -313,21 +322,23 @@ parentPort.on("message", (job) => {
         // at 1M records). With tessera_bm25 the windows are read in C (extensionWindows), and the records a bounded total needs
         // beyond them by a statement of their own without scores; with bm25() in JavaScript, the records beyond from the same
         // statement (bm25 only while \`scoring\`): a prefix without a prefix index of its length merges its terms' doclists once per statement.
-        const lo = Math.floor(job.lo / 1024);
+        // From the caller's first queue record on (job.from), or the windows after those read before (job.start).
+        const lo = Math.floor(job.lo / 1024), from = job.from || 0, start = job.start || null;
+        const first = start ? start.seq * 1024 : job.lo, width = start ? start.width : 0;
         let it = null, beyond;
         try {
           let w;
           if (job.ranking) {
-            w = extensionWindows(prepared, { from: ftsFrom, params: [job.expression, job.lo, job.hi], field: job.field }, score.args, job.ranked, job.window, lo, 0, generationOf(blocks));
+            w = extensionWindows(prepared, { from: ftsFrom, params: [job.expression, first, job.hi], field: job.field }, score.args, job.ranked, job.window, lo, 0, generationOf(blocks), from, width);
             const last = w.prefix.length > 0 ? w.prefix[w.prefix.length - 1] : lo - 1;
             beyond = () => {
               it ??= prepared("SELECT rowid >> 10 FROM " + where + " ORDER BY rowid").pluck().iterate(job.expression, Math.max(job.lo, (last + 1) * 1024), job.hi, ...(job.field !== null ? [job.field] : []));
               return it.next();
             };
           } else {
-            it = prepared("SELECT rowid, CASE WHEN tessera_scoring() THEN " + score.sql + " END FROM " + where + " ORDER BY rowid").raw().iterate(...score.args, ...params);
+            it = prepared("SELECT rowid, CASE WHEN tessera_scoring() THEN " + score.sql + " END FROM " + where + " ORDER BY rowid").raw().iterate(...score.args, job.expression, first, job.hi, ...(job.field !== null ? [job.field] : []));
             // No return(): rankWindows' break leaves the statement open for the records beyond the windows.
-            w = rankWindows({ [Symbol.iterator]: () => ({ next: () => it.next() }) }, job.ranked, job.window, lo, 0, windowSteps);
+            w = rankWindows({ [Symbol.iterator]: () => ({ next: () => it.next() }) }, job.ranked, job.window, lo, 0, windowSteps, from, width);
             beyond = () => {
               scoring = false;
               const next = it.next();
@@ -335,8 +346,9 @@ parentPort.on("message", (job) => {
             };
           }
           ({ fr, bm } = w);
-          scoredRows = w.read;
-          if (job.prefix > 0) {
+          windows = { complete: w.complete, next: w.next, width: w.width };
+          scoredRows = w.fr.length;
+          if (job.prefix > 0 && !start) {
             prefixComplete = w.prefixComplete;
             // The records passing the caller's exclusions (sorted seqs, read in step with the matches): enough once job.passing.
             const excluded = job.excluded || new Uint32Array(0);
@@ -395,7 +407,7 @@ parentPort.on("message", (job) => {
     } finally {
       commit.run();
     }
-    reply(job.id, blocks, { seqs, fr, bm, prefix, prefixComplete, scoredRows, phraseRows, counted }, [...(seqs ? [seqs.buffer] : []), ...(fr ? [fr.buffer, bm.buffer] : []), ...(prefix ? [prefix.buffer] : [])]);
+    reply(job.id, blocks, { seqs, fr, bm, windows, prefix, prefixComplete, scoredRows, phraseRows, counted }, [...(seqs ? [seqs.buffer] : []), ...(fr ? [fr.buffer, bm.buffer] : []), ...(prefix ? [prefix.buffer] : [])]);
   } catch (error) {
     parentPort.postMessage({ id: job.id, error: String(error && error.message || error) });
   }
@@ -409,6 +421,7 @@ interface Reply {
   seqs?: Uint32Array | null;
   fr?: Float64Array | null;
   bm?: Float64Array | null;
+  windows?: { complete: boolean; next: number | null; width: number } | null;
   prefix?: Uint32Array | null;
   prefixComplete?: boolean;
   scoredRows?: number;
@@ -455,6 +468,7 @@ export class ReadPool {
       version: versionOf(m),
       seqs: m.seqs ?? null,
       ranked: m.fr && m.bm ? { fr: m.fr, bm: m.bm } : null,
+      windows: m.windows ?? null,
       prefix: m.prefix ? { seqs: m.prefix, complete: m.prefixComplete === true } : null,
       scoredRows: m.scoredRows ?? 0,
       phraseRows: m.phraseRows ?? null,

@@ -459,6 +459,137 @@ describe("SQLite text search cache", () => {
     }
   });
 
+  it("reads a windowed page's windows once, from its first queue record: the dataset's first 60% completed, the same pages and totals as the plain path", async () => {
+    await store.db.deleteFrom("records").where("dataset_id", "=", data.ids.other).execute();
+    const raw = rawSqliteOf(store.db)!;
+    // A team completed the dataset's first 1,800 of 3,000 records; u1 answered the rest but every 6th (those with i % 12 = 6
+    // as drafts, which leave its queue too), u2 every 4th of the rest (another user's answers: still in u1's queue).
+    const n = 3000;
+    const ids = await addTextRecords(
+      store.db,
+      data.ids.other,
+      Array.from({ length: n }, (_, i) => ({
+        text: `kappa ${"lambda ".repeat(1 + (i % 3))}${i % 5 === 0 ? "mu " : ""}${i}`,
+        context: i % 2 === 0 ? "kappa lambda" : "nu",
+        status: i < 1800 ? ("completed" as const) : ("pending" as const),
+      })),
+      "once",
+    );
+    const tail = ids.map((id, i) => ({ id, i })).filter(({ i }) => i >= 1800);
+    await addResponses(
+      store.db,
+      tail.filter(({ i }) => i % 6 !== 0).map(({ id }) => id),
+      data.ids.u1,
+    );
+    await addResponses(
+      store.db,
+      tail.filter(({ i }) => i % 12 === 6).map(({ id }) => id),
+      data.ids.u1,
+      "draft",
+    );
+    await addResponses(
+      store.db,
+      tail.filter(({ i }) => i % 4 === 0).map(({ id }) => id),
+      data.ids.u2,
+    );
+    const seqOf = (i: number) => raw.prepare("SELECT seq FROM records WHERE id = ?").pluck().get(ids[i]) as number;
+    const queueOf = (q: string, userId: string | null, offset: number, limit: number, totalBound?: number): SearchQuery => ({
+      ...queue(q, offset, limit),
+      datasetId: data.ids.other,
+      userId,
+      ...(totalBound !== undefined ? { totalBound } : {}),
+    });
+    const options = { fewMatches: -1, rankWindow: 4 };
+    try {
+      for (const [q, expression, field] of [
+        ["kappa lambda", `"kappa" "lambda"`, null],
+        ["kap*", `"kap"*`, null],
+        ["kappa", `"kappa"`, "text"],
+        ["kappa", `"kappa"`, null],
+      ] as const) {
+        const fast = new SqliteText(store.db, options);
+        const local = new SqliteText(store.db, { ...options, offThread: false });
+        const inSql = new SqliteText(store.db, { ...options, queueInMemory: false });
+        const plain = new SqliteText(store.db, { ...options, windowsOnce: false, queueInMemory: false });
+        const text = { q, field };
+        // u1's pages (the last ones past its 100 queue records of the tail: the page grows through every window), u2's, an admin's.
+        for (const query of [
+          queueOf(q, data.ids.u1, 0, 5),
+          queueOf(q, data.ids.u1, 3, 20),
+          queueOf(q, data.ids.u1, 60, 30, 40),
+          queueOf(q, data.ids.u1, 95, 10),
+          queueOf(q, data.ids.u2, 0, 10),
+          queueOf(q, data.ids.u2, 400, 50),
+          queueOf(q, null, 0, 10),
+        ]) {
+          const expected = await plain.textSearch(query, text);
+          for (const other of [fast, local, inSql]) expect(await other.textSearch(query, text), `${q} ${JSON.stringify(query)}`).toEqual(expected);
+          if (query.userId === data.ids.u1 && query.offset === 0) expect(expected.hits.length).toBe(5);
+        }
+        if (field === null && q === "kappa") {
+          // One plain word: FTS5's full ranking, no windows.
+          expect([fast.windowRows, plain.windowRows]).toEqual([0, 0]);
+          continue;
+        }
+        // No row scored twice: at most the query's rows from u1's first queue record on (then u2's and the admin's reads).
+        const rowsFrom = (first: number) =>
+          raw
+            .prepare(
+              `SELECT count(*) FROM records_fts WHERE records_fts MATCH ? AND rowid >= ?${field !== null ? " AND field = ?" : ""}`,
+            )
+            .pluck()
+            .get(expression, first * 1024, ...(field !== null ? [field] : [])) as number;
+        const first = seqOf(1800);
+        const u1Fast = new SqliteText(store.db, options);
+        const u1Local = new SqliteText(store.db, { ...options, offThread: false });
+        const u1Plain = new SqliteText(store.db, { ...options, windowsOnce: false });
+        for (const [offset, limit] of [
+          [0, 5],
+          [3, 20],
+          [60, 30],
+          [95, 10],
+        ] as const)
+          for (const t of [u1Fast, u1Local, u1Plain]) await t.textSearch(queueOf(q, data.ids.u1, offset, limit), text);
+        expect(u1Fast.windowRows).toBeGreaterThan(0);
+        expect(u1Fast.windowRows).toBeLessThanOrEqual(rowsFrom(first));
+        expect(u1Local.windowRows).toBeLessThanOrEqual(rowsFrom(first));
+        // Read from the dataset's first record and again each time the page grew: the completed head scored, more than once.
+        expect(u1Plain.windowRows).toBeGreaterThan(rowsFrom(seqOf(0)));
+        // The queue's exclusions built once per search (the page's in-memory test and the total's walk share them).
+        const once = new SqliteText(store.db, options);
+        await once.textSearch(queueOf(q, data.ids.u1, 95, 10), text);
+        expect(once.queueTested).toBeGreaterThan(0);
+        expect(once.exclusionsBuilt).toBe(1);
+      }
+      // Edge cases for u1 and a phrase, against the plain path: the only queue record in the last window, then none left.
+      const phrase = { q: "kappa lambda", field: null };
+      const check = async (expectHits: number) => {
+        for (const [offset, limit] of [
+          [0, 10],
+          [1, 10],
+        ] as const) {
+          const query = queueOf(phrase.q, data.ids.u1, offset, limit);
+          const expected = await new SqliteText(store.db, { ...options, windowsOnce: false, queueInMemory: false }).textSearch(query, phrase);
+          const fast = new SqliteText(store.db, options);
+          expect(await fast.textSearch(query, phrase)).toEqual(expected);
+          expect(await new SqliteText(store.db, { ...options, offThread: false }).textSearch(query, phrase)).toEqual(expected);
+          if (offset === 0) expect(expected.hits.length).toBe(expectHits);
+          if (expectHits === 0) expect(fast.windowRows).toBe(0);
+        }
+      };
+      const last = ids.length - 3; // i = 2997: matches the phrase (its text has "kappa lambda"), not answered by u1 (2997 % 6 = 3) … made pending alone
+      await store.db.deleteFrom("responses").where("record_id", "=", ids[last]!).execute();
+      await store.db.updateTable("records").set({ status: "completed" }).where("dataset_id", "=", data.ids.other).execute();
+      await store.db.updateTable("records").set({ status: "pending" }).where("id", "=", ids[last]!).execute();
+      await check(1);
+      await store.db.updateTable("records").set({ status: "completed" }).where("id", "=", ids[last]!).execute();
+      await check(0);
+    } finally {
+      await store.db.deleteFrom("responses").where("record_id", "in", ids).execute();
+      await store.db.deleteFrom("records").where("external_id", "like", "once-%").execute();
+    }
+  });
+
   it("matches a long prefix as its terms ORed: the same pages, scores and totals as the prefix itself", async () => {
     await store.db.deleteFrom("records").where("dataset_id", "=", data.ids.other).execute();
     const forms = ["omicron", "omicrons", "omicronic", "omicrox"];

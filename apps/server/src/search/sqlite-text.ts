@@ -3,7 +3,7 @@ import { rawSqliteOf } from "../db/database.js";
 import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import { countLimit, type SearchFilter, type SearchHit, type SearchQuery, type SearchResult } from "./search-port.js";
-import { queueExclusions } from "./sqlite-metadata.js";
+import { type QueueExclusions, queueExclusions } from "./sqlite-metadata.js";
 import { Builder, FTS_ROWID_RANGE, ftsExpression, type Param, SqliteQueries, splitPending } from "./sqlite-sql.js";
 import { textIndexFor } from "./text-index.js";
 import { type MatchAnswer, matchJobKey, type PhraseRowsKnown, readPoolFor } from "./sqlite-read-pool.js";
@@ -18,7 +18,7 @@ import {
   scoreSql,
 } from "./phrase-rows.js";
 import { textRankingOf } from "./rank-extension.js";
-import { rankWindows, windowOf } from "./text-window.js";
+import { rankWindows, WINDOW_STEPS, windowOf, type WindowedRows } from "./text-window.js";
 import { answeredStatuses } from "./answered-filter.js";
 import {
   ANSWERED_GAP,
@@ -123,9 +123,51 @@ interface Matches {
   seqs: Uint32Array | null;
   /** The first distinct matching seqs in order (a bounded total reads no further than it needs), `complete` when all. */
   prefix: SeqPrefix | null;
-  ranked: { k: number; fr: Float64Array; bm: Float64Array; complete: boolean } | null;
+  ranked: Ranked | null;
   bytes: number;
 }
+
+/**
+ * The first `k` FTS rows of a query's order (rowid, score), `complete` when that is all of them. A windowed order
+ * (text-window.ts) keeps whole windows (k: all of their rows) and leaves out the rows of records before `from` (the
+ * first record the search that read them could show: a team's completed head); `next`: where the window after those
+ * read starts, and the windows' width (a page that needs more reads on from there; null: read from the first record).
+ */
+interface Ranked {
+  k: number;
+  fr: Float64Array;
+  bm: Float64Array;
+  complete: boolean;
+  from: number;
+  next: { seq: number; width: number } | null;
+}
+
+/** A windowed read's rows as kept: appended to `before`'s (the windows it went on after), or alone from `from`. */
+const windowedRanked = (w: Pick<WindowedRows, "fr" | "bm" | "complete" | "next" | "width">, from: number, before: Ranked | null): Ranked => {
+  const join = (a: Float64Array | undefined, b: Float64Array) => {
+    if (!a) return b;
+    const out = new Float64Array(a.length + b.length);
+    out.set(a);
+    out.set(b, a.length);
+    return out;
+  };
+  const fr = join(before?.fr, w.fr);
+  return {
+    k: fr.length,
+    fr,
+    bm: join(before?.bm, w.bm),
+    complete: w.complete,
+    from: before ? before.from : from,
+    next: w.complete || w.next === null ? null : { seq: w.next, width: w.width },
+  };
+};
+
+/** Whether kept rows serve a search whose first passing record is `from`: none of its records left out. */
+const serves = (r: Ranked | null, from: number): r is Ranked => r !== null && r.from <= from;
+
+/** The kept windows a read for a search from `from` goes on after (they end past `from`), or null: a read from the first record. */
+const goesOnAfter = (r: Ranked | null, from: number): (Ranked & { next: { seq: number; width: number } }) | null =>
+  serves(r, from) && !r.complete && r.next !== null && from < r.next.seq ? (r as Ranked & { next: { seq: number; width: number } }) : null;
 
 /** The first distinct matching seqs of a query, read in rowid order as far as a bounded total needed them. */
 interface SeqPrefix {
@@ -195,6 +237,10 @@ export class SqliteText extends SqliteQueries {
   answeredWidths = 0;
   /** Pages whose candidates were tested against the queue's filters in memory, not in SQL (tests, diagnostics). */
   queueTested = 0;
+  /** FTS rows scored in a windowed order's windows, by the read threads and here (tests: none twice in a search). */
+  windowRows = 0;
+  /** The queue's exclusions built (queueExclusions; tests: once per search). */
+  exclusionsBuilt = 0;
   /** Searches whose first page came from the words ranked ahead (tests, diagnostics). */
   rankedAhead = 0;
   /** Rankings ahead read from the index's file instead of ranked (tests, diagnostics). */
@@ -232,6 +278,8 @@ export class SqliteText extends SqliteQueries {
    * rows returned and ordered here, not counted and ranked in C by tessera_answered.
    * `prefixTerms: false`: long prefixes are not expanded into their terms (expandPrefix; tests compare both paths).
    * `queueInMemory`: a page's candidates from which the queue's filters are tested in memory (QUEUE_IN_MEMORY; false: always in SQL).
+   * `windowsOnce: false`: a windowed page reads its windows from the dataset's first record, every row scored, and again from
+   * there each time it grows (the reference of the tests), not from its first passing record and after the windows it has.
    */
   constructor(
     db: Kysely<DB>,
@@ -249,6 +297,7 @@ export class SqliteText extends SqliteQueries {
       answeredSplit?: number;
       answeredTop?: boolean;
       queueInMemory?: number | false;
+      windowsOnce?: boolean;
     } = {},
   ) {
     super(db);
@@ -393,7 +442,7 @@ export class SqliteText extends SqliteQueries {
       const ahead = plain ? this.frequent.byKey.get(`${plain[1]}:"${plain[2]!.toLowerCase()}"`) : undefined;
       if (ahead) {
         const k = this.options.frequentRanked ?? FREQUENT_RANKED;
-        entry.ranked = { k, fr: ahead.fr, bm: ahead.bm, complete: ahead.fr.length < k };
+        entry.ranked = { k, fr: ahead.fr, bm: ahead.bm, complete: ahead.fr.length < k, from: 0, next: null };
         this.rankedAhead++;
         this.account(entry);
       }
@@ -667,9 +716,9 @@ export class SqliteText extends SqliteQueries {
       )
     )[0];
     if (!span || span.lo === null || span.hi === null) return { hits: [], total: 0 };
-    // The FTS rows of the dataset's range: every query below starts from these.
-    const fts = (b: Builder) =>
-      `records_fts WHERE records_fts MATCH ${b.p(expression)} AND rowid BETWEEN CAST(${b.p(span.lo! * 1024)} AS INTEGER) AND CAST(${b.p(span.hi! * 1024 + 1023)} AS INTEGER)${text.field !== null ? ` AND field = ${b.p(text.field)}` : ""}`;
+    // The FTS rows of the dataset's range (from the record `first` on): every query below starts from these.
+    const fts = (b: Builder, first = span.lo!) =>
+      `records_fts WHERE records_fts MATCH ${b.p(expression)} AND rowid BETWEEN CAST(${b.p(first * 1024)} AS INTEGER) AND CAST(${b.p(span.hi! * 1024 + 1023)} AS INTEGER)${text.field !== null ? ` AND field = ${b.p(text.field)}` : ""}`;
 
     const key = `${span.lo}:${span.hi}:${text.field ?? ""}:${expression}`;
     const need = query.offset + query.limit;
@@ -687,6 +736,31 @@ export class SqliteText extends SqliteQueries {
     const limit = countLimit(query);
     // The filters as a test per seq (metadata from the in-memory columns, statuses, the caller's answers), or null: SQL.
     const passes = !queueShape && seqFilter && query.filters.some((f) => f.scope.entity === "metadata") ? await seqFilter() : null;
+    // The queue's exclusions (record statuses, the caller's answers), built once per search when first needed (on the connection).
+    const raw = rawSqliteOf(this.db);
+    let exclusions: QueueExclusions | undefined;
+    const exclusionsOf = (): QueueExclusions => {
+      if (!exclusions) {
+        const split = splitPending(query.filters);
+        exclusions = queueExclusions(raw!, query.datasetId, query.userId, split ? split.others : query.filters, split !== null);
+        this.exclusionsBuilt++;
+      }
+      return exclusions;
+    };
+    /**
+     * A windowed page starts at its first passing record (its filters tested in memory): the windows before the one
+     * holding it hold none of the page, and their rows need no score. A team that completed the dataset's first records
+     * left a phrase's first windows without a record of anyone's queue (1M records, the first 52K completed: a page
+     * read them again each time it grew by the pass rate, 93 ms of CPU per phrase, 153 per prefix). Null: none passes.
+     */
+    const first =
+      this.windowOf(key) > 0 && query.sort.length === 0 && raw && this.options.windowsOnce !== false && (passes || (queueShape && query.userId !== null))
+        ? await this.db.connection().execute(async () => {
+            const test = passes ?? ((excluded) => (seq: number) => !excluded(seq))(exclusionsOf().excluded);
+            for (let seq = span.lo!; seq <= span.hi!; seq++) if (test(seq)) return seq;
+            return null;
+          })
+        : 0;
     // A bounded total walks the first matches (queueTextCount): read on a read thread with the page's rows.
     const fewMatches = this.options.fewMatches ?? FEW_MATCHES;
     const cap = limit === null ? 0 : walkCap(limit, fewMatches);
@@ -703,7 +777,7 @@ export class SqliteText extends SqliteQueries {
     // (few: listed), not to the cap whatever they pass (issue 31: 10,001 more unscored records at 1M, ~5 ms of CPU).
     const until =
       prefix === cap && cap > 0 && !passes && queueShape && limit !== null && this.windowOf(key) > 0
-        ? await this.queueUntil(query, limit, cap - limit - 1)
+        ? await this.queueUntil(query, limit, cap - limit - 1, exclusionsOf)
         : undefined;
     if (this.options.offThread !== false)
       await this.prefetch(
@@ -713,13 +787,14 @@ export class SqliteText extends SqliteQueries {
         span.hi,
         text.field,
         queueShape && limit === null,
-        query.sort.length === 0 ? firstK(need) : 0,
+        query.sort.length === 0 && first !== null ? firstK(need) : 0,
         prefix,
         until,
+        first ?? 0,
       );
     let counted =
       queueShape || (passes && limit !== null && span.shared === 0)
-        ? await this.queueTextCount(query, span.lo, span.hi, expression, text.field, key, limit, passes)
+        ? await this.queueTextCount(query, span.lo, span.hi, expression, text.field, key, limit, passes, exclusionsOf)
         : null;
     if (!counted) {
       await sqlFilters();
@@ -767,11 +842,13 @@ export class SqliteText extends SqliteQueries {
     // By score: the k best FTS rows (score, then rowid: the final order, seq ascending on ties), a
     // record's first row being its best field; the filters on those records only. The records seen
     // are an exact prefix of the ordering, so k grows only while too few of them pass.
-    const raw = rawSqliteOf(this.db);
+    // No record passes the filters (the queue is done): no page, whatever the text (the total as the count gave it).
+    if (first === null) return { hits: [], ...totalOf([]) };
+    const from = first;
     // The best rows already kept for the query (ranked ahead, or cached): reading them costs nothing more.
     const kept = () => {
-      const ranked = this.cache.get(key)?.ranked;
-      return ranked && this.cacheVersion ? ranked.fr.length : 0;
+      const ranked = this.cache.get(key)?.ranked ?? null;
+      return serves(ranked, from) && this.cacheVersion ? ranked.fr.length : 0;
     };
     // Filters tested in memory: every kept row is a candidate at once (a 256-row prefix in microseconds).
     let k = passes ? Math.max(firstK(need), kept()) : firstK(need);
@@ -792,26 +869,27 @@ export class SqliteText extends SqliteQueries {
       };
       // Not one plain word: window by window (text-window.ts), from the matches in rowid order with their scores
       // (tessera_bm25 with its phrases' row counts when the extension is loaded: rank-extension.ts).
-      const inRowidOrder = () => {
+      const inRowidOrder = (_limit: number, start = span.lo!) => {
         const b = new Builder(query.userId);
         const score = this.scoreHere(raw, key, expression);
         for (const n of score.args) b.p(n);
-        return { sql: `SELECT rowid AS fr, ${score.sql} AS bm FROM ${fts(b)} ORDER BY rowid`, params: b.params };
+        return { sql: `SELECT rowid AS fr, ${score.sql} AS bm FROM ${fts(b, start)} ORDER BY rowid`, params: b.params };
       };
       const window = this.windowOf(key);
       // More of the ranking than kept (filters passing few of the best rows): FTS5 ranks on a read thread.
-      if (raw && this.options.offThread !== false) await this.prefetch(key, expression, span.lo, span.hi, text.field, false, k, 0);
+      if (raw && this.options.offThread !== false)
+        await this.prefetch(key, expression, span.lo, span.hi, text.field, false, k, 0, undefined, from);
       const rows = raw
-        ? await this.ranked(raw, key, window > 0 ? inRowidOrder : topRows, k, window, span.lo)
+        ? await this.ranked(raw, key, window > 0 ? inRowidOrder : topRows, k, window, span.lo, from)
         : window > 0
-          ? await this.all<{ fr: number; bm: number }>(inRowidOrder().sql, inRowidOrder().params).then((all) => {
+          ? await this.all<{ fr: number; bm: number }>(inRowidOrder(k).sql, inRowidOrder(k).params).then((all) => {
               const w = rankWindows(
                 all.map((r): [number, number] => [r.fr, r.bm]),
                 k,
                 window,
                 span.lo!,
               );
-              return Array.from(w.fr, (fr, i) => ({ fr, bm: w.bm[i]! }));
+              return Array.from(w.fr.subarray(0, k), (fr, i) => ({ fr, bm: w.bm[i]! }));
             })
           : await this.all<{ fr: number; bm: number }>(topRows(k).sql, topRows(k).params);
       const complete = rows.length < k;
@@ -826,7 +904,9 @@ export class SqliteText extends SqliteQueries {
       let idOf: Map<number, string>;
       const inMemory =
         passes ??
-        (queueShape && query.userId !== null && best.size > this.queueInMemory ? (queueTest ??= await this.queueTest(query)) : null);
+        (raw && queueShape && query.userId !== null && best.size > this.queueInMemory
+          ? (queueTest ??= await this.queueTest(exclusionsOf))
+          : null);
       if (inMemory) {
         if (!passes) this.queueTested++;
         passing = [...best.keys()].filter(inMemory);
@@ -1015,7 +1095,10 @@ export class SqliteText extends SqliteQueries {
     candidates: Uint32Array,
     scored: boolean,
     records: number,
-    /** Read in C (tessera_answered): the records counted and the `k` best kept in the windows' order (AnsweredRead.top). */
+    /**
+     * Read in C (tessera_answered): the records counted and the `k` best kept in the windows' order (AnsweredRead.top). Given
+     * only when the search decided so (answeredSearch's `inC`: the extension loaded, its members' bitmap and top not turned off).
+     */
     top: { k: number; lo: number; width: number } | null,
   ): Promise<{ rows: [number, number][]; records: number | null }> {
     const extension = textRankingOf(this.db).scoring === "tessera_bm25";
@@ -1030,7 +1113,7 @@ export class SqliteText extends SqliteQueries {
       gap: this.options.answeredGap ?? ANSWERED_GAP,
       seekRows: this.options.answeredGap !== undefined ? 0 : ANSWERED_SEEK_ROWS,
       maxRanges: ANSWERED_RANGES,
-      top: top && extension && this.options.answeredMembers !== false ? { ...top, k: scored ? top.k : 0, generation: 0 } : null,
+      top: top ? { ...top, k: scored ? top.k : 0, generation: 0 } : null,
     };
     // The query's phrases' row counts kept at the index's version (the rest counted where the rows are read).
     const knownHere = () => {
@@ -1157,28 +1240,33 @@ export class SqliteText extends SqliteQueries {
   private async ranked(
     raw: SQLite.Database,
     key: string,
-    /** The SQL of the best `limit` rows, or (`window` > 0) of every row in rowid order with its score. */
-    rowsSql: (limit: number) => { sql: string; params: Param[] },
+    /** The SQL of the best `limit` rows, or (`window` > 0) of every row in rowid order with its score, from the record `start` on. */
+    rowsSql: (limit: number, start?: number) => { sql: string; params: Param[] },
     k: number,
     window: number,
     /** The range's first seq (rankWindows). */
     lo: number,
+    /** A windowed order: the first record the page could show (rankWindows' `from`). */
+    from = 0,
   ): Promise<{ fr: number; bm: number }[]> {
     return this.db.connection().execute(async () => {
       const entry = this.matches(raw, key);
       let ranked = entry.ranked;
-      if (!ranked || (!ranked.complete && ranked.k < k)) {
+      if (!serves(ranked, from) || (!ranked.complete && ranked.k < k)) {
         const limit = Math.max(k, RANKED_ROWS);
-        const { sql, params } = rowsSql(limit);
-        const statement = raw.prepare(sql).raw();
-        let fr: Float64Array, bm: Float64Array;
-        if (window > 0) ({ fr, bm } = rankWindows(statement.iterate(...params) as Iterable<[number, number]>, limit, window, lo));
-        else {
-          const rows = statement.all(...params) as [number, number][];
-          fr = Float64Array.from(rows, (r) => r[0]);
-          bm = Float64Array.from(rows, (r) => r[1]);
+        if (window > 0) {
+          // Whole windows, after those kept when they serve this page (each window read once), else from the first record.
+          const before = this.options.windowsOnce !== false ? goesOnAfter(ranked, from) : null;
+          const { sql, params } = rowsSql(limit, before?.next.seq);
+          const rows = raw.prepare(sql).raw().iterate(...params) as Iterable<[number, number]>;
+          const w = rankWindows(rows, limit - (before?.k ?? 0), window, lo, 0, WINDOW_STEPS, before ? 0 : from, before?.next.width ?? 0);
+          this.windowRows += w.fr.length;
+          ranked = windowedRanked(w, from, before);
+        } else {
+          const rows = raw.prepare(rowsSql(limit).sql).raw().all(...rowsSql(limit).params) as [number, number][];
+          const fr = Float64Array.from(rows, (r) => r[0]);
+          ranked = { k: limit, fr, bm: Float64Array.from(rows, (r) => r[1]), complete: fr.length < limit, from: 0, next: null };
         }
-        ranked = { k: limit, fr, bm, complete: fr.length < limit };
         entry.ranked = ranked;
         this.account(entry);
       }
@@ -1195,15 +1283,9 @@ export class SqliteText extends SqliteQueries {
     return n === false ? Infinity : (n ?? QUEUE_IN_MEMORY);
   }
 
-  /** The queue's filters (queueShaped) as a test per seq: the in-memory record statuses and the caller's answers (queueExclusions). */
-  private async queueTest(query: SearchQuery): Promise<((seq: number) => boolean) | null> {
-    const raw = rawSqliteOf(this.db);
-    if (!raw) return null;
-    const split = splitPending(query.filters);
-    const others = split ? split.others : query.filters;
-    const { excluded } = await this.db
-      .connection()
-      .execute(async () => queueExclusions(raw, query.datasetId, query.userId, others, split !== null));
+  /** The queue's filters (queueShaped) as a test per seq: the in-memory record statuses and the caller's answers (the search's exclusions). */
+  private async queueTest(exclusionsOf: () => QueueExclusions): Promise<(seq: number) => boolean> {
+    const { excluded } = await this.db.connection().execute(async () => exclusionsOf());
     return (seq) => !excluded(seq);
   }
 
@@ -1215,14 +1297,13 @@ export class SqliteText extends SqliteQueries {
     query: SearchQuery,
     limit: number,
     max: number,
+    /** The search's exclusions (built once per search, on the connection). */
+    exclusionsOf: () => QueueExclusions,
   ): Promise<{ passing: number; excluded: Uint32Array } | undefined> {
     const raw = rawSqliteOf(this.db);
     const split = splitPending(query.filters);
     if (!raw || (split && query.userId === null && !(await this.answeredSetIsSmall(query.datasetId)))) return undefined;
-    const others = split ? split.others : query.filters;
-    const excluded = await this.db
-      .connection()
-      .execute(async () => queueExclusions(raw, query.datasetId, query.userId, others, split !== null).list(max));
+    const excluded = await this.db.connection().execute(async () => exclusionsOf().list(max));
     return excluded ? { passing: limit + 1, excluded } : undefined;
   }
 
@@ -1254,38 +1335,52 @@ export class SqliteText extends SqliteQueries {
     prefix: number,
     /** Fewer when enough of them pass the queue's exclusions (queueUntil). */
     until?: { passing: number; excluded: Uint32Array },
+    /** A windowed order: the first record the page could show (rankWindows' `from`). */
+    from = 0,
   ): Promise<void> {
     const pool = readPoolFor(this.db);
     const raw = rawSqliteOf(this.db);
     if (!pool || !raw || hi >= 2 ** 32) return;
+    const window = this.windowOf(key);
     const missing = await this.db.connection().execute(async () => {
       const entry = this.matches(raw, key);
       const wantSeqs = seqs && !entry.seqs;
-      const wantRanked = k > 0 && (!entry.ranked || (!entry.ranked.complete && entry.ranked.k < k)) ? Math.max(k, RANKED_ROWS) : 0;
+      const r = entry.ranked;
+      const wantRanked = k > 0 && (!serves(r, from) || (!r.complete && r.k < k)) ? Math.max(k, RANKED_ROWS) : 0;
+      // Whole windows kept that serve this page: the next ones are read after them (each window read once).
+      const before = wantRanked > 0 && window > 0 && this.options.windowsOnce !== false ? goesOnAfter(r, from) : null;
       const known = entry.prefix;
       const wantPrefix =
         prefix > 0 && !entry.seqs && (!known || (!known.complete && known.length < prefix && !passEnough(known.seqs, known.length, until)))
           ? prefix
           : 0;
-      return { wantSeqs, wantRanked, wantPrefix };
+      return { wantSeqs, wantRanked, wantPrefix, before: before && { ...before.next, from: before.from, k: before.k } };
     });
     if (!missing.wantSeqs && missing.wantRanked === 0 && missing.wantPrefix === 0) return;
+    const before = missing.before;
     const job = {
       expression,
       lo: lo * 1024,
       hi: hi * 1024 + 1023,
       field,
       seqs: missing.wantSeqs,
-      ranked: missing.wantRanked,
+      ranked: before ? missing.wantRanked - before.k : missing.wantRanked,
       prefix: missing.wantPrefix,
-      window: this.windowOf(key),
+      window,
       passing: missing.wantPrefix > 0 && until ? until.passing : 0,
+      ...(window > 0 && missing.wantRanked > 0 ? (before ? { start: { seq: before.seq, width: before.width } } : { from }) : {}),
     };
     const excluded = job.passing > 0 && until ? { excluded: until.excluded } : {};
     const jobKey = matchJobKey({ ...job, ...excluded });
     let pending = this.inFlight.get(jobKey);
     if (!pending) {
-      pending = pool.run({ ...job, ...excluded, ranking: this.rankingJob(key, expression) }).finally(() => this.inFlight.delete(jobKey));
+      pending = pool
+        .run({ ...job, ...excluded, ranking: this.rankingJob(key, expression) })
+        .then((answer) => {
+          this.windowRows += answer.scoredRows;
+          return answer;
+        })
+        .finally(() => this.inFlight.delete(jobKey));
       this.inFlight.set(jobKey, pending);
     }
     let answer: MatchAnswer;
@@ -1307,8 +1402,15 @@ export class SqliteText extends SqliteQueries {
         this.prefixSeqs += n;
       }
       const ranked = answer.ranked;
-      if (ranked && job.ranked > 0 && (!entry.ranked || (!entry.ranked.complete && entry.ranked.k < job.ranked)))
-        entry.ranked = { k: job.ranked, fr: ranked.fr, bm: ranked.bm, complete: ranked.fr.length < job.ranked };
+      const r = entry.ranked;
+      if (ranked && job.ranked > 0 && answer.windows) {
+        const w = { ...ranked, ...answer.windows };
+        // After the windows kept: appended while they are still those it went on after (else the page reads them here).
+        if (before) {
+          if (r && r.next?.seq === before.seq && r.from === before.from && r.k === before.k) entry.ranked = windowedRanked(w, from, r);
+        } else if (!serves(r, from) || (!r.complete && r.k < ranked.fr.length)) entry.ranked = windowedRanked(w, from, null);
+      } else if (ranked && job.ranked > 0 && (!r || (!r.complete && r.k < job.ranked)))
+        entry.ranked = { k: job.ranked, fr: ranked.fr, bm: ranked.bm, complete: ranked.fr.length < job.ranked, from: 0, next: null };
       this.adopted++;
       this.account(entry);
     });
@@ -1336,14 +1438,15 @@ export class SqliteText extends SqliteQueries {
     key: string,
     limit: number | null,
     /** Other filters (metadata) as a test per seq: bounded totals only. */
-    passes: ((seq: number) => boolean) | null = null,
+    passes: ((seq: number) => boolean) | null,
+    /** The search's exclusions (built once per search, on the connection). */
+    exclusionsOf: () => QueueExclusions,
   ): Promise<Counted | null> {
     if (passes && limit === null) return null;
     const raw = rawSqliteOf(this.db);
     this.walks++;
     if (!raw) return null;
     const split = splitPending(query.filters);
-    const others = split ? split.others : query.filters;
     if (split && query.userId === null && !(await this.answeredSetIsSmall(query.datasetId))) return null;
     const fewMatches = this.options.fewMatches ?? FEW_MATCHES;
     // The connection itself (no transaction of another request in progress), read synchronously.
@@ -1391,9 +1494,7 @@ export class SqliteText extends SqliteQueries {
             .get(...b.params) as number;
           return n > limit ? { n: limit, lowerBound: true } : { n, lowerBound: false };
         }
-        const excluded = passes
-          ? (seq: number) => !passes(seq)
-          : queueExclusions(raw, query.datasetId, query.userId, others, split !== null).excluded;
+        const excluded = passes ? (seq: number) => !passes(seq) : exclusionsOf().excluded;
         let n = 0;
         let i = 0;
         for (;;) {
@@ -1429,7 +1530,7 @@ export class SqliteText extends SqliteQueries {
       }
       // Few matches: textCount's probe per match is cheaper than reading every excluded record.
       if (seqs.length <= fewMatches) return null;
-      const exclusions = queueExclusions(raw, query.datasetId, query.userId, others, split !== null);
+      const exclusions = exclusionsOf();
       let dropped = 0;
       if (exclusions.byStatus) {
         // Statuses from memory: one lookup per match (~1M matches in a few ms).

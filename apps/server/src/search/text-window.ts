@@ -17,23 +17,30 @@
  * so both give the same rows.
  */
 export interface WindowedRows {
-  /** The first `k` FTS rows of the order (rowid, bm25), fewer when that is all of them (`complete`). */
+  /**
+   * Every row (rowid, bm25) of the whole windows read, in the order, those of records before `from` left out; at least `k`
+   * of them unless that is all of them (`complete`). Whole windows: a page that needs more reads on after them (`next`).
+   */
   fr: Float64Array;
   bm: Float64Array;
   complete: boolean;
+  /** The seq where the window after those read starts (a read of the windows after them begins there), null when `complete`. */
+  next: number | null;
   /** The distinct matching seqs read, in record order (the windows read, and the next matching record), `prefixComplete` when all. */
   prefix: Uint32Array;
   prefixComplete: boolean;
   /** Seqs per window (the first window's width), or 0 when one window holds every match. */
   width: number;
-  /** FTS rows taken from `rows` (each scored by bm25 in the statement that gives them). */
+  /** FTS rows taken from `rows` (those of records before `from` too, which are not scored). */
   read: number;
 }
 
 /**
- * `rows`: the query's FTS rows (rowid, bm25) in rowid order from the range's first record `lo` (a seq).
- * Reads whole windows until `k` rows of the order are known (at least one window) and at least
- * `prefixWanted` matching records (a bounded total's walk) are read. `steps`: WINDOW_STEPS (the read
+ * `rows`: the query's FTS rows (rowid, bm25) in rowid order from the range's first record `lo` (a seq), or (`width` > 0)
+ * from the first record of a later window (the windows after those read before). Reads whole windows until at least `k`
+ * of their rows are known (at least one window) and at least `prefixWanted` matching records (a bounded total's walk)
+ * are read. Rows of records before `from` are read (their seqs listed) but left out of the windows: no record of the
+ * caller's queue lies before it (a team's completed head), so they need no score. `steps`: WINDOW_STEPS (the read
  * threads pass the same functions evaluated from their source, where module names do not resolve).
  */
 export function rankWindows(
@@ -43,6 +50,8 @@ export function rankWindows(
   lo: number,
   prefixWanted = 0,
   steps: WindowSteps = WINDOW_STEPS,
+  from = 0,
+  width = 0,
 ): WindowedRows {
   const fr: number[] = [];
   const bm: number[] = [];
@@ -52,15 +61,11 @@ export function rankWindows(
   let winFr: number[] = [];
   let winBm: number[] = [];
   let current = 0;
-  let width = 0;
   let exhausted = true;
   let read = 0;
-  /** Rows of the windows read (the order keeps the first k of them). */
-  let total = 0;
-  /** The window read is whole: its best rows kept (up to k in all), the next one started. */
+  /** The window read is whole: its rows kept in order, the next one started. */
   const endWindow = (): void => {
-    total += winFr.length;
-    steps.keepBest(winFr, winBm, k - fr.length, fr, bm);
+    steps.sortWindow(winFr, winBm, fr, bm);
     winFr = [];
     winBm = [];
   };
@@ -72,16 +77,19 @@ export function rankWindows(
       // The (window + 1)-th matching record starts the second window and sets the windows' width.
       if (width === 0 && nSeqs === window + 1) width = seq - lo;
       const win = steps.windowOf(seq, lo, width);
-      if (win !== current) {
-        // The window is whole: ordered; stop once it holds the k-th row (this record is the next one in record order).
+      // The first record read: its window is the first read (a later one when the width was given).
+      if (nSeqs === 1) current = win;
+      else if (win !== current) {
+        // The window is whole: ordered; stop once k rows are kept (this record is the next one in record order).
         endWindow();
         current = win;
-        if (total >= k && nSeqs > prefixWanted) {
+        if (fr.length >= k && nSeqs > prefixWanted) {
           exhausted = false;
           break;
         }
       }
     }
+    if (seq < from) continue;
     winFr.push(rowid);
     winBm.push(score);
   }
@@ -89,7 +97,8 @@ export function rankWindows(
   return {
     fr: Float64Array.from(fr),
     bm: Float64Array.from(bm),
-    complete: exhausted && total <= k,
+    complete: exhausted,
+    next: exhausted ? null : lo + current * width,
     prefix: seqs.slice(0, nSeqs),
     prefixComplete: exhausted,
     width,
@@ -125,15 +134,29 @@ export function extensionWindows(
    * (native/tessera_rank.c' lengthOf: the next query's windows read mostly the same rows); 0 keeps none.
    */
   generation = 0,
+  /** rankWindows' `from` and `width`. */
+  from = 0,
+  width = 0,
 ): WindowedRows {
-  const call = `tessera_window(records_fts, ?, ?, ?, ?, ?${", ?".repeat(scoreArgs.length)})`;
+  const call = `tessera_window(records_fts, ?, ?, ?, ?, ?, ?, ?${", ?".repeat(scoreArgs.length)})`;
   // The field tested first (a CASE: SQLite may test a WHERE's terms in any order), so only its rows reach the windows.
   const test = rows.field !== null ? `CASE WHEN field = ? THEN ${call} ELSE 0 END` : call;
   let blob: Uint8Array;
   try {
     prepare(`SELECT 1 FROM ${rows.from} AND ${test} LIMIT 1`)
       .pluck()
-      .get(...rows.params, ...(rows.field !== null ? [rows.field] : []), k, window, lo, prefixWanted, generation, ...scoreArgs);
+      .get(
+        ...rows.params,
+        ...(rows.field !== null ? [rows.field] : []),
+        k,
+        window,
+        lo,
+        prefixWanted,
+        generation,
+        from,
+        width,
+        ...scoreArgs,
+      );
   } finally {
     // Read (and so forgotten by the connection) even when the statement failed.
     blob = prepare("SELECT tessera_window_result()").pluck().get() as Uint8Array;
@@ -145,7 +168,8 @@ export function extensionWindows(
   return {
     fr: d.slice(6, 6 + kept),
     bm: d.slice(6 + kept, 6 + 2 * kept),
-    complete: exhausted && d[5]! <= k,
+    complete: exhausted,
+    next: exhausted ? null : d[5]!,
     prefix: Uint32Array.from(d.subarray(6 + 2 * kept, 6 + 2 * kept + seqs)),
     prefixComplete: exhausted,
     width: d[2]!,
@@ -154,20 +178,14 @@ export function extensionWindows(
 }
 
 /**
- * A whole window's best `want` rows (none when `want` <= 0) appended to `fr` / `bm` in the order's
- * order (bm25, then rowid). Only the rows with a score up to the want-th best (a numeric sort of the
- * scores alone) are then sorted: a full sort of a 10,000-record window with a comparator cost ~3-7 ms.
- * Self-contained (rankWindows' step).
+ * A whole window's rows appended to `fr` / `bm` in the order's order (bm25, then rowid). Self-contained (rankWindows'
+ * step). A sort with a comparator (~3-7 ms for a 10,000-record window): only without the ranking extension, whose C
+ * windows sort alike.
  */
-export function keepBest(winFr: number[], winBm: number[], want: number, fr: number[], bm: number[]): void {
-  if (want <= 0) return;
-  let order = winFr.map((_, i) => i);
-  if (want < order.length) {
-    const bound = Float64Array.from(winBm).sort()[want - 1]!;
-    order = order.filter((i) => winBm[i]! <= bound);
-  }
+export function sortWindow(winFr: number[], winBm: number[], fr: number[], bm: number[]): void {
+  const order = winFr.map((_, i) => i);
   order.sort((a, b) => winBm[a]! - winBm[b]! || winFr[a]! - winFr[b]!);
-  for (const i of order.slice(0, want)) {
+  for (const i of order) {
     fr.push(winFr[i]!);
     bm.push(winBm[i]!);
   }
@@ -189,8 +207,8 @@ export const windowOf = (seq: number, lo: number, width: number): number => (wid
 
 /** What rankWindows calls (passed in: the read threads evaluate its source). */
 export interface WindowSteps {
-  keepBest: typeof keepBest;
+  sortWindow: typeof sortWindow;
   appendSeq: typeof appendSeq;
   windowOf: typeof windowOf;
 }
-export const WINDOW_STEPS: WindowSteps = { keepBest, appendSeq, windowOf };
+export const WINDOW_STEPS: WindowSteps = { sortWindow, appendSeq, windowOf };
