@@ -237,7 +237,18 @@ describe("the ranking extension (tessera_bm25)", () => {
       [1.5, 0],
     ] as const)
       expect(() =>
-        extensionWindows(prepare, { from: range, params: [`"alpha"`, 1024, 600 * 1024 + 1023], field: null }, [], 10, 10, 1, 0, 0, from, width),
+        extensionWindows(
+          prepare,
+          { from: range, params: [`"alpha"`, 1024, 600 * 1024 + 1023], field: null },
+          [],
+          10,
+          10,
+          1,
+          0,
+          0,
+          from,
+          width,
+        ),
       ).toThrow("tessera_window: k, window, lo, prefixWanted, generation, from and width must be non-negative integers");
     const none = extensionWindows(prepare, { from: range, params: [`"nothingsuch"`, 1024, 600 * 1024 + 1023], field: null }, [], 10, 10, 1);
     expect(none).toEqual(rankWindows([], 10, 10, 1));

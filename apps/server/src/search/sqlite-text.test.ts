@@ -523,7 +523,8 @@ describe("SQLite text search cache", () => {
           queueOf(q, null, 0, 10),
         ]) {
           const expected = await plain.textSearch(query, text);
-          for (const other of [fast, local, inSql]) expect(await other.textSearch(query, text), `${q} ${JSON.stringify(query)}`).toEqual(expected);
+          for (const other of [fast, local, inSql])
+            expect(await other.textSearch(query, text), `${q} ${JSON.stringify(query)}`).toEqual(expected);
           if (query.userId === data.ids.u1 && query.offset === 0) expect(expected.hits.length).toBe(5);
         }
         if (field === null && q === "kappa") {
@@ -534,9 +535,7 @@ describe("SQLite text search cache", () => {
         // No row scored twice: at most the query's rows from u1's first queue record on (then u2's and the admin's reads).
         const rowsFrom = (first: number) =>
           raw
-            .prepare(
-              `SELECT count(*) FROM records_fts WHERE records_fts MATCH ? AND rowid >= ?${field !== null ? " AND field = ?" : ""}`,
-            )
+            .prepare(`SELECT count(*) FROM records_fts WHERE records_fts MATCH ? AND rowid >= ?${field !== null ? " AND field = ?" : ""}`)
             .pluck()
             .get(expression, first * 1024, ...(field !== null ? [field] : [])) as number;
         const first = seqOf(1800);
@@ -569,7 +568,10 @@ describe("SQLite text search cache", () => {
           [1, 10],
         ] as const) {
           const query = queueOf(phrase.q, data.ids.u1, offset, limit);
-          const expected = await new SqliteText(store.db, { ...options, windowsOnce: false, queueInMemory: false }).textSearch(query, phrase);
+          const expected = await new SqliteText(store.db, { ...options, windowsOnce: false, queueInMemory: false }).textSearch(
+            query,
+            phrase,
+          );
           const fast = new SqliteText(store.db, options);
           expect(await fast.textSearch(query, phrase)).toEqual(expected);
           expect(await new SqliteText(store.db, { ...options, offThread: false }).textSearch(query, phrase)).toEqual(expected);

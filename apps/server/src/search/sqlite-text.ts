@@ -143,7 +143,11 @@ interface Ranked {
 }
 
 /** A windowed read's rows as kept: appended to `before`'s (the windows it went on after), or alone from `from`. */
-const windowedRanked = (w: Pick<WindowedRows, "fr" | "bm" | "complete" | "next" | "width">, from: number, before: Ranked | null): Ranked => {
+const windowedRanked = (
+  w: Pick<WindowedRows, "fr" | "bm" | "complete" | "next" | "width">,
+  from: number,
+  before: Ranked | null,
+): Ranked => {
   const join = (a: Float64Array | undefined, b: Float64Array) => {
     if (!a) return b;
     const out = new Float64Array(a.length + b.length);
@@ -750,13 +754,23 @@ export class SqliteText extends SqliteQueries {
     /**
      * A windowed page starts at its first passing record (its filters tested in memory): the windows before the one
      * holding it hold none of the page, and their rows need no score. A team that completed the dataset's first records
-     * left a phrase's first windows without a record of anyone's queue (1M records, the first 52K completed: a page
-     * read them again each time it grew by the pass rate, 93 ms of CPU per phrase, 153 per prefix). Null: none passes.
+     * left a phrase's first windows without a record of anyone's queue: a page scored them, and again each time it grew by
+     * the pass rate (1M records, the first 54K completed: 159 ms of CPU per new phrase, 198 per new prefix, at 1 client;
+     * from the first passing record and each window once: 34 / 31 ms, the team at work row's p95 66 / 63 ms). Null: none passes.
      */
     const first =
-      this.windowOf(key) > 0 && query.sort.length === 0 && raw && this.options.windowsOnce !== false && (passes || (queueShape && query.userId !== null))
+      this.windowOf(key) > 0 &&
+      query.sort.length === 0 &&
+      raw &&
+      this.options.windowsOnce !== false &&
+      (passes || (queueShape && query.userId !== null))
         ? await this.db.connection().execute(async () => {
-            const test = passes ?? ((excluded) => (seq: number) => !excluded(seq))(exclusionsOf().excluded);
+            const test =
+              passes ??
+              (
+                (excluded) => (seq: number) =>
+                  !excluded(seq)
+              )(exclusionsOf().excluded);
             for (let seq = span.lo!; seq <= span.hi!; seq++) if (test(seq)) return seq;
             return null;
           })
@@ -1258,12 +1272,18 @@ export class SqliteText extends SqliteQueries {
           // Whole windows, after those kept when they serve this page (each window read once), else from the first record.
           const before = this.options.windowsOnce !== false ? goesOnAfter(ranked, from) : null;
           const { sql, params } = rowsSql(limit, before?.next.seq);
-          const rows = raw.prepare(sql).raw().iterate(...params) as Iterable<[number, number]>;
+          const rows = raw
+            .prepare(sql)
+            .raw()
+            .iterate(...params) as Iterable<[number, number]>;
           const w = rankWindows(rows, limit - (before?.k ?? 0), window, lo, 0, WINDOW_STEPS, before ? 0 : from, before?.next.width ?? 0);
           this.windowRows += w.fr.length;
           ranked = windowedRanked(w, from, before);
         } else {
-          const rows = raw.prepare(rowsSql(limit).sql).raw().all(...rowsSql(limit).params) as [number, number][];
+          const rows = raw
+            .prepare(rowsSql(limit).sql)
+            .raw()
+            .all(...rowsSql(limit).params) as [number, number][];
           const fr = Float64Array.from(rows, (r) => r[0]);
           ranked = { k: limit, fr, bm: Float64Array.from(rows, (r) => r[1]), complete: fr.length < limit, from: 0, next: null };
         }
