@@ -471,6 +471,7 @@ describe("SQLite text search cache", () => {
       Array.from({ length: n }, (_, i) => ({
         text: `kappa ${"lambda ".repeat(1 + (i % 3))}${i % 5 === 0 ? "mu " : ""}${i}`,
         context: i % 2 === 0 ? "kappa lambda" : "nu",
+        metadata: { genre: i % 8 === 0 ? "blog" : "news" },
         status: i < 1800 ? ("completed" as const) : ("pending" as const),
       })),
       "once",
@@ -559,6 +560,33 @@ describe("SQLite text search cache", () => {
         await once.textSearch(queueOf(q, data.ids.u1, 95, 10), text);
         expect(once.queueTested).toBeGreaterThan(0);
         expect(once.exclusionsBuilt).toBe(1);
+      }
+      // The queue and a metadata filter tested in memory (the page's first passing record is the first of both): the same.
+      const metadata = new SqliteMetadata(store.db);
+      for (const [offset, limit] of [
+        [0, 10],
+        [40, 20],
+      ] as const) {
+        const query: SearchQuery = {
+          // Bounded (the walk tests the filters in memory too; an exact total counts in SQL).
+          ...queueOf("kappa lambda", data.ids.u1, offset, limit, 1000),
+          filters: [...queue("x").filters, { type: "terms", scope: { entity: "metadata", name: "genre" }, values: ["blog"] }],
+        };
+        const text = query.text!;
+        const seqFilter = () => metadata.seqFilter(query);
+        const expected = await new SqliteText(store.db, { ...options, windowsOnce: false }).textSearch(query, text, seqFilter);
+        // 50 records of the tail pass both: the last page holds 10 of them.
+        expect(expected.hits.length).toBe(10);
+        const fast = new SqliteText(store.db, options);
+        expect(await fast.textSearch(query, text, seqFilter)).toEqual(expected);
+        expect(await new SqliteText(store.db, { ...options, offThread: false }).textSearch(query, text, seqFilter)).toEqual(expected);
+        expect(fast.windowRows).toBeGreaterThan(0);
+        expect(fast.windowRows).toBeLessThanOrEqual(
+          raw
+            .prepare("SELECT count(*) FROM records_fts WHERE records_fts MATCH ? AND rowid >= ?")
+            .pluck()
+            .get(`"kappa" "lambda"`, seqOf(1800) * 1024) as number,
+        );
       }
       // Edge cases for u1 and a phrase, against the plain path: the only queue record in the last window, then none left.
       const phrase = { q: "kappa lambda", field: null };
