@@ -1280,10 +1280,11 @@ export class SqliteText extends SqliteQueries {
           this.windowRows += w.fr.length;
           ranked = windowedRanked(w, from, before);
         } else {
+          const { sql, params } = rowsSql(limit);
           const rows = raw
-            .prepare(rowsSql(limit).sql)
+            .prepare(sql)
             .raw()
-            .all(...rowsSql(limit).params) as [number, number][];
+            .all(...params) as [number, number][];
           const fr = Float64Array.from(rows, (r) => r[0]);
           ranked = { k: limit, fr, bm: Float64Array.from(rows, (r) => r[1]), complete: fr.length < limit, from: 0, next: null };
         }
