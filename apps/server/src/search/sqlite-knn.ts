@@ -510,6 +510,8 @@ export class SqliteKnn extends SqliteQueries {
   scannedOffThread = 0;
   /** Reads of candidates done on the store's read threads (tests, diagnostics). */
   readOffThread = 0;
+  /** least_similar's scans and reads done here because every read thread was busy (`idlePool`; tests, diagnostics). */
+  busyPoolHere = 0;
   private readonly exactBelow: number;
   private readonly oversample: number;
   private readonly followLoadMax: number;
@@ -1024,11 +1026,11 @@ export class SqliteKnn extends SqliteQueries {
 
   /**
    * The best `count` of least_similar's lists (knn-ivf.ts, `farScan`: ~100K codes at 1M, ~5 ms) on one
-   * of the store's read threads, which read the index's shared memory; else, or if the thread fails, here.
+   * of the store's read threads, which read the index's shared memory; else (`idlePool`), or if the thread fails, here.
    */
   private async farLists(ivf: BinaryIvf, values: number[], target: number, count: number) {
     const data = ivf.farScanData;
-    const pool = this.options.offThread === false ? null : readPoolFor(this.db);
+    const pool = this.idlePool();
     if (pool && data.codes.buffer instanceof SharedArrayBuffer) {
       try {
         const listed = await pool.farScan(data, Float64Array.from(values), target, count);
@@ -1039,6 +1041,19 @@ export class SqliteKnn extends SqliteQueries {
       }
     }
     return { ivf, ...farScan(data, values, target, count, FAR_SCAN_HELPERS) };
+  }
+
+  /**
+   * The store's read threads for least_similar's work when one of them is idle; null (the work is done here) when there are
+   * none, or when every one is busy: a job sent then waits for a thread's current job, a text search's read of up to ~100 ms
+   * (1M records whose first 52K a team completed: a new phrase's windows), once per step of the call, where the steps
+   * themselves cost ~8 ms (the lists' scan) and ~9 ms (the candidates' reads) of CPU.
+   */
+  private idlePool(): ReadPool | null {
+    const pool = this.options.offThread === false ? null : readPoolFor(this.db);
+    if (!pool || pool.hasIdleThread) return pool;
+    this.busyPoolHere++;
+    return null;
   }
 
   /** The candidates (record_vectors rowids) with their exact cosine distance to the query, read from the vectors alone. */
@@ -1060,7 +1075,7 @@ export class SqliteKnn extends SqliteQueries {
    * where it waits for no thread hand-over (measured at 50 annotators at pace: p95 52 on it, 118-141 ms off it).
    */
   private async read<T>(statement: ReadStatement, offThread: boolean): Promise<T[]> {
-    const pool = offThread && this.options.offThread !== false ? readPoolFor(this.db) : null;
+    const pool = offThread ? this.idlePool() : null;
     if (pool) {
       try {
         const rows = await pool.rows<T>(statement);

@@ -521,6 +521,11 @@ export class ReadPool {
     return this.closed;
   }
 
+  /** Whether a job sent now would start at once: a thread is idle or may still be started (never once closed). */
+  get hasIdleThread(): boolean {
+    return !this.closed && (this.threads.length < this.size || this.threads.some((t) => t.busy === 0));
+  }
+
   /**
    * The rows of a named statement (read-statements.ts) on the main database (sqlite-vec's functions loaded), for
    * other searches' reads off the request thread (sqlite-knn.ts); an unknown name is refused (the promise rejects).
