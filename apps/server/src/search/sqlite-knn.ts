@@ -510,8 +510,6 @@ export class SqliteKnn extends SqliteQueries {
   scannedOffThread = 0;
   /** Reads of candidates done on the store's read threads (tests, diagnostics). */
   readOffThread = 0;
-  /** least_similar's scans and reads done here because every read thread was busy (`idlePool`; tests, diagnostics). */
-  busyPoolHere = 0;
   private readonly exactBelow: number;
   private readonly oversample: number;
   private readonly followLoadMax: number;
@@ -1026,14 +1024,15 @@ export class SqliteKnn extends SqliteQueries {
 
   /**
    * The best `count` of least_similar's lists (knn-ivf.ts, `farScan`: ~100K codes at 1M, ~5 ms) on one
-   * of the store's read threads, which read the index's shared memory; else (`idlePool`), or if the thread fails, here.
+   * of the store's read threads, which read the index's shared memory (the pool's short lane when every thread is busy:
+   * `read`); else, or if the thread fails, here.
    */
   private async farLists(ivf: BinaryIvf, values: number[], target: number, count: number) {
     const data = ivf.farScanData;
-    const pool = this.idlePool();
+    const pool = this.options.offThread === false ? null : readPoolFor(this.db);
     if (pool && data.codes.buffer instanceof SharedArrayBuffer) {
       try {
-        const listed = await pool.farScan(data, Float64Array.from(values), target, count);
+        const listed = await pool.farScan(data, Float64Array.from(values), target, count, true);
         this.scannedOffThread++;
         return { ivf, ...listed };
       } catch {
@@ -1041,19 +1040,6 @@ export class SqliteKnn extends SqliteQueries {
       }
     }
     return { ivf, ...farScan(data, values, target, count, FAR_SCAN_HELPERS) };
-  }
-
-  /**
-   * The store's read threads for least_similar's work when one of them is idle; null (the work is done here) when there are
-   * none, or when every one is busy: a job sent then waits for a thread's current job, a text search's read of up to ~100 ms
-   * (1M records whose first 52K a team completed: a new phrase's windows), once per step of the call, where the steps
-   * themselves cost ~8 ms (the lists' scan) and ~9 ms (the candidates' reads) of CPU.
-   */
-  private idlePool(): ReadPool | null {
-    const pool = this.options.offThread === false ? null : readPoolFor(this.db);
-    if (!pool || pool.hasIdleThread) return pool;
-    this.busyPoolHere++;
-    return null;
   }
 
   /** The candidates (record_vectors rowids) with their exact cosine distance to the query, read from the vectors alone. */
@@ -1073,12 +1059,15 @@ export class SqliteKnn extends SqliteQueries {
    * 464) runs beside the request thread instead of on it; else, or if the thread fails, on the connection.
    * least_similar's only (`offThread`): most_similar's fits on the request thread (~8 ms of CPU at 1M),
    * where it waits for no thread hand-over (measured at 50 annotators at pace: p95 52 on it, 118-141 ms off it).
+   * Sent as short jobs (sqlite-read-pool.ts `send`): with every thread busy they go to the short lane's thread rather than
+   * wait for a busy thread's job, such as a new phrase's windows on /tmp/sub-1m (~35-110 ms), once per step (the scan, the
+   * distances, each slice's filter: ~8, ~4 and ~2.5 ms of CPU at 1M).
    */
   private async read<T>(statement: ReadStatement, offThread: boolean): Promise<T[]> {
-    const pool = offThread ? this.idlePool() : null;
+    const pool = offThread && this.options.offThread !== false ? readPoolFor(this.db) : null;
     if (pool) {
       try {
-        const rows = await pool.rows<T>(statement);
+        const rows = await pool.rows<T>(statement, true);
         this.readOffThread++;
         return rows;
       } catch {

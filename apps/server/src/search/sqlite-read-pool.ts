@@ -427,6 +427,8 @@ interface Reply {
 interface Thread {
   worker: Worker;
   busy: number;
+  /** The lane of short jobs (`send`'s `short`): started when every other thread is busy, never given the others' jobs. */
+  short: boolean;
 }
 
 /** The read threads (lazily started, at most one per core); jobs go to the least busy one. */
@@ -437,6 +439,7 @@ export class ReadPool {
   private closed = false;
   /** Jobs answered (tests, diagnostics). */
   answered = 0;
+  private shortJobs = 0;
 
   /** At most `size` threads (default: 2, or 1 on a single core; 0: none, the store registers no pool). */
   readonly size: number;
@@ -521,17 +524,13 @@ export class ReadPool {
     return this.closed;
   }
 
-  /** Whether a job sent now would start at once: a thread is idle or may still be started (never once closed). */
-  get hasIdleThread(): boolean {
-    return !this.closed && (this.threads.length < this.size || this.threads.some((t) => t.busy === 0));
-  }
 
   /**
    * The rows of a named statement (read-statements.ts) on the main database (sqlite-vec's functions loaded), for
    * other searches' reads off the request thread (sqlite-knn.ts); an unknown name is refused (the promise rejects).
    */
-  async rows<T>(statement: ReadStatement): Promise<T[]> {
-    const m = await this.send({ type: "rows", statement });
+  async rows<T>(statement: ReadStatement, short = false): Promise<T[]> {
+    const m = await this.send({ type: "rows", statement }, short);
     return (m.rows ?? []) as T[];
   }
 
@@ -541,16 +540,22 @@ export class ReadPool {
     values: Float64Array,
     target: number,
     count: number,
+    short = false,
   ): Promise<{ vrows: Float64Array; costs: Float64Array; scanned: number }> {
-    const m = await this.send({ type: "far", data, values, target, count });
+    const m = await this.send({ type: "far", data, values, target, count }, short);
     return { vrows: m.fr ?? new Float64Array(0), costs: m.bm ?? new Float64Array(0), scanned: m.scanned ?? 0 };
   }
 
-  private send(message: Record<string, unknown>): Promise<Reply> {
+  /**
+   * `short`: a job of a few ms (least similar's steps) that, when every thread is busy, goes to a thread of its own (the
+   * short lane, started then) instead of waiting for a busy thread's job, such as a text search's read of ~100 ms.
+   */
+  private send(message: Record<string, unknown>, short = false): Promise<Reply> {
     if (this.closed) return Promise.reject(new Error("the read pool is closed"));
-    const thread = this.thread();
+    const thread = this.thread(short);
     const id = this.nextId++;
     thread.busy++;
+    if (thread.short) this.shortJobs++;
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { thread, resolve, reject });
       thread.worker.postMessage({ ...message, id });
@@ -574,20 +579,27 @@ export class ReadPool {
     this.waiting.clear();
   }
 
-  private thread(): Thread {
-    const idle = this.threads.find((t) => t.busy === 0);
+  private thread(short: boolean): Thread {
+    const usable = this.threads.filter((t) => short || !t.short);
+    const idle = usable.find((t) => t.busy === 0);
     if (idle) return idle;
-    if (this.threads.length < this.size) return this.spawn();
-    return this.threads.reduce((a, b) => (b.busy < a.busy ? b : a));
+    if (usable.filter((t) => !t.short).length < this.size) return this.spawn(false);
+    if (short && !usable.some((t) => t.short)) return this.spawn(true);
+    return usable.reduce((a, b) => (b.busy < a.busy ? b : a));
   }
 
-  private spawn(): Thread {
+  /** Jobs sent to the short lane (`send`; tests, diagnostics). */
+  get shortLaneJobs(): number {
+    return this.shortJobs;
+  }
+
+  private spawn(short: boolean): Thread {
     const require = createRequire(import.meta.url);
     const module = require.resolve("better-sqlite3");
     const vecModule = require.resolve("sqlite-vec");
     const worker = new Worker(source, { eval: true, workerData: { ...this.files, module, vecModule, rankExtension: this.rankExtension } });
     worker.unref();
-    const thread: Thread = { worker, busy: 0 };
+    const thread: Thread = { worker, busy: 0, short };
     worker.on("message", (m: Reply) => {
       const w = this.waiting.get(m.id);
       if (!w) return;
