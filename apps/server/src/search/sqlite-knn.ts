@@ -1024,15 +1024,14 @@ export class SqliteKnn extends SqliteQueries {
 
   /**
    * The best `count` of least_similar's lists (knn-ivf.ts, `farScan`: ~100K codes at 1M, ~5 ms) on one
-   * of the store's read threads, which read the index's shared memory (the pool's short lane when every thread is busy:
-   * `read`); else, or if the thread fails, here.
+   * of the store's read threads, which read the index's shared memory; else, or if the thread fails, here.
    */
   private async farLists(ivf: BinaryIvf, values: number[], target: number, count: number) {
     const data = ivf.farScanData;
     const pool = this.options.offThread === false ? null : readPoolFor(this.db);
     if (pool && data.codes.buffer instanceof SharedArrayBuffer) {
       try {
-        const listed = await pool.farScan(data, Float64Array.from(values), target, count, true);
+        const listed = await pool.farScan(data, Float64Array.from(values), target, count);
         this.scannedOffThread++;
         return { ivf, ...listed };
       } catch {
@@ -1059,15 +1058,12 @@ export class SqliteKnn extends SqliteQueries {
    * 464) runs beside the request thread instead of on it; else, or if the thread fails, on the connection.
    * least_similar's only (`offThread`): most_similar's fits on the request thread (~8 ms of CPU at 1M),
    * where it waits for no thread hand-over (measured at 50 annotators at pace: p95 52 on it, 118-141 ms off it).
-   * Sent as short jobs (sqlite-read-pool.ts `send`): with every thread busy they go to the short lane's thread rather than
-   * wait for a busy thread's job, such as a new phrase's windows on /tmp/sub-1m (~35-110 ms), once per step (the scan, the
-   * distances, each slice's filter: ~8, ~4 and ~2.5 ms of CPU at 1M).
    */
   private async read<T>(statement: ReadStatement, offThread: boolean): Promise<T[]> {
     const pool = offThread && this.options.offThread !== false ? readPoolFor(this.db) : null;
     if (pool) {
       try {
-        const rows = await pool.rows<T>(statement, true);
+        const rows = await pool.rows<T>(statement);
         this.readOffThread++;
         return rows;
       } catch {

@@ -427,8 +427,6 @@ interface Reply {
 interface Thread {
   worker: Worker;
   busy: number;
-  /** The lane of short jobs (`send`'s `short`): started when every other thread is busy, never given the others' jobs. */
-  short: boolean;
 }
 
 /** The read threads (lazily started, at most one per core); jobs go to the least busy one. */
@@ -439,7 +437,6 @@ export class ReadPool {
   private closed = false;
   /** Jobs answered (tests, diagnostics). */
   answered = 0;
-  private shortJobs = 0;
 
   /** At most `size` threads (default: 2, or 1 on a single core; 0: none, the store registers no pool). */
   readonly size: number;
@@ -524,13 +521,12 @@ export class ReadPool {
     return this.closed;
   }
 
-
   /**
    * The rows of a named statement (read-statements.ts) on the main database (sqlite-vec's functions loaded), for
    * other searches' reads off the request thread (sqlite-knn.ts); an unknown name is refused (the promise rejects).
    */
-  async rows<T>(statement: ReadStatement, short = false): Promise<T[]> {
-    const m = await this.send({ type: "rows", statement }, short);
+  async rows<T>(statement: ReadStatement): Promise<T[]> {
+    const m = await this.send({ type: "rows", statement });
     return (m.rows ?? []) as T[];
   }
 
@@ -540,22 +536,16 @@ export class ReadPool {
     values: Float64Array,
     target: number,
     count: number,
-    short = false,
   ): Promise<{ vrows: Float64Array; costs: Float64Array; scanned: number }> {
-    const m = await this.send({ type: "far", data, values, target, count }, short);
+    const m = await this.send({ type: "far", data, values, target, count });
     return { vrows: m.fr ?? new Float64Array(0), costs: m.bm ?? new Float64Array(0), scanned: m.scanned ?? 0 };
   }
 
-  /**
-   * `short`: a job of a few ms (least similar's steps) that, when every thread is busy, goes to a thread of its own (the
-   * short lane, started then) instead of waiting for a busy thread's job, such as a text search's read of ~100 ms.
-   */
-  private send(message: Record<string, unknown>, short = false): Promise<Reply> {
+  private send(message: Record<string, unknown>): Promise<Reply> {
     if (this.closed) return Promise.reject(new Error("the read pool is closed"));
-    const thread = this.thread(short);
+    const thread = this.thread();
     const id = this.nextId++;
     thread.busy++;
-    if (thread.short) this.shortJobs++;
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { thread, resolve, reject });
       thread.worker.postMessage({ ...message, id });
@@ -579,27 +569,20 @@ export class ReadPool {
     this.waiting.clear();
   }
 
-  private thread(short: boolean): Thread {
-    const usable = this.threads.filter((t) => short || !t.short);
-    const idle = usable.find((t) => t.busy === 0);
+  private thread(): Thread {
+    const idle = this.threads.find((t) => t.busy === 0);
     if (idle) return idle;
-    if (usable.filter((t) => !t.short).length < this.size) return this.spawn(false);
-    if (short && !usable.some((t) => t.short)) return this.spawn(true);
-    return usable.reduce((a, b) => (b.busy < a.busy ? b : a));
+    if (this.threads.length < this.size) return this.spawn();
+    return this.threads.reduce((a, b) => (b.busy < a.busy ? b : a));
   }
 
-  /** Jobs sent to the short lane (`send`; tests, diagnostics). */
-  get shortLaneJobs(): number {
-    return this.shortJobs;
-  }
-
-  private spawn(short: boolean): Thread {
+  private spawn(): Thread {
     const require = createRequire(import.meta.url);
     const module = require.resolve("better-sqlite3");
     const vecModule = require.resolve("sqlite-vec");
     const worker = new Worker(source, { eval: true, workerData: { ...this.files, module, vecModule, rankExtension: this.rankExtension } });
     worker.unref();
-    const thread: Thread = { worker, busy: 0, short };
+    const thread: Thread = { worker, busy: 0 };
     worker.on("message", (m: Reply) => {
       const w = this.waiting.get(m.id);
       if (!w) return;
