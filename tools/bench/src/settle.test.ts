@@ -37,16 +37,53 @@ describe("settleCpuMs / quietStep", () => {
       [1, "MainThread", 0],
       [3, "WorkerThread", 0],
     ]);
-    expect(settleCpuMs(before, threads([[1, "MainThread", 240], [3, "WorkerThread", 20]]), 5000)).toBe(260);
-    expect(quietStep(before, threads([[1, "MainThread", 240], [3, "WorkerThread", 20]]), 5000)).toBe(false);
-    expect(quietStep(before, threads([[1, "MainThread", 200], [3, "WorkerThread", 20]]), 5000)).toBe(true);
+    expect(
+      settleCpuMs(
+        before,
+        threads([
+          [1, "MainThread", 240],
+          [3, "WorkerThread", 20],
+        ]),
+        5000,
+      ),
+    ).toBe(260);
+    expect(
+      quietStep(
+        before,
+        threads([
+          [1, "MainThread", 240],
+          [3, "WorkerThread", 20],
+        ]),
+        5000,
+      ),
+    ).toBe(false);
+    expect(
+      quietStep(
+        before,
+        threads([
+          [1, "MainThread", 200],
+          [3, "WorkerThread", 20],
+        ]),
+        5000,
+      ),
+    ).toBe(true);
     // The similarity index built on a read thread while profiled: most of a core.
     const building = threads([
       [1, "MainThread", 60],
       [2, PROFILER_THREAD, 90],
       [3, "WorkerThread", 4000],
     ]);
-    expect(quietStep(threads([[1, "MainThread", 0], [2, PROFILER_THREAD, 0], [3, "WorkerThread", 0]]), building, 5000)).toBe(false);
+    expect(
+      quietStep(
+        threads([
+          [1, "MainThread", 0],
+          [2, PROFILER_THREAD, 0],
+          [3, "WorkerThread", 0],
+        ]),
+        building,
+        5000,
+      ),
+    ).toBe(false);
   });
 
   it("counts a thread started during the step from zero", () => {

@@ -55,7 +55,7 @@ export async function waitUntilSettled(
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   let last = read(pid);
   let steps = 0;
-  for (let quiet = 0; quiet < quietSteps; ) {
+  for (let quiet = 0; quiet < quietSteps;) {
     if (steps * stepMs >= maxMs) return { steps, settled: false };
     await sleep(stepMs);
     steps++;

@@ -608,9 +608,22 @@ describe("similarity through the codes' index (knn-ivf.ts)", () => {
       .insertInto("users")
       .values({ ...(await store.db.selectFrom("users").selectAll().executeTakeFirstOrThrow()), id: other, username: "v", api_key: "k2" })
       .execute();
-    await addResponses(store.db, rest.filter((_, i) => i % 5 === 0), other);
-    await addResponses(store.db, rest.filter((_, i) => i % 7 === 0), ids.user);
-    await addResponses(store.db, rest.filter((_, i) => i % 11 === 0 && i % 7 !== 0), ids.user, "draft");
+    await addResponses(
+      store.db,
+      rest.filter((_, i) => i % 5 === 0),
+      other,
+    );
+    await addResponses(
+      store.db,
+      rest.filter((_, i) => i % 7 === 0),
+      ids.user,
+    );
+    await addResponses(
+      store.db,
+      rest.filter((_, i) => i % 11 === 0 && i % 7 !== 0),
+      ids.user,
+      "draft",
+    );
     const queue: SearchQuery["filters"] = [
       { type: "terms", scope: { entity: "response_status" }, values: ["pending"] },
       { type: "terms", scope: { entity: "record", property: "status" }, values: ["pending"] },
