@@ -37,36 +37,15 @@ describe("settleCpuMs / quietStep", () => {
       [1, "MainThread", 0],
       [3, "WorkerThread", 0],
     ]);
-    expect(
-      settleCpuMs(
-        before,
-        threads([
-          [1, "MainThread", 240],
-          [3, "WorkerThread", 20],
-        ]),
-        5000,
-      ),
-    ).toBe(260);
-    expect(
-      quietStep(
-        before,
-        threads([
-          [1, "MainThread", 240],
-          [3, "WorkerThread", 20],
-        ]),
-        5000,
-      ),
-    ).toBe(false);
-    expect(
-      quietStep(
-        before,
-        threads([
-          [1, "MainThread", 200],
-          [3, "WorkerThread", 20],
-        ]),
-        5000,
-      ),
-    ).toBe(true);
+    /** The main thread and a worker after a step of 5 s from `before`. */
+    const step = (main: number, worker: number) =>
+      threads([
+        [1, "MainThread", main],
+        [3, "WorkerThread", worker],
+      ]);
+    expect(settleCpuMs(before, step(240, 20), 5000)).toBe(260);
+    expect(quietStep(before, step(240, 20), 5000)).toBe(false);
+    expect(quietStep(before, step(200, 20), 5000)).toBe(true);
     // The similarity index built on a read thread while profiled: most of a core.
     const building = threads([
       [1, "MainThread", 60],
