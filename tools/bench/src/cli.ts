@@ -31,6 +31,7 @@ import { rankedAhead } from "./ranked-ahead.ts";
 import { topFunctions } from "./profile.ts";
 import { renderMarkdown, type BenchReport, type LatencyRow } from "./report.ts";
 import { sdkImport, type SdkResult } from "./sdk.ts";
+import { waitUntilSettled } from "./settle.ts";
 import {
   directorySize,
   readCpuMs,
@@ -212,14 +213,10 @@ try {
   if (args.settle) {
     // The server's background work after the import or start (warm-up, frequent words ranked ahead) ends
     // first: less than 5% of a core over 10 s, at most 20 minutes.
+    // With --profile the profiler's own CPU is left out (settle.ts), else it never settled.
     const started = performance.now();
-    let last = readCpuMs(server.pid);
-    for (let quiet = 0; quiet < 2 && performance.now() - started < 20 * 60_000;) {
-      await new Promise((r) => setTimeout(r, 5000));
-      const now = readCpuMs(server.pid);
-      quiet = now - last < 250 ? quiet + 1 : 0;
-      last = now;
-    }
+    const { settled } = await waitUntilSettled(server.pid);
+    if (!settled) log("not settled after 20 minutes (--settle)");
     // PostgreSQL ranks the frequent words ahead in the database (server CPU does not show it): until every dataset is ranked at its text version.
     // And the similarity indexes, built once the vectors' writes pause (an HNSW build over 1M vectors takes long: 60 minutes at most).
     if (args.postgres) await rankedAhead(args.postgres, started + 60 * 60_000);

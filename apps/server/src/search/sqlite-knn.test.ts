@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { rawSqliteOf, type Store } from "../db/database.js";
 import { encodeVector } from "../records/read.js";
-import type { SearchQuery } from "./search-port.js";
+import type { SearchQuery, SearchResult } from "./search-port.js";
+import { FAR_CANCEL, type FarSideJob } from "./knn-ivf.js";
 import { searchPortSuite } from "./search-port.suite.js";
 import { type KnnOptions, SqliteKnn } from "./sqlite-knn.js";
 import { SqliteSearch } from "./sqlite-search.js";
@@ -595,6 +596,89 @@ describe("similarity through the codes' index (knn-ivf.ts)", () => {
     expect(least.recall).toBeGreaterThanOrEqual(0.85);
     expect(least.lastGap).toBeLessThan(0.01);
     expect(least.meanGap).toBeLessThan(0.005);
+  });
+
+  it("a team completed the dataset's first 60%: least/most similar pages with the queue's filters equal the request thread's path, with the read threads idle or held by other jobs", async () => {
+    // The first 2,400 records completed; another user answered every 5th of the rest, u answered every 7th (drafts every 11th).
+    const recordIds = [...vectors.keys()];
+    await store.db.updateTable("records").set({ status: "completed" }).where("id", "in", recordIds.slice(0, 2400)).execute();
+    const rest = recordIds.slice(2400);
+    const other = randomUUID();
+    await store.db
+      .insertInto("users")
+      .values({ ...(await store.db.selectFrom("users").selectAll().executeTakeFirstOrThrow()), id: other, username: "v", api_key: "k2" })
+      .execute();
+    await addResponses(
+      store.db,
+      rest.filter((_, i) => i % 5 === 0),
+      other,
+    );
+    await addResponses(
+      store.db,
+      rest.filter((_, i) => i % 7 === 0),
+      ids.user,
+    );
+    await addResponses(
+      store.db,
+      rest.filter((_, i) => i % 11 === 0 && i % 7 !== 0),
+      ids.user,
+      "draft",
+    );
+    const queue: SearchQuery["filters"] = [
+      { type: "terms", scope: { entity: "response_status" }, values: ["pending"] },
+      { type: "terms", scope: { entity: "record", property: "status" }, values: ["pending"] },
+    ];
+    const answered = new Set(rest.filter((_, i) => i % 7 === 0 || i % 11 === 0));
+    const inQueue = (id: string) => rest.includes(id) && !answered.has(id);
+    const plain = indexed({ offThread: false });
+    const pooled = indexed();
+    expect(await plain.buildIndex(ids.emb)).toBe(true);
+    expect(await pooled.buildIndex(ids.emb)).toBe(true);
+    const queries = [2, 17, 33].flatMap((c) => {
+      const value = near(c, 0.8);
+      return (["most_similar", "least_similar"] as const).map((order) => query(value, order, { filters: queue, limit: 30 }));
+    });
+    const pages = async (knn: SqliteKnn) => {
+      const out: SearchResult[] = [];
+      for (const q of queries) out.push((await knn.knnSearch(q))!);
+      return out;
+    };
+    const expected = await pages(plain);
+    for (const page of expected) {
+      expect(page.hits).toHaveLength(30);
+      expect(page.hits.every((h) => inQueue(h.recordId))).toBe(true);
+    }
+    // Read threads idle: least_similar's lists scanned and its candidates read there.
+    const pool = readPoolFor(store.db)!;
+    expect(await pages(pooled)).toEqual(expected);
+    expect(pooled.scannedOffThread).toBe(3);
+    expect(pooled.readOffThread).toBeGreaterThanOrEqual(6);
+    // Every read thread held (a far side's part waiting for its centroids, as during a build): least_similar's steps run there between its pauses.
+    const state = new Int32Array(new SharedArrayBuffer(16));
+    Atomics.store(state, 2, 1);
+    const waiting: FarSideJob = {
+      settingsId: ids.emb,
+      dimensions,
+      words: 2,
+      lists: 1,
+      mean: new Float32Array(dimensions),
+      vrows: new Float64Array(new SharedArrayBuffer(8)),
+      assigned: new Uint16Array(new SharedArrayBuffer(2)),
+      samplePositions: new Uint32Array(0),
+      sampleLists: new Uint16Array(0),
+      state,
+      centroids: new Float32Array(new SharedArrayBuffer(dimensions * 4)),
+      codes: new Uint32Array(new SharedArrayBuffer(8)),
+      scales: new Float32Array(new SharedArrayBuffer(4)),
+      chunk: 1,
+    };
+    const parts = Array.from({ length: pool.size }, () => pool.farSide(waiting));
+    const [scanned, read] = [pooled.scannedOffThread, pooled.readOffThread];
+    expect(await pages(pooled)).toEqual(expected);
+    expect(pooled.scannedOffThread).toBe(scanned + 3);
+    expect(pooled.readOffThread - read).toBeGreaterThanOrEqual(6);
+    Atomics.store(state, FAR_CANCEL, 1);
+    expect(await Promise.all(parts)).toEqual(parts.map(() => null));
   });
 
   it("says when a setting's index is built as its codes call for, far side included", async () => {
