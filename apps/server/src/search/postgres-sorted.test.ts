@@ -214,6 +214,41 @@ describe(`PostgreSQL sorted pages through the sorts' indexes (${onPostgres ? "Po
     expect(lower).toBeGreaterThan(10);
   }, 600_000);
 
+  it("takes the plain query for a sort without an index in its order and a word ranked ahead in more records than it gathers", async () => {
+    const options = { vectorSearch: false, textVocabulary: false, rankAhead: { minRecords: 10 } } as const;
+    const port = new PostgresSearch(store.db, { ...options, sortedWalk: { gatherRecords: 500 } });
+    const plain = new PostgresSearch(store.db, { ...options, sortedWalk: false });
+    expect(await port.rankAhead!.rank(ids.ds)).toBe(true);
+    const length: SearchSort = { scope: { entity: "metadata", name: "length" }, order: "desc" };
+    for (const q of ["every", "tenth", "rare"]) {
+      const qy = query(length, [pending], { q, field: null }, { userId: ids.u1 });
+      expect(await port.search(qy), q).toEqual(await plain.search(qy));
+    }
+    // `every` (2,400 records) and `tenth` (240) ranked ahead: plain beyond 500, gathered below; `rare` (3) not ranked: gathered.
+    expect(port.sortedPaths).toEqual({ walk: 0, gathered: 2, plain: 0 });
+  });
+
+  it("counts the records of no filter and of record statuses as the records are (the dataset's counters)", async () => {
+    const port = new PostgresSearch(store.db, { vectorSearch: false, rankAhead: false, textVocabulary: false });
+    const statusPending: SearchFilter = { type: "terms", scope: { entity: "record", property: "status" }, values: ["pending"] };
+    for (const [filters, status] of [
+      [[], null],
+      [[completed], "completed"],
+      [[statusPending], "pending"],
+      [[statusPending, completed], "none"],
+    ] as [SearchFilter[], string | null][])
+      for (const sort of [[], sorts()[0]!, sorts()[5]!])
+        for (const datasetId of [ids.ds, ids.other]) {
+          const q = { ...query(sorts()[0]!, filters, null), sort: Array.isArray(sort) ? sort : [sort], datasetId };
+          const counted = await queryRows<{ n: number | string }>(
+            store.db,
+            "SELECT count(*) AS n FROM records WHERE dataset_id = $1 AND ($2::text IS NULL OR status = $2)",
+            [datasetId, status],
+          );
+          expect((await port.search(q)).total, JSON.stringify({ filters, sort, datasetId })).toBe(Number(counted[0]!.n));
+        }
+  });
+
   it("reads the sorts from migration 0036's indexes, without sorting every record", async () => {
     const explain = async (text: string, params: unknown[]) =>
       (await queryRows<{ "QUERY PLAN": string }>(store.db, `EXPLAIN ${text}`, params as string[])).map((r) => r["QUERY PLAN"]).join("\n");

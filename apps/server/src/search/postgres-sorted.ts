@@ -69,6 +69,11 @@ function walkSource(
   return null;
 }
 
+/** Whether a sort has no index in its order (walkSource): sortedPage can only gather a text's matches. */
+export function gatherOnly(query: SearchQuery): boolean {
+  return walkSource(new Builder(null), query, query.sort[0]!) === null;
+}
+
 /**
  * Whether sortedPage serves a query: one sort, no vector, and an index in the sort's order (walkSource) or a text
  * whose matches may be few enough to gather (a metadata sort: no index in its order).
