@@ -1,6 +1,6 @@
 import { sql, type Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
-import { Builder, queryRows, textMatchSql, textWords } from "./postgres-sql.js";
+import { Builder, onSearchRows, queryRows, textMatchSql, textWords } from "./postgres-sql.js";
 import type { SearchQuery, SearchSort } from "./search-port.js";
 
 /**
@@ -198,9 +198,12 @@ async function gatheredPage(db: Kysely<DB>, query: SearchQuery, gatherRecords: n
     ...query.filters.map((f) => b.filter(f)),
   ];
   const s = query.sort[0]!;
+  // The narrow rows of `record_search` when they hold what the filters and the sort read: at 1M records 20K gathered
+  // records sorted by a metadata value took 130 ms there against 227 ms through `records` (~1.4 KB rows, read from disk).
+  const narrow = onSearchRows([...query.filters, { type: "terms", scope: s.scope, values: [] }]);
   const rows = await queryRows<{ id: string; seq: number | string }>(
     db,
-    `SELECT r.id, r.seq FROM records r WHERE ${where.join(" AND ")}
+    `SELECT r.id, r.seq FROM ${narrow ? "record_search" : "records"} r WHERE ${where.join(" AND ")}
       ORDER BY ${b.sortExpr(s.scope)} ${s.order === "desc" ? "DESC" : "ASC"} NULLS LAST, r.seq ASC LIMIT ${b.p(query.limit)} OFFSET ${b.p(query.offset)}`,
     b.params,
   );
