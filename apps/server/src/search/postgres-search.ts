@@ -12,7 +12,7 @@ import { PostgresTextVocabulary } from "./postgres-text-vocabulary.js";
 import { PostgresText } from "./postgres-text.js";
 import { PostgresRankAhead } from "./postgres-rank-ahead.js";
 import { halfvecExpression, PostgresVectorIndexes } from "./postgres-vector-index.js";
-import { GATHER_RECORDS, gatherOnly, pageScores, sortedPage, walkable } from "./postgres-sorted.js";
+import { pageScores, sortedPage, walkable } from "./postgres-sorted.js";
 import { SORT_INDEX_SPECS } from "../db/migrations/postgres/0036-sort-indexes.js";
 
 /** Candidates beyond the page a search through the halfvec index takes, re-sorted by their exact distance. */
@@ -121,12 +121,7 @@ export class PostgresSearch implements SearchPort {
     if (query.text && !query.vector && query.sort.length === 0 && this.options.textCache !== false) return this.text.search(query);
     // One sort with an index in its order: the records in that order until the page is full (postgres-sorted.ts).
     let sortedTotal: Promise<{ total: number; totalIsLowerBound?: boolean }> | null = null;
-    if (
-      this.options.sortedWalk !== false &&
-      walkable(query) &&
-      !(query.text && textWords(query.text.q).length === 0) &&
-      !(await this.tooCommon(query))
-    ) {
+    if (this.options.sortedWalk !== false && walkable(query) && !(query.text && textWords(query.text.q).length === 0)) {
       sortedTotal = this.sortedTotal(query);
       const page = await sortedPage(this.db, query, this.options.sortedWalk || {}).catch(async (e: unknown) => {
         await sortedTotal!.catch(() => undefined);
@@ -235,20 +230,6 @@ export class PostgresSearch implements SearchPort {
     ]);
     const hits = rows.map((r) => ({ recordId: r.id, score: r.score }));
     return sortedTotal ? boundedAsShown(hits, query, total) : { hits, ...total };
-  }
-
-  /**
-   * Whether a sort without an index in its order (gatherOnly: metadata) has a word known to match more records than
-   * the gathered matches may hold (its ranking ahead): the plain query, without first reading GATHER_RECORDS of its
-   * matches for nothing (a word in most of 1M records: 5.4 s p50 against 2.4 s by the plain query alone).
-   */
-  private async tooCommon(query: SearchQuery): Promise<boolean> {
-    if (!query.text || !gatherOnly(query) || !this.rankAhead) return false;
-    const words = textWords(query.text.q);
-    if (words.length !== 1 || words[0]!.prefix) return false;
-    const ahead = await this.rankAhead.lookup(query.datasetId, words[0]!.word);
-    const gatherRecords = (this.options.sortedWalk || {}).gatherRecords ?? GATHER_RECORDS;
-    return ahead !== null && ahead.records > gatherRecords;
   }
 
   /**

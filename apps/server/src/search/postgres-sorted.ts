@@ -69,17 +69,13 @@ function walkSource(
   return null;
 }
 
-/** Whether a sort has no index in its order (walkSource): sortedPage can only gather a text's matches. */
-export function gatherOnly(query: SearchQuery): boolean {
-  return walkSource(new Builder(null), query, query.sort[0]!) === null;
-}
-
 /**
- * Whether sortedPage serves a query: one sort, no vector, and an index in the sort's order (walkSource) or a text
- * whose matches may be few enough to gather (a metadata sort: no index in its order).
+ * Whether sortedPage serves a query: one sort with an index in its order (walkSource), no vector. A metadata sort has
+ * none: gathering a common word's matches first (up to GATHER_RECORDS) before the plain query took the annotator's
+ * queue sorted by `length` with a new word from 2.4 s to 5.2 s p50 at 1M records (the integrator's probe).
  */
 export function walkable(query: SearchQuery): boolean {
-  return !query.vector && query.sort.length === 1 && (query.text !== null || walkSource(new Builder(null), query, query.sort[0]!) !== null);
+  return !query.vector && query.sort.length === 1 && walkSource(new Builder(null), query, query.sort[0]!) !== null;
 }
 
 /**
@@ -102,10 +98,11 @@ export async function sortedPage(
   const walkRecords = Math.max(options.walkRecords ?? WALK_RECORDS, need);
   const b = new Builder(query.userId);
   const source = walkSource(b, query, query.sort[0]!);
-  const keyed = source ? await walk(db, b, query, source.from, source.order, walkRecords, need) : { passing: [], stopped: true };
+  if (!source) return null;
+  const keyed = await walk(db, b, query, source.from, source.order, walkRecords, need);
   let passing = keyed.passing;
   let stopped = keyed.stopped;
-  if (source && !stopped && passing.length < need && source.hasKey !== null) {
+  if (!stopped && passing.length < need && source.hasKey !== null) {
     // The null run: the records without a key, by seq (records_dataset_seq_idx).
     const n = new Builder(query.userId);
     const hasKey = source.hasKey(n);
