@@ -20,6 +20,7 @@ import {
   textVocabularyFor,
   vectorIndexesFor,
   wordsTermsIndexFor,
+  sortIndexesFor,
 } from "./search/for-store.js";
 
 /** Datasets warmed up at start (search/warm-up.ts), the most recently active first. */
@@ -83,6 +84,9 @@ async function startOn(store: Store, config: ServerConfig): Promise<RunningServe
   // PostgreSQL: record_search's index of words and metadata terms of an upgraded database, built concurrently after that one (migration 0031).
   const wordsTerms = wordsTermsIndexFor(store);
   wordsTerms?.start();
+  // PostgreSQL: the indexes in the order of the sorts of an upgraded database, built concurrently after those (migration 0036).
+  const sortIndexes = sortIndexesFor(store);
+  for (const index of sortIndexes) index.start();
   // PostgreSQL: each large dataset's vocabulary once its text settles, so that prefixes read the words they cover (issue 31).
   const textVocabulary = textVocabularyFor(store);
   textVocabulary?.start();
@@ -116,6 +120,7 @@ async function startOn(store: Store, config: ServerConfig): Promise<RunningServe
       await textInline?.stop();
       await textBuckets?.stop();
       await wordsTerms?.stop();
+      for (const index of sortIndexes) await index.stop();
       await textVocabulary?.stop();
       await app.close();
       await store.close();

@@ -46,6 +46,12 @@ export function wordsTermsIndexFor(store: Store): PostgresBackgroundIndex | null
   return port instanceof PostgresSearch ? port.wordsTerms : null;
 }
 
+/** PostgreSQL: the background builds of the indexes in the order of the sorts on an upgraded database (migration 0036); none on SQLite. */
+export function sortIndexesFor(store: Store): PostgresBackgroundIndex[] {
+  const port = searchFor(store);
+  return port instanceof PostgresSearch ? port.sortIndexes : [];
+}
+
 /** PostgreSQL: the background read of the datasets' vocabularies for prefixes; null on SQLite. */
 export function textVocabularyFor(store: Store): PostgresTextVocabulary | null {
   const port = searchFor(store);

@@ -43,6 +43,11 @@ describe(`PostgreSQL bounded totals of metadata filters without text (${onPostgr
   const pending: SearchFilter = { type: "terms", scope: { entity: "response_status" }, values: ["pending"] };
   const statusPending: SearchFilter = { type: "terms", scope: { entity: "record", property: "status" }, values: ["pending"] };
   const submitted: SearchFilter = { type: "terms", scope: { entity: "response_status" }, values: ["submitted"] };
+  const answered = (values: unknown[]): SearchFilter => ({
+    type: "terms",
+    scope: { entity: "response_value", questionName: "label" },
+    values,
+  });
   const query = (filters: SearchFilter[], userId: string | null, datasetId: string = ids.ds): SearchQuery =>
     pageQuery(datasetId, filters, { userId });
   const exact = async (q: SearchQuery) => {
@@ -63,6 +68,13 @@ describe(`PostgreSQL bounded totals of metadata filters without text (${onPostgr
       [[submitted, meta("source", ["news"])], ids.u1, ids.ds],
       [[meta("source", ["nowhere"])], null, ids.ds],
       [[meta("source", ["news"]), quality], null, ids.other],
+      // Only answered records pass: counted from the records with responses (the caller's on /me).
+      [[answered(["pos"])], null, ids.ds],
+      [[answered(["pos", "neg"]), meta("genre", ["forum"])], null, ids.ds],
+      [[answered(["neg"])], ids.u2, ids.ds],
+      [[answered(["neg"])], ids.u1, ids.ds],
+      [[submitted, meta("source", ["wiki"])], null, ids.ds],
+      [[answered(["pos"])], null, ids.other],
     ];
     for (const [filters, userId, datasetId] of cases) {
       const q = query(filters, userId, datasetId);
@@ -80,7 +92,7 @@ describe(`PostgreSQL bounded totals of metadata filters without text (${onPostgr
           if (got.totalIsLowerBound) lower++;
         }
     }
-    expect([...paths].sort()).toEqual(["index", "walk"]);
+    expect([...paths].sort()).toEqual(["answered", "index", "walk"]);
     expect(lower).toBeGreaterThan(10);
     expect(empty).toBeGreaterThanOrEqual(1);
     // The walk decides when the bound is passed within its records, or when it read the whole dataset; else the GIN path counts.

@@ -46,7 +46,8 @@ export async function walkCount(
 }
 
 /**
- * The bounded total of a search without text or vector whose filters include a metadata filter (the
+ * The bounded total of a search without text or vector whose filters include a metadata, suggestion or response
+ * value filter (the
  * annotation page's queue with `source` = one of 5 and `quality` 0.25-0.75: ~10% pass), exact up to
  * `bound`. First the dataset's `record_search` rows in seq order, the filters on each row (metadata
  * by containment on the row, without the terms array clause that the GIN index serves), until `bound + 1`
@@ -60,9 +61,13 @@ export async function filterTotal(
   query: SearchQuery,
   bound: number,
   options: { walkRecords?: number } = {},
-): Promise<{ total: number; totalIsLowerBound?: true; path: "walk" | "index" }> {
-  const bounded = (n: number, path: "walk" | "index") =>
+): Promise<{ total: number; totalIsLowerBound?: true; path: "walk" | "index" | "answered" }> {
+  const bounded = (n: number, path: "walk" | "index" | "answered") =>
     n > bound ? { total: bound, totalIsLowerBound: true as const, path } : { total: n, path };
+  if (query.filters.some(answeredOnly)) {
+    const { sql, params } = answeredCount(query, bound);
+    return bounded(Number((await queryRows<{ n: number | string }>(db, sql, params))[0]?.n ?? 0), "answered");
+  }
   if (onSearchRows(query.filters)) {
     const filters = cheapFirst(query.filters);
     const walk = await walkCount(
@@ -96,6 +101,27 @@ export function filterCount(query: SearchQuery, limit: number | null, reference 
       limit !== null
         ? `SELECT count(*) AS n FROM (${matches} LIMIT ${c.p(limit + 1)}) AS matches`
         : `SELECT count(*) AS n FROM (${matches}) AS matches`,
+    params: c.params,
+  };
+}
+
+/** A filter only records with a response pass (of the caller on `/me`): a response value, a response status other than pending. */
+const answeredOnly = (f: SearchFilter): boolean =>
+  f.scope.entity === "response_value" || (f.scope.entity === "response_status" && f.type === "terms" && !f.values.includes("pending"));
+
+/**
+ * The count of a query with a filter only answered records pass (answeredOnly), up to `limit` + 1: from the
+ * records with responses (the caller's on `/me`), few beside the records, each tested with the filters. At 1M
+ * bench records the admin's response value filter (3,543 of 10.5K answered records) counted over `record_search`
+ * took 705 ms: `record_search` has no index on the records' id, so PostgreSQL read all its rows to join them.
+ */
+export function answeredCount(query: SearchQuery, limit: number): { sql: string; params: Param[] } {
+  const c = new Builder(query.userId);
+  const user = query.userId !== null ? ` WHERE s.user_id = ${c.p(query.userId)}` : "";
+  const where = [`r.dataset_id = ${c.p(query.datasetId)}`, ...cheapFirst(query.filters).map((f) => c.filter(f))];
+  return {
+    sql: `SELECT count(*) AS n FROM (SELECT 1 FROM (SELECT DISTINCT s.record_id FROM responses s${user}) k JOIN records r ON r.id = k.record_id
+      WHERE ${where.join(" AND ")} LIMIT ${c.p(limit + 1)}) AS matches`,
     params: c.params,
   };
 }

@@ -12,6 +12,8 @@ import { PostgresTextVocabulary } from "./postgres-text-vocabulary.js";
 import { PostgresText } from "./postgres-text.js";
 import { PostgresRankAhead } from "./postgres-rank-ahead.js";
 import { halfvecExpression, PostgresVectorIndexes } from "./postgres-vector-index.js";
+import { pageScores, sortedPage, walkable } from "./postgres-sorted.js";
+import { SORT_INDEX_SPECS } from "../db/migrations/postgres/0036-sort-indexes.js";
 
 /** Candidates beyond the page a search through the halfvec index takes, re-sorted by their exact distance. */
 const HALFVEC_EXTRA = 10;
@@ -33,6 +35,8 @@ export interface PostgresSearchOptions {
   textVocabulary?: ConstructorParameters<typeof PostgresTextVocabulary>[1] | false;
   /** The IVFFlat lists a similarity search probes, both orders (default: nearSideProbes / farSideProbes of the index's lists); tests pass 1. */
   probes?: number;
+  /** Options of the walk of a sort's index (postgres-sorted.ts); false: sorted searches run the plain SQL below (tests compare both). */
+  sortedWalk?: Parameters<typeof sortedPage>[2] | false;
 }
 
 /**
@@ -60,6 +64,10 @@ export class PostgresSearch implements SearchPort {
   readonly wordsTerms: PostgresBackgroundIndex;
   /** The datasets' vocabularies for prefixes, read in the background (the server starts the job: server.ts). */
   readonly textVocabulary: PostgresTextVocabulary | null;
+  /** Sorted pages by how they were found (postgres-sorted.ts; tests). */
+  readonly sortedPaths = { walk: 0, gathered: 0, plain: 0 };
+  /** Migration 0036's indexes in the order of the sorts on an upgraded database, built one after the other after 0031's. */
+  readonly sortIndexes: PostgresBackgroundIndex[];
   constructor(
     private readonly db: Kysely<DB>,
     private readonly options: PostgresSearchOptions,
@@ -79,6 +87,11 @@ export class PostgresSearch implements SearchPort {
       () => this.wordsTerms.ready(),
     );
     this.vectorIndexes = new PostgresVectorIndexes(db);
+    this.sortIndexes = [];
+    for (const spec of SORT_INDEX_SPECS) {
+      const before = this.sortIndexes.at(-1) ?? this.wordsTerms;
+      this.sortIndexes.push(new PostgresBackgroundIndex(db, spec, { after: () => before.ready() }));
+    }
   }
 
   /** Builds the partial HNSW index of one vector settings unless it is valid (idempotent, safe between replicas; postgres-vector-index.ts). */
@@ -106,6 +119,17 @@ export class PostgresSearch implements SearchPort {
   async search(query: SearchQuery): Promise<SearchResult> {
     // Text in score order: the cached matches (postgres-text.ts).
     if (query.text && !query.vector && query.sort.length === 0 && this.options.textCache !== false) return this.text.search(query);
+    // One sort with an index in its order: the records in that order until the page is full (postgres-sorted.ts).
+    let sortedTotal: Promise<{ total: number; totalIsLowerBound?: boolean }> | null = null;
+    if (this.options.sortedWalk !== false && walkable(query) && !(query.text && textWords(query.text.q).length === 0)) {
+      sortedTotal = this.sortedTotal(query);
+      const page = await sortedPage(this.db, query, this.options.sortedWalk || {}).catch(async (e: unknown) => {
+        await sortedTotal!.catch(() => undefined);
+        throw e;
+      });
+      this.sortedPaths[page?.path ?? "plain"]++;
+      if (page) return this.sortedResult(query, page.rows, sortedTotal);
+    }
     const b = new Builder(query.userId);
     const ctes: string[] = [];
     let from = "records r";
@@ -202,9 +226,38 @@ export class PostgresSearch implements SearchPort {
     const pageSql = `${base} ORDER BY ${order.join(", ")} LIMIT ${b.p(query.limit)} OFFSET ${b.p(query.offset)}`;
     const [rows, total] = await Promise.all([
       queryRows<{ id: string; score: number | null }>(this.db, pageSql, b.params),
-      this.total(query, limit),
+      sortedTotal ?? this.total(query, limit),
     ]);
-    return { hits: rows.map((r) => ({ recordId: r.id, score: r.score })), ...total };
+    const hits = rows.map((r) => ({ recordId: r.id, score: r.score }));
+    return sortedTotal ? boundedAsShown(hits, query, total) : { hits, ...total };
+  }
+
+  /**
+   * The total of a sorted query whose page the sort's walk reads (postgres-sorted.ts): the total the query has in
+   * any order, with text the score order's (postgres-text.ts, bounded as that counts it), else the plain query's.
+   */
+  private sortedTotal(query: SearchQuery): Promise<{ total: number; totalIsLowerBound?: boolean }> {
+    return query.text
+      ? this.text.search({ ...query, sort: [], offset: query.offset + query.limit, limit: 0 })
+      : this.total(query, filterCountLimit(query, null));
+  }
+
+  /** The walk's page with the text scores of its records and the query's total (sortedTotal). */
+  private async sortedResult(
+    query: SearchQuery,
+    page: { id: string; seq: number }[],
+    total: Promise<{ total: number; totalIsLowerBound?: boolean }>,
+  ): Promise<SearchResult> {
+    const [scores, counted] = await Promise.all([
+      pageScores(
+        this.db,
+        query,
+        page.map((r) => r.seq),
+      ),
+      total,
+    ]);
+    const hits = page.map((r) => ({ recordId: r.id, score: query.text ? (scores.get(r.seq) ?? null) : null }));
+    return boundedAsShown(hits, query, counted);
   }
 
   /** The total of a query without vector (and of text in another order than the score's), exact up to `limit`. */
@@ -219,19 +272,37 @@ export class PostgresSearch implements SearchPort {
   }
 
   /**
-   * The annotator's queue total (`/me`, response status pending, otherwise only record status terms,
-   * no text or vector): the dataset's record counters (migration 0011) minus the user's answered
+   * The total of no filter or record status terms only (no text or vector): the dataset's record counters
+   * (migration 0011). The annotator's queue total (`/me`, response status pending, otherwise only record status terms,
+   * no text or vector): the dataset's record counters minus the user's answered
    * records of those statuses. The same number as the NOT EXISTS count, which visits every record
    * of the dataset.
    */
   private async queueTotal(query: SearchQuery): Promise<number | null> {
-    if (query.text || query.vector || query.userId === null) return null;
+    if (query.text || query.vector) return null;
     const queue = queueFilters(query.filters);
-    if (!queue?.pending) return null;
+    if (!queue) return null;
+    // No filter or record statuses only (the admin's sorted lists): the counters; counting 1M records took ~250 ms.
+    if (!queue.pending) return recordCountWithStatus(this.db, query.datasetId, queue.statuses);
+    if (query.userId === null) return null;
     const statuses = queue.statuses;
     if (statuses.length === 0) return 0;
     const answered = await sql<{ n: number }>`select count(*) as n from responses s join records r on r.id = s.record_id
       where s.user_id = ${query.userId} and r.dataset_id = ${query.datasetId} and r.status in (${sql.join(statuses)})`.execute(this.db);
     return (await recordCountWithStatus(this.db, query.datasetId, statuses)) - Number(answered.rows[0]?.n ?? 0);
   }
+}
+
+/**
+ * As the score order's total (postgres-text.ts): a lower bound is at least the records up to the page shown, and
+ * exact when the page is not full.
+ */
+function boundedAsShown(
+  hits: SearchResult["hits"],
+  query: SearchQuery,
+  counted: { total: number; totalIsLowerBound?: boolean },
+): SearchResult {
+  if (!counted.totalIsLowerBound) return { hits, total: counted.total };
+  if (hits.length < query.limit && (hits.length > 0 || query.offset === 0)) return { hits, total: query.offset + hits.length };
+  return { hits, total: hits.length > 0 ? Math.max(counted.total, query.offset + hits.length) : counted.total, totalIsLowerBound: true };
 }

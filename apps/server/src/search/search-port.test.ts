@@ -12,6 +12,13 @@ describe("totalBoundFor", () => {
     expect(totalBoundFor({ text: null, vector: null, filters: [pending, metadata] }, 10_000)).toBe(10_000);
   });
 
+  it("bounds the total of a suggestion or response value filter without text", () => {
+    const suggestion: SearchFilter = { type: "terms", scope: { entity: "suggestion", questionId: "q", property: "value" }, values: ["a"] };
+    const answer: SearchFilter = { type: "terms", scope: { entity: "response_value", questionName: "q" }, values: ["a"] };
+    expect(totalBoundFor({ text: null, vector: null, filters: [pending, suggestion] }, 10_000)).toBe(10_000);
+    expect(totalBoundFor({ text: null, vector: null, filters: [answer] }, 10_000)).toBe(10_000);
+  });
+
   it("keeps the queue's total and any other filter's exact", () => {
     expect(totalBoundFor({ text: null, vector: null, filters: [] }, 10_000)).toBeNull();
     expect(totalBoundFor({ text: null, vector: null, filters: [pending, status] }, 10_000)).toBeNull();
