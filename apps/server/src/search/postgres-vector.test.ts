@@ -238,7 +238,9 @@ describe.skipIf(!onServer)("similarity through pgvector's IVFFlat index (Postgre
   /** The names of the vector indexes on record_vectors of a kind (`hnsw` or `ivfflat`). */
   const indexesUsing = async (method: "hnsw" | "ivfflat") =>
     (
-      await sql<{ name: string }>`select c.relname as name from pg_index i join pg_class c on c.oid = i.indexrelid join pg_am a on a.oid = c.relam
+      await sql<{
+        name: string;
+      }>`select c.relname as name from pg_index i join pg_class c on c.oid = i.indexrelid join pg_am a on a.oid = c.relam
         where i.indrelid = 'record_vectors'::regclass and a.amname = ${method} order by 1`.execute(store.db)
     ).rows.map((r) => r.name);
   /** The record indexes of the `n` vectors of the settings with the smallest record ids (the bounded scan's). */
@@ -412,7 +414,11 @@ describe.skipIf(!onServer)("similarity through pgvector's IVFFlat index (Postgre
         expect(without.hits.map((h) => h.recordId)).toEqual(bruteForce(target, order, (i) => inBound(i) && ids[i] !== excludeRecordId, 50));
       }
       // The other dataset's vectors (other settings) neither count towards the bound nor appear.
-      const other = await port.search({ ...query(target, "most_similar"), datasetId: otherDataset, vector: { settingsId: otherSettings, value: target, order: "most_similar", excludeRecordId: null } });
+      const other = await port.search({
+        ...query(target, "most_similar"),
+        datasetId: otherDataset,
+        vector: { settingsId: otherSettings, value: target, order: "most_similar", excludeRecordId: null },
+      });
       expect(other.hits.every((h) => !ids.includes(h.recordId))).toBe(true);
       expect(other.hits.length).toBeGreaterThan(0);
       // A bound above the settings' vectors: the exact answer over all of them.
@@ -480,7 +486,8 @@ describe.skipIf(!onServer)("similarity through pgvector's IVFFlat index (Postgre
     // What a rebuild cut short leaves (its new index, invalid): dropped, and the rebuild done again.
     await createIvfFlat(`${far}_ccnew`, "halfvec_ip_ops", 12);
     await sql.raw(`update pg_index set indisvalid = false where indexrelid = '${far}_ccnew'::regclass`).execute(store.db);
-    const oid = async () => (await sql<{ oid: number }>`select oid::int as oid from pg_class where relname = ${far}`.execute(store.db)).rows[0]?.oid;
+    const oid = async () =>
+      (await sql<{ oid: number }>`select oid::int as oid from pg_class where relname = ${far}`.execute(store.db)).rows[0]?.oid;
     const was = await oid();
     await job.tick();
     expect(await indexState(`${far}_ccnew`)).toBeUndefined();
@@ -539,7 +546,12 @@ describe.skipIf(!onServer)("similarity through pgvector's IVFFlat index (Postgre
     // reference itself first and most of the exact page, at exact scores, best first.
     const probed = (await new PostgresSearch(store.db, { vectorSearch: true }).search(query(target, "most_similar", { limit: 50 }))).hits;
     expect(probed[0]!.recordId).toBe(ids[42]);
-    expect(recall(probed.map((h) => h.recordId), bruteForce(target, "most_similar", () => true, 50))).toBeGreaterThanOrEqual(0.4);
+    expect(
+      recall(
+        probed.map((h) => h.recordId),
+        bruteForce(target, "most_similar", () => true, 50),
+      ),
+    ).toBeGreaterThanOrEqual(0.4);
     for (const hit of probed) expect(hit.score!).toBeCloseTo(cosine(target, vectorOf(ids.indexOf(hit.recordId))), 5);
     const scores = probed.map((h) => h.score!);
     expect([...scores].sort((x, y) => y - x)).toEqual(scores);
@@ -620,13 +632,23 @@ describe.skipIf(!onServer)("similarity through pgvector's IVFFlat index (Postgre
         const most = await port.search(query(target, "most_similar"));
         expect(await scannedSince(before, hnsw)).toBe(true);
         expect(most.hits[0]!.recordId).toBe(ids[17]);
-        expect(recall(most.hits.map((h) => h.recordId), bruteForce(target, "most_similar"))).toBeGreaterThanOrEqual(0.8);
+        expect(
+          recall(
+            most.hits.map((h) => h.recordId),
+            bruteForce(target, "most_similar"),
+          ),
+        ).toBeGreaterThanOrEqual(0.8);
         for (const hit of most.hits) expect(hit.score!).toBeCloseTo(cosine(target, vectorOf(ids.indexOf(hit.recordId))), 5);
       } else {
         // Not the bounded scan (which would leave the index out): the planner's choice over all vectors.
         const most = await port.search(query(target, "most_similar"));
         expect(most.hits[0]!.recordId).toBe(ids[17]);
-        expect(recall(most.hits.map((h) => h.recordId), bruteForce(target, "most_similar"))).toBeGreaterThanOrEqual(0.8);
+        expect(
+          recall(
+            most.hits.map((h) => h.recordId),
+            bruteForce(target, "most_similar"),
+          ),
+        ).toBeGreaterThanOrEqual(0.8);
       }
       const job = new PostgresVectorIndexes(store.db, { settleMs: 0, minVectors: 0, replacedMs: 0 });
       await job.tick(); // builds the IVFFlat index; the HNSW one stays while other replicas may search it
@@ -651,7 +673,9 @@ describe.skipIf(!onServer)("similarity through pgvector's IVFFlat index (Postgre
     await createHnsw("halfvec", otherSettings);
     await createHnsw("vector", otherSettings);
     await migration0034(store.db as unknown as Kysely<unknown>);
-    expect(await indexesUsing("hnsw")).toEqual([vectorIndexName(otherSettings, DIMS, "vector"), vectorIndexName(otherSettings, DIMS)].sort());
+    expect(await indexesUsing("hnsw")).toEqual(
+      [vectorIndexName(otherSettings, DIMS, "vector"), vectorIndexName(otherSettings, DIMS)].sort(),
+    );
     // An earlier version's `l2` IVFFlat index valid: that serves too, so the HNSW indexes go.
     const oldFar = farSideIndexName(otherSettings, DIMS, "l2");
     await createIvfFlat(oldFar, "halfvec_l2_ops", 1, otherSettings);
@@ -727,7 +751,8 @@ describe.skipIf(!onServer)("similarity through pgvector's IVFFlat index (Postgre
     await createHnsw("halfvec", otherSettings);
     await store.db.deleteFrom("vectors_settings").where("id", "=", otherSettings).execute();
     await job.tick();
-    for (const name of [otherFar, oldFar, `${otherFar}_ccnew`, vectorIndexName(otherSettings, DIMS)]) expect(await indexState(name)).toBeUndefined();
+    for (const name of [otherFar, oldFar, `${otherFar}_ccnew`, vectorIndexName(otherSettings, DIMS)])
+      expect(await indexState(name)).toBeUndefined();
     expect(await indexState(farSideIndexName(settingsId, DIMS))).toBe(true);
   });
 });
