@@ -176,13 +176,15 @@ const validSettings = (settingsId: string, dimensions: number) =>
 /**
  * The vectors a similarity search scans while its settings has no valid index (after an import until the
  * job's build ends, a settings below MIN_VECTORS, pgvector before 0.7, more than 4,000 dimensions): those of
- * the FALLBACK_VECTORS smallest record ids, exactly (boundedVectors). A settings of fewer vectors gets the
- * exact answer; a larger one the exact answer among them (record ids are random UUIDs: a sample). An exact
- * scan of all 1M bench vectors cost 10.3 s (~15 s of PostgreSQL CPU with 2 parallel workers, load 2-3), which a
- * team's similarity calls would queue behind on 2 cores; these 20,000 cost ~107 ms warm (~5 µs a vector: the
- * record's lookup, the cast to `vector` and the distance; 50,000: 353-462 ms).
+ * the FALLBACK_VECTORS smallest record ids, exactly (boundedVectors), as many as a settings without an
+ * index may hold (MIN_VECTORS). A settings of fewer vectors gets the exact answer; a larger one the exact
+ * answer among them (record ids are time-ordered UUIDs: its first records; at 1M, recall@50 ~1-2%, scores
+ * exact). An exact scan of all 1M bench vectors cost 10.3 s (~15 s of PostgreSQL CPU with 2 parallel
+ * workers, load 2-3), which a team's similarity calls would queue behind on 2 cores; 20,000 cost 107 ms warm
+ * (124-127 ms of CPU per page statement at load 7-8, `bench:pg-similarity` bounded:20000; ~5-6 µs a
+ * vector: the record's lookup, the cast to `vector`, the distance), hence half that.
  */
-export const FALLBACK_VECTORS = 20_000;
+export const FALLBACK_VECTORS = MIN_VECTORS;
 
 /**
  * The vectors of a settings (its id a bound parameter) a search scans without an index, as a subquery

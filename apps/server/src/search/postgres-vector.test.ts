@@ -344,7 +344,7 @@ describe.skipIf(!onServer)("similarity through pgvector's IVFFlat index (Postgre
       const building = port.vectorIndexes.build(settingsId, DIMS);
       const target = vectorOf(17);
       const most = await port.search(query(target, "most_similar"));
-      // Before the index is valid: 3,000 vectors, below the bounded scan's 20,000: the exact answer.
+      // Before the index is valid: 3,000 vectors, below the bounded scan's 10,000: the exact answer.
       expect(most.hits.map((h) => h.recordId)).toEqual(bruteForce(target, "most_similar"));
       expect(port.vectorIndexes.isValid(settingsId, DIMS)).toBe(false);
       const least = await port.search(query(target, "least_similar"));
