@@ -72,7 +72,7 @@ async function startOn(store: Store, config: ServerConfig): Promise<RunningServe
   // PostgreSQL: the frequent words of text search ranked ahead once a dataset's text settles (issue 31).
   const rankAhead = rankAheadFor(store);
   rankAhead?.start();
-  // PostgreSQL with pgvector: each vector settings' HNSW index, built in the background (never by a search).
+  // PostgreSQL with pgvector: each vector settings' IVFFlat index, built in the background (never by a search).
   const vectorIndexes = vectorIndexesFor(store);
   vectorIndexes?.start();
   // PostgreSQL: the text vectors of records written before migration 0028 moved into their rows, in small batches.

@@ -27,7 +27,7 @@ const { values: args } = parseArgs({
 if (!args.url) {
   console.error(
     "usage: bench:pg-similarity --url postgres://.../db [--samples 20] [--k 50] [--repeat 2] [--filters none,pending,metadata]\n" +
-      "  [--variants order:index:param[:iterative][:extra],...] (least:ivf:40 = 40 probes; most:hnsw:1000 = ef_search 1000; iterative off|relaxed|strict)\n" +
+      "  [--variants order:index:param[:iterative][:extra],...] (least:ivf:40 = 40 probes; most:hnsw:1000 = ef_search 1000; most:bounded:20000 = the scan without an index; iterative off|relaxed|strict)\n" +
       "  [--exact-cache FILE] [--explain]",
   );
   process.exit(2);
@@ -41,8 +41,8 @@ type Order = "most" | "least";
 type Filter = "none" | "pending" | "metadata";
 interface Variant {
   order: Order;
-  /** ivfip: an IVFFlat index with halfvec_ip_ops (`<#>`), when the database has one. */
-  index: "ivf" | "ivfip" | "hnsw";
+  /** ivfip: an IVFFlat index with halfvec_ip_ops (`<#>`), when the database has one; bounded: the server's scan while no index is valid (boundedVectors, param: its vectors). */
+  index: "ivf" | "ivfip" | "hnsw" | "bounded";
   param: number;
   iterative: "off" | "relaxed" | "strict";
   extra: number;
@@ -51,7 +51,7 @@ interface Variant {
 
 const variants: Variant[] = args.variants!.split(",").map((spec) => {
   const [order, index, param, iterative, extra] = spec.split(":");
-  if ((order !== "most" && order !== "least") || (index !== "ivf" && index !== "ivfip" && index !== "hnsw"))
+  if ((order !== "most" && order !== "least") || (index !== "ivf" && index !== "ivfip" && index !== "hnsw" && index !== "bounded"))
     throw new Error(`bad variant ${spec}`);
   const it = (iterative ?? (index === "hnsw" ? "strict" : "relaxed")) as Variant["iterative"];
   return { order, index, param: Number(param), iterative: it, extra: extra === undefined ? 10 : Number(extra), label: spec };
@@ -114,8 +114,14 @@ for (let j = 0; j < samples; j++) {
   refs.push({ id: row.id, vector: JSON.stringify(JSON.parse(row.v.replace(/^\{/, "[").replace(/\}$/, "]")) as number[]) });
 }
 
-/** The page statement (postgres-search.ts) or, without `nearest`, the exact one; with its parameters. */
-function statement(ref: Reference, order: Order, filter: Filter, nearest: { op: string; extra: number } | null): [string, unknown[]] {
+/** The page statement (postgres-search.ts) or, without `nearest`, the exact one (over the `bounded` vectors of the smallest record ids); with its parameters. */
+function statement(
+  ref: Reference,
+  order: Order,
+  filter: Filter,
+  nearest: { op: string; extra: number } | null,
+  bounded?: number,
+): [string, unknown[]] {
   const params: unknown[] = [];
   const p = (v: unknown) => (params.push(v), `$${params.length}`);
   const vec = order === "least" ? JSON.stringify((JSON.parse(ref.vector) as number[]).map((x) => -x)) : ref.vector;
@@ -131,7 +137,10 @@ function statement(ref: Reference, order: Order, filter: Filter, nearest: { op: 
     where.push(
       `(r.metadata @> ${p(JSON.stringify({ source: "forum" }))}::jsonb OR r.metadata @> ${p(JSON.stringify({ source: ["forum"] }))}::jsonb)`,
     );
-  const base = `SELECT r.id AS id, r.seq AS seq, ${score} AS score FROM records r JOIN record_vectors v ON v.record_id = r.id AND v.vector_settings_id = ${p(settings.id)} WHERE ${where.join(" AND ")}`;
+  const vectors = bounded
+    ? `(SELECT vector_settings_id, record_id, vector FROM record_vectors WHERE vector_settings_id = ${p(settings.id)} ORDER BY record_id LIMIT ${bounded})`
+    : "record_vectors";
+  const base = `SELECT r.id AS id, r.seq AS seq, ${score} AS score FROM records r JOIN ${vectors} v ON v.record_id = r.id AND v.vector_settings_id = ${p(settings.id)} WHERE ${where.join(" AND ")}`;
   if (!nearest) return [`${base} ORDER BY score, r.seq LIMIT ${p(k)}`, params];
   const near = `${halfvec("v.vector")} ${nearest.op} l2_normalize(${reference}::vector(${dims}))::halfvec(${dims})`;
   return [
@@ -179,9 +188,11 @@ console.log(
 for (const v of variants)
   for (const filter of filterNames) {
     const set =
-      v.index !== "hnsw"
-        ? `SET ivfflat.probes = ${v.param}; SET ivfflat.iterative_scan = ${v.iterative === "off" ? "off" : "relaxed_order"}`
-        : `SET hnsw.ef_search = ${v.param}; SET hnsw.iterative_scan = ${v.iterative === "off" ? "off" : v.iterative === "relaxed" ? "relaxed_order" : "strict_order"}`;
+      v.index === "bounded"
+        ? "SELECT 1"
+        : v.index !== "hnsw"
+          ? `SET ivfflat.probes = ${v.param}; SET ivfflat.iterative_scan = ${v.iterative === "off" ? "off" : "relaxed_order"}`
+          : `SET hnsw.ef_search = ${v.param}; SET hnsw.iterative_scan = ${v.iterative === "off" ? "off" : v.iterative === "relaxed" ? "relaxed_order" : "strict_order"}`;
     await client.query(set);
     // Drop the other index from the planner's choice for this statement: the operator decides (<-> IVFFlat, <=> HNSW).
     const op = v.index === "ivf" ? "<->" : v.index === "ivfip" ? "<#>" : "<=>";
@@ -192,7 +203,8 @@ for (const v of variants)
     const c0 = clusterNs();
     for (let r = 0; r < repeat; r++)
       for (const ref of refs) {
-        const [q, params] = statement(ref, v.order, filter, { op, extra: v.extra });
+        const [q, params] =
+          v.index === "bounded" ? statement(ref, v.order, filter, null, v.param) : statement(ref, v.order, filter, { op, extra: v.extra });
         const t0 = cpuNs();
         const page = (await client.query<{ id: string; score: number }>(q, params)).rows;
         ns += cpuNs() - t0;
@@ -211,7 +223,10 @@ for (const v of variants)
       `${v.label} | ${filter} | ${mean.toFixed(3)} | ${Math.min(...recalls).toFixed(2)} | ${(ns / 1e6 / (repeat * refs.length)).toFixed(2)} | ${cluster.toFixed(2)} | ${(gaps.reduce((a, b) => a + b, 0) / Math.max(1, gaps.length)).toFixed(4)} | ${rows / refs.length}`,
     );
     if (args.explain) {
-      const [q, params] = statement(refs[0]!, v.order, filter, { op, extra: v.extra });
+      const [q, params] =
+        v.index === "bounded"
+          ? statement(refs[0]!, v.order, filter, null, v.param)
+          : statement(refs[0]!, v.order, filter, { op, extra: v.extra });
       const plan = await client.query<{ "QUERY PLAN": string }>(`EXPLAIN (ANALYZE, BUFFERS) ${q}`, params);
       console.log(plan.rows.map((x) => `    ${x["QUERY PLAN"]}`).join("\n"));
     }

@@ -138,7 +138,7 @@ describe("vector search", () => {
       t.skip("this PostgreSQL has no pgvector extension");
       return;
     }
-    // The SDK suite's shape: 1,500 records with 10 random dimensions (on PostgreSQL the HNSW index serves it).
+    // The SDK suite's shape: 1,500 records with 10 random dimensions (on PostgreSQL below the similarity index's 10,000 vectors: the exact scan).
     const setting = await big.f.vectorSettings(big.datasetId, { name: "ten", dimensions: 10 });
     const random = seededRandom(1500);
     const vectors = Array.from({ length: 1500 }, () => Array.from({ length: 10 }, random));
@@ -148,7 +148,7 @@ describe("vector search", () => {
         .map((v, j) => ({ external_id: `${i + j}`, fields: { text: `record ${i + j}` }, vectors: { [setting.name]: v } }));
       expect((await big.f.request("POST", `/datasets/${big.datasetId}/records/bulk`, { body: { items } })).status).toBe(201);
     }
-    // With planner statistics (as after an import's writes pause) PostgreSQL serves it from the HNSW index.
+    // With planner statistics (as after an import's writes pause) PostgreSQL plans it as after an import.
     if (server.ctx.store.dialect === "postgres") await sql`analyze records, record_vectors`.execute(server.ctx.db);
     const page = (vector: Json, offset: number) =>
       big.f.request<Result>("POST", `/datasets/${big.datasetId}/records/search?offset=${offset}&limit=256`, {

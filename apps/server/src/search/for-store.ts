@@ -28,7 +28,7 @@ export function rankAheadFor(store: Store): PostgresRankAhead | null {
   return port instanceof PostgresSearch ? port.rankAhead : null;
 }
 
-/** PostgreSQL with pgvector: the background build of the similarity (HNSW) indexes; null otherwise. */
+/** PostgreSQL with pgvector: the background build of the similarity (IVFFlat) indexes; null otherwise. */
 export function vectorIndexesFor(store: Store): PostgresVectorIndexes | null {
   const port = searchFor(store);
   return port instanceof PostgresSearch && store.vectorSearch ? port.vectorIndexes : null;

@@ -42,7 +42,7 @@ describe("PostgreSQL search specifics (PGlite)", () => {
     ).toBe(0);
   });
 
-  it("round-trips float32 vectors through real[] and serves similarity from a partial HNSW index", async () => {
+  it("round-trips float32 vectors through real[] and serves similarity from a partial IVFFlat index", async () => {
     const { ids, byExt } = await seedSearchData(store);
     const stored = await store.db.selectFrom("record_vectors").select("vector").where("record_id", "=", byExt.b!).executeTakeFirstOrThrow();
     expect(Array.from(new Float32Array(Uint8Array.from(stored.vector).buffer))).toEqual([Math.fround(0.9), Math.fround(0.1), 0]);
@@ -61,8 +61,12 @@ describe("PostgreSQL search specifics (PGlite)", () => {
     await port.ensureVectorIndex(ids.emb, 3);
     const indexes = await sql<{
       indexdef: string;
-    }>`select indexdef from pg_indexes where tablename = 'record_vectors' and indexdef like '%hnsw%'`.execute(store.db);
-    expect(indexes.rows.map((r) => r.indexdef).join("\n")).toContain(`vector_settings_id = '${ids.emb}'`);
+    }>`select indexdef from pg_indexes where tablename = 'record_vectors' and indexdef like '%record_vectors_%'`.execute(store.db);
+    const defs = indexes.rows.map((r) => r.indexdef).join("\n");
+    expect(defs).toContain(`USING ivfflat`);
+    expect(defs).toContain(`vector_settings_id = '${ids.emb}'`);
+    // No HNSW index any more (one IVFFlat index serves both orders).
+    expect(defs).not.toContain("USING hnsw");
     // Idempotent (a second replica or a second call).
     await new PostgresSearch(store.db, { vectorSearch: true }).ensureVectorIndex(ids.emb, 3);
   });

@@ -11,7 +11,7 @@ import { WORDS_TERMS_INDEX_SPEC } from "../db/migrations/postgres/0031-record-se
 import { PostgresTextVocabulary } from "./postgres-text-vocabulary.js";
 import { PostgresText } from "./postgres-text.js";
 import { PostgresRankAhead } from "./postgres-rank-ahead.js";
-import { halfvecExpression, PostgresVectorIndexes } from "./postgres-vector-index.js";
+import { boundedVectors, halfvecExpression, PostgresVectorIndexes } from "./postgres-vector-index.js";
 import { pageScores, sortedPage, walkable } from "./postgres-sorted.js";
 import { SORT_INDEX_SPECS } from "../db/migrations/postgres/0036-sort-indexes.js";
 
@@ -26,9 +26,9 @@ export interface PostgresSearchOptions {
   /** Options of the frequent words ranked ahead (postgres-rank-ahead.ts); false: none are used. */
   rankAhead?: ConstructorParameters<typeof PostgresRankAhead>[1] | false;
   /**
-   * `hnsw.ef_search` of similarity searches (default 1,000, see search). PostgreSQL's planner prices an
-   * index scan by it: over a few thousand vectors it scans them all instead (exact, cheap), so tests of
-   * the index's plans at that size pass 100.
+   * `hnsw.ef_search` of similarity searches through an HNSW index an earlier version left (default 1,000,
+   * see search). PostgreSQL's planner prices an index scan by it: over a few thousand vectors it scans
+   * them all instead (exact, cheap), so tests of the index's plans at that size pass 100.
    */
   efSearch?: number;
   /** Options of the datasets' vocabularies that prefixes read as their words (postgres-text-vocabulary.ts); false: none. */
@@ -37,6 +37,8 @@ export interface PostgresSearchOptions {
   probes?: number;
   /** Options of the walk of a sort's index (postgres-sorted.ts); false: sorted searches run the plain SQL below (tests compare both). */
   sortedWalk?: Parameters<typeof sortedPage>[2] | false;
+  /** The vectors a similarity search scans while its settings has no valid index (default FALLBACK_VECTORS: postgres-vector-index.ts). */
+  fallbackVectors?: number;
 }
 
 /**
@@ -46,8 +48,8 @@ export interface PostgresSearchOptions {
  *   score order through the cached matches of postgres-text.ts; sorted by other values here.
  * - similarity: pgvector's cosine distance `<=>` on `record_vectors.vector::vector(n)`, served by a
  *   partial IVFFlat index per vector settings in both orders once it is valid (most similar probing
- *   the lists nearest the query, least similar those nearest its negation), else its HNSW index (both
- *   built in the background: postgres-vector-index.ts).
+ *   the lists nearest the query, least similar those nearest its negation; built in the background:
+ *   postgres-vector-index.ts), else an exact scan of a bounded share of its vectors (boundedVectors).
  * - filters and sorts on jsonb: a list value matches when any item matches (like SQLite's json_each);
  *   metadata terms use containment (`@>`), which the GIN index on `records.metadata` serves.
  */
@@ -56,7 +58,7 @@ export class PostgresSearch implements SearchPort {
   private readonly text: PostgresText;
   /** The frequent words ranked ahead (issue 31); the server starts its background ranking (server.ts). */
   readonly rankAhead: PostgresRankAhead | null;
-  /** The HNSW indexes, built in the background once the vectors' writes pause (the server starts the job: server.ts). */
+  /** The IVFFlat indexes, built in the background once the vectors' writes pause (the server starts the job: server.ts). */
   readonly vectorIndexes: PostgresVectorIndexes;
   /** `records_fts`'s bucket index of an upgraded database, built in the background (the server starts the job: server.ts). */
   readonly textBuckets: PostgresTextBuckets;
@@ -94,7 +96,7 @@ export class PostgresSearch implements SearchPort {
     }
   }
 
-  /** Builds the partial HNSW index of one vector settings unless it is valid (idempotent, safe between replicas; postgres-vector-index.ts). */
+  /** Builds the partial IVFFlat index of one vector settings unless it is valid (idempotent, safe between replicas; postgres-vector-index.ts). */
   ensureVectorIndex(settingsId: string, dimensions: number): Promise<void> {
     return this.vectorIndexes.build(settingsId, dimensions);
   }
@@ -156,9 +158,8 @@ export class PostgresSearch implements SearchPort {
         );
       }
       dimensions = query.vector.value.length;
-      // The index is built in the background (postgres-vector-index.ts): until it is valid the planner scans exactly.
-      // Least similar is most similar to the negated vector (cosine distance to -q is 2 minus the
-      // distance to q), so that the HNSW index serves both orders: ORDER BY distance DESC scanned
+      // The index is built in the background (postgres-vector-index.ts). Least similar is most similar to the
+      // negated vector (cosine distance to -q is 2 minus the distance to q): ORDER BY distance DESC scanned
       // every vector of the settings (seconds at 1M).
       const reference = b.p(json(least ? query.vector.value.map((x) => -x) : query.vector.value));
       score = `(v.vector::vector(${dimensions}) <=> ${reference}::vector(${dimensions}))`;
@@ -167,15 +168,17 @@ export class PostgresSearch implements SearchPort {
       // side") when it is valid: the negative inner product (`<#>`) or L2 (`<->`, earlier versions' index)
       // between unit vectors, the operator of that index, orders as cosine; most similar probes the lists
       // nearest the query (nearSideProbes), least similar those nearest the negated query (farSideProbes).
-      // Else the HNSW index (`<=>`), else an exact scan.
       const ivf = await this.vectorIndexes.farSide(query.vector.settingsId, dimensions);
       far = ivf && {
         probes: Math.max(1, Math.round(this.options.probes ?? (least ? ivf.probes : ivf.nearProbes))),
         operator: ivf.operator,
       };
-      if (far || (await this.vectorIndexes.usable(query.vector.settingsId, dimensions)) === "halfvec")
+      // Without it an HNSW index an earlier version left (until the job drops it), else the bounded scan (boundedVectors).
+      const legacy = far ? null : await this.vectorIndexes.usable(query.vector.settingsId, dimensions);
+      if (far || legacy === "halfvec")
         nearest = `${halfvecExpression("v.vector", dimensions)} ${far ? far.operator : "<=>"} l2_normalize(${reference}::vector(${dimensions}))::halfvec(${dimensions})`;
-      from += ` JOIN record_vectors v ON v.record_id = r.id AND v.vector_settings_id = ${b.p(query.vector.settingsId)}`;
+      const vectors = far || legacy ? "record_vectors" : boundedVectors(b.p(query.vector.settingsId), this.options.fallbackVectors);
+      from += ` JOIN ${vectors} v ON v.record_id = r.id AND v.vector_settings_id = ${b.p(query.vector.settingsId)}`;
     }
     const where = [`r.dataset_id = ${b.p(query.datasetId)}`];
     if (query.vector?.excludeRecordId) where.push(`r.id <> ${b.p(query.vector.excludeRecordId)}`);
@@ -187,12 +190,12 @@ export class PostgresSearch implements SearchPort {
     const limit = query.text ? countLimit(query) : filterCountLimit(query, null);
 
     if (query.vector) {
-      // Through the halfvec index: a few more candidates than the page, whose exact distances decide
+      // Through a halfvec index: a few more candidates than the page, whose exact distances decide
       // the page (at half precision neighbours about as similar can swap places).
       const pageSql = nearest
         ? `SELECT id, score FROM (${base} ORDER BY ${nearest} LIMIT ${b.p(query.limit + HALFVEC_EXTRA)}) AS near ORDER BY score, seq LIMIT ${b.p(query.limit)}`
         : `${base} ORDER BY score, r.seq LIMIT ${b.p(query.limit)}`;
-      // The HNSW index (only while no IVFFlat index is valid): pgvector's largest ef_search for both orders. Recall@50 at 1M bench records (halfvec index,
+      // An earlier version's HNSW index (only while no IVFFlat index is valid): pgvector's largest ef_search for both orders. Recall@50 at 1M bench records (halfvec index,
       // m 16, ef_construction 64; docs/performance.md): most similar 0.805 at ef_search 100 (3 of 20
       // queries found 0-1 of the 50: the search stuck in a neighbouring cluster), 0.907 at 400 (min
       // 0.08), 0.956 at 1,000 (min 0.86), for ~7 ms more of PostgreSQL's CPU than at 100. The far side

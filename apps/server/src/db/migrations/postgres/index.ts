@@ -13,6 +13,7 @@ import * as pg0028 from "./0028-records-fts-inline.js";
 import * as pg0030 from "./0030-records-fts-seq-buckets.js";
 import * as pg0031 from "./0031-record-search-words-terms.js";
 import * as pg0032 from "./0032-text-vocabulary.js";
+import * as pg0034 from "./0034-similarity-hnsw-dropped.js";
 import * as pg0036 from "./0036-sort-indexes.js";
 
 /**
@@ -65,6 +66,8 @@ export const postgresVariants: Record<string, Migration> = {
   "0031-record-search-words-terms": pg0031,
   /** PostgreSQL: the datasets' vocabularies for prefixes, read once per text version and shared by the replicas; SQLite's 0032 is empty. */
   "0032-text-vocabulary": pg0032,
+  /** PostgreSQL: the HNSW indexes of similarity dropped where the IVFFlat index serves; SQLite's 0034 is empty. */
+  "0034-similarity-hnsw-dropped": pg0034,
   /** PostgreSQL: indexes in the order of the annotation page's sorts (updated time, suggestion score); SQLite's 0036 is empty. */
   "0036-sort-indexes": pg0036,
 };
