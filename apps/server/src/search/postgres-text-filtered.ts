@@ -56,6 +56,8 @@ export async function filteredTotal(
     readPerBound?: number;
     /** Migration 0031's index of `record_search`'s words and terms is valid (postgres-search.ts wordsTerms). */
     wordsTerms?: boolean;
+    /** The dataset's records when the caller read them (postgres-text.ts, with the text version: one round trip less). */
+    records?: number;
   } = {},
 ): Promise<{ total: number; totalIsLowerBound?: true; path: "walk" | "index" }> {
   const bounded = (n: number, path: "walk" | "index") =>
@@ -63,7 +65,7 @@ export async function filteredTotal(
   const reads = (options.readPerBound ?? READ_PER_BOUND) * (bound + 1);
   const maxWalk = options.walkRecords ?? WALK_RECORDS;
   if (ahead && onSearchRows(query.filters)) {
-    const { total } = await recordCounts(db, query.datasetId);
+    const total = options.records ?? (await recordCounts(db, query.datasetId)).total;
     const share = total > 0 ? ahead.records / total : 0;
     if (total > 0 && share >= (options.walkMinShare ?? WALK_MIN_SHARE)) {
       // The records holding ~`reads` of the word's (at most maxWalk).

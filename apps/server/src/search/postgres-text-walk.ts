@@ -1,6 +1,6 @@
-import { sql, type Kysely } from "kysely";
+import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
-import { Builder, queryRows, textWords, tsLexeme } from "./postgres-sql.js";
+import { Builder, queryRows, textWords, tsLexeme, versionRecordsSql } from "./postgres-sql.js";
 import type { PostgresTextVocabulary } from "./postgres-text-vocabulary.js";
 import type { SearchQuery } from "./search-port.js";
 
@@ -37,6 +37,22 @@ const BUCKET_ROWS = 20;
 const MAX_EXPANSION = 64;
 /** Buckets read per round beyond those the density found so far says hold the matches still needed. */
 const BUCKET_MARGIN = 1.5;
+/**
+ * The settings of the statements after the dataset's range, in the transaction (see firstMatches): the index rounds'. The
+ * probe and the walk read `records_fts` in its primary key's order with them as without (their plans: an index scan of it).
+ */
+const ROUND_SETTINGS =
+  "set_config('enable_seqscan', 'off', true) || set_config('work_mem', '64MB', true) || set_config('max_parallel_workers_per_gather', '0', true)";
+
+/** What firstMatches found; `version`: the dataset's text version in the snapshot the matches were read in. */
+export interface FirstMatches {
+  seqs: number[];
+  scores: Map<number, number>;
+  path: "probe" | "walk" | "buckets" | "index";
+  own: boolean;
+  expanded: boolean;
+  version: number;
+}
 
 /**
  * The first `n` records of a dataset whose fields match a text query (every word in one field, a
@@ -96,7 +112,7 @@ export async function firstMatches(
     /** Only the records after this seq (the windows already read end there: postgres-text.ts extends them). */
     after?: number;
   } = {},
-): Promise<{ seqs: number[]; scores: Map<number, number>; path: "probe" | "walk" | "buckets" | "index"; own: boolean; expanded: boolean }> {
+): Promise<FirstMatches> {
   // One snapshot for the dataset's range and record count and every read of matches (`own` holds for all of them).
   return db
     .transaction()
@@ -109,7 +125,7 @@ async function matchesIn(
   query: SearchQuery,
   n: number,
   options: Parameters<typeof firstMatches>[3] & object,
-): Promise<{ seqs: number[]; scores: Map<number, number>; path: "probe" | "walk" | "buckets" | "index"; own: boolean; expanded: boolean }> {
+): Promise<FirstMatches> {
   const text = query.text!;
   const words = textWords(text.q);
   const prefixes = words.filter((w) => w.prefix);
@@ -126,9 +142,10 @@ async function matchesIn(
       >
     >(
       db,
+      // The index rounds' settings (below) with it: set for the statements after this one, one round trip less a call.
       `SELECT min(seq) AS first, max(seq) AS end,
-          (SELECT coalesce(sum(n), 0) FROM dataset_record_counts WHERE dataset_id = ${dataset}) AS records,
-          (SELECT coalesce(max(id), 0) FROM text_search_changes WHERE dataset_id = ${dataset}) AS version${lexemes}
+          ${versionRecordsSql(dataset)}${lexemes},
+          ${ROUND_SETTINGS} AS settings
         FROM records WHERE dataset_id = ${dataset}`,
       r.params,
     )
@@ -157,8 +174,9 @@ async function matchesIn(
   const seqs: number[] = [];
   const scores = new Map<number, number>();
   const expanded = covered !== null;
-  if (!range || range.first === null || range.end === null) return { seqs, scores, path: "buckets", own: false, expanded };
-  if (covered?.some((c) => c.length === 0)) return { seqs, scores, path: "buckets", own: false, expanded };
+  const version = Number(range?.version ?? 0);
+  if (!range || range.first === null || range.end === null) return { seqs, scores, path: "buckets", own: false, expanded, version };
+  if (covered?.some((c) => c.length === 0)) return { seqs, scores, path: "buckets", own: false, expanded, version };
   // Values, not subqueries: of a subquery's range the planner assumes a narrow one. The rounds end at the dataset's last record.
   const end = Number(range.end);
   // The dataset holds every seq from its first to its last record (its counter, migration 0011, says as many records as
@@ -170,7 +188,7 @@ async function matchesIn(
     own ? "" : ` AND EXISTS (SELECT 1 FROM records r WHERE r.seq = f.record_seq AND r.dataset_id = ${b.p(query.datasetId)})`;
   /** Matches are looked for from this seq on (after the windows read before, when asked); `from`: its bucket. */
   const start = Math.max(Number(range.first), (options.after ?? -Infinity) + 1);
-  if (start > end) return { seqs, scores, path: "buckets", own, expanded };
+  if (start > end) return { seqs, scores, path: "buckets", own, expanded, version };
   let next = start;
   let count = options.firstBuckets ?? 1;
   if (options.buckets === false || (prefixes.length > 0 && !covered)) {
@@ -198,7 +216,7 @@ async function matchesIn(
       seqs.push(Number(r.seq));
       scores.set(Number(r.seq), r.score ?? 0);
     }
-    if (seqs.length >= n || last > end) return { seqs, scores, path: "probe", own, expanded };
+    if (seqs.length >= n || last > end) return { seqs, scores, path: "probe", own, expanded, version };
     if (hits.length / read < (options.walkMinDensity ?? WALK_MIN_DENSITY)) {
       count = Infinity; // sparse: the index, every remaining match
       next = last;
@@ -216,14 +234,11 @@ async function matchesIn(
         seqs.push(Number(r.seq));
         scores.set(Number(r.seq), r.score);
       }
-      return { seqs, scores, path: "walk", own, expanded };
+      return { seqs, scores, path: "walk", own, expanded, version };
     }
   }
   const lastBucket = Math.floor(end / SEQ_BUCKET);
   let path: "buckets" | "index" = options.path ?? (count === Infinity ? "index" : "buckets");
-  await sql`SELECT set_config('enable_seqscan', 'off', true), set_config('work_mem', '64MB', true), set_config('max_parallel_workers_per_gather', '0', true)`.execute(
-    db,
-  );
   while (seqs.length < n && next <= end) {
     const from = Math.floor(next / SEQ_BUCKET);
     // Too many buckets for one round (a sparse query), or the rest of the dataset: every remaining match at once, without buckets.
@@ -261,5 +276,5 @@ async function matchesIn(
     const needed = density > 0 ? Math.ceil(((n - seqs.length) * BUCKET_MARGIN) / (density * SEQ_BUCKET)) : Infinity;
     count = Math.max(count * 2, needed);
   }
-  return { seqs, scores, path, own, expanded };
+  return { seqs, scores, path, own, expanded, version };
 }
