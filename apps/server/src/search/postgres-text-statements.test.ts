@@ -4,6 +4,7 @@ import { createPool } from "../db/postgres.js";
 import type { DB } from "../db/schema.js";
 import type { Store } from "../db/store.js";
 import { openTestPostgresStore, testDatabaseUrl } from "../testing/pg-test-database.js";
+import { Builder, queryRows, textWords } from "./postgres-sql.js";
 import { PostgresSearch } from "./postgres-search.js";
 import { PostgresText } from "./postgres-text.js";
 import type { SearchFilter, SearchQuery } from "./search-port.js";
@@ -188,5 +189,71 @@ describe.skipIf(!onPostgres)("PostgreSQL text search: the statements of a new ph
     expect(got.totalIsLowerBound).toBeUndefined();
     expect(got.total).toBe((await plain().search(q)).total);
     expect(got.total).toBeGreaterThan(10);
+  });
+
+  it("reads a completed head's windows and the first with pending records in one transaction, the page after them: the same pages", async () => {
+    // A dataset whose first 300 records are completed (a team's first Submits): the phrase's first 100 matches, two windows of 50.
+    const ds = await copyDataset(store, ids.ds);
+    const added = await insertRecords(store, ds, 600, (i) => ({
+      external_id: `h-${i}`,
+      fields: JSON.stringify({ text: textOf(i), summary: `filler${i % 5}` }),
+      metadata: JSON.stringify({ source: "news", quality: 0.5 }),
+    }));
+    await completeRecords(store, added.slice(0, 300));
+    await completeRecords(
+      store,
+      added.filter((_, i) => i % 7 === 3),
+    );
+    await answerRecords(
+      store,
+      added.filter((_, i) => i >= 300 && i % 6 === 0),
+      ids.u1,
+      "submitted",
+    );
+    // The reference: every match by seq with its score, windows of 50 by score then seq, those the queue keeps.
+    const reference = async (q: string) => {
+      const b = new Builder(null);
+      const tsq = b.tsQuery(textWords(q));
+      const rows = await queryRows<{ seq: string; id: string; score: number; pass: boolean }>(
+        store.db,
+        `SELECT f.record_seq AS seq, r.id, max(ts_rank(f.tsv, (${tsq})))::float8 AS score,
+            bool_and(r.status = 'pending' AND NOT EXISTS (SELECT 1 FROM responses s WHERE s.record_id = r.id AND s.user_id = ${b.p(ids.u1)})) AS pass
+          FROM records_fts f JOIN records r ON r.seq = f.record_seq WHERE r.dataset_id = ${b.p(ds)} AND f.tsv @@ (${tsq})
+          GROUP BY f.record_seq, r.id ORDER BY f.record_seq`,
+        b.params,
+      );
+      const out: { recordId: string; score: number; pass: boolean }[] = [];
+      for (let i = 0; i < rows.length; i += 50)
+        for (const r of rows.slice(i, i + 50).sort((a, c) => c.score - a.score || Number(a.seq) - Number(c.seq)))
+          out.push({ recordId: r.id, score: r.score, pass: r.pass });
+      return out.filter((r) => r.pass).map(({ recordId, score }) => ({ recordId, score }));
+    };
+    for (const q of ["alpha beta", "gam*", "beta zeta"]) {
+      const expected = await reference(q);
+      expect(expected.length, q).toBeGreaterThan(20);
+      for (const [offset, limit] of [
+        [0, 10],
+        [10, 10],
+        [0, 30],
+      ] as const) {
+        const text = new PostgresText(counted, undefined, null, 50);
+        statements.length = 0;
+        const got = await text.search({ ...query(q, QUEUE, ds, offset, limit) });
+        expect(got.hits, `${q} ${offset}`).toEqual(expected.slice(offset, offset + limit));
+        expect(got.total, q).toBeLessThanOrEqual(expected.length);
+        expect(got.total, q).toBeGreaterThanOrEqual(offset + got.hits.length);
+        if (got.totalIsLowerBound !== true) expect(got.total, q).toBe(expected.length);
+        if (q !== "alpha beta" || offset > 0 || limit > 10) continue;
+        // One transaction read the completed head's windows and the next; one page statement asked the records after the head.
+        expect(
+          statements.filter((s) => /^start transaction/.test(s)),
+          q,
+        ).toHaveLength(1);
+        expect(
+          statements.filter((s) => /UNION ALL SELECT NULL, NULL, w\.n/.test(s)),
+          q,
+        ).toHaveLength(1);
+      }
+    }
   });
 });

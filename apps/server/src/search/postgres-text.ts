@@ -360,16 +360,27 @@ export class PostgresText {
      * where its result goes with the matches it counted (`of`).
      */
     along: { sql: (b: Builder, seqs: number[]) => string | null; counted: { of: number; n: number } } | null = null,
+    /**
+     * Records the filters surely fail, known from the windows' read (those before the first pending record, for the pending
+     * queue): the leading ones of the order are not asked, the page's candidates start after them.
+     */
+    fails: (seq: number) => boolean = () => false,
   ): Promise<{ recordId: string; score: number }[]> {
     const need = query.offset + query.limit;
     if (query.limit === 0) return [];
     let k = Math.max(64, Math.ceil(need * 3) + 32);
+    /** Leading records of the order that surely fail. */
+    let skipped = 0;
     for (;;) {
       const ranked = await this.ranked(entry, ranking, Math.max(k, keep));
+      let lead = skipped;
+      while (lead < ranked.seqs.length && fails(ranked.seqs[lead]!)) lead++;
+      k += lead - skipped;
+      skipped = lead;
       const candidates = ranked.seqs.slice(0, k);
       const f = new Builder(query.userId);
       const where = [
-        `r.seq = ANY(${f.p(`{${candidates.join(",")}}`)}::bigint[])`,
+        `r.seq = ANY(${f.p(`{${candidates.slice(skipped).join(",")}}`)}::bigint[])`,
         `r.dataset_id = ${f.p(query.datasetId)}`,
         ...query.filters.map((x) => f.filter(x)),
       ];
@@ -398,8 +409,8 @@ export class PostgresText {
         return hits.slice(query.offset, need);
       }
       // Grow by the observed pass rate (at least 4x); a windowed order at most to twice the windows read (below).
-      const kept = Math.max(idOf.size, 1) / Math.max(candidates.length, 1);
-      k = Math.max(k * 4, Math.ceil((need / kept) * 1.5));
+      const kept = Math.max(idOf.size, 1) / Math.max(candidates.length - skipped, 1);
+      k = skipped + Math.max((k - skipped) * 4, Math.ceil((need / kept) * 1.5));
       // None passing in a window (the queue's head already submitted by the team: the first 3,468 records of the 1M bench
       // dataset) made the pass rate 1 in ~1,000 and the next read 15 windows: 15,000 matches with their heap rows, 14,867
       // blocks, 106-558 ms per phrase or prefix with 50 annotators working (the statement log), where the next window held them.
@@ -437,18 +448,22 @@ export class PostgresText {
       limit === null || this.cache.has(key)
         ? await this.entry(query.datasetId, key)
         : { version: Number.NaN, records: null, ranked: null, all: null, bytes: 0 };
-    const ranking = async (k: number, previous: Ranked | null) => {
-      const { ranked, version } = await this.windows(query, k, previous);
-      if (Number.isNaN(entry.version)) this.adopt(key, entry, version);
-      return ranked;
-    };
     const queue = queueFilters(query.filters);
+    // Pending records only (the annotation page's queue): records before the first pending one fail, whoever asks.
+    const pendingOnly = queue !== null && queue.statuses.length === 1 && queue.statuses[0] === "pending";
+    let pendingFrom: number | null = null;
+    const ranking = async (k: number, previous: Ranked | null) => {
+      const read = await this.windows(query, k, previous, pendingOnly);
+      if (Number.isNaN(entry.version)) this.adopt(key, entry, read.version);
+      if (pendingOnly) pendingFrom = read.pendingFrom;
+      return read.ranked;
+    };
     const counting = limit !== null && queue && !(queue.pending && query.userId === null) ? queue : null;
     // The queue's count over the windows read comes with the page's filters (one statement; again below if the page read more).
     const along = counting
       ? { sql: (b: Builder, seqs: number[]) => windowPassingSql(b, query, counting, seqs), counted: { of: -1, n: 0 } }
       : null;
-    const hits = await this.page(query, entry, ranking, this.rankWindow, true, along);
+    const hits = await this.page(query, entry, ranking, this.rankWindow, true, along, (seq) => pendingFrom !== null && seq < pendingFrom);
     if (limit === null) return { hits, total: await this.total(query, entry, matches) };
     // The windows the page read (at least the first, also for a page of 0).
     const ranked = await this.ranked(entry, ranking, this.rankWindow);
@@ -481,21 +496,31 @@ export class PostgresText {
    * the matches (firstMatches ranks the rows it reads; ranking while sorting every match of the GIN path
    * with its tsvector took a prefix in ~100K records 0.9M buffers and 2.6 s at 1M records).
    */
-  private async windows(query: SearchQuery, k: number, previous: Ranked | null): Promise<{ ranked: Ranked; version: number }> {
+  private async windows(
+    query: SearchQuery,
+    k: number,
+    previous: Ranked | null,
+    /** The query keeps pending records only: the windows are read on to the first pending record (firstMatches pendingWindow). */
+    pendingOnly = false,
+  ): Promise<{ ranked: Ranked; version: number; pendingFrom: number | null }> {
     // Whole windows read before (fewer: they held every match) are kept, and the next ones read after their last record.
     const kept = previous && !previous.complete && previous.seqs.length % this.rankWindow === 0 ? previous : null;
     const before = kept?.seqs.length ?? 0;
-    const read = Math.ceil(Math.max(k - before, 1) / this.rankWindow) * this.rankWindow;
     const {
       seqs: found,
       scores,
       version,
-    } = await firstMatches(this.db, query, read + 1, {
+      asked,
+      pendingFrom,
+    } = await firstMatches(this.db, query, Math.ceil(Math.max(k - before, 1) / this.rankWindow) * this.rankWindow + 1, {
       buckets: await this.bucketIndex(),
       ...this.walkOptions,
       ...(kept && before > 0 ? { after: kept.seqs.reduce((a, b) => Math.max(a, b)) } : {}),
+      ...(pendingOnly ? { pendingWindow: this.rankWindow } : {}),
     });
-    // The record after the windows read only tells that more match. Every match comes with its score (firstMatches).
+    // Whole windows (more than asked when read on to the first pending record); the record after them only tells that more
+    // match. Every match comes with its score (firstMatches).
+    const read = asked - 1;
     const seqs = found.slice(0, read);
     const rows = seqs.map((seq, i) => ({ seq, score: scores.get(seq)!, win: Math.floor(i / this.rankWindow) }));
     rows.sort((x, y) => x.win - y.win || y.score - x.score || x.seq - y.seq);
@@ -506,6 +531,7 @@ export class PostgresText {
         complete: found.length <= read,
       },
       version,
+      pendingFrom,
     };
   }
 
