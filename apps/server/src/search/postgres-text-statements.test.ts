@@ -7,7 +7,6 @@ import { openTestPostgresStore, testDatabaseUrl } from "../testing/pg-test-datab
 import { Builder, queryRows, textWords } from "./postgres-sql.js";
 import { PostgresSearch } from "./postgres-search.js";
 import { PostgresText } from "./postgres-text.js";
-import { firstMatches } from "./postgres-text-walk.js";
 import type { SearchFilter, SearchQuery } from "./search-port.js";
 import { answerRecords, completeRecords, copyDataset, expectSameOrLowerTotal, insertRecords, seedSearchData } from "./search-port.suite.js";
 
@@ -211,20 +210,14 @@ describe.skipIf(!onPostgres)("PostgreSQL text search: the statements of a new ph
       ids.u1,
       "submitted",
     );
-    // The reference: every match by seq with its score, windows of 50 by score then seq, those the queue keeps (`all`: every one,
-    // `completed`: the completed ones).
-    const reference = async (q: string, keep: "queue" | "all" | "completed" = "queue") => {
+    // The reference: every match by seq with its score, windows of 50 by score then seq, those the queue keeps.
+    const reference = async (q: string) => {
       const b = new Builder(null);
       const tsq = b.tsQuery(textWords(q));
       const rows = await queryRows<{ seq: string; id: string; score: number; pass: boolean }>(
         store.db,
-        `SELECT f.record_seq AS seq, r.id, max(ts_rank(f.tsv, (${tsq})))::float8 AS score, bool_and(${
-          keep === "all"
-            ? "true"
-            : keep === "completed"
-              ? "r.status = 'completed'"
-              : `r.status = 'pending' AND NOT EXISTS (SELECT 1 FROM responses s WHERE s.record_id = r.id AND s.user_id = ${b.p(ids.u1)})`
-        }) AS pass
+        `SELECT f.record_seq AS seq, r.id, max(ts_rank(f.tsv, (${tsq})))::float8 AS score,
+            bool_and(r.status = 'pending' AND NOT EXISTS (SELECT 1 FROM responses s WHERE s.record_id = r.id AND s.user_id = ${b.p(ids.u1)})) AS pass
           FROM records_fts f JOIN records r ON r.seq = f.record_seq WHERE r.dataset_id = ${b.p(ds)} AND f.tsv @@ (${tsq})
           GROUP BY f.record_seq, r.id ORDER BY f.record_seq`,
         b.params,
@@ -235,19 +228,6 @@ describe.skipIf(!onPostgres)("PostgreSQL text search: the statements of a new ph
           out.push({ recordId: r.id, score: r.score, pass: r.pass });
       return out.filter((r) => r.pass).map(({ recordId, score }) => ({ recordId, score }));
     };
-    // The windows read on past the completed head, its matches without their scores (ts_rank not read), the rest scored.
-    const all = await reference("alpha beta", "all");
-    const pendingFrom = added[300]!.seq;
-    const read = await firstMatches(store.db, query("alpha beta", QUEUE, ds), 51, { pendingWindow: 50 });
-    expect(read.pendingFrom).toBe(pendingFrom);
-    expect(read.unrankedBelow).toBe(pendingFrom);
-    expect(read.asked).toBe(151); // 100 matches in the head (two windows), the third window holds pending records
-    expect(read.seqs).toHaveLength(151);
-    const scoreOf = new Map(all.map((r) => [r.recordId, r.score]));
-    const idOf = new Map(added.map((r) => [r.seq, r.id]));
-    for (const seq of read.seqs)
-      if (seq < pendingFrom) expect(read.scores.get(seq)).toBe(-1);
-      else expect(read.scores.get(seq)).toBeCloseTo(scoreOf.get(idOf.get(seq)!)!, 6);
     for (const q of ["alpha beta", "gam*", "beta zeta"]) {
       const expected = await reference(q);
       expect(expected.length, q).toBeGreaterThan(20);
@@ -263,26 +243,16 @@ describe.skipIf(!onPostgres)("PostgreSQL text search: the statements of a new ph
         expect(got.total, q).toBeLessThanOrEqual(expected.length);
         expect(got.total, q).toBeGreaterThanOrEqual(offset + got.hits.length);
         if (got.totalIsLowerBound !== true) expect(got.total, q).toBe(expected.length);
-        if (q === "alpha beta" && offset === 0 && limit === 10) {
-          // One transaction read the completed head's windows and the next; one page statement asked the records after the head.
-          expect(
-            statements.filter((s) => /^start transaction/.test(s)),
-            q,
-          ).toHaveLength(1);
-          expect(
-            statements.filter((s) => /UNION ALL SELECT NULL, NULL, w\.n/.test(s)),
-            q,
-          ).toHaveLength(1);
-        }
-        // The same instance with other filters: its windows without the head's scores are read again, ranked.
-        const completed: SearchFilter = { type: "terms", scope: { entity: "record", property: "status" }, values: ["completed"] };
-        for (const [filters, keep] of [
-          [[], "all"],
-          [[completed], "completed"],
-        ] as const) {
-          const other = await text.search({ ...query(q, [...filters], ds, offset, limit), userId: null });
-          expect(other.hits, `${q} ${keep} ${offset}`).toEqual((await reference(q, keep)).slice(offset, offset + limit));
-        }
+        if (q !== "alpha beta" || offset > 0 || limit > 10) continue;
+        // One transaction read the completed head's windows and the next; one page statement asked the records after the head.
+        expect(
+          statements.filter((s) => /^start transaction/.test(s)),
+          q,
+        ).toHaveLength(1);
+        expect(
+          statements.filter((s) => /UNION ALL SELECT NULL, NULL, w\.n/.test(s)),
+          q,
+        ).toHaveLength(1);
       }
     }
   });

@@ -55,8 +55,6 @@ export interface FirstMatches {
   /** With `pendingWindow`: the matches asked in the end (`n`, or more by whole windows), and the first pending record's seq. */
   asked: number;
   pendingFrom: number | null;
-  /** The records before this seq (pendingFrom, the index rounds) were read without their score (-1). */
-  unrankedBelow: number | null;
 }
 
 /**
@@ -121,8 +119,6 @@ export async function firstMatches(
      * pending record is read (the first pending record of the dataset in the snapshot, `pendingFrom`), when the query keeps
      * pending records only and a completed head precedes them (a team's first Submits: 10,583 records of the 1M bench dataset,
      * whose phrases' first windows hold none): one transaction instead of a page grown window by window, 2-4 of them a call.
-     * The index rounds do not rank the records before it (score -1, `unrankedBelow`): the pending queue never shows them, and
-     * ts_rank reads each match's tsvector (the completed head's thousands of matches were most of a phrase's PostgreSQL CPU).
      */
     pendingWindow?: number;
   } = {},
@@ -194,9 +190,8 @@ async function matchesIn(
   const version = Number(range?.version ?? 0);
   const pendingFrom = range?.pending_from != null ? Number(range.pending_from) : null;
   if (!range || range.first === null || range.end === null)
-    return { seqs, scores, path: "buckets", own: false, expanded, version, asked: n, pendingFrom, unrankedBelow: null };
-  if (covered?.some((c) => c.length === 0))
-    return { seqs, scores, path: "buckets", own: false, expanded, version, asked: n, pendingFrom, unrankedBelow: null };
+    return { seqs, scores, path: "buckets", own: false, expanded, version, asked: n, pendingFrom };
+  if (covered?.some((c) => c.length === 0)) return { seqs, scores, path: "buckets", own: false, expanded, version, asked: n, pendingFrom };
   // Values, not subqueries: of a subquery's range the planner assumes a narrow one. The rounds end at the dataset's last record.
   const end = Number(range.end);
   // The dataset holds every seq from its first to its last record (its counter, migration 0011, says as many records as
@@ -208,7 +203,7 @@ async function matchesIn(
     own ? "" : ` AND EXISTS (SELECT 1 FROM records r WHERE r.seq = f.record_seq AND r.dataset_id = ${b.p(query.datasetId)})`;
   /** Matches are looked for from this seq on (after the windows read before, when asked); `from`: its bucket. */
   const start = Math.max(Number(range.first), (options.after ?? -Infinity) + 1);
-  if (start > end) return { seqs, scores, path: "buckets", own, expanded, version, asked: n, pendingFrom, unrankedBelow: null };
+  if (start > end) return { seqs, scores, path: "buckets", own, expanded, version, asked: n, pendingFrom };
   let next = start;
   let count = options.firstBuckets ?? 1;
   if (options.buckets === false || (prefixes.length > 0 && !covered)) {
@@ -236,8 +231,7 @@ async function matchesIn(
       seqs.push(Number(r.seq));
       scores.set(Number(r.seq), r.score ?? 0);
     }
-    if (seqs.length >= n || last > end)
-      return { seqs, scores, path: "probe", own, expanded, version, asked: n, pendingFrom, unrankedBelow: null };
+    if (seqs.length >= n || last > end) return { seqs, scores, path: "probe", own, expanded, version, asked: n, pendingFrom };
     if (hits.length / read < (options.walkMinDensity ?? WALK_MIN_DENSITY)) {
       count = Infinity; // sparse: the index, every remaining match
       next = last;
@@ -255,13 +249,11 @@ async function matchesIn(
         seqs.push(Number(r.seq));
         scores.set(Number(r.seq), r.score);
       }
-      return { seqs, scores, path: "walk", own, expanded, version, asked: n, pendingFrom, unrankedBelow: null };
+      return { seqs, scores, path: "walk", own, expanded, version, asked: n, pendingFrom };
     }
   }
   const lastBucket = Math.floor(end / SEQ_BUCKET);
   let path: "buckets" | "index" = options.path ?? (count === Infinity ? "index" : "buckets");
-  // Only when records before it are read (a completed head).
-  const unrankedBelow = options.pendingWindow && pendingFrom !== null && pendingFrom > start ? pendingFrom : null;
   while (next <= end) {
     if (seqs.length >= n) {
       // Read on until the windows hold a pending record (pendingWindow; the last match asked only tells that more match): whole
@@ -288,16 +280,13 @@ async function matchesIn(
       ? ` AND array[f.record_seq / ${SEQ_BUCKET}] && ${b.p(`{${Array.from({ length: upTo - from + 1 }, (_, i) => from + i).join(",")}}`)}::bigint[]`
       : "";
     const limit = n - seqs.length;
-    const score = `ts_rank(f.tsv, (${b.tsQuery(words)}))`;
-    const rows = await queryRows<{ seq: number | string; score: number | null }>(
+    const rows = await queryRows<{ seq: number | string; score: number }>(
       db,
       // Ranked as read (each row's score in the subquery: computed by the aggregate, the rows were sorted with their
       // tsvectors first), on the index path too: it reads every remaining match's heap row anyway, and ranking them all
       // there (1M bench records, a sparse phrase's 2,514 rows: +1-2 ms) costs less than reading the window's rows again
       // by primary key to rank them (1,000 rows, 829 index searches, 3,652 buffers: 12-20 ms).
-      `SELECT m.seq, max(m.score)::float8 AS score FROM (SELECT f.record_seq AS seq, ${
-        unrankedBelow !== null ? `CASE WHEN f.record_seq < ${b.p(unrankedBelow)} THEN NULL ELSE ${score} END` : score
-      } AS score
+      `SELECT m.seq, max(m.score)::float8 AS score FROM (SELECT f.record_seq AS seq, ts_rank(f.tsv, (${b.tsQuery(words)})) AS score
           FROM records_fts f WHERE ${match(b, true)}${inBuckets} AND f.record_seq + 0 >= ${b.p(next)} AND f.record_seq + 0 <= ${b.p(end)}${inDataset(b)}
           OFFSET 0) m
           GROUP BY m.seq ORDER BY m.seq + 0 LIMIT ${b.p(limit)}`,
@@ -305,7 +294,7 @@ async function matchesIn(
     );
     for (const r of rows) {
       seqs.push(Number(r.seq));
-      scores.set(Number(r.seq), r.score ?? -1);
+      scores.set(Number(r.seq), r.score);
     }
     // A round cut by its LIMIT goes on after its last match when more are asked (pendingWindow).
     next = rows.length === limit ? seqs[seqs.length - 1]! + 1 : (upTo + 1) * SEQ_BUCKET;
@@ -314,5 +303,5 @@ async function matchesIn(
     const needed = density > 0 ? Math.ceil(((n - seqs.length) * BUCKET_MARGIN) / (density * SEQ_BUCKET)) : Infinity;
     count = Math.max(count * 2, needed);
   }
-  return { seqs, scores, path, own, expanded, version, asked: n, pendingFrom, unrankedBelow };
+  return { seqs, scores, path, own, expanded, version, asked: n, pendingFrom };
 }

@@ -43,11 +43,6 @@ interface Ranked {
   seqs: number[];
   scores: number[];
   complete: boolean;
-  /**
-   * The records before this seq have no score (-1; their windows' order is by seq): read for the pending queue, which they all
-   * fail (firstMatches pendingWindow); any other use reads the order again.
-   */
-  unrankedBelow?: number;
 }
 
 /**
@@ -369,7 +364,7 @@ export class PostgresText {
      * Records the filters surely fail, known from the windows' read (those before the first pending record, for the pending
      * queue): the leading ones of the order are not asked, the page's candidates start after them.
      */
-    failsBelow: () => number | null = () => null,
+    fails: (seq: number) => boolean = () => false,
   ): Promise<{ recordId: string; score: number }[]> {
     const need = query.offset + query.limit;
     if (query.limit === 0) return [];
@@ -377,22 +372,15 @@ export class PostgresText {
     /** Leading records of the order that surely fail. */
     let skipped = 0;
     for (;;) {
-      const ranked = await this.ranked(entry, ranking, Math.max(k, keep), failsBelow());
-      const below = failsBelow() ?? -Infinity;
+      const ranked = await this.ranked(entry, ranking, Math.max(k, keep));
       let lead = skipped;
-      while (lead < ranked.seqs.length && ranked.seqs[lead]! < below) lead++;
+      while (lead < ranked.seqs.length && fails(ranked.seqs[lead]!)) lead++;
       k += lead - skipped;
       skipped = lead;
       const candidates = ranked.seqs.slice(0, k);
       const f = new Builder(query.userId);
       const where = [
-        // Not those before the first pending record either (unranked, in the window holding it): they failed in the windows' snapshot.
-        `r.seq = ANY(${f.p(
-          `{${candidates
-            .slice(skipped)
-            .filter((seq) => seq >= below)
-            .join(",")}}`,
-        )}::bigint[])`,
+        `r.seq = ANY(${f.p(`{${candidates.slice(skipped).join(",")}}`)}::bigint[])`,
         `r.dataset_id = ${f.p(query.datasetId)}`,
         ...query.filters.map((x) => f.filter(x)),
       ];
@@ -431,16 +419,8 @@ export class PostgresText {
   }
 
   /** The entry's ranking, read again (further) while it holds fewer than `k` rows and more exist. */
-  private async ranked(
-    entry: Matches,
-    ranking: Ranking,
-    k: number,
-    /** The seq below which the caller's filters fail every record (null: none known), for an order without their scores. */
-    failsBelow: number | null = null,
-  ): Promise<Ranked> {
+  private async ranked(entry: Matches, ranking: Ranking, k: number): Promise<Ranked> {
     let ranked = entry.ranked;
-    // Read again from the start with the scores this caller may show.
-    if (ranked?.unrankedBelow !== undefined && (failsBelow === null || ranked.unrankedBelow > failsBelow)) ranked = null;
     if (!ranked || (!ranked.complete && ranked.seqs.length < k)) {
       ranked = await ranking(k, ranked);
       entry.ranked = ranked;
@@ -483,10 +463,10 @@ export class PostgresText {
     const along = counting
       ? { sql: (b: Builder, seqs: number[]) => windowPassingSql(b, query, counting, seqs), counted: { of: -1, n: 0 } }
       : null;
-    const hits = await this.page(query, entry, ranking, this.rankWindow, true, along, () => pendingFrom);
+    const hits = await this.page(query, entry, ranking, this.rankWindow, true, along, (seq) => pendingFrom !== null && seq < pendingFrom);
     if (limit === null) return { hits, total: await this.total(query, entry, matches) };
-    // The windows the page read (at least the first, also for a page of 0), counted whether ranked or not.
-    const ranked = await this.ranked(entry, ranking, this.rankWindow, Infinity);
+    // The windows the page read (at least the first, also for a page of 0).
+    const ranked = await this.ranked(entry, ranking, this.rankWindow);
     let n = ranked.seqs.length;
     if (n > 0 && counting) n = along?.counted.of === n ? along.counted.n : await windowPassing(this.db, query, counting, ranked.seqs);
     else if (query.filters.length > 0 && n > 0) {
@@ -532,7 +512,6 @@ export class PostgresText {
       version,
       asked,
       pendingFrom,
-      unrankedBelow,
     } = await firstMatches(this.db, query, Math.ceil(Math.max(k - before, 1) / this.rankWindow) * this.rankWindow + 1, {
       buckets: await this.bucketIndex(),
       ...this.walkOptions,
@@ -550,9 +529,6 @@ export class PostgresText {
         seqs: [...(kept?.seqs ?? []), ...rows.map((r) => r.seq)],
         scores: [...(kept?.scores ?? []), ...rows.map((r) => r.score)],
         complete: found.length <= read,
-        ...(unrankedBelow !== null || kept?.unrankedBelow !== undefined
-          ? { unrankedBelow: Math.max(unrankedBelow ?? -Infinity, kept?.unrankedBelow ?? -Infinity) }
-          : {}),
       },
       version,
       pendingFrom,
