@@ -28,6 +28,22 @@ export async function textVersion(db: Kysely<DB>, datasetId: string): Promise<nu
   return Number(rows[0]?.v ?? 0);
 }
 
+/**
+ * The columns `version` (textVersion) and `records` (the dataset's records: the same at one text version, which
+ * every insert and delete moves) of the dataset whose id is the parameter `dataset` (e.g. `$1`).
+ */
+export const versionRecordsSql = (dataset: string): string =>
+  `(SELECT coalesce(max(id), 0) FROM text_search_changes WHERE dataset_id = ${dataset}) AS version,
+    (SELECT coalesce(sum(n), 0) FROM dataset_record_counts WHERE dataset_id = ${dataset}) AS records`;
+
+/** A dataset's text version (textVersion) and its records, in one statement. */
+export async function textVersionRecords(db: Kysely<DB>, datasetId: string): Promise<{ version: number; records: number }> {
+  const row = (
+    await queryRows<{ version: number | string; records: number | string }>(db, `SELECT ${versionRecordsSql("$1")}`, [datasetId])
+  )[0];
+  return { version: Number(row?.version ?? 0), records: Number(row?.records ?? 0) };
+}
+
 export const RECORD_STATUSES = ["pending", "completed"];
 
 /**

@@ -23,28 +23,32 @@ export async function pageAhead(
   query: SearchQuery,
   word: string,
   ahead: RankedAhead,
+  /** The dataset's records when the caller read them (postgres-text.ts, with the text version). */
+  records?: number,
 ): Promise<{ recordId: string; score: number }[] | null> {
   const need = query.offset + query.limit;
   if (query.limit === 0) return [];
   // The listed records, a prefix at a time (reading 1,024 records costs ~15 ms): grown by the observed pass rate.
-  let passing: { seq: number; id: string }[] = [];
+  let passing: { seq: number; id: string; score: number | null }[] = [];
   // The filters on `record_search`'s narrow rows when they read nothing else (by primary key; no terms clause, see Builder).
   const table = onSearchRows(query.filters) ? "record_search" : "records";
   for (let k = Math.max(64, need * 3 + 32), done = 0; done < ahead.seqs.length;) {
     const candidates = ahead.seqs.slice(done, k);
     const b = new Builder(query.userId);
-    const where = [`r.seq = ANY(${b.p(`{${candidates.join(",")}}`)}::bigint[])`, `r.dataset_id = ${b.p(query.datasetId)}`];
+    const where = [`r.dataset_id = ${b.p(query.datasetId)}`];
     for (const f of query.filters) where.push(b.filter(f));
-    const rows = await queryRows<{ seq: number | string; id: string }>(
+    // The first passing in the list's order, those the page still needs, scored (after the LIMIT: only those).
+    const rows = await queryRows<{ seq: number | string; id: string; score: number | null }>(
       db,
-      `SELECT r.seq AS seq, r.id AS id FROM ${table} r WHERE ${where.join(" AND ")}`,
+      scored(
+        b,
+        word,
+        `SELECT r.seq AS seq, r.id AS id, c.i AS ord FROM unnest(${b.p(`{${candidates.join(",")}}`)}::bigint[]) WITH ORDINALITY c(seq, i)
+          JOIN ${table} r ON r.seq = c.seq WHERE ${where.join(" AND ")} ORDER BY c.i LIMIT ${b.p(need - passing.length)}`,
+      ),
       b.params,
     );
-    const idOf = new Map(rows.map((r) => [Number(r.seq), r.id]));
-    for (const seq of candidates) {
-      const id = idOf.get(seq);
-      if (id !== undefined) passing.push({ seq, id });
-    }
+    for (const r of rows) passing.push({ seq: Number(r.seq), id: r.id, score: r.score });
     done += candidates.length;
     if (passing.length >= need) break;
     const rate = Math.max(passing.length, 1) / done;
@@ -66,26 +70,29 @@ export async function pageAhead(
     const few =
       query.filters.length > 0 &&
       !queueFilters(query.filters) &&
-      ahead.records < FEW_SHARE * (await recordCounts(db, query.datasetId)).total;
-    const found = await queryRows<{ seq: number | string; id: string }>(
+      ahead.records < FEW_SHARE * (records ?? (await recordCounts(db, query.datasetId)).total);
+    const found = await queryRows<{ seq: number | string; id: string; score: number | null }>(
       db,
-      `SELECT r.seq AS seq, r.id AS id FROM ${match.from} WHERE ${where.join(" AND ")} ORDER BY r.seq${few ? " + 0" : ""} LIMIT ${b.p(need - passing.length)}`,
+      scored(
+        b,
+        word,
+        `SELECT r.seq AS seq, r.id AS id, r.seq AS ord FROM ${match.from} WHERE ${where.join(" AND ")} ORDER BY r.seq${few ? " + 0" : ""} LIMIT ${b.p(need - passing.length)}`,
+      ),
       b.params,
     );
-    for (const r of found) passing.push({ seq: Number(r.seq), id: r.id });
+    for (const r of found) passing.push({ seq: Number(r.seq), id: r.id, score: r.score });
   }
-  const page = passing.slice(query.offset, need);
-  if (page.length === 0) return [];
-  // The exact scores of the page's records (the search's own expression).
-  const scores = await queryRows<{ seq: number | string; score: number }>(
-    db,
-    `SELECT f.record_seq AS seq, max(ts_rank(f.tsv, q.query))::float8 AS score
-     FROM records_fts f, (SELECT plainto_tsquery('tessera_search', $2) AS query) q
-     WHERE f.record_seq = ANY($1::bigint[]) AND f.tsv @@ q.query GROUP BY f.record_seq`,
-    [`{${page.map((p) => p.seq).join(",")}}`, word],
-  );
-  const scoreOf = new Map(scores.map((s) => [Number(s.seq), s.score]));
-  return page.map((p) => ({ recordId: p.id, score: scoreOf.get(p.seq) ?? 0 }));
+  return passing.slice(query.offset, need).map((p) => ({ recordId: p.id, score: p.score ?? 0 }));
+}
+
+/**
+ * The rows (seq, id, in the order of `ord`) of `rows` with their exact scores, the search's own expression (ts_rank of the best matching field), in
+ * the statement that finds them: a statement a page less than scoring them after (one round trip of ~9 for a new word).
+ */
+function scored(b: Builder, word: string, rows: string): string {
+  return `SELECT p.seq, p.id, (SELECT max(ts_rank(f.tsv, q.query))::float8 FROM records_fts f,
+      (SELECT plainto_tsquery('tessera_search', ${b.p(word)}) AS query) q WHERE f.record_seq = p.seq AND f.tsv @@ q.query) AS score
+    FROM (${rows}) p ORDER BY p.ord`;
 }
 
 /**

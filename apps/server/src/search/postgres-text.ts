@@ -8,14 +8,14 @@ import {
   queryRows,
   textCount,
   textMatchSql,
-  textVersion,
+  textVersionRecords,
   textWords,
 } from "./postgres-sql.js";
 import { countLimit, filterCountLimit, type SearchQuery, type SearchResult } from "./search-port.js";
 import type { PostgresRankAhead, RankedAhead } from "./postgres-rank-ahead.js";
 import { pageAhead, totalAhead } from "./postgres-text-ahead.js";
 import { firstMatches } from "./postgres-text-walk.js";
-import { windowPassing } from "./postgres-window-passing.js";
+import { windowPassing, windowPassingSql } from "./postgres-window-passing.js";
 import { FILTERED_TOTAL_BOUND, filteredTotal } from "./postgres-text-filtered.js";
 import { ANSWERED_MAX, answeredStatuses } from "./answered-filter.js";
 
@@ -52,7 +52,10 @@ interface Ranked {
 type Ranking = (k: number, previous: Ranked | null) => Promise<Ranked>;
 
 interface Matches {
+  /** NaN until known: a windowed query's new entry takes it from its first windows' snapshot (adopt). */
   version: number;
+  /** The dataset's records at this version (null: not read); counts move them only with the version. */
+  records: number | null;
   ranked: Ranked | null;
   /** Every matching seq, ascending. */
   all: Float64Array | null;
@@ -121,7 +124,7 @@ export class PostgresText {
     // Answered records only (Submitted, Discarded, Draft): from the caller's few answered records, not from the text's matches.
     const answered = await this.answeredSearch(query, words, windowed);
     if (answered) return answered;
-    const entry = await this.entry(query.datasetId, entryKey(query, words));
+    const key = entryKey(query, words);
     // The matches of the dataset, from records_fts (`b` adds the tsquery's and the dataset's parameters).
     const matches = (
       b: Builder,
@@ -129,9 +132,11 @@ export class PostgresText {
       FROM records_fts f JOIN records r ON r.seq = f.record_seq, q WHERE f.tsv @@ q.query AND r.dataset_id = ${b.p(query.datasetId)}${text.field !== null ? ` AND f.field = ${b.p(text.field)}` : ""}
       GROUP BY f.record_seq`;
     const limit = countLimit(query);
-    if (windowed) return this.windowedSearch(query, entry, matches, limit);
-    // One plain word ranked ahead (issue 31): its first pages and its bounded total without reading every match.
-    const ahead = await this.ahead(query, entry, words);
+    if (windowed) return this.windowedSearch(query, key, matches, limit);
+    // One plain word ranked ahead (issue 31): its first pages and its bounded total without reading every match; its ranking
+    // read with the version when the entry lacks it.
+    const { entry, looked } = await this.entryLooked(query, key, words);
+    const ahead = await this.ahead(query, entry, words, looked);
     const ranking = async (limit: number) => {
       const b = new Builder(query.userId);
       const rows = await queryRows<{ seq: number | string; score: number }>(
@@ -142,7 +147,8 @@ export class PostgresText {
       return { seqs: rows.map((r) => Number(r.seq)), scores: rows.map((r) => r.score), complete: rows.length < limit };
     };
     const page = async () =>
-      (ahead ? await pageAhead(this.db, query, words[0]!.word, ahead) : null) ?? (await this.page(query, entry, ranking, RANKED_ROWS));
+      (ahead ? await pageAhead(this.db, query, words[0]!.word, ahead, entry.records ?? undefined) : null) ??
+      (await this.page(query, entry, ranking, RANKED_ROWS));
     const counted = async (): Promise<{ total: number; totalIsLowerBound?: true }> => {
       if (limit === null) return { total: await this.total(query, entry, matches) };
       const known = ahead ? await totalAhead(this.db, query, ahead, limit) : null;
@@ -151,6 +157,7 @@ export class PostgresText {
       if (query.filters.length > 0 && !queueFilters(query.filters)) {
         const { path: _, ...total } = await filteredTotal(this.db, query, ahead, filterCountLimit(query, FILTERED_TOTAL_BOUND)!, {
           wordsTerms: await this.wordsTermsIndex(),
+          records: entry.records ?? undefined,
         });
         return total;
       }
@@ -209,9 +216,9 @@ export class PostgresText {
       // Ranking every candidate costs in proportion to them (100K records, 10,000 answered: a phrase 5x the other paths' time):
       // beyond ANSWERED_MAX only a plain word whose page the ranking ahead gives is answered here, the rest by the other paths.
       if (windowed) return null;
-      const entry = await this.entry(query.datasetId, entryKey(query, words));
-      const ahead = await this.ahead(query, entry, words);
-      const hits = ahead ? await pageAhead(this.db, query, words[0]!.word, ahead) : null;
+      const { entry, looked } = await this.entryLooked(query, entryKey(query, words), words);
+      const ahead = await this.ahead(query, entry, words, looked);
+      const hits = ahead ? await pageAhead(this.db, query, words[0]!.word, ahead, entry.records ?? undefined) : null;
       if (!hits) return null;
       this.answeredSearches++;
       this.answeredAhead++;
@@ -258,27 +265,65 @@ export class PostgresText {
     return limit !== null && ordered.length > limit ? { hits, total: limit, totalIsLowerBound: true } : { hits, total: ordered.length };
   }
 
-  /** The stored ranking ahead of a single plain word without a field, at the entry's version (else null). */
-  private async ahead(query: SearchQuery, entry: Matches, words: { word: string; prefix: boolean }[]): Promise<RankedAhead | null> {
-    if (!this.rankAhead || query.text!.field !== null || words.length !== 1 || words[0]!.prefix) return null;
-    if (!entry.ahead) {
+  /** Whether a query can be ranked ahead: a single plain word without a field. */
+  private aheadWord(query: SearchQuery, words: { word: string; prefix: boolean }[]): string | null {
+    return this.rankAhead && query.text!.field === null && words.length === 1 && !words[0]!.prefix ? words[0]!.word : null;
+  }
+
+  /**
+   * The stored ranking ahead of a single plain word without a field, at the entry's version (else null); `looked`: read with
+   * the entry's version in this call (entryLooked), not read again.
+   */
+  private async ahead(
+    query: SearchQuery,
+    entry: Matches,
+    words: { word: string; prefix: boolean }[],
+    looked = false,
+  ): Promise<RankedAhead | null> {
+    if (!this.rankAhead || this.aheadWord(query, words) === null) return null;
+    if (!entry.ahead && !looked) {
       // Looked up again while missing: the ranking of this version may be in progress.
       const found = await this.rankAhead.lookup(query.datasetId, words[0]!.word);
       if (found?.version !== entry.version) return null;
       entry.ahead = found;
       this.account(entry);
     }
-    return entry.ahead;
+    return entry.ahead ?? null;
   }
 
-  /** The cache entry of a key at the dataset's current text version (a moved version starts it over). */
+  /** The cache entry of a key at the dataset's current text version (a moved version starts it over), with its records. */
   private async entry(datasetId: string, key: string): Promise<Matches> {
-    const version = await textVersion(this.db, datasetId);
+    const { version, records } = await textVersionRecords(this.db, datasetId);
+    return this.current(key, version, records);
+  }
+
+  /**
+   * The entry of a plain word's query (entry); when it lacks the word's ranking ahead, the stored ranking is read in the same
+   * statement as the version (`looked`: one round trip less a new word).
+   */
+  private async entryLooked(
+    query: SearchQuery,
+    key: string,
+    words: { word: string; prefix: boolean }[],
+  ): Promise<{ entry: Matches; looked: boolean }> {
+    const word = this.aheadWord(query, words);
+    if (word === null || this.cache.get(key)?.ahead) return { entry: await this.entry(query.datasetId, key), looked: false };
+    const { version, records, ahead } = await this.rankAhead!.lookupWithVersion(query.datasetId, word);
+    const entry = this.current(key, version, records);
+    if (!entry.ahead && ahead?.version === version) {
+      entry.ahead = ahead;
+      this.account(entry);
+    }
+    return { entry, looked: true };
+  }
+
+  /** The cache entry of a key at `version` (the dataset's current text version; a moved version starts it over). */
+  private current(key: string, version: number, records: number | null): Matches {
     let entry = this.cache.get(key);
     if (entry) this.cache.delete(key);
     if (!entry || entry.version !== version) {
       if (entry) this.bytes -= entry.bytes;
-      entry = { version, ranked: null, all: null, bytes: 0 };
+      entry = { version, records, ranked: null, all: null, bytes: 0 };
     }
     this.cache.set(key, entry); // most recent last
     return entry;
@@ -310,28 +355,50 @@ export class PostgresText {
     keep: number,
     /** A windowed order (windows()), whose growth is bounded. */
     windowed = false,
+    /**
+     * A count over the matches read (windowPassingSql: the rows' column `n`) run in the statement of the page's filters, and
+     * where its result goes with the matches it counted (`of`).
+     */
+    along: { sql: (b: Builder, seqs: number[]) => string | null; counted: { of: number; n: number } } | null = null,
+    /**
+     * Records the filters surely fail, known from the windows' read (those before the first pending record, for the pending
+     * queue): the leading ones of the order are not asked, the page's candidates start after them.
+     */
+    fails: (seq: number) => boolean = () => false,
   ): Promise<{ recordId: string; score: number }[]> {
     const need = query.offset + query.limit;
     if (query.limit === 0) return [];
     let k = Math.max(64, Math.ceil(need * 3) + 32);
+    /** Leading records of the order that surely fail. */
+    let skipped = 0;
     for (;;) {
       const ranked = await this.ranked(entry, ranking, Math.max(k, keep));
+      let lead = skipped;
+      while (lead < ranked.seqs.length && fails(ranked.seqs[lead]!)) lead++;
+      k += lead - skipped;
+      skipped = lead;
       const candidates = ranked.seqs.slice(0, k);
       const f = new Builder(query.userId);
       const where = [
-        `r.seq = ANY(${f.p(`{${candidates.join(",")}}`)}::bigint[])`,
+        `r.seq = ANY(${f.p(`{${candidates.slice(skipped).join(",")}}`)}::bigint[])`,
         `r.dataset_id = ${f.p(query.datasetId)}`,
         ...query.filters.map((x) => f.filter(x)),
       ];
-      const passing =
+      const count = candidates.length > 0 && along ? along.sql(f, ranked.seqs) : null;
+      const rows =
         candidates.length === 0
           ? []
-          : await queryRows<{ seq: number | string; id: string }>(
+          : await queryRows<{ seq: number | string | null; id: string | null; n: number | string | null }>(
               this.db,
-              `SELECT r.seq AS seq, r.id AS id FROM records r WHERE ${where.join(" AND ")}`,
+              `SELECT r.seq AS seq, r.id AS id${count ? ", NULL::bigint AS n" : ""} FROM records r WHERE ${where.join(" AND ")}${
+                count ? ` UNION ALL SELECT NULL, NULL, w.n FROM (${count}) w` : ""
+              }`,
               f.params,
             );
-      const idOf = new Map(passing.map((r) => [Number(r.seq), r.id]));
+      const passing = rows.filter((r) => r.seq !== null);
+      const counted = rows.find((r) => r.seq === null);
+      if (along && counted) along.counted = { of: ranked.seqs.length, n: Number(counted.n ?? 0) };
+      const idOf = new Map(passing.map((r) => [Number(r.seq), r.id!]));
       const seen = ranked.complete && candidates.length === ranked.seqs.length;
       if (seen || idOf.size >= need) {
         const hits: { recordId: string; score: number }[] = [];
@@ -342,8 +409,8 @@ export class PostgresText {
         return hits.slice(query.offset, need);
       }
       // Grow by the observed pass rate (at least 4x); a windowed order at most to twice the windows read (below).
-      const kept = Math.max(idOf.size, 1) / Math.max(candidates.length, 1);
-      k = Math.max(k * 4, Math.ceil((need / kept) * 1.5));
+      const kept = Math.max(idOf.size, 1) / Math.max(candidates.length - skipped, 1);
+      k = skipped + Math.max((k - skipped) * 4, Math.ceil((need / kept) * 1.5));
       // None passing in a window (the queue's head already submitted by the team: the first 3,468 records of the 1M bench
       // dataset) made the pass rate 1 in ~1,000 and the next read 15 windows: 15,000 matches with their heap rows, 14,867
       // blocks, 106-558 ms per phrase or prefix with 50 annotators working (the statement log), where the next window held them.
@@ -372,18 +439,36 @@ export class PostgresText {
    */
   private async windowedSearch(
     query: SearchQuery,
-    entry: Matches,
+    key: string,
     matches: (b: Builder) => string,
     limit: number | null,
   ): Promise<SearchResult> {
-    const ranking = (k: number, previous: Ranked | null) => this.windows(query, k, previous);
-    const hits = await this.page(query, entry, ranking, this.rankWindow, true);
+    // A query not cached: its entry's version is the one its first windows were read at (firstMatches), not a statement of its own.
+    const entry: Matches =
+      limit === null || this.cache.has(key)
+        ? await this.entry(query.datasetId, key)
+        : { version: Number.NaN, records: null, ranked: null, all: null, bytes: 0 };
+    const queue = queueFilters(query.filters);
+    // Pending records only (the annotation page's queue): records before the first pending one fail, whoever asks.
+    const pendingOnly = queue !== null && queue.statuses.length === 1 && queue.statuses[0] === "pending";
+    let pendingFrom: number | null = null;
+    const ranking = async (k: number, previous: Ranked | null) => {
+      const read = await this.windows(query, k, previous, pendingOnly);
+      if (Number.isNaN(entry.version)) this.adopt(key, entry, read.version);
+      if (pendingOnly) pendingFrom = read.pendingFrom;
+      return read.ranked;
+    };
+    const counting = limit !== null && queue && !(queue.pending && query.userId === null) ? queue : null;
+    // The queue's count over the windows read comes with the page's filters (one statement; again below if the page read more).
+    const along = counting
+      ? { sql: (b: Builder, seqs: number[]) => windowPassingSql(b, query, counting, seqs), counted: { of: -1, n: 0 } }
+      : null;
+    const hits = await this.page(query, entry, ranking, this.rankWindow, true, along, (seq) => pendingFrom !== null && seq < pendingFrom);
     if (limit === null) return { hits, total: await this.total(query, entry, matches) };
     // The windows the page read (at least the first, also for a page of 0).
     const ranked = await this.ranked(entry, ranking, this.rankWindow);
     let n = ranked.seqs.length;
-    const queue = queueFilters(query.filters);
-    if (n > 0 && queue && !(queue.pending && query.userId === null)) n = await windowPassing(this.db, query, queue, ranked.seqs);
+    if (n > 0 && counting) n = along?.counted.of === n ? along.counted.n : await windowPassing(this.db, query, counting, ranked.seqs);
     else if (query.filters.length > 0 && n > 0) {
       const rows = onSearchRows(query.filters);
       const b = new Builder(query.userId, rows);
@@ -411,25 +496,54 @@ export class PostgresText {
    * the matches (firstMatches ranks the rows it reads; ranking while sorting every match of the GIN path
    * with its tsvector took a prefix in ~100K records 0.9M buffers and 2.6 s at 1M records).
    */
-  private async windows(query: SearchQuery, k: number, previous: Ranked | null): Promise<Ranked> {
+  private async windows(
+    query: SearchQuery,
+    k: number,
+    previous: Ranked | null,
+    /** The query keeps pending records only: the windows are read on to the first pending record (firstMatches pendingWindow). */
+    pendingOnly = false,
+  ): Promise<{ ranked: Ranked; version: number; pendingFrom: number | null }> {
     // Whole windows read before (fewer: they held every match) are kept, and the next ones read after their last record.
     const kept = previous && !previous.complete && previous.seqs.length % this.rankWindow === 0 ? previous : null;
     const before = kept?.seqs.length ?? 0;
-    const read = Math.ceil(Math.max(k - before, 1) / this.rankWindow) * this.rankWindow;
-    const { seqs: found, scores } = await firstMatches(this.db, query, read + 1, {
+    const {
+      seqs: found,
+      scores,
+      version,
+      asked,
+      pendingFrom,
+    } = await firstMatches(this.db, query, Math.ceil(Math.max(k - before, 1) / this.rankWindow) * this.rankWindow + 1, {
       buckets: await this.bucketIndex(),
       ...this.walkOptions,
       ...(kept && before > 0 ? { after: kept.seqs.reduce((a, b) => Math.max(a, b)) } : {}),
+      ...(pendingOnly ? { pendingWindow: this.rankWindow } : {}),
     });
-    // The record after the windows read only tells that more match. Every match comes with its score (firstMatches).
+    // Whole windows (more than asked when read on to the first pending record); the record after them only tells that more
+    // match. Every match comes with its score (firstMatches).
+    const read = asked - 1;
     const seqs = found.slice(0, read);
     const rows = seqs.map((seq, i) => ({ seq, score: scores.get(seq)!, win: Math.floor(i / this.rankWindow) }));
     rows.sort((x, y) => x.win - y.win || y.score - x.score || x.seq - y.seq);
     return {
-      seqs: [...(kept?.seqs ?? []), ...rows.map((r) => r.seq)],
-      scores: [...(kept?.scores ?? []), ...rows.map((r) => r.score)],
-      complete: found.length <= read,
+      ranked: {
+        seqs: [...(kept?.seqs ?? []), ...rows.map((r) => r.seq)],
+        scores: [...(kept?.scores ?? []), ...rows.map((r) => r.score)],
+        complete: found.length <= read,
+      },
+      version,
+      pendingFrom,
     };
+  }
+
+  /** A new entry (NaN version) takes the version its first matches were read at and the key's place in the cache. */
+  private adopt(key: string, entry: Matches, version: number): void {
+    entry.version = version;
+    const old = this.cache.get(key);
+    if (old) {
+      this.cache.delete(key);
+      this.bytes -= old.bytes;
+    }
+    this.cache.set(key, entry);
   }
 
   /**

@@ -27,9 +27,25 @@ export async function windowPassing(
   queue: { pending: boolean; statuses: string[] },
   seqs: number[],
 ): Promise<number> {
-  const others = RECORD_STATUSES.filter((s) => !queue.statuses.includes(s));
-  if (others.length === 0 && !queue.pending) return seqs.length;
   const b = new Builder(null);
+  const passing = windowPassingSql(b, query, queue, seqs);
+  if (passing === null) return seqs.length;
+  const rows = await queryRows<{ n: number | string }>(db, passing, b.params);
+  return Number(rows[0]?.n ?? 0);
+}
+
+/**
+ * windowPassing's statement (one row, its column `n`), with the parameters of `b`, to be run alone or inside another
+ * statement (postgres-text.ts: with the page's filters, one round trip less a windowed search); null: all of `seqs` pass.
+ */
+export function windowPassingSql(
+  b: Builder,
+  query: SearchQuery,
+  queue: { pending: boolean; statuses: string[] },
+  seqs: number[],
+): string | null {
+  const others = RECORD_STATUSES.filter((s) => !queue.statuses.includes(s));
+  if (others.length === 0 && !queue.pending) return null;
   const window = `${b.p(`{${seqs.join(",")}}`)}::bigint[]`;
   const dataset = b.p(query.datasetId);
   const failing: string[] = [];
@@ -49,6 +65,5 @@ export async function windowPassing(
   if (queue.pending && queue.statuses.length > 0)
     failing.push(`(SELECT count(*) FROM responses s JOIN records r ON r.id = s.record_id WHERE s.user_id = ${b.p(query.userId)}
       AND r.dataset_id = ${dataset} AND r.status IN (${queue.statuses.map((s) => b.p(s)).join(", ")}) AND r.seq = ANY(${window}))`);
-  const rows = await queryRows<{ n: number | string }>(db, `SELECT ${failing.join(" + ")} AS n${counts}`, b.params);
-  return seqs.length - Number(rows[0]?.n ?? 0);
+  return `SELECT ${b.p(seqs.length)}::bigint - (${failing.join(" + ")}) AS n${counts}`;
 }

@@ -1,0 +1,259 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Kysely, PostgresDialect } from "kysely";
+import { createPool } from "../db/postgres.js";
+import type { DB } from "../db/schema.js";
+import type { Store } from "../db/store.js";
+import { openTestPostgresStore, testDatabaseUrl } from "../testing/pg-test-database.js";
+import { Builder, queryRows, textWords } from "./postgres-sql.js";
+import { PostgresSearch } from "./postgres-search.js";
+import { PostgresText } from "./postgres-text.js";
+import type { SearchFilter, SearchQuery } from "./search-port.js";
+import { answerRecords, completeRecords, copyDataset, expectSameOrLowerTotal, insertRecords, seedSearchData } from "./search-port.suite.js";
+
+// Round trips are what a call waits for behind 50 annotators' calls: counted on a real PostgreSQL (stage 60, pgone.sh).
+const onPostgres = testDatabaseUrl() !== null;
+
+const pending: SearchFilter = { type: "terms", scope: { entity: "response_status" }, values: ["pending"] };
+const statusPending: SearchFilter = { type: "terms", scope: { entity: "record", property: "status" }, values: ["pending"] };
+const source: SearchFilter = { type: "terms", scope: { entity: "metadata", name: "source" }, values: ["news"] };
+const quality: SearchFilter = { type: "range", scope: { entity: "metadata", name: "quality" }, ge: 0.25, le: 0.75 };
+/** The annotation page's filters as the bench's team sends them (tools/bench latency.ts). */
+const QUEUE = [pending, statusPending];
+const METADATA = [pending, statusPending, source, quality];
+
+/** Record i's text: a phrase in every 3rd, a word in every 2nd, prefixed words in every 4th, a rarer word in every 11th. */
+const textOf = (i: number) =>
+  [
+    i % 3 === 0 ? "alpha beta" : "beta",
+    i % 2 === 0 ? "delta".repeat(1) + (i % 10 === 0 ? " delta" : "") : "epsilon",
+    i % 4 === 0 ? (i % 8 === 0 ? "gamma" : "gamut") : "zeta",
+    `filler${i % 9}`,
+    i % 11 === 0 ? "kappa" : "",
+  ].join(" ");
+
+describe.skipIf(!onPostgres)("PostgreSQL text search: the statements of a new phrase, prefix and word + metadata", () => {
+  let store: Store;
+  let counted: Kysely<DB>;
+  const statements: string[] = [];
+  let ids: Awaited<ReturnType<typeof seedSearchData>>["ids"];
+  let other: string;
+  beforeAll(async () => {
+    store = await openTestPostgresStore();
+    // The same database through a pool of its own whose statements are logged (begin and commit included).
+    counted = new Kysely<DB>({
+      dialect: new PostgresDialect({ pool: createPool(store.databaseUrl!, 4) }),
+      log: (event) => {
+        if (event.level === "query") statements.push(event.query.sql);
+      },
+    });
+    ({ ids } = await seedSearchData(store));
+    const shape = (i: number) => ({
+      external_id: `s-${i}`,
+      fields: JSON.stringify({ text: textOf(i), summary: `filler${i % 5}` }),
+      metadata: JSON.stringify({ source: ["news", "forum", "reviews", "support", "wiki"][Math.floor(i / 3) % 5], quality: (i % 9) / 8 }),
+    });
+    const added = await insertRecords(store, ids.ds, 600, shape);
+    // Another dataset with the same texts, all pending, none answered: never in the answers.
+    other = await copyDataset(store, ids.ds);
+    await insertRecords(store, other, 600, shape);
+    // The queue's head answered by u1 (as a team's first Submits leave it: the phrase's first 64 matches), some further on;
+    // some records completed.
+    await answerRecords(
+      store,
+      added.filter((_, i) => i < 192 || i % 6 === 1),
+      ids.u1,
+      "submitted",
+    );
+    await completeRecords(
+      store,
+      added.filter((_, i) => i % 7 === 3),
+    );
+    expect(await fresh().rankAhead!.rank(ids.ds)).toBe(true);
+  }, 120_000);
+  afterAll(async () => {
+    await counted?.destroy();
+    await store?.close();
+  });
+
+  const query = (q: string, filters: SearchFilter[], datasetId: string = ids.ds, offset = 0, limit = 10): SearchQuery => ({
+    datasetId,
+    userId: ids.u1,
+    text: { q, field: null },
+    vector: null,
+    sort: [],
+    offset,
+    limit,
+    filters,
+    totalBound: 10_000,
+  });
+  /** The statements a search runs (begin and commit included), and its answer. */
+  const run = async (search: PostgresSearch, q: SearchQuery) => {
+    statements.length = 0;
+    const got = await search.search(q);
+    return { got, statements: [...statements] };
+  };
+  const fresh = () => new PostgresSearch(counted, { vectorSearch: false, rankAhead: { minRecords: 5 } });
+  const plain = () => new PostgresSearch(store.db, { vectorSearch: false, textCache: false, rankAhead: false });
+
+  it("answers a new phrase, prefix and word + metadata as the plain path, in this dataset only", async () => {
+    const search = fresh();
+    await search.textVocabulary!.read(ids.ds);
+    const reference = plain();
+    for (const datasetId of [ids.ds, other])
+      for (const [text, filters] of [
+        ["alpha beta", QUEUE],
+        ["alpha beta", METADATA],
+        ["gam*", QUEUE],
+        ["gam*", METADATA],
+        ["delta", METADATA],
+        ["delta", QUEUE],
+        ["kappa", METADATA],
+        ["beta alpha delta", QUEUE],
+        ["nothing", METADATA],
+        ["nothing here", QUEUE],
+        ["zzz*", QUEUE],
+      ] as const)
+        for (const [offset, limit] of [
+          [0, 10],
+          [10, 10],
+          [0, 0],
+        ] as const) {
+          const q = query(text, filters, datasetId, offset, limit);
+          // Twice: a new query, then its cached entry.
+          for (const round of ["new", "cached"])
+            expectSameOrLowerTotal(await search.search(q), await reference.search(q), q, `${round} ${JSON.stringify(q)}`);
+        }
+  }, 120_000);
+
+  it("reads a new phrase or prefix in one transaction and one statement for the page, its filters and the window's count", async () => {
+    const search = fresh();
+    await search.textVocabulary!.read(ids.ds);
+    await search.search(query("filler1 filler2", QUEUE)); // the catalog's index states, read once
+    for (const q of ["alpha beta", "gam*"]) {
+      const { got, statements: sql } = await run(search, query(q, QUEUE));
+      expect(got.hits).toHaveLength(10);
+      const rounds = sql.filter((s) => /FROM records_fts f WHERE/.test(s) && !/min\(seq\)/.test(s));
+      expect(rounds.length, q).toBeGreaterThan(0);
+      // The rest: the transaction (start, the range with the rounds' settings, commit) and the page with its count (twice: the
+      // queue's head answered, the page's first candidates hold none passing). Before: the text version, the settings and the
+      // window's count each a statement of their own (3 more).
+      const page = expect.stringMatching(/FROM records r WHERE[\s\S]* UNION ALL SELECT NULL, NULL, w\.n FROM/);
+      const rest = sql.filter((s) => !rounds.includes(s));
+      const pages = rest.length - 3;
+      expect([1, 2], q).toContain(pages);
+      expect(rest, q).toEqual([
+        expect.stringMatching(/^start transaction isolation level repeatable read/),
+        expect.stringMatching(/min\(seq\) AS first[\s\S]*set_config\('enable_seqscan', 'off', true\)/),
+        "commit",
+        ...Array.from({ length: pages }, () => page),
+      ]);
+      // Asked again: the cached windows, the version read first (the page's statement again).
+      const again = await run(search, query(q, QUEUE));
+      expect(again.got).toEqual(got);
+      expect(again.statements).toEqual([expect.stringMatching(/text_search_changes/), ...Array.from({ length: pages }, () => page)]);
+    }
+  });
+
+  it("reads a new word + metadata's version, records and ranking ahead in one statement and scores its page with its records", async () => {
+    const search = fresh();
+    await search.search(query("filler1 filler2", QUEUE)); // the catalog's index states, read once
+    await search.search(query("zeta", METADATA));
+    // A word in 50% of the records (its total by the walk), one in 9% (by the index of words and terms, 0031).
+    for (const word of ["delta", "kappa"]) {
+      const { got, statements: sql } = await run(search, query(word, METADATA));
+      expect(got.hits.length).toBeGreaterThan(0);
+      // No transaction: before, the index path's count set the planner's settings in one (3 statements more).
+      expect(sql.filter((s) => /start transaction|^begin|set_config/.test(s))).toEqual([]);
+      // Before: the version, the ranking ahead, the dataset's records (twice: the page's and the total's) and the page's scores
+      // were statements of their own.
+      expect(sql.filter((s) => /text_search_changes/.test(s))).toEqual([expect.stringMatching(/LEFT JOIN text_ranked_ahead/)]);
+      expect(sql.filter((s) => /text_ranked_ahead/.test(s))).toHaveLength(1);
+      expect(sql.filter((s) => /dataset_record_counts/.test(s))).toHaveLength(1);
+      expect(sql.filter((s) => /ts_rank/.test(s)).every((s) => /ORDER BY p\.ord/.test(s))).toBe(true);
+    }
+  });
+
+  it("counts the queue's records among the windows read when a windowed page grew past windows where none passed", async () => {
+    // Windows of 50 matches: the first 64 of the phrase's matches answered by u1, so the page's first 64 candidates (of the
+    // first two windows) hold none passing and it reads the next windows; the count comes with the last page statement, over
+    // every window read.
+    const text = new PostgresText(counted, undefined, null, 50);
+    const q = query("alpha beta", QUEUE);
+    statements.length = 0;
+    const got = await text.search(q);
+    const pages = statements.filter((s) => /UNION ALL SELECT NULL, NULL, w\.n/.test(s));
+    expect(pages).toHaveLength(2);
+    expect(statements.filter((s) => /dataset_record_counts c/.test(s))).toHaveLength(pages.length);
+    expect(got.hits).toHaveLength(10);
+    // Every match read (200 in 4 windows): the exact total, the plain path's.
+    expect(got.totalIsLowerBound).toBeUndefined();
+    expect(got.total).toBe((await plain().search(q)).total);
+    expect(got.total).toBeGreaterThan(10);
+  });
+
+  it("reads a completed head's windows and the first with pending records in one transaction, the page after them: the same pages", async () => {
+    // A dataset whose first 300 records are completed (a team's first Submits): the phrase's first 100 matches, two windows of 50.
+    const ds = await copyDataset(store, ids.ds);
+    const added = await insertRecords(store, ds, 600, (i) => ({
+      external_id: `h-${i}`,
+      fields: JSON.stringify({ text: textOf(i), summary: `filler${i % 5}` }),
+      metadata: JSON.stringify({ source: "news", quality: 0.5 }),
+    }));
+    await completeRecords(store, added.slice(0, 300));
+    await completeRecords(
+      store,
+      added.filter((_, i) => i % 7 === 3),
+    );
+    await answerRecords(
+      store,
+      added.filter((_, i) => i >= 300 && i % 6 === 0),
+      ids.u1,
+      "submitted",
+    );
+    // The reference: every match by seq with its score, windows of 50 by score then seq, those the queue keeps.
+    const reference = async (q: string) => {
+      const b = new Builder(null);
+      const tsq = b.tsQuery(textWords(q));
+      const rows = await queryRows<{ seq: string; id: string; score: number; pass: boolean }>(
+        store.db,
+        `SELECT f.record_seq AS seq, r.id, max(ts_rank(f.tsv, (${tsq})))::float8 AS score,
+            bool_and(r.status = 'pending' AND NOT EXISTS (SELECT 1 FROM responses s WHERE s.record_id = r.id AND s.user_id = ${b.p(ids.u1)})) AS pass
+          FROM records_fts f JOIN records r ON r.seq = f.record_seq WHERE r.dataset_id = ${b.p(ds)} AND f.tsv @@ (${tsq})
+          GROUP BY f.record_seq, r.id ORDER BY f.record_seq`,
+        b.params,
+      );
+      const out: { recordId: string; score: number; pass: boolean }[] = [];
+      for (let i = 0; i < rows.length; i += 50)
+        for (const r of rows.slice(i, i + 50).sort((a, c) => c.score - a.score || Number(a.seq) - Number(c.seq)))
+          out.push({ recordId: r.id, score: r.score, pass: r.pass });
+      return out.filter((r) => r.pass).map(({ recordId, score }) => ({ recordId, score }));
+    };
+    for (const q of ["alpha beta", "gam*", "beta zeta"]) {
+      const expected = await reference(q);
+      expect(expected.length, q).toBeGreaterThan(20);
+      for (const [offset, limit] of [
+        [0, 10],
+        [10, 10],
+        [0, 30],
+      ] as const) {
+        const text = new PostgresText(counted, undefined, null, 50);
+        statements.length = 0;
+        const got = await text.search({ ...query(q, QUEUE, ds, offset, limit) });
+        expect(got.hits, `${q} ${offset}`).toEqual(expected.slice(offset, offset + limit));
+        expect(got.total, q).toBeLessThanOrEqual(expected.length);
+        expect(got.total, q).toBeGreaterThanOrEqual(offset + got.hits.length);
+        if (got.totalIsLowerBound !== true) expect(got.total, q).toBe(expected.length);
+        if (q !== "alpha beta" || offset > 0 || limit > 10) continue;
+        // One transaction read the completed head's windows and the next; one page statement asked the records after the head.
+        expect(
+          statements.filter((s) => /^start transaction/.test(s)),
+          q,
+        ).toHaveLength(1);
+        expect(
+          statements.filter((s) => /UNION ALL SELECT NULL, NULL, w\.n/.test(s)),
+          q,
+        ).toHaveLength(1);
+      }
+    }
+  });
+});
