@@ -58,15 +58,21 @@ export interface SearchResult {
   totalIsLowerBound?: boolean;
 }
 
+/** The annotation queue's own filters (record status terms, response status terms), whose totals the counters answer. */
+export function isQueueFilter(f: SearchFilter): boolean {
+  return f.type === "terms" && (f.scope.entity === "response_status" || (f.scope.entity === "record" && f.scope.property === "status"));
+}
+
 /**
  * The bound of a query's total (SearchQuery.totalBound), `bound` being the configured one: a text
- * query or a metadata filter may stop counting there (a common word or a wide metadata range matches
- * most of a dataset, and counting every match costs more than the page; null: exact); a similarity search's total
- * is its results, any other query's total stays exact (the queue's counters answer it).
+ * query or a filter other than the queue's (metadata, suggestions, response values, time ranges) may
+ * stop counting there (a common word or a wide filter matches most of a dataset, and counting every
+ * match costs more than the page; null: exact; docs/api.md, "Totals"); a similarity search's total is
+ * its results, the queue's total stays exact (the counters answer it).
  */
 export function totalBoundFor(query: Pick<SearchQuery, "text" | "vector" | "filters">, bound: number | null): number | null {
   if (query.vector) return null;
-  return query.text || query.filters.some((f) => f.scope.entity === "metadata") ? bound : null;
+  return query.text || query.filters.some((f) => !isQueueFilter(f)) ? bound : null;
 }
 
 /** The count limit of a query: its bound, raised to the end of its page; null when the total is exact. */

@@ -4,7 +4,7 @@ import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import { countLimit, type SearchFilter, type SearchHit, type SearchQuery, type SearchResult } from "./search-port.js";
 import { queueExclusions } from "./sqlite-metadata.js";
-import { Builder, FTS_ROWID_RANGE, ftsExpression, type Param, SqliteQueries, splitPending } from "./sqlite-sql.js";
+import { Builder, FTS_ROWID_RANGE, ftsExpression, orderTerms, type Param, SqliteQueries, splitPending } from "./sqlite-sql.js";
 import { textIndexFor } from "./text-index.js";
 import { type MatchAnswer, matchJobKey, type PhraseRowsKnown, readPoolFor } from "./sqlite-read-pool.js";
 import {
@@ -745,10 +745,7 @@ export class SqliteText extends SqliteQueries {
       const b = new Builder(query.userId);
       const order: string[] = [];
       const where = [`r.dataset_id = ${b.p(query.datasetId)}`, ...query.filters.map((f) => b.filter(f))];
-      for (const s of query.sort) {
-        order.push(`(${b.sortExpr(s.scope)}) IS NULL`);
-        order.push(`${b.sortExpr(s.scope)} ${s.order === "desc" ? "DESC" : "ASC"}`);
-      }
+      order.push(...orderTerms(b, query.sort));
       const head = new Builder(query.userId);
       // The scores as the other orders give them (tessera_bm25 for a windowed query: its counts made on the connection).
       const raw = rawSqliteOf(this.db);

@@ -28,6 +28,7 @@ import * as m0028 from "./0028-records-fts-inline.js";
 import * as m0030 from "./0030-records-fts-seq-buckets.js";
 import * as m0031 from "./0031-record-search-words-terms.js";
 import * as m0032 from "./0032-text-vocabulary.js";
+import * as m0035 from "./0035-record-sort-keys.js";
 
 /**
  * Versioned migrations, applied in key order by Kysely's Migrator. Add a new file per change
@@ -63,6 +64,7 @@ export const migrations: Record<string, Migration> = {
   "0030-records-fts-seq-buckets": m0030,
   "0031-record-search-words-terms": m0031,
   "0032-text-vocabulary": m0032,
+  "0035-record-sort-keys": m0035,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

@@ -64,6 +64,8 @@ export const postgresVariants: Record<string, Migration> = {
   "0031-record-search-words-terms": pg0031,
   /** PostgreSQL: the datasets' vocabularies for prefixes, read once per text version and shared by the replicas; SQLite's 0032 is empty. */
   "0032-text-vocabulary": pg0032,
+  /** SQLite: the updated_at index and the suggestions' versions for the in-memory sort keys; PostgreSQL sorts in SQL (its own migrations). */
+  "0035-record-sort-keys": noop,
 };
 
 export const postgresMigrationProvider: MigrationProvider = {
