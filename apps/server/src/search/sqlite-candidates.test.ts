@@ -134,6 +134,7 @@ describe("SQLite searches from candidates", () => {
       { type: "terms", scope: { entity: "response_status" }, values: ["discarded", "draft"] },
       { type: "terms", scope: suggestion("value"), values: ["neu"] },
     ],
+    [pending, { type: "terms", scope: { entity: "metadata", name: "source" }, values: ["news", "Web"] }],
     [{ type: "terms", scope: { entity: "record", property: "status" }, values: ["completed"] }],
     [pending],
     [],

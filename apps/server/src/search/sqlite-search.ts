@@ -162,6 +162,9 @@ export class SqliteSearch extends SqliteQueries implements SearchPort {
       // which need no record_metadata catch-up); the other shapes probe record_metadata. A text search
       // filters its candidates and counts with the columns too, and catches up only if it runs SQL filters.
       const fromColumns = this.options.metadataColumns === false ? null : await this.metadata.search(query);
+      // Counted exactly in memory, answered as PostgreSQL answers it (docs/api.md, "Totals"): beyond the filter bound, the bound.
+      const limit = filterCountLimit(query, null);
+      if (fromColumns && limit !== null && fromColumns.total > limit) return { ...fromColumns, total: limit, totalIsLowerBound: true };
       if (fromColumns) return fromColumns;
       if (!textOnly) await this.catchUpMetadata();
     }
