@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Store } from "../db/database.js";
+import { indexRecordTexts } from "../records/ingest.js";
 import { openTempStore } from "../testing/temp-store.js";
 import { seededRandom } from "../testing/random.js";
 import { filterCountLimit, totalBoundFor, type SearchFilter, type SearchQuery, type SearchSort } from "./search-port.js";
@@ -199,6 +200,35 @@ describe("SQLite searches from candidates", () => {
     await addRecords(100, 5_000);
     await compareAll();
   }, 300_000);
+
+  it("counts a text search with a filter other than the queue's up to the filter bound, the pages unchanged", async () => {
+    await indexRecordTexts(store.db);
+    const filters: SearchFilter[][] = [
+      [pending, { type: "terms", scope: suggestion("value"), values: ["pos"] }],
+      [{ type: "terms", scope: { entity: "response_value", questionName: "label" }, values: ["neg"] }],
+    ];
+    for (const f of filters)
+      for (const userId of [data.ids.u1, null]) {
+        const q: SearchQuery = {
+          datasetId: data.ids.ds,
+          userId,
+          text: { q: "x", field: null },
+          vector: null,
+          filters: f,
+          sort: [],
+          offset: 0,
+          limit: 10,
+        };
+        const exact = await fast.search({ ...q, totalBound: 10_000 });
+        expect(exact.totalIsLowerBound).toBeUndefined();
+        expect(exact.total).toBeGreaterThan(60);
+        const bounded = await fast.search({ ...q, totalBound: 10_000, filterBound: 50 });
+        expect(bounded).toEqual({ hits: exact.hits, total: 50, totalIsLowerBound: true });
+        // The queue's filters alone keep the text bound.
+        const queue = await fast.search({ ...q, filters: [pending], totalBound: 10_000, filterBound: 50 });
+        expect(queue.totalIsLowerBound).toBeUndefined();
+      }
+  }, 120_000);
 
   it("sorts keys as SQLite does: numbers before strings, strings by their bytes, ties by seq", () => {
     const run = sortedRun([5, 1, 9, 3, 7, 2], [2, "b", 2, "B", "é", 10]);
