@@ -183,6 +183,9 @@ describe("SQLite searches from candidates", () => {
     expect(fast.candidatePages.answered).toBeGreaterThan(100);
     expect(fast.candidatePages.sorted).toBeGreaterThan(100);
     expect(plain.candidatePages).toEqual({ answered: 0, sorted: 0 });
+    // The sorts' runs are counted in the search's memory.
+    expect(fast.memoryBytes().sort_keys).toBeGreaterThan(0);
+    expect(plain.memoryBytes().sort_keys).toBe(0);
   }, 300_000);
 
   it("stays equal after suggestions, responses, metadata and records change", async () => {

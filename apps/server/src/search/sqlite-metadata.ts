@@ -101,6 +101,13 @@ export class SqliteMetadata extends SqliteQueries {
     return this.bytes;
   }
 
+  /** Memory held by the sorted runs (bytes), for measurements. */
+  get runBytes(): number {
+    let bytes = 0;
+    for (const { run } of this.runs.values()) bytes += run.asc.byteLength + run.desc.byteLength;
+    return bytes;
+  }
+
   /** Records whose metadata the filters were evaluated on so far (tests: a cached list is not walked again). */
   walked = 0;
 

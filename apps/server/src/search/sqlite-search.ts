@@ -118,6 +118,7 @@ export class SqliteSearch extends SqliteQueries implements SearchPort {
     metadata_matches: number;
     record_statuses: number;
     text_matches: number;
+    sort_keys: number;
   } {
     const raw = rawSqliteOf(this.db);
     return {
@@ -128,6 +129,8 @@ export class SqliteSearch extends SqliteQueries implements SearchPort {
       metadata_matches: this.metadata.matchListBytes,
       record_statuses: raw ? recordStatusesOf(raw).memoryBytes : 0,
       text_matches: this.text.cachedBytes,
+      // The sorts' runs (sqlite-candidates.ts): 8 bytes a record with a value, per sort key used (1M: 8 MB).
+      sort_keys: this.suggestionKeys.memoryBytes + this.metadata.runBytes,
     };
   }
 
