@@ -38,7 +38,7 @@ const TABLE_ORDER = [
  * on the embedded store's disk, not in a table: an upload not imported yet is uploaded again).
  */
 const SKIPPED =
-  /^(records_fts.*|record_metadata|search_index_state|dataset_record_counts|search_index_versions|records_status_changes|record_vectors_knn_.*|kysely_migration.*|sqlite_.*|uploads|upload_failures|dataset_answer_versions)$/;
+  /^(records_fts.*|record_metadata|search_index_state|dataset_record_counts|search_index_versions|records_status_changes|record_vectors_knn_.*|kysely_migration.*|sqlite_.*|uploads|upload_failures|dataset_answer_versions|suggestion_versions)$/;
 const CHUNK = 500;
 
 export interface TableReport {

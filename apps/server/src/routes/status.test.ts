@@ -47,6 +47,7 @@ describe("GET /api/v1/status", () => {
         metadata_matches: expect.any(Number),
         record_statuses: expect.any(Number),
         text_matches: expect.any(Number),
+        sort_keys: expect.any(Number),
       });
     else expect(body.memory.search).toBeUndefined();
     expect(body.version).toBe("2.8.0");

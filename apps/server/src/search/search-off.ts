@@ -7,9 +7,11 @@
  * - `metadata-columns`: the in-memory metadata columns and their match lists (sqlite-metadata.ts):
  *   the `record_metadata` index in SQL instead (migration 0009);
  * - `text-cache`: the cached matches of text queries (sqlite-text.ts; budget 0: nothing kept);
- * - `ranked-ahead`: the frequent words' best rows ranked ahead on the read threads (sqlite-text.ts).
+ * - `ranked-ahead`: the frequent words' best rows ranked ahead on the read threads (sqlite-text.ts);
+ * - `candidates`: searches without text that start from answered records or from the sort keys kept in memory
+ *   (sqlite-candidates.ts, sqlite-sort-keys.ts): the plain SQL path over the dataset's records instead.
  */
-export const SEARCH_STRUCTURES = ["similarity-index", "metadata-columns", "text-cache", "ranked-ahead"] as const;
+export const SEARCH_STRUCTURES = ["similarity-index", "metadata-columns", "text-cache", "ranked-ahead", "candidates"] as const;
 export type SearchStructure = (typeof SEARCH_STRUCTURES)[number];
 
 /** The options of the SQLite adapter (sqlite-search.ts) with these structures off. */
@@ -18,6 +20,7 @@ export interface SearchOffOptions {
   cacheBytes?: number;
   frequentRows?: number;
   knn?: { indexAbove?: number };
+  candidates?: boolean;
 }
 
 export function searchOffOptions(off: readonly SearchStructure[]): SearchOffOptions {
@@ -27,6 +30,7 @@ export function searchOffOptions(off: readonly SearchStructure[]): SearchOffOpti
   if (has("text-cache")) options.cacheBytes = 0;
   if (has("ranked-ahead")) options.frequentRows = 0;
   if (has("similarity-index")) options.knn = { indexAbove: Number.POSITIVE_INFINITY };
+  if (has("candidates")) options.candidates = false;
   return options;
 }
 

@@ -12,16 +12,19 @@ describe("totalBoundFor", () => {
     expect(totalBoundFor({ text: null, vector: null, filters: [pending, metadata] }, 10_000)).toBe(10_000);
   });
 
-  it("bounds the total of a suggestion or response value filter without text", () => {
+  it("bounds the total of a suggestion, response value or time range filter without text", () => {
     const suggestion: SearchFilter = { type: "terms", scope: { entity: "suggestion", questionId: "q", property: "value" }, values: ["a"] };
-    const answer: SearchFilter = { type: "terms", scope: { entity: "response_value", questionName: "q" }, values: ["a"] };
-    expect(totalBoundFor({ text: null, vector: null, filters: [pending, suggestion] }, 10_000)).toBe(10_000);
-    expect(totalBoundFor({ text: null, vector: null, filters: [answer] }, 10_000)).toBe(10_000);
+    const answer: SearchFilter = { type: "range", scope: { entity: "response_value", questionName: "rating" }, ge: 3, le: null };
+    const inserted: SearchFilter = { type: "range", scope: { entity: "record", property: "inserted_at" }, ge: "2020-01-01", le: null };
+    for (const f of [suggestion, answer, inserted])
+      expect(totalBoundFor({ text: null, vector: null, filters: [pending, f] }, 10_000)).toBe(10_000);
   });
 
-  it("keeps the queue's total and any other filter's exact", () => {
+  it("keeps the queue's total exact (record and response status terms)", () => {
+    const submitted: SearchFilter = { type: "terms", scope: { entity: "response_status" }, values: ["submitted"] };
     expect(totalBoundFor({ text: null, vector: null, filters: [] }, 10_000)).toBeNull();
     expect(totalBoundFor({ text: null, vector: null, filters: [pending, status] }, 10_000)).toBeNull();
+    expect(totalBoundFor({ text: null, vector: null, filters: [submitted] }, 10_000)).toBeNull();
   });
 
   it("never bounds a similarity search (its total is its results)", () => {

@@ -58,23 +58,22 @@ export interface SearchResult {
   totalIsLowerBound?: boolean;
 }
 
-/**
- * The bound of a query's total (SearchQuery.totalBound), `bound` being the configured one: a text
- * query or a metadata, suggestion or response value filter may stop counting there (a common word or a wide metadata range matches
- * most of a dataset, and counting every match costs more than the page; null: exact); a similarity search's total
- * is its results, any other query's total stays exact (the queue's counters answer it).
- */
-export function totalBoundFor(query: Pick<SearchQuery, "text" | "vector" | "filters">, bound: number | null): number | null {
-  if (query.vector) return null;
-  return query.text || query.filters.some((f) => BOUNDED_FILTERS.has(f.scope.entity)) ? bound : null;
+/** The annotation queue's own filters (record status terms, response status terms), whose totals the counters answer. */
+export function isQueueFilter(f: SearchFilter): boolean {
+  return f.type === "terms" && (f.scope.entity === "response_status" || (f.scope.entity === "record" && f.scope.property === "status"));
 }
 
 /**
- * Filters whose total may be bounded without text: metadata, suggestions and response values (the annotation page's
- * filters beside the queue's). At 1M PostgreSQL records the exact count of a suggestion value in a third of the
- * records took 2.3 s; the record and response statuses keep exact totals (the queue's counters, the caller's answers).
+ * The bound of a query's total (SearchQuery.totalBound), `bound` being the configured one: a text
+ * query or a filter other than the queue's (metadata, suggestions, response values, time ranges) may
+ * stop counting there (a common word or a wide filter matches most of a dataset, and counting every
+ * match costs more than the page; null: exact; docs/api.md, "Totals"); a similarity search's total is
+ * its results, the queue's total stays exact (the counters answer it).
  */
-const BOUNDED_FILTERS: ReadonlySet<SearchScope["entity"]> = new Set(["metadata", "suggestion", "response_value"]);
+export function totalBoundFor(query: Pick<SearchQuery, "text" | "vector" | "filters">, bound: number | null): number | null {
+  if (query.vector) return null;
+  return query.text || query.filters.some((f) => !isQueueFilter(f)) ? bound : null;
+}
 
 /** The count limit of a query: its bound, raised to the end of its page; null when the total is exact. */
 export function countLimit(query: SearchQuery): number | null {

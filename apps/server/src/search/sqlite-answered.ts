@@ -32,10 +32,13 @@ export class AnsweredSets {
     return this.bytes;
   }
 
-  /** The seqs of the dataset's records `userId` answered with one of `statuses`, ascending, up to date. Do not modify. */
-  seqsOf(datasetId: string, userId: string, statuses: readonly string[]): Uint32Array {
-    const wanted = [...new Set(statuses)].sort();
-    const key = `${datasetId}\u0000${userId}\u0000${wanted.join("\u0000")}`;
+  /**
+   * The seqs of the dataset's records `userId` (null: anyone) answered with one of `statuses` (null: any), ascending,
+   * up to date. Do not modify.
+   */
+  seqsOf(datasetId: string, userId: string | null, statuses: readonly string[] | null): Uint32Array {
+    const wanted = statuses === null ? null : [...new Set(statuses)].sort();
+    const key = `${datasetId}\u0000${userId ?? "*"}\u0000${wanted === null ? "*" : wanted.join("\u0000")}`;
     const version = this.versionOf(datasetId);
     let set = this.sets.get(key);
     if (set) this.sets.delete(key);
@@ -54,22 +57,28 @@ export class AnsweredSets {
     return (this.raw.prepare("SELECT coalesce(max(rowid), 0) FROM responses").pluck().get() as number) ?? 0;
   }
 
-  private load(datasetId: string, userId: string, statuses: string[], version: number): AnsweredSet {
+  private load(datasetId: string, userId: string | null, statuses: string[] | null, version: number): AnsweredSet {
     this.loads++;
-    const marks = statuses.map(() => "?").join(", ");
-    const seqs = Uint32Array.from(
+    const byUser = userId !== null ? "s.user_id = ? AND " : "";
+    const byStatus = statuses !== null ? `s.status IN (${statuses.map(() => "?").join(", ")}) AND ` : "";
+    const seqs = mergeSorted(
+      new Uint32Array(0),
       this.raw
-        .prepare(
-          `SELECT r.seq FROM responses s CROSS JOIN records r ON r.id = s.record_id WHERE s.user_id = ? AND s.status IN (${marks}) AND r.dataset_id = ?`,
-        )
+        .prepare(`SELECT r.seq FROM responses s CROSS JOIN records r ON r.id = s.record_id WHERE ${byUser}${byStatus}r.dataset_id = ?`)
         .pluck()
-        .all(userId, ...statuses, datasetId) as number[],
-    ).sort();
+        .all(...(userId !== null ? [userId] : []), ...(statuses ?? []), datasetId) as number[],
+    );
     return { seqs, version, maxRowid: this.maxRowid() };
   }
 
   /** The set brought to `version` from the responses inserted since, or null when the dataset changed otherwise (read again). */
-  private catchUp(set: AnsweredSet, datasetId: string, userId: string, statuses: string[], version: number): AnsweredSet | null {
+  private catchUp(
+    set: AnsweredSet,
+    datasetId: string,
+    userId: string | null,
+    statuses: string[] | null,
+    version: number,
+  ): AnsweredSet | null {
     if (version < set.version) return null;
     const rows = this.raw
       .prepare(
@@ -80,7 +89,9 @@ export class AnsweredSets {
     const ofDataset = rows.filter((r) => r[4] === datasetId);
     if (ofDataset.length !== version - set.version) return null;
     this.caughtUp++;
-    const added = ofDataset.filter((r) => r[1] === userId && statuses.includes(r[2])).map((r) => r[3]!);
+    const added = ofDataset
+      .filter((r) => (userId === null || r[1] === userId) && (statuses === null || statuses.includes(r[2])))
+      .map((r) => r[3]!);
     const maxRowid = rows.length > 0 ? rows[rows.length - 1]![0] : set.maxRowid;
     return { seqs: added.length === 0 ? set.seqs : mergeSorted(set.seqs, added), version, maxRowid };
   }

@@ -4,11 +4,13 @@ import type { DB } from "../db/schema.js";
 import { metadataRowsOf } from "../db/migrations/0009-record-metadata-index.js";
 import { recordCountWithStatus } from "../records/counts.js";
 import { encodeVector } from "../records/read.js";
-import type { SearchPort, SearchQuery, SearchResult } from "./search-port.js";
+import { filterCountLimit, isQueueFilter, type SearchPort, type SearchQuery, type SearchResult } from "./search-port.js";
 import { type KnnOptions, SqliteKnn } from "./sqlite-knn.js";
 import { searchOffOf, searchOffOptions } from "./search-off.js";
 import { SqliteMetadata } from "./sqlite-metadata.js";
-import { Builder, ftsExpression, type Param, RECORD_STATUSES, SqliteQueries, splitPending } from "./sqlite-sql.js";
+import { Builder, ftsExpression, orderTerms, type Param, RECORD_STATUSES, SqliteQueries, splitPending } from "./sqlite-sql.js";
+import { SqliteCandidates } from "./sqlite-candidates.js";
+import { SuggestionKeys } from "./sqlite-sort-keys.js";
 import { recordStatusesOf } from "./sqlite-status.js";
 import { SqliteText } from "./sqlite-text.js";
 import { answeredStatuses } from "./answered-filter.js";
@@ -29,10 +31,13 @@ export class SqliteSearch extends SqliteQueries implements SearchPort {
   private readonly knn: SqliteKnn;
   private readonly text: SqliteText;
   private readonly metadata: SqliteMetadata;
+  private readonly suggestionKeys: SuggestionKeys;
+  private readonly candidates: SqliteCandidates;
 
   /**
    * `fewMatches`, `offThread`, `answered`, `cacheBytes`, `frequentRows`: see SqliteText; `metadataColumns: false` keeps metadata
-   * filters in SQL (tests compare both); `knn`: SqliteKnn's options. `TESSERA_SEARCH_OFF` sets some (search-off.ts).
+   * filters in SQL (tests compare both); `candidates: false`: no search starts from candidates (sqlite-candidates.ts,
+   * tests compare both); `knn`: SqliteKnn's options. `TESSERA_SEARCH_OFF` sets some (search-off.ts).
    */
   constructor(
     db: Kysely<DB>,
@@ -44,12 +49,15 @@ export class SqliteSearch extends SqliteQueries implements SearchPort {
       cacheBytes?: number;
       frequentRows?: number;
       knn?: KnnOptions;
+      candidates?: boolean;
     } = {},
   ) {
     super(db);
     this.knn = new SqliteKnn(db, options.knn);
     this.text = new SqliteText(db, options);
     this.metadata = new SqliteMetadata(db);
+    this.suggestionKeys = new SuggestionKeys(db);
+    this.candidates = new SqliteCandidates(db, this.metadata, this.suggestionKeys);
   }
 
   /** The similarity codes of a vector setting loaded ahead of its first search (search/warm-up.ts). */
@@ -110,6 +118,7 @@ export class SqliteSearch extends SqliteQueries implements SearchPort {
     metadata_matches: number;
     record_statuses: number;
     text_matches: number;
+    sort_keys: number;
   } {
     const raw = rawSqliteOf(this.db);
     return {
@@ -120,6 +129,8 @@ export class SqliteSearch extends SqliteQueries implements SearchPort {
       metadata_matches: this.metadata.matchListBytes,
       record_statuses: raw ? recordStatusesOf(raw).memoryBytes : 0,
       text_matches: this.text.cachedBytes,
+      // The sorts' runs (sqlite-candidates.ts): 8 bytes a record with a value, per sort key used (1M: 8 MB).
+      sort_keys: this.suggestionKeys.memoryBytes + this.metadata.runBytes,
     };
   }
 
@@ -136,6 +147,11 @@ export class SqliteSearch extends SqliteQueries implements SearchPort {
     };
   }
 
+  /** Pages given from candidates (sqlite-candidates.ts): from answered records, in a sort's order (tests, diagnostics). */
+  get candidatePages(): { answered: number; sorted: number } {
+    return { ...this.candidates.pages };
+  }
+
   /** The dataset's loaded metadata columns (tests, diagnostics). */
   metadataColumns(datasetId: string): Record<string, boolean> {
     return this.metadata.loadedColumns(datasetId);
@@ -149,6 +165,9 @@ export class SqliteSearch extends SqliteQueries implements SearchPort {
       // which need no record_metadata catch-up); the other shapes probe record_metadata. A text search
       // filters its candidates and counts with the columns too, and catches up only if it runs SQL filters.
       const fromColumns = this.options.metadataColumns === false ? null : await this.metadata.search(query);
+      // Counted exactly in memory, answered as PostgreSQL answers it (docs/api.md, "Totals"): beyond the filter bound, the bound.
+      const limit = filterCountLimit(query, null);
+      if (fromColumns && limit !== null && fromColumns.total > limit) return { ...fromColumns, total: limit, totalIsLowerBound: true };
       if (fromColumns) return fromColumns;
       if (!textOnly) await this.catchUpMetadata();
     }
@@ -165,6 +184,11 @@ export class SqliteSearch extends SqliteQueries implements SearchPort {
       );
     const answered = await this.answeredList(query);
     if (answered) return answered;
+    if (!query.text && !query.vector && this.options.candidates !== false) {
+      const page = await this.candidates.search(query);
+      // The total of a sorted page is the unsorted query's (its own paths: counters, columns, a bounded count).
+      if (page) return { hits: page.hits, ...(page.total ?? (await this.totalOfUnsorted(query))) };
+    }
     const b = new Builder(query.userId);
     const ctes: string[] = [];
     let from = "records r";
@@ -207,21 +231,44 @@ export class SqliteSearch extends SqliteQueries implements SearchPort {
       return { hits: rows.map((r) => ({ recordId: r.id, score: 1 - r.score })), total: rows.length };
     }
 
-    const order: string[] = [];
-    for (const s of query.sort) {
-      // Missing values last in both directions; each use of the expression binds its own parameters.
-      order.push(`(${b.sortExpr(s.scope)}) IS NULL`);
-      order.push(`${b.sortExpr(s.scope)} ${s.order === "desc" ? "DESC" : "ASC"}`);
-    }
+    const order = orderTerms(b, query.sort);
     if (query.sort.length === 0 && query.text) order.push("score DESC");
     order.push("r.seq ASC");
     const pageSql = `${base} ORDER BY ${order.join(", ")} LIMIT ${b.p(query.limit)} OFFSET ${b.p(query.offset)}`;
     const rows = await this.all<{ id: string; score: number | null }>(pageSql, b.params);
+    const hits = rows.map((r) => ({ recordId: r.id, score: r.score }));
+    // Without text, a filter other than the queue's is counted up to the filter bound (TESSERA_FILTER_TOTAL_BOUND,
+    // docs/api.md): the first passing records in seq order. At 1M records an exact count of pending + a suggestion
+    // value probed every record (5.7 s).
+    const limit = query.text ? null : filterCountLimit(query, null);
+    if (limit !== null && !query.filters.every(isQueueFilter)) {
+      const n = (await this.all<{ n: number }>(`SELECT count(*) AS n FROM (${base} LIMIT ${limit + 1})`, countParams))[0]?.n ?? 0;
+      return { hits, ...(n > limit ? { total: limit, totalIsLowerBound: true } : { total: n }) };
+    }
     const count =
       (await this.pendingQueueCount(query)) ??
+      (await this.statusCount(query)) ??
       (await this.all<{ n: number }>(`SELECT count(*) AS n FROM (${base})`, countParams))[0]?.n ??
       0;
-    return { hits: rows.map((r) => ({ recordId: r.id, score: r.score })), total: count };
+    return { hits, total: count };
+  }
+
+  /** The total of a sorted query: the same query unsorted (its page left empty). */
+  private async totalOfUnsorted(query: SearchQuery): Promise<{ total: number; totalIsLowerBound?: boolean }> {
+    const { total, totalIsLowerBound } = await this.search({ ...query, sort: [], offset: query.offset + query.limit, limit: 0 });
+    return totalIsLowerBound ? { total, totalIsLowerBound } : { total };
+  }
+
+  /**
+   * The total of a search without text or vector whose filters are record status terms only (or none): the dataset's
+   * counters (migration 0011) instead of counting its records (1M records: ~40 ms of CPU per call).
+   */
+  private async statusCount(query: SearchQuery): Promise<number | null> {
+    if (query.text || query.vector) return null;
+    const statuses = query.filters.filter((f) => f.type === "terms" && f.scope.entity === "record" && f.scope.property === "status");
+    if (statuses.length !== query.filters.length) return null;
+    const kept = RECORD_STATUSES.filter((s) => statuses.every((f) => f.type === "terms" && f.values.includes(s)));
+    return recordCountWithStatus(this.db, query.datasetId, kept);
   }
 
   /**

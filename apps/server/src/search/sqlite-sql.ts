@@ -1,6 +1,6 @@
 import { CompiledQuery, type Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
-import type { SearchFilter, SearchScope } from "./search-port.js";
+import type { SearchFilter, SearchScope, SearchSort } from "./search-port.js";
 import { searchWords } from "./text-query.js";
 
 /** SQL building blocks shared by the SQLite search adapter's parts (sqlite-search, sqlite-knn, sqlite-text). */
@@ -149,6 +149,21 @@ export class Builder {
       }
     }
   }
+}
+
+/**
+ * The ORDER BY terms of a sort, missing values last in both directions (each use of an expression binds
+ * its own parameters). A record column that is never NULL gets no `(x) IS NULL` term: that term keeps
+ * SQLite from walking an index in the sort's order (the queue sorted by updated_at at 1M records: a sort
+ * of every record, 3.2 s, instead of the first rows of `records_dataset_updated_idx`, migration 0035).
+ */
+export function orderTerms(b: Builder, sort: readonly SearchSort[]): string[] {
+  const order: string[] = [];
+  for (const s of sort) {
+    if (!(s.scope.entity === "record" && s.scope.property !== "external_id")) order.push(`(${b.sortExpr(s.scope)}) IS NULL`);
+    order.push(`${b.sortExpr(s.scope)} ${s.order === "desc" ? "DESC" : "ASC"}`);
+  }
+  return order;
 }
 
 /** Record statuses (records/status.ts). */

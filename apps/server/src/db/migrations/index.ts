@@ -29,6 +29,7 @@ import * as m0030 from "./0030-records-fts-seq-buckets.js";
 import * as m0031 from "./0031-record-search-words-terms.js";
 import * as m0032 from "./0032-text-vocabulary.js";
 import * as m0034 from "./0034-similarity-hnsw-dropped.js";
+import * as m0035 from "./0035-record-sort-keys.js";
 import * as m0036 from "./0036-sort-indexes.js";
 
 /**
@@ -66,6 +67,7 @@ export const migrations: Record<string, Migration> = {
   "0031-record-search-words-terms": m0031,
   "0032-text-vocabulary": m0032,
   "0034-similarity-hnsw-dropped": m0034,
+  "0035-record-sort-keys": m0035,
   "0036-sort-indexes": m0036,
 };
 

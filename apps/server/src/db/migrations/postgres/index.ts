@@ -68,6 +68,8 @@ export const postgresVariants: Record<string, Migration> = {
   "0032-text-vocabulary": pg0032,
   /** PostgreSQL: the HNSW indexes of similarity dropped where the IVFFlat index serves; SQLite's 0034 is empty. */
   "0034-similarity-hnsw-dropped": pg0034,
+  /** SQLite: the updated_at index and the suggestions' versions for the in-memory sort keys; PostgreSQL sorts in SQL (its own migrations). */
+  "0035-record-sort-keys": noop,
   /** PostgreSQL: indexes in the order of the annotation page's sorts (updated time, suggestion score); SQLite's 0036 is empty. */
   "0036-sort-indexes": pg0036,
 };
