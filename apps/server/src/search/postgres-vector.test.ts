@@ -325,17 +325,24 @@ describe.skipIf(!onServer)("similarity through pgvector's IVFFlat index (Postgre
     await sql.raw(`drop index if exists ${name}; drop index if exists ${farSideIndexName(otherSettings, DIMS)}`).execute(store.db);
   });
 
+  /**
+   * Pools on the test's database: `side` (`sideMax` connections) for writes, `open` one of them to hold a transaction
+   * open, and `pool`, the search's own (the shared store has one connection; a build holds one while it runs).
+   */
+  const writerAndSearchPools = async (sideMax: number) => {
+    const { rows } = await sql<{ db: string }>`select current_database() as db`.execute(store.db);
+    const url = withDatabase(testDatabaseUrl()!, rows[0]!.db);
+    const side = new pg.Pool({ connectionString: url, max: sideMax });
+    const pool = new pg.Pool({ connectionString: url, max: 3 });
+    return { side, pool, open: await side.connect() };
+  };
+
   it("builds the index in the background: a search meanwhile scans exactly (below the bound) and never waits, and writes go on", async () => {
     const name = farSideIndexName(settingsId, DIMS);
     expect(await indexState(name)).toBeUndefined();
-    const { rows } = await sql<{ db: string }>`select current_database() as db`.execute(store.db);
-    const url = withDatabase(testDatabaseUrl()!, rows[0]!.db);
-    const side = new pg.Pool({ connectionString: url, max: 2 });
-    // The search's own pool (the shared store has one connection): the build holds one while it runs.
-    const pool = new pg.Pool({ connectionString: url, max: 3 });
-    // A write transaction left open: CREATE INDEX CONCURRENTLY waits for it to end, so the build is
+    // A write transaction left open (`open`): CREATE INDEX CONCURRENTLY waits for it to end, so the build is
     // still under way during the search and the second write below.
-    const open = await side.connect();
+    const { side, pool, open } = await writerAndSearchPools(2);
     let committed = false;
     try {
       await open.query("BEGIN");
@@ -439,12 +446,8 @@ describe.skipIf(!onServer)("similarity through pgvector's IVFFlat index (Postgre
     await createIvfFlat(far, "halfvec_ip_ops", 1);
     const def = async () =>
       (await sql<{ indexdef: string }>`select indexdef from pg_indexes where indexname = ${far}`.execute(store.db)).rows[0]?.indexdef;
-    const { rows } = await sql<{ db: string }>`select current_database() as db`.execute(store.db);
-    const url = withDatabase(testDatabaseUrl()!, rows[0]!.db);
-    const side = new pg.Pool({ connectionString: url, max: 1 });
-    const pool = new pg.Pool({ connectionString: url, max: 3 });
-    // A write transaction left open: REINDEX CONCURRENTLY waits for it, so the rebuild is under way during the search.
-    const open = await side.connect();
+    // A write transaction left open (`open`): REINDEX CONCURRENTLY waits for it, so the rebuild is under way during the search.
+    const { side, pool, open } = await writerAndSearchPools(1);
     let committed = false;
     try {
       await open.query("BEGIN");
