@@ -28,6 +28,8 @@ describe("the probes (--only probes)", () => {
       expect(q.getAll("include")).toEqual(expect.arrayContaining(["responses", "suggestions"]));
     }
     expect(byName("sdk: page of 256 + vectors at offset 100K").call(ctx(), 0).path).toContain("include=vectors");
+    const iterating = byName("sdk: iterating, next page of 256 from offset 900K");
+    expect([-1, 0, 1].map((i) => new URL(`http://x${iterating.call(ctx(), i).path}`).searchParams.get("offset"))).toEqual(["900000", "900256", "900512"]);
   });
 
   it("send a new word per call where text is asked, the sample records in turn, the metadata properties by id", () => {

@@ -39,6 +39,8 @@ const sdkPage = (offset: number, extra = "") => (ctx: ProbeContext) => ({
   method: "GET" as const,
   path: `/datasets/${ctx.datasetId}/records?offset=${offset}&limit=256&${UI}${extra}`,
 });
+/** The SDK iterating: call i asks for the page after call i - 1's (the warm-up call, i = -1, is the iteration's first page). */
+const sdkIterating = (from: number) => (ctx: ProbeContext, i: number) => sdkPage(Math.max(0, from + (i + 1) * 256))(ctx);
 const similar = (order: "most_similar" | "least_similar", filters: unknown[], text?: "word") => (ctx: ProbeContext, i: number) => ({
   method: "POST" as const,
   path: `/me/datasets/${ctx.datasetId}/records/search?${UI}&offset=0&limit=10`,
@@ -64,6 +66,8 @@ export const PROBES: Probe[] = [
   { name: "sdk: page of 256 at offset 100K", admin: true, call: sdkPage(100_000) },
   { name: "sdk: page of 256 at offset 500K", admin: true, call: sdkPage(500_000) },
   { name: "sdk: page of 256 at offset 990K", admin: true, call: sdkPage(990_000) },
+  { name: "sdk: iterating, next page of 256 from offset 0", admin: true, call: sdkIterating(0) },
+  { name: "sdk: iterating, next page of 256 from offset 900K", admin: true, call: sdkIterating(900_000) },
   { name: "sdk: page of 256 + vectors at offset 100K", admin: true, call: sdkPage(100_000, "&include=vectors") },
   { name: "sdk: dataset exists (before every page)", admin: true, call: (ctx) => ({ method: "GET", path: `/datasets/${ctx.datasetId}` }) },
   {
