@@ -256,4 +256,44 @@ describe.skipIf(!onPostgres)("PostgreSQL text search: the statements of a new ph
       }
     }
   });
+  it("starts a page without text in seq order at the first pending record: a completed head is not read", async () => {
+    const ds = await copyDataset(store, ids.ds);
+    const added = await insertRecords(store, ds, 200, (i) => ({
+      external_id: `n-${i}`,
+      fields: JSON.stringify({ text: textOf(i), summary: "x" }),
+      metadata: JSON.stringify({ source: ["news", "wiki"][i % 2], quality: (i % 9) / 8 }),
+    }));
+    await completeRecords(
+      store,
+      added.filter((_, i) => i < 120 || i % 7 === 0),
+    );
+    await answerRecords(
+      store,
+      added.filter((_, i) => i % 5 === 1),
+      ids.u1,
+      "submitted",
+    );
+    const search = fresh();
+    for (const filters of [QUEUE, METADATA, [statusPending, source]]) {
+      const b = new Builder(ids.u1);
+      const expected = await queryRows<{ id: string }>(
+        store.db,
+        `SELECT r.id FROM records r WHERE r.dataset_id = ${b.p(ds)} AND ${filters.map((f) => b.filter(f)).join(" AND ")} ORDER BY r.seq LIMIT 10`,
+        b.params,
+      );
+      expect(expected.length).toBeGreaterThan(3);
+      const { got, statements: sql } = await run(search, { ...query("", filters, ds), text: null });
+      expect(
+        got.hits.map((h) => h.recordId),
+        JSON.stringify(filters),
+      ).toEqual(expected.map((r) => r.id));
+      // Before: the page walked the records from the dataset's first (1M bench records, a head of 15,695: 56 ms, 0.7 ms after).
+      expect(
+        sql.filter((s) => /ORDER BY r\.seq ASC LIMIT/.test(s)),
+        JSON.stringify(filters),
+      ).toEqual([
+        expect.stringMatching(/r\.seq >= \(SELECT min\(x\.seq\) FROM records x WHERE x\.dataset_id = \$\d+ AND x\.status = \$\d+\)/),
+      ]);
+    }
+  });
 });
