@@ -149,16 +149,9 @@ describe(`PostgreSQL: a text query's windows passing the queue filters (${onPost
       fields: JSON.stringify({ text: `t${i}` }),
       metadata: "null",
     }));
-    await completeRecords(
-      store,
-      head.filter((_, i) => i < 40 || i % 9 === 0),
-    );
-    await answerRecords(
-      store,
-      head.filter((_, i) => i % 4 === 1),
-      data.ids.u1,
-      "submitted",
-    );
+    const [completed, answered] = [head.filter((_, i) => i < 40 || i % 9 === 0), head.filter((_, i) => i % 4 === 1)];
+    await completeRecords(store, completed);
+    await answerRecords(store, answered, data.ids.u1, "submitted");
     const all = head.map((r) => r.seq);
     const windows = { all, inHead: all.slice(0, 30), across: all.filter((_, i) => i % 3 === 0).reverse(), after: all.slice(50) };
     for (const [name, window] of Object.entries(windows))
@@ -175,17 +168,17 @@ describe(`PostgreSQL: a text query's windows passing the queue filters (${onPost
     expect((await both(ds, [status("pending")], windows.inHead)).got).toBe(0);
     // No record of the kept status: every window record fails (the head is the whole dataset).
     const done = await copyDataset(store, data.ids.ds);
-    const completed = await insertRecords(store, done, 5, (i) => ({
+    const finished = await insertRecords(store, done, 5, (i) => ({
       external_id: `c-${i}`,
       fields: JSON.stringify({ text: `t${i}` }),
       metadata: "null",
     }));
-    await completeRecords(store, completed);
+    await completeRecords(store, finished);
     expect(
       await both(
         done,
         [status("pending")],
-        completed.map((r) => r.seq),
+        finished.map((r) => r.seq),
       ),
     ).toEqual({ got: 0, expected: 0 });
   });
