@@ -7,6 +7,7 @@ import { openTestPostgresStore, testDatabaseUrl } from "../testing/pg-test-datab
 import { Builder, queryRows, textWords } from "./postgres-sql.js";
 import { PostgresSearch } from "./postgres-search.js";
 import { PostgresText } from "./postgres-text.js";
+import { firstMatches } from "./postgres-text-walk.js";
 import type { SearchFilter, SearchQuery } from "./search-port.js";
 import { answerRecords, completeRecords, copyDataset, expectSameOrLowerTotal, insertRecords, seedSearchData } from "./search-port.suite.js";
 
@@ -255,6 +256,26 @@ describe.skipIf(!onPostgres)("PostgreSQL text search: the statements of a new ph
         ).toHaveLength(1);
       }
     }
+    // The head's whole windows are counted, not read: the phrase's 100 matches in the 300 completed records are two windows of
+    // 50; the windows read start at its 101st match (every 3rd record matches: record 300).
+    const first = await firstMatches(counted, query("alpha beta", QUEUE, ds), 51, { pendingWindow: 50, skipHead: true });
+    expect(first.skipped).toBe(100);
+    expect(first.seqs[0]).toBe(added[300]!.seq);
+    expect(first.seqs.every((seq) => seq >= added[300]!.seq)).toBe(true);
+    expect((await firstMatches(counted, query("alpha beta", QUEUE, ds), 51, { pendingWindow: 50 })).skipped).toBe(0);
+    // One PostgresText: the queue's windows without the head under a key of their own, the whole order for other filters.
+    const text = new PostgresText(counted, undefined, null, 50);
+    const reference2 = plain();
+    const completedOnly: SearchFilter = { type: "terms", scope: { entity: "record", property: "status" }, values: ["completed"] };
+    for (const filters of [QUEUE, [completedOnly], [], QUEUE]) {
+      const q = query("alpha beta", filters, ds, 0, 30);
+      expectSameOrLowerTotal(await text.search(q), await reference2.search(q), q, JSON.stringify(filters));
+    }
+    // A record of the skipped head pending again (its text unchanged: the text version too): the queue's entry is read anew.
+    await store.db.updateTable("records").set({ status: "pending" }).where("id", "=", added[3]!.id).execute();
+    const again = await text.search(query("alpha beta", QUEUE, ds, 0, 30));
+    expect(again.hits.map((h) => h.recordId)).toContain(added[3]!.id);
+    expect(again.hits).toEqual((await reference("alpha beta")).slice(0, 30));
   });
   it("starts a page without text in seq order at the first pending record: a completed head is not read", async () => {
     const ds = await copyDataset(store, ids.ds);
