@@ -6,7 +6,7 @@ import { filterCount, filterTotal } from "./postgres-filter-total.js";
 import { queryRows } from "./postgres-sql.js";
 import { PostgresSearch } from "./postgres-search.js";
 import type { SearchFilter, SearchQuery } from "./search-port.js";
-import { answerAndComplete, insertRecords, pageQuery, seedSearchData } from "./search-port.suite.js";
+import { answerAndComplete, completeRecords, copyDataset, insertRecords, pageQuery, seedSearchData } from "./search-port.suite.js";
 
 // A real PostgreSQL when TESSERA_TEST_DATABASE_URL names one (stage 60), else PGlite.
 const onPostgres = testDatabaseUrl() !== null;
@@ -101,6 +101,45 @@ describe(`PostgreSQL bounded totals of metadata filters without text (${onPostgr
     expect((await filterTotal(store.db, news, 25, { walkRecords: 20 })).path).toBe("index");
     expect((await filterTotal(store.db, news, 1000, { walkRecords: 1000 })).path, "the whole dataset read").toBe("walk");
     expect((await filterTotal(store.db, query([meta("rare", ["yes"])], null), 1, { walkRecords: 50 })).path).toBe("index");
+  });
+
+  it("walks from the first record of the one status kept: a completed head is not read", async () => {
+    // The dataset's first 60 records completed (a team's first Submits), then every 10th.
+    const dataset = await copyDataset(store, ids.ds);
+    const added = await insertRecords(store, dataset, 120, shape("h"));
+    await completeRecords(
+      store,
+      added.filter((_, i) => i < 60 || i % 10 === 0),
+    );
+    const statusCompleted: SearchFilter = { type: "terms", scope: { entity: "record", property: "status" }, values: ["completed"] };
+    // Bound 1,000 with 61 rows: the 60 records from the first pending one are all the walk reads (exact); from the first record not.
+    for (const [filters, runs] of [
+      [[pending, statusPending, meta("source", ["news"])], [[3, 40], [1000, 61]]],
+      [[statusPending, meta("source", ["news", "wiki"]), quality], [[3, 40], [1000, 61]]],
+      [[statusCompleted, meta("source", ["news"])], [[3, 40]]],
+    ] as const) {
+      const q = query([...filters], ids.u1, dataset);
+      const n = await exact(q);
+      expect(n).toBeGreaterThan(3);
+      for (const [bound, walkRecords] of runs) {
+        const got = await filterTotal(store.db, q, bound, { walkRecords });
+        expect(got, `${JSON.stringify(filters)} ${bound}`).toEqual(
+          n > bound ? { total: bound, totalIsLowerBound: true, path: "walk" } : { total: n, path: "walk" },
+        );
+      }
+    }
+    // The queue's 40 records from the first pending one hold 4 of `news` (every 3rd is news), so the walk decides "3+"; from the
+    // dataset's first record it read 40 completed records, none passing, and the GIN path counted instead.
+    expect(await filterTotal(store.db, query([pending, statusPending, meta("source", ["news"])], ids.u1, dataset), 3, { walkRecords: 40 })).toEqual(
+      { total: 3, totalIsLowerBound: true, path: "walk" },
+    );
+    // A status no record has: nothing to walk, exact 0.
+    const empty = await copyDataset(store, ids.ds);
+    await insertRecords(store, empty, 5, shape("e"));
+    expect(await filterTotal(store.db, query([statusCompleted, meta("source", ["news"])], null, empty), 3, { walkRecords: 2 })).toEqual({
+      total: 0,
+      path: "walk",
+    });
   });
 
   it("gives the search's total: the filter bound below the total bound, raised to the end of the page", async () => {

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import { recordCounts } from "../records/counts.js";
-import { Builder, onSearchRows, queryRows, type Param } from "./postgres-sql.js";
+import { Builder, firstPassingSeqSql, onSearchRows, queryRows, type Param } from "./postgres-sql.js";
 import type { SearchFilter, SearchQuery } from "./search-port.js";
 
 /**
@@ -15,10 +15,11 @@ const cost = (f: SearchFilter): number => (f.scope.entity === "record" || f.scop
 export const cheapFirst = (filters: SearchFilter[]): SearchFilter[] => [...filters].sort((a, b) => cost(a) - cost(b));
 
 /**
- * The records passing `hit` among the dataset's first `walkRecords` rows of `record_search` in seq order,
- * up to `bound + 1` of them (from the dataset's first record: records_dataset_seq_idx, so that other
- * datasets' records before it are not read). `decided`: more than `bound` pass, or the walk read every
- * record of the dataset (the count is exact).
+ * The records passing `hit` among the dataset's first `walkRecords` rows of `record_search` in seq order that can
+ * pass the query's filters, up to `bound + 1` of them: from the first record of the one status the filters keep
+ * (firstPassingSeqSql: after a completed head, for the queue), else from the dataset's first record
+ * (records_dataset_seq_idx, so that other datasets' records before it are not read). `decided`: more than `bound`
+ * pass, or the walk read every record of the dataset from there (the count is exact).
  */
 export async function walkCount(
   db: Kysely<DB>,
@@ -32,17 +33,22 @@ export async function walkCount(
   const b = new Builder(query.userId);
   const hitSql = hit(b);
   const dataset = b.p(query.datasetId);
+  const start = firstPassingSeqSql(b, query.filters, dataset);
   const params: Param[] = b.params;
-  const rows = await queryRows<{ n: number | string }>(
+  // `read`: the rows walked until the passing count exceeds the bound (the window's run condition ends the scan there).
+  const rows = await queryRows<{ read: number | string; n: number | string }>(
     db,
-    `SELECT count(*) AS n FROM (SELECT 1 FROM (
-      SELECT ${hitSql} AS hit
-      FROM record_search r WHERE r.dataset_id = ${dataset} AND r.seq >= (SELECT min(x.seq) FROM records x WHERE x.dataset_id = ${dataset})
-      ORDER BY r.seq LIMIT ${b.p(walkRecords)}) w WHERE w.hit LIMIT ${b.p(bound + 1)}) passing`,
+    `SELECT count(*) AS read, coalesce(max(c.n), 0) AS n FROM (
+      SELECT count(*) FILTER (WHERE w.hit) OVER (ROWS UNBOUNDED PRECEDING) AS n FROM (
+        SELECT ${hitSql} AS hit FROM record_search r WHERE r.dataset_id = ${dataset} AND r.seq >= ${start}
+        ORDER BY r.seq LIMIT ${b.p(walkRecords)}) w) c
+      WHERE c.n <= ${b.p(bound + 1)}`,
     params,
   );
   const n = Number(rows[0]?.n ?? 0);
-  return { n, decided: n > bound || (records ?? (await recordCounts(db, query.datasetId)).total) <= walkRecords };
+  if (n > bound || Number(rows[0]?.read ?? 0) < walkRecords) return { n, decided: true };
+  // As many rows as the walk's: every one of them when the dataset holds no more.
+  return { n, decided: (records ?? (await recordCounts(db, query.datasetId)).total) <= walkRecords };
 }
 
 /**

@@ -4,7 +4,7 @@ import { unprocessable } from "../http/errors.js";
 import { recordCountWithStatus } from "../records/counts.js";
 import { countLimit, filterCountLimit, type SearchPort, type SearchQuery, type SearchResult } from "./search-port.js";
 import { filterCount, filterTotal } from "./postgres-filter-total.js";
-import { Builder, json, queueFilters, queryRows, textCount, textWords } from "./postgres-sql.js";
+import { Builder, firstPassingSeqSql, json, keptStatuses, queueFilters, queryRows, textCount, textWords } from "./postgres-sql.js";
 import { PostgresTextBuckets } from "./postgres-text-buckets.js";
 import { PostgresBackgroundIndex } from "./postgres-background-index.js";
 import { WORDS_TERMS_INDEX_SPEC } from "../db/migrations/postgres/0031-record-search-words-terms.js";
@@ -180,7 +180,11 @@ export class PostgresSearch implements SearchPort {
       const vectors = far || legacy ? "record_vectors" : boundedVectors(b.p(query.vector.settingsId), this.options.fallbackVectors);
       from += ` JOIN ${vectors} v ON v.record_id = r.id AND v.vector_settings_id = ${b.p(query.vector.settingsId)}`;
     }
-    const where = [`r.dataset_id = ${b.p(query.datasetId)}`];
+    const dataset = b.p(query.datasetId);
+    const where = [`r.dataset_id = ${dataset}`];
+    // Records before the first of the one status the filters keep fail them: the page in seq order starts there (1M bench
+    // records, a completed head of 15,695 records: the metadata filter's page read 11,903 buffers of `records`, 56 ms; 0.7 ms).
+    if (!query.vector && keptStatuses(query.filters).length === 1) where.push(`r.seq >= ${firstPassingSeqSql(b, query.filters, dataset)}`);
     if (query.vector?.excludeRecordId) where.push(`r.id <> ${b.p(query.vector.excludeRecordId)}`);
     for (const f of query.filters) where.push(b.filter(f));
     const base = `${ctes.length ? `WITH ${ctes.join(", ")} ` : ""}SELECT r.id AS id, r.seq AS seq, ${score} AS score FROM ${from} WHERE ${where.join(" AND ")}`;

@@ -10,6 +10,7 @@ import {
   textMatchSql,
   textVersionRecords,
   textWords,
+  versionRecordsSql,
 } from "./postgres-sql.js";
 import { countLimit, filterCountLimit, type SearchQuery, type SearchResult } from "./search-port.js";
 import type { PostgresRankAhead, RankedAhead } from "./postgres-rank-ahead.js";
@@ -61,6 +62,11 @@ interface Matches {
   all: Float64Array | null;
   /** The word's ranking ahead at this version (postgres-rank-ahead.ts), once found. */
   ahead?: RankedAhead;
+  /**
+   * The first pending record when the windows were read without a completed head's whole windows (firstMatches skipHead: the
+   * pending queue's own entries): valid while no record before it is pending again.
+   */
+  headFrom?: number;
   bytes: number;
 }
 
@@ -443,18 +449,25 @@ export class PostgresText {
     matches: (b: Builder) => string,
     limit: number | null,
   ): Promise<SearchResult> {
-    // A query not cached: its entry's version is the one its first windows were read at (firstMatches), not a statement of its own.
-    const entry: Matches =
-      limit === null || this.cache.has(key)
-        ? await this.entry(query.datasetId, key)
-        : { version: Number.NaN, records: null, ranked: null, all: null, bytes: 0 };
     const queue = queueFilters(query.filters);
     // Pending records only (the annotation page's queue): records before the first pending one fail, whoever asks.
     const pendingOnly = queue !== null && queue.statuses.length === 1 && queue.statuses[0] === "pending";
+    // Its windows skip a completed head's whole windows (firstMatches skipHead): kept under a key of their own, which the
+    // other filters' queries (the whole order) never read.
+    const skipHead = pendingOnly && limit !== null;
+    const own = skipHead ? `${key}\u0000pending` : key;
+    // A query not cached: its entry's version is the one its first windows were read at (firstMatches), not a statement of its own.
+    const entry: Matches =
+      limit === null || this.cache.has(own)
+        ? skipHead
+          ? await this.pendingEntry(query.datasetId, own)
+          : await this.entry(query.datasetId, own)
+        : { version: Number.NaN, records: null, ranked: null, all: null, bytes: 0 };
     let pendingFrom: number | null = null;
     const ranking = async (k: number, previous: Ranked | null) => {
-      const read = await this.windows(query, k, previous, pendingOnly);
-      if (Number.isNaN(entry.version)) this.adopt(key, entry, read.version);
+      const read = await this.windows(query, k, previous, pendingOnly, skipHead);
+      if (Number.isNaN(entry.version)) this.adopt(own, entry, read.version);
+      if (read.skipped > 0) entry.headFrom = read.pendingFrom!;
       if (pendingOnly) pendingFrom = read.pendingFrom;
       return read.ranked;
     };
@@ -502,7 +515,9 @@ export class PostgresText {
     previous: Ranked | null,
     /** The query keeps pending records only: the windows are read on to the first pending record (firstMatches pendingWindow). */
     pendingOnly = false,
-  ): Promise<{ ranked: Ranked; version: number; pendingFrom: number | null }> {
+    /** ... without the whole windows before it, only counted (firstMatches skipHead), when read from the dataset's first record. */
+    skipHead = false,
+  ): Promise<{ ranked: Ranked; version: number; pendingFrom: number | null; skipped: number }> {
     // Whole windows read before (fewer: they held every match) are kept, and the next ones read after their last record.
     const kept = previous && !previous.complete && previous.seqs.length % this.rankWindow === 0 ? previous : null;
     const before = kept?.seqs.length ?? 0;
@@ -512,11 +527,12 @@ export class PostgresText {
       version,
       asked,
       pendingFrom,
+      skipped,
     } = await firstMatches(this.db, query, Math.ceil(Math.max(k - before, 1) / this.rankWindow) * this.rankWindow + 1, {
       buckets: await this.bucketIndex(),
       ...this.walkOptions,
       ...(kept && before > 0 ? { after: kept.seqs.reduce((a, b) => Math.max(a, b)) } : {}),
-      ...(pendingOnly ? { pendingWindow: this.rankWindow } : {}),
+      ...(pendingOnly ? { pendingWindow: this.rankWindow, skipHead: skipHead && !(kept && before > 0) } : {}),
     });
     // Whole windows (more than asked when read on to the first pending record); the record after them only tells that more
     // match. Every match comes with its score (firstMatches).
@@ -532,7 +548,30 @@ export class PostgresText {
       },
       version,
       pendingFrom,
+      skipped,
     };
+  }
+
+  /**
+   * The entry of the pending queue's windows (windowedSearch) at the dataset's current text version; started over when a record
+   * before the first pending one its windows were read at (`headFrom`, whose windows were not read) is pending again.
+   */
+  private async pendingEntry(datasetId: string, key: string): Promise<Matches> {
+    const b = new Builder(null);
+    const dataset = b.p(datasetId);
+    const row = (
+      await queryRows<{ version: number | string; records: number | string; pending_from: number | string | null }>(
+        this.db,
+        `SELECT ${versionRecordsSql(dataset)}, (SELECT min(x.seq) FROM records x WHERE x.dataset_id = ${dataset} AND x.status = 'pending') AS pending_from`,
+        b.params,
+      )
+    )[0];
+    const entry = this.current(key, Number(row?.version ?? 0), Number(row?.records ?? 0));
+    const from = row?.pending_from == null ? null : Number(row.pending_from);
+    if (entry.headFrom === undefined || from === null || from >= entry.headFrom) return entry;
+    this.cache.delete(key);
+    this.bytes -= entry.bytes;
+    return this.current(key, entry.version, entry.records);
   }
 
   /** A new entry (NaN version) takes the version its first matches were read at and the key's place in the cache. */

@@ -4,7 +4,7 @@ import { openPgliteStore } from "../testing/pglite-store.js";
 import { openTestPostgresStore, testDatabaseUrl } from "../testing/pg-test-database.js";
 import { Builder, queryRows, queueFilters } from "./postgres-sql.js";
 import type { SearchFilter, SearchQuery } from "./search-port.js";
-import { answerAndComplete, answerRecords, completeRecords, insertRecords, seedSearchData } from "./search-port.suite.js";
+import { answerAndComplete, answerRecords, completeRecords, copyDataset, insertRecords, seedSearchData } from "./search-port.suite.js";
 import { windowPassing } from "./postgres-window-passing.js";
 
 const onPostgres = testDatabaseUrl() !== null;
@@ -140,5 +140,46 @@ describe(`PostgreSQL: a text query's windows passing the queue filters (${onPost
     // A record completed since (its counter moved): counted at once.
     await completeRecords(store, [fresh[1]!]);
     expect((await both(data.ids.other, [status("pending")], window)).got).toBe(window.length - 1);
+  });
+  it("counts a completed head's records among the window's seqs and reads the status index only after it", async () => {
+    // A dataset whose first 40 records are completed (a team's first Submits), then every 9th; u1 answered every 4th.
+    const ds = await copyDataset(store, data.ids.ds);
+    const head = await insertRecords(store, ds, 100, (i) => ({
+      external_id: `h-${i}`,
+      fields: JSON.stringify({ text: `t${i}` }),
+      metadata: "null",
+    }));
+    const [completed, answered] = [head.filter((_, i) => i < 40 || i % 9 === 0), head.filter((_, i) => i % 4 === 1)];
+    await completeRecords(store, completed);
+    await answerRecords(store, answered, data.ids.u1, "submitted");
+    const all = head.map((r) => r.seq);
+    const windows = { all, inHead: all.slice(0, 30), across: all.filter((_, i) => i % 3 === 0).reverse(), after: all.slice(50) };
+    for (const [name, window] of Object.entries(windows))
+      for (const filters of [
+        [status("pending")],
+        [pending, status("pending")],
+        [status("completed")],
+        [pending, status("completed")],
+        [pending],
+      ]) {
+        const { got, expected } = await both(ds, filters, window);
+        expect(got, `${name} ${JSON.stringify(filters)}`).toBe(expected);
+      }
+    expect((await both(ds, [status("pending")], windows.inHead)).got).toBe(0);
+    // No record of the kept status: every window record fails (the head is the whole dataset).
+    const done = await copyDataset(store, data.ids.ds);
+    const finished = await insertRecords(store, done, 5, (i) => ({
+      external_id: `c-${i}`,
+      fields: JSON.stringify({ text: `t${i}` }),
+      metadata: "null",
+    }));
+    await completeRecords(store, finished);
+    expect(
+      await both(
+        done,
+        [status("pending")],
+        finished.map((r) => r.seq),
+      ),
+    ).toEqual({ got: 0, expected: 0 });
   });
 });
