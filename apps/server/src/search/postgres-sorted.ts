@@ -2,6 +2,7 @@ import { sql, type Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import { Builder, onSearchRows, queryRows, textMatchSql, textWords } from "./postgres-sql.js";
 import type { SearchQuery, SearchSort } from "./search-port.js";
+import { literal, metadataSortKey } from "./postgres-metadata-sort.js";
 
 /**
  * Records of the sort's order the walk reads at most before the matches are gathered instead (text) or the
@@ -24,12 +25,13 @@ const COLUMNS = "r.id, r.seq, r.dataset_id, r.external_id, r.status, r.metadata,
  * Where the walk reads a sort's records in its order from an index (migration 0036), as a subquery with the
  * records' columns the filters read: `from` (ordered by `order`, over its output), the records whose key is not
  * null. `hasKey`: whether a record `r` has one, when some may not (they follow, by seq: the null run). Null: no
- * index serves the sort.
+ * index serves the sort. `metadataIndexed`: the index of the sort's metadata property is valid (postgres-metadata-sort.ts).
  */
 function walkSource(
   b: Builder,
   query: SearchQuery,
   sort: SearchSort,
+  metadataIndexed: boolean,
 ): { from: string; order: string; hasKey: ((b: Builder) => string) | null } | null {
   const dir = sort.order === "desc" ? "DESC" : "ASC";
   const s = sort.scope;
@@ -53,6 +55,17 @@ function walkSource(
         `EXISTS (SELECT 1 FROM suggestions g WHERE g.record_id = r.id AND g.question_id = ${n.p(s.questionId)} AND tessera_json_top(g.score) IS NOT NULL)`,
     };
   }
+  if (s.entity === "metadata" && metadataIndexed) {
+    // The property's partial index (dataset, (key, seq)): key and dataset inlined, so that the planner matches its
+    // expression and proves its predicate. Descending: ties by seq in an incremental sort (~1K records a value of `length` at 1M).
+    const key = metadataSortKey("r", s.name);
+    const dataset = literal(query.datasetId);
+    return {
+      from: `SELECT ${COLUMNS}, ${key} AS key FROM records r WHERE r.dataset_id = ${dataset} AND ${key} IS NOT NULL ORDER BY ${key} ${dir}, r.seq ASC`,
+      order: `key ${dir}, seq ASC`,
+      hasKey: () => `${key} IS NOT NULL`,
+    };
+  }
   if (s.entity === "response_value") {
     // The records with a response (the caller's on /me): few beside the records (10.5K of 1M on the bench), each
     // with its least value (as sortExpr), sorted; every record probed for its responses took 6.6 s at 1M.
@@ -70,12 +83,13 @@ function walkSource(
 }
 
 /**
- * Whether sortedPage serves a query: one sort with an index in its order (walkSource), no vector. A metadata sort has
- * none: gathering a common word's matches first (up to GATHER_RECORDS) before the plain query took the annotator's
- * queue sorted by `length` with a new word from 2.4 s to 5.2 s p50 at 1M records (the integrator's probe).
+ * Whether sortedPage serves a query: one sort with an index in its order (walkSource), no vector. A metadata sort
+ * only once its property's index is valid (`metadataIndexed`): without it, gathering a common word's matches first
+ * (up to GATHER_RECORDS) before the plain query took the annotator's queue sorted by `length` with a new word from
+ * 2.4 s to 5.2 s p50 at 1M records (the integrator's probe).
  */
-export function walkable(query: SearchQuery): boolean {
-  return !query.vector && query.sort.length === 1 && walkSource(new Builder(null), query, query.sort[0]!) !== null;
+export function walkable(query: SearchQuery, metadataIndexed = false): boolean {
+  return !query.vector && query.sort.length === 1 && walkSource(new Builder(null), query, query.sort[0]!, metadataIndexed) !== null;
 }
 
 /**
@@ -91,13 +105,13 @@ export function walkable(query: SearchQuery): boolean {
 export async function sortedPage(
   db: Kysely<DB>,
   query: SearchQuery,
-  options: { walkRecords?: number; gatherRecords?: number } = {},
+  options: { walkRecords?: number; gatherRecords?: number; metadataIndexed?: boolean } = {},
 ): Promise<SortedPage | null> {
   const need = query.offset + query.limit;
   if (query.limit === 0) return { rows: [], path: "walk" };
   const walkRecords = Math.max(options.walkRecords ?? WALK_RECORDS, need);
   const b = new Builder(query.userId);
-  const source = walkSource(b, query, query.sort[0]!);
+  const source = walkSource(b, query, query.sort[0]!, options.metadataIndexed ?? false);
   if (!source) return null;
   const keyed = await walk(db, b, query, source.from, source.order, walkRecords, need);
   let passing = keyed.passing;
