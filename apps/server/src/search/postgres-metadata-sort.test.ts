@@ -3,7 +3,8 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Store } from "../db/store.js";
 import { indexesOf, openTestPostgresStore, testDatabaseUrl } from "../testing/pg-test-database.js";
-import { metadataSortIndexName, metadataSortKey, literal } from "./postgres-metadata-sort.js";
+import { openPostgresStore } from "../db/postgres.js";
+import { metadataSortIndexName, metadataSortKey, literal, PostgresMetadataSortIndexes } from "./postgres-metadata-sort.js";
 import { PostgresSearch } from "./postgres-search.js";
 import { Builder, queryRows } from "./postgres-sql.js";
 import { walkSource } from "./postgres-sorted.js";
@@ -237,5 +238,28 @@ describe.skipIf(!testDatabaseUrl())("PostgreSQL: sorts by a metadata property th
     expect(await other.metadataSorts.ready(ids.ds, "length")).toBe(false);
     await other.metadataSorts.tick();
     expect(await new PostgresSearch(store.db, options).metadataSorts.ready(ids.ds, "length")).toBe(true);
+  });
+
+  it("tries a failed build again only after a while, not at every tick", async () => {
+    // A build that cannot take its lock within 200 ms fails (a real failure: the table locked by another session).
+    const url = new URL(store.databaseUrl!);
+    url.searchParams.set("options", "-c lock_timeout=200");
+    const other = await openPostgresStore(url.toString(), { poolSize: 2 });
+    try {
+      const indexes = new PostgresMetadataSortIndexes(other.db, { retryMs: 1_500 });
+      await property(ids.ds, "retried", "integer");
+      await store.db.transaction().execute(async (trx) => {
+        await sql`LOCK TABLE records IN SHARE UPDATE EXCLUSIVE MODE`.execute(trx);
+        await expect(indexes.tick()).rejects.toThrow(/lock timeout/);
+      });
+      // Within retryMs: not tried again (the lock is free now).
+      await indexes.tick();
+      expect(await new PostgresMetadataSortIndexes(store.db).ready(ids.ds, "retried")).toBe(false);
+      await new Promise((r) => setTimeout(r, 1_600));
+      await indexes.tick();
+      expect(await new PostgresMetadataSortIndexes(store.db).ready(ids.ds, "retried")).toBe(true);
+    } finally {
+      await other.close();
+    }
   });
 });

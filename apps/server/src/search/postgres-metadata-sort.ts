@@ -9,6 +9,8 @@ import { queryRows } from "./postgres-sql.js";
 const TICK_MS = 5_000;
 /** How long a search keeps the catalog's valid indexes (a replica sees another's build within this). */
 const READY_TTL_MS = 2_000;
+/** How long a failed build waits before the next try (a failure is logged once per try, not every tick). */
+const RETRY_MS = 60_000;
 /** The indexes' names: the prefix, then a hash of (dataset, property name). */
 const PREFIX = "records_msort_";
 
@@ -50,10 +52,12 @@ export class PostgresMetadataSortIndexes {
   /** Whether the loop has been started (a search's request for a missing index runs a tick then, at most every READY_TTL_MS). */
   private started = false;
   private nudged = 0;
+  /** When the build of an index last failed. */
+  private readonly failedAt = new Map<string, number>();
 
   constructor(
     private readonly db: Kysely<DB>,
-    private readonly options: { tickMs?: number; after?: () => Promise<boolean> } = {},
+    private readonly options: { tickMs?: number; retryMs?: number; after?: () => Promise<boolean> } = {},
   ) {
     this.loop = new BackgroundLoop(() => this.tick(), backgroundErrorLogger("PostgreSQL: building an index of a metadata property's order failed"));
   }
@@ -114,11 +118,20 @@ export class PostgresMetadataSortIndexes {
     }
     const missing = [...wanted].filter(([name]) => present.get(name) !== true);
     if (missing.length === 0 || (this.options.after && !(await this.options.after()))) return;
+    let failure: unknown = null;
     for (const [name, p] of missing) {
       if (this.stopped) return;
-      await this.build(name, p.dataset_id, p.name);
+      if (Date.now() - (this.failedAt.get(name) ?? -Infinity) < (this.options.retryMs ?? RETRY_MS)) continue;
+      try {
+        await this.build(name, p.dataset_id, p.name);
+        this.failedAt.delete(name);
+      } catch (error) {
+        this.failedAt.set(name, Date.now());
+        failure ??= error;
+      }
     }
     this.valid = null;
+    if (failure !== null) throw failure;
   }
 
   private async drop(name: string): Promise<void> {
