@@ -21,6 +21,7 @@ import {
   vectorIndexesFor,
   wordsTermsIndexFor,
   sortIndexesFor,
+  metadataSortIndexesFor,
 } from "./search/for-store.js";
 
 /** Datasets warmed up at start (search/warm-up.ts), the most recently active first. */
@@ -87,6 +88,9 @@ async function startOn(store: Store, config: ServerConfig): Promise<RunningServe
   // PostgreSQL: the indexes in the order of the sorts of an upgraded database, built concurrently after those (migration 0036).
   const sortIndexes = sortIndexesFor(store);
   for (const index of sortIndexes) index.start();
+  // PostgreSQL: an index of records in each metadata property's order, built concurrently after those, dropped with the property.
+  const metadataSorts = metadataSortIndexesFor(store);
+  metadataSorts?.start();
   // PostgreSQL: each large dataset's vocabulary once its text settles, so that prefixes read the words they cover (issue 31).
   const textVocabulary = textVocabularyFor(store);
   textVocabulary?.start();
@@ -121,6 +125,7 @@ async function startOn(store: Store, config: ServerConfig): Promise<RunningServe
       await textBuckets?.stop();
       await wordsTerms?.stop();
       for (const index of sortIndexes) await index.stop();
+      await metadataSorts?.stop();
       await textVocabulary?.stop();
       await app.close();
       await store.close();

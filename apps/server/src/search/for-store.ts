@@ -4,6 +4,7 @@ import type { SearchPort } from "./search-port.js";
 import type { PostgresRankAhead } from "./postgres-rank-ahead.js";
 import type { PostgresTextBuckets } from "./postgres-text-buckets.js";
 import type { PostgresBackgroundIndex } from "./postgres-background-index.js";
+import type { PostgresMetadataSortIndexes } from "./postgres-metadata-sort.js";
 import type { PostgresTextVocabulary } from "./postgres-text-vocabulary.js";
 import type { PostgresVectorIndexes } from "./postgres-vector-index.js";
 import { PostgresTextInline } from "./postgres-text-inline.js";
@@ -50,6 +51,12 @@ export function wordsTermsIndexFor(store: Store): PostgresBackgroundIndex | null
 export function sortIndexesFor(store: Store): PostgresBackgroundIndex[] {
   const port = searchFor(store);
   return port instanceof PostgresSearch ? port.sortIndexes : [];
+}
+
+/** PostgreSQL: the indexes of records in each metadata property's order, kept in step with the properties in the background; null on SQLite. */
+export function metadataSortIndexesFor(store: Store): PostgresMetadataSortIndexes | null {
+  const port = searchFor(store);
+  return port instanceof PostgresSearch ? port.metadataSorts : null;
 }
 
 /** PostgreSQL: the background read of the datasets' vocabularies for prefixes; null on SQLite. */

@@ -89,34 +89,19 @@ export class PostgresBackgroundIndex {
     await this.build();
   }
 
-  /** One build (CREATE INDEX CONCURRENTLY runs outside a transaction: one connection for the lock and the build). */
+  /** One build (buildConcurrently). */
   private async build(): Promise<void> {
-    await this.db.connection().execute(async (conn) => {
-      const key = advisoryKey(`text-index:${this.spec.index}`);
-      const locked = await queryRows<{ ok: boolean; pid: number }>(
-        conn,
-        `SELECT pg_try_advisory_lock(${key}) AS ok, pg_backend_pid() AS pid`,
-        [],
-      );
-      if (!locked[0]?.ok) return; // another replica builds it
-      this.backend = Number(locked[0].pid);
-      try {
-        const state = await this.state(conn);
-        if (state.index === true || this.stopped) return;
-        if (state.index === false) await sql.raw(`DROP INDEX CONCURRENTLY IF EXISTS ${this.spec.index}`).execute(conn);
-        await sql
-          .raw(`CREATE INDEX CONCURRENTLY IF NOT EXISTS ${this.spec.index} ON ${this.spec.table} ${this.spec.definition}`)
-          .execute(conn);
-        this.valid = true;
-      } finally {
-        this.backend = null;
-        // A cancelled statement does not end the session: the lock is released here (and with the session).
-        await sql
-          .raw(`SELECT pg_advisory_unlock(${key})`)
-          .execute(conn)
-          .catch(() => undefined);
-      }
+    const built = await buildConcurrently(this.db, {
+      index: this.spec.index,
+      lock: `text-index:${this.spec.index}`,
+      create: `CREATE INDEX CONCURRENTLY IF NOT EXISTS ${this.spec.index} ON ${this.spec.table} ${this.spec.definition}`,
+      valid: async (conn) => (await this.state(conn)).index,
+      stopped: () => this.stopped,
+      backend: (pid) => {
+        this.backend = pid;
+      },
     });
+    if (built) this.valid = true;
   }
 
   /** Looks every TICK_MS (unref'd) until the replaced indexes are dropped, or `stop`. */
@@ -131,4 +116,43 @@ export class PostgresBackgroundIndex {
     if (this.backend !== null) await queryRows(this.db, "SELECT pg_cancel_backend($1)", [this.backend]).catch(() => undefined);
     await running;
   }
+}
+
+/**
+ * One build of an index by `create` (CREATE INDEX CONCURRENTLY runs outside a transaction: one connection for the
+ * lock and the build), unless another replica holds the advisory lock `lock`, the index is valid (`valid`: null when
+ * absent) or the job `stopped`; an invalid one is dropped first. `backend`: the building backend (for a cancel), then
+ * null. True when built here.
+ */
+export async function buildConcurrently(
+  db: Kysely<DB>,
+  job: {
+    index: string;
+    lock: string;
+    create: string;
+    valid: (conn: Kysely<DB>) => Promise<boolean | null>;
+    stopped: () => boolean;
+    backend: (pid: number | null) => void;
+  },
+): Promise<boolean> {
+  return db.connection().execute(async (conn) => {
+    const key = advisoryKey(job.lock);
+    const locked = await queryRows<{ ok: boolean; pid: number }>(conn, `SELECT pg_try_advisory_lock(${key}) AS ok, pg_backend_pid() AS pid`, []);
+    if (!locked[0]?.ok) return false; // another replica builds it
+    job.backend(Number(locked[0].pid));
+    try {
+      const valid = await job.valid(conn);
+      if (valid === true || job.stopped()) return false;
+      if (valid === false) await sql.raw(`DROP INDEX CONCURRENTLY IF EXISTS ${job.index}`).execute(conn);
+      await sql.raw(job.create).execute(conn);
+      return true;
+    } finally {
+      job.backend(null);
+      // A cancelled statement does not end the session: the lock is released here (and with the session).
+      await sql
+        .raw(`SELECT pg_advisory_unlock(${key})`)
+        .execute(conn)
+        .catch(() => undefined);
+    }
+  });
 }

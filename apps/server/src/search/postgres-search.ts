@@ -14,6 +14,7 @@ import { PostgresRankAhead } from "./postgres-rank-ahead.js";
 import { boundedVectors, halfvecExpression, PostgresVectorIndexes } from "./postgres-vector-index.js";
 import { pageScores, sortedPage, walkable } from "./postgres-sorted.js";
 import { SORT_INDEX_SPECS } from "../db/migrations/postgres/0036-sort-indexes.js";
+import { PostgresMetadataSortIndexes } from "./postgres-metadata-sort.js";
 
 /** Candidates beyond the page a search through the halfvec index takes, re-sorted by their exact distance. */
 const HALFVEC_EXTRA = 10;
@@ -70,6 +71,8 @@ export class PostgresSearch implements SearchPort {
   readonly sortedPaths = { walk: 0, gathered: 0, plain: 0 };
   /** Migration 0036's indexes in the order of the sorts on an upgraded database, built one after the other after 0031's. */
   readonly sortIndexes: PostgresBackgroundIndex[];
+  /** The indexes of records in each metadata property's order, built after 0036's (postgres-metadata-sort.ts; the server starts the job). */
+  readonly metadataSorts: PostgresMetadataSortIndexes;
   constructor(
     private readonly db: Kysely<DB>,
     private readonly options: PostgresSearchOptions,
@@ -94,6 +97,8 @@ export class PostgresSearch implements SearchPort {
       const before = this.sortIndexes.at(-1) ?? this.wordsTerms;
       this.sortIndexes.push(new PostgresBackgroundIndex(db, spec, { after: () => before.ready() }));
     }
+    const last = this.sortIndexes.at(-1)!;
+    this.metadataSorts = new PostgresMetadataSortIndexes(db, { after: () => last.ready() });
   }
 
   /** Builds the partial IVFFlat index of one vector settings unless it is valid (idempotent, safe between replicas; postgres-vector-index.ts). */
@@ -123,9 +128,11 @@ export class PostgresSearch implements SearchPort {
     if (query.text && !query.vector && query.sort.length === 0 && this.options.textCache !== false) return this.text.search(query);
     // One sort with an index in its order: the records in that order until the page is full (postgres-sorted.ts).
     let sortedTotal: Promise<{ total: number; totalIsLowerBound?: boolean }> | null = null;
-    if (this.options.sortedWalk !== false && walkable(query) && !(query.text && textWords(query.text.q).length === 0)) {
+    const sort = query.sort.length === 1 && !query.vector ? query.sort[0]!.scope : null;
+    const metadataIndexed = sort?.entity === "metadata" && this.options.sortedWalk !== false && (await this.metadataSorts.ready(query.datasetId, sort.name));
+    if (this.options.sortedWalk !== false && walkable(query, metadataIndexed) && !(query.text && textWords(query.text.q).length === 0)) {
       sortedTotal = this.sortedTotal(query);
-      const page = await sortedPage(this.db, query, this.options.sortedWalk || {}).catch(async (e: unknown) => {
+      const page = await sortedPage(this.db, query, { ...this.options.sortedWalk, metadataIndexed }).catch(async (e: unknown) => {
         await sortedTotal!.catch(() => undefined);
         throw e;
       });

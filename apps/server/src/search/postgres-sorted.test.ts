@@ -119,7 +119,7 @@ describe(`PostgreSQL sorted pages through the sorts' indexes (${onPostgres ? "Po
     { scope: { entity: "suggestion", questionId: ids.label, property: "score" }, order: "asc" },
     { scope: { entity: "response_value", questionName: "label" }, order: "asc" },
     { scope: { entity: "response_value", questionName: "label" }, order: "desc" },
-    // No index in its order: the plain query.
+    // No metadata property here, so no index in its order: the plain query (postgres-metadata-sort.test.ts walks one).
     { scope: { entity: "metadata", name: "length" }, order: "desc" },
   ];
   const query = (
