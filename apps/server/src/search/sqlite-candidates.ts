@@ -24,7 +24,7 @@ export interface CandidatePage {
 }
 
 /** A filter that only records with a response pass (of the caller on `/me`, of anyone on the admin search). */
-const needsResponse = (f: SearchFilter): boolean =>
+export const needsResponse = (f: SearchFilter): boolean =>
   f.scope.entity === "response_value" || (f.type === "terms" && f.scope.entity === "response_status" && !f.values.includes("pending"));
 
 /**
