@@ -105,7 +105,7 @@ export class SqliteCandidates extends SqliteQueries {
   }
 
   /** The records with a value of the sort's key, in its order (from memory), or null when it is not kept. */
-  private async runOf(datasetId: string, sort: SearchSort): Promise<Uint32Array | null> {
+  async runOf(datasetId: string, sort: SearchSort): Promise<Uint32Array | null> {
     const s = sort.scope;
     const run =
       s.entity === "metadata"

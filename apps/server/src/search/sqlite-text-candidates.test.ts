@@ -1,13 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openEmbeddedStore, rawSqliteOf, type Store } from "../db/database.js";
+import { rawSqliteOf, type Store } from "../db/database.js";
 import { seededRandom } from "../testing/random.js";
-import { addTextRecords } from "../testing/text-records.js";
+import { WORD_QUERIES, wordDataset } from "../testing/word-records.js";
 import type { SearchFilter, SearchQuery } from "./search-port.js";
-import { seedSearchData } from "./search-port.suite.js";
+import type { seedSearchData } from "./search-port.suite.js";
 import { SqliteText } from "./sqlite-text.js";
 import { textCandidatesOf } from "./sqlite-text-candidates.js";
 import { textIndexFor } from "./text-index.js";
@@ -25,6 +23,7 @@ describe("text search from the records a filter passes", () => {
   let store: Store;
   let data: Awaited<ReturnType<typeof seedSearchData>>;
   let ids: string[];
+  let others: string[];
   const random = seededRandom(2525);
   const RECORDS = 3_000;
 
@@ -54,33 +53,12 @@ describe("text search from the records a filter passes", () => {
       )
       .execute();
   };
-  const texts = (n: number) =>
-    Array.from({ length: n }, (_, i) => ({
-      text: [
-        random() < 0.8 ? "common" : "filler",
-        random() < 0.2 ? "middle" : "other",
-        random() < 0.01 ? "rare" : "",
-        "common ".repeat(i % 4),
-        random() < 0.3 ? "middling" : "",
-        "pad ".repeat(i % 6),
-      ].join(" "),
-      context: random() < 0.3 ? "middle common" : "context",
-      metadata: { genre: random() < 0.3 ? "blog" : "news" },
-      status: random() < 0.12 ? ("completed" as const) : ("pending" as const),
-    }));
-
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), "tessera-text-candidates-"));
-    store = await openEmbeddedStore(dir);
-    data = await seedSearchData(store);
     // Another dataset's records before and after the dataset's own (outside its seq range), answered and completed alike.
-    await store.db.deleteFrom("records").execute();
-    const before = await addTextRecords(store.db, data.ids.other, texts(300), "o1");
-    ids = await addTextRecords(store.db, data.ids.ds, texts(RECORDS));
-    const after = await addTextRecords(store.db, data.ids.other, texts(300), "o2");
+    ({ dir, store, data, ids, others } = await wordDataset("tessera-text-candidates-", random, RECORDS, false));
     const labels = ["pos", "neg", "neu"];
     const some = (xs: string[], p: number) => xs.filter(() => random() < p);
-    for (const records of [ids, before, after]) {
+    for (const records of [ids, others]) {
       await respond(some(records, 0.15), data.ids.u1, "submitted", () => (random() < 0.1 ? null : labels[Math.floor(random() * 3)]!));
       await respond(some(records, 0.05), data.ids.u2, "submitted", () => labels[Math.floor(random() * 3)]!);
     }
@@ -128,18 +106,8 @@ describe("text search from the records a filter passes", () => {
     [status("discarded", "draft")],
     [status("submitted"), completed],
   ];
-  const texts_ = (): SearchQuery["text"][] => [
-    { q: "common", field: null },
-    { q: "middle", field: null },
-    { q: "rare", field: null },
-    { q: "common middle", field: null },
-    { q: "mid*", field: null },
-    { q: "middl*", field: null },
-    { q: "middle", field: "context" },
-    { q: "nothingsuch", field: null },
-  ];
   const queries = function* (): Generator<SearchQuery> {
-    for (const text of texts_())
+    for (const text of WORD_QUERIES)
       for (const filters of shapes())
         for (const userId of [data.ids.u1, data.ids.u2, null])
           for (const offset of [0, 20, 150])
