@@ -58,13 +58,13 @@ export class SqliteTextSorted extends SqliteQueries {
     const matched = new Uint8Array(((hi - lo) >> 3) + 1);
     for (const seq of matches) if (seq >= lo && seq <= hi) matched[(seq - lo) >> 3]! |= 1 << ((seq - lo) & 7);
     const isMatch = (seq: number) => seq >= lo && seq <= hi && (matched[(seq - lo) >> 3]! & (1 << ((seq - lo) & 7))) !== 0;
-    const ordered = "run" in order ? inRunOrder(order.run, matches, isMatch) : "bySeq" in order ? bySeq(matches, order.bySeq) : null;
     const expected = need * Math.ceil((hi - lo + 1) / Math.max(1, matches.length));
-    const next = ordered
-      ? fromList(ordered)
-      : "updated" in order
-        ? this.updatedWalk(query.datasetId, order.updated, isMatch, expected)
-        : null;
+    const next =
+      "run" in order
+        ? runWalk(order.run, matches, isMatch)
+        : "bySeq" in order
+          ? fromList(bySeq(matches, order.bySeq))
+          : this.updatedWalk(query.datasetId, order.updated, isMatch, expected);
     if (!next) {
       this.walksGivenUp++;
       return null;
@@ -128,17 +128,40 @@ export class SqliteTextSorted extends SqliteQueries {
   }
 }
 
-/** The matches in a run's order (records with a value), then the matches without a value (not in the run) in seq order. */
-function inRunOrder(run: Uint32Array, matches: Uint32Array, isMatch: (seq: number) => boolean): Uint32Array {
-  const out = new Uint32Array(matches.length);
-  let n = 0;
-  for (let i = 0; i < run.length && n < matches.length; i++) if (isMatch(run[i]!)) out[n++] = run[i]!;
-  // Those without a value: the matches not listed yet (the listed ones sorted to look them up).
-  const listed = out.slice(0, n).sort();
+/**
+ * The matches in a run's order (records with a value), then the matches without a value (not in the run) in seq order,
+ * `n` at a time: the run is read only as far as the page needs (a word in 10% of 1M records: ~100 of the run's 1M
+ * records for a page of 10, where listing every match in the run's order cost ~12 ms of CPU per call).
+ */
+function runWalk(run: Uint32Array, matches: Uint32Array, isMatch: (seq: number) => boolean): (n: number) => Promise<Uint32Array> {
+  let i = 0;
+  const listed: number[] = [];
+  let nulls: Uint32Array | null = null;
   let j = 0;
-  for (const seq of matches) {
-    while (j < listed.length && listed[j]! < seq) j++;
-    if (j >= listed.length || listed[j] !== seq) out[n++] = seq;
+  return (n) => {
+    const out: number[] = [];
+    for (; out.length < n && i < run.length; i++)
+      if (isMatch(run[i]!)) {
+        out.push(run[i]!);
+        listed.push(run[i]!);
+      }
+    if (out.length < n) {
+      // The run read to its end: the matches it did not list, in seq order.
+      nulls ??= withoutListed(matches, Uint32Array.from(listed).sort());
+      while (out.length < n && j < nulls.length) out.push(nulls[j++]!);
+    }
+    return Promise.resolve(Uint32Array.from(out));
+  };
+}
+
+/** The sorted `seqs` that are not in the sorted `listed`. */
+function withoutListed(seqs: Uint32Array, listed: Uint32Array): Uint32Array {
+  const out = new Uint32Array(seqs.length);
+  let n = 0;
+  let k = 0;
+  for (const seq of seqs) {
+    while (k < listed.length && listed[k]! < seq) k++;
+    if (k >= listed.length || listed[k] !== seq) out[n++] = seq;
   }
   return out.subarray(0, n);
 }
