@@ -51,6 +51,7 @@ export class SqliteSearch extends SqliteQueries implements SearchPort {
       knn?: KnnOptions;
       candidates?: boolean;
       textSorts?: boolean;
+      sortWalkMax?: number;
     } = {},
   ) {
     super(db);

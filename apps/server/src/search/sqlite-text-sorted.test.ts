@@ -134,5 +134,17 @@ describe("text search sorted by another value", () => {
     // A response value sort has no order kept: the plain path.
     await fast.search(q("common", [{ scope: { entity: "response_value", questionName: "label" }, order: "asc" }]));
     expect(fast.sortedTextWalks.pages).toBe(2);
+    // An updated-time walk that would read too far (a rare word), or did (a common one whose filters pass none early): the plain path.
+    const short = new SqliteSearch(store.db, { sortWalkMax: 200 });
+    const plain = new SqliteSearch(store.db, { candidates: false, metadataColumns: false, textSorts: false });
+    const updated: SearchSort[] = [{ scope: { entity: "record", property: "updated_at" }, order: "asc" }];
+    for (const [text, offset] of [
+      ["rare", 0],
+      ["common", 150],
+    ] as const) {
+      const query = { ...q(text, updated), offset };
+      expect(await short.search(query)).toEqual(await plain.search(query));
+    }
+    expect(short.sortedTextWalks).toEqual({ pages: 0, givenUp: 2 });
   }, 120_000);
 });

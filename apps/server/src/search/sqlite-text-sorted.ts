@@ -44,6 +44,14 @@ export class SqliteTextSorted extends SqliteQueries {
   pages = 0;
   walksGivenUp = 0;
 
+  /** `walkMax`: WALK_MAX (tests lower it to give the plain path the walk). */
+  constructor(
+    db: ConstructorParameters<typeof SqliteQueries>[0],
+    private readonly walkMax = WALK_MAX,
+  ) {
+    super(db);
+  }
+
   async page(
     query: SearchQuery,
     /** The text's matching records (sorted seqs) and the dataset's seq range. */
@@ -107,7 +115,7 @@ export class SqliteTextSorted extends SqliteQueries {
     isMatch: (seq: number) => boolean,
     expected: number,
   ): ((n: number) => Promise<Uint32Array | null>) | null {
-    if (expected > WALK_MAX) return null;
+    if (expected > this.walkMax) return null;
     const direction = order === "desc" ? "DESC" : "ASC";
     const sql = `SELECT seq FROM records WHERE dataset_id = ? ORDER BY updated_at ${direction}, seq ASC LIMIT ? OFFSET ?`;
     let read = 0;
@@ -116,11 +124,11 @@ export class SqliteTextSorted extends SqliteQueries {
     const buffer: number[] = [];
     return async (n) => {
       while (buffer.length < n && !done) {
-        if (read >= WALK_MAX) return null;
+        if (read >= this.walkMax) return null;
         const seqs = (await this.all<{ seq: number }>(sql, [datasetId, step, read])).map((r) => r.seq);
         read += seqs.length;
         done = seqs.length < step;
-        step = Math.min(step * 2, WALK_MAX);
+        step = Math.min(step * 2, this.walkMax);
         for (const seq of seqs) if (isMatch(seq)) buffer.push(seq);
       }
       return Uint32Array.from(buffer.splice(0, n));

@@ -311,7 +311,8 @@ export class SqliteText extends SqliteQueries {
    * `queueInMemory`: a page's candidates from which the queue's filters are tested in memory (QUEUE_IN_MEMORY; false: always in SQL).
    * `windowsOnce: false`: a windowed page reads its windows from the dataset's first record, every row scored, and again from
    * there each time it grows (the reference of the tests), not from its first passing record and after the windows it has.
-   * `textSorts: false`: a sorted page scores and sorts every match in SQL, not walked in the sort's order (sqlite-text-sorted.ts).
+   * `textSorts: false`: a sorted page scores and sorts every match in SQL, not walked in the sort's order (sqlite-text-sorted.ts);
+   * `sortWalkMax`: the records an `updated_at` walk reads at most (its WALK_MAX).
    */
   constructor(
     db: Kysely<DB>,
@@ -331,10 +332,11 @@ export class SqliteText extends SqliteQueries {
       queueInMemory?: number | false;
       windowsOnce?: boolean;
       textSorts?: boolean;
+      sortWalkMax?: number;
     } = {},
   ) {
     super(db);
-    this.sorted = new SqliteTextSorted(db);
+    this.sorted = new SqliteTextSorted(db, options.sortWalkMax);
   }
 
   /** Sorted text pages walked in the sort's order (sqlite-text-sorted.ts). */
