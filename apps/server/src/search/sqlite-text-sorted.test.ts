@@ -146,5 +146,16 @@ describe("text search sorted by another value", () => {
       expect(await short.search(query)).toEqual(await plain.search(query));
     }
     expect(short.sortedTextWalks).toEqual({ pages: 0, givenUp: 2 });
+    // Suggestion values and agents (strings, ties by seq) walked as the plain path sorts them.
+    const walked = fast.sortedTextWalks.pages;
+    for (const property of ["value", "agent"] as const)
+      for (const order of ["asc", "desc"] as const)
+        for (const text of ["common", "rare"])
+          for (const offset of [0, 300]) {
+            const query = { ...q(text, [{ scope: { entity: "suggestion", questionId: data.ids.label, property }, order }]), offset };
+            expect(await fast.search(query), JSON.stringify(query)).toEqual(await plain.search(query));
+          }
+    // Each walked but the rare word's pages past its total (the count answers those).
+    expect(fast.sortedTextWalks.pages).toBe(walked + 12);
   }, 120_000);
 });
