@@ -176,5 +176,11 @@ describe("text search from the records a filter passes", () => {
     expect(textCandidatesOf(raw, q([blog], null))).toBeNull();
     expect(textCandidatesOf(raw, q([completed], null), done - 1)).toBeNull();
     expect(textCandidatesOf(raw, q([label("neg")], null), anyone - 1)).toBeNull();
+    // Anyone's answered records are not read beyond a number of responses in the instance; the caller's are.
+    const responses = count("SELECT count(*) FROM responses");
+    expect(textCandidatesOf(raw, q([label("neg")], null), anyone, responses)).not.toBeNull();
+    expect(textCandidatesOf(raw, q([label("neg")], null), anyone, responses - 1)).toBeNull();
+    expect(textCandidatesOf(raw, q([status("submitted")], null), anyone, responses - 1)).toBeNull();
+    expect(textCandidatesOf(raw, q([status("submitted")], data.ids.u2), anyone, responses - 1)?.seqs.length).toBe(submitted);
   });
 });

@@ -23,8 +23,21 @@ export interface TextCandidates {
  * admin's word + submitted ranked the text's matches until enough of them passed (133 / 215 ms). Null when no filter
  * passes at most `max` records: the text's matches are then the shorter list. Synchronous: call it on the connection.
  */
-export function textCandidatesOf(raw: SQLite.Database, query: SearchQuery, max = ANSWERED_START_MAX): TextCandidates | null {
+export function textCandidatesOf(
+  raw: SQLite.Database,
+  query: SearchQuery,
+  max = ANSWERED_START_MAX,
+  /**
+   * Anyone's answered records (the admin search) are read from every response: not beyond this many in the instance
+   * (/tmp/sub-1m, 354K responses: 1.6 s per read, again after any answer changes; their records would be more than
+   * `max` anyway).
+   */
+  responsesMax = 4 * max,
+): TextCandidates | null {
+  const tooMany = () =>
+    query.userId === null && ((raw.prepare("SELECT coalesce(max(rowid), 0) FROM responses").pluck().get() as number) ?? 0) > responsesMax;
   const answered = answeredStatuses(query.filters);
+  if (answered && tooMany()) return null;
   if (answered) {
     const seqs = answeredSetsOf(raw).seqsOf(query.datasetId, query.userId, answered);
     // The first response status filter without `pending` is the one whose records these are.
@@ -32,6 +45,7 @@ export function textCandidatesOf(raw: SQLite.Database, query: SearchQuery, max =
     return seqs.length > max ? null : { seqs, rest: query.filters.filter((f) => f !== exact) };
   }
   if (query.filters.some(needsResponse)) {
+    if (tooMany()) return null;
     const seqs = answeredSetsOf(raw).seqsOf(query.datasetId, query.userId, null);
     return seqs.length > max ? null : { seqs, rest: query.filters };
   }
