@@ -36,7 +36,7 @@ describe("TESSERA_SEARCH_OFF", () => {
     expect(searchOffOptions(["text-cache"])).toEqual({ cacheBytes: 0 });
     expect(searchOffOptions(["ranked-ahead"])).toEqual({ frequentRows: 0 });
     expect(searchOffOptions(["similarity-index"])).toEqual({ knn: { indexAbove: Number.POSITIVE_INFINITY } });
-    expect(searchOffOptions(["candidates"])).toEqual({ candidates: false });
+    expect(searchOffOptions(["candidates"])).toEqual({ candidates: false, answered: false, textSorts: false });
     expect(searchOffOptions(["text-cache", "similarity-index"])).toEqual({ cacheBytes: 0, knn: { indexAbove: Number.POSITIVE_INFINITY } });
   });
 });

@@ -8,8 +8,9 @@
  *   the `record_metadata` index in SQL instead (migration 0009);
  * - `text-cache`: the cached matches of text queries (sqlite-text.ts; budget 0: nothing kept);
  * - `ranked-ahead`: the frequent words' best rows ranked ahead on the read threads (sqlite-text.ts);
- * - `candidates`: searches without text that start from answered records or from the sort keys kept in memory
- *   (sqlite-candidates.ts, sqlite-sort-keys.ts): the plain SQL path over the dataset's records instead.
+ * - `candidates`: searches that start from answered records, completed records or the sort keys kept in memory
+ *   (sqlite-candidates.ts, sqlite-sort-keys.ts; with text sqlite-text-candidates.ts, sqlite-text-sorted.ts): the
+ *   plain SQL path over the dataset's records or the text's matches instead.
  */
 export const SEARCH_STRUCTURES = ["similarity-index", "metadata-columns", "text-cache", "ranked-ahead", "candidates"] as const;
 export type SearchStructure = (typeof SEARCH_STRUCTURES)[number];
@@ -21,6 +22,8 @@ export interface SearchOffOptions {
   frequentRows?: number;
   knn?: { indexAbove?: number };
   candidates?: boolean;
+  answered?: boolean;
+  textSorts?: boolean;
 }
 
 export function searchOffOptions(off: readonly SearchStructure[]): SearchOffOptions {
@@ -30,7 +33,7 @@ export function searchOffOptions(off: readonly SearchStructure[]): SearchOffOpti
   if (has("text-cache")) options.cacheBytes = 0;
   if (has("ranked-ahead")) options.frequentRows = 0;
   if (has("similarity-index")) options.knn = { indexAbove: Number.POSITIVE_INFINITY };
-  if (has("candidates")) options.candidates = false;
+  if (has("candidates")) Object.assign(options, { candidates: false, answered: false, textSorts: false });
   return options;
 }
 

@@ -24,7 +24,7 @@ export interface CandidatePage {
 }
 
 /** A filter that only records with a response pass (of the caller on `/me`, of anyone on the admin search). */
-const needsResponse = (f: SearchFilter): boolean =>
+export const needsResponse = (f: SearchFilter): boolean =>
   f.scope.entity === "response_value" || (f.type === "terms" && f.scope.entity === "response_status" && !f.values.includes("pending"));
 
 /**
@@ -105,7 +105,7 @@ export class SqliteCandidates extends SqliteQueries {
   }
 
   /** The records with a value of the sort's key, in its order (from memory), or null when it is not kept. */
-  private async runOf(datasetId: string, sort: SearchSort): Promise<Uint32Array | null> {
+  async runOf(datasetId: string, sort: SearchSort): Promise<Uint32Array | null> {
     const s = sort.scope;
     const run =
       s.entity === "metadata"

@@ -37,7 +37,7 @@ export class SqliteSearch extends SqliteQueries implements SearchPort {
   /**
    * `fewMatches`, `offThread`, `answered`, `cacheBytes`, `frequentRows`: see SqliteText; `metadataColumns: false` keeps metadata
    * filters in SQL (tests compare both); `candidates: false`: no search starts from candidates (sqlite-candidates.ts,
-   * tests compare both); `knn`: SqliteKnn's options. `TESSERA_SEARCH_OFF` sets some (search-off.ts).
+   * tests compare both; with text, `textSorts: false`: no sorted page walked in the sort's order, sqlite-text-sorted.ts); `knn`: SqliteKnn's options. `TESSERA_SEARCH_OFF` sets some (search-off.ts).
    */
   constructor(
     db: Kysely<DB>,
@@ -50,6 +50,8 @@ export class SqliteSearch extends SqliteQueries implements SearchPort {
       frequentRows?: number;
       knn?: KnnOptions;
       candidates?: boolean;
+      textSorts?: boolean;
+      sortWalkMax?: number;
     } = {},
   ) {
     super(db);
@@ -152,6 +154,11 @@ export class SqliteSearch extends SqliteQueries implements SearchPort {
     return { ...this.candidates.pages };
   }
 
+  /** Sorted text pages walked in the sort's order, and walks given up to the plain path (sqlite-text-sorted.ts; tests, diagnostics). */
+  get sortedTextWalks(): { pages: number; givenUp: number } {
+    return this.text.sortedWalks;
+  }
+
   /** The dataset's loaded metadata columns (tests, diagnostics). */
   metadataColumns(datasetId: string): Record<string, boolean> {
     return this.metadata.loadedColumns(datasetId);
@@ -181,6 +188,7 @@ export class SqliteSearch extends SqliteQueries implements SearchPort {
         query.text,
         this.options.metadataColumns === false ? undefined : () => this.metadata.seqFilter(query),
         metadata ? () => this.catchUpMetadata() : undefined,
+        this.options.candidates === false ? undefined : (sort) => this.candidates.runOf(query.datasetId, sort),
       );
     const answered = await this.answeredList(query);
     if (answered) return answered;

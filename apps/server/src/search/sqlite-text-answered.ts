@@ -1,29 +1,6 @@
-import type SQLite from "better-sqlite3";
-import { ANSWERED_MAX } from "./answered-filter.js";
 import { PHRASE_HELPERS, type PhraseHelpers, type Prepare } from "./phrase-rows.js";
 import { type ReadStatement, readStatementSql } from "./read-statements.js";
 import { filterSql } from "./sqlite-sql.js";
-
-/** An admin's answered records are read from every response (no index by status): only while there are few. */
-const ADMIN_RESPONSES_MAX = 64 * ANSWERED_MAX;
-
-/**
- * The seqs of the dataset's records answered with one of `statuses` by anyone (an admin's search; a user's come from
- * sqlite-answered.ts), ascending, or null when there are more than ANSWERED_MAX (or too many responses to read).
- */
-export function answeredSeqs(raw: SQLite.Database, datasetId: string, statuses: string[]): number[] | null {
-  const marks = statuses.map(() => "?").join(", ");
-  const responses = (raw.prepare("SELECT coalesce(max(rowid), 0) FROM responses").pluck().get() as number) ?? 0;
-  if (responses > ADMIN_RESPONSES_MAX) return null;
-  const seqs = raw
-    .prepare(
-      `SELECT DISTINCT r.seq FROM responses s CROSS JOIN records r ON r.id = s.record_id WHERE s.status IN (${marks}) AND r.dataset_id = ? LIMIT ?`,
-    )
-    .pluck()
-    .all(...statuses, datasetId, ANSWERED_MAX + 1) as number[];
-  if (seqs.length > ANSWERED_MAX) return null;
-  return seqs.sort((a, b) => a - b);
-}
 
 /**
  * Candidates further apart than this many records are read in separate FTS5 ranges (answeredRanges): a range's FTS5

@@ -10,7 +10,9 @@ import {
   type SearchHit,
   type SearchQuery,
   type SearchResult,
+  type SearchSort,
 } from "./search-port.js";
+import { SqliteTextSorted, sortOrderOf } from "./sqlite-text-sorted.js";
 import { type QueueExclusions, queueExclusions } from "./sqlite-metadata.js";
 import { Builder, FTS_ROWID_RANGE, ftsExpression, orderTerms, type Param, SqliteQueries, splitPending } from "./sqlite-sql.js";
 import { textIndexFor } from "./text-index.js";
@@ -27,7 +29,6 @@ import {
 } from "./phrase-rows.js";
 import { textRankingOf } from "./rank-extension.js";
 import { rankWindows, WINDOW_STEPS, windowOf, type WindowedRows } from "./text-window.js";
-import { answeredStatuses } from "./answered-filter.js";
 import {
   ANSWERED_GAP,
   ANSWERED_HELPERS,
@@ -35,10 +36,9 @@ import {
   ANSWERED_SEEK_ROWS,
   type AnsweredRead,
   answeredRead,
-  answeredSeqs,
   bestRows,
 } from "./sqlite-text-answered.js";
-import { answeredSetsOf } from "./sqlite-answered.js";
+import { type TextCandidates, textCandidatesOf } from "./sqlite-text-candidates.js";
 
 const FEW_MATCHES = 2048;
 /**
@@ -201,6 +201,25 @@ const termsOf = (sorted: string[], prefix: string): string[] => {
   return out;
 };
 
+/** A search from the records one of its filters passes (SqliteText.answeredSearch): the query, its FTS expression and cache key, its seq range. */
+interface AnsweredSearch {
+  query: SearchQuery;
+  field: string | null;
+  expression: string;
+  key: string;
+  lo: number;
+  hi: number;
+  start: TextCandidates;
+  /** Brings `record_metadata` up to date before metadata filters run in SQL. */
+  sqlFilters: () => Promise<void>;
+}
+
+/** The count limit of a text query: its bound (countLimit), the filter bound for filters other than the queue's (docs/api.md, "Totals"). */
+const textCountLimit = (query: SearchQuery): number | null => {
+  const limit = countLimit(query);
+  return limit !== null && !query.filters.every(isQueueFilter) ? filterCountLimit(query, limit) : limit;
+};
+
 /** A total: exact, or (`lowerBound`) more records than `n` match. */
 interface Counted {
   n: number;
@@ -292,6 +311,8 @@ export class SqliteText extends SqliteQueries {
    * `queueInMemory`: a page's candidates from which the queue's filters are tested in memory (QUEUE_IN_MEMORY; false: always in SQL).
    * `windowsOnce: false`: a windowed page reads its windows from the dataset's first record, every row scored, and again from
    * there each time it grows (the reference of the tests), not from its first passing record and after the windows it has.
+   * `textSorts: false`: a sorted page scores and sorts every match in SQL, not walked in the sort's order (sqlite-text-sorted.ts);
+   * `sortWalkMax`: the records an `updated_at` walk reads at most (its WALK_MAX).
    */
   constructor(
     db: Kysely<DB>,
@@ -310,9 +331,20 @@ export class SqliteText extends SqliteQueries {
       answeredTop?: boolean;
       queueInMemory?: number | false;
       windowsOnce?: boolean;
+      textSorts?: boolean;
+      sortWalkMax?: number;
     } = {},
   ) {
     super(db);
+    this.sorted = new SqliteTextSorted(db, options.sortWalkMax);
+  }
+
+  /** Sorted text pages walked in the sort's order (sqlite-text-sorted.ts). */
+  private readonly sorted: SqliteTextSorted;
+
+  /** Sorted pages given by walking the sort's order, and walks given up to the plain path (tests, diagnostics). */
+  get sortedWalks(): { pages: number; givenUp: number } {
+    return { pages: this.sorted.pages, givenUp: this.sorted.walksGivenUp };
   }
 
   /** Records per window of a query's order (text-window.ts), 0 for one plain word over all fields (FTS5's full ranking, or the rows ranked ahead). */
@@ -696,19 +728,21 @@ export class SqliteText extends SqliteQueries {
     seqFilter?: () => Promise<((seq: number) => boolean) | null>,
     /** Brings `record_metadata` up to date (SqliteSearch.catchUpMetadata): called before metadata filters run in SQL. */
     metadataSql?: () => Promise<void>,
+    /** The in-memory order of a metadata or suggestion sort (SqliteCandidates.runOf), for a sorted page (sortedPage). */
+    runOf?: (sort: SearchSort) => Promise<Uint32Array | null>,
   ): Promise<SearchResult> {
     await textIndexFor(this.db)?.catchUp(); // records acknowledged but not yet in records_fts (search/text-index.ts)
     const written = ftsExpression(text.q);
     if (written === null) return { hits: [], total: 0 };
     const expanded = await this.expandPrefix(written);
-    if (!expanded) return this.searchExpression(query, text.field, written, seqFilter, metadataSql);
-    const result = await this.searchExpression(query, text.field, expanded.expression, seqFilter, metadataSql);
+    if (!expanded) return this.searchExpression(query, text.field, written, seqFilter, metadataSql, runOf);
+    const result = await this.searchExpression(query, text.field, expanded.expression, seqFilter, metadataSql, runOf);
     // The terms are those of the index at expanded.version: if it moved before the reads ended, a term indexed since (a record
     // imported meanwhile) may be missing from the expression, so the prefix as written answers (one read of the version: ~5 us).
     const raw = rawSqliteOf(this.db)!;
     if ((await this.db.connection().execute(async () => SqliteText.versionOf(raw))).equals(expanded.version)) return result;
     this.prefixesMoved++;
-    return this.searchExpression(query, text.field, written, seqFilter, metadataSql);
+    return this.searchExpression(query, text.field, written, seqFilter, metadataSql, runOf);
   }
 
   /** textSearch of an FTS expression (the words as written, or a long prefix as its terms). */
@@ -718,6 +752,7 @@ export class SqliteText extends SqliteQueries {
     expression: string,
     seqFilter?: () => Promise<((seq: number) => boolean) | null>,
     metadataSql?: () => Promise<void>,
+    runOf?: (sort: SearchSort) => Promise<Uint32Array | null>,
   ): Promise<SearchResult> {
     const text = { field };
     const span = (
@@ -738,14 +773,18 @@ export class SqliteText extends SqliteQueries {
     let caughtUp: Promise<void> | undefined;
     const sqlFilters = (): Promise<void> => (caughtUp ??= metadataSql ? metadataSql() : Promise.resolve());
     // Answered records only (Submitted, Discarded, Draft): from the few answered records, not from the text's matches.
-    const statuses =
-      query.sort.length === 0 && span.shared === 0 && this.options.answered !== false ? answeredStatuses(query.filters) : null;
-    const answered = statuses
-      ? await this.answeredSearch(query, text.field, expression, key, span.lo, span.hi, statuses, sqlFilters)
+    const rawDb = rawSqliteOf(this.db);
+    const start =
+      query.sort.length === 0 && span.shared === 0 && this.options.answered !== false && rawDb
+        ? await this.db.connection().execute(async () => textCandidatesOf(rawDb, query))
+        : null;
+    const answered = start
+      ? await this.answeredSearch({ query, field: text.field, expression, key, lo: span.lo, hi: span.hi, start, sqlFilters })
       : null;
     if (answered) return answered;
     const queueShape = span.shared === 0 && this.queueShaped(query);
-    const limit = countLimit(query);
+    // Filters other than the queue's (metadata) are counted up to the filter bound, as textCount counts them (docs/api.md, "Totals").
+    const limit = textCountLimit(query);
     // The filters as a test per seq (metadata from the in-memory columns, statuses, the caller's answers), or null: SQL.
     const passes = !queueShape && seqFilter && query.filters.some((f) => f.scope.entity === "metadata") ? await seqFilter() : null;
     // The queue's exclusions (record statuses, the caller's answers), built once per search when first needed (on the connection).
@@ -837,8 +876,12 @@ export class SqliteText extends SqliteQueries {
     };
 
     if (query.sort.length > 0) {
-      // Ordered by other values: every match is a candidate; scores only for the matches.
       await sqlFilters();
+      // Walked in the sort's order from the text's matches (sqlite-text-sorted.ts), else the plain path below.
+      const walked =
+        span.shared === 0 ? await this.sortedPage(query, { key, expression, lo: span.lo, hi: span.hi, field: text.field }, runOf) : null;
+      if (walked) return { hits: walked, ...totalOf(walked) };
+      // Ordered by other values: every match is a candidate; scores only for the matches.
       const b = new Builder(query.userId);
       const order: string[] = [];
       const where = [`r.dataset_id = ${b.p(query.datasetId)}`, ...query.filters.map((f) => b.filter(f))];
@@ -968,47 +1011,23 @@ export class SqliteText extends SqliteQueries {
   }
 
   /**
-   * A search whose filters pass answered records only (sqlite-text-answered.ts): the dataset's records the caller
-   * answered with those statuses (kept in memory, sqlite-answered.ts; an admin's, anyone's, read while at most
-   * ANSWERED_MAX), the query's other filters on them in SQL, the FTS rows and scores of those passing (on a read
-   * thread, answeredRows), ordered as the other paths order (by score; in windows for a query other than one plain
-   * word), the total exact.
+   * A search one of whose filters passes few records (sqlite-text-candidates.ts: the answered records of a response
+   * status or value filter, the caller's or anyone's; the completed records): the FTS rows and scores of those records
+   * only (on a read thread, answeredRows), ordered as the other paths order (by score; in windows for a query other than
+   * one plain word), the other filters tested on the records that match the text (fewer than the candidates: at 1M
+   * records an admin's word + response value tested 5K-100K matches in SQL), the total exact up to the plain path's bound.
    */
-  private async answeredSearch(
-    query: SearchQuery,
-    field: string | null,
-    expression: string,
-    key: string,
-    lo: number,
-    hi: number,
-    statuses: string[],
-    sqlFilters: () => Promise<void>,
-  ): Promise<SearchResult | null> {
+  private async answeredSearch(a: AnsweredSearch): Promise<SearchResult | null> {
+    const { query, field, expression, key, lo, hi, start } = a;
     const raw = rawSqliteOf(this.db);
     if (!raw || hi >= 2 ** 32) return null;
-    const userId = query.userId;
-    const seqs = await this.db.connection().execute(async () => {
-      if (userId !== null) return answeredSetsOf(raw).seqsOf(query.datasetId, userId, statuses);
-      const anyone = answeredSeqs(raw, query.datasetId, statuses);
-      return anyone && Uint32Array.from(anyone);
-    });
-    if (!seqs) return null;
     this.answeredSearches++;
-    if (seqs.length === 0) return { hits: [], total: 0 };
-    // The response status filter alone (the views' shape): the answered records are the candidates; else the other filters in SQL.
-    let candidates = seqs;
-    let idOf: Map<number, string> | null = null;
-    if (query.filters.length > 1) {
-      await sqlFilters();
-      const f = new Builder(query.userId);
-      const passing = await this.all<{ seq: number; id: string }>(
-        `SELECT r.seq AS seq, r.id AS id FROM json_each(${f.p(JSON.stringify(Array.from(seqs)))}) AS c CROSS JOIN records r ON r.seq = c.value WHERE r.dataset_id = ${f.p(query.datasetId)}${query.filters.map((x) => ` AND ${f.filter(x)}`).join("")}`,
-        f.params,
-      );
-      if (passing.length === 0) return { hits: [], total: 0 };
-      idOf = new Map(passing.map((r) => [r.seq, r.id]));
-      candidates = Uint32Array.from(passing, (r) => r.seq).sort();
-    }
+    // Counted as textCount counts (the plain path): exactly up to the text's bound, or the filter bound for filters other than the queue's.
+    const limit = textCountLimit(query);
+    const totalOf = (n: number) => (limit !== null && n > limit ? { total: limit, totalIsLowerBound: true } : { total: n });
+    const candidates = start.seqs;
+    if (candidates.length === 0) return { hits: [], total: 0 };
+    if (start.rest.length > 0) return this.matchedThenFiltered(a, totalOf);
     const need = query.offset + query.limit;
     // One plain word: its best rows ranked ahead (or cached) are the start of its order; when enough of them are candidates
     // the page comes from them and only the total reads the candidates' matches, without scores (bm25 of every candidate's
@@ -1055,13 +1074,41 @@ export class SqliteText extends SqliteQueries {
       page = order.slice(query.offset, need);
       total = best.size;
     }
-    // The page's ids (by dataset), when the filters did not read them.
-    idOf ??= await this.idsOf(
+    const idOf = await this.idsOf(
       query.datasetId,
       page.map(([seq]) => seq),
     );
     const hits = page.filter(([seq]) => idOf.has(seq)).map(([seq, b]) => ({ recordId: idOf.get(seq)!, score: -b.bm }));
-    return { hits, total };
+    return { hits, ...totalOf(total) };
+  }
+
+  /**
+   * answeredSearch with filters left to test: the candidates' rows read and scored first, then the filters in SQL on the
+   * records that match (one probe each, ~10 µs, instead of one per candidate), ordered as the other paths order.
+   */
+  private async matchedThenFiltered(
+    { query, field, expression, key, lo, hi, start, sqlFilters }: AnsweredSearch,
+    totalOf: (n: number) => { total: number; totalIsLowerBound?: boolean },
+  ): Promise<SearchResult> {
+    const raw = rawSqliteOf(this.db)!;
+    const best = bestRows((await this.answeredRows(raw, key, expression, field, start.seqs, true, hi - lo + 1, null)).rows);
+    if (best.size === 0) return { hits: [], total: 0 };
+    await sqlFilters();
+    const f = new Builder(query.userId);
+    const rows = await this.all<{ seq: number; id: string }>(
+      `SELECT r.seq AS seq, r.id AS id FROM json_each(${f.p(JSON.stringify([...best.keys()]))}) AS c CROSS JOIN records r ON r.seq = c.value WHERE r.dataset_id = ${f.p(query.datasetId)}${start.rest.map((x) => ` AND ${f.filter(x)}`).join("")}`,
+      f.params,
+    );
+    if (rows.length === 0) return { hits: [], total: 0 };
+    const idOf = new Map(rows.map((r) => [r.seq, r.id]));
+    // The windows' width (text-window.ts), from the query's first matching records in record order.
+    const window = this.windowOf(key);
+    const width = window > 0 ? await this.windowWidth(raw, key, expression, lo, hi, field, window) : 0;
+    const page = [...best.entries()]
+      .filter(([seq]) => idOf.has(seq))
+      .sort(([sa, a], [sb, b]) => windowOf(sa, lo, width) - windowOf(sb, lo, width) || a.bm - b.bm || a.fr - b.fr)
+      .slice(query.offset, query.offset + query.limit);
+    return { hits: page.map(([seq, b]) => ({ recordId: idOf.get(seq)!, score: -b.bm })), ...totalOf(idOf.size) };
   }
 
   /**
@@ -1443,6 +1490,61 @@ export class SqliteText extends SqliteQueries {
   }
 
   /**
+   * Every distinct matching seq of the query in the range (the entry's, or read here without scores and kept), synchronously
+   * on the connection.
+   */
+  private matchingSeqsHere(
+    raw: SQLite.Database,
+    entry: Matches,
+    expression: string,
+    lo: number,
+    hi: number,
+    field: string | null,
+  ): Uint32Array {
+    if (entry.seqs) return entry.seqs;
+    const rows = raw
+      .prepare(
+        `SELECT rowid >> 10 FROM records_fts WHERE records_fts MATCH ? AND ${FTS_ROWID_RANGE}${field !== null ? " AND field = ?" : ""} ORDER BY rowid`,
+      )
+      .pluck()
+      .all(...[expression, lo * 1024, hi * 1024 + 1023, ...(field !== null ? [field] : [])]) as number[];
+    let n = 0;
+    for (const seq of rows) if (n === 0 || seq !== rows[n - 1]) rows[n++] = seq;
+    const seqs = new Uint32Array(n); // no intermediate copy: a common word has ~1M matches at 1M records
+    for (let i = 0; i < n; i++) seqs[i] = rows[i]!;
+    if (hi < 2 ** 32) {
+      entry.seqs = seqs;
+      this.account(entry);
+    }
+    return seqs;
+  }
+
+  /**
+   * The page of a text search sorted by another value from the text's matches walked in the sort's order
+   * (sqlite-text-sorted.ts): the matches listed on a read thread (or here), the page's records scored as answeredRows
+   * scores them. Null: the plain path answers (no order kept for the sort, a dataset sharing its range, a walk given up).
+   */
+  private async sortedPage(
+    query: SearchQuery,
+    a: { key: string; expression: string; lo: number; hi: number; field: string | null },
+    runOf: ((sort: SearchSort) => Promise<Uint32Array | null>) | undefined,
+  ): Promise<SearchHit[] | null> {
+    const raw = rawSqliteOf(this.db);
+    if (!raw || !runOf || a.hi >= 2 ** 32 || this.options.textSorts === false) return null;
+    const order = await sortOrderOf(query.sort, runOf);
+    if (!order) return null;
+    if (this.options.offThread !== false) await this.prefetch(a.key, a.expression, a.lo, a.hi, a.field, true, 0, 0);
+    const matches = await this.db
+      .connection()
+      .execute(async () => this.matchingSeqsHere(raw, this.matches(raw, a.key), a.expression, a.lo, a.hi, a.field));
+    if (matches.length === 0) return [];
+    return this.sorted.page(query, matches, a.lo, a.hi, order, async (seqs) => {
+      const read = await this.answeredRows(raw, a.key, a.expression, a.field, seqs, true, a.hi - a.lo + 1, null);
+      return new Map([...bestRows(read.rows)].map(([seq, b]) => [seq, b.bm]));
+    });
+  }
+
+  /**
    * Total of a text search whose filters are only a record status terms filter and/or response
    * status `pending` (the annotation queue's shape), on a dataset alone in its seq range: the distinct
    * matching seqs read in rowid order (no scoring, no per-match probe), minus those the filters
@@ -1533,21 +1635,7 @@ export class SqliteText extends SqliteQueries {
         // Stopped at the cap with matches left unread: the records passing among those read, at least.
         return { n, lowerBound: !(prefix.complete && i >= prefix.length) };
       }
-      let seqs = entry.seqs;
-      if (!seqs) {
-        const rows = raw
-          .prepare(`SELECT rowid >> 10 FROM records_fts WHERE records_fts MATCH ? AND ${FTS_ROWID_RANGE}${fieldClause} ORDER BY rowid`)
-          .pluck()
-          .all(...[expression, lo * 1024, hi * 1024 + 1023, ...fieldParams]) as number[];
-        let n = 0;
-        for (const seq of rows) if (n === 0 || seq !== rows[n - 1]) rows[n++] = seq;
-        seqs = new Uint32Array(n); // no intermediate copy: a common word has ~1M matches at 1M records
-        for (let i = 0; i < n; i++) seqs[i] = rows[i]!;
-        if (hi < 2 ** 32) {
-          entry.seqs = seqs;
-          this.account(entry);
-        }
-      }
+      const seqs = this.matchingSeqsHere(raw, entry, expression, lo, hi, field);
       if (passes) {
         // Every match listed already (an exact total was asked for before): the in-memory test on each.
         let n = 0;
@@ -1581,9 +1669,8 @@ export class SqliteText extends SqliteQueries {
    */
   private async textCount(query: SearchQuery, fts: (b: Builder) => string, exclusive: boolean, limit: number | null): Promise<Counted> {
     this.sqlCounts++;
-    // Filters other than the queue's (a suggestion, a response value): up to the filter bound, as PostgreSQL counts them
-    // (docs/api.md, "Totals"; at 1M records a new word + a suggestion value probed 10,001 passing matches: ~750 ms of CPU).
-    if (limit !== null && !query.filters.every(isQueueFilter)) limit = filterCountLimit(query, limit);
+    // `limit` is textCountLimit's: filters other than the queue's (a suggestion, a response value) up to the filter bound, as
+    // PostgreSQL counts them (docs/api.md, "Totals"; at 1M records a new word + a suggestion value probed 10,001 passing matches: ~750 ms of CPU).
     const b = new Builder(query.userId);
     // Record status and metadata filters read nothing else of the record: stay in the (dataset, status, seq) index.
     const statusOnly = (filters: SearchFilter[]) =>
