@@ -24,6 +24,7 @@ import { measureReadiness, type Readiness, similarityIndexOff } from "./readines
 import { DatasetGenerator } from "./data.ts";
 import { RecordPool, runLoad, scenarios, warmupCalls } from "./latency.ts";
 import { FILTER_PROBES, filterScenarios } from "./filter-probes.ts";
+import { PROBES_GROUP, probeScenarios } from "./probes.ts";
 import { TEAM_MIX, TEAM_MIX_NAME, TEAM_MIX_SUBMIT_SHARE, teamMix } from "./team-mix.ts";
 import { giveAnswers } from "./answered.ts";
 import { keptRecordIds, keptRecordIdsPostgres } from "./kept-records.ts";
@@ -333,7 +334,12 @@ try {
     ? (await owner.json<{ items: { id: string }[] }>("GET", `/datasets/${ds.datasetId}/records?limit=500`)).items.map((r) => r.id)
     : ids;
   // The annotation page's filters and sorts (filter-probes.ts): only when asked for (`--only filters`).
-  const all = [...scenarios(ds, gen, pool, sampleIds), ...(args.only?.includes(FILTER_PROBES) ? filterScenarios(ds, gen, owner) : [])];
+  // The calls nobody measured before (probes.ts): only when asked for (`--only probes`).
+  const all = [
+    ...scenarios(ds, gen, pool, sampleIds),
+    ...(args.only?.includes(FILTER_PROBES) ? filterScenarios(ds, gen, owner) : []),
+    ...(args.only?.includes(PROBES_GROUP) ? probeScenarios(ds, gen, owner, sampleIds) : []),
+  ];
   // The team at work: the last row of each level, each of its calls also reported on a row of its own.
   const mixRows = TEAM_MIX.map(([name, weight]) => `${TEAM_MIX_NAME.split(" (")[0]}: ${name} (${weight}%)`);
   const latency: LatencyRow[] = [...all.map((s) => s.name), TEAM_MIX_NAME, ...mixRows].map((name) => ({ name, levels: {} }));

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
-import { sql } from "kysely";
+import { sql, type Kysely } from "kysely";
+import type { DB } from "./schema.js";
 import { closedPort } from "../testing/closed-port.js";
 import { openPgliteStore } from "../testing/pglite-store.js";
 import { createTestDatabase, testDatabaseUrl, type TestDatabase } from "../testing/pg-test-database.js";
@@ -10,30 +11,31 @@ import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable, POOL_BUSY_MESSAGE 
 import { createPool, openPostgresStore, postgresKysely, preparePostgres, probePgvector, StoreStartupError } from "./postgres.js";
 
 describe("the pgvector check at start (PGlite)", () => {
-  it("passes where pgvector builds and queries an HNSW index", async () => {
+  it("passes where pgvector builds and queries the IVFFlat index by inner product on halfvec, with no HNSW at all", async () => {
     const store = await openPgliteStore();
     try {
       expect(store.vectorSearch).toBe(true);
+      expect(await probePgvector(store.db)).toBeNull();
+      // Similarity no longer uses HNSW (session 18): a pgvector without it passes.
+      await dropOperatorClass(store.db, "vector_cosine_ops", "hnsw");
       expect(await probePgvector(store.db)).toBeNull();
     } finally {
       await store.close();
     }
   }, 60_000);
 
-  it("refuses to start with the reason when the extension is installed but cannot build an HNSW index", async () => {
+  it("refuses to start with the reason when the extension is installed but cannot build the IVFFlat index by inner product on halfvec", async () => {
     const store = await openPgliteStore();
     try {
-      // A pgvector without a working HNSW access method (as one whose vector.so dies on this CPU).
-      await sql`alter extension vector drop operator family vector_cosine_ops using hnsw`.execute(store.db);
-      await sql`alter extension vector drop operator class vector_cosine_ops using hnsw`.execute(store.db);
-      await sql`drop operator family vector_cosine_ops using hnsw`.execute(store.db);
+      // A pgvector without the access method's operator class similarity uses (as one whose vector.so dies on this CPU).
+      await dropOperatorClass(store.db, "halfvec_ip_ops", "ivfflat");
       expect(await probePgvector(store.db)).toBe(
-        'building or querying an HNSW index failed (operator class "vector_cosine_ops" does not exist for access method "hnsw")',
+        'building or querying an IVFFlat index on halfvec by inner product failed (operator class "halfvec_ip_ops" does not exist for access method "ivfflat")',
       );
       const refused = await preparePostgres(store.db).catch((error: unknown) => error);
       expect(refused).toBeInstanceOf(StoreStartupError);
       expect((refused as Error).message).toMatch(
-        /^Tessera cannot start: the PostgreSQL extension pgvector \("vector"\) is installed in this database but does not work: building or querying an HNSW index failed/,
+        /^Tessera cannot start: the PostgreSQL extension pgvector \("vector"\) is installed in this database but does not work: building or querying an IVFFlat index on halfvec by inner product failed/,
       );
       expect((refused as Error).message).toContain("Illegal instruction");
     } finally {
@@ -41,6 +43,12 @@ describe("the pgvector check at start (PGlite)", () => {
     }
   }, 60_000);
 });
+
+async function dropOperatorClass(db: Kysely<DB>, opclass: string, method: string): Promise<void> {
+  await sql.raw(`alter extension vector drop operator family ${opclass} using ${method}`).execute(db);
+  await sql.raw(`alter extension vector drop operator class ${opclass} using ${method}`).execute(db);
+  await sql.raw(`drop operator family ${opclass} using ${method}`).execute(db);
+}
 
 describe("a PostgreSQL without pgvector at start (PGlite)", () => {
   it("starts with similarity search off and says why, with the database's own error", async () => {

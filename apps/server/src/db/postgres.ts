@@ -20,6 +20,7 @@ import { migrate } from "./migrate.js";
 import { onRecordsWritten } from "../records/write-hooks.js";
 import { PlannerStatistics } from "./planner-statistics.js";
 import { backgroundErrorLogger, isDatabaseUnavailable, POOL_BUSY_CODE, rootMessage } from "./availability.js";
+import { FAR_OPS, halfvecExpression } from "../search/postgres-vector-index.js";
 
 /** The store cannot start (clear message for the operator, no stack trace needed). */
 export class StoreStartupError extends Error {
@@ -79,7 +80,7 @@ export function postgresKysely(pool: PostgresPool): Kysely<DB> {
 
 /**
  * Migrates a PostgreSQL database and checks vector support: installs pgvector when it is available
- * and allowed, proves that it works (an HNSW index built and queried), and refuses to start when
+ * and allowed, proves that it works (the IVFFlat index similarity uses, built and queried), and refuses to start when
  * vector settings exist without it or when it is installed but broken.
  */
 export async function preparePostgres(db: Kysely<DB>): Promise<{ vectorSearch: boolean; vectorSearchOff?: string }> {
@@ -132,37 +133,46 @@ export async function hasPgvector(db: Kysely<DB>): Promise<boolean> {
 }
 
 /**
- * Proves that pgvector works on this server as similarity search uses it: builds an HNSW index
- * (cosine) over 200 vectors of 16 dimensions in a temporary table, queries it through the index and
- * checks that a stored vector is its own nearest neighbour; the table goes with the transaction.
+ * Proves that pgvector works on this server as similarity search uses it: builds the IVFFlat index by
+ * inner product on unit vectors at half precision that serves both orders (search/postgres-vector-index.ts:
+ * the same expression and operator class) over 200 vectors of 16 dimensions in a temporary table, queries
+ * it through the index in both orders and checks that a stored vector is its own nearest neighbour and
+ * that the farthest one is the exact farthest; the table goes with the transaction.
  * Returns null when it works, else what failed.
  */
 export async function probePgvector(db: Kysely<DB>): Promise<string | null> {
+  const { opclass, operator } = FAR_OPS.ip;
+  const unit = halfvecExpression("v", 16);
+  const query = `(select ${unit} from tessera_pgvector_probe where id = 42)`;
+  const order = (direction: "asc" | "desc") => `order by ${unit} ${operator} ${query} ${direction} limit 1`;
   try {
-    const distance = await db.transaction().execute(async (trx) => {
+    const found = await db.transaction().execute(async (trx) => {
       await sql`create temporary table tessera_pgvector_probe (id int, v vector(16)) on commit drop`.execute(trx);
       await sql`insert into tessera_pgvector_probe select i, array(select ((abs(sin(i * 12.9898 + d * 78.233)) * 43758.5453)::numeric % 1 - 0.5)::real from generate_series(1, 16) d)::vector(16) from generate_series(1, 200) i`.execute(
         trx,
       );
-      await sql`create index on tessera_pgvector_probe using hnsw (v vector_cosine_ops)`.execute(trx);
+      await sql.raw(`create index tessera_pgvector_probe_ivf on tessera_pgvector_probe using ivfflat (${unit} ${opclass}) with (lists = 4)`).execute(trx);
+      // Every list probed: the index's answer is then the exact one, which the check compares with.
+      await sql`set local ivfflat.probes = 4`.execute(trx);
       await sql`set local enable_seqscan = off`.execute(trx);
-      const plan = await sql<{
-        "QUERY PLAN": string;
-      }>`explain select id from tessera_pgvector_probe order by v <=> (select v from tessera_pgvector_probe where id = 42) limit 1`.execute(
-        trx,
-      );
-      if (!plan.rows.some((row) => Object.values(row).join(" ").includes("tessera_pgvector_probe_v_idx")))
-        return "not served by the HNSW index";
-      const nearest = await sql<{
-        d: number;
-      }>`select (v <=> (select v from tessera_pgvector_probe where id = 42))::float8 as d from tessera_pgvector_probe order by v <=> (select v from tessera_pgvector_probe where id = 42) limit 1`.execute(
-        trx,
-      );
-      return nearest.rows[0]?.d;
+      const answers: number[] = [];
+      for (const direction of ["asc", "desc"] as const) {
+        const plan = await sql.raw<Record<string, string>>(`explain select id from tessera_pgvector_probe ${order(direction)}`).execute(trx);
+        if (direction === "asc" && !plan.rows.some((row) => Object.values(row).join(" ").includes("tessera_pgvector_probe_ivf")))
+          return "not served by the IVFFlat index";
+        const row = await sql.raw<{ id: number }>(`select id from tessera_pgvector_probe ${order(direction)}`).execute(trx);
+        answers.push(Number(row.rows[0]?.id));
+      }
+      await sql`set local enable_seqscan = on`.execute(trx);
+      await sql`set local enable_indexscan = off`.execute(trx);
+      await sql`set local enable_bitmapscan = off`.execute(trx);
+      const exact = await sql.raw<{ id: number }>(`select id from tessera_pgvector_probe ${order("desc")}`).execute(trx);
+      return { nearest: answers[0], farthest: answers[1], exactFarthest: Number(exact.rows[0]?.id) };
     });
-    if (typeof distance === "string") return `a query was ${distance}`;
-    if (typeof distance !== "number" || Math.abs(distance) > 1e-6)
-      return `the nearest neighbour of a stored vector is at distance ${String(distance)} instead of 0`;
+    if (typeof found === "string") return `a query was ${found}`;
+    if (found.nearest !== 42) return `the nearest neighbour of a stored vector is record ${String(found.nearest)} instead of itself`;
+    if (found.farthest !== found.exactFarthest)
+      return `the index's least similar vector is record ${String(found.farthest)} instead of ${String(found.exactFarthest)}`;
     return null;
   } catch (error) {
     if ((error as { code?: unknown }).code === "42501") {
@@ -172,7 +182,7 @@ export async function probePgvector(db: Kysely<DB>): Promise<string | null> {
       );
       return null;
     }
-    return `building or querying an HNSW index failed (${error instanceof Error ? error.message : String(error)})`;
+    return `building or querying an IVFFlat index on halfvec by inner product failed (${error instanceof Error ? error.message : String(error)})`;
   }
 }
 

@@ -71,8 +71,8 @@ export function farSideIndexName(settingsId: string, dimensions: number, kind: F
 }
 
 const FAR_PREFIX: Record<FarSideKind, string> = { ip: "record_vectors_ivfi_", l2: "record_vectors_ivfh_" };
-/** The operator class and the operator of each kind of far-side index. */
-const FAR_OPS: Record<FarSideKind, { opclass: string; operator: "<#>" | "<->" }> = {
+/** The operator class and the operator of each kind of far-side index (the start-up check, db/postgres.ts, builds the `ip` one). */
+export const FAR_OPS: Record<FarSideKind, { opclass: string; operator: "<#>" | "<->" }> = {
   ip: { opclass: "halfvec_ip_ops", operator: "<#>" },
   l2: { opclass: "halfvec_l2_ops", operator: "<->" },
 };

@@ -66,6 +66,9 @@ export function filterSql(f: SearchFilter, userId: string | null, params: Param[
     const values = f.values;
     switch (s.entity) {
       case "record":
+        // Record ids through their unique index: as `r.id IN (...)` the planner walked the dataset in seq order and
+        // tested each record (an export's page of 2,000 ids at 1M records: seconds a page, the export quadratic).
+        if (s.property === "id") return `r.seq IN (SELECT seq FROM records WHERE id IN (${list(values)}))`;
         return `r.${s.property} IN (${list(values)})`;
       case "metadata":
         return `EXISTS (SELECT 1 FROM record_metadata m WHERE m.seq = r.seq AND m.name = ${p(s.name)} AND m.value IN (${list(values)}))`;

@@ -2,11 +2,19 @@ import type { Kysely } from "kysely";
 import type { DB } from "../../db/schema.js";
 import type { UserRow } from "../../auth/authenticate.js";
 import type { DatasetRow } from "../../auth/policies.js";
+import { recordCounts } from "../counts.js";
 import { loadDatasetSchema } from "../dataset-schema.js";
+import { notePagePosition, pageStart } from "../page-positions.js";
 import { withIncludes, type Include, type RecordOut } from "../read.js";
 import { recordViewer } from "../visibility.js";
 
-/** A page of the dataset's records in insertion order, with what `include` asks for, and the dataset's record count. */
+/**
+ * A page of the dataset's records in insertion order, with what `include` asks for, and the dataset's record count.
+ * The count from the dataset's counters (records/counts.ts) and the page from where the previous page ended
+ * (page-positions.ts): the official SDK iterates a dataset by offset, and at 1M records a `count(*)` and an
+ * `OFFSET` took 73 ms (offset 0) to 156 ms (990K) of CPU a page on the embedded store, 245 to 793 ms p50 on
+ * PostgreSQL.
+ */
 export async function listDatasetRecords(
   db: Kysely<DB>,
   user: UserRow,
@@ -14,22 +22,18 @@ export async function listDatasetRecords(
   page: { offset: number; limit: number },
   include: Include,
 ): Promise<{ items: RecordOut[]; total: number }> {
-  const [rows, count] = await Promise.all([
-    db
-      .selectFrom("records")
-      .selectAll()
-      .where("dataset_id", "=", dataset.id)
-      .orderBy("seq")
-      .limit(page.limit)
-      .offset(page.offset)
-      .execute(),
-    db
-      .selectFrom("records")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("dataset_id", "=", dataset.id)
-      .executeTakeFirstOrThrow(),
-  ]);
+  const { total } = await recordCounts(db, dataset.id);
+  const start = await pageStart(db, dataset.id, page.offset, total);
+  let query = db.selectFrom("records").selectAll().where("dataset_id", "=", dataset.id);
+  if (start) query = query.where("seq", ">", start.seq);
+  const rows = await query
+    .orderBy("seq")
+    .limit(page.limit)
+    .offset(page.offset - (start?.offset ?? 0))
+    .execute();
+  const last = rows.at(-1);
+  if (last) await notePagePosition(db, dataset.id, page.offset + rows.length, Number(last.seq), total);
   const schema = await loadDatasetSchema(db, dataset);
   const viewer = await recordViewer(db, user, dataset.workspace_id);
-  return { items: await withIncludes(db, schema, rows, include, viewer), total: Number(count.n) };
+  return { items: await withIncludes(db, schema, rows, include, viewer), total };
 }
