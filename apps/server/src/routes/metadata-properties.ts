@@ -13,6 +13,7 @@ import { createMetadataProperty } from "../settings/use-cases/create-metadata-pr
 import { updateMetadataProperty } from "../settings/use-cases/update-metadata-property.js";
 import { deleteMetadataProperty } from "../settings/use-cases/delete-metadata-property.js";
 import { computeMetadataMetrics } from "../settings/use-cases/compute-metadata-metrics.js";
+import { metadataSortIndexesFor } from "../search/for-store.js";
 
 const MetadataPropertyCreate = z.object({
   name: strictNameSchema,
@@ -50,7 +51,7 @@ export function metadataPropertiesRoutes(app: FastifyInstance, ctx: AppContext):
     const user = await ctx.currentUser(request);
     const { metadata_property_id } = pathIds(request, "metadata_property_id");
     const { property } = await findMetadataProperty(ctx.db, user, metadata_property_id, "read");
-    return computeMetadataMetrics(ctx.db, property);
+    return computeMetadataMetrics(ctx.db, property, metadataSortIndexesFor(ctx.store));
   });
 
   app.patch("/api/v1/metadata-properties/:metadata_property_id", async (request) => {

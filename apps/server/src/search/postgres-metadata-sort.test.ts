@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Store } from "../db/store.js";
@@ -9,7 +8,7 @@ import { PostgresSearch } from "./postgres-search.js";
 import { Builder, queryRows } from "./postgres-sql.js";
 import { walkSource } from "./postgres-sorted.js";
 import type { SearchFilter, SearchQuery, SearchSort } from "./search-port.js";
-import { answerRecords, completeRecords, expectSameOrLowerTotal, insertRecords, seedSearchData } from "./search-port.suite.js";
+import { answerRecords, completeRecords, expectSameOrLowerTotal, insertMetadataProperty, insertRecords, seedSearchData } from "./search-port.suite.js";
 
 const N = 2_400;
 
@@ -25,19 +24,7 @@ describe.skipIf(!testDatabaseUrl())("PostgreSQL: sorts by a metadata property th
   const options = { vectorSearch: false, rankAhead: false, textVocabulary: false } as const;
 
   const property = async (datasetId: string, name: string, type: "integer" | "float" | "terms") => {
-    await store.db
-      .insertInto("metadata_properties")
-      .values({
-        id: randomUUID(),
-        dataset_id: datasetId,
-        name,
-        title: name,
-        settings: JSON.stringify(type === "terms" ? { type, values: null } : { type, min: null, max: null }),
-        allowed_roles: JSON.stringify(["admin", "annotator"]),
-        inserted_at: "t",
-        updated_at: "t",
-      })
-      .execute();
+    await insertMetadataProperty(store, datasetId, name, type);
   };
   const valid = async () => (await indexesOf(store.db, "records")).filter((n) => n.startsWith("records_msort_")).sort();
 

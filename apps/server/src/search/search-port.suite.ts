@@ -18,6 +18,22 @@ export interface SearchSuiteTarget {
 
 const ts = (i: number) => `2024-01-0${i}T00:00:00`;
 
+/** Adds a metadata property of a dataset (settings of its type, visible to annotators) and returns its row. */
+export async function insertMetadataProperty(store: Store, datasetId: string, name: string, type: "integer" | "float" | "terms") {
+  const row = {
+    id: randomUUID(),
+    dataset_id: datasetId,
+    name,
+    title: name,
+    settings: JSON.stringify(type === "terms" ? { type, values: null } : { type, min: null, max: null }),
+    allowed_roles: JSON.stringify(["admin", "annotator"]),
+    inserted_at: "t",
+    updated_at: "t",
+  };
+  await store.db.insertInto("metadata_properties").values(row).execute();
+  return row;
+}
+
 /** Test queries: the first page of 10 of a dataset's records passing `filters` (and matching `text`), in the default order. */
 export function pageQuery(
   datasetId: string,

@@ -4,6 +4,7 @@ import { tableExists } from "../../db/introspect.js";
 import { isPostgres } from "../../db/dialect.js";
 import { metadataNumberRange, metadataTermCounts } from "../../db/postgres-queries.js";
 import { numberRange, termMetrics } from "../../records/metadata-metrics.js";
+import { indexedNumberRange } from "../../search/postgres-metadata-range.js";
 import type { MetadataSettings } from "../metadata.js";
 import type { MetadataPropertyRow } from "./find-metadata-property.js";
 
@@ -13,8 +14,21 @@ export type MetadataMetrics =
 
 export const TERMS_METRICS_LIMIT = 250;
 
-/** Metrics of one property over `records.metadata` (empty metrics before the records migration lands). */
-export async function computeMetadataMetrics(db: Kysely<DB>, property: MetadataPropertyRow): Promise<MetadataMetrics> {
+/** PostgreSQL: whether the index of a property's order is valid (search/postgres-metadata-sort.ts). */
+export interface MetadataOrderIndexes {
+  ready(datasetId: string, name: string): Promise<boolean>;
+}
+
+/**
+ * Metrics of one property over `records.metadata` (empty metrics before the records migration lands). On
+ * PostgreSQL a numeric range comes from the index of the property's order once it is valid (`indexes`), else
+ * from every record.
+ */
+export async function computeMetadataMetrics(
+  db: Kysely<DB>,
+  property: MetadataPropertyRow,
+  indexes: MetadataOrderIndexes | null = null,
+): Promise<MetadataMetrics> {
   const settings = JSON.parse(property.settings) as MetadataSettings;
   const hasRecords = await tableExists(db, "records");
   if (settings.type === "terms") {
@@ -31,7 +45,8 @@ export async function computeMetadataMetrics(db: Kysely<DB>, property: MetadataP
   const round = (v: number | null | undefined) =>
     v === null || v === undefined ? null : settings.type === "float" ? Math.round(v * 1e5) / 1e5 : v;
   if (isPostgres(db)) {
-    const range = await metadataNumberRange(db, property.dataset_id, property.name);
+    const indexed = indexes !== null && (await indexes.ready(property.dataset_id, property.name));
+    const range = await (indexed ? indexedNumberRange : metadataNumberRange)(db, property.dataset_id, property.name);
     return { type: settings.type, min: round(range.min), max: round(range.max) };
   }
   const range = await numberRange(db, property.dataset_id, property.name);
