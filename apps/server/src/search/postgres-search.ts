@@ -12,6 +12,7 @@ import { PostgresTextVocabulary } from "./postgres-text-vocabulary.js";
 import { PostgresText } from "./postgres-text.js";
 import { PostgresRankAhead } from "./postgres-rank-ahead.js";
 import { boundedVectors, halfvecExpression, PostgresVectorIndexes } from "./postgres-vector-index.js";
+import { candidatesFirst, textCondition, textMaxProbes } from "./postgres-vector-text.js";
 import { pageScores, sortedPage, walkable } from "./postgres-sorted.js";
 import { SORT_INDEX_SPECS } from "../db/migrations/postgres/0036-sort-indexes.js";
 import { PostgresMetadataSortIndexes } from "./postgres-metadata-sort.js";
@@ -143,7 +144,13 @@ export class PostgresSearch implements SearchPort {
     const ctes: string[] = [];
     let from = "records r";
     let score = "NULL::float8";
-    if (query.text) {
+    // Similarity with text through the IVFFlat index: the text is a condition on each candidate (postgres-vector-text.ts).
+    const ivf = query.vector && query.text && this.options.vectorSearch ? await this.vectorIndexes.farSide(query.vector.settingsId, query.vector.value.length) : null;
+    let textFilter: string | null = null;
+    if (query.text && ivf) {
+      textFilter = textCondition(b, query.text);
+      if (textFilter === null) return { hits: [], total: 0 };
+    } else if (query.text) {
       const words = textWords(query.text.q);
       if (words.length === 0) return { hits: [], total: 0 };
       const fieldClause = query.text.field !== null ? ` AND f.field = ${b.p(query.text.field)}` : "";
@@ -156,7 +163,7 @@ export class PostgresSearch implements SearchPort {
     }
     let dimensions = 0;
     let nearest = "";
-    let far: { probes: number; operator: "<#>" | "<->" } | null = null;
+    let far: { probes: number; operator: "<#>" | "<->"; lists: number } | null = null;
     const least = query.vector?.order === "least_similar";
     if (query.vector) {
       if (!this.options.vectorSearch) {
@@ -175,10 +182,11 @@ export class PostgresSearch implements SearchPort {
       // side") when it is valid: the negative inner product (`<#>`) or L2 (`<->`, earlier versions' index)
       // between unit vectors, the operator of that index, orders as cosine; most similar probes the lists
       // nearest the query (nearSideProbes), least similar those nearest the negated query (farSideProbes).
-      const ivf = await this.vectorIndexes.farSide(query.vector.settingsId, dimensions);
-      far = ivf && {
-        probes: Math.max(1, Math.round(this.options.probes ?? (least ? ivf.probes : ivf.nearProbes))),
-        operator: ivf.operator,
+      const index = ivf ?? (await this.vectorIndexes.farSide(query.vector.settingsId, dimensions));
+      far = index && {
+        probes: Math.max(1, Math.round(this.options.probes ?? (least ? index.probes : index.nearProbes))),
+        operator: index.operator,
+        lists: index.lists,
       };
       // Without it an HNSW index an earlier version left (until the job drops it), else the bounded scan (boundedVectors).
       const legacy = far ? null : await this.vectorIndexes.usable(query.vector.settingsId, dimensions);
@@ -194,6 +202,7 @@ export class PostgresSearch implements SearchPort {
     if (!query.vector && keptStatuses(query.filters).length === 1) where.push(`r.seq >= ${firstPassingSeqSql(b, query.filters, dataset)}`);
     if (query.vector?.excludeRecordId) where.push(`r.id <> ${b.p(query.vector.excludeRecordId)}`);
     for (const f of query.filters) where.push(b.filter(f));
+    if (textFilter) where.push(textFilter);
     const base = `${ctes.length ? `WITH ${ctes.join(", ")} ` : ""}SELECT r.id AS id, r.seq AS seq, ${score} AS score FROM ${from} WHERE ${where.join(" AND ")}`;
     // Without text, a bounded count (a metadata filter) stops after the filter bound's first passing records
     // (TESSERA_FILTER_TOTAL_BOUND, postgres-filter-total.ts): at 1M records an exact count of a ~10% metadata
@@ -203,9 +212,19 @@ export class PostgresSearch implements SearchPort {
     if (query.vector) {
       // Through a halfvec index: a few more candidates than the page, whose exact distances decide
       // the page (at half precision neighbours about as similar can swap places).
-      const pageSql = nearest
-        ? `SELECT id, score FROM (${base} ORDER BY ${nearest} LIMIT ${b.p(query.limit + HALFVEC_EXTRA)}) AS near ORDER BY score, seq LIMIT ${b.p(query.limit)}`
-        : `${base} ORDER BY score, r.seq LIMIT ${b.p(query.limit)}`;
+      // With text: the index's candidates only when the text matches many records, else (or when they did not fill
+      // the page) every match ranked exactly (postgres-vector-text.ts).
+      const maxProbes = far ? (textFilter ? textMaxProbes(far.probes, far.lists) : far.lists) : 0;
+      // The limits inline (validated integers): both statements take the same parameters, and one PostgreSQL
+      // cannot type (unused) fails the statement.
+      const pageLimit = Math.max(0, Math.floor(query.limit));
+      const exactSql = `${base} ORDER BY score, r.seq LIMIT ${pageLimit}`;
+      const indexed =
+        Boolean(nearest) &&
+        (!textFilter || (await candidatesFirst(this.db, query, { lists: far!.lists, maxProbes, candidates: query.limit + HALFVEC_EXTRA })));
+      const pageSql = indexed
+        ? `SELECT id, score FROM (${base} ORDER BY ${nearest} LIMIT ${pageLimit + HALFVEC_EXTRA}) AS near ORDER BY score, seq LIMIT ${pageLimit}`
+        : exactSql;
       // An earlier version's HNSW index (only while no IVFFlat index is valid): pgvector's largest ef_search for both orders. Recall@50 at 1M bench records (halfvec index,
       // m 16, ef_construction 64; docs/performance.md): most similar 0.805 at ef_search 100 (3 of 20
       // queries found 0-1 of the 50: the search stuck in a neighbouring cluster), 0.907 at 400 (min
@@ -221,10 +240,11 @@ export class PostgresSearch implements SearchPort {
         // The IVFFlat index probes a share of its lists; with filters, pgvector 0.8 goes on to further
         // lists until the page is full (relaxed order: the page is sorted by its exact scores).
         const settings = far
-          ? `set_config('ivfflat.probes', '${far.probes}', false)${iterative ? ", set_config('ivfflat.iterative_scan', 'relaxed_order', false)" : ""}`
+          ? `set_config('ivfflat.probes', '${far.probes}', false)${iterative ? `, set_config('ivfflat.iterative_scan', 'relaxed_order', false), set_config('ivfflat.max_probes', '${maxProbes}', false)` : ""}`
           : `set_config('hnsw.ef_search', '${efSearch}', false)${iterative ? ", set_config('hnsw.iterative_scan', 'strict_order', false)" : ""}`;
         await sql.raw(`SELECT ${settings}`).execute(conn);
-        return queryRows<{ id: string; score: number }>(conn, pageSql, b.params);
+        const page = await queryRows<{ id: string; score: number }>(conn, pageSql, b.params);
+        return indexed && textFilter && page.length < query.limit ? queryRows<{ id: string; score: number }>(conn, exactSql, b.params) : page;
       });
       // Cosine similarity in [-1, 1] as the query score (1 = same direction): 1 - d(x, q), or d(x, -q) - 1.
       return { hits: rows.map((r) => ({ recordId: r.id, score: least ? r.score - 1 : 1 - r.score })), total: rows.length };

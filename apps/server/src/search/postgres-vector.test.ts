@@ -151,7 +151,7 @@ describe.skipIf(!onServer)("similarity through pgvector's IVFFlat index (Postgre
         .values(chunk.map(({ id }, k) => ({ vector_settings_id: settingsId, record_id: id, vector: encodeVector(vectorOf(start + k)) })))
         .execute();
     }
-    await sql`analyze records, record_vectors`.execute(db);
+    await sql`analyze records, record_vectors, record_search`.execute(db);
   }, 120_000);
   afterAll(async () => {
     await store?.close();
@@ -583,6 +583,58 @@ describe.skipIf(!onServer)("similarity through pgvector's IVFFlat index (Postgre
         const scores = hits.map((h) => h.score!);
         expect([...scores].sort((x, y) => (order === "most_similar" ? y - x : x - y))).toEqual(scores);
         for (const hit of hits) expect(hit.score!).toBeCloseTo(cosine(target, vectorOf(ids.indexOf(hit.recordId))), 5);
+      }
+    } finally {
+      await dropIvf();
+      await new PostgresVectorIndexes(store.db, { settleMs: 0, minVectors: 0 }).tick();
+    }
+    expect(await indexState(far)).toBe(true);
+  });
+
+  it("with text: a common word tests the index's candidates, a rare one ranks its matches exactly; both orders, filters, fields, equal to the exact answer among the matches", async () => {
+    const far = farSideIndexName(settingsId, DIMS);
+    expect(await indexState(far)).toBe(true);
+    const forum: SearchFilter = { type: "terms", scope: { entity: "metadata", name: "genre" }, values: ["forum"] };
+    const text = (q: string, field: string | null = null) => ({ q, field });
+    const page = async (port: PostgresSearch, value: number[], order: "most_similar" | "least_similar", extra: Partial<SearchQuery>) =>
+      (await port.search(query(value, order, extra))).hits.map((h) => h.recordId);
+    // Every list probed (12 of 12): the candidates' answer is the exact one.
+    const every = new PostgresSearch(store.db, { vectorSearch: true, probes: 12 });
+    const target = vectorOf(8);
+    for (const order of ["most_similar", "least_similar"] as const) {
+      // "record" is in every record's text: through the index, the filter and the word tested on its candidates.
+      const before = await scans(far);
+      expect(await page(every, target, order, { text: text("record"), filters: [forum], limit: 50 })).toEqual(
+        bruteForce(target, order, (i) => i % 3 === 2, 50),
+      );
+      expect(await scannedSince(before, far)).toBe(true);
+      expect(await page(every, target, order, { text: text("record", "text"), limit: 20 })).toEqual(bruteForce(target, order, () => true, 20));
+      // Several words must share a field; a field the records lack matches nothing.
+      expect(await page(every, target, order, { text: text("record 42"), limit: 20 })).toEqual([ids[42]]);
+      expect(await page(every, target, order, { text: text("record", "summary") })).toEqual([]);
+      // A word in one record (the planner expects few matches): ranked exactly, without the index; the reference excluded.
+      expect(await page(every, target, order, { text: text("42") })).toEqual([ids[42]]);
+      const excluded = { settingsId, value: vectorOf(42), order, excludeRecordId: ids[42]! };
+      expect(await page(every, target, order, { text: text("42"), vector: excluded })).toEqual([]);
+      expect(await page(every, target, order, { text: text("42"), filters: [forum] })).toEqual([]); // 42 is a "news" record
+      expect(await page(every, target, order, { text: text("   ") })).toEqual([]);
+    }
+    // One list probed of 30: the candidates fill the page of a common word (the iterative scan goes on to further
+    // lists); a filter that keeps 5 records leaves the page short after the lists a text search may probe, and the
+    // exact ranking of the matches answers.
+    await dropIvf();
+    await createIvfFlat(far, "halfvec_ip_ops", 30);
+    try {
+      const one = new PostgresSearch(store.db, { vectorSearch: true, probes: 1 });
+      const few = [3, 700, 1500, 2200, 2999];
+      const external: SearchFilter = { type: "terms", scope: { entity: "record", property: "external_id" }, values: few.map((i) => `r${i}`) };
+      for (const order of ["most_similar", "least_similar"] as const) {
+        const full = await page(one, target, order, { text: text("record"), filters: [forum], limit: 50 });
+        expect(full).toHaveLength(50);
+        expect(full.every((id) => ids.indexOf(id) % 3 === 2)).toBe(true);
+        expect(await page(one, target, order, { text: text("record"), filters: [external] })).toEqual(
+          bruteForce(target, order, (i) => few.includes(i), 10),
+        );
       }
     } finally {
       await dropIvf();
