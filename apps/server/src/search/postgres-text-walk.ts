@@ -192,7 +192,9 @@ async function matchesIn(
     return words.map((w) => (w.prefix ? `${b.p(covered![k++]!.map(tsLexeme).join(" | "))}::tsquery` : b.tsQuery([w]))).join(" && ");
   };
   const match = (b: Builder, indexed: boolean) => {
-    const field = text.field !== null ? ` AND f.field = ${b.p(text.field)}` : "";
+    // With the GIN index, the field as an expression no index serves: as `f.field = $` the planner ANDed the primary key's bitmap
+    // of every row of the field (1M bench records: 1M rows, 313 ms of a word's 570 ms in field `summary`).
+    const field = text.field === null ? "" : indexed ? ` AND (f.field || '') = ${b.p(text.field)}` : ` AND f.field = ${b.p(text.field)}`;
     return `(${indexed ? `f.tsv @@ (${indexQuery(b)})` : `ts_match_vq(f.tsv, (${b.tsQuery(words)}))`}${field})`;
   };
   const seqs: number[] = [];

@@ -19,6 +19,7 @@ import { firstMatches } from "./postgres-text-walk.js";
 import { windowPassing, windowPassingSql } from "./postgres-window-passing.js";
 import { FILTERED_TOTAL_BOUND, filteredTotal } from "./postgres-text-filtered.js";
 import { ANSWERED_MAX, answeredStatuses } from "./answered-filter.js";
+import { statusBuckets } from "./postgres-text-status.js";
 
 /** Best matches kept per cached query, at least (ts_rank scores every match whatever the limit). */
 const RANKED_ROWS = 1024;
@@ -109,7 +110,12 @@ export class PostgresText {
     private readonly bucketIndex: () => Promise<boolean> = async () => true,
     /** Whether `record_search`'s index of words and terms is valid (migration 0031; a new database has it from its migration). */
     private readonly wordsTermsIndex: () => Promise<boolean> = async () => true,
+    /** `false`: no search from a record status's records (statusSearch; tests compare both paths). */
+    private readonly statusPath = true,
   ) {}
+
+  /** Searches answered from a record status's records (statusSearch; tests). */
+  statusSearches = 0;
 
   /** Searches answered from the caller's answered records (answeredSearch; tests, diagnostics), their pages from a word ranked ahead. */
   answeredSearches = 0;
@@ -130,6 +136,9 @@ export class PostgresText {
     // Answered records only (Submitted, Discarded, Draft): from the caller's few answered records, not from the text's matches.
     const answered = await this.answeredSearch(query, words, windowed);
     if (answered) return answered;
+    // A record status without pending (the completed head): from its few records, not from the text's matches.
+    const byStatus = await this.statusSearch(query, words, windowed);
+    if (byStatus) return byStatus;
     const key = entryKey(query, words);
     // The matches of the dataset, from records_fts (`b` adds the tsquery's and the dataset's parameters).
     const matches = (
@@ -215,8 +224,6 @@ export class PostgresText {
       this.answeredSearches++;
       return { hits: [], total: 0 };
     }
-    const limit = countLimit(query);
-    const text = query.text!;
     const answeredSeqs = `{${answered.map((r) => Number(r.seq)).join(",")}}`;
     if (answered.length > ANSWERED_MAX) {
       // Ranking every candidate costs in proportion to them (100K records, 10,000 answered: a phrase 5x the other paths' time):
@@ -236,20 +243,69 @@ export class PostgresText {
       return bound !== null && n > bound ? { hits, total: bound, totalIsLowerBound: true } : { hits, total: n };
     }
     this.answeredSearches++;
+    return this.candidateSearch(query, words, windowed, answeredSeqs, null);
+  }
+
+  /**
+   * A search with a record status filter without `pending` (the completed records) that passes at most
+   * STATUS_BUCKETS_MAX of `records_fts`'s buckets, as on the embedded store (sqlite-text-candidates.ts): the text's rows in
+   * those buckets ranked, the filters on those (candidateSearch); otherwise (null) the other paths. At 1M records (18,140 completed, the first ones) the other paths
+   * ranked the text's matches until enough of them were completed: 221-672 ms p95 for a word.
+   */
+  private async statusSearch(
+    query: SearchQuery,
+    words: { word: string; prefix: boolean }[],
+    windowed: boolean,
+  ): Promise<SearchResult | null> {
+    if (!this.statusPath || !(await this.bucketIndex())) return null;
+    const buckets = await statusBuckets(this.db, query);
+    if (!buckets) return null;
+    this.statusSearches++;
+    if (buckets.length === 0) return { hits: [], total: 0 };
+    return this.candidateSearch(query, words, windowed, null, buckets);
+  }
+
+  /**
+   * A text search of the records `seqs` (a Postgres array literal) only: the query's filters on them, ts_rank on the
+   * passing ones that match, in the other paths' order (by window for a windowed query, score, seq), the total exact up to
+   * the count's bound. `buckets`: `records_fts`'s buckets the candidates span, the text's GIN entry read in those only
+   * (statusSearch), else each candidate's rows are looked up (few answered records).
+   */
+  private async candidateSearch(
+    query: SearchQuery,
+    words: { word: string; prefix: boolean }[],
+    windowed: boolean,
+    candidateSeqs: string | null,
+    buckets: number[] | null,
+  ): Promise<SearchResult> {
+    const limit = countLimit(query);
+    const text = query.text!;
     const b = new Builder(query.userId);
-    const seqs = b.p(answeredSeqs);
-    const where = [`r.seq = ANY(${seqs}::bigint[])`, `r.dataset_id = ${b.p(query.datasetId)}`, ...query.filters.map((x) => b.filter(x))];
+    // The buckets' matches as an array (an InitPlan): the records by their primary key, where a join read every record of the
+    // status (18,140 at 1M, the planner's estimate 1) or looked them up once per match (16 s).
+    const where = [
+      buckets ? "r.seq = ANY(ARRAY(SELECT seq FROM m))" : `r.seq = ANY(${b.p(candidateSeqs ?? "{}")}::bigint[])`,
+      `r.dataset_id = ${b.p(query.datasetId)}`,
+      ...query.filters.map((x) => b.filter(x)),
+    ];
     const tsq = b.tsQuery(words);
-    const field = text.field !== null ? ` AND f.field = ${b.p(text.field)}` : "";
-    const rows = (
-      await queryRows<{ seq: number | string; id: string; score: number }>(
-        this.db,
-        `WITH c AS (SELECT r.seq, r.id FROM records r WHERE ${where.join(" AND ")}), q AS (SELECT ${tsq} AS query)
+    // The field not as an index condition: the primary key's bitmap of the field's every row (postgres-text-walk.ts match).
+    const field = text.field === null ? "" : buckets ? ` AND (f.field || '') = ${b.p(text.field)}` : ` AND f.field = ${b.p(text.field)}`;
+    // A completed head's buckets: the text's GIN entry in those (~20-38 ms at 1M for a word in 12% of the records), then the
+    // filters on the matching records; else each candidate's `records_fts` rows (few answered records).
+    const statement = buckets
+      ? `WITH q AS (SELECT ${tsq} AS query), m AS MATERIALIZED (SELECT f.record_seq AS seq, max(ts_rank(f.tsv, q.query))::float8 AS score
+          FROM records_fts f, q WHERE f.tsv @@ q.query AND ARRAY[f.record_seq / 1024] && ${b.p(`{${buckets.join(",")}}`)}::bigint[]${field}
+          GROUP BY f.record_seq)
+        SELECT r.seq AS seq, r.id AS id, m.score AS score FROM records r JOIN m ON m.seq = r.seq WHERE ${where.join(" AND ")}`
+      : `WITH c AS (SELECT r.seq, r.id FROM records r WHERE ${where.join(" AND ")}), q AS (SELECT ${tsq} AS query)
         SELECT c.seq AS seq, c.id AS id, max(ts_rank(f.tsv, q.query))::float8 AS score FROM c JOIN records_fts f ON f.record_seq = c.seq, q
-        WHERE f.tsv @@ q.query${field} GROUP BY c.seq, c.id`,
-        b.params,
-      )
-    ).map((r) => ({ seq: Number(r.seq), id: r.id, score: r.score }));
+        WHERE f.tsv @@ q.query${field} GROUP BY c.seq, c.id`;
+    const rows = (await queryRows<{ seq: number | string; id: string; score: number }>(this.db, statement, b.params)).map((r) => ({
+      seq: Number(r.seq),
+      id: r.id,
+      score: r.score,
+    }));
     // A windowed order: the first seq of each window after the first, among the matches up to the last candidate.
     let starts: number[] = [];
     if (windowed && rows.length > 0) {
