@@ -6,6 +6,7 @@ const ctx = (): ProbeContext => {
   return {
     datasetId: "d1",
     word: () => `w${i++}`,
+    wordAt: (rank) => `rank${rank}`,
     recordId: (n) => `r${n}`,
     metadataPropertyIds: { source: "m-source", length: "m-length" },
   };
@@ -30,6 +31,11 @@ describe("the probes (--only probes)", () => {
     expect(byName("sdk: page of 256 + vectors at offset 100K").call(ctx(), 0).path).toContain("include=vectors");
     const iterating = byName("sdk: iterating, next page of 256 from offset 900K");
     expect([-1, 0, 1].map((i) => new URL(`http://x${iterating.call(ctx(), i).path}`).searchParams.get("offset"))).toEqual(["900000", "900256", "900512"]);
+    // A text query iterated: the next page each call, the same word.
+    const text = byName("sdk: iterating a word, next page of 256 from offset 2,560");
+    const calls = [-1, 0, 1].map((i) => text.call(ctx(), i));
+    expect(calls.map((c) => new URL(`http://x${c.path}`).searchParams.get("offset"))).toEqual(["2560", "2816", "3072"]);
+    expect(new Set(calls.map((c) => (c.body as { query: { text: { q: string } } }).query.text.q))).toEqual(new Set(["rank300"]));
   });
 
   it("send a new word per call where text is asked, the sample records in turn, the metadata properties by id", () => {

@@ -10,6 +10,8 @@ export const PROBES_GROUP = "probes";
 export interface ProbeContext {
   datasetId: string;
   word: () => string;
+  /** The generator's word of a frequency rank (the same each call). */
+  wordAt: (rank: number) => string;
   recordId: (i: number) => string;
   metadataPropertyIds: Record<string, string>;
 }
@@ -77,6 +79,17 @@ export const PROBES: Probe[] = [
       method: "POST",
       path: `/datasets/${ctx.datasetId}/records/search?offset=2560&limit=256&${UI}`,
       body: { query: { text: { q: ctx.word(), field: null } } },
+    }),
+  },
+  {
+    // The SDK iterating a text query (`dataset.records(query=...)`): call i asks for the page after call i - 1's, one word
+    // (rank 300) for every call, so that each page after the warm-up's may use what the previous pages ranked.
+    name: "sdk: iterating a word, next page of 256 from offset 2,560",
+    admin: true,
+    call: (ctx, i) => ({
+      method: "POST",
+      path: `/datasets/${ctx.datasetId}/records/search?offset=${2560 + (i + 1) * 256}&limit=256&${UI}`,
+      body: { query: { text: { q: ctx.wordAt(300), field: null } } },
     }),
   },
   { name: "record by id", call: (ctx, i) => ({ method: "GET", path: `/records/${ctx.recordId(i)}` }) },
@@ -148,7 +161,7 @@ export function probeScenarios(ds: BenchDataset, gen: DatasetGenerator, owner: A
         (p) => [p.name, p.id],
       ),
     );
-    return { datasetId: ds.datasetId, word, recordId: (i) => sampleIds[Math.abs(i * 7919) % sampleIds.length]!, metadataPropertyIds };
+    return { datasetId: ds.datasetId, word, wordAt: (rank) => gen.wordAt(rank), recordId: (i) => sampleIds[Math.abs(i * 7919) % sampleIds.length]!, metadataPropertyIds };
   };
   return PROBES.map((probe) => ({
     name: `${PROBES_GROUP}: ${probe.name}`,

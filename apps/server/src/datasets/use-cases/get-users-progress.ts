@@ -1,6 +1,8 @@
 import { sql, type Kysely } from "kysely";
 import type { DB } from "../../db/schema.js";
 import { isPostgres } from "../../db/dialect.js";
+import { rawSqliteOf } from "../../db/database.js";
+import { responseTalliesOf } from "../../search/sqlite-response-tallies.js";
 
 export type Bucket = { submitted: number; discarded: number; draft: number };
 const emptyBucket = (): Bucket => ({ submitted: 0, discarded: 0, draft: 0 });
@@ -27,6 +29,23 @@ export interface UserProgress {
 
 /** Each annotator's responses by status, split by the status of their records (contract 3.4 users/progress). */
 export async function getUsersProgress(db: Kysely<DB>, datasetId: string): Promise<UserProgress[]> {
+  // SQLite: counted from the responses kept in memory (search/sqlite-response-tallies.ts; 1M records and 354K
+  // responses: the query below 1,454 ms of CPU per call), the users named in SQL's order of their names.
+  const raw = rawSqliteOf(db);
+  const tallies = raw ? await db.connection().execute(async () => responseTalliesOf(raw).tallies(datasetId)) : null;
+  if (tallies) {
+    const names = await db.selectFrom("users").select(["id", "username"]).orderBy("username").execute();
+    const byUser = new Map(tallies.map((t) => [t.userId, t.counts]));
+    return names.flatMap(({ id, username }) => {
+      const counts = byUser.get(id);
+      return counts ? [{ username, completed: counts.completed, pending: counts.pending }] : [];
+    });
+  }
+  return plainUsersProgress(db, datasetId);
+}
+
+/** The same counts by one query (PostgreSQL; SQLite when the tallies cannot answer; tests compare with it). */
+export async function plainUsersProgress(db: Kysely<DB>, datasetId: string): Promise<UserProgress[]> {
   const rows =
     isPostgres(db) || !(await fewResponses(db, datasetId))
       ? await db
