@@ -22,7 +22,9 @@ describe("the probes (--only probes)", () => {
   });
 
   it("page as the official SDK does: offset paging by 256 with responses and suggestions, deep offsets up to 990K", () => {
-    const offsets = PROBES.filter((p) => p.name.startsWith("sdk: page")).map((p) => new URL(`http://x${p.call(ctx(), 0).path}`).searchParams);
+    const offsets = PROBES.filter((p) => p.name.startsWith("sdk: page")).map(
+      (p) => new URL(`http://x${p.call(ctx(), 0).path}`).searchParams,
+    );
     expect(offsets.map((q) => Number(q.get("offset")))).toEqual([0, 10_000, 100_000, 500_000, 990_000, 100_000]);
     for (const q of offsets) {
       expect(q.get("limit")).toBe("256");
@@ -30,7 +32,11 @@ describe("the probes (--only probes)", () => {
     }
     expect(byName("sdk: page of 256 + vectors at offset 100K").call(ctx(), 0).path).toContain("include=vectors");
     const iterating = byName("sdk: iterating, next page of 256 from offset 900K");
-    expect([-1, 0, 1].map((i) => new URL(`http://x${iterating.call(ctx(), i).path}`).searchParams.get("offset"))).toEqual(["900000", "900256", "900512"]);
+    expect([-1, 0, 1].map((i) => new URL(`http://x${iterating.call(ctx(), i).path}`).searchParams.get("offset"))).toEqual([
+      "900000",
+      "900256",
+      "900512",
+    ]);
     // A text query iterated: the next page each call, the same word.
     const text = byName("sdk: iterating a word, next page of 256 from offset 2,560");
     const calls = [-1, 0, 1].map((i) => text.call(ctx(), i));
@@ -45,7 +51,10 @@ describe("the probes (--only probes)", () => {
     expect(first.query.vector.record_id).toBe("r3");
     expect(first.query.text.q).not.toBe(second.query.text.q);
     expect(byName("admin: metadata metrics (integer)").call(c, 0).path).toBe("/metadata-properties/m-length/metrics");
-    const withFilters = byName("least similar + pending + metadata").call(c, 0).body as { filters: { and: unknown[] }; query: { text?: unknown } };
+    const withFilters = byName("least similar + pending + metadata").call(c, 0).body as {
+      filters: { and: unknown[] };
+      query: { text?: unknown };
+    };
     expect(withFilters.filters.and).toHaveLength(3);
     expect(withFilters.query.text).toBeUndefined();
     expect(byName("admin: export jsonl of a filtered dataset, first bytes").call(c, 0).firstBytes).toBe(true);

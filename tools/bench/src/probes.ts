@@ -37,10 +37,12 @@ const metadata = [
 ];
 const UI = "include=responses&include=suggestions";
 /** The official SDK's `dataset.records(...)` page (argilla 2.x: batch_size 256, offset paging, responses and suggestions). */
-const sdkPage = (offset: number, extra = "") => (ctx: ProbeContext) => ({
-  method: "GET" as const,
-  path: `/datasets/${ctx.datasetId}/records?offset=${offset}&limit=256&${UI}${extra}`,
-});
+const sdkPage =
+  (offset: number, extra = "") =>
+  (ctx: ProbeContext) => ({
+    method: "GET" as const,
+    path: `/datasets/${ctx.datasetId}/records?offset=${offset}&limit=256&${UI}${extra}`,
+  });
 /** The SDK iterating: call i asks for the page after call i - 1's (the warm-up call, i = -1, is the iteration's first page). */
 const sdkIterating = (from: number) => (ctx: ProbeContext, i: number) => sdkPage(Math.max(0, from + (i + 1) * 256))(ctx);
 const similar = (order: "most_similar" | "least_similar", filters: unknown[], text?: "word") => (ctx: ProbeContext, i: number) => ({
@@ -109,7 +111,11 @@ export const PROBES: Probe[] = [
     call: (ctx, i) => ({
       method: "POST",
       path: `/datasets/${ctx.datasetId}/records/search?${UI}&offset=0&limit=10`,
-      body: { filters: { and: [{ type: "terms", scope: { entity: "record", property: "external_id" }, values: [`bench-${(i * 7919) % 1_000_000}`] }] } },
+      body: {
+        filters: {
+          and: [{ type: "terms", scope: { entity: "record", property: "external_id" }, values: [`bench-${(i * 7919) % 1_000_000}`] }],
+        },
+      },
     }),
   },
   { name: "admin: users' progress", admin: true, call: (ctx) => ({ method: "GET", path: `/datasets/${ctx.datasetId}/users/progress` }) },
@@ -161,7 +167,13 @@ export function probeScenarios(ds: BenchDataset, gen: DatasetGenerator, owner: A
         (p) => [p.name, p.id],
       ),
     );
-    return { datasetId: ds.datasetId, word, wordAt: (rank) => gen.wordAt(rank), recordId: (i) => sampleIds[Math.abs(i * 7919) % sampleIds.length]!, metadataPropertyIds };
+    return {
+      datasetId: ds.datasetId,
+      word,
+      wordAt: (rank) => gen.wordAt(rank),
+      recordId: (i) => sampleIds[Math.abs(i * 7919) % sampleIds.length]!,
+      metadataPropertyIds,
+    };
   };
   return PROBES.map((probe) => ({
     name: `${PROBES_GROUP}: ${probe.name}`,

@@ -151,13 +151,17 @@ export async function probePgvector(db: Kysely<DB>): Promise<string | null> {
       await sql`insert into tessera_pgvector_probe select i, array(select ((abs(sin(i * 12.9898 + d * 78.233)) * 43758.5453)::numeric % 1 - 0.5)::real from generate_series(1, 16) d)::vector(16) from generate_series(1, 200) i`.execute(
         trx,
       );
-      await sql.raw(`create index tessera_pgvector_probe_ivf on tessera_pgvector_probe using ivfflat (${unit} ${opclass}) with (lists = 4)`).execute(trx);
+      await sql
+        .raw(`create index tessera_pgvector_probe_ivf on tessera_pgvector_probe using ivfflat (${unit} ${opclass}) with (lists = 4)`)
+        .execute(trx);
       // Every list probed: the index's answer is then the exact one, which the check compares with.
       await sql`set local ivfflat.probes = 4`.execute(trx);
       await sql`set local enable_seqscan = off`.execute(trx);
       const answers: number[] = [];
       for (const direction of ["asc", "desc"] as const) {
-        const plan = await sql.raw<Record<string, string>>(`explain select id from tessera_pgvector_probe ${order(direction)}`).execute(trx);
+        const plan = await sql
+          .raw<Record<string, string>>(`explain select id from tessera_pgvector_probe ${order(direction)}`)
+          .execute(trx);
         if (direction === "asc" && !plan.rows.some((row) => Object.values(row).join(" ").includes("tessera_pgvector_probe_ivf")))
           return "not served by the IVFFlat index";
         const row = await sql.raw<{ id: number }>(`select id from tessera_pgvector_probe ${order(direction)}`).execute(trx);

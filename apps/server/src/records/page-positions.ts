@@ -46,7 +46,9 @@ export async function pageStart(db: Kysely<DB>, datasetId: string, offset: numbe
   if (appended < 0 || appended > APPENDED_CHECKED) return forget(db, datasetId, best);
   const counted = Number(
     (
-      await sql<{ n: number | string }>`select count(*) as n from (select 1 from records where dataset_id = ${datasetId} and seq > ${best.lastSeq} limit ${APPENDED_CHECKED + 1}) as a`.execute(
+      await sql<{
+        n: number | string;
+      }>`select count(*) as n from (select 1 from records where dataset_id = ${datasetId} and seq > ${best.lastSeq} limit ${APPENDED_CHECKED + 1}) as a`.execute(
         db,
       )
     ).rows[0]?.n ?? 0,
@@ -74,6 +76,10 @@ export async function notePagePosition(db: Kysely<DB>, datasetId: string, offset
 function forget(db: Kysely<DB>, datasetId: string, position: PagePosition): null {
   const byDataset = positions.get(db);
   const kept = byDataset?.get(datasetId);
-  if (kept) byDataset!.set(datasetId, kept.filter((p) => p !== position));
+  if (kept)
+    byDataset!.set(
+      datasetId,
+      kept.filter((p) => p !== position),
+    );
   return null;
 }

@@ -52,17 +52,40 @@ describe("shortestDecimal", () => {
     const view = new DataView(floats.buffer);
     for (let i = 0; i < floats.length; i++) {
       const kind = i % 4;
-      if (kind === 0) view.setUint32(i * 4, Math.floor(random() * 2 ** 32), true); // NaN, infinities, subnormals, any exponent
-      else if (kind === 1) floats[i] = Math.round((random() - 0.5) * 2e6) / 1e6; // a model's embedding rounded to 6 decimals
+      if (kind === 0)
+        view.setUint32(i * 4, Math.floor(random() * 2 ** 32), true); // NaN, infinities, subnormals, any exponent
+      else if (kind === 1)
+        floats[i] = Math.round((random() - 0.5) * 2e6) / 1e6; // a model's embedding rounded to 6 decimals
       else if (kind === 2) floats[i] = (random() - 0.5) * 10 ** Math.floor(random() * 20 - 10);
       else floats[i] = Number(((random() - 0.5) * 10 ** Math.floor(random() * 8 - 4)).toPrecision(1 + Math.floor(random() * 6)));
     }
-    const edges = [0, -0, 1, -1, 0.1, 1e-6, 1.1754943508222875e-38, 1e-45, 3.4028234663852886e38, Infinity, -Infinity, NaN, 0.999999, 0.0000005];
+    const edges = [
+      0,
+      -0,
+      1,
+      -1,
+      0.1,
+      1e-6,
+      1.1754943508222875e-38,
+      1e-45,
+      3.4028234663852886e38,
+      Infinity,
+      -Infinity,
+      NaN,
+      0.999999,
+      0.0000005,
+    ];
     for (const f of [...floats, ...edges.map((e) => Math.fround(e))]) {
       const got = shortestDecimal(f);
       const want = reference(f);
       if (!(Number.isNaN(got) && Number.isNaN(want)) && got !== want) expect({ f, got }).toEqual({ f, got: want });
     }
-    expect(decodeVector(encodeVector([0.051234, -0.000123, 0.1, 12.5, 1e-40]))).toEqual([0.051234, -0.000123, 0.1, 12.5, reference(Math.fround(1e-40))]);
+    expect(decodeVector(encodeVector([0.051234, -0.000123, 0.1, 12.5, 1e-40]))).toEqual([
+      0.051234,
+      -0.000123,
+      0.1,
+      12.5,
+      reference(Math.fround(1e-40)),
+    ]);
   });
 });

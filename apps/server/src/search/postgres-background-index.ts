@@ -137,7 +137,11 @@ export async function buildConcurrently(
 ): Promise<boolean> {
   return db.connection().execute(async (conn) => {
     const key = advisoryKey(job.lock);
-    const locked = await queryRows<{ ok: boolean; pid: number }>(conn, `SELECT pg_try_advisory_lock(${key}) AS ok, pg_backend_pid() AS pid`, []);
+    const locked = await queryRows<{ ok: boolean; pid: number }>(
+      conn,
+      `SELECT pg_try_advisory_lock(${key}) AS ok, pg_backend_pid() AS pid`,
+      [],
+    );
     if (!locked[0]?.ok) return false; // another replica builds it
     job.backend(Number(locked[0].pid));
     try {

@@ -114,8 +114,20 @@ describe(`PostgreSQL bounded totals of metadata filters without text (${onPostgr
     const statusCompleted: SearchFilter = { type: "terms", scope: { entity: "record", property: "status" }, values: ["completed"] };
     // Bound 1,000 with 61 rows: the 60 records from the first pending one are all the walk reads (exact); from the first record not.
     for (const [filters, runs] of [
-      [[pending, statusPending, meta("source", ["news"])], [[3, 40], [1000, 61]]],
-      [[statusPending, meta("source", ["news", "wiki"]), quality], [[3, 40], [1000, 61]]],
+      [
+        [pending, statusPending, meta("source", ["news"])],
+        [
+          [3, 40],
+          [1000, 61],
+        ],
+      ],
+      [
+        [statusPending, meta("source", ["news", "wiki"]), quality],
+        [
+          [3, 40],
+          [1000, 61],
+        ],
+      ],
       [[statusCompleted, meta("source", ["news"])], [[3, 40]]],
     ] as const) {
       const q = query([...filters], ids.u1, dataset);
@@ -130,9 +142,9 @@ describe(`PostgreSQL bounded totals of metadata filters without text (${onPostgr
     }
     // The queue's 40 records from the first pending one hold 4 of `news` (every 3rd is news), so the walk decides "3+"; from the
     // dataset's first record it read 40 completed records, none passing, and the GIN path counted instead.
-    expect(await filterTotal(store.db, query([pending, statusPending, meta("source", ["news"])], ids.u1, dataset), 3, { walkRecords: 40 })).toEqual(
-      { total: 3, totalIsLowerBound: true, path: "walk" },
-    );
+    expect(
+      await filterTotal(store.db, query([pending, statusPending, meta("source", ["news"])], ids.u1, dataset), 3, { walkRecords: 40 }),
+    ).toEqual({ total: 3, totalIsLowerBound: true, path: "walk" });
     // A status no record has: nothing to walk, exact 0.
     const empty = await copyDataset(store, ids.ds);
     await insertRecords(store, empty, 5, shape("e"));

@@ -18,7 +18,11 @@ const NUMBERS = (key: string) => `${key} >= '-1e309'::jsonb AND ${key} < 'false'
  * jsonb compare by value, and the cast to float8 keeps their order. Key and dataset inlined so that the planner
  * matches the index's expression and proves its predicate.
  */
-export async function indexedNumberRange(db: Kysely<DB>, datasetId: string, name: string): Promise<{ min: number | null; max: number | null }> {
+export async function indexedNumberRange(
+  db: Kysely<DB>,
+  datasetId: string,
+  name: string,
+): Promise<{ min: number | null; max: number | null }> {
   const rows = await queryRows<{ min: number | null; max: number | null }>(db, numberRangeSql(datasetId, name), []);
   return { min: rows[0]?.min ?? null, max: rows[0]?.max ?? null };
 }

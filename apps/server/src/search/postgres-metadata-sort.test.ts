@@ -8,7 +8,14 @@ import { PostgresSearch } from "./postgres-search.js";
 import { Builder, queryRows } from "./postgres-sql.js";
 import { walkSource } from "./postgres-sorted.js";
 import type { SearchFilter, SearchQuery, SearchSort } from "./search-port.js";
-import { answerRecords, completeRecords, expectSameOrLowerTotal, insertMetadataProperty, insertRecords, seedSearchData } from "./search-port.suite.js";
+import {
+  answerRecords,
+  completeRecords,
+  expectSameOrLowerTotal,
+  insertMetadataProperty,
+  insertRecords,
+  seedSearchData,
+} from "./search-port.suite.js";
 
 const N = 2_400;
 
@@ -35,7 +42,9 @@ describe.skipIf(!testDatabaseUrl())("PostgreSQL: sorts by a metadata property th
     // every 8th); every 11th record without metadata, every 23rd with JSON nulls; `late` a property added afterwards.
     const shape = (prefix: string) => (i: number) => ({
       external_id: `${prefix}-${i}`,
-      fields: JSON.stringify({ text: `every ${i % 2 === 0 ? "half" : "odd"} ${i % 10 === 0 ? "tenth" : ""} ${i % 800 === 5 ? "rare" : ""}` }),
+      fields: JSON.stringify({
+        text: `every ${i % 2 === 0 ? "half" : "odd"} ${i % 10 === 0 ? "tenth" : ""} ${i % 800 === 5 ? "rare" : ""}`,
+      }),
       metadata: JSON.stringify(
         i % 11 === 0
           ? {}
@@ -63,8 +72,12 @@ describe.skipIf(!testDatabaseUrl())("PostgreSQL: sorts by a metadata property th
       added.filter((_, i) => i % 17 === 0),
     );
     // Equal numbers written differently (2.0 and 2: one key, ties by seq) and a few values of another JSON type (a string sorts below numbers).
-    await sql`UPDATE records SET metadata = metadata || '{"length": 2.0}'::jsonb WHERE dataset_id = ${ids.ds} AND seq % 13 = 0 AND metadata->>'length' = '2'`.execute(store.db);
-    await sql`UPDATE records SET metadata = metadata || '{"length": "n/a"}'::jsonb WHERE dataset_id = ${ids.ds} AND seq % 101 = 0 AND metadata ? 'length'`.execute(store.db);
+    await sql`UPDATE records SET metadata = metadata || '{"length": 2.0}'::jsonb WHERE dataset_id = ${ids.ds} AND seq % 13 = 0 AND metadata->>'length' = '2'`.execute(
+      store.db,
+    );
+    await sql`UPDATE records SET metadata = metadata || '{"length": "n/a"}'::jsonb WHERE dataset_id = ${ids.ds} AND seq % 101 = 0 AND metadata ? 'length'`.execute(
+      store.db,
+    );
     for (const name of ["length", "quality", "source"] as const)
       await property(ids.ds, name, name === "source" ? "terms" : name === "length" ? "integer" : "float");
     await property(ids.other, "length", "integer");

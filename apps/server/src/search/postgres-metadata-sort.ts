@@ -59,7 +59,10 @@ export class PostgresMetadataSortIndexes {
     private readonly db: Kysely<DB>,
     private readonly options: { tickMs?: number; retryMs?: number; after?: () => Promise<boolean> } = {},
   ) {
-    this.loop = new BackgroundLoop(() => this.tick(), backgroundErrorLogger("PostgreSQL: building an index of a metadata property's order failed"));
+    this.loop = new BackgroundLoop(
+      () => this.tick(),
+      backgroundErrorLogger("PostgreSQL: building an index of a metadata property's order failed"),
+    );
   }
 
   /** Whether the index of (dataset, property) is valid; when not, the loop looks at once (a property sorted before its build). */
@@ -109,7 +112,11 @@ export class PostgresMetadataSortIndexes {
   }
 
   private async reconcile(): Promise<void> {
-    const properties = await queryRows<{ dataset_id: string; name: string }>(this.db, "SELECT dataset_id, name FROM metadata_properties", []);
+    const properties = await queryRows<{ dataset_id: string; name: string }>(
+      this.db,
+      "SELECT dataset_id, name FROM metadata_properties",
+      [],
+    );
     const wanted = new Map(properties.map((p) => [metadataSortIndexName(p.dataset_id, p.name), p]));
     const present = await this.present();
     for (const name of present.keys()) {

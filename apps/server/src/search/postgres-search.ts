@@ -130,7 +130,8 @@ export class PostgresSearch implements SearchPort {
     // One sort with an index in its order: the records in that order until the page is full (postgres-sorted.ts).
     let sortedTotal: Promise<{ total: number; totalIsLowerBound?: boolean }> | null = null;
     const sort = query.sort.length === 1 && !query.vector ? query.sort[0]!.scope : null;
-    const metadataIndexed = sort?.entity === "metadata" && this.options.sortedWalk !== false && (await this.metadataSorts.ready(query.datasetId, sort.name));
+    const metadataIndexed =
+      sort?.entity === "metadata" && this.options.sortedWalk !== false && (await this.metadataSorts.ready(query.datasetId, sort.name));
     if (this.options.sortedWalk !== false && walkable(query, metadataIndexed) && !(query.text && textWords(query.text.q).length === 0)) {
       sortedTotal = this.sortedTotal(query);
       const page = await sortedPage(this.db, query, { ...this.options.sortedWalk, metadataIndexed }).catch(async (e: unknown) => {
@@ -145,7 +146,10 @@ export class PostgresSearch implements SearchPort {
     let from = "records r";
     let score = "NULL::float8";
     // Similarity with text through the IVFFlat index: the text is a condition on each candidate (postgres-vector-text.ts).
-    const ivf = query.vector && query.text && this.options.vectorSearch ? await this.vectorIndexes.farSide(query.vector.settingsId, query.vector.value.length) : null;
+    const ivf =
+      query.vector && query.text && this.options.vectorSearch
+        ? await this.vectorIndexes.farSide(query.vector.settingsId, query.vector.value.length)
+        : null;
     let textFilter: string | null = null;
     if (query.text && ivf) {
       textFilter = textCondition(b, query.text);
@@ -244,7 +248,9 @@ export class PostgresSearch implements SearchPort {
           : `set_config('hnsw.ef_search', '${efSearch}', false)${iterative ? ", set_config('hnsw.iterative_scan', 'strict_order', false)" : ""}`;
         await sql.raw(`SELECT ${settings}`).execute(conn);
         const page = await queryRows<{ id: string; score: number }>(conn, pageSql, b.params);
-        return indexed && textFilter && page.length < query.limit ? queryRows<{ id: string; score: number }>(conn, exactSql, b.params) : page;
+        return indexed && textFilter && page.length < query.limit
+          ? queryRows<{ id: string; score: number }>(conn, exactSql, b.params)
+          : page;
       });
       // Cosine similarity in [-1, 1] as the query score (1 = same direction): 1 - d(x, q), or d(x, -q) - 1.
       return { hits: rows.map((r) => ({ recordId: r.id, score: least ? r.score - 1 : 1 - r.score })), total: rows.length };

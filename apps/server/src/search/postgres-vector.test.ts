@@ -608,7 +608,9 @@ describe.skipIf(!onServer)("similarity through pgvector's IVFFlat index (Postgre
         bruteForce(target, order, (i) => i % 3 === 2, 50),
       );
       expect(await scannedSince(before, far)).toBe(true);
-      expect(await page(every, target, order, { text: text("record", "text"), limit: 20 })).toEqual(bruteForce(target, order, () => true, 20));
+      expect(await page(every, target, order, { text: text("record", "text"), limit: 20 })).toEqual(
+        bruteForce(target, order, () => true, 20),
+      );
       // Several words must share a field; a field the records lack matches nothing.
       expect(await page(every, target, order, { text: text("record 42"), limit: 20 })).toEqual([ids[42]]);
       expect(await page(every, target, order, { text: text("record", "summary") })).toEqual([]);
@@ -627,7 +629,11 @@ describe.skipIf(!onServer)("similarity through pgvector's IVFFlat index (Postgre
     try {
       const one = new PostgresSearch(store.db, { vectorSearch: true, probes: 1 });
       const few = [3, 700, 1500, 2200, 2999];
-      const external: SearchFilter = { type: "terms", scope: { entity: "record", property: "external_id" }, values: few.map((i) => `r${i}`) };
+      const external: SearchFilter = {
+        type: "terms",
+        scope: { entity: "record", property: "external_id" },
+        values: few.map((i) => `r${i}`),
+      };
       for (const order of ["most_similar", "least_similar"] as const) {
         const full = await page(one, target, order, { text: text("record"), filters: [forum], limit: 50 });
         expect(full).toHaveLength(50);

@@ -83,8 +83,7 @@ describe("users' progress from the tallies kept in memory", () => {
     const progress = await getUsersProgress(store.db, data.ids.ds);
     expect(progress.map((p) => p.username)[0]).toBe("a-first-by-name");
     expect(progress.length).toBe(3);
-    const sum = (kind: "completed" | "pending") =>
-      progress.reduce((n, p) => n + p[kind].submitted + p[kind].draft + p[kind].discarded, 0);
+    const sum = (kind: "completed" | "pending") => progress.reduce((n, p) => n + p[kind].submitted + p[kind].draft + p[kind].discarded, 0);
     expect(sum("completed")).toBeGreaterThan(100);
     expect(sum("pending")).toBeGreaterThan(100);
   });
@@ -92,7 +91,9 @@ describe("users' progress from the tallies kept in memory", () => {
   it("reads only the logged rows after responses inserted, updated and deleted on this connection", async () => {
     const start = await expectPlain();
     const fresh = ids.slice(0, 400);
-    const answered = new Set((await store.db.selectFrom("responses").select("record_id").where("user_id", "=", u3).execute()).map((r) => r.record_id));
+    const answered = new Set(
+      (await store.db.selectFrom("responses").select("record_id").where("user_id", "=", u3).execute()).map((r) => r.record_id),
+    );
     await respond(
       fresh.filter((id) => !answered.has(id)),
       u3,
@@ -128,7 +129,11 @@ describe("users' progress from the tallies kept in memory", () => {
     const start = await expectPlain();
     const other = new SQLite(join(dir, "tessera.db"));
     const otherWrites = (n: number) =>
-      other.prepare(`UPDATE responses SET status = 'discarded' WHERE rowid IN (SELECT rowid FROM responses WHERE status = 'submitted' LIMIT ${n})`).run();
+      other
+        .prepare(
+          `UPDATE responses SET status = 'discarded' WHERE rowid IN (SELECT rowid FROM responses WHERE status = 'submitted' LIMIT ${n})`,
+        )
+        .run();
     // A record with 3 responses deleted here (3 rows logged, its dataset's version moved by fewer) and 2 writes of another
     // connection: as many version moves as rows logged, yet everything is read again.
     const [withThree] = await store.db

@@ -71,7 +71,11 @@ export class ResponseTallies {
     for (let u = 0; u < this.users.length; u++) {
       const at = u * 6;
       if (counts.subarray(at, at + 6).every((n) => n === 0)) continue;
-      const bucket = (c: number) => ({ submitted: counts[at + c * 3]!, discarded: counts[at + c * 3 + 1]!, draft: counts[at + c * 3 + 2]! });
+      const bucket = (c: number) => ({
+        submitted: counts[at + c * 3]!,
+        discarded: counts[at + c * 3 + 1]!,
+        draft: counts[at + c * 3 + 2]!,
+      });
       const byRecord = Object.fromEntries(RECORD_STATUSES.map((name, c) => [name, bucket(c)])) as UserTally["counts"];
       out.push({ userId: this.users[u]!, counts: byRecord });
     }

@@ -46,7 +46,9 @@ describe("filterSql: record ids", () => {
     const { sql, params } = select(values, "");
     const got = (raw.prepare(sql).all(...params) as { id: string }[]).map((r) => r.id);
     const plain = raw
-      .prepare(`SELECT r.id AS id FROM records r WHERE r.dataset_id = ? AND r.id IN (${values.map(() => "?").join(", ")}) ORDER BY r.seq LIMIT 50`)
+      .prepare(
+        `SELECT r.id AS id FROM records r WHERE r.dataset_id = ? AND r.id IN (${values.map(() => "?").join(", ")}) ORDER BY r.seq LIMIT 50`,
+      )
       .all(data.ids.ds, ...values) as { id: string }[];
     expect(got).toEqual(plain.map((r) => r.id));
     expect(got.length).toBeGreaterThan(10);

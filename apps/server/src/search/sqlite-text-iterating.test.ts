@@ -35,7 +35,16 @@ describe("text search pages at growing offsets", () => {
         let pages = 0;
         let seen = 0;
         for (let offset = 0; ; offset += 100) {
-          const query: SearchQuery = { datasetId: data.ids.ds, userId: null, text, vector: null, filters: [], sort: [], offset, limit: 100 };
+          const query: SearchQuery = {
+            datasetId: data.ids.ds,
+            userId: null,
+            text,
+            vector: null,
+            filters: [],
+            sort: [],
+            offset,
+            limit: 100,
+          };
           const page = await iterating.textSearch(query, text);
           expect(page, `${q} at ${offset}`).toEqual(await fresh.textSearch(query, text));
           pages++;

@@ -7,7 +7,12 @@ import { metadataSortIndexName, PostgresMetadataSortIndexes } from "../../search
 import { numberRangeSql } from "../../search/postgres-metadata-range.js";
 import { queryRows } from "../../search/postgres-sql.js";
 import { insertMetadataProperty, insertRecords, seedSearchData } from "../../search/search-port.suite.js";
-import { computeMetadataMetrics, TERMS_METRICS_LIMIT, type MetadataMetrics, type MetadataOrderIndexes } from "./compute-metadata-metrics.js";
+import {
+  computeMetadataMetrics,
+  TERMS_METRICS_LIMIT,
+  type MetadataMetrics,
+  type MetadataOrderIndexes,
+} from "./compute-metadata-metrics.js";
 import type { MetadataPropertyRow } from "./find-metadata-property.js";
 
 /**
@@ -68,7 +73,9 @@ describe.skipIf(!testDatabaseUrl())("PostgreSQL: metadata metrics", () => {
     for (const p of properties) {
       const expected = await plain(p);
       if ((expected.type === "terms" && expected.total > 0) || (expected.type !== "terms" && expected.min !== null)) nonEmpty++;
-      expect(await computeMetadataMetrics(store.db, p, indexes), `${label} ${p.dataset_id === ids.ds ? "ds" : "other"} ${p.name}`).toEqual(expected);
+      expect(await computeMetadataMetrics(store.db, p, indexes), `${label} ${p.dataset_id === ids.ds ? "ds" : "other"} ${p.name}`).toEqual(
+        expected,
+      );
     }
     return nonEmpty;
   };
@@ -106,7 +113,9 @@ describe.skipIf(!testDatabaseUrl())("PostgreSQL: metadata metrics", () => {
     await insertRecords(store, ids.other, 60, shape("p", -1000));
     // A record whose metadata is no object, and one with a number written as 2.0.
     await sql`UPDATE records SET metadata = '[1, 2]'::jsonb WHERE dataset_id = ${ids.ds} AND external_id = 'd-1'`.execute(store.db);
-    await sql`UPDATE records SET metadata = metadata || '{"length": 2.0}'::jsonb WHERE dataset_id = ${ids.ds} AND external_id = 'd-2'`.execute(store.db);
+    await sql`UPDATE records SET metadata = metadata || '{"length": 2.0}'::jsonb WHERE dataset_id = ${ids.ds} AND external_id = 'd-2'`.execute(
+      store.db,
+    );
     for (const name of ["length", "empty"]) await property(ids.ds, name, "integer");
     for (const name of ["quality", "words"]) await property(ids.ds, name, "float");
     for (const name of ["source", "tag"]) await property(ids.ds, name, "terms");
@@ -131,7 +140,11 @@ describe.skipIf(!testDatabaseUrl())("PostgreSQL: metadata metrics", () => {
     await compare(after.port, "built");
     // Every numeric property's range came from its index (4 of ds, 2 of other).
     expect(after.seen.indexed).toBe(6);
-    const tag = await computeMetadataMetrics(store.db, properties.find((p) => p.name === "tag")!, after.port);
+    const tag = await computeMetadataMetrics(
+      store.db,
+      properties.find((p) => p.name === "tag")!,
+      after.port,
+    );
     expect(tag).toMatchObject({ type: "terms", total: 300 });
     expect((tag as { values: unknown[] }).values).toHaveLength(TERMS_METRICS_LIMIT);
   }, 120_000);
@@ -147,10 +160,14 @@ describe.skipIf(!testDatabaseUrl())("PostgreSQL: metadata metrics", () => {
     }));
     await compare(port, "added");
     // The new extremes turned into strings and JSON null, another record's list emptied, the least length deleted.
-    await sql`UPDATE records SET metadata = metadata || '{"length": "big", "quality": null}'::jsonb WHERE external_id IN ('late-0', 'late-4')`.execute(store.db);
+    await sql`UPDATE records SET metadata = metadata || '{"length": "big", "quality": null}'::jsonb WHERE external_id IN ('late-0', 'late-4')`.execute(
+      store.db,
+    );
     await sql`UPDATE records SET metadata = metadata || '{"source": []}'::jsonb WHERE external_id = 'late-1'`.execute(store.db);
     await compare(port, "updated");
-    const least = await sql<{ id: string }>`SELECT id FROM records WHERE dataset_id = ${ids.ds} AND jsonb_typeof(metadata -> 'length') = 'number'
+    const least = await sql<{
+      id: string;
+    }>`SELECT id FROM records WHERE dataset_id = ${ids.ds} AND jsonb_typeof(metadata -> 'length') = 'number'
       ORDER BY metadata -> 'length' ASC LIMIT 1`.execute(store.db);
     await sql`DELETE FROM records WHERE id = ${least.rows[0]!.id}`.execute(store.db);
     await sql`DELETE FROM records WHERE dataset_id = ${ids.other}`.execute(store.db);
@@ -161,7 +178,11 @@ describe.skipIf(!testDatabaseUrl())("PostgreSQL: metadata metrics", () => {
   it("reads two entries of the index, never the records", async () => {
     await new PostgresMetadataSortIndexes(store.db).tick();
     const plan = (
-      await queryRows<{ "QUERY PLAN": string }>(store.db, `EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) ${numberRangeSql(ids.ds, "length")}`, [])
+      await queryRows<{ "QUERY PLAN": string }>(
+        store.db,
+        `EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) ${numberRangeSql(ids.ds, "length")}`,
+        [],
+      )
     )
       .map((r) => r["QUERY PLAN"])
       .join("\n");
