@@ -48,6 +48,8 @@ describe("GET /api/v1/status", () => {
         record_statuses: expect.any(Number),
         text_matches: expect.any(Number),
         sort_keys: expect.any(Number),
+        response_tallies: expect.any(Number),
+        answered_records: expect.any(Number),
       });
     else expect(body.memory.search).toBeUndefined();
     expect(body.version).toBe("2.8.0");

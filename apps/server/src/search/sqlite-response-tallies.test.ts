@@ -10,6 +10,7 @@ import { wordDataset } from "../testing/word-records.js";
 import { addResponses } from "../testing/responses.js";
 import type { seedSearchData } from "./search-port.suite.js";
 import { responseTalliesOf } from "./sqlite-response-tallies.js";
+import { sqliteSearchFor } from "./sqlite-search.js";
 
 /**
  * Users' progress from the responses kept in memory (sqlite-response-tallies.ts) against the plain query, on 3,000
@@ -86,6 +87,11 @@ describe("users' progress from the tallies kept in memory", () => {
     const sum = (kind: "completed" | "pending") => progress.reduce((n, p) => n + p[kind].submitted + p[kind].draft + p[kind].discarded, 0);
     expect(sum("completed")).toBeGreaterThan(100);
     expect(sum("pending")).toBeGreaterThan(100);
+    // GET /api/v1/status reports what the tallies hold: 9 bytes per response rowid.
+    const responses = Number((await store.db.selectFrom("responses").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+    const held = sqliteSearchFor(store.db).memoryBytes().response_tallies;
+    expect(held).toBe(tallies().memoryBytes);
+    expect(held).toBeGreaterThanOrEqual(9 * responses);
   });
 
   it("reads only the logged rows after responses inserted, updated and deleted on this connection", async () => {

@@ -15,6 +15,7 @@ import { recordStatusesOf } from "./sqlite-status.js";
 import { SqliteText } from "./sqlite-text.js";
 import { answeredStatuses } from "./answered-filter.js";
 import { answeredSetsOf } from "./sqlite-answered.js";
+import { responseTalliesOf } from "./sqlite-response-tallies.js";
 import { textIndexFor } from "./text-index.js";
 
 /**
@@ -121,6 +122,8 @@ export class SqliteSearch extends SqliteQueries implements SearchPort {
     record_statuses: number;
     text_matches: number;
     sort_keys: number;
+    response_tallies: number;
+    answered_records: number;
   } {
     const raw = rawSqliteOf(this.db);
     return {
@@ -133,6 +136,11 @@ export class SqliteSearch extends SqliteQueries implements SearchPort {
       text_matches: this.text.cachedBytes,
       // The sorts' runs (sqlite-candidates.ts): 8 bytes a record with a value, per sort key used (1M: 8 MB).
       sort_keys: this.suggestionKeys.memoryBytes + this.metadata.runBytes,
+      // Every response as (record seq, user, status) for users' progress (sqlite-response-tallies.ts): 9 bytes a
+      // response rowid (354K responses: 3.9 MB), and the answered records' seqs per (dataset, user, statuses) of the
+      // request connection (sqlite-answered.ts; the read threads keep their own).
+      response_tallies: raw ? responseTalliesOf(raw).memoryBytes : 0,
+      answered_records: raw ? answeredSetsOf(raw).memoryBytes : 0,
     };
   }
 
