@@ -88,7 +88,14 @@ describe("users' progress from the tallies kept in memory", () => {
     expect(sum("completed")).toBeGreaterThan(100);
     expect(sum("pending")).toBeGreaterThan(100);
     // GET /api/v1/status reports what the tallies hold: 9 bytes per response rowid.
-    const responses = Number((await store.db.selectFrom("responses").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+    const responses = Number(
+      (
+        await store.db
+          .selectFrom("responses")
+          .select((eb) => eb.fn.countAll().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
     const held = sqliteSearchFor(store.db).memoryBytes().response_tallies;
     expect(held).toBe(tallies().memoryBytes);
     expect(held).toBeGreaterThanOrEqual(9 * responses);
