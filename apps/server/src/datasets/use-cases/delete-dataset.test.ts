@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../../testing/test-server.js";
 import { richDataset, recordItems, type RichDataset } from "../../records/testing.js";
+import { countsSeenDuring } from "../../testing/batched-deletion.js";
 import { deleteDataset } from "./delete-dataset.js";
 
 /**
@@ -56,21 +57,11 @@ describe("deleting a dataset in batches", () => {
     expect(await count("record_vectors", s.ids)).toBe(N);
     const dataset = await db.selectFrom("datasets").selectAll().where("id", "=", s.d.datasetId).executeTakeFirstOrThrow();
 
-    // While it runs, another request counts the dataset's records again and again: between two batches it sees a
-    // part of them (one transaction over the dataset shows all of them, then none).
-    let running = true;
-    const seen = new Set<number>();
-    const watcher = (async () => {
-      while (running) {
-        seen.add(await count("records", s.ids));
-        // As separate requests do: a loop of queries without a pause would take the embedded store's connection
-        // back each time it is released (Kysely's mutex is not fair) and starve the deletion.
-        await new Promise((resolve) => setTimeout(resolve, 1));
-      }
-    })();
-    await deleteDataset(s.server.ctx, dataset, 40);
-    running = false;
-    await watcher;
+    // While it runs, another request counts the dataset's records: between two batches it sees a part of them.
+    const seen = await countsSeenDuring(
+      () => count("records", s.ids),
+      () => deleteDataset(s.server.ctx, dataset, 40),
+    );
     expect([...seen].some((n) => n > 0 && n < N)).toBe(true);
 
     expect(await db.selectFrom("datasets").select("id").where("id", "=", s.d.datasetId).executeTakeFirst()).toBeUndefined();
