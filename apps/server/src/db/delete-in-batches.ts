@@ -1,4 +1,4 @@
-import { type Kysely, sql, type Transaction } from "kysely";
+import { type Kysely, sql } from "kysely";
 import type { DB } from "./schema.js";
 
 /**
@@ -11,14 +11,14 @@ export const DELETE_BATCH = 1_000;
 
 /**
  * Deletes the rows of `table` whose `column` is `value`, `batch` rows per transaction (their cascades with them), and
- * runs `last` in the transaction that finds fewer than `batch` left (the parent row goes there: rows another request
- * adds meanwhile go with it through their cascade). Other requests run between two batches. A deletion cut short (the
+ * the `parent` row (id `value`) in the transaction that finds fewer than `batch` left: rows another request adds
+ * meanwhile go with it through their cascade. Other requests run between two batches. A deletion cut short (the
  * server stopped) has deleted some of the rows; running it again finishes it.
  */
 export async function deleteInBatches(
   db: Kysely<DB>,
   rows: { table: "records" | "record_vectors"; column: "dataset_id" | "vector_settings_id"; key: "id" | "record_id"; value: string },
-  last: (trx: Transaction<DB>) => Promise<void>,
+  parent: "datasets" | "vectors_settings",
   batch = DELETE_BATCH,
 ): Promise<void> {
   const table = sql.table(rows.table);
@@ -29,7 +29,7 @@ export async function deleteInBatches(
       const result = await sql`delete from ${table} where ${column} = ${rows.value} and ${key} in
         (select ${key} from ${table} where ${column} = ${rows.value} limit ${batch})`.execute(trx);
       if (Number(result.numAffectedRows ?? 0) >= batch) return false;
-      await last(trx);
+      await trx.deleteFrom(parent).where("id", "=", rows.value).execute();
       return true;
     });
     if (done) return;

@@ -8,13 +8,6 @@ import type { ChangeDeps } from "../../use-case-deps.js";
  * (settings tables cascade from datasets, migration 0002).
  */
 export async function deleteDataset({ db, events }: ChangeDeps, dataset: DatasetRow, batch?: number): Promise<void> {
-  await deleteInBatches(
-    db,
-    { table: "records", column: "dataset_id", key: "id", value: dataset.id },
-    async (trx) => {
-      await trx.deleteFrom("datasets").where("id", "=", dataset.id).execute();
-    },
-    batch,
-  );
+  await deleteInBatches(db, { table: "records", column: "dataset_id", key: "id", value: dataset.id }, "datasets", batch);
   events.emit("dataset.deleted", { id: dataset.id });
 }

@@ -11,9 +11,7 @@ export async function deleteVectorSettings(db: Kysely<DB>, vectorSettings: Vecto
   await deleteInBatches(
     db,
     { table: "record_vectors", column: "vector_settings_id", key: "record_id", value: vectorSettings.id },
-    async (trx) => {
-      await trx.deleteFrom("vectors_settings").where("id", "=", vectorSettings.id).execute();
-    },
+    "vectors_settings",
     batch,
   );
 }
