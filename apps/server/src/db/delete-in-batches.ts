@@ -17,8 +17,13 @@ export const DELETE_BATCH = 1_000;
  */
 export async function deleteInBatches(
   db: Kysely<DB>,
-  rows: { table: "records" | "record_vectors"; column: "dataset_id" | "vector_settings_id"; key: "id" | "record_id"; value: string },
-  parent: "datasets" | "vectors_settings",
+  rows: {
+    table: "records" | "record_vectors" | "responses";
+    column: "dataset_id" | "vector_settings_id" | "user_id";
+    key: "id" | "record_id";
+    value: string;
+  },
+  parent: "datasets" | "vectors_settings" | "users",
   batch = DELETE_BATCH,
 ): Promise<void> {
   const table = sql.table(rows.table);

@@ -1,14 +1,15 @@
-import { type Kysely, sql } from "kysely";
+import type { Kysely } from "kysely";
 import type { DB } from "../../db/schema.js";
 import type { UserRow } from "../../auth/authenticate.js";
-import { tableExists } from "../../db/introspect.js";
+import { deleteInBatches } from "../../db/delete-in-batches.js";
 import { unprocessable } from "../../http/errors.js";
 
-/** Deletes a user and their responses (records are owned by datasets, not users); nobody deletes themself (422). */
-export async function deleteUser(db: Kysely<DB>, user: UserRow, current: UserRow): Promise<void> {
+/**
+ * Deletes a user and their responses (records are owned by datasets, not users), the responses in batches
+ * (db/delete-in-batches.ts: an annotator of a 1M-record dataset may have answered 100K of them); nobody deletes
+ * themself (422).
+ */
+export async function deleteUser(db: Kysely<DB>, user: UserRow, current: UserRow, batch?: number): Promise<void> {
   if (user.id === current.id) throw unprocessable("You cannot delete your own user");
-  await db.transaction().execute(async (trx) => {
-    if (await tableExists(trx, "responses")) await sql`delete from responses where user_id = ${user.id}`.execute(trx);
-    await trx.deleteFrom("users").where("id", "=", user.id).execute();
-  });
+  await deleteInBatches(db, { table: "responses", column: "user_id", key: "id", value: user.id }, "users", batch);
 }
