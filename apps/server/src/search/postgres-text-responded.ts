@@ -6,12 +6,19 @@ import type { SearchQuery } from "./search-port.js";
 import { STATUS_BUCKETS_MAX } from "./postgres-text-status.js";
 import { SEQ_BUCKET } from "./postgres-text-walk.js";
 
-/** A span of seqs (both null: no record) at a dataset's answer version. */
+/** A span of seqs (both null: no record; `wide`: more responses than RESPONSES_MAX) at a dataset's answer version. */
 interface Span {
   version: string;
   lo: number | null;
   hi: number | null;
+  wide: boolean;
 }
+
+/**
+ * The responses a span is read from at most (each joined with its record: ~4 µs, 80 ms for 19,831 at 1M): beyond, the
+ * other paths, as the records they answer would span more than STATUS_BUCKETS_MAX buckets with up to 4 responses each.
+ */
+export const RESPONSES_MAX = STATUS_BUCKETS_MAX * SEQ_BUCKET * 4;
 
 /** Spans kept, least recently used first out (a few bytes each). */
 const MAX_SPANS = 256;
@@ -39,25 +46,30 @@ export class RespondedBuckets {
    */
   async buckets(query: SearchQuery, max = STATUS_BUCKETS_MAX): Promise<number[] | null> {
     const statuses = query.userId === null ? answeredStatuses(query.filters) : null;
-    if (!statuses) return null;
-    const key = `${query.datasetId}\u0000${JSON.stringify([...statuses].sort())}`;
+    return statuses ? this.span(query.datasetId, statuses, max, RESPONSES_MAX) : null;
+  }
+
+  /** The buckets of the dataset's records with a response of `statuses` (read from at most `most` responses), as `buckets`. */
+  async span(datasetId: string, statuses: string[], max: number, most: number): Promise<number[] | null> {
+    const key = `${datasetId}\u0000${most}\u0000${JSON.stringify([...statuses].sort())}`;
     const versionSql = (dataset: string) =>
       `(SELECT coalesce(max(version), 0) || '/' || count(*) FROM dataset_answer_versions WHERE dataset_id = ${dataset})`;
     const known = this.spans.get(key);
     let span: Span | undefined;
     if (known) {
-      const now = await queryRows<{ version: string }>(this.db, `SELECT ${versionSql("$1")} AS version`, [query.datasetId]);
+      const now = await queryRows<{ version: string }>(this.db, `SELECT ${versionSql("$1")} AS version`, [datasetId]);
       if (now[0]?.version === known.version) span = known;
     }
     if (!span) {
       const b = new Builder(null);
-      const dataset = b.p(query.datasetId);
+      const dataset = b.p(datasetId);
       // One statement: the span is never older than the version read with it.
       const row = (
-        await queryRows<{ version: string; lo: number | string | null; hi: number | string | null }>(
+        await queryRows<{ version: string; lo: number | string | null; hi: number | string | null; n: number | string }>(
           this.db,
-          `SELECT ${versionSql(dataset)} AS version, min(r.seq) AS lo, max(r.seq) AS hi FROM responses s JOIN records r ON r.id = s.record_id
-            WHERE r.dataset_id = ${dataset} AND s.status IN (${statuses.map((v) => b.p(v)).join(", ")})`,
+          `SELECT ${versionSql(dataset)} AS version, min(a.seq) AS lo, max(a.seq) AS hi, count(*) AS n FROM (SELECT r.seq FROM responses s
+            JOIN records r ON r.id = s.record_id WHERE r.dataset_id = ${dataset} AND s.status IN (${statuses.map((v) => b.p(v)).join(", ")})
+            LIMIT ${b.p(most + 1)}) a`,
           b.params,
         )
       )[0];
@@ -65,11 +77,13 @@ export class RespondedBuckets {
         version: String(row?.version ?? ""),
         lo: row?.lo == null ? null : Number(row.lo),
         hi: row?.hi == null ? null : Number(row.hi),
+        wide: Number(row?.n ?? 0) > most,
       };
     }
     this.spans.delete(key);
     this.spans.set(key, span);
     if (this.spans.size > MAX_SPANS) this.spans.delete(this.spans.keys().next().value!);
+    if (span.wide) return null;
     if (span.lo === null || span.hi === null) return [];
     const lo = Math.floor(span.lo / SEQ_BUCKET);
     const hi = Math.floor(span.hi / SEQ_BUCKET);
