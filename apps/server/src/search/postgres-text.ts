@@ -20,6 +20,7 @@ import { windowPassing, windowPassingSql } from "./postgres-window-passing.js";
 import { FILTERED_TOTAL_BOUND, filteredTotal } from "./postgres-text-filtered.js";
 import { ANSWERED_MAX, answeredStatuses } from "./answered-filter.js";
 import { statusBuckets } from "./postgres-text-status.js";
+import { RespondedBuckets } from "./postgres-text-responded.js";
 
 /** Best matches kept per cached query, at least (ts_rank scores every match whatever the limit). */
 const RANKED_ROWS = 1024;
@@ -95,6 +96,8 @@ const entryKey = (query: SearchQuery, words: { word: string; prefix: boolean }[]
 export class PostgresText {
   private readonly cache = new Map<string, Matches>();
   private bytes = 0;
+  /** The buckets of the records anyone answered (the admin's Submitted filter with text: postgres-text-responded.ts). */
+  private readonly responded: RespondedBuckets;
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -112,7 +115,9 @@ export class PostgresText {
     private readonly wordsTermsIndex: () => Promise<boolean> = async () => true,
     /** `false`: no search from a record status's records (statusSearch; tests compare both paths). */
     private readonly statusPath = true,
-  ) {}
+  ) {
+    this.responded = new RespondedBuckets(db);
+  }
 
   /** Searches answered from a record status's records (statusSearch; tests). */
   statusSearches = 0;
@@ -258,7 +263,8 @@ export class PostgresText {
     windowed: boolean,
   ): Promise<SearchResult | null> {
     if (!this.statusPath || !(await this.bucketIndex())) return null;
-    const buckets = await statusBuckets(this.db, query);
+    // Else, without a caller, the records with a response of the filter's statuses (postgres-text-responded.ts).
+    const buckets = (await statusBuckets(this.db, query)) ?? (await this.responded.buckets(query));
     if (!buckets) return null;
     this.statusSearches++;
     if (buckets.length === 0) return { hits: [], total: 0 };

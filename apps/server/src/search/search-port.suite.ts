@@ -98,6 +98,93 @@ export async function copyDataset(store: Store, from: string): Promise<ReturnTyp
   return id;
 }
 
+/**
+ * Test set-ups: 2,000 pending records of `datasetId` for the PostgreSQL text tests that start from a filter's few records
+ * (postgres-text-status.test.ts, postgres-text-responded.test.ts): words of every frequency, scores that do not follow
+ * record order, two fields, a metadata genre.
+ */
+export async function insertFruitRecords(store: Store, datasetId: string, prefix: string): Promise<{ id: string; seq: number }[]> {
+  const records: { id: string; seq: number }[] = [];
+  for (let k = 0; k < 4; k++)
+    records.push(
+      ...(await insertRecords(store, datasetId, 500, (j) => {
+        const i = k * 500 + j;
+        return {
+          external_id: `${prefix}-${i}`,
+          fields: JSON.stringify({
+            text: `${i % 2 === 0 ? "kiwi ".repeat(1 + (i % 3)) : ""}${i % 13 === 0 ? "papaya " : ""}lime${i % 5} ${"pad ".repeat(i % 4)}`,
+            context: i % 7 === 0 ? "kiwi mango" : "other",
+          }),
+          metadata: JSON.stringify({ genre: i % 3 === 0 ? "blog" : "news" }),
+        };
+      })),
+    );
+  return records;
+}
+
+/**
+ * Compares two text searches over the fruit records (insertFruitRecords) with each of `filterSets`: words, a phrase, a
+ * prefix, a field and no match, at several offsets and bounds; `fast`'s answers must be the plain path's
+ * (expectSameOrLowerTotal). Returns the cases run and those with hits.
+ */
+export async function expectFruitTextsAsPlain(
+  plain: Pick<SearchPort, "search">,
+  fast: Pick<SearchPort, "search">,
+  query: (
+    q: string,
+    field: string | null,
+    filters: SearchFilter[],
+    page: { offset: number; limit: number; totalBound: number | null },
+  ) => SearchQuery,
+  filterSets: SearchFilter[][],
+  label = "",
+): Promise<{ cases: number; withHits: number }> {
+  let cases = 0;
+  let withHits = 0;
+  for (const [q, field] of [
+    ["kiwi", null],
+    ["papaya", null],
+    ["lime3", null],
+    ["kiwi mango", null],
+    ["kiw*", null],
+    ["kiwi", "context"],
+    ["nowhere", null],
+  ] as const)
+    for (const filters of filterSets)
+      for (const [offset, limit, totalBound] of [
+        [0, 10, null],
+        [5, 10, 1000],
+        [0, 50, 30],
+        [400, 10, 1000],
+      ] as const) {
+        const base = query(q, field, filters, { offset, limit, totalBound });
+        const expected = await plain.search(base);
+        const got = await fast.search(base);
+        expectSameOrLowerTotal(expected, got, base, `${JSON.stringify(base)} ${label}`);
+        cases++;
+        if (got.hits.length > 0) withHits++;
+      }
+  return { cases, withHits };
+}
+
+/** Test set-ups: a store (`open`) with the seeded data (seedSearchData) and the fruit records (insertFruitRecords) in its dataset. */
+export async function openFruitStore(open: () => Promise<Store>, prefix: string) {
+  const store = await open();
+  const data = await seedSearchData(store);
+  const records = await insertFruitRecords(store, data.ids.ds, prefix);
+  return { store, data, records };
+}
+
+/** Test set-ups: a text query of the first page's shape (no vector, no sort). */
+export function textQuery(
+  base: Pick<SearchQuery, "datasetId" | "userId" | "filters">,
+  q: string,
+  field: string | null,
+  page: { offset: number; limit: number; totalBound?: number | null },
+): SearchQuery {
+  return { ...base, text: { q, field }, vector: null, sort: [], ...page };
+}
+
 /** Test set-ups: the queue the PostgreSQL text tests start from: every 5th of `records` submitted by `userId`, every 7th completed. */
 export async function answerAndComplete(store: Store, records: { id: string }[], userId: string): Promise<void> {
   await answerRecords(
