@@ -21,6 +21,7 @@ import {
   vectorIndexesFor,
   wordsTermsIndexFor,
   sortIndexesFor,
+  textFieldIndexFor,
   metadataSortIndexesFor,
 } from "./search/for-store.js";
 
@@ -88,6 +89,9 @@ async function startOn(store: Store, config: ServerConfig): Promise<RunningServe
   // PostgreSQL: the indexes in the order of the sorts of an upgraded database, built concurrently after those (migration 0036).
   const sortIndexes = sortIndexesFor(store);
   for (const index of sortIndexes) index.start();
+  // PostgreSQL: records_fts's index with the fields' names of an upgraded database, built concurrently after those (migration 0037).
+  const textField = textFieldIndexFor(store);
+  textField?.start();
   // PostgreSQL: an index of records in each metadata property's order, built concurrently after those, dropped with the property.
   const metadataSorts = metadataSortIndexesFor(store);
   metadataSorts?.start();
@@ -125,6 +129,7 @@ async function startOn(store: Store, config: ServerConfig): Promise<RunningServe
       await textBuckets?.stop();
       await wordsTerms?.stop();
       for (const index of sortIndexes) await index.stop();
+      await textField?.stop();
       await metadataSorts?.stop();
       await textVocabulary?.stop();
       await app.close();

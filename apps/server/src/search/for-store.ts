@@ -53,6 +53,12 @@ export function sortIndexesFor(store: Store): PostgresBackgroundIndex[] {
   return port instanceof PostgresSearch ? port.sortIndexes : [];
 }
 
+/** PostgreSQL: the background build of `records_fts`'s index with the fields' names on an upgraded database (migration 0037); null on SQLite. */
+export function textFieldIndexFor(store: Store): PostgresBackgroundIndex | null {
+  const port = searchFor(store);
+  return port instanceof PostgresSearch ? port.textField : null;
+}
+
 /** PostgreSQL: the indexes of records in each metadata property's order, kept in step with the properties in the background; null on SQLite. */
 export function metadataSortIndexesFor(store: Store): PostgresMetadataSortIndexes | null {
   const port = searchFor(store);

@@ -6,6 +6,7 @@ import { countLimit, filterCountLimit, type SearchPort, type SearchQuery, type S
 import { filterCount, filterTotal } from "./postgres-filter-total.js";
 import { Builder, firstPassingSeqSql, json, keptStatuses, queueFilters, queryRows, textCount, textWords } from "./postgres-sql.js";
 import { PostgresTextBuckets } from "./postgres-text-buckets.js";
+import { textFieldIndex } from "./postgres-text-field.js";
 import { PostgresBackgroundIndex } from "./postgres-background-index.js";
 import { WORDS_TERMS_INDEX_SPEC } from "../db/migrations/postgres/0031-record-search-words-terms.js";
 import { PostgresTextVocabulary } from "./postgres-text-vocabulary.js";
@@ -74,6 +75,8 @@ export class PostgresSearch implements SearchPort {
   readonly sortIndexes: PostgresBackgroundIndex[];
   /** The indexes of records in each metadata property's order, built after 0036's (postgres-metadata-sort.ts; the server starts the job). */
   readonly metadataSorts: PostgresMetadataSortIndexes;
+  /** `records_fts`'s index with the fields' names on an upgraded database (migration 0037), built after 0036's (postgres-text-field.ts). */
+  readonly textField: PostgresBackgroundIndex;
   constructor(
     private readonly db: Kysely<DB>,
     private readonly options: PostgresSearchOptions,
@@ -82,6 +85,13 @@ export class PostgresSearch implements SearchPort {
     this.textBuckets = new PostgresTextBuckets(db);
     this.textVocabulary = options.textVocabulary === false ? null : new PostgresTextVocabulary(db, options.textVocabulary ?? {});
     this.wordsTerms = new PostgresBackgroundIndex(db, WORDS_TERMS_INDEX_SPEC, { after: () => this.textBuckets.ready() });
+    this.sortIndexes = [];
+    for (const spec of SORT_INDEX_SPECS) {
+      const before = this.sortIndexes.at(-1) ?? this.wordsTerms;
+      this.sortIndexes.push(new PostgresBackgroundIndex(db, spec, { after: () => before.ready() }));
+    }
+    const last = this.sortIndexes.at(-1)!;
+    this.textField = textFieldIndex(db, () => last.ready());
     this.text = new PostgresText(
       db,
       undefined,
@@ -91,14 +101,10 @@ export class PostgresSearch implements SearchPort {
       { vocabulary: this.textVocabulary },
       () => this.textBuckets.ready(),
       () => this.wordsTerms.ready(),
+      undefined,
+      () => this.textField.ready(),
     );
     this.vectorIndexes = new PostgresVectorIndexes(db);
-    this.sortIndexes = [];
-    for (const spec of SORT_INDEX_SPECS) {
-      const before = this.sortIndexes.at(-1) ?? this.wordsTerms;
-      this.sortIndexes.push(new PostgresBackgroundIndex(db, spec, { after: () => before.ready() }));
-    }
-    const last = this.sortIndexes.at(-1)!;
     this.metadataSorts = new PostgresMetadataSortIndexes(db, { after: () => last.ready() });
   }
 

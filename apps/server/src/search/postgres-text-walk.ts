@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import { Builder, queryRows, textWords, tsLexeme, versionRecordsSql } from "./postgres-sql.js";
+import { fieldCondition } from "./postgres-text-field.js";
 import type { PostgresTextVocabulary } from "./postgres-text-vocabulary.js";
 import type { SearchQuery } from "./search-port.js";
 
@@ -132,6 +133,8 @@ export async function firstMatches(
      * keeps such windows under a key of their own).
      */
     skipHead?: boolean;
+    /** `records_fts`'s index with the fields' names is valid (migration 0037): a field is read in the index (postgres-text-field.ts). */
+    fieldIndex?: boolean;
   } = {},
 ): Promise<FirstMatches> {
   // One snapshot for the dataset's range and record count and every read of matches (`own` holds for all of them).
@@ -192,9 +195,8 @@ async function matchesIn(
     return words.map((w) => (w.prefix ? `${b.p(covered![k++]!.map(tsLexeme).join(" | "))}::tsquery` : b.tsQuery([w]))).join(" && ");
   };
   const match = (b: Builder, indexed: boolean) => {
-    // With the GIN index, the field as an expression no index serves: as `f.field = $` the planner ANDed the primary key's bitmap
-    // of every row of the field (1M bench records: 1M rows, 313 ms of a word's 570 ms in field `summary`).
-    const field = text.field === null ? "" : indexed ? ` AND (f.field || '') = ${b.p(text.field)}` : ` AND f.field = ${b.p(text.field)}`;
+    // With the GIN index, the field in the index when it has the fields' names (postgres-text-field.ts).
+    const field = fieldCondition(b, text.field, indexed, options.fieldIndex === true);
     return `(${indexed ? `f.tsv @@ (${indexQuery(b)})` : `ts_match_vq(f.tsv, (${b.tsQuery(words)}))`}${field})`;
   };
   const seqs: number[] = [];

@@ -16,6 +16,7 @@ import { countLimit, filterCountLimit, type SearchQuery, type SearchResult } fro
 import type { PostgresRankAhead, RankedAhead } from "./postgres-rank-ahead.js";
 import { pageAhead, totalAhead } from "./postgres-text-ahead.js";
 import { firstMatches } from "./postgres-text-walk.js";
+import { fieldCondition, fieldWalk } from "./postgres-text-field.js";
 import { windowPassing, windowPassingSql } from "./postgres-window-passing.js";
 import { FILTERED_TOTAL_BOUND, filteredTotal } from "./postgres-text-filtered.js";
 import { ANSWERED_MAX, answeredStatuses } from "./answered-filter.js";
@@ -115,6 +116,8 @@ export class PostgresText {
     private readonly wordsTermsIndex: () => Promise<boolean> = async () => true,
     /** `false`: no search from a record status's records (statusSearch; tests compare both paths). */
     private readonly statusPath = true,
+    /** Whether `records_fts`'s index with the fields' names is valid (migration 0037; a new database has it from its migration). */
+    private readonly fieldIndex: () => Promise<boolean> = async () => true,
   ) {
     this.responded = new RespondedBuckets(db);
   }
@@ -295,8 +298,8 @@ export class PostgresText {
       ...query.filters.map((x) => b.filter(x)),
     ];
     const tsq = b.tsQuery(words);
-    // The field not as an index condition: the primary key's bitmap of the field's every row (postgres-text-walk.ts match).
-    const field = text.field === null ? "" : buckets ? ` AND (f.field || '') = ${b.p(text.field)}` : ` AND f.field = ${b.p(text.field)}`;
+    // The field in the GIN index when it has the fields' names (postgres-text-field.ts).
+    const field = fieldCondition(b, text.field, buckets !== null, buckets !== null && (await this.fieldIndex()));
     // A completed head's buckets: the text's GIN entry in those (~20-38 ms at 1M for a word in 12% of the records), then the
     // filters on the matching records; else each candidate's `records_fts` rows (few answered records).
     const statement = buckets
@@ -592,6 +595,7 @@ export class PostgresText {
       skipped,
     } = await firstMatches(this.db, query, Math.ceil(Math.max(k - before, 1) / this.rankWindow) * this.rankWindow + 1, {
       buckets: await this.bucketIndex(),
+      ...(await this.fieldWalk(query)),
       ...this.walkOptions,
       ...(kept && before > 0 ? { after: kept.seqs.reduce((a, b) => Math.max(a, b)) } : {}),
       ...(pendingOnly ? { pendingWindow: this.rankWindow, skipHead: skipHead && !(kept && before > 0) } : {}),
@@ -634,6 +638,11 @@ export class PostgresText {
     this.cache.delete(key);
     this.bytes -= entry.bytes;
     return this.current(key, entry.version, entry.records);
+  }
+
+  /** The walk's options of a search in one field (postgres-text-field.ts fieldWalk), with the field index's state. */
+  private async fieldWalk(query: SearchQuery): Promise<ReturnType<typeof fieldWalk>> {
+    return fieldWalk(query.text!.field, query.text!.field !== null && (await this.fieldIndex()));
   }
 
   /** A new entry (NaN version) takes the version its first matches were read at and the key's place in the cache. */

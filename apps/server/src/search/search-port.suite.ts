@@ -44,6 +44,37 @@ export function pageQuery(
   return { datasetId, userId: options.userId ?? null, text, vector: null, sort: [], offset: 0, limit: 10, filters };
 }
 
+/**
+ * Test set-ups: every text of `texts` with every filter set of `filterSets` in every dataset of `datasetIds`, a first page of
+ * 10 and a page of 20 after 7; `userId` the caller of the queries with filters.
+ */
+export function textQueryMatrix(
+  texts: { q: string; field: string | null }[],
+  filterSets: SearchFilter[][],
+  datasetIds: string[],
+  userId: string,
+): SearchQuery[] {
+  return texts.flatMap((text) =>
+    filterSets.flatMap((filters) =>
+      datasetIds.flatMap((datasetId) =>
+        [
+          { offset: 0, limit: 10 },
+          { offset: 7, limit: 20 },
+        ].map((page) => ({ datasetId, userId: filters.length > 0 ? userId : null, text, vector: null, sort: [], ...page, filters })),
+      ),
+    ),
+  );
+}
+
+/**
+ * Test set-ups (PostgreSQL): the next records' seqs `gap` past the last one, then `n` records of `datasetId` with `fields`
+ * (another dataset's records between a dataset's runs of records, in other buckets of seqs).
+ */
+export async function insertAfterGap(store: Store, gap: number, datasetId: string, n: number, fields: Record<string, string>, tag: string) {
+  await sql`SELECT setval(pg_get_serial_sequence('records', 'seq'), (SELECT max(seq) FROM records) + ${gap})`.execute(store.db);
+  await insertRecords(store, datasetId, n, (i) => ({ external_id: `${tag}-${i}`, fields: JSON.stringify(fields), metadata: "null" }));
+}
+
 /** Test set-ups: a response of `status` by `userId` to each of `records` (no values). */
 export async function answerRecords(store: Store, records: { id: string }[], userId: string, status: "submitted" | "draft"): Promise<void> {
   await store.db

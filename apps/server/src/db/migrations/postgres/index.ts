@@ -15,6 +15,7 @@ import * as pg0031 from "./0031-record-search-words-terms.js";
 import * as pg0032 from "./0032-text-vocabulary.js";
 import * as pg0034 from "./0034-similarity-hnsw-dropped.js";
 import * as pg0036 from "./0036-sort-indexes.js";
+import * as pg0037 from "./0037-records-fts-field.js";
 
 /**
  * PostgreSQL runs the same, versioned migration list as SQLite (same names, so the history is
@@ -72,6 +73,8 @@ export const postgresVariants: Record<string, Migration> = {
   "0035-record-sort-keys": noop,
   /** PostgreSQL: indexes in the order of the annotation page's sorts (updated time, suggestion score); SQLite's 0036 is empty. */
   "0036-sort-indexes": pg0036,
+  /** PostgreSQL: records_fts's text index with the fields' names (a search in one field); SQLite's 0037 is empty. */
+  "0037-records-fts-field": pg0037,
 };
 
 export const postgresMigrationProvider: MigrationProvider = {
