@@ -7,7 +7,7 @@ import { openTestPostgresStore, testDatabaseUrl } from "../testing/pg-test-datab
 import { Builder, queryRows, textWords } from "./postgres-sql.js";
 import { PostgresSearch } from "./postgres-search.js";
 import { PostgresText } from "./postgres-text.js";
-import { firstMatches } from "./postgres-text-walk.js";
+import { firstMatches, SEQ_BUCKET } from "./postgres-text-walk.js";
 import type { SearchFilter, SearchQuery } from "./search-port.js";
 import { answerRecords, completeRecords, copyDataset, expectSameOrLowerTotal, insertRecords, seedSearchData } from "./search-port.suite.js";
 
@@ -286,6 +286,27 @@ describe.skipIf(!onPostgres)("PostgreSQL text search: the statements of a new ph
     expect(again.hits.map((h) => h.recordId)).toContain(added[3]!.id);
     expect(again.hits).toEqual((await reference("alpha beta")).slice(0, 30));
   });
+  it("reads a dense phrase from the middle of a bucket through the buckets, not every match of the index, when its first round finds none", async () => {
+    // 4,200 records: a bucket of 1,024 seqs ends among them, 3 more buckets after it (the rest of the dataset is read by the index
+    // once a round would reach its end). Every record holds `beta` and `delta` (even i) or `epsilon` (odd i).
+    const ds = await copyDataset(store, ids.ds);
+    const added = await insertRecords(store, ds, 4200, (i) => ({
+      external_id: `b-${i}`,
+      fields: JSON.stringify({ text: textOf(i), summary: "x" }),
+      metadata: JSON.stringify({ source: "news", quality: 0.5 }),
+    }));
+    const seqs = added.map((r) => Number(r.seq));
+    const last = seqs.findIndex((seq) => (seq + 1) % SEQ_BUCKET === 0 && seq > seqs[0]!);
+    expect(last).toBeGreaterThan(0);
+    // The phrase the bucket's last record does not hold (as a completed head's skipped windows may end just before it).
+    const phrase = last % 2 === 0 ? "beta epsilon" : "beta delta";
+    const expected = seqs.filter((_, i) => i > last && (i % 2 === 0) === (phrase === "beta delta")).slice(0, 51);
+    const got = await firstMatches(counted, query(phrase, QUEUE, ds), 51, { after: seqs[last - 1]! });
+    expect(got.seqs).toEqual(expected);
+    // Before: the first round (that one record) found none, and the next read every match left in the dataset by the index.
+    expect(got.path).toBe("buckets");
+  });
+
   it("starts a page without text in seq order at the first pending record: a completed head is not read", async () => {
     const ds = await copyDataset(store, ids.ds);
     const added = await insertRecords(store, ds, 200, (i) => ({
