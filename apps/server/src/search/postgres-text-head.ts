@@ -14,12 +14,15 @@ export async function headWindows(
   where: string,
   window: number,
 ): Promise<{ skipped: number; last: number } | null> {
-  const rows = await queryRows<{ seq: number | string; i: number | string }>(
+  // One sorted array of the head's matching seqs, its element at the whole windows' end: the same answer as numbering them with
+  // window functions (row_number, count over the sorted rows), ~10 ms less of PostgreSQL's time for a phrase's ~10K matches in a
+  // head of 21.5K records (1M bench records, load 6: 20-44 against 31-55 ms, three phrases).
+  const rows = await queryRows<{ seq: number | string | null; i: number | string | null }>(
     db,
-    `SELECT t.seq, t.i FROM (SELECT m.seq, row_number() OVER (ORDER BY m.seq) AS i, count(*) OVER () AS c FROM (
-        SELECT DISTINCT f.record_seq AS seq FROM records_fts f WHERE ${where}) m) t
-      WHERE t.i = (t.c / ${h.p(window)}) * ${h.p(window)}`,
+    `SELECT m.a[(cardinality(m.a) / ${h.p(window)}) * ${h.p(window)}] AS seq, (cardinality(m.a) / ${h.p(window)}) * ${h.p(window)} AS i
+      FROM (SELECT array_agg(DISTINCT f.record_seq ORDER BY f.record_seq) AS a FROM records_fts f WHERE ${where}) m`,
     h.params,
   );
-  return rows[0] ? { skipped: Number(rows[0].i), last: Number(rows[0].seq) } : null;
+  const row = rows[0];
+  return row && row.seq !== null && Number(row.i) > 0 ? { skipped: Number(row.i), last: Number(row.seq) } : null;
 }
