@@ -342,11 +342,12 @@ async function matchesIn(
     next = rows.length === limit ? seqs[seqs.length - 1]! + 1 : (upTo + 1) * SEQ_BUCKET;
     // The next round: the buckets the matches still needed take at the density found so far (at least twice as many).
     const density = seqs.length / Math.max(1, next - start);
-    // None found yet: a sparse query (the index, every remaining match) once a bucket's worth of records was read without
-    // one; fewer read (a round from the middle of a bucket: after a completed head's skipped windows, whose last match may end
-    // its bucket) tell nothing, and the next round reads twice the buckets. The index for a phrase in ~40% of the records after
-    // an empty round of 1 seq (1M bench records, the team row: `tre rituxe` ranked its ~400K matches, 11.2 s; `ri losaha` 6.9 s).
-    const sparse = next - start >= SEQ_BUCKET;
+    // None found yet: a sparse query (the index, every remaining match) once half a bucket's worth of records was read without
+    // one (from the dataset's first record: its first bucket, 1,023 seqs at 1M bench records, as before); fewer read (a round
+    // from the end of a bucket: after a completed head's skipped windows, whose last match may end its bucket) tell nothing, and
+    // the next round reads twice the buckets. The index for a phrase in ~40% of the records after an empty round of 1 seq (1M
+    // bench records, the team row: `tre rituxe` ranked its ~400K matches, 11.2 s; `ri losaha` 6.9 s; main's run: 4.5 s).
+    const sparse = next - start >= SEQ_BUCKET / 2;
     const needed = density > 0 ? Math.ceil(((n - seqs.length) * BUCKET_MARGIN) / (density * SEQ_BUCKET)) : sparse ? Infinity : count * 2;
     count = Math.max(count * 2, needed);
   }
