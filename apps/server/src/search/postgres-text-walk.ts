@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import { Builder, queryRows, textWords, tsLexeme, versionRecordsSql } from "./postgres-sql.js";
 import { fieldCondition } from "./postgres-text-field.js";
+import { headWindows } from "./postgres-text-head.js";
 import type { PostgresTextVocabulary } from "./postgres-text-vocabulary.js";
 import type { SearchQuery } from "./search-port.js";
 
@@ -224,22 +225,27 @@ async function matchesIn(
   let skipped = 0;
   const window = options.pendingWindow ?? 0;
   const headBuckets = pendingFrom !== null ? Math.floor((pendingFrom - 1) / SEQ_BUCKET) - Math.floor(start / SEQ_BUCKET) + 1 : 0;
-  if (options.skipHead && window > 0 && bucketed && pendingFrom !== null && pendingFrom > start && headBuckets <= MAX_HEAD_BUCKETS) {
-    // The head's matches in seq order without their tsvectors' ranking: the last of its whole windows (1M bench records, a
-    // head of 16.5K completed records: a dense phrase's ~10K matches there ranked in 100-190 ms of the rounds below).
+  const skipping = options.skipHead && window > 0 && pendingFrom !== null && pendingFrom > start && headBuckets <= MAX_HEAD_BUCKETS;
+  if (skipping) {
     const h = new Builder(null);
-    const buckets = `${h.p(`{${Array.from({ length: headBuckets }, (_, i) => Math.floor(start / SEQ_BUCKET) + i).join(",")}}`)}::bigint[]`;
-    const last = await queryRows<{ seq: number | string; i: number | string }>(
+    // Through the buckets: the head's matches in seq order without their tsvectors' ranking: the last of its whole windows (1M
+    // bench records, a head of 16.5K completed records: a dense phrase's ~10K matches there ranked in 100-190 ms of the rounds
+    // below). A prefix the vocabulary does not cover (more than MAX_EXPANSION words: the bench's `qua*`, `cla*` in 87-99% of the
+    // head's records): its rows checked in seq order (ts_match_vq, as the walk), where the probe and walk ranked every match of
+    // the head window after window, a transaction each, and counted the queue over all of them (1M bench records, a head of
+    // 19.8K records, load 7: `qua*` ~1,000 ms in 6 transactions, `cla*` ~310 ms in 5; the head's count alone 230 ms).
+    const head = await headWindows(
       db,
-      `SELECT t.seq, t.i FROM (SELECT m.seq, row_number() OVER (ORDER BY m.seq) AS i, count(*) OVER () AS c FROM (
-          SELECT DISTINCT f.record_seq AS seq FROM records_fts f WHERE ${match(h, true)} AND array[f.record_seq / ${SEQ_BUCKET}] && ${buckets}
-            AND f.record_seq + 0 >= ${h.p(start)} AND f.record_seq + 0 < ${h.p(pendingFrom)}${inDataset(h)}) m) t
-        WHERE t.i = (t.c / ${h.p(window)}) * ${h.p(window)}`,
-      h.params,
+      h,
+      bucketed
+        ? `${match(h, true)} AND array[f.record_seq / ${SEQ_BUCKET}] && ${h.p(`{${Array.from({ length: headBuckets }, (_, i) => Math.floor(start / SEQ_BUCKET) + i).join(",")}}`)}::bigint[]
+            AND f.record_seq + 0 >= ${h.p(start)} AND f.record_seq + 0 < ${h.p(pendingFrom)}${inDataset(h)}`
+        : `${match(h, false)} AND f.record_seq >= ${h.p(start)} AND f.record_seq < ${h.p(pendingFrom)}${inDataset(h)}`,
+      window,
     );
-    if (last[0]) {
-      skipped = Number(last[0].i);
-      start = Number(last[0].seq) + 1;
+    if (head) {
+      skipped = head.skipped;
+      start = head.last + 1;
     }
   }
   let next = start;
@@ -338,7 +344,13 @@ async function matchesIn(
     next = rows.length === limit ? seqs[seqs.length - 1]! + 1 : (upTo + 1) * SEQ_BUCKET;
     // The next round: the buckets the matches still needed take at the density found so far (at least twice as many).
     const density = seqs.length / Math.max(1, next - start);
-    const needed = density > 0 ? Math.ceil(((n - seqs.length) * BUCKET_MARGIN) / (density * SEQ_BUCKET)) : Infinity;
+    // None found yet: a sparse query (the index, every remaining match) once half a bucket's worth of records was read without
+    // one (from the dataset's first record: its first bucket, 1,023 seqs at 1M bench records, as before); fewer read (a round
+    // from the end of a bucket: after a completed head's skipped windows, whose last match may end its bucket) tell nothing, and
+    // the next round reads twice the buckets. The index for a phrase in ~40% of the records after an empty round of 1 seq (1M
+    // bench records, the team row: `tre rituxe` ranked its ~400K matches, 11.2 s; `ri losaha` 6.9 s; main's run: 4.5 s).
+    const sparse = next - start >= SEQ_BUCKET / 2;
+    const needed = density > 0 ? Math.ceil(((n - seqs.length) * BUCKET_MARGIN) / (density * SEQ_BUCKET)) : sparse ? Infinity : count * 2;
     count = Math.max(count * 2, needed);
   }
   return { seqs, scores, path, own, expanded, version, asked: n, pendingFrom, skipped };
