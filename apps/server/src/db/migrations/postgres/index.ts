@@ -15,6 +15,7 @@ import * as pg0031 from "./0031-record-search-words-terms.js";
 import * as pg0032 from "./0032-text-vocabulary.js";
 import * as pg0034 from "./0034-similarity-hnsw-dropped.js";
 import * as pg0036 from "./0036-sort-indexes.js";
+import * as pg0038 from "./0038-metadata-term-counts.js";
 
 /**
  * PostgreSQL runs the same, versioned migration list as SQLite (same names, so the history is
@@ -72,6 +73,8 @@ export const postgresVariants: Record<string, Migration> = {
   "0035-record-sort-keys": noop,
   /** PostgreSQL: indexes in the order of the annotation page's sorts (updated time, suggestion score); SQLite's 0036 is empty. */
   "0036-sort-indexes": pg0036,
+  /** PostgreSQL: the counts of the terms properties' values kept by triggers; SQLite's 0038 is empty. */
+  "0038-metadata-term-counts": pg0038,
 };
 
 export const postgresMigrationProvider: MigrationProvider = {
