@@ -191,6 +191,23 @@ describe(`PostgreSQL sorted pages through the sorts' indexes (${onPostgres ? "Po
     expect(plain.sortedPaths).toEqual({ walk: 0, gathered: 0, ties: 0, plain: 0 });
   }, 600_000);
 
+  it("reads the first page sorted by a suggestion score or a response value from the first key's ties in seq order", async () => {
+    const plain = new PostgresSearch(store.db, { vectorSearch: false, sortedWalk: false, rankAhead: false, textVocabulary: false });
+    const paths: string[] = [];
+    for (const sort of sorts().slice(3, 7))
+      for (const userId of [null, ids.u1]) {
+        const port = new PostgresSearch(store.db, { vectorSearch: false, rankAhead: false, textVocabulary: false });
+        const q = query(sort, [], null, { userId });
+        const expected = await plain.search(q);
+        expect(expected.hits).toHaveLength(10);
+        expect(await port.search(q), JSON.stringify({ sort, userId })).toEqual(expected);
+        paths.push(`${sort.scope.entity} ${sort.order} ${userId ? "me" : "all"}: ${port.sortedPaths.ties ? "ties" : "walk"}`);
+      }
+    // A first key held by fewer than 10 records (the seeded records' own scores) leaves the page to the walk.
+    expect(paths.filter((p) => p.endsWith("ties")).length, paths.join("; ")).toBeGreaterThanOrEqual(4);
+    expect(paths.filter((p) => p.startsWith("response_value") && p.endsWith("ties")).length, paths.join("; ")).toBeGreaterThanOrEqual(2);
+  });
+
   it("bounds the total as the score order's search does, and keeps the records and their order", async () => {
     const plain = new PostgresSearch(store.db, { vectorSearch: false, sortedWalk: false, rankAhead: false, textVocabulary: false });
     const port = new PostgresSearch(store.db, { vectorSearch: false, rankAhead: false, textVocabulary: false });

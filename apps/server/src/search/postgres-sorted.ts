@@ -3,7 +3,7 @@ import type { DB } from "../db/schema.js";
 import { Builder, onSearchRows, queryRows, textMatchSql, textWords } from "./postgres-sql.js";
 import type { SearchQuery, SearchSort } from "./search-port.js";
 import { literal, metadataSortKey } from "./postgres-metadata-sort.js";
-import { scoreTiesPage } from "./postgres-score-ties.js";
+import { firstKeyTiesPage } from "./postgres-score-ties.js";
 
 /**
  * Records of the sort's order the walk reads at most before the matches are gathered instead (text) or the
@@ -124,7 +124,7 @@ export async function sortedPage(
 ): Promise<SortedPage | null> {
   const need = query.offset + query.limit;
   if (query.limit === 0) return { rows: [], path: "walk" };
-  const ties = await scoreTiesPage(db, query, (n) => passSql(n, query), COLUMNS, options.tieRecords);
+  const ties = await firstKeyTiesPage(db, query, (n) => passSql(n, query), COLUMNS, options.tieRecords);
   if (ties) return { rows: ties, path: "ties" };
   const walkRecords = Math.max(options.walkRecords ?? WALK_RECORDS, need);
   const b = new Builder(query.userId);
