@@ -139,7 +139,7 @@ describe.skipIf(!testDatabaseUrl())("PostgreSQL: sorts by a metadata property th
     expect(await valid()).toEqual([]);
     await compare(["length"], [before]);
     // No index: the walk is never taken.
-    expect(before.sortedPaths).toEqual({ walk: 0, gathered: 0, plain: 0 });
+    expect(before.sortedPaths).toEqual({ walk: 0, gathered: 0, ties: 0, plain: 0 });
 
     await before.metadataSorts.tick();
     const names = [

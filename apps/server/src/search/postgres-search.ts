@@ -70,7 +70,7 @@ export class PostgresSearch implements SearchPort {
   /** The datasets' vocabularies for prefixes, read in the background (the server starts the job: server.ts). */
   readonly textVocabulary: PostgresTextVocabulary | null;
   /** Sorted pages by how they were found (postgres-sorted.ts; tests). */
-  readonly sortedPaths = { walk: 0, gathered: 0, plain: 0 };
+  readonly sortedPaths = { walk: 0, gathered: 0, ties: 0, plain: 0 };
   /** Migration 0036's indexes in the order of the sorts on an upgraded database, built one after the other after 0031's. */
   readonly sortIndexes: PostgresBackgroundIndex[];
   /** The indexes of records in each metadata property's order, built after 0036's (postgres-metadata-sort.ts; the server starts the job). */

@@ -141,6 +141,8 @@ describe(`PostgreSQL sorted pages through the sorts' indexes (${onPostgres ? "Po
         textVocabulary: false,
         sortedWalk: { walkRecords: 30, gatherRecords: 100 },
       }),
+      // The top score's ties read in seq order over 40 records at most: too few for most pages (the sorted walk then).
+      new PostgresSearch(store.db, { vectorSearch: false, rankAhead: false, textVocabulary: false, sortedWalk: { tieRecords: 40 } }),
     ];
     const texts = [null, { q: "every", field: null }, { q: "half", field: null }, { q: "tenth", field: null }, { q: "rare", field: null }];
     const more = [
@@ -182,8 +184,29 @@ describe(`PostgreSQL sorted pages through the sorts' indexes (${onPostgres ? "Po
     for (const port of walks) expect(port.sortedPaths.walk, JSON.stringify(port.sortedPaths)).toBeGreaterThan(queries / 10);
     expect(walks[1]!.sortedPaths.gathered).toBeGreaterThan(queries / 10);
     expect(walks[2]!.sortedPaths.plain).toBeGreaterThan(0);
-    expect(plain.sortedPaths).toEqual({ walk: 0, gathered: 0, plain: 0 });
+    // The top score's ties in seq order (postgres-score-ties.ts) answered first pages sorted by score, and left the rest
+    // to the walk; over 40 records they answered fewer (too few ties among them: the walk, the same answers).
+    expect(walks[0]!.sortedPaths.ties).toBeGreaterThan(3);
+    expect(walks[3]!.sortedPaths.ties).toBeLessThan(walks[0]!.sortedPaths.ties);
+    expect(plain.sortedPaths).toEqual({ walk: 0, gathered: 0, ties: 0, plain: 0 });
   }, 600_000);
+
+  it("reads the first page sorted by a suggestion score or a response value from the first key's ties in seq order", async () => {
+    const plain = new PostgresSearch(store.db, { vectorSearch: false, sortedWalk: false, rankAhead: false, textVocabulary: false });
+    const paths: string[] = [];
+    for (const sort of sorts().slice(3, 7))
+      for (const userId of [null, ids.u1]) {
+        const port = new PostgresSearch(store.db, { vectorSearch: false, rankAhead: false, textVocabulary: false });
+        const q = query(sort, [], null, { userId });
+        const expected = await plain.search(q);
+        expect(expected.hits).toHaveLength(10);
+        expect(await port.search(q), JSON.stringify({ sort, userId })).toEqual(expected);
+        paths.push(`${sort.scope.entity} ${sort.order} ${userId ? "me" : "all"}: ${port.sortedPaths.ties ? "ties" : "walk"}`);
+      }
+    // A first key held by fewer than 10 records (the seeded records' own scores) leaves the page to the walk.
+    expect(paths.filter((p) => p.endsWith("ties")).length, paths.join("; ")).toBeGreaterThanOrEqual(4);
+    expect(paths.filter((p) => p.startsWith("response_value") && p.endsWith("ties")).length, paths.join("; ")).toBeGreaterThanOrEqual(2);
+  });
 
   it("bounds the total as the score order's search does, and keeps the records and their order", async () => {
     const plain = new PostgresSearch(store.db, { vectorSearch: false, sortedWalk: false, rankAhead: false, textVocabulary: false });

@@ -3,6 +3,7 @@ import type { DB } from "../db/schema.js";
 import { Builder, onSearchRows, queryRows, textMatchSql, textWords } from "./postgres-sql.js";
 import type { SearchQuery, SearchSort } from "./search-port.js";
 import { literal, metadataSortKey } from "./postgres-metadata-sort.js";
+import { firstKeyTiesPage } from "./postgres-score-ties.js";
 
 /**
  * Records of the sort's order the walk reads at most before the matches are gathered instead (text) or the
@@ -119,10 +120,12 @@ export function walkable(query: SearchQuery, metadataIndexed = false): boolean {
 export async function sortedPage(
   db: Kysely<DB>,
   query: SearchQuery,
-  options: { walkRecords?: number; gatherRecords?: number; metadataIndexed?: boolean } = {},
+  options: { walkRecords?: number; gatherRecords?: number; metadataIndexed?: boolean; tieRecords?: number } = {},
 ): Promise<SortedPage | null> {
   const need = query.offset + query.limit;
   if (query.limit === 0) return { rows: [], path: "walk" };
+  const ties = await firstKeyTiesPage(db, query, (n) => passSql(n, query), COLUMNS, options.tieRecords);
+  if (ties) return { rows: ties, path: "ties" };
   const walkRecords = Math.max(options.walkRecords ?? WALK_RECORDS, need);
   const b = new Builder(query.userId);
   const source = walkSource(b, query, query.sort[0]!, options.metadataIndexed ?? false, walkRecords);
@@ -182,10 +185,13 @@ async function walk(
   };
 }
 
-/** A sorted page's records and how it was found: the walk of the sort's index or the text's gathered matches. */
+/**
+ * A sorted page's records and how it was found: the walk of the sort's index, the text's gathered matches or the
+ * top score's ties in seq order (postgres-score-ties.ts).
+ */
 export interface SortedPage {
   rows: { id: string; seq: number }[];
-  path: "walk" | "gathered";
+  path: "walk" | "gathered" | "ties";
 }
 
 /** The query's filters and text match on a record `r` of the walk, the filters first (AND stops at the first false). */

@@ -32,6 +32,7 @@ import * as m0034 from "./0034-similarity-hnsw-dropped.js";
 import * as m0035 from "./0035-record-sort-keys.js";
 import * as m0036 from "./0036-sort-indexes.js";
 import * as m0037 from "./0037-records-fts-field.js";
+import * as m0038 from "./0038-metadata-term-counts.js";
 
 /**
  * Versioned migrations, applied in key order by Kysely's Migrator. Add a new file per change
@@ -71,6 +72,7 @@ export const migrations: Record<string, Migration> = {
   "0035-record-sort-keys": m0035,
   "0036-sort-indexes": m0036,
   "0037-records-fts-field": m0037,
+  "0038-metadata-term-counts": m0038,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

@@ -6,7 +6,7 @@ import { metadataNumberRange } from "../../db/postgres-queries.js";
 import { metadataSortIndexName, PostgresMetadataSortIndexes } from "../../search/postgres-metadata-sort.js";
 import { numberRangeSql } from "../../search/postgres-metadata-range.js";
 import { queryRows } from "../../search/postgres-sql.js";
-import { insertMetadataProperty, insertRecords, seedSearchData } from "../../search/search-port.suite.js";
+import { copyDataset, insertMetadataProperty, insertRecords, seedSearchData } from "../../search/search-port.suite.js";
 import {
   computeMetadataMetrics,
   TERMS_METRICS_LIMIT,
@@ -17,7 +17,7 @@ import type { MetadataPropertyRow } from "./find-metadata-property.js";
 
 /**
  * Metadata metrics on PostgreSQL: the numeric range from the index of the property's order once it is valid, the
- * terms from `record_search`, equal to the plain answers over `records` (the queries before them) with and without
+ * terms from the counts the triggers keep (migration 0038), equal to the plain answers over `records` (the queries before them) with and without
  * the index, across datasets, value types, lists, missing and JSON null values, and after writes.
  */
 describe.skipIf(!testDatabaseUrl())("PostgreSQL: metadata metrics", () => {
@@ -173,6 +173,54 @@ describe.skipIf(!testDatabaseUrl())("PostgreSQL: metadata metrics", () => {
     await sql`DELETE FROM records WHERE dataset_id = ${ids.other}`.execute(store.db);
     await compare(port, "deleted");
     expect(seen.indexed).toBe(18);
+  }, 120_000);
+
+  it("follows terms properties created, renamed, deleted, records moved or upserted, and datasets deleted (migration 0038)", async () => {
+    const ds = properties.find((p) => p.dataset_id === ids.ds && p.name === "source")!;
+    // A record moved to the other dataset, a batch upserted (the SDK's ON CONFLICT: an update of metadata), a
+    // statement deleting and one inserting many at once.
+    const moved = await sql<{
+      id: string;
+    }>`SELECT id FROM records WHERE dataset_id = ${ids.ds} AND metadata ->> 'source' = 'blog' LIMIT 3`.execute(store.db);
+    await sql`UPDATE records SET dataset_id = ${ids.other} WHERE id = ANY(${moved.rows.map((r) => r.id)})`.execute(store.db);
+    const batch = await insertRecords(store, ids.ds, 40, (i) => ({
+      external_id: `batch-${i}`,
+      fields: JSON.stringify({ text: "batch" }),
+      metadata: JSON.stringify({ source: i % 2 ? "news" : ["forum", 7, 7.0], tag: `t${i}` }),
+    }));
+    await sql`INSERT INTO records (id, dataset_id, external_id, fields, metadata, status, inserted_at, updated_at)
+      SELECT id, dataset_id, external_id, fields, '{"source": "upserted"}'::jsonb, status, inserted_at, updated_at FROM records
+      WHERE id = ANY(${batch.slice(0, 10).map((r) => r.id)})
+      ON CONFLICT (id) DO UPDATE SET metadata = excluded.metadata`.execute(store.db);
+    await sql`DELETE FROM records WHERE id = ANY(${batch.slice(20).map((r) => r.id)})`.execute(store.db);
+    // A status change fires nothing and changes nothing.
+    await sql`UPDATE records SET status = 'completed' WHERE dataset_id = ${ids.ds} AND external_id LIKE 'd-1%'`.execute(store.db);
+    await compare(null, "moved, upserted, deleted");
+    // Renamed to a name no record has (no terms), back, deleted and created again (counted from the records).
+    await sql`UPDATE metadata_properties SET name = 'nothing' WHERE id = ${ds.id}`.execute(store.db);
+    expect(await computeMetadataMetrics(store.db, { ...ds, name: "nothing" })).toEqual({ type: "terms", total: 0, values: [] });
+    expect(await computeMetadataMetrics(store.db, ds)).toEqual({ type: "terms", total: 0, values: [] });
+    await sql`UPDATE metadata_properties SET name = 'source' WHERE id = ${ds.id}`.execute(store.db);
+    await compare(null, "renamed back");
+    await sql`DELETE FROM metadata_properties WHERE id = ${ds.id}`.execute(store.db);
+    expect(await computeMetadataMetrics(store.db, ds)).toEqual({ type: "terms", total: 0, values: [] });
+    const again = (await insertMetadataProperty(store, ids.ds, "source", "terms")) as MetadataPropertyRow;
+    properties.splice(properties.indexOf(ds), 1, again);
+    expect(((await computeMetadataMetrics(store.db, again)) as { total: number }).total).toBeGreaterThan(5);
+    await compare(null, "created again");
+    // A dataset deleted: its counts go with its properties (no row left behind by the records' cascade).
+    const gone = await copyDataset(store, ids.ds);
+    await insertMetadataProperty(store, gone, "source", "terms");
+    await insertRecords(store, gone, 5, (i) => ({ external_id: `g-${i}`, fields: "{}", metadata: JSON.stringify({ source: "gone" }) }));
+    const rowsOf = async (datasetId: string) =>
+      Number(
+        (await sql<{ n: string }>`SELECT count(*) AS n FROM metadata_term_counts WHERE dataset_id = ${datasetId}`.execute(store.db))
+          .rows[0]!.n,
+      );
+    expect(await rowsOf(gone)).toBe(1);
+    await sql`DELETE FROM datasets WHERE id = ${gone}`.execute(store.db);
+    expect(await rowsOf(gone)).toBe(0);
+    await compare(null, "other dataset deleted");
   }, 120_000);
 
   it("reads two entries of the index, never the records", async () => {

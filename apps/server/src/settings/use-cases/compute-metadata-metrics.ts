@@ -2,9 +2,10 @@ import type { Kysely } from "kysely";
 import type { DB } from "../../db/schema.js";
 import { tableExists } from "../../db/introspect.js";
 import { isPostgres } from "../../db/dialect.js";
-import { metadataNumberRange, metadataTermCounts } from "../../db/postgres-queries.js";
+import { metadataNumberRange } from "../../db/postgres-queries.js";
 import { numberRange, termMetrics } from "../../records/metadata-metrics.js";
 import { indexedNumberRange } from "../../search/postgres-metadata-range.js";
+import { countedTerms } from "../../search/postgres-metadata-terms.js";
 import type { MetadataSettings } from "../metadata.js";
 import type { MetadataPropertyRow } from "./find-metadata-property.js";
 
@@ -33,10 +34,8 @@ export async function computeMetadataMetrics(
   const hasRecords = await tableExists(db, "records");
   if (settings.type === "terms") {
     if (!hasRecords) return { type: "terms", total: 0, values: [] };
-    if (isPostgres(db)) {
-      const counts = await metadataTermCounts(db, property.dataset_id, property.name);
-      return { type: "terms", total: counts.length, values: counts.slice(0, TERMS_METRICS_LIMIT) };
-    }
+    // PostgreSQL: the counts its triggers keep (migration 0038).
+    if (isPostgres(db)) return { type: "terms", ...(await countedTerms(db, property.dataset_id, property.name, TERMS_METRICS_LIMIT)) };
     // Kept up to date per dataset and property instead of scanning every record (records/metadata-metrics.ts).
     const counts = await termMetrics(db, property.dataset_id, property.name);
     return { type: "terms", total: counts.length, values: counts.slice(0, TERMS_METRICS_LIMIT) };

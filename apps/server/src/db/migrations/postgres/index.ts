@@ -16,6 +16,7 @@ import * as pg0032 from "./0032-text-vocabulary.js";
 import * as pg0034 from "./0034-similarity-hnsw-dropped.js";
 import * as pg0036 from "./0036-sort-indexes.js";
 import * as pg0037 from "./0037-records-fts-field.js";
+import * as pg0038 from "./0038-metadata-term-counts.js";
 
 /**
  * PostgreSQL runs the same, versioned migration list as SQLite (same names, so the history is
@@ -75,6 +76,8 @@ export const postgresVariants: Record<string, Migration> = {
   "0036-sort-indexes": pg0036,
   /** PostgreSQL: records_fts's text index with the fields' names (a search in one field); SQLite's 0037 is empty. */
   "0037-records-fts-field": pg0037,
+  /** PostgreSQL: the counts of the terms properties' values kept by triggers; SQLite's 0038 is empty. */
+  "0038-metadata-term-counts": pg0038,
 };
 
 export const postgresMigrationProvider: MigrationProvider = {
