@@ -1,26 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { serverForFile } from "../../testing/fixtures.js";
 import { pageStart } from "../page-positions.js";
+import { interleavedDatasets } from "../testing.js";
 
 const fx = serverForFile();
 
 type Page = { items: { id: string }[]; total: number };
 
-/** Two datasets whose records interleave (their seqs alternate in runs), `n` records each to start with. */
-async function interleaved(n: number) {
-  const a = await fx.readyDataset();
-  const b = await fx.readyDataset();
-  const add = (ds: { datasetId: string; fieldName: string }, count: number, tag: string) =>
-    fx.records(
-      ds.datasetId,
-      Array.from({ length: count }, (_, i) => ({ external_id: `${tag}-${i}`, fields: { [ds.fieldName]: `${tag} ${i}` } })),
-    );
-  for (let i = 0; i < n; i += 5) {
-    await add(a, 5, `a${i}`);
-    await add(b, 3, `b${i}`);
-  }
-  return { a, b, add };
-}
+const interleaved = (n: number) => interleavedDatasets(fx, n);
 
 /** The plain definition: the dataset's records in seq order, and their count. */
 async function plain(datasetId: string): Promise<string[]> {
