@@ -42,18 +42,31 @@ export async function pageStart(db: Kysely<DB>, datasetId: string, offset: numbe
   let best: PagePosition | null = null;
   for (const p of kept) if (p.offset <= offset && (!best || p.offset > best.offset)) best = p;
   if (!best) return null;
-  const appended = total - best.total;
-  if (appended < 0 || appended > APPENDED_CHECKED) return forget(db, datasetId, best);
+  return (await stillHolds(db, datasetId, best, total)) ? best : forget(db, datasetId, best);
+}
+
+/**
+ * Whether a position noted when the dataset had `noted.total` records and its largest seq was `noted.lastSeq` still
+ * holds with `total` records now: exactly the records appended since are new (none at or before it is gone).
+ */
+export async function stillHolds(
+  db: Kysely<DB>,
+  datasetId: string,
+  noted: { total: number; lastSeq: number },
+  total: number,
+): Promise<boolean> {
+  const appended = total - noted.total;
+  if (appended < 0 || appended > APPENDED_CHECKED) return false;
   const counted = Number(
     (
       await sql<{
         n: number | string;
-      }>`select count(*) as n from (select 1 from records where dataset_id = ${datasetId} and seq > ${best.lastSeq} limit ${APPENDED_CHECKED + 1}) as a`.execute(
+      }>`select count(*) as n from (select 1 from records where dataset_id = ${datasetId} and seq > ${noted.lastSeq} limit ${APPENDED_CHECKED + 1}) as a`.execute(
         db,
       )
     ).rows[0]?.n ?? 0,
   );
-  return counted === appended ? best : forget(db, datasetId, best);
+  return counted === appended;
 }
 
 /** Notes where the page after one that ends at `offset` (its last record `seq`) starts. */

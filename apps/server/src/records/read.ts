@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from "kysely";
 import type { DB, RecordsTable, ResponsesTable, SuggestionsTable } from "../db/schema.js";
 import type { DatasetSchema } from "./dataset-schema.js";
+import { vectorRows } from "./vector-rows.js";
 import { visibleMetadata, type RecordViewer } from "./visibility.js";
 
 /** Wire shapes of records, responses and suggestions (contract 3.9, 3.11, 3.12) and the batched include loader. */
@@ -212,13 +213,8 @@ export async function withIncludes(
       const wanted = schema.vectorSettings.filter((v) => include.vectors === "all" || include.vectors!.includes(v.name));
       if (wanted.length === 0) continue;
       const names = new Map(wanted.map((v) => [v.id, v.name]));
-      const rows3 = await db
-        .selectFrom("record_vectors")
-        .selectAll()
-        .where("record_id", "in", part)
-        .where("vector_settings_id", "in", [...names.keys()])
-        .execute();
-      for (const row of rows3) byId.get(row.record_id)!.vectors![names.get(row.vector_settings_id)!] = storedVector(row.vector, row.exact);
+      for (const row of await vectorRows(db, part, [...names.keys()]))
+        byId.get(row.record_id)!.vectors![names.get(row.vector_settings_id)!] = storedVector(row.vector, row.exact);
     }
   }
   return records;

@@ -67,3 +67,19 @@ export function recordItems(n: number, prefix = "r", extra: (i: number) => Json 
     ...extra(i),
   }));
 }
+
+/** Two ready datasets whose records interleave (their seqs alternate in runs of 5 and 3), `n` records each to start with. */
+export async function interleavedDatasets(fx: Fixtures, n: number) {
+  const a = await fx.readyDataset();
+  const b = await fx.readyDataset();
+  const add = (ds: { datasetId: string; fieldName: string }, count: number, tag: string) =>
+    fx.records(
+      ds.datasetId,
+      Array.from({ length: count }, (_, i) => ({ external_id: `${tag}-${i}`, fields: { [ds.fieldName]: `${tag} ${i}` } })),
+    );
+  for (let i = 0; i < n; i += 5) {
+    await add(a, 5, `a${i}`);
+    await add(b, 3, `b${i}`);
+  }
+  return { a, b, add };
+}

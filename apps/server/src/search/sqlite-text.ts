@@ -178,12 +178,13 @@ const windowedRanked = (
 const serves = (r: Ranked | null, from: number): r is Ranked => r !== null && r.from <= from;
 /**
  * The best FTS rows to read when those kept (r) do not reach k: at least RANKED_ROWS and, by score alone (no windows),
- * twice those kept. A page at an offset asks for k = 3 x (offset + limit) + 32, so the SDK iterating a query's pages
- * of 256 (`dataset.records(query=...)`) read every match's score again at each page (FTS5's bm25 best 1,024 of a word
- * in 168K records at 1M: 157 ms); doubling reads them a logarithmic number of times.
+ * 4 times k past RANKED_ROWS and 4 times those kept. A page at an offset asks for k = 3 x (offset + limit) + 32, so the
+ * SDK iterating a query's pages of 256 (`dataset.records(query=...)`) read every match's score again at each page
+ * (FTS5's bm25 best 1,024 of a word in 168K records at 1M: 157 ms); growing 4 times reads them a logarithmic number of
+ * times, and the pages after a deep one (offset 2,560: 33,920 rows) read none for 33 pages.
  */
 const rankedLimit = (r: Ranked | null, from: number, k: number, window: number): number =>
-  Math.max(k, RANKED_ROWS, window === 0 && serves(r, from) ? 2 * r.k : 0);
+  Math.max(k, RANKED_ROWS, window === 0 && k > RANKED_ROWS ? 4 * k : 0, window === 0 && serves(r, from) ? 4 * r.k : 0);
 
 /** The kept windows a read for a search from `from` goes on after (they end past `from`), or null: a read from the first record. */
 const goesOnAfter = (r: Ranked | null, from: number): (Ranked & { next: { seq: number; width: number } }) | null =>

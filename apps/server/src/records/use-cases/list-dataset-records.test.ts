@@ -1,26 +1,14 @@
+import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { serverForFile } from "../../testing/fixtures.js";
 import { pageStart } from "../page-positions.js";
+import { interleavedDatasets } from "../testing.js";
 
 const fx = serverForFile();
 
 type Page = { items: { id: string }[]; total: number };
 
-/** Two datasets whose records interleave (their seqs alternate in runs), `n` records each to start with. */
-async function interleaved(n: number) {
-  const a = await fx.readyDataset();
-  const b = await fx.readyDataset();
-  const add = (ds: { datasetId: string; fieldName: string }, count: number, tag: string) =>
-    fx.records(
-      ds.datasetId,
-      Array.from({ length: count }, (_, i) => ({ external_id: `${tag}-${i}`, fields: { [ds.fieldName]: `${tag} ${i}` } })),
-    );
-  for (let i = 0; i < n; i += 5) {
-    await add(a, 5, `a${i}`);
-    await add(b, 3, `b${i}`);
-  }
-  return { a, b, add };
-}
+const interleaved = (n: number) => interleavedDatasets(fx, n);
 
 /** The plain definition: the dataset's records in seq order, and their count. */
 async function plain(datasetId: string): Promise<string[]> {
@@ -62,6 +50,40 @@ describe("the dataset's records by offset (the SDK's iteration)", () => {
     const other = await page(b.datasetId, 2, 50);
     expect(other.items.map((r) => r.id)).toEqual((await plain(b.datasetId)).slice(2));
   }, 60_000);
+
+  it("answers a direct jump past 20,000 records (from a checkpoint on PostgreSQL) as the plain offset query does, before and after a deletion", async () => {
+    const { a } = await interleaved(5);
+    const db = fx.server.ctx.db;
+    const at = "2024-01-01T00:00:00";
+    for (let i = 0; i < 21_000; i += 1_000)
+      await db
+        .insertInto("records")
+        .values(
+          Array.from({ length: 1_000 }, (_, j) => ({
+            id: randomUUID(),
+            dataset_id: a.datasetId,
+            external_id: `bulk-${i + j}`,
+            fields: JSON.stringify({ [a.fieldName]: `bulk ${i + j}` }),
+            metadata: null,
+            status: "pending",
+            inserted_at: at,
+            updated_at: at,
+          })),
+        )
+        .execute();
+    for (const deleted of [false, true]) {
+      const ids = await plain(a.datasetId);
+      for (const offset of [20_000, 20_500, ids.length - 3, 1_024 * 20 + 7]) {
+        const got = await page(a.datasetId, offset, 5);
+        expect(
+          got.items.map((r) => r.id),
+          `at ${offset}${deleted ? " after a deletion" : ""}`,
+        ).toEqual(ids.slice(offset, offset + 5));
+        expect(got.total).toBe(ids.length);
+      }
+      if (!deleted) await fx.ok("DELETE", `/datasets/${a.datasetId}/records?ids=${ids[100]!}`, undefined, 204);
+    }
+  }, 120_000);
 
   it("starts a page where the previous one ended, and not once a record before it is gone", async () => {
     const { a } = await interleaved(10);
