@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordItems, richDataset, type RichDataset } from "../../records/testing.js";
 import { countsSeenDuring } from "../../testing/batched-deletion.js";
-import { startTestServer, type TestServer } from "../../testing/test-server.js";
+import type { TestServer } from "../../testing/test-server.js";
+import { datasetWithRecords } from "../../testing/dataset-with-records.js";
 import { deleteVectorSettings } from "./delete-vector-settings.js";
 import { findVectorSettings } from "./find-vector-settings.js";
 
@@ -13,10 +14,8 @@ describe("deleting vector settings", () => {
   let otherIds: string[];
 
   beforeAll(async () => {
-    server = await startTestServer();
-    d = await richDataset(server);
-    const items = recordItems(450, "vec", (i) => ({ vectors: { [d.vectorName]: [(i % 5) + 1, 1, 2] } }));
-    ids = [...(await d.f.records(d.datasetId, items.slice(0, 300))), ...(await d.f.records(d.datasetId, items.slice(300)))];
+    // richDataset's vector settings are named "emb".
+    ({ server, d, ids } = await datasetWithRecords(450, { prefix: "vec", extra: (i) => ({ vectors: { emb: [(i % 5) + 1, 1, 2] } }) }));
     const other = await richDataset(server);
     otherIds = await other.f.records(
       other.datasetId,

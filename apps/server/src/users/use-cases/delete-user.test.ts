@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { recordItems, richDataset, type RichDataset } from "../../records/testing.js";
+import type { RichDataset } from "../../records/testing.js";
+import { datasetWithRecords } from "../../testing/dataset-with-records.js";
 import { countsSeenDuring } from "../../testing/batched-deletion.js";
 import { addResponses } from "../../testing/responses.js";
-import { startTestServer, type TestServer } from "../../testing/test-server.js";
+import type { TestServer } from "../../testing/test-server.js";
 import { deleteUser } from "./delete-user.js";
 
 /** Deleting a user deletes their responses in batches (other requests run between two); others' responses stay. */
@@ -12,10 +13,7 @@ describe("deleting a user with many responses", () => {
   let ids: string[];
 
   beforeAll(async () => {
-    server = await startTestServer();
-    d = await richDataset(server);
-    const items = recordItems(420, "u");
-    ids = [...(await d.f.records(d.datasetId, items.slice(0, 300))), ...(await d.f.records(d.datasetId, items.slice(300)))];
+    ({ server, d, ids } = await datasetWithRecords(420, { prefix: "u" }));
     await addResponses(server.ctx.db, ids, d.annotator.id, "draft");
     await addResponses(server.ctx.db, ids.slice(0, 50), d.annotator2.id, "draft");
   }, 120_000);
