@@ -9,7 +9,7 @@ import { seededRandom } from "../testing/random.js";
 import type { SearchFilter, SearchQuery } from "./search-port.js";
 import { seedSearchData } from "./search-port.suite.js";
 import { SqliteText } from "./sqlite-text.js";
-import { fieldPositionsFor, positionsOf } from "./sqlite-text-field.js";
+import { fieldPositionsFor, ftsVersionOf, positionsOf, warmFieldPositions } from "./sqlite-text-field.js";
 
 const WORDS = ["alpha", "beta", "gamma", "delta", "kabrivo", "stofleso", "clalo"];
 
@@ -111,9 +111,7 @@ describe("text search in one field by its position", () => {
       .executeTakeFirstOrThrow();
     const positions = fieldPositionsFor(store.db);
     const raw = rawSqliteOf(store.db)!;
-    const version = Buffer.concat(
-      raw.prepare("SELECT block FROM records_fts_data WHERE id IN (1, 10) ORDER BY id").pluck().all() as Buffer[],
-    );
+    const version = ftsVersionOf(raw);
     positions.positionOf(Number(span.lo), Number(span.hi), "summary", version);
     await positions.idle();
     return positions.positionOf(Number(span.lo), Number(span.hi), "summary", version);
@@ -195,4 +193,14 @@ describe("text search in one field by its position", () => {
     await sameAnswers(data.ids.ds);
     expect(other.length).toBe(300);
   }, 240_000);
+
+  it("scans a dataset's positions ahead, once per index version", async () => {
+    await insert(data.ids.ds, fixed, 10); // a write: the index's version moves
+    const positions = fieldPositionsFor(store.db);
+    const before = positions.scans;
+    await warmFieldPositions(store.db, data.ids.ds);
+    expect(positions.scans).toBe(before + 1);
+    expect(await summaryPosition(data.ids.ds)).toBe(1);
+    expect(positions.scans).toBe(before + 1);
+  });
 });

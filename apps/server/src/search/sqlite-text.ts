@@ -16,7 +16,7 @@ import { SqliteTextSorted, sortOrderOf } from "./sqlite-text-sorted.js";
 import { type QueueExclusions, queueExclusions } from "./sqlite-metadata.js";
 import { Builder, FTS_ROWID_RANGE, ftsExpression, orderTerms, type Param, SqliteQueries, splitPending } from "./sqlite-sql.js";
 import { textIndexFor } from "./text-index.js";
-import { type FtsField, fieldPositionsFor, ftsFieldKey, ftsFieldSql } from "./sqlite-text-field.js";
+import { type FtsField, fieldPositionsFor, ftsFieldKey, ftsFieldSql, ftsVersionOf } from "./sqlite-text-field.js";
 import { type MatchAnswer, matchJobKey, type PhraseRowsKnown, readPoolFor } from "./sqlite-read-pool.js";
 import {
   listPrefixTerms,
@@ -634,7 +634,7 @@ export class SqliteText extends SqliteQueries {
 
   /** The index's version (the blocks the cache is versioned with), read on the connection. */
   private static versionOf(raw: SQLite.Database): Buffer {
-    return Buffer.concat(raw.prepare("SELECT block FROM records_fts_data WHERE id IN (1, 10) ORDER BY id").pluck().all() as Buffer[]);
+    return ftsVersionOf(raw);
   }
 
   /**
