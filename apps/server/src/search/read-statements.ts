@@ -105,7 +105,7 @@ export function readStatementSql(statement: ReadStatement, filter: typeof Filter
       return { sql, params };
     }
     case "fieldPositions":
-      // The UNINDEXED column's table alone (contentless_unindexed): ~2M short rows at 1M records, ~1.2 s.
+      // The UNINDEXED column's table alone (contentless_unindexed): ~2M short rows at 1M records, ~0.3 s (GROUP BY with counts: 1.2 s, its sort).
       return {
         sql: `SELECT DISTINCT id & 1023 AS pos, c1 AS field FROM fts.records_fts_content WHERE id BETWEEN CAST(${p(statement.lo)} AS INTEGER) AND CAST(${p(statement.hi)} AS INTEGER)`,
         params,

@@ -194,6 +194,42 @@ describe("text search in one field by its position", () => {
     expect(other.length).toBe(300);
   }, 240_000);
 
+  it("answers by the field's name when a write moves a field while it reads", async () => {
+    const ids = await insert(data.ids.ds, fixed, 50);
+    expect(await summaryPosition(data.ids.ds)).toBe(1);
+    const genre: SearchFilter = { type: "terms", scope: { entity: "metadata", name: "genre" }, values: ["news"] };
+    const text = { q: "moved", field: "summary" };
+    const query: SearchQuery = {
+      datasetId: data.ids.ds,
+      userId: null,
+      text,
+      vector: null,
+      filters: [genre],
+      sort: [],
+      offset: 0,
+      limit: 10,
+    };
+    const search = new SqliteText(store.db);
+    // A write while it reads (here after the FTS reads, from the filter's hook): the index's version moves, so the answer
+    // by position is not kept, the search runs again by the field's name. The word in the text, now second (the summary's position).
+    const result = await search.textSearch(query, text, async () => {
+      for (const id of ids.slice(0, 5))
+        await store.db
+          .updateTable("records")
+          .set({ fields: JSON.stringify({ summary: "other", text: "moved" }) })
+          .where("id", "=", id)
+          .execute();
+      await indexRecordTexts(store.db);
+      return () => true;
+    });
+    expect(search.fieldsMoved).toBe(1);
+    expect(result).toEqual({ hits: [], total: 0 });
+    const byName = new SqliteText(store.db, { fieldPositions: false });
+    expect(await byName.textSearch(query, text, async () => () => true)).toEqual(result);
+    await store.db.deleteFrom("records").where("id", "in", ids.slice(0, 5)).execute();
+    await indexRecordTexts(store.db);
+  });
+
   it("scans a dataset's positions ahead, once per index version", async () => {
     await insert(data.ids.ds, fixed, 10); // a write: the index's version moves
     const positions = fieldPositionsFor(store.db);

@@ -34,7 +34,7 @@ interface Positions {
  * Where a field is at one position in every record, so that testing the rowid is exact. The ingest keeps the `fields`
  * JSON in the order the client sent (and an update merges into the stored order), and an optional field shifts the
  * ones after it: the settings do not tell, the FTS rows do. Per dataset range: one scan of the FTS's field column
- * (records_fts_content, ~2M rows at 1M records: ~1.2 s of a read thread), kept while the index's version is the same
+ * (records_fts_content, ~2M rows at 1M records: ~0.3 s of a read thread), kept while the index's version is the same
  * (any write to the FTS moves it); meanwhile, and where a field has several positions, the `field` column is tested.
  */
 export class FieldPositions {
@@ -128,7 +128,7 @@ export function ftsVersionOf(raw: SQLite.Database): Buffer {
 
 /**
  * The dataset's field positions scanned ahead (search/warm-up.ts, once the index settled after writes or a restart), so
- * that the first search in one field after them is not the field column's (at 1M records ~1.2 s of a read thread).
+ * that the first search in one field after them is not the field column's (at 1M records ~0.3 s of a read thread).
  */
 export async function warmFieldPositions(db: Kysely<DB>, datasetId: string): Promise<void> {
   const raw = rawSqliteOf(db);
