@@ -44,7 +44,8 @@ export interface MatchJob {
   /** FTS rowid range (seq * 1024 .. seq * 1024 + 1023 of the dataset's first and last record). */
   lo: number;
   hi: number;
-  field: string | null;
+  /** The field's name, or its position in every record of the range (sqlite-text-field.ts), or null: any field. */
+  field: string | number | null;
   /** Distinct matching seqs wanted (the queue's total). */
   seqs: boolean;
   /** Best FTS rows by bm25 wanted (0: none). */
@@ -308,7 +309,7 @@ parentPort.on("message", (job) => {
       return;
     }
     const ftsFrom = "records_fts WHERE records_fts MATCH ? AND ${FTS_ROWID_RANGE}";
-    const where = ftsFrom + (job.field !== null ? " AND field = ?" : "");
+    const where = ftsFrom + (job.field === null ? "" : typeof job.field === "number" ? " AND (rowid & 1023) = ?" : " AND field = ?");
     const params = [job.expression, job.lo, job.hi, ...(job.field !== null ? [job.field] : [])];
     begin.run();
     let blocks, seqs = null, fr = null, bm = null, windows = null, prefix = null, prefixComplete = false, scoredRows = 0, phraseRows = null, counted = 0;

@@ -1,6 +1,7 @@
 import { PHRASE_HELPERS, type PhraseHelpers, type Prepare } from "./phrase-rows.js";
 import { type ReadStatement, readStatementSql } from "./read-statements.js";
 import { filterSql } from "./sqlite-sql.js";
+import type { FtsField } from "./sqlite-text-field.js";
 
 /**
  * Candidates further apart than this many records are read in separate FTS5 ranges (answeredRanges): a range's FTS5
@@ -58,7 +59,7 @@ export function bestRows(rows: Iterable<[number, number]>): Map<number, { fr: nu
  */
 export interface AnsweredRead {
   expression: string;
-  field: string | null;
+  field: FtsField;
   seqs: ArrayLike<number>;
   records: number;
   scoring: "word" | "phrases" | "bm25" | null;

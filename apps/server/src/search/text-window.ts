@@ -111,7 +111,8 @@ export interface FtsRows {
   /** `records_fts WHERE records_fts MATCH ? AND rowid BETWEEN ...`, without the field. */
   from: string;
   params: unknown[];
-  field: string | null;
+  /** The field's name, or its position in every record (sqlite-text-field.ts). */
+  field: string | number | null;
 }
 
 /**
@@ -140,7 +141,8 @@ export function extensionWindows(
 ): WindowedRows {
   const call = `tessera_window(records_fts, ?, ?, ?, ?, ?, ?, ?${", ?".repeat(scoreArgs.length)})`;
   // The field tested first (a CASE: SQLite may test a WHERE's terms in any order), so only its rows reach the windows.
-  const test = rows.field !== null ? `CASE WHEN field = ? THEN ${call} ELSE 0 END` : call;
+  const test =
+    rows.field !== null ? `CASE WHEN ${typeof rows.field === "number" ? "(rowid & 1023) = ?" : "field = ?"} THEN ${call} ELSE 0 END` : call;
   let blob: Uint8Array;
   try {
     prepare(`SELECT 1 FROM ${rows.from} AND ${test} LIMIT 1`)
