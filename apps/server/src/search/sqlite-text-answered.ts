@@ -1,7 +1,7 @@
 import { PHRASE_HELPERS, type PhraseHelpers, type Prepare } from "./phrase-rows.js";
 import { type ReadStatement, readStatementSql } from "./read-statements.js";
 import { filterSql } from "./sqlite-sql.js";
-import type { FtsField } from "./sqlite-text-field.js";
+import type { FtsField } from "./fts-field.js";
 
 /**
  * Candidates further apart than this many records are read in separate FTS5 ranges (answeredRanges): a range's FTS5

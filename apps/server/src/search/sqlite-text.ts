@@ -16,7 +16,8 @@ import { SqliteTextSorted, sortOrderOf } from "./sqlite-text-sorted.js";
 import { type QueueExclusions, queueExclusions } from "./sqlite-metadata.js";
 import { Builder, FTS_ROWID_RANGE, ftsExpression, orderTerms, type Param, SqliteQueries, splitPending } from "./sqlite-sql.js";
 import { textIndexFor } from "./text-index.js";
-import { type FtsField, fieldPositionsFor, ftsFieldKey, ftsFieldSql, ftsVersionOf } from "./sqlite-text-field.js";
+import { type FtsField, ftsFieldKey, ftsFieldSql } from "./fts-field.js";
+import { fieldPositionsFor, ftsVersionOf } from "./sqlite-text-field.js";
 import { type MatchAnswer, matchJobKey, type PhraseRowsKnown, readPoolFor } from "./sqlite-read-pool.js";
 import {
   listPrefixTerms,
