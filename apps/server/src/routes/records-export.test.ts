@@ -238,6 +238,22 @@ describe("GET/POST /datasets/{id}/records/export", () => {
     expect(none.rows).toEqual([]);
   });
 
+  it("gives, byte for byte, the full export's lines of the matching records (metadata, the caller's answer, text)", async () => {
+    const genre = { type: "terms", scope: { entity: "metadata", metadata_property: "genre" }, values: ["news"] };
+    const small = { type: "range", scope: { entity: "metadata", metadata_property: "n" }, ge: 100, le: 1200 };
+    const yes = { type: "terms", scope: { entity: "response", question: "label" }, values: ["yes"] };
+    for (const [headers, body, expected] of [
+      [fx.owner, { filters: { and: [genre, small] } }, Array.from({ length: 551 }, (_, k) => `r-${100 + 2 * k}`)],
+      [s.a1.headers, { filters: { and: [yes] } }, ["r-0", "r-1", "r-2"]],
+      [fx.owner, { query: { text: { q: "1249" } }, filters: { and: [{ ...genre, values: ["blog"] }] } }, ["r-1249"]],
+    ] as const) {
+      const all = (await download("?format=jsonl", { headers })).bytes.toString("utf8").split("\n").filter(Boolean);
+      const byId = new Map(all.map((line) => [(JSON.parse(line) as ExportRecord).external_id, line]));
+      const bytes = (await download("?format=jsonl", { body, headers })).bytes.toString("utf8");
+      expect(bytes).toBe(expected.map((id) => `${byId.get(id)}\n`).join(""));
+    }
+  });
+
   it("carries the reviewer's final answers to owners and admins in every format, never to annotators", async () => {
     const first = lines((await download("?format=jsonl")).bytes)[0]!;
     expect(first.final_answer).toBeNull();

@@ -71,6 +71,19 @@ describe("PostgreSQL search specifics (PGlite)", () => {
     await new PostgresSearch(store.db, { vectorSearch: true }).ensureVectorIndex(ids.emb, 3);
   });
 
+  it("leaves the total uncounted for a caller that reads the hits only (an export's page), with the same hits", async () => {
+    const { ids, byExt } = await seedSearchData(store);
+    const port = new PostgresSearch(store.db, { vectorSearch: store.vectorSearch });
+    const genres: SearchFilter = { type: "terms", scope: { entity: "metadata", name: "genre" }, values: ["news", "forum", "blog"] };
+    const some: SearchFilter = { type: "terms", scope: { entity: "record", property: "id" }, values: [byExt.a!, byExt.c!, byExt.d!] };
+    for (const filters of [[genres], [genres, some], [some]]) {
+      const query: SearchQuery = { datasetId: ids.ds, userId: null, text: null, vector: null, filters, sort: [], offset: 0, limit: 1 };
+      const counted = await port.search(query);
+      expect(counted.total).toBeGreaterThan(1);
+      expect(await port.search({ ...query, hitsOnly: true })).toEqual({ hits: counted.hits, total: 1 });
+    }
+  });
+
   it("answers similarity with a clear 422 when pgvector is missing", async () => {
     const port = new PostgresSearch(store.db, { vectorSearch: false });
     await expect(

@@ -272,9 +272,10 @@ export class PostgresSearch implements SearchPort {
     const pageSql = `${base} ORDER BY ${order.join(", ")} LIMIT ${b.p(query.limit)} OFFSET ${b.p(query.offset)}`;
     const [rows, total] = await Promise.all([
       queryRows<{ id: string; score: number | null }>(this.db, pageSql, b.params),
-      sortedTotal ?? this.total(query, limit),
+      sortedTotal ?? (query.hitsOnly ? null : this.total(query, limit)),
     ]);
     const hits = rows.map((r) => ({ recordId: r.id, score: r.score }));
+    if (!total) return { hits, total: hits.length };
     return sortedTotal ? boundedAsShown(hits, query, total) : { hits, ...total };
   }
 

@@ -253,6 +253,7 @@ export class SqliteSearch extends SqliteQueries implements SearchPort {
     const pageSql = `${base} ORDER BY ${order.join(", ")} LIMIT ${b.p(query.limit)} OFFSET ${b.p(query.offset)}`;
     const rows = await this.all<{ id: string; score: number | null }>(pageSql, b.params);
     const hits = rows.map((r) => ({ recordId: r.id, score: r.score }));
+    if (query.hitsOnly) return { hits, total: hits.length };
     // Without text, a filter other than the queue's is counted up to the filter bound (TESSERA_FILTER_TOTAL_BOUND,
     // docs/api.md): the first passing records in seq order. At 1M records an exact count of pending + a suggestion
     // value probed every record (5.7 s).

@@ -86,18 +86,16 @@ export async function* exportRecordPages(
   const usernames = new Map<string, string>();
   const narrowed = selection.text !== null || selection.filters.length > 0;
   let cursor = -1;
+  const base = db.selectFrom("records").where("dataset_id", "=", datasetId);
+  const fullRows = (narrow: (q: typeof base) => typeof base) =>
+    narrow(base).select(["seq", "id", "external_id", "status", "fields", "metadata", "inserted_at", "updated_at"]).orderBy("seq").execute();
   for (;;) {
-    let rows = await db
-      .selectFrom("records")
-      .select(["seq", "id", "external_id", "status", "fields", "metadata", "inserted_at", "updated_at"])
-      .where("dataset_id", "=", datasetId)
-      .where("seq", ">", cursor)
-      .orderBy("seq")
-      .limit(page)
-      .execute();
-    if (rows.length === 0) return;
-    cursor = rows[rows.length - 1]!.seq;
+    let rows: Awaited<ReturnType<typeof fullRows>>;
+    // With criteria: the step's ids first, then the full rows (fields, metadata) of the matching ones only.
     if (narrowed) {
+      const step = await base.select(["seq", "id"]).where("seq", ">", cursor).orderBy("seq").limit(page).execute();
+      if (step.length === 0) return;
+      cursor = step[step.length - 1]!.seq;
       const result = await source.search.search({
         datasetId,
         userId: selection.userId,
@@ -105,15 +103,23 @@ export async function* exportRecordPages(
         vector: null,
         sort: [],
         offset: 0,
-        limit: rows.length,
-        filters: [...selection.filters, { type: "terms", scope: { entity: "record", property: "id" }, values: rows.map((r) => r.id) }],
+        limit: step.length,
+        filters: [...selection.filters, { type: "terms", scope: { entity: "record", property: "id" }, values: step.map((r) => r.id) }],
+        // No total: the export reads the hits only (search-port.ts).
+        hitsOnly: true,
       });
       const matching = new Set(result.hits.map((h) => h.recordId));
-      rows = rows.filter((r) => matching.has(r.id));
-      if (rows.length === 0) {
+      const seqs = step.filter((r) => matching.has(r.id)).map((r) => r.seq);
+      if (seqs.length === 0) {
         await new Promise((resolve) => setImmediate(resolve));
         continue;
       }
+      // By seq (the primary key on both stores): by id SQLite walked the dataset's 1M records in seq order (3.8 s).
+      rows = await fullRows((q) => q.where("seq", "in", seqs));
+    } else {
+      rows = await fullRows((q) => q.where("seq", ">", cursor).limit(page));
+      if (rows.length === 0) return;
+      cursor = rows[rows.length - 1]!.seq;
     }
     const ids = rows.map((r) => r.id);
     // the page's related rows: by the ids of its matching records, or (every record of the page
