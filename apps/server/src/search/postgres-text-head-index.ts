@@ -35,8 +35,8 @@ interface Head {
   rowField: Uint8Array;
   rows: number;
   fields: string[];
-  /** Per lexeme, the rows holding it (ascending row numbers). */
-  postings: Map<string, Int32Array>;
+  /** Per lexeme, the rows holding it (ascending row numbers), a list per step read (not copied into one when a step adds to it). */
+  postings: Map<string, Int32Array[]>;
   /** The lexemes, sorted (a prefix's lexemes are a range of them). */
   lexemes: string[];
   size: number;
@@ -119,12 +119,13 @@ export class PostgresTextHeadIndex {
     const reached = new Int32Array(hi);
     terms.forEach((term, t) => {
       for (const lexeme of term.prefix ? prefixRange(head.lexemes, term.lexeme) : [term.lexeme]) {
-        const rows = head.postings.get(lexeme);
-        if (!rows) continue;
-        for (let i = 0; i < rows.length; i++) {
-          const row = rows[i]!;
-          if (row >= hi) break;
-          if (reached[row] === t) reached[row] = t + 1;
+        for (const rows of head.postings.get(lexeme) ?? []) {
+          if (rows[0]! >= hi) break;
+          for (let i = 0; i < rows.length; i++) {
+            const row = rows[i]!;
+            if (row >= hi) break;
+            if (reached[row] === t) reached[row] = t + 1;
+          }
         }
       }
     });
@@ -223,14 +224,9 @@ export class PostgresTextHeadIndex {
           const added = new Int32Array(bytes.length / 4);
           for (let i = 0; i < added.length; i++) added[i] = bytes.readInt32BE(i * 4);
           if (!sorted(added)) added.sort();
-          const old = next.postings.get(lexeme);
-          if (!old) next.postings.set(lexeme, added);
-          else {
-            const both = new Int32Array(old.length + added.length);
-            both.set(old);
-            both.set(added, old.length);
-            next.postings.set(lexeme, both);
-          }
+          const chunks = next.postings.get(lexeme);
+          if (chunks) chunks.push(added);
+          else next.postings.set(lexeme, [added]);
           next.size += added.length;
         }
         next.rowSeq = rowSeq;
