@@ -18,6 +18,7 @@ import {
   textBucketsFor,
   textInlineFor,
   textVocabularyFor,
+  textHeadIndexFor,
   vectorIndexesFor,
   wordsTermsIndexFor,
   sortIndexesFor,
@@ -98,6 +99,9 @@ async function startOn(store: Store, config: ServerConfig): Promise<RunningServe
   // PostgreSQL: each large dataset's vocabulary once its text settles, so that prefixes read the words they cover (issue 31).
   const textVocabulary = textVocabularyFor(store);
   textVocabulary?.start();
+  // PostgreSQL: each large dataset's completed head's text in memory, so that phrases and prefixes count its matches there.
+  const headIndex = textHeadIndexFor(store);
+  headIndex?.start();
   // What the warm-up keeps follows each write once its response is out (search/warm-up.ts followWrites):
   // the warm-up after an import has the last batch left.
   let closing = false;
@@ -132,6 +136,7 @@ async function startOn(store: Store, config: ServerConfig): Promise<RunningServe
       await textField?.stop();
       await metadataSorts?.stop();
       await textVocabulary?.stop();
+      await headIndex?.stop();
       await app.close();
       await store.close();
     },

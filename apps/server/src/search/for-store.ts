@@ -6,6 +6,7 @@ import type { PostgresTextBuckets } from "./postgres-text-buckets.js";
 import type { PostgresBackgroundIndex } from "./postgres-background-index.js";
 import type { PostgresMetadataSortIndexes } from "./postgres-metadata-sort.js";
 import type { PostgresTextVocabulary } from "./postgres-text-vocabulary.js";
+import type { PostgresTextHeadIndex } from "./postgres-text-head-index.js";
 import type { PostgresVectorIndexes } from "./postgres-vector-index.js";
 import { PostgresTextInline } from "./postgres-text-inline.js";
 import { sqliteSearchFor } from "./sqlite-search.js";
@@ -69,6 +70,12 @@ export function metadataSortIndexesFor(store: Store): PostgresMetadataSortIndexe
 export function textVocabularyFor(store: Store): PostgresTextVocabulary | null {
   const port = searchFor(store);
   return port instanceof PostgresSearch ? port.textVocabulary : null;
+}
+
+/** PostgreSQL: the background read of the completed heads' text; null on SQLite. */
+export function textHeadIndexFor(store: Store): PostgresTextHeadIndex | null {
+  const port = searchFor(store);
+  return port instanceof PostgresSearch ? port.headIndex : null;
 }
 
 const inlines = new WeakMap<Store, PostgresTextInline>();

@@ -10,6 +10,7 @@ import { textFieldIndex } from "./postgres-text-field.js";
 import { PostgresBackgroundIndex } from "./postgres-background-index.js";
 import { WORDS_TERMS_INDEX_SPEC } from "../db/migrations/postgres/0031-record-search-words-terms.js";
 import { PostgresTextVocabulary } from "./postgres-text-vocabulary.js";
+import { PostgresTextHeadIndex } from "./postgres-text-head-index.js";
 import { PostgresText } from "./postgres-text.js";
 import { PostgresRankAhead } from "./postgres-rank-ahead.js";
 import { boundedVectors, halfvecExpression, PostgresVectorIndexes } from "./postgres-vector-index.js";
@@ -36,6 +37,8 @@ export interface PostgresSearchOptions {
   efSearch?: number;
   /** Options of the datasets' vocabularies that prefixes read as their words (postgres-text-vocabulary.ts); false: none. */
   textVocabulary?: ConstructorParameters<typeof PostgresTextVocabulary>[1] | false;
+  /** Options of the completed heads' text in memory (postgres-text-head-index.ts); false: none. */
+  headIndex?: ConstructorParameters<typeof PostgresTextHeadIndex>[1] | false;
   /** The IVFFlat lists a similarity search probes, both orders (default: nearSideProbes / farSideProbes of the index's lists); tests pass 1. */
   probes?: number;
   /** Options of the walk of a sort's index (postgres-sorted.ts); false: sorted searches run the plain SQL below (tests compare both). */
@@ -69,6 +72,8 @@ export class PostgresSearch implements SearchPort {
   readonly wordsTerms: PostgresBackgroundIndex;
   /** The datasets' vocabularies for prefixes, read in the background (the server starts the job: server.ts). */
   readonly textVocabulary: PostgresTextVocabulary | null;
+  /** The completed heads' text in memory, read in the background (the server starts the job: server.ts). */
+  readonly headIndex: PostgresTextHeadIndex | null;
   /** Sorted pages by how they were found (postgres-sorted.ts; tests). */
   readonly sortedPaths = { walk: 0, gathered: 0, ties: 0, plain: 0 };
   /** Migration 0036's indexes in the order of the sorts on an upgraded database, built one after the other after 0031's. */
@@ -84,6 +89,7 @@ export class PostgresSearch implements SearchPort {
     this.rankAhead = options.rankAhead === false ? null : new PostgresRankAhead(db, options.rankAhead ?? {});
     this.textBuckets = new PostgresTextBuckets(db);
     this.textVocabulary = options.textVocabulary === false ? null : new PostgresTextVocabulary(db, options.textVocabulary ?? {});
+    this.headIndex = options.headIndex === false ? null : new PostgresTextHeadIndex(db, options.headIndex ?? {});
     this.wordsTerms = new PostgresBackgroundIndex(db, WORDS_TERMS_INDEX_SPEC, { after: () => this.textBuckets.ready() });
     this.sortIndexes = [];
     for (const spec of SORT_INDEX_SPECS) {
@@ -98,7 +104,7 @@ export class PostgresSearch implements SearchPort {
       this.rankAhead,
       undefined,
       undefined,
-      { vocabulary: this.textVocabulary },
+      { vocabulary: this.textVocabulary, headIndex: this.headIndex },
       () => this.textBuckets.ready(),
       () => this.wordsTerms.ready(),
       undefined,

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Kysely, PostgresDialect } from "kysely";
-import { createPool } from "../db/postgres.js";
+import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import type { Store } from "../db/store.js";
-import { openTestPostgresStore, testDatabaseUrl } from "../testing/pg-test-database.js";
+import { loggedDatabase, openTestPostgresStore, testDatabaseUrl } from "../testing/pg-test-database.js";
 import { Builder, queryRows, textWords } from "./postgres-sql.js";
 import { PostgresSearch } from "./postgres-search.js";
 import { PostgresText } from "./postgres-text.js";
@@ -41,12 +40,7 @@ describe.skipIf(!onPostgres)("PostgreSQL text search: the statements of a new ph
   beforeAll(async () => {
     store = await openTestPostgresStore();
     // The same database through a pool of its own whose statements are logged (begin and commit included).
-    counted = new Kysely<DB>({
-      dialect: new PostgresDialect({ pool: createPool(store.databaseUrl!, 4) }),
-      log: (event) => {
-        if (event.level === "query") statements.push(event.query.sql);
-      },
-    });
+    counted = loggedDatabase(store, statements);
     ({ ids } = await seedSearchData(store));
     const shape = (i: number) => ({
       external_id: `s-${i}`,

@@ -2,7 +2,8 @@ import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import { Builder, queryRows, textWords, tsLexeme, versionRecordsSql } from "./postgres-sql.js";
 import { fieldCondition } from "./postgres-text-field.js";
-import { headWindows } from "./postgres-text-head.js";
+import { headWindows, wholeWindows } from "./postgres-text-head.js";
+import { headTerms, type PostgresTextHeadIndex } from "./postgres-text-head-index.js";
 import type { PostgresTextVocabulary } from "./postgres-text-vocabulary.js";
 import type { SearchQuery } from "./search-port.js";
 
@@ -136,6 +137,8 @@ export async function firstMatches(
     skipHead?: boolean;
     /** `records_fts`'s index with the fields' names is valid (migration 0037): a field is read in the index (postgres-text-field.ts). */
     fieldIndex?: boolean;
+    /** The completed heads' text in memory (postgres-text-head-index.ts): skipHead counts the head's matches there. */
+    headIndex?: PostgresTextHeadIndex | null;
   } = {},
 ): Promise<FirstMatches> {
   // One snapshot for the dataset's range and record count and every read of matches (`own` holds for all of them).
@@ -162,6 +165,9 @@ async function matchesIn(
   const pending = options.pendingWindow
     ? `, (SELECT min(x.seq) FROM records x WHERE x.dataset_id = ${dataset} AND x.status = 'pending') AS pending_from`
     : "";
+  // With a head index: the query's lexemes (querytree), to count its matches in the head in memory.
+  const headIndex = options.skipHead && options.pendingWindow ? (options.headIndex ?? null) : null;
+  const tree = headIndex ? `, querytree(${r.tsQuery(words)}) AS tree` : "";
   const range = (
     await queryRows<
       { first: number | string | null; end: number | string | null; records: number | string; version: number | string } & Record<
@@ -172,7 +178,7 @@ async function matchesIn(
       db,
       // The index rounds' settings (below) with it: set for the statements after this one, one round trip less a call.
       `SELECT min(seq) AS first, max(seq) AS end,
-          ${versionRecordsSql(dataset)}${lexemes}${pending},
+          ${versionRecordsSql(dataset)}${lexemes}${pending}${tree},
           ${ROUND_SETTINGS} AS settings
         FROM records WHERE dataset_id = ${dataset}`,
       r.params,
@@ -226,23 +232,33 @@ async function matchesIn(
   const window = options.pendingWindow ?? 0;
   const headBuckets = pendingFrom !== null ? Math.floor((pendingFrom - 1) / SEQ_BUCKET) - Math.floor(start / SEQ_BUCKET) + 1 : 0;
   const skipping = options.skipHead && window > 0 && pendingFrom !== null && pendingFrom > start && headBuckets <= MAX_HEAD_BUCKETS;
-  if (skipping) {
+  if (skipping && pendingFrom !== null) {
+    // The head's matches in memory (postgres-text-head-index.ts), from the dataset's first record up to the records it holds.
+    const terms = headIndex && own ? headTerms(range.tree) : null;
+    const known = terms ? headIndex!.matches(query.datasetId, version, terms, text.field, start, pendingFrom) : null;
+    const from = known?.end ?? start;
     const h = new Builder(null);
+    const firstBucket = Math.floor(from / SEQ_BUCKET);
     // Through the buckets: the head's matches in seq order without their tsvectors' ranking: the last of its whole windows (1M
     // bench records, a head of 16.5K completed records: a dense phrase's ~10K matches there ranked in 100-190 ms of the rounds
     // below). A prefix the vocabulary does not cover (more than MAX_EXPANSION words: the bench's `qua*`, `cla*` in 87-99% of the
     // head's records): its rows checked in seq order (ts_match_vq, as the walk), where the probe and walk ranked every match of
     // the head window after window, a transaction each, and counted the queue over all of them (1M bench records, a head of
-    // 19.8K records, load 7: `qua*` ~1,000 ms in 6 transactions, `cla*` ~310 ms in 5; the head's count alone 230 ms).
-    const head = await headWindows(
-      db,
-      h,
-      bucketed
-        ? `${match(h, true)} AND array[f.record_seq / ${SEQ_BUCKET}] && ${h.p(`{${Array.from({ length: headBuckets }, (_, i) => Math.floor(start / SEQ_BUCKET) + i).join(",")}}`)}::bigint[]
-            AND f.record_seq + 0 >= ${h.p(start)} AND f.record_seq + 0 < ${h.p(pendingFrom)}${inDataset(h)}`
-        : `${match(h, false)} AND f.record_seq >= ${h.p(start)} AND f.record_seq < ${h.p(pendingFrom)}${inDataset(h)}`,
-      window,
-    );
+    // 19.8K records, load 7: `qua*` ~1,000 ms in 6 transactions, `cla*` ~310 ms in 5; the head's count alone 230 ms). The
+    // head's records the index holds are not read (a dense prefix's matches there: ~7K scattered heap blocks).
+    const head =
+      known && from >= pendingFrom
+        ? wholeWindows(known.seqs, 0, null, window)
+        : await headWindows(
+            db,
+            h,
+            bucketed
+              ? `${match(h, true)} AND array[f.record_seq / ${SEQ_BUCKET}] && ${h.p(`{${Array.from({ length: Math.floor((pendingFrom - 1) / SEQ_BUCKET) - firstBucket + 1 }, (_, i) => firstBucket + i).join(",")}}`)}::bigint[]
+            AND f.record_seq + 0 >= ${h.p(from)} AND f.record_seq + 0 < ${h.p(pendingFrom)}${inDataset(h)}`
+              : `${match(h, false)} AND f.record_seq >= ${h.p(from)} AND f.record_seq < ${h.p(pendingFrom)}${inDataset(h)}`,
+            window,
+            known?.seqs,
+          );
     if (head) {
       skipped = head.skipped;
       start = head.last + 1;

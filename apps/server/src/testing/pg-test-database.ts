@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from "node:crypto";
-import { type Kysely, sql } from "kysely";
+import { Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
 import { migrations } from "../db/migrations/index.js";
 import { postgresVariants } from "../db/migrations/postgres/index.js";
-import { openPostgresStore } from "../db/postgres.js";
+import { createPool, openPostgresStore } from "../db/postgres.js";
 import type { DB } from "../db/schema.js";
 import type { Store } from "../db/store.js";
 
@@ -116,4 +116,14 @@ export async function indexesOf(db: Kysely<DB>, table: string): Promise<string[]
   const rows = await sql<{ name: string; valid: boolean }>`SELECT c.relname AS name, i.indisvalid AS valid FROM pg_index i
     JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indrelid = ${table}::regclass AND NOT i.indisprimary ORDER BY 1`.execute(db);
   return rows.rows.map((r) => `${r.name}${r.valid ? "" : " (invalid)"}`);
+}
+
+/** The store's database through a pool of its own whose statements (begin and commit included) are appended to `statements`. */
+export function loggedDatabase(store: Store, statements: string[]): Kysely<DB> {
+  return new Kysely<DB>({
+    dialect: new PostgresDialect({ pool: createPool(store.databaseUrl!, 4) }),
+    log: (event) => {
+      if (event.level === "query") statements.push(event.query.sql);
+    },
+  });
 }
