@@ -12,7 +12,7 @@ import { type Kysely, sql } from "kysely";
  * and the true matches read the tsvector (`tessera_words_maybe`). ~120 µs of PostgreSQL CPU per row.
  *
  * Kept by triggers: a vector written gets its record's signature (`record_search` by the record's seq), a record's
- * words written (`record_search.tsv`, by the text trigger of 0025) update its vectors'. NULL (a vector written before
+ * words rewritten (`record_search.tsv`, by the text trigger of 0025, on a fields update) update its vectors'. NULL (a vector written before
  * this migration, or of a record without its search row) passes every word: the tsvector decides.
  *
  * The vectors written before are filled in the background (search/postgres-vector-words.ts), by ranges of records'
@@ -43,13 +43,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     end $$`.execute(db);
   await sql`create trigger record_vectors_words before insert or update of record_id on record_vectors
     for each row execute function tessera_record_vectors_words()`.execute(db);
+  // Not on insert: a new record has no vectors yet (they reference it), and a statement on record_vectors in the
+  // record's transaction would hold its indexes, which the IVFFlat rebuild's ALTER INDEX waits for.
   await sql`create function tessera_record_search_words() returns trigger language plpgsql as $$
     begin
-      if tg_op = 'UPDATE' and old.tsv = new.tsv and old.id = new.id then return null; end if;
+      if old.tsv = new.tsv and old.id = new.id then return null; end if;
       update record_vectors set words = tessera_words_signature(new.tsv) where record_id = new.id;
       return null;
     end $$`.execute(db);
-  await sql`create trigger record_search_words after insert or update of tsv, id on record_search
+  await sql`create trigger record_search_words after update of tsv, id on record_search
     for each row execute function tessera_record_search_words()`.execute(db);
   // The records whose vectors the job fills (search/postgres-vector-words.ts): min and max seq, through the primary key.
   await sql`create table record_vectors_words_fill (id integer primary key check (id = 1), next_seq bigint not null, last_seq bigint not null)`.execute(
