@@ -17,6 +17,7 @@ import {
   rankAheadFor,
   textBucketsFor,
   textInlineFor,
+  vectorWordsFor,
   textVocabularyFor,
   textHeadIndexFor,
   vectorIndexesFor,
@@ -78,6 +79,9 @@ async function startOn(store: Store, config: ServerConfig): Promise<RunningServe
   // PostgreSQL with pgvector: each vector settings' IVFFlat index, built in the background (never by a search).
   const vectorIndexes = vectorIndexesFor(store);
   vectorIndexes?.start();
+  // PostgreSQL with pgvector: the word signatures of vectors written before migration 0039, in small batches.
+  const vectorWords = vectorWordsFor(store);
+  vectorWords?.start();
   // PostgreSQL: the text vectors of records written before migration 0028 moved into their rows, in small batches.
   const textInline = textInlineFor(store);
   textInline?.start();
@@ -129,6 +133,7 @@ async function startOn(store: Store, config: ServerConfig): Promise<RunningServe
       await textIndex?.stop();
       await rankAhead?.stop();
       await vectorIndexes?.stop();
+      await vectorWords?.stop();
       await textInline?.stop();
       await textBuckets?.stop();
       await wordsTerms?.stop();

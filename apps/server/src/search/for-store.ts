@@ -9,6 +9,7 @@ import type { PostgresTextVocabulary } from "./postgres-text-vocabulary.js";
 import type { PostgresTextHeadIndex } from "./postgres-text-head-index.js";
 import type { PostgresVectorIndexes } from "./postgres-vector-index.js";
 import { PostgresTextInline } from "./postgres-text-inline.js";
+import { PostgresVectorWords } from "./postgres-vector-words.js";
 import { sqliteSearchFor } from "./sqlite-search.js";
 
 const ports = new WeakMap<Store, SearchPort>();
@@ -78,15 +79,27 @@ export function textHeadIndexFor(store: Store): PostgresTextHeadIndex | null {
   return port instanceof PostgresSearch ? port.headIndex : null;
 }
 
+/** One background job of a kind per PostgreSQL store (created on first use); null on SQLite. */
+function postgresJob<T extends object>(jobs: WeakMap<Store, T>, store: Store, create: (db: Store["db"]) => T): T | null {
+  if (store.dialect === "sqlite") return null;
+  let job = jobs.get(store);
+  if (!job) {
+    job = create(store.db);
+    jobs.set(store, job);
+  }
+  return job;
+}
+
 const inlines = new WeakMap<Store, PostgresTextInline>();
 
 /** PostgreSQL: the background rewrite of the text vectors written before migration 0028 into their rows; null on SQLite. */
 export function textInlineFor(store: Store): PostgresTextInline | null {
-  if (store.dialect === "sqlite") return null;
-  let job = inlines.get(store);
-  if (!job) {
-    job = new PostgresTextInline(store.db);
-    inlines.set(store, job);
-  }
-  return job;
+  return postgresJob(inlines, store, (db) => new PostgresTextInline(db));
+}
+
+const vectorWords = new WeakMap<Store, PostgresVectorWords>();
+
+/** PostgreSQL with pgvector: the background fill of the word signatures of the vectors written before migration 0039; null otherwise. */
+export function vectorWordsFor(store: Store): PostgresVectorWords | null {
+  return store.vectorSearch ? postgresJob(vectorWords, store, (db) => new PostgresVectorWords(db)) : null;
 }

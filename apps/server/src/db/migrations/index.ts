@@ -33,6 +33,7 @@ import * as m0035 from "./0035-record-sort-keys.js";
 import * as m0036 from "./0036-sort-indexes.js";
 import * as m0037 from "./0037-records-fts-field.js";
 import * as m0038 from "./0038-metadata-term-counts.js";
+import * as m0039 from "./0039-record-vector-words.js";
 
 /**
  * Versioned migrations, applied in key order by Kysely's Migrator. Add a new file per change
@@ -73,6 +74,7 @@ export const migrations: Record<string, Migration> = {
   "0036-sort-indexes": m0036,
   "0037-records-fts-field": m0037,
   "0038-metadata-term-counts": m0038,
+  "0039-record-vector-words": m0039,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

@@ -17,6 +17,7 @@ import * as pg0034 from "./0034-similarity-hnsw-dropped.js";
 import * as pg0036 from "./0036-sort-indexes.js";
 import * as pg0037 from "./0037-records-fts-field.js";
 import * as pg0038 from "./0038-metadata-term-counts.js";
+import * as pg0039 from "./0039-record-vector-words.js";
 
 /**
  * PostgreSQL runs the same, versioned migration list as SQLite (same names, so the history is
@@ -78,6 +79,8 @@ export const postgresVariants: Record<string, Migration> = {
   "0037-records-fts-field": pg0037,
   /** PostgreSQL: the counts of the terms properties' values kept by triggers; SQLite's 0038 is empty. */
   "0038-metadata-term-counts": pg0038,
+  /** PostgreSQL: a signature of each record's words next to its vectors (similarity with a word); SQLite's 0039 is empty. */
+  "0039-record-vector-words": pg0039,
 };
 
 export const postgresMigrationProvider: MigrationProvider = {
