@@ -28,6 +28,9 @@ export async function pageAhead(
 ): Promise<{ recordId: string; score: number }[] | null> {
   const need = query.offset + query.limit;
   if (query.limit === 0) return [];
+  // A page past a list that is not every repeating record: the list cannot fill it (the caller ranks every match), known
+  // before its 1,024 records are read and scored (~20 ms a page of the SDK iterating a word at 1M records).
+  if (ahead.repeated > ahead.seqs.length && need > ahead.seqs.length) return null;
   // The listed records, a prefix at a time (reading 1,024 records costs ~15 ms): grown by the observed pass rate.
   let passing: { seq: number; id: string; score: number | null }[] = [];
   // The filters on `record_search`'s narrow rows when they read nothing else (by primary key; no terms clause, see Builder).
@@ -45,6 +48,7 @@ export async function pageAhead(
         word,
         `SELECT r.seq AS seq, r.id AS id, c.i AS ord FROM unnest(${b.p(`{${candidates.join(",")}}`)}::bigint[]) WITH ORDINALITY c(seq, i)
           JOIN ${table} r ON r.seq = c.seq WHERE ${where.join(" AND ")} ORDER BY c.i LIMIT ${b.p(need - passing.length)}`,
+        query.offset - passing.length,
       ),
       b.params,
     );
@@ -77,6 +81,7 @@ export async function pageAhead(
         b,
         word,
         `SELECT r.seq AS seq, r.id AS id, r.seq AS ord FROM ${match.from} WHERE ${where.join(" AND ")} ORDER BY r.seq${few ? " + 0" : ""} LIMIT ${b.p(need - passing.length)}`,
+        query.offset - passing.length,
       ),
       b.params,
     );
@@ -87,12 +92,14 @@ export async function pageAhead(
 
 /**
  * The rows (seq, id, in the order of `ord`) of `rows` with their exact scores, the search's own expression (ts_rank of the best matching field), in
- * the statement that finds them: a statement a page less than scoring them after (one round trip of ~9 for a new word).
+ * the statement that finds them: a statement a page less than scoring them after (one round trip of ~9 for a new word). The first
+ * `skip` rows (before the page's offset) are not scored (null): each score reads the record's tsvectors, and a page of 256 at
+ * offset 2,560 scored 2,816 of them.
  */
-function scored(b: Builder, word: string, rows: string): string {
-  return `SELECT p.seq, p.id, (SELECT max(ts_rank(f.tsv, q.query))::float8 FROM records_fts f,
-      (SELECT plainto_tsquery('tessera_search', ${b.p(word)}) AS query) q WHERE f.record_seq = p.seq AND f.tsv @@ q.query) AS score
-    FROM (${rows}) p ORDER BY p.ord`;
+export function scored(b: Builder, word: string, rows: string, skip = 0): string {
+  return `SELECT p.seq, p.id, CASE WHEN p.n > ${b.p(Math.max(0, skip))} THEN (SELECT max(ts_rank(f.tsv, q.query))::float8 FROM records_fts f,
+      (SELECT plainto_tsquery('tessera_search', ${b.p(word)}) AS query) q WHERE f.record_seq = p.seq AND f.tsv @@ q.query) END AS score
+    FROM (SELECT x.*, row_number() OVER (ORDER BY x.ord) AS n FROM (${rows}) x) p ORDER BY p.ord`;
 }
 
 /**
