@@ -30,12 +30,20 @@ export async function pageAhead(
   if (query.limit === 0) return [];
   // A page past a list that is not every repeating record: the list cannot fill it (the caller ranks every match), known
   // before its 1,024 records are read and scored (~20 ms a page of the SDK iterating a word at 1M records).
-  if (ahead.repeated > ahead.seqs.length && need > ahead.seqs.length) return null;
+  if (ahead.repeated > ahead.listed && need > ahead.listed) return null;
   // The listed records, a prefix at a time (reading 1,024 records costs ~15 ms): grown by the observed pass rate.
   let passing: { seq: number; id: string; score: number | null }[] = [];
+  // Without filters every listed record is on the page's way (a record of the dataset at the list's version): those before
+  // the offset are skipped, not read.
+  let done = 0;
+  if (query.filters.length === 0) {
+    done = Math.min(query.offset, ahead.listed);
+    passing = Array.from({ length: done }, () => ({ seq: 0, id: "", score: null }));
+  }
   // The filters on `record_search`'s narrow rows when they read nothing else (by primary key; no terms clause, see Builder).
   const table = onSearchRows(query.filters) ? "record_search" : "records";
-  for (let k = Math.max(64, need * 3 + 32), done = 0; done < ahead.seqs.length;) {
+  for (let k = Math.max(64, need * 3 + 32); done < ahead.listed;) {
+    if (!(await listedUpTo(db, query.datasetId, word, ahead, k))) return null;
     const candidates = ahead.seqs.slice(done, k);
     const b = new Builder(query.userId);
     const where = [`r.dataset_id = ${b.p(query.datasetId)}`];
@@ -60,7 +68,7 @@ export async function pageAhead(
   }
   passing = passing.slice(0, need);
   if (passing.length < need) {
-    if (ahead.repeated > ahead.seqs.length) return null;
+    if (ahead.repeated > ahead.listed || !(await listedUpTo(db, query.datasetId, word, ahead, ahead.listed))) return null;
     // The single occurrences, by seq: the first records of the dataset that match, pass and are not listed.
     // The records the word's GIN entry gives (record_search, migration 0025), the filters' narrow rows when they allow.
     const rows = onSearchRows(query.filters);
@@ -88,6 +96,27 @@ export async function pageAhead(
     for (const r of found) passing.push({ seq: Number(r.seq), id: r.id, score: r.score });
   }
   return passing.slice(query.offset, need).map((p) => ({ recordId: p.id, score: p.score ?? 0 }));
+}
+
+/**
+ * Reads the word's list on (ahead.seqs) to its first `k` records at least (or all): the lookup read its first
+ * RANKED_FIRST_READ (postgres-rank-ahead.ts), a deep page needs more. False when the list changed meanwhile (another version):
+ * the caller ranks every match.
+ */
+async function listedUpTo(db: Kysely<DB>, datasetId: string, word: string, ahead: RankedAhead, k: number): Promise<boolean> {
+  const want = Math.min(k, ahead.listed);
+  if (ahead.seqs.length >= want) return true;
+  // At least 4 times those read: a few statements for the SDK iterating the whole list.
+  const upTo = Math.min(ahead.listed, Math.max(want, 4 * ahead.seqs.length));
+  const rows = await queryRows<{ seqs: (number | string)[] }>(
+    db,
+    `SELECT seqs[$3:$4] AS seqs FROM text_ranked_ahead
+      WHERE dataset_id = $1 AND word = querytree(plainto_tsquery('tessera_search', $2)) AND version = $5`,
+    [datasetId, word, ahead.seqs.length + 1, upTo, ahead.version],
+  );
+  if (!rows[0]) return false;
+  for (const seq of rows[0].seqs) ahead.seqs.push(Number(seq));
+  return ahead.seqs.length >= want;
 }
 
 /**
