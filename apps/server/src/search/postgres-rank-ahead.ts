@@ -5,8 +5,15 @@ import { queryRows, textVersion, versionRecordsSql } from "./postgres-sql.js";
 
 /** Words matching at least this many records of a dataset are ranked ahead; below it ts_rank of every match costs < ~30 ms. */
 export const FREQUENT_RECORDS = 1000;
-/** Records kept per word: the best of those where it occurs at least twice in one field. */
-export const RANKED_AHEAD = 1024;
+/**
+ * Records kept per word: the best of those where it occurs at least twice in one field. 8,192 keeps every such record of
+ * every word but the ~330 most frequent of the 1M bench records (a word in up to ~9% of them): the SDK's pages of a word deep
+ * in its order come from the list, where 1,024 sent a page at offset 2,560 to ranking every match (0.8-2.1 s at 1M). The
+ * table holds 32 MB at 1M (11 MB with 1,024; the run aggregates every repeating record of each word either way).
+ */
+export const RANKED_AHEAD = 8192;
+/** The list's records a lookup reads (the first pages'); the rest on demand (postgres-text-ahead.ts listedUpTo). */
+export const RANKED_FIRST_READ = 1024;
 /** A dataset's text version must stay the same this long (seen by this replica) before it is ranked. */
 const SETTLE_MS = 5000;
 /** How often the replica looks for settled datasets. */
@@ -19,6 +26,7 @@ interface AheadRow {
   ahead_version: number | string;
   ahead_records: number;
   repeated: number;
+  listed: number;
   seqs: (number | string)[];
 }
 
@@ -29,7 +37,9 @@ export interface RankedAhead {
   records: number;
   /** Records where the word occurs at least twice in one field. */
   repeated: number;
-  /** The best of those: most occurrences in one field, then seq (at most RANKED_AHEAD). */
+  /** Records listed: the best of those, most occurrences in one field, then seq (at most RANKED_AHEAD). */
+  listed: number;
+  /** The first of them read so far (RANKED_FIRST_READ at the lookup; all `listed` once read on). */
   seqs: number[];
 }
 
@@ -66,19 +76,31 @@ export class PostgresRankAhead {
 
   constructor(
     private readonly db: Kysely<DB>,
-    private readonly options: { minRecords?: number; settleMs?: number; tickMs?: number; listLength?: number } = {},
+    private readonly options: { minRecords?: number; settleMs?: number; tickMs?: number; listLength?: number; firstRead?: number } = {},
   ) {}
 
   /** The stored ranking of a single plain word (any version: the caller compares it with the current one). */
   async lookup(datasetId: string, word: string): Promise<RankedAhead | null> {
-    const rows = await queryRows<{ version: number | string; records: number; repeated: number; seqs: (number | string)[] }>(
+    const rows = await queryRows<{
+      version: number | string;
+      records: number;
+      repeated: number;
+      listed: number;
+      seqs: (number | string)[];
+    }>(
       this.db,
-      "SELECT version, records, repeated, seqs FROM text_ranked_ahead WHERE dataset_id = $1 AND word = querytree(plainto_tsquery('tessera_search', $2))",
-      [datasetId, word],
+      `SELECT version, records, repeated, cardinality(seqs) AS listed, seqs[1:$3] AS seqs FROM text_ranked_ahead
+        WHERE dataset_id = $1 AND word = querytree(plainto_tsquery('tessera_search', $2))`,
+      [datasetId, word, this.firstRead],
     );
     const row = rows[0];
     if (!row) return null;
-    return { version: Number(row.version), records: row.records, repeated: row.repeated, seqs: row.seqs.map(Number) };
+    return { version: Number(row.version), records: row.records, repeated: row.repeated, listed: row.listed, seqs: row.seqs.map(Number) };
+  }
+
+  /** The list's records a lookup reads. */
+  private get firstRead(): number {
+    return this.options.firstRead ?? RANKED_FIRST_READ;
   }
 
   /**
@@ -88,15 +110,22 @@ export class PostgresRankAhead {
   async lookupWithVersion(datasetId: string, word: string): Promise<{ version: number; records: number; ahead: RankedAhead | null }> {
     const rows = await queryRows<{ version: number | string; records: number | string } & Partial<AheadRow>>(
       this.db,
-      `SELECT v.version, v.records, a.version AS ahead_version, a.records AS ahead_records, a.repeated, a.seqs
+      `SELECT v.version, v.records, a.version AS ahead_version, a.records AS ahead_records, a.repeated, cardinality(a.seqs) AS listed,
+          a.seqs[1:$3] AS seqs
         FROM (SELECT ${versionRecordsSql("$1")}) v
         LEFT JOIN text_ranked_ahead a ON a.dataset_id = $1 AND a.word = querytree(plainto_tsquery('tessera_search', $2))`,
-      [datasetId, word],
+      [datasetId, word, this.firstRead],
     );
     const row = rows[0];
     const ahead =
-      row?.seqs != null
-        ? { version: Number(row.ahead_version), records: row.ahead_records!, repeated: row.repeated!, seqs: row.seqs.map(Number) }
+      row?.ahead_version != null
+        ? {
+            version: Number(row.ahead_version),
+            records: row.ahead_records!,
+            repeated: row.repeated!,
+            listed: row.listed ?? 0,
+            seqs: (row.seqs ?? []).map(Number),
+          }
         : null;
     return { version: Number(row?.version ?? 0), records: Number(row?.records ?? 0), ahead };
   }

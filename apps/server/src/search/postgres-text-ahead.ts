@@ -28,11 +28,22 @@ export async function pageAhead(
 ): Promise<{ recordId: string; score: number }[] | null> {
   const need = query.offset + query.limit;
   if (query.limit === 0) return [];
+  // A page past a list that is not every repeating record: the list cannot fill it (the caller ranks every match), known
+  // before its 1,024 records are read and scored (~20 ms a page of the SDK iterating a word at 1M records).
+  if (ahead.repeated > ahead.listed && need > ahead.listed) return null;
   // The listed records, a prefix at a time (reading 1,024 records costs ~15 ms): grown by the observed pass rate.
   let passing: { seq: number; id: string; score: number | null }[] = [];
+  // Without filters every listed record is on the page's way (a record of the dataset at the list's version): those before
+  // the offset are skipped, not read.
+  let done = 0;
+  if (query.filters.length === 0) {
+    done = Math.min(query.offset, ahead.listed);
+    passing = Array.from({ length: done }, () => ({ seq: 0, id: "", score: null }));
+  }
   // The filters on `record_search`'s narrow rows when they read nothing else (by primary key; no terms clause, see Builder).
   const table = onSearchRows(query.filters) ? "record_search" : "records";
-  for (let k = Math.max(64, need * 3 + 32), done = 0; done < ahead.seqs.length;) {
+  for (let k = Math.max(64, need * 3 + 32); done < ahead.listed;) {
+    if (!(await listedUpTo(db, query.datasetId, word, ahead, k))) return null;
     const candidates = ahead.seqs.slice(done, k);
     const b = new Builder(query.userId);
     const where = [`r.dataset_id = ${b.p(query.datasetId)}`];
@@ -45,6 +56,7 @@ export async function pageAhead(
         word,
         `SELECT r.seq AS seq, r.id AS id, c.i AS ord FROM unnest(${b.p(`{${candidates.join(",")}}`)}::bigint[]) WITH ORDINALITY c(seq, i)
           JOIN ${table} r ON r.seq = c.seq WHERE ${where.join(" AND ")} ORDER BY c.i LIMIT ${b.p(need - passing.length)}`,
+        query.offset - passing.length,
       ),
       b.params,
     );
@@ -56,7 +68,7 @@ export async function pageAhead(
   }
   passing = passing.slice(0, need);
   if (passing.length < need) {
-    if (ahead.repeated > ahead.seqs.length) return null;
+    if (ahead.repeated > ahead.listed || !(await listedUpTo(db, query.datasetId, word, ahead, ahead.listed))) return null;
     // The single occurrences, by seq: the first records of the dataset that match, pass and are not listed.
     // The records the word's GIN entry gives (record_search, migration 0025), the filters' narrow rows when they allow.
     const rows = onSearchRows(query.filters);
@@ -77,6 +89,7 @@ export async function pageAhead(
         b,
         word,
         `SELECT r.seq AS seq, r.id AS id, r.seq AS ord FROM ${match.from} WHERE ${where.join(" AND ")} ORDER BY r.seq${few ? " + 0" : ""} LIMIT ${b.p(need - passing.length)}`,
+        query.offset - passing.length,
       ),
       b.params,
     );
@@ -86,13 +99,36 @@ export async function pageAhead(
 }
 
 /**
- * The rows (seq, id, in the order of `ord`) of `rows` with their exact scores, the search's own expression (ts_rank of the best matching field), in
- * the statement that finds them: a statement a page less than scoring them after (one round trip of ~9 for a new word).
+ * Reads the word's list on (ahead.seqs) to its first `k` records at least (or all): the lookup read its first
+ * RANKED_FIRST_READ (postgres-rank-ahead.ts), a deep page needs more. False when the list changed meanwhile (another version):
+ * the caller ranks every match.
  */
-function scored(b: Builder, word: string, rows: string): string {
-  return `SELECT p.seq, p.id, (SELECT max(ts_rank(f.tsv, q.query))::float8 FROM records_fts f,
-      (SELECT plainto_tsquery('tessera_search', ${b.p(word)}) AS query) q WHERE f.record_seq = p.seq AND f.tsv @@ q.query) AS score
-    FROM (${rows}) p ORDER BY p.ord`;
+async function listedUpTo(db: Kysely<DB>, datasetId: string, word: string, ahead: RankedAhead, k: number): Promise<boolean> {
+  const want = Math.min(k, ahead.listed);
+  if (ahead.seqs.length >= want) return true;
+  // At least 4 times those read: a few statements for the SDK iterating the whole list.
+  const upTo = Math.min(ahead.listed, Math.max(want, 4 * ahead.seqs.length));
+  const rows = await queryRows<{ seqs: (number | string)[] }>(
+    db,
+    `SELECT seqs[$3:$4] AS seqs FROM text_ranked_ahead
+      WHERE dataset_id = $1 AND word = querytree(plainto_tsquery('tessera_search', $2)) AND version = $5`,
+    [datasetId, word, ahead.seqs.length + 1, upTo, ahead.version],
+  );
+  if (!rows[0]) return false;
+  for (const seq of rows[0].seqs) ahead.seqs.push(Number(seq));
+  return ahead.seqs.length >= want;
+}
+
+/**
+ * The rows (seq, id, in the order of `ord`) of `rows` with their exact scores, the search's own expression (ts_rank of the best matching field), in
+ * the statement that finds them: a statement a page less than scoring them after (one round trip of ~9 for a new word). The first
+ * `skip` rows (before the page's offset) are not scored (null): each score reads the record's tsvectors, and a page of 256 at
+ * offset 2,560 scored 2,816 of them.
+ */
+export function scored(b: Builder, word: string, rows: string, skip = 0): string {
+  return `SELECT p.seq, p.id, CASE WHEN p.n > ${b.p(Math.max(0, skip))} THEN (SELECT max(ts_rank(f.tsv, q.query))::float8 FROM records_fts f,
+      (SELECT plainto_tsquery('tessera_search', ${b.p(word)}) AS query) q WHERE f.record_seq = p.seq AND f.tsv @@ q.query) END AS score
+    FROM (SELECT x.*, row_number() OVER (ORDER BY x.ord) AS n FROM (${rows}) x) p ORDER BY p.ord`;
 }
 
 /**

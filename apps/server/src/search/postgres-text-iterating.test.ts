@@ -5,7 +5,7 @@ import { seededRandom } from "../testing/random.js";
 import { openPgliteStore } from "../testing/pglite-store.js";
 import { openTestPostgresStore, testDatabaseUrl } from "../testing/pg-test-database.js";
 import { addTextRecords } from "../testing/text-records.js";
-import { wordRecords } from "../testing/word-records.js";
+import { addWordRecords } from "../testing/word-records.js";
 import { PostgresText } from "./postgres-text.js";
 import type { SearchQuery } from "./search-port.js";
 import { seedSearchData } from "./search-port.suite.js";
@@ -24,10 +24,7 @@ describe(`PostgreSQL text search pages at growing offsets (${onPostgres ? "Postg
   beforeAll(async () => {
     store = onPostgres ? await openTestPostgresStore() : await openPgliteStore();
     data = await seedSearchData(store);
-    const random = seededRandom(2525);
-    await addTextRecords(store.db, data.ids.other, wordRecords(random, 200), "o1");
-    await addTextRecords(store.db, data.ids.ds, wordRecords(random, 5_000));
-    await addTextRecords(store.db, data.ids.other, wordRecords(random, 200), "o2");
+    await addWordRecords(store.db, data.ids, seededRandom(2525), 5_000, 200);
   }, 300_000);
   afterAll(async () => {
     await store?.close();

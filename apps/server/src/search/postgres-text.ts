@@ -22,6 +22,7 @@ import { FILTERED_TOTAL_BOUND, filteredTotal } from "./postgres-text-filtered.js
 import { ANSWERED_MAX, answeredStatuses } from "./answered-filter.js";
 import { statusBuckets } from "./postgres-text-status.js";
 import { RespondedBuckets } from "./postgres-text-responded.js";
+import { rankingSql, unfilteredPage } from "./postgres-text-deep.js";
 
 /** Best matches kept per cached query, at least (ts_rank scores every match whatever the limit). */
 const RANKED_ROWS = 1024;
@@ -167,11 +168,7 @@ export class PostgresText {
       const limit = rankingLimit(k, previous, query.filters.length === 0);
       this.rankedReads++;
       const b = new Builder(query.userId);
-      const rows = await queryRows<{ seq: number | string; score: number }>(
-        this.db,
-        `${matches(b)} ORDER BY score DESC, seq ASC LIMIT ${b.p(limit)}`,
-        b.params,
-      );
+      const rows = await queryRows<{ seq: number | string; score: number }>(this.db, rankingSql(b, query, words, limit), b.params);
       return { seqs: rows.map((r) => Number(r.seq)), scores: rows.map((r) => r.score), complete: rows.length < limit };
     };
     const page = async () =>
@@ -449,6 +446,11 @@ export class PostgresText {
     let skipped = 0;
     for (;;) {
       const ranked = await this.ranked(entry, ranking, Math.max(k, keep));
+      // No filters: the page's rows only (postgres-text-deep.ts).
+      if (query.filters.length === 0 && (ranked.complete || ranked.seqs.length >= need)) {
+        const hits = await unfilteredPage(this.db, query, ranked);
+        if (hits) return hits;
+      }
       let lead = skipped;
       while (lead < ranked.seqs.length && fails(ranked.seqs[lead]!)) lead++;
       k += lead - skipped;

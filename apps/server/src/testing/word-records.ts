@@ -43,10 +43,22 @@ export async function wordDataset(
   const store = await openEmbeddedStore(dir);
   const data = await seedSearchData(store);
   await store.db.deleteFrom("records").execute();
-  const before = await addTextRecords(store.db, data.ids.other, wordRecords(random, 300, lengths), "o1");
-  const ids = await addTextRecords(store.db, data.ids.ds, wordRecords(random, n, lengths));
-  const after = await addTextRecords(store.db, data.ids.other, wordRecords(random, 300, lengths), "o2");
-  return { dir, store, data, ids, others: [...before, ...after] };
+  return { dir, store, data, ...(await addWordRecords(store.db, data.ids, random, n, 300, lengths)) };
+}
+
+/** `n` wordRecords in the dataset `ids.ds`, between `others` records of the dataset `ids.other` before and after; their ids. */
+export async function addWordRecords(
+  db: Parameters<typeof addTextRecords>[0],
+  ids: { ds: string; other: string },
+  random: () => number,
+  n: number,
+  others: number,
+  lengths = true,
+): Promise<{ ids: string[]; others: string[] }> {
+  const before = await addTextRecords(db, ids.other, wordRecords(random, others, lengths), "o1");
+  const added = await addTextRecords(db, ids.ds, wordRecords(random, n, lengths));
+  const after = await addTextRecords(db, ids.other, wordRecords(random, others, lengths), "o2");
+  return { ids: added, others: [...before, ...after] };
 }
 
 /** Texts searched in wordRecords: common, middle and rare words, a phrase, a short and a long prefix, one field, a word in no record. */
