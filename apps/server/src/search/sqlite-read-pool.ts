@@ -286,7 +286,7 @@ parentPort.on("message", (job) => {
           throw new Error("the ranking extension is not loaded on this thread");
         const known = job.ranking.version && Buffer.from(job.ranking.version).equals(Buffer.concat(blocks)) ? job.ranking.rows : {};
         // The rows' lengths tessera_answered reads are kept at this transaction's index version (as tessera_window's).
-        const top = job.read.top ? { ...job.read.top, generation: generationOf(blocks) } : null;
+        const top = job.read.top ? { ...job.read.top, generation: job.read.top.lengthsKept === false ? 0 : generationOf(blocks) } : null;
         read = answeredRead(prepared, { ...job.read, known, top }, answeredHelpers);
       } finally {
         commit.run();

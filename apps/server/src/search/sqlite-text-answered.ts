@@ -77,8 +77,10 @@ export interface AnsweredRead {
    * With `members`: read in C by tessera_answered (read-statements.ts), which counts the records and keeps the `k` best
    * records' best rows (0: counts only) in the windows' order (`lo`, `width`: text-window.ts windowOf) instead of returning
    * every row; the rows' lengths kept at `generation` (the read threads' index version, 0 on the request thread: none).
+   * `lengthsKept: false`: none kept on the read threads either (a plain word's deep read, sqlite-text-deep.ts: most of the
+   * range's rows, read once; kept, they filled the threads' table of the windows' lengths and cost more than the seeks).
    */
-  top?: { k: number; lo: number; width: number; generation: number } | null;
+  top?: { k: number; lo: number; width: number; generation: number; lengthsKept?: boolean } | null;
 }
 
 /** What answeredRead needs, passed so that the read threads run the same code from its source. */

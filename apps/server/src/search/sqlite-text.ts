@@ -41,6 +41,7 @@ import {
   bestRows,
 } from "./sqlite-text-answered.js";
 import { type TextCandidates, textCandidatesOf } from "./sqlite-text-candidates.js";
+import { deepTop } from "./sqlite-text-deep.js";
 
 const FEW_MATCHES = 2048;
 /**
@@ -312,6 +313,8 @@ export class SqliteText extends SqliteQueries {
   prefixesMoved = 0;
   /** Searches in a field by its position answered again by its name: the index moved meanwhile (tests, diagnostics). */
   fieldsMoved = 0;
+  /** A plain word's rankings past RANKED_ROWS read in C on the read threads (sqlite-text-deep.ts; tests, diagnostics). */
+  deepReads = 0;
 
   /**
    * `fewMatches`: up to it the queue's text count probes each match (textCount); tests set -1 to exercise the other path.
@@ -329,6 +332,8 @@ export class SqliteText extends SqliteQueries {
    * `textSorts: false`: a sorted page scores and sorts every match in SQL, not walked in the sort's order (sqlite-text-sorted.ts);
    * `sortWalkMax`: the records an `updated_at` walk reads at most (its WALK_MAX).
    * `fieldPositions: false`: a field is always tested by its name, never by its position (sqlite-text-field.ts; tests compare).
+   * `deepTop: false`: a plain word's ranking past RANKED_ROWS by FTS5's `ORDER BY bm25` (the reference of the tests), not
+   * by the read threads in C (sqlite-text-deep.ts).
    */
   constructor(
     db: Kysely<DB>,
@@ -350,6 +355,7 @@ export class SqliteText extends SqliteQueries {
       textSorts?: boolean;
       sortWalkMax?: number;
       fieldPositions?: boolean;
+      deepTop?: boolean;
     } = {},
   ) {
     super(db);
@@ -893,7 +899,8 @@ export class SqliteText extends SqliteQueries {
         span.hi,
         text.field,
         queueShape && limit === null,
-        query.sort.length === 0 && first !== null ? firstK(need) : 0,
+        // A plain word's deep ranking is read in C by the page below (deepRanked), not by FTS5's ORDER BY here.
+        query.sort.length === 0 && first !== null && (await this.deepLimit(key, firstK(need))) === 0 ? firstK(need) : 0,
         prefix,
         until,
         first ?? 0,
@@ -983,22 +990,26 @@ export class SqliteText extends SqliteQueries {
         return { sql: `SELECT rowid AS fr, ${score.sql} AS bm FROM ${fts(b, start)} ORDER BY rowid`, params: b.params };
       };
       const window = this.windowOf(key);
+      // A plain word deep in its order: its best records read in C on the read threads (null: as below).
+      const deep = await this.deepRanked(key, expression, span.lo, span.hi, k);
       // More of the ranking than kept (filters passing few of the best rows): FTS5 ranks on a read thread.
-      if (raw && this.options.offThread !== false)
+      if (!deep && raw && this.options.offThread !== false)
         await this.prefetch(key, expression, span.lo, span.hi, text.field, false, k, 0, undefined, from);
-      const rows = raw
-        ? await this.ranked(raw, key, window > 0 ? inRowidOrder : topRows, k, window, span.lo, from)
-        : window > 0
-          ? await this.all<{ fr: number; bm: number }>(inRowidOrder(k).sql, inRowidOrder(k).params).then((all) => {
-              const w = rankWindows(
-                all.map((r): [number, number] => [r.fr, r.bm]),
-                k,
-                window,
-                span.lo!,
-              );
-              return Array.from(w.fr.subarray(0, k), (fr, i) => ({ fr, bm: w.bm[i]! }));
-            })
-          : await this.all<{ fr: number; bm: number }>(topRows(k).sql, topRows(k).params);
+      const rows = deep
+        ? deep
+        : raw
+          ? await this.ranked(raw, key, window > 0 ? inRowidOrder : topRows, k, window, span.lo, from)
+          : window > 0
+            ? await this.all<{ fr: number; bm: number }>(inRowidOrder(k).sql, inRowidOrder(k).params).then((all) => {
+                const w = rankWindows(
+                  all.map((r): [number, number] => [r.fr, r.bm]),
+                  k,
+                  window,
+                  span.lo!,
+                );
+                return Array.from(w.fr.subarray(0, k), (fr, i) => ({ fr, bm: w.bm[i]! }));
+              })
+            : await this.all<{ fr: number; bm: number }>(topRows(k).sql, topRows(k).params);
       const complete = rows.length < k;
       const best = new Map<number, number>();
       for (const row of rows) {
@@ -1009,13 +1020,17 @@ export class SqliteText extends SqliteQueries {
       // candidates are many), else in SQL.
       let passing: number[];
       let idOf: Map<number, string>;
+      // No filter, the dataset alone in its range: every candidate is one of its records, and only the page's ids are read
+      // (the SDK's page at offset 2,560 looked up all 8,480 candidates in SQL, more at each deeper page).
+      const everyOne = query.filters.length === 0 && span.shared === 0 ? () => true : null;
       const inMemory =
         passes ??
+        everyOne ??
         (raw && queueShape && query.userId !== null && best.size > this.queueInMemory
           ? (queueTest ??= await this.queueTest(exclusionsOf))
           : null);
       if (inMemory) {
-        if (!passes) this.queueTested++;
+        if (!passes && !everyOne) this.queueTested++;
         passing = [...best.keys()].filter(inMemory);
         idOf = new Map(
           passing.length === 0 || query.offset >= passing.length
@@ -1226,17 +1241,7 @@ export class SqliteText extends SqliteQueries {
       maxRanges: ANSWERED_RANGES,
       top: top ? { ...top, k: scored ? top.k : 0, generation: 0 } : null,
     };
-    // The query's phrases' row counts kept at the index's version (the rest counted where the rows are read).
-    const knownHere = () => {
-      const version = SqliteText.versionOf(raw);
-      const kept = this.phraseRowsAt(version);
-      const rows: Record<string, number> = {};
-      for (const key of phrasesOf(expression).map(phraseKey)) {
-        const n = kept.get(key);
-        if (n !== undefined) rows[key] = n;
-      }
-      return { version, rows };
-    };
+    const knownHere = () => this.phraseRowsKnown(raw, expression);
     if (read.top) this.answeredInC++;
     const pool = this.options.offThread !== false ? readPoolFor(this.db) : null;
     const ranking = pool ? await this.db.connection().execute(async () => knownHere()) : null;
@@ -1303,6 +1308,74 @@ export class SqliteText extends SqliteQueries {
       rows: Array.from(out.fr, (fr, i): [number, number] => [fr, out.bm[i]!]),
       records: "records" in out ? (out.records ?? null) : null,
     };
+  }
+
+  /** The query's phrases' row counts kept at the index's version (the rest counted where the rows are read), on the connection. */
+  private phraseRowsKnown(raw: SQLite.Database, expression: string): { version: Buffer; rows: Record<string, number> } {
+    const version = SqliteText.versionOf(raw);
+    const kept = this.phraseRowsAt(version);
+    const rows: Record<string, number> = {};
+    for (const key of phrasesOf(expression).map(phraseKey)) {
+      const n = kept.get(key);
+      if (n !== undefined) rows[key] = n;
+    }
+    return { version, rows };
+  }
+
+  /**
+   * The records a plain word's page at k rows reads in C (deepRanked): rankedLimit's, when the rows kept do not serve k and
+   * that is more than the first RANKED_ROWS (the first pages keep FTS5's bm25 and the words ranked ahead), the ranking
+   * extension loaded and read threads there; else 0.
+   */
+  private async deepLimit(key: string, k: number): Promise<number> {
+    const raw = rawSqliteOf(this.db);
+    if (
+      !raw ||
+      this.windowOf(key) !== 0 ||
+      this.options.deepTop === false ||
+      this.options.offThread === false ||
+      !readPoolFor(this.db) ||
+      textRankingOf(this.db).scoring !== "tessera_bm25"
+    )
+      return 0;
+    return this.db.connection().execute(async () => {
+      const r = this.matches(raw, key).ranked;
+      if (serves(r, 0) && (r.complete || r.k >= k)) return 0;
+      const limit = rankedLimit(r, 0, k, 0);
+      return limit > RANKED_ROWS ? limit : 0;
+    });
+  }
+
+  /**
+   * A plain word's first k records in its order when deepLimit reads them (sqlite-text-deep.ts: its `limit` best records in
+   * C on the read threads, kept as the query's ranked rows when the index did not move meanwhile), else null: ranked().
+   * Each record's best row: the page loop takes each record's first row (its best) of FTS5's rows.
+   */
+  private async deepRanked(
+    key: string,
+    expression: string,
+    lo: number,
+    hi: number,
+    k: number,
+  ): Promise<{ fr: number; bm: number }[] | null> {
+    const limit = await this.deepLimit(key, k);
+    const pool = readPoolFor(this.db);
+    const raw = rawSqliteOf(this.db);
+    if (limit === 0 || !pool || !raw || hi >= 2 ** 32) return null;
+    const ranking = await this.db.connection().execute(async () => this.phraseRowsKnown(raw, expression));
+    const top = await deepTop(pool, { expression, lo, hi, k: limit, ranking });
+    if (!top) return null;
+    this.deepReads++;
+    this.rankedReads++;
+    return this.db.connection().execute(async () => {
+      const entry = this.matches(raw, key);
+      if (this.cacheVersion?.equals(top.version)) {
+        entry.ranked = { k: limit, fr: top.fr, bm: top.bm, complete: top.fr.length < limit, from: 0, next: null };
+        this.account(entry);
+      } else return null; // the index moved: ranked() as before
+      const n = Math.min(k, top.fr.length);
+      return Array.from({ length: n }, (_, i) => ({ fr: top.fr[i]!, bm: top.bm[i]! }));
+    });
   }
 
   /** The windows' width of a query (rankWindows): its first `window` + 1 matching records, read on a read thread (kept) or here. */
