@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import { backgroundErrorLogger } from "../db/availability.js";
 import { queryRows, textVersion, versionRecordsSql } from "./postgres-sql.js";
+import { hasShortLists, lengthenShortLists } from "./postgres-rank-longer.js";
 
 /** Words matching at least this many records of a dataset are ranked ahead; below it ts_rank of every match costs < ~30 ms. */
 export const FREQUENT_RECORDS = 1000;
@@ -66,6 +67,8 @@ export interface RankedAhead {
  */
 export class PostgresRankAhead {
   private readonly seen = new Map<string, { version: number; since: number }>();
+  /** The version at which each dataset's lists were found (or made) as long as `listLength` allows, by this replica. */
+  private readonly fullLength = new Map<string, number>();
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private notBefore = 0;
@@ -173,13 +176,56 @@ export class PostgresRankAhead {
         this.seen.set(row.id, { version, since: now });
         continue;
       }
-      if (row.ranked !== null && Number(row.ranked) === version) continue;
+      const ranked = row.ranked !== null && Number(row.ranked) === version;
+      if (ranked && this.fullLength.get(row.id) === version) continue;
       if (now - seen.since < (this.options.settleMs ?? SETTLE_MS)) continue;
       const started = Date.now();
-      if (await this.rank(row.id, version)) {
+      if (ranked ? await this.lengthen(row.id, version) : await this.rank(row.id, version)) {
         this.notBefore = Date.now() + 3 * (Date.now() - started);
         return;
       }
+    }
+  }
+
+  /**
+   * Makes a dataset's lists ranked at `version` as long as `listLength` allows, once (postgres-rank-longer.ts), unless
+   * another replica claimed the dataset; true when this call lengthened some. The claim is the run's row at the same
+   * version, unfinished meanwhile (the bench's --settle waits for it).
+   */
+  async lengthen(datasetId: string, version: number): Promise<boolean> {
+    const listLength = this.options.listLength ?? RANKED_AHEAD;
+    if (!(await hasShortLists(this.db, datasetId, version, listLength))) {
+      this.fullLength.set(datasetId, version);
+      return false;
+    }
+    const claim = await queryRows(
+      this.db,
+      `UPDATE text_ranked_ahead_runs SET started_at = now(), finished_at = NULL
+       WHERE dataset_id = $1 AND version = $2 AND (finished_at IS NOT NULL OR started_at < now() - interval '${STALE_CLAIM}')
+       RETURNING dataset_id`,
+      [datasetId, version],
+    );
+    if (claim.length === 0) return false;
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        await queryRows(trx, "SET LOCAL work_mem = '64MB'", []);
+        this.backend = Number((await queryRows<{ pid: number }>(trx, "SELECT pg_backend_pid() AS pid", []))[0]!.pid);
+        if (this.stopped) throw new Error("stopped");
+        await lengthenShortLists(trx, datasetId, listLength);
+      });
+      this.fullLength.set(datasetId, version);
+      return true;
+    } catch (error) {
+      if (this.stopped || /foreign key/.test(String(error))) return false;
+      this.fullLength.set(datasetId, version); // not again in this process: the lists stay as they were (same answers)
+      throw error;
+    } finally {
+      this.backend = null;
+      await queryRows(
+        this.db,
+        "UPDATE text_ranked_ahead_runs SET finished_at = now() WHERE dataset_id = $1 AND version = $2 AND finished_at IS NULL",
+        [datasetId, version],
+      ).catch(() => undefined);
     }
   }
 
