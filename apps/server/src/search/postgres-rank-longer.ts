@@ -23,7 +23,9 @@ export async function hasShortLists(db: Kysely<DB>, datasetId: string, version: 
  * field, then seq), for the short words only, in the statement's snapshot; `records` and `repeated` stay (same
  * version, same text). A row whose version is no longer the dataset's is left to the next ranking. Searches keep
  * reading the old rows until the commit. One pass over the dataset's tsvectors, without ts_stat's aggregation of
- * every word (the full ranking's other half). Returns the words lengthened.
+ * every word. The 1M bench records (741 words stored at 1,024 of more): EXPLAIN ANALYZE of the read on the first 50K
+ * records took 19 s at load 6.5 (1.8M word-record pairs, half of it sorting them): ~6-7 min at 1M, once, where the
+ * full ranking took 12 min. Returns the words lengthened.
  */
 export async function lengthenShortLists(db: Kysely<DB>, datasetId: string, listLength: number): Promise<number> {
   const rows = await queryRows<{ word: string }>(
