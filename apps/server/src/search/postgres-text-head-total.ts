@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import { recordCounts } from "../records/counts.js";
+import { firstWithStatusSql } from "./postgres-first-with-status.js";
 import { Builder, queueFilters, queryRows, versionRecordsSql } from "./postgres-sql.js";
 import type { RankedAhead } from "./postgres-rank-ahead.js";
 import { headTerms, type PostgresTextHeadIndex } from "./postgres-text-head-index.js";
@@ -45,7 +46,7 @@ export async function headTotal(
     }>(
       db,
       `SELECT ${versionRecordsSql(dataset)}, (SELECT min(x.seq) FROM records x WHERE x.dataset_id = ${dataset}) AS first,
-      (SELECT min(x.seq) FROM records x WHERE x.dataset_id = ${dataset} AND x.status = 'pending') AS pending_from,
+      ${firstWithStatusSql(dataset)} AS pending_from,
       querytree(plainto_tsquery('tessera_search', ${b.p(word)})) AS tree, ${answered} AS answered`,
       b.params,
     ),

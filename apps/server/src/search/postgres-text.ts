@@ -17,6 +17,7 @@ import type { PostgresRankAhead, RankedAhead } from "./postgres-rank-ahead.js";
 import { pageAhead, totalAhead } from "./postgres-text-ahead.js";
 import { firstMatches } from "./postgres-text-walk.js";
 import { headTotal } from "./postgres-text-head-total.js";
+import { firstWithStatusSql } from "./postgres-first-with-status.js";
 import { fieldCondition, fieldWalk } from "./postgres-text-field.js";
 import { windowPassing, windowPassingSql } from "./postgres-window-passing.js";
 import { FILTERED_TOTAL_BOUND, filteredTotal } from "./postgres-text-filtered.js";
@@ -638,7 +639,7 @@ export class PostgresText {
     const row = (
       await queryRows<{ version: number | string; records: number | string; pending_from: number | string | null }>(
         this.db,
-        `SELECT ${versionRecordsSql(dataset)}, (SELECT min(x.seq) FROM records x WHERE x.dataset_id = ${dataset} AND x.status = 'pending') AS pending_from`,
+        `SELECT ${versionRecordsSql(dataset)}, ${firstWithStatusSql(dataset)} AS pending_from`,
         b.params,
       )
     )[0];
