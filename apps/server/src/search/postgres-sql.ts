@@ -1,3 +1,4 @@
+import { firstWithStatusSql } from "./postgres-first-with-status.js";
 import { CompiledQuery, type Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import type { SearchFilter, SearchQuery, SearchScope } from "./search-port.js";
@@ -76,8 +77,8 @@ export function keptStatuses(filters: SearchFilter[]): string[] {
  */
 export function firstPassingSeqSql(b: Builder, filters: SearchFilter[], dataset: string): string {
   const kept = keptStatuses(filters);
-  const status = kept.length === 1 && kept.length < RECORD_STATUSES.length ? ` AND x.status = ${b.p(kept[0]!)}` : "";
-  return `(SELECT min(x.seq) FROM records x WHERE x.dataset_id = ${dataset}${status})`;
+  if (kept.length === 1 && kept.length < RECORD_STATUSES.length) return firstWithStatusSql(dataset, `${b.p(kept[0]!)}::text`);
+  return `(SELECT min(x.seq) FROM records x WHERE x.dataset_id = ${dataset})`;
 }
 
 /** JSON value or each item of a JSON array, as rows `e(value)`. */

@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import { backgroundErrorLogger } from "../db/availability.js";
 import { BackgroundLoop } from "./background-loop.js";
+import { firstWithStatusSql } from "./postgres-first-with-status.js";
 import { queryRows, versionRecordsSql } from "./postgres-sql.js";
 
 /** Datasets with at least this many records get a head index; below it the head's matches cost a few ms in SQL. */
@@ -157,7 +158,7 @@ export class PostgresTextHeadIndex {
           }>(
             trx,
             `SELECT min(seq) AS first, max(seq) AS last, ${versionRecordsSql("$1")},
-              (SELECT min(x.seq) FROM records x WHERE x.dataset_id = $1 AND x.status = 'pending') AS pending_from
+              ${firstWithStatusSql("$1")} AS pending_from
             FROM records WHERE dataset_id = $1`,
             [datasetId],
           )

@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import { Builder, queryRows, textWords, tsLexeme, versionRecordsSql } from "./postgres-sql.js";
 import { fieldCondition } from "./postgres-text-field.js";
+import { firstWithStatusSql } from "./postgres-first-with-status.js";
 import { headWindows, wholeWindows } from "./postgres-text-head.js";
 import { headTerms, type PostgresTextHeadIndex } from "./postgres-text-head-index.js";
 import type { PostgresTextVocabulary } from "./postgres-text-vocabulary.js";
@@ -162,9 +163,7 @@ async function matchesIn(
   const r = new Builder(null);
   const dataset = r.p(query.datasetId);
   const lexemes = vocabulary ? prefixes.map((w, i) => `, querytree(${r.tsQuery([w])}) AS p${i}`).join("") : "";
-  const pending = options.pendingWindow
-    ? `, (SELECT min(x.seq) FROM records x WHERE x.dataset_id = ${dataset} AND x.status = 'pending') AS pending_from`
-    : "";
+  const pending = options.pendingWindow ? `, ${firstWithStatusSql(dataset)} AS pending_from` : "";
   // With a head index: the query's lexemes (querytree), to count its matches in the head in memory.
   const headIndex = options.skipHead && options.pendingWindow ? (options.headIndex ?? null) : null;
   const tree = headIndex ? `, querytree(${r.tsQuery(words)}) AS tree` : "";

@@ -16,6 +16,8 @@ import { countLimit, filterCountLimit, type SearchQuery, type SearchResult } fro
 import type { PostgresRankAhead, RankedAhead } from "./postgres-rank-ahead.js";
 import { pageAhead, totalAhead } from "./postgres-text-ahead.js";
 import { firstMatches } from "./postgres-text-walk.js";
+import { headTotal } from "./postgres-text-head-total.js";
+import { firstWithStatusSql } from "./postgres-first-with-status.js";
 import { fieldCondition, fieldWalk } from "./postgres-text-field.js";
 import { windowPassing, windowPassingSql } from "./postgres-window-passing.js";
 import { FILTERED_TOTAL_BOUND, filteredTotal } from "./postgres-text-filtered.js";
@@ -176,8 +178,10 @@ export class PostgresText {
       (await this.page(query, entry, ranking, RANKED_ROWS));
     const counted = async (): Promise<{ total: number; totalIsLowerBound?: true }> => {
       if (limit === null) return { total: await this.total(query, entry, matches) };
-      const known = ahead ? await totalAhead(this.db, query, ahead, limit) : null;
-      if (known) return known;
+      // The pending queue: the completed head's records of the word counted in memory (postgres-text-head-total.ts), else as below.
+      const head = ahead ? await headTotal(this.db, query, words[0]!.word, ahead, limit, this.walkOptions?.headIndex) : null;
+      const known = head === null && ahead ? await totalAhead(this.db, query, ahead, limit) : head;
+      if (known && known !== "undecided") return known;
       // Filters other than the queue's (a metadata filter): counted up to the filter bound (TESSERA_FILTER_TOTAL_BOUND, or the page's end).
       if (query.filters.length > 0 && !queueFilters(query.filters)) {
         const { path: _, ...total } = await filteredTotal(this.db, query, ahead, filterCountLimit(query, FILTERED_TOTAL_BOUND)!, {
@@ -635,7 +639,7 @@ export class PostgresText {
     const row = (
       await queryRows<{ version: number | string; records: number | string; pending_from: number | string | null }>(
         this.db,
-        `SELECT ${versionRecordsSql(dataset)}, (SELECT min(x.seq) FROM records x WHERE x.dataset_id = ${dataset} AND x.status = 'pending') AS pending_from`,
+        `SELECT ${versionRecordsSql(dataset)}, ${firstWithStatusSql(dataset)} AS pending_from`,
         b.params,
       )
     )[0];

@@ -1,3 +1,4 @@
+import { firstWithStatusSql } from "./postgres-first-with-status.js";
 import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import { Builder, queryRows, RECORD_STATUSES } from "./postgres-sql.js";
@@ -59,7 +60,7 @@ export function windowPassingSql(
     // Submits) took 16,800 buffers and 20-59 ms of each page statement.
     const head =
       queue.statuses.length === 1
-        ? `coalesce((SELECT min(x.seq) FROM records x WHERE x.dataset_id = ${dataset} AND x.status = ${b.p(queue.statuses[0]!)}), ${b.p(Number.MAX_SAFE_INTEGER)}::bigint)`
+        ? `coalesce(${firstWithStatusSql(dataset, `${b.p(queue.statuses[0]!)}::text`)}, ${b.p(Number.MAX_SAFE_INTEGER)}::bigint)`
         : `${lo}::bigint`;
     const range = `r.dataset_id = ${dataset} AND r.status IN (${statuses}) AND r.seq >= greatest(${lo}::bigint, k.head) AND r.seq <= ${hi}`;
     // The dataset's records of those statuses and all its records; a CASE evaluates the one subquery its branch takes. The

@@ -611,3 +611,21 @@ export function searchPortSuite(adapter: string, open: () => Promise<SearchSuite
     });
   });
 }
+
+/**
+ * Test set-ups: a team at work on `records` (in seq order): the first `head` completed (the completed head), every 7th
+ * further on completed too, and every 6th after the head submitted by `userId` (its answered pending records).
+ */
+export async function workQueue(store: Store, records: { id: string }[], head: number, userId: string): Promise<void> {
+  await completeRecords(store, records.slice(0, head));
+  await completeRecords(
+    store,
+    records.filter((_, i) => i % 7 === 3),
+  );
+  await answerRecords(
+    store,
+    records.filter((_, i) => i >= head && i % 6 === 0),
+    userId,
+    "submitted",
+  );
+}
