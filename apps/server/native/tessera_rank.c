@@ -227,6 +227,12 @@ typedef struct WindowState {
     double bm;
   } ansBest, *aAnsTop;
   sqlite3_int64 nAnsTop, aAnsTopSize;
+  /* Every row's length of the seqs fullLo..fullHi at generation fullGen (tessera_lengths_load), those before fullNext
+  ** loaded: aFullStart[seq - fullLo] is the first of the seq's rows in aFullField / aFullLen (FULL_UNKNOWN: not kept). */
+  sqlite3_int64 fullGen, fullLo, fullHi, fullNext;
+  unsigned int *aFullStart;
+  unsigned short *aFullField, *aFullLen;
+  sqlite3_int64 nFull, aFullSize;
 } WindowState;
 
 /* (bm, rowid) ascending: the order's order within a window. */
@@ -367,8 +373,25 @@ static sqlite3_int64 *lengthSlot(WindowState *p, sqlite3_int64 rowid) {
   return &p->aLengthKey[h];
 }
 
+/* A length of at least this (or a blob that does not decode) is not kept in the table of every row's length. */
+#define FULL_UNKNOWN 0xFFFF
+
+/* The row's length from the table of every row's length (tessera_lengths_load) at `gen`, or -2 when it is not there. */
+static sqlite3_int64 fullLength(WindowState *p, sqlite3_int64 rowid, sqlite3_int64 gen) {
+  sqlite3_int64 seq = rowid >> 10, i, end;
+  unsigned int field = (unsigned int)(rowid & 1023);
+  if (gen <= 0 || p->fullGen != gen || seq < p->fullLo || seq >= p->fullNext) return -2;
+  end = p->aFullStart[seq - p->fullLo + 1];
+  for (i = p->aFullStart[seq - p->fullLo]; i < end; i++) {
+    if (p->aFullField[i] == field) return p->aFullLen[i] == FULL_UNKNOWN ? -2 : (sqlite3_int64)p->aFullLen[i];
+  }
+  return -2;
+}
+
 static sqlite3_int64 lengthOf(WindowState *p, sqlite3 *db, sqlite3_int64 rowid, sqlite3_int64 gen) {
   sqlite3_int64 *pKey, n;
+  n = fullLength(p, rowid, gen);
+  if (n >= 0) return n;
   if (gen <= 0) return docsizeLength(p, db, rowid);
   if (p->aLengthKey == 0) {
     p->aLengthKey = (sqlite3_int64 *)sqlite3_malloc64((sqlite3_uint64)LENGTH_SLOTS * sizeof(sqlite3_int64));
@@ -400,6 +423,9 @@ static sqlite3_int64 lengthOf(WindowState *p, sqlite3 *db, sqlite3_int64 rowid, 
 
 static void windowFree(void *pArg) {
   WindowState *p = (WindowState *)pArg;
+  sqlite3_free(p->aFullStart);
+  sqlite3_free(p->aFullField);
+  sqlite3_free(p->aFullLen);
   sqlite3_free(p->aLengthKey);
   sqlite3_free(p->aLength);
   sqlite3_finalize(p->pDocsize);
@@ -738,12 +764,115 @@ static void seqIn(sqlite3_context *pCtx, int nVal, sqlite3_value **apVal) {
 }
 
 /*
+** tessera_lengths_load(generation, lo, hi, from, to): loads the lengths of every row of the seqs from..to into the table
+** of every row's length of the seqs lo..hi at `generation` (the caller's index version, as tessera_window's), which
+** lengthOf reads before anything else: a plain word's deep read (sqlite-text-deep.ts) reads ~10% of a dataset's rows
+** in seq order, ~1 in 9 records, where the docsize cursor seeks for every row (1M records, a word in 11% of them: ~65 of
+** a half's ~100 ms; from the table ~30). Batches in seq order: `from` must be the first seq not loaded yet (lo when the
+** table is another's: it starts over); it answers the next seq to load (hi + 1: all loaded). ~4 bytes a row and a seq.
+*/
+static void lengthsLoad(sqlite3_context *pCtx, int nVal, sqlite3_value **apVal) {
+  WindowState *p = (WindowState *)sqlite3_user_data(pCtx);
+  sqlite3 *db = sqlite3_context_db_handle(pCtx);
+  sqlite3_int64 a[5], cur;
+  sqlite3_stmt *pStmt = 0;
+  int i, rc;
+  (void)nVal;
+  for (i = 0; i < 5; i++) {
+    int eType = sqlite3_value_numeric_type(apVal[i]);
+    double d = sqlite3_value_double(apVal[i]);
+    if ((eType != SQLITE_INTEGER && eType != SQLITE_FLOAT) || !(d >= 0.0 && d <= 4.0e9) || d != floor(d)) {
+      sqlite3_result_error(pCtx, "tessera_lengths_load: generation, lo, hi, from and to must be non-negative integers", -1);
+      return;
+    }
+    a[i] = (sqlite3_int64)d;
+  }
+  if (a[0] < 1 || a[1] > a[2] || a[3] < a[1] || a[3] > a[4]) {
+    sqlite3_result_error(pCtx, "tessera_lengths_load: generation >= 1, lo <= from <= to and lo <= hi are required", -1);
+    return;
+  }
+  if (a[4] > a[2]) a[4] = a[2];
+  if (p->fullGen != a[0] || p->fullLo != a[1] || p->fullHi != a[2]) {
+    unsigned int *aStart;
+    if (a[3] != a[1]) {
+      sqlite3_result_int64(pCtx, a[1]);
+      return;
+    }
+    p->fullGen = 0;
+    aStart = (unsigned int *)sqlite3_realloc64(p->aFullStart, (sqlite3_uint64)(a[2] - a[1] + 2) * sizeof(unsigned int));
+    if (aStart == 0) {
+      sqlite3_result_error_nomem(pCtx);
+      return;
+    }
+    p->aFullStart = aStart;
+    p->fullGen = a[0];
+    p->fullLo = p->fullNext = a[1];
+    p->fullHi = a[2];
+    p->nFull = 0;
+  }
+  if (a[3] != p->fullNext) {
+    sqlite3_result_int64(pCtx, p->fullNext);
+    return;
+  }
+  rc = sqlite3_prepare_v2(db, "SELECT id, sz FROM fts.records_fts_docsize WHERE id BETWEEN ?1 AND ?2 ORDER BY id", -1, &pStmt, 0);
+  if (rc == SQLITE_OK) {
+    sqlite3_bind_int64(pStmt, 1, a[3] * 1024);
+    sqlite3_bind_int64(pStmt, 2, a[4] * 1024 + 1023);
+  }
+  cur = a[3];
+  p->aFullStart[cur - p->fullLo] = (unsigned int)p->nFull;
+  while (pStmt != 0 && (rc = sqlite3_step(pStmt)) == SQLITE_ROW) {
+    sqlite3_int64 id = sqlite3_column_int64(pStmt, 0), total = 0;
+    const unsigned char *aSz = (const unsigned char *)sqlite3_column_blob(pStmt, 1);
+    int nSz = sqlite3_column_bytes(pStmt, 1), j, bad = 0;
+    while (cur < (id >> 10)) p->aFullStart[++cur - p->fullLo] = (unsigned int)p->nFull;
+    for (j = 0; j < nSz;) {
+      sqlite3_uint64 v;
+      int m = getVarint(&aSz[j], nSz - j, &v);
+      if (m == 0) {
+        bad = 1;
+        break;
+      }
+      total += (sqlite3_int64)v;
+      j += m;
+    }
+    if (p->nFull + 1 > p->aFullSize) {
+      sqlite3_int64 size = p->aFullSize ? p->aFullSize * 2 : 65536;
+      unsigned short *aField = (unsigned short *)sqlite3_realloc64(p->aFullField, (sqlite3_uint64)size * sizeof(unsigned short));
+      unsigned short *aLen = aField ? (unsigned short *)sqlite3_realloc64(p->aFullLen, (sqlite3_uint64)size * sizeof(unsigned short)) : 0;
+      if (aField) p->aFullField = aField;
+      if (aLen == 0) {
+        rc = SQLITE_NOMEM;
+        break;
+      }
+      p->aFullLen = aLen;
+      p->aFullSize = size;
+    }
+    p->aFullField[p->nFull] = (unsigned short)(id & 1023);
+    p->aFullLen[p->nFull] = (bad || total >= FULL_UNKNOWN) ? FULL_UNKNOWN : (unsigned short)total;
+    p->nFull++;
+  }
+  sqlite3_finalize(pStmt);
+  if (rc != SQLITE_DONE) {
+    /* Not loaded: the table is no one's (lengthOf reads as before). */
+    p->fullGen = 0;
+    if (rc == SQLITE_NOMEM) sqlite3_result_error_nomem(pCtx);
+    else sqlite3_result_error_code(pCtx, rc);
+    return;
+  }
+  while (cur < a[4]) p->aFullStart[++cur - p->fullLo] = (unsigned int)p->nFull;
+  p->aFullStart[a[4] + 1 - p->fullLo] = (unsigned int)p->nFull;
+  p->fullNext = a[4] + 1;
+  sqlite3_result_int64(pCtx, p->fullNext);
+}
+
+/*
 ** tessera_rank_version(): this source's version of the functions' arguments and answers, which the server checks
 ** (rank-extension.ts' RANK_EXTENSION_VERSION) so that a file built from an older source is not used. 2: tessera_window
 ** with its generation argument (session 16); 3: tessera_answered (session 17); 4: tessera_window's from and width, whole
-** windows kept and the next window's seq answered (session 18).
+** windows kept and the next window's seq answered (session 18); 5: tessera_lengths_load (session 21).
 */
-#define TESSERA_RANK_VERSION 4
+#define TESSERA_RANK_VERSION 5
 static void rankVersion(sqlite3_context *pCtx, int nVal, sqlite3_value **apVal) {
   (void)nVal;
   (void)apVal;
@@ -792,6 +921,8 @@ int sqlite3_tesserarank_init(sqlite3 *db, char **pzErrMsg, const sqlite3_api_rou
     if (rc != SQLITE_OK) return rc;
     /* The same state (its rows' lengths): freed with tessera_window. */
     rc = fts5->xCreateFunction(fts5, "tessera_answered", (void *)pWindow, tesseraAnswered, 0);
+    if (rc != SQLITE_OK) return rc;
+    rc = sqlite3_create_function(db, "tessera_lengths_load", 5, SQLITE_UTF8, (void *)pWindow, lengthsLoad, 0, 0);
     if (rc != SQLITE_OK) return rc;
     return sqlite3_create_function(db, "tessera_answered_result", 0, SQLITE_UTF8, (void *)pWindow, answeredResult, 0, 0);
   }

@@ -7,6 +7,7 @@ import type { DB } from "../db/schema.js";
 import { filterSql, FTS_ROWID_RANGE } from "./sqlite-sql.js";
 import { type ReadStatement, readStatementSql } from "./read-statements.js";
 import { type AnsweredRead, answeredRanges, answeredRead } from "./sqlite-text-answered.js";
+import { LENGTH_BATCH_SEQS, loadRowLengths, rowLengthsReady } from "./row-lengths.js";
 import { appendSeq, extensionWindows, rankWindows, sortWindow, windowOf } from "./text-window.js";
 import {
   countPhraseRows,
@@ -201,6 +202,32 @@ const extensionWindows = ${extensionWindows.toString()};
 const filterSql = ${filterSql.toString()};
 const readStatementSql = ${readStatementSql.toString()};
 const answeredRead = ${answeredRead.toString()};
+// Every row's length of a deep read's dataset (row-lengths.ts): loaded after a deep read at a new index version, in
+// batches between the thread's other jobs, each in a read transaction at that version.
+const rowLengthsReady = ${rowLengthsReady.toString()};
+const loadRowLengths = ${loadRowLengths.toString()};
+let rowLengths = null;
+const loadLengths = (generationWanted, lo, hi) => {
+  if (rowLengths && rowLengths.generation === generationWanted && rowLengths.lo <= lo && rowLengths.hi >= hi) return;
+  const state = { generation: generationWanted, lo, hi, next: lo };
+  rowLengths = state;
+  const step = () => {
+    if (rowLengths !== state) return;
+    let more = false;
+    begin.run();
+    try {
+      if (generationOf(version.all()) === state.generation)
+        more = loadRowLengths(state, (...args) => prepared("SELECT tessera_lengths_load(?, ?, ?, ?, ?)").pluck().get(...args), ${LENGTH_BATCH_SEQS});
+      else rowLengths = null; // the index moved: the next deep read loads the new version's
+    } catch {
+      rowLengths = null;
+    } finally {
+      commit.run();
+    }
+    if (more) setImmediate(step);
+  };
+  setImmediate(step);
+};
 const answeredHelpers = { phrase: phraseHelpers, ranges: ${answeredRanges.toString()}, statementSql: readStatementSql, filter: filterSql };
 const farSidePart = ${farSidePart.toString()};
 const residualCode = ${residualCode.toString()};
@@ -277,21 +304,39 @@ parentPort.on("message", (job) => {
       reply(job.id, blocks, { terms }, []);
       return;
     }
+    if (job.type === "lengths") {
+      // The table of every row's length of the seqs job.lo..job.hi at the index's version, loaded in the background.
+      let gen;
+      begin.run();
+      try {
+        gen = generationOf(version.all());
+      } finally {
+        commit.run();
+      }
+      if (ranker) loadLengths(gen, job.lo, job.hi);
+      parentPort.postMessage({ id: job.id });
+      return;
+    }
     if (job.type === "answered") {
       begin.run();
-      let blocks, read;
+      let blocks, read, deep = null, lengthsFull = false;
       try {
         blocks = version.all();
         if (!ranker && (job.read.members || (job.read.scoring !== null && job.read.scoring !== "bm25")))
           throw new Error("the ranking extension is not loaded on this thread");
         const known = job.ranking.version && Buffer.from(job.ranking.version).equals(Buffer.concat(blocks)) ? job.ranking.rows : {};
-        // The rows' lengths tessera_answered reads are kept at this transaction's index version (as tessera_window's).
-        const top = job.read.top ? { ...job.read.top, generation: job.read.top.lengthsKept === false ? 0 : generationOf(blocks) } : null;
+        // The rows' lengths tessera_answered reads are kept at this transaction's index version (as tessera_window's); a deep
+        // read (lengthsKept false) keeps none, reading them from the table of every row's length when it is this version's.
+        const gen = generationOf(blocks), t = job.read.top;
+        deep = t && t.lengthsKept === false ? { lo: t.lo, hi: t.lo + job.read.records - 1 } : null;
+        lengthsFull = deep !== null && ranker && rowLengthsReady(rowLengths, gen, deep.lo, deep.hi);
+        const top = t ? { ...t, generation: deep && !lengthsFull ? 0 : gen } : null;
         read = answeredRead(prepared, { ...job.read, known, top }, answeredHelpers);
+        if (deep && ranker && !lengthsFull) loadLengths(gen, deep.lo, deep.hi);
       } finally {
         commit.run();
       }
-      reply(job.id, blocks, { fr: read.fr, bm: read.bm, records: read.records, phraseRows: read.phraseRows, counted: read.counted }, [read.fr.buffer, read.bm.buffer]);
+      reply(job.id, blocks, { fr: read.fr, bm: read.bm, records: read.records, phraseRows: read.phraseRows, counted: read.counted, lengthsFull }, [read.fr.buffer, read.bm.buffer]);
       return;
     }
     if (job.type === "rank") {
@@ -432,6 +477,8 @@ interface Reply {
   counted?: number;
   /** An answered read's records (tessera_answered), null when its rows were returned. */
   records?: number | null;
+  /** A deep read's rows' lengths read from the thread's table of every row's length (row-lengths.ts). */
+  lengthsFull?: boolean;
   far?: { tailScale: number | null } | null;
   rows?: unknown[];
   scanned?: number;
@@ -451,6 +498,8 @@ export class ReadPool {
   private closed = false;
   /** Jobs answered (tests, diagnostics). */
   answered = 0;
+  /** Deep reads whose rows' lengths came from a thread's table of every row's length (row-lengths.ts; tests, diagnostics). */
+  lengthsFullReads = 0;
 
   /** At most `size` threads (default: 2, or 1 on a single core; 0: none, the store registers no pool). */
   readonly size: number;
@@ -506,6 +555,7 @@ export class ReadPool {
     counted: number;
   }> {
     const m = await this.send({ type: "answered", ...job });
+    if (m.lengthsFull) this.lengthsFullReads++;
     return {
       version: versionOf(m),
       fr: m.fr ?? new Float64Array(0),
@@ -556,9 +606,22 @@ export class ReadPool {
     return { vrows: m.fr ?? new Float64Array(0), costs: m.bm ?? new Float64Array(0), scanned: m.scanned ?? 0 };
   }
 
+  /**
+   * Every thread loads its table of every row's length of the seqs lo..hi at the index's current version (row-lengths.ts:
+   * a plain word's deep read reads its rows' lengths there), in the background between its other jobs.
+   */
+  async loadRowLengths(lo: number, hi: number): Promise<void> {
+    if (this.closed) return;
+    while (this.threads.length < this.size) this.spawn();
+    await Promise.all(this.threads.map((thread) => this.sendTo(thread, { type: "lengths", lo, hi })));
+  }
+
   private send(message: Record<string, unknown>): Promise<Reply> {
     if (this.closed) return Promise.reject(new Error("the read pool is closed"));
-    const thread = this.thread();
+    return this.sendTo(this.thread(), message);
+  }
+
+  private sendTo(thread: Thread, message: Record<string, unknown>): Promise<Reply> {
     const id = this.nextId++;
     thread.busy++;
     return new Promise((resolve, reject) => {

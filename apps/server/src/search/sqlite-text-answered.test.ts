@@ -352,4 +352,45 @@ describe("text search of answered records counted and ranked in C", () => {
       ).size,
     );
   });
+
+  it("reads a span of seqs as their list, and the rows' lengths from the table of every row's length as from docsize", () => {
+    const raw = rawSqliteOf(t.store.db)!;
+    const lo = raw.prepare("SELECT min(seq) FROM records WHERE dataset_id = ?").pluck().get(t.data.ids.ds) as number;
+    const hi = lo + RECORDS - 1;
+    const read = (expression: string, generation: number, span: boolean): AnsweredRead => ({
+      expression,
+      field: null,
+      seqs: span ? new Uint32Array(0) : Uint32Array.from({ length: RECORDS }, (_, i) => lo + i),
+      span: span ? [lo, hi] : null,
+      records: RECORDS,
+      scoring: "word",
+      known: {},
+      members: true,
+      gap: 1,
+      seekRows: 0,
+      maxRanges: 1024,
+      top: { k: 500, lo, width: 0, generation, lengthsKept: false },
+    });
+    // Loaded in two batches (the second from where the first ended), at generation 9000 (no read here uses it before).
+    const load = raw.prepare("SELECT tessera_lengths_load(?, ?, ?, ?, ?)").pluck();
+    expect(load.get(9000, lo, hi, lo + 5, hi)).toBe(lo); // another table's: from its first seq only
+    expect(load.get(9000, lo, hi, lo, lo + 2_000)).toBe(lo + 2_001);
+    expect(load.get(9000, lo, hi, lo + 2_001, hi + 50)).toBe(hi + 1);
+    expect(() => load.get(0, lo, hi, lo, hi)).toThrow(/generation >= 1/);
+    expect(() => load.get(9000, lo, hi, -1, hi)).toThrow(/non-negative integers/);
+    for (const expression of ['"alpha"', '"beta"', '"zeta"']) {
+      const listed = answeredRead((sql) => raw.prepare(sql), read(expression, 0, false), ANSWERED_HELPERS);
+      for (const [generation, span] of [
+        [0, true],
+        [9000, true],
+        [9000, false],
+      ] as [number, boolean][]) {
+        const r = answeredRead((sql) => raw.prepare(sql), read(expression, generation, span), ANSWERED_HELPERS);
+        expect(r.records, `${expression} ${generation} ${span}`).toBe(listed.records);
+        expect(Array.from(r.fr)).toEqual(Array.from(listed.fr));
+        expect(Array.from(r.bm)).toEqual(Array.from(listed.bm));
+      }
+      if (expression !== '"zeta"') expect(listed.fr.length).toBeGreaterThan(20);
+    }
+  });
 });

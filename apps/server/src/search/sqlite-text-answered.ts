@@ -65,6 +65,11 @@ export interface AnsweredRead {
   scoring: "word" | "phrases" | "bm25" | null;
   /** The phrases' row counts known (by phraseKey) at the index version read; the missing ones a score needs are counted. */
   known: Record<string, number>;
+  /**
+   * Every seq from the first to the second instead of `seqs` (then empty), with `members`: a plain word's deep read
+   * (sqlite-text-deep.ts) of a whole dataset, whose ~500K seqs a half cost ~20 ms of CPU to list, send and walk at 1M records.
+   */
+  span?: [number, number] | null;
   /** The candidates tested by tessera_seq_in (the ranking extension loaded) instead of an IN list. */
   members: boolean;
   /** The ranges' gap (records) when no phrase's row count is known or `seekRows` is 0 (ANSWERED_GAP). */
@@ -124,17 +129,19 @@ export function answeredRead(
         ? h.phrase.rankArguments(keys.map((k) => rows[k]!))
         : [];
   const seqs = job.seqs;
-  const first = seqs[0]!;
-  const last = seqs[seqs.length - 1]!;
+  const span = job.members ? (job.span ?? null) : null;
+  const first = span ? span[0] : seqs[0]!;
+  const last = span ? span[1] : seqs[seqs.length - 1]!;
   // The rarest phrase's rows per record: the query's rows between two runs of candidates.
   const counts = keys.map((k) => rows[k] ?? 0).filter((n) => n > 0);
   const density = counts.length > 0 ? Math.min(...counts) / Math.max(1, job.records) : 0;
   const gap = job.seekRows > 0 && density > 0 ? Math.max(1, Math.floor(job.seekRows / density)) : job.gap;
-  const spans = job.scoring === "bm25" ? [[first, last]] : h.ranges(seqs, gap, job.maxRanges);
+  const spans = job.scoring === "bm25" || span ? [[first, last]] : h.ranges(seqs, gap, job.maxRanges);
   let members = null;
   if (job.members) {
     const bits = new Uint8Array(((last - first) >> 3) + 1);
-    for (let i = 0; i < seqs.length; i++) bits[(seqs[i]! - first) >> 3]! |= 1 << ((seqs[i]! - first) & 7);
+    if (span) bits.fill(255);
+    else for (let i = 0; i < seqs.length; i++) bits[(seqs[i]! - first) >> 3]! |= 1 << ((seqs[i]! - first) & 7);
     members = { first, bits };
   }
   const statement: ReadStatement = {

@@ -5,7 +5,9 @@ import { seededRandom } from "../testing/random.js";
 import { wordDataset } from "../testing/word-records.js";
 import type { SearchFilter, SearchQuery } from "./search-port.js";
 import type { seedSearchData } from "./search-port.suite.js";
+import { readPoolFor } from "./sqlite-read-pool.js";
 import { mergeByScore } from "./sqlite-text-deep.js";
+import { loadRowLengthsFor } from "./sqlite-row-lengths.js";
 import { SqliteText } from "./sqlite-text.js";
 import { textIndexFor } from "./text-index.js";
 
@@ -87,6 +89,50 @@ describe("a plain word's deep pages from the read threads in C", () => {
       const query = queryOf(q, 500, 50, filters);
       expect(await deep.textSearch(query, { q, field: null }), `${q} ${filters.length}`).toEqual(await plain(query));
     }
+  }, 120_000);
+
+  it("gives the same pages with the rows' lengths from the threads' table of every row's length, not a stale one", async () => {
+    const pool = readPoolFor(store.db)!;
+    /** A deep page read in C by a searcher with nothing kept, equal to FTS5's; whether its lengths came from the table. */
+    const deepPage = async (q: string, offset: number) => {
+      const before = pool.lengthsFullReads;
+      const deep = new SqliteText(store.db);
+      const query = queryOf(q, offset, 100);
+      expect(await deep.textSearch(query, { q, field: null }), `${q} at ${offset}`).toEqual(await plain(query));
+      expect(deep.deepReads).toBe(1);
+      return pool.lengthsFullReads - before;
+    };
+    /** Deletes `n` records (every fifth from the `r`-th) and waits for the text index. */
+    const deleteSome = async (r: number, n: number) => {
+      await store.db
+        .deleteFrom("records")
+        .where("id", "in", ids.filter((_, i) => i % 5 === r).slice(0, n))
+        .execute();
+      await textIndexFor(store.db)?.catchUp();
+    };
+    /** Deep pages until both halves read the table (the threads load it after a deep read at a new index version). */
+    const untilFull = async (q: string) => {
+      for (let i = 0; i < 20; i++) if ((await deepPage(q, 450 + 10 * i)) === pool.size) return i;
+      return -1;
+    };
+    expect(await untilFull("common")).toBeGreaterThanOrEqual(0);
+    // Every later word of this index version reads the table from its first page.
+    expect(await deepPage("middle", 500)).toBe(pool.size);
+    // Records deleted: the table is the old version's, not read; the new version's is loaded and read.
+    await deleteSome(1, 150);
+    expect(await deepPage("common", 520)).toBe(0);
+    expect(await untilFull("middle")).toBeGreaterThanOrEqual(0);
+    expect(await deepPage("common", 1_100)).toBe(pool.size);
+
+    // Loaded ahead when the index settles (warm-up.ts): the first deep page after a write reads the table; a dataset of
+    // fewer seqs than asked for loads none.
+    await deleteSome(2, 100);
+    expect(await loadRowLengthsFor(store.db)).toBeNull();
+    expect(await deepPage("middle", 610)).toBe(0);
+    await deleteSome(3, 100);
+    expect(await loadRowLengthsFor(store.db, 1_000)).not.toBeNull();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await deepPage("middle", 640)).toBe(pool.size);
   }, 120_000);
 
   it("merges two halves' records in (score, rowid) order, ties by rowid", () => {

@@ -49,19 +49,22 @@ export async function deepTop(
 ): Promise<DeepTop | null> {
   const { lo, hi } = job;
   const mid = pool.size > 1 && hi > lo ? lo + ((hi - lo + 1) >> 1) : hi + 1;
-  const range = (a: number, b: number) => {
-    const seqs = new Uint32Array(b - a + 1);
-    for (let i = 0; i < seqs.length; i++) seqs[i] = a + i;
-    return seqs;
-  };
-  const halves = mid <= hi ? [range(lo, mid - 1), range(mid, hi)] : [range(lo, hi)];
+  // Each half as a span of seqs, not their list (~500K seqs a half at 1M records: ~20 ms of CPU to list, send and walk).
+  const halves: [number, number][] =
+    mid <= hi
+      ? [
+          [lo, mid - 1],
+          [mid, hi],
+        ]
+      : [[lo, hi]];
   const answers = await Promise.all(
-    halves.map((seqs) =>
+    halves.map((span) =>
       pool.readAnswered({
         read: {
           expression: job.expression,
           field: null,
-          seqs,
+          seqs: new Uint32Array(0),
+          span,
           records: hi - lo + 1,
           scoring: "word",
           members: true,

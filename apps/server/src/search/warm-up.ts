@@ -4,6 +4,7 @@ import { followMetrics, numberRange, termMetrics } from "../records/metadata-met
 import { backgroundErrorLogger } from "../db/availability.js";
 import { sqliteSearchFor } from "./sqlite-search.js";
 import { warmFieldPositions } from "./sqlite-text-field.js";
+import { loadRowLengthsFor } from "./sqlite-row-lengths.js";
 
 const rankingError = backgroundErrorLogger("ranking the frequent words ahead");
 
@@ -42,6 +43,8 @@ export async function warmUpDatasets(db: Kysely<DB>, datasetIds: string[]): Prom
     // Where each field is in every record (sqlite-text-field.ts: a word in one field), ~0.3 s of a read thread at 1M.
     for (const id of datasetIds) await warmFieldPositions(db, id);
     for (const id of settled) await sqliteSearchFor(db).similarityIndexSettled(id);
+    // Every FTS row's length on each read thread (~260 ms of each at 1M records): a word's deep pages read them there.
+    await loadRowLengthsFor(db);
     await sqliteSearchFor(db).rankFrequentWords();
   })().catch((error: unknown) => {
     if (!String(error).includes("closed")) rankingError(error);
