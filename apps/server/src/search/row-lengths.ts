@@ -2,8 +2,8 @@
  * A read thread's table of every FTS row's length in a dataset's seqs (the ranking extension's tessera_lengths_load,
  * native/tessera_rank.c), for a plain word's deep read (sqlite-text-deep.ts): it reads ~10% of a dataset's rows in seq
  * order, ~1 record in 9, where the docsize cursor seeks for every row (1M records, a word in 11% of them: a half's read
- * 60-100 ms of a thread's CPU, ~65 of it the seeks; from the table 26-30). Loaded after a deep read at a new index
- * version, in batches between the thread's other jobs (1M records: ~260 ms of the thread's CPU, ~4 bytes a row and a
+ * 60-100 ms of a thread's CPU, ~65 of it the seeks; from the table 26-30). Loaded when the text index settles (warm-up.ts,
+ * sqlite-row-lengths.ts) and after a deep read at a new index version, in batches between the thread's other jobs (1M records: ~260 ms of the thread's CPU, ~4 bytes a row and a
  * seq), each in a read transaction at that version (abandoned when the index moves); the next deep read at that
  * version reads its lengths from it. Self-contained functions (no closure, no import): the read threads evaluate their
  * source (sqlite-read-pool.ts).
