@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Store } from "../db/store.js";
 import { openTestPostgresStore, testDatabaseUrl } from "../testing/pg-test-database.js";
-import { firstWithStatusSql } from "./postgres-first-with-status.js";
+import { firstWithStatusSql, lastWithStatusSql } from "./postgres-first-with-status.js";
 import { queryRows } from "./postgres-sql.js";
 import { completeRecords, copyDataset, insertRecords, seedSearchData } from "./search-port.suite.js";
 
@@ -30,7 +30,7 @@ describe.skipIf(!onPostgres)("PostgreSQL: a dataset's first record of a status",
     await store?.close();
   });
 
-  it("gives min(seq) of the dataset's records of the status, null when none", async () => {
+  it("gives min(seq) / max(seq) of the dataset's records of the status, null when none", async () => {
     for (const d of [...datasets, "no-such-dataset"])
       for (const status of ["pending", "completed", "other"]) {
         const [row] = await queryRows<{ got: string | null; expected: string | null }>(
@@ -40,6 +40,15 @@ describe.skipIf(!onPostgres)("PostgreSQL: a dataset's first record of a status",
         );
         expect(row!.got, `${d} ${status}`).toBe(row!.expected);
       }
+    for (const d of [...datasets, "no-such-dataset"])
+      for (const status of ["pending", "completed", "other"]) {
+        const [last] = await queryRows<{ got: string | null; expected: string | null }>(
+          store.db,
+          `SELECT ${lastWithStatusSql("$1", "$2::text")} AS got, (SELECT max(seq) FROM records WHERE dataset_id = $1 AND status = $2) AS expected`,
+          [d, status],
+        );
+        expect(last!.got, `last ${d} ${status}`).toBe(last!.expected);
+      }
     const [row] = await queryRows<{ got: string | null }>(store.db, `SELECT ${firstWithStatusSql("$1")} AS got`, [datasets[0]!]);
     expect(row!.got).not.toBeNull();
   });
@@ -48,8 +57,12 @@ describe.skipIf(!onPostgres)("PostgreSQL: a dataset's first record of a status",
     const [plan] = await queryRows<{ "QUERY PLAN": unknown }>(store.db, `EXPLAIN (FORMAT JSON) SELECT ${firstWithStatusSql("$1")}`, [
       datasets[0]!,
     ]);
-    const text = JSON.stringify(plan!["QUERY PLAN"]);
-    expect(text).toContain("records_dataset_status_seq_idx");
-    expect(text).not.toContain("records_pkey");
+    const [planLast] = await queryRows<{ "QUERY PLAN": unknown }>(store.db, `EXPLAIN (FORMAT JSON) SELECT ${lastWithStatusSql("$1")}`, [
+      datasets[0]!,
+    ]);
+    for (const text of [JSON.stringify(plan!["QUERY PLAN"]), JSON.stringify(planLast!["QUERY PLAN"])]) {
+      expect(text).toContain("records_dataset_status_seq_idx");
+      expect(text).not.toContain("records_pkey");
+    }
   });
 });

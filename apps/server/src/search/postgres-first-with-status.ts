@@ -9,3 +9,8 @@
 export const firstWithStatusSql = (dataset: string, status = "'pending'"): string =>
   `(SELECT x.seq FROM records x WHERE (x.dataset_id, x.status, x.seq) >= (${dataset}, ${status}, 0)
     AND (x.dataset_id, x.status) <= (${dataset}, ${status}) ORDER BY x.dataset_id, x.status, x.seq LIMIT 1)`;
+
+/** The seq of a dataset's last record of a status, the same way backwards (`max(seq)` has the same plan under the same statistics). */
+export const lastWithStatusSql = (dataset: string, status = "'pending'"): string =>
+  `(SELECT x.seq FROM records x WHERE (x.dataset_id, x.status) >= (${dataset}, ${status})
+    AND (x.dataset_id, x.status, x.seq) <= (${dataset}, ${status}, 9223372036854775807) ORDER BY x.dataset_id DESC, x.status DESC, x.seq DESC LIMIT 1)`;

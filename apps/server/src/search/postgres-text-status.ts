@@ -3,6 +3,7 @@ import type { DB } from "../db/schema.js";
 import { Builder, queryRows } from "./postgres-sql.js";
 import type { SearchFilter, SearchQuery } from "./search-port.js";
 import { SEQ_BUCKET } from "./postgres-text-walk.js";
+import { firstWithStatusSql, lastWithStatusSql } from "./postgres-first-with-status.js";
 
 /**
  * `records_fts`'s buckets (record_seq / 1024, postgres-text-buckets.ts) the records of a record status filter without
@@ -37,11 +38,15 @@ export async function statusBuckets(db: Kysely<DB>, query: SearchQuery, max = ST
   const filter = statusFilter(query.filters);
   if (!filter || filter.type !== "terms") return null;
   const b = new Builder(null);
-  const of = `FROM records WHERE dataset_id = ${b.p(query.datasetId)} AND status IN (${filter.values.map((v) => b.p(String(v))).join(", ")})`;
+  const dataset = b.p(query.datasetId);
+  const statuses = filter.values.map((v) => `${b.p(String(v))}::text`);
+  // Each status's first and last record through the status index (postgres-first-with-status.ts): `min(seq) ... status IN`
+  // read the completed head row by row in seq order under statistics that still say every record pending.
   const row = (
     await queryRows<{ lo: number | string | null; hi: number | string | null }>(
       db,
-      `SELECT (SELECT min(seq) ${of}) AS lo, (SELECT max(seq) ${of}) AS hi`,
+      `SELECT LEAST(${statuses.map((s) => firstWithStatusSql(dataset, s)).join(", ")}) AS lo,
+        GREATEST(${statuses.map((s) => lastWithStatusSql(dataset, s)).join(", ")}) AS hi`,
       b.params,
     )
   )[0];
