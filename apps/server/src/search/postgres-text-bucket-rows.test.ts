@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import { openTestPostgresStore, testDatabaseUrl } from "../testing/pg-test-database.js";
+import { bucketRowsSql } from "./postgres-text-bucket-rows.js";
+import { Builder, queryRows } from "./postgres-sql.js";
+import { answerRecords, completeRecords, copyDataset, insertRecords, seedSearchData } from "./search-port.suite.js";
+import type { SearchFilter } from "./search-port.js";
+
+const onPostgres = testDatabaseUrl() !== null;
+
+describe.skipIf(!onPostgres)("PostgreSQL: a text search's rows from records_fts's buckets", () => {
+  it("looks each match's record up by its primary key, also in a dataset the statistics do not know", async () => {
+    const store = await openTestPostgresStore();
+    try {
+      const { ids } = await seedSearchData(store);
+      // Statistics taken before the dataset was imported (autovacuum off: they stay so), then its records and a completed head.
+      await queryRows(store.db, "ALTER TABLE records SET (autovacuum_enabled = off)", []);
+      await queryRows(store.db, "ANALYZE records", []);
+      const dataset = await copyDataset(store, ids.ds);
+      const shape = (i: number) => ({
+        external_id: `b-${i}`,
+        fields: JSON.stringify({ text: `${i % 4 === 0 ? "kiwi" : "lime"} pad${i % 50}` }),
+        metadata: "null",
+      });
+      const records: { id: string; seq: number }[] = [];
+      for (let k = 0; k < 3; k++) records.push(...(await insertRecords(store, dataset, 2000, (i) => shape(k * 2000 + i))));
+      const head = records.slice(0, 3000);
+      await completeRecords(store, head);
+      await answerRecords(store, head, ids.u1, "submitted");
+      const b = new Builder(null);
+      const submitted: SearchFilter = { type: "terms", scope: { entity: "response_status" }, values: ["submitted"] };
+      const where = [`r.dataset_id = ${b.p(dataset)}`, b.filter({ ...submitted })];
+      const first = Math.floor(head[0]!.seq / 1024);
+      const last = Math.floor(head[head.length - 1]!.seq / 1024);
+      const buckets = `{${Array.from({ length: last - first + 1 }, (_, i) => first + i).join(",")}}`;
+      const statement = bucketRowsSql(b.tsQuery([{ word: "kiwi", prefix: false }]), b.p(buckets), "", where);
+      // Rows: the head's records of the word, and those after it in its last bucket (the filter passes any answered record).
+      const rows = await queryRows<{ seq: number | string; id: string; score: number }>(store.db, statement, b.params);
+      const expected = records
+        .map((r, i) => ({ ...r, i }))
+        .filter((r) => r.i < 3000 && r.i % 4 === 0)
+        .map((r) => r.id)
+        .sort();
+      expect(rows.map((r) => r.id).sort()).toEqual(expected);
+      expect(rows.every((r) => r.score > 0)).toBe(true);
+      const [plan] = await queryRows<{ "QUERY PLAN": unknown }>(store.db, `EXPLAIN (FORMAT JSON) ${statement}`, b.params);
+      const text = JSON.stringify(plan!["QUERY PLAN"]);
+      expect(text).toContain("records_pkey");
+      expect(text).not.toMatch(/records_dataset_/);
+    } finally {
+      await store.close();
+    }
+  }, 60_000);
+});
