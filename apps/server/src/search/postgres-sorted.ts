@@ -20,8 +20,7 @@ export const WALK_RECORDS = 2_000;
 export const GATHER_RECORDS = 20_000;
 
 /** The records' columns the filters read, as the walk's subquery `r` gives them. */
-/** The records' columns a filter or sort reads (all but the fields), as `r`. */
-export const COLUMNS = "r.id, r.seq, r.dataset_id, r.external_id, r.status, r.metadata, r.inserted_at, r.updated_at";
+const COLUMNS = "r.id, r.seq, r.dataset_id, r.external_id, r.status, r.metadata, r.inserted_at, r.updated_at";
 
 /**
  * Where the walk reads a sort's records in its order from an index (migration 0036), as a subquery with the

@@ -8,13 +8,15 @@ import type { SearchFilter } from "./search-port.js";
 const onPostgres = testDatabaseUrl() !== null;
 
 describe.skipIf(!onPostgres)("PostgreSQL: a text search's rows from records_fts's buckets", () => {
-  it("looks each match's record up by its primary key, also in a dataset the statistics do not know", async () => {
+  it("reads the matches' records by their primary key and their responses by theirs, also in a dataset the statistics do not know", async () => {
     const store = await openTestPostgresStore();
     try {
       const { ids } = await seedSearchData(store);
-      // Statistics taken before the dataset was imported (autovacuum off: they stay so), then its records and a completed head.
+      // Statistics taken before the dataset was imported and answered (autovacuum off: they stay so), then its records and a
+      // completed head, each answered.
       await queryRows(store.db, "ALTER TABLE records SET (autovacuum_enabled = off)", []);
-      await queryRows(store.db, "ANALYZE records", []);
+      await queryRows(store.db, "ALTER TABLE responses SET (autovacuum_enabled = off)", []);
+      await queryRows(store.db, "ANALYZE records, responses", []);
       const dataset = await copyDataset(store, ids.ds);
       const shape = (i: number) => ({
         external_id: `b-${i}`,
@@ -28,11 +30,12 @@ describe.skipIf(!onPostgres)("PostgreSQL: a text search's rows from records_fts'
       await answerRecords(store, head, ids.u1, "submitted");
       const b = new Builder(null);
       const submitted: SearchFilter = { type: "terms", scope: { entity: "response_status" }, values: ["submitted"] };
-      const where = [`r.dataset_id = ${b.p(dataset)}`, b.filter({ ...submitted })];
+      const datasetParam = b.p(dataset);
+      const filters = [b.filter({ ...submitted })];
       const first = Math.floor(head[0]!.seq / 1024);
       const last = Math.floor(head[head.length - 1]!.seq / 1024);
       const buckets = `{${Array.from({ length: last - first + 1 }, (_, i) => first + i).join(",")}}`;
-      const statement = bucketRowsSql(b.tsQuery([{ word: "kiwi", prefix: false }]), b.p(buckets), "", where);
+      const statement = bucketRowsSql(b.tsQuery([{ word: "kiwi", prefix: false }]), b.p(buckets), "", datasetParam, filters);
       // Rows: the head's records of the word, and those after it in its last bucket (the filter passes any answered record).
       const rows = await queryRows<{ seq: number | string; id: string; score: number }>(store.db, statement, b.params);
       const expected = records
@@ -43,9 +46,14 @@ describe.skipIf(!onPostgres)("PostgreSQL: a text search's rows from records_fts'
       expect(rows.map((r) => r.id).sort()).toEqual(expected);
       expect(rows.every((r) => r.score > 0)).toBe(true);
       const [plan] = await queryRows<{ "QUERY PLAN": unknown }>(store.db, `EXPLAIN (FORMAT JSON) ${statement}`, b.params);
-      const text = JSON.stringify(plan!["QUERY PLAN"]);
+      const text = typeof plan!["QUERY PLAN"] === "string" ? plan!["QUERY PLAN"] : JSON.stringify(plan!["QUERY PLAN"]);
       expect(text).toContain("records_pkey");
       expect(text).not.toMatch(/records_dataset_/);
+      // The filter's responses of each record through responses_record_user_uq, not every response scanned once per match.
+      expect(text).toContain("responses_record_user_uq");
+      expect(text).not.toMatch(
+        /"Relation Name": "responses"[^}]*"Node Type": "Seq Scan"|"Node Type": "Seq Scan"[^}]*"Relation Name": "responses"/,
+      );
     } finally {
       await store.close();
     }

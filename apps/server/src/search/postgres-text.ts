@@ -297,20 +297,18 @@ export class PostgresText {
     const limit = countLimit(query);
     const text = query.text!;
     const b = new Builder(query.userId);
-    // The buckets' matches each looked up by its primary key (bucketRowsSql), the candidates as an array.
-    const where = [
-      ...(buckets ? [] : [`r.seq = ANY(${b.p(candidateSeqs ?? "{}")}::bigint[])`]),
-      `r.dataset_id = ${b.p(query.datasetId)}`,
-      ...query.filters.map((x) => b.filter(x)),
-    ];
+    // The buckets' matches by their primary key whatever the statistics say (bucketRowsSql), else the candidates as an array.
+    const dataset = b.p(query.datasetId);
+    const filters = query.filters.map((x) => b.filter(x));
+    const candidates = buckets ? [] : [`r.seq = ANY(${b.p(candidateSeqs ?? "{}")}::bigint[])`];
     const tsq = b.tsQuery(words);
     // The field in the GIN index when it has the fields' names (postgres-text-field.ts).
     const field = fieldCondition(b, text.field, buckets !== null, buckets !== null && (await this.fieldIndex()));
     // A completed head's buckets: the text's GIN entry in those (~20-38 ms at 1M for a word in 12% of the records), then the
     // filters on the matching records; else each candidate's `records_fts` rows (few answered records).
     const statement = buckets
-      ? bucketRowsSql(tsq, b.p(`{${buckets.join(",")}}`), field, where)
-      : `WITH c AS (SELECT r.seq, r.id FROM records r WHERE ${where.join(" AND ")}), q AS (SELECT ${tsq} AS query)
+      ? bucketRowsSql(tsq, b.p(`{${buckets.join(",")}}`), field, dataset, filters)
+      : `WITH c AS (SELECT r.seq, r.id FROM records r WHERE ${[...candidates, `r.dataset_id = ${dataset}`, ...filters].join(" AND ")}), q AS (SELECT ${tsq} AS query)
         SELECT c.seq AS seq, c.id AS id, max(ts_rank(f.tsv, q.query))::float8 AS score FROM c JOIN records_fts f ON f.record_seq = c.seq, q
         WHERE f.tsv @@ q.query${field} GROUP BY c.seq, c.id`;
     const rows = (await queryRows<{ seq: number | string; id: string; score: number }>(this.db, statement, b.params)).map((r) => ({
