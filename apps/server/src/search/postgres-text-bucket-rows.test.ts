@@ -49,6 +49,14 @@ describe.skipIf(!onPostgres)("PostgreSQL: a text search's rows from records_fts'
       const text = typeof plan!["QUERY PLAN"] === "string" ? plan!["QUERY PLAN"] : JSON.stringify(plan!["QUERY PLAN"]);
       expect(text).toContain("records_pkey");
       expect(text).not.toMatch(/records_dataset_/);
+      // Each row ranked before the rows are grouped by record: no node above the text's rows carries their tsvectors.
+      const [verbose] = await queryRows<{ "QUERY PLAN": unknown }>(store.db, `EXPLAIN (VERBOSE, FORMAT JSON) ${statement}`, b.params);
+      type Node = { "Node Type": string; Output?: string[]; Plans?: Node[] };
+      const raw = verbose!["QUERY PLAN"];
+      const nodes = (node: Node): Node[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
+      const all = nodes(((typeof raw === "string" ? JSON.parse(raw) : raw) as { Plan: Node }[])[0]!.Plan);
+      const carrying = all.filter((n) => !/Scan/.test(n["Node Type"]) && (n.Output ?? []).includes("f.tsv"));
+      expect(carrying.map((n) => n["Node Type"])).toEqual([]);
       // The filter's responses of each record through responses_record_user_uq, not every response scanned once per match.
       expect(text).toContain("responses_record_user_uq");
       expect(text).not.toMatch(
