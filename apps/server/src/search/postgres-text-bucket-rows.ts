@@ -9,10 +9,11 @@
  * records whatever the statistics say. As a plain `r.dataset_id = ..` the planner read the dataset's records through
  * records_dataset_updated_idx and tested each against the whole array when its statistics did not know the dataset
  * (imported after the last ANALYZE, which autovacuum does not run before a tenth of the table changed): 50K records, a
- * word in 31,443 of a 34K head's, a response value filter, 2.8 s; 0.26-0.27 s this way (0.29-0.38 s before when the
- * statistics know the dataset, load 4.4). A lookup per match (a lateral subquery) was as robust but slower (0.43-0.50
- * s), and with the filters outside it responses analyzed before any Submit (an estimate of 1) made the Submitted filter
- * a nested loop over every response once per match (197 s).
+ * word in 31,443 of a 34K head's, a response value filter, 2.8 s; this way the plan is the primary key's whatever the
+ * statistics (the test), and as fast where they know the dataset (0.26-0.29 s against 0.23-0.38 s, load 4.4). A lookup
+ * per match (a lateral subquery) was as robust but slower (0.43-0.50 s), and with the filters outside it responses
+ * analyzed before any Submit (an estimate of 1) made the Submitted filter a nested loop over every response once per
+ * match (197 s).
  *
  * Each row ranked as it is read (`OFFSET 0`), then the record's best score: `max(ts_rank(..))` grouped by record sorted the
  * rows with their tsvectors to group them (1M bench records, a word in every record of a 34,815-record head: 69,599 rows,
