@@ -19,6 +19,7 @@ import { firstMatches } from "./postgres-text-walk.js";
 import { headTotal } from "./postgres-text-head-total.js";
 import { firstWithStatusSql } from "./postgres-first-with-status.js";
 import { fieldCondition, fieldWalk } from "./postgres-text-field.js";
+import { bucketRowsSql } from "./postgres-text-bucket-rows.js";
 import { windowPassing, windowPassingSql } from "./postgres-window-passing.js";
 import { FILTERED_TOTAL_BOUND, filteredTotal } from "./postgres-text-filtered.js";
 import { ANSWERED_MAX, answeredStatuses } from "./answered-filter.js";
@@ -296,24 +297,18 @@ export class PostgresText {
     const limit = countLimit(query);
     const text = query.text!;
     const b = new Builder(query.userId);
-    // The buckets' matches as an array (an InitPlan): the records by their primary key, where a join read every record of the
-    // status (18,140 at 1M, the planner's estimate 1) or looked them up once per match (16 s).
-    const where = [
-      buckets ? "r.seq = ANY(ARRAY(SELECT seq FROM m))" : `r.seq = ANY(${b.p(candidateSeqs ?? "{}")}::bigint[])`,
-      `r.dataset_id = ${b.p(query.datasetId)}`,
-      ...query.filters.map((x) => b.filter(x)),
-    ];
+    // The buckets' matches by their primary key whatever the statistics say (bucketRowsSql), else the candidates as an array.
+    const dataset = b.p(query.datasetId);
+    const filters = query.filters.map((x) => b.filter(x));
+    const candidates = buckets ? [] : [`r.seq = ANY(${b.p(candidateSeqs ?? "{}")}::bigint[])`];
     const tsq = b.tsQuery(words);
     // The field in the GIN index when it has the fields' names (postgres-text-field.ts).
     const field = fieldCondition(b, text.field, buckets !== null, buckets !== null && (await this.fieldIndex()));
     // A completed head's buckets: the text's GIN entry in those (~20-38 ms at 1M for a word in 12% of the records), then the
     // filters on the matching records; else each candidate's `records_fts` rows (few answered records).
     const statement = buckets
-      ? `WITH q AS (SELECT ${tsq} AS query), m AS MATERIALIZED (SELECT f.record_seq AS seq, max(ts_rank(f.tsv, q.query))::float8 AS score
-          FROM records_fts f, q WHERE f.tsv @@ q.query AND ARRAY[f.record_seq / 1024] && ${b.p(`{${buckets.join(",")}}`)}::bigint[]${field}
-          GROUP BY f.record_seq)
-        SELECT r.seq AS seq, r.id AS id, m.score AS score FROM records r JOIN m ON m.seq = r.seq WHERE ${where.join(" AND ")}`
-      : `WITH c AS (SELECT r.seq, r.id FROM records r WHERE ${where.join(" AND ")}), q AS (SELECT ${tsq} AS query)
+      ? bucketRowsSql(tsq, b.p(`{${buckets.join(",")}}`), field, dataset, filters)
+      : `WITH c AS (SELECT r.seq, r.id FROM records r WHERE ${[...candidates, `r.dataset_id = ${dataset}`, ...filters].join(" AND ")}), q AS (SELECT ${tsq} AS query)
         SELECT c.seq AS seq, c.id AS id, max(ts_rank(f.tsv, q.query))::float8 AS score FROM c JOIN records_fts f ON f.record_seq = c.seq, q
         WHERE f.tsv @@ q.query${field} GROUP BY c.seq, c.id`;
     const rows = (await queryRows<{ seq: number | string; id: string; score: number }>(this.db, statement, b.params)).map((r) => ({
