@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import { recordCounts } from "../records/counts.js";
-import { Builder, json, onSearchRows, queryRows, textCount, textMatchSql, textWords, type Param } from "./postgres-sql.js";
+import { Builder, isPending, json, onSearchRows, queryRows, textCount, textMatchSql, textWords, type Param } from "./postgres-sql.js";
 import { cheapFirst, walkCount } from "./postgres-filter-total.js";
 import type { RankedAhead } from "./postgres-rank-ahead.js";
 import type { SearchFilter, SearchQuery } from "./search-port.js";
@@ -71,17 +71,7 @@ export async function filteredTotal(
       // The records holding ~`reads` of the word's (at most maxWalk).
       const walkRecords = Math.min(maxWalk, Math.max(1, Math.ceil(reads / share)));
       // Metadata terms by containment on the row (Builder without `searchRows`): the terms array clause is for the GIN index.
-      const walk = await walkCount(
-        db,
-        query,
-        (b) =>
-          `CASE WHEN ${cheapFirst(query.filters)
-            .map((f) => b.filter(f))
-            .join(" AND ")} THEN ts_match_vq(r.tsv, (${b.tsQuery(textWords(query.text!.q))})) ELSE false END`,
-        bound,
-        walkRecords,
-        total,
-      );
+      const walk = await walkCount(db, query, (b) => wordHit(b, query), bound, walkRecords, total);
       if (walk.decided) return bounded(walk.n, "walk");
       // Its share of the word's records read, fewer than `bound + 1` passing: those, as a lower bound.
       if (walkRecords < maxWalk) return { total: walk.n, totalIsLowerBound: true, path: "walk" };
@@ -100,6 +90,21 @@ export async function filteredTotal(
   }
   // A common metadata term's GIN entry costs more than it saves: the word's entry alone, the filters on its first records.
   return readTotal(db, query, reads, bound, false);
+}
+
+/**
+ * Whether the walk's row (`r`, of `record_search`) holds the word and passes the filters: the filters first, the word's
+ * out-of-line tsvector only for the rows passing them (`CASE`), except the caller's pending responses (`NOT EXISTS`: a
+ * lookup in `responses` per row, which the pending queue's rows nearly all pass), tested after the word, on the rows
+ * holding it only. At 1M bench records a word in 17% of them with the annotation page's filters reads ~1,200 tsvectors of
+ * ~11,800 rows: the lookups went from ~1,200 to the ~200 holding the word.
+ */
+export function wordHit(b: Builder, query: SearchQuery): string {
+  const filters = cheapFirst(query.filters);
+  const before = filters.filter((f) => !isPending(f)).map((f) => b.filter(f));
+  const word = `ts_match_vq(r.tsv, (${b.tsQuery(textWords(query.text!.q))}))`;
+  const after = filters.filter(isPending).map((f) => b.filter(f));
+  return `CASE WHEN ${before.join(" AND ") || "true"} THEN ${[word, ...after].join(" AND ")} ELSE false END`;
 }
 
 /**
