@@ -53,13 +53,11 @@ export const RECORD_STATUSES = ["pending", "completed"];
  * Null for any other filter.
  */
 export function queueFilters(filters: SearchFilter[]): { pending: boolean; statuses: string[] } | null {
+  const isPending = (f: SearchFilter) =>
+    f.type === "terms" && f.scope.entity === "response_status" && f.values.length === 1 && f.values[0] === "pending";
   if (!filters.every((f) => isPending(f) || isStatus(f))) return null;
   return { pending: filters.some(isPending), statuses: keptStatuses(filters) };
 }
-
-/** The annotation queue's response filter: the caller has not answered the record (`NOT EXISTS` in `responses`). */
-export const isPending = (f: SearchFilter): boolean =>
-  f.type === "terms" && f.scope.entity === "response_status" && f.values.length === 1 && f.values[0] === "pending";
 
 const isStatus = (f: SearchFilter) => f.type === "terms" && f.scope.entity === "record" && f.scope.property === "status";
 

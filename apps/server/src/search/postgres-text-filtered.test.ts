@@ -1,11 +1,10 @@
-import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "kysely";
 import type { Store } from "../db/store.js";
 import { openPgliteStore } from "../testing/pglite-store.js";
 import { openTestPostgresStore, testDatabaseUrl } from "../testing/pg-test-database.js";
 import { Builder, queryRows, SERIAL_PLAN, textCount } from "./postgres-sql.js";
-import { commonTerms, filteredTotal, READ_PER_BOUND, readCount, wordHit } from "./postgres-text-filtered.js";
+import { commonTerms, filteredTotal, READ_PER_BOUND, readCount } from "./postgres-text-filtered.js";
 import type { SearchFilter, SearchQuery } from "./search-port.js";
 import { insertRecords, pageQuery, seedSearchData } from "./search-port.suite.js";
 
@@ -232,60 +231,6 @@ describe(`PostgreSQL text search: bounded totals with a metadata filter (${onPos
         expect([await count(true), await count(false)], `${q} ${bound}`).toEqual([Math.min(n, bound + 1), Math.min(n, bound + 1)]);
       }
     }
-  });
-  it("tests the caller's pending responses after the word, on the rows holding it only, counting as the exact count does", async () => {
-    const records = await store.db.selectFrom("records").select(["id"]).where("dataset_id", "=", ids.ds).orderBy("seq").execute();
-    // The caller answered every 7th record of the dataset (besides the set-up's responses).
-    await store.db
-      .insertInto("responses")
-      .values(
-        records
-          .filter((_, i) => i % 7 === 0)
-          .map((r) => ({
-            id: randomUUID(),
-            record_id: r.id,
-            user_id: ids.u1,
-            status: "submitted",
-            values: "{}",
-            inserted_at: "t",
-            updated_at: "t",
-          })),
-      )
-      .onConflict((oc) => oc.columns(["record_id", "user_id"]).doNothing())
-      .execute();
-    const pending: SearchFilter = { type: "terms", scope: { entity: "response_status" }, values: ["pending"] };
-    const status: SearchFilter = { type: "terms", scope: { entity: "record", property: "status" }, values: ["pending"] };
-    const mine = (q: string, filters: SearchFilter[]) => pageQuery(ids.ds, filters, { text: q, userId: ids.u1 });
-    for (const [q, filters] of [
-      ["quarter", [pending, status, source("news"), quality]],
-      ["third", [source("news"), pending]],
-      ["common", [pending, quality]],
-      ["quarter", [pending]],
-    ] as const) {
-      const n = await exact(mine(q, [...filters]));
-      expect(n, q).toBeLessThan(
-        await exact(
-          mine(
-            q,
-            filters.filter((f) => f !== pending),
-          ),
-        ),
-      );
-      for (const bound of [3, 1000]) {
-        const got = await filteredTotal(store.db, mine(q, [...filters]), ahead, bound, { walkMinShare: 0, readPerBound: 1e6 });
-        expect(got, `${q} ${bound}`).toEqual(
-          n > bound ? { total: bound, totalIsLowerBound: true, path: "walk" } : { total: n, path: "walk" },
-        );
-      }
-    }
-    // The lookup in `responses` comes after the word's test (AND stops at the first false), the other filters before it.
-    const hit = wordHit(new Builder(ids.u1), mine("quarter", [pending, status, source("news")]));
-    const [when, then] = hit.split(" THEN ");
-    expect(when).toContain("r.status IN");
-    expect(when).toContain("r.metadata @>");
-    expect(when).not.toContain("responses");
-    expect(then!.indexOf("ts_match_vq(r.tsv")).toBe(0);
-    expect(then!.indexOf("NOT EXISTS (SELECT 1 FROM responses")).toBeGreaterThan(0);
   });
   it("counts the word's records through the words-and-terms index in a serial plan, whatever parallel plans cost", async () => {
     const q = query("common", [source("news"), quality]);

@@ -1,18 +1,7 @@
 import { sql, type Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import { recordCounts } from "../records/counts.js";
-import {
-  Builder,
-  isPending,
-  json,
-  onSearchRows,
-  queryRows,
-  SERIAL_PLAN,
-  textCount,
-  textMatchSql,
-  textWords,
-  type Param,
-} from "./postgres-sql.js";
+import { Builder, json, onSearchRows, queryRows, SERIAL_PLAN, textCount, textMatchSql, textWords, type Param } from "./postgres-sql.js";
 import { cheapFirst, walkCount } from "./postgres-filter-total.js";
 import type { RankedAhead } from "./postgres-rank-ahead.js";
 import type { SearchFilter, SearchQuery } from "./search-port.js";
@@ -82,7 +71,17 @@ export async function filteredTotal(
       // The records holding ~`reads` of the word's (at most maxWalk).
       const walkRecords = Math.min(maxWalk, Math.max(1, Math.ceil(reads / share)));
       // Metadata terms by containment on the row (Builder without `searchRows`): the terms array clause is for the GIN index.
-      const walk = await walkCount(db, query, (b) => wordHit(b, query), bound, walkRecords, total);
+      const walk = await walkCount(
+        db,
+        query,
+        (b) =>
+          `CASE WHEN ${cheapFirst(query.filters)
+            .map((f) => b.filter(f))
+            .join(" AND ")} THEN ts_match_vq(r.tsv, (${b.tsQuery(textWords(query.text!.q))})) ELSE false END`,
+        bound,
+        walkRecords,
+        total,
+      );
       if (walk.decided) return bounded(walk.n, "walk");
       // Its share of the word's records read, fewer than `bound + 1` passing: those, as a lower bound.
       if (walkRecords < maxWalk) return { total: walk.n, totalIsLowerBound: true, path: "walk" };
@@ -101,21 +100,6 @@ export async function filteredTotal(
   }
   // A common metadata term's GIN entry costs more than it saves: the word's entry alone, the filters on its first records.
   return readTotal(db, query, reads, bound, false);
-}
-
-/**
- * Whether the walk's row (`r`, of `record_search`) holds the word and passes the filters: the filters first, the word's
- * out-of-line tsvector only for the rows passing them (`CASE`), except the caller's pending responses (`NOT EXISTS`: a
- * lookup in `responses` per row, which the pending queue's rows nearly all pass), tested after the word, on the rows
- * holding it only. At 1M bench records a word in 17% of them with the annotation page's filters reads ~1,200 tsvectors of
- * ~11,800 rows: the lookups went from ~1,200 to the ~200 holding the word.
- */
-export function wordHit(b: Builder, query: SearchQuery): string {
-  const filters = cheapFirst(query.filters);
-  const before = filters.filter((f) => !isPending(f)).map((f) => b.filter(f));
-  const word = `ts_match_vq(r.tsv, (${b.tsQuery(textWords(query.text!.q))}))`;
-  const after = filters.filter(isPending).map((f) => b.filter(f));
-  return `CASE WHEN ${before.join(" AND ") || "true"} THEN ${[word, ...after].join(" AND ")} ELSE false END`;
 }
 
 /**
@@ -160,7 +144,7 @@ const indexedTerms = (f: SearchFilter): boolean =>
  * have passed (the window's run condition ends the scan there), so `n` > `bound` tells "more than the bound".
  * A serial plan (SERIAL_PLAN): at 1M bench records PostgreSQL planned a parallel bitmap heap scan for a word in 6-10%
  * of the records with the annotation page's filters, whose two workers cost ~15 ms of CPU a call more (the leader's the
- * same) and gave the first records in their own order, a lower bound that changed from call to call (983 or 984).
+ * same) and gave the first records in their own order, a lower bound that changed from call to call (980-984).
  * `termsIndex`: the metadata terms filters in the index scan (migration 0031's index of words and terms: only
  * the records holding both are read), else on each record read like the other filters.
  */
