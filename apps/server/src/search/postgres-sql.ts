@@ -95,6 +95,14 @@ function timeBound(value: number | string): string {
 /** A word as one quoted tsquery operand (quote_literal would give E'...' for a backslash, which to_tsquery refuses). */
 export const tsLexeme = (word: string): string => `'${word.replace(/\\/g, "\\\\").replace(/'/g, "''")}'`;
 
+/**
+ * A select list entry that keeps its statement's plan serial: `set_config` is parallel unsafe, so PostgreSQL plans no
+ * parallel workers for a statement that calls it (the setting itself lasts to the end of the statement's transaction).
+ * For statements that stop at a LIMIT in the order their scan gives rows: a parallel scan gives them in the order its
+ * workers find them, and launching the workers costs more than it saves on 2 cores with many callers.
+ */
+export const SERIAL_PLAN = "set_config('max_parallel_workers_per_gather', '0', true)";
+
 /** Splits free text into words; a trailing `*` makes a prefix word. */
 export function textWords(q: string): { word: string; prefix: boolean }[] {
   return searchWords(q)

@@ -3,7 +3,7 @@ import { sql } from "kysely";
 import type { Store } from "../db/store.js";
 import { openPgliteStore } from "../testing/pglite-store.js";
 import { openTestPostgresStore, testDatabaseUrl } from "../testing/pg-test-database.js";
-import { Builder, queryRows, textCount } from "./postgres-sql.js";
+import { Builder, queryRows, SERIAL_PLAN, textCount } from "./postgres-sql.js";
 import { commonTerms, filteredTotal, READ_PER_BOUND, readCount } from "./postgres-text-filtered.js";
 import type { SearchFilter, SearchQuery } from "./search-port.js";
 import { insertRecords, pageQuery, seedSearchData } from "./search-port.suite.js";
@@ -231,5 +231,32 @@ describe(`PostgreSQL text search: bounded totals with a metadata filter (${onPos
         expect([await count(true), await count(false)], `${q} ${bound}`).toEqual([Math.min(n, bound + 1), Math.min(n, bound + 1)]);
       }
     }
+  });
+  it("counts the word's records through the words-and-terms index in a serial plan, whatever parallel plans cost", async () => {
+    const q = query("common", [source("news"), quality]);
+    const { sql: text, params } = readCount(q, 1000, 1000, true);
+    const plan = async (statement: string) =>
+      store.db.transaction().execute(async (trx) => {
+        // Parallel plans as cheap as can be: PostgreSQL plans workers for any scan that allows them.
+        await sql
+          .raw(
+            `SELECT set_config('parallel_setup_cost', '0', true), set_config('parallel_tuple_cost', '0', true),
+            set_config('min_parallel_table_scan_size', '0', true), set_config('min_parallel_index_scan_size', '0', true),
+            set_config('max_parallel_workers_per_gather', '2', true), set_config('enable_seqscan', 'off', true)`,
+          )
+          .execute(trx);
+        const rows = await queryRows<Record<string, string>>(trx, `EXPLAIN ${statement}`, params);
+        return rows.map((r) => Object.values(r)[0]).join("\n");
+      });
+    const parallel = await plan(text.replace(/, set_config\('max_parallel_workers_per_gather', '0', true\) AS serial/, ""));
+    expect(text).toContain(SERIAL_PLAN);
+    if (onPostgres) expect(parallel).toContain("Gather");
+    expect(await plan(text)).not.toContain("Gather");
+    // The same count either way.
+    const row = (await queryRows<{ read: number | string; n: number | string }>(store.db, text, params))[0]!;
+    expect({ read: Number(row.read), n: Number(row.n) }).toEqual({
+      read: await exact(query("common", [source("news")])),
+      n: await exact(q),
+    });
   });
 });

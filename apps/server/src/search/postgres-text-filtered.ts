@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import { recordCounts } from "../records/counts.js";
-import { Builder, json, onSearchRows, queryRows, textCount, textMatchSql, textWords, type Param } from "./postgres-sql.js";
+import { Builder, json, onSearchRows, queryRows, SERIAL_PLAN, textCount, textMatchSql, textWords, type Param } from "./postgres-sql.js";
 import { cheapFirst, walkCount } from "./postgres-filter-total.js";
 import type { RankedAhead } from "./postgres-rank-ahead.js";
 import type { SearchFilter, SearchQuery } from "./search-port.js";
@@ -142,6 +142,9 @@ const indexedTerms = (f: SearchFilter): boolean =>
  * The first `reads` + 1 records of the dataset that match a text query (in the order the GIN index gives
  * them), as `read`, and how many of them pass the filters, `n`: both stop at the record where `bound` + 2
  * have passed (the window's run condition ends the scan there), so `n` > `bound` tells "more than the bound".
+ * A serial plan (SERIAL_PLAN): at 1M bench records PostgreSQL planned a parallel bitmap heap scan for a word in 6-10%
+ * of the records with the annotation page's filters, whose two workers cost ~15 ms of CPU a call more (the leader's the
+ * same) and gave the first records in their own order, a lower bound that changed from call to call (980-984).
  * `termsIndex`: the metadata terms filters in the index scan (migration 0031's index of words and terms: only
  * the records holding both are read), else on each record read like the other filters.
  */
@@ -155,7 +158,7 @@ export function readCount(query: SearchQuery, reads: number, bound: number, term
     .map((f) => b.filter(f))
     .join(" AND ");
   return {
-    sql: `SELECT count(*) AS read, coalesce(max(w.n), 0) AS n FROM (
+    sql: `SELECT count(*) AS read, coalesce(max(w.n), 0) AS n, ${SERIAL_PLAN} AS serial FROM (
         SELECT count(*) FILTER (WHERE m.pass) OVER (ROWS UNBOUNDED PRECEDING) AS n FROM (
           SELECT ${pass || "true"} AS pass FROM ${match.from} WHERE ${where.join(" AND ")} LIMIT ${b.p(reads + 1)}) m) w
       WHERE w.n <= ${b.p(bound + 1)}`,
