@@ -18,6 +18,8 @@ export interface DeepTop {
   /** The best rows of the `k` best records (fewer: all of the range's records that match), in order. */
   fr: Float64Array;
   bm: Float64Array;
+  /** The range's records that match (the halves' counts summed), or null when a half did not count them. */
+  records: number | null;
 }
 
 /** Two lists sorted by (bm, fr) merged, at most k rows. */
@@ -81,5 +83,6 @@ export async function deepTop(
   ).catch(() => null);
   if (!answers || answers.some((a) => !a.version.equals(answers[0]!.version))) return null;
   const merged = answers.length === 1 ? answers[0]! : mergeByScore(answers[0]!, answers[1]!, job.k);
-  return { version: answers[0]!.version, fr: merged.fr, bm: merged.bm };
+  const records = answers.every((a) => a.records !== null) ? answers.reduce((n, a) => n + a.records!, 0) : null;
+  return { version: answers[0]!.version, fr: merged.fr, bm: merged.bm, records };
 }
