@@ -665,45 +665,84 @@ static sqlite3_uint64 ansKeyHash(sqlite3_int64 win, double bm) {
 }
 /* The slot of (win, bm) in a table of nSlot (a power of two) indexes into aKey (-1: empty). */
 static int *ansKeySlot(int *aSlot, sqlite3_int64 nSlot, const AnsKey *aKey, sqlite3_int64 win, double bm) {
-  sqlite3_uint64 h = ansKeyHash(win, bm) >> 20;
+  sqlite3_uint64 h = ansKeyHash(win, bm) >> 32;
   for (;;) {
     int *pSlot = &aSlot[h & (sqlite3_uint64)(nSlot - 1)];
     if (*pSlot < 0 || (aKey[*pSlot].win == win && aKey[*pSlot].bm == bm)) return pSlot;
     h++;
   }
 }
+/*
+** The distinct keys of aAnsTop in *paKey (their records counted) and each record's key in *paOf: 0 when there are more
+** than ANS_DISTINCT_MAX (or out of memory: *pNoMem). The table starts small and doubles: a few thousand keys stay in the
+** caches (a table sized for the records, 512 KB at 65,536 of them, cost more than the scores).
+*/
+static int ansKeys(WindowState *p, AnsKey **paKey, sqlite3_int64 *pnKey, int **paOf, int *pNoMem) {
+  sqlite3_int64 n = p->nAnsTop, nKey = 0, nSlot = 1024, aKeySize = 0, i, j;
+  AnsKey *aKey = 0;
+  int *aSlot = (int *)sqlite3_malloc64((sqlite3_uint64)nSlot * sizeof(int));
+  int *aOf = (int *)sqlite3_malloc64((sqlite3_uint64)n * sizeof(int) + 1);
+  *paKey = 0;
+  *paOf = 0;
+  if (aSlot == 0 || aOf == 0) goto nomem;
+  memset(aSlot, 0xff, (size_t)nSlot * sizeof(int));
+  for (i = 0; i < n; i++) {
+    const AnsRow *r = &p->aAnsTop[i];
+    int *pSlot = ansKeySlot(aSlot, nSlot, aKey, r->win, r->bm);
+    if (*pSlot < 0) {
+      if (nKey == ANS_DISTINCT_MAX) break;
+      if (!grow((void **)&aKey, &aKeySize, nKey + 1, sizeof(AnsKey))) goto nomem;
+      aKey[nKey].win = r->win;
+      aKey[nKey].bm = r->bm;
+      aKey[nKey].n = 0;
+      *pSlot = (int)nKey++;
+      if (2 * nKey > nSlot) {
+        /* Doubled, the keys placed again. */
+        int *aNew = (int *)sqlite3_malloc64((sqlite3_uint64)nSlot * 2 * sizeof(int));
+        if (aNew == 0) goto nomem;
+        sqlite3_free(aSlot);
+        aSlot = aNew;
+        nSlot *= 2;
+        memset(aSlot, 0xff, (size_t)nSlot * sizeof(int));
+        for (j = 0; j < nKey; j++) *ansKeySlot(aSlot, nSlot, aKey, aKey[j].win, aKey[j].bm) = (int)j;
+        pSlot = ansKeySlot(aSlot, nSlot, aKey, r->win, r->bm);
+      }
+    }
+    aKey[*pSlot].n++;
+    aOf[i] = *pSlot;
+  }
+  sqlite3_free(aSlot);
+  if (i < n) {
+    sqlite3_free(aKey);
+    sqlite3_free(aOf);
+    return 0;
+  }
+  *paKey = aKey;
+  *pnKey = nKey;
+  *paOf = aOf;
+  return 1;
+nomem:
+  sqlite3_free(aSlot);
+  sqlite3_free(aKey);
+  sqlite3_free(aOf);
+  *pNoMem = 1;
+  return 0;
+}
 /* The k best of aAnsTop, in rowid order or (place) sorted; 0 when out of memory. */
 static int ansSelect(WindowState *p, int place) {
-  sqlite3_int64 n = p->nAnsTop, k = p->ansK, nKey = 0, nSlot = 1, i, before = 0, cut = -1, take = 0;
+  sqlite3_int64 n = p->nAnsTop, k = p->ansK, nKey = 0, i, before = 0, cut = -1, take = 0;
   AnsKey *aKey = 0, *aSorted = 0;
-  int *aSlot = 0, ok = 1;
+  int *aOf = 0, noMem = 0, counted = 0;
   AnsRow *aOut = 0;
   if (n == 0 || (!place && n <= k)) return 1;
-  if (p->ansOrdered) {
-    while (nSlot < 2 * (n < ANS_DISTINCT_MAX ? n : ANS_DISTINCT_MAX)) nSlot *= 2;
-    aSlot = (int *)sqlite3_malloc64((sqlite3_uint64)nSlot * sizeof(int));
-    aKey = (AnsKey *)sqlite3_malloc64((sqlite3_uint64)(nSlot / 2) * sizeof(AnsKey));
-    if (aSlot == 0 || aKey == 0) ok = 0;
-    else memset(aSlot, 0xff, (size_t)nSlot * sizeof(int));
-    for (i = 0; ok && i < n; i++) {
-      int *pSlot = ansKeySlot(aSlot, nSlot, aKey, p->aAnsTop[i].win, p->aAnsTop[i].bm);
-      if (*pSlot < 0) {
-        if (nKey == nSlot / 2) break; /* too many keys: sorted below */
-        aKey[nKey].win = p->aAnsTop[i].win;
-        aKey[nKey].bm = p->aAnsTop[i].bm;
-        aKey[nKey].n = 0;
-        *pSlot = (int)nKey++;
-      }
-      aKey[*pSlot].n++;
-    }
-    if (ok && i == n) {
-      aSorted = (AnsKey *)sqlite3_malloc64((sqlite3_uint64)nKey * sizeof(AnsKey));
-      if (aSorted == 0) ok = 0;
-    }
-    if (ok && aSorted) {
+  if (p->ansOrdered && ansKeys(p, &aKey, &nKey, &aOf, &noMem)) {
+    aSorted = (AnsKey *)sqlite3_malloc64((sqlite3_uint64)nKey * sizeof(AnsKey));
+    if (place) aOut = (AnsRow *)sqlite3_malloc64((sqlite3_uint64)(n < k ? n : k) * sizeof(AnsRow));
+    if (aSorted == 0 || (place && aOut == 0)) noMem = 1;
+    else {
       for (i = 0; i < nKey; i++) {
         aSorted[i] = aKey[i];
-        aSorted[i].rank = (int)i; /* the hash's index, for now */
+        aSorted[i].rank = (int)i; /* the key's index, for now */
       }
       qsort(aSorted, (size_t)nKey, sizeof(AnsKey), ansKeyCompare);
       for (i = 0; i < nKey; i++) {
@@ -719,39 +758,36 @@ static int ansSelect(WindowState *p, int place) {
         cut = nKey - 1;
         take = aSorted[cut].n;
       }
-      if (place) {
-        aOut = (AnsRow *)sqlite3_malloc64((sqlite3_uint64)(n < k ? n : k) * sizeof(AnsRow) + 1);
-        if (aOut == 0) ok = 0;
-      }
-      if (ok) {
+      {
         sqlite3_int64 kept = 0;
         for (i = 0; i < n; i++) {
-          const AnsRow *r = &p->aAnsTop[i];
-          AnsKey *s = &aSorted[aKey[*ansKeySlot(aSlot, nSlot, aKey, r->win, r->bm)].rank];
-          sqlite3_int64 rank = s - aSorted;
+          sqlite3_int64 rank = aKey[aOf[i]].rank;
           if (rank > cut || (rank == cut && take == 0)) continue;
           if (rank == cut) take--;
-          if (place) aOut[s->at++] = *r;
-          else p->aAnsTop[kept++] = *r;
+          if (place) aOut[aSorted[rank].at++] = p->aAnsTop[i];
+          else p->aAnsTop[kept++] = p->aAnsTop[i];
         }
         if (place) {
           sqlite3_free(p->aAnsTop);
           p->aAnsTop = aOut;
+          aOut = 0;
           p->nAnsTop = p->aAnsTopSize = n < k ? n : k;
         } else p->nAnsTop = kept;
       }
+      counted = 1;
     }
   }
-  if (ok && !aSorted) {
+  if (!noMem && !counted) {
     /* Not in rowid order, or too many keys: sorted, the first k kept. */
     qsort(p->aAnsTop, (size_t)n, sizeof(AnsRow), ansCompare);
     if (p->nAnsTop > k) p->nAnsTop = k;
     p->ansOrdered = 0;
   }
-  sqlite3_free(aSlot);
+  sqlite3_free(aOut);
   sqlite3_free(aKey);
   sqlite3_free(aSorted);
-  return ok;
+  sqlite3_free(aOf);
+  return !noMem;
 }
 
 /* The record read last: its best row among the k best (0 when out of memory). */
