@@ -227,6 +227,9 @@ typedef struct WindowState {
     double bm;
   } ansBest, *aAnsTop;
   sqlite3_int64 nAnsTop, aAnsTopSize;
+  /* ansCollect (k of at least ANS_COLLECT_MIN: a plain word's deep read): aAnsTop holds every record's best row in the
+  ** order read instead of a heap, cut to the k best now and then (ansSelect); ansOrdered: that order is rowid order. */
+  int ansCollect, ansOrdered;
   /* Every row's length of the seqs fullLo..fullHi at generation fullGen (tessera_lengths_load), those before fullNext
   ** loaded: aFullStart[seq - fullLo] is the first of the seq's rows in aFullField / aFullLen (FULL_UNKNOWN: not kept). */
   sqlite3_int64 fullGen, fullLo, fullHi, fullNext;
@@ -630,10 +633,175 @@ static void ansSiftUp(AnsRow *aHeap, sqlite3_int64 i) {
   }
 }
 
+/*
+** The k best records of many (a plain word's deep read, sqlite-text-deep.ts: k = 33,920 of ~85K records a half at 1M
+** records), without a heap: a heap of k kept most of the records and sifted each through ~15 levels, then sorted the k
+** (~40% of a half's CPU). The records' best rows, appended in the order read (rowid order), have few distinct keys (the
+** window and the score: one plain word's score is a function of the row's frequency and length), so their k best by
+** (window, score, rowid) are found by counting: each distinct key's records, the keys sorted (a few thousand), the cut
+** key (the k-th record's), then one pass in rowid order keeps those before the cut and the first records of the cut key,
+** which are the cut key's smallest rowids. ansSelect keeps them in rowid order (`place` 0: the array cut down while
+** reading) or places them in the order (`place` 1: each key's records from its first place on, in rowid order: sorted).
+** Not in rowid order, or too many distinct keys: qsort, then the first k (the same records; ansOrdered cleared).
+*/
+#define ANS_COLLECT_MIN 4096
+#define ANS_DISTINCT_MAX 65536
+typedef struct AnsKey {
+  sqlite3_int64 win;
+  double bm;
+  sqlite3_int64 n, at; /* the key's records, then (sorted) the first place of its records */
+  int rank;            /* its place among the sorted keys (by the hash's index) */
+} AnsKey;
+static int ansKeyCompare(const void *a, const void *b) {
+  const AnsKey *x = (const AnsKey *)a, *y = (const AnsKey *)b;
+  if (x->win != y->win) return x->win < y->win ? -1 : 1;
+  return x->bm < y->bm ? -1 : x->bm > y->bm ? 1 : 0;
+}
+static sqlite3_uint64 ansKeyHash(sqlite3_int64 win, double bm) {
+  sqlite3_uint64 bits;
+  if (bm == 0.0) bm = 0.0; /* -0.0 and 0.0 are one key */
+  memcpy(&bits, &bm, sizeof bits);
+  return (bits ^ ((sqlite3_uint64)win * 0x9E3779B97F4A7C15ull)) * 0xBF58476D1CE4E5B9ull;
+}
+/* The slot of (win, bm) in a table of nSlot (a power of two) indexes into aKey (-1: empty). */
+static int *ansKeySlot(int *aSlot, sqlite3_int64 nSlot, const AnsKey *aKey, sqlite3_int64 win, double bm) {
+  sqlite3_uint64 h = ansKeyHash(win, bm) >> 32;
+  for (;;) {
+    int *pSlot = &aSlot[h & (sqlite3_uint64)(nSlot - 1)];
+    if (*pSlot < 0 || (aKey[*pSlot].win == win && aKey[*pSlot].bm == bm)) return pSlot;
+    h++;
+  }
+}
+/*
+** The distinct keys of aAnsTop in *paKey (their records counted) and each record's key in *paOf: 0 when there are more
+** than ANS_DISTINCT_MAX (or out of memory: *pNoMem). The table starts small and doubles: a few thousand keys stay in the
+** caches (a table sized for the records, 512 KB at 65,536 of them, cost more than the scores).
+*/
+static int ansKeys(WindowState *p, AnsKey **paKey, sqlite3_int64 *pnKey, int **paOf, int *pNoMem) {
+  sqlite3_int64 n = p->nAnsTop, nKey = 0, nSlot = 1024, aKeySize = 0, i, j;
+  AnsKey *aKey = 0;
+  int *aSlot = (int *)sqlite3_malloc64((sqlite3_uint64)nSlot * sizeof(int));
+  int *aOf = (int *)sqlite3_malloc64((sqlite3_uint64)n * sizeof(int) + 1);
+  *paKey = 0;
+  *paOf = 0;
+  if (aSlot == 0 || aOf == 0) goto nomem;
+  memset(aSlot, 0xff, (size_t)nSlot * sizeof(int));
+  for (i = 0; i < n; i++) {
+    const AnsRow *r = &p->aAnsTop[i];
+    int *pSlot = ansKeySlot(aSlot, nSlot, aKey, r->win, r->bm);
+    if (*pSlot < 0) {
+      if (nKey == ANS_DISTINCT_MAX) break;
+      if (!grow((void **)&aKey, &aKeySize, nKey + 1, sizeof(AnsKey))) goto nomem;
+      aKey[nKey].win = r->win;
+      aKey[nKey].bm = r->bm;
+      aKey[nKey].n = 0;
+      *pSlot = (int)nKey++;
+      if (2 * nKey > nSlot) {
+        /* Doubled, the keys placed again. */
+        int *aNew = (int *)sqlite3_malloc64((sqlite3_uint64)nSlot * 2 * sizeof(int));
+        if (aNew == 0) goto nomem;
+        sqlite3_free(aSlot);
+        aSlot = aNew;
+        nSlot *= 2;
+        memset(aSlot, 0xff, (size_t)nSlot * sizeof(int));
+        for (j = 0; j < nKey; j++) *ansKeySlot(aSlot, nSlot, aKey, aKey[j].win, aKey[j].bm) = (int)j;
+        pSlot = ansKeySlot(aSlot, nSlot, aKey, r->win, r->bm);
+      }
+    }
+    aKey[*pSlot].n++;
+    aOf[i] = *pSlot;
+  }
+  sqlite3_free(aSlot);
+  if (i < n) {
+    sqlite3_free(aKey);
+    sqlite3_free(aOf);
+    return 0;
+  }
+  *paKey = aKey;
+  *pnKey = nKey;
+  *paOf = aOf;
+  return 1;
+nomem:
+  sqlite3_free(aSlot);
+  sqlite3_free(aKey);
+  sqlite3_free(aOf);
+  *pNoMem = 1;
+  return 0;
+}
+/* The k best of aAnsTop, in rowid order or (place) sorted; 0 when out of memory. */
+static int ansSelect(WindowState *p, int place) {
+  sqlite3_int64 n = p->nAnsTop, k = p->ansK, nKey = 0, i, before = 0, cut = -1, take = 0;
+  AnsKey *aKey = 0, *aSorted = 0;
+  int *aOf = 0, noMem = 0, counted = 0;
+  AnsRow *aOut = 0;
+  if (n == 0 || (!place && n <= k)) return 1;
+  if (p->ansOrdered && ansKeys(p, &aKey, &nKey, &aOf, &noMem)) {
+    aSorted = (AnsKey *)sqlite3_malloc64((sqlite3_uint64)nKey * sizeof(AnsKey));
+    if (place) aOut = (AnsRow *)sqlite3_malloc64((sqlite3_uint64)(n < k ? n : k) * sizeof(AnsRow));
+    if (aSorted == 0 || (place && aOut == 0)) noMem = 1;
+    else {
+      for (i = 0; i < nKey; i++) {
+        aSorted[i] = aKey[i];
+        aSorted[i].rank = (int)i; /* the key's index, for now */
+      }
+      qsort(aSorted, (size_t)nKey, sizeof(AnsKey), ansKeyCompare);
+      for (i = 0; i < nKey; i++) {
+        aKey[aSorted[i].rank].rank = (int)i;
+        aSorted[i].at = before;
+        if (cut < 0 && before + aSorted[i].n >= k) {
+          cut = i;
+          take = k - before;
+        }
+        before += aSorted[i].n;
+      }
+      if (cut < 0) {
+        cut = nKey - 1;
+        take = aSorted[cut].n;
+      }
+      {
+        sqlite3_int64 kept = 0;
+        for (i = 0; i < n; i++) {
+          sqlite3_int64 rank = aKey[aOf[i]].rank;
+          if (rank > cut || (rank == cut && take == 0)) continue;
+          if (rank == cut) take--;
+          if (place) aOut[aSorted[rank].at++] = p->aAnsTop[i];
+          else p->aAnsTop[kept++] = p->aAnsTop[i];
+        }
+        if (place) {
+          sqlite3_free(p->aAnsTop);
+          p->aAnsTop = aOut;
+          aOut = 0;
+          p->nAnsTop = p->aAnsTopSize = n < k ? n : k;
+        } else p->nAnsTop = kept;
+      }
+      counted = 1;
+    }
+  }
+  if (!noMem && !counted) {
+    /* Not in rowid order, or too many keys: sorted, the first k kept. */
+    qsort(p->aAnsTop, (size_t)n, sizeof(AnsRow), ansCompare);
+    if (p->nAnsTop > k) p->nAnsTop = k;
+    p->ansOrdered = 0;
+  }
+  sqlite3_free(aOut);
+  sqlite3_free(aKey);
+  sqlite3_free(aSorted);
+  sqlite3_free(aOf);
+  return !noMem;
+}
+
 /* The record read last: its best row among the k best (0 when out of memory). */
 static int ansFlush(WindowState *p) {
   if (!p->ansHaveBest || p->ansK <= 0) return 1;
   p->ansHaveBest = 0;
+  if (p->ansCollect) {
+    /* Cut to the k best when twice as many are kept (a pass in ~linear time per k records read). */
+    if (p->nAnsTop >= 2 * p->ansK && !ansSelect(p, 0)) return 0;
+    if (!grow((void **)&p->aAnsTop, &p->aAnsTopSize, p->nAnsTop + 1, sizeof(AnsRow))) return 0;
+    if (p->nAnsTop > 0 && p->aAnsTop[p->nAnsTop - 1].rowid >= p->ansBest.rowid) p->ansOrdered = 0;
+    p->aAnsTop[p->nAnsTop++] = p->ansBest;
+    return 1;
+  }
   if (p->nAnsTop < p->ansK) {
     if (!grow((void **)&p->aAnsTop, &p->aAnsTopSize, p->nAnsTop + 1, sizeof(AnsRow))) return 0;
     p->aAnsTop[p->nAnsTop] = p->ansBest;
@@ -650,6 +818,8 @@ static void answeredReset(WindowState *p) {
   p->ansK = p->ansLo = p->ansWidth = p->ansRecords = p->ansRead = 0;
   p->ansSeq = -1;
   p->nAnsTop = 0;
+  p->ansCollect = 0;
+  p->ansOrdered = 1;
   p->error = 0;
   sqlite3_finalize(p->pDocsize);
   p->pDocsize = 0;
@@ -688,6 +858,8 @@ static void tesseraAnswered(const Fts5ExtensionApi *pApi, Fts5Context *pFts, sql
       a[j] = (sqlite3_int64)d;
     }
     p->ansK = a[0];
+    p->ansCollect = a[0] >= ANS_COLLECT_MIN;
+    p->ansOrdered = 1;
     p->ansLo = a[1];
     p->ansWidth = a[2];
     p->gen = a[3];
@@ -735,7 +907,13 @@ static void answeredResult(sqlite3_context *pCtx, int nVal, sqlite3_value **apVa
     sqlite3_result_error_nomem(pCtx);
     return;
   }
-  qsort(p->aAnsTop, (size_t)p->nAnsTop, sizeof(AnsRow), ansCompare);
+  if (p->ansCollect) {
+    if (!ansSelect(p, 1)) {
+      answeredReset(p);
+      sqlite3_result_error_nomem(pCtx);
+      return;
+    }
+  } else qsort(p->aAnsTop, (size_t)p->nAnsTop, sizeof(AnsRow), ansCompare);
   nOut = 3 + 2 * p->nAnsTop;
   aOut = (double *)sqlite3_malloc64((sqlite3_uint64)nOut * sizeof(double));
   if (aOut == 0) {
@@ -870,9 +1048,10 @@ static void lengthsLoad(sqlite3_context *pCtx, int nVal, sqlite3_value **apVal) 
 ** tessera_rank_version(): this source's version of the functions' arguments and answers, which the server checks
 ** (rank-extension.ts' RANK_EXTENSION_VERSION) so that a file built from an older source is not used. 2: tessera_window
 ** with its generation argument (session 16); 3: tessera_answered (session 17); 4: tessera_window's from and width, whole
-** windows kept and the next window's seq answered (session 18); 5: tessera_lengths_load (session 21).
+** windows kept and the next window's seq answered (session 18); 5: tessera_lengths_load (session 21); 6: tessera_answered's
+** k best of many records by counting their keys (ansSelect, session 22: the same answers, a file without it not used).
 */
-#define TESSERA_RANK_VERSION 5
+#define TESSERA_RANK_VERSION 6
 static void rankVersion(sqlite3_context *pCtx, int nVal, sqlite3_value **apVal) {
   (void)nVal;
   (void)apVal;

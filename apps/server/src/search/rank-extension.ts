@@ -26,7 +26,7 @@ export interface TextRanking {
 
 const FILE = join("native", "build", "tessera_rank.so");
 /** The extension's version this server's calls are written for (native/tessera_rank.c' TESSERA_RANK_VERSION). */
-export const RANK_EXTENSION_VERSION = 5;
+export const RANK_EXTENSION_VERSION = 6;
 
 /** The built extension: native/build/tessera_rank.so of the server package, found from this module (src/search/ or the bundle's dist/); null when not built. */
 export function rankExtensionFile(from: string = dirname(fileURLToPath(import.meta.url))): string | null {

@@ -8,7 +8,9 @@ import { addTextRecords } from "../testing/text-records.js";
 import type { SearchQuery } from "./search-port.js";
 import { seedSearchData } from "./search-port.suite.js";
 import { SqliteText } from "./sqlite-text.js";
+import { readStatementSql } from "./read-statements.js";
 import { ANSWERED_HELPERS, ANSWERED_SEEK_ROWS, type AnsweredRead, answeredRanges, answeredRead, bestRows } from "./sqlite-text-answered.js";
+import { filterSql } from "./sqlite-sql.js";
 import { textIndexFor } from "./text-index.js";
 
 interface TextDataset {
@@ -28,6 +30,22 @@ async function textDataset(prefix: string, records: Parameters<typeof addTextRec
   await textIndexFor(store.db)?.catchUp();
   return { dir, store, data, ids };
 }
+
+/** A plain word's read of the seqs lo..hi (tessera_answered when `top`): as a span (a deep read's), or as their list. */
+const wordRead = (expression: string, lo: number, hi: number, span: boolean, top: AnsweredRead["top"]): AnsweredRead => ({
+  expression,
+  field: null,
+  seqs: span ? new Uint32Array(0) : Uint32Array.from({ length: hi - lo + 1 }, (_, i) => lo + i),
+  span: span ? [lo, hi] : null,
+  records: hi - lo + 1,
+  scoring: "word",
+  known: {},
+  members: true,
+  gap: 1,
+  seekRows: 0,
+  maxRanges: 1024,
+  top,
+});
 
 /**
  * The Submitted (Draft, Discarded) views' text search of an annotator with more answered records than the old path took
@@ -308,17 +326,9 @@ describe("text search of answered records counted and ranked in C", () => {
     // Runs of five records every 40 from the dataset's first: the ranges' edges fall at the runs'.
     const seqs = Uint32Array.from({ length: RECORDS }, (_, i) => lo + i).filter((seq) => (seq - lo) % 40 < 5);
     const read = (expression: string, top: AnsweredRead["top"]): AnsweredRead => ({
-      expression,
-      field: null,
+      ...wordRead(expression, lo, lo + RECORDS - 1, false, top),
       seqs,
-      records: RECORDS,
       scoring: expression.includes(" ") ? "phrases" : "word",
-      known: {},
-      members: true,
-      gap: 1,
-      seekRows: 0,
-      maxRanges: 1024,
-      top,
     });
     for (const expression of ['"alpha"', '"beta"', '"alpha" "beta"', '"zeta"'])
       for (const width of [0, 100, 333]) {
@@ -357,20 +367,8 @@ describe("text search of answered records counted and ranked in C", () => {
     const raw = rawSqliteOf(t.store.db)!;
     const lo = raw.prepare("SELECT min(seq) FROM records WHERE dataset_id = ?").pluck().get(t.data.ids.ds) as number;
     const hi = lo + RECORDS - 1;
-    const read = (expression: string, generation: number, span: boolean): AnsweredRead => ({
-      expression,
-      field: null,
-      seqs: span ? new Uint32Array(0) : Uint32Array.from({ length: RECORDS }, (_, i) => lo + i),
-      span: span ? [lo, hi] : null,
-      records: RECORDS,
-      scoring: "word",
-      known: {},
-      members: true,
-      gap: 1,
-      seekRows: 0,
-      maxRanges: 1024,
-      top: { k: 500, lo, width: 0, generation, lengthsKept: false },
-    });
+    const read = (expression: string, generation: number, span: boolean): AnsweredRead =>
+      wordRead(expression, lo, hi, span, { k: 500, lo, width: 0, generation, lengthsKept: false });
     // Loaded in two batches (the second from where the first ended), at generation 9000 (no read here uses it before).
     const load = raw.prepare("SELECT tessera_lengths_load(?, ?, ?, ?, ?)").pluck();
     expect(load.get(9000, lo, hi, lo + 5, hi)).toBe(lo); // another table's: from its first seq only
@@ -392,5 +390,113 @@ describe("text search of answered records counted and ranked in C", () => {
       }
       if (expression !== '"zeta"') expect(listed.fr.length).toBeGreaterThan(20);
     }
+  });
+});
+
+/**
+ * tessera_answered with a large k (a plain word's deep read, sqlite-text-deep.ts: 4 x (3 x (offset + limit) + 32) records):
+ * every record's best row kept in the order read and cut to the k best by counting their keys (native/tessera_rank.c
+ * ansSelect), not a heap. The k best by (window, score, rowid) equal those of every row returned and sorted here, with
+ * the cut inside a run of equal scores (ties by rowid), cut several times while reading, with more distinct keys than
+ * counted (windows of one record: sorted instead), and with the ranges read out of rowid order (sorted instead).
+ */
+describe("the k best of many records kept by counting their keys", () => {
+  let dir: string;
+  let store: Store;
+  let raw: ReturnType<typeof rawSqliteOf> & object;
+  const RECORDS = 90_000;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "tessera-answered-select-"));
+    store = await openEmbeddedStore(dir);
+    raw = rawSqliteOf(store.db)!;
+    // Two rows a record: "alpha" 1-3 times in rows of 2-9 tokens (few distinct scores, long runs of ties), not in every row.
+    const insert = raw.prepare("INSERT INTO fts.records_fts (rowid, content, field) VALUES (?, ?, ?)");
+    raw.transaction(() => {
+      for (let seq = 1; seq <= RECORDS; seq++)
+        for (let i = 0; i < 2; i++) {
+          const h = (seq * 7919 + i * 104_729) % 1_000_003;
+          const alpha = (h % 11) % 4; // 0-3 times
+          const pad = 2 + ((h >> 3) % 7);
+          insert.run(
+            seq * 1024 + i,
+            [..."alpha ".repeat(alpha).split(" ").filter(Boolean), ..."pad ".repeat(pad).split(" ").filter(Boolean)].join(" "),
+            "text",
+          );
+        }
+    })();
+  }, 120_000);
+  afterAll(async () => {
+    await store?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const read = (top: AnsweredRead["top"]): AnsweredRead => wordRead('"alpha"', 1, RECORDS, true, top);
+  /** Every record's best row, as the rows returned (tessera_bm25 row by row) give them, in the order of windows `width` wide. */
+  const slowOrder = (width: number) => {
+    const rows = answeredRead(
+      (sql) => raw.prepare(sql),
+      { ...wordRead('"alpha"', 1, RECORDS, false, null), members: false },
+      ANSWERED_HELPERS,
+    );
+    const window = (seq: number) => (width === 0 ? 0 : Math.floor((seq - 1) / width));
+    return [...bestRows(Array.from(rows.fr, (fr, i): [number, number] => [fr, rows.bm[i]!])).entries()]
+      .sort(([sa, a], [sb, b]) => window(sa) - window(sb) || a.bm - b.bm || a.fr - b.fr)
+      .map(([, b]) => b);
+  };
+
+  it("keeps the same records in the same order as every row sorted, however the k best are cut", () => {
+    const byScore = slowOrder(0);
+    expect(byScore.length).toBeGreaterThan(60_000);
+    // Few scores, long runs of equal ones: the k-th record falls inside a run.
+    expect(new Set(byScore.map((b) => b.bm)).size).toBeLessThan(40);
+    const k4096 = byScore[4095]!.bm;
+    expect(byScore[4094]!.bm === k4096 || byScore[4096]!.bm === k4096).toBe(true);
+    for (const [k, width, generation] of [
+      [4096, 0, 0], // cut every 8,192 records read
+      [9_000, 0, 0],
+      [33_920, 0, 0],
+      [100_000, 0, 0], // more than the records: all of them, in order
+      [40_000, 1, 0], // windows of one record: 80,000 keys when first cut, more than counted (sorted instead)
+      [4096, 1_000, 0],
+    ] as [number, number, number][]) {
+      const order = width === 0 ? byScore : slowOrder(width);
+      const inC = answeredRead((sql) => raw.prepare(sql), read({ k, lo: 1, width, generation }), ANSWERED_HELPERS);
+      expect(inC.records, `${k} ${width}`).toBe(order.length);
+      expect(Array.from(inC.fr), `${k} ${width}`).toEqual(order.slice(0, k).map((b) => b.fr));
+      expect(Array.from(inC.bm), `${k} ${width}`).toEqual(order.slice(0, k).map((b) => b.bm));
+    }
+  });
+
+  it("keeps the same records when the ranges are read out of rowid order", () => {
+    const byScore = slowOrder(0);
+    const { sql, params } = readStatementSql(
+      {
+        name: "answeredRows",
+        scoring: "tessera_bm25",
+        // The word's row count (its idf), as answeredRead gives it.
+        scoreArgs: [raw.prepare(`SELECT count(*) FROM records_fts WHERE records_fts MATCH '"alpha"'`).pluck().get() as number],
+        // The second half first.
+        spans: [
+          [45_001 * 1024, RECORDS * 1024 + 1023],
+          [1024, 45_000 * 1024 + 1023],
+        ],
+        expression: '"alpha"',
+        field: null,
+        seqs: [],
+        members: { first: 1, bits: new Uint8Array((RECORDS >> 3) + 1).fill(255), every: true },
+        top: { k: 9_000, lo: 1, width: 0, generation: 0 },
+      },
+      filterSql,
+    );
+    expect(sql).not.toContain("tessera_seq_in"); // every seq a candidate: no test before tessera_answered
+    raw
+      .prepare(sql)
+      .raw()
+      .all(...params);
+    const d = new Float64Array(Uint8Array.from(raw.prepare("SELECT tessera_answered_result()").pluck().get() as Uint8Array).buffer);
+    expect(d[0]).toBe(byScore.length);
+    expect(Array.from(d.subarray(3, 3 + d[1]!))).toEqual(byScore.slice(0, 9_000).map((b) => b.fr));
+    expect(Array.from(d.subarray(3 + d[1]!))).toEqual(byScore.slice(0, 9_000).map((b) => b.bm));
   });
 });

@@ -142,7 +142,7 @@ export function answeredRead(
     const bits = new Uint8Array(((last - first) >> 3) + 1);
     if (span) bits.fill(255);
     else for (let i = 0; i < seqs.length; i++) bits[(seqs[i]! - first) >> 3]! |= 1 << ((seqs[i]! - first) & 7);
-    members = { first, bits };
+    members = { first, bits, every: span !== null };
   }
   const statement: ReadStatement = {
     name: "answeredRows",

@@ -59,7 +59,51 @@ describe("a plain word's deep pages from the read threads in C", () => {
       // Read in C, once: 4 x (3 x 550 + 32) records at the first page cover every later one.
       expect(deep.deepReads, q).toBe(1);
       expect(deep.rankedReads, q).toBe(1);
+      // Counted once, before the first page: the later pages' totals are the halves' counts, kept.
+      expect(deep.sqlCounts, q).toBe(1);
     }
+  }, 120_000);
+
+  it("keeps a word's total for its later pages, bounded or not, and counts again after a write", async () => {
+    const bounded = (offset: number, bound: number | null) => ({ ...queryOf("middle", offset, 100), totalBound: bound });
+    const deep = new SqliteText(store.db);
+    // A bound below the word's records: a lower bound kept, which answers any lower bound and not a higher one.
+    for (const [offset, bound] of [
+      [0, 300],
+      [100, 250],
+      [200, 300],
+      [300, 800],
+    ] as [number, number][])
+      expect(await deep.textSearch(bounded(offset, bound), { q: "middle", field: null }), `${offset} ${bound}`).toEqual(
+        await plain(bounded(offset, bound)),
+      );
+    // The first page and the higher bound counted; that page (k = 3 x 400 + 32 records) read deep in C.
+    expect(deep.sqlCounts).toBe(2);
+    expect(deep.deepReads).toBe(1);
+    // Exact from then on (the deep read's halves counted every record), whatever the bound.
+    for (const [offset, bound] of [
+      [1_200, null],
+      [1_300, 400],
+      [1_400, null],
+    ] as [number, number | null][])
+      expect(await deep.textSearch(bounded(offset, bound), { q: "middle", field: null }), `${offset} ${bound}`).toEqual(
+        await plain(bounded(offset, bound)),
+      );
+    expect(deep.deepReads).toBe(1);
+    expect(deep.sqlCounts).toBe(2);
+    // A filter: not the kept total (the unfiltered one's), counted as before.
+    const completed: SearchFilter = { type: "terms", scope: { entity: "record", property: "status" }, values: ["completed"] };
+    const filtered = queryOf("middle", 0, 10, [completed]);
+    expect(await deep.textSearch(filtered, { q: "middle", field: null })).toEqual(await plain(filtered));
+    const beforeWrite = deep.sqlCounts;
+    // Records deleted: the index moved, the total is counted again.
+    await store.db
+      .deleteFrom("records")
+      .where("id", "in", ids.filter((_, i) => i % 11 === 4).slice(0, 40))
+      .execute();
+    await textIndexFor(store.db)?.catchUp();
+    expect(await deep.textSearch(bounded(1_500, null), { q: "middle", field: null })).toEqual(await plain(bounded(1_500, null)));
+    expect(deep.sqlCounts).toBe(beforeWrite + 1);
   }, 120_000);
 
   it("gives the same pages after records are deleted between pages, with filters, and for no match or an empty query", async () => {

@@ -7,7 +7,8 @@ import type { PhraseRowsKnown, ReadPool } from "./sqlite-read-pool.js";
  * them (1M records, a word in 17% of them: 370 ms of CPU), whatever k. Here the ranking extension's tessera_answered
  * (native/tessera_rank.c) reads the word's rows of every record of the range in C, on the two read threads at once (half
  * the range each), scores them as bm25() scores them (the word's row count given) and keeps each record's best row and the
- * `k` best records by (score, rowid) in a bounded heap (183 ms of CPU for that word, ~90 ms of each thread); the two
+ * `k` best records by (score, rowid), found by counting the records' few distinct scores (ansSelect; a heap of k cost ~40%
+ * of a half's CPU), with no test of each row's record (read-statements.ts: the span's every seq a candidate); the two
  * halves' records are merged here in order. The records in that order are those of FTS5's rows in their order, each
  * record's first row (its best): the same pages.
  */
@@ -17,6 +18,8 @@ export interface DeepTop {
   /** The best rows of the `k` best records (fewer: all of the range's records that match), in order. */
   fr: Float64Array;
   bm: Float64Array;
+  /** The range's records that match (the halves' counts summed), or null when a half did not count them. */
+  records: number | null;
 }
 
 /** Two lists sorted by (bm, fr) merged, at most k rows. */
@@ -80,5 +83,6 @@ export async function deepTop(
   ).catch(() => null);
   if (!answers || answers.some((a) => !a.version.equals(answers[0]!.version))) return null;
   const merged = answers.length === 1 ? answers[0]! : mergeByScore(answers[0]!, answers[1]!, job.k);
-  return { version: answers[0]!.version, fr: merged.fr, bm: merged.bm };
+  const records = answers.every((a) => a.records !== null) ? answers.reduce((n, a) => n + a.records!, 0) : null;
+  return { version: answers[0]!.version, fr: merged.fr, bm: merged.bm, records };
 }

@@ -135,6 +135,11 @@ interface Matches {
   /** The first distinct matching seqs in order (a bounded total reads no further than it needs), `complete` when all. */
   prefix: SeqPrefix | null;
   ranked: Ranked | null;
+  /**
+   * The query's matching records without filters (a dataset alone in its range): exact, or more than `n` (a bounded count
+   * stopped there); counted once per index version (textCount, or a deep read's halves), not at each page the SDK iterates.
+   */
+  total: { n: number; exact: boolean } | null;
   bytes: number;
 }
 
@@ -502,7 +507,7 @@ export class SqliteText extends SqliteQueries {
     if (this.frequent && !this.frequent.version.equals(version)) this.frequent = null; // ranked at another version
     let entry = this.cache.get(key);
     if (entry) this.cache.delete(key);
-    else entry = { seqs: null, prefix: null, ranked: null, bytes: 0 };
+    else entry = { seqs: null, prefix: null, ranked: null, total: null, bytes: 0 };
     this.cache.set(key, entry); // most recent last
     if (!entry.ranked && this.frequent) {
       const plain = PLAIN_WORD_KEY.exec(key);
@@ -909,9 +914,15 @@ export class SqliteText extends SqliteQueries {
       queueShape || (passes && limit !== null && span.shared === 0)
         ? await this.queueTextCount(query, span.lo, span.hi, expression, text.field, key, limit, passes, exclusionsOf)
         : null;
+    // Without filters, the dataset alone in its range: the total kept for the query at the index's version, if any.
+    const unfiltered = raw && query.filters.length === 0 && span.shared === 0 ? raw : null;
+    if (!counted && unfiltered) counted = await this.keptTotal(unfiltered, key, limit);
     if (!counted) {
       await sqlFilters();
+      const before = unfiltered ? await this.db.connection().execute(async () => SqliteText.versionOf(unfiltered)) : null;
       counted = await this.textCount(query, fts, span.shared === 0, limit);
+      if (unfiltered && before)
+        await this.keepTotal(unfiltered, key, before, counted.lowerBound ? { n: limit!, exact: false } : { n: counted.n, exact: true });
     }
     const { n: countedN, lowerBound } = counted;
     const bounded = lowerBound ? { totalIsLowerBound: true } : {};
@@ -1371,10 +1382,29 @@ export class SqliteText extends SqliteQueries {
       const entry = this.matches(raw, key);
       if (this.cacheVersion?.equals(top.version)) {
         entry.ranked = { k: limit, fr: top.fr, bm: top.bm, complete: top.fr.length < limit, from: 0, next: null };
+        // The halves counted the word's records of the whole range: the total of the pages after this one.
+        if (top.records !== null) entry.total = { n: top.records, exact: true };
         this.account(entry);
       } else return null; // the index moved: ranked() as before
       const n = Math.min(k, top.fr.length);
       return Array.from({ length: n }, (_, i) => ({ fr: top.fr[i]!, bm: top.bm[i]! }));
+    });
+  }
+
+  /** The total kept for a query without filters (Matches.total) as textCount would count it up to `limit`, or null: counted. */
+  private async keptTotal(raw: SQLite.Database, key: string, limit: number | null): Promise<Counted | null> {
+    return this.db.connection().execute(async () => {
+      const t = this.matches(raw, key).total;
+      if (!t) return null;
+      if (t.exact) return limit !== null && t.n > limit ? { n: limit, lowerBound: true } : { n: t.n, lowerBound: false };
+      return limit !== null && limit <= t.n ? { n: limit, lowerBound: true } : null;
+    });
+  }
+
+  /** Keeps a query's total counted at the index version `version` (read before the count), unless the index moved since. */
+  private async keepTotal(raw: SQLite.Database, key: string, version: Buffer, total: { n: number; exact: boolean }): Promise<void> {
+    await this.db.connection().execute(async () => {
+      if (SqliteText.versionOf(raw).equals(version)) this.matches(raw, key).total = total;
     });
   }
 
