@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { EXACT_FLOAT32, encodeVector, storedVector, vectorExact } from "./read.js";
-import { vectorJson } from "./vector-json.js";
+import { JsonBytes } from "./json-bytes.js";
+import { writeVectorJson } from "./vector-json.js";
+
+/** The text writeVectorJson writes (into a small buffer first, so that it grows). */
+function vectorJson(vector: Buffer | Uint8Array, exact: string | null): string {
+  const out = new JsonBytes(16);
+  out.text("x");
+  writeVectorJson(out, vector, exact);
+  return out.bytes().toString("utf8").slice(1);
+}
 
 /** What the records' JSON had before: the stored vector's numbers through JSON.stringify. */
 const expected = (values: number[]) => {

@@ -1,4 +1,5 @@
-import { EXACT_FLOAT32, shortestDecimal, storedVector } from "./read.js";
+import type { JsonBytes } from "./json-bytes.js";
+import { shortestDecimal, storedVector } from "./read.js";
 
 const FLOAT32_MIN_NORMAL = 1.1754943508222875e-38;
 const COMMA = 44;
@@ -8,26 +9,27 @@ const ZERO = 48;
 /** Room for the longest value's text (`-1.17549435e-38` and the like: 16 bytes) with its comma. */
 const MAX_VALUE_BYTES = 24;
 
-let scratch = Buffer.allocUnsafe(16 * 1024);
-
 /**
- * `JSON.stringify(storedVector(vector, exact))` without the array of numbers: a page of 256 records with a
- * 384-dimension vector decoded to numbers and stringified cost ~10 ms of the request thread, the numbers' garbage
- * more; written as bytes here ~3 ms. A value that decodes to its 6-decimal rounding (|v| < 1: model embeddings as
- * sent, records/read.ts's shortestDecimal) is written from that integer (`-0.049168`), which is the text
+ * Writes `JSON.stringify(storedVector(vector, exact))` without the array of numbers: a page of 256 records with a
+ * 384-dimension vector decoded to numbers and stringified cost ~15 ms of the request thread (the numbers' decimal
+ * text), its garbage more. A value that decodes to its 6-decimal rounding (|v| < 1: model embeddings as sent,
+ * records/read.ts's shortestDecimal) is written from that integer's digits (`-0.049168`), which is the text
  * JSON.stringify gives that number (at most 6 significant digits, no exponent above 1e-7); any other value, and
  * every vector with an `exact` text or float32 marker, goes through JSON.stringify.
  */
-export function vectorJson(vector: Buffer | Uint8Array, exact: string | null): string {
-  if (exact !== null && exact !== EXACT_FLOAT32) return JSON.stringify(storedVector(vector, exact));
-  const floats = new Float32Array(Uint8Array.from(vector).buffer);
-  if (exact === EXACT_FLOAT32) return JSON.stringify(Array.from(floats));
-  if (scratch.length < 2 + floats.length * MAX_VALUE_BYTES) scratch = Buffer.allocUnsafe(2 + floats.length * MAX_VALUE_BYTES);
-  const out = scratch;
-  let at = 0;
-  out[at++] = 91; // [
+export function writeVectorJson(out: JsonBytes, vector: Buffer | Uint8Array, exact: string | null): void {
+  if (exact !== null) {
+    out.text(JSON.stringify(storedVector(vector, exact)));
+    return;
+  }
+  const bytes = new Uint8Array(vector.byteLength);
+  bytes.set(vector); // aligned for the Float32Array (a copy by memcpy)
+  const floats = new Float32Array(bytes.buffer, 0, bytes.byteLength >> 2);
+  const buffer = out.reserve(2 + floats.length * MAX_VALUE_BYTES);
+  let at = out.length;
+  buffer[at++] = 91; // [
   for (let i = 0; i < floats.length; i++) {
-    if (i > 0) out[at++] = COMMA;
+    if (i > 0) buffer[at++] = COMMA;
     const f = floats[i]!;
     const a = Math.abs(f);
     if (a >= FLOAT32_MIN_NORMAL && a < 1) {
@@ -35,22 +37,28 @@ export function vectorJson(vector: Buffer | Uint8Array, exact: string | null): s
       // shortestDecimal's first test: the 6-decimal rounding k / 1e6 maps back to f (and is not 0 or ±1).
       if (k !== 0 && k > -1e6 && k < 1e6 && Math.fround(k / 1e6) === f) {
         if (k < 0) {
-          out[at++] = MINUS;
+          buffer[at++] = MINUS;
           k = -k;
         }
-        out[at++] = ZERO;
-        out[at++] = DOT;
-        // The 6 decimals from the first, leading zeros kept, trailing zeros left out (the loop ends when k is 0).
-        for (let unit = 100_000; k > 0; unit /= 10) {
-          const digit = Math.floor(k / unit);
-          out[at++] = ZERO + digit;
-          k -= digit * unit;
-        }
+        buffer[at++] = ZERO;
+        buffer[at++] = DOT;
+        // The 6 decimals, leading zeros kept, then the trailing zeros taken back (k is not 0: one digit is not).
+        const high = (k / 10_000) | 0;
+        const rest = k - high * 10_000;
+        const middle = (rest / 100) | 0;
+        const low = rest - middle * 100;
+        buffer[at++] = ZERO + ((high / 10) | 0);
+        buffer[at++] = ZERO + (high % 10);
+        buffer[at++] = ZERO + ((middle / 10) | 0);
+        buffer[at++] = ZERO + (middle % 10);
+        buffer[at++] = ZERO + ((low / 10) | 0);
+        buffer[at++] = ZERO + (low % 10);
+        while (buffer[at - 1] === ZERO) at--;
         continue;
       }
     }
-    at += out.write(JSON.stringify(shortestDecimal(f)), at, "latin1");
+    at += buffer.write(JSON.stringify(shortestDecimal(f)), at, "latin1");
   }
-  out[at++] = 93; // ]
-  return out.toString("latin1", 0, at);
+  buffer[at++] = 93; // ]
+  out.advance(at - out.length);
 }

@@ -9,7 +9,7 @@ import { notePagePosition, pageStart } from "../page-positions.js";
 import { withIncludes, type Include } from "../read.js";
 import type { RecordsPage } from "../records-page-json.js";
 import { CHECKPOINT_EVERY, checkpointBefore } from "../seq-checkpoints.js";
-import { vectorsJsonByRecord } from "../vectors-json.js";
+import { vectorsByRecord } from "../vectors-by-record.js";
 import { recordViewer } from "../visibility.js";
 
 /**
@@ -17,8 +17,8 @@ import { recordViewer } from "../visibility.js";
  * The count from the dataset's counters (records/counts.ts) and the page from where the previous page ended
  * (page-positions.ts) or, for a jump deep into it on PostgreSQL, from the nearest checkpoint (seq-checkpoints.ts): the official SDK
  * iterates a dataset by offset, and at 1M records a `count(*)` and an `OFFSET` took 73 ms (offset 0) to 156 ms (990K)
- * of CPU a page on the embedded store, 245 to 793 ms p50 on PostgreSQL. Vectors come as JSON text (vectors-json.ts) for
- * records-page-json.ts to splice into the body: the SDK's `records(with_vectors=True)` pages, 256 records with their vectors.
+ * of CPU a page on the embedded store, 245 to 793 ms p50 on PostgreSQL. Vectors come as their stored rows (vectors-by-record.ts)
+ * for records-page-json.ts to write into the body: the SDK's `records(with_vectors=True)` pages, 256 records with their vectors.
  */
 export async function listDatasetRecords(
   db: Kysely<DB>,
@@ -48,13 +48,6 @@ export async function listDatasetRecords(
   const schema = await loadDatasetSchema(db, dataset);
   const viewer = await recordViewer(db, user, dataset.workspace_id);
   const items = await withIncludes(db, schema, rows, { ...include, vectors: null }, viewer);
-  const vectorsJson = include.vectors
-    ? await vectorsJsonByRecord(
-        db,
-        schema,
-        items.map((r) => r.id),
-        include,
-      )
-    : null;
-  return { items, total, vectorsJson };
+  const ids = items.map((r) => r.id);
+  return { items, total, vectors: include.vectors ? await vectorsByRecord(db, schema, ids, include) : null };
 }
