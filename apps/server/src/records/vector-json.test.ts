@@ -70,6 +70,15 @@ describe("a stored vector's JSON", () => {
     expect(vectorJson(Buffer.alloc(0), null)).toBe("[]");
   });
 
+  it("reads a blob at any byte offset of its buffer", () => {
+    const { blob, exact, json } = expected([0.25, -0.049168, 0.5]);
+    for (const offset of [1, 2, 3, 4]) {
+      const shifted = Buffer.alloc(blob.length + offset);
+      blob.copy(shifted, offset);
+      expect(vectorJson(shifted.subarray(offset), exact)).toBe(json);
+    }
+  });
+
   it("writes NaN and infinities as null, as JSON.stringify does", () => {
     const blob = Buffer.from(new Float32Array([Number.NaN, Number.POSITIVE_INFINITY, -0.25, Number.NEGATIVE_INFINITY]).buffer);
     expect(vectorJson(blob, null)).toBe(JSON.stringify(storedVector(blob, null)));

@@ -22,9 +22,7 @@ export function writeVectorJson(out: JsonBytes, vector: Buffer | Uint8Array, exa
     out.text(JSON.stringify(storedVector(vector, exact)));
     return;
   }
-  const bytes = new Uint8Array(vector.byteLength);
-  bytes.set(vector); // aligned for the Float32Array (a copy by memcpy)
-  const floats = new Float32Array(bytes.buffer, 0, bytes.byteLength >> 2);
+  const floats = float32View(vector);
   const buffer = out.reserve(2 + floats.length * MAX_VALUE_BYTES);
   let at = out.length;
   buffer[at++] = 91; // [
@@ -61,4 +59,12 @@ export function writeVectorJson(out: JsonBytes, vector: Buffer | Uint8Array, exa
   }
   buffer[at++] = 93; // ]
   out.advance(at - out.length);
+}
+
+/** The blob's floats, a view of its bytes when they are 4-byte aligned (Node's pooled buffers are), else of a copy. */
+function float32View(vector: Buffer | Uint8Array): Float32Array {
+  if (vector.byteOffset % 4 === 0) return new Float32Array(vector.buffer, vector.byteOffset, vector.byteLength >> 2);
+  const bytes = new Uint8Array(vector.byteLength);
+  bytes.set(vector);
+  return new Float32Array(bytes.buffer, 0, bytes.byteLength >> 2);
 }
