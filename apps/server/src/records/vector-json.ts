@@ -1,13 +1,22 @@
 import type { JsonBytes } from "./json-bytes.js";
 import { shortestDecimal, storedVector } from "./read.js";
 
-const FLOAT32_MIN_NORMAL = 1.1754943508222875e-38;
 const COMMA = 44;
 const MINUS = 45;
 const DOT = 46;
 const ZERO = 48;
 /** Room for the longest value's text (`-1.17549435e-38` and the like: 16 bytes) with its comma. */
 const MAX_VALUE_BYTES = 24;
+
+/** The two ASCII digits of 0-99, the first in the low byte. */
+const PAIRS = Uint16Array.from({ length: 100 }, (_, i) => (ZERO + Math.floor(i / 10)) | ((ZERO + (i % 10)) << 8));
+
+function writePair(buffer: Uint8Array, at: number, pair: number): number {
+  const digits = PAIRS[pair]!;
+  buffer[at] = digits & 0xff;
+  buffer[at + 1] = digits >> 8;
+  return at + 2;
+}
 
 /**
  * Writes `JSON.stringify(storedVector(vector, exact))` without the array of numbers: a page of 256 records with a
@@ -29,31 +38,25 @@ export function writeVectorJson(out: JsonBytes, vector: Buffer | Uint8Array, exa
   for (let i = 0; i < floats.length; i++) {
     if (i > 0) buffer[at++] = COMMA;
     const f = floats[i]!;
-    const a = Math.abs(f);
-    if (a >= FLOAT32_MIN_NORMAL && a < 1) {
-      let k = Math.round(f * 1e6);
-      // shortestDecimal's first test: the 6-decimal rounding k / 1e6 maps back to f (and is not 0 or ±1).
-      if (k !== 0 && k > -1e6 && k < 1e6 && Math.fround(k / 1e6) === f) {
-        if (k < 0) {
-          buffer[at++] = MINUS;
-          k = -k;
-        }
-        buffer[at++] = ZERO;
-        buffer[at++] = DOT;
-        // The 6 decimals, leading zeros kept, then the trailing zeros taken back (k is not 0: one digit is not).
-        const high = (k / 10_000) | 0;
-        const rest = k - high * 10_000;
-        const middle = (rest / 100) | 0;
-        const low = rest - middle * 100;
-        buffer[at++] = ZERO + ((high / 10) | 0);
-        buffer[at++] = ZERO + (high % 10);
-        buffer[at++] = ZERO + ((middle / 10) | 0);
-        buffer[at++] = ZERO + (middle % 10);
-        buffer[at++] = ZERO + ((low / 10) | 0);
-        buffer[at++] = ZERO + (low % 10);
-        while (buffer[at - 1] === ZERO) at--;
-        continue;
+    let k = Math.round(f * 1e6);
+    // shortestDecimal's first test: the 6-decimal rounding k / 1e6 maps back to f, for 0 < |f| < 1 (k is then not 0
+    // nor ±1e6; NaN, infinities and subnormal floats fail it).
+    if (k !== 0 && k > -1e6 && k < 1e6 && Math.fround(k / 1e6) === f) {
+      if (k < 0) {
+        buffer[at++] = MINUS;
+        k = -k;
       }
+      buffer[at++] = ZERO;
+      buffer[at++] = DOT;
+      // The 6 decimals as three pairs of digits, leading zeros kept, then the trailing zeros taken back (k is not 0).
+      const high = (k / 10_000) | 0;
+      const rest = k - high * 10_000;
+      const middle = (rest / 100) | 0;
+      at = writePair(buffer, at, high);
+      at = writePair(buffer, at, middle);
+      at = writePair(buffer, at, rest - middle * 100);
+      while (buffer[at - 1] === ZERO) at--;
+      continue;
     }
     at += buffer.write(JSON.stringify(shortestDecimal(f)), at, "latin1");
   }
