@@ -161,7 +161,16 @@ export interface Include {
 export const NO_INCLUDE: Include = { responses: false, suggestions: false, vectors: null };
 export const FULL_INCLUDE: Include = { responses: true, suggestions: true, vectors: "all" };
 
-const chunks = <T>(items: T[], size: number): T[][] => {
+/** The names of the vector settings `include` asks for, by settings id. */
+export function wantedVectors(schema: DatasetSchema, include: Include): Map<string, string> {
+  const wanted = schema.vectorSettings.filter((v) => include.vectors === "all" || (include.vectors?.includes(v.name) ?? false));
+  return new Map(wanted.map((v) => [v.id, v.name]));
+}
+
+/** Records whose parts one statement reads. */
+export const INCLUDE_CHUNK = 500;
+
+export const chunks = <T>(items: T[], size: number): T[][] => {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
@@ -192,7 +201,7 @@ export async function withIncludes(
   const responsesOf = viewer.responses === "own" ? viewer.userId : null;
   const ids = records.map((r) => r.id);
   const byId = new Map(records.map((r) => [r.id, r]));
-  for (const part of chunks(ids, 500)) {
+  for (const part of chunks(ids, INCLUDE_CHUNK)) {
     if (include.responses && preloaded.responses) {
       for (const id of part) byId.get(id)!.responses = (preloaded.responses.get(id) ?? []).map(responseOut);
     } else if (include.responses) {
@@ -210,9 +219,8 @@ export async function withIncludes(
     }
     if (include.vectors) {
       for (const r of records) r.vectors ??= {};
-      const wanted = schema.vectorSettings.filter((v) => include.vectors === "all" || include.vectors!.includes(v.name));
-      if (wanted.length === 0) continue;
-      const names = new Map(wanted.map((v) => [v.id, v.name]));
+      const names = wantedVectors(schema, include);
+      if (names.size === 0) continue;
       for (const row of await vectorRows(db, part, [...names.keys()]))
         byId.get(row.record_id)!.vectors![names.get(row.vector_settings_id)!] = storedVector(row.vector, row.exact);
     }

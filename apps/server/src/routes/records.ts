@@ -6,6 +6,7 @@ import { parseIdList, parseInclude, parsePaging, recordFor, uuidPath } from "../
 import { parseRecordsBulk, recordUpdateSchema } from "../records/input.js";
 import { importRecords } from "../records/use-cases/import-records.js";
 import { listDatasetRecords } from "../records/use-cases/list-dataset-records.js";
+import { recordsPageJson } from "../records/records-page-json.js";
 import { deleteRecords } from "../records/use-cases/delete-records.js";
 import { readRecord } from "../records/use-cases/read-record.js";
 import { updateRecord } from "../records/use-cases/update-record.js";
@@ -73,13 +74,14 @@ export function recordsRoutes(app: FastifyInstance, ctx: AppContext): void {
     });
   });
 
-  app.get("/api/v1/datasets/:dataset_id/records", async (request) => {
+  app.get("/api/v1/datasets/:dataset_id/records", async (request, reply) => {
     const user = await ctx.currentUser(request);
     const datasetId = uuidPath(request, "dataset_id");
     const dataset = await datasetFor(ctx.db, user, datasetId, "admin");
     const { offset, limit } = parsePaging(request.query);
     const include = parseInclude(request.query);
-    return listDatasetRecords(ctx.db, user, dataset, { offset, limit }, include);
+    const page = await listDatasetRecords(ctx.db, user, dataset, { offset, limit }, include);
+    return reply.type(JSON_TYPE).send(recordsPageJson(page));
   });
 
   app.delete("/api/v1/datasets/:dataset_id/records", async (request, reply) => {

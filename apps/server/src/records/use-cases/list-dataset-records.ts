@@ -6,8 +6,10 @@ import type { DatasetRow } from "../../auth/policies.js";
 import { recordCounts } from "../counts.js";
 import { loadDatasetSchema } from "../dataset-schema.js";
 import { notePagePosition, pageStart } from "../page-positions.js";
-import { withIncludes, type Include, type RecordOut } from "../read.js";
+import { withIncludes, type Include } from "../read.js";
+import type { RecordsPage } from "../records-page-json.js";
 import { CHECKPOINT_EVERY, checkpointBefore } from "../seq-checkpoints.js";
+import { vectorsByRecord } from "../vectors-by-record.js";
 import { recordViewer } from "../visibility.js";
 
 /**
@@ -15,7 +17,8 @@ import { recordViewer } from "../visibility.js";
  * The count from the dataset's counters (records/counts.ts) and the page from where the previous page ended
  * (page-positions.ts) or, for a jump deep into it on PostgreSQL, from the nearest checkpoint (seq-checkpoints.ts): the official SDK
  * iterates a dataset by offset, and at 1M records a `count(*)` and an `OFFSET` took 73 ms (offset 0) to 156 ms (990K)
- * of CPU a page on the embedded store, 245 to 793 ms p50 on PostgreSQL.
+ * of CPU a page on the embedded store, 245 to 793 ms p50 on PostgreSQL. Vectors come as their stored rows (vectors-by-record.ts)
+ * for records-page-json.ts to write into the body: the SDK's `records(with_vectors=True)` pages, 256 records with their vectors.
  */
 export async function listDatasetRecords(
   db: Kysely<DB>,
@@ -23,7 +26,7 @@ export async function listDatasetRecords(
   dataset: DatasetRow,
   page: { offset: number; limit: number },
   include: Include,
-): Promise<{ items: RecordOut[]; total: number }> {
+): Promise<RecordsPage> {
   const { total } = await recordCounts(db, dataset.id);
   const noted = await pageStart(db, dataset.id, page.offset, total);
   // A jump deep into the dataset not reached by iterating (noted far before it): from the nearest checkpoint, on PostgreSQL
@@ -44,5 +47,7 @@ export async function listDatasetRecords(
   if (last) await notePagePosition(db, dataset.id, page.offset + rows.length, Number(last.seq), total);
   const schema = await loadDatasetSchema(db, dataset);
   const viewer = await recordViewer(db, user, dataset.workspace_id);
-  return { items: await withIncludes(db, schema, rows, include, viewer), total };
+  const items = await withIncludes(db, schema, rows, { ...include, vectors: null }, viewer);
+  const ids = items.map((r) => r.id);
+  return { items, total, vectors: include.vectors ? await vectorsByRecord(db, schema, ids, include) : null };
 }
