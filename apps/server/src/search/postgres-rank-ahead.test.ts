@@ -4,7 +4,9 @@ import { sql } from "kysely";
 import type { Store } from "../db/store.js";
 import { openPgliteStore } from "../testing/pglite-store.js";
 import { openTestPostgresStore, testDatabaseUrl } from "../testing/pg-test-database.js";
+import { occurrenceScoreSql } from "./postgres-occurrence-score.js";
 import { PostgresSearch } from "./postgres-search.js";
+import { queryRows } from "./postgres-sql.js";
 import type { SearchFilter, SearchQuery } from "./search-port.js";
 import {
   seedSearchData,
@@ -65,6 +67,30 @@ describe(`PostgreSQL frequent words ranked ahead (${onPostgres ? "PostgreSQL" : 
       if (rows[i]!.c > rows[i - 1]!.c) expect(rows[i]!.score, `c=${rows[i]!.c}`).toBeGreaterThan(rows[i - 1]!.score);
       else expect(rows[i]!.score).toBe(rows[i - 1]!.score);
     }
+  });
+
+  it("scores a word from its occurrences (occurrenceScoreSql) as the search's best-field ts_rank of real texts, bit for bit, at every count a tsvector keeps", async () => {
+    // Two fields per text: the word n times among other words in one (case folded by to_tsvector), fewer times in the other.
+    const rows = await queryRows<{ n: number; occurrences: number; search: number }>(
+      store.db,
+      `WITH t AS (SELECT n, to_tsvector('tessera_search', repeat('Zeta other words ', n) || 'end') AS a,
+          to_tsvector('tessera_search', repeat('zeta x ', n / 3) || 'tail zeta') AS b FROM generate_series(1, 300) n),
+        f AS (SELECT n, a AS tsv FROM t UNION ALL SELECT n, b FROM t),
+        q AS (SELECT plainto_tsquery('tessera_search', 'zeta') AS query)
+       SELECT f.n, max((SELECT cardinality(u.positions) FROM unnest(f.tsv) u WHERE u.lexeme = 'zeta')) AS occurrences,
+         max(ts_rank(f.tsv, q.query))::float8 AS search
+       FROM f, q WHERE f.tsv @@ q.query GROUP BY f.n ORDER BY f.n`,
+      [],
+    );
+    expect(rows).toHaveLength(300);
+    const counted = await queryRows<{ occurrences: number; score: number }>(
+      store.db,
+      `SELECT o AS occurrences, ${occurrenceScoreSql("o")} AS score FROM generate_series(1, 255) o`,
+      [],
+    );
+    const byCount = new Map(counted.map((r) => [r.occurrences, r.score]));
+    expect(new Set(rows.map((r) => r.occurrences)).size).toBe(255);
+    for (const row of rows) expect(byCount.get(row.occurrences), `n=${row.n}, ${row.occurrences} occurrences`).toBe(row.search);
   });
 
   it("answers every page and bounded total as the plain ts_rank query, before and after writes, and is the path searches take", async () => {

@@ -29,6 +29,7 @@ interface AheadRow {
   repeated: number;
   listed: number;
   seqs: (number | string)[];
+  counts: number[] | null;
 }
 
 /** A word ranked ahead, at the dataset's text version `version` (migration 0024). */
@@ -42,6 +43,11 @@ export interface RankedAhead {
   listed: number;
   /** The first of them read so far (RANKED_FIRST_READ at the lookup; all `listed` once read on). */
   seqs: number[];
+  /**
+   * The word's occurrences in the best field of each of `seqs` (migration 0040): a page of the list is scored from them
+   * (postgres-occurrence-score.ts). Null for a list ranked before 0040 until the background fills it: scored from the tsvectors.
+   */
+  counts: number[] | null;
 }
 
 /**
@@ -90,15 +96,23 @@ export class PostgresRankAhead {
       repeated: number;
       listed: number;
       seqs: (number | string)[];
+      counts: number[] | null;
     }>(
       this.db,
-      `SELECT version, records, repeated, cardinality(seqs) AS listed, seqs[1:$3] AS seqs FROM text_ranked_ahead
+      `SELECT version, records, repeated, cardinality(seqs) AS listed, seqs[1:$3] AS seqs, counts[1:$3] AS counts FROM text_ranked_ahead
         WHERE dataset_id = $1 AND word = querytree(plainto_tsquery('tessera_search', $2))`,
       [datasetId, word, this.firstRead],
     );
     const row = rows[0];
     if (!row) return null;
-    return { version: Number(row.version), records: row.records, repeated: row.repeated, listed: row.listed, seqs: row.seqs.map(Number) };
+    return {
+      version: Number(row.version),
+      records: row.records,
+      repeated: row.repeated,
+      listed: row.listed,
+      seqs: row.seqs.map(Number),
+      counts: row.counts,
+    };
   }
 
   /** The list's records a lookup reads. */
@@ -114,7 +128,7 @@ export class PostgresRankAhead {
     const rows = await queryRows<{ version: number | string; records: number | string } & Partial<AheadRow>>(
       this.db,
       `SELECT v.version, v.records, a.version AS ahead_version, a.records AS ahead_records, a.repeated, cardinality(a.seqs) AS listed,
-          a.seqs[1:$3] AS seqs
+          a.seqs[1:$3] AS seqs, a.counts[1:$3] AS counts
         FROM (SELECT ${versionRecordsSql("$1")}) v
         LEFT JOIN text_ranked_ahead a ON a.dataset_id = $1 AND a.word = querytree(plainto_tsquery('tessera_search', $2))`,
       [datasetId, word, this.firstRead],
@@ -128,6 +142,7 @@ export class PostgresRankAhead {
             repeated: row.repeated!,
             listed: row.listed ?? 0,
             seqs: (row.seqs ?? []).map(Number),
+            counts: row.counts ?? null,
           }
         : null;
     return { version: Number(row?.version ?? 0), records: Number(row?.records ?? 0), ahead };
@@ -271,13 +286,14 @@ export class PostgresRankAhead {
              WHERE r.dataset_id = $1 AND cardinality(u.positions) >= 2 AND u.lexeme IN (SELECT word FROM frequent)
              GROUP BY 1, 2),
            repeated AS (
-             SELECT lexeme, count(*) AS repeated, (array_agg(seq ORDER BY n DESC, seq))[1:$3] AS seqs FROM pairs GROUP BY lexeme)
-           INSERT INTO text_ranked_ahead AS t (dataset_id, word, version, records, repeated, seqs)
+             SELECT lexeme, count(*) AS repeated, (array_agg(seq ORDER BY n DESC, seq))[1:$3] AS seqs,
+               (array_agg(n ORDER BY n DESC, seq))[1:$3]::smallint[] AS counts FROM pairs GROUP BY lexeme)
+           INSERT INTO text_ranked_ahead AS t (dataset_id, word, version, records, repeated, seqs, counts)
            SELECT $1, querytree(('''' || replace(replace(fr.word, '\\', '\\\\'), '''', '''''') || '''')::tsquery), v.version, fr.ndoc,
-             coalesce(rp.repeated, 0), coalesce(rp.seqs, '{}')
+             coalesce(rp.repeated, 0), coalesce(rp.seqs, '{}'), coalesce(rp.counts, '{}')
            FROM frequent fr CROSS JOIN v LEFT JOIN repeated rp ON rp.lexeme = fr.word
            ON CONFLICT (dataset_id, word) DO UPDATE SET version = EXCLUDED.version, records = EXCLUDED.records,
-             repeated = EXCLUDED.repeated, seqs = EXCLUDED.seqs
+             repeated = EXCLUDED.repeated, seqs = EXCLUDED.seqs, counts = EXCLUDED.counts
            RETURNING t.version`,
             [datasetId, this.options.minRecords ?? FREQUENT_RECORDS, this.options.listLength ?? RANKED_AHEAD],
           );

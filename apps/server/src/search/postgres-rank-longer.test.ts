@@ -29,10 +29,18 @@ describe.skipIf(!onPostgres)("PostgreSQL ranking ahead: short lists lengthened a
     await store?.close();
   });
 
-  type Row = { dataset_id: string; word: string; version: string; records: number; repeated: number; seqs: string[] };
+  type Row = {
+    dataset_id: string;
+    word: string;
+    version: string;
+    records: number;
+    repeated: number;
+    seqs: string[];
+    counts: number[] | null;
+  };
   const stored = async () =>
     (
-      await sql<Row>`SELECT dataset_id, word, version, records, repeated, seqs FROM text_ranked_ahead ORDER BY dataset_id, word`.execute(
+      await sql<Row>`SELECT dataset_id, word, version, records, repeated, seqs, counts FROM text_ranked_ahead ORDER BY dataset_id, word`.execute(
         store.db,
       )
     ).rows;
@@ -85,9 +93,14 @@ describe.skipIf(!onPostgres)("PostgreSQL ranking ahead: short lists lengthened a
     expect(await rankAhead.lengthen(data.ids.ds, version)).toBe(true);
     const after = await stored();
     // Same version and counts; each list of this dataset as long as min(1,000, repeated); the other dataset's as before.
-    expect(after.map(({ seqs: _, ...r }) => r)).toEqual(before.map(({ seqs: _, ...r }) => r));
-    for (const r of after)
+    expect(after.map(({ seqs: _, counts: __, ...r }) => r)).toEqual(before.map(({ seqs: _, counts: __, ...r }) => r));
+    for (const r of after) {
       expect(r.seqs.length, `${r.dataset_id} ${r.word}`).toBe(Math.min(r.dataset_id === data.ids.ds ? 1_000 : 64, r.repeated));
+      // Each listed record's occurrences beside it (migration 0040), in the list's order: most first.
+      expect(r.counts, `${r.dataset_id} ${r.word}`).toHaveLength(r.seqs.length);
+      expect(r.counts, `${r.dataset_id} ${r.word}`).toEqual([...r.counts!].sort((a, b) => b - a));
+      for (const n of r.counts!) expect(n).toBeGreaterThanOrEqual(2);
+    }
     expect(after.filter((r) => r.dataset_id === data.ids.other)).toEqual(before.filter((r) => r.dataset_id === data.ids.other));
     // The lists a full ranking of that length stores (at the same version: the run forgotten).
     const lengthened = after.filter((r) => r.dataset_id === data.ids.ds);

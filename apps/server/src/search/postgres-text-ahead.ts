@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import { recordCounts } from "../records/counts.js";
 import { Builder, onSearchRows, queueFilters, queryRows, RECORD_STATUSES, textMatchSql } from "./postgres-sql.js";
+import { occurrenceScoreSql } from "./postgres-occurrence-score.js";
 import type { RankedAhead } from "./postgres-rank-ahead.js";
 import type { SearchQuery } from "./search-port.js";
 
@@ -42,21 +43,28 @@ export async function pageAhead(
   }
   // The filters on `record_search`'s narrow rows when they read nothing else (by primary key; no terms clause, see Builder).
   const table = onSearchRows(query.filters) ? "record_search" : "records";
-  for (let k = Math.max(64, need * 3 + 32); done < ahead.listed;) {
+  // Without filters the page's own records are enough (a record deleted since the list's version: the loop reads on).
+  for (let k = query.filters.length === 0 ? need : Math.max(64, need * 3 + 32); done < ahead.listed;) {
     if (!(await listedUpTo(db, query.datasetId, word, ahead, k))) return null;
     const candidates = ahead.seqs.slice(done, k);
+    // The candidates' occurrence counts when the list has them (migration 0040): the page scored without its tsvectors.
+    const counts = ahead.counts && ahead.counts.length >= done + candidates.length ? ahead.counts.slice(done, k) : null;
     const b = new Builder(query.userId);
     const where = [`r.dataset_id = ${b.p(query.datasetId)}`];
     for (const f of query.filters) where.push(b.filter(f));
+    const listed = counts
+      ? `unnest(${b.p(`{${candidates.join(",")}}`)}::bigint[], ${b.p(`{${counts.join(",")}}`)}::int[]) WITH ORDINALITY c(seq, occ, i)`
+      : `unnest(${b.p(`{${candidates.join(",")}}`)}::bigint[]) WITH ORDINALITY c(seq, i)`;
     // The first passing in the list's order, those the page still needs, scored (after the LIMIT: only those).
     const rows = await queryRows<{ seq: number | string; id: string; score: number | null }>(
       db,
       scored(
         b,
         word,
-        `SELECT r.seq AS seq, r.id AS id, c.i AS ord FROM unnest(${b.p(`{${candidates.join(",")}}`)}::bigint[]) WITH ORDINALITY c(seq, i)
+        `SELECT r.seq AS seq, r.id AS id, c.i AS ord${counts ? ", c.occ AS occ" : ""} FROM ${listed}
           JOIN ${table} r ON r.seq = c.seq WHERE ${where.join(" AND ")} ORDER BY c.i LIMIT ${b.p(need - passing.length)}`,
         query.offset - passing.length,
+        counts !== null,
       ),
       b.params,
     );
@@ -83,13 +91,15 @@ export async function pageAhead(
       query.filters.length > 0 &&
       !queueFilters(query.filters) &&
       ahead.records < FEW_SHARE * (records ?? (await recordCounts(db, query.datasetId)).total);
+    // Each of them has one occurrence in every field it is in (the list holds every record with more): scored as one.
     const found = await queryRows<{ seq: number | string; id: string; score: number | null }>(
       db,
       scored(
         b,
         word,
-        `SELECT r.seq AS seq, r.id AS id, r.seq AS ord FROM ${match.from} WHERE ${where.join(" AND ")} ORDER BY r.seq${few ? " + 0" : ""} LIMIT ${b.p(need - passing.length)}`,
+        `SELECT r.seq AS seq, r.id AS id, r.seq AS ord, 1 AS occ FROM ${match.from} WHERE ${where.join(" AND ")} ORDER BY r.seq${few ? " + 0" : ""} LIMIT ${b.p(need - passing.length)}`,
         query.offset - passing.length,
+        true,
       ),
       b.params,
     );
@@ -108,13 +118,20 @@ async function listedUpTo(db: Kysely<DB>, datasetId: string, word: string, ahead
   if (ahead.seqs.length >= want) return true;
   // At least 4 times those read: a few statements for the SDK iterating the whole list.
   const upTo = Math.min(ahead.listed, Math.max(want, 4 * ahead.seqs.length));
-  const rows = await queryRows<{ seqs: (number | string)[] }>(
+  const from = ahead.seqs.length;
+  const rows = await queryRows<{ seqs: (number | string)[]; counts: number[] | null }>(
     db,
-    `SELECT seqs[$3:$4] AS seqs FROM text_ranked_ahead
+    `SELECT seqs[$3:$4] AS seqs, counts[$3:$4] AS counts FROM text_ranked_ahead
       WHERE dataset_id = $1 AND word = querytree(plainto_tsquery('tessera_search', $2)) AND version = $5`,
-    [datasetId, word, ahead.seqs.length + 1, upTo, ahead.version],
+    [datasetId, word, from + 1, upTo, ahead.version],
   );
   if (!rows[0]) return false;
+  // Another page of the same cached word read on meanwhile: its records are there already.
+  if (ahead.seqs.length !== from) return ahead.seqs.length >= want || listedUpTo(db, datasetId, word, ahead, k);
+  // The counts in step with the seqs, or none (a list counted since the first read: its earlier counts are not read).
+  const counts = rows[0].counts;
+  if (ahead.counts && counts && ahead.counts.length === ahead.seqs.length) ahead.counts.push(...counts);
+  else ahead.counts = null;
   for (const seq of rows[0].seqs) ahead.seqs.push(Number(seq));
   return ahead.seqs.length >= want;
 }
@@ -123,11 +140,15 @@ async function listedUpTo(db: Kysely<DB>, datasetId: string, word: string, ahead
  * The rows (seq, id, in the order of `ord`) of `rows` with their exact scores, the search's own expression (ts_rank of the best matching field), in
  * the statement that finds them: a statement a page less than scoring them after (one round trip of ~9 for a new word). The first
  * `skip` rows (before the page's offset) are not scored (null): each score reads the record's tsvectors, and a page of 256 at
- * offset 2,560 scored 2,816 of them.
+ * offset 2,560 scored 2,816 of them. `fromCounts`: `rows` gives each row's occurrences of the word in its best field (`occ`),
+ * the score computed from them (postgres-occurrence-score.ts), the tsvectors not read.
  */
-export function scored(b: Builder, word: string, rows: string, skip = 0): string {
-  return `SELECT p.seq, p.id, CASE WHEN p.n > ${b.p(Math.max(0, skip))} THEN (SELECT max(ts_rank(f.tsv, q.query))::float8 FROM records_fts f,
-      (SELECT plainto_tsquery('tessera_search', ${b.p(word)}) AS query) q WHERE f.record_seq = p.seq AND f.tsv @@ q.query) END AS score
+export function scored(b: Builder, word: string, rows: string, skip = 0, fromCounts = false): string {
+  const score = fromCounts
+    ? occurrenceScoreSql("p.occ")
+    : `(SELECT max(ts_rank(f.tsv, q.query))::float8 FROM records_fts f,
+      (SELECT plainto_tsquery('tessera_search', ${b.p(word)}) AS query) q WHERE f.record_seq = p.seq AND f.tsv @@ q.query)`;
+  return `SELECT p.seq, p.id, CASE WHEN p.n > ${b.p(Math.max(0, skip))} THEN ${score} END AS score
     FROM (SELECT x.*, row_number() OVER (ORDER BY x.ord) AS n FROM (${rows}) x) p ORDER BY p.ord`;
 }
 

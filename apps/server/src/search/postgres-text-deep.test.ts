@@ -27,13 +27,16 @@ describe.skipIf(!onPostgres)("PostgreSQL text search: deep pages of a plain word
   let store: Store;
   let logged: Kysely<DB>;
   const params: unknown[][] = [];
+  const statements: string[] = [];
   let data: Awaited<ReturnType<typeof seedSearchData>>;
   beforeAll(async () => {
     store = await openTestPostgresStore();
     logged = new Kysely<DB>({
       dialect: new PostgresDialect({ pool: createPool(store.databaseUrl!, 4) }),
       log: (event) => {
-        if (event.level === "query") params.push([...event.query.parameters]);
+        if (event.level !== "query") return;
+        params.push([...event.query.parameters]);
+        statements.push(event.query.sql);
       },
     });
     data = await seedSearchData(store);
@@ -129,6 +132,51 @@ describe.skipIf(!onPostgres)("PostgreSQL text search: deep pages of a plain word
         expect(await iterate(new PostgresText(store.db, undefined, rankAhead), "common")).toBeGreaterThan(5);
       }
     }
+  }, 300_000);
+
+  it("scores a listed page from the stored occurrence counts, not the tsvectors, and lists without counts get them filled", async () => {
+    await sql`DELETE FROM text_ranked_ahead_runs WHERE dataset_id = ${data.ids.ds}`.execute(store.db);
+    const rankAhead = new PostgresRankAhead(logged, { minRecords: 5, listLength: 5_000, firstRead: 16 });
+    expect(await rankAhead.rank(data.ids.ds)).toBe(true);
+    // The page statements that score their records from the tsvectors (scored: each row's records_fts rows).
+    const scoredFromTsvectors = () => statements.filter((s) => s.includes("f.record_seq = p.seq")).length;
+    const iterateAll = async () => {
+      for (const q of ["common", "middle", "rare"])
+        expect(await iterate(new PostgresText(logged, undefined, rankAhead), q), q).toBeGreaterThan(5);
+    };
+    // Every list has its counts: every page (the listed records', then the single occurrences') scored without a tsvector.
+    const counted = await queryRows<{ word: string; counts: number[] | null }>(
+      store.db,
+      "SELECT word, counts FROM text_ranked_ahead WHERE dataset_id = $1 ORDER BY word",
+      [data.ids.ds],
+    );
+    expect(counted.length).toBeGreaterThan(2);
+    for (const row of counted) expect(row.counts, row.word).not.toBeNull();
+    const common = await rankAhead.lookup(data.ids.ds, "common");
+    expect(common!.listed).toBeGreaterThan(1_000);
+    expect(common!.repeated).toBe(common!.listed);
+    statements.length = 0;
+    await iterateAll();
+    expect(statements.length).toBeGreaterThan(10);
+    expect(scoredFromTsvectors()).toBe(0);
+    // A database ranked before migration 0040: no counts, the pages scored from the tsvectors, the same answers.
+    await sql`UPDATE text_ranked_ahead SET counts = NULL WHERE dataset_id = ${data.ids.ds} AND cardinality(seqs) > 0`.execute(store.db);
+    statements.length = 0;
+    await iterateAll();
+    expect(scoredFromTsvectors()).toBeGreaterThan(0);
+    // The background job fills them at the same version, the counts a ranking stores; then no tsvector again.
+    const version = (await rankAhead.lookup(data.ids.ds, "common"))!.version;
+    expect(await rankAhead.lengthen(data.ids.ds, version)).toBe(true);
+    const filled = await queryRows<{ word: string; counts: number[] | null }>(
+      store.db,
+      "SELECT word, counts FROM text_ranked_ahead WHERE dataset_id = $1 ORDER BY word",
+      [data.ids.ds],
+    );
+    expect(filled).toEqual(counted);
+    expect(await rankAhead.lengthen(data.ids.ds, version)).toBe(false);
+    statements.length = 0;
+    await iterateAll();
+    expect(scoredFromTsvectors()).toBe(0);
   }, 300_000);
 
   it("scores the rows from the page's offset on only", async () => {

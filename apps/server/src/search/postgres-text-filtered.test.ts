@@ -38,7 +38,7 @@ describe(`PostgreSQL text search: bounded totals with a metadata filter (${onPos
     const { sql, params } = textCount(q, null, true);
     return Number((await queryRows<{ n: number | string }>(store.db, sql, params))[0]!.n);
   };
-  const ahead = { version: 0, records: 240, repeated: 0, listed: 0, seqs: [] };
+  const ahead = { version: 0, records: 240, repeated: 0, listed: 0, seqs: [], counts: [] };
 
   it("counts as the exact count does, up to the bound, by the walk and by the GIN index, when the count may read every record", async () => {
     const paths = new Set<string>();

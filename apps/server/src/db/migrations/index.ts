@@ -34,6 +34,7 @@ import * as m0036 from "./0036-sort-indexes.js";
 import * as m0037 from "./0037-records-fts-field.js";
 import * as m0038 from "./0038-metadata-term-counts.js";
 import * as m0039 from "./0039-record-vector-words.js";
+import * as m0040 from "./0040-text-ranked-counts.js";
 
 /**
  * Versioned migrations, applied in key order by Kysely's Migrator. Add a new file per change
@@ -75,6 +76,7 @@ export const migrations: Record<string, Migration> = {
   "0037-records-fts-field": m0037,
   "0038-metadata-term-counts": m0038,
   "0039-record-vector-words": m0039,
+  "0040-text-ranked-counts": m0040,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

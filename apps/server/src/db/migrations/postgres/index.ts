@@ -18,6 +18,7 @@ import * as pg0036 from "./0036-sort-indexes.js";
 import * as pg0037 from "./0037-records-fts-field.js";
 import * as pg0038 from "./0038-metadata-term-counts.js";
 import * as pg0039 from "./0039-record-vector-words.js";
+import * as pg0040 from "./0040-text-ranked-counts.js";
 
 /**
  * PostgreSQL runs the same, versioned migration list as SQLite (same names, so the history is
@@ -81,6 +82,8 @@ export const postgresVariants: Record<string, Migration> = {
   "0038-metadata-term-counts": pg0038,
   /** PostgreSQL: a signature of each record's words next to its vectors (similarity with a word); SQLite's 0039 is empty. */
   "0039-record-vector-words": pg0039,
+  /** PostgreSQL: the occurrence counts beside the lists of the words ranked ahead (a deep page scored without tsvectors); SQLite's 0040 is empty. */
+  "0040-text-ranked-counts": pg0040,
 };
 
 export const postgresMigrationProvider: MigrationProvider = {
