@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Store } from "../db/store.js";
 import { openPgliteStore } from "../testing/pglite-store.js";
@@ -13,6 +12,7 @@ import {
   completeRecords,
   copyDataset,
   insertRecords,
+  lateAnnotator,
   pageQuery,
   seedSearchData,
 } from "./search-port.suite.js";
@@ -197,23 +197,7 @@ describe.skipIf(!onPostgres)("PostgreSQL: the count of the caller's answered rec
       const dataset = await copyDataset(store, ids.ds);
       const added: { id: string; seq: number }[] = [];
       for (let k = 0; k < 4; k++) added.push(...(await insertRecords(store, dataset, 5000, shape(`s${k}`))));
-      await queryRows(store.db, "ALTER TABLE responses SET (autovacuum_enabled = off)", []);
-      await queryRows(store.db, "ANALYZE records, responses", []);
-      const user = randomUUID();
-      await store.db
-        .insertInto("users")
-        .values({
-          id: user,
-          username: `late-${user}`,
-          first_name: "L",
-          last_name: null,
-          role: "annotator",
-          password_hash: "x",
-          api_key: `key-${user}`,
-          inserted_at: "t",
-          updated_at: "t",
-        })
-        .execute();
+      const user = await lateAnnotator(store);
       await answerRecords(store, added.slice(0, 1500), user, "submitted");
       await answerRecords(store, added.slice(1500, 1540), user, "draft");
       for (const [filters, expected] of [

@@ -3,7 +3,8 @@ import type { DB } from "../db/schema.js";
 import { unprocessable } from "../http/errors.js";
 import { recordCountWithStatus } from "../records/counts.js";
 import { countLimit, filterCountLimit, type SearchPort, type SearchQuery, type SearchResult } from "./search-port.js";
-import { filterCount, filterTotal } from "./postgres-filter-total.js";
+import { answeredCount, answeredOnly, filterCount, filterTotal } from "./postgres-filter-total.js";
+import { answeredPage, answeredWalkable } from "./postgres-answered-page.js";
 import { Builder, firstPassingSeqSql, json, keptStatuses, queueFilters, queryRows, textCount, textWords } from "./postgres-sql.js";
 import { PostgresTextBuckets } from "./postgres-text-buckets.js";
 import { textFieldIndex } from "./postgres-text-field.js";
@@ -76,6 +77,8 @@ export class PostgresSearch implements SearchPort {
   readonly headIndex: PostgresTextHeadIndex | null;
   /** Sorted pages by how they were found (postgres-sorted.ts; tests). */
   readonly sortedPaths = { walk: 0, gathered: 0, ties: 0, plain: 0 };
+  /** The caller's Submitted pages by how they were found (postgres-answered-page.ts; tests). */
+  readonly answeredPaths = { walk: 0, plain: 0 };
   /** Migration 0036's indexes in the order of the sorts on an upgraded database, built one after the other after 0031's. */
   readonly sortIndexes: PostgresBackgroundIndex[];
   /** The indexes of records in each metadata property's order, built after 0036's (postgres-metadata-sort.ts; the server starts the job). */
@@ -152,6 +155,21 @@ export class PostgresSearch implements SearchPort {
       });
       this.sortedPaths[page?.path ?? "plain"]++;
       if (page) return this.sortedResult(query, page.rows, sortedTotal);
+    }
+    // The caller's Submitted list: the records in seq order up to the page (postgres-answered-page.ts), its total meanwhile.
+    let answeredTotal: Promise<{ total: number; totalIsLowerBound?: true }> | null = null;
+    if (answeredWalkable(query)) {
+      answeredTotal = query.hitsOnly ? null : this.total(query, filterCountLimit(query, null));
+      const page = await answeredPage(this.db, query).catch(async (e: unknown) => {
+        await answeredTotal?.catch(() => undefined);
+        throw e;
+      });
+      this.answeredPaths[page ? "walk" : "plain"]++;
+      if (page) {
+        const hits = page.map((r) => ({ recordId: r.id, score: null }));
+        const total = await answeredTotal;
+        return total ? { hits, ...total } : { hits, total: hits.length };
+      }
     }
     const b = new Builder(query.userId);
     const ctes: string[] = [];
@@ -278,7 +296,7 @@ export class PostgresSearch implements SearchPort {
     const pageSql = `${base} ORDER BY ${order.join(", ")} LIMIT ${b.p(query.limit)} OFFSET ${b.p(query.offset)}`;
     const [rows, total] = await Promise.all([
       queryRows<{ id: string; score: number | null }>(this.db, pageSql, b.params),
-      sortedTotal ?? (query.hitsOnly ? null : this.total(query, limit)),
+      sortedTotal ?? answeredTotal ?? (query.hitsOnly ? null : this.total(query, limit)),
     ]);
     const hits = rows.map((r) => ({ recordId: r.id, score: r.score }));
     if (!total) return { hits, total: hits.length };
@@ -319,7 +337,12 @@ export class PostgresSearch implements SearchPort {
       const { path: _, ...total } = await filterTotal(this.db, query, limit);
       return total;
     }
-    const count = query.text ? textCount(query, limit) : filterCount(query, limit);
+    // The caller's answered records, exact (the Submitted list's total): from their responses (postgres-filter-total.ts).
+    const count = query.text
+      ? textCount(query, limit)
+      : query.userId !== null && query.filters.some(answeredOnly)
+        ? answeredCount(query, limit)
+        : filterCount(query, limit);
     const n = (await this.queueTotal(query)) ?? Number((await queryRows<{ n: number }>(this.db, count.sql, count.params))[0]?.n ?? 0);
     return limit !== null && n > limit ? { total: limit, totalIsLowerBound: true } : { total: n };
   }

@@ -85,6 +85,31 @@ export async function answerRecords(store: Store, records: { id: string }[], use
     .execute();
 }
 
+/**
+ * Test set-ups (PostgreSQL): statistics taken now and kept (autovacuum off for `responses`), then a new annotator, whose
+ * responses the planner estimates at 1 however many they give: the id.
+ */
+export async function lateAnnotator(store: Store): Promise<string> {
+  await sql`ALTER TABLE responses SET (autovacuum_enabled = off)`.execute(store.db);
+  await sql`ANALYZE records, responses`.execute(store.db);
+  const user = randomUUID();
+  await store.db
+    .insertInto("users")
+    .values({
+      id: user,
+      username: `late-${user}`,
+      first_name: "L",
+      last_name: null,
+      role: "annotator",
+      password_hash: "x",
+      api_key: `key-${user}`,
+      inserted_at: "t",
+      updated_at: "t",
+    })
+    .execute();
+  return user;
+}
+
 /** Test set-ups: each of `records` marked completed. */
 export async function completeRecords(store: Store, records: { id: string }[]): Promise<void> {
   await store.db
