@@ -159,13 +159,12 @@ describe.skipIf(!onPostgres)("PostgreSQL: the answered text count under statisti
         "submitted",
       );
       const q = { ...pageQuery(dataset, [submitted], { userId: user, text: "rare" }), totalBound: 10_000 };
-      const mine = await queryRows<{ id: string }>(store.db, "SELECT record_id AS id FROM responses WHERE user_id = $1", [user]);
-      const { sql, params } = answeredTextCount(
-        q,
-        submitted,
-        mine.map((r) => r.id),
-        BOUND,
+      const [mine] = await queryRows<{ ids: string }>(
+        store.db,
+        "SELECT array_agg(record_id)::text AS ids FROM responses WHERE user_id = $1",
+        [user],
       );
+      const { sql, params } = answeredTextCount(q, submitted, mine!.ids, BOUND);
       const [row] = await queryRows<{ "QUERY PLAN": unknown }>(store.db, `EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, params);
       const plan = typeof row!["QUERY PLAN"] === "string" ? row!["QUERY PLAN"] : JSON.stringify(row!["QUERY PLAN"]);
       type Node = { "Relation Name"?: string; "Actual Rows": number; "Actual Loops": number; Plans?: Node[] };
