@@ -132,8 +132,12 @@ describe.skipIf(!onPostgres)("PostgreSQL: a text search of a caller with more th
   });
 
   it("counts the caller's answered matches of one dataset only, exact up to the bound", async () => {
-    const count = (q: SearchQuery, limit: number | null) =>
-      answeredTotal(store.db, q, submitted as SearchFilter & { type: "terms" }, limit);
+    const count = async (q: SearchQuery, limit: number | null) => {
+      // Walked by record (a share of 1) and through the word's entry (0): the same counts.
+      const walked = await answeredTotal(store.db, q, submitted as SearchFilter & { type: "terms" }, limit, 1);
+      expect(await answeredTotal(store.db, q, submitted as SearchFilter & { type: "terms" }, limit, 0)).toBe(walked);
+      return walked;
+    };
     // The spread shape: u1 answered every 2nd record; `rare` in every 10th (all answered): 500, `common` in all: 2,500.
     expect(await count(pageQuery(spread, [submitted], { userId: ids.u1, text: "rare" }), BOUND)).toBe(500);
     expect(await count(pageQuery(spread, [submitted], { userId: ids.u1, text: "common" }), BOUND)).toBe(BOUND + 1);

@@ -15,6 +15,8 @@ export async function answeredTotal(
   query: SearchQuery,
   status: SearchFilter & { type: "terms" },
   limit: number | null,
+  /** The share of the dataset's records the word is in (its ranking ahead's records), to choose the walk. */
+  wordShare: number,
 ): Promise<number> {
   const b = new Builder(null);
   // The ids as one array literal, PostgreSQL's own, sent back as it is (not 34K rows parsed and quoted again in Node).
@@ -25,7 +27,9 @@ export async function answeredTotal(
     b.params,
   );
   if (!row || Number(row.n) === 0) return 0;
-  const { sql, params } = answeredTextCount(query, status, row.ids, limit);
+  // Expected to find more than the bound among the answered records: walked by record (id first), else through the word's entry.
+  const walk = limit !== null && Number(row.n) * wordShare > 2 * (limit + 1);
+  const { sql, params } = answeredTextCount(query, status, row.ids, limit, walk);
   return Number((await queryRows<{ n: number | string }>(db, sql, params))[0]?.n ?? 0);
 }
 
@@ -43,12 +47,23 @@ export function answeredTextCount(
   /** A PostgreSQL array literal of record ids (`text[]`). */
   ids: string,
   limit: number | null,
+  /**
+   * The answered records' rows first (`record_search` in its order, the ids tested by hash), the word tested on those only: as
+   * one filter PostgreSQL tested the word first on every row, the id array costed as a linear search (1M bench records, 20K
+   * Submits every 50th record, a word in 79%: 3.5M buffers of tsvectors, 3.9 s); else the word's GIN entry, then the ids.
+   */
+  walk = false,
 ): { sql: string; params: Param[] } {
   const others = query.filters.filter((f) => f !== status);
   const rows = onSearchRows(others);
   const c = new Builder(query.userId, rows);
   const match = textMatchSql(c, query, rows);
-  const where = [...match.where, `${match.x}.id = ANY(${c.p(ids)}::text[])`, ...others.map((f) => c.filter(f))];
+  const answered = `${match.x}.id = ANY(${c.p(ids)}::text[])`;
+  const fenced = walk && rows;
+  const from = fenced
+    ? `(SELECT * FROM record_search r WHERE r.dataset_id = ${c.p(query.datasetId)} AND ${answered} OFFSET 0) r`
+    : match.from;
+  const where = [...match.where, ...(fenced ? [] : [answered]), ...others.map((f) => c.filter(f))];
   const bound = limit === null ? "" : ` LIMIT ${c.p(limit + 1)}`;
-  return { sql: `SELECT count(*) AS n FROM (SELECT 1 FROM ${match.from} WHERE ${where.join(" AND ")}${bound}) AS first`, params: c.params };
+  return { sql: `SELECT count(*) AS n FROM (SELECT 1 FROM ${from} WHERE ${where.join(" AND ")}${bound}) AS first`, params: c.params };
 }

@@ -253,7 +253,13 @@ export class PostgresText {
       const bound = filterCountLimit(query, FILTERED_TOTAL_BOUND);
       const [hits, n] = await Promise.all([
         pageAhead(this.db, query, words[0]!.word, ahead, entry.records ?? undefined),
-        answeredTotal(this.db, query, answeredStatusFilter(query.filters)!, bound),
+        answeredTotal(
+          this.db,
+          query,
+          answeredStatusFilter(query.filters)!,
+          bound,
+          ahead.records / Math.max(entry.records ?? ahead.records, 1),
+        ),
       ]);
       if (!hits) return null;
       this.answeredSearches++;
