@@ -13,10 +13,14 @@ import type { SearchFilter } from "./search-port.js";
  */
 export const ANSWERED_MAX = 2_000;
 
+/** The first response status filter without `pending` (only records with such a response pass), else undefined. */
+export function answeredStatusFilter(filters: SearchFilter[]): (SearchFilter & { type: "terms" }) | undefined {
+  for (const f of filters)
+    if (f.type === "terms" && f.scope.entity === "response_status" && f.values.length > 0 && !f.values.includes("pending")) return f;
+  return undefined;
+}
+
 /** The statuses of a response status filter that only answered records pass (no `pending`), else null. */
 export function answeredStatuses(filters: SearchFilter[]): string[] | null {
-  for (const f of filters)
-    if (f.type === "terms" && f.scope.entity === "response_status" && f.values.length > 0 && !f.values.includes("pending"))
-      return f.values.map(String);
-  return null;
+  return answeredStatusFilter(filters)?.values.map(String) ?? null;
 }

@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
+import { answeredStatusFilter } from "./answered-filter.js";
 import { cheapFirst } from "./postgres-filter-total.js";
 import { Builder, firstPassingSeqSql, queryRows, type Param } from "./postgres-sql.js";
 import type { SearchFilter, SearchQuery } from "./search-port.js";
@@ -11,10 +12,7 @@ import type { SearchFilter, SearchQuery } from "./search-port.js";
 export const ANSWERED_WALK_RECORDS = 2_000;
 
 /** The first response status filter of a query without `pending` (only records with such a response pass), else undefined. */
-const statusFilter = (query: SearchQuery): SearchFilter | undefined =>
-  query.filters.find(
-    (f) => f.type === "terms" && f.scope.entity === "response_status" && f.values.length > 0 && !f.values.includes("pending"),
-  );
+const statusFilter = (query: SearchQuery): SearchFilter | undefined => answeredStatusFilter(query.filters);
 
 /**
  * The caller's Submitted (Discarded, Draft) list without text, vector or sort (`/me` with a response status filter

@@ -304,8 +304,6 @@ export function textCount(
   reference = false,
   /** false: metadata terms by containment on the rows the word's GIN entry gives, without the terms' GIN entry (filteredTotal). */
   termsIndex = true,
-  /** Only these records (a PostgreSQL array literal of seqs: the caller's answered records, postgres-text.ts). */
-  seqs: string | null = null,
 ): { sql: string; params: Param[] } {
   const rows = !reference && onSearchRows(query.filters);
   const c = new Builder(query.userId, rows && termsIndex);
@@ -321,7 +319,6 @@ export function textCount(
     const match = textMatchSql(c, query, rows);
     from = match.from;
     where.push(...match.where);
-    if (seqs !== null) where.push(`${match.x}.seq = ANY(${c.p(seqs)}::bigint[])`);
   }
   for (const f of query.filters) where.push(c.filter(f));
   // A count limit: the first `limit + 1` passing records, then no further (search-port.ts countLimit).

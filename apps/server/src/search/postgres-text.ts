@@ -22,7 +22,8 @@ import { fieldCondition, fieldWalk } from "./postgres-text-field.js";
 import { bucketRowsSql } from "./postgres-text-bucket-rows.js";
 import { windowPassing, windowPassingSql } from "./postgres-window-passing.js";
 import { FILTERED_TOTAL_BOUND, filteredTotal } from "./postgres-text-filtered.js";
-import { ANSWERED_MAX, answeredStatuses } from "./answered-filter.js";
+import { ANSWERED_MAX, answeredStatusFilter, answeredStatuses } from "./answered-filter.js";
+import { answeredTotal } from "./postgres-text-answered-total.js";
 import { statusBuckets } from "./postgres-text-status.js";
 import { RespondedBuckets } from "./postgres-text-responded.js";
 import { rankingSql, unfilteredPage } from "./postgres-text-deep.js";
@@ -232,33 +233,41 @@ export class PostgresText {
     const answered = await queryRows<{ seq: number | string }>(
       this.db,
       `SELECT r.seq AS seq FROM responses s JOIN records r ON r.id = s.record_id WHERE s.user_id = ${a.p(query.userId)}
-        AND s.status IN (${statuses.map((v) => a.p(v)).join(", ")}) AND r.dataset_id = ${a.p(query.datasetId)}`,
+        AND s.status IN (${statuses.map((v) => a.p(v)).join(", ")}) AND r.dataset_id = ${a.p(query.datasetId)} LIMIT ${a.p(ANSWERED_MAX + 1)}`,
       a.params,
     );
     if (answered.length === 0) {
       this.answeredSearches++;
       return { hits: [], total: 0 };
     }
-    const answeredSeqs = `{${answered.map((r) => Number(r.seq)).join(",")}}`;
     if (answered.length > ANSWERED_MAX) {
       // Ranking every candidate costs in proportion to them (100K records, 10,000 answered: a phrase 5x the other paths' time):
       // beyond ANSWERED_MAX only a plain word whose page the ranking ahead gives is answered here, the rest by the other paths.
       if (windowed) return null;
       const { entry, looked } = await this.entryLooked(query, entryKey(query, words), words);
       const ahead = await this.ahead(query, entry, words, looked);
-      const hits = ahead ? await pageAhead(this.db, query, words[0]!.word, ahead, entry.records ?? undefined) : null;
+      if (!ahead) return null;
+      // The word's matches among the caller's answered records, passing the filters, bounded as the other paths bound this
+      // query's total (filteredTotal: the filter bound, "1,000+"), counted beside the page; the answered records by their
+      // responses' record ids (postgres-text-answered-total.ts), as the seqs above stop at ANSWERED_MAX + 1.
+      const bound = filterCountLimit(query, FILTERED_TOTAL_BOUND);
+      const [hits, n] = await Promise.all([
+        pageAhead(this.db, query, words[0]!.word, ahead, entry.records ?? undefined),
+        answeredTotal(
+          this.db,
+          query,
+          answeredStatusFilter(query.filters)!,
+          bound,
+          ahead.records / Math.max(entry.records ?? ahead.records, 1),
+        ),
+      ]);
       if (!hits) return null;
       this.answeredSearches++;
       this.answeredAhead++;
-      // The candidates that match and pass the filters (record_search: the word's GIN entry or each candidate's row, as
-      // the planner finds cheaper), bounded as the other paths bound this query's total (filteredTotal: the filter bound, "1,000+").
-      const bound = filterCountLimit(query, FILTERED_TOTAL_BOUND);
-      const counted = textCount(query, bound, false, true, answeredSeqs);
-      const n = Number((await queryRows<{ n: number | string }>(this.db, counted.sql, counted.params))[0]?.n ?? 0);
       return bound !== null && n > bound ? { hits, total: bound, totalIsLowerBound: true } : { hits, total: n };
     }
     this.answeredSearches++;
-    return this.candidateSearch(query, words, windowed, answeredSeqs, null);
+    return this.candidateSearch(query, words, windowed, `{${answered.map((r) => Number(r.seq)).join(",")}}`, null);
   }
 
   /**
