@@ -687,6 +687,8 @@ describe("annotation filters in real Chromium", () => {
     await page.keyboard.press("Enter");
     const popover = page.getByRole("dialog", { name: "Responses" });
     await popover.waitFor();
+    // the popover takes the focus a frame after it mounts: Enter before that would press the Responses button again
+    await expect.poll(() => page.evaluate(() => Boolean(document.activeElement?.closest('[role="dialog"]')))).toBe(true);
     await page.keyboard.press("Enter"); // the first question of the list: Sentiment
     await popover.getByRole("heading", { name: "Sentiment" }).waitFor();
     await expect.poll(() => focusedName(page)).toBe("Positive"); // the editor's first option takes the focus

@@ -120,7 +120,7 @@ describe("dataset settings in real Chromium", () => {
     await page.getByRole("tab", { name: "Fields" }).focus();
     await page.keyboard.press("ArrowRight");
     await page.getByRole("tab", { name: "Questions", selected: true }).waitFor();
-    await page.getByRole("textbox", { name: "Title", exact: true }).fill("");
+    await page.locator("#settings-panel-questions").getByRole("textbox", { name: "Title", exact: true }).fill("");
     await page.getByText("This field is required.").waitFor();
     await page.getByRole("textbox", { name: "Title", exact: true }).fill("Main topic");
     await page.getByRole("textbox", { name: "Description", exact: true }).fill("   ");
@@ -137,7 +137,9 @@ describe("dataset settings in real Chromium", () => {
       })
       .toEqual(["Main topic", null, "bacd"]);
 
+    // a tab is a query parameter: its panel follows the navigation, so the test waits for it before typing
     await page.getByRole("tab", { name: "Metadata" }).click();
+    await page.locator("#settings-panel-metadata").waitFor();
     await page.getByRole("switch", { name: "Visible for annotators" }).uncheck();
     await page.getByRole("button", { name: "Update: price" }).click();
     await expect
@@ -149,7 +151,7 @@ describe("dataset settings in real Chromium", () => {
       .toBe(false);
 
     await page.getByRole("tab", { name: "Vectors" }).click();
-    await page.getByRole("textbox", { name: "Title", exact: true }).fill("Sentence embedding");
+    await page.locator("#settings-panel-vectors").getByRole("textbox", { name: "Title", exact: true }).fill("Sentence embedding");
     await page.getByRole("button", { name: "Update: emb" }).click();
     await expect
       .poll(async () => (await api<{ items: Array<{ title: string }> }>("GET", `/datasets/${datasetId}/vectors-settings`)).items[0]!.title)

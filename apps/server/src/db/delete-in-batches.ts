@@ -9,6 +9,9 @@ import type { DB } from "./schema.js";
  */
 export const DELETE_BATCH = 1_000;
 
+/** Rows per transaction, or that with work to run between two batches (a test counts the rows left there). */
+export type Batches = number | { size: number; between: () => Promise<void> };
+
 /**
  * Deletes the rows of `table` whose `column` is `value`, `batch` rows per transaction (their cascades with them), and
  * the `parent` row (id `value`) in the transaction that finds fewer than `batch` left: rows another request adds
@@ -24,8 +27,9 @@ export async function deleteInBatches(
     value: string;
   },
   parent: "datasets" | "vectors_settings" | "users",
-  batch = DELETE_BATCH,
+  batches: Batches = DELETE_BATCH,
 ): Promise<void> {
+  const batch = typeof batches === "number" ? batches : batches.size;
   const table = sql.table(rows.table);
   const column = sql.ref(rows.column);
   const key = sql.ref(rows.key);
@@ -40,5 +44,6 @@ export async function deleteInBatches(
     if (done) return;
     // Let the requests that waited for the connection (the embedded store's writer) run before the next batch.
     await new Promise((resolve) => setImmediate(resolve));
+    if (typeof batches !== "number") await batches.between();
   }
 }

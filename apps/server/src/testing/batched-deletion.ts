@@ -1,23 +1,18 @@
+import type { Batches } from "../db/delete-in-batches.js";
+
 /**
- * Runs `deletion` while another request counts the rows it deletes again and again, and returns the counts seen: a
- * deletion in batches shows some of the rows between two batches, one transaction all of them and then none.
+ * Runs `deletion` in batches of `size` rows and counts the rows it deletes between two batches, as another request
+ * would (on the embedded store it needs the writer's connection, which a deletion in one transaction would hold), and
+ * returns the counts seen: a deletion in batches shows some of the rows between two, one transaction none of them.
+ * Counted at each pause, not by a watcher polling beside it: on PostgreSQL 11 batches take ~20 ms, which a poll
+ * delayed by a loaded machine missed (CI).
  */
-export async function countsSeenDuring(count: () => Promise<number>, deletion: () => Promise<void>): Promise<Set<number>> {
-  let running = true;
+export async function countsSeenDuring(
+  count: () => Promise<number>,
+  deletion: (batches: Batches) => Promise<void>,
+  size: number,
+): Promise<Set<number>> {
   const seen = new Set<number>();
-  const watcher = (async () => {
-    while (running) {
-      seen.add(await count());
-      // As separate requests do: a loop of queries without a pause would take the embedded store's connection back
-      // each time it is released (Kysely's mutex is not fair) and starve the deletion.
-      await new Promise((resolve) => setTimeout(resolve, 1));
-    }
-  })();
-  try {
-    await deletion();
-  } finally {
-    running = false;
-    await watcher;
-  }
+  await deletion({ size, between: async () => void seen.add(await count()) });
   return seen;
 }

@@ -60,7 +60,8 @@ describe("deleting a dataset in batches", () => {
     // While it runs, another request counts the dataset's records: between two batches it sees a part of them.
     const seen = await countsSeenDuring(
       () => count("records", s.ids),
-      () => deleteDataset(s.server.ctx, dataset, 40),
+      (batches) => deleteDataset(s.server.ctx, dataset, batches),
+      40,
     );
     expect([...seen].some((n) => n > 0 && n < N)).toBe(true);
 

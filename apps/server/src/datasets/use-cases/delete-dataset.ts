@@ -1,5 +1,5 @@
 import type { DatasetRow } from "../../auth/policies.js";
-import { deleteInBatches } from "../../db/delete-in-batches.js";
+import { type Batches, deleteInBatches } from "../../db/delete-in-batches.js";
 import type { ChangeDeps } from "../../use-case-deps.js";
 
 /**
@@ -7,7 +7,7 @@ import type { ChangeDeps } from "../../use-case-deps.js";
  * batches (db/delete-in-batches.ts: other datasets' writes run between two), the dataset row with the last ones
  * (settings tables cascade from datasets, migration 0002).
  */
-export async function deleteDataset({ db, events }: ChangeDeps, dataset: DatasetRow, batch?: number): Promise<void> {
+export async function deleteDataset({ db, events }: ChangeDeps, dataset: DatasetRow, batch?: Batches): Promise<void> {
   await deleteInBatches(db, { table: "records", column: "dataset_id", key: "id", value: dataset.id }, "datasets", batch);
   events.emit("dataset.deleted", { id: dataset.id });
 }

@@ -46,7 +46,8 @@ describe("deleting vector settings", () => {
     const { vectorSettings } = await findVectorSettings(server.ctx.db, owner, settings.id, "admin");
     const seen = await countsSeenDuring(
       () => vectors(ids),
-      () => deleteVectorSettings(server.ctx.db, vectorSettings, 40),
+      (batches) => deleteVectorSettings(server.ctx.db, vectorSettings, batches),
+      40,
     );
     expect([...seen].some((n) => n > 0 && n < 450)).toBe(true);
     expect(await vectors(ids)).toBe(0);

@@ -37,7 +37,8 @@ describe("deleting a user with many responses", () => {
     const user = (await row(d.annotator.id))!;
     const seen = await countsSeenDuring(
       () => responsesOf(d.annotator.id),
-      () => deleteUser(server.ctx.db, user, owner, 40),
+      (batches) => deleteUser(server.ctx.db, user, owner, batches),
+      40,
     );
     expect([...seen].some((n) => n > 0 && n < 420)).toBe(true);
     expect(await responsesOf(d.annotator.id)).toBe(0);
