@@ -162,3 +162,72 @@ describe(`PostgreSQL response counters of migration 0041 (${onPostgres ? "Postgr
     }
   });
 });
+
+describe.skipIf(!testDatabaseUrl())("PostgreSQL response counters: a response written while its record is deleted", () => {
+  let store: Store;
+  let ids: Awaited<ReturnType<typeof seedSearchData>>["ids"];
+  beforeAll(async () => {
+    store = await openTestPostgresStore({ poolSize: 4 });
+    ({ ids } = await seedSearchData(store));
+  });
+  afterAll(async () => store?.close());
+
+  /** Until a statement deleting from records waits for a lock (another transaction's). */
+  const recordDeleteWaits = async () => {
+    for (;;) {
+      const waiting = await sql<{ n: string }>`select count(*) as n from pg_stat_activity
+        where wait_event_type = 'Lock' and query ilike 'delete from "records"%'`.execute(store.db);
+      if (Number(waiting.rows[0]!.n) > 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+
+  const expectExactFor = async (users: string[]) => {
+    for (const user of users) {
+      const rows = await countedRows(store.db, ids.ds, user);
+      const count = (status: string) => Number(rows.find((r) => r.status === status)?.n ?? 0);
+      expect(await responseCounts(store.db, ids.ds, user)).toEqual({
+        submitted: count("submitted"),
+        draft: count("draft"),
+        discarded: count("discarded"),
+      });
+    }
+  };
+
+  it("subtracts a response inserted by a transaction the record's delete waits for", async () => {
+    const [record] = await insertRecords(store, ids.ds, 1, shape("race-insert"));
+    let recordDelete: Promise<unknown> = Promise.resolve();
+    await store.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto("responses")
+        .values({
+          id: randomUUID(),
+          record_id: record!.id,
+          user_id: ids.u2,
+          status: "submitted",
+          values: "{}",
+          inserted_at: "t",
+          updated_at: "t",
+        })
+        .execute();
+      recordDelete = store.db.deleteFrom("records").where("id", "=", record!.id).execute();
+      await recordDeleteWaits();
+    });
+    await recordDelete;
+    await expectExactFor([ids.u1, ids.u2]);
+  });
+
+  it("subtracts the response once", async () => {
+    const [record] = await insertRecords(store, ids.ds, 1, shape("race"));
+    await answerRecords(store, [record!], ids.u1, "submitted");
+    await answerRecords(store, [record!], ids.u2, "draft");
+    let recordDelete: Promise<unknown> = Promise.resolve();
+    await store.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom("responses").where("record_id", "=", record!.id).where("user_id", "=", ids.u1).execute();
+      recordDelete = store.db.deleteFrom("records").where("id", "=", record!.id).execute();
+      await recordDeleteWaits();
+    });
+    await recordDelete;
+    await expectExactFor([ids.u1, ids.u2]);
+  });
+});

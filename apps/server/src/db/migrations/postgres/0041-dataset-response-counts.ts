@@ -14,7 +14,9 @@ import { type Kysely, sql } from "kysely";
  * records' own), so their dataset cannot be looked up from `records` then: the responses' delete trigger skips them, and
  * a row trigger before each record's delete takes their deltas from the record's responses (one probe of
  * `responses_record_user_uq`; records already have row triggers, postgres/0025), unless the dataset is gone too (a
- * dataset's delete: its counters cascade away).
+ * dataset's delete: its counters cascade away). The record row is locked before the trigger fires (a response being
+ * inserted for it commits first and is counted) and the record's responses are read `FOR UPDATE` (a response being
+ * deleted or changed by another transaction is read as that one commits it, not subtracted twice).
  *
  * The existing responses are counted here, in one grouped statement (~100K responses at 1M records: see the report
  * of session 22's s22-counters).
@@ -60,8 +62,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`create function tessera_record_response_counts() returns trigger language plpgsql as $$
     begin
       insert into dataset_response_counts (dataset_id, user_id, status, n)
-        select old.dataset_id, s.user_id, s.status, -count(*) from responses s
-        where s.record_id = old.id and exists (select 1 from datasets d where d.id = old.dataset_id)
+        select old.dataset_id, s.user_id, s.status, -count(*)
+        from (select user_id, status from responses where record_id = old.id for update) s
+        where exists (select 1 from datasets d where d.id = old.dataset_id)
         group by s.user_id, s.status;
       return old;
     end $$`.execute(db);
