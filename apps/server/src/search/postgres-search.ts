@@ -5,6 +5,7 @@ import { recordCountWithStatus } from "../records/counts.js";
 import { countLimit, filterCountLimit, type SearchPort, type SearchQuery, type SearchResult } from "./search-port.js";
 import { answeredCount, answeredOnly, filterCount, filterTotal } from "./postgres-filter-total.js";
 import { answeredPage, answeredWalkable } from "./postgres-answered-page.js";
+import { answeredStatusTotal } from "./postgres-answered-total.js";
 import { Builder, firstPassingSeqSql, json, keptStatuses, queueFilters, queryRows, textCount, textWords } from "./postgres-sql.js";
 import { PostgresTextBuckets } from "./postgres-text-buckets.js";
 import { textFieldIndex } from "./postgres-text-field.js";
@@ -333,6 +334,9 @@ export class PostgresSearch implements SearchPort {
 
   /** The total of a query without vector (and of text in another order than the score's), exact up to `limit`. */
   private async total(query: SearchQuery, limit: number | null): Promise<{ total: number; totalIsLowerBound?: true }> {
+    // The caller's answered records of some statuses and nothing else: their response counters (postgres-answered-total.ts).
+    const answered = await answeredStatusTotal(this.db, query, limit);
+    if (answered) return answered;
     if (!query.text && limit !== null) {
       const { path: _, ...total } = await filterTotal(this.db, query, limit);
       return total;

@@ -41,7 +41,7 @@ export function tableChecksums(sqlite: SQLite.Database, skip: ReadonlySet<string
 }
 
 /** PostgreSQL's derived search state (tsvector rows and their change log), skipped like DERIVED_TABLES. */
-const POSTGRES_DERIVED = new Set(["records_fts", "text_search_changes", "record_search"]);
+const POSTGRES_DERIVED = new Set(["records_fts", "text_search_changes", "record_search", "dataset_response_counts"]);
 
 /**
  * `tableChecksums` for either store: the embedded file's tables, or every table of PostgreSQL's
