@@ -3,7 +3,7 @@ import type { DB } from "../db/schema.js";
 import { recordCounts } from "../records/counts.js";
 import { Builder, onSearchRows, queueFilters, queryRows, RECORD_STATUSES, textMatchSql } from "./postgres-sql.js";
 import { occurrenceScoreSql } from "./postgres-occurrence-score.js";
-import { singleOccurrences } from "./postgres-text-singles.js";
+import { singlesPage } from "./postgres-text-singles.js";
 import type { RankedAhead } from "./postgres-rank-ahead.js";
 import type { SearchQuery } from "./search-port.js";
 
@@ -82,11 +82,9 @@ export async function pageAhead(
     if (ahead.repeated > ahead.listed || !(await listedUpTo(db, query.datasetId, word, ahead, ahead.listed))) return null;
     // Without filters: through the word's GIN entry in buckets of seqs (postgres-text-singles.ts), not the records before them.
     if (query.filters.length === 0 && bucketIndex) {
-      const density = { version: ahead.version, matches: ahead.records };
-      const found = await singleOccurrences(db, query, word, ahead.seqs, need - passing.length, query.offset - passing.length, density);
+      const found = await singlesPage(db, query, word, ahead, need - passing.length, query.offset - passing.length);
       if (!found) return null;
-      for (const r of found) passing.push({ seq: r.seq, id: r.id ?? "", score: r.score });
-      return passing.slice(query.offset, need).map((p) => ({ recordId: p.id, score: p.score ?? 0 }));
+      return [...passing.slice(query.offset), ...found].map((p) => ({ recordId: p.id ?? "", score: p.score ?? 0 }));
     }
     // The single occurrences, by seq: the first records of the dataset that match, pass and are not listed.
     // The records the word's GIN entry gives (record_search, migration 0025), the filters' narrow rows when they allow.

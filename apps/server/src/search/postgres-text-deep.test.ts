@@ -86,6 +86,34 @@ describe.skipIf(!onPostgres)("PostgreSQL text search: deep pages of a plain word
       )[0]!.n,
     );
 
+  /**
+   * The rows of `record_search` or `records_fts` that the statement reading a page's single occurrences (the last logged page's)
+   * read, explained as it ran: after the statements before it (reads), in one transaction (the settings of its own).
+   */
+  const singlesRead = async (q: string) => {
+    // The total's statement, beside it, has no LIMIT.
+    const i = statements.findIndex((s) => s.includes("@@") && s.includes("LIMIT"));
+    expect(i, q).toBeGreaterThan(0);
+    const plan = await store.db.transaction().execute(async (trx) => {
+      for (let j = 0; j < i; j++) if (statements[j]!.startsWith("SELECT")) await queryRows(trx, statements[j]!, params[j]! as never[]);
+      const rows = await queryRows<{ "QUERY PLAN": unknown }>(
+        trx,
+        `EXPLAIN (ANALYZE, FORMAT JSON) ${statements[i]!}`,
+        params[i]! as never[],
+      );
+      const out = rows[0]!["QUERY PLAN"];
+      return (typeof out === "string" ? JSON.parse(out) : out) as { Plan: PlanNode }[];
+    });
+    const nodes = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodes)];
+    const scans = nodes(plan[0]!.Plan).filter((n) => ["record_search", "records_fts"].includes(String(n["Relation Name"])));
+    expect(scans.length, q).toBeGreaterThan(0);
+    return scans.reduce(
+      (sum, n) =>
+        sum + Number(n["Actual Rows"] ?? 0) + Number(n["Rows Removed by Filter"] ?? 0) + Number(n["Rows Removed by Index Recheck"] ?? 0),
+      0,
+    );
+  };
+
   /** Iterates a query's pages until an empty one (as the SDK does), each compared with the plain order's slice. */
   const iterate = async (text: PostgresText, q: string, datasetId = data.ids.ds) => {
     const order = await plain(q, datasetId);
@@ -213,32 +241,19 @@ describe.skipIf(!onPostgres)("PostgreSQL text search: deep pages of a plain word
       params.length = 0;
       const page = await text.search(query(q, offset));
       expect(page.hits, q).toEqual(order.slice(offset, offset + 256));
-      // The statement that read them (the total's, beside it, has no LIMIT), explained as it ran: after the statements before
-      // it (reads), in one transaction (the settings of its own).
-      const i = statements.findIndex((s) => s.includes("@@") && s.includes("LIMIT"));
-      expect(i, q).toBeGreaterThan(0);
-      const plan = await store.db.transaction().execute(async (trx) => {
-        for (let j = 0; j < i; j++) if (statements[j]!.startsWith("SELECT")) await queryRows(trx, statements[j]!, params[j]! as never[]);
-        const rows = await queryRows<{ "QUERY PLAN": unknown }>(
-          trx,
-          `EXPLAIN (ANALYZE, FORMAT JSON) ${statements[i]!}`,
-          params[i]! as never[],
-        );
-        const out = rows[0]!["QUERY PLAN"];
-        return (typeof out === "string" ? JSON.parse(out) : out) as { Plan: PlanNode }[];
-      });
-      // Every row it read matches the word (the walk of record_search in seq order read each record before the last one found).
-      const nodes = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodes)];
-      const scans = nodes(plan[0]!.Plan).filter((n) => ["record_search", "records_fts"].includes(String(n["Relation Name"])));
-      expect(scans.length, q).toBeGreaterThan(0);
-      const read = scans.reduce(
-        (sum, n) =>
-          sum + Number(n["Actual Rows"] ?? 0) + Number(n["Rows Removed by Filter"] ?? 0) + Number(n["Rows Removed by Index Recheck"] ?? 0),
-        0,
-      );
+      const read = await singlesRead(q);
       expect(read, q).toBeGreaterThanOrEqual(offset + 256 - ahead.listed);
+      // Every row it read matches the word (the walk of record_search in seq order read each record before the last one found).
       expect(read, q).toBeLessThanOrEqual(await rowsWith(q));
     }
+    // The SDK iterating "middle" by offset: a page reads on from where the page before it ended, not every record before it.
+    const iterating = new PostgresText(logged, undefined, rankAhead);
+    for (let offset = 0; offset < 1_024; offset += 256) await iterating.search(query("middle", offset));
+    statements.length = 0;
+    params.length = 0;
+    const last = await iterating.search(query("middle", 1_024));
+    expect(last.hits).toEqual((await plain("middle")).slice(1_024, 1_280));
+    expect(await singlesRead("middle")).toBeLessThan(1_024);
   }, 300_000);
 
   it("scores the rows from the page's offset on only", async () => {

@@ -8,7 +8,8 @@ import { openTestPostgresStore, testDatabaseUrl } from "../testing/pg-test-datab
 import { addTextRecords } from "../testing/text-records.js";
 import { occurrenceScoreSql } from "./postgres-occurrence-score.js";
 import { queryRows, textVersion } from "./postgres-sql.js";
-import { singleOccurrences } from "./postgres-text-singles.js";
+import type { RankedAhead } from "./postgres-rank-ahead.js";
+import { singleOccurrences, singlesPage } from "./postgres-text-singles.js";
 import type { SearchQuery } from "./search-port.js";
 import { seedSearchData } from "./search-port.suite.js";
 
@@ -120,6 +121,24 @@ describe(`PostgreSQL text search: a word's single occurrences (${onPostgres ? "P
     for (const r of found!) expect(listed).not.toContain(r.seq);
     // The first round (the word's density over the whole dataset) held none of them: read on in another.
     if (onPostgres) expect(statements.filter((s) => s.includes("records_fts f")).length).toBeGreaterThan(1);
+  }, 120_000);
+
+  it("reads each page of them from where the pages read before end (singlesPage), the same records", async () => {
+    const one = (await queryRows<{ score: number }>(store.db, `SELECT ${occurrenceScoreSql("1")} AS score`, []))[0]!.score;
+    const all = (await plain("late", 10_000)).map((r) => ({ ...r, score: one }));
+    const d = await density("late");
+    const ahead: RankedAhead = { version: d.version, records: d.matches, repeated: 100, listed: 100, seqs: listed, counts: null };
+    const page = async (skip: number, n = skip + 256) =>
+      (await singlesPage(db, query("late"), "late", ahead, n, skip))!.map((r) => ({ seq: r.seq, id: r.id, score: r.score }));
+    for (let skip = 0; skip < 1_000; skip += 256) expect(await page(skip), `${skip}`).toEqual(all.slice(skip, skip + 256));
+    // Where each page's records end: the next page read from there.
+    expect(ahead.singles).toEqual([256, 512, 768, 900].map((count) => ({ count, seq: all[count - 1]!.seq })));
+    // A page before the furthest point, from the point at or before it; a page starting among the listed records (skip < 0).
+    expect(await page(300, 600)).toEqual(all.slice(300, 600));
+    expect(await page(-56, 200)).toEqual(all.slice(0, 200));
+    expect(ahead.singles!.map((p) => p.count)).toEqual([200, 256, 512, 600, 768, 900]);
+    // At another text version: null, whatever was read.
+    expect(await singlesPage(db, query("late"), "late", { ...ahead, version: d.version - 1 }, 256, 0)).toBeNull();
   }, 120_000);
 
   it("gives every record when fewer than asked, none for 0, and null at another text version", async () => {

@@ -2,11 +2,14 @@ import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import { Builder, queryRows, versionRecordsSql } from "./postgres-sql.js";
 import { occurrenceScoreSql } from "./postgres-occurrence-score.js";
+import type { RankedAhead } from "./postgres-rank-ahead.js";
 import { ROUND_SETTINGS, SEQ_BUCKET } from "./postgres-text-walk.js";
 import type { SearchQuery } from "./search-port.js";
 
 /** A round spans the buckets the word's density says hold the records it needs, times this. */
 const SPAN_MARGIN = 1.1;
+/** Points kept per word (RankedAhead.singles): a page of 256 each, 262K single occurrences. */
+const MAX_POINTS = 1024;
 
 /** A single occurrence: its id and score from the page's offset on (null before it). */
 export interface SingleOccurrence {
@@ -38,6 +41,8 @@ export async function singleOccurrences(
   n: number,
   skip: number,
   density: { version: number; matches: number },
+  /** The records up to this seq were read before (singlesPage): `n` and `skip` count the records after it. */
+  after: number | null = null,
 ): Promise<SingleOccurrence[] | null> {
   if (n <= 0) return [];
   return db
@@ -65,7 +70,8 @@ export async function singleOccurrences(
       // Records not listed that match, per seq.
       const perSeq = (Math.max(density.matches - listed.length, 1) / Math.max(records, 1)) * (records / (end - first + 1));
       const found: SingleOccurrence[] = [];
-      let from = first;
+      const start = Math.max(first, (after ?? -Infinity) + 1);
+      let from = start;
       let buckets = Math.ceil(((n / perSeq) * SPAN_MARGIN) / SEQ_BUCKET) + 1;
       while (from <= end && found.length < n) {
         const firstBucket = Math.floor(from / SEQ_BUCKET);
@@ -91,10 +97,43 @@ export async function singleOccurrences(
         );
         for (const row of rows) found.push({ seq: Number(row.seq), id: row.id, score: row.score });
         // The next round: the buckets the records still needed take at the density found so far (none found: twice as many).
-        const seen = found.length / (to - first + 1);
+        const seen = found.length / (to - start + 1);
         buckets = seen > 0 ? Math.ceil((((n - found.length) / seen) * SPAN_MARGIN) / SEQ_BUCKET) + 1 : 2 * buckets;
         from = to + 1;
       }
       return found;
     });
+}
+
+/**
+ * The single occurrences of a page (pageAhead, without filters): from the `skip`-th on (0: the first), at most `n - skip` of them
+ * (fewer past the last one); null at another text version than the list's (the caller ranks every match). Read from the furthest
+ * point of `ahead.singles` at or before the page (where the single occurrences read before end, in this process): the SDK iterating
+ * the word's pages by offset reads each record once, not every record before its page again (a page at offset 40K of a word in 5%
+ * of 1M records: ~840 buckets); the point after the records read is added.
+ */
+export async function singlesPage(
+  db: Kysely<DB>,
+  query: SearchQuery,
+  word: string,
+  ahead: RankedAhead,
+  n: number,
+  skip: number,
+): Promise<SingleOccurrence[] | null> {
+  const points = (ahead.singles ??= []);
+  let point: { count: number; seq: number | null } = { count: 0, seq: null };
+  for (const p of points) if (p.count <= skip) point = p;
+  const density = { version: ahead.version, matches: ahead.records };
+  const found = await singleOccurrences(db, query, word, ahead.seqs, n - point.count, skip - point.count, density, point.seq);
+  if (!found) return null;
+  const last = found[found.length - 1];
+  if (last) {
+    const added = { count: point.count + found.length, seq: last.seq };
+    if (!points.some((p) => p.count === added.count)) {
+      points.push(added);
+      points.sort((x, y) => x.count - y.count);
+      if (points.length > MAX_POINTS) points.shift();
+    }
+  }
+  return found.slice(Math.max(0, skip - point.count));
 }
