@@ -48,6 +48,11 @@ export interface RankedAhead {
    * (postgres-occurrence-score.ts). Null for a list ranked before 0040 until the background fills it: scored from the tsvectors.
    */
   counts: number[] | null;
+  /**
+   * Read in this process: where the word's single occurrences (its matches not listed, in seq order) read so far end, the
+   * `count`-th of them the record `seq`, ascending (postgres-text-singles.ts singlesPage).
+   */
+  singles?: { count: number; seq: number }[];
 }
 
 /**

@@ -3,6 +3,7 @@ import type { DB } from "../db/schema.js";
 import { recordCounts } from "../records/counts.js";
 import { Builder, onSearchRows, queueFilters, queryRows, RECORD_STATUSES, textMatchSql } from "./postgres-sql.js";
 import { occurrenceScoreSql } from "./postgres-occurrence-score.js";
+import { singlesPage } from "./postgres-text-singles.js";
 import type { RankedAhead } from "./postgres-rank-ahead.js";
 import type { SearchQuery } from "./search-port.js";
 
@@ -26,6 +27,8 @@ export async function pageAhead(
   ahead: RankedAhead,
   /** The dataset's records when the caller read them (postgres-text.ts, with the text version). */
   records?: number,
+  /** `records_fts`'s bucket index is valid (postgres-text-buckets.ts): a page without filters reads its single occurrences there. */
+  bucketIndex = false,
 ): Promise<{ recordId: string; score: number }[] | null> {
   const need = query.offset + query.limit;
   if (query.limit === 0) return [];
@@ -77,6 +80,12 @@ export async function pageAhead(
   passing = passing.slice(0, need);
   if (passing.length < need) {
     if (ahead.repeated > ahead.listed || !(await listedUpTo(db, query.datasetId, word, ahead, ahead.listed))) return null;
+    // Without filters: through the word's GIN entry in buckets of seqs (postgres-text-singles.ts), not the records before them.
+    if (query.filters.length === 0 && bucketIndex) {
+      const found = await singlesPage(db, query, word, ahead, need - passing.length, query.offset - passing.length);
+      if (!found) return null;
+      return [...passing.slice(query.offset), ...found].map((p) => ({ recordId: p.id ?? "", score: p.score ?? 0 }));
+    }
     // The single occurrences, by seq: the first records of the dataset that match, pass and are not listed.
     // The records the word's GIN entry gives (record_search, migration 0025), the filters' narrow rows when they allow.
     const rows = onSearchRows(query.filters);

@@ -23,6 +23,9 @@ const onPostgres = testDatabaseUrl() !== null;
  * word of no record, an empty query and another dataset; records added and deleted between pages; and a page looks up its
  * own records only (postgres-text-deep.ts), not every record before it.
  */
+/** A node of a plan as `EXPLAIN (FORMAT JSON)` gives it. */
+type PlanNode = Record<string, unknown> & { Plans?: PlanNode[] };
+
 describe.skipIf(!onPostgres)("PostgreSQL text search: deep pages of a plain word", () => {
   let store: Store;
   let logged: Kysely<DB>;
@@ -69,6 +72,46 @@ describe.skipIf(!onPostgres)("PostgreSQL text search: deep pages of a plain word
       b.params,
     );
     return rows.map((r) => ({ recordId: r.id, score: r.score }));
+  };
+
+  /** The `records_fts` rows (one a text field of a record, of any dataset) where a word occurs. */
+  const rowsWith = async (q: string) =>
+    Number(
+      (
+        await queryRows<{ n: number | string }>(
+          store.db,
+          "SELECT count(*) AS n FROM records_fts WHERE tsv @@ plainto_tsquery('tessera_search', $1)",
+          [q],
+        )
+      )[0]!.n,
+    );
+
+  /**
+   * The rows of `record_search` or `records_fts` that the statement reading a page's single occurrences (the last logged page's)
+   * read, explained as it ran: after the statements before it (reads), in one transaction (the settings of its own).
+   */
+  const singlesRead = async (q: string) => {
+    // The total's statement, beside it, has no LIMIT.
+    const i = statements.findIndex((s) => s.includes("@@") && s.includes("LIMIT"));
+    expect(i, q).toBeGreaterThan(0);
+    const plan = await store.db.transaction().execute(async (trx) => {
+      for (let j = 0; j < i; j++) if (statements[j]!.startsWith("SELECT")) await queryRows(trx, statements[j]!, params[j]! as never[]);
+      const rows = await queryRows<{ "QUERY PLAN": unknown }>(
+        trx,
+        `EXPLAIN (ANALYZE, FORMAT JSON) ${statements[i]!}`,
+        params[i]! as never[],
+      );
+      const out = rows[0]!["QUERY PLAN"];
+      return (typeof out === "string" ? JSON.parse(out) : out) as { Plan: PlanNode }[];
+    });
+    const nodes = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodes)];
+    const scans = nodes(plan[0]!.Plan).filter((n) => ["record_search", "records_fts"].includes(String(n["Relation Name"])));
+    expect(scans.length, q).toBeGreaterThan(0);
+    return scans.reduce(
+      (sum, n) =>
+        sum + Number(n["Actual Rows"] ?? 0) + Number(n["Rows Removed by Filter"] ?? 0) + Number(n["Rows Removed by Index Recheck"] ?? 0),
+      0,
+    );
   };
 
   /** Iterates a query's pages until an empty one (as the SDK does), each compared with the plain order's slice. */
@@ -177,6 +220,40 @@ describe.skipIf(!onPostgres)("PostgreSQL text search: deep pages of a plain word
     statements.length = 0;
     await iterateAll();
     expect(scoredFromTsvectors()).toBe(0);
+  }, 300_000);
+
+  it("reads the single occurrences of a page without filters through the word's GIN entry, not every record before them", async () => {
+    await sql`DELETE FROM text_ranked_ahead_runs WHERE dataset_id = ${data.ids.ds}`.execute(store.db);
+    const rankAhead = new PostgresRankAhead(store.db, { minRecords: 5, listLength: 5_000 });
+    expect(await rankAhead.rank(data.ids.ds)).toBe(true);
+    const text = new PostgresText(logged, undefined, rankAhead);
+    // "middle" occurs once in a field (never listed): every page's records are single occurrences; "common" is listed first.
+    for (const [q, offset] of [
+      ["middle", 512],
+      ["common", 2_560],
+    ] as const) {
+      const ahead = (await rankAhead.lookup(data.ids.ds, q))!;
+      expect(ahead.repeated, q).toBe(ahead.listed);
+      expect(ahead.listed, q).toBeLessThan(offset);
+      const order = await plain(q);
+      expect(order.length, q).toBeGreaterThan(offset + 256);
+      statements.length = 0;
+      params.length = 0;
+      const page = await text.search(query(q, offset));
+      expect(page.hits, q).toEqual(order.slice(offset, offset + 256));
+      const read = await singlesRead(q);
+      expect(read, q).toBeGreaterThanOrEqual(offset + 256 - ahead.listed);
+      // Every row it read matches the word (the walk of record_search in seq order read each record before the last one found).
+      expect(read, q).toBeLessThanOrEqual(await rowsWith(q));
+    }
+    // The SDK iterating "middle" by offset: a page reads on from where the page before it ended, not every record before it.
+    const iterating = new PostgresText(logged, undefined, rankAhead);
+    for (let offset = 0; offset < 1_024; offset += 256) await iterating.search(query("middle", offset));
+    statements.length = 0;
+    params.length = 0;
+    const last = await iterating.search(query("middle", 1_024));
+    expect(last.hits).toEqual((await plain("middle")).slice(1_024, 1_280));
+    expect(await singlesRead("middle")).toBeLessThan(1_024);
   }, 300_000);
 
   it("scores the rows from the page's offset on only", async () => {

@@ -47,7 +47,7 @@ const BUCKET_MARGIN = 1.5;
  * The settings of the statements after the dataset's range, in the transaction (see firstMatches): the index rounds'. The
  * probe and the walk read `records_fts` in its primary key's order with them as without (their plans: an index scan of it).
  */
-const ROUND_SETTINGS =
+export const ROUND_SETTINGS =
   "set_config('enable_seqscan', 'off', true) || set_config('work_mem', '64MB', true) || set_config('max_parallel_workers_per_gather', '0', true)";
 
 /** What firstMatches found; `version`: the dataset's text version in the snapshot the matches were read in. */

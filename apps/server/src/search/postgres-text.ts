@@ -176,7 +176,7 @@ export class PostgresText {
       return { seqs: rows.map((r) => Number(r.seq)), scores: rows.map((r) => r.score), complete: rows.length < limit };
     };
     const page = async () =>
-      (ahead ? await pageAhead(this.db, query, words[0]!.word, ahead, entry.records ?? undefined) : null) ??
+      (ahead ? await pageAhead(this.db, query, words[0]!.word, ahead, entry.records ?? undefined, await this.bucketIndex()) : null) ??
       (await this.page(query, entry, ranking, RANKED_ROWS));
     const counted = async (): Promise<{ total: number; totalIsLowerBound?: true }> => {
       if (limit === null) return { total: await this.total(query, entry, matches) };
