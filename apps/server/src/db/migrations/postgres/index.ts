@@ -19,6 +19,7 @@ import * as pg0037 from "./0037-records-fts-field.js";
 import * as pg0038 from "./0038-metadata-term-counts.js";
 import * as pg0039 from "./0039-record-vector-words.js";
 import * as pg0040 from "./0040-text-ranked-counts.js";
+import * as pg0042 from "./0042-records-fts-bucket-index-dropped.js";
 
 /**
  * PostgreSQL runs the same, versioned migration list as SQLite (same names, so the history is
@@ -84,6 +85,8 @@ export const postgresVariants: Record<string, Migration> = {
   "0039-record-vector-words": pg0039,
   /** PostgreSQL: the occurrence counts beside the lists of the words ranked ahead (a deep page scored without tsvectors); SQLite's 0040 is empty. */
   "0040-text-ranked-counts": pg0040,
+  /** PostgreSQL: records_fts's bucket index dropped where the index with the fields' names serves its lookups; SQLite's 0042 is empty. */
+  "0042-records-fts-bucket-index-dropped": pg0042,
 };
 
 export const postgresMigrationProvider: MigrationProvider = {
