@@ -22,6 +22,11 @@ export interface BackgroundIndexSpec {
   replaces: string[];
   /** What the log says when a build fails. */
   what: string;
+  /**
+   * An index serving every lookup of this one: while it is valid this one counts as valid (`ready`), is not built, and
+   * its replaced indexes are dropped as if it were (the other's spec drops this one: migration 0042).
+   */
+  supersededBy?: string;
 }
 
 /**
@@ -62,16 +67,24 @@ export class PostgresBackgroundIndex {
     return valid;
   }
 
-  /** The index in the catalog (null when absent, else whether valid) and whether any replaced index remains. */
+  /**
+   * The index in the catalog (null when absent, else whether valid; true when the index superseding it is valid) and
+   * whether any replaced index remains.
+   */
   private async state(db: Kysely<DB> = this.db): Promise<{ index: boolean | null; replaced: boolean }> {
+    const { index, replaces, supersededBy } = this.spec;
     const rows = await queryRows<{ name: string; valid: boolean | number }>(
       db,
       "SELECT c.relname AS name, i.indisvalid AS valid FROM pg_class c JOIN pg_index i ON i.indexrelid = c.oid WHERE c.relname = ANY($1::text[])",
-      [`{${[this.spec.index, ...this.spec.replaces].join(",")}}`],
+      [`{${[index, ...replaces, ...(supersededBy ? [supersededBy] : [])].join(",")}}`],
     );
     // The store reads booleans as 1/0 (SQLite's), pg's own client as booleans.
-    const own = rows.find((r) => r.name === this.spec.index);
-    return { index: own ? Boolean(own.valid) : null, replaced: rows.some((r) => r.name !== this.spec.index) };
+    const valid = (name: string | undefined) => rows.some((r) => r.name === name && Boolean(r.valid));
+    const own = rows.find((r) => r.name === index);
+    return {
+      index: valid(supersededBy) ? true : own ? Boolean(own.valid) : null,
+      replaced: rows.some((r) => replaces.includes(r.name)),
+    };
   }
 
   /** Builds the index if missing or invalid, else drops the replaced ones once REPLACED_MS have passed; then stops looking. */

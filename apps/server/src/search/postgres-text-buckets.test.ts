@@ -1,15 +1,16 @@
 import { type Kysely, sql } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { up } from "../db/migrations/postgres/0030-records-fts-seq-buckets.js";
+import { BUCKET_INDEX_SQL, up } from "../db/migrations/postgres/0030-records-fts-seq-buckets.js";
+import { up as up0042 } from "../db/migrations/postgres/0042-records-fts-bucket-index-dropped.js";
 import { FIELD_INDEX_SPEC } from "../db/migrations/postgres/0037-records-fts-field.js";
 import type { Store } from "../db/store.js";
 import { openPostgresStore } from "../db/postgres.js";
 import { advisoryKey } from "../reservations/transaction.js";
-import { createTestDatabase, indexesOf, testDatabaseUrl, type TestDatabase } from "../testing/pg-test-database.js";
-import { queryRows } from "./postgres-sql.js";
+import { createTestDatabase, indexesOf, indexScans, testDatabaseUrl, type TestDatabase } from "../testing/pg-test-database.js";
 import { PostgresSearch } from "./postgres-search.js";
 import { PostgresTextBuckets } from "./postgres-text-buckets.js";
+import { textFieldIndex } from "./postgres-text-field.js";
 import { SEQ_BUCKET } from "./postgres-text-walk.js";
 import type { SearchFilter, SearchQuery } from "./search-port.js";
 import { answerRecords, insertRecords, seedSearchData } from "./search-port.suite.js";
@@ -109,8 +110,11 @@ describe.skipIf(!testDatabaseUrl())("PostgreSQL: records_fts's bucket index buil
   };
 
   it("answers identically with the words-only index, during the concurrent build, and with the bucket index; writes go on during the build", async () => {
-    // A database as before 0030's build: the words-only index of 0003. The migration leaves a table with rows alone.
-    await sql`DROP INDEX records_fts_tsv_seq_gin`.execute(store.db);
+    // A new database: the index with the fields' names (0037) serves the buckets' lookups, the bucket index is dropped (0042).
+    expect(await indexesOf(store.db, "records_fts")).toEqual([FIELD_INDEX_SPEC.index]);
+    // A database as before 0030's build: the words-only index of 0003 (and no index with the fields' names, built after
+    // the bucket index's). The migration leaves a table with rows alone.
+    await sql.raw(`DROP INDEX ${FIELD_INDEX_SPEC.index}`).execute(store.db);
     await sql`CREATE INDEX records_fts_tsv_gin ON records_fts USING gin (tsv)`.execute(store.db);
     await up(store.db as unknown as Kysely<unknown>);
     expect(await indexes()).toEqual(["records_fts_tsv_gin"]);
@@ -144,16 +148,7 @@ describe.skipIf(!testDatabaseUrl())("PostgreSQL: records_fts's bucket index buil
     expect(await job.ready()).toBe(true);
     await sameAsPlain(true);
     // The searches read the new index once it is valid.
-    const scans = async () =>
-      Number(
-        (
-          await queryRows<{ n: number | string }>(
-            store.db,
-            "SELECT coalesce(sum(idx_scan), 0) AS n FROM pg_stat_user_indexes WHERE indexrelname = 'records_fts_tsv_seq_gin'",
-            [],
-          )
-        )[0]!.n,
-      );
+    const scans = () => indexScans(store.db, "records_fts_tsv_seq_gin");
     await expect.poll(scans, { timeout: 10_000 }).toBeGreaterThan(0);
     // The words-only index is kept REPLACED_MS after the new one is valid, then dropped.
     await job.tick();
@@ -164,6 +159,8 @@ describe.skipIf(!testDatabaseUrl())("PostgreSQL: records_fts's bucket index buil
   }, 180_000);
 
   it("builds again an index a stopped build left invalid, and a replica finding the build's lock taken leaves it to its holder", async () => {
+    // As before the field index's build (it would count as the bucket index: the third test).
+    await sql.raw(`DROP INDEX IF EXISTS ${FIELD_INDEX_SPEC.index}`).execute(store.db);
     await sql`DROP INDEX IF EXISTS records_fts_tsv_seq_gin`.execute(store.db);
     await sql`CREATE INDEX IF NOT EXISTS records_fts_tsv_gin ON records_fts USING gin (tsv)`.execute(store.db);
     // A build cancelled after its catalog entry (a writer holds it; stop cancels the build): an invalid index remains.
@@ -198,6 +195,42 @@ describe.skipIf(!testDatabaseUrl())("PostgreSQL: records_fts's bucket index buil
     expect(await indexes()).toEqual(["records_fts_tsv_gin", "records_fts_tsv_seq_gin"]);
     await job.tick();
     expect(await indexes()).toEqual(["records_fts_tsv_seq_gin"]);
+    await sameAsPlain(true);
+  }, 180_000);
+
+  it("drops the bucket index once the index with the fields' names is valid (migration 0042, the field index's build) and does not build it again", async () => {
+    const all = () => indexesOf(store.db, "records_fts");
+    const fieldScans = () => indexScans(store.db, FIELD_INDEX_SPEC.index);
+    // A database upgraded with records before the field index's background build: the bucket index only; 0042 keeps it.
+    await sql.raw(`DROP INDEX IF EXISTS ${FIELD_INDEX_SPEC.index}`).execute(store.db);
+    await sql.raw(`CREATE INDEX IF NOT EXISTS records_fts_tsv_seq_gin ON records_fts ${BUCKET_INDEX_SQL}`).execute(store.db);
+    await up0042(store.db as unknown as Kysely<unknown>);
+    expect(await all()).toEqual(["records_fts_tsv_seq_gin"]);
+    await sameAsPlain(true);
+    // The field index's build replaces the bucket index once valid (here without waiting for the other replicas).
+    const field = textFieldIndex(store.db, async () => true, { replacedMs: 0 });
+    await field.tick();
+    expect(await all()).toEqual([FIELD_INDEX_SPEC.index, "records_fts_tsv_seq_gin"]);
+    await field.tick();
+    expect(await all()).toEqual([FIELD_INDEX_SPEC.index]);
+    // The bucket index's job counts it as valid and builds nothing; the searches' bucket lookups read the field index.
+    const buckets = new PostgresTextBuckets(store.db, { replacedMs: 0 });
+    expect(await buckets.ready()).toBe(true);
+    await buckets.tick();
+    expect(await all()).toEqual([FIELD_INDEX_SPEC.index]);
+    const read = await fieldScans();
+    await sameAsPlain(true);
+    await expect.poll(fieldScans, { timeout: 10_000 }).toBeGreaterThan(read);
+    // A database with both valid (upgraded after 0037's build): 0042 drops the bucket index.
+    await sql.raw(`CREATE INDEX records_fts_tsv_seq_gin ON records_fts ${BUCKET_INDEX_SQL}`).execute(store.db);
+    await up0042(store.db as unknown as Kysely<unknown>);
+    expect(await all()).toEqual([FIELD_INDEX_SPEC.index]);
+    // Writes go to the one index of the words; searches find them.
+    await insertRecords(store, data.ids.ds, 3, (i) => ({
+      external_id: `after-${i}`,
+      fields: JSON.stringify({ text: "amber birch after" }),
+      metadata: "null",
+    }));
     await sameAsPlain(true);
   }, 180_000);
 });

@@ -3,8 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FIELD_INDEX_SPEC, up } from "../db/migrations/postgres/0037-records-fts-field.js";
 import type { Store } from "../db/store.js";
 import { openPostgresStore } from "../db/postgres.js";
-import { createTestDatabase, indexesOf, testDatabaseUrl, type TestDatabase } from "../testing/pg-test-database.js";
-import { queryRows } from "./postgres-sql.js";
+import { createTestDatabase, indexesOf, indexScans, testDatabaseUrl, type TestDatabase } from "../testing/pg-test-database.js";
 import { PostgresSearch } from "./postgres-search.js";
 import { PostgresText } from "./postgres-text.js";
 import { textFieldIndex } from "./postgres-text-field.js";
@@ -103,16 +102,7 @@ describe.skipIf(!testDatabaseUrl())("PostgreSQL: a text search in one field, wit
     expect((await plain.search(q("solo", "summary"))).total).toBe(0);
     expect((await plain.search(q("solo", "text"))).total).toBe(270);
   };
-  const scans = async () =>
-    Number(
-      (
-        await queryRows<{ n: number | string }>(
-          store.db,
-          `SELECT coalesce(sum(idx_scan), 0) AS n FROM pg_stat_user_indexes WHERE indexrelname = '${FIELD_INDEX_SPEC.index}'`,
-          [],
-        )
-      )[0]!.n,
-    );
+  const scans = () => indexScans(store.db, FIELD_INDEX_SPEC.index);
 
   it("answers as the plain path before the background build and after it, and reads the field in the new index", async () => {
     // A new database has the index from its migration.

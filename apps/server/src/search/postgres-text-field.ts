@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
+import { BUCKET_INDEX } from "../db/migrations/postgres/0030-records-fts-seq-buckets.js";
 import { FIELD_INDEX_SPEC } from "../db/migrations/postgres/0037-records-fts-field.js";
 import { PostgresBackgroundIndex } from "./postgres-background-index.js";
 import type { Builder } from "./postgres-sql.js";
@@ -7,10 +8,15 @@ import type { Builder } from "./postgres-sql.js";
 /**
  * `records_fts`'s index with the fields' names on a database upgraded with records (migration 0037 builds it only on an
  * empty table), built in the background after `after` (one heavy build at a time; 1M bench records: 3 min 43 s). Until it
- * is valid a search in one field reads its word's rows in every field and drops the others (fieldCondition).
+ * is valid a search in one field reads its word's rows in every field and drops the others (fieldCondition). Once it is
+ * valid it replaces the bucket index (0030), whose lookups it serves (migration 0042 drops that where it is valid already).
  */
-export function textFieldIndex(db: Kysely<DB>, after?: () => Promise<boolean>): PostgresBackgroundIndex {
-  return new PostgresBackgroundIndex(db, FIELD_INDEX_SPEC, after ? { after } : {});
+export function textFieldIndex(
+  db: Kysely<DB>,
+  after?: () => Promise<boolean>,
+  options: { replacedMs?: number } = {},
+): PostgresBackgroundIndex {
+  return new PostgresBackgroundIndex(db, { ...FIELD_INDEX_SPEC, replaces: [BUCKET_INDEX] }, after ? { ...options, after } : options);
 }
 
 /**

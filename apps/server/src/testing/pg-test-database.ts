@@ -118,6 +118,13 @@ export async function indexesOf(db: Kysely<DB>, table: string): Promise<string[]
   return rows.rows.map((r) => `${r.name}${r.valid ? "" : " (invalid)"}`);
 }
 
+/** How many scans the statistics counted on index `name` (they follow a few ms later: poll). */
+export async function indexScans(db: Kysely<DB>, name: string): Promise<number> {
+  const rows = await sql<{ n: number | string }>`SELECT coalesce(sum(idx_scan), 0) AS n FROM pg_stat_user_indexes
+    WHERE indexrelname = ${name}`.execute(db);
+  return Number(rows.rows[0]!.n);
+}
+
 /** The store's database through a pool of its own whose statements (begin and commit included) are appended to `statements`. */
 export function loggedDatabase(store: Store, statements: string[]): Kysely<DB> {
   return new Kysely<DB>({

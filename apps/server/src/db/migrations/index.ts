@@ -36,6 +36,7 @@ import * as m0038 from "./0038-metadata-term-counts.js";
 import * as m0039 from "./0039-record-vector-words.js";
 import * as m0040 from "./0040-text-ranked-counts.js";
 import * as m0041 from "./0041-dataset-response-counts.js";
+import * as m0042 from "./0042-records-fts-bucket-index-dropped.js";
 
 /**
  * Versioned migrations, applied in key order by Kysely's Migrator. Add a new file per change
@@ -79,6 +80,7 @@ export const migrations: Record<string, Migration> = {
   "0039-record-vector-words": m0039,
   "0040-text-ranked-counts": m0040,
   "0041-dataset-response-counts": m0041,
+  "0042-records-fts-bucket-index-dropped": m0042,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

@@ -20,6 +20,7 @@ import * as pg0038 from "./0038-metadata-term-counts.js";
 import * as pg0039 from "./0039-record-vector-words.js";
 import * as pg0040 from "./0040-text-ranked-counts.js";
 import * as pg0041 from "./0041-dataset-response-counts.js";
+import * as pg0042 from "./0042-records-fts-bucket-index-dropped.js";
 
 /**
  * PostgreSQL runs the same, versioned migration list as SQLite (same names, so the history is
@@ -87,6 +88,8 @@ export const postgresVariants: Record<string, Migration> = {
   "0040-text-ranked-counts": pg0040,
   /** PostgreSQL: the responses of each (dataset, user, status) kept by triggers (an annotator's totals and progress); SQLite's 0041 is empty. */
   "0041-dataset-response-counts": pg0041,
+  /** PostgreSQL: records_fts's bucket index dropped where the index with the fields' names serves its lookups; SQLite's 0042 is empty. */
+  "0042-records-fts-bucket-index-dropped": pg0042,
 };
 
 export const postgresMigrationProvider: MigrationProvider = {
