@@ -24,6 +24,7 @@ import { windowPassing, windowPassingSql } from "./postgres-window-passing.js";
 import { FILTERED_TOTAL_BOUND, filteredTotal } from "./postgres-text-filtered.js";
 import { ANSWERED_MAX, answeredStatusFilter, answeredStatuses } from "./answered-filter.js";
 import { answeredTotal } from "./postgres-text-answered-total.js";
+import { AnsweredSeqs, holds } from "./postgres-answered-seqs.js";
 import { statusBuckets } from "./postgres-text-status.js";
 import { RespondedBuckets } from "./postgres-text-responded.js";
 import { rankingSql, unfilteredPage } from "./postgres-text-deep.js";
@@ -104,6 +105,8 @@ export class PostgresText {
   private bytes = 0;
   /** The buckets of the records anyone answered (the admin's Submitted filter with text: postgres-text-responded.ts). */
   private readonly responded: RespondedBuckets;
+  /** The callers' answered records of each dataset (answeredSearch), kept under each caller's answer version. */
+  readonly answeredSeqs: AnsweredSeqs;
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -125,6 +128,7 @@ export class PostgresText {
     private readonly fieldIndex: () => Promise<boolean> = async () => true,
   ) {
     this.responded = new RespondedBuckets(db);
+    this.answeredSeqs = new AnsweredSeqs(db);
   }
 
   /** Searches answered from a record status's records (statusSearch; tests). */
@@ -229,13 +233,8 @@ export class PostgresText {
     if (!this.answeredPath || query.userId === null) return null;
     const statuses = answeredStatuses(query.filters);
     if (!statuses) return null;
-    const a = new Builder(null);
-    const answered = await queryRows<{ seq: number | string }>(
-      this.db,
-      `SELECT r.seq AS seq FROM responses s JOIN records r ON r.id = s.record_id WHERE s.user_id = ${a.p(query.userId)}
-        AND s.status IN (${statuses.map((v) => a.p(v)).join(", ")}) AND r.dataset_id = ${a.p(query.datasetId)} LIMIT ${a.p(ANSWERED_MAX + 1)}`,
-      a.params,
-    );
+    // The caller's answered records of the dataset, kept under the caller's answer version (postgres-answered-seqs.ts).
+    const answered = await this.answeredSeqs.seqs(query.datasetId, query.userId, statuses);
     if (answered.length === 0) {
       this.answeredSearches++;
       return { hits: [], total: 0 };
@@ -248,18 +247,14 @@ export class PostgresText {
       const ahead = await this.ahead(query, entry, words, looked);
       if (!ahead) return null;
       // The word's matches among the caller's answered records, passing the filters, bounded as the other paths bound this
-      // query's total (filteredTotal: the filter bound, "1,000+"), counted beside the page; the answered records by their
-      // responses' record ids (postgres-text-answered-total.ts), as the seqs above stop at ANSWERED_MAX + 1.
+      // query's total (filteredTotal: the filter bound, "1,000+"), counted beside the page; the page from the word's ranking
+      // ahead among the same records (its status filter stands for them).
+      const status = answeredStatusFilter(query.filters)!;
       const bound = filterCountLimit(query, FILTERED_TOTAL_BOUND);
+      const records = entry.records ?? undefined;
       const [hits, n] = await Promise.all([
-        pageAhead(this.db, query, words[0]!.word, ahead, entry.records ?? undefined),
-        answeredTotal(
-          this.db,
-          query,
-          answeredStatusFilter(query.filters)!,
-          bound,
-          ahead.records / Math.max(entry.records ?? ahead.records, 1),
-        ),
+        pageAhead(this.db, { ...query, filters: query.filters.filter((f) => f !== status) }, words[0]!.word, ahead, records, answered),
+        answeredTotal(this.db, query, status, answered, bound, ahead.records / Math.max(records ?? ahead.records, 1)),
       ]);
       if (!hits) return null;
       this.answeredSearches++;
@@ -267,7 +262,7 @@ export class PostgresText {
       return bound !== null && n > bound ? { hits, total: bound, totalIsLowerBound: true } : { hits, total: n };
     }
     this.answeredSearches++;
-    return this.candidateSearch(query, words, windowed, `{${answered.map((r) => Number(r.seq)).join(",")}}`, null);
+    return this.candidateSearch(query, words, windowed, `{${answered.join(",")}}`, null);
   }
 
   /**
@@ -711,7 +706,7 @@ export class PostgresText {
         excluded.add(Number(r.seq));
     }
     let out = 0;
-    for (const seq of excluded) if (contains(all, seq)) out++;
+    for (const seq of excluded) if (holds(all, seq)) out++;
     return all.length - out;
   }
 }
@@ -725,17 +720,3 @@ export class PostgresText {
  */
 const rankingLimit = (k: number, previous: Ranked | null, unfiltered: boolean): number =>
   Math.max(k, unfiltered && k > RANKED_ROWS ? 4 * k : 0, previous && !previous.complete ? 4 * previous.seqs.length : 0);
-
-/** Binary search in ascending seqs. */
-function contains(sorted: Float64Array, value: number): boolean {
-  let lo = 0,
-    hi = sorted.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const v = sorted[mid]!;
-    if (v === value) return true;
-    if (v < value) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return false;
-}

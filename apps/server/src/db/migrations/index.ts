@@ -35,6 +35,7 @@ import * as m0037 from "./0037-records-fts-field.js";
 import * as m0038 from "./0038-metadata-term-counts.js";
 import * as m0039 from "./0039-record-vector-words.js";
 import * as m0040 from "./0040-text-ranked-counts.js";
+import * as m0043 from "./0043-user-answer-versions.js";
 
 /**
  * Versioned migrations, applied in key order by Kysely's Migrator. Add a new file per change
@@ -77,6 +78,7 @@ export const migrations: Record<string, Migration> = {
   "0038-metadata-term-counts": m0038,
   "0039-record-vector-words": m0039,
   "0040-text-ranked-counts": m0040,
+  "0043-user-answer-versions": m0043,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

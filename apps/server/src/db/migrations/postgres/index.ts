@@ -19,6 +19,7 @@ import * as pg0037 from "./0037-records-fts-field.js";
 import * as pg0038 from "./0038-metadata-term-counts.js";
 import * as pg0039 from "./0039-record-vector-words.js";
 import * as pg0040 from "./0040-text-ranked-counts.js";
+import * as pg0043 from "./0043-user-answer-versions.js";
 
 /**
  * PostgreSQL runs the same, versioned migration list as SQLite (same names, so the history is
@@ -84,6 +85,8 @@ export const postgresVariants: Record<string, Migration> = {
   "0039-record-vector-words": pg0039,
   /** PostgreSQL: the occurrence counts beside the lists of the words ranked ahead (a deep page scored without tsvectors); SQLite's 0040 is empty. */
   "0040-text-ranked-counts": pg0040,
+  /** PostgreSQL: a version of each user's answered records kept by triggers (the caller's answered records kept in memory); SQLite's 0043 is empty. */
+  "0043-user-answer-versions": pg0043,
 };
 
 export const postgresMigrationProvider: MigrationProvider = {
