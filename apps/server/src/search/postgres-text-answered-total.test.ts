@@ -134,6 +134,42 @@ describe.skipIf(!onPostgres)("PostgreSQL: a text search of a caller with more th
     }
   });
 
+  it("gives the slow way's page, scores and total of a phrase, the status filter tested on the caller's records in memory", async () => {
+    for (const dataset of [head, spread])
+      for (const window of [64, 1_000]) {
+        const fast = new PostgresText(store.db, undefined, null, window);
+        const slow = new PostgresText(store.db, undefined, null, window, false);
+        for (const phrase of ["common rare", "rare odd", "odd absent"])
+          for (const filters of [[submitted], [submitted, news], [completed, submitted]])
+            for (const [offset, limit] of [
+              [0, 10],
+              [20, 10],
+            ] as const) {
+              const q: SearchQuery = {
+                ...pageQuery(dataset, filters, { userId: ids.u1, text: phrase }),
+                offset,
+                limit,
+                totalBound: 10_000,
+              };
+              const label = JSON.stringify([dataset === head ? "head" : "spread", window, phrase, filters, offset]);
+              const got = await fast.search(q);
+              const expected = await slow.search(q);
+              expect(
+                got.hits.map((h) => [h.recordId, h.score]),
+                label,
+              ).toEqual(expected.hits.map((h) => [h.recordId, h.score]));
+              expect({ total: got.total, lower: got.totalIsLowerBound ?? false }, label).toEqual({
+                total: expected.total,
+                lower: expected.totalIsLowerBound ?? false,
+              });
+            }
+        // The caller's answered records read once for all of them, the status filter tested on them (but with the completed
+        // records' filter: those records' few buckets, statusSearch).
+        expect(fast.answeredSeqs.reads).toBe(1);
+        expect(fast.answeredWindowed).toBe(3 * 2 * 2);
+      }
+  }, 180_000);
+
   it("counts the caller's answered matches of one dataset only, exact up to the bound", async () => {
     const answered = new AnsweredSeqs(store.db);
     const count = async (q: SearchQuery, limit: number | null) => {
