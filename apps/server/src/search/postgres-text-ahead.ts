@@ -4,6 +4,7 @@ import { recordCounts } from "../records/counts.js";
 import { Builder, onSearchRows, queueFilters, queryRows, RECORD_STATUSES, textMatchSql } from "./postgres-sql.js";
 import { occurrenceScoreSql } from "./postgres-occurrence-score.js";
 import { singlesPage } from "./postgres-text-singles.js";
+import { holds } from "./postgres-answered-seqs.js";
 import type { RankedAhead } from "./postgres-rank-ahead.js";
 import type { SearchQuery } from "./search-port.js";
 
@@ -27,9 +28,17 @@ export async function pageAhead(
   ahead: RankedAhead,
   /** The dataset's records when the caller read them (postgres-text.ts, with the text version). */
   records?: number,
-  /** `records_fts`'s bucket index is valid (postgres-text-buckets.ts): a page without filters reads its single occurrences there. */
-  bucketIndex = false,
+  options: {
+    /** `records_fts`'s bucket index is valid (postgres-text-buckets.ts): a page without filters reads its single occurrences there. */
+    bucketIndex?: boolean;
+    /**
+     * Only these records (ascending seqs: the caller's answered records, postgres-answered-seqs.ts), tested here, not by a
+     * filter of `query`: the listed records among them, then the single occurrences walked among them by seq.
+     */
+    within?: Float64Array;
+  } = {},
 ): Promise<{ recordId: string; score: number }[] | null> {
+  const { bucketIndex = false, within } = options;
   const need = query.offset + query.limit;
   if (query.limit === 0) return [];
   // A page past a list that is not every repeating record: the list cannot fill it (the caller ranks every match), known
@@ -40,18 +49,33 @@ export async function pageAhead(
   // Without filters every listed record is on the page's way (a record of the dataset at the list's version): those before
   // the offset are skipped, not read.
   let done = 0;
-  if (query.filters.length === 0) {
+  const unfiltered = query.filters.length === 0 && !within;
+  if (unfiltered) {
     done = Math.min(query.offset, ahead.listed);
     passing = Array.from({ length: done }, () => ({ seq: 0, id: "", score: null }));
   }
   // The filters on `record_search`'s narrow rows when they read nothing else (by primary key; no terms clause, see Builder).
   const table = onSearchRows(query.filters) ? "record_search" : "records";
   // Without filters the page's own records are enough (a record deleted since the list's version: the loop reads on).
-  for (let k = query.filters.length === 0 ? need : Math.max(64, need * 3 + 32); done < ahead.listed;) {
+  for (let k = unfiltered ? need : Math.max(64, need * 3 + 32); done < ahead.listed;) {
     if (!(await listedUpTo(db, query.datasetId, word, ahead, k))) return null;
-    const candidates = ahead.seqs.slice(done, k);
+    const read = Math.min(k, ahead.seqs.length);
     // The candidates' occurrence counts when the list has them (migration 0040): the page scored without its tsvectors.
-    const counts = ahead.counts && ahead.counts.length >= done + candidates.length ? ahead.counts.slice(done, k) : null;
+    const counted = ahead.counts && ahead.counts.length >= read;
+    const at = [];
+    for (let i = done; i < read; i++) if (!within || holds(within, ahead.seqs[i]!)) at.push(i);
+    // Every record of `within` passes when no filter is left: the list read on (4 times as far) until it holds the page's.
+    if (within && query.filters.length === 0 && at.length < need - passing.length && read < ahead.listed) {
+      k = read * 4;
+      continue;
+    }
+    const candidates = at.map((i) => ahead.seqs[i]!);
+    const counts = counted ? at.map((i) => ahead.counts![i]!) : null;
+    if (candidates.length === 0) {
+      done = read;
+      k = done * 4;
+      continue;
+    }
     const b = new Builder(query.userId);
     const where = [`r.dataset_id = ${b.p(query.datasetId)}`];
     for (const f of query.filters) where.push(b.filter(f));
@@ -72,7 +96,7 @@ export async function pageAhead(
       b.params,
     );
     for (const r of rows) passing.push({ seq: Number(r.seq), id: r.id, score: r.score });
-    done += candidates.length;
+    done = read;
     if (passing.length >= need) break;
     const rate = Math.max(passing.length, 1) / done;
     k = done + Math.max(done * 3, Math.ceil(((need - passing.length) / rate) * 1.5));
@@ -81,7 +105,7 @@ export async function pageAhead(
   if (passing.length < need) {
     if (ahead.repeated > ahead.listed || !(await listedUpTo(db, query.datasetId, word, ahead, ahead.listed))) return null;
     // Without filters: through the word's GIN entry in buckets of seqs (postgres-text-singles.ts), not the records before them.
-    if (query.filters.length === 0 && bucketIndex) {
+    if (query.filters.length === 0 && !within && bucketIndex) {
       const found = await singlesPage(db, query, word, ahead, need - passing.length, query.offset - passing.length);
       if (!found) return null;
       return [...passing.slice(query.offset), ...found].map((p) => ({ recordId: p.id ?? "", score: p.score ?? 0 }));
@@ -89,30 +113,47 @@ export async function pageAhead(
     // The single occurrences, by seq: the first records of the dataset that match, pass and are not listed.
     // The records the word's GIN entry gives (record_search, migration 0025), the filters' narrow rows when they allow.
     const rows = onSearchRows(query.filters);
-    const b = new Builder(query.userId, rows);
-    const match = textMatchSql(b, query, rows);
-    const where = [...match.where, `NOT (r.seq = ANY(${b.p(`{${ahead.seqs.join(",")}}`)}::bigint[]))`];
-    for (const f of query.filters) where.push(b.filter(f));
-    // A word in few records with filters other than the queue's (a metadata filter): in seq order through the GIN
-    // entries (`r.seq + 0`), not by the planner's walk of record_search_pkey, which checks the word on each row's
-    // out-of-line tsvector (1M records, a word in 6% and the ~10% filter: 304K buffers, 572 ms; 150 ms this way).
-    const few =
-      query.filters.length > 0 &&
-      !queueFilters(query.filters) &&
-      ahead.records < FEW_SHARE * (records ?? (await recordCounts(db, query.datasetId)).total);
-    // Each of them has one occurrence in every field it is in (the list holds every record with more): scored as one.
-    const found = await queryRows<{ seq: number | string; id: string; score: number | null }>(
-      db,
-      scored(
-        b,
-        word,
-        `SELECT r.seq AS seq, r.id AS id, r.seq AS ord, 1 AS occ FROM ${match.from} WHERE ${where.join(" AND ")} ORDER BY r.seq${few ? " + 0" : ""} LIMIT ${b.p(need - passing.length)}`,
-        query.offset - passing.length,
-        true,
-      ),
-      b.params,
-    );
-    for (const r of found) passing.push({ seq: Number(r.seq), id: r.id, score: r.score });
+    const single = async (b: Builder, among: string) => {
+      const match = textMatchSql(b, query, rows);
+      const where = [...match.where, among, ...query.filters.map((f) => b.filter(f))];
+      // A word in few records with filters other than the queue's (a metadata filter): in seq order through the GIN
+      // entries (`r.seq + 0`), not by the planner's walk of record_search_pkey, which checks the word on each row's
+      // out-of-line tsvector (1M records, a word in 6% and the ~10% filter: 304K buffers, 572 ms; 150 ms this way).
+      const few =
+        !within &&
+        query.filters.length > 0 &&
+        !queueFilters(query.filters) &&
+        ahead.records < FEW_SHARE * (records ?? (await recordCounts(db, query.datasetId)).total);
+      // Each of them has one occurrence in every field it is in (the list holds every record with more): scored as one.
+      const found = await queryRows<{ seq: number | string; id: string; score: number | null }>(
+        db,
+        scored(
+          b,
+          word,
+          `SELECT r.seq AS seq, r.id AS id, r.seq AS ord, 1 AS occ FROM ${match.from} WHERE ${where.join(" AND ")} ORDER BY r.seq${few ? " + 0" : ""} LIMIT ${b.p(need - passing.length)}`,
+          query.offset - passing.length,
+          true,
+        ),
+        b.params,
+      );
+      for (const r of found) passing.push({ seq: Number(r.seq), id: r.id, score: r.score });
+    };
+    if (!within) {
+      const b = new Builder(query.userId, rows);
+      await single(b, `NOT (r.seq = ANY(${b.p(`{${ahead.seqs.join(",")}}`)}::bigint[]))`);
+    } else {
+      // Among `within` (not listed) in seq order, a part at a time: as many as should hold the records still needed (the
+      // word's share of the dataset's records, 3 times over), 4 times more each time (a constant array of 34K seqs costs
+      // ~7-15 ms to plan); each part by primary key in order, the word tested on each.
+      const listed = new Set(ahead.seqs);
+      const rest = Array.from(within).filter((seq) => !listed.has(seq));
+      const share = ahead.records / Math.max(records ?? (await recordCounts(db, query.datasetId)).total, 1);
+      let size = Math.ceil(((need - passing.length) / Math.max(share, 1e-3)) * 3) + 64;
+      for (let from = 0; passing.length < need && from < rest.length; from += size, size *= 4) {
+        const b = new Builder(query.userId, rows);
+        await single(b, `r.seq = ANY(${b.p(`{${rest.slice(from, from + size).join(",")}}`)}::bigint[])`);
+      }
+    }
   }
   return passing.slice(query.offset, need).map((p) => ({ recordId: p.id, score: p.score ?? 0 }));
 }

@@ -1,69 +1,67 @@
-import type { Kysely } from "kysely";
+import { sql, type Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import { Builder, onSearchRows, type Param, queryRows, textMatchSql } from "./postgres-sql.js";
 import type { SearchFilter, SearchQuery } from "./search-port.js";
 
 /**
  * The bounded total of a text search of the caller's answered records (answeredSearch in postgres-text.ts, beyond
- * ANSWERED_MAX of them), up to `limit` + 1 (null: all): the record ids of the caller's responses with the status filter's
- * statuses (responses_user_record_idx; every dataset's, the count keeps this one's), then the text's matches among them.
- * Each answered record's seq was looked up in `records` before (1M bench records, 34K Submits: 137K buffers, 130-300 ms
- * at load 8 before the count itself).
+ * ANSWERED_MAX of them), up to `limit` + 1 (null: all): the text's matches among `seqs`, the caller's answered records
+ * of the dataset with the status filter's statuses (postgres-answered-seqs.ts), passing the query's other filters.
+ *
+ * Two forms, chosen by the matches expected among them (`seqs` x the word's share of the dataset's records):
+ * - more than twice the bound: walked, the first answered records by primary key (as many as should hold twice the
+ *   bound) with the word tested on each (its tsvector read: ~10-30 us a record), stopping at the bound; the rest, when
+ *   those held fewer, counted as below.
+ * - else through the index: the word's GIN entry ANDed with the answered records' primary key entries (BitmapAnd), then
+ *   only the records in both read. The planner, left to itself, walked every answered record for a word in 6% of the
+ *   1M bench records (it costs the word's test as nothing: 34K records, 133K buffers, 340 ms; 1.7K buffers, 32-37 ms this
+ *   way), so this form is planned without plain index scans.
+ * Before, the count read every response of the caller as record ids and tested them on each of the word's matches (a
+ * rare word's 19K matches: 18.9K buffers, ~200 ms) or walked the dataset's records in order (every 50th answered: 68K).
  */
 export async function answeredTotal(
   db: Kysely<DB>,
   query: SearchQuery,
-  status: SearchFilter & { type: "terms" },
+  status: SearchFilter,
+  seqs: Float64Array,
   limit: number | null,
-  /** The share of the dataset's records the word is in (its ranking ahead's records), to choose the walk. */
+  /** The share of the dataset's records the word is in (its ranking ahead's records), to choose the form. */
   wordShare: number,
 ): Promise<number> {
-  const b = new Builder(null);
-  // The ids as one array literal, PostgreSQL's own, sent back as it is (not 34K rows parsed and quoted again in Node).
-  const [row] = await queryRows<{ ids: string; n: number | string }>(
-    db,
-    `SELECT coalesce(array_agg(s.record_id), '{}')::text AS ids, count(*) AS n FROM responses s WHERE s.user_id = ${b.p(query.userId)}
-      AND s.status IN (${status.values.map((v) => b.p(String(v))).join(", ")})`,
-    b.params,
-  );
-  if (!row || Number(row.n) === 0) return 0;
-  // Expected to find more than the bound among the answered records: walked by record (id first), else through the word's entry.
-  const walk = limit !== null && Number(row.n) * wordShare > 2 * (limit + 1);
-  const { sql, params } = answeredTextCount(query, status, row.ids, limit, walk);
-  return Number((await queryRows<{ n: number | string }>(db, sql, params))[0]?.n ?? 0);
+  if (seqs.length === 0) return 0;
+  const want = limit === null ? Number.POSITIVE_INFINITY : limit + 1;
+  let walked = 0;
+  let n = 0;
+  if (limit !== null && seqs.length * wordShare > 2 * want) {
+    walked = Math.min(seqs.length, Math.ceil((2 * want) / Math.max(wordShare, 1e-9)));
+    const { sql: text, params } = answeredTextCount(query, status, seqs.subarray(0, walked), want);
+    n = Number((await queryRows<{ n: number | string }>(db, text, params))[0]?.n ?? 0);
+    if (n >= want || walked === seqs.length) return n;
+  }
+  const { sql: text, params } = answeredTextCount(query, status, seqs.subarray(walked), null);
+  const counted = await db.transaction().execute(async (trx) => {
+    await sql.raw("SELECT set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true)").execute(trx);
+    return Number((await queryRows<{ n: number | string }>(trx, text, params))[0]?.n ?? 0);
+  });
+  return Math.min(n + counted, want);
 }
 
 /**
- * The count of answeredTotal: the text's matches (textMatchSql) whose id is in `ids`, passing the query's filters
- * other than `status` (which `ids` stand for: the caller's response of those statuses, one per record by
- * responses_record_user_uq), up to `limit` + 1. The ids are a constant array, which PostgreSQL tests by a hash on each
- * match whatever its statistics say: a join with the caller's responses, which statistics taken before the caller
- * answered estimated at 1, became a nested loop reading them again for every match (5,000 records, 500 matches: 617K
- * responses read).
+ * The count of answeredTotal: the text's matches (textMatchSql) among `seqs` (ascending; a constant array the primary
+ * key's index reads in order), passing the query's filters other than `status` (which `seqs` stand for), up to `limit`
+ * (null: all).
  */
 export function answeredTextCount(
   query: SearchQuery,
   status: SearchFilter,
-  /** A PostgreSQL array literal of record ids (`text[]`). */
-  ids: string,
+  seqs: Float64Array,
   limit: number | null,
-  /**
-   * The answered records' rows first (`record_search` in its order, the ids tested by hash), the word tested on those only: as
-   * one filter PostgreSQL tested the word first on every row, the id array costed as a linear search (1M bench records, 20K
-   * Submits every 50th record, a word in 79%: 3.5M buffers of tsvectors, 3.9 s); else the word's GIN entry, then the ids.
-   */
-  walk = false,
 ): { sql: string; params: Param[] } {
   const others = query.filters.filter((f) => f !== status);
   const rows = onSearchRows(others);
   const c = new Builder(query.userId, rows);
   const match = textMatchSql(c, query, rows);
-  const answered = `${match.x}.id = ANY(${c.p(ids)}::text[])`;
-  const fenced = walk && rows;
-  const from = fenced
-    ? `(SELECT * FROM record_search r WHERE r.dataset_id = ${c.p(query.datasetId)} AND ${answered} OFFSET 0) r`
-    : match.from;
-  const where = [...match.where, ...(fenced ? [] : [answered]), ...others.map((f) => c.filter(f))];
-  const bound = limit === null ? "" : ` LIMIT ${c.p(limit + 1)}`;
-  return { sql: `SELECT count(*) AS n FROM (SELECT 1 FROM ${from} WHERE ${where.join(" AND ")}${bound}) AS first`, params: c.params };
+  const where = [`${match.x}.seq = ANY(${c.p(`{${seqs.join(",")}}`)}::bigint[])`, ...match.where, ...others.map((f) => c.filter(f))];
+  const bound = limit === null ? "" : ` LIMIT ${c.p(limit)}`;
+  return { sql: `SELECT count(*) AS n FROM (SELECT 1 FROM ${match.from} WHERE ${where.join(" AND ")}${bound}) AS first`, params: c.params };
 }

@@ -12,7 +12,7 @@ import {
   textWords,
   versionRecordsSql,
 } from "./postgres-sql.js";
-import { countLimit, filterCountLimit, type SearchQuery, type SearchResult } from "./search-port.js";
+import { countLimit, filterCountLimit, type SearchFilter, type SearchQuery, type SearchResult } from "./search-port.js";
 import type { PostgresRankAhead, RankedAhead } from "./postgres-rank-ahead.js";
 import { pageAhead, totalAhead } from "./postgres-text-ahead.js";
 import { firstMatches } from "./postgres-text-walk.js";
@@ -24,6 +24,7 @@ import { windowPassing, windowPassingSql } from "./postgres-window-passing.js";
 import { FILTERED_TOTAL_BOUND, filteredTotal } from "./postgres-text-filtered.js";
 import { ANSWERED_MAX, answeredStatusFilter, answeredStatuses } from "./answered-filter.js";
 import { answeredTotal } from "./postgres-text-answered-total.js";
+import { AnsweredSeqs, holds } from "./postgres-answered-seqs.js";
 import { statusBuckets } from "./postgres-text-status.js";
 import { RespondedBuckets } from "./postgres-text-responded.js";
 import { rankingSql, unfilteredPage } from "./postgres-text-deep.js";
@@ -78,6 +79,12 @@ interface Matches {
   bytes: number;
 }
 
+/** The caller's answered records (ascending seqs) that stand for a query's response status filter `status`. */
+interface Within {
+  seqs: Float64Array;
+  status: SearchFilter;
+}
+
 /** The cache key of a text query: its dataset, field and words. */
 const entryKey = (query: SearchQuery, words: { word: string; prefix: boolean }[]): string =>
   `${query.datasetId}\u0000${query.text!.field ?? ""}\u0000${JSON.stringify(words)}`;
@@ -104,6 +111,8 @@ export class PostgresText {
   private bytes = 0;
   /** The buckets of the records anyone answered (the admin's Submitted filter with text: postgres-text-responded.ts). */
   private readonly responded: RespondedBuckets;
+  /** The callers' answered records of each dataset (answeredSearch), kept under each caller's answer version. */
+  readonly answeredSeqs: AnsweredSeqs;
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -125,6 +134,7 @@ export class PostgresText {
     private readonly fieldIndex: () => Promise<boolean> = async () => true,
   ) {
     this.responded = new RespondedBuckets(db);
+    this.answeredSeqs = new AnsweredSeqs(db);
   }
 
   /** Searches answered from a record status's records (statusSearch; tests). */
@@ -133,6 +143,8 @@ export class PostgresText {
   /** Searches answered from the caller's answered records (answeredSearch; tests, diagnostics), their pages from a word ranked ahead. */
   answeredSearches = 0;
   answeredAhead = 0;
+  /** Windowed searches whose status filter was tested on the caller's answered records in memory (windowedSearch; tests). */
+  answeredWindowed = 0;
 
   /** Times a plain word's every match was ranked (tests: the SDK iterating a query's pages reads it a few times). */
   rankedReads = 0;
@@ -151,7 +163,7 @@ export class PostgresText {
     const windowed = words.length > 1 || words[0]!.prefix || text.field !== null;
     // Answered records only (Submitted, Discarded, Draft): from the caller's few answered records, not from the text's matches.
     const answered = await this.answeredSearch(query, words, windowed);
-    if (answered) return answered;
+    if (answered && "hits" in answered) return answered;
     // A record status without pending (the completed head): from its few records, not from the text's matches.
     const byStatus = await this.statusSearch(query, words, windowed);
     if (byStatus) return byStatus;
@@ -163,7 +175,7 @@ export class PostgresText {
       FROM records_fts f JOIN records r ON r.seq = f.record_seq, q WHERE f.tsv @@ q.query AND r.dataset_id = ${b.p(query.datasetId)}${text.field !== null ? ` AND f.field = ${b.p(text.field)}` : ""}
       GROUP BY f.record_seq`;
     const limit = countLimit(query);
-    if (windowed) return this.windowedSearch(query, key, matches, limit);
+    if (windowed) return this.windowedSearch(query, key, matches, limit, answered ?? undefined);
     // One plain word ranked ahead (issue 31): its first pages and its bounded total without reading every match; its ranking
     // read with the version when the entry lacks it.
     const { entry, looked } = await this.entryLooked(query, key, words);
@@ -176,7 +188,7 @@ export class PostgresText {
       return { seqs: rows.map((r) => Number(r.seq)), scores: rows.map((r) => r.score), complete: rows.length < limit };
     };
     const page = async () =>
-      (ahead ? await pageAhead(this.db, query, words[0]!.word, ahead, entry.records ?? undefined, await this.bucketIndex()) : null) ??
+      (ahead ? await pageAhead(this.db, query, words[0]!.word, ahead, entry.records ?? undefined, { bucketIndex: await this.bucketIndex() }) : null) ??
       (await this.page(query, entry, ranking, RANKED_ROWS));
     const counted = async (): Promise<{ total: number; totalIsLowerBound?: true }> => {
       if (limit === null) return { total: await this.total(query, entry, matches) };
@@ -225,41 +237,33 @@ export class PostgresText {
     query: SearchQuery,
     words: { word: string; prefix: boolean }[],
     windowed: boolean,
-  ): Promise<SearchResult | null> {
+  ): Promise<SearchResult | Within | null> {
     if (!this.answeredPath || query.userId === null) return null;
     const statuses = answeredStatuses(query.filters);
     if (!statuses) return null;
-    const a = new Builder(null);
-    const answered = await queryRows<{ seq: number | string }>(
-      this.db,
-      `SELECT r.seq AS seq FROM responses s JOIN records r ON r.id = s.record_id WHERE s.user_id = ${a.p(query.userId)}
-        AND s.status IN (${statuses.map((v) => a.p(v)).join(", ")}) AND r.dataset_id = ${a.p(query.datasetId)} LIMIT ${a.p(ANSWERED_MAX + 1)}`,
-      a.params,
-    );
+    // The caller's answered records of the dataset, kept under the caller's answer version (postgres-answered-seqs.ts).
+    const answered = await this.answeredSeqs.seqs(query.datasetId, query.userId, statuses);
     if (answered.length === 0) {
       this.answeredSearches++;
       return { hits: [], total: 0 };
     }
     if (answered.length > ANSWERED_MAX) {
       // Ranking every candidate costs in proportion to them (100K records, 10,000 answered: a phrase 5x the other paths' time):
-      // beyond ANSWERED_MAX only a plain word whose page the ranking ahead gives is answered here, the rest by the other paths.
-      if (windowed) return null;
+      // beyond ANSWERED_MAX only a plain word whose page the ranking ahead gives is answered here, the rest by the other paths:
+      // a windowed query's with the status filter tested on these records in memory (windowedSearch).
+      if (windowed) return { seqs: answered, status: answeredStatusFilter(query.filters)! };
       const { entry, looked } = await this.entryLooked(query, entryKey(query, words), words);
       const ahead = await this.ahead(query, entry, words, looked);
       if (!ahead) return null;
       // The word's matches among the caller's answered records, passing the filters, bounded as the other paths bound this
-      // query's total (filteredTotal: the filter bound, "1,000+"), counted beside the page; the answered records by their
-      // responses' record ids (postgres-text-answered-total.ts), as the seqs above stop at ANSWERED_MAX + 1.
+      // query's total (filteredTotal: the filter bound, "1,000+"), counted beside the page; the page from the word's ranking
+      // ahead among the same records (its status filter stands for them).
+      const status = answeredStatusFilter(query.filters)!;
       const bound = filterCountLimit(query, FILTERED_TOTAL_BOUND);
+      const records = entry.records ?? undefined;
       const [hits, n] = await Promise.all([
-        pageAhead(this.db, query, words[0]!.word, ahead, entry.records ?? undefined),
-        answeredTotal(
-          this.db,
-          query,
-          answeredStatusFilter(query.filters)!,
-          bound,
-          ahead.records / Math.max(entry.records ?? ahead.records, 1),
-        ),
+        pageAhead(this.db, { ...query, filters: query.filters.filter((f) => f !== status) }, words[0]!.word, ahead, records, { within: answered }),
+        answeredTotal(this.db, query, status, answered, bound, ahead.records / Math.max(records ?? ahead.records, 1)),
       ]);
       if (!hits) return null;
       this.answeredSearches++;
@@ -267,7 +271,7 @@ export class PostgresText {
       return bound !== null && n > bound ? { hits, total: bound, totalIsLowerBound: true } : { hits, total: n };
     }
     this.answeredSearches++;
-    return this.candidateSearch(query, words, windowed, `{${answered.map((r) => Number(r.seq)).join(",")}}`, null);
+    return this.candidateSearch(query, words, windowed, `{${answered.join(",")}}`, null);
   }
 
   /**
@@ -446,6 +450,8 @@ export class PostgresText {
      * queue): the leading ones of the order are not asked, the page's candidates start after them.
      */
     fails: (seq: number) => boolean = () => false,
+    /** Only these records pass (ascending seqs), tested here; `query`'s filters run on those. */
+    within?: Float64Array,
   ): Promise<{ recordId: string; score: number }[]> {
     const need = query.offset + query.limit;
     if (query.limit === 0) return [];
@@ -455,7 +461,7 @@ export class PostgresText {
     for (;;) {
       const ranked = await this.ranked(entry, ranking, Math.max(k, keep));
       // No filters: the page's rows only (postgres-text-deep.ts).
-      if (query.filters.length === 0 && (ranked.complete || ranked.seqs.length >= need)) {
+      if (query.filters.length === 0 && !within && (ranked.complete || ranked.seqs.length >= need)) {
         const hits = await unfilteredPage(this.db, query, ranked);
         if (hits) return hits;
       }
@@ -464,15 +470,16 @@ export class PostgresText {
       k += lead - skipped;
       skipped = lead;
       const candidates = ranked.seqs.slice(0, k);
+      const asked = within ? candidates.slice(skipped).filter((seq) => holds(within, seq)) : candidates.slice(skipped);
       const f = new Builder(query.userId);
       const where = [
-        `r.seq = ANY(${f.p(`{${candidates.slice(skipped).join(",")}}`)}::bigint[])`,
+        `r.seq = ANY(${f.p(`{${asked.join(",")}}`)}::bigint[])`,
         `r.dataset_id = ${f.p(query.datasetId)}`,
         ...query.filters.map((x) => f.filter(x)),
       ];
       const count = candidates.length > 0 && along ? along.sql(f, ranked.seqs) : null;
       const rows =
-        candidates.length === 0
+        candidates.length === 0 || (asked.length === 0 && !count)
           ? []
           : await queryRows<{ seq: number | string | null; id: string | null; n: number | string | null }>(
               this.db,
@@ -528,6 +535,8 @@ export class PostgresText {
     key: string,
     matches: (b: Builder) => string,
     limit: number | null,
+    /** The caller's answered records standing for the query's status filter (answeredSearch), tested in memory. */
+    within?: Within,
   ): Promise<SearchResult> {
     const queue = queueFilters(query.filters);
     // Pending records only (the annotation page's queue): records before the first pending one fail, whoever asks.
@@ -556,19 +565,33 @@ export class PostgresText {
     const along = counting
       ? { sql: (b: Builder, seqs: number[]) => windowPassingSql(b, query, counting, seqs), counted: { of: -1, n: 0 } }
       : null;
-    const hits = await this.page(query, entry, ranking, this.rankWindow, true, along, (seq) => pendingFrom !== null && seq < pendingFrom);
+    // The filters left to SQL: the status filter's records are `within`'s.
+    const others = within ? { ...query, filters: query.filters.filter((f) => f !== within.status) } : query;
+    if (within) this.answeredWindowed++;
+    const hits = await this.page(
+      others,
+      entry,
+      ranking,
+      this.rankWindow,
+      true,
+      along,
+      (seq) => pendingFrom !== null && seq < pendingFrom,
+      within?.seqs,
+    );
     if (limit === null) return { hits, total: await this.total(query, entry, matches) };
     // The windows the page read (at least the first, also for a page of 0).
     const ranked = await this.ranked(entry, ranking, this.rankWindow);
     let n = ranked.seqs.length;
     if (n > 0 && counting) n = along?.counted.of === n ? along.counted.n : await windowPassing(this.db, query, counting, ranked.seqs);
+    else if (within && others.filters.length === 0) n = ranked.seqs.filter((seq) => holds(within.seqs, seq)).length;
     else if (query.filters.length > 0 && n > 0) {
-      const rows = onSearchRows(query.filters);
+      const rows = onSearchRows(others.filters);
       const b = new Builder(query.userId, rows);
+      const seqs = within ? ranked.seqs.filter((seq) => holds(within.seqs, seq)) : ranked.seqs;
       const where = [
-        `r.seq = ANY(${b.p(`{${ranked.seqs.join(",")}}`)}::bigint[])`,
+        `r.seq = ANY(${b.p(`{${seqs.join(",")}}`)}::bigint[])`,
         `r.dataset_id = ${b.p(query.datasetId)}`,
-        ...query.filters.map((f) => b.filter(f)),
+        ...others.filters.map((f) => b.filter(f)),
       ];
       const counted = await queryRows<{ n: number | string }>(
         this.db,
@@ -711,7 +734,7 @@ export class PostgresText {
         excluded.add(Number(r.seq));
     }
     let out = 0;
-    for (const seq of excluded) if (contains(all, seq)) out++;
+    for (const seq of excluded) if (holds(all, seq)) out++;
     return all.length - out;
   }
 }
@@ -725,17 +748,3 @@ export class PostgresText {
  */
 const rankingLimit = (k: number, previous: Ranked | null, unfiltered: boolean): number =>
   Math.max(k, unfiltered && k > RANKED_ROWS ? 4 * k : 0, previous && !previous.complete ? 4 * previous.seqs.length : 0);
-
-/** Binary search in ascending seqs. */
-function contains(sorted: Float64Array, value: number): boolean {
-  let lo = 0,
-    hi = sorted.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const v = sorted[mid]!;
-    if (v === value) return true;
-    if (v < value) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return false;
-}

@@ -37,6 +37,7 @@ import * as m0039 from "./0039-record-vector-words.js";
 import * as m0040 from "./0040-text-ranked-counts.js";
 import * as m0041 from "./0041-dataset-response-counts.js";
 import * as m0042 from "./0042-records-fts-bucket-index-dropped.js";
+import * as m0043 from "./0043-user-answer-versions.js";
 
 /**
  * Versioned migrations, applied in key order by Kysely's Migrator. Add a new file per change
@@ -81,6 +82,7 @@ export const migrations: Record<string, Migration> = {
   "0040-text-ranked-counts": m0040,
   "0041-dataset-response-counts": m0041,
   "0042-records-fts-bucket-index-dropped": m0042,
+  "0043-user-answer-versions": m0043,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

@@ -21,6 +21,7 @@ import * as pg0039 from "./0039-record-vector-words.js";
 import * as pg0040 from "./0040-text-ranked-counts.js";
 import * as pg0041 from "./0041-dataset-response-counts.js";
 import * as pg0042 from "./0042-records-fts-bucket-index-dropped.js";
+import * as pg0043 from "./0043-user-answer-versions.js";
 
 /**
  * PostgreSQL runs the same, versioned migration list as SQLite (same names, so the history is
@@ -90,6 +91,8 @@ export const postgresVariants: Record<string, Migration> = {
   "0041-dataset-response-counts": pg0041,
   /** PostgreSQL: records_fts's bucket index dropped where the index with the fields' names serves its lookups; SQLite's 0042 is empty. */
   "0042-records-fts-bucket-index-dropped": pg0042,
+  /** PostgreSQL: a version of each user's answered records kept by triggers (the caller's answered records kept in memory); SQLite's 0043 is empty. */
+  "0043-user-answer-versions": pg0043,
 };
 
 export const postgresMigrationProvider: MigrationProvider = {
