@@ -188,8 +188,9 @@ export class PostgresText {
       return { seqs: rows.map((r) => Number(r.seq)), scores: rows.map((r) => r.score), complete: rows.length < limit };
     };
     const page = async () =>
-      (ahead ? await pageAhead(this.db, query, words[0]!.word, ahead, entry.records ?? undefined, { bucketIndex: await this.bucketIndex() }) : null) ??
-      (await this.page(query, entry, ranking, RANKED_ROWS));
+      (ahead
+        ? await pageAhead(this.db, query, words[0]!.word, ahead, entry.records ?? undefined, { bucketIndex: await this.bucketIndex() })
+        : null) ?? (await this.page(query, entry, ranking, RANKED_ROWS));
     const counted = async (): Promise<{ total: number; totalIsLowerBound?: true }> => {
       if (limit === null) return { total: await this.total(query, entry, matches) };
       // The pending queue: the completed head's records of the word counted in memory (postgres-text-head-total.ts), else as below.
@@ -262,7 +263,9 @@ export class PostgresText {
       const bound = filterCountLimit(query, FILTERED_TOTAL_BOUND);
       const records = entry.records ?? undefined;
       const [hits, n] = await Promise.all([
-        pageAhead(this.db, { ...query, filters: query.filters.filter((f) => f !== status) }, words[0]!.word, ahead, records, { within: answered }),
+        pageAhead(this.db, { ...query, filters: query.filters.filter((f) => f !== status) }, words[0]!.word, ahead, records, {
+          within: answered,
+        }),
         answeredTotal(this.db, query, status, answered, bound, ahead.records / Math.max(records ?? ahead.records, 1)),
       ]);
       if (!hits) return null;
