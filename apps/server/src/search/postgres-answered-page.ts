@@ -3,7 +3,7 @@ import type { DB } from "../db/schema.js";
 import { answeredStatusFilter } from "./answered-filter.js";
 import { cheapFirst } from "./postgres-filter-total.js";
 import { Builder, firstPassingSeqSql, queryRows, type Param } from "./postgres-sql.js";
-import type { SearchFilter, SearchQuery } from "./search-port.js";
+import type { SearchQuery } from "./search-port.js";
 
 /**
  * Records of the dataset (in seq order) the walk reads at most before the plain statement pages instead: a page of 10
@@ -11,15 +11,12 @@ import type { SearchFilter, SearchQuery } from "./search-port.js";
  */
 export const ANSWERED_WALK_RECORDS = 2_000;
 
-/** The first response status filter of a query without `pending` (only records with such a response pass), else undefined. */
-const statusFilter = (query: SearchQuery): SearchFilter | undefined => answeredStatusFilter(query.filters);
-
 /**
  * The caller's Submitted (Discarded, Draft) list without text, vector or sort (`/me` with a response status filter
  * without `pending`, in seq order): the walk applies to it.
  */
 export const answeredWalkable = (query: SearchQuery): boolean =>
-  query.userId !== null && !query.text && !query.vector && query.sort.length === 0 && statusFilter(query) !== undefined;
+  query.userId !== null && !query.text && !query.vector && query.sort.length === 0 && answeredStatusFilter(query.filters) !== undefined;
 
 /**
  * The page of an answeredWalkable query from the dataset's first `walkRecords` records in seq order (from the first of
@@ -47,7 +44,7 @@ export async function answeredPage(
  * all the caller's responses when its statistics say they are few), then the other filters.
  */
 export function answeredWalkSql(query: SearchQuery, walkRecords: number): { sql: string; params: Param[] } {
-  const status = statusFilter(query);
+  const status = answeredStatusFilter(query.filters);
   if (!query.userId || status?.type !== "terms") throw new Error("answeredWalkSql: the caller's response status filter is required");
   const b = new Builder(query.userId);
   const dataset = b.p(query.datasetId);
