@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Store } from "../db/store.js";
 import { openTestPostgresStore, testDatabaseUrl } from "../testing/pg-test-database.js";
-import { AnsweredSeqs, holds, parseSeqs } from "./postgres-answered-seqs.js";
+import { AnsweredSeqs, parseSeqs } from "./postgres-answered-seqs.js";
+import { sortedHas } from "./sorted-array.js";
 import { queryRows } from "./postgres-sql.js";
 import { answerRecords, copyDataset, insertRecords, seedSearchData } from "./search-port.suite.js";
 
@@ -90,6 +91,6 @@ describe.skipIf(!onPostgres)("PostgreSQL: the caller's answered records kept und
     expect(Array.from(parseSeqs("{}"))).toEqual([]);
     expect(Array.from(parseSeqs("{3,17,1000000}"))).toEqual([3, 17, 1_000_000]);
     const sorted = parseSeqs("{1,4,9,16}");
-    expect([0, 1, 4, 5, 16, 17].map((v) => holds(sorted, v))).toEqual([false, true, true, false, true, false]);
+    expect([0, 1, 4, 5, 16, 17].map((v) => sortedHas(sorted, v))).toEqual([false, true, true, false, true, false]);
   });
 });

@@ -101,17 +101,3 @@ export function parseSeqs(literal: string): Float64Array {
   for (let i = 0; i < parts.length; i++) out[i] = Number(parts[i]);
   return out;
 }
-
-/** Whether ascending `sorted` holds `value` (binary search). */
-export function holds(sorted: Float64Array, value: number): boolean {
-  let lo = 0,
-    hi = sorted.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const v = sorted[mid]!;
-    if (v === value) return true;
-    if (v < value) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return false;
-}

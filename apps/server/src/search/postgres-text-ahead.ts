@@ -4,7 +4,7 @@ import { recordCounts } from "../records/counts.js";
 import { Builder, onSearchRows, queueFilters, queryRows, RECORD_STATUSES, textMatchSql } from "./postgres-sql.js";
 import { occurrenceScoreSql } from "./postgres-occurrence-score.js";
 import { singlesPage } from "./postgres-text-singles.js";
-import { holds } from "./postgres-answered-seqs.js";
+import { sortedHas } from "./sorted-array.js";
 import type { RankedAhead } from "./postgres-rank-ahead.js";
 import type { SearchQuery } from "./search-port.js";
 
@@ -63,7 +63,7 @@ export async function pageAhead(
     // The candidates' occurrence counts when the list has them (migration 0040): the page scored without its tsvectors.
     const counted = ahead.counts && ahead.counts.length >= read;
     const at = [];
-    for (let i = done; i < read; i++) if (!within || holds(within, ahead.seqs[i]!)) at.push(i);
+    for (let i = done; i < read; i++) if (!within || sortedHas(within, ahead.seqs[i]!)) at.push(i);
     // Every record of `within` passes when no filter is left: the list read on (4 times as far) until it holds the page's.
     if (within && query.filters.length === 0 && at.length < need - passing.length && read < ahead.listed) {
       k = read * 4;

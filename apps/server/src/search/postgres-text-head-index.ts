@@ -4,6 +4,7 @@ import { backgroundErrorLogger } from "../db/availability.js";
 import { BackgroundLoop } from "./background-loop.js";
 import { firstWithStatusSql } from "./postgres-first-with-status.js";
 import { queryRows, versionRecordsSql } from "./postgres-sql.js";
+import { firstAtLeast } from "./sorted-array.js";
 
 /** Datasets with at least this many records get a head index; below it the head's matches cost a few ms in SQL. */
 const MIN_RECORDS = 10_000;
@@ -113,7 +114,7 @@ export class PostgresTextHeadIndex {
     const head = this.heads.get(datasetId);
     if (!head || head.version !== version || head.first !== from || terms.length === 0) return null;
     const end = Math.min(to, head.end);
-    const hi = lowerBound(head.rowSeq, head.rows, end);
+    const hi = firstAtLeast(head.rowSeq, end, head.rows);
     const fieldId = field === null ? -1 : head.fields.indexOf(field);
     if (field !== null && fieldId < 0) return { seqs: [], end };
     // A row's count of the terms it held so far, in order: a row matches when it reached every term.
@@ -265,27 +266,9 @@ export class PostgresTextHeadIndex {
   }
 }
 
-/** The first row whose seq is at least `seq`. */
-function lowerBound(rowSeq: Float64Array, rows: number, seq: number): number {
-  let lo = 0,
-    hi = rows;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (rowSeq[mid]! < seq) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /** The sorted lexemes starting with `prefix`. */
 function prefixRange(lexemes: string[], prefix: string): string[] {
-  let lo = 0,
-    hi = lexemes.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (lexemes[mid]! < prefix) lo = mid + 1;
-    else hi = mid;
-  }
+  const lo = firstAtLeast(lexemes, prefix);
   let end = lo;
   while (end < lexemes.length && lexemes[end]!.startsWith(prefix)) end++;
   return lexemes.slice(lo, end);

@@ -24,7 +24,8 @@ import { windowPassing, windowPassingSql } from "./postgres-window-passing.js";
 import { FILTERED_TOTAL_BOUND, filteredTotal } from "./postgres-text-filtered.js";
 import { ANSWERED_MAX, answeredStatusFilter, answeredStatuses } from "./answered-filter.js";
 import { answeredTotal } from "./postgres-text-answered-total.js";
-import { AnsweredSeqs, holds } from "./postgres-answered-seqs.js";
+import { AnsweredSeqs } from "./postgres-answered-seqs.js";
+import { sortedHas } from "./sorted-array.js";
 import { statusBuckets } from "./postgres-text-status.js";
 import { RespondedBuckets } from "./postgres-text-responded.js";
 import { rankingSql, unfilteredPage } from "./postgres-text-deep.js";
@@ -473,7 +474,7 @@ export class PostgresText {
       k += lead - skipped;
       skipped = lead;
       const candidates = ranked.seqs.slice(0, k);
-      const asked = within ? candidates.slice(skipped).filter((seq) => holds(within, seq)) : candidates.slice(skipped);
+      const asked = within ? candidates.slice(skipped).filter((seq) => sortedHas(within, seq)) : candidates.slice(skipped);
       const f = new Builder(query.userId);
       const where = [
         `r.seq = ANY(${f.p(`{${asked.join(",")}}`)}::bigint[])`,
@@ -586,11 +587,11 @@ export class PostgresText {
     const ranked = await this.ranked(entry, ranking, this.rankWindow);
     let n = ranked.seqs.length;
     if (n > 0 && counting) n = along?.counted.of === n ? along.counted.n : await windowPassing(this.db, query, counting, ranked.seqs);
-    else if (within && others.filters.length === 0) n = ranked.seqs.filter((seq) => holds(within.seqs, seq)).length;
+    else if (within && others.filters.length === 0) n = ranked.seqs.filter((seq) => sortedHas(within.seqs, seq)).length;
     else if (query.filters.length > 0 && n > 0) {
       const rows = onSearchRows(others.filters);
       const b = new Builder(query.userId, rows);
-      const seqs = within ? ranked.seqs.filter((seq) => holds(within.seqs, seq)) : ranked.seqs;
+      const seqs = within ? ranked.seqs.filter((seq) => sortedHas(within.seqs, seq)) : ranked.seqs;
       const where = [
         `r.seq = ANY(${b.p(`{${seqs.join(",")}}`)}::bigint[])`,
         `r.dataset_id = ${b.p(query.datasetId)}`,
@@ -737,7 +738,7 @@ export class PostgresText {
         excluded.add(Number(r.seq));
     }
     let out = 0;
-    for (const seq of excluded) if (holds(all, seq)) out++;
+    for (const seq of excluded) if (sortedHas(all, seq)) out++;
     return all.length - out;
   }
 }

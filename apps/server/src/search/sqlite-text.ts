@@ -2,6 +2,7 @@ import type SQLite from "better-sqlite3";
 import { rawSqliteOf } from "../db/database.js";
 import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
+import { firstAtLeast, sortedHas } from "./sorted-array.js";
 import {
   countLimit,
   filterCountLimit,
@@ -64,22 +65,6 @@ const ANSWERED_SPLIT = 1024;
 const READ_PER_BOUND = 2;
 /** The records of the word a bounded total reads at most: READ_PER_BOUND x (limit + 1), and at least past the few matches. */
 const walkCap = (limit: number, fewMatches: number) => Math.max(READ_PER_BOUND * (limit + 1), fewMatches + 1);
-/** The index of the first element of a sorted array that is at least `value` (binary search). */
-const firstAtLeast = <T extends number | string>(sorted: ArrayLike<T>, value: T): number => {
-  let a = 0;
-  let b = sorted.length;
-  while (a < b) {
-    const mid = (a + b) >> 1;
-    if (sorted[mid]! < value) a = mid + 1;
-    else b = mid;
-  }
-  return a;
-};
-/** Whether a sorted array holds `value`. */
-const sortedHas = (sorted: Uint32Array, value: number): boolean => {
-  const a = firstAtLeast(sorted, value);
-  return a < sorted.length && sorted[a] === value;
-};
 /** Whether at least `until.passing` of the first `length` seqs are not in `until.excluded` (both in order). */
 const passEnough = (seqs: Uint32Array, length: number, until?: { passing: number; excluded: Uint32Array }): boolean => {
   if (!until) return false;
