@@ -13,7 +13,7 @@ export const FREQUENT_RECORDS = 1000;
  * table holds 32 MB at 1M (11 MB with 1,024; the run aggregates every repeating record of each word either way).
  */
 export const RANKED_AHEAD = 8192;
-/** The list's records a lookup reads (the first pages'); the rest on demand (postgres-text-ahead.ts listedUpTo). */
+/** The list's records a lookup reads (the first pages'); the rest on demand (postgres-text-ahead-list.ts listedUpTo). */
 export const RANKED_FIRST_READ = 1024;
 /** A dataset's text version must stay the same this long (seen by this replica) before it is ranked. */
 const SETTLE_MS = 5000;
