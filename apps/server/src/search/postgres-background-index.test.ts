@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { up, WORDS_TERMS_INDEX_SPEC } from "../db/migrations/postgres/0031-record-search-words-terms.js";
 import type { Store } from "../db/store.js";
 import { openPostgresStore } from "../db/postgres.js";
-import { createTestDatabase, indexesOf, testDatabaseUrl, type TestDatabase } from "../testing/pg-test-database.js";
+import { createTestDatabase, indexesOf, openTestPostgresStore, testDatabaseUrl } from "../testing/pg-test-database.js";
 import { queryRows } from "./postgres-sql.js";
 import { PostgresBackgroundIndex } from "./postgres-background-index.js";
 import { PostgresSearch } from "./postgres-search.js";
@@ -19,14 +19,12 @@ const sources = ["news", "wiki", "forum", "blog", "mail"];
  * the two indexes of 0025 serving until it is valid. On a real PostgreSQL only (PGlite runs one connection).
  */
 describe.skipIf(!testDatabaseUrl())("PostgreSQL: record_search's index of words and terms (migration 0031)", () => {
-  let database: TestDatabase;
   let store: Store;
   let data: Awaited<ReturnType<typeof seedSearchData>>;
   const indexes = () => indexesOf(store.db, "record_search");
 
   beforeAll(async () => {
-    database = await createTestDatabase(testDatabaseUrl()!);
-    store = await openPostgresStore(database.url, { poolSize: 4 });
+    store = await openTestPostgresStore();
     data = await seedSearchData(store);
     await insertRecords(store, data.ids.other, 20, (i) => ({
       external_id: `o-${i}`,
@@ -50,7 +48,6 @@ describe.skipIf(!testDatabaseUrl())("PostgreSQL: record_search's index of words 
   }, 120_000);
   afterAll(async () => {
     await store?.close();
-    await database?.drop();
   });
 
   const pending: SearchFilter = { type: "terms", scope: { entity: "response_status" }, values: ["pending"] };
@@ -126,7 +123,7 @@ describe.skipIf(!testDatabaseUrl())("PostgreSQL: record_search's index of words 
     await sameAsPlain(false);
 
     // The build waits for a transaction that writes record_search: searches meanwhile keep the old indexes.
-    const writer = new pg.Client({ connectionString: database.url });
+    const writer = new pg.Client({ connectionString: store.databaseUrl! });
     await writer.connect();
     const job = new PostgresBackgroundIndex(store.db, WORDS_TERMS_INDEX_SPEC, { replacedMs: 60_000 });
     let build: Promise<void> | null = null;

@@ -2,8 +2,7 @@ import { type Kysely, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FIELD_INDEX_SPEC, up } from "../db/migrations/postgres/0037-records-fts-field.js";
 import type { Store } from "../db/store.js";
-import { openPostgresStore } from "../db/postgres.js";
-import { createTestDatabase, indexesOf, indexScans, testDatabaseUrl, type TestDatabase } from "../testing/pg-test-database.js";
+import { indexesOf, indexScans, openTestPostgresStore, testDatabaseUrl } from "../testing/pg-test-database.js";
 import { PostgresSearch } from "./postgres-search.js";
 import { PostgresText } from "./postgres-text.js";
 import { textFieldIndex } from "./postgres-text-field.js";
@@ -24,15 +23,13 @@ const body = (i: number) => `${words[(i * 2 + 1) % 5]} amber solo ${"pad ".repea
  * records. On a real PostgreSQL (the build is concurrent).
  */
 describe.skipIf(!testDatabaseUrl())("PostgreSQL: a text search in one field, with the field index (migration 0037)", () => {
-  let database: TestDatabase;
   let store: Store;
   let data: Awaited<ReturnType<typeof seedSearchData>>;
   const records: { id: string; seq: number }[] = [];
   const indexes = () => indexesOf(store.db, "records_fts");
 
   beforeAll(async () => {
-    database = await createTestDatabase(testDatabaseUrl()!);
-    store = await openPostgresStore(database.url, { poolSize: 4 });
+    store = await openTestPostgresStore();
     data = await seedSearchData(store);
     // The dataset's records over several buckets (the windows' rounds), the other dataset's between them.
     for (const run of [0, 1, 2]) {
@@ -55,7 +52,6 @@ describe.skipIf(!testDatabaseUrl())("PostgreSQL: a text search in one field, wit
   }, 120_000);
   afterAll(async () => {
     await store?.close();
-    await database?.drop();
   });
 
   const pending: SearchFilter = { type: "terms", scope: { entity: "response_status" }, values: ["pending"] };

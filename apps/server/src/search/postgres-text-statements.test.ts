@@ -8,7 +8,15 @@ import { PostgresSearch } from "./postgres-search.js";
 import { PostgresText } from "./postgres-text.js";
 import { firstMatches, SEQ_BUCKET } from "./postgres-text-walk.js";
 import type { SearchFilter, SearchQuery } from "./search-port.js";
-import { answerRecords, completeRecords, copyDataset, expectSameOrLowerTotal, insertRecords, seedSearchData } from "./search-port.suite.js";
+import {
+  answerRecords,
+  completeRecords,
+  copyDataset,
+  expectSameOrLowerTotal,
+  insertRecords,
+  seedSearchData,
+  workQueue,
+} from "./search-port.suite.js";
 
 // Round trips are what a call waits for behind 50 annotators' calls: counted on a real PostgreSQL (stage 60, pgone.sh).
 const onPostgres = testDatabaseUrl() !== null;
@@ -195,17 +203,7 @@ describe.skipIf(!onPostgres)("PostgreSQL text search: the statements of a new ph
       fields: JSON.stringify({ text: textOf(i), summary: `filler${i % 5}` }),
       metadata: JSON.stringify({ source: "news", quality: 0.5 }),
     }));
-    await completeRecords(store, added.slice(0, 300));
-    await completeRecords(
-      store,
-      added.filter((_, i) => i % 7 === 3),
-    );
-    await answerRecords(
-      store,
-      added.filter((_, i) => i >= 300 && i % 6 === 0),
-      ids.u1,
-      "submitted",
-    );
+    await workQueue(store, added, 300, ids.u1);
     // The reference: every match by seq with its score, windows of 50 by score then seq, those the queue keeps.
     const reference = async (q: string) => {
       const b = new Builder(null);
