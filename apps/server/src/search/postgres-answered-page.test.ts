@@ -15,6 +15,7 @@ import {
   lateAnnotator,
   pageQuery,
   seedSearchData,
+  TEST_FILTERS,
 } from "./search-port.suite.js";
 
 // A real PostgreSQL when TESSERA_TEST_DATABASE_URL names one (stage 60), else PGlite.
@@ -26,9 +27,8 @@ const shape = (prefix: string) => (i: number) => ({
   metadata: JSON.stringify({ source: ["news", "wiki", "forum"][i % 3] }),
 });
 
-const submitted: SearchFilter = { type: "terms", scope: { entity: "response_status" }, values: ["submitted"] };
+const { submitted, completed } = TEST_FILTERS;
 const drafts: SearchFilter = { type: "terms", scope: { entity: "response_status" }, values: ["draft", "discarded"] };
-const completed: SearchFilter = { type: "terms", scope: { entity: "record", property: "status" }, values: ["completed"] };
 const news: SearchFilter = { type: "terms", scope: { entity: "metadata", name: "source" }, values: ["news"] };
 
 /** The page and total the slow way: every record of the dataset tested with the filters, in seq order, counted over `records`. */

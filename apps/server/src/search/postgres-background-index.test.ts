@@ -9,7 +9,7 @@ import { queryRows } from "./postgres-sql.js";
 import { PostgresBackgroundIndex } from "./postgres-background-index.js";
 import { PostgresSearch } from "./postgres-search.js";
 import type { SearchFilter, SearchQuery } from "./search-port.js";
-import { answerRecords, expectSameOrLowerTotal, insertRecords, seedSearchData } from "./search-port.suite.js";
+import { answerRecords, expectSameOrLowerTotal, insertRecords, seedSearchData, TEST_FILTERS } from "./search-port.suite.js";
 
 const sources = ["news", "wiki", "forum", "blog", "mail"];
 
@@ -50,7 +50,7 @@ describe.skipIf(!testDatabaseUrl())("PostgreSQL: record_search's index of words 
     await store?.close();
   });
 
-  const pending: SearchFilter = { type: "terms", scope: { entity: "response_status" }, values: ["pending"] };
+  const { pending } = TEST_FILTERS;
   const source = (...values: string[]): SearchFilter => ({ type: "terms", scope: { entity: "metadata", name: "source" }, values });
   const quality: SearchFilter = { type: "range", scope: { entity: "metadata", name: "quality" }, ge: 0.25, le: 0.75 };
   const queries = (): SearchQuery[] =>

@@ -15,6 +15,7 @@ import {
   lateAnnotator,
   pageQuery,
   seedSearchData,
+  TEST_FILTERS,
 } from "./search-port.suite.js";
 
 // A real PostgreSQL when TESSERA_TEST_DATABASE_URL names one (stage 60), else PGlite.
@@ -49,9 +50,7 @@ describe(`PostgreSQL bounded totals of metadata filters without text (${onPostgr
 
   const meta = (name: string, values: unknown[]): SearchFilter => ({ type: "terms", scope: { entity: "metadata", name }, values });
   const quality: SearchFilter = { type: "range", scope: { entity: "metadata", name: "quality" }, ge: 0.25, le: 0.75 };
-  const pending: SearchFilter = { type: "terms", scope: { entity: "response_status" }, values: ["pending"] };
-  const statusPending: SearchFilter = { type: "terms", scope: { entity: "record", property: "status" }, values: ["pending"] };
-  const submitted: SearchFilter = { type: "terms", scope: { entity: "response_status" }, values: ["submitted"] };
+  const { pending, statusPending, submitted } = TEST_FILTERS;
   const answered = (values: unknown[]): SearchFilter => ({
     type: "terms",
     scope: { entity: "response_value", questionName: "label" },
@@ -185,7 +184,7 @@ describe(`PostgreSQL bounded totals of metadata filters without text (${onPostgr
 });
 
 describe.skipIf(!onPostgres)("PostgreSQL: the count of the caller's answered records under statistics taken before they answered", () => {
-  const submitted: SearchFilter = { type: "terms", scope: { entity: "response_status" }, values: ["submitted"] };
+  const { submitted } = TEST_FILTERS;
 
   it("counts the caller's answered records in one pass over their responses, whatever the statistics say", async () => {
     // Statistics taken before a new annotator answered (autovacuum off: they stay so), then 1,540 responses of theirs: the

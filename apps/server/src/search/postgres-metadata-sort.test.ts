@@ -15,6 +15,7 @@ import {
   insertMetadataProperty,
   insertRecords,
   seedSearchData,
+  TEST_FILTERS,
 } from "./search-port.suite.js";
 
 const N = 2_400;
@@ -87,8 +88,7 @@ describe.skipIf(!testDatabaseUrl())("PostgreSQL: sorts by a metadata property th
     await store?.close();
   });
 
-  const pending: SearchFilter = { type: "terms", scope: { entity: "response_status" }, values: ["pending"] };
-  const completed: SearchFilter = { type: "terms", scope: { entity: "record", property: "status" }, values: ["completed"] };
+  const { pending, completed } = TEST_FILTERS;
   const news: SearchFilter = { type: "terms", scope: { entity: "metadata", name: "source" }, values: ["news"] };
   const longer: SearchFilter = { type: "range", scope: { entity: "metadata", name: "length" }, ge: 3, le: null };
   const sortsOf = (names: string[]): SearchSort[] =>

@@ -7,7 +7,7 @@ import { openTestPostgresStore, testDatabaseUrl } from "../testing/pg-test-datab
 import { occurrenceScoreSql } from "./postgres-occurrence-score.js";
 import { PostgresSearch } from "./postgres-search.js";
 import { queryRows } from "./postgres-sql.js";
-import type { SearchFilter, SearchQuery } from "./search-port.js";
+import type { SearchQuery } from "./search-port.js";
 import {
   seedSearchData,
   answerRecords,
@@ -15,6 +15,7 @@ import {
   answerAndComplete,
   insertRecords,
   expectSameOrLowerTotal,
+  TEST_FILTERS,
 } from "./search-port.suite.js";
 
 // A real PostgreSQL when TESSERA_TEST_DATABASE_URL names one (stage 60), else PGlite.
@@ -33,9 +34,7 @@ function textOf(i: number, salt: number): string {
   return words.join(" ");
 }
 
-const pending: SearchFilter = { type: "terms", scope: { entity: "response_status" }, values: ["pending"] };
-const statusPending: SearchFilter = { type: "terms", scope: { entity: "record", property: "status" }, values: ["pending"] };
-const genre: SearchFilter = { type: "terms", scope: { entity: "metadata", name: "genre" }, values: ["news"] };
+const { pending, statusPending, genre } = TEST_FILTERS;
 
 describe(`PostgreSQL frequent words ranked ahead (${onPostgres ? "PostgreSQL" : "PGlite"})`, () => {
   let store: Store;

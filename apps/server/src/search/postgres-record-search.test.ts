@@ -14,6 +14,7 @@ import {
   answerAndComplete,
   insertRecords,
   expectSameOrLowerTotal,
+  TEST_FILTERS,
 } from "./search-port.suite.js";
 
 // A real PostgreSQL when TESSERA_TEST_DATABASE_URL names one (stage 60), else PGlite.
@@ -50,9 +51,7 @@ function metadataText(i: number): string {
     : text.replace('"@1.50"', "1.50");
 }
 
-const pending: SearchFilter = { type: "terms", scope: { entity: "response_status" }, values: ["pending"] };
-const statusPending: SearchFilter = { type: "terms", scope: { entity: "record", property: "status" }, values: ["pending"] };
-const genre: SearchFilter = { type: "terms", scope: { entity: "metadata", name: "genre" }, values: ["news"] };
+const { pending, statusPending, genre } = TEST_FILTERS;
 const genres: SearchFilter = { type: "terms", scope: { entity: "metadata", name: "genre" }, values: ["blog", "wiki"] };
 const score: SearchFilter = { type: "range", scope: { entity: "metadata", name: "score" }, ge: 0.25, le: 0.75 };
 const scoreFrom: SearchFilter = { type: "range", scope: { entity: "metadata", name: "score" }, ge: 0.5, le: null };

@@ -11,8 +11,8 @@ import { PostgresSearch } from "./postgres-search.js";
 import { PostgresTextBuckets } from "./postgres-text-buckets.js";
 import { textFieldIndex } from "./postgres-text-field.js";
 import { SEQ_BUCKET } from "./postgres-text-walk.js";
-import type { SearchFilter, SearchQuery } from "./search-port.js";
-import { answerRecords, insertRecords, seedSearchData } from "./search-port.suite.js";
+import type { SearchQuery } from "./search-port.js";
+import { answerRecords, insertRecords, seedSearchData, TEST_FILTERS } from "./search-port.suite.js";
 
 const words = ["amber", "birch", "cedar", "delta", "ember"];
 const text = (i: number) =>
@@ -61,8 +61,7 @@ describe.skipIf(!testDatabaseUrl())("PostgreSQL: records_fts's bucket index buil
     await store?.close();
   });
 
-  const pending: SearchFilter = { type: "terms", scope: { entity: "response_status" }, values: ["pending"] };
-  const genre: SearchFilter = { type: "terms", scope: { entity: "metadata", name: "genre" }, values: ["news"] };
+  const { pending, genre } = TEST_FILTERS;
   const queries = (): SearchQuery[] =>
     [
       { q: "amber birch", field: null },

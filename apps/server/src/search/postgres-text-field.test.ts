@@ -7,8 +7,16 @@ import { PostgresSearch } from "./postgres-search.js";
 import { PostgresText } from "./postgres-text.js";
 import { textFieldIndex } from "./postgres-text-field.js";
 import { SEQ_BUCKET } from "./postgres-text-walk.js";
-import type { SearchFilter, SearchQuery } from "./search-port.js";
-import { answerRecords, completeRecords, insertRecords, seedSearchData, insertAfterGap, textQueryMatrix } from "./search-port.suite.js";
+import type { SearchQuery } from "./search-port.js";
+import {
+  answerRecords,
+  completeRecords,
+  insertRecords,
+  seedSearchData,
+  insertAfterGap,
+  textQueryMatrix,
+  TEST_FILTERS,
+} from "./search-port.suite.js";
 
 const words = ["amber", "birch", "cedar", "delta", "ember"];
 // `summary` holds amber and birch in some records only; `text` holds every word (and `solo`, never in a summary).
@@ -54,10 +62,7 @@ describe.skipIf(!testDatabaseUrl())("PostgreSQL: a text search in one field, wit
     await store?.close();
   });
 
-  const pending: SearchFilter = { type: "terms", scope: { entity: "response_status" }, values: ["pending"] };
-  const genre: SearchFilter = { type: "terms", scope: { entity: "metadata", name: "genre" }, values: ["news"] };
-  const completed: SearchFilter = { type: "terms", scope: { entity: "record", property: "status" }, values: ["completed"] };
-  const submitted: SearchFilter = { type: "terms", scope: { entity: "response_status" }, values: ["submitted"] };
+  const { pending, genre, completed, submitted } = TEST_FILTERS;
   const queries = (): SearchQuery[] =>
     textQueryMatrix(
       [

@@ -8,13 +8,12 @@ import { headTerms, PostgresTextHeadIndex } from "./postgres-text-head-index.js"
 import { PostgresText } from "./postgres-text.js";
 import { PostgresTextVocabulary } from "./postgres-text-vocabulary.js";
 import { firstMatches } from "./postgres-text-walk.js";
-import type { SearchFilter, SearchQuery } from "./search-port.js";
-import { completeRecords, copyDataset, insertRecords, seedSearchData, workQueue } from "./search-port.suite.js";
+import type { SearchQuery } from "./search-port.js";
+import { completeRecords, copyDataset, insertRecords, seedSearchData, workQueue, TEST_FILTERS } from "./search-port.suite.js";
 
 const onPostgres = testDatabaseUrl() !== null;
 
-const pending: SearchFilter = { type: "terms", scope: { entity: "response_status" }, values: ["pending"] };
-const statusPending: SearchFilter = { type: "terms", scope: { entity: "record", property: "status" }, values: ["pending"] };
+const { pending, statusPending } = TEST_FILTERS;
 const QUEUE = [pending, statusPending];
 
 /** Record i's text: a phrase in every 3rd, prefixed words (`gamma`, `gamut`, `gamble`) in every 4th, a word in every 2nd. */

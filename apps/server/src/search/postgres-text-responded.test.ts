@@ -6,7 +6,7 @@ import { openTestPostgresStore, testDatabaseUrl } from "../testing/pg-test-datab
 import { PostgresText } from "./postgres-text.js";
 import { RespondedBuckets } from "./postgres-text-responded.js";
 import type { SearchFilter } from "./search-port.js";
-import { answerRecords, expectFruitTextsAsPlain, openFruitStore, textQuery } from "./search-port.suite.js";
+import { answerRecords, expectFruitTextsAsPlain, openFruitStore, textQuery, TEST_FILTERS } from "./search-port.suite.js";
 
 // A real PostgreSQL when TESSERA_TEST_DATABASE_URL names one (pgone.sh), else PGlite.
 const onPostgres = testDatabaseUrl() !== null;
@@ -75,7 +75,7 @@ describe(`PostgreSQL admin text search from the records anyone answered (${onPos
   });
 
   const responses = (values: string[]): SearchFilter => ({ type: "terms", scope: { entity: "response_status" }, values });
-  const completed: SearchFilter = { type: "terms", scope: { entity: "record", property: "status" }, values: ["completed"] };
+  const { completed } = TEST_FILTERS;
   const query = (q: string, field: string | null, filters: SearchFilter[], offset: number, limit: number, totalBound: number | null) =>
     adminQuery(data.ids.ds, q, field, filters, { offset, limit, totalBound });
   const plainText = () => plainPath(store);

@@ -16,13 +16,13 @@ import {
   insertRecords,
   seedSearchData,
   workQueue,
+  TEST_FILTERS,
 } from "./search-port.suite.js";
 
 // Round trips are what a call waits for behind 50 annotators' calls: counted on a real PostgreSQL (stage 60, pgone.sh).
 const onPostgres = testDatabaseUrl() !== null;
 
-const pending: SearchFilter = { type: "terms", scope: { entity: "response_status" }, values: ["pending"] };
-const statusPending: SearchFilter = { type: "terms", scope: { entity: "record", property: "status" }, values: ["pending"] };
+const { pending, statusPending } = TEST_FILTERS;
 const source: SearchFilter = { type: "terms", scope: { entity: "metadata", name: "source" }, values: ["news"] };
 const quality: SearchFilter = { type: "range", scope: { entity: "metadata", name: "quality" }, ge: 0.25, le: 0.75 };
 /** The annotation page's filters as the bench's team sends them (tools/bench latency.ts). */

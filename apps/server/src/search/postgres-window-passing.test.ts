@@ -4,7 +4,15 @@ import { openPgliteStore } from "../testing/pglite-store.js";
 import { openTestPostgresStore, testDatabaseUrl } from "../testing/pg-test-database.js";
 import { Builder, queryRows, queueFilters } from "./postgres-sql.js";
 import type { SearchFilter, SearchQuery } from "./search-port.js";
-import { answerAndComplete, answerRecords, completeRecords, copyDataset, insertRecords, seedSearchData } from "./search-port.suite.js";
+import {
+  answerAndComplete,
+  answerRecords,
+  completeRecords,
+  copyDataset,
+  insertRecords,
+  seedSearchData,
+  TEST_FILTERS,
+} from "./search-port.suite.js";
 import { windowPassing } from "./postgres-window-passing.js";
 
 const onPostgres = testDatabaseUrl() !== null;
@@ -53,7 +61,7 @@ describe(`PostgreSQL: a text query's windows passing the queue filters (${onPost
     await store?.close();
   });
 
-  const pending: SearchFilter = { type: "terms", scope: { entity: "response_status" }, values: ["pending"] };
+  const { pending } = TEST_FILTERS;
   const status = (...values: string[]): SearchFilter => ({ type: "terms", scope: { entity: "record", property: "status" }, values });
 
   /** The window's records passing the filters for a user (u1 unless given), by windowPassing and by the filters' own SQL. */

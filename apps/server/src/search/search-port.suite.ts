@@ -34,6 +34,22 @@ export async function insertMetadataProperty(store: Store, datasetId: string, na
   return row;
 }
 
+/**
+ * Test filters the PostgreSQL search tests share: the annotation queue's two (`pending`: the records the caller has not
+ * answered; `statusPending`: the records of status pending), the completed records, the records the caller submitted, and
+ * the records of metadata genre "news".
+ */
+export const TEST_FILTERS: Record<
+  "pending" | "statusPending" | "completed" | "submitted" | "genre",
+  Extract<SearchFilter, { type: "terms" }>
+> = {
+  pending: { type: "terms", scope: { entity: "response_status" }, values: ["pending"] },
+  statusPending: { type: "terms", scope: { entity: "record", property: "status" }, values: ["pending"] },
+  completed: { type: "terms", scope: { entity: "record", property: "status" }, values: ["completed"] },
+  submitted: { type: "terms", scope: { entity: "response_status" }, values: ["submitted"] },
+  genre: { type: "terms", scope: { entity: "metadata", name: "genre" }, values: ["news"] },
+};
+
 /** Test queries: the first page of 10 of a dataset's records passing `filters` (and matching `text`), in the default order. */
 export function pageQuery(
   datasetId: string,
