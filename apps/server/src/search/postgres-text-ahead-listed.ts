@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import { Builder, onSearchRows, queryRows } from "./postgres-sql.js";
 import type { RankedAhead } from "./postgres-rank-ahead.js";
-import { listedUpTo } from "./postgres-text-ahead-list.js";
+import { listedUpTo, singlesFollow } from "./postgres-text-ahead-list.js";
 import { scored } from "./postgres-text-scored.js";
 import { sortedHas } from "./sorted-array.js";
 import type { SearchQuery } from "./search-port.js";
@@ -90,7 +90,32 @@ export async function listedPassing(
   return passing.slice(0, need);
 }
 
-/** The page (from the query's offset, at most its limit) of records on its way (`passing`), as the search answers it. */
-export function pageOf(passing: Passing[], query: SearchQuery): { recordId: string; score: number }[] {
-  return passing.slice(query.offset, query.offset + query.limit).map((p) => ({ recordId: p.id, score: p.score ?? 0 }));
+/** A page of a word ranked ahead as the search answers it; null when the ranking ahead cannot give it (the caller ranks every match). */
+export type AheadPage = { recordId: string; score: number }[] | null;
+
+/**
+ * A page of a word ranked ahead in its two steps: the listed records that pass (listedPassing), then, when they do not reach
+ * the page's end, the single occurrences after them (every record not listed has one occurrence in each field it is in) that
+ * `singles` gives: `n` of them counted from the first, those from the `skip`-th on returned (those on the page; `skip` below
+ * 0: every one), once the list is known to hold every record that repeats the word and is read to its end (singlesFollow).
+ * Null when a step cannot give the page: the caller ranks every match.
+ */
+export async function listedThenSingles(
+  db: Kysely<DB>,
+  query: SearchQuery,
+  word: string,
+  ahead: RankedAhead,
+  within: Float64Array | undefined,
+  singles: (n: number, skip: number) => Promise<{ id: string | null; score: number | null }[] | null>,
+): Promise<AheadPage> {
+  const need = query.offset + query.limit;
+  const passing = await listedPassing(db, query, word, ahead, within);
+  if (!passing) return null;
+  let found: { id: string | null; score: number | null }[] | null = [];
+  if (passing.length < need) {
+    if (!(await singlesFollow(db, query.datasetId, word, ahead))) return null;
+    found = await singles(need - passing.length, query.offset - passing.length);
+    if (!found) return null;
+  }
+  return [...passing.slice(query.offset), ...found].map((p) => ({ recordId: p.id ?? "", score: p.score ?? 0 }));
 }

@@ -3,8 +3,7 @@ import type { DB } from "../db/schema.js";
 import { recordCounts } from "../records/counts.js";
 import type { Builder } from "./postgres-sql.js";
 import type { RankedAhead } from "./postgres-rank-ahead.js";
-import { singlesFollow } from "./postgres-text-ahead-list.js";
-import { listedPassing, pageOf } from "./postgres-text-ahead-listed.js";
+import { type AheadPage, listedThenSingles, type Passing } from "./postgres-text-ahead-listed.js";
 import { singlesBySeq } from "./postgres-text-singles-seq.js";
 import type { SearchQuery } from "./search-port.js";
 
@@ -26,21 +25,18 @@ export async function pageWithin(
   within: Float64Array,
   /** The dataset's records when the caller read them. */
   records: number | undefined,
-): Promise<{ recordId: string; score: number }[] | null> {
-  const need = query.offset + query.limit;
-  const passing = await listedPassing(db, query, word, ahead, within);
-  if (!passing) return null;
-  if (passing.length < need) {
-    if (!(await singlesFollow(db, query.datasetId, word, ahead))) return null;
+): Promise<AheadPage> {
+  return listedThenSingles(db, query, word, ahead, within, async (n, skip) => {
     const listed = new Set(ahead.seqs);
     const rest = Array.from(within).filter((seq) => !listed.has(seq));
     const share = ahead.records / Math.max(records ?? (await recordCounts(db, query.datasetId)).total, 1);
-    let size = Math.ceil(((need - passing.length) / Math.max(share, 1e-3)) * 3) + 64;
-    for (let from = 0; passing.length < need && from < rest.length; from += size, size *= 4) {
+    const found: Passing[] = [];
+    let size = Math.ceil((n / Math.max(share, 1e-3)) * 3) + 64;
+    for (let from = 0; found.length < n && from < rest.length; from += size, size *= 4) {
       const part = rest.slice(from, from + size);
       const among = (b: Builder) => `r.seq = ANY(${b.p(`{${part.join(",")}}`)}::bigint[])`;
-      passing.push(...(await singlesBySeq(db, query, word, among, need - passing.length, query.offset - passing.length, false)));
+      found.push(...(await singlesBySeq(db, query, word, among, n - found.length, skip - found.length, false)));
     }
-  }
-  return pageOf(passing, query);
+    return found.slice(Math.max(0, skip));
+  });
 }

@@ -3,8 +3,7 @@ import type { DB } from "../db/schema.js";
 import { recordCounts } from "../records/counts.js";
 import { Builder, queueFilters, queryRows, RECORD_STATUSES } from "./postgres-sql.js";
 import type { RankedAhead } from "./postgres-rank-ahead.js";
-import { singlesFollow } from "./postgres-text-ahead-list.js";
-import { listedPassing, pageOf } from "./postgres-text-ahead-listed.js";
+import { type AheadPage, listedThenSingles } from "./postgres-text-ahead-listed.js";
 import { pageWithin } from "./postgres-text-ahead-within.js";
 import { singlesPage } from "./postgres-text-singles.js";
 import { singlesBySeq } from "./postgres-text-singles-seq.js";
@@ -43,7 +42,7 @@ export async function pageAhead(
      */
     within?: Float64Array;
   } = {},
-): Promise<{ recordId: string; score: number }[] | null> {
+): Promise<AheadPage> {
   if (query.limit === 0) return [];
   // A page past a list that is not every repeating record: the list cannot fill it (the caller ranks every match), known
   // before its 1,024 records are read and scored (~20 ms a page of the SDK iterating a word at 1M records).
@@ -57,20 +56,8 @@ export async function pageAhead(
  * A page without filters: the listed records (every one a record of the dataset), then the single occurrences through the
  * word's GIN entry in buckets of seqs (postgres-text-singles.ts), not the records before them.
  */
-async function pageThroughBuckets(
-  db: Kysely<DB>,
-  query: SearchQuery,
-  word: string,
-  ahead: RankedAhead,
-): Promise<{ recordId: string; score: number }[] | null> {
-  const need = query.offset + query.limit;
-  const passing = await listedPassing(db, query, word, ahead);
-  if (!passing) return null;
-  if (passing.length >= need) return pageOf(passing, query);
-  if (!(await singlesFollow(db, query.datasetId, word, ahead))) return null;
-  const found = await singlesPage(db, query, word, ahead, need - passing.length, query.offset - passing.length);
-  if (!found) return null;
-  return [...passing.slice(query.offset), ...found].map((p) => ({ recordId: p.id ?? "", score: p.score ?? 0 }));
+function pageThroughBuckets(db: Kysely<DB>, query: SearchQuery, word: string, ahead: RankedAhead): Promise<AheadPage> {
+  return listedThenSingles(db, query, word, ahead, undefined, (n, skip) => singlesPage(db, query, word, ahead, n, skip));
 }
 
 /**
@@ -78,26 +65,15 @@ async function pageThroughBuckets(
  * then the single occurrences that pass, the first records of the dataset that match, pass and are not listed, by seq
  * (singlesBySeq; through the word's GIN entry when the word is in few records and a metadata filter is given).
  */
-async function pageBySeq(
-  db: Kysely<DB>,
-  query: SearchQuery,
-  word: string,
-  ahead: RankedAhead,
-  records: number | undefined,
-): Promise<{ recordId: string; score: number }[] | null> {
-  const need = query.offset + query.limit;
-  const passing = await listedPassing(db, query, word, ahead);
-  if (!passing) return null;
-  if (passing.length < need) {
-    if (!(await singlesFollow(db, query.datasetId, word, ahead))) return null;
+function pageBySeq(db: Kysely<DB>, query: SearchQuery, word: string, ahead: RankedAhead, records?: number): Promise<AheadPage> {
+  return listedThenSingles(db, query, word, ahead, undefined, async (n, skip) => {
     const few =
       query.filters.length > 0 &&
       !queueFilters(query.filters) &&
       ahead.records < FEW_SHARE * (records ?? (await recordCounts(db, query.datasetId)).total);
     const notListed = (b: Builder) => `NOT (r.seq = ANY(${b.p(`{${ahead.seqs.join(",")}}`)}::bigint[]))`;
-    passing.push(...(await singlesBySeq(db, query, word, notListed, need - passing.length, query.offset - passing.length, few)));
-  }
-  return pageOf(passing, query);
+    return (await singlesBySeq(db, query, word, notListed, n, skip, few)).slice(Math.max(0, skip));
+  });
 }
 
 /**
