@@ -9,13 +9,13 @@ import type { SearchFilter, SearchQuery } from "./search-port.js";
 import {
   answerAndComplete,
   answerRecords,
-  completeRecords,
   copyDataset,
   insertRecords,
   lateAnnotator,
   pageQuery,
   seedSearchData,
   TEST_FILTERS,
+  completeWhere,
 } from "./search-port.suite.js";
 
 // A real PostgreSQL when TESSERA_TEST_DATABASE_URL names one (stage 60), else PGlite.
@@ -115,10 +115,7 @@ describe(`PostgreSQL bounded totals of metadata filters without text (${onPostgr
     // The dataset's first 60 records completed (a team's first Submits), then every 10th.
     const dataset = await copyDataset(store, ids.ds);
     const added = await insertRecords(store, dataset, 120, shape("h"));
-    await completeRecords(
-      store,
-      added.filter((_, i) => i < 60 || i % 10 === 0),
-    );
+    await completeWhere(store, added, (i) => i < 60 || i % 10 === 0);
     const statusCompleted: SearchFilter = { type: "terms", scope: { entity: "record", property: "status" }, values: ["completed"] };
     // Bound 1,000 with 61 rows: the 60 records from the first pending one are all the walk reads (exact); from the first record not.
     for (const [filters, runs] of [

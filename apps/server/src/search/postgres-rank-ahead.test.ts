@@ -10,12 +10,12 @@ import { queryRows } from "./postgres-sql.js";
 import type { SearchQuery } from "./search-port.js";
 import {
   seedSearchData,
-  answerRecords,
-  completeRecords,
   answerAndComplete,
   insertRecords,
   expectSameOrLowerTotal,
   TEST_FILTERS,
+  answerWhere,
+  completeWhere,
 } from "./search-port.suite.js";
 
 // A real PostgreSQL when TESSERA_TEST_DATABASE_URL names one (stage 60), else PGlite.
@@ -157,16 +157,8 @@ describe(`PostgreSQL frequent words ranked ahead (${onPostgres ? "PostgreSQL" : 
     expect(await fresh().search(query)).toEqual(await plain.search(query));
 
     // Responses and status changes leave the text version (and the rows) as they are: the filters apply per search.
-    await answerRecords(
-      store,
-      added.filter((_, i) => i % 5 === 1),
-      ids.u1,
-      "draft",
-    );
-    await completeRecords(
-      store,
-      added.filter((_, i) => i % 11 === 0),
-    );
+    await answerWhere(store, added, (i) => i % 5 === 1, ids.u1, "draft");
+    await completeWhere(store, added, (i) => i % 11 === 0);
     await same("after responses and status changes");
 
     // Records added (one repeating a frequent word most of all), changed and deleted: the rows are retired...

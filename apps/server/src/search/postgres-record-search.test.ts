@@ -9,12 +9,12 @@ import { queryRows, textCount } from "./postgres-sql.js";
 import type { SearchFilter, SearchQuery } from "./search-port.js";
 import {
   seedSearchData,
-  answerRecords,
-  completeRecords,
   answerAndComplete,
   insertRecords,
   expectSameOrLowerTotal,
   TEST_FILTERS,
+  answerWhere,
+  completeWhere,
 } from "./search-port.suite.js";
 
 // A real PostgreSQL when TESSERA_TEST_DATABASE_URL names one (stage 60), else PGlite.
@@ -154,10 +154,7 @@ describe(`PostgreSQL text search totals over record_search (${onPostgres ? "Post
           .where("id", "=", r.id)
           .execute();
     }
-    await completeRecords(
-      store,
-      added.filter((_, i) => i % 4 === 3),
-    );
+    await completeWhere(store, added, (i) => i % 4 === 3);
     await store.db
       .updateTable("records")
       .set({
@@ -175,12 +172,7 @@ describe(`PostgreSQL text search totals over record_search (${onPostgres ? "Post
       )
       .execute();
     await insert(ds, 200, 30, 5);
-    await answerRecords(
-      store,
-      added.filter((_, i) => i % 5 === 1 && i % 13 !== 2),
-      ids.u1,
-      "draft",
-    );
+    await answerWhere(store, added, (i) => i % 5 === 1 && i % 13 !== 2, ids.u1, "draft");
     await mirrored();
     await same("after writes");
 

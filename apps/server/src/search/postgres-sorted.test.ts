@@ -8,7 +8,7 @@ import { PostgresSearch } from "./postgres-search.js";
 import { walkable } from "./postgres-sorted.js";
 import { queryRows } from "./postgres-sql.js";
 import type { SearchFilter, SearchQuery, SearchSort } from "./search-port.js";
-import { completeRecords, expectSameOrLowerTotal, insertRecords, seedSearchData, TEST_FILTERS } from "./search-port.suite.js";
+import { expectSameOrLowerTotal, insertRecords, seedSearchData, TEST_FILTERS, completeWhere } from "./search-port.suite.js";
 
 // A real PostgreSQL when TESSERA_TEST_DATABASE_URL names one (stage 60), else PGlite.
 const onPostgres = testDatabaseUrl() !== null;
@@ -72,10 +72,7 @@ async function seedSorted(store: Store): Promise<Awaited<ReturnType<typeof seedS
       updated_at: "t",
     }));
   await store.db.insertInto("suggestions").values(suggestions).execute();
-  await completeRecords(
-    store,
-    added.filter((_, i) => i % 17 === 0),
-  );
+  await completeWhere(store, added, (i) => i % 17 === 0);
   await sql`ANALYZE`.execute(store.db);
   return ids;
 }

@@ -9,14 +9,14 @@ import { PostgresText } from "./postgres-text.js";
 import { firstMatches, SEQ_BUCKET } from "./postgres-text-walk.js";
 import type { SearchFilter, SearchQuery } from "./search-port.js";
 import {
-  answerRecords,
-  completeRecords,
   copyDataset,
   expectSameOrLowerTotal,
   insertRecords,
   seedSearchData,
   workQueue,
   TEST_FILTERS,
+  answerWhere,
+  completeWhere,
 } from "./search-port.suite.js";
 
 // Round trips are what a call waits for behind 50 annotators' calls: counted on a real PostgreSQL (stage 60, pgone.sh).
@@ -61,16 +61,8 @@ describe.skipIf(!onPostgres)("PostgreSQL text search: the statements of a new ph
     await insertRecords(store, other, 600, shape);
     // The queue's head answered by u1 (as a team's first Submits leave it: the phrase's first 64 matches), some further on;
     // some records completed.
-    await answerRecords(
-      store,
-      added.filter((_, i) => i < 192 || i % 6 === 1),
-      ids.u1,
-      "submitted",
-    );
-    await completeRecords(
-      store,
-      added.filter((_, i) => i % 7 === 3),
-    );
+    await answerWhere(store, added, (i) => i < 192 || i % 6 === 1, ids.u1, "submitted");
+    await completeWhere(store, added, (i) => i % 7 === 3);
     expect(await fresh().rankAhead!.rank(ids.ds)).toBe(true);
   }, 120_000);
   afterAll(async () => {
@@ -307,16 +299,8 @@ describe.skipIf(!onPostgres)("PostgreSQL text search: the statements of a new ph
       fields: JSON.stringify({ text: textOf(i), summary: "x" }),
       metadata: JSON.stringify({ source: ["news", "wiki"][i % 2], quality: (i % 9) / 8 }),
     }));
-    await completeRecords(
-      store,
-      added.filter((_, i) => i < 120 || i % 7 === 0),
-    );
-    await answerRecords(
-      store,
-      added.filter((_, i) => i % 5 === 1),
-      ids.u1,
-      "submitted",
-    );
+    await completeWhere(store, added, (i) => i < 120 || i % 7 === 0);
+    await answerWhere(store, added, (i) => i % 5 === 1, ids.u1, "submitted");
     const search = fresh();
     for (const filters of [QUEUE, METADATA, [statusPending, source]]) {
       const b = new Builder(ids.u1);
