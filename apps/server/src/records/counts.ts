@@ -18,7 +18,8 @@ const COMPACT_ABOVE = 64;
  */
 const FOLD_ABOVE = 4096;
 
-type Row = { status: string; n: number | string; rows: number | string };
+/** Records of one status as a statement gives them. */
+type Count = { status: string; n: number | string };
 
 /**
  * The dataset's record counts from `dataset_record_counts` (migration 0011): a few index lookups
@@ -46,13 +47,13 @@ export async function recordCountWithStatus(db: Kysely<DB>, datasetId: string, s
  * The counters (exact up to the mark) plus the dataset's records above the mark, in one statement
  * (one read snapshot: a fold by another request cannot be counted twice).
  */
-async function sqliteCounts(db: Kysely<DB>, datasetId: string): Promise<Row[]> {
+async function sqliteCounts(db: Kysely<DB>, datasetId: string): Promise<Count[]> {
   const mark = await sqliteMark(db);
   if (mark.last - mark.done > FOLD_ABOVE) await foldSqlite(db);
   const above = (status: string) => sql`SELECT ${status}, count(*) FROM records WHERE dataset_id = ${datasetId} AND status = ${status}
     AND seq > (SELECT seq FROM search_index_state WHERE name = 'dataset_record_counts')`;
   return (
-    await sql<Row>`SELECT status, sum(n) AS n, 1 AS rows FROM (
+    await sql<Count>`SELECT status, sum(n) AS n FROM (
       SELECT status, n FROM dataset_record_counts WHERE dataset_id = ${datasetId}
       UNION ALL ${above("pending")} UNION ALL ${above("completed")}
     ) GROUP BY status`.execute(db)
@@ -92,12 +93,12 @@ export async function foldSqlite(db: Kysely<DB>): Promise<void> {
   });
 }
 
-/** PostgreSQL: the sum of the dataset's deltas, compacted when they pile up. */
-async function postgresCounts(db: Kysely<DB>, datasetId: string): Promise<Row[]> {
+/** PostgreSQL: the sum of the dataset's deltas, compacted when they pile up (`rows`: the delta rows summed). */
+async function postgresCounts(db: Kysely<DB>, datasetId: string): Promise<Count[]> {
   const rows = (
-    await sql<Row>`select status, sum(n) as n, count(*) as rows from dataset_record_counts where dataset_id = ${datasetId} group by status`.execute(
-      db,
-    )
+    await sql<
+      Count & { rows: number | string }
+    >`select status, sum(n) as n, count(*) as rows from dataset_record_counts where dataset_id = ${datasetId} group by status`.execute(db)
   ).rows;
   if (rows.reduce((s, r) => s + Number(r.rows), 0) > COMPACT_ABOVE) await compactPostgres(db, datasetId);
   return rows;

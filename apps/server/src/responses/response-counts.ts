@@ -12,7 +12,8 @@ export interface ResponseCounts {
 /** PostgreSQL: past this many delta rows for a (dataset, user) the reader folds them into one row per status. */
 const COMPACT_ABOVE = 64;
 
-type Row = { status: string; n: number | string; rows: number | string };
+/** A user's responses of one status as a statement gives them. */
+type Count = { status: string; n: number | string };
 
 /**
  * The user's responses in the dataset by status. Exactly
@@ -33,17 +34,17 @@ export async function responseCountWithStatus(db: Kysely<DB>, datasetId: string,
 }
 
 /** The count by joining each response with its record (the embedded store; the reference of the tests). */
-export async function countedRows(db: Kysely<DB>, datasetId: string, userId: string): Promise<Row[]> {
+export async function countedRows(db: Kysely<DB>, datasetId: string, userId: string): Promise<Count[]> {
   return (
-    await sql<Row>`SELECT s.status AS status, count(*) AS n, 1 AS rows FROM responses s JOIN records r ON r.id = s.record_id
+    await sql<Count>`SELECT s.status AS status, count(*) AS n FROM responses s JOIN records r ON r.id = s.record_id
       WHERE r.dataset_id = ${datasetId} AND s.user_id = ${userId} GROUP BY s.status`.execute(db)
   ).rows;
 }
 
-/** PostgreSQL: the sum of the (dataset, user)'s deltas, compacted when they pile up. */
-async function postgresCounts(db: Kysely<DB>, datasetId: string, userId: string): Promise<Row[]> {
+/** PostgreSQL: the sum of the (dataset, user)'s deltas, compacted when they pile up (`rows`: the delta rows summed). */
+async function postgresCounts(db: Kysely<DB>, datasetId: string, userId: string): Promise<Count[]> {
   const rows = (
-    await sql<Row>`select status, sum(n) as n, count(*) as rows from dataset_response_counts
+    await sql<Count & { rows: number | string }>`select status, sum(n) as n, count(*) as rows from dataset_response_counts
       where dataset_id = ${datasetId} and user_id = ${userId} group by status`.execute(db)
   ).rows;
   if (rows.reduce((s, r) => s + Number(r.rows), 0) > COMPACT_ABOVE) await compactResponseCounts(db, datasetId, userId);

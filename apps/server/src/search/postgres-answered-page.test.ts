@@ -9,12 +9,14 @@ import { PostgresSearch } from "./postgres-search.js";
 import type { SearchFilter, SearchQuery } from "./search-port.js";
 import {
   answerRecords,
-  completeRecords,
   copyDataset,
   insertRecords,
   lateAnnotator,
   pageQuery,
   seedSearchData,
+  TEST_FILTERS,
+  answerWhere,
+  completeWhere,
 } from "./search-port.suite.js";
 
 // A real PostgreSQL when TESSERA_TEST_DATABASE_URL names one (stage 60), else PGlite.
@@ -26,9 +28,8 @@ const shape = (prefix: string) => (i: number) => ({
   metadata: JSON.stringify({ source: ["news", "wiki", "forum"][i % 3] }),
 });
 
-const submitted: SearchFilter = { type: "terms", scope: { entity: "response_status" }, values: ["submitted"] };
+const { submitted, completed } = TEST_FILTERS;
 const drafts: SearchFilter = { type: "terms", scope: { entity: "response_status" }, values: ["draft", "discarded"] };
-const completed: SearchFilter = { type: "terms", scope: { entity: "record", property: "status" }, values: ["completed"] };
 const news: SearchFilter = { type: "terms", scope: { entity: "metadata", name: "source" }, values: ["news"] };
 
 /** The page and total the slow way: every record of the dataset tested with the filters, in seq order, counted over `records`. */
@@ -68,16 +69,8 @@ describe(`PostgreSQL: the caller's Submitted list from the records in seq order 
       ids.u1,
       "draft",
     );
-    await answerRecords(
-      store,
-      records.filter((_, i) => i % 2 === 0),
-      ids.u2,
-      "submitted",
-    );
-    await completeRecords(
-      store,
-      records.filter((_, i) => i % 3 === 0),
-    );
+    await answerWhere(store, records, (i) => i % 2 === 0, ids.u2, "submitted");
+    await completeWhere(store, records, (i) => i % 3 === 0);
   }, 60_000);
   afterAll(async () => {
     await store?.close();
@@ -143,12 +136,7 @@ describe.skipIf(!onPostgres)("PostgreSQL: the caller's Submitted page under stat
       for (let k = 0; k < 2; k++) added.push(...(await insertRecords(store, dataset, 5000, shape(`s${k}`))));
       const user = await lateAnnotator(store);
       // 3,000 Submits: every 3rd record (a team of 3 sharing the queue).
-      await answerRecords(
-        store,
-        added.filter((_, i) => i % 3 === 0),
-        user,
-        "submitted",
-      );
+      await answerWhere(store, added, (i) => i % 3 === 0, user, "submitted");
       const q = pageQuery(dataset, [submitted], { userId: user });
       const { sql, params } = answeredWalkSql(q, 2000);
       const [row] = await queryRows<{ "QUERY PLAN": unknown }>(store.db, `EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, params);

@@ -4,12 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { up, WORDS_TERMS_INDEX_SPEC } from "../db/migrations/postgres/0031-record-search-words-terms.js";
 import type { Store } from "../db/store.js";
 import { openPostgresStore } from "../db/postgres.js";
-import { createTestDatabase, indexesOf, testDatabaseUrl, type TestDatabase } from "../testing/pg-test-database.js";
+import { createTestDatabase, indexesOf, openTestPostgresStore, testDatabaseUrl } from "../testing/pg-test-database.js";
 import { queryRows } from "./postgres-sql.js";
 import { PostgresBackgroundIndex } from "./postgres-background-index.js";
 import { PostgresSearch } from "./postgres-search.js";
 import type { SearchFilter, SearchQuery } from "./search-port.js";
-import { answerRecords, expectSameOrLowerTotal, insertRecords, seedSearchData } from "./search-port.suite.js";
+import { expectSameOrLowerTotal, insertRecords, seedSearchData, TEST_FILTERS, answerWhere } from "./search-port.suite.js";
 
 const sources = ["news", "wiki", "forum", "blog", "mail"];
 
@@ -19,14 +19,12 @@ const sources = ["news", "wiki", "forum", "blog", "mail"];
  * the two indexes of 0025 serving until it is valid. On a real PostgreSQL only (PGlite runs one connection).
  */
 describe.skipIf(!testDatabaseUrl())("PostgreSQL: record_search's index of words and terms (migration 0031)", () => {
-  let database: TestDatabase;
   let store: Store;
   let data: Awaited<ReturnType<typeof seedSearchData>>;
   const indexes = () => indexesOf(store.db, "record_search");
 
   beforeAll(async () => {
-    database = await createTestDatabase(testDatabaseUrl()!);
-    store = await openPostgresStore(database.url, { poolSize: 4 });
+    store = await openTestPostgresStore();
     data = await seedSearchData(store);
     await insertRecords(store, data.ids.other, 20, (i) => ({
       external_id: `o-${i}`,
@@ -40,20 +38,14 @@ describe.skipIf(!testDatabaseUrl())("PostgreSQL: record_search's index of words 
       }),
       metadata: JSON.stringify({ source: i % 9 === 0 ? [sources[i % 5], "mail"] : sources[i % 5], quality: (i % 10) / 10 }),
     }));
-    await answerRecords(
-      store,
-      added.filter((_, i) => i % 6 === 0),
-      data.ids.u1,
-      "submitted",
-    );
+    await answerWhere(store, added, (i) => i % 6 === 0, data.ids.u1, "submitted");
     await sql`analyze record_search`.execute(store.db);
   }, 120_000);
   afterAll(async () => {
     await store?.close();
-    await database?.drop();
   });
 
-  const pending: SearchFilter = { type: "terms", scope: { entity: "response_status" }, values: ["pending"] };
+  const { pending } = TEST_FILTERS;
   const source = (...values: string[]): SearchFilter => ({ type: "terms", scope: { entity: "metadata", name: "source" }, values });
   const quality: SearchFilter = { type: "range", scope: { entity: "metadata", name: "quality" }, ge: 0.25, le: 0.75 };
   const queries = (): SearchQuery[] =>
@@ -126,7 +118,7 @@ describe.skipIf(!testDatabaseUrl())("PostgreSQL: record_search's index of words 
     await sameAsPlain(false);
 
     // The build waits for a transaction that writes record_search: searches meanwhile keep the old indexes.
-    const writer = new pg.Client({ connectionString: database.url });
+    const writer = new pg.Client({ connectionString: store.databaseUrl! });
     await writer.connect();
     const job = new PostgresBackgroundIndex(store.db, WORDS_TERMS_INDEX_SPEC, { replacedMs: 60_000 });
     let build: Promise<void> | null = null;

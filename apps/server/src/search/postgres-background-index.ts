@@ -4,6 +4,7 @@ import { backgroundErrorLogger } from "../db/availability.js";
 import { advisoryKey } from "../reservations/transaction.js";
 import { BackgroundLoop } from "./background-loop.js";
 import { queryRows } from "./postgres-sql.js";
+import { cancelBackend } from "./postgres-backend.js";
 
 const TICK_MS = 5_000;
 /** How long a search keeps the answer "not valid yet" (a replica sees another's build within this). */
@@ -126,7 +127,7 @@ export class PostgresBackgroundIndex {
   async stop(): Promise<void> {
     this.stopped = true;
     const running = this.loop.stop();
-    if (this.backend !== null) await queryRows(this.db, "SELECT pg_cancel_backend($1)", [this.backend]).catch(() => undefined);
+    await cancelBackend(this.db, this.backend);
     await running;
   }
 }

@@ -9,12 +9,13 @@ import type { SearchFilter, SearchQuery } from "./search-port.js";
 import {
   answerAndComplete,
   answerRecords,
-  completeRecords,
   copyDataset,
   insertRecords,
   lateAnnotator,
   pageQuery,
   seedSearchData,
+  TEST_FILTERS,
+  completeWhere,
 } from "./search-port.suite.js";
 
 // A real PostgreSQL when TESSERA_TEST_DATABASE_URL names one (stage 60), else PGlite.
@@ -49,9 +50,7 @@ describe(`PostgreSQL bounded totals of metadata filters without text (${onPostgr
 
   const meta = (name: string, values: unknown[]): SearchFilter => ({ type: "terms", scope: { entity: "metadata", name }, values });
   const quality: SearchFilter = { type: "range", scope: { entity: "metadata", name: "quality" }, ge: 0.25, le: 0.75 };
-  const pending: SearchFilter = { type: "terms", scope: { entity: "response_status" }, values: ["pending"] };
-  const statusPending: SearchFilter = { type: "terms", scope: { entity: "record", property: "status" }, values: ["pending"] };
-  const submitted: SearchFilter = { type: "terms", scope: { entity: "response_status" }, values: ["submitted"] };
+  const { pending, statusPending, submitted } = TEST_FILTERS;
   const answered = (values: unknown[]): SearchFilter => ({
     type: "terms",
     scope: { entity: "response_value", questionName: "label" },
@@ -116,10 +115,7 @@ describe(`PostgreSQL bounded totals of metadata filters without text (${onPostgr
     // The dataset's first 60 records completed (a team's first Submits), then every 10th.
     const dataset = await copyDataset(store, ids.ds);
     const added = await insertRecords(store, dataset, 120, shape("h"));
-    await completeRecords(
-      store,
-      added.filter((_, i) => i < 60 || i % 10 === 0),
-    );
+    await completeWhere(store, added, (i) => i < 60 || i % 10 === 0);
     const statusCompleted: SearchFilter = { type: "terms", scope: { entity: "record", property: "status" }, values: ["completed"] };
     // Bound 1,000 with 61 rows: the 60 records from the first pending one are all the walk reads (exact); from the first record not.
     for (const [filters, runs] of [
@@ -185,7 +181,7 @@ describe(`PostgreSQL bounded totals of metadata filters without text (${onPostgr
 });
 
 describe.skipIf(!onPostgres)("PostgreSQL: the count of the caller's answered records under statistics taken before they answered", () => {
-  const submitted: SearchFilter = { type: "terms", scope: { entity: "response_status" }, values: ["submitted"] };
+  const { submitted } = TEST_FILTERS;
 
   it("counts the caller's answered records in one pass over their responses, whatever the statistics say", async () => {
     // Statistics taken before a new annotator answered (autovacuum off: they stay so), then 1,540 responses of theirs: the

@@ -9,12 +9,13 @@ import { Builder, queryRows } from "./postgres-sql.js";
 import { walkSource } from "./postgres-sorted.js";
 import type { SearchFilter, SearchQuery, SearchSort } from "./search-port.js";
 import {
-  answerRecords,
-  completeRecords,
   expectSameOrLowerTotal,
   insertMetadataProperty,
   insertRecords,
   seedSearchData,
+  TEST_FILTERS,
+  answerWhere,
+  completeWhere,
 } from "./search-port.suite.js";
 
 const N = 2_400;
@@ -61,16 +62,8 @@ describe.skipIf(!testDatabaseUrl())("PostgreSQL: sorts by a metadata property th
     await insertRecords(store, ids.other, 50, shape("o"));
     const added = await insertRecords(store, ids.ds, N, shape("d"));
     await insertRecords(store, ids.other, 50, shape("p"));
-    await answerRecords(
-      store,
-      added.filter((_, i) => i % 5 === 0),
-      ids.u1,
-      "submitted",
-    );
-    await completeRecords(
-      store,
-      added.filter((_, i) => i % 17 === 0),
-    );
+    await answerWhere(store, added, (i) => i % 5 === 0, ids.u1, "submitted");
+    await completeWhere(store, added, (i) => i % 17 === 0);
     // Equal numbers written differently (2.0 and 2: one key, ties by seq) and a few values of another JSON type (a string sorts below numbers).
     await sql`UPDATE records SET metadata = metadata || '{"length": 2.0}'::jsonb WHERE dataset_id = ${ids.ds} AND seq % 13 = 0 AND metadata->>'length' = '2'`.execute(
       store.db,
@@ -87,8 +80,7 @@ describe.skipIf(!testDatabaseUrl())("PostgreSQL: sorts by a metadata property th
     await store?.close();
   });
 
-  const pending: SearchFilter = { type: "terms", scope: { entity: "response_status" }, values: ["pending"] };
-  const completed: SearchFilter = { type: "terms", scope: { entity: "record", property: "status" }, values: ["completed"] };
+  const { pending, completed } = TEST_FILTERS;
   const news: SearchFilter = { type: "terms", scope: { entity: "metadata", name: "source" }, values: ["news"] };
   const longer: SearchFilter = { type: "range", scope: { entity: "metadata", name: "length" }, ge: 3, le: null };
   const sortsOf = (names: string[]): SearchSort[] =>

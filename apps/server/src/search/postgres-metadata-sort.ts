@@ -5,6 +5,7 @@ import { backgroundErrorLogger } from "../db/availability.js";
 import { buildConcurrently } from "./postgres-background-index.js";
 import { BackgroundLoop } from "./background-loop.js";
 import { queryRows } from "./postgres-sql.js";
+import { cancelBackend } from "./postgres-backend.js";
 
 const TICK_MS = 5_000;
 /** How long a search keeps the catalog's valid indexes (a replica sees another's build within this). */
@@ -171,7 +172,7 @@ export class PostgresMetadataSortIndexes {
   async stop(): Promise<void> {
     this.stopped = true;
     const running = this.loop.stop();
-    if (this.backend !== null) await queryRows(this.db, "SELECT pg_cancel_backend($1)", [this.backend]).catch(() => undefined);
+    await cancelBackend(this.db, this.backend);
     await running;
     await this.tickRunning?.catch(() => undefined);
   }

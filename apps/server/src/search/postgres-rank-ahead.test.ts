@@ -7,14 +7,15 @@ import { openTestPostgresStore, testDatabaseUrl } from "../testing/pg-test-datab
 import { occurrenceScoreSql } from "./postgres-occurrence-score.js";
 import { PostgresSearch } from "./postgres-search.js";
 import { queryRows } from "./postgres-sql.js";
-import type { SearchFilter, SearchQuery } from "./search-port.js";
+import type { SearchQuery } from "./search-port.js";
 import {
   seedSearchData,
-  answerRecords,
-  completeRecords,
   answerAndComplete,
   insertRecords,
   expectSameOrLowerTotal,
+  TEST_FILTERS,
+  answerWhere,
+  completeWhere,
 } from "./search-port.suite.js";
 
 // A real PostgreSQL when TESSERA_TEST_DATABASE_URL names one (stage 60), else PGlite.
@@ -33,9 +34,7 @@ function textOf(i: number, salt: number): string {
   return words.join(" ");
 }
 
-const pending: SearchFilter = { type: "terms", scope: { entity: "response_status" }, values: ["pending"] };
-const statusPending: SearchFilter = { type: "terms", scope: { entity: "record", property: "status" }, values: ["pending"] };
-const genre: SearchFilter = { type: "terms", scope: { entity: "metadata", name: "genre" }, values: ["news"] };
+const { pending, statusPending, genre } = TEST_FILTERS;
 
 describe(`PostgreSQL frequent words ranked ahead (${onPostgres ? "PostgreSQL" : "PGlite"})`, () => {
   let store: Store;
@@ -158,16 +157,8 @@ describe(`PostgreSQL frequent words ranked ahead (${onPostgres ? "PostgreSQL" : 
     expect(await fresh().search(query)).toEqual(await plain.search(query));
 
     // Responses and status changes leave the text version (and the rows) as they are: the filters apply per search.
-    await answerRecords(
-      store,
-      added.filter((_, i) => i % 5 === 1),
-      ids.u1,
-      "draft",
-    );
-    await completeRecords(
-      store,
-      added.filter((_, i) => i % 11 === 0),
-    );
+    await answerWhere(store, added, (i) => i % 5 === 1, ids.u1, "draft");
+    await completeWhere(store, added, (i) => i % 11 === 0);
     await same("after responses and status changes");
 
     // Records added (one repeating a frequent word most of all), changed and deleted: the rows are retired...

@@ -1,7 +1,8 @@
 import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import { backgroundErrorLogger } from "../db/availability.js";
-import { queryRows, textVersion, versionRecordsSql } from "./postgres-sql.js";
+import { datasetTextVersions, queryRows, textVersion, versionRecordsSql } from "./postgres-sql.js";
+import { backendPid, cancelBackend } from "./postgres-backend.js";
 import { hasShortLists, lengthenShortLists } from "./postgres-rank-longer.js";
 
 /** Words matching at least this many records of a dataset are ranked ahead; below it ts_rank of every match costs < ~30 ms. */
@@ -13,7 +14,7 @@ export const FREQUENT_RECORDS = 1000;
  * table holds 32 MB at 1M (11 MB with 1,024; the run aggregates every repeating record of each word either way).
  */
 export const RANKED_AHEAD = 8192;
-/** The list's records a lookup reads (the first pages'); the rest on demand (postgres-text-ahead.ts listedUpTo). */
+/** The list's records a lookup reads (the first pages'); the rest on demand (postgres-text-ahead-list.ts listedUpTo). */
 export const RANKED_FIRST_READ = 1024;
 /** A dataset's text version must stay the same this long (seen by this replica) before it is ranked. */
 const SETTLE_MS = 5000;
@@ -172,19 +173,13 @@ export class PostgresRankAhead {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    if (this.backend !== null) await queryRows(this.db, "SELECT pg_cancel_backend($1)", [this.backend]).catch(() => undefined);
+    await cancelBackend(this.db, this.backend);
     await this.running;
   }
 
   /** One look: ranks each dataset large enough whose text version settled and is not ranked yet (one at a time). */
   async tick(): Promise<void> {
-    const rows = await queryRows<{ id: string; version: number | string; ranked: number | string | null }>(
-      this.db,
-      `SELECT d.id, (SELECT coalesce(max(t.id), 0) FROM text_search_changes t WHERE t.dataset_id = d.id) AS version, a.version AS ranked
-       FROM datasets d LEFT JOIN text_ranked_ahead_runs a ON a.dataset_id = d.id
-       WHERE (SELECT coalesce(sum(c.n), 0) FROM dataset_record_counts c WHERE c.dataset_id = d.id) >= $1`,
-      [this.options.minRecords ?? FREQUENT_RECORDS],
-    );
+    const rows = await datasetTextVersions(this.db, "text_ranked_ahead_runs", this.options.minRecords ?? FREQUENT_RECORDS);
     const now = Date.now();
     const live = new Set(rows.map((r) => r.id));
     for (const id of this.seen.keys()) if (!live.has(id)) this.seen.delete(id);
@@ -196,7 +191,7 @@ export class PostgresRankAhead {
         this.seen.set(row.id, { version, since: now });
         continue;
       }
-      const ranked = row.ranked !== null && Number(row.ranked) === version;
+      const ranked = row.stored !== null && Number(row.stored) === version;
       if (ranked && this.fullLength.get(row.id) === version) continue;
       if (now - seen.since < (this.options.settleMs ?? SETTLE_MS)) continue;
       const started = Date.now();
@@ -229,7 +224,7 @@ export class PostgresRankAhead {
     try {
       await this.db.transaction().execute(async (trx) => {
         await queryRows(trx, "SET LOCAL work_mem = '64MB'", []);
-        this.backend = Number((await queryRows<{ pid: number }>(trx, "SELECT pg_backend_pid() AS pid", []))[0]!.pid);
+        this.backend = await backendPid(trx);
         if (this.stopped) throw new Error("stopped");
         await lengthenShortLists(trx, datasetId, listLength);
       });
@@ -276,7 +271,7 @@ export class PostgresRankAhead {
         .transaction()
         .execute(async (trx) => {
           await queryRows(trx, "SET LOCAL work_mem = '64MB'", []);
-          this.backend = Number((await queryRows<{ pid: number }>(trx, "SELECT pg_backend_pid() AS pid", []))[0]!.pid);
+          this.backend = await backendPid(trx);
           if (this.stopped) throw new Error("stopped");
           const rows = await queryRows<{ version: number | string }>(
             trx,

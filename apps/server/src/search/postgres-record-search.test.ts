@@ -9,11 +9,12 @@ import { queryRows, textCount } from "./postgres-sql.js";
 import type { SearchFilter, SearchQuery } from "./search-port.js";
 import {
   seedSearchData,
-  answerRecords,
-  completeRecords,
   answerAndComplete,
   insertRecords,
   expectSameOrLowerTotal,
+  TEST_FILTERS,
+  answerWhere,
+  completeWhere,
 } from "./search-port.suite.js";
 
 // A real PostgreSQL when TESSERA_TEST_DATABASE_URL names one (stage 60), else PGlite.
@@ -50,9 +51,7 @@ function metadataText(i: number): string {
     : text.replace('"@1.50"', "1.50");
 }
 
-const pending: SearchFilter = { type: "terms", scope: { entity: "response_status" }, values: ["pending"] };
-const statusPending: SearchFilter = { type: "terms", scope: { entity: "record", property: "status" }, values: ["pending"] };
-const genre: SearchFilter = { type: "terms", scope: { entity: "metadata", name: "genre" }, values: ["news"] };
+const { pending, statusPending, genre } = TEST_FILTERS;
 const genres: SearchFilter = { type: "terms", scope: { entity: "metadata", name: "genre" }, values: ["blog", "wiki"] };
 const score: SearchFilter = { type: "range", scope: { entity: "metadata", name: "score" }, ge: 0.25, le: 0.75 };
 const scoreFrom: SearchFilter = { type: "range", scope: { entity: "metadata", name: "score" }, ge: 0.5, le: null };
@@ -155,10 +154,7 @@ describe(`PostgreSQL text search totals over record_search (${onPostgres ? "Post
           .where("id", "=", r.id)
           .execute();
     }
-    await completeRecords(
-      store,
-      added.filter((_, i) => i % 4 === 3),
-    );
+    await completeWhere(store, added, (i) => i % 4 === 3);
     await store.db
       .updateTable("records")
       .set({
@@ -176,12 +172,7 @@ describe(`PostgreSQL text search totals over record_search (${onPostgres ? "Post
       )
       .execute();
     await insert(ds, 200, 30, 5);
-    await answerRecords(
-      store,
-      added.filter((_, i) => i % 5 === 1 && i % 13 !== 2),
-      ids.u1,
-      "draft",
-    );
+    await answerWhere(store, added, (i) => i % 5 === 1 && i % 13 !== 2, ids.u1, "draft");
     await mirrored();
     await same("after writes");
 

@@ -5,7 +5,7 @@ import { openPgliteStore, type PgliteStore } from "../testing/pglite-store.js";
 import { PostgresSearch } from "./postgres-search.js";
 import { textWords } from "./postgres-sql.js";
 import type { SearchFilter, SearchQuery } from "./search-port.js";
-import { searchPortSuite, seedSearchData } from "./search-port.suite.js";
+import { searchPortSuite, seedSearchData, TEST_FILTERS } from "./search-port.suite.js";
 
 searchPortSuite("PostgreSQL (tsvector, pgvector) on PGlite", async () => {
   const store = await openPgliteStore();
@@ -103,8 +103,7 @@ describe("PostgreSQL search specifics (PGlite)", () => {
   it("text in score order: cached matches give the uncached answers after inserts, field updates, deletes, responses and status changes", async () => {
     const { ids, byExt } = await seedSearchData(store);
     const warm = new PostgresSearch(store.db, { vectorSearch: false });
-    const pending: SearchFilter = { type: "terms", scope: { entity: "response_status" }, values: ["pending"] };
-    const statusPending: SearchFilter = { type: "terms", scope: { entity: "record", property: "status" }, values: ["pending"] };
+    const { pending, statusPending } = TEST_FILTERS;
     const queries: SearchQuery[] = [null, ids.u1, ids.u2].flatMap((userId) =>
       [
         [],

@@ -8,7 +8,7 @@ import { PostgresSearch } from "./postgres-search.js";
 import { walkable } from "./postgres-sorted.js";
 import { queryRows } from "./postgres-sql.js";
 import type { SearchFilter, SearchQuery, SearchSort } from "./search-port.js";
-import { completeRecords, expectSameOrLowerTotal, insertRecords, seedSearchData } from "./search-port.suite.js";
+import { expectSameOrLowerTotal, insertRecords, seedSearchData, TEST_FILTERS, completeWhere } from "./search-port.suite.js";
 
 // A real PostgreSQL when TESSERA_TEST_DATABASE_URL names one (stage 60), else PGlite.
 const onPostgres = testDatabaseUrl() !== null;
@@ -72,10 +72,7 @@ async function seedSorted(store: Store): Promise<Awaited<ReturnType<typeof seedS
       updated_at: "t",
     }));
   await store.db.insertInto("suggestions").values(suggestions).execute();
-  await completeRecords(
-    store,
-    added.filter((_, i) => i % 17 === 0),
-  );
+  await completeWhere(store, added, (i) => i % 17 === 0);
   await sql`ANALYZE`.execute(store.db);
   return ids;
 }
@@ -91,9 +88,7 @@ describe(`PostgreSQL sorted pages through the sorts' indexes (${onPostgres ? "Po
     await store?.close();
   });
 
-  const pending: SearchFilter = { type: "terms", scope: { entity: "response_status" }, values: ["pending"] };
-  const submitted: SearchFilter = { type: "terms", scope: { entity: "response_status" }, values: ["submitted"] };
-  const completed: SearchFilter = { type: "terms", scope: { entity: "record", property: "status" }, values: ["completed"] };
+  const { pending, submitted, completed } = TEST_FILTERS;
   const suggested = (values: unknown[]): SearchFilter => ({
     type: "terms",
     scope: { entity: "suggestion", questionId: ids.label, property: "value" },
@@ -240,7 +235,7 @@ describe(`PostgreSQL sorted pages through the sorts' indexes (${onPostgres ? "Po
 
   it("counts the records of no filter and of record statuses as the records are (the dataset's counters)", async () => {
     const port = new PostgresSearch(store.db, { vectorSearch: false, rankAhead: false, textVocabulary: false });
-    const statusPending: SearchFilter = { type: "terms", scope: { entity: "record", property: "status" }, values: ["pending"] };
+    const { statusPending } = TEST_FILTERS;
     for (const [filters, status] of [
       [[], null],
       [[completed], "completed"],

@@ -15,7 +15,6 @@ export async function queryRows<T>(db: Kysely<DB>, sqlText: string, params: Para
   return (await db.executeQuery<T>(CompiledQuery.raw(sqlText, params))).rows;
 }
 
-/** The record statuses (`records.status`). */
 /**
  * A dataset's text version: the largest id of its rows in `text_search_changes` (migration 0017),
  * which triggers append to when its records' text changes; 0 when none.
@@ -45,6 +44,26 @@ export async function textVersionRecords(db: Kysely<DB>, datasetId: string): Pro
   return { version: Number(row?.version ?? 0), records: Number(row?.records ?? 0) };
 }
 
+/**
+ * The datasets of at least `minRecords` records (their counters), each with its text version (textVersion) and the version
+ * `table` holds for it (null: none): what a background job that keeps something of each dataset per text version looks at
+ * (postgres-rank-ahead.ts's runs, postgres-text-vocabulary.ts's vocabularies).
+ */
+export async function datasetTextVersions(
+  db: Kysely<DB>,
+  table: "text_ranked_ahead_runs" | "text_vocabulary",
+  minRecords: number,
+): Promise<{ id: string; version: number | string; stored: number | string | null }[]> {
+  return queryRows<{ id: string; version: number | string; stored: number | string | null }>(
+    db,
+    `SELECT d.id, (SELECT coalesce(max(t.id), 0) FROM text_search_changes t WHERE t.dataset_id = d.id) AS version, s.version AS stored
+     FROM datasets d LEFT JOIN ${table} s ON s.dataset_id = d.id
+     WHERE (SELECT coalesce(sum(c.n), 0) FROM dataset_record_counts c WHERE c.dataset_id = d.id) >= $1`,
+    [minRecords],
+  );
+}
+
+/** The record statuses (`records.status`). */
 export const RECORD_STATUSES = ["pending", "completed"];
 
 /**

@@ -16,6 +16,7 @@ import {
   lateAnnotator,
   pageQuery,
   seedSearchData,
+  TEST_FILTERS,
 } from "./search-port.suite.js";
 
 // A real PostgreSQL (TESSERA_TEST_DATABASE_URL, stage 60): the words ranked ahead and the text rows of thousands of records
@@ -37,8 +38,7 @@ const shape = (prefix: string) => (i: number) => ({
   metadata: JSON.stringify({ source: ["news", "wiki", "forum"][i % 3] }),
 });
 
-const submitted: SearchFilter = { type: "terms", scope: { entity: "response_status" }, values: ["submitted"] };
-const completed: SearchFilter = { type: "terms", scope: { entity: "record", property: "status" }, values: ["completed"] };
+const { submitted, completed } = TEST_FILTERS;
 const news: SearchFilter = { type: "terms", scope: { entity: "metadata", name: "source" }, values: ["news"] };
 
 /** The exact total the slow way (records joined with their fields' text rows, every filter per record), bounded as the API bounds it. */

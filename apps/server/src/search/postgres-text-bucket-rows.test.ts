@@ -2,8 +2,7 @@ import { describe, expect, it } from "vitest";
 import { openTestPostgresStore, testDatabaseUrl } from "../testing/pg-test-database.js";
 import { bucketRowsSql } from "./postgres-text-bucket-rows.js";
 import { Builder, queryRows } from "./postgres-sql.js";
-import { answerRecords, completeRecords, copyDataset, insertRecords, seedSearchData } from "./search-port.suite.js";
-import type { SearchFilter } from "./search-port.js";
+import { answerRecords, completeRecords, copyDataset, insertRecords, seedSearchData, TEST_FILTERS } from "./search-port.suite.js";
 
 const onPostgres = testDatabaseUrl() !== null;
 
@@ -29,7 +28,7 @@ describe.skipIf(!onPostgres)("PostgreSQL: a text search's rows from records_fts'
       await completeRecords(store, head);
       await answerRecords(store, head, ids.u1, "submitted");
       const b = new Builder(null);
-      const submitted: SearchFilter = { type: "terms", scope: { entity: "response_status" }, values: ["submitted"] };
+      const { submitted } = TEST_FILTERS;
       const datasetParam = b.p(dataset);
       const filters = [b.filter({ ...submitted })];
       const first = Math.floor(head[0]!.seq / 1024);

@@ -5,15 +5,14 @@ import { BUCKET_INDEX_SQL, up } from "../db/migrations/postgres/0030-records-fts
 import { up as up0042 } from "../db/migrations/postgres/0042-records-fts-bucket-index-dropped.js";
 import { FIELD_INDEX_SPEC } from "../db/migrations/postgres/0037-records-fts-field.js";
 import type { Store } from "../db/store.js";
-import { openPostgresStore } from "../db/postgres.js";
 import { advisoryKey } from "../reservations/transaction.js";
-import { createTestDatabase, indexesOf, indexScans, testDatabaseUrl, type TestDatabase } from "../testing/pg-test-database.js";
+import { indexesOf, indexScans, openTestPostgresStore, testDatabaseUrl } from "../testing/pg-test-database.js";
 import { PostgresSearch } from "./postgres-search.js";
 import { PostgresTextBuckets } from "./postgres-text-buckets.js";
 import { textFieldIndex } from "./postgres-text-field.js";
 import { SEQ_BUCKET } from "./postgres-text-walk.js";
-import type { SearchFilter, SearchQuery } from "./search-port.js";
-import { answerRecords, insertRecords, seedSearchData } from "./search-port.suite.js";
+import type { SearchQuery } from "./search-port.js";
+import { insertRecords, seedSearchData, TEST_FILTERS, answerWhere } from "./search-port.suite.js";
 
 const words = ["amber", "birch", "cedar", "delta", "ember"];
 const text = (i: number) =>
@@ -25,15 +24,13 @@ const text = (i: number) =>
  * concurrent builds to show).
  */
 describe.skipIf(!testDatabaseUrl())("PostgreSQL: records_fts's bucket index built in the background (migration 0030)", () => {
-  let database: TestDatabase;
   let store: Store;
   let data: Awaited<ReturnType<typeof seedSearchData>>;
   // Migration 0037's index of the fields' names aside (postgres-text-field.test.ts).
   const indexes = async () => (await indexesOf(store.db, "records_fts")).filter((i) => !i.startsWith(FIELD_INDEX_SPEC.index));
 
   beforeAll(async () => {
-    database = await createTestDatabase(testDatabaseUrl()!);
-    store = await openPostgresStore(database.url, { poolSize: 4 });
+    store = await openTestPostgresStore();
     data = await seedSearchData(store);
     // The dataset's records over several buckets, the other dataset's between them.
     for (const run of [0, 1, 2]) {
@@ -52,21 +49,14 @@ describe.skipIf(!testDatabaseUrl())("PostgreSQL: records_fts's bucket index buil
         fields: JSON.stringify({ text: text(run * 80 + j), context: j % 3 === 0 ? "cedar ember" : "plain" }),
         metadata: JSON.stringify({ genre: j % 2 === 0 ? "news" : "blog" }),
       }));
-      await answerRecords(
-        store,
-        added.filter((_, j) => j % 4 === 0),
-        data.ids.u1,
-        "submitted",
-      );
+      await answerWhere(store, added, (j) => j % 4 === 0, data.ids.u1, "submitted");
     }
   }, 120_000);
   afterAll(async () => {
     await store?.close();
-    await database?.drop();
   });
 
-  const pending: SearchFilter = { type: "terms", scope: { entity: "response_status" }, values: ["pending"] };
-  const genre: SearchFilter = { type: "terms", scope: { entity: "metadata", name: "genre" }, values: ["news"] };
+  const { pending, genre } = TEST_FILTERS;
   const queries = (): SearchQuery[] =>
     [
       { q: "amber birch", field: null },
@@ -122,7 +112,7 @@ describe.skipIf(!testDatabaseUrl())("PostgreSQL: records_fts's bucket index buil
 
     // The build waits for a transaction that writes records_fts (CREATE INDEX CONCURRENTLY waits for every writer
     // once its invalid index is in the catalog): searches meanwhile keep the words-only index.
-    const writer = new pg.Client({ connectionString: database.url });
+    const writer = new pg.Client({ connectionString: store.databaseUrl! });
     await writer.connect();
     const job = new PostgresTextBuckets(store.db, { replacedMs: 60_000 });
     let build: Promise<void> | null = null;
@@ -164,7 +154,7 @@ describe.skipIf(!testDatabaseUrl())("PostgreSQL: records_fts's bucket index buil
     await sql`DROP INDEX IF EXISTS records_fts_tsv_seq_gin`.execute(store.db);
     await sql`CREATE INDEX IF NOT EXISTS records_fts_tsv_gin ON records_fts USING gin (tsv)`.execute(store.db);
     // A build cancelled after its catalog entry (a writer holds it; stop cancels the build): an invalid index remains.
-    const writer = new pg.Client({ connectionString: database.url });
+    const writer = new pg.Client({ connectionString: store.databaseUrl! });
     await writer.connect();
     try {
       await writer.query("BEGIN");
@@ -180,7 +170,7 @@ describe.skipIf(!testDatabaseUrl())("PostgreSQL: records_fts's bucket index buil
     expect(await indexes()).toEqual(["records_fts_tsv_gin", "records_fts_tsv_seq_gin (invalid)"]);
     await sameAsPlain(false);
     // Another replica holds the build's lock: this one builds nothing.
-    const holder = new pg.Client({ connectionString: database.url });
+    const holder = new pg.Client({ connectionString: store.databaseUrl! });
     await holder.connect();
     try {
       await holder.query(`SELECT pg_advisory_lock(${advisoryKey("text-index:records_fts_tsv_seq_gin")})`);

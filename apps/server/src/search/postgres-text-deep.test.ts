@@ -10,7 +10,8 @@ import { addWordRecords } from "../testing/word-records.js";
 import { Builder, queryRows, textWords } from "./postgres-sql.js";
 import { PostgresRankAhead } from "./postgres-rank-ahead.js";
 import { PostgresText } from "./postgres-text.js";
-import { pageAhead, scored } from "./postgres-text-ahead.js";
+import { pageAhead } from "./postgres-text-ahead.js";
+import { scored } from "./postgres-text-scored.js";
 import type { SearchQuery } from "./search-port.js";
 import { seedSearchData } from "./search-port.suite.js";
 

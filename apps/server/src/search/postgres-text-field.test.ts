@@ -2,14 +2,21 @@ import { type Kysely, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FIELD_INDEX_SPEC, up } from "../db/migrations/postgres/0037-records-fts-field.js";
 import type { Store } from "../db/store.js";
-import { openPostgresStore } from "../db/postgres.js";
-import { createTestDatabase, indexesOf, indexScans, testDatabaseUrl, type TestDatabase } from "../testing/pg-test-database.js";
+import { indexesOf, indexScans, openTestPostgresStore, testDatabaseUrl } from "../testing/pg-test-database.js";
 import { PostgresSearch } from "./postgres-search.js";
 import { PostgresText } from "./postgres-text.js";
 import { textFieldIndex } from "./postgres-text-field.js";
 import { SEQ_BUCKET } from "./postgres-text-walk.js";
-import type { SearchFilter, SearchQuery } from "./search-port.js";
-import { answerRecords, completeRecords, insertRecords, seedSearchData, insertAfterGap, textQueryMatrix } from "./search-port.suite.js";
+import type { SearchQuery } from "./search-port.js";
+import {
+  completeRecords,
+  insertRecords,
+  seedSearchData,
+  insertAfterGap,
+  textQueryMatrix,
+  TEST_FILTERS,
+  answerWhere,
+} from "./search-port.suite.js";
 
 const words = ["amber", "birch", "cedar", "delta", "ember"];
 // `summary` holds amber and birch in some records only; `text` holds every word (and `solo`, never in a summary).
@@ -24,15 +31,13 @@ const body = (i: number) => `${words[(i * 2 + 1) % 5]} amber solo ${"pad ".repea
  * records. On a real PostgreSQL (the build is concurrent).
  */
 describe.skipIf(!testDatabaseUrl())("PostgreSQL: a text search in one field, with the field index (migration 0037)", () => {
-  let database: TestDatabase;
   let store: Store;
   let data: Awaited<ReturnType<typeof seedSearchData>>;
   const records: { id: string; seq: number }[] = [];
   const indexes = () => indexesOf(store.db, "records_fts");
 
   beforeAll(async () => {
-    database = await createTestDatabase(testDatabaseUrl()!);
-    store = await openPostgresStore(database.url, { poolSize: 4 });
+    store = await openTestPostgresStore();
     data = await seedSearchData(store);
     // The dataset's records over several buckets (the windows' rounds), the other dataset's between them.
     for (const run of [0, 1, 2]) {
@@ -43,25 +48,16 @@ describe.skipIf(!testDatabaseUrl())("PostgreSQL: a text search in one field, wit
         metadata: JSON.stringify({ genre: j % 2 === 0 ? "news" : "blog" }),
       }));
       records.push(...added);
-      await answerRecords(
-        store,
-        added.filter((_, j) => j % 4 === 0),
-        data.ids.u1,
-        "submitted",
-      );
+      await answerWhere(store, added, (j) => j % 4 === 0, data.ids.u1, "submitted");
     }
     // A completed head: the pending queue's windows skip it.
     await completeRecords(store, records.slice(0, 12));
   }, 120_000);
   afterAll(async () => {
     await store?.close();
-    await database?.drop();
   });
 
-  const pending: SearchFilter = { type: "terms", scope: { entity: "response_status" }, values: ["pending"] };
-  const genre: SearchFilter = { type: "terms", scope: { entity: "metadata", name: "genre" }, values: ["news"] };
-  const completed: SearchFilter = { type: "terms", scope: { entity: "record", property: "status" }, values: ["completed"] };
-  const submitted: SearchFilter = { type: "terms", scope: { entity: "response_status" }, values: ["submitted"] };
+  const { pending, genre, completed, submitted } = TEST_FILTERS;
   const queries = (): SearchQuery[] =>
     textQueryMatrix(
       [

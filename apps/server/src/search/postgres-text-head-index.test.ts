@@ -8,13 +8,12 @@ import { headTerms, PostgresTextHeadIndex } from "./postgres-text-head-index.js"
 import { PostgresText } from "./postgres-text.js";
 import { PostgresTextVocabulary } from "./postgres-text-vocabulary.js";
 import { firstMatches } from "./postgres-text-walk.js";
-import type { SearchFilter, SearchQuery } from "./search-port.js";
-import { answerRecords, completeRecords, copyDataset, insertRecords, seedSearchData } from "./search-port.suite.js";
+import type { SearchQuery } from "./search-port.js";
+import { completeRecords, copyDataset, insertRecords, seedSearchData, workQueue, TEST_FILTERS } from "./search-port.suite.js";
 
 const onPostgres = testDatabaseUrl() !== null;
 
-const pending: SearchFilter = { type: "terms", scope: { entity: "response_status" }, values: ["pending"] };
-const statusPending: SearchFilter = { type: "terms", scope: { entity: "record", property: "status" }, values: ["pending"] };
+const { pending, statusPending } = TEST_FILTERS;
 const QUEUE = [pending, statusPending];
 
 /** Record i's text: a phrase in every 3rd, prefixed words (`gamma`, `gamut`, `gamble`) in every 4th, a word in every 2nd. */
@@ -70,17 +69,7 @@ describe.skipIf(!onPostgres)("PostgreSQL text search: the completed head's match
     other = await copyDataset(store, ids.ds);
     await insertRecords(store, other, 300, shape);
     // A team's first Submits: the first 400 records completed, some further on; some answered by u1 after them.
-    await completeRecords(store, added.slice(0, 400));
-    await completeRecords(
-      store,
-      added.filter((_, i) => i % 7 === 3),
-    );
-    await answerRecords(
-      store,
-      added.filter((_, i) => i >= 400 && i % 6 === 0),
-      ids.u1,
-      "submitted",
-    );
+    await workQueue(store, added, 400, ids.u1);
   }, 120_000);
   afterAll(async () => {
     await counted?.destroy();

@@ -7,12 +7,11 @@ import { PostgresRankAhead } from "./postgres-rank-ahead.js";
 import { PostgresTextHeadIndex } from "./postgres-text-head-index.js";
 import { PostgresText } from "./postgres-text.js";
 import type { SearchFilter, SearchQuery } from "./search-port.js";
-import { completeRecords, copyDataset, insertRecords, seedSearchData, textQuery, workQueue } from "./search-port.suite.js";
+import { completeRecords, copyDataset, insertRecords, seedSearchData, textQuery, workQueue, TEST_FILTERS } from "./search-port.suite.js";
 
 const onPostgres = testDatabaseUrl() !== null;
 
-const pending: SearchFilter = { type: "terms", scope: { entity: "response_status" }, values: ["pending"] };
-const statusPending: SearchFilter = { type: "terms", scope: { entity: "record", property: "status" }, values: ["pending"] };
+const { pending, statusPending } = TEST_FILTERS;
 const QUEUE = [pending, statusPending];
 
 /** Record i's text: `beta` in every record, `delta` in every 2nd, `alpha` in every 3rd, `omega` in every 60th. */

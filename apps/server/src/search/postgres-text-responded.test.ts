@@ -6,7 +6,7 @@ import { openTestPostgresStore, testDatabaseUrl } from "../testing/pg-test-datab
 import { PostgresText } from "./postgres-text.js";
 import { RespondedBuckets } from "./postgres-text-responded.js";
 import type { SearchFilter } from "./search-port.js";
-import { answerRecords, expectFruitTextsAsPlain, openFruitStore, textQuery } from "./search-port.suite.js";
+import { expectFruitTextsAsPlain, openFruitStore, textQuery, TEST_FILTERS, answerWhere } from "./search-port.suite.js";
 
 // A real PostgreSQL when TESSERA_TEST_DATABASE_URL names one (pgone.sh), else PGlite.
 const onPostgres = testDatabaseUrl() !== null;
@@ -51,31 +51,16 @@ describe(`PostgreSQL admin text search from the records anyone answered (${onPos
   beforeAll(async () => {
     ({ store, data, records } = await openFruitStore(() => (onPostgres ? openTestPostgresStore() : openPgliteStore()), "a"));
     // Two users: submitted at the head (some records by both), drafts and discarded ones among them, and a few further on.
-    await answerRecords(
-      store,
-      records.filter((_, i) => i < 600 && i % 4 !== 3),
-      data.ids.u1,
-      "submitted",
-    );
-    await answerRecords(
-      store,
-      records.filter((_, i) => (i < 600 && i % 4 === 3) || i % 151 === 5),
-      data.ids.u2,
-      "submitted",
-    );
-    await answerRecords(
-      store,
-      records.filter((_, i) => i >= 600 && i < 700),
-      data.ids.u1,
-      "draft",
-    );
+    await answerWhere(store, records, (i) => i < 600 && i % 4 !== 3, data.ids.u1, "submitted");
+    await answerWhere(store, records, (i) => (i < 600 && i % 4 === 3) || i % 151 === 5, data.ids.u2, "submitted");
+    await answerWhere(store, records, (i) => i >= 600 && i < 700, data.ids.u1, "draft");
   }, 120_000);
   afterAll(async () => {
     await store?.close();
   });
 
   const responses = (values: string[]): SearchFilter => ({ type: "terms", scope: { entity: "response_status" }, values });
-  const completed: SearchFilter = { type: "terms", scope: { entity: "record", property: "status" }, values: ["completed"] };
+  const { completed } = TEST_FILTERS;
   const query = (q: string, field: string | null, filters: SearchFilter[], offset: number, limit: number, totalBound: number | null) =>
     adminQuery(data.ids.ds, q, field, filters, { offset, limit, totalBound });
   const plainText = () => plainPath(store);

@@ -8,13 +8,21 @@ import { PostgresSearch } from "./postgres-search.js";
 import { PostgresText } from "./postgres-text.js";
 import { firstMatches, SEQ_BUCKET } from "./postgres-text-walk.js";
 import type { SearchFilter, SearchQuery } from "./search-port.js";
-import { answerRecords, completeRecords, copyDataset, expectSameOrLowerTotal, insertRecords, seedSearchData } from "./search-port.suite.js";
+import {
+  copyDataset,
+  expectSameOrLowerTotal,
+  insertRecords,
+  seedSearchData,
+  workQueue,
+  TEST_FILTERS,
+  answerWhere,
+  completeWhere,
+} from "./search-port.suite.js";
 
 // Round trips are what a call waits for behind 50 annotators' calls: counted on a real PostgreSQL (stage 60, pgone.sh).
 const onPostgres = testDatabaseUrl() !== null;
 
-const pending: SearchFilter = { type: "terms", scope: { entity: "response_status" }, values: ["pending"] };
-const statusPending: SearchFilter = { type: "terms", scope: { entity: "record", property: "status" }, values: ["pending"] };
+const { pending, statusPending } = TEST_FILTERS;
 const source: SearchFilter = { type: "terms", scope: { entity: "metadata", name: "source" }, values: ["news"] };
 const quality: SearchFilter = { type: "range", scope: { entity: "metadata", name: "quality" }, ge: 0.25, le: 0.75 };
 /** The annotation page's filters as the bench's team sends them (tools/bench latency.ts). */
@@ -53,16 +61,8 @@ describe.skipIf(!onPostgres)("PostgreSQL text search: the statements of a new ph
     await insertRecords(store, other, 600, shape);
     // The queue's head answered by u1 (as a team's first Submits leave it: the phrase's first 64 matches), some further on;
     // some records completed.
-    await answerRecords(
-      store,
-      added.filter((_, i) => i < 192 || i % 6 === 1),
-      ids.u1,
-      "submitted",
-    );
-    await completeRecords(
-      store,
-      added.filter((_, i) => i % 7 === 3),
-    );
+    await answerWhere(store, added, (i) => i < 192 || i % 6 === 1, ids.u1, "submitted");
+    await completeWhere(store, added, (i) => i % 7 === 3);
     expect(await fresh().rankAhead!.rank(ids.ds)).toBe(true);
   }, 120_000);
   afterAll(async () => {
@@ -195,17 +195,7 @@ describe.skipIf(!onPostgres)("PostgreSQL text search: the statements of a new ph
       fields: JSON.stringify({ text: textOf(i), summary: `filler${i % 5}` }),
       metadata: JSON.stringify({ source: "news", quality: 0.5 }),
     }));
-    await completeRecords(store, added.slice(0, 300));
-    await completeRecords(
-      store,
-      added.filter((_, i) => i % 7 === 3),
-    );
-    await answerRecords(
-      store,
-      added.filter((_, i) => i >= 300 && i % 6 === 0),
-      ids.u1,
-      "submitted",
-    );
+    await workQueue(store, added, 300, ids.u1);
     // The reference: every match by seq with its score, windows of 50 by score then seq, those the queue keeps.
     const reference = async (q: string) => {
       const b = new Builder(null);
@@ -309,16 +299,8 @@ describe.skipIf(!onPostgres)("PostgreSQL text search: the statements of a new ph
       fields: JSON.stringify({ text: textOf(i), summary: "x" }),
       metadata: JSON.stringify({ source: ["news", "wiki"][i % 2], quality: (i % 9) / 8 }),
     }));
-    await completeRecords(
-      store,
-      added.filter((_, i) => i < 120 || i % 7 === 0),
-    );
-    await answerRecords(
-      store,
-      added.filter((_, i) => i % 5 === 1),
-      ids.u1,
-      "submitted",
-    );
+    await completeWhere(store, added, (i) => i < 120 || i % 7 === 0);
+    await answerWhere(store, added, (i) => i % 5 === 1, ids.u1, "submitted");
     const search = fresh();
     for (const filters of [QUEUE, METADATA, [statusPending, source]]) {
       const b = new Builder(ids.u1);

@@ -6,7 +6,7 @@ import { openTestPostgresStore, testDatabaseUrl } from "../testing/pg-test-datab
 import { PostgresText } from "./postgres-text.js";
 import { statusBuckets } from "./postgres-text-status.js";
 import type { SearchFilter } from "./search-port.js";
-import { answerRecords, completeRecords, expectFruitTextsAsPlain, openFruitStore, textQuery } from "./search-port.suite.js";
+import { completeRecords, expectFruitTextsAsPlain, openFruitStore, textQuery, TEST_FILTERS, answerWhere } from "./search-port.suite.js";
 
 // A real PostgreSQL when TESSERA_TEST_DATABASE_URL names one (pgone.sh), else PGlite.
 const onPostgres = testDatabaseUrl() !== null;
@@ -40,12 +40,7 @@ describe(`PostgreSQL text search from a record status's records (${onPostgres ? 
           })),
       )
       .execute();
-    await answerRecords(
-      store,
-      records.filter((_, i) => i % 11 === 0 && i < 900),
-      data.ids.u1,
-      "submitted",
-    );
+    await answerWhere(store, records, (i) => i % 11 === 0 && i < 900, data.ids.u1, "submitted");
   }, 120_000);
   afterAll(async () => {
     await store?.close();
@@ -58,7 +53,7 @@ describe(`PostgreSQL text search from a record status's records (${onPostgres ? 
     values,
   });
   const genre: SearchFilter = { type: "terms", scope: { entity: "metadata", name: "genre" }, values: ["blog"] };
-  const pending: SearchFilter = { type: "terms", scope: { entity: "response_status" }, values: ["pending"] };
+  const { pending } = TEST_FILTERS;
   const query = (q: string, field: string | null, filters: SearchFilter[], offset: number, limit: number, totalBound: number | null) =>
     textQuery({ datasetId: data.ids.ds, userId: data.ids.u1, filters }, q, field, { offset, limit, totalBound });
 

@@ -2,7 +2,8 @@ import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
 import { backgroundErrorLogger } from "../db/availability.js";
 import { BackgroundLoop } from "./background-loop.js";
-import { queryRows, textVersion } from "./postgres-sql.js";
+import { datasetTextVersions, queryRows, textVersion } from "./postgres-sql.js";
+import { backendPid, cancelBackend } from "./postgres-backend.js";
 
 /** Datasets with at least this many records get a vocabulary; below it a prefix's probe and walk cost a few ms. */
 const MIN_RECORDS = 10_000;
@@ -102,7 +103,7 @@ export class PostgresTextVocabulary {
             )
           )[0];
           if (!row) return null;
-          this.backend = Number((await queryRows<{ pid: number }>(trx, "SELECT pg_backend_pid() AS pid", []))[0]!.pid);
+          this.backend = await backendPid(trx);
           const version = await textVersion(trx, datasetId);
           if (Number(row.version) === version) return { version, words: row.words, stored: true }; // stored by another replica
           // A dataset holding every seq of its range (its counter says as many records as seqs, as postgres-text-walk.ts checks):
@@ -174,13 +175,7 @@ export class PostgresTextVocabulary {
    * replica) once the version settled and no replica stored or is reading it.
    */
   async tick(): Promise<void> {
-    const rows = await queryRows<{ id: string; version: number | string; stored: number | string | null }>(
-      this.db,
-      `SELECT d.id, (SELECT coalesce(max(t.id), 0) FROM text_search_changes t WHERE t.dataset_id = d.id) AS version, v.version AS stored
-       FROM datasets d LEFT JOIN text_vocabulary v ON v.dataset_id = d.id
-       WHERE (SELECT coalesce(sum(c.n), 0) FROM dataset_record_counts c WHERE c.dataset_id = d.id) >= $1`,
-      [this.options.minRecords ?? MIN_RECORDS],
-    );
+    const rows = await datasetTextVersions(this.db, "text_vocabulary", this.options.minRecords ?? MIN_RECORDS);
     const live = new Set(rows.map((r) => r.id));
     for (const map of [this.words, this.seen]) for (const id of map.keys()) if (!live.has(id)) map.delete(id);
     const now = Date.now();
@@ -208,7 +203,7 @@ export class PostgresTextVocabulary {
   /** Stops looking, cancels a read in progress (a minute at 1M records) and waits for it to end. */
   async stop(): Promise<void> {
     const running = this.loop.stop();
-    if (this.backend !== null) await queryRows(this.db, "SELECT pg_cancel_backend($1)", [this.backend]).catch(() => undefined);
+    await cancelBackend(this.db, this.backend);
     await running;
   }
 }

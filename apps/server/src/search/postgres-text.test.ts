@@ -9,7 +9,7 @@ import { PostgresText } from "./postgres-text.js";
 import { PostgresTextVocabulary } from "./postgres-text-vocabulary.js";
 import type { SearchQuery } from "./search-port.js";
 import { ANSWERED_MAX } from "./answered-filter.js";
-import { answerRecords, copyDataset, expectSameOrLowerTotal, insertRecords, seedSearchData } from "./search-port.suite.js";
+import { answerRecords, copyDataset, expectSameOrLowerTotal, insertRecords, seedSearchData, answerWhere } from "./search-port.suite.js";
 
 // A real PostgreSQL when TESSERA_TEST_DATABASE_URL names one (stage 60), else PGlite.
 const onPostgres = testDatabaseUrl() !== null;
@@ -288,12 +288,7 @@ describe(`PostgreSQL text search order (${onPostgres ? "PostgreSQL" : "PGlite"})
     // In steps of 500 (PGlite's protocol parser refuses larger inserts here).
     const submitted = many.filter((_, i) => i % 13 !== 0);
     for (let i = 0; i < submitted.length; i += 500) await answerRecords(store, submitted.slice(i, i + 500), data.ids.u1, "submitted");
-    await answerRecords(
-      store,
-      many.filter((_, i) => i % 13 === 0),
-      data.ids.u1,
-      "draft",
-    );
+    await answerWhere(store, many, (i) => i % 13 === 0, data.ids.u1, "draft");
     const search = new PostgresSearch(store.db, { vectorSearch: false, rankAhead: { minRecords: 5, listLength: 12 } });
     const plain = new PostgresSearch(store.db, { vectorSearch: false, textCache: false });
     expect(await search.rankAhead!.rank(data.ids.ds)).toBe(true);

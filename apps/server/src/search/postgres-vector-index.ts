@@ -4,6 +4,7 @@ import { backgroundErrorLogger } from "../db/availability.js";
 import { advisoryKey } from "../reservations/transaction.js";
 import { BackgroundLoop } from "./background-loop.js";
 import { queryRows } from "./postgres-sql.js";
+import { backendPid, cancelBackend } from "./postgres-backend.js";
 
 const TICK_MS = 2_000;
 /** How long the writes of record_vectors must pause before a missing index is built. */
@@ -360,7 +361,7 @@ export class PostgresVectorIndexes {
     // One connection for the lock and the build (CREATE INDEX CONCURRENTLY runs outside a transaction).
     await this.db.connection().execute(async (conn) => {
       const key = advisoryKey(`vector-index:${name}`);
-      const backend = Number((await queryRows<{ pid: number }>(conn, "SELECT pg_backend_pid() AS pid", []))[0]!.pid);
+      const backend = await backendPid(conn);
       this.backends.add(backend);
       try {
         if (wait) await sql.raw(`SELECT pg_advisory_lock(${key})`).execute(conn);
@@ -562,7 +563,7 @@ export class PostgresVectorIndexes {
   async stop(): Promise<void> {
     this.stopped = true;
     const running = this.loop.stop();
-    for (const backend of this.backends) await queryRows(this.db, "SELECT pg_cancel_backend($1)", [backend]).catch(() => undefined);
+    for (const backend of this.backends) await cancelBackend(this.db, backend);
     await Promise.allSettled([running, ...this.building.values()]);
   }
 }

@@ -4,7 +4,16 @@ import { openPgliteStore } from "../testing/pglite-store.js";
 import { openTestPostgresStore, testDatabaseUrl } from "../testing/pg-test-database.js";
 import { Builder, queryRows, queueFilters } from "./postgres-sql.js";
 import type { SearchFilter, SearchQuery } from "./search-port.js";
-import { answerAndComplete, answerRecords, completeRecords, copyDataset, insertRecords, seedSearchData } from "./search-port.suite.js";
+import {
+  answerAndComplete,
+  answerRecords,
+  completeRecords,
+  copyDataset,
+  insertRecords,
+  seedSearchData,
+  TEST_FILTERS,
+  answerWhere,
+} from "./search-port.suite.js";
 import { windowPassing } from "./postgres-window-passing.js";
 
 const onPostgres = testDatabaseUrl() !== null;
@@ -25,12 +34,7 @@ describe(`PostgreSQL: a text query's windows passing the queue filters (${onPost
     }));
     // u1 answered every 5th record, every 7th is completed; u2 answered others, some of them completed.
     await answerAndComplete(store, records, data.ids.u1);
-    await answerRecords(
-      store,
-      records.filter((_, i) => i % 3 === 1),
-      data.ids.u2,
-      "draft",
-    );
+    await answerWhere(store, records, (i) => i % 3 === 1, data.ids.u2, "draft");
     // The window: some of the dataset's records, not in seq order, with records the filters exclude and others.
     seqs = records
       .filter((_, i) => i % 2 === 0 || i % 7 === 0)
@@ -42,18 +46,13 @@ describe(`PostgreSQL: a text query's windows passing the queue filters (${onPost
       fields: JSON.stringify({ text: `t${i}` }),
       metadata: "null",
     }));
-    await answerRecords(
-      store,
-      fresh.filter((_, i) => i % 4 === 0),
-      data.ids.u1,
-      "submitted",
-    );
+    await answerWhere(store, fresh, (i) => i % 4 === 0, data.ids.u1, "submitted");
   }, 180_000);
   afterAll(async () => {
     await store?.close();
   });
 
-  const pending: SearchFilter = { type: "terms", scope: { entity: "response_status" }, values: ["pending"] };
+  const { pending } = TEST_FILTERS;
   const status = (...values: string[]): SearchFilter => ({ type: "terms", scope: { entity: "record", property: "status" }, values });
 
   /** The window's records passing the filters for a user (u1 unless given), by windowPassing and by the filters' own SQL. */

@@ -34,6 +34,22 @@ export async function insertMetadataProperty(store: Store, datasetId: string, na
   return row;
 }
 
+/**
+ * Test filters the PostgreSQL search tests share: the annotation queue's two (`pending`: the records the caller has not
+ * answered; `statusPending`: the records of status pending), the completed records, the records the caller submitted, and
+ * the records of metadata genre "news".
+ */
+export const TEST_FILTERS: Record<
+  "pending" | "statusPending" | "completed" | "submitted" | "genre",
+  Extract<SearchFilter, { type: "terms" }>
+> = {
+  pending: { type: "terms", scope: { entity: "response_status" }, values: ["pending"] },
+  statusPending: { type: "terms", scope: { entity: "record", property: "status" }, values: ["pending"] },
+  completed: { type: "terms", scope: { entity: "record", property: "status" }, values: ["completed"] },
+  submitted: { type: "terms", scope: { entity: "response_status" }, values: ["submitted"] },
+  genre: { type: "terms", scope: { entity: "metadata", name: "genre" }, values: ["news"] },
+};
+
 /** Test queries: the first page of 10 of a dataset's records passing `filters` (and matching `text`), in the default order. */
 export function pageQuery(
   datasetId: string,
@@ -85,6 +101,22 @@ export async function answerRecords(store: Store, records: { id: string }[], use
     .execute();
 }
 
+/** Test set-ups: a response of `status` by `userId` to each of `records` whose place among them passes `which`. */
+export async function answerWhere(
+  store: Store,
+  records: { id: string }[],
+  which: (i: number) => boolean,
+  userId: string,
+  status: "submitted" | "draft",
+): Promise<void> {
+  await answerRecords(
+    store,
+    records.filter((_, i) => which(i)),
+    userId,
+    status,
+  );
+}
+
 /**
  * Test set-ups (PostgreSQL): statistics taken now and kept (autovacuum off for `responses`), then a new annotator, whose
  * responses the planner estimates at 1 however many they give: the id.
@@ -121,6 +153,14 @@ export async function completeRecords(store: Store, records: { id: string }[]): 
       records.map((r) => r.id),
     )
     .execute();
+}
+
+/** Test set-ups: each of `records` whose place among them passes `which` marked completed. */
+export async function completeWhere(store: Store, records: { id: string }[], which: (i: number) => boolean): Promise<void> {
+  await completeRecords(
+    store,
+    records.filter((_, i) => which(i)),
+  );
 }
 
 /** Test set-ups: `n` pending records of `datasetId`, the i-th shaped by `shape(i)` (external id, fields and metadata as stored JSON text). */
@@ -243,16 +283,8 @@ export function textQuery(
 
 /** Test set-ups: the queue the PostgreSQL text tests start from: every 5th of `records` submitted by `userId`, every 7th completed. */
 export async function answerAndComplete(store: Store, records: { id: string }[], userId: string): Promise<void> {
-  await answerRecords(
-    store,
-    records.filter((_, i) => i % 5 === 0),
-    userId,
-    "submitted",
-  );
-  await completeRecords(
-    store,
-    records.filter((_, i) => i % 7 === 0),
-  );
+  await answerWhere(store, records, (i) => i % 5 === 0, userId, "submitted");
+  await completeWhere(store, records, (i) => i % 7 === 0);
 }
 
 /**
@@ -643,14 +675,6 @@ export function searchPortSuite(adapter: string, open: () => Promise<SearchSuite
  */
 export async function workQueue(store: Store, records: { id: string }[], head: number, userId: string): Promise<void> {
   await completeRecords(store, records.slice(0, head));
-  await completeRecords(
-    store,
-    records.filter((_, i) => i % 7 === 3),
-  );
-  await answerRecords(
-    store,
-    records.filter((_, i) => i >= head && i % 6 === 0),
-    userId,
-    "submitted",
-  );
+  await completeWhere(store, records, (i) => i % 7 === 3);
+  await answerWhere(store, records, (i) => i >= head && i % 6 === 0, userId, "submitted");
 }

@@ -58,3 +58,16 @@ export async function addTextRecords(
   await indexRecordTexts(db);
   return rows.map((r) => r.id);
 }
+
+/** addTextRecords, each record with its place in `records` and its seq: in the order given. */
+export async function addTextRecordsWithSeqs(
+  db: Kysely<DB>,
+  datasetId: string,
+  records: Parameters<typeof addTextRecords>[2],
+  prefix = "r",
+): Promise<{ i: number; id: string; seq: number }[]> {
+  const ids = await addTextRecords(db, datasetId, records, prefix);
+  const rows = await db.selectFrom("records").select(["id", "seq"]).where("id", "in", ids).execute();
+  const seqOf = new Map(rows.map((r) => [r.id, Number(r.seq)]));
+  return ids.map((id, i) => ({ i, id, seq: seqOf.get(id)! }));
+}
