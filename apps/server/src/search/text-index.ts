@@ -29,6 +29,11 @@ const PRUNE_EVERY = 1000;
  * and the first text search after the last batch waited 6-34 s for it to catch up.
  */
 export const MAX_BEHIND = 2 * CHUNK;
+/**
+ * More than this many times `maxBehind` behind, the backlog is not the writes' doing (a rebuild of the index, the
+ * catch-up after a restart: minutes at 1M records), and holding each batch for a step would only slow the writers.
+ */
+const REBUILDING = 10;
 
 /**
  * Prefix lengths (characters) FTS5 keeps an index of (`prefix` option, issue 31): a query `word*` whose
@@ -311,12 +316,13 @@ export class TextIndex {
   /**
    * A writer's backpressure (records/ingest.ts, after its commit): when the indexer is more than `maxBehind`
    * records behind the writes (as of its last step, plus the records written since), a promise resolved at its
-   * next step (or when it stops), else undefined. One step at most, so that a writer never waits for a whole
-   * rebuild of the index (e.g. after a restart with another prefix index: it writes on at a batch per step).
+   * next step (or when it stops), else undefined. One step at most; and none while the indexer is far more behind
+   * than writes alone could put it (REBUILDING: a rebuild of the index, a catch-up after a restart).
    * The import then ends with the indexer at most ~two chunks behind, which the first text search waits for.
    */
   keepUp(): Promise<void> | undefined {
-    if (this.closed || this.behind() <= this.maxBehind) return undefined;
+    const behind = this.behind();
+    if (this.closed || behind <= this.maxBehind || behind > REBUILDING * this.maxBehind) return undefined;
     this.keptUp++;
     const written = this.written;
     return new Promise<void>((resolve) => this.keepers.push({ written, resolve }));
