@@ -770,9 +770,12 @@ describe("similarity through the codes' index (knn-ivf.ts)", () => {
     await knn.knnSearch(query(seeded[0]!)); // a stored vector: near() would draw from the random numbers the next tests' data take
     await expect.poll(() => knn.buildsPutOff, { timeout: 10_000 }).toBeGreaterThan(1);
     expect(knn.indexesBuilt).toBe(0);
+    expect(knn.indexesPending).toBe(1);
     held = false;
-    await expect.poll(() => knn.indexesBuilt, { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => knn.indexesPending, { timeout: 10_000 }).toBe(0);
+    expect(knn.indexesBuilt).toBe(1);
     expect(knn.indexState(ids.emb)).toEqual({ indexed: 4000, tail: 0 });
+    expect(knn.indexOf(ids.emb)!.farSide).not.toBeNull();
   });
 
   it("finds vectors added, changed and removed after the build (the index's tail)", async () => {

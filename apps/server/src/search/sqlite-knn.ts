@@ -574,6 +574,16 @@ export class SqliteKnn extends SqliteQueries {
     return total;
   }
 
+  /**
+   * Vector settings whose index is being built, waits for its build, or needs one (a setting without an index, or
+   * whose tail outgrew it): 0 once every large setting is searched through an index over its rows as they are.
+   */
+  get indexesPending(): number {
+    let pending = 0;
+    for (const c of this.settings.values()) if (c.building !== null || c.buildTimer !== null || this.needsIndex(c)) pending++;
+    return pending;
+  }
+
   /** The setting's index as searched now (tests, diagnostics); null before its first build. */
   indexOf(settingsId: string): BinaryIvf | null {
     return this.settings.get(settingsId)?.ivf ?? null;

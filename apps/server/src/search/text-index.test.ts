@@ -161,8 +161,10 @@ describe("writers keep up with the text indexer (TextIndex.keepUp)", () => {
     const waiting = index.keepUp();
     expect(waiting).toBeInstanceOf(Promise);
     expect(index.holdingWriters).toBe(true);
+    expect(index.recordsBehind).toBeGreaterThanOrEqual(300);
     await waiting;
     expect(index.holdingWriters).toBe(false);
+    expect(index.recordsBehind).toBe(0);
     // The step it waited for indexed every record written before it (fewer than a chunk: all of them).
     expect(mark(store)).toBe(lastSeq(store));
     expect(ftsRows(store, "behind")).toBe(300);

@@ -333,6 +333,11 @@ export class TextIndex {
     return this.keepers.length > 0;
   }
 
+  /** Records the indexer is behind the writes, as `behind` estimates it (GET /api/v1/status; 0 once stopped). */
+  get recordsBehind(): number {
+    return this.closed ? 0 : this.behind();
+  }
+
   /** Records the indexer is behind the writes: as of its last step, plus those written since it began (an overestimate). */
   private behind(): number {
     return this.behindAtStep + this.written - this.writtenAtStep;
