@@ -201,7 +201,7 @@ try {
   if (!kept && imported.records > 0) {
     readiness = await measureReadiness(owner, ds.datasetId, gen.wordAt(2000), importEnded, !args.postgres && opts.records > 50_000);
     log(
-      `after the last batch: first text search ${readiness.textSearchMs} ms (answered at ${readiness.textSeconds} s)${readiness.similarityIndexSeconds !== undefined ? `, similarity index (most similar) ready at ${readiness.similarityIndexSeconds} s` : ""}${readiness.farSideSeconds !== undefined ? `, with least similar's far side at ${readiness.farSideSeconds} s` : ""}`,
+      `after the last batch: first text search ${readiness.textSearchMs} ms (answered at ${readiness.textSeconds} s)${readiness.similarityIndexSeconds !== undefined ? `, similarity index (most similar) ready at ${readiness.similarityIndexSeconds} s` : ""}${readiness.farSideSeconds !== undefined ? `, with least similar's far side at ${readiness.farSideSeconds} s` : ""}${readiness.settledSeconds !== undefined ? `, no search work left (every record indexed, the similarity index over every vector) at ${readiness.settledSeconds} s` : ""}`,
     );
   }
   // PostgreSQL: a most-similar search at once (the server's IVFFlat index is not built yet: it scans a bounded share of

@@ -70,6 +70,8 @@ export async function openEmbeddedStore(
     textRanking?: "auto" | "bm25" | undefined;
     /** Search structures switched off (search/search-off.ts): the plain path answers instead. */
     searchOff?: readonly SearchStructure[] | undefined;
+    /** Records the text indexer may be behind the writes before a writer waits for it (search/text-index.ts MAX_BEHIND; tests). */
+    textMaxBehind?: number | undefined;
   } = {},
 ): Promise<Store> {
   mkdirSync(dataDir, { recursive: true });
@@ -97,9 +99,14 @@ export async function openEmbeddedStore(
   const cacheKib = (options.cacheMib ?? CACHE_MIB) * 1024;
   sqlite.pragma(`main.cache_size = -${cacheKib}`);
   sqlite.pragma(`fts.cache_size = -${cacheKib}`);
-  const textIndex = new TextIndex(sqlite, { mainFile: file, ftsFile }, (error) => {
-    console.error("text index: background indexing failed", error);
-  });
+  const textIndex = new TextIndex(
+    sqlite,
+    { mainFile: file, ftsFile },
+    (error) => {
+      console.error("text index: background indexing failed", error);
+    },
+    options.textMaxBehind,
+  );
   registerTextIndex(db, textIndex);
   // Reads off the request thread (search/sqlite-read-pool.ts): text matches not cached yet, least similar's far side and candidates.
   const readPool = new ReadPool({ mainFile: file, ftsFile }, options.readThreads, ranking.file);

@@ -102,6 +102,9 @@ export async function ingestRecords(db: Kysely<DB>, datasetId: string, items: Re
   });
   // Committed: the full-text rows, planner statistics and similarity codes follow off the request path.
   recordsWritten(db, { datasetId, created: result.createdIds.length });
+  // Embedded store: the answer waits while the text indexer is far behind the writes (TextIndex.keepUp), so that
+  // an import ends with little left to index before its records can be searched.
+  await textIndexFor(db)?.keepUp();
   return result;
 }
 

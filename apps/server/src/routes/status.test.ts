@@ -30,6 +30,7 @@ describe("GET /api/v1/status", () => {
       search_engine: unknown;
       memory: { rss: number; search?: Record<string, number> };
       search_threads?: Record<string, number>;
+      search_pending?: Record<string, number>;
     };
     expect(body.memory.rss).toBeGreaterThan(0);
     // The similarity work of the read threads (the built server's end-to-end test reads it: tools/e2e/src/similarity-index.e2e.test.ts).
@@ -38,6 +39,8 @@ describe("GET /api/v1/status", () => {
         ? { similarity_far_sides: expect.any(Number), similarity_far_scans: expect.any(Number), similarity_reads: expect.any(Number) }
         : undefined,
     );
+    // The search's background work left (text records to index, similarity indexes to build): none on a new store.
+    expect(body.search_pending).toEqual(server.ctx.store.dialect === "sqlite" ? { text_records: 0, similarity_indexes: 0 } : undefined);
     if (server.ctx.store.dialect === "sqlite")
       expect(body.memory.search).toEqual({
         similarity_codes: expect.any(Number),

@@ -764,6 +764,20 @@ describe("similarity through the codes' index (knn-ivf.ts)", () => {
     expect(knn.indexState(ids.emb)).toEqual({ indexed: 5500, tail: 0 });
   });
 
+  it("puts the build off while writes are held back (an import waiting for the text indexer), builds once they go on", async () => {
+    let held = true;
+    const knn = indexed({ indexAbove: 1000, settleMs: 30, writesHeld: () => held });
+    await knn.knnSearch(query(seeded[0]!)); // a stored vector: near() would draw from the random numbers the next tests' data take
+    await expect.poll(() => knn.buildsPutOff, { timeout: 10_000 }).toBeGreaterThan(1);
+    expect(knn.indexesBuilt).toBe(0);
+    expect(knn.indexesPending).toBe(1);
+    held = false;
+    await expect.poll(() => knn.indexesPending, { timeout: 10_000 }).toBe(0);
+    expect(knn.indexesBuilt).toBe(1);
+    expect(knn.indexState(ids.emb)).toEqual({ indexed: 4000, tail: 0 });
+    expect(knn.indexOf(ids.emb)!.farSide).not.toBeNull();
+  });
+
   it("finds vectors added, changed and removed after the build (the index's tail)", async () => {
     const knn = indexed();
     await knn.buildIndex(ids.emb);

@@ -20,6 +20,7 @@ import type { SearchQuery, SearchResult } from "./search-port.js";
 import { filterSql, type Param, SqliteQueries } from "./sqlite-sql.js";
 import { type ReadStatement, readStatementSql } from "./read-statements.js";
 import { type ReadPool, readPoolFor } from "./sqlite-read-pool.js";
+import { textIndexFor } from "./text-index.js";
 
 export interface KnnOptions {
   /** Settings with at most this many vectors are searched exactly (default 20,000: ~10 ms of CPU there). */
@@ -40,6 +41,11 @@ export interface KnnOptions {
   farOversample?: number;
   /** The index is built once the setting's vectors have not changed for this long (ms, default 1,000). */
   settleMs?: number;
+  /**
+   * Whether writes are held back now (default: a writer waits for the store's text indexer, TextIndex.holdingWriters):
+   * an import is in progress, however long its vectors have not changed, and the build waits for it.
+   */
+  writesHeld?: () => boolean;
   /** Passed to the index's build (tests). */
   indexBuild?: IvfBuildOptions;
   /** Builds a missing or outgrown index before a search instead of in the background (tests). */
@@ -506,6 +512,8 @@ export class SqliteKnn extends SqliteQueries {
   indexesBuilt = 0;
   /** Far sides computed on the store's read threads (diagnostics, tests). */
   farSidesOnThreads = 0;
+  /** Builds put off because writes were held back (`writesHeld`; diagnostics, tests). */
+  buildsPutOff = 0;
   /** least_similar's list scans done on the store's read threads (tests, diagnostics). */
   scannedOffThread = 0;
   /** Reads of candidates done on the store's read threads (tests, diagnostics). */
@@ -519,6 +527,7 @@ export class SqliteKnn extends SqliteQueries {
   private readonly farProbeFraction: number;
   private readonly farOversample: number;
   private readonly settleMs: number;
+  private readonly writesHeld: () => boolean;
 
   constructor(
     db: Kysely<DB>,
@@ -534,6 +543,7 @@ export class SqliteKnn extends SqliteQueries {
     this.farProbeFraction = options.farProbeFraction ?? 0.1;
     this.farOversample = options.farOversample ?? 4;
     this.settleMs = options.settleMs ?? 1_000;
+    this.writesHeld = options.writesHeld ?? (() => textIndexFor(db)?.holdingWriters ?? false);
   }
 
   /** Memory held by the codes of every loaded vector setting (bytes), for measurements. */
@@ -564,6 +574,16 @@ export class SqliteKnn extends SqliteQueries {
     return total;
   }
 
+  /**
+   * Vector settings whose index is being built, waits for its build, or needs one (a setting without an index, or
+   * whose tail outgrew it): 0 once every large setting is searched through an index over its rows as they are.
+   */
+  get indexesPending(): number {
+    let pending = 0;
+    for (const c of this.settings.values()) if (c.building !== null || c.buildTimer !== null || this.needsIndex(c)) pending++;
+    return pending;
+  }
+
   /** The setting's index as searched now (tests, diagnostics); null before its first build. */
   indexOf(settingsId: string): BinaryIvf | null {
     return this.settings.get(settingsId)?.ivf ?? null;
@@ -592,13 +612,18 @@ export class SqliteKnn extends SqliteQueries {
    * removed since) outgrew REBUILD_FRACTION of it. In the background, in slices (knn-ivf.ts): ~5 s of
    * one core at 1M vectors.
    */
-  private scheduleIndex(c: Codes): void {
+  private scheduleIndex(c: Codes, from = c.lastChange): void {
     if (c.buildTimer || !this.needsIndex(c)) return;
-    const wait = Math.max(0, c.lastChange + this.settleMs - Date.now());
+    const wait = Math.max(0, from + this.settleMs - Date.now());
     c.buildTimer = setTimeout(() => {
       c.buildTimer = null;
       if (Date.now() - c.lastChange < this.settleMs) this.scheduleIndex(c);
-      else if (this.needsIndex(c)) this.build(c).catch(buildError);
+      else if (this.writesHeld()) {
+        // A writer waits for the text indexer (an import mid-way): its next batches would outdate the build at once.
+        // Before, such pauses of a 1M import started builds mid-way (~22 s of a read thread and ~10 s of this one).
+        this.buildsPutOff++;
+        this.scheduleIndex(c, Date.now());
+      } else if (this.needsIndex(c)) this.build(c).catch(buildError);
     }, wait);
     c.buildTimer.unref?.();
   }

@@ -157,6 +157,14 @@ export class SqliteSearch extends SqliteQueries implements SearchPort {
     };
   }
 
+  /**
+   * The search's background work left (GET /api/v1/status): records the text indexer is behind the writes
+   * (text-index.ts, its estimate) and similarity indexes being built or due (SqliteKnn.indexesPending).
+   */
+  pendingWork(): { text_records: number; similarity_indexes: number } {
+    return { text_records: textIndexFor(this.db)?.recordsBehind ?? 0, similarity_indexes: this.knn.indexesPending };
+  }
+
   /** Pages given from candidates (sqlite-candidates.ts): from answered records, in a sort's order (tests, diagnostics). */
   get candidatePages(): { answered: number; sorted: number } {
     return { ...this.candidates.pages };

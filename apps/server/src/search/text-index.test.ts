@@ -8,7 +8,8 @@ import { seedSearchData } from "./search-port.suite.js";
 import type { SearchQuery } from "./search-port.js";
 import { SqliteSearch } from "./sqlite-search.js";
 import { seededRandom } from "../testing/random.js";
-import { FTS_HASH_SIZE, FTS_PREFIXES, normalizePrefixes, textIndexFor } from "./text-index.js";
+import { FTS_HASH_SIZE, FTS_PREFIXES, MAX_BEHIND, normalizePrefixes, textIndexFor } from "./text-index.js";
+import { ingestRecords } from "../records/ingest.js";
 
 // Deferred full-text indexing on a thread of its own, in a file of its own (migrations 0014, 0016):
 // records written without FTS rows are found by every text search, deletes and updates stay exact,
@@ -20,10 +21,10 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-async function open(dir?: string, textPrefixIndex?: string) {
+async function open(dir?: string, textPrefixIndex?: string, textMaxBehind?: number) {
   const d = dir ?? mkdtempSync(join(tmpdir(), "tessera-text-index-"));
   if (!dir) dirs.push(d);
-  const store = await openEmbeddedStore(d, { textPrefixIndex });
+  const store = await openEmbeddedStore(d, { textPrefixIndex, textMaxBehind });
   stores.push(store);
   return { dir: d, store, port: new SqliteSearch(store.db) };
 }
@@ -142,6 +143,66 @@ describe("deferred text index (SQLite)", () => {
     });
     expect(ftsRows(second.store, "quokka")).toBe(2500);
     expect((await second.port.search(query(data.ids.ds, "number2499"))).hits.map((h) => h.recordId)).toEqual([ids[2499]]);
+  });
+});
+
+describe("writers keep up with the text indexer (TextIndex.keepUp)", () => {
+  const lastSeq = (store: Store) => store.sqlite!.prepare("SELECT max(seq) FROM records").pluck().get() as number;
+
+  it("a writer waits for the indexer's next step while it is more records behind than allowed, not within it", async () => {
+    const { store } = await open(undefined, undefined, 100);
+    const data = await seedSearchData(store);
+    const index = textIndexFor(store.db)!;
+    for (let i = 0; i < 50; i++) await addRecord(store, data.ids.ds, `within number${i}`);
+    index.noteWrite(50, data.ids.ds);
+    expect(index.keepUp()).toBeUndefined();
+    for (let i = 0; i < 300; i++) await addRecord(store, data.ids.ds, `behind number${i}`);
+    index.noteWrite(300, data.ids.ds);
+    const waiting = index.keepUp();
+    expect(waiting).toBeInstanceOf(Promise);
+    expect(index.holdingWriters).toBe(true);
+    expect(index.recordsBehind).toBeGreaterThanOrEqual(300);
+    await waiting;
+    expect(index.holdingWriters).toBe(false);
+    expect(index.recordsBehind).toBe(0);
+    // The step it waited for indexed every record written before it (fewer than a chunk: all of them).
+    expect(mark(store)).toBe(lastSeq(store));
+    expect(ftsRows(store, "behind")).toBe(300);
+    expect(index.keepUp()).toBeUndefined();
+    expect(index.keptUp).toBe(1);
+    // Far more behind than writes held a step at a time could put it (a rebuild, a catch-up after a restart): no wait.
+    index.noteWrite(1001, data.ids.ds);
+    expect(index.keepUp()).toBeUndefined();
+    expect(index.keptUp).toBe(1);
+  });
+
+  it("the bulk ingestion answers once the indexer is within its bound of the records it wrote", async () => {
+    const { store, port } = await open(undefined, undefined, 5);
+    const data = await seedSearchData(store);
+    await store.db
+      .insertInto("fields")
+      .values({
+        id: randomUUID(),
+        dataset_id: data.ids.ds,
+        name: "text",
+        title: "Text",
+        required: 0,
+        settings: '{"type":"text","use_markdown":false}',
+        inserted_at: "t",
+        updated_at: "t",
+      })
+      .execute();
+    const items = Array.from({ length: 40 }, (_, i) => ({ fields: { text: `ingested wombat${i}` } }));
+    const result = await ingestRecords(store.db, data.ids.ds, items, { mode: "create" });
+    // Allowed 5 records behind, 40 written: the answer came after the indexer's step over them.
+    expect(mark(store)).toBe(lastSeq(store));
+    expect(ftsRows(store, "ingested")).toBe(40);
+    expect(textIndexFor(store.db)!.keptUp).toBe(1);
+    expect((await port.search(query(data.ids.ds, "wombat39"))).hits.map((h) => h.recordId)).toEqual([result.createdIds[39]]);
+  });
+
+  it("allows two indexing chunks by default", () => {
+    expect(MAX_BEHIND).toBe(20_000);
   });
 });
 

@@ -22,6 +22,18 @@ const LOG_CHUNK = 5000;
 const IDLE_MS = 250;
 /** Applied log entries the request thread lets pile up before it prunes them. */
 const PRUNE_EVERY = 1000;
+/**
+ * Records the indexer may be behind the writes before a writer waits for its next step (`keepUp`): two
+ * chunks, one being indexed and one filling. Without it the indexer fell up to 61-126K records behind a 1M import
+ * on 2 shared cores (measured; it gets the same share of a core as the request thread, and needs as much per
+ * record), and the first text search after the last batch waited 3.5-34 s for it to catch up (0.2-1.9 s with it).
+ */
+export const MAX_BEHIND = 2 * CHUNK;
+/**
+ * More than this many times `maxBehind` behind, the backlog is not the writes' doing (a rebuild of the index, the
+ * catch-up after a restart: minutes at 1M records), and holding each batch for a step would only slow the writers.
+ */
+const REBUILDING = 10;
 
 /**
  * Prefix lengths (characters) FTS5 keeps an index of (`prefix` option, issue 31): a query `word*` whose
@@ -60,7 +72,9 @@ export function normalizePrefixes(value: string): string {
  * then the mark clamped to the largest seq (SQLite reuses the seqs above it), then a chunk of new
  * records above the mark. Messages: `catchUp` (answer `done` once every record and change committed
  * before it is indexed), `write` (records were written: index when a chunk is due or the writes
- * pause), `start`, `close`. It answers `idle` when it has caught up with no catch-up waiting.
+ * pause), `start`, `close`. It answers `step` after each step (how many records it is still behind, and
+ * the records of the `write` messages it had received when the step began) and `idle` when it has caught
+ * up with no catch-up waiting.
  */
 const source = `
 const { parentPort, workerData } = require("node:worker_threads");
@@ -104,10 +118,10 @@ const step = db.transaction(() => {
     indexed = end;
     st.set.run("indexed", end);
   }
-  return { indexed, applied, more: logs.length === logChunk || indexed < last };
+  return { indexed, applied, behind: Math.max(0, last - indexed), more: logs.length === logChunk || indexed < last };
 });
 const waiters = [];
-let timer = null, due = Infinity, backlog = 0, lastWrite = 0, closed = false;
+let timer = null, due = Infinity, backlog = 0, lastWrite = 0, closed = false, seen = 0;
 const schedule = (delay) => {
   const at = Date.now() + delay;
   if (closed || at >= due) return;
@@ -117,6 +131,7 @@ const schedule = (delay) => {
 };
 function run() {
   timer = null; due = Infinity;
+  const seenBefore = seen;
   let r;
   try {
     r = step();
@@ -126,6 +141,7 @@ function run() {
     return;
   }
   backlog = Math.max(0, backlog - chunk);
+  parentPort.postMessage({ type: "step", behind: r.behind, seen: seenBefore });
   for (let i = waiters.length - 1; i >= 0; i--) {
     const w = waiters[i];
     if (!r.more || (r.indexed >= w.last && r.applied >= w.log)) { waiters.splice(i, 1); parentPort.postMessage({ type: "done", id: w.id, applied: r.applied }); }
@@ -140,6 +156,7 @@ parentPort.on("message", (m) => {
     schedule(0);
   } else if (m.type === "write") {
     backlog += m.records;
+    seen += m.records;
     lastWrite = Date.now();
     schedule(backlog >= chunk ? 0 : idleMs);
   } else if (m.type === "start") {
@@ -227,9 +244,11 @@ function attachIndexFile(sqlite: SQLite.Database, ftsFile: string, prefixes: str
 }
 
 interface Reply {
-  type: "done" | "idle" | "error";
+  type: "done" | "idle" | "error" | "step";
   id?: number;
   applied?: number;
+  behind?: number;
+  seen?: number;
   error?: string;
 }
 
@@ -256,11 +275,21 @@ export class TextIndex {
   /** Datasets written since the idle work last ran, and that work (search/warm-up.ts). */
   private readonly touched = new Set<string>();
   private idleWork: ((datasets: string[]) => Promise<void>) | null = null;
+  /** Records written (noteWrite), how far behind them the indexer was at its last step, and the writes it had heard of then. */
+  private written = 0;
+  private behindAtStep = 0;
+  private writtenAtStep = 0;
+  /** Writers waiting for a step that began after their write (keepUp), with the records written up to theirs. */
+  private keepers: { written: number; resolve: () => void }[] = [];
+  /** Writers that waited (tests, diagnostics). */
+  keptUp = 0;
 
+  /** `maxBehind`: records the indexer may be behind the writes before a writer waits for it (keepUp; default MAX_BEHIND). */
   constructor(
     private readonly sqlite: SQLite.Database,
     private readonly files: { mainFile: string; ftsFile: string },
     private readonly onError: (error: unknown) => void = () => {},
+    private readonly maxBehind = MAX_BEHIND,
   ) {}
 
   /** Waits until every record stored before the call is indexed (and every delete or fields update applied). */
@@ -278,9 +307,53 @@ export class TextIndex {
   noteWrite(records: number, datasetId?: string): void {
     if (this.closed) return;
     if (datasetId !== undefined) this.touched.add(datasetId);
+    this.written += records;
     this.lastWrite = Date.now();
     this.workerIdle = false;
     this.post({ type: "write", records });
+  }
+
+  /**
+   * A writer's backpressure (records/ingest.ts, after its commit): when the indexer is more than `maxBehind`
+   * records behind the writes (as of its last step, plus the records written since), a promise resolved at its
+   * next step (or when it stops), else undefined. One step at most; and none while the indexer is far more behind
+   * than writes alone could put it (REBUILDING: a rebuild of the index, a catch-up after a restart).
+   * The import then ends with the indexer at most ~two chunks behind, which the first text search waits for.
+   */
+  keepUp(): Promise<void> | undefined {
+    const behind = this.behind();
+    if (this.closed || behind <= this.maxBehind || behind > REBUILDING * this.maxBehind) return undefined;
+    this.keptUp++;
+    const written = this.written;
+    return new Promise<void>((resolve) => this.keepers.push({ written, resolve }));
+  }
+
+  /** Whether a writer waits for the indexer now (keepUp): records are being imported faster than they are indexed. */
+  get holdingWriters(): boolean {
+    return this.keepers.length > 0;
+  }
+
+  /** Records the indexer is behind the writes, as `behind` estimates it (GET /api/v1/status; 0 once stopped). */
+  get recordsBehind(): number {
+    return this.closed ? 0 : this.behind();
+  }
+
+  /** Records the indexer is behind the writes: as of its last step, plus those written since it began (an overestimate). */
+  private behind(): number {
+    return this.behindAtStep + this.written - this.writtenAtStep;
+  }
+
+  /**
+   * The indexer's position after a step that began once it had heard of `seen` records written (the writers waiting
+   * for a step after their write go on, and all of them once it is within the bound); stopped or idle: none behind.
+   */
+  private stepped(behind: number, seen = this.written): void {
+    this.behindAtStep = behind;
+    this.writtenAtStep = seen;
+    const within = this.behind() <= this.maxBehind;
+    const going = this.keepers.filter((k) => within || k.written <= seen);
+    this.keepers = this.keepers.filter((k) => !going.includes(k));
+    for (const k of going) k.resolve();
   }
 
   /**
@@ -315,6 +388,7 @@ export class TextIndex {
     });
     for (const w of this.waiting.values()) w.reject(new Error("the text index is closed"));
     this.waiting.clear();
+    this.stepped(0);
   }
 
   private post(message: { type: string; id?: number; records?: number }): void {
@@ -337,6 +411,7 @@ export class TextIndex {
       if (this.worker === worker) this.worker = null;
       for (const w of this.waiting.values()) w.reject(error);
       this.waiting.clear();
+      this.stepped(0);
     });
     return worker;
   }
@@ -344,6 +419,11 @@ export class TextIndex {
   private onMessage(m: Reply): void {
     if (m.type === "error") {
       this.onError(new Error(`text index: ${m.error}`));
+      this.stepped(0);
+      return;
+    }
+    if (m.type === "step") {
+      this.stepped(m.behind ?? 0, m.seen);
       return;
     }
     if (m.applied !== undefined) this.prune(m.applied);

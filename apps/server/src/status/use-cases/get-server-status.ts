@@ -19,7 +19,9 @@ function memory(store: StatusStore) {
 /** On the embedded store, the similarity work done on the read threads so far (tools/bench and the end-to-end tests read it). */
 function searchThreads(store: StatusStore) {
   if (store.dialect !== "sqlite" || !store.db) return {};
-  return { search_threads: sqliteSearchFor(store.db).threadWork() };
+  const search = sqliteSearchFor(store.db);
+  // And what is left of the search's background work (tools/bench: search ready after an import).
+  return { search_threads: search.threadWork(), search_pending: search.pendingWork() };
 }
 
 /**
