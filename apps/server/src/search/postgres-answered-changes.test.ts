@@ -4,10 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPostgresStore } from "../db/postgres.js";
 import type { Store } from "../db/store.js";
 import { createTestDatabase, testDatabaseUrl, type TestDatabase } from "../testing/pg-test-database.js";
-import { applyChanges, MAX_CHANGED_ROWS } from "./postgres-answered-changes.js";
+import { answeredChangesSql, applyChanges, MAX_CHANGED_ROWS } from "./postgres-answered-changes.js";
 import { AnsweredSeqs } from "./postgres-answered-seqs.js";
 import { queryRows } from "./postgres-sql.js";
-import { answeredSeqsNow, answerRecords, copyDataset, insertRecords, seedSearchData } from "./search-port.suite.js";
+import { answeredSeqsNow, answerRecords, copyDataset, insertRecords, lateAnnotator, seedSearchData } from "./search-port.suite.js";
 
 // A real PostgreSQL (TESSERA_TEST_DATABASE_URL): the log is written by migration 0044's trigger.
 const onPostgres = testDatabaseUrl() !== null;
@@ -256,4 +256,42 @@ describe.skipIf(!onPostgres)("PostgreSQL: the caller's answered records brought 
     await check([replica], [user], [["submitted"]]);
     expect(replica.reads).toBe(reads + 1);
   }, 60_000);
+});
+
+describe.skipIf(!onPostgres)("PostgreSQL: the log's statement under statistics taken before the caller answered", () => {
+  it("looks up each changed record by its keys, never the caller's responses one by one", async () => {
+    const database = await createTestDatabase(testDatabaseUrl()!);
+    const store = await openPostgresStore(database.url, { poolSize: 2 });
+    try {
+      const { ids } = await seedSearchData(store);
+      const dataset = await copyDataset(store, ids.ds);
+      const records = await insertRecords(store, dataset, 3000, shape);
+      // Statistics without the caller (estimated at a few responses), then 3,000 Submits and one made a draft.
+      const user = await lateAnnotator(store);
+      await answerRecords(store, records, user, "submitted");
+      const replica = new AnsweredSeqs(store.db);
+      const held = await replica.seqs(dataset, user, ["submitted"]);
+      const version = Number(
+        (await queryRows<{ v: string }>(store.db, "SELECT version AS v FROM user_answer_versions WHERE user_id = $1", [user]))[0]!.v,
+      );
+      await queryRows(store.db, "UPDATE responses SET status = 'draft' WHERE user_id = $1 AND record_id = $2", [user, records[7]!.id]);
+      const { sql, params } = answeredChangesSql(dataset, user, ["submitted"], version);
+      const [row] = await queryRows<{ "QUERY PLAN": unknown }>(store.db, `EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, params);
+      type Node = { "Relation Name"?: string; "Actual Rows": number; "Actual Loops": number; Plans?: Node[] };
+      const nodes = (n: Node): Node[] => [n, ...(n.Plans ?? []).flatMap(nodes)];
+      const text = typeof row!["QUERY PLAN"] === "string" ? row!["QUERY PLAN"] : JSON.stringify(row!["QUERY PLAN"]);
+      const plan = nodes((JSON.parse(text) as { Plan: Node }[])[0]!.Plan);
+      // The one changed record's response read once (not the caller's 3,000 responses, each record looked up).
+      const responses = plan.filter((n) => n["Relation Name"] === "responses");
+      expect(responses.map((n) => n["Actual Rows"] * n["Actual Loops"])).toEqual([1]);
+      expect(plan.filter((n) => n["Relation Name"] === "records").map((n) => n["Actual Loops"])).toEqual([1]);
+      expect(Array.from(await replica.seqs(dataset, user, ["submitted"]))).toEqual(
+        Array.from(held).filter((seq) => seq !== records[7]!.seq),
+      );
+      expect(replica.reads).toBe(1);
+    } finally {
+      await store.close();
+      await database.drop();
+    }
+  }, 120_000);
 });
