@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Annotator, Api, BenchDataset } from "./api.ts";
 import { DatasetGenerator } from "./data.ts";
-import { RecordPool, runLoad, scenarios, type Scenario } from "./latency.ts";
+import { RecordPool, runLoad, scenarios, SUBMITTED_AFTER_CHANGE, type Scenario } from "./latency.ts";
+import { SUBMITTED_FILTERS } from "./page-filters.ts";
 
 const clients = ["a", "b", "c", "d"].map((username) => ({ username }) as Annotator);
 
@@ -37,6 +38,31 @@ describe("runLoad", () => {
     await runLoad(scenario, clients, { concurrency: 1, requests: 2, maxSeconds: 10, warmup: 5 });
     expect(untimed).toBe(5);
   });
+
+  it("runs a scenario's untimed work before each of its calls, warm-ups included, on the same client", async () => {
+    const events: string[] = [];
+    const scenario: Scenario = {
+      name: "probe",
+      recordsPerRequest: 0,
+      before: async (c, i) => {
+        events.push(`before ${c.username} ${i}`);
+        await Promise.resolve();
+      },
+      run: async (c, i) => {
+        events.push(`run ${c.username} ${i}`);
+        await Promise.resolve();
+      },
+    };
+    const summary = await runLoad(scenario, clients, { concurrency: 1, requests: 3, maxSeconds: 10, warmup: 2 });
+    expect(events).toEqual([
+      "before a -1",
+      "run a -1",
+      "before a -2",
+      "run a -2",
+      ...[0, 1, 2].flatMap((i) => [`before a ${i}`, `run a ${i}`]),
+    ]);
+    expect(summary.count).toBe(3);
+  });
 });
 
 describe("scenarios", () => {
@@ -71,5 +97,38 @@ describe("scenarios", () => {
     const asked = new Set(both.get(submitted));
     expect(asked.size).toBe(50);
     expect(alone.filter((q) => asked.has(q))).toEqual([]);
+  });
+
+  it("changes one of the caller's answers before each Submitted view search: a Submit made a draft, then submitted again, in turn", async () => {
+    const sent: Array<{ path: string; body: unknown }> = [];
+    const api = {
+      raw: (_method: string, path: string, body?: unknown) => {
+        sent.push({ path, body });
+        const reply = path.includes("bulk")
+          ? { items: [{ error: null }] }
+          : { items: [{ record: { id: "r1" } }, { record: { id: "r2" } }], total: 2 };
+        return Promise.resolve(new Response(JSON.stringify(reply)));
+      },
+    } as unknown as Api;
+    const client = { username: "a", api } as Annotator;
+    const row = scenarios({ datasetId: "d" } as BenchDataset, new DatasetGenerator(), new RecordPool([]), []).find(
+      (r) => r.name === SUBMITTED_AFTER_CHANGE,
+    )!;
+    const changes: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      sent.length = 0;
+      await row.before!(client, i);
+      for (const { body } of sent.filter((x) => x.path.includes("bulk"))) {
+        const [item] = (body as { items: Array<{ record_id: string; status: string }> }).items;
+        changes.push(`${item!.record_id} ${item!.status}`);
+      }
+      sent.length = 0;
+      await row.run(client, i);
+      expect(sent).toHaveLength(1);
+      const body = sent[0]!.body as { query: { text: { q: string } }; filters: unknown };
+      expect(body.filters).toEqual(SUBMITTED_FILTERS);
+      expect(body.query.text.q.length).toBeGreaterThan(0);
+    }
+    expect(changes).toEqual(["r1 draft", "r1 submitted", "r2 draft", "r2 submitted"]);
   });
 });

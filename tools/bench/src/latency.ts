@@ -6,10 +6,15 @@ import { summarize, type Summary } from "./stats.ts";
 
 const UI_QUERY = "include=responses&include=suggestions&offset=0";
 
+/** The Submitted view's new-word search right after one of the caller's answers changed (issue 31). */
+export const SUBMITTED_AFTER_CHANGE = "text search, new word + submitted, after an own change (cold)";
+
 export interface Scenario {
   name: string;
   /** Records each request answers (submits take them from the pool). */
   recordsPerRequest: number;
+  /** Untimed work before each call (warm-ups included), e.g. a change the timed call then meets. */
+  before?(client: Annotator, i: number): Promise<void>;
   run(client: Annotator, i: number): Promise<void>;
 }
 
@@ -77,6 +82,20 @@ export function scenarios(ds: BenchDataset, gen: DatasetGenerator, pool: RecordP
       { type: "range", scope: { entity: "metadata", metadata_property: "quality" }, ge: 0.25, le: 0.75 },
     ],
   });
+  /** Per client: some of its submitted records (read once) and the one the last own change made a draft. */
+  const changes = new Map<string, Promise<{ ids: string[]; next: number; drafted: string | null }>>();
+  const ownChanges = (c: Annotator) => {
+    let state = changes.get(c.username);
+    if (!state) {
+      state = search(c, { filters: SUBMITTED_FILTERS }, 50).then((text) => {
+        const ids = (JSON.parse(text) as { items: Array<{ record: { id: string } }> }).items.map((x) => x.record.id);
+        if (ids.length === 0) throw new Error(`${SUBMITTED_AFTER_CHANGE}: the annotator has no Submits (--answered)`);
+        return { ids, next: 0, drafted: null };
+      });
+      changes.set(c.username, state);
+    }
+    return state;
+  };
   const values = (i: number) => ({
     sentiment: { value: ["positive", "negative", "neutral"][Math.abs(i) % 3] },
     topics: { value: ["science"] },
@@ -142,6 +161,26 @@ export function scenarios(ds: BenchDataset, gen: DatasetGenerator, pool: RecordP
           },
           10,
         );
+      },
+    },
+    {
+      // The same right after the caller changed one of its answers (untimed before each call: one of its Submits made a
+      // draft, the next call submitted again, in turn): the server's kept answered records of the caller are then older
+      // than the caller's answers (an annotator correcting a record in the Submitted view, then searching again).
+      name: SUBMITTED_AFTER_CHANGE,
+      recordsPerRequest: 0,
+      before: async (c) => {
+        const state = await ownChanges(c);
+        const drafted = state.drafted;
+        const recordId = drafted ?? state.ids[state.next++ % state.ids.length]!;
+        state.drafted = drafted ? null : recordId;
+        const items = [{ record_id: recordId, status: drafted ? "submitted" : "draft", values: values(0) }];
+        const text = await expectOk(await c.api.raw("POST", "/me/responses/bulk", { items }), "own change");
+        const failed = (JSON.parse(text) as { items: Array<{ error: unknown }> }).items.filter((x) => x.error);
+        if (failed.length) throw new Error(`own change: ${JSON.stringify(failed[0])}`);
+      },
+      run: async (c) => {
+        await search(c, { query: { text: { q: coldWord() } }, filters: SUBMITTED_FILTERS }, 10);
       },
     },
     {
@@ -261,7 +300,10 @@ export async function runLoad(
   options: LoadOptions,
 ): Promise<Summary & { firstError?: string }> {
   const client = (w: number) => clients[w % clients.length]!;
-  for (let i = 0; i < warmupCalls(options); i++) await scenario.run(client(i % options.concurrency), -1 - i);
+  for (let i = 0; i < warmupCalls(options); i++) {
+    await scenario.before?.(client(i % options.concurrency), -1 - i);
+    await scenario.run(client(i % options.concurrency), -1 - i);
+  }
   const samples: number[] = [];
   let errors = 0;
   let firstError: string | undefined;
@@ -276,8 +318,9 @@ export async function runLoad(
         if (!first && think > 0) await new Promise((r) => setTimeout(r, think * (0.5 + Math.random())));
         const i = next++;
         if (i >= options.requests || performance.now() > deadline) return;
-        const t0 = performance.now();
         try {
+          await scenario.before?.(client(w), i);
+          const t0 = performance.now();
           await scenario.run(client(w), i);
           samples.push(performance.now() - t0);
         } catch (error) {

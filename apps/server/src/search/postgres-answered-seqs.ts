@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.js";
+import { type AnsweredChangesRow, answeredChangesSql, applyChanges, changesComplete } from "./postgres-answered-changes.js";
 import { Builder, type Param, queryRows } from "./postgres-sql.js";
 
 /** Memory budget of the answered records kept by one replica (bytes, 8 a record: 34K Submits take 272 KB); least recently used first out. */
@@ -19,8 +20,10 @@ interface Entry {
  * views), ascending, kept in this replica's memory under the caller's answer version (`user_answer_versions`,
  * migration 0043: triggers move it whenever one of the user's responses is written with another status, inserted or
  * deleted, on any replica). Reading them costs a lookup of each response's record (1M bench records, 34K Submits:
- * 148K buffers, ~210 ms); a search that finds its version unchanged reads one row instead. The version and the seqs
- * are read in one statement (one snapshot): the seqs are never older than their version.
+ * 148K buffers, ~210 ms); a search that finds its version unchanged reads one row instead, and one that finds it moved
+ * reads only the records the versions since changed (migration 0044's log, postgres-answered-changes.ts), or everything
+ * again when the log cannot say. The version and the seqs (or the changes) are read in one statement (one snapshot):
+ * the seqs are never older than their version.
  */
 export class AnsweredSeqs {
   private readonly cache = new Map<string, Entry>();
@@ -31,8 +34,10 @@ export class AnsweredSeqs {
     private readonly budget = ANSWERED_BYTES,
   ) {}
 
-  /** Reads of the records (tests: a search at an unchanged version reads none). */
+  /** Reads of all the records (tests: a search at an unchanged version reads none). */
   reads = 0;
+  /** Entries brought to a newer version from the log of changes alone (tests). */
+  refreshes = 0;
 
   /** Memory held (bytes), for tests and measurements. */
   get cachedBytes(): number {
@@ -44,12 +49,10 @@ export class AnsweredSeqs {
     const key = `${datasetId}\u0000${userId}\u0000${[...new Set(statuses)].sort().join("\u0000")}`;
     const cached = this.cache.get(key);
     if (cached) {
-      const b = new Builder(null);
-      const [row] = await queryRows<{ version: number | string }>(this.db, `SELECT ${versionSql(b, userId)} AS version`, b.params);
-      if (Number(row?.version ?? 0) === cached.version) {
-        this.cache.delete(key);
-        this.cache.set(key, cached); // most recent last
-        return cached.seqs;
+      const fresh = await this.refresh(datasetId, userId, statuses, cached);
+      if (fresh) {
+        this.put(key, fresh);
+        return fresh.seqs;
       }
     }
     this.reads++;
@@ -58,6 +61,22 @@ export class AnsweredSeqs {
     const entry = { version: Number(row?.version ?? 0), seqs: parseSeqs(row?.seqs ?? "{}") };
     this.put(key, entry);
     return entry.seqs;
+  }
+
+  /**
+   * The kept entry brought to the current version from the log of the versions after it (migration 0044), or null
+   * when the log cannot say (pruned, too many changes, a record gone): then everything is read again.
+   */
+  private async refresh(datasetId: string, userId: string, statuses: string[], cached: Entry): Promise<Entry | null> {
+    const { sql, params } = answeredChangesSql(datasetId, userId, statuses, cached.version);
+    const [row] = await queryRows<AnsweredChangesRow>(this.db, sql, params);
+    if (!row || !changesComplete(row, cached.version)) return null;
+    const version = Number(row.version);
+    if (version === cached.version) return cached;
+    this.refreshes++;
+    const changed = parseSeqs(row.changed);
+    if (changed.length === 0) return { version, seqs: cached.seqs };
+    return { version, seqs: applyChanges(cached.seqs, changed, parseSeqs(row.answered)) };
   }
 
   private put(key: string, entry: Entry): void {

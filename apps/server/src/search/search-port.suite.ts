@@ -117,6 +117,13 @@ export async function answerWhere(
   );
 }
 
+/** Test references (PostgreSQL): a user's answered records of a dataset with one of `statuses`, ascending seqs, joined now. */
+export async function answeredSeqsNow(store: Store, datasetId: string, userId: string, statuses: string[]): Promise<number[]> {
+  const rows = await sql<{ seq: number | string }>`SELECT r.seq FROM responses s JOIN records r ON r.id = s.record_id
+    WHERE s.user_id = ${userId} AND r.dataset_id = ${datasetId} AND s.status = ANY(${statuses}::text[]) ORDER BY r.seq`.execute(store.db);
+  return rows.rows.map((r) => Number(r.seq));
+}
+
 /**
  * Test set-ups (PostgreSQL): statistics taken now and kept (autovacuum off for `responses`), then a new annotator, whose
  * responses the planner estimates at 1 however many they give: the id.

@@ -38,6 +38,7 @@ import * as m0040 from "./0040-text-ranked-counts.js";
 import * as m0041 from "./0041-dataset-response-counts.js";
 import * as m0042 from "./0042-records-fts-bucket-index-dropped.js";
 import * as m0043 from "./0043-user-answer-versions.js";
+import * as m0044 from "./0044-user-answer-changes.js";
 
 /**
  * Versioned migrations, applied in key order by Kysely's Migrator. Add a new file per change
@@ -83,6 +84,7 @@ export const migrations: Record<string, Migration> = {
   "0041-dataset-response-counts": m0041,
   "0042-records-fts-bucket-index-dropped": m0042,
   "0043-user-answer-versions": m0043,
+  "0044-user-answer-changes": m0044,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

@@ -22,6 +22,7 @@ import * as pg0040 from "./0040-text-ranked-counts.js";
 import * as pg0041 from "./0041-dataset-response-counts.js";
 import * as pg0042 from "./0042-records-fts-bucket-index-dropped.js";
 import * as pg0043 from "./0043-user-answer-versions.js";
+import * as pg0044 from "./0044-user-answer-changes.js";
 
 /**
  * PostgreSQL runs the same, versioned migration list as SQLite (same names, so the history is
@@ -93,6 +94,8 @@ export const postgresVariants: Record<string, Migration> = {
   "0042-records-fts-bucket-index-dropped": pg0042,
   /** PostgreSQL: a version of each user's answered records kept by triggers (the caller's answered records kept in memory); SQLite's 0043 is empty. */
   "0043-user-answer-versions": pg0043,
+  /** PostgreSQL: the records each version of a user's answered records changed (the kept answered records brought up to date); SQLite's 0044 is empty. */
+  "0044-user-answer-changes": pg0044,
 };
 
 export const postgresMigrationProvider: MigrationProvider = {
