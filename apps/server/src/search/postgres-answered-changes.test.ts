@@ -1,9 +1,8 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openPostgresStore } from "../db/postgres.js";
 import type { Store } from "../db/store.js";
-import { createTestDatabase, testDatabaseUrl, type TestDatabase } from "../testing/pg-test-database.js";
+import { openTestPostgresStore, testDatabaseUrl } from "../testing/pg-test-database.js";
 import { answeredChangesSql, applyChanges, MAX_CHANGED_ROWS } from "./postgres-answered-changes.js";
 import { AnsweredSeqs } from "./postgres-answered-seqs.js";
 import { queryRows } from "./postgres-sql.js";
@@ -27,7 +26,6 @@ describe("the kept answered records brought up to date from the records that cha
 });
 
 describe.skipIf(!onPostgres)("PostgreSQL: the caller's answered records brought up to date from the log of changes (0044)", () => {
-  let database: TestDatabase;
   let store: Store;
   let ids: Awaited<ReturnType<typeof seedSearchData>>["ids"];
   let dataset: string;
@@ -52,8 +50,7 @@ describe.skipIf(!onPostgres)("PostgreSQL: the caller's answered records brought 
   const counts = (replicas: AnsweredSeqs[]) => replicas.map((r) => [r.reads, r.refreshes]);
 
   beforeAll(async () => {
-    database = await createTestDatabase(testDatabaseUrl()!);
-    store = await openPostgresStore(database.url, { poolSize: 4 });
+    store = await openTestPostgresStore({ poolSize: 4 });
     ({ ids } = await seedSearchData(store));
     dataset = await copyDataset(store, ids.ds);
     records = (await insertRecords(store, dataset, 60, shape)).map((r) => ({ id: r.id, seq: Number(r.seq) }));
@@ -63,7 +60,6 @@ describe.skipIf(!onPostgres)("PostgreSQL: the caller's answered records brought 
   }, 60_000);
   afterAll(async () => {
     await store?.close();
-    await database?.drop();
   });
 
   it("gives on two replicas what a full read gives after a Submit, a discard, a draft, a deleted response, a bulk write of several users; a deleted record reads all again", async () => {
@@ -147,7 +143,10 @@ describe.skipIf(!onPostgres)("PostgreSQL: the caller's answered records brought 
     const user = ids.u1;
     const replica = new AnsweredSeqs(store.db);
     await check([replica], [user], [["submitted"]]);
-    const [first, second] = [new pg.Client({ connectionString: database.url }), new pg.Client({ connectionString: database.url })];
+    const [first, second] = [
+      new pg.Client({ connectionString: store.databaseUrl! }),
+      new pg.Client({ connectionString: store.databaseUrl! }),
+    ];
     await first.connect();
     await second.connect();
     const insert = (client: pg.Client, record: { id: string }) =>
@@ -260,8 +259,7 @@ describe.skipIf(!onPostgres)("PostgreSQL: the caller's answered records brought 
 
 describe.skipIf(!onPostgres)("PostgreSQL: the log's statement under statistics taken before the caller answered", () => {
   it("looks up each changed record by its keys, never the caller's responses one by one", async () => {
-    const database = await createTestDatabase(testDatabaseUrl()!);
-    const store = await openPostgresStore(database.url, { poolSize: 2 });
+    const store = await openTestPostgresStore({ poolSize: 2 });
     try {
       const { ids } = await seedSearchData(store);
       const dataset = await copyDataset(store, ids.ds);
@@ -291,7 +289,6 @@ describe.skipIf(!onPostgres)("PostgreSQL: the log's statement under statistics t
       expect(replica.reads).toBe(1);
     } finally {
       await store.close();
-      await database.drop();
     }
   }, 120_000);
 });
